@@ -1,0 +1,93 @@
+/**
+ * @module
+ * Customers are who pays. An email names one customer per account and environment.
+ */
+import { BillingError } from '../shared/billing-error.js';
+import type { OperationContext } from '../shared/operation-context.js';
+import { nowTimestamp, recordEvent } from '../shared/operation-context.js';
+import type { ListQuery, Page } from '../shared/pagination.js';
+import { type CustomerColumn, DuplicateKeyError } from '../shared/repository.js';
+import { merge } from './catalogue-rules.js';
+import type { CatalogueStatus, CustomData, Customer } from './entities.js';
+
+export interface CreateCustomerInput {
+  readonly email: string;
+  readonly name?: string | null | undefined;
+  readonly locale?: string | undefined;
+  readonly customData?: CustomData | undefined;
+}
+
+export interface UpdateCustomerInput {
+  readonly email?: string | undefined;
+  readonly name?: string | null | undefined;
+  readonly locale?: string | undefined;
+  readonly customData?: CustomData | undefined;
+  readonly status?: CatalogueStatus | undefined;
+}
+
+function duplicateEmail(email: string): BillingError {
+  return new BillingError('customer_already_exists', `A customer with email ${email} already exists.`, [
+    { field: 'email', message: 'is already used by another customer' },
+  ]);
+}
+
+/** Emails compare case-insensitively, so they are stored lower-cased. */
+function normaliseEmail(email: string): string {
+  return email.trim().toLowerCase();
+}
+
+export async function createCustomer(context: OperationContext, input: CreateCustomerInput): Promise<Customer> {
+  const now = nowTimestamp(context);
+  const customer: Customer = {
+    id: context.ids.newId('ctm'),
+    name: input.name ?? null,
+    email: normaliseEmail(input.email),
+    marketingConsent: false,
+    locale: input.locale ?? 'en',
+    customData: input.customData ?? null,
+    status: 'active',
+    createdAt: now,
+    updatedAt: now,
+  };
+  return context.store.transaction(async (tx) => {
+    try {
+      await tx.customers.insert(context.scope, customer);
+    } catch (error) {
+      if (error instanceof DuplicateKeyError) throw duplicateEmail(customer.email);
+      throw error;
+    }
+    await recordEvent(context, tx, 'customer.created', 'customer', customer);
+    return customer;
+  });
+}
+
+export async function updateCustomer(
+  context: OperationContext,
+  id: string,
+  input: UpdateCustomerInput,
+): Promise<Customer> {
+  return context.store.transaction(async (tx) => {
+    const current = await tx.customers.findByIdForUpdate(context.scope, id);
+    if (!current) throw BillingError.notFound('Customer', id);
+    const email = input.email === undefined ? undefined : normaliseEmail(input.email);
+    const next = merge(current, { ...input, email, updatedAt: nowTimestamp(context) });
+    try {
+      await tx.customers.update(context.scope, next);
+    } catch (error) {
+      if (error instanceof DuplicateKeyError) throw duplicateEmail(next.email);
+      throw error;
+    }
+    await recordEvent(context, tx, 'customer.updated', 'customer', next);
+    return next;
+  });
+}
+
+export async function getCustomer(context: OperationContext, id: string): Promise<Customer> {
+  const customer = await context.store.customers.findById(context.scope, id);
+  if (!customer) throw BillingError.notFound('Customer', id);
+  return customer;
+}
+
+export function listCustomers(context: OperationContext, query: ListQuery<CustomerColumn>): Promise<Page<Customer>> {
+  return context.store.customers.list(context.scope, query);
+}

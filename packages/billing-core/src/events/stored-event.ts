@@ -1,0 +1,17 @@
+/**
+ * @module
+ * An event as the outbox stores it: the domain entity it carries, not its wire form. The
+ * service presents the entity when it lists the event or delivers it, so one presenter
+ * decides the wire shape everywhere.
+ */
+
+export type EntityKind = 'product' | 'price' | 'customer' | 'address' | 'usage_balance_unit' | 'meter';
+
+export interface StoredEvent {
+  readonly id: string;
+  /** `<entity>.<action>`, for example `meter.created`. */
+  readonly eventType: string;
+  readonly occurredAt: string;
+  readonly entityKind: EntityKind;
+  readonly entity: unknown;
+}

@@ -1,0 +1,133 @@
+/**
+ * @module
+ * The billing domain: pure rules and use cases over storage ports. No I/O, no clock, no
+ * randomness of its own; the service supplies those through the ports.
+ */
+export type { Account, ApiKey } from './access/account.js';
+export {
+  type AccessDependencies,
+  authenticate,
+  type CreateApiKeyInput,
+  createAccount,
+  createApiKey,
+  type KeySecrets,
+  revokeApiKey,
+} from './access/api-keys.js';
+export {
+  ALL_PERMISSIONS,
+  grantablePermissions,
+  isPermission,
+  type Permission,
+  permits,
+  requiresEarlyAccess,
+} from './access/permissions.js';
+export {
+  type CreateAddressInput,
+  createAddress,
+  getAddress,
+  listAddresses,
+  type UpdateAddressInput,
+  updateAddress,
+} from './catalogue/addresses.js';
+export {
+  type CreateCustomerInput,
+  createCustomer,
+  getCustomer,
+  listCustomers,
+  type UpdateCustomerInput,
+  updateCustomer,
+} from './catalogue/customers.js';
+export type {
+  Address,
+  Allowance,
+  CatalogueStatus,
+  CatalogueType,
+  CustomData,
+  Customer,
+  Duration,
+  Interval,
+  Meter,
+  Money,
+  Price,
+  Product,
+  TaxCategory,
+  TaxMode,
+  UnitPriceOverride,
+  UsageBalanceUnit,
+} from './catalogue/entities.js';
+export { CATALOGUE_TYPES, INTERVALS, TAX_CATEGORIES, TAX_MODES } from './catalogue/entities.js';
+export {
+  type CreateMeterInput,
+  createMeter,
+  getMeter,
+  listMeters,
+  METER_ACTION_LENGTH,
+  METER_ACTION_PATTERN,
+  type UpdateMeterInput,
+  updateMeter,
+} from './catalogue/meters.js';
+export {
+  type CreatePriceInput,
+  createPrice,
+  DEFAULT_QUANTITY,
+  getPrice,
+  listPrices,
+  MAX_ALLOWANCES_PER_PRICE,
+  type UpdatePriceInput,
+  updatePrice,
+} from './catalogue/prices.js';
+export {
+  type CreateProductInput,
+  createProduct,
+  getProduct,
+  listProducts,
+  type UpdateProductInput,
+  updateProduct,
+} from './catalogue/products.js';
+export {
+  type CreateUsageBalanceUnitInput,
+  createUsageBalanceUnit,
+  getUsageBalanceUnit,
+  listUsageBalanceUnits,
+  type UpdateUsageBalanceUnitInput,
+  updateUsageBalanceUnit,
+} from './catalogue/usage-balance-units.js';
+export type { EntityKind, StoredEvent } from './events/stored-event.js';
+export { CURRENCY_MINOR_UNITS, type CurrencyCode, isSupportedCurrency } from './money/currencies.js';
+export { Decimal } from './money/decimal.js';
+export {
+  ALLOWANCE_AMOUNT_PATTERN,
+  MINOR_UNIT_AMOUNT_PATTERN,
+  QUANTITY_PATTERN,
+  RATE_PATTERN,
+} from './money/decimal-patterns.js';
+export { BillingError, type FieldError } from './shared/billing-error.js';
+export { type Clock, toTimestamp } from './shared/clock.js';
+export { ERROR_CODES, type ErrorCode, isErrorCode } from './shared/error-codes.js';
+export { ID_PREFIXES, type IdGenerator, type IdPrefix, isIdOf } from './shared/ids.js';
+export { type OperationContext, recordEvent } from './shared/operation-context.js';
+export {
+  ESTIMATED_TOTAL_CAP,
+  type FilterCondition,
+  type ListFilter,
+  type ListQuery,
+  type Page,
+  type SortDirection,
+} from './shared/pagination.js';
+export {
+  type AccountRepository,
+  type AddressColumn,
+  type ApiKeyRepository,
+  type Collection,
+  type CustomerColumn,
+  DuplicateKeyError,
+  type EventColumn,
+  type EventLog,
+  type MeterColumn,
+  type PriceColumn,
+  type ProductColumn,
+  type Repositories,
+  type Store,
+  type UsageBalanceUnitColumn,
+} from './shared/repository.js';
+export { ENVIRONMENTS, type Environment, type Scope } from './shared/scope.js';

@@ -1,0 +1,63 @@
+/**
+ * @module
+ * The closed set of error codes Drawdown answers with. Each code names one condition a
+ * caller can act on. HTTP statuses are not here: the service maps codes to statuses in one
+ * place (`apps/billing-service/src/http/error-mapping.ts`), and `docs/errors.md` lists every
+ * code (a test keeps the three in step).
+ */
+
+export const ERROR_CODES = {
+  // Request shape
+  bad_request: 'The request could not be read: malformed JSON, a wrong content type, or a bad path.',
+  invalid_field: 'One or more fields failed validation; `errors[]` names each field.',
+  request_body_too_large: 'The request body is larger than the service accepts.',
+  not_found: 'The addressed entity does not exist in this account and environment.',
+  method_not_allowed: 'The path exists but does not accept this HTTP method.',
+
+  // Authentication and authorisation
+  authentication_missing: 'No Authorization header was sent.',
+  authentication_malformed: 'The Authorization header is not `Bearer <API key>` with a key in the expected format.',
+  invalid_token: 'The API key is unknown, revoked, or belongs to the other environment.',
+  expired_token: 'The API key has passed its expiry time.',
+  forbidden: 'The API key lacks the permission this operation needs.',
+  permission_requires_early_access: 'Usage-based billing permissions are offered only to accounts in early access.',
+  early_access_required: 'This feature (allowances, meters, usage) is open only to accounts in early access.',
+
+  // Limits
+  too_many_requests: 'Rate limited; retry after the number of seconds in Retry-After.',
+
+  // Referenced entities (sent in a body, not addressed by the path)
+  product_not_found: 'The product_id does not name a product of this account and environment.',
+  price_not_found: 'A price_id does not name a price of this account and environment.',
+  customer_already_exists: 'Another customer of this account and environment has this email.',
+  customer_not_found: 'The customer_id does not name a customer of this account and environment.',
+  usage_balance_unit_not_found: 'The usage_balance_unit_id does not name a unit of this account and environment.',
+  account_not_found: 'No account has this id.',
+  api_key_not_found: 'No API key has this id.',
+
+  // Catalogue rules
+  entity_archived: 'The referenced entity is archived and cannot be used for new records.',
+  meter_action_usage_balance_unit_duplicate: 'Another meter (even an archived one) has the same action and unit.',
+  meter_immutable_field: 'A meter’s usage_balance_unit_id and aggregation cannot change.',
+  meter_archived: 'An archived meter cannot be changed.',
+  price_allowance_not_allowed_for_trial_price: 'Allowances cannot be set on a price with a trial period.',
+  price_allowance_not_allowed_for_one_off_price: 'Allowances can be set only on recurring prices.',
+  price_allowance_duplicate_usage_balance_unit: 'A price can hold one allowance per usage balance unit.',
+  price_allowance_limit_exceeded: 'A price can hold at most 20 allowances.',
+  price_trial_period_requires_billing_cycle: 'A trial period needs a recurring price (a billing_cycle).',
+  price_quantity_range_invalid: 'quantity.minimum must be at least 1 and no greater than quantity.maximum.',
+
+  // Subscriptions and usage (used from the usage engine on)
+  subscription_prorated_billing_not_allowed_for_allowance:
+    'Prorated billing modes are not allowed on a subscription whose price has allowances.',
+  usage_event_timestamp_too_old: 'occurred_at is more than 60 days in the past.',
+  usage_event_future_timestamp: 'occurred_at is more than 24 hours in the future.',
+
+  internal_error: 'The service failed unexpectedly; the request is safe to retry.',
+} as const satisfies Record<string, string>;
+
+export type ErrorCode = keyof typeof ERROR_CODES;
+
+export function isErrorCode(value: string): value is ErrorCode {
+  return Object.hasOwn(ERROR_CODES, value);
+}

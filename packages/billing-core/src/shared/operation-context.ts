@@ -1,0 +1,38 @@
+import type { Account } from '../access/account.js';
+import type { EntityKind } from '../events/stored-event.js';
+import type { Clock } from './clock.js';
+import { toTimestamp } from './clock.js';
+import type { IdGenerator } from './ids.js';
+import type { Repositories, Store } from './repository.js';
+import type { Scope } from './scope.js';
+
+/** What every use case runs with: who is asking, where, and the ports it may use. */
+export interface OperationContext {
+  readonly store: Store;
+  readonly clock: Clock;
+  readonly ids: IdGenerator;
+  readonly scope: Scope;
+  readonly account: Account;
+}
+
+/** Writes the outbox row for a change, inside the transaction that made the change. */
+export async function recordEvent(
+  context: OperationContext,
+  tx: Repositories,
+  eventType: string,
+  entityKind: EntityKind,
+  entity: unknown,
+): Promise<void> {
+  await tx.events.append(context.scope, {
+    id: context.ids.newId('evt'),
+    eventType,
+    occurredAt: toTimestamp(context.clock.now()),
+    entityKind,
+    entity,
+  });
+}
+
+/** The current instant as wire text. */
+export function nowTimestamp(context: OperationContext): string {
+  return toTimestamp(context.clock.now());
+}

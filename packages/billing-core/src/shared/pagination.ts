@@ -1,0 +1,32 @@
+/**
+ * @module
+ * Cursor pagination as storage sees it: a page of entities after an id, in id order.
+ */
+
+export type SortDirection = 'asc' | 'desc';
+
+/** A value a list filter compares a promoted column with. */
+export type FilterCondition =
+  | { readonly op: 'in'; readonly values: readonly string[] }
+  | { readonly op: 'eq'; readonly value: string | boolean | null }
+  | { readonly op: 'lt' | 'lte' | 'gt' | 'gte'; readonly value: string }
+  | { readonly op: 'contains'; readonly value: string };
+
+export type ListFilter<Column extends string> = Partial<Record<Column, readonly FilterCondition[]>>;
+
+export interface ListQuery<Column extends string> {
+  readonly filter: ListFilter<Column>;
+  /** Return entities strictly after this id in the sort direction. */
+  readonly after?: string | undefined;
+  readonly perPage: number;
+  readonly direction: SortDirection;
+}
+
+export interface Page<Entity> {
+  readonly items: readonly Entity[];
+  readonly hasMore: boolean;
+  /** Exact up to `ESTIMATED_TOTAL_CAP`; `ESTIMATED_TOTAL_CAP + 1` above it. */
+  readonly estimatedTotal: number;
+}
+
+export const ESTIMATED_TOTAL_CAP = 100_000;

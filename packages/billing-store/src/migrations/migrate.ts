@@ -1,0 +1,31 @@
+/**
+ * @module
+ * Applies the migrations not yet applied, in order, in one transaction. Several processes may
+ * start at once: PostgreSQL serialises them on an advisory lock, SQLite on its write lock.
+ */
+import type { SqlDatabase } from '../sql/sql-database.js';
+import { foundation } from './0001-foundation.js';
+import type { Migration } from './migration.js';
+
+export const MIGRATIONS: readonly Migration[] = [foundation];
+
+const MIGRATION_LOCK_KEY = 4_172_031_985;
+
+export async function migrate(database: SqlDatabase, migrations: readonly Migration[] = MIGRATIONS): Promise<string[]> {
+  return database.transaction(async (tx) => {
+    if (tx.dialect === 'postgres') await tx.run(`select pg_advisory_xact_lock(${MIGRATION_LOCK_KEY})`);
+    await tx.run('create table if not exists schema_migrations (id text primary key, applied_at text not null)');
+    const applied = new Set((await tx.all<{ id: string }>('select id from schema_migrations')).map((row) => row.id));
+    const newlyApplied: string[] = [];
+    for (const migration of migrations) {
+      if (applied.has(migration.id)) continue;
+      for (const statement of migration.statements(tx.dialect)) await tx.run(statement);
+      await tx.run('insert into schema_migrations (id, applied_at) values (?, ?)', [
+        migration.id,
+        new Date().toISOString(),
+      ]);
+      newlyApplied.push(migration.id);
+    }
+    return newlyApplied;
+  });
+}

@@ -1,0 +1,66 @@
+/**
+ * @module
+ * Opens a Store on SQLite or PostgreSQL and brings its schema up to date.
+ */
+import type { Repositories, Store } from '@drawdown/billing-core';
+import { migrate } from './migrations/migrate.js';
+import { SqlAccountRepository, SqlApiKeyRepository } from './repositories/access-repositories.js';
+import {
+  addressesTable,
+  customersTable,
+  metersTable,
+  pricesTable,
+  productsTable,
+  usageBalanceUnitsTable,
+} from './repositories/catalogue-tables.js';
+import { DocumentCollection } from './repositories/document-collection.js';
+import { SqlEventLog } from './repositories/event-log.js';
+import { PostgresDatabase } from './sql/postgres-database.js';
+import type { SqlDatabase, SqlExecutor } from './sql/sql-database.js';
+import { SqliteDatabase } from './sql/sqlite-database.js';
+
+export type StoreConfig =
+  | { readonly engine: 'sqlite'; readonly file: string; readonly synchronous?: 'FULL' | 'NORMAL' }
+  | { readonly engine: 'postgres'; readonly url: string; readonly maxConnections?: number };
+
+export function repositoriesOn(executor: SqlExecutor): Repositories {
+  return {
+    accounts: new SqlAccountRepository(executor),
+    apiKeys: new SqlApiKeyRepository(executor),
+    products: new DocumentCollection(executor, productsTable),
+    prices: new DocumentCollection(executor, pricesTable),
+    customers: new DocumentCollection(executor, customersTable),
+    addresses: new DocumentCollection(executor, addressesTable),
+    usageBalanceUnits: new DocumentCollection(executor, usageBalanceUnitsTable),
+    meters: new DocumentCollection(executor, metersTable),
+    events: new SqlEventLog(executor),
+  };
+}
+
+export function openDatabase(config: StoreConfig): SqlDatabase {
+  if (config.engine === 'sqlite') {
+    return new SqliteDatabase(config.file, config.synchronous ? { synchronous: config.synchronous } : {});
+  }
+  return new PostgresDatabase(config.url, config.maxConnections ? { maxConnections: config.maxConnections } : {});
+}
+
+/** A Store over an open database whose schema is already current. */
+export function storeOn(database: SqlDatabase): Store {
+  return {
+    ...repositoriesOn(database),
+    transaction: (work) => database.transaction((tx) => work(repositoriesOn(tx))),
+    close: () => database.close(),
+  };
+}
+
+/** Opens the database, applies pending migrations and returns the Store. */
+export async function openStore(config: StoreConfig): Promise<Store> {
+  const database = openDatabase(config);
+  try {
+    await migrate(database);
+  } catch (error) {
+    await database.close();
+    throw error;
+  }
+  return storeOn(database);
+}

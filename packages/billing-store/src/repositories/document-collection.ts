@@ -1,0 +1,158 @@
+/**
+ * @module
+ * One implementation of the core's `Collection` port for every document table: the entity
+ * is stored whole as JSON, and the columns lists filter on are promoted beside it.
+ */
+import {
+  type Collection,
+  DuplicateKeyError,
+  ESTIMATED_TOTAL_CAP,
+  type FilterCondition,
+  type ListQuery,
+  type Page,
+  type Scope,
+} from '@drawdown/billing-core';
+import { forUpdate, type SqlExecutor, type SqlValue, UniqueViolation } from '../sql/sql-database.js';
+
+export interface DocumentTableSpec<Entity, Column extends string> {
+  readonly table: string;
+  /** How to read each promoted column out of an entity (`id` is always promoted). */
+  readonly columns: { readonly [Name in Exclude<Column, 'id'>]: (entity: Entity) => string | null };
+}
+
+/** Builds `column op ?` clauses; column names come from specs, never from input. */
+export function filterClauses(filter: Partial<Record<string, readonly FilterCondition[]>>): {
+  sql: string[];
+  params: SqlValue[];
+} {
+  const sql: string[] = [];
+  const params: SqlValue[] = [];
+  for (const [column, conditions] of Object.entries(filter)) {
+    for (const condition of conditions ?? []) {
+      switch (condition.op) {
+        case 'in':
+          if (condition.values.length === 0) {
+            sql.push('1 = 0');
+          } else {
+            sql.push(`${column} in (${condition.values.map(() => '?').join(', ')})`);
+            params.push(...condition.values);
+          }
+          break;
+        case 'eq':
+          if (condition.value === null) {
+            sql.push(`${column} is null`);
+          } else {
+            sql.push(`${column} = ?`);
+            params.push(String(condition.value));
+          }
+          break;
+        case 'contains':
+          sql.push(`${column} like ? escape '\\'`);
+          params.push(`%${condition.value.replace(/[\\%_]/g, (character) => `\\${character}`)}%`);
+          break;
+        default: {
+          const operator = { lt: '<', lte: '<=', gt: '>', gte: '>=' }[condition.op];
+          sql.push(`${column} ${operator} ?`);
+          params.push(condition.value);
+        }
+      }
+    }
+  }
+  return { sql, params };
+}
+
+/** Reads one page in id order, plus whether more follow and a capped count of all matches. */
+export async function listPage<Entity>(
+  executor: SqlExecutor,
+  table: string,
+  scope: Scope,
+  query: ListQuery<string>,
+  decode: (body: string) => Entity,
+): Promise<Page<Entity>> {
+  const { sql, params } = filterClauses(query.filter);
+  const where = ['account_id = ?', 'environment = ?', ...sql];
+  const scopeParams: SqlValue[] = [scope.accountId, scope.environment, ...params];
+  const pageWhere = [...where];
+  const pageParams = [...scopeParams];
+  if (query.after !== undefined) {
+    pageWhere.push(query.direction === 'desc' ? 'id < ?' : 'id > ?');
+    pageParams.push(query.after);
+  }
+  const rows = await executor.all<{ body: string }>(
+    `select body from ${table} where ${pageWhere.join(' and ')} order by id ${query.direction} limit ?`,
+    [...pageParams, query.perPage + 1],
+  );
+  // Counting stops past the cap, so a huge table costs a bounded index scan, not a full count.
+  const counted = await executor.get<{ total: number | string }>(
+    `select count(*) as total from (select 1 from ${table} where ${where.join(' and ')} limit ?) capped`,
+    [...scopeParams, ESTIMATED_TOTAL_CAP + 1],
+  );
+  return {
+    items: rows.slice(0, query.perPage).map((row) => decode(row.body)),
+    hasMore: rows.length > query.perPage,
+    estimatedTotal: Number(counted?.total ?? 0),
+  };
+}
+
+export class DocumentCollection<Entity extends { readonly id: string }, Column extends string>
+  implements Collection<Entity, Column>
+{
+  private readonly columnNames: readonly string[];
+
+  constructor(
+    private readonly executor: SqlExecutor,
+    private readonly spec: DocumentTableSpec<Entity, Column>,
+  ) {
+    this.columnNames = Object.keys(spec.columns);
+  }
+
+  async insert(scope: Scope, entity: Entity): Promise<void> {
+    const columns = ['account_id', 'environment', 'id', ...this.columnNames, 'body'];
+    await this.write(
+      `insert into ${this.spec.table} (${columns.join(', ')}) values (${columns.map(() => '?').join(', ')})`,
+      [scope.accountId, scope.environment, entity.id, ...this.promoted(entity), JSON.stringify(entity)],
+    );
+  }
+
+  async update(scope: Scope, entity: Entity): Promise<void> {
+    const assignments = [...this.columnNames, 'body'].map((column) => `${column} = ?`).join(', ');
+    await this.write(
+      `update ${this.spec.table} set ${assignments} where account_id = ? and environment = ? and id = ?`,
+      [...this.promoted(entity), JSON.stringify(entity), scope.accountId, scope.environment, entity.id],
+    );
+  }
+
+  findById(scope: Scope, id: string): Promise<Entity | undefined> {
+    return this.find(scope, id, '');
+  }
+
+  findByIdForUpdate(scope: Scope, id: string): Promise<Entity | undefined> {
+    return this.find(scope, id, forUpdate(this.executor.dialect));
+  }
+
+  list(scope: Scope, query: ListQuery<Column>): Promise<Page<Entity>> {
+    return listPage(this.executor, this.spec.table, scope, query, (body) => JSON.parse(body) as Entity);
+  }
+
+  private async find(scope: Scope, id: string, lock: string): Promise<Entity | undefined> {
+    const row = await this.executor.get<{ body: string }>(
+      `select body from ${this.spec.table} where account_id = ? and environment = ? and id = ?${lock}`,
+      [scope.accountId, scope.environment, id],
+    );
+    return row ? (JSON.parse(row.body) as Entity) : undefined;
+  }
+
+  private promoted(entity: Entity): SqlValue[] {
+    const readers = this.spec.columns as Record<string, (entity: Entity) => string | null>;
+    return this.columnNames.map((column) => readers[column]?.(entity) ?? null);
+  }
+
+  private async write(sql: string, params: SqlValue[]): Promise<void> {
+    try {
+      await this.executor.run(sql, params);
+    } catch (error) {
+      if (error instanceof UniqueViolation) throw new DuplicateKeyError(error.message);
+      throw error;
+    }
+  }
+}

@@ -1,0 +1,116 @@
+/**
+ * @module
+ * PostgreSQL through a node-postgres pool. Statements are written with `?` placeholders and
+ * numbered here; transactions retry on serialization failures and deadlocks.
+ */
+import pg from 'pg';
+import type { Row, SqlDatabase, SqlExecutor, SqlValue } from './sql-database.js';
+import { UniqueViolation } from './sql-database.js';
+
+// Numeric columns come back as strings by default; counts and sequences fit in a JS number.
+pg.types.setTypeParser(pg.types.builtins.INT8, (value) => Number.parseInt(value, 10));
+
+const RETRYABLE = new Set(['40001', '40P01']);
+const MAX_ATTEMPTS = 5;
+
+const numbered = new Map<string, string>();
+
+/** Rewrites `?` placeholders as `$1, $2, …`. Our statements never hold a literal `?`. */
+function toPostgres(sql: string): string {
+  let text = numbered.get(sql);
+  if (text === undefined) {
+    let index = 0;
+    text = sql.replace(/\?/g, () => `$${++index}`);
+    numbered.set(sql, text);
+  }
+  return text;
+}
+
+function translateError(error: unknown): unknown {
+  if (error instanceof Error && (error as { code?: string }).code === '23505')
+    return new UniqueViolation(error.message);
+  return error;
+}
+
+type Queryable = pg.Pool | pg.PoolClient;
+
+class PostgresExecutor implements SqlExecutor {
+  readonly dialect = 'postgres' as const;
+
+  constructor(private readonly target: Queryable) {}
+
+  async all<R extends Row>(sql: string, params: readonly SqlValue[] = []): Promise<R[]> {
+    try {
+      const result = await this.target.query(toPostgres(sql), params as SqlValue[]);
+      return result.rows as R[];
+    } catch (error) {
+      throw translateError(error);
+    }
+  }
+
+  async get<R extends Row>(sql: string, params?: readonly SqlValue[]): Promise<R | undefined> {
+    const rows = await this.all<R>(sql, params);
+    return rows[0];
+  }
+
+  async run(sql: string, params: readonly SqlValue[] = []): Promise<number> {
+    try {
+      const result = await this.target.query(toPostgres(sql), params as SqlValue[]);
+      return result.rowCount ?? 0;
+    } catch (error) {
+      throw translateError(error);
+    }
+  }
+}
+
+export interface PostgresOptions {
+  readonly maxConnections?: number;
+}
+
+export class PostgresDatabase implements SqlDatabase {
+  readonly dialect = 'postgres' as const;
+  readonly pool: pg.Pool;
+  private readonly executor: PostgresExecutor;
+
+  constructor(url: string, options: PostgresOptions = {}) {
+    this.pool = new pg.Pool({ connectionString: url, max: options.maxConnections ?? 10 });
+    // An idle client that loses its server must not crash the process.
+    this.pool.on('error', () => {});
+    this.executor = new PostgresExecutor(this.pool);
+  }
+
+  all<R extends Row>(sql: string, params?: readonly SqlValue[]): Promise<R[]> {
+    return this.executor.all<R>(sql, params);
+  }
+
+  get<R extends Row>(sql: string, params?: readonly SqlValue[]): Promise<R | undefined> {
+    return this.executor.get<R>(sql, params);
+  }
+
+  run(sql: string, params?: readonly SqlValue[]): Promise<number> {
+    return this.executor.run(sql, params);
+  }
+
+  async transaction<T>(work: (tx: SqlExecutor) => Promise<T>): Promise<T> {
+    for (let attempt = 1; ; attempt += 1) {
+      const client = await this.pool.connect();
+      try {
+        await client.query('begin');
+        const value = await work(new PostgresExecutor(client));
+        await client.query('commit');
+        return value;
+      } catch (error) {
+        await client.query('rollback').catch(() => {});
+        const code = (error as { code?: string }).code;
+        if (code !== undefined && RETRYABLE.has(code) && attempt < MAX_ATTEMPTS) continue;
+        throw translateError(error);
+      } finally {
+        client.release();
+      }
+    }
+  }
+
+  async close(): Promise<void> {
+    await this.pool.end();
+  }
+}

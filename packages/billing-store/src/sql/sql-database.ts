@@ -1,0 +1,38 @@
+/**
+ * @module
+ * The little SQL both engines share: statements written once with `?` placeholders, run on
+ * SQLite (better-sqlite3) or PostgreSQL (node-postgres). Everything above this file is
+ * engine-neutral except where a dialect flag says otherwise.
+ */
+
+export type SqlValue = string | number | bigint | null;
+export type Dialect = 'sqlite' | 'postgres';
+export type Row = Record<string, unknown>;
+
+export interface SqlExecutor {
+  readonly dialect: Dialect;
+  all<R extends Row>(sql: string, params?: readonly SqlValue[]): Promise<R[]>;
+  get<R extends Row>(sql: string, params?: readonly SqlValue[]): Promise<R | undefined>;
+  /** Runs a statement and returns the number of rows it changed. */
+  run(sql: string, params?: readonly SqlValue[]): Promise<number>;
+}
+
+export interface SqlDatabase extends SqlExecutor {
+  /**
+   * Runs `work` in one transaction: all of it commits, or none of it. On PostgreSQL a
+   * serialization failure or deadlock reruns `work`, so it must have no effects outside the
+   * database.
+   */
+  transaction<T>(work: (tx: SqlExecutor) => Promise<T>): Promise<T>;
+  close(): Promise<void>;
+}
+
+/** Raised for a unique index violation on either engine. */
+export class UniqueViolation extends Error {
+  override readonly name = 'UniqueViolation';
+}
+
+/** `FOR UPDATE` where the engine has row locks; SQLite transactions already hold the write lock. */
+export function forUpdate(dialect: Dialect): string {
+  return dialect === 'postgres' ? ' for update' : '';
+}

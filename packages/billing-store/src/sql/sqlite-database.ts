@@ -1,0 +1,133 @@
+/**
+ * @module
+ * SQLite through better-sqlite3, in WAL mode. Writes go through one connection, one
+ * transaction at a time (SQLite has one writer anyway); reads outside a transaction use a
+ * second connection, so they never see another request's uncommitted writes.
+ */
+import { mkdirSync } from 'node:fs';
+import { dirname } from 'node:path';
+import Sqlite from 'better-sqlite3';
+import type { Row, SqlDatabase, SqlExecutor, SqlValue } from './sql-database.js';
+import { UniqueViolation } from './sql-database.js';
+
+type Connection = Sqlite.Database;
+
+export interface SqliteOptions {
+  /** `FULL` survives power loss; `NORMAL` survives a process crash (ADR 0003). */
+  readonly synchronous?: 'FULL' | 'NORMAL';
+}
+
+function openConnection(file: string, options: SqliteOptions): Connection {
+  const connection = new Sqlite(file);
+  connection.pragma('journal_mode = WAL');
+  connection.pragma(`synchronous = ${options.synchronous ?? 'FULL'}`);
+  connection.pragma('busy_timeout = 10000');
+  connection.pragma('foreign_keys = ON');
+  return connection;
+}
+
+function translateError(error: unknown): unknown {
+  if (error instanceof Sqlite.SqliteError && /^SQLITE_CONSTRAINT_(UNIQUE|PRIMARYKEY)$/.test(error.code)) {
+    return new UniqueViolation(error.message);
+  }
+  return error;
+}
+
+class SqliteExecutor implements SqlExecutor {
+  readonly dialect = 'sqlite' as const;
+  private readonly statements = new Map<string, Sqlite.Statement>();
+
+  constructor(readonly connection: Connection) {}
+
+  statement(sql: string): Sqlite.Statement {
+    let statement = this.statements.get(sql);
+    if (!statement) {
+      statement = this.connection.prepare(sql);
+      this.statements.set(sql, statement);
+    }
+    return statement;
+  }
+
+  async all<R extends Row>(sql: string, params: readonly SqlValue[] = []): Promise<R[]> {
+    return this.statement(sql).all(...params) as R[];
+  }
+
+  async get<R extends Row>(sql: string, params: readonly SqlValue[] = []): Promise<R | undefined> {
+    return this.statement(sql).get(...params) as R | undefined;
+  }
+
+  async run(sql: string, params: readonly SqlValue[] = []): Promise<number> {
+    try {
+      return this.statement(sql).run(...params).changes;
+    } catch (error) {
+      throw translateError(error);
+    }
+  }
+}
+
+export class SqliteDatabase implements SqlDatabase {
+  readonly dialect = 'sqlite' as const;
+  private readonly writer: SqliteExecutor;
+  private readonly reader: SqliteExecutor;
+  /** The tail of the queue of transactions waiting for the writer. */
+  private queue: Promise<unknown> = Promise.resolve();
+
+  constructor(file: string, options: SqliteOptions = {}) {
+    if (file !== ':memory:') mkdirSync(dirname(file), { recursive: true });
+    const writer = openConnection(file, options);
+    this.writer = new SqliteExecutor(writer);
+    // An in-memory database is private to its connection, so it reads through the writer.
+    this.reader = file === ':memory:' ? this.writer : new SqliteExecutor(openConnection(file, options));
+  }
+
+  /** The writer connection, for work that must run synchronously inside one transaction. */
+  get rawWriter(): Connection {
+    return this.writer.connection;
+  }
+
+  all<R extends Row>(sql: string, params?: readonly SqlValue[]): Promise<R[]> {
+    return this.reader.all<R>(sql, params);
+  }
+
+  get<R extends Row>(sql: string, params?: readonly SqlValue[]): Promise<R | undefined> {
+    return this.reader.get<R>(sql, params);
+  }
+
+  run(sql: string, params?: readonly SqlValue[]): Promise<number> {
+    return this.transaction((tx) => tx.run(sql, params));
+  }
+
+  transaction<T>(work: (tx: SqlExecutor) => Promise<T>): Promise<T> {
+    const result = this.queue.then(() => this.runTransaction(work));
+    this.queue = result.catch(() => undefined);
+    return result;
+  }
+
+  /** Runs synchronous work inside one write transaction, queued behind the async ones. */
+  transactionSync<T>(work: (connection: Connection) => T): Promise<T> {
+    const result = this.queue.then(() =>
+      this.writer.connection.transaction(() => work(this.writer.connection)).immediate(),
+    );
+    this.queue = result.catch(() => undefined);
+    return result;
+  }
+
+  private async runTransaction<T>(work: (tx: SqlExecutor) => Promise<T>): Promise<T> {
+    const connection = this.writer.connection;
+    connection.exec('BEGIN IMMEDIATE');
+    try {
+      const value = await work(this.writer);
+      connection.exec('COMMIT');
+      return value;
+    } catch (error) {
+      if (connection.inTransaction) connection.exec('ROLLBACK');
+      throw translateError(error);
+    }
+  }
+
+  async close(): Promise<void> {
+    await this.queue;
+    if (this.reader !== this.writer) this.reader.connection.close();
+    this.writer.connection.close();
+  }
+}

@@ -1,0 +1,31 @@
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { defineConfig } from 'vitest/config';
+
+// Workspace packages resolve to their TypeScript sources, so tests need no build step.
+function workspaceAliases(): Record<string, string> {
+  const aliases: Record<string, string> = {};
+  for (const group of ['packages', 'apps']) {
+    for (const name of readdirSync(group)) {
+      const manifest = JSON.parse(readFileSync(join(group, name, 'package.json'), 'utf8')) as { name: string };
+      aliases[manifest.name] = join(import.meta.dirname, group, name, 'src', 'index.ts');
+    }
+  }
+  return aliases;
+}
+
+export default defineConfig({
+  resolve: { alias: workspaceAliases() },
+  test: {
+    include: [
+      'packages/*/src/**/*.test.ts',
+      'packages/*/test/**/*.test.ts',
+      'apps/*/src/**/*.test.ts',
+      'apps/*/test/**/*.test.ts',
+    ],
+    globalSetup: ['packages/testkit/src/global-setup.ts'],
+    testTimeout: 30_000,
+    hookTimeout: 60_000,
+    pool: 'forks',
+  },
+});
