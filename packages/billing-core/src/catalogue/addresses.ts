@@ -23,7 +23,9 @@ export interface CreateAddressInput {
   readonly customData?: CustomData | undefined;
 }
 
-export interface UpdateAddressInput extends Partial<CreateAddressInput> {
+type Optional<T> = { readonly [Key in keyof T]?: T[Key] | undefined };
+
+export interface UpdateAddressInput extends Optional<CreateAddressInput> {
   readonly status?: CatalogueStatus | undefined;
 }
 

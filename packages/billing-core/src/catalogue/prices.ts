@@ -44,7 +44,9 @@ export interface CreatePriceInput {
   readonly customData?: CustomData | undefined;
 }
 
-export interface UpdatePriceInput extends Partial<Omit<CreatePriceInput, 'productId'>> {
+type Optional<T> = { readonly [Key in keyof T]?: T[Key] | undefined };
+
+export interface UpdatePriceInput extends Optional<Omit<CreatePriceInput, 'productId'>> {
   readonly status?: CatalogueStatus | undefined;
 }
 

@@ -1,0 +1,30 @@
+/**
+ * @module
+ * Wires the ports to their adapters. The only file that picks a storage engine.
+ */
+import { join } from 'node:path';
+import type { AccessDependencies, Store } from '@drawdown/billing-core';
+import { openStore, type StoreConfig } from '@drawdown/billing-store';
+import { keySecrets } from './infrastructure/key-secrets.js';
+import { systemClock } from './infrastructure/system-clock.js';
+import { createUlidIds } from './infrastructure/ulid-ids.js';
+
+export interface StorageSettings {
+  readonly dataDir: string;
+  readonly databaseUrl: string | undefined;
+}
+
+export function storeConfig(settings: StorageSettings): StoreConfig {
+  return settings.databaseUrl
+    ? { engine: 'postgres', url: settings.databaseUrl }
+    : { engine: 'sqlite', file: join(settings.dataDir, 'drawdown.sqlite') };
+}
+
+export interface CoreServices extends AccessDependencies {
+  readonly store: Store;
+}
+
+export async function composeServices(settings: StorageSettings): Promise<CoreServices> {
+  const store = await openStore(storeConfig(settings));
+  return { store, ids: createUlidIds(), clock: systemClock, secrets: keySecrets };
+}

@@ -1,0 +1,57 @@
+/**
+ * @module
+ * Service configuration from flags, then environment variables, then defaults; read once.
+ */
+import { resolve } from 'node:path';
+import { parseRateLimit, type RateLimit } from './http/rate-limiter.js';
+
+export interface ServiceConfig {
+  readonly host: string;
+  readonly livePort: number;
+  readonly sandboxPort: number;
+  readonly dataDir: string;
+  /** A postgres:// URL; absent means SQLite in the data folder. */
+  readonly databaseUrl: string | undefined;
+  /** Advertised in pagination links; absent means the address the server is bound to. */
+  readonly livePublicUrl: string | undefined;
+  readonly sandboxPublicUrl: string | undefined;
+  readonly rateLimit: RateLimit | null;
+  readonly trustProxy: boolean;
+}
+
+/** 1,200 requests per 10 seconds per IP: room for a busy backend, a wall against a runaway loop (ADR 0007). */
+export const DEFAULT_RATE_LIMIT = '1200/10s';
+
+export type FlagValues = Readonly<Record<string, string | boolean | readonly string[] | undefined>>;
+
+function port(name: string, text: string): number {
+  const value = Number(text);
+  if (!Number.isInteger(value) || value < 0 || value > 65_535)
+    throw new Error(`${name} must be a port number; got ${text}`);
+  return value;
+}
+
+export function resolveServiceConfig(flags: FlagValues, env: NodeJS.ProcessEnv = process.env): ServiceConfig {
+  const text = (flag: string, variable: string): string | undefined => {
+    const value = flags[flag];
+    return typeof value === 'string' ? value : env[variable];
+  };
+  const host = text('host', 'DRAWDOWN_HOST') ?? '127.0.0.1';
+  const livePort = port('--live-port', text('live-port', 'DRAWDOWN_LIVE_PORT') ?? '8080');
+  const sandboxPort = port('--sandbox-port', text('sandbox-port', 'DRAWDOWN_SANDBOX_PORT') ?? '8081');
+  const databaseUrl = text('database-url', 'DRAWDOWN_DATABASE_URL');
+  if (databaseUrl !== undefined && !/^postgres(ql)?:\/\//.test(databaseUrl)) {
+    throw new Error('--database-url must be a postgres:// URL');
+  }
+  return {
+    host,
+    livePort,
+    sandboxPort,
+    dataDir: resolve(text('data-dir', 'DRAWDOWN_DATA_DIR') ?? 'data'),
+    databaseUrl,
+    livePublicUrl: text('live-public-url', 'DRAWDOWN_LIVE_PUBLIC_URL'),
+    sandboxPublicUrl: text('sandbox-public-url', 'DRAWDOWN_SANDBOX_PUBLIC_URL'),
+    rateLimit: parseRateLimit(text('rate-limit', 'DRAWDOWN_RATE_LIMIT') ?? DEFAULT_RATE_LIMIT),
+    trustProxy: flags['trust-proxy'] === true || env.DRAWDOWN_TRUST_PROXY === 'true',
+  };
+}

@@ -1,0 +1,118 @@
+/**
+ * @module
+ * The HTTP application of one environment. Live and sandbox each get their own, on their own
+ * address; a key only ever authenticates on its own environment's application.
+ */
+import { randomUUID } from 'node:crypto';
+import {
+  type AccessDependencies,
+  authenticate,
+  BillingError,
+  type Clock,
+  type Environment,
+  type Scope,
+} from '@drawdown/billing-core';
+import { Hono } from 'hono';
+import { bodyLimit } from 'hono/body-limit';
+import type { AppEnv } from './app-env.js';
+import { clientAddress } from './client-address.js';
+import { errorBody, respondError } from './envelope.js';
+import type { RateLimiter } from './rate-limiter.js';
+import { registerCustomerRoutes } from './routes/customers.js';
+import { registerEventRoutes } from './routes/events.js';
+import { registerPriceRoutes } from './routes/prices.js';
+import { registerProductRoutes } from './routes/products.js';
+import { registerUsageCatalogueRoutes } from './routes/usage-catalogue.js';
+
+export const MAX_BODY_BYTES = 1024 * 1024;
+
+export interface AppDependencies extends AccessDependencies {
+  /** The clock of one account's environment: the wall clock, or a sandbox clock ahead of it. */
+  clockFor(scope: Scope): Clock;
+  readonly rateLimiter: RateLimiter | null;
+  readonly trustProxy: boolean;
+  /** Where unexpected failures are reported; never given secrets or bodies. */
+  logError(message: string, error: unknown): void;
+}
+
+export interface EnvironmentOptions {
+  readonly environment: Environment;
+  /** The base URL advertised in pagination links; read per request, since a port may be bound late. */
+  readonly publicBaseUrl: () => string;
+}
+
+export function createApp(dependencies: AppDependencies, options: EnvironmentOptions): Hono<AppEnv> {
+  const app = new Hono<AppEnv>();
+
+  app.use(async (c, next) => {
+    c.set('requestId', randomUUID());
+    c.set('publicBaseUrl', options.publicBaseUrl().replace(/\/+$/, ''));
+    c.header('Request-Id', c.var.requestId);
+    await next();
+  });
+
+  app.use(async (c, next) => {
+    if (dependencies.rateLimiter) {
+      const decision = await dependencies.rateLimiter.hit(clientAddress(c, dependencies.trustProxy), Date.now());
+      if (!decision.allowed) {
+        const error = new BillingError(
+          'too_many_requests',
+          `Too many requests from this address; retry after ${decision.retryAfterSeconds} seconds.`,
+        );
+        return respondError(c, error, { 'Retry-After': String(decision.retryAfterSeconds) });
+      }
+    }
+    await next();
+  });
+
+  app.use(
+    bodyLimit({
+      maxSize: MAX_BODY_BYTES,
+      onError: (c) =>
+        c.json(
+          errorBody(
+            c.get('requestId'),
+            'request_body_too_large',
+            `Request bodies are limited to ${MAX_BODY_BYTES} bytes.`,
+            [],
+          ),
+          413,
+        ),
+    }),
+  );
+
+  app.use(async (c, next) => {
+    const { key, account } = await authenticate(dependencies, c.req.header('authorization'), options.environment);
+    const scope: Scope = { accountId: account.id, environment: options.environment };
+    c.set('apiKey', key);
+    c.set('context', {
+      store: dependencies.store,
+      ids: dependencies.ids,
+      clock: dependencies.clockFor(scope),
+      scope,
+      account,
+    });
+    await next();
+  });
+
+  registerProductRoutes(app);
+  registerPriceRoutes(app);
+  registerCustomerRoutes(app);
+  registerUsageCatalogueRoutes(app);
+  registerEventRoutes(app);
+
+  app.notFound((c) =>
+    respondError(c, new BillingError('not_found', `No endpoint ${c.req.method} ${new URL(c.req.url).pathname}.`)),
+  );
+
+  app.onError((error, c) => {
+    if (error instanceof BillingError) return respondError(c, error);
+    dependencies.logError(`${c.req.method} ${new URL(c.req.url).pathname} failed`, error);
+    return respondError(
+      c,
+      new BillingError('internal_error', 'The service failed unexpectedly; the request is safe to retry.'),
+    );
+  });
+
+  return app;
+}

@@ -1,0 +1,53 @@
+/**
+ * @module
+ * The wire envelopes: `{data, meta: {request_id}}` for success, `{error, meta}` for failure,
+ * and `meta.pagination` on lists with an absolute `next` link on the advertised base URL.
+ */
+import type { BillingError, ErrorCode, FieldError, Page } from '@drawdown/billing-core';
+import type { Context } from 'hono';
+import type { AppEnv } from './app-env.js';
+import { documentationUrl, errorType, STATUS_BY_CODE } from './error-mapping.js';
+import { toSnakeCase } from './wire-case.js';
+
+export function respond(c: Context<AppEnv>, data: unknown, status: 200 | 201 | 202 = 200): Response {
+  return c.json({ data: toSnakeCase(data), meta: { request_id: c.var.requestId } }, status);
+}
+
+/** A list page. `next` repeats the request's query with `after` set to the page's last id. */
+export function respondPage<Entity extends { readonly id: string }>(
+  c: Context<AppEnv>,
+  page: Page<Entity>,
+  perPage: number,
+  present: (entity: Entity) => unknown = (entity) => entity,
+): Response {
+  const url = new URL(c.req.url);
+  const last = page.items.at(-1);
+  if (last) url.searchParams.set('after', last.id);
+  const next = `${c.var.publicBaseUrl}${url.pathname}${url.search}`;
+  return c.json({
+    data: page.items.map((item) => toSnakeCase(present(item))),
+    meta: {
+      request_id: c.var.requestId,
+      pagination: { per_page: perPage, next, has_more: page.hasMore, estimated_total: page.estimatedTotal },
+    },
+  });
+}
+
+export function errorBody(requestId: string, code: ErrorCode, detail: string, fieldErrors: readonly FieldError[]) {
+  return {
+    error: {
+      type: errorType(code),
+      code,
+      detail,
+      documentation_url: documentationUrl(code),
+      ...(fieldErrors.length > 0 ? { errors: fieldErrors } : {}),
+    },
+    meta: { request_id: requestId },
+  };
+}
+
+export function respondError(c: Context<AppEnv>, error: BillingError, headers: Record<string, string> = {}): Response {
+  const status = STATUS_BY_CODE[error.code];
+  for (const [name, value] of Object.entries(headers)) c.header(name, value);
+  return c.json(errorBody(c.var.requestId, error.code, error.detail, error.fieldErrors), status);
+}

@@ -1,0 +1,55 @@
+/**
+ * @module
+ * The one place where error codes become HTTP statuses. The compiler keeps the table
+ * complete: a new code without a status does not build.
+ */
+import type { ErrorCode } from '@drawdown/billing-core';
+
+export type ErrorStatus = 400 | 403 | 404 | 405 | 409 | 413 | 429 | 500;
+
+export const STATUS_BY_CODE = {
+  bad_request: 400,
+  invalid_field: 400,
+  request_body_too_large: 413,
+  not_found: 404,
+  method_not_allowed: 405,
+  // The seed: permission and authentication failures are all 403, told apart by code.
+  authentication_missing: 403,
+  authentication_malformed: 403,
+  invalid_token: 403,
+  expired_token: 403,
+  forbidden: 403,
+  permission_requires_early_access: 403,
+  early_access_required: 403,
+  too_many_requests: 429,
+  product_not_found: 400,
+  price_not_found: 400,
+  customer_not_found: 400,
+  customer_already_exists: 409,
+  usage_balance_unit_not_found: 400,
+  account_not_found: 404,
+  api_key_not_found: 404,
+  entity_archived: 400,
+  meter_action_usage_balance_unit_duplicate: 400,
+  meter_immutable_field: 400,
+  meter_archived: 400,
+  price_allowance_not_allowed_for_trial_price: 400,
+  price_allowance_not_allowed_for_one_off_price: 400,
+  price_allowance_duplicate_usage_balance_unit: 400,
+  price_allowance_limit_exceeded: 400,
+  price_trial_period_requires_billing_cycle: 400,
+  price_quantity_range_invalid: 400,
+  subscription_prorated_billing_not_allowed_for_allowance: 400,
+  usage_event_timestamp_too_old: 400,
+  usage_event_future_timestamp: 400,
+  internal_error: 500,
+} as const satisfies Record<ErrorCode, ErrorStatus>;
+
+/** `api_error` for failures on our side or of limits; `request_error` for the caller's. */
+export function errorType(code: ErrorCode): 'request_error' | 'api_error' {
+  return code === 'internal_error' || code === 'too_many_requests' ? 'api_error' : 'request_error';
+}
+
+export function documentationUrl(code: ErrorCode): string {
+  return `https://drawdown.dev/docs/errors#${code}`;
+}

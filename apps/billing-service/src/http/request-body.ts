@@ -1,0 +1,56 @@
+/**
+ * @module
+ * Reads a JSON body and validates it against a contract schema. A bodiless POST with a JSON
+ * content type reads as `{}` (the official SDK sends those); anything unreadable is
+ * `bad_request`, and schema failures are `invalid_field` with one entry per field.
+ */
+import { BillingError, type FieldError } from '@drawdown/billing-core';
+import type { Context } from 'hono';
+import type { z } from 'zod';
+import type { AppEnv } from './app-env.js';
+import { type CamelCased, toCamelCase } from './wire-case.js';
+
+function fieldPath(path: readonly PropertyKey[]): string {
+  return path.reduce<string>((text, key) => {
+    if (typeof key === 'number') return `${text}[${key}]`;
+    return text === '' ? String(key) : `${text}.${String(key)}`;
+  }, '');
+}
+
+export function toFieldErrors(issues: readonly z.core.$ZodIssue[]): FieldError[] {
+  return issues.flatMap((issue) => {
+    if (issue.code === 'unrecognized_keys') {
+      return issue.keys.map((key) => ({ field: fieldPath([...issue.path, key]), message: 'is not a known field' }));
+    }
+    return [{ field: fieldPath(issue.path) || '(body)', message: issue.message }];
+  });
+}
+
+export function validationError(fieldErrors: FieldError[]): BillingError {
+  const summary = fieldErrors.map((error) => `${error.field}: ${error.message}`).join('; ');
+  return new BillingError('invalid_field', `Invalid request. ${summary}`, fieldErrors);
+}
+
+export async function readJson(c: Context<AppEnv>): Promise<unknown> {
+  const text = await c.req.text();
+  if (text.trim() === '') return {};
+  const contentType = c.req.header('content-type') ?? '';
+  if (!/^application\/(?:[\w.+-]+\+)?json\b/i.test(contentType)) {
+    throw new BillingError('bad_request', 'Request bodies must be JSON, sent with Content-Type: application/json.');
+  }
+  try {
+    return JSON.parse(text) as unknown;
+  } catch {
+    throw new BillingError('bad_request', 'The request body is not valid JSON.');
+  }
+}
+
+export async function readBody<Schema extends z.ZodType>(
+  c: Context<AppEnv>,
+  schema: Schema,
+): Promise<CamelCased<z.output<Schema>>> {
+  const json = await readJson(c);
+  const parsed = schema.safeParse(json);
+  if (!parsed.success) throw validationError(toFieldErrors(parsed.error.issues));
+  return toCamelCase(parsed.data);
+}

@@ -1,0 +1,38 @@
+import { CreatePriceBody, UpdatePriceBody } from '@drawdown/billing-contract';
+import { createPrice, getPrice, listPrices, type PriceColumn, updatePrice } from '@drawdown/billing-core';
+import type { Hono } from 'hono';
+import type { AppEnv } from '../app-env.js';
+import { respond, respondPage } from '../envelope.js';
+import { type ListSpec, parseListParams } from '../list-params.js';
+import { readBody } from '../request-body.js';
+import { need, pathId } from '../route-helpers.js';
+
+const listSpec: ListSpec<PriceColumn> = {
+  idPrefix: 'pri',
+  defaultPerPage: 50,
+  maxPerPage: 200,
+  filters: {
+    id: { kind: 'ids', column: 'id', prefix: 'pri' },
+    product_id: { kind: 'ids', column: 'product_id', prefix: 'pro' },
+    status: { kind: 'enum', column: 'status', values: ['active', 'archived'] },
+    type: { kind: 'enum', column: 'type', values: ['standard', 'custom'] },
+    recurring: { kind: 'boolean', column: 'recurring' },
+  },
+};
+
+export function registerPriceRoutes(app: Hono<AppEnv>): void {
+  app.get('/prices', need('price.read'), async (c) => {
+    const { query, perPage } = parseListParams(c, listSpec);
+    return respondPage(c, await listPrices(c.var.context, query), perPage);
+  });
+  app.post('/prices', need('price.write'), async (c) => {
+    return respond(c, await createPrice(c.var.context, await readBody(c, CreatePriceBody)), 201);
+  });
+  app.get('/prices/:id', need('price.read'), async (c) => {
+    return respond(c, await getPrice(c.var.context, pathId(c, 'pri')));
+  });
+  app.patch('/prices/:id', need('price.write'), async (c) => {
+    const id = pathId(c, 'pri');
+    return respond(c, await updatePrice(c.var.context, id, await readBody(c, UpdatePriceBody)));
+  });
+}

@@ -1,0 +1,44 @@
+import { CreateProductBody, UpdateProductBody } from '@drawdown/billing-contract';
+import {
+  createProduct,
+  getProduct,
+  listProducts,
+  type ProductColumn,
+  TAX_CATEGORIES,
+  updateProduct,
+} from '@drawdown/billing-core';
+import type { Hono } from 'hono';
+import type { AppEnv } from '../app-env.js';
+import { respond, respondPage } from '../envelope.js';
+import { type ListSpec, parseListParams } from '../list-params.js';
+import { readBody } from '../request-body.js';
+import { need, pathId } from '../route-helpers.js';
+
+const listSpec: ListSpec<ProductColumn> = {
+  idPrefix: 'pro',
+  defaultPerPage: 50,
+  maxPerPage: 200,
+  filters: {
+    id: { kind: 'ids', column: 'id', prefix: 'pro' },
+    status: { kind: 'enum', column: 'status', values: ['active', 'archived'] },
+    type: { kind: 'enum', column: 'type', values: ['standard', 'custom'] },
+    tax_category: { kind: 'enum', column: 'tax_category', values: TAX_CATEGORIES },
+  },
+};
+
+export function registerProductRoutes(app: Hono<AppEnv>): void {
+  app.get('/products', need('product.read'), async (c) => {
+    const { query, perPage } = parseListParams(c, listSpec);
+    return respondPage(c, await listProducts(c.var.context, query), perPage);
+  });
+  app.post('/products', need('product.write'), async (c) => {
+    return respond(c, await createProduct(c.var.context, await readBody(c, CreateProductBody)), 201);
+  });
+  app.get('/products/:id', need('product.read'), async (c) => {
+    return respond(c, await getProduct(c.var.context, pathId(c, 'pro')));
+  });
+  app.patch('/products/:id', need('product.write'), async (c) => {
+    const id = pathId(c, 'pro');
+    return respond(c, await updateProduct(c.var.context, id, await readBody(c, UpdateProductBody)));
+  });
+}

@@ -1,0 +1,3 @@
+import type { Clock } from '@drawdown/billing-core';
+
+export const systemClock: Clock = { now: () => Date.now() };

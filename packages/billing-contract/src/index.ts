@@ -1,0 +1,20 @@
+/**
+ * @module
+ * The wire contract shared by the billing service and its clients: request body schemas.
+ */
+export {
+  CreateAddressBody,
+  CreateCustomerBody,
+  CreateMeterBody,
+  CreatePriceBody,
+  CreateProductBody,
+  CreateUsageBalanceUnitBody,
+  TAX_CATEGORY,
+  UpdateAddressBody,
+  UpdateCustomerBody,
+  UpdateMeterBody,
+  UpdatePriceBody,
+  UpdateProductBody,
+  UpdateUsageBalanceUnitBody,
+} from './requests/catalogue.js';
+export { idOf } from './requests/common.js';

@@ -1,0 +1,160 @@
+/**
+ * @module
+ * Request bodies of the catalogue endpoints, in wire (snake_case) form. Unknown fields are
+ * refused: a misspelt field that silently did nothing would be worse than an error.
+ */
+import { z } from 'zod';
+import {
+  catalogueStatus,
+  catalogueType,
+  customData,
+  decimalString,
+  description,
+  duration,
+  idOf,
+  money,
+  name,
+} from './common.js';
+
+export const TAX_CATEGORY = z.enum([
+  'digital-goods',
+  'ebooks',
+  'implementation-services',
+  'professional-services',
+  'saas',
+  'software-programming-services',
+  'standard',
+  'training-services',
+  'website-hosting',
+]);
+
+const imageUrl = z.union([z.url({ protocol: /^https?$/ }).max(2_048), z.literal('')]).nullable();
+
+export const CreateProductBody = z.strictObject({
+  name,
+  tax_category: TAX_CATEGORY,
+  description: description.nullable().optional(),
+  type: catalogueType.optional(),
+  image_url: imageUrl.optional(),
+  custom_data: customData.optional(),
+});
+
+export const UpdateProductBody = z.strictObject({
+  name: name.optional(),
+  tax_category: TAX_CATEGORY.optional(),
+  description: description.nullable().optional(),
+  type: catalogueType.optional(),
+  image_url: imageUrl.optional(),
+  custom_data: customData.optional(),
+  status: catalogueStatus.optional(),
+});
+
+const allowance = z.strictObject({
+  usage_balance_unit_id: idOf('ubu'),
+  amount: decimalString,
+});
+
+const priceFields = {
+  description: description.min(1),
+  unit_price: money,
+  name: name.nullable().optional(),
+  type: catalogueType.optional(),
+  billing_cycle: duration.nullable().optional(),
+  trial_period: duration.nullable().optional(),
+  tax_mode: z.enum(['account_setting', 'external', 'internal']).optional(),
+  unit_price_overrides: z
+    .array(
+      z.strictObject({
+        country_codes: z
+          .array(z.string().regex(/^[A-Z]{2}$/, 'must be an ISO 3166-1 alpha-2 code'))
+          .min(1)
+          .max(250),
+        unit_price: money,
+      }),
+    )
+    .max(250)
+    .optional(),
+  quantity: z.strictObject({ minimum: z.number().int(), maximum: z.number().int() }).optional(),
+  // Length is left to the core, which answers more than 20 with its own code.
+  allowances: z.array(allowance).max(1_000).optional(),
+  custom_data: customData.optional(),
+};
+
+export const CreatePriceBody = z.strictObject({ product_id: idOf('pro'), ...priceFields });
+
+export const UpdatePriceBody = z.strictObject({
+  ...priceFields,
+  description: priceFields.description.optional(),
+  unit_price: money.optional(),
+  status: catalogueStatus.optional(),
+});
+
+const email = z.email().max(320);
+const locale = z.string().regex(/^[a-z]{2,3}(-[A-Za-z\d]{2,8})*$/, 'must be a language tag such as en or pt-BR');
+
+export const CreateCustomerBody = z.strictObject({
+  email,
+  name: name.nullable().optional(),
+  locale: locale.optional(),
+  custom_data: customData.optional(),
+});
+
+export const UpdateCustomerBody = z.strictObject({
+  email: email.optional(),
+  name: name.nullable().optional(),
+  locale: locale.optional(),
+  custom_data: customData.optional(),
+  status: catalogueStatus.optional(),
+});
+
+const addressLine = z.string().max(200).nullable().optional();
+
+export const CreateAddressBody = z.strictObject({
+  country_code: z.string().max(2),
+  description: addressLine,
+  first_line: addressLine,
+  second_line: addressLine,
+  city: addressLine,
+  postal_code: addressLine,
+  region: addressLine,
+  custom_data: customData.optional(),
+});
+
+export const UpdateAddressBody = z.strictObject({
+  ...CreateAddressBody.shape,
+  country_code: z.string().max(2).optional(),
+  status: catalogueStatus.optional(),
+});
+
+export const CreateUsageBalanceUnitBody = z.strictObject({
+  name,
+  unit_name: name,
+});
+
+export const UpdateUsageBalanceUnitBody = z.strictObject({
+  name: name.optional(),
+  unit_name: name.optional(),
+  status: catalogueStatus.optional(),
+});
+
+export const CreateMeterBody = z.strictObject({
+  usage_balance_unit_id: idOf('ubu'),
+  name,
+  description: description.nullable().optional(),
+  action: z.string().max(200),
+  unit_name: name,
+  rate: decimalString,
+  aggregation: z.string().max(64).optional(),
+});
+
+export const UpdateMeterBody = z.strictObject({
+  name: name.optional(),
+  description: description.nullable().optional(),
+  action: z.string().max(200).optional(),
+  unit_name: name.optional(),
+  rate: decimalString.optional(),
+  status: catalogueStatus.optional(),
+  // Sent only to be refused when they differ: both are immutable.
+  usage_balance_unit_id: idOf('ubu').optional(),
+  aggregation: z.string().max(64).optional(),
+});

@@ -1,0 +1,94 @@
+/**
+ * @module
+ * A real billing service on loopback ports for tests: both environments, a fresh database of
+ * the chosen engine, and an early-access account with an all-permission key per environment.
+ */
+import { createAccount, createApiKey, type Environment, type Permission } from '@drawdown/billing-core';
+import {
+  type CoreServices,
+  composeServices,
+  type RunningService,
+  resolveServiceConfig,
+  startService,
+} from '@drawdown/billing-service';
+import { createTestStorage, type Engine } from './engines.js';
+
+export interface BillingHarness {
+  readonly engine: Engine;
+  readonly liveUrl: string;
+  readonly sandboxUrl: string;
+  readonly accountId: string;
+  readonly liveKey: string;
+  readonly sandboxKey: string;
+  readonly services: CoreServices;
+  readonly service: RunningService;
+  /** The harness's data folder and database URL, for processes started beside it. */
+  readonly dataDir: string;
+  readonly databaseUrl: string | undefined;
+  /** Makes another key for the harness account (or another account). */
+  createKey(options: {
+    environment: Environment;
+    permissions: readonly (Permission | 'all')[];
+    accountId?: string;
+    expiresAt?: string;
+  }): Promise<string>;
+  createAccount(options: { earlyAccess: boolean; name?: string }): Promise<string>;
+  close(): Promise<void>;
+}
+
+export interface HarnessOptions {
+  readonly engine?: Engine;
+  readonly rateLimit?: string;
+}
+
+export async function startBillingHarness(options: HarnessOptions = {}): Promise<BillingHarness> {
+  const engine = options.engine ?? 'sqlite';
+  const storage = await createTestStorage(engine);
+  const config = resolveServiceConfig(
+    {
+      'data-dir': storage.dataDir,
+      'live-port': '0',
+      'sandbox-port': '0',
+      'rate-limit': options.rateLimit ?? 'off',
+      ...(storage.databaseUrl ? { 'database-url': storage.databaseUrl } : {}),
+    },
+    {},
+  );
+  const services = await composeServices(config);
+  const service = await startService(services, config);
+  const account = await createAccount(services, { name: 'Test account', earlyAccess: true });
+  const key = async (input: {
+    environment: Environment;
+    permissions: readonly string[];
+    accountId?: string;
+    expiresAt?: string;
+  }) =>
+    (
+      await createApiKey(services, {
+        accountId: input.accountId ?? account.id,
+        environment: input.environment,
+        name: 'test key',
+        permissions: input.permissions,
+        expiresAt: input.expiresAt ?? null,
+      })
+    ).token;
+  return {
+    engine,
+    liveUrl: service.liveUrl,
+    sandboxUrl: service.sandboxUrl,
+    accountId: account.id,
+    liveKey: await key({ environment: 'live', permissions: ['all'] }),
+    sandboxKey: await key({ environment: 'sandbox', permissions: ['all'] }),
+    services,
+    service,
+    dataDir: storage.dataDir,
+    databaseUrl: storage.databaseUrl,
+    createKey: (input) => key(input),
+    createAccount: async ({ earlyAccess, name }) =>
+      (await createAccount(services, { name: name ?? 'Other account', earlyAccess })).id,
+    close: async () => {
+      await service.close();
+      await storage.dispose();
+    },
+  };
+}

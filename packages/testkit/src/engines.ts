@@ -1,0 +1,58 @@
+/**
+ * @module
+ * Both storage engines, for suites that must hold on each: `describe.each(ENGINES)`.
+ * TEST_ENGINES=sqlite (or postgres) narrows a local run; CI runs both.
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { Store } from '@drawdown/billing-core';
+import { openStore } from '@drawdown/billing-store';
+import { createPostgresTestDatabase } from './test-database.js';
+
+export type Engine = 'sqlite' | 'postgres';
+
+export const ENGINES: readonly Engine[] = (process.env.TEST_ENGINES?.split(',') as Engine[] | undefined) ?? [
+  'sqlite',
+  'postgres',
+];
+
+/** Where a test's data lives, and how to throw it away afterwards. */
+export interface TestStorage {
+  readonly dataDir: string;
+  readonly databaseUrl: string | undefined;
+  dispose(): Promise<void>;
+}
+
+export async function createTestStorage(engine: Engine): Promise<TestStorage> {
+  const dataDir = mkdtempSync(join(tmpdir(), 'drawdown-test-'));
+  if (engine === 'sqlite') {
+    return { dataDir, databaseUrl: undefined, dispose: async () => rmSync(dataDir, { recursive: true, force: true }) };
+  }
+  const database = await createPostgresTestDatabase();
+  return {
+    dataDir,
+    databaseUrl: database.url,
+    dispose: async () => {
+      await database.drop();
+      rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+/** A migrated store on a fresh database of the engine. */
+export async function openTestStore(engine: Engine): Promise<{ store: Store; dispose(): Promise<void> }> {
+  const storage = await createTestStorage(engine);
+  const store = await openStore(
+    storage.databaseUrl
+      ? { engine: 'postgres', url: storage.databaseUrl }
+      : { engine: 'sqlite', file: join(storage.dataDir, 'drawdown.sqlite') },
+  );
+  return {
+    store,
+    dispose: async () => {
+      await store.close();
+      await storage.dispose();
+    },
+  };
+}

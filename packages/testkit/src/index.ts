@@ -1,0 +1,7 @@
+/**
+ * @module
+ * Test-only helpers: a PostgreSQL server, per-test databases, both engines, a running service.
+ */
+export { type BillingHarness, type HarnessOptions, startBillingHarness } from './billing-harness.js';
+export { createTestStorage, ENGINES, type Engine, openTestStore, type TestStorage } from './engines.js';
+export { createPostgresTestDatabase, type TestDatabase } from './test-database.js';
