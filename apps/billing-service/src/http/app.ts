@@ -41,6 +41,9 @@ export interface EnvironmentOptions {
   readonly publicBaseUrl: () => string;
 }
 
+/** Routes that answer without an API key. */
+function registerPublicRoutes(_app: Hono<AppEnv>, _dependencies: AppDependencies): void {}
+
 export function createApp(dependencies: AppDependencies, options: EnvironmentOptions): Hono<AppEnv> {
   const app = new Hono<AppEnv>();
 
@@ -80,6 +83,10 @@ export function createApp(dependencies: AppDependencies, options: EnvironmentOpt
         ),
     }),
   );
+
+  // Public routes (no API key: the currency list, signed invoice links) are registered here,
+  // before the authentication middleware.
+  registerPublicRoutes(app, dependencies);
 
   app.use(async (c, next) => {
     const { key, account } = await authenticate(dependencies, c.req.header('authorization'), options.environment);
