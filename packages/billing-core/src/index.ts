@@ -123,6 +123,15 @@ export {
   DuplicateKeyError,
   type EventColumn,
   type EventLog,
+  type IngestOutcome,
+  type PendingUsageEvent,
+  type SandboxClockRepository,
+  type SubscriptionColumn,
+  type SubscriptionRepository,
+  type UsageBalanceColumn,
+  type UsageBalanceRepository,
+  type UsageEventIngest,
+  type UsageEventRepository,
   type MeterColumn,
   type PriceColumn,
   type ProductColumn,
@@ -131,3 +140,41 @@ export {
   type UsageBalanceUnitColumn,
 } from './shared/repository.js';
 export { ENVIRONMENTS, type Environment, type Scope } from './shared/scope.js';
+export { addCycles, periodAt } from './subscriptions/billing-period.js';
+export {
+  type BillingPeriod,
+  type CollectionMode,
+  hasAllowances,
+  NEXT_STATUSES,
+  nextDueAt,
+  type OnResume,
+  type ScheduledChange,
+  SUBSCRIPTION_STATUSES,
+  type Subscription,
+  type SubscriptionItem,
+  type SubscriptionStatus,
+} from './subscriptions/subscription.js';
+export {
+  applyEntry,
+  type BalanceState,
+  type BalanceTotals,
+  balanceTotals,
+  EMPTY_BALANCE,
+  type Grant,
+  type LedgerEntry,
+  replayLedger,
+} from './usage/balance-ledger.js';
+export { allowancesByUnit, type BalanceEffect, balanceEffects } from './usage/balance-effects.js';
+export type { UsageBalance } from './usage/usage-balance.js';
+export {
+  canonicalTimestamp,
+  checkEventWindow,
+  MAX_EVENT_AGE_MS,
+  MAX_EVENT_LEAD_MS,
+  type RecordedUsageEvent,
+  type ResolvedDrawdown,
+  resolveDrawdowns,
+  type UsageEventInput,
+  type UsageEventResult,
+  validateUsageEvent,
+} from './usage/usage-event.js';

@@ -15,6 +15,11 @@ import {
 } from './repositories/catalogue-tables.js';
 import { DocumentCollection } from './repositories/document-collection.js';
 import { SqlEventLog } from './repositories/event-log.js';
+import { SqlSandboxClockRepository } from './repositories/sandbox-clock-repository.js';
+import { SqlSubscriptionRepository } from './repositories/subscription-repository.js';
+import { SqlUsageBalanceRepository } from './repositories/usage-balance-repository.js';
+import { SqlUsageEventRepository } from './repositories/usage-event-repository.js';
+import { PostgresUsageIngest, SqliteUsageIngest } from './repositories/usage-ingest.js';
 import { PostgresDatabase } from './sql/postgres-database.js';
 import type { SqlDatabase, SqlExecutor } from './sql/sql-database.js';
 import { SqliteDatabase } from './sql/sqlite-database.js';
@@ -34,6 +39,10 @@ export function repositoriesOn(executor: SqlExecutor): Repositories {
     usageBalanceUnits: new DocumentCollection(executor, usageBalanceUnitsTable),
     meters: new DocumentCollection(executor, metersTable),
     events: new SqlEventLog(executor),
+    subscriptions: new SqlSubscriptionRepository(executor),
+    usageBalances: new SqlUsageBalanceRepository(executor),
+    usageEvents: new SqlUsageEventRepository(executor),
+    sandboxClocks: new SqlSandboxClockRepository(executor),
   };
 }
 
@@ -49,6 +58,8 @@ export function storeOn(database: SqlDatabase): Store {
   return {
     ...repositoriesOn(database),
     transaction: (work) => database.transaction((tx) => work(repositoriesOn(tx))),
+    usageIngest:
+      database instanceof SqliteDatabase ? new SqliteUsageIngest(database) : new PostgresUsageIngest(database as PostgresDatabase),
     close: () => database.close(),
   };
 }

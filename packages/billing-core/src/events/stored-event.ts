@@ -5,7 +5,15 @@
  * decides the wire shape everywhere.
  */
 
-export type EntityKind = 'product' | 'price' | 'customer' | 'address' | 'usage_balance_unit' | 'meter';
+export type EntityKind =
+  | 'product'
+  | 'price'
+  | 'customer'
+  | 'address'
+  | 'usage_balance_unit'
+  | 'meter'
+  | 'subscription'
+  | 'usage_balance';
 
 export interface StoredEvent {
   readonly id: string;

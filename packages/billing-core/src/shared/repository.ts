@@ -6,6 +6,10 @@
 import type { Account, ApiKey } from '../access/account.js';
 import type { Address, Customer, Meter, Price, Product, UsageBalanceUnit } from '../catalogue/entities.js';
 import type { StoredEvent } from '../events/stored-event.js';
+import type { Subscription } from '../subscriptions/subscription.js';
+import type { LedgerEntry } from '../usage/balance-ledger.js';
+import type { UsageBalance } from '../usage/usage-balance.js';
+import type { RecordedUsageEvent, UsageEventInput } from '../usage/usage-event.js';
 import type { ListQuery, Page } from './pagination.js';
 import type { Environment, Scope } from './scope.js';
 
@@ -33,6 +37,63 @@ export type AddressColumn = 'id' | 'customer_id' | 'status';
 export type UsageBalanceUnitColumn = 'id' | 'status';
 export type MeterColumn = 'id' | 'status' | 'usage_balance_unit_id' | 'action';
 export type EventColumn = 'id' | 'event_type';
+export type SubscriptionColumn = 'id' | 'customer_id' | 'address_id' | 'status' | 'collection_mode' | 'scheduled_change_action';
+export type UsageBalanceColumn = 'id' | 'customer_id' | 'usage_balance_unit_id';
+
+export interface SubscriptionRepository extends Collection<Subscription, SubscriptionColumn> {
+  /** Ids of the scope's subscriptions with a renewal or scheduled change due at or before `until`, earliest first. */
+  findDue(scope: Scope, until: string, limit: number): Promise<readonly string[]>;
+  /** Accounts with a subscription in `environment` due at or before `until`. */
+  findDueAccounts(environment: Environment, until: string): Promise<readonly string[]>;
+}
+
+export interface UsageBalanceRepository {
+  findById(scope: Scope, id: string): Promise<UsageBalance | undefined>;
+  list(scope: Scope, query: ListQuery<UsageBalanceColumn>): Promise<Page<UsageBalance>>;
+  /**
+   * Locks the balance of a customer and unit until commit, first creating `create` when there
+   * is none (two processes creating the same balance at once end up with one).
+   */
+  lock(scope: Scope, customerId: string, unitId: string, create?: UsageBalance): Promise<UsageBalance | undefined>;
+  /** Stores the new state and appends the ledger entries that produced it. */
+  save(scope: Scope, balance: UsageBalance, entries: readonly LedgerEntry[]): Promise<void>;
+  ledger(scope: Scope, balanceId: string): Promise<readonly LedgerEntry[]>;
+}
+
+export interface PendingUsageEvent {
+  readonly scope: Scope;
+  /** The storage order of acceptance; drawdowns apply in this order. */
+  readonly sequence: number;
+  readonly event: RecordedUsageEvent;
+}
+
+export interface UsageEventRepository {
+  /** The oldest accepted events not yet drawn down, held until commit so no other worker takes them. */
+  claimPending(limit: number, scope?: Scope): Promise<readonly PendingUsageEvent[]>;
+  markApplied(events: readonly PendingUsageEvent[], appliedAt: string): Promise<void>;
+  /** Every recorded event of a customer, oldest first (for recomputation and audits). */
+  listByCustomer(scope: Scope, customerId: string): Promise<readonly RecordedUsageEvent[]>;
+}
+
+/** What accepting one event did: stored it, found it already stored, or found no such customer. */
+export type IngestOutcome = 'recorded' | 'duplicate' | 'unknown_customer';
+
+/**
+ * Durable acceptance of usage events. Concurrent calls share commits (group commit): each
+ * resolves only once its event is durably stored, so a 202 survives a crash.
+ */
+export interface UsageEventIngest {
+  record(scope: Scope, event: UsageEventInput & { readonly id: string }, acceptedAt: string): Promise<IngestOutcome>;
+  /** Called after every commit that stored new events (the drawdown worker listens). */
+  onRecorded(listener: () => void): void;
+}
+
+export interface SandboxClockRepository {
+  /** How far the account's sandbox clock runs ahead of the wall clock, in milliseconds. */
+  offsetOf(accountId: string): Promise<number>;
+  setOffset(accountId: string, offsetMs: number): Promise<void>;
+  listOffsets(): Promise<readonly { readonly accountId: string; readonly offsetMs: number }[]>;
+}
 
 export interface AccountRepository {
   insert(account: Account): Promise<void>;
@@ -64,6 +125,10 @@ export interface Repositories {
   readonly usageBalanceUnits: Collection<UsageBalanceUnit, UsageBalanceUnitColumn>;
   readonly meters: Collection<Meter, MeterColumn>;
   readonly events: EventLog;
+  readonly subscriptions: SubscriptionRepository;
+  readonly usageBalances: UsageBalanceRepository;
+  readonly usageEvents: UsageEventRepository;
+  readonly sandboxClocks: SandboxClockRepository;
 }
 
 /**
@@ -72,5 +137,6 @@ export interface Repositories {
  */
 export interface Store extends Repositories {
   transaction<T>(work: (tx: Repositories) => Promise<T>): Promise<T>;
+  readonly usageIngest: UsageEventIngest;
   close(): Promise<void>;
 }

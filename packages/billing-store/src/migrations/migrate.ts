@@ -5,9 +5,10 @@
  */
 import type { SqlDatabase } from '../sql/sql-database.js';
 import { foundation } from './0001-foundation.js';
+import { usage } from './0002-usage.js';
 import type { Migration } from './migration.js';
 
-export const MIGRATIONS: readonly Migration[] = [foundation];
+export const MIGRATIONS: readonly Migration[] = [foundation, usage];
 
 const MIGRATION_LOCK_KEY = 4_172_031_985;
 

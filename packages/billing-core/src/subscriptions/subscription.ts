@@ -1,0 +1,100 @@
+/**
+ * @module
+ * Subscriptions: recurring billing of a customer for one or more recurring prices. A
+ * subscription starts when a transaction for recurring prices completes, renews at the end of
+ * each billing period, and can be changed, paused, resumed and canceled. Fields follow the
+ * reference wire shape; `internal` holds what only the service needs and is never presented.
+ */
+import type { CustomData, Duration, Price, Product } from '../catalogue/entities.js';
+
+export const SUBSCRIPTION_STATUSES = ['active', 'canceled', 'past_due', 'paused', 'trialing'] as const;
+export type SubscriptionStatus = (typeof SUBSCRIPTION_STATUSES)[number];
+
+/** The lifecycle as data: which statuses each status may move to. */
+export const NEXT_STATUSES = {
+  trialing: ['active', 'canceled', 'paused', 'past_due'],
+  active: ['active', 'past_due', 'paused', 'canceled'],
+  past_due: ['active', 'past_due', 'paused', 'canceled'],
+  paused: ['active', 'canceled'],
+  canceled: [],
+} as const satisfies Record<SubscriptionStatus, readonly SubscriptionStatus[]>;
+
+export type CollectionMode = 'automatic' | 'manual';
+export type OnResume = 'start_new_billing_period' | 'continue_existing_billing_period';
+
+export interface BillingPeriod {
+  readonly startsAt: string;
+  readonly endsAt: string;
+}
+
+export interface ScheduledChange {
+  readonly action: 'cancel' | 'pause' | 'resume';
+  readonly effectiveAt: string;
+  readonly resumeAt: string | null;
+}
+
+export interface SubscriptionItem {
+  readonly status: 'active' | 'inactive' | 'trialing';
+  readonly quantity: number;
+  readonly recurring: boolean;
+  readonly createdAt: string;
+  readonly updatedAt: string;
+  readonly previouslyBilledAt: string | null;
+  readonly nextBilledAt: string | null;
+  readonly trialDates: null;
+  readonly price: Price;
+  readonly product: Product;
+}
+
+export interface SubscriptionInternal {
+  /** The instant billing periods are counted from; periods never drift (31 Jan → 28 Feb → 31 Mar). */
+  readonly billingAnchor: string;
+  /** How many periods after the anchor the current one is. */
+  readonly periodIndex: number;
+  /** What a pause will do on resume, and the period a pause interrupted. */
+  readonly onResume: OnResume;
+  readonly pausedPeriod: BillingPeriod | null;
+  /** Incremented on every save; a stale save is refused by the store. */
+  readonly version: number;
+  readonly transactionId: string | null;
+}
+
+export interface Subscription {
+  readonly id: string;
+  readonly status: SubscriptionStatus;
+  readonly customerId: string;
+  readonly addressId: string | null;
+  readonly businessId: null;
+  readonly currencyCode: string;
+  readonly collectionMode: CollectionMode;
+  readonly createdAt: string;
+  readonly updatedAt: string;
+  readonly startedAt: string | null;
+  readonly firstBilledAt: string | null;
+  readonly nextBilledAt: string | null;
+  readonly pausedAt: string | null;
+  readonly canceledAt: string | null;
+  readonly currentBillingPeriod: BillingPeriod | null;
+  readonly billingCycle: Duration;
+  readonly scheduledChange: ScheduledChange | null;
+  readonly items: readonly SubscriptionItem[];
+  readonly customData: CustomData;
+  readonly discount: null;
+  readonly billingDetails: null;
+  readonly managementUrls: { readonly updatePaymentMethod: null; readonly cancel: string };
+  readonly internal: SubscriptionInternal;
+}
+
+/** True when any item's price carries allowances. */
+export function hasAllowances(items: readonly { readonly price: Price }[]): boolean {
+  return items.some((item) => item.price.allowances.length > 0);
+}
+
+/** The next instant something is due for the subscription: a scheduled change or a renewal. */
+export function nextDueAt(subscription: Subscription): string | null {
+  const candidates = [subscription.scheduledChange?.effectiveAt, subscription.nextBilledAt].filter(
+    (value): value is string => typeof value === 'string',
+  );
+  if (subscription.status === 'canceled' || candidates.length === 0) return null;
+  return candidates.sort()[0] ?? null;
+}

@@ -1,0 +1,71 @@
+/**
+ * @module
+ * How subscription changes move balances (the seed's "Effects of subscription changes on the
+ * balance" table), as ledger entries per usage balance unit:
+ *
+ * | change                         | entries                                              |
+ * |--------------------------------|------------------------------------------------------|
+ * | starts                         | grant the full allowance                             |
+ * | renews / resumes, new period   | expire unused; grant the full allowance; clear overage |
+ * | upgrade, downgrade, quantity   | expire the old allowance; grant the new one at once    |
+ * | cancellation takes effect      | expire unused                                        |
+ * | pause, resume (same period), refund | nothing                                          |
+ */
+import { Decimal } from '../money/decimal.js';
+import type { SubscriptionItem } from '../subscriptions/subscription.js';
+import type { LedgerEntry } from './balance-ledger.js';
+
+export type SubscriptionChange = 'start' | 'renew' | 'change_items' | 'end';
+
+export interface BalanceEffect {
+  readonly usageBalanceUnitId: string;
+  readonly entries: readonly LedgerEntry[];
+}
+
+/** Allowance per unit for a set of items: each allowance amount times the item quantity. */
+export function allowancesByUnit(items: readonly Pick<SubscriptionItem, 'price' | 'quantity'>[]): Map<string, Decimal> {
+  const totals = new Map<string, Decimal>();
+  for (const item of items) {
+    for (const allowance of item.price.allowances) {
+      const granted = Decimal.parse(allowance.amount).multiply(Decimal.fromBigInt(BigInt(item.quantity)));
+      totals.set(allowance.usageBalanceUnitId, (totals.get(allowance.usageBalanceUnitId) ?? Decimal.zero).add(granted));
+    }
+  }
+  return totals;
+}
+
+export interface ChangeInput {
+  readonly change: SubscriptionChange;
+  readonly subscriptionId: string;
+  readonly at: string;
+  /** Items before the change (absent on start). */
+  readonly before: readonly Pick<SubscriptionItem, 'price' | 'quantity'>[];
+  /** Items after the change (absent when the subscription ends). */
+  readonly after: readonly Pick<SubscriptionItem, 'price' | 'quantity'>[];
+  /** When grants made now expire: the end of the billing period they are for. */
+  readonly expiresAt: string | null;
+}
+
+export function balanceEffects(input: ChangeInput): BalanceEffect[] {
+  const previous = allowancesByUnit(input.before);
+  const next = input.change === 'end' ? new Map<string, Decimal>() : allowancesByUnit(input.after);
+  const units = [...new Set([...previous.keys(), ...next.keys()])].sort();
+  return units.map((usageBalanceUnitId) => {
+    const entries: LedgerEntry[] = [];
+    if (input.change !== 'start' && previous.has(usageBalanceUnitId)) {
+      entries.push({ kind: 'expire', at: input.at, subscriptionId: input.subscriptionId });
+    }
+    const granted = next.get(usageBalanceUnitId);
+    if (granted !== undefined) {
+      entries.push({
+        kind: 'grant',
+        at: input.at,
+        subscriptionId: input.subscriptionId,
+        amount: granted.toString(),
+        expiresAt: input.expiresAt,
+      });
+      if (input.change === 'renew') entries.push({ kind: 'reset_overage', at: input.at });
+    }
+    return { usageBalanceUnitId, entries };
+  });
+}

@@ -1,0 +1,30 @@
+import type { SandboxClockRepository } from '@drawdown/billing-core';
+import type { SqlExecutor } from '../sql/sql-database.js';
+
+/** Per-account offsets of the sandbox clock; an account without a row runs on the wall clock. */
+export class SqlSandboxClockRepository implements SandboxClockRepository {
+  constructor(private readonly sql: SqlExecutor) {}
+
+  async offsetOf(accountId: string): Promise<number> {
+    const row = await this.sql.get<{ offset_ms: number | string }>(
+      'select offset_ms from sandbox_clocks where account_id = ?',
+      [accountId],
+    );
+    return row ? Number(row.offset_ms) : 0;
+  }
+
+  async setOffset(accountId: string, offsetMs: number): Promise<void> {
+    await this.sql.run(
+      `insert into sandbox_clocks (account_id, offset_ms) values (?, ?)
+       on conflict (account_id) do update set offset_ms = excluded.offset_ms`,
+      [accountId, offsetMs],
+    );
+  }
+
+  async listOffsets(): Promise<readonly { readonly accountId: string; readonly offsetMs: number }[]> {
+    const rows = await this.sql.all<{ account_id: string; offset_ms: number | string }>(
+      'select account_id, offset_ms from sandbox_clocks',
+    );
+    return rows.map((row) => ({ accountId: row.account_id, offsetMs: Number(row.offset_ms) }));
+  }
+}

@@ -1,0 +1,76 @@
+/**
+ * @module
+ * Accepted usage events waiting for the drawdown worker, and the record of all of them.
+ */
+import type {
+  Environment,
+  PendingUsageEvent,
+  RecordedUsageEvent,
+  ResolvedDrawdown,
+  Scope,
+  UsageEventRepository,
+} from '@drawdown/billing-core';
+import type { SqlExecutor } from '../sql/sql-database.js';
+
+export interface UsageEventRow extends Record<string, unknown> {
+  sequence: number;
+  account_id: string;
+  environment: Environment;
+  id: string;
+  customer_id: string;
+  action: string;
+  event_key: string;
+  occurred_at: string;
+  quantity: string;
+  accepted_at: string;
+  drawdowns: string;
+}
+
+export function toRecordedEvent(row: UsageEventRow): RecordedUsageEvent {
+  return {
+    id: row.id,
+    customerId: row.customer_id,
+    action: row.action,
+    eventKey: row.event_key,
+    occurredAt: row.occurred_at,
+    quantity: row.quantity,
+    acceptedAt: row.accepted_at,
+    drawdowns: JSON.parse(row.drawdowns) as ResolvedDrawdown[],
+  };
+}
+
+export class SqlUsageEventRepository implements UsageEventRepository {
+  constructor(private readonly sql: SqlExecutor) {}
+
+  async claimPending(limit: number, scope?: Scope): Promise<readonly PendingUsageEvent[]> {
+    const where = scope ? 'applied_at is null and account_id = ? and environment = ?' : 'applied_at is null';
+    // Two workers on PostgreSQL skip each other's rows instead of waiting for them.
+    const lock = this.sql.dialect === 'postgres' ? ' for update skip locked' : '';
+    const rows = await this.sql.all<UsageEventRow>(
+      `select sequence, account_id, environment, id, customer_id, action, event_key, occurred_at, quantity, accepted_at, drawdowns
+       from usage_events where ${where} order by sequence limit ?${lock}`,
+      scope ? [scope.accountId, scope.environment, limit] : [limit],
+    );
+    return rows.map((row) => ({
+      scope: { accountId: row.account_id, environment: row.environment },
+      sequence: Number(row.sequence),
+      event: toRecordedEvent(row),
+    }));
+  }
+
+  async markApplied(events: readonly PendingUsageEvent[], appliedAt: string): Promise<void> {
+    if (events.length === 0) return;
+    await this.sql.run(
+      `update usage_events set applied_at = ? where sequence in (${events.map(() => '?').join(', ')})`,
+      [appliedAt, ...events.map((pending) => pending.sequence)],
+    );
+  }
+
+  async listByCustomer(scope: Scope, customerId: string): Promise<readonly RecordedUsageEvent[]> {
+    const rows = await this.sql.all<UsageEventRow>(
+      `select * from usage_events where account_id = ? and environment = ? and customer_id = ? order by sequence`,
+      [scope.accountId, scope.environment, customerId],
+    );
+    return rows.map(toRecordedEvent);
+  }
+}
