@@ -124,20 +124,20 @@ export {
   type EventColumn,
   type EventLog,
   type IngestOutcome,
+  type MeterColumn,
   type PendingUsageEvent,
+  type PriceColumn,
+  type ProductColumn,
+  type Repositories,
   type SandboxClockRepository,
+  type Store,
   type SubscriptionColumn,
   type SubscriptionRepository,
   type UsageBalanceColumn,
   type UsageBalanceRepository,
+  type UsageBalanceUnitColumn,
   type UsageEventIngest,
   type UsageEventRepository,
-  type MeterColumn,
-  type PriceColumn,
-  type ProductColumn,
-  type Repositories,
-  type Store,
-  type UsageBalanceUnitColumn,
 } from './shared/repository.js';
 export { ENVIRONMENTS, type Environment, type Scope } from './shared/scope.js';
 export { addCycles, periodAt } from './subscriptions/billing-period.js';
@@ -154,6 +154,7 @@ export {
   type SubscriptionItem,
   type SubscriptionStatus,
 } from './subscriptions/subscription.js';
+export { allowancesByUnit, type BalanceEffect, balanceEffects } from './usage/balance-effects.js';
 export {
   applyEntry,
   type BalanceState,
@@ -164,7 +165,6 @@ export {
   type LedgerEntry,
   replayLedger,
 } from './usage/balance-ledger.js';
-export { allowancesByUnit, type BalanceEffect, balanceEffects } from './usage/balance-effects.js';
 export type { UsageBalance } from './usage/usage-balance.js';
 export {
   canonicalTimestamp,
