@@ -1,0 +1,114 @@
+/**
+ * Migrations apply once, in order, atomically; a second run applies nothing, and several
+ * processes opening one PostgreSQL database at once all succeed.
+ */
+import { join } from 'node:path';
+import { MIGRATIONS, migrate, openDatabase, openStore, type StoreConfig } from '@drawdown/billing-store';
+import { createTestStorage, ENGINES, type TestStorage } from '@drawdown/testkit';
+import { afterEach, describe, expect, it } from 'vitest';
+import { aProduct, freshScope } from '../support/builders.js';
+
+describe.each(ENGINES)('%s: migrations', (engine) => {
+  let storage: TestStorage | undefined;
+
+  async function freshConfig(): Promise<StoreConfig> {
+    storage = await createTestStorage(engine);
+    return storage.databaseUrl
+      ? { engine: 'postgres', url: storage.databaseUrl }
+      : { engine: 'sqlite', file: join(storage.dataDir, 'drawdown.sqlite') };
+  }
+
+  afterEach(async () => {
+    await storage?.dispose();
+    storage = undefined;
+  });
+
+  it('applies every migration on an empty database, then nothing on a second run', async () => {
+    const database = openDatabase(await freshConfig());
+    try {
+      expect(await migrate(database)).toEqual(MIGRATIONS.map((migration) => migration.id));
+      expect(await migrate(database)).toEqual([]);
+      const rows = await database.all<{ id: string }>('select id from schema_migrations order by id');
+      expect(rows.map((row) => row.id)).toEqual(MIGRATIONS.map((migration) => migration.id).sort());
+    } finally {
+      await database.close();
+    }
+  });
+
+  it('keeps the data when a store is opened again on the same database', async () => {
+    const config = await freshConfig();
+    const scope = freshScope();
+    const product = aProduct();
+    const first = await openStore(config);
+    await first.products.insert(scope, product);
+    await first.close();
+    const second = await openStore(config);
+    try {
+      expect(await second.products.findById(scope, product.id)).toEqual(product);
+    } finally {
+      await second.close();
+    }
+  });
+
+  it('applies a new migration once, after the ones already applied', async () => {
+    const database = openDatabase(await freshConfig());
+    const extra = { id: '9999-test-extra', statements: () => ['create table test_extra (id text primary key)'] };
+    try {
+      await migrate(database);
+      expect(await migrate(database, [...MIGRATIONS, extra])).toEqual([extra.id]);
+      expect(await migrate(database, [...MIGRATIONS, extra])).toEqual([]);
+      await database.run('insert into test_extra (id) values (?)', ['x']);
+    } finally {
+      await database.close();
+    }
+  });
+
+  it('leaves no trace of a migration that fails part-way', async () => {
+    const database = openDatabase(await freshConfig());
+    const broken = {
+      id: '9999-test-broken',
+      statements: () => ['create table test_half (id text primary key)', 'this is not sql'],
+    };
+    try {
+      await migrate(database);
+      await expect(migrate(database, [...MIGRATIONS, broken])).rejects.toThrow();
+      const applied = await database.all<{ id: string }>('select id from schema_migrations where id = ?', [broken.id]);
+      expect(applied).toEqual([]);
+      await expect(database.all('select * from test_half')).rejects.toThrow();
+    } finally {
+      await database.close();
+    }
+  });
+});
+
+// Several service processes share one PostgreSQL database; SQLite is one process's file.
+describe.each(ENGINES.filter((engine) => engine === 'postgres'))('%s: concurrent start-up', (engine) => {
+  let storage: TestStorage | undefined;
+
+  async function freshConfig(): Promise<StoreConfig> {
+    storage = await createTestStorage(engine);
+    return { engine: 'postgres', url: storage.databaseUrl ?? '' };
+  }
+
+  afterEach(async () => {
+    await storage?.dispose();
+    storage = undefined;
+  });
+
+  it('lets several stores open the same empty database at once', async () => {
+    const config = await freshConfig();
+    const stores = await Promise.all([openStore(config), openStore(config), openStore(config)]);
+    try {
+      const scope = freshScope();
+      const product = aProduct();
+      await stores[0]?.products.insert(scope, product);
+      for (const store of stores) expect(await store.products.findById(scope, product.id)).toEqual(product);
+      const database = openDatabase(config);
+      const rows = await database.all<{ id: string }>('select id from schema_migrations');
+      await database.close();
+      expect(rows).toHaveLength(MIGRATIONS.length);
+    } finally {
+      await Promise.all(stores.map((store) => store.close()));
+    }
+  });
+});
