@@ -17,6 +17,10 @@ export interface ServiceConfig {
   readonly sandboxPublicUrl: string | undefined;
   readonly rateLimit: RateLimit | null;
   readonly trustProxy: boolean;
+  /** How often the drawdown worker looks for events accepted by other processes. */
+  readonly drawdownPollMs: number;
+  /** How often the scheduler looks for due renewals and scheduled changes. */
+  readonly schedulerPollMs: number;
 }
 
 /** 1,200 requests per 10 seconds per IP: room for a busy backend, a wall against a runaway loop (ADR 0007). */
@@ -28,6 +32,13 @@ function port(name: string, text: string): number {
   const value = Number(text);
   if (!Number.isInteger(value) || value < 0 || value > 65_535)
     throw new Error(`${name} must be a port number; got ${text}`);
+  return value;
+}
+
+function milliseconds(name: string, text: string): number {
+  const value = Number(text);
+  if (!Number.isInteger(value) || value < 1)
+    throw new Error(`${name} must be a positive number of milliseconds; got ${text}`);
   return value;
 }
 
@@ -53,5 +64,7 @@ export function resolveServiceConfig(flags: FlagValues, env: NodeJS.ProcessEnv =
     sandboxPublicUrl: text('sandbox-public-url', 'DRAWDOWN_SANDBOX_PUBLIC_URL'),
     rateLimit: parseRateLimit(text('rate-limit', 'DRAWDOWN_RATE_LIMIT') ?? DEFAULT_RATE_LIMIT),
     trustProxy: flags['trust-proxy'] === true || env.DRAWDOWN_TRUST_PROXY === 'true',
+    drawdownPollMs: milliseconds('DRAWDOWN_DRAWDOWN_POLL_MS', env.DRAWDOWN_DRAWDOWN_POLL_MS ?? '20'),
+    schedulerPollMs: milliseconds('DRAWDOWN_SCHEDULER_POLL_MS', env.DRAWDOWN_SCHEDULER_POLL_MS ?? '1000'),
   };
 }

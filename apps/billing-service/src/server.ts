@@ -8,6 +8,9 @@ import type { CoreServices } from './compose-services.js';
 import type { ServiceConfig } from './config.js';
 import { createApp } from './http/app.js';
 import { MemoryRateLimiter } from './http/rate-limiter.js';
+import { createEnvironmentClocks } from './infrastructure/environment-clocks.js';
+import { createDrawdownWorker } from './workers/drawdown-worker.js';
+import { createRenewalScheduler } from './workers/renewal-scheduler.js';
 
 export interface RunningService {
   readonly liveUrl: string;
@@ -35,13 +38,17 @@ function boundUrl(server: Server, host: string): string {
 export async function startService(services: CoreServices, config: ServiceConfig): Promise<RunningService> {
   const dependencies = {
     ...services,
-    clockFor: () => services.clock,
+    clockFor: createEnvironmentClocks(services.store.sandboxClocks, services.clock),
     rateLimiter: config.rateLimit ? new MemoryRateLimiter(config.rateLimit) : null,
     trustProxy: config.trustProxy,
     logError: (message: string, error: unknown) => {
       console.error(`[drawdown] ${message}:`, error instanceof Error ? (error.stack ?? error.message) : error);
     },
   };
+  const workers = [
+    createDrawdownWorker(services, { pollMs: config.drawdownPollMs, onError: dependencies.logError }),
+    createRenewalScheduler(services, { pollMs: config.schedulerPollMs, onError: dependencies.logError }),
+  ];
   const bound = { live: '', sandbox: '' };
   const live = createApp(dependencies, {
     environment: 'live',
@@ -56,6 +63,7 @@ export async function startService(services: CoreServices, config: ServiceConfig
     liveServer.close();
     throw error;
   });
+  for (const worker of workers) worker.start();
   bound.live = boundUrl(liveServer, config.host);
   bound.sandbox = boundUrl(sandboxServer, config.host);
   return {
@@ -71,6 +79,7 @@ export async function startService(services: CoreServices, config: ServiceConfig
             }),
         ),
       );
+      await Promise.all(workers.map((worker) => worker.stop()));
       await services.store.close();
     },
   };

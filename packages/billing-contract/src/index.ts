@@ -18,3 +18,11 @@ export {
   UpdateUsageBalanceUnitBody,
 } from './requests/catalogue.js';
 export { idOf } from './requests/common.js';
+export {
+  AdvanceSandboxClockBody,
+  CancelSubscriptionBody,
+  PauseSubscriptionBody,
+  RecordUsageEventsBody,
+  ResumeSubscriptionBody,
+  UpdateSubscriptionBody,
+} from './requests/usage.js';

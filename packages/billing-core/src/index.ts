@@ -142,6 +142,23 @@ export {
 export { ENVIRONMENTS, type Environment, type Scope } from './shared/scope.js';
 export { addCycles, periodAt } from './subscriptions/billing-period.js';
 export {
+  type CancelInput,
+  cancelSubscription,
+  type PauseInput,
+  pauseSubscription,
+  type ResumeInput,
+  resumeSubscription,
+} from './subscriptions/pause-resume-cancel.js';
+export { applyDueStep, runDueSubscriptions } from './subscriptions/process-due.js';
+export { getSubscription, listSubscriptions } from './subscriptions/read-subscriptions.js';
+export {
+  advanceSandboxClock,
+  readSandboxClock,
+  type SandboxClockDependencies,
+  type SandboxClockReading,
+} from './subscriptions/sandbox-clock.js';
+export { type StartSubscriptionInput, startSubscription } from './subscriptions/start-subscription.js';
+export {
   type BillingPeriod,
   type CollectionMode,
   hasAllowances,
@@ -154,6 +171,15 @@ export {
   type SubscriptionItem,
   type SubscriptionStatus,
 } from './subscriptions/subscription.js';
+export type { RequestedItem } from './subscriptions/subscription-items.js';
+export {
+  PRORATION_BILLING_MODES,
+  type ProrationBillingMode,
+  type UpdateSubscriptionInput,
+  updateSubscription,
+} from './subscriptions/update-subscription.js';
+export { applyBalanceEffects } from './usage/apply-balance-effects.js';
+export { applyPendingDrawdowns, type DrawdownDependencies } from './usage/apply-drawdowns.js';
 export { allowancesByUnit, type BalanceEffect, balanceEffects } from './usage/balance-effects.js';
 export {
   applyEntry,
@@ -165,6 +191,8 @@ export {
   type LedgerEntry,
   replayLedger,
 } from './usage/balance-ledger.js';
+export { getUsageBalance, listUsageBalances } from './usage/read-usage-balances.js';
+export { EVENTS_PER_REQUEST, recordUsageEvents } from './usage/record-usage-events.js';
 export type { UsageBalance } from './usage/usage-balance.js';
 export {
   canonicalTimestamp,

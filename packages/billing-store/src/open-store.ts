@@ -59,7 +59,9 @@ export function storeOn(database: SqlDatabase): Store {
     ...repositoriesOn(database),
     transaction: (work) => database.transaction((tx) => work(repositoriesOn(tx))),
     usageIngest:
-      database instanceof SqliteDatabase ? new SqliteUsageIngest(database) : new PostgresUsageIngest(database as PostgresDatabase),
+      database instanceof SqliteDatabase
+        ? new SqliteUsageIngest(database)
+        : new PostgresUsageIngest(database as PostgresDatabase),
     close: () => database.close(),
   };
 }

@@ -22,13 +22,16 @@ import { registerCustomerRoutes } from './routes/customers.js';
 import { registerEventRoutes } from './routes/events.js';
 import { registerPriceRoutes } from './routes/prices.js';
 import { registerProductRoutes } from './routes/products.js';
+import { registerSandboxClockRoutes } from './routes/sandbox-clock.js';
+import { registerSubscriptionRoutes } from './routes/subscriptions.js';
+import { registerUsageRoutes } from './routes/usage.js';
 import { registerUsageCatalogueRoutes } from './routes/usage-catalogue.js';
 
 export const MAX_BODY_BYTES = 1024 * 1024;
 
 export interface AppDependencies extends AccessDependencies {
   /** The clock of one account's environment: the wall clock, or a sandbox clock ahead of it. */
-  clockFor(scope: Scope): Clock;
+  clockFor(scope: Scope): Promise<Clock>;
   readonly rateLimiter: RateLimiter | null;
   readonly trustProxy: boolean;
   /** Where unexpected failures are reported; never given secrets or bodies. */
@@ -95,7 +98,7 @@ export function createApp(dependencies: AppDependencies, options: EnvironmentOpt
     c.set('context', {
       store: dependencies.store,
       ids: dependencies.ids,
-      clock: dependencies.clockFor(scope),
+      clock: await dependencies.clockFor(scope),
       scope,
       account,
     });
@@ -107,6 +110,9 @@ export function createApp(dependencies: AppDependencies, options: EnvironmentOpt
   registerCustomerRoutes(app);
   registerUsageCatalogueRoutes(app);
   registerEventRoutes(app);
+  registerSubscriptionRoutes(app);
+  registerUsageRoutes(app, dependencies.logError);
+  if (options.environment === 'sandbox') registerSandboxClockRoutes(app, dependencies.clock);
 
   app.notFound((c) =>
     respondError(c, new BillingError('not_found', `No endpoint ${c.req.method} ${new URL(c.req.url).pathname}.`)),

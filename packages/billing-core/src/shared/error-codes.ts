@@ -50,6 +50,18 @@ export const ERROR_CODES = {
   // Subscriptions and usage (used from the usage engine on)
   subscription_prorated_billing_not_allowed_for_allowance:
     'Prorated billing modes are not allowed on a subscription whose price has allowances.',
+  subscription_manual_collection_not_allowed_for_allowance:
+    'A subscription whose prices have allowances must be collected automatically.',
+  subscription_canceled: 'The subscription is canceled; canceled subscriptions are final.',
+  subscription_not_paused: 'Only a paused subscription, or one with a scheduled pause, can be resumed.',
+  subscription_already_paused: 'The subscription is already paused.',
+  subscription_scheduled_change_pending:
+    'The subscription has a scheduled change; remove it (scheduled_change: null) before making another.',
+  subscription_billing_cycle_mismatch: 'Every price on a subscription must have the same billing cycle.',
+  subscription_price_not_recurring: 'Subscriptions can hold recurring prices only.',
+  subscription_quantity_out_of_range: 'An item quantity is outside the price’s quantity limits.',
+  sandbox_clock_cannot_go_back: 'The sandbox clock only moves forward.',
+  usage_events_limit_exceeded: 'A usage-events request carries exactly one event.',
   usage_event_timestamp_too_old: 'occurred_at is more than 60 days in the past.',
   usage_event_future_timestamp: 'occurred_at is more than 24 hours in the future.',
 

@@ -14,6 +14,7 @@ export const ID_PREFIXES = {
   usageBalanceUnit: 'ubu',
   meter: 'mtr',
   usageBalance: 'ubl',
+  usageEvent: 'uev',
   subscription: 'sub',
   transaction: 'txn',
   transactionItem: 'txnitm',

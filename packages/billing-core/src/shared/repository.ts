@@ -37,7 +37,13 @@ export type AddressColumn = 'id' | 'customer_id' | 'status';
 export type UsageBalanceUnitColumn = 'id' | 'status';
 export type MeterColumn = 'id' | 'status' | 'usage_balance_unit_id' | 'action';
 export type EventColumn = 'id' | 'event_type';
-export type SubscriptionColumn = 'id' | 'customer_id' | 'address_id' | 'status' | 'collection_mode' | 'scheduled_change_action';
+export type SubscriptionColumn =
+  | 'id'
+  | 'customer_id'
+  | 'address_id'
+  | 'status'
+  | 'collection_mode'
+  | 'scheduled_change_action';
 export type UsageBalanceColumn = 'id' | 'customer_id' | 'usage_balance_unit_id';
 
 export interface SubscriptionRepository extends Collection<Subscription, SubscriptionColumn> {

@@ -52,8 +52,12 @@ export class GroupCommit<Item, Result> {
       this.inFlight += 1;
       this.commit(batch.map((waiting) => waiting.item))
         .then(
-          (results) => batch.forEach((waiting, index) => waiting.resolve(results[index] as Result)),
-          (error: unknown) => batch.forEach((waiting) => waiting.reject(error)),
+          (results) => {
+            for (const [index, waiting] of batch.entries()) waiting.resolve(results[index] as Result);
+          },
+          (error: unknown) => {
+            for (const waiting of batch) waiting.reject(error);
+          },
         )
         .finally(() => {
           this.inFlight -= 1;

@@ -1,0 +1,38 @@
+import { RecordUsageEventsBody } from '@drawdown/billing-contract';
+import { getUsageBalance, listUsageBalances, recordUsageEvents, type UsageBalanceColumn } from '@drawdown/billing-core';
+import type { Hono } from 'hono';
+import type { AppEnv } from '../app-env.js';
+import { respond, respondPage } from '../envelope.js';
+import { type ListSpec, parseListParams } from '../list-params.js';
+import { presentUsageBalance } from '../presenters.js';
+import { readBody } from '../request-body.js';
+import { need, pathId } from '../route-helpers.js';
+
+// The seed: at most one balance per unit, so one page of up to 200 holds them all.
+const balanceListSpec: ListSpec<UsageBalanceColumn> = {
+  idPrefix: 'ubl',
+  defaultPerPage: 200,
+  maxPerPage: 200,
+  filters: {
+    id: { kind: 'ids', column: 'id', prefix: 'ubl' },
+    usage_balance_unit_id: { kind: 'ids', column: 'usage_balance_unit_id', prefix: 'ubu' },
+  },
+};
+
+/** Usage balances (read-only) and usage events (accepted now, drawn down shortly after). */
+export function registerUsageRoutes(app: Hono<AppEnv>, logError: (message: string, error: unknown) => void): void {
+  app.get('/customers/:customer/usage-balances', need('usage_balance.read'), async (c) => {
+    const customerId = pathId(c, 'ctm', 'customer');
+    const { query, perPage } = parseListParams(c, balanceListSpec);
+    return respondPage(c, await listUsageBalances(c.var.context, customerId, query), perPage, presentUsageBalance);
+  });
+  app.get('/customers/:customer/usage-balances/:id', need('usage_balance.read'), async (c) => {
+    const balance = await getUsageBalance(c.var.context, pathId(c, 'ctm', 'customer'), pathId(c, 'ubl'));
+    return respond(c, presentUsageBalance(balance));
+  });
+  app.post('/usage-events', need('usage_event.write'), async (c) => {
+    const { events } = await readBody(c, RecordUsageEventsBody);
+    const results = await recordUsageEvents(c.var.context, events, (error) => logError('storing a usage event', error));
+    return respond(c, { events: results }, 202);
+  });
+}

@@ -1,0 +1,75 @@
+/**
+ * @module
+ * Request bodies of subscriptions, usage events and sandbox time control.
+ */
+import { z } from 'zod';
+import { customData, idOf } from './common.js';
+
+const requestedItem = z.strictObject({
+  price_id: idOf('pri'),
+  quantity: z.number().int().min(1).max(999_999_999),
+});
+
+export const UpdateSubscriptionBody = z.strictObject({
+  items: z.array(requestedItem).min(1).max(100).optional(),
+  proration_billing_mode: z
+    .enum([
+      'prorated_immediately',
+      'prorated_next_billing_period',
+      'full_immediately',
+      'full_next_billing_period',
+      'do_not_bill',
+    ])
+    .optional(),
+  collection_mode: z.enum(['automatic', 'manual']).optional(),
+  custom_data: customData.optional(),
+  scheduled_change: z.null().optional(),
+  address_id: idOf('add').optional(),
+});
+
+const onResume = z.enum(['start_new_billing_period', 'continue_existing_billing_period']);
+const timestamp = z.iso.datetime({ offset: true });
+
+export const PauseSubscriptionBody = z.strictObject({
+  effective_from: z.enum(['next_billing_period', 'immediately']).nullable().optional(),
+  resume_at: timestamp.nullable().optional(),
+  on_resume: onResume.optional(),
+});
+
+export const ResumeSubscriptionBody = z
+  .strictObject({
+    effective_from: z
+      .union([z.literal('immediately'), timestamp])
+      .nullable()
+      .optional(),
+    on_resume: onResume.optional(),
+  })
+  .nullable();
+
+export const CancelSubscriptionBody = z.strictObject({
+  effective_from: z.enum(['next_billing_period', 'immediately']).nullable().optional(),
+});
+
+const usageEvent = z.strictObject({
+  event_key: z.string().max(1_024),
+  customer_id: idOf('ctm'),
+  action: z.string().max(200),
+  quantity: z.string().max(128),
+  occurred_at: z.string().max(64),
+});
+
+export const RecordUsageEventsBody = z.strictObject({
+  // The limit of one is the core's rule, answered with its own code; this only bounds the work.
+  events: z.array(usageEvent).max(1_000),
+});
+
+export const AdvanceSandboxClockBody = z.union([
+  z.strictObject({ to: timestamp }),
+  z.strictObject({
+    seconds: z
+      .number()
+      .int()
+      .min(0)
+      .max(10 * 366 * 86_400),
+  }),
+]);

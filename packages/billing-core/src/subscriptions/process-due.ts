@@ -1,0 +1,93 @@
+/**
+ * @module
+ * What happens when time passes: a scheduled change falls due, or a billing period ends and
+ * the subscription renews. Each step is stamped with the instant it was due, not the instant
+ * it ran, so a late scheduler (or a sandbox clock moved a month ahead) produces the same
+ * history as one that ran on time. Steps for one account run in time order.
+ */
+
+import { toTimestamp } from '../shared/clock.js';
+import type { OperationContext } from '../shared/operation-context.js';
+import type { Repositories } from '../shared/repository.js';
+import { periodAt } from './billing-period.js';
+import { canceledAt, pausedAt, saveResume } from './pause-resume-cancel.js';
+import { nextDueAt, type Subscription } from './subscription.js';
+import { saveChange } from './subscription-changes.js';
+
+/** Applies the one step due first for the subscription; returns the updated subscription. */
+export async function applyDueStep(
+  context: OperationContext,
+  tx: Repositories,
+  subscription: Subscription,
+): Promise<Subscription> {
+  const change = subscription.scheduledChange;
+  const renewalAt = subscription.nextBilledAt;
+  if (change && (renewalAt === null || change.effectiveAt <= renewalAt)) {
+    const at = change.effectiveAt;
+    switch (change.action) {
+      case 'cancel':
+        return saveChange(context, tx, {
+          before: subscription,
+          after: canceledAt(subscription, at),
+          balanceChange: 'end',
+          eventTypes: ['subscription.canceled', 'subscription.updated'],
+          at,
+        });
+      case 'pause':
+        return saveChange(context, tx, {
+          before: subscription,
+          after: pausedAt(subscription, at, change.resumeAt),
+          eventTypes: ['subscription.paused', 'subscription.updated'],
+          at,
+        });
+      case 'resume':
+        return saveResume(context, tx, subscription, at, subscription.internal.onResume);
+    }
+  }
+  return renew(context, tx, subscription);
+}
+
+/** The period ends: the next one begins, unused allowance expires and the full allowance is granted again. */
+async function renew(context: OperationContext, tx: Repositories, subscription: Subscription): Promise<Subscription> {
+  const at = subscription.nextBilledAt ?? toTimestamp(context.clock.now());
+  const periodIndex = subscription.internal.periodIndex + 1;
+  const period = periodAt(subscription.internal.billingAnchor, subscription.billingCycle, periodIndex);
+  const next: Subscription = {
+    ...subscription,
+    currentBillingPeriod: period,
+    nextBilledAt: period.endsAt,
+    items: subscription.items.map((item) => ({ ...item, previouslyBilledAt: at, nextBilledAt: period.endsAt })),
+    internal: { ...subscription.internal, periodIndex },
+    updatedAt: at,
+  };
+  return saveChange(context, tx, {
+    before: subscription,
+    after: next,
+    balanceChange: 'renew',
+    eventTypes: ['subscription.updated'],
+    at,
+  });
+}
+
+/**
+ * Runs every step due in the context's scope up to the context's now, earliest first, one
+ * step per transaction. Resolves to the number of steps run.
+ */
+export async function runDueSubscriptions(context: OperationContext, limit = 1_000): Promise<number> {
+  let steps = 0;
+  while (steps < limit) {
+    const until = toTimestamp(context.clock.now());
+    const [id] = await context.store.subscriptions.findDue(context.scope, until, 1);
+    if (id === undefined) break;
+    const ran = await context.store.transaction(async (tx) => {
+      const subscription = await tx.subscriptions.findByIdForUpdate(context.scope, id);
+      const due = subscription ? nextDueAt(subscription) : null;
+      // Another process may have run this step between the lookup and the lock.
+      if (!subscription || due === null || due > until) return false;
+      await applyDueStep(context, tx, subscription);
+      return true;
+    });
+    if (ran) steps += 1;
+  }
+  return steps;
+}

@@ -1,0 +1,57 @@
+/**
+ * @module
+ * Sandbox time control. An account's sandbox clock runs ahead of the wall clock by an offset
+ * the account moves forward; moving it first draws down the usage already accepted, then runs
+ * every renewal, scheduled change and expiry that falls due, in time order, as if the time had
+ * really passed. The live environment has no such control.
+ */
+import type { Account } from '../access/account.js';
+import { BillingError } from '../shared/billing-error.js';
+import type { Clock } from '../shared/clock.js';
+import type { IdGenerator } from '../shared/ids.js';
+import type { Store } from '../shared/repository.js';
+import { applyPendingDrawdowns } from '../usage/apply-drawdowns.js';
+import { runDueSubscriptions } from './process-due.js';
+
+export interface SandboxClockDependencies {
+  readonly store: Store;
+  readonly ids: IdGenerator;
+  readonly wallClock: Clock;
+  readonly account: Account;
+}
+
+export interface SandboxClockReading {
+  readonly now: number;
+  readonly offsetMs: number;
+}
+
+export async function readSandboxClock(dependencies: SandboxClockDependencies): Promise<SandboxClockReading> {
+  const offsetMs = await dependencies.store.sandboxClocks.offsetOf(dependencies.account.id);
+  return { now: dependencies.wallClock.now() + offsetMs, offsetMs };
+}
+
+/** Moves the account's sandbox clock to `target` (epoch ms) and runs everything that fell due. */
+export async function advanceSandboxClock(
+  dependencies: SandboxClockDependencies,
+  target: number,
+): Promise<SandboxClockReading & { readonly stepsRun: number }> {
+  const scope = { accountId: dependencies.account.id, environment: 'sandbox' as const };
+  const current = await readSandboxClock(dependencies);
+  if (target < current.now) {
+    throw new BillingError('sandbox_clock_cannot_go_back', 'The sandbox clock only moves forward.', [
+      { field: 'to', message: `must not be before ${new Date(current.now).toISOString()}` },
+    ]);
+  }
+  // Usage accepted before the jump belongs to the period it was accepted in.
+  while (
+    (await applyPendingDrawdowns({ ...dependencies, now: () => dependencies.wallClock.now() }, { limit: 500, scope })) >
+    0
+  ) {
+    // keep draining
+  }
+  const offsetMs = target - dependencies.wallClock.now();
+  await dependencies.store.sandboxClocks.setOffset(dependencies.account.id, offsetMs);
+  const frozen: Clock = { now: () => target };
+  const stepsRun = await runDueSubscriptions({ ...dependencies, clock: frozen, scope }, Number.POSITIVE_INFINITY);
+  return { now: target, offsetMs, stepsRun };
+}

@@ -1,0 +1,79 @@
+/**
+ * @module
+ * A subscription starts when a transaction for recurring prices completes: active at once, its
+ * first billing period beginning now, and every allowance of its prices granted in full.
+ */
+import type { CustomData } from '../catalogue/entities.js';
+import { BillingError } from '../shared/billing-error.js';
+import type { OperationContext } from '../shared/operation-context.js';
+import type { Repositories } from '../shared/repository.js';
+import { periodAt } from './billing-period.js';
+import type { CollectionMode, Subscription } from './subscription.js';
+import { now, saveChange } from './subscription-changes.js';
+import { type RequestedItem, requireCollectionMode, resolveItems } from './subscription-items.js';
+
+export interface StartSubscriptionInput {
+  readonly customerId: string;
+  readonly addressId: string | null;
+  readonly currencyCode: string;
+  readonly collectionMode: CollectionMode;
+  readonly items: readonly RequestedItem[];
+  /** The completed transaction that started it, if any. */
+  readonly transactionId: string | null;
+  readonly customData?: CustomData | undefined;
+}
+
+/** Starts a subscription inside the caller's transaction (the one completing the payment). */
+export async function startSubscription(
+  context: OperationContext,
+  tx: Repositories,
+  input: StartSubscriptionInput,
+): Promise<Subscription> {
+  const customer = await tx.customers.findById(context.scope, input.customerId);
+  if (!customer) throw new BillingError('customer_not_found', `Customer ${input.customerId} not found.`);
+  const at = now(context);
+  const items = await resolveItems(tx, context.scope, input.items, at);
+  requireCollectionMode(items, input.collectionMode);
+  const billingCycle = items[0]?.price.billingCycle;
+  if (!billingCycle) throw BillingError.invalidField('items', 'must hold at least one recurring price');
+  const period = periodAt(at, billingCycle, 0);
+  const subscription: Subscription = {
+    id: context.ids.newId('sub'),
+    status: 'active',
+    customerId: input.customerId,
+    addressId: input.addressId,
+    businessId: null,
+    currencyCode: input.currencyCode,
+    collectionMode: input.collectionMode,
+    createdAt: at,
+    updatedAt: at,
+    startedAt: at,
+    firstBilledAt: at,
+    nextBilledAt: period.endsAt,
+    pausedAt: null,
+    canceledAt: null,
+    currentBillingPeriod: period,
+    billingCycle,
+    scheduledChange: null,
+    items: items.map((item) => ({ ...item, previouslyBilledAt: at, nextBilledAt: period.endsAt })),
+    customData: input.customData ?? null,
+    discount: null,
+    billingDetails: null,
+    managementUrls: { updatePaymentMethod: null, cancel: '' },
+    internal: {
+      billingAnchor: at,
+      periodIndex: 0,
+      onResume: 'start_new_billing_period',
+      pausedPeriod: null,
+      version: 0,
+      transactionId: input.transactionId,
+    },
+  };
+  return saveChange(context, tx, {
+    before: null,
+    after: subscription,
+    balanceChange: 'start',
+    eventTypes: ['subscription.created'],
+    at,
+  });
+}

@@ -1,0 +1,35 @@
+/**
+ * @module
+ * Reading a customer's usage balances: at most one per unit, so one page holds them all.
+ */
+import { BillingError } from '../shared/billing-error.js';
+import type { OperationContext } from '../shared/operation-context.js';
+import type { ListQuery, Page } from '../shared/pagination.js';
+import type { UsageBalanceColumn } from '../shared/repository.js';
+import type { UsageBalance } from './usage-balance.js';
+
+async function requireCustomer(context: OperationContext, customerId: string): Promise<void> {
+  if (!(await context.store.customers.findById(context.scope, customerId))) {
+    throw BillingError.notFound('Customer', customerId);
+  }
+}
+
+export async function listUsageBalances(
+  context: OperationContext,
+  customerId: string,
+  query: ListQuery<UsageBalanceColumn>,
+): Promise<Page<UsageBalance>> {
+  await requireCustomer(context, customerId);
+  const filter = { ...query.filter, customer_id: [{ op: 'in', values: [customerId] } as const] };
+  return context.store.usageBalances.list(context.scope, { ...query, filter });
+}
+
+export async function getUsageBalance(
+  context: OperationContext,
+  customerId: string,
+  id: string,
+): Promise<UsageBalance> {
+  const balance = await context.store.usageBalances.findById(context.scope, id);
+  if (!balance || balance.customerId !== customerId) throw BillingError.notFound('Usage balance', id);
+  return balance;
+}
