@@ -16,6 +16,7 @@ import { composeServices } from '../compose-services.js';
 import { resolveServiceConfig } from '../config.js';
 import { ensureDemoAccount } from '../demo-account.js';
 import { startService } from '../server.js';
+import { runClockCommand } from './clock-command.js';
 import { printResult } from './output.js';
 
 const USAGE = `Usage: drawdown <command> [options]
@@ -27,6 +28,9 @@ Commands:
   keys create --account ID --env live|sandbox --permission NAME [--permission NAME …] [--name NAME] [--expires-at TIME]
   keys revoke KEY_ID
   keys list --account ID
+  clock show --account ID       Read the account's sandbox clock
+  clock advance --account ID (--by 30d | --to TIME)
+                                Move the sandbox clock forward, running every renewal and change that falls due
 
 Storage options (every command):
   --data-dir DIR                SQLite data folder (default ./data; env DRAWDOWN_DATA_DIR)
@@ -59,6 +63,8 @@ const OPTIONS = {
   env: { type: 'string' },
   permission: { type: 'string', multiple: true },
   'expires-at': { type: 'string' },
+  by: { type: 'string' },
+  to: { type: 'string' },
   json: { type: 'boolean' },
   help: { type: 'boolean', short: 'h' },
 } as const;
@@ -133,6 +139,14 @@ export async function main(argv: readonly string[]): Promise<number> {
           printResult(json, { revoked: keyId }, [['Revoked', keyId]]);
           return 0;
         }
+        case 'clock show':
+        case 'clock advance':
+          return await runClockCommand(services, subcommand, {
+            account: values.account,
+            by: values.by,
+            to: values.to,
+            json,
+          });
         case 'keys list': {
           if (!values.account) throw new UsageError('keys list needs --account');
           const keys = (await services.store.apiKeys.listByAccount(values.account)).map(

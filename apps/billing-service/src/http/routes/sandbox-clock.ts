@@ -9,7 +9,7 @@ import { need } from '../route-helpers.js';
 function present(reading: { now: number; offsetMs: number; stepsRun?: number }) {
   return {
     now: toTimestamp(reading.now),
-    offsetSeconds: Math.floor(reading.offsetMs / 1000),
+    offsetSeconds: Math.round(reading.offsetMs / 1000),
     ...(reading.stepsRun === undefined ? {} : { stepsRun: reading.stepsRun }),
   };
 }
