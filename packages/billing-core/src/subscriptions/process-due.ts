@@ -52,11 +52,20 @@ async function renew(context: OperationContext, tx: Repositories, subscription: 
   const at = subscription.nextBilledAt ?? toTimestamp(context.clock.now());
   const periodIndex = subscription.internal.periodIndex + 1;
   const period = periodAt(subscription.internal.billingAnchor, subscription.billingCycle, periodIndex);
+  const items = await Promise.all(
+    subscription.items.map(async (item) => {
+      // A renewal bills and grants what the price says now: an allowance changed on the price
+      // reaches running subscriptions from their next period on, never in the middle of one (ADR 0009).
+      const price = (await tx.prices.findById(context.scope, item.price.id)) ?? item.price;
+      const product = (await tx.products.findById(context.scope, item.product.id)) ?? item.product;
+      return { ...item, price, product, previouslyBilledAt: at, nextBilledAt: period.endsAt };
+    }),
+  );
   const next: Subscription = {
     ...subscription,
     currentBillingPeriod: period,
     nextBilledAt: period.endsAt,
-    items: subscription.items.map((item) => ({ ...item, previouslyBilledAt: at, nextBilledAt: period.endsAt })),
+    items,
     internal: { ...subscription.internal, periodIndex },
     updatedAt: at,
   };
