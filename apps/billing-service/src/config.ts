@@ -17,6 +17,8 @@ export interface ServiceConfig {
   readonly sandboxPublicUrl: string | undefined;
   readonly rateLimit: RateLimit | null;
   readonly trustProxy: boolean;
+  /** Shares rate-limit counts between processes; absent means counting in process memory. */
+  readonly redisUrl: string | undefined;
   /** How often the drawdown worker looks for events accepted by other processes. */
   readonly drawdownPollMs: number;
   /** How often the scheduler looks for due renewals and scheduled changes. */
@@ -64,6 +66,7 @@ export function resolveServiceConfig(flags: FlagValues, env: NodeJS.ProcessEnv =
     sandboxPublicUrl: text('sandbox-public-url', 'DRAWDOWN_SANDBOX_PUBLIC_URL'),
     rateLimit: parseRateLimit(text('rate-limit', 'DRAWDOWN_RATE_LIMIT') ?? DEFAULT_RATE_LIMIT),
     trustProxy: flags['trust-proxy'] === true || env.DRAWDOWN_TRUST_PROXY === 'true',
+    redisUrl: text('redis-url', 'DRAWDOWN_REDIS_URL'),
     drawdownPollMs: milliseconds('DRAWDOWN_DRAWDOWN_POLL_MS', env.DRAWDOWN_DRAWDOWN_POLL_MS ?? '20'),
     schedulerPollMs: milliseconds('DRAWDOWN_SCHEDULER_POLL_MS', env.DRAWDOWN_SCHEDULER_POLL_MS ?? '1000'),
   };

@@ -4,10 +4,12 @@
  */
 import type { Server } from 'node:http';
 import { serve } from '@hono/node-server';
+import { Redis } from 'ioredis';
 import type { CoreServices } from './compose-services.js';
 import type { ServiceConfig } from './config.js';
 import { createApp } from './http/app.js';
-import { MemoryRateLimiter } from './http/rate-limiter.js';
+import { MemoryRateLimiter, type RateLimiter } from './http/rate-limiter.js';
+import { RedisRateLimiter } from './http/redis-rate-limiter.js';
 import { createEnvironmentClocks } from './infrastructure/environment-clocks.js';
 import { createDrawdownWorker } from './workers/drawdown-worker.js';
 import { createRenewalScheduler } from './workers/renewal-scheduler.js';
@@ -35,15 +37,31 @@ function boundUrl(server: Server, host: string): string {
   return `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
 }
 
+function logError(message: string, error: unknown): void {
+  console.error(`[drawdown] ${message}:`, error instanceof Error ? (error.stack ?? error.message) : error);
+}
+
+function createRateLimiter(config: ServiceConfig): { limiter: RateLimiter | null; close(): Promise<void> } {
+  if (!config.rateLimit) return { limiter: null, close: async () => {} };
+  if (!config.redisUrl) return { limiter: new MemoryRateLimiter(config.rateLimit), close: async () => {} };
+  const redis = new Redis(config.redisUrl, { maxRetriesPerRequest: 1, enableOfflineQueue: false });
+  redis.on('error', () => {});
+  return {
+    limiter: new RedisRateLimiter(redis, config.rateLimit, logError),
+    close: async () => {
+      redis.disconnect();
+    },
+  };
+}
+
 export async function startService(services: CoreServices, config: ServiceConfig): Promise<RunningService> {
+  const rateLimits = createRateLimiter(config);
   const dependencies = {
     ...services,
     clockFor: createEnvironmentClocks(services.store.sandboxClocks, services.clock),
-    rateLimiter: config.rateLimit ? new MemoryRateLimiter(config.rateLimit) : null,
+    rateLimiter: rateLimits.limiter,
     trustProxy: config.trustProxy,
-    logError: (message: string, error: unknown) => {
-      console.error(`[drawdown] ${message}:`, error instanceof Error ? (error.stack ?? error.message) : error);
-    },
+    logError,
   };
   const workers = [
     createDrawdownWorker(services, { pollMs: config.drawdownPollMs, onError: dependencies.logError }),
@@ -80,6 +98,7 @@ export async function startService(services: CoreServices, config: ServiceConfig
         ),
       );
       await Promise.all(workers.map((worker) => worker.stop()));
+      await rateLimits.close();
       await services.store.close();
     },
   };

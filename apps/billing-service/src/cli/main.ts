@@ -44,6 +44,7 @@ serve options:
   --sandbox-public-url URL      Base URL advertised in sandbox links (env DRAWDOWN_SANDBOX_PUBLIC_URL)
   --rate-limit N/WINDOW|off     Requests per client IP, e.g. 1200/10s (default; env DRAWDOWN_RATE_LIMIT)
   --trust-proxy                 Take the client IP from X-Forwarded-For (env DRAWDOWN_TRUST_PROXY=true)
+  --redis-url URL               Share rate-limit counts between processes through Redis (env DRAWDOWN_REDIS_URL)
 
 Add --json for machine-readable output. Permission names: product.read, product.write, … or all.`;
 
@@ -57,6 +58,7 @@ const OPTIONS = {
   'sandbox-public-url': { type: 'string' },
   'rate-limit': { type: 'string' },
   'trust-proxy': { type: 'boolean' },
+  'redis-url': { type: 'string' },
   name: { type: 'string' },
   'early-access': { type: 'boolean' },
   account: { type: 'string' },
