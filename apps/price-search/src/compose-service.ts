@@ -1,0 +1,140 @@
+/**
+ * @module
+ * The one place that picks adapters: catalogue storage, live connectors, the metering adapter and the state
+ * database. A billing-service meter will be chosen here too, when it exists; until then `meter` can be
+ * passed in and the local SQLite quotas are the default.
+ */
+import { mkdirSync } from 'node:fs';
+import { dirname } from 'node:path';
+import { CATALOGUE_CONNECTOR_ID, createCatalogueConnector } from './catalogue/catalogue-connector.js';
+import { CatalogueStore } from './catalogue/catalogue-store.js';
+import { importFeed } from './catalogue/import-feed.js';
+import { createEbayBrowseConnector, EBAY_CONNECTOR_ID } from './ebay/ebay-browse-connector.js';
+import { EbayTokenProvider } from './ebay/ebay-token-provider.js';
+import type { HttpDependencies } from './http/http-dependencies.js';
+import { KeyStore } from './keys/key-store.js';
+import { NETWORKS } from './listing/networks.js';
+import { LocalLookupMeter } from './metering/local-lookup-meter.js';
+import type { LookupMeter } from './metering/lookup-meter.js';
+import { type Plan, REQUESTS_PER_MINUTE } from './metering/plans.js';
+import { QuotaStore } from './metering/quota-store.js';
+import { RateLimiter } from './metering/rate-limiter.js';
+import type { Connector } from './search/connector.js';
+import { ConnectorHealth } from './search/connector-health.js';
+import { SearchEngine } from './search/search-engine.js';
+import { type Clock, systemClock } from './shared/clock.js';
+import { DEMO_FEED_PATH, PACKAGE_VERSION } from './shared/package-info.js';
+import { openStateDatabase } from './shared/state-database.js';
+
+/** eBay Browse API credentials. */
+export interface EbayOptions {
+  readonly clientId: string;
+  readonly clientSecret: string;
+  /** Defaults to https://api.ebay.com. */
+  readonly baseUrl?: string;
+  readonly affiliateCampaignId?: string;
+}
+
+/** Options of the service; every one has a default suitable for a local start. */
+export interface ServiceOptions {
+  /** Catalogue database file, or `:memory:`. */
+  readonly cataloguePath?: string;
+  /** Keys and quota database file, or `:memory:`. */
+  readonly statePath?: string;
+  /** Load the bundled demo feed when the catalogue is empty (default true). */
+  readonly demoFeed?: boolean;
+  readonly ebay?: EbayOptions | undefined;
+  /** More live connectors; like eBay, each takes its networks away from the catalogue. */
+  readonly extraConnectors?: readonly Connector[];
+  /** Deadline per connector id in milliseconds (defaults: catalogue 1,000, others 2,500). */
+  readonly deadlinesMs?: Readonly<Record<string, number>>;
+  readonly clock?: Clock;
+  readonly trustedProxies?: number;
+  readonly requestsPerMinute?: Readonly<Record<Plan, number>>;
+  readonly monthlyLookups?: Readonly<Record<Plan, number | undefined>>;
+  /** Replaces the local quota store (the future billing-service adapter). */
+  readonly meter?: LookupMeter;
+}
+
+/** A composed service. */
+export interface PriceSearchService {
+  readonly deps: HttpDependencies;
+  readonly keys: KeyStore;
+  readonly catalogue: CatalogueStore;
+  close(): void;
+}
+
+const DEFAULT_DEADLINES_MS = { [CATALOGUE_CONNECTOR_ID]: 1_000 };
+const DEFAULT_DEADLINE_MS = 2_500;
+
+/** Builds the service from options. */
+export async function composeService(options: ServiceOptions = {}): Promise<PriceSearchService> {
+  const clock = options.clock ?? systemClock;
+  const cataloguePath = options.cataloguePath ?? ':memory:';
+  if (cataloguePath !== ':memory:') mkdirSync(dirname(cataloguePath), { recursive: true });
+  const catalogue = CatalogueStore.open(cataloguePath);
+  const stateDb = openStateDatabase(options.statePath ?? ':memory:');
+
+  try {
+    const liveConnectors: Connector[] = [...(options.extraConnectors ?? [])];
+    if (options.ebay !== undefined) {
+      const baseUrl = options.ebay.baseUrl ?? 'https://api.ebay.com';
+      liveConnectors.push(
+        createEbayBrowseConnector({
+          baseUrl,
+          tokens: new EbayTokenProvider({
+            baseUrl,
+            clientId: options.ebay.clientId,
+            clientSecret: options.ebay.clientSecret,
+            clock,
+          }),
+          affiliateCampaignId: options.ebay.affiliateCampaignId,
+          onWarnings: (messages) =>
+            console.error(`price-search: ${EBAY_CONNECTOR_ID} warnings: ${messages.join('; ')}`),
+        }),
+      );
+    }
+    // A live source replaces the catalogue for its networks: mixing hours-old feed prices with live ones for
+    // the same marketplace would show the same item at two prices.
+    const liveNetworks = new Set(liveConnectors.flatMap((connector) => connector.networks));
+    const catalogueNetworks = NETWORKS.filter((network) => !liveNetworks.has(network));
+
+    if ((options.demoFeed ?? true) && Object.keys(catalogue.countByNetwork()).length === 0) {
+      await importFeed(catalogue, { path: DEMO_FEED_PATH });
+    }
+
+    const health = new ConnectorHealth(clock);
+    const engine = new SearchEngine({
+      connectors: [createCatalogueConnector(catalogue, catalogueNetworks), ...liveConnectors],
+      health,
+      deadlinesMs: { ...DEFAULT_DEADLINES_MS, ...options.deadlinesMs },
+      defaultDeadlineMs: DEFAULT_DEADLINE_MS,
+    });
+    const keys = new KeyStore(stateDb);
+    const meter = options.meter ?? new LocalLookupMeter(new QuotaStore(stateDb), clock, options.monthlyLookups);
+
+    return {
+      deps: {
+        engine,
+        health,
+        meter,
+        keys,
+        rateLimiter: new RateLimiter(clock),
+        requestsPerMinute: options.requestsPerMinute ?? REQUESTS_PER_MINUTE,
+        clock,
+        trustedProxies: options.trustedProxies ?? 0,
+        version: PACKAGE_VERSION,
+      },
+      keys,
+      catalogue,
+      close() {
+        catalogue.close();
+        stateDb.close();
+      },
+    };
+  } catch (error) {
+    catalogue.close();
+    stateDb.close();
+    throw error;
+  }
+}

@@ -1,0 +1,59 @@
+/**
+ * @module
+ * The HTTP app. Errors of every kind leave through one handler as the JSON envelope of `api-error.ts`; an
+ * unexpected exception is logged to stderr and answered 500 `internal_error` without its details.
+ */
+import type { HttpBindings } from '@hono/node-server';
+import { type Context, Hono } from 'hono';
+import { bodyLimit } from 'hono/body-limit';
+import { ApiError, STATUS_BY_CODE } from './api-error.js';
+import type { HttpDependencies } from './http-dependencies.js';
+import { registerGetHealth } from './routes/get-health.js';
+import { registerPostQuery } from './routes/post-query.js';
+
+/** Largest accepted request body: a maximal valid query is well under 2 KB. */
+export const MAX_BODY_BYTES = 16 * 1024;
+
+/** Creates the app. */
+export function createApp(deps: HttpDependencies): Hono<{ Bindings: HttpBindings }> {
+  const app = new Hono<{ Bindings: HttpBindings }>();
+
+  app.use(
+    '/api/*',
+    bodyLimit({
+      maxSize: MAX_BODY_BYTES,
+      onError: (c) =>
+        respondWithError(
+          c,
+          new ApiError('body_too_large', `The request body must be at most ${MAX_BODY_BYTES} bytes.`),
+        ),
+    }),
+  );
+
+  registerPostQuery(app, deps);
+  registerGetHealth(app, deps);
+
+  app.all('/api/query', () => {
+    throw new ApiError('method_not_allowed', 'Use POST for /api/query.', { allow: 'POST' });
+  });
+  app.all('/health', () => {
+    throw new ApiError('method_not_allowed', 'Use GET for /health.', { allow: 'GET' });
+  });
+  app.notFound((c) =>
+    respondWithError(c, new ApiError('not_found', 'No such endpoint; the API has POST /api/query and GET /health.')),
+  );
+
+  app.onError((error, c) => {
+    if (error instanceof ApiError) return respondWithError(c, error);
+    console.error('price-search: unexpected error', error);
+    return respondWithError(c, new ApiError('internal_error', 'The service failed to answer.'));
+  });
+
+  return app;
+}
+
+function respondWithError(c: Context, error: ApiError): Response {
+  if (error.details.retryAfterSeconds !== undefined) c.header('retry-after', String(error.details.retryAfterSeconds));
+  if (error.details.allow !== undefined) c.header('allow', error.details.allow);
+  return c.json(error.toBody(), STATUS_BY_CODE[error.code]);
+}

@@ -1,0 +1,79 @@
+/**
+ * @module
+ * POST /api/query: translates HTTP to a lookup and back. The response is the contract's bare JSON array of
+ * listings; what else a client may want (networks that failed, quota left) travels in headers.
+ */
+import type { HttpBindings } from '@hono/node-server';
+import type { Context, Hono } from 'hono';
+import { toWireListing } from '../../listing/listing.js';
+import { runLookup } from '../../lookup/run-lookup.js';
+import { secondsUntil } from '../../metering/calendar-month.js';
+import { meterKeyOf } from '../../metering/lookup-meter.js';
+import { ApiError } from '../api-error.js';
+import { clientAddress } from '../client-address.js';
+import type { HttpDependencies } from '../http-dependencies.js';
+import { identifyClient } from '../identify-client.js';
+import { parseQueryBody } from '../query-body.js';
+
+// Clients are told to come back after this long when every network failed: long enough for a marketplace
+// blip to pass, short enough for an agent's conversation.
+const NETWORKS_RETRY_AFTER_SECONDS = 30;
+
+/** Registers POST /api/query. */
+export function registerPostQuery(app: Hono<{ Bindings: HttpBindings }>, deps: HttpDependencies): void {
+  app.post('/api/query', async (c) => {
+    const address = clientAddress(
+      c.env?.incoming?.socket?.remoteAddress,
+      c.req.header('x-forwarded-for'),
+      deps.trustedProxies,
+    );
+    const client = identifyClient(c.req.header('authorization'), address, deps.keys);
+
+    const rate = deps.rateLimiter.take(meterKeyOf(client), deps.requestsPerMinute[client.plan]);
+    if (!rate.allowed) {
+      throw new ApiError(
+        'too_many_requests',
+        `Too many requests; at most ${deps.requestsPerMinute[client.plan]} a minute on the ${client.plan} plan.`,
+        { retryAfterSeconds: rate.retryAfterSeconds },
+      );
+    }
+
+    const request = parseQueryBody(await readJson(c));
+    const result = await runLookup(deps, { client, ...request });
+    if (!result.ok) {
+      switch (result.code) {
+        case 'query_without_terms':
+          throw new ApiError(result.code, result.message, { field: 'query' });
+        case 'monthly_quota_exceeded':
+          throw new ApiError(result.code, result.message, {
+            retryAfterSeconds: secondsUntil(deps.clock.now(), result.resetsAt),
+          });
+        case 'networks_unavailable':
+          throw new ApiError(result.code, result.message, { retryAfterSeconds: NETWORKS_RETRY_AFTER_SECONDS });
+      }
+    }
+
+    c.header('x-lookup-id', result.lookupId);
+    c.header('x-networks-searched', result.networksSearched.join(','));
+    if (result.networksFailed.length > 0) c.header('x-networks-failed', result.networksFailed.join(','));
+    if (result.quota.limit !== undefined && result.quota.remaining !== undefined) {
+      c.header('x-quota-limit', String(result.quota.limit));
+      c.header('x-quota-remaining', String(result.quota.remaining));
+      c.header('x-quota-reset', result.quota.resetsAt.toISOString());
+    }
+    return c.json(result.listings.map(toWireListing));
+  });
+}
+
+async function readJson(c: Context): Promise<unknown> {
+  const type = c.req.header('content-type') ?? '';
+  if (!/^application\/json\s*(;|$)/i.test(type)) {
+    throw new ApiError('unsupported_media_type', 'Send the body as JSON with Content-Type: application/json.');
+  }
+  const text = await c.req.text();
+  try {
+    return JSON.parse(text) as unknown;
+  } catch {
+    throw new ApiError('invalid_json', 'The request body is not valid JSON.');
+  }
+}

@@ -1,0 +1,113 @@
+/**
+ * @module
+ * One metered lookup: understand the query, ask the meter, search, then count the lookup only if it was
+ * answered. An answered lookup with no results still counts (the search ran); a lookup where every network
+ * failed does not.
+ */
+import { randomBytes } from 'node:crypto';
+import type { Listing } from '../listing/listing.js';
+import type { NetworkId } from '../listing/networks.js';
+import type { ClientIdentity, LookupId, LookupMeter } from '../metering/lookup-meter.js';
+import type { Pence } from '../money/pence.js';
+import { parseQuery, withMaxPrice } from '../query/parse-query.js';
+import type { SearchEngine } from '../search/search-engine.js';
+
+/** A validated lookup request. */
+export interface LookupInput {
+  readonly client: ClientIdentity;
+  readonly query: string;
+  readonly maxResults: number;
+  readonly maxPence: Pence | undefined;
+  readonly networks: readonly NetworkId[];
+}
+
+/** Quota state after an allowed lookup. */
+export interface QuotaState {
+  readonly limit: number | undefined;
+  readonly remaining: number | undefined;
+  readonly resetsAt: Date;
+}
+
+/** Why a lookup was refused. */
+export type LookupRefusal =
+  | { readonly code: 'query_without_terms'; readonly message: string }
+  | { readonly code: 'monthly_quota_exceeded'; readonly message: string; readonly resetsAt: Date }
+  | { readonly code: 'networks_unavailable'; readonly message: string };
+
+/** The result of a lookup. */
+export type LookupResult =
+  | {
+      readonly ok: true;
+      readonly lookupId: LookupId;
+      readonly listings: readonly Listing[];
+      readonly networksSearched: readonly NetworkId[];
+      readonly networksFailed: readonly NetworkId[];
+      readonly quota: QuotaState;
+    }
+  | ({ readonly ok: false } & LookupRefusal);
+
+/** Dependencies of a lookup. */
+export interface LookupDependencies {
+  readonly engine: SearchEngine;
+  readonly meter: LookupMeter;
+  readonly newLookupId?: () => LookupId;
+}
+
+/** A new lookup id, `lkp_` and 16 hex digits. */
+export function newLookupId(): LookupId {
+  return `lkp_${randomBytes(8).toString('hex')}` as LookupId;
+}
+
+/** Runs one lookup for `input.client`. */
+export async function runLookup(deps: LookupDependencies, input: LookupInput): Promise<LookupResult> {
+  const parsed = withMaxPrice(parseQuery(input.query), input.maxPence);
+  if (parsed.terms.length === 0) {
+    return {
+      ok: false,
+      code: 'query_without_terms',
+      message: 'The query names no product, only a budget, condition or sort; add what you are looking for.',
+    };
+  }
+
+  const lookupId = (deps.newLookupId ?? newLookupId)();
+  const decision = await deps.meter.authorize(input.client, lookupId);
+  if (!decision.allowed) {
+    return {
+      ok: false,
+      code: 'monthly_quota_exceeded',
+      resetsAt: decision.resetsAt,
+      message:
+        `The monthly allowance of ${decision.limit} lookups is used up; it renews on ` +
+        `${decision.resetsAt.toISOString()}.` +
+        (input.client.kind === 'anonymous' ? ' An API key on the Pro or Scale plan raises the limit.' : ''),
+    };
+  }
+
+  try {
+    const outcome = await deps.engine.search({
+      parsed,
+      networks: input.networks,
+      maxResults: input.maxResults,
+    });
+    if (outcome.networksSearched.length === 0 && outcome.networksFailed.length > 0) {
+      await deps.meter.release(input.client, lookupId);
+      return {
+        ok: false,
+        code: 'networks_unavailable',
+        message: `Every requested network failed (${outcome.networksFailed.join(', ')}); see GET /health.`,
+      };
+    }
+    await deps.meter.record(input.client, lookupId);
+    return {
+      ok: true,
+      lookupId,
+      listings: outcome.listings,
+      networksSearched: outcome.networksSearched,
+      networksFailed: outcome.networksFailed,
+      quota: { limit: decision.limit, remaining: decision.remaining, resetsAt: decision.resetsAt },
+    };
+  } catch (error) {
+    await deps.meter.release(input.client, lookupId);
+    throw error;
+  }
+}

@@ -1,0 +1,122 @@
+/**
+ * @module
+ * One lookup: every connector serving a requested network is called in parallel under its own deadline; the
+ * answers are re-filtered, ranked, de-duplicated and cut to the requested count. A failing or slow connector
+ * is recorded in health and left out; the lookup fails only when every connector failed.
+ */
+import type { Listing } from '../listing/listing.js';
+import type { NetworkId } from '../listing/networks.js';
+import type { ParsedQuery } from '../query/parse-query.js';
+import type { Connector } from './connector.js';
+import type { ConnectorHealth } from './connector-health.js';
+import { dedupeListings } from './dedupe-listings.js';
+import { meetsConstraints } from './listing-filter.js';
+import { rankListings } from './rank-listings.js';
+import { runWithDeadline } from './run-with-deadline.js';
+
+/** A lookup, after validation and query understanding. */
+export interface SearchRequest {
+  readonly parsed: ParsedQuery;
+  readonly networks: readonly NetworkId[];
+  readonly maxResults: number;
+}
+
+/** What one connector did during a lookup. */
+export interface ConnectorRun {
+  readonly connectorId: string;
+  readonly networks: readonly NetworkId[];
+  readonly ok: boolean;
+  readonly error: string | undefined;
+}
+
+/** The answer to a lookup. */
+export interface SearchOutcome {
+  readonly listings: readonly Listing[];
+  readonly runs: readonly ConnectorRun[];
+  /** Networks whose every connector answered. */
+  readonly networksSearched: readonly NetworkId[];
+  /** Networks with at least one connector that failed or timed out. */
+  readonly networksFailed: readonly NetworkId[];
+}
+
+/** Options of the engine. */
+export interface SearchEngineOptions {
+  readonly connectors: readonly Connector[];
+  readonly health: ConnectorHealth;
+  /** Deadline per connector id, in milliseconds. */
+  readonly deadlinesMs: Readonly<Record<string, number>>;
+  /** Deadline for connectors without an entry in `deadlinesMs`. */
+  readonly defaultDeadlineMs: number;
+}
+
+// Connectors are asked for more than the page so that re-filtering and de-duplication still leave a full page.
+const OVERFETCH = 2;
+
+/** Runs lookups across connectors. */
+export class SearchEngine {
+  constructor(private readonly options: SearchEngineOptions) {}
+
+  /** The connectors, for /health. */
+  get connectors(): readonly Connector[] {
+    return this.options.connectors;
+  }
+
+  /** Performs one lookup. */
+  async search(request: SearchRequest): Promise<SearchOutcome> {
+    const { parsed, networks, maxResults } = request;
+    const selected = this.options.connectors
+      .map((connector) => ({ connector, networks: connector.networks.filter((network) => networks.includes(network)) }))
+      .filter((entry) => entry.networks.length > 0);
+
+    const runs = await Promise.all(
+      selected.map(async ({ connector, networks: served }) => {
+        const deadlineMs = this.options.deadlinesMs[connector.id] ?? this.options.defaultDeadlineMs;
+        try {
+          const listings = await runWithDeadline(
+            (signal) =>
+              connector.search(
+                {
+                  terms: parsed.terms,
+                  text: parsed.text,
+                  networks: served,
+                  minPence: parsed.budget.minPence,
+                  maxPence: parsed.budget.maxPence,
+                  condition: parsed.condition,
+                  sort: parsed.sort,
+                  limit: maxResults * OVERFETCH,
+                },
+                signal,
+              ),
+            deadlineMs,
+          );
+          this.options.health.record(connector.id, { ok: true });
+          return { run: { connectorId: connector.id, networks: served, ok: true, error: undefined }, listings };
+        } catch (error) {
+          const message = error instanceof Error ? error.message : String(error);
+          this.options.health.record(connector.id, { ok: false, error: message });
+          return { run: { connectorId: connector.id, networks: served, ok: false, error: message }, listings: [] };
+        }
+      }),
+    );
+
+    const constraints = {
+      networks,
+      minPence: parsed.budget.minPence,
+      maxPence: parsed.budget.maxPence,
+      condition: parsed.condition,
+    };
+    const candidates = runs
+      .flatMap((entry) => entry.listings)
+      .filter((listing) => meetsConstraints(listing, constraints));
+    const listings = dedupeListings(rankListings(candidates, parsed.sort)).slice(0, maxResults);
+
+    const failed = new Set(runs.filter((entry) => !entry.run.ok).flatMap((entry) => entry.run.networks));
+    const searched = new Set(runs.flatMap((entry) => entry.run.networks).filter((network) => !failed.has(network)));
+    return {
+      listings,
+      runs: runs.map((entry) => entry.run),
+      networksSearched: networks.filter((network) => searched.has(network)),
+      networksFailed: networks.filter((network) => failed.has(network)),
+    };
+  }
+}

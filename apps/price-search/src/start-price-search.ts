@@ -1,0 +1,59 @@
+/**
+ * @module
+ * Starts the HTTP service; what the CLI's `serve` and the root start command call.
+ */
+import type { AddressInfo } from 'node:net';
+import { serve } from '@hono/node-server';
+import { composeService, type ServiceOptions } from './compose-service.js';
+import { createApp } from './http/app.js';
+
+/** Options of a running service. */
+export interface StartOptions extends ServiceOptions {
+  /** Default 8090; 0 picks a free port. */
+  readonly port?: number;
+  /** Default 127.0.0.1. */
+  readonly host?: string;
+}
+
+/** A running service. */
+export interface RunningPriceSearch {
+  /** Base URL, e.g. http://127.0.0.1:8090 */
+  readonly url: string;
+  close(): Promise<void>;
+}
+
+/**
+ * Starts the service and resolves once it listens.
+ * @example const search = await startPriceSearch({ port: 0 }); console.log(search.url); await search.close();
+ */
+export async function startPriceSearch(options: StartOptions = {}): Promise<RunningPriceSearch> {
+  const service = await composeService(options);
+  const app = createApp(service.deps);
+  const host = options.host ?? '127.0.0.1';
+  try {
+    const { server, port } = await new Promise<{ server: ReturnType<typeof serve>; port: number }>(
+      (resolve, reject) => {
+        const server = serve({ fetch: app.fetch, port: options.port ?? 8090, hostname: host }, (info: AddressInfo) =>
+          resolve({ server, port: info.port }),
+        );
+        server.once('error', reject);
+      },
+    );
+    const urlHost = host.includes(':') ? `[${host}]` : host;
+    return {
+      url: `http://${urlHost}:${port}`,
+      close: () =>
+        new Promise<void>((resolve, reject) => {
+          server.close((error) => {
+            service.close();
+            if (error) reject(error);
+            else resolve();
+          });
+          if ('closeAllConnections' in server) server.closeAllConnections();
+        }),
+    };
+  } catch (error) {
+    service.close();
+    throw error;
+  }
+}
