@@ -9,6 +9,7 @@
  * expires the subscription's unused allowance when it takes effect.
  */
 import { BillingError } from '../shared/billing-error.js';
+import { toTimestamp } from '../shared/clock.js';
 import type { OperationContext } from '../shared/operation-context.js';
 import type { Repositories } from '../shared/repository.js';
 import { periodAt } from './billing-period.js';
@@ -30,6 +31,16 @@ export interface ResumeInput {
 
 export interface CancelInput {
   readonly effectiveFrom?: 'next_billing_period' | 'immediately' | undefined;
+}
+
+/**
+ * Timestamps from requests become the one text form the service writes (`toISOString`), so that
+ * due times compare correctly as text.
+ */
+function normalised(field: string, value: string): string {
+  const epochMs = Date.parse(value);
+  if (Number.isNaN(epochMs)) throw BillingError.invalidField(field, 'must be an RFC 3339 timestamp');
+  return toTimestamp(epochMs);
 }
 
 function requireFuture(field: string, value: string, after: string): void {
@@ -123,7 +134,7 @@ export async function pauseSubscription(
     }
     const at = now(context);
     const onResume = input.onResume ?? 'start_new_billing_period';
-    const resumeAt = input.resumeAt ?? null;
+    const resumeAt = input.resumeAt ? normalised('resume_at', input.resumeAt) : null;
     if ((input.effectiveFrom ?? 'next_billing_period') === 'immediately') {
       if (resumeAt) requireFuture('resume_at', resumeAt, at);
       const next = pausedAt({ ...current, internal: { ...current.internal, onResume } }, at, resumeAt);
@@ -173,7 +184,10 @@ export async function resumeSubscription(
       });
     }
     const onResume = input.onResume ?? current.internal.onResume;
-    const effectiveFrom = input.effectiveFrom ?? 'immediately';
+    const effectiveFrom =
+      input.effectiveFrom === undefined || input.effectiveFrom === 'immediately'
+        ? 'immediately'
+        : normalised('effective_from', input.effectiveFrom);
     if (effectiveFrom !== 'immediately' && Date.parse(effectiveFrom) > Date.parse(at)) {
       return saveChange(context, tx, {
         before: current,
