@@ -13,6 +13,7 @@ function step(title, command, args) {
 }
 
 const checks = [
+  ['browser for the portal tests', 'bash', ['scripts/ensure-chromium.sh']],
   ['build', 'npx', ['tsc', '-b', 'tsconfig.build.json']],
   ['lint and format', 'npx', ['biome', 'check', '.']],
   ['typecheck sources and tests', 'npx', ['tsc', '-p', 'tsconfig.json']],
