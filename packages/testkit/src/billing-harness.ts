@@ -39,6 +39,9 @@ export interface BillingHarness {
 export interface HarnessOptions {
   readonly engine?: Engine;
   readonly rateLimit?: string;
+  /** The base URLs advertised in pagination links (`--live-public-url`, `--sandbox-public-url`). */
+  readonly livePublicUrl?: string;
+  readonly sandboxPublicUrl?: string;
 }
 
 export async function startBillingHarness(options: HarnessOptions = {}): Promise<BillingHarness> {
@@ -50,6 +53,8 @@ export async function startBillingHarness(options: HarnessOptions = {}): Promise
       'live-port': '0',
       'sandbox-port': '0',
       'rate-limit': options.rateLimit ?? 'off',
+      ...(options.livePublicUrl ? { 'live-public-url': options.livePublicUrl } : {}),
+      ...(options.sandboxPublicUrl ? { 'sandbox-public-url': options.sandboxPublicUrl } : {}),
       ...(storage.databaseUrl ? { 'database-url': storage.databaseUrl } : {}),
     },
     {},

@@ -74,8 +74,11 @@ export function createApp(dependencies: AppDependencies, options: EnvironmentOpt
   app.use(
     bodyLimit({
       maxSize: MAX_BODY_BYTES,
-      onError: (c) =>
-        c.json(
+      onError: (c) => {
+        // The rest of the body is never read, so the connection cannot carry another request:
+        // say so, or a keep-alive client reuses it and its next request fails.
+        c.header('Connection', 'close');
+        return c.json(
           errorBody(
             c.get('requestId'),
             'request_body_too_large',
@@ -83,7 +86,8 @@ export function createApp(dependencies: AppDependencies, options: EnvironmentOpt
             [],
           ),
           413,
-        ),
+        );
+      },
     }),
   );
 

@@ -40,7 +40,8 @@ export function errorBody(requestId: string, code: ErrorCode, detail: string, fi
       code,
       detail,
       documentation_url: documentationUrl(code),
-      ...(fieldErrors.length > 0 ? { errors: fieldErrors } : {}),
+      // The reference sends `errors[]` only on validation errors; other codes name the field in `detail`.
+      ...(code === 'invalid_field' && fieldErrors.length > 0 ? { errors: fieldErrors } : {}),
     },
     meta: { request_id: requestId },
   };

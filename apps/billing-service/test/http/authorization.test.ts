@@ -1,0 +1,167 @@
+/**
+ * Every endpoint of the sandbox address refuses every kind of bad credential with its own
+ * 403 code, refuses a key without the endpoint's permission with `forbidden`, and lets the
+ * right permission through. The endpoint table is checked against the app's routes, so a new
+ * route without a row here fails this test.
+ */
+import { ALL_PERMISSIONS, type Permission, revokeApiKey } from '@drawdown/billing-core';
+import { createApp } from '@drawdown/billing-service';
+import { type BillingHarness, ENGINES, startBillingHarness } from '@drawdown/testkit';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { apiClient, expectError, expectErrorEnvelope } from '../support/api-client.js';
+
+interface Endpoint {
+  readonly method: 'GET' | 'POST' | 'PATCH';
+  /** The route as registered, with `:name` parameters. */
+  readonly route: string;
+  readonly permission: Permission;
+}
+
+const ENDPOINTS: readonly Endpoint[] = [
+  { method: 'GET', route: '/products', permission: 'product.read' },
+  { method: 'POST', route: '/products', permission: 'product.write' },
+  { method: 'GET', route: '/products/:id', permission: 'product.read' },
+  { method: 'PATCH', route: '/products/:id', permission: 'product.write' },
+  { method: 'GET', route: '/prices', permission: 'price.read' },
+  { method: 'POST', route: '/prices', permission: 'price.write' },
+  { method: 'GET', route: '/prices/:id', permission: 'price.read' },
+  { method: 'PATCH', route: '/prices/:id', permission: 'price.write' },
+  { method: 'GET', route: '/customers', permission: 'customer.read' },
+  { method: 'POST', route: '/customers', permission: 'customer.write' },
+  { method: 'GET', route: '/customers/:id', permission: 'customer.read' },
+  { method: 'PATCH', route: '/customers/:id', permission: 'customer.write' },
+  { method: 'GET', route: '/customers/:customer/addresses', permission: 'address.read' },
+  { method: 'POST', route: '/customers/:customer/addresses', permission: 'address.write' },
+  { method: 'GET', route: '/customers/:customer/addresses/:id', permission: 'address.read' },
+  { method: 'PATCH', route: '/customers/:customer/addresses/:id', permission: 'address.write' },
+  { method: 'GET', route: '/customers/:customer/usage-balances', permission: 'usage_balance.read' },
+  { method: 'GET', route: '/customers/:customer/usage-balances/:id', permission: 'usage_balance.read' },
+  { method: 'GET', route: '/usage-balance-units', permission: 'usage_balance_unit.read' },
+  { method: 'POST', route: '/usage-balance-units', permission: 'usage_balance_unit.write' },
+  { method: 'GET', route: '/usage-balance-units/:id', permission: 'usage_balance_unit.read' },
+  { method: 'PATCH', route: '/usage-balance-units/:id', permission: 'usage_balance_unit.write' },
+  { method: 'GET', route: '/meters', permission: 'meter.read' },
+  { method: 'POST', route: '/meters', permission: 'meter.write' },
+  { method: 'GET', route: '/meters/:id', permission: 'meter.read' },
+  { method: 'PATCH', route: '/meters/:id', permission: 'meter.write' },
+  { method: 'POST', route: '/usage-events', permission: 'usage_event.write' },
+  { method: 'GET', route: '/events', permission: 'event.read' },
+  { method: 'GET', route: '/subscriptions', permission: 'subscription.read' },
+  { method: 'GET', route: '/subscriptions/:id', permission: 'subscription.read' },
+  { method: 'PATCH', route: '/subscriptions/:id', permission: 'subscription.write' },
+  { method: 'POST', route: '/subscriptions/:id/pause', permission: 'subscription.write' },
+  { method: 'POST', route: '/subscriptions/:id/resume', permission: 'subscription.write' },
+  { method: 'POST', route: '/subscriptions/:id/cancel', permission: 'subscription.write' },
+  { method: 'GET', route: '/sandbox-clock', permission: 'sandbox_clock.read' },
+  { method: 'POST', route: '/sandbox-clock/advance', permission: 'sandbox_clock.write' },
+];
+
+/** A well-formed id for each path parameter, so requests reach the handler. */
+const SAMPLE_IDS: Readonly<Record<string, string>> = {
+  products: 'pro_00000000000000000000000000',
+  prices: 'pri_00000000000000000000000000',
+  customers: 'ctm_00000000000000000000000000',
+  addresses: 'add_00000000000000000000000000',
+  'usage-balances': 'ubl_00000000000000000000000000',
+  'usage-balance-units': 'ubu_00000000000000000000000000',
+  meters: 'mtr_00000000000000000000000000',
+  subscriptions: 'sub_00000000000000000000000000',
+};
+
+/** The route with each `:parameter` replaced by a sample id of the collection before it. */
+function samplePath(route: string): string {
+  const segments = route.split('/');
+  return segments
+    .map((segment, index) => (segment.startsWith(':') ? (SAMPLE_IDS[segments[index - 1] ?? ''] ?? 'unknown') : segment))
+    .join('/');
+}
+
+const label = (endpoint: Endpoint) => `${endpoint.method} ${endpoint.route}`;
+
+/** Every permission except `needed` and any that would imply it. */
+function allBut(needed: Permission): Permission[] {
+  const implying = needed.endsWith('.read') ? needed.replace(/\.read$/, '.write') : needed;
+  return ALL_PERMISSIONS.filter((permission) => permission !== needed && permission !== implying);
+}
+
+describe('the endpoint table', () => {
+  it('lists exactly the routes the sandbox app serves', () => {
+    const app = createApp({} as Parameters<typeof createApp>[0], {
+      environment: 'sandbox',
+      publicBaseUrl: () => 'http://127.0.0.1',
+    });
+    const served = new Set(
+      app.routes.filter((route) => route.method !== 'ALL').map((route) => `${route.method} ${route.path}`),
+    );
+    expect([...served].sort()).toEqual(ENDPOINTS.map(label).sort());
+  });
+
+  it('gives every sample path a well-formed id', () => {
+    for (const endpoint of ENDPOINTS) expect(samplePath(endpoint.route)).not.toContain('unknown');
+  });
+});
+
+describe.each(ENGINES)('%s: authorization on every endpoint', (engine) => {
+  let harness: BillingHarness;
+  let revokedKey: string;
+  let expiredKey: string;
+  const keysWithout = new Map<Permission, string>();
+  const keysWith = new Map<Permission, string>();
+
+  beforeAll(async () => {
+    harness = await startBillingHarness({ engine });
+    revokedKey = await harness.createKey({ environment: 'sandbox', permissions: ['all'] });
+    await revokeApiKey(harness.services, `apikey_${revokedKey.split('_')[3]}`);
+    expiredKey = await insertExpiredKey(harness);
+    for (const permission of new Set(ENDPOINTS.map((endpoint) => endpoint.permission))) {
+      keysWith.set(permission, await harness.createKey({ environment: 'sandbox', permissions: [permission] }));
+      keysWithout.set(permission, await harness.createKey({ environment: 'sandbox', permissions: allBut(permission) }));
+    }
+  });
+  afterAll(() => harness.close());
+
+  it.each(ENDPOINTS)('guards $method $route', async (endpoint) => {
+    const path = samplePath(endpoint.route);
+    const call = (authorization: string | null) =>
+      apiClient(harness.sandboxUrl, '').request(endpoint.method, path, {
+        authorization,
+        ...(endpoint.method === 'GET' ? {} : { body: {} }),
+      });
+    const unknownKey = `pdl_sdbx_apikey_${'0'.repeat(26)}_${'a'.repeat(32)}`;
+
+    expectError(await call(null), 403, 'authentication_missing');
+    expectError(await call(''), 403, 'authentication_missing');
+    for (const malformed of ['Basic xyz', 'Bearer not-a-key', 'Bearer', `Token ${harness.sandboxKey}`]) {
+      expectError(await call(malformed), 403, 'authentication_malformed');
+    }
+    expectError(await call(`Bearer ${unknownKey}`), 403, 'invalid_token');
+    expectError(await call(`Bearer ${revokedKey}`), 403, 'invalid_token');
+    expectError(await call(`Bearer ${expiredKey}`), 403, 'expired_token');
+    expectError(await call(`Bearer ${harness.liveKey}`), 403, 'invalid_token');
+    expectError(await call(`Bearer ${keysWithout.get(endpoint.permission)}`), 403, 'forbidden');
+
+    const allowed = await call(`Bearer ${keysWith.get(endpoint.permission)}`);
+    expect(allowed.status, allowed.text).not.toBe(403);
+    expect(allowed.status, allowed.text).toBeLessThan(500);
+    if (allowed.status >= 400) expectErrorEnvelope(allowed);
+  });
+});
+
+/** A sandbox key whose expiry has passed, written straight to the store (the use case refuses past expiries). */
+async function insertExpiredKey(harness: BillingHarness): Promise<string> {
+  const { secrets, store } = harness.services;
+  const body = 'expired'.padEnd(26, '0');
+  const secret = secrets.generateSecret();
+  await store.apiKeys.insert({
+    id: `apikey_${body}`,
+    accountId: harness.accountId,
+    environment: 'sandbox',
+    name: 'expired',
+    permissions: [...ALL_PERMISSIONS],
+    secretHash: secrets.hash(secret),
+    createdAt: '2020-01-01T00:00:00.000Z',
+    expiresAt: '2020-01-02T00:00:00.000Z',
+    revokedAt: null,
+  });
+  return `pdl_sdbx_apikey_${body}_${secret}`;
+}
