@@ -5,4 +5,5 @@
 export { type BillingHarness, type HarnessOptions, startBillingHarness } from './billing-harness.js';
 export { createTestStorage, ENGINES, type Engine, openTestStore, type TestStorage } from './engines.js';
 export { findOrStartRedis, type RedisServer } from './redis-server.js';
+export { type SandboxSubscriptionInput, startSandboxSubscription } from './subscriptions.js';
 export { createPostgresTestDatabase, type TestDatabase } from './test-database.js';

@@ -1,0 +1,122 @@
+/**
+ * @module
+ * Subscriptions and their actions, as in the wire reference (section 5).
+ */
+import type { CatalogueType, Price, Product } from './catalogue.js';
+import type { CustomData, Duration, PageParams, TimePeriod } from './shared.js';
+
+export type SubscriptionStatus = 'active' | 'canceled' | 'past_due' | 'paused' | 'trialing';
+export type CollectionMode = 'automatic' | 'manual';
+export type ScheduledChangeAction = 'cancel' | 'pause' | 'resume';
+export type ProrationBillingMode =
+  | 'prorated_immediately'
+  | 'prorated_next_billing_period'
+  | 'full_immediately'
+  | 'full_next_billing_period'
+  | 'do_not_bill';
+
+export interface BillingDetails {
+  readonly enableCheckout?: boolean;
+  readonly purchaseOrderNumber?: string | null;
+  readonly additionalInformation?: string | null;
+  readonly paymentTerms: Duration;
+}
+
+export interface ScheduledChange {
+  readonly action: ScheduledChangeAction;
+  readonly effectiveAt: string;
+  readonly resumeAt: string | null;
+}
+
+export interface SubscriptionItem {
+  readonly status: 'active' | 'inactive' | 'trialing';
+  readonly quantity: number;
+  readonly recurring: boolean;
+  readonly createdAt: string;
+  readonly updatedAt: string;
+  readonly previouslyBilledAt: string | null;
+  readonly nextBilledAt: string | null;
+  readonly trialDates: TimePeriod | null;
+  readonly price: Price;
+  readonly product: Product;
+}
+
+export interface Subscription {
+  readonly id: string;
+  readonly status: SubscriptionStatus;
+  readonly customerId: string;
+  readonly addressId: string | null;
+  readonly businessId: string | null;
+  readonly currencyCode: string;
+  readonly collectionMode: CollectionMode;
+  readonly createdAt: string;
+  readonly updatedAt: string;
+  readonly startedAt: string | null;
+  readonly firstBilledAt: string | null;
+  readonly nextBilledAt: string | null;
+  readonly pausedAt: string | null;
+  readonly canceledAt: string | null;
+  readonly discount: { readonly id: string; readonly startsAt: string | null; readonly endsAt: string | null } | null;
+  readonly billingDetails: BillingDetails | null;
+  /** Null when paused or canceled. */
+  readonly currentBillingPeriod: TimePeriod | null;
+  readonly billingCycle: Duration;
+  readonly scheduledChange: ScheduledChange | null;
+  readonly managementUrls?: { readonly updatePaymentMethod: string | null; readonly cancel: string } | null;
+  readonly items: readonly SubscriptionItem[];
+  readonly customData: CustomData | null;
+}
+
+export interface ListSubscriptionsParams extends PageParams {
+  readonly id?: readonly string[];
+  readonly customerId?: readonly string[];
+  readonly addressId?: readonly string[];
+  readonly priceId?: readonly string[];
+  readonly status?: readonly SubscriptionStatus[];
+  readonly collectionMode?: CollectionMode;
+  readonly scheduledChangeAction?: readonly ScheduledChangeAction[];
+}
+
+export interface SubscriptionItemInput {
+  readonly priceId: string;
+  readonly quantity: number;
+}
+
+export interface UpdateSubscriptionInput {
+  readonly customerId?: string;
+  readonly addressId?: string;
+  readonly currencyCode?: string;
+  readonly nextBilledAt?: string;
+  readonly collectionMode?: CollectionMode;
+  readonly billingDetails?: BillingDetails | null;
+  /** Only `null`: removes a scheduled change. */
+  readonly scheduledChange?: null;
+  /** The full list of items after the change. */
+  readonly items?: readonly SubscriptionItemInput[];
+  readonly customData?: CustomData | null;
+  /** Required when billing is affected; prorated modes are refused for prices with allowances. */
+  readonly prorationBillingMode?: ProrationBillingMode;
+  readonly onPaymentFailure?: 'prevent_change' | 'apply_change';
+}
+
+export type OnResume = 'start_new_billing_period' | 'continue_existing_billing_period';
+
+export interface PauseSubscriptionInput {
+  /** `next_billing_period` (default) schedules the pause; `immediately` pauses now. */
+  readonly effectiveFrom?: 'next_billing_period' | 'immediately' | null;
+  readonly resumeAt?: string | null;
+  readonly onResume?: OnResume;
+}
+
+export interface ResumeSubscriptionInput {
+  /** A timestamp, or `immediately` (the default). */
+  readonly effectiveFrom?: string | null;
+  readonly onResume?: OnResume;
+}
+
+export interface CancelSubscriptionInput {
+  /** `next_billing_period` (default) schedules the cancellation; `immediately` cancels now. */
+  readonly effectiveFrom?: 'next_billing_period' | 'immediately' | null;
+}
+
+export type { CatalogueType };

@@ -1,0 +1,131 @@
+/**
+ * @module
+ * Transactions and invoice links (wire reference section 4). Every total is a lowest-unit
+ * integer string; show `details.totals.grandTotal`, with `grandTotalTax` as the tax within it.
+ */
+
+import type { TimestampRange } from '../core/query.js';
+import type { Price, Product } from './catalogue.js';
+import type { CustomData, PageParams, TimePeriod } from './shared.js';
+import type { BillingDetails, CollectionMode } from './subscriptions.js';
+
+export type TransactionStatus = 'draft' | 'ready' | 'billed' | 'paid' | 'completed' | 'canceled' | 'past_due';
+
+/** The statuses a customer-facing billing history shows. */
+export const BILLING_HISTORY_STATUSES = [
+  'billed',
+  'paid',
+  'past_due',
+  'completed',
+  'canceled',
+] as const satisfies readonly TransactionStatus[];
+
+export type TransactionOrigin =
+  | 'api'
+  | 'web'
+  | 'subscription_charge'
+  | 'subscription_payment_method_change'
+  | 'subscription_recurring'
+  | 'subscription_update';
+
+export interface TransactionTotals {
+  readonly subtotal: string;
+  readonly discount: string;
+  readonly tax: string;
+  /** After discounts and tax, before credits. */
+  readonly total: string;
+  readonly credit: string;
+  readonly creditToBalance?: string;
+  /** Still due after credits and payments. */
+  readonly balance: string;
+  /** Total minus credit: what was charged or is owed; the amount to show. */
+  readonly grandTotal: string;
+  /** Tax within `grandTotal`. */
+  readonly grandTotalTax: string;
+  readonly fee: string | null;
+  readonly earnings: string | null;
+  readonly currencyCode: string;
+}
+
+export interface LineItemTotals {
+  readonly subtotal: string;
+  readonly discount: string;
+  readonly tax: string;
+  readonly total: string;
+}
+
+export interface TransactionLineItem {
+  readonly id: string;
+  readonly priceId: string;
+  readonly quantity: number;
+  readonly taxRate: string;
+  readonly unitTotals: LineItemTotals;
+  readonly totals: LineItemTotals;
+  readonly product?: Product;
+  readonly proration?: unknown;
+}
+
+export interface TransactionDetails {
+  readonly totals: TransactionTotals;
+  readonly taxRatesUsed: readonly { readonly taxRate: string; readonly totals: LineItemTotals }[];
+  readonly lineItems: readonly TransactionLineItem[];
+  readonly adjustedTotals?: Readonly<Record<string, string | null>> | null;
+  readonly payoutTotals?: Readonly<Record<string, string | null>> | null;
+  readonly adjustedPayoutTotals?: Readonly<Record<string, string | null>> | null;
+}
+
+export interface TransactionPayment {
+  readonly paymentAttemptId: string;
+  readonly storedPaymentMethodId: string | null;
+  readonly paymentMethodId: string | null;
+  readonly amount: string;
+  readonly status: string;
+  readonly errorCode: string | null;
+  readonly createdAt: string;
+  readonly capturedAt: string | null;
+}
+
+export interface Transaction {
+  readonly id: string;
+  readonly status: TransactionStatus;
+  readonly customerId: string | null;
+  readonly addressId: string | null;
+  readonly businessId: string | null;
+  readonly customData: CustomData | null;
+  readonly currencyCode: string;
+  readonly origin: TransactionOrigin;
+  readonly subscriptionId: string | null;
+  readonly invoiceNumber: string | null;
+  readonly collectionMode: CollectionMode;
+  readonly billingDetails: BillingDetails | null;
+  readonly billingPeriod: TimePeriod | null;
+  readonly items: readonly { readonly price: Price; readonly quantity: number; readonly proration?: unknown }[];
+  readonly details: TransactionDetails;
+  readonly payments: readonly TransactionPayment[];
+  readonly checkout: { readonly url: string | null } | null;
+  readonly createdAt: string;
+  readonly updatedAt: string;
+  readonly billedAt: string | null;
+  readonly revisedAt?: string | null;
+}
+
+export interface ListTransactionsParams extends PageParams {
+  readonly id?: readonly string[];
+  /** A customer-facing view always sets this: omitted, every customer's transactions are listed. */
+  readonly customerId?: readonly string[];
+  readonly subscriptionId?: readonly string[];
+  readonly invoiceNumber?: readonly string[];
+  /** Omitted, every status is listed, draft and ready included. */
+  readonly status?: readonly TransactionStatus[];
+  readonly collectionMode?: CollectionMode;
+  readonly origin?: readonly TransactionOrigin[];
+  readonly include?: readonly string[];
+  readonly billedAt?: string | TimestampRange;
+  readonly createdAt?: string | TimestampRange;
+  readonly updatedAt?: string | TimestampRange;
+}
+
+export interface InvoicePdf {
+  /** A temporary link to the PDF, valid for one hour: fetch it on demand, do not store it. */
+  readonly url: string;
+}
