@@ -12,6 +12,7 @@ import { MemoryRateLimiter, type RateLimiter } from './http/rate-limiter.js';
 import { RedisRateLimiter } from './http/redis-rate-limiter.js';
 import { createEnvironmentClocks } from './infrastructure/environment-clocks.js';
 import { createDrawdownWorker } from './workers/drawdown-worker.js';
+import { createOverdueInvoicesWorker } from './workers/overdue-invoices-worker.js';
 import { createRenewalScheduler } from './workers/renewal-scheduler.js';
 
 export interface RunningService {
@@ -66,6 +67,7 @@ export async function startService(services: CoreServices, config: ServiceConfig
   const workers = [
     createDrawdownWorker(services, { pollMs: config.drawdownPollMs, onError: dependencies.logError }),
     createRenewalScheduler(services, { pollMs: config.schedulerPollMs, onError: dependencies.logError }),
+    createOverdueInvoicesWorker(services, { pollMs: config.schedulerPollMs, onError: dependencies.logError }),
   ];
   const bound = { live: '', sandbox: '' };
   const live = createApp(dependencies, {

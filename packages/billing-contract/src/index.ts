@@ -26,3 +26,11 @@ export {
   ResumeSubscriptionBody,
   UpdateSubscriptionBody,
 } from './requests/usage.js';
+export {
+  CreateAdjustmentBody,
+  CreateTransactionBody,
+  RecordPaymentBody,
+  SimulatePaymentBody,
+  UpdateTaxSettingsBody,
+  UpdateTransactionBody,
+} from './requests/transactions.js';

@@ -93,7 +93,39 @@ export {
   updateUsageBalanceUnit,
 } from './catalogue/usage-balance-units.js';
 export type { EntityKind, StoredEvent } from './events/stored-event.js';
-export { CURRENCY_MINOR_UNITS, type CurrencyCode, isSupportedCurrency } from './money/currencies.js';
+export {
+  type InvoiceUnavailableReason,
+  invoiceUnavailableReason,
+  requireInvoice,
+} from './invoices/invoice-availability.js';
+export {
+  buildInvoiceDocument,
+  getInvoiceDocument,
+  type InvoiceDocument,
+  type InvoiceLine,
+  type InvoiceParties,
+  type InvoiceParty,
+  type InvoiceSummaryRow,
+} from './invoices/invoice-document.js';
+export {
+  INVOICE_DISPOSITIONS,
+  INVOICE_LINK_LIFETIME_MS,
+  type InvoiceDisposition,
+  type InvoiceLinkClaims,
+  invoiceLinkPayload,
+  issueInvoiceLink,
+  requireUnexpired,
+} from './invoices/invoice-links.js';
+export { formatInvoiceNumber } from './invoices/invoice-number.js';
+export {
+  BALANCE_CURRENCIES,
+  CURRENCY_MINOR_UNITS,
+  type CurrencyCode,
+  type CurrencyInfo,
+  isSupportedCurrency,
+  listCurrencies,
+  minorUnitsOf,
+} from './money/currencies.js';
 export { Decimal } from './money/decimal.js';
 export {
   ALLOWANCE_AMOUNT_PATTERN,
@@ -101,6 +133,10 @@ export {
   QUANTITY_PATTERN,
   RATE_PATTERN,
 } from './money/decimal-patterns.js';
+export { ISO_4217 } from './money/iso-4217.js';
+export { parseMinorUnits, toMajorUnitText } from './money/minor-units.js';
+export { formatMinorUnits, resolveLocale } from './money/money-format.js';
+export { divideRounded, type RoundingMode } from './money/rounding.js';
 export { BillingError, type FieldError } from './shared/billing-error.js';
 export { type Clock, toTimestamp } from './shared/clock.js';
 export { ERROR_CODES, type ErrorCode, isErrorCode } from './shared/error-codes.js';
@@ -178,6 +214,108 @@ export {
   type UpdateSubscriptionInput,
   updateSubscription,
 } from './subscriptions/update-subscription.js';
+export {
+  ADJUSTMENT_ACTIONS,
+  type Adjustment,
+  type AdjustmentAction,
+  type AdjustmentItem,
+  type AdjustmentTotals,
+  type AdjustmentType,
+} from './transactions/adjustment.js';
+export {
+  type AdjustmentItemInput,
+  type CreateAdjustmentInput,
+  createAdjustment,
+  listAdjustments,
+} from './transactions/adjustments.js';
+export {
+  type BuildEnvironment,
+  type BuildTransactionInput,
+  type BuildTransactionItem,
+  buildTransaction,
+  completenessStatus,
+} from './transactions/build-transaction.js';
+export {
+  DEFAULT_BILLING_DETAILS,
+  DEFAULT_PAYMENT_TERMS,
+  invoiceDueAt,
+  PAST_DUE_GRACE_MS,
+  pastDueAfter,
+} from './transactions/due-dates.js';
+export { markOverdueInvoices, OVERDUE_BATCH_SIZE } from './transactions/overdue-invoices.js';
+export {
+  completeSettled,
+  NO_HOOKS,
+  type PaymentReport,
+  recordPaymentInTransaction,
+  recordTransactionPayment,
+  type SimulatedOutcome,
+  simulateTransactionPayment,
+  type TransactionHooks,
+} from './transactions/payments.js';
+export {
+  type CountryTaxRate,
+  DEFAULT_TAX_SETTINGS,
+  getTaxSettings,
+  TAX_RATE_PATTERN,
+  type TaxSettings,
+  taxRateFor,
+  type UpdateTaxSettingsInput,
+  updateTaxSettings,
+} from './transactions/tax-settings.js';
+export {
+  type AdjustedTotals,
+  type AmountTotals,
+  type BillingDetails,
+  COLLECTION_MODES,
+  type PaymentMethodDetails,
+  type PaymentStatus,
+  type PayoutTotals,
+  type TaxRateUsed,
+  TRANSACTION_ORIGINS,
+  TRANSACTION_STATUSES,
+  type Transaction,
+  type TransactionBillingPeriod,
+  type TransactionCollectionMode,
+  type TransactionDetails,
+  type TransactionItem,
+  type TransactionLineItem,
+  type TransactionOrigin,
+  type TransactionPayment,
+  type TransactionStatus,
+  type TransactionTotals,
+} from './transactions/transaction.js';
+export { insertTransaction, saveTransaction, withInvoiceNumber } from './transactions/transaction-changes.js';
+export type {
+  AdjustmentColumn,
+  AdjustmentRepository,
+  BillingSettingsRepository,
+  TransactionColumn,
+  TransactionListQuery,
+  TransactionOrder,
+  TransactionRepository,
+} from './transactions/transaction-repository.js';
+export { canTransition, NEXT_TRANSACTION_STATUSES, requireTransition } from './transactions/transaction-status.js';
+export {
+  type Amounts,
+  composeDetails,
+  decompose,
+  NO_SETTLEMENT,
+  type PricedLine,
+  type PricedLines,
+  priceLines,
+  type Settlement,
+  taxLine,
+} from './transactions/transaction-totals.js';
+export {
+  type CreateTransactionInput,
+  createTransaction,
+  getTransaction,
+  listTransactions,
+  type TransactionItemInput,
+  type UpdateTransactionInput,
+  updateTransaction,
+} from './transactions/transactions.js';
 export { applyBalanceEffects } from './usage/apply-balance-effects.js';
 export { applyPendingDrawdowns, type DrawdownDependencies } from './usage/apply-drawdowns.js';
 export { allowancesByUnit, type BalanceEffect, balanceEffects } from './usage/balance-effects.js';

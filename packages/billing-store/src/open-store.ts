@@ -17,6 +17,9 @@ import { DocumentCollection } from './repositories/document-collection.js';
 import { SqlEventLog } from './repositories/event-log.js';
 import { SqlSandboxClockRepository } from './repositories/sandbox-clock-repository.js';
 import { SqlSubscriptionRepository } from './repositories/subscription-repository.js';
+import { adjustmentsTable } from './repositories/transaction-adjustments.js';
+import { SqlTransactionRepository } from './repositories/transaction-repository.js';
+import { SqlBillingSettingsRepository } from './repositories/transaction-settings.js';
 import { SqlUsageBalanceRepository } from './repositories/usage-balance-repository.js';
 import { SqlUsageEventRepository } from './repositories/usage-event-repository.js';
 import { PostgresUsageIngest, SqliteUsageIngest } from './repositories/usage-ingest.js';
@@ -43,6 +46,9 @@ export function repositoriesOn(executor: SqlExecutor): Repositories {
     usageBalances: new SqlUsageBalanceRepository(executor),
     usageEvents: new SqlUsageEventRepository(executor),
     sandboxClocks: new SqlSandboxClockRepository(executor),
+    transactions: new SqlTransactionRepository(executor),
+    adjustments: new DocumentCollection(executor, adjustmentsTable),
+    billingSettings: new SqlBillingSettingsRepository(executor),
   };
 }
 

@@ -10,7 +10,10 @@ import {
   BillingError,
   type Clock,
   type Environment,
+  NO_HOOKS,
+  type OperationContext,
   type Scope,
+  type TransactionHooks,
 } from '@drawdown/billing-core';
 import { Hono } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
@@ -18,12 +21,15 @@ import type { AppEnv } from './app-env.js';
 import { clientAddress } from './client-address.js';
 import { errorBody, respondError } from './envelope.js';
 import type { RateLimiter } from './rate-limiter.js';
+import { registerCurrencyRoutes } from './routes/currencies.js';
 import { registerCustomerRoutes } from './routes/customers.js';
+import { registerInvoiceDownloadRoutes } from './routes/invoices.js';
 import { registerEventRoutes } from './routes/events.js';
 import { registerPriceRoutes } from './routes/prices.js';
 import { registerProductRoutes } from './routes/products.js';
 import { registerSandboxClockRoutes } from './routes/sandbox-clock.js';
 import { registerSubscriptionRoutes } from './routes/subscriptions.js';
+import { registerTransactionRoutes } from './routes/transactions.js';
 import { registerUsageRoutes } from './routes/usage.js';
 import { registerUsageCatalogueRoutes } from './routes/usage-catalogue.js';
 
@@ -36,6 +42,8 @@ export interface AppDependencies extends AccessDependencies {
   readonly trustProxy: boolean;
   /** Where unexpected failures are reported; never given secrets or bodies. */
   logError(message: string, error: unknown): void;
+  /** What a transaction's completion runs in its database transaction (starting or renewing a subscription). */
+  readonly transactionHooks?: ((context: OperationContext) => TransactionHooks) | undefined;
 }
 
 export interface EnvironmentOptions {
@@ -45,7 +53,10 @@ export interface EnvironmentOptions {
 }
 
 /** Routes that answer without an API key. */
-function registerPublicRoutes(_app: Hono<AppEnv>, _dependencies: AppDependencies): void {}
+function registerPublicRoutes(app: Hono<AppEnv>, dependencies: AppDependencies, environment: Environment): void {
+  registerCurrencyRoutes(app);
+  registerInvoiceDownloadRoutes(app, dependencies, environment);
+}
 
 export function createApp(dependencies: AppDependencies, options: EnvironmentOptions): Hono<AppEnv> {
   const app = new Hono<AppEnv>();
@@ -93,7 +104,7 @@ export function createApp(dependencies: AppDependencies, options: EnvironmentOpt
 
   // Public routes (no API key: the currency list, signed invoice links) are registered here,
   // before the authentication middleware.
-  registerPublicRoutes(app, dependencies);
+  registerPublicRoutes(app, dependencies, options.environment);
 
   app.use(async (c, next) => {
     const { key, account } = await authenticate(dependencies, c.req.header('authorization'), options.environment);
@@ -115,6 +126,7 @@ export function createApp(dependencies: AppDependencies, options: EnvironmentOpt
   registerUsageCatalogueRoutes(app);
   registerEventRoutes(app);
   registerSubscriptionRoutes(app);
+  registerTransactionRoutes(app, dependencies.transactionHooks ?? (() => NO_HOOKS));
   registerUsageRoutes(app, dependencies.logError);
   if (options.environment === 'sandbox') registerSandboxClockRoutes(app, dependencies.clock);
 

@@ -52,6 +52,18 @@ export const STATUS_BY_CODE = {
   usage_events_limit_exceeded: 400,
   usage_event_timestamp_too_old: 400,
   usage_event_future_timestamp: 400,
+  transaction_not_found: 400,
+  transaction_status_transition_not_allowed: 409,
+  transaction_not_editable: 409,
+  transaction_manual_collection_not_allowed_for_allowance: 400,
+  transaction_not_payable: 409,
+  transaction_payment_amount_invalid: 400,
+  transaction_payment_simulation_sandbox_only: 400,
+  transaction_invoice_not_available: 409,
+  invoice_link_invalid: 403,
+  invoice_link_expired: 403,
+  adjustment_transaction_status_not_allowed: 409,
+  adjustment_amount_above_remaining: 400,
   internal_error: 500,
 } as const satisfies Record<ErrorCode, ErrorStatus>;
 

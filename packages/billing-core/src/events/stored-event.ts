@@ -13,7 +13,9 @@ export type EntityKind =
   | 'usage_balance_unit'
   | 'meter'
   | 'subscription'
-  | 'usage_balance';
+  | 'usage_balance'
+  | 'transaction'
+  | 'adjustment';
 
 export interface StoredEvent {
   readonly id: string;

@@ -65,6 +65,27 @@ export const ERROR_CODES = {
   usage_event_timestamp_too_old: 'occurred_at is more than 60 days in the past.',
   usage_event_future_timestamp: 'occurred_at is more than 24 hours in the future.',
 
+  // Transactions, invoices and adjustments
+  transaction_not_found: 'The transaction_id does not name a transaction of this account and environment.',
+  transaction_status_transition_not_allowed:
+    'The transaction’s current status does not allow this change (see the transaction lifecycle).',
+  transaction_not_editable:
+    'Only draft and ready transactions can change items, customer, address, currency, collection mode or billing details.',
+  transaction_manual_collection_not_allowed_for_allowance:
+    'A transaction whose prices have allowances must be collected automatically.',
+  transaction_not_payable: 'Payments are recorded only for ready, billed or past-due transactions.',
+  transaction_payment_amount_invalid: 'A captured payment must be more than zero and at most the balance still due.',
+  transaction_payment_simulation_sandbox_only:
+    'Payments can be simulated only in the sandbox; live records payments reported by the payment provider.',
+  transaction_invoice_not_available:
+    'The transaction has no invoice: automatic collection needs completed, manual billed or completed, and zero-value transactions have none.',
+  invoice_link_invalid: 'The invoice link is malformed or its signature does not match: it was altered or not issued here.',
+  invoice_link_expired: 'The invoice link is older than one hour; request a new one.',
+  adjustment_transaction_status_not_allowed:
+    'Refunds need a completed transaction; credits a billed, past-due or completed one.',
+  adjustment_amount_above_remaining:
+    'The adjustment asks for more than remains to adjust on the line, or (for a credit) more than the balance due.',
+
   internal_error: 'The service failed unexpectedly; the request is safe to retry.',
 } as const satisfies Record<string, string>;
 

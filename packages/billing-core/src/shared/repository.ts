@@ -7,6 +7,11 @@ import type { Account, ApiKey } from '../access/account.js';
 import type { Address, Customer, Meter, Price, Product, UsageBalanceUnit } from '../catalogue/entities.js';
 import type { StoredEvent } from '../events/stored-event.js';
 import type { Subscription } from '../subscriptions/subscription.js';
+import type {
+  AdjustmentRepository,
+  BillingSettingsRepository,
+  TransactionRepository,
+} from '../transactions/transaction-repository.js';
 import type { LedgerEntry } from '../usage/balance-ledger.js';
 import type { UsageBalance } from '../usage/usage-balance.js';
 import type { RecordedUsageEvent, UsageEventInput } from '../usage/usage-event.js';
@@ -135,6 +140,9 @@ export interface Repositories {
   readonly usageBalances: UsageBalanceRepository;
   readonly usageEvents: UsageEventRepository;
   readonly sandboxClocks: SandboxClockRepository;
+  readonly transactions: TransactionRepository;
+  readonly adjustments: AdjustmentRepository;
+  readonly billingSettings: BillingSettingsRepository;
 }
 
 /**

@@ -6,9 +6,10 @@
 import type { SqlDatabase } from '../sql/sql-database.js';
 import { foundation } from './0001-foundation.js';
 import { usage } from './0002-usage.js';
+import { transactions } from './0003-transactions.js';
 import type { Migration } from './migration.js';
 
-export const MIGRATIONS: readonly Migration[] = [foundation, usage];
+export const MIGRATIONS: readonly Migration[] = [foundation, usage, transactions];
 
 const MIGRATION_LOCK_KEY = 4_172_031_985;
 

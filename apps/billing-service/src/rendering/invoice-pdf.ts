@@ -1,0 +1,137 @@
+/**
+ * @module
+ * Draws an invoice document (the core's pure model) as a PDF with pdfkit. The fonts are
+ * DejaVu Sans, embedded and subset, so every billed currency's symbol (₹, ₩, ₫, ₴, ₺, ₽, …)
+ * and Latin, Greek and Cyrillic names render; pdfkit's built-in fonts cover only Latin-1.
+ */
+import { createRequire } from 'node:module';
+import type { InvoiceDocument } from '@drawdown/billing-core';
+import PDFDocument from 'pdfkit';
+
+const require = createRequire(import.meta.url);
+const REGULAR = require.resolve('dejavu-fonts-ttf/ttf/DejaVuSans.ttf');
+const BOLD = require.resolve('dejavu-fonts-ttf/ttf/DejaVuSans-Bold.ttf');
+
+const MARGIN = 50;
+const PAGE_WIDTH = 595.28; // A4
+const CONTENT_WIDTH = PAGE_WIDTH - 2 * MARGIN;
+const COLUMNS = [
+  { key: 'description', label: 'Description', width: 175, align: 'left' },
+  { key: 'quantity', label: 'Qty', width: 35, align: 'right' },
+  { key: 'unitPrice', label: 'Unit price', width: 75, align: 'right' },
+  { key: 'taxRate', label: 'Tax rate', width: 50, align: 'right' },
+  { key: 'tax', label: 'Tax', width: 75, align: 'right' },
+  { key: 'amount', label: 'Amount', width: 85, align: 'right' },
+] as const;
+
+export interface RenderOptions {
+  /** Uncompressed content streams, so the text can be searched in the raw file (tests, debugging). */
+  readonly compress?: boolean;
+}
+
+/** Renders the invoice and resolves with the PDF bytes. */
+export function renderInvoicePdf(invoice: InvoiceDocument, options: RenderOptions = {}): Promise<Buffer> {
+  const pdf = new PDFDocument({
+    size: 'A4',
+    margin: MARGIN,
+    compress: options.compress ?? true,
+    info: { Title: `${invoice.title} ${invoice.invoiceNumber}`, Subject: invoice.transactionId, Creator: 'Drawdown' },
+  });
+  pdf.registerFont('regular', REGULAR);
+  pdf.registerFont('bold', BOLD);
+  const chunks: Buffer[] = [];
+  const done = new Promise<Buffer>((resolve, reject) => {
+    pdf.on('data', (chunk: Buffer) => chunks.push(chunk));
+    pdf.on('end', () => resolve(Buffer.concat(chunks)));
+    pdf.on('error', reject);
+  });
+
+  pdf.font('bold').fontSize(22).text(invoice.title, MARGIN, MARGIN);
+  pdf.font('regular').fontSize(10).fillColor('#555555').text(invoice.status.toUpperCase(), { align: 'right' });
+  pdf.fillColor('#000000').moveDown(0.5);
+  pdf.font('bold').fontSize(11).text(`Invoice number ${invoice.invoiceNumber}`);
+  pdf.font('regular').fontSize(9).fillColor('#555555').text(`Transaction ${invoice.transactionId}`);
+  pdf.fillColor('#000000').moveDown(0.5);
+  for (const [label, value] of invoice.facts) {
+    pdf.font('bold').fontSize(10).text(`${label}: `, { continued: true }).font('regular').text(value);
+  }
+
+  pdf.moveDown(1);
+  const partiesTop = pdf.y;
+  const half = CONTENT_WIDTH / 2 - 10;
+  drawParty(pdf, 'From', invoice.seller.name, invoice.seller.lines, MARGIN, partiesTop, half);
+  const sellerBottom = pdf.y;
+  drawParty(pdf, 'Bill to', invoice.customer.name, invoice.customer.lines, MARGIN + half + 20, partiesTop, half);
+  pdf.y = Math.max(sellerBottom, pdf.y) + 20;
+
+  drawRow(
+    pdf,
+    COLUMNS.map((column) => column.label),
+    'bold',
+  );
+  pdf
+    .moveTo(MARGIN, pdf.y)
+    .lineTo(MARGIN + CONTENT_WIDTH, pdf.y)
+    .strokeColor('#999999')
+    .stroke();
+  pdf.moveDown(0.3);
+  for (const line of invoice.lines) {
+    drawRow(
+      pdf,
+      COLUMNS.map((column) => line[column.key]),
+      'regular',
+    );
+  }
+  pdf
+    .moveTo(MARGIN, pdf.y)
+    .lineTo(MARGIN + CONTENT_WIDTH, pdf.y)
+    .stroke();
+  pdf.moveDown(0.5);
+
+  const labelX = MARGIN + CONTENT_WIDTH - 260;
+  for (const row of invoice.summary) {
+    const y = pdf.y;
+    pdf.font(row.emphasis ? 'bold' : 'regular').fontSize(10);
+    pdf.text(row.label, labelX, y, { width: 140 });
+    pdf.text(row.amount, labelX + 140, y, { width: 120, align: 'right' });
+  }
+  if (invoice.notes.length > 0) {
+    pdf.moveDown(1);
+    pdf.font('regular').fontSize(9);
+    for (const note of invoice.notes) pdf.text(note, MARGIN, pdf.y, { width: CONTENT_WIDTH });
+  }
+  pdf.end();
+  return done;
+}
+
+function drawParty(
+  pdf: PDFKit.PDFDocument,
+  heading: string,
+  name: string,
+  lines: readonly string[],
+  x: number,
+  y: number,
+  width: number,
+): void {
+  pdf.font('bold').fontSize(9).fillColor('#555555').text(heading.toUpperCase(), x, y, { width });
+  pdf.fillColor('#000000').font('bold').fontSize(11).text(name, x, pdf.y, { width });
+  pdf.font('regular').fontSize(10);
+  for (const line of lines) pdf.text(line, x, pdf.y, { width });
+}
+
+function drawRow(pdf: PDFKit.PDFDocument, cells: readonly string[], font: 'regular' | 'bold'): void {
+  if (pdf.y > 760) pdf.addPage();
+  const y = pdf.y;
+  let x = MARGIN;
+  let bottom = y;
+  pdf.font(font).fontSize(9);
+  cells.forEach((cell, index) => {
+    const column = COLUMNS[index];
+    if (!column) return;
+    pdf.text(cell, x, y, { width: column.width - 4, align: column.align });
+    bottom = Math.max(bottom, pdf.y);
+    x += column.width;
+  });
+  pdf.x = MARGIN;
+  pdf.y = bottom + 4;
+}

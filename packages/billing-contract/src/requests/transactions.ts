@@ -1,0 +1,90 @@
+/**
+ * @module
+ * Request bodies of transactions, payments, adjustments and tax settings, in wire
+ * (snake_case) form. Value rules that belong to the domain (quantity ranges, currencies, rate
+ * patterns, amounts against balances) are checked by the core.
+ */
+import { z } from 'zod';
+import { customData, duration, idOf } from './common.js';
+
+const lowestUnitAmount = z
+  .string()
+  .regex(/^(0|[1-9]\d{0,17})$/, 'must be an integer string in the lowest currency unit');
+
+const transactionItem = z.strictObject({
+  price_id: idOf('pri'),
+  quantity: z.number().int().min(1).max(999_999_999),
+});
+
+const billingDetails = z.strictObject({
+  enable_checkout: z.boolean().optional(),
+  purchase_order_number: z.string().max(100).nullable().optional(),
+  additional_information: z.string().max(1_500).nullable().optional(),
+  payment_terms: duration,
+});
+
+const timestamp = z.iso.datetime({ offset: true });
+
+const billingPeriod = z.strictObject({ starts_at: timestamp, ends_at: timestamp });
+
+const transactionFields = {
+  customer_id: idOf('ctm').nullable().optional(),
+  address_id: idOf('add').nullable().optional(),
+  currency_code: z.string().length(3).optional(),
+  collection_mode: z.enum(['automatic', 'manual']).optional(),
+  billing_details: billingDetails.nullable().optional(),
+  billing_period: billingPeriod.nullable().optional(),
+  custom_data: customData.optional(),
+};
+
+export const CreateTransactionBody = z.strictObject({
+  items: z.array(transactionItem).min(1).max(100),
+  ...transactionFields,
+  /** Only `billed` may be asked for: the invoice is issued at once. */
+  status: z.literal('billed').optional(),
+});
+
+export const UpdateTransactionBody = z.strictObject({
+  items: z.array(transactionItem).min(1).max(100).optional(),
+  ...transactionFields,
+  /** API callers may set only `billed` (issue the invoice) or `canceled`. */
+  status: z.enum(['billed', 'canceled']).optional(),
+});
+
+export const SimulatePaymentBody = z.strictObject({
+  outcome: z.enum(['success', 'failure']),
+});
+
+export const RecordPaymentBody = z.strictObject({
+  /** Defaults to the whole balance. */
+  amount: lowestUnitAmount.optional(),
+  status: z.enum(['captured', 'error']).optional(),
+  method_type: z.string().regex(/^[a-z][a-z_]{0,49}$/, 'must be a payment method type such as card or bank_transfer'),
+  provider_reference: z.string().trim().min(1).max(200),
+  error_code: z.string().max(100).nullable().optional(),
+});
+
+const adjustmentItem = z.strictObject({
+  item_id: idOf('txnitm'),
+  type: z.enum(['full', 'partial']),
+  amount: lowestUnitAmount.nullable().optional(),
+});
+
+export const CreateAdjustmentBody = z.strictObject({
+  action: z.enum(['credit', 'refund']),
+  transaction_id: idOf('txn'),
+  reason: z.string().trim().min(1).max(2_000),
+  type: z.enum(['full', 'partial']).optional(),
+  items: z.array(adjustmentItem).max(100).optional(),
+  /** Adjustment amounts include tax; `external` is not offered. */
+  tax_mode: z.literal('internal').optional(),
+});
+
+export const UpdateTaxSettingsBody = z.strictObject({
+  default_tax_mode: z.enum(['internal', 'external']).optional(),
+  default_rate: z.string().max(16).optional(),
+  country_rates: z
+    .array(z.strictObject({ country_code: z.string().max(2), rate: z.string().max(16) }))
+    .max(1_000)
+    .optional(),
+});

@@ -1,0 +1,182 @@
+/**
+ * @module
+ * The invoice as a document model: every text an invoice shows, already formatted, in the
+ * order it is laid out. Pure and deterministic, so it is snapshot-tested; the service only
+ * draws it (pdfkit). Amounts are formatted exactly from lowest units with the currency's ISO
+ * 4217 decimal places, in the customer's locale (en-US when the locale is malformed).
+ */
+import type { Account } from '../access/account.js';
+import type { Address, Customer } from '../catalogue/entities.js';
+import { type CurrencyCode, isSupportedCurrency } from '../money/currencies.js';
+import { Decimal } from '../money/decimal.js';
+import { formatMinorUnits, resolveLocale } from '../money/money-format.js';
+import { BillingError } from '../shared/billing-error.js';
+import type { OperationContext } from '../shared/operation-context.js';
+import { invoiceDueAt } from '../transactions/due-dates.js';
+import type { Transaction } from '../transactions/transaction.js';
+import { requireInvoice } from './invoice-availability.js';
+
+export interface InvoiceParty {
+  readonly name: string;
+  readonly lines: readonly string[];
+}
+
+export interface InvoiceLine {
+  readonly description: string;
+  readonly quantity: string;
+  readonly unitPrice: string;
+  readonly taxRate: string;
+  readonly tax: string;
+  readonly amount: string;
+}
+
+export interface InvoiceSummaryRow {
+  readonly label: string;
+  readonly amount: string;
+  readonly emphasis: boolean;
+}
+
+export interface InvoiceDocument {
+  readonly title: string;
+  readonly invoiceNumber: string;
+  readonly transactionId: string;
+  readonly status: 'Paid' | 'Due' | 'Past due' | 'Canceled';
+  readonly locale: string;
+  readonly currencyCode: string;
+  /** Label and formatted value, in order: issue date, due date, paid date, billing period. */
+  readonly facts: readonly (readonly [string, string])[];
+  readonly seller: InvoiceParty;
+  readonly customer: InvoiceParty;
+  readonly lines: readonly InvoiceLine[];
+  readonly summary: readonly InvoiceSummaryRow[];
+  readonly notes: readonly string[];
+}
+
+export interface InvoiceParties {
+  readonly account: Account;
+  readonly customer: Customer | null;
+  readonly address: Address | null;
+}
+
+const dateFormatters = new Map<string, Intl.DateTimeFormat>();
+
+function formatDate(timestamp: string, locale: string): string {
+  let formatter = dateFormatters.get(locale);
+  if (!formatter) {
+    formatter = new Intl.DateTimeFormat(locale, { dateStyle: 'long', timeZone: 'UTC' });
+    dateFormatters.set(locale, formatter);
+  }
+  return formatter.format(new Date(timestamp));
+}
+
+function percent(rate: string): string {
+  return `${Decimal.parse(rate).multiply(Decimal.parse('100')).toString()}%`;
+}
+
+function addressLines(address: Address | null): string[] {
+  if (!address) return [];
+  const cityLine = [address.postalCode, address.city].filter((part) => part).join(' ');
+  return [address.firstLine, address.secondLine, cityLine, address.region, address.countryCode].filter(
+    (line): line is string => typeof line === 'string' && line !== '',
+  );
+}
+
+/** Builds the document of a transaction's invoice. */
+export function buildInvoiceDocument(transaction: Transaction, parties: InvoiceParties): InvoiceDocument {
+  const locale = resolveLocale(parties.customer?.locale);
+  const currency: CurrencyCode = isSupportedCurrency(transaction.currencyCode) ? transaction.currencyCode : 'USD';
+  const money = (amount: string) => formatMinorUnits(BigInt(amount), currency, locale);
+  const { totals } = transaction.details;
+  const paid = transaction.payments.filter((payment) => payment.status === 'captured');
+  const paidAmount = paid.reduce((sum, payment) => sum + BigInt(payment.amount), 0n);
+  const issuedAt = transaction.billedAt ?? transaction.updatedAt;
+  const dueAt = invoiceDueAt(transaction);
+  const paidAt = transaction.status === 'completed' ? (paid.at(-1)?.capturedAt ?? transaction.updatedAt) : null;
+
+  const facts: [string, string][] = [['Invoice date', formatDate(issuedAt, locale)]];
+  if (dueAt !== null) facts.push(['Due date', formatDate(dueAt, locale)]);
+  if (paidAt !== null) facts.push(['Paid on', formatDate(paidAt, locale)]);
+  if (transaction.billingPeriod) {
+    facts.push([
+      'Billing period',
+      `${formatDate(transaction.billingPeriod.startsAt, locale)} – ${formatDate(transaction.billingPeriod.endsAt, locale)}`,
+    ]);
+  }
+  if (transaction.billingDetails?.purchaseOrderNumber) {
+    facts.push(['Purchase order', transaction.billingDetails.purchaseOrderNumber]);
+  }
+
+  const lines = transaction.details.lineItems.map((line, index): InvoiceLine => {
+    const price = transaction.items[index]?.price;
+    const description = price?.description ? `${line.product.name} — ${price.description}` : line.product.name;
+    return {
+      description,
+      quantity: String(line.quantity),
+      unitPrice: money(line.unitTotals.subtotal),
+      taxRate: percent(line.taxRate),
+      tax: money(line.totals.tax),
+      amount: money(line.totals.subtotal),
+    };
+  });
+
+  const summary: InvoiceSummaryRow[] = [
+    { label: 'Subtotal', amount: money(totals.subtotal), emphasis: false },
+    { label: 'Tax', amount: money(totals.tax), emphasis: false },
+    { label: 'Total', amount: money(totals.total), emphasis: true },
+  ];
+  if (BigInt(totals.credit) !== 0n) {
+    summary.push({ label: 'Credit applied', amount: money((-BigInt(totals.credit)).toString()), emphasis: false });
+    summary.push({ label: 'Grand total', amount: money(totals.grandTotal), emphasis: true });
+  }
+  if (paidAmount > 0n) summary.push({ label: 'Amount paid', amount: money(paidAmount.toString()), emphasis: false });
+  summary.push({ label: 'Amount due', amount: money(totals.balance), emphasis: true });
+
+  const status =
+    transaction.status === 'completed' || transaction.status === 'paid'
+      ? 'Paid'
+      : transaction.status === 'past_due'
+        ? 'Past due'
+        : transaction.status === 'canceled'
+          ? 'Canceled'
+          : 'Due';
+  const notes = [transaction.billingDetails?.additionalInformation].filter(
+    (note): note is string => typeof note === 'string' && note !== '',
+  );
+  return {
+    title: 'Invoice',
+    invoiceNumber: transaction.invoiceNumber ?? transaction.id,
+    transactionId: transaction.id,
+    status,
+    locale,
+    currencyCode: currency,
+    facts,
+    seller: { name: parties.account.name, lines: [`Account ${parties.account.id}`] },
+    customer: {
+      name: parties.customer?.name ?? parties.customer?.email ?? 'Customer',
+      lines: [...(parties.customer?.name ? [parties.customer.email] : []), ...addressLines(parties.address)],
+    },
+    lines,
+    summary,
+    notes,
+  };
+}
+
+/** The invoice document of a transaction of the context's scope, if it has an invoice. */
+export async function getInvoiceDocument(context: OperationContext, transactionId: string): Promise<InvoiceDocument> {
+  const transaction = await context.store.transactions.findById(context.scope, transactionId);
+  if (!transaction) throw BillingError.notFound('Transaction', transactionId);
+  requireInvoice(transaction);
+  const customer =
+    transaction.customerId === null
+      ? null
+      : await context.store.customers.findById(context.scope, transaction.customerId);
+  const address =
+    transaction.addressId === null
+      ? null
+      : await context.store.addresses.findById(context.scope, transaction.addressId);
+  return buildInvoiceDocument(transaction, {
+    account: context.account,
+    customer: customer ?? null,
+    address: address ?? null,
+  });
+}

@@ -1,0 +1,58 @@
+/**
+ * @module
+ * Adjustments change a billed or completed transaction after the fact (ADR 0405): a `credit`
+ * lowers what an unpaid invoice still owes (its `credit` total rises, so grand total and
+ * balance fall) or, on a completed transaction, is credit granted after payment; a `refund`
+ * returns money on a completed transaction. Both lower `adjusted_totals`; neither touches
+ * usage balances. Drawdown records adjustments approved at once: it moves no money itself.
+ */
+export const ADJUSTMENT_ACTIONS = ['credit', 'refund'] as const;
+export type AdjustmentAction = (typeof ADJUSTMENT_ACTIONS)[number];
+export type AdjustmentType = 'full' | 'partial';
+
+export interface AdjustmentItemTotals {
+  readonly subtotal: string;
+  readonly tax: string;
+  readonly total: string;
+}
+
+export interface AdjustmentItem {
+  readonly id: string;
+  /** The transaction line item (`txnitm_…`) adjusted. */
+  readonly itemId: string;
+  readonly type: AdjustmentType;
+  /** Lowest units, tax included. */
+  readonly amount: string;
+  readonly proration: null;
+  readonly totals: AdjustmentItemTotals;
+}
+
+export interface AdjustmentTotals {
+  readonly subtotal: string;
+  readonly tax: string;
+  readonly total: string;
+  readonly fee: string;
+  readonly earnings: string;
+  readonly retainedFee: string;
+  readonly currencyCode: string;
+}
+
+export interface Adjustment {
+  readonly id: string;
+  readonly action: AdjustmentAction;
+  readonly type: AdjustmentType;
+  readonly transactionId: string;
+  readonly subscriptionId: string | null;
+  readonly customerId: string;
+  readonly reason: string;
+  /** True when a credit went to a completed transaction (nothing was left to owe). */
+  readonly creditAppliedToBalance: boolean | null;
+  readonly currencyCode: string;
+  readonly status: 'approved';
+  readonly items: readonly AdjustmentItem[];
+  readonly totals: AdjustmentTotals;
+  readonly payoutTotals: null;
+  readonly taxMode: 'internal';
+  readonly createdAt: string;
+  readonly updatedAt: string;
+}

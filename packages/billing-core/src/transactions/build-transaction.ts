@@ -1,0 +1,161 @@
+/**
+ * @module
+ * The pure transaction builder: items, customer, address, currency, collection mode and origin
+ * in; a transaction with every line and total computed out. The API's create use case and
+ * the subscription engine's activations, renewals and plan changes all build through here,
+ * so every transaction obeys the same rules and arithmetic.
+ */
+import type { Address, CustomData, Customer, Price, Product } from '../catalogue/entities.js';
+import { isSupportedCurrency } from '../money/currencies.js';
+import { Decimal } from '../money/decimal.js';
+import { BillingError } from '../shared/billing-error.js';
+import type { IdGenerator } from '../shared/ids.js';
+import { DEFAULT_BILLING_DETAILS } from './due-dates.js';
+import { type TaxSettings, taxRateFor } from './tax-settings.js';
+import type {
+  BillingDetails,
+  Transaction,
+  TransactionBillingPeriod,
+  TransactionCollectionMode,
+  TransactionOrigin,
+  TransactionStatus,
+} from './transaction.js';
+import { composeDetails, NO_SETTLEMENT, type PricedLine, priceLines } from './transaction-totals.js';
+
+export interface BuildTransactionItem {
+  readonly price: Price;
+  readonly product: Product;
+  readonly quantity: number;
+}
+
+export interface BuildTransactionInput {
+  readonly items: readonly BuildTransactionItem[];
+  readonly customer: Customer | null;
+  /** Must belong to `customer`; its country picks the tax rate and any unit price override. */
+  readonly address: Address | null;
+  /** Defaults to the first item's currency; every item must be priced in it. */
+  readonly currencyCode?: string | undefined;
+  readonly collectionMode: TransactionCollectionMode;
+  readonly origin: TransactionOrigin;
+  readonly subscriptionId?: string | null | undefined;
+  readonly billingPeriod?: TransactionBillingPeriod | null | undefined;
+  /** Manual collection defaults to net-30 payment terms. */
+  readonly billingDetails?: BillingDetails | null | undefined;
+  readonly customData?: CustomData | undefined;
+}
+
+export interface BuildEnvironment {
+  readonly ids: IdGenerator;
+  /** The account environment's current time, RFC 3339. */
+  readonly now: string;
+  readonly taxSettings: TaxSettings;
+}
+
+/** What the builder keeps of a transaction it rebuilds (id, creation time, payments). */
+export interface Rebuilt {
+  readonly id: string;
+  readonly createdAt: string;
+  readonly lineIds: readonly string[];
+}
+
+function unitPriceFor(price: Price, countryCode: string | null) {
+  const override =
+    countryCode === null
+      ? undefined
+      : price.unitPriceOverrides.find((candidate) => candidate.countryCodes.includes(countryCode));
+  return override?.unitPrice ?? price.unitPrice;
+}
+
+/** `draft` until customer and address are both known, then `ready`. */
+export function completenessStatus(customerId: string | null, addressId: string | null): TransactionStatus {
+  return customerId !== null && addressId !== null ? 'ready' : 'draft';
+}
+
+/**
+ * Builds a transaction, `draft` or `ready`, with its lines and totals computed.
+ * @throws BillingError `invalid_field` for no items, an out-of-range quantity, mixed currencies
+ *   or an address of another customer; `transaction_manual_collection_not_allowed_for_allowance`
+ *   for manual collection of prices with allowances.
+ */
+export function buildTransaction(
+  input: BuildTransactionInput,
+  environment: BuildEnvironment,
+  rebuilt?: Rebuilt,
+): Transaction {
+  const [first] = input.items;
+  if (!first) throw BillingError.invalidField('items', 'must hold at least one item');
+  if (input.address && input.customer && input.address.customerId !== input.customer.id) {
+    throw BillingError.invalidField('address_id', 'must be an address of the transaction’s customer');
+  }
+  if (input.address && !input.customer) {
+    throw BillingError.invalidField('address_id', 'needs a customer_id');
+  }
+  if (input.collectionMode === 'manual' && input.items.some((item) => item.price.allowances.length > 0)) {
+    throw new BillingError(
+      'transaction_manual_collection_not_allowed_for_allowance',
+      'A transaction whose prices have allowances must be collected automatically.',
+      [{ field: 'collection_mode', message: 'must be automatic for prices with allowances' }],
+    );
+  }
+  const countryCode = input.address?.countryCode ?? null;
+  const currencyCode = input.currencyCode ?? unitPriceFor(first.price, countryCode).currencyCode;
+  if (!isSupportedCurrency(currencyCode))
+    throw BillingError.invalidField('currency_code', 'is not a supported currency');
+  const rate = taxRateFor(environment.taxSettings, countryCode);
+  const lines = input.items.map((item, index): PricedLine => {
+    const { price, quantity } = item;
+    if (!Number.isInteger(quantity) || quantity < price.quantity.minimum || quantity > price.quantity.maximum) {
+      throw BillingError.invalidField(
+        `items[${index}].quantity`,
+        `must be a whole number from ${price.quantity.minimum} to ${price.quantity.maximum} for price ${price.id}`,
+      );
+    }
+    const unitPrice = unitPriceFor(price, countryCode);
+    if (unitPrice.currencyCode !== currencyCode) {
+      throw BillingError.invalidField(
+        `items[${index}].price_id`,
+        `is priced in ${unitPrice.currencyCode}, not in the transaction currency ${currencyCode}`,
+      );
+    }
+    return {
+      id: rebuilt?.lineIds[index] ?? environment.ids.newId('txnitm'),
+      price,
+      product: item.product,
+      quantity,
+      unitAmount: BigInt(unitPrice.amount),
+      rate: rate.isZero() ? Decimal.zero : rate,
+      mode: price.taxMode === 'account_setting' ? environment.taxSettings.defaultTaxMode : price.taxMode,
+    };
+  });
+  const customerId = input.customer?.id ?? null;
+  const addressId = input.address?.id ?? null;
+  const billingDetails =
+    input.collectionMode === 'manual'
+      ? (input.billingDetails ?? DEFAULT_BILLING_DETAILS)
+      : (input.billingDetails ?? null);
+  return {
+    id: rebuilt?.id ?? environment.ids.newId('txn'),
+    status: completenessStatus(customerId, addressId),
+    customerId,
+    addressId,
+    businessId: null,
+    discountId: null,
+    customData: input.customData ?? null,
+    currencyCode,
+    origin: input.origin,
+    subscriptionId: input.subscriptionId ?? null,
+    invoiceId: null,
+    invoiceNumber: null,
+    collectionMode: input.collectionMode,
+    billingDetails,
+    billingPeriod: input.billingPeriod ?? null,
+    items: input.items.map((item) => ({ price: item.price, quantity: item.quantity, proration: null })),
+    details: composeDetails(priceLines(lines), NO_SETTLEMENT, currencyCode),
+    payments: [],
+    checkout: null,
+    createdAt: rebuilt?.createdAt ?? environment.now,
+    updatedAt: environment.now,
+    billedAt: null,
+    revisedAt: null,
+  };
+}

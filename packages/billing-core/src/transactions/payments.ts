@@ -1,0 +1,179 @@
+/**
+ * @module
+ * Payments are recorded, never processed (DESIGN §4). The sandbox simulates success and
+ * failure; a live deployment records what the operator's payment provider reports. A payment
+ * that settles the balance makes the transaction `paid` and, at once, `completed` (Drawdown
+ * has no settlement delay; ADR 0401); the completion runs the caller's `afterCompleted` hook
+ * in the same database transaction, where the subscription engine starts or renews the
+ * subscription the transaction paid for.
+ */
+import { BillingError } from '../shared/billing-error.js';
+import type { OperationContext } from '../shared/operation-context.js';
+import { nowTimestamp } from '../shared/operation-context.js';
+import type { Repositories } from '../shared/repository.js';
+import type { Transaction, TransactionPayment } from './transaction.js';
+import { saveTransaction, withInvoiceNumber } from './transaction-changes.js';
+import { requireTransition } from './transaction-status.js';
+import { composeDetails, decompose } from './transaction-totals.js';
+
+export interface TransactionHooks {
+  /** Runs inside the database transaction in which `transaction` became `completed`. */
+  afterCompleted?(tx: Repositories, transaction: Transaction): Promise<void>;
+}
+
+export const NO_HOOKS: TransactionHooks = {};
+
+export interface PaymentReport {
+  /** Lowest units; for a captured payment at most the balance. Defaults to the whole balance. */
+  readonly amount?: string | undefined;
+  readonly status: 'captured' | 'error';
+  /** The payment method type, for example `card` or `bank_transfer`. */
+  readonly methodType: string;
+  readonly providerReference: string;
+  /** Why an `error` payment failed, for example `declined`. */
+  readonly errorCode?: string | null | undefined;
+}
+
+export type SimulatedOutcome = 'success' | 'failure';
+
+const PAYABLE_STATUSES: ReadonlySet<string> = new Set(['ready', 'billed', 'past_due']);
+
+function requirePayable(transaction: Transaction): void {
+  if (!PAYABLE_STATUSES.has(transaction.status)) {
+    throw new BillingError(
+      'transaction_not_payable',
+      `Transaction ${transaction.id} is ${transaction.status}; payments are recorded only for ready, billed or past-due transactions.`,
+    );
+  }
+}
+
+/**
+ * Completes a transaction whose balance is settled: `paid` then `completed`, invoice number
+ * assigned, payout totals set, the hook run. Used by payments and by credits that settle an invoice.
+ */
+export async function completeSettled(
+  context: OperationContext,
+  tx: Repositories,
+  before: Transaction,
+  settled: Transaction,
+  hooks: TransactionHooks,
+  extraEvents: readonly string[] = [],
+): Promise<Transaction> {
+  requireTransition(settled.id, before.status, 'paid');
+  const now = nowTimestamp(context);
+  const { lines, settlement } = decompose(settled);
+  const completed = await withInvoiceNumber(
+    context,
+    tx,
+    {
+      ...settled,
+      status: 'completed',
+      details: composeDetails(lines, { ...settlement, completed: true }, settled.currencyCode),
+      updatedAt: now,
+    },
+    settled.billedAt ?? now,
+  );
+  const saved = await saveTransaction(context, tx, before, completed, [...extraEvents, 'transaction.paid']);
+  await hooks.afterCompleted?.(tx, saved);
+  return saved;
+}
+
+/**
+ * Records a payment report inside the caller's database transaction. A captured payment lowers
+ * the balance, completing the transaction when it reaches zero; a failed one is kept in
+ * `payments[]` with status `error`, emits `transaction.payment_failed`, and sends an
+ * automatically collected transaction `past_due` (dunning). A manual invoice stays billed
+ * after a failed attempt: it becomes past due only by its due date.
+ */
+export async function recordPaymentInTransaction(
+  context: OperationContext,
+  tx: Repositories,
+  transactionId: string,
+  report: PaymentReport,
+  hooks: TransactionHooks = NO_HOOKS,
+): Promise<Transaction> {
+  const current = await tx.transactions.findByIdForUpdate(context.scope, transactionId);
+  if (!current) throw BillingError.notFound('Transaction', transactionId);
+  requirePayable(current);
+  const now = nowTimestamp(context);
+  const balance = BigInt(current.details.totals.balance);
+  const amount = report.amount === undefined ? balance : BigInt(report.amount);
+  if (report.status === 'captured' && (amount > balance || (amount <= 0n && balance > 0n))) {
+    throw new BillingError(
+      'transaction_payment_amount_invalid',
+      `A captured payment must be more than 0 and at most the balance of ${balance}; ${amount} was reported.`,
+      [{ field: 'amount', message: `must be from 1 to ${balance}` }],
+    );
+  }
+  const payment: TransactionPayment = {
+    paymentAttemptId: context.ids.newId('payatt'),
+    storedPaymentMethodId: null,
+    paymentMethodId: null,
+    amount: amount.toString(),
+    status: report.status,
+    errorCode: report.status === 'error' ? (report.errorCode ?? 'declined') : null,
+    methodDetails: { type: report.methodType, card: null, underlyingDetails: null },
+    providerReference: report.providerReference,
+    createdAt: now,
+    capturedAt: report.status === 'captured' ? now : null,
+  };
+  // A zero balance (a free trial's first transaction) completes without a payment entry.
+  const payments = report.status === 'captured' && amount === 0n ? current.payments : [...current.payments, payment];
+  const withPayment: Transaction = { ...current, payments, updatedAt: now };
+  if (report.status === 'error') {
+    let failed = withPayment;
+    if (current.collectionMode === 'automatic') {
+      requireTransition(current.id, current.status, 'past_due');
+      failed = { ...failed, status: 'past_due' };
+    }
+    return saveTransaction(context, tx, current, failed, ['transaction.payment_failed']);
+  }
+  const { lines, settlement } = decompose(withPayment);
+  const recomposed: Transaction = {
+    ...withPayment,
+    details: composeDetails(lines, settlement, current.currencyCode),
+  };
+  if (BigInt(recomposed.details.totals.balance) > 0n) return saveTransaction(context, tx, current, recomposed);
+  return completeSettled(context, tx, current, recomposed, hooks);
+}
+
+/** `POST /transactions/{id}/payments`: a payment the operator's provider reported. */
+export function recordTransactionPayment(
+  context: OperationContext,
+  transactionId: string,
+  report: PaymentReport,
+  hooks: TransactionHooks = NO_HOOKS,
+): Promise<Transaction> {
+  return context.store.transaction((tx) => recordPaymentInTransaction(context, tx, transactionId, report, hooks));
+}
+
+/**
+ * `POST /transactions/{id}/simulate-payment` (sandbox only): success captures the whole
+ * balance by a simulated card; failure records a declined attempt.
+ */
+export function simulateTransactionPayment(
+  context: OperationContext,
+  transactionId: string,
+  outcome: SimulatedOutcome,
+  hooks: TransactionHooks = NO_HOOKS,
+): Promise<Transaction> {
+  if (context.scope.environment !== 'sandbox') {
+    return Promise.reject(
+      new BillingError(
+        'transaction_payment_simulation_sandbox_only',
+        'Payments can be simulated only in the sandbox; in live, record the payment your provider reported with POST /transactions/{id}/payments.',
+      ),
+    );
+  }
+  return recordTransactionPayment(
+    context,
+    transactionId,
+    {
+      status: outcome === 'success' ? 'captured' : 'error',
+      methodType: 'card',
+      providerReference: 'sandbox',
+      errorCode: outcome === 'failure' ? 'declined' : null,
+    },
+    hooks,
+  );
+}

@@ -1,0 +1,65 @@
+/**
+ * @module
+ * Saving a transaction and writing its events, in the caller's database transaction. Every
+ * change emits `transaction.updated`, plus the event of the status it entered
+ * (`transaction.ready`, `.billed`, `.paid`, `.completed`, `.past_due`, `.canceled`).
+ */
+import { formatInvoiceNumber } from '../invoices/invoice-number.js';
+import type { OperationContext } from '../shared/operation-context.js';
+import { recordEvent } from '../shared/operation-context.js';
+import type { Repositories } from '../shared/repository.js';
+import type { Transaction, TransactionStatus } from './transaction.js';
+
+const STATUS_EVENTS: Partial<Record<TransactionStatus, string>> = {
+  ready: 'transaction.ready',
+  billed: 'transaction.billed',
+  paid: 'transaction.paid',
+  completed: 'transaction.completed',
+  past_due: 'transaction.past_due',
+  canceled: 'transaction.canceled',
+};
+
+/** Inserts a new transaction: `transaction.created`, then the event of its status. */
+export async function insertTransaction(
+  context: OperationContext,
+  tx: Repositories,
+  transaction: Transaction,
+): Promise<Transaction> {
+  await tx.transactions.insert(context.scope, transaction);
+  await recordEvent(context, tx, 'transaction.created', 'transaction', transaction);
+  const statusEvent = STATUS_EVENTS[transaction.status];
+  if (statusEvent) await recordEvent(context, tx, statusEvent, 'transaction', transaction);
+  return transaction;
+}
+
+/**
+ * Stores a changed transaction: `transaction.updated`, the event of a newly entered status, and
+ * `extraEvents` (such as `transaction.payment_failed`) before them.
+ */
+export async function saveTransaction(
+  context: OperationContext,
+  tx: Repositories,
+  before: Transaction,
+  after: Transaction,
+  extraEvents: readonly string[] = [],
+): Promise<Transaction> {
+  await tx.transactions.update(context.scope, after);
+  for (const type of extraEvents) await recordEvent(context, tx, type, 'transaction', after);
+  await recordEvent(context, tx, 'transaction.updated', 'transaction', after);
+  const statusEvent = STATUS_EVENTS[after.status];
+  if (statusEvent && before.status !== after.status) await recordEvent(context, tx, statusEvent, 'transaction', after);
+  return after;
+}
+
+/** Gives the transaction its invoice number from the scope's sequence for the year of `at`. */
+export async function withInvoiceNumber(
+  context: OperationContext,
+  tx: Repositories,
+  transaction: Transaction,
+  at: string,
+): Promise<Transaction> {
+  if (transaction.invoiceNumber !== null) return transaction;
+  const year = new Date(at).getUTCFullYear();
+  const sequence = await tx.transactions.nextInvoiceNumber(context.scope, year);
+  return { ...transaction, invoiceNumber: formatInvoiceNumber(year, sequence) };
+}

@@ -1,0 +1,58 @@
+/**
+ * @module
+ * Storage ports of transactions, adjustments and billing settings. Adapters live in
+ * `@drawdown/billing-store`; the core sees only these interfaces.
+ */
+import type { ListQuery, Page } from '../shared/pagination.js';
+import type { Collection } from '../shared/repository.js';
+import type { Scope } from '../shared/scope.js';
+import type { Adjustment } from './adjustment.js';
+import type { TaxSettings } from './tax-settings.js';
+import type { Transaction } from './transaction.js';
+
+export type TransactionColumn =
+  | 'id'
+  | 'customer_id'
+  | 'status'
+  | 'subscription_id'
+  | 'collection_mode'
+  | 'invoice_number'
+  | 'origin'
+  | 'billed_at'
+  | 'created_at'
+  | 'updated_at';
+
+/** The keys a transaction list can be ordered by. `created_at` order is id order (ids are ULIDs). */
+export type TransactionOrder = 'id' | 'billed_at';
+
+export interface TransactionListQuery extends ListQuery<TransactionColumn> {
+  /** `billed_at` orders unbilled transactions first (ascending), then by id among equal times. */
+  readonly orderBy: TransactionOrder;
+}
+
+export interface TransactionRepository extends Collection<Transaction, TransactionColumn> {
+  list(scope: Scope, query: ListQuery<TransactionColumn> | TransactionListQuery): Promise<Page<Transaction>>;
+  /**
+   * Takes the next invoice number of the scope's `year` sequence, atomically: two concurrent
+   * callers never get the same number. The first number of a year is 1.
+   */
+  nextInvoiceNumber(scope: Scope, year: number): Promise<number>;
+  /** Ids of billed transactions whose unpaid grace ended at or before `now`, oldest first. */
+  findOverdue(scope: Scope, now: string, limit: number): Promise<readonly string[]>;
+  /** Accounts of `environment` with at least one billed transaction whose grace ended at or before `until`. */
+  findOverdueAccounts(environment: Scope['environment'], until: string): Promise<readonly string[]>;
+}
+
+export type AdjustmentColumn = 'id' | 'transaction_id' | 'customer_id' | 'subscription_id' | 'action' | 'status';
+
+export type AdjustmentRepository = Collection<Adjustment, AdjustmentColumn>;
+
+export interface BillingSettingsRepository {
+  findTaxSettings(scope: Scope): Promise<TaxSettings | undefined>;
+  saveTaxSettings(scope: Scope, settings: TaxSettings): Promise<void>;
+  /**
+   * The service-wide secret named `name`: the stored one, or `candidate` stored now when there
+   * is none (several processes starting together agree on one).
+   */
+  obtainServiceSecret(name: string, candidate: string): Promise<string>;
+}

@@ -1,0 +1,225 @@
+/**
+ * @module
+ * Transaction arithmetic, in BigInt lowest units (ADR 0400).
+ *
+ * Rounding rule: tax is rounded once per line, half to even, on the line amount (unit price ×
+ * quantity), never per unit and never on running totals. Transaction totals are exact sums of
+ * the line totals, so the lines printed on an invoice always add up to its totals.
+ * - Exclusive tax (`external`): subtotal = unit × quantity; tax = round(subtotal × rate);
+ *   total = subtotal + tax.
+ * - Inclusive tax (`internal`): total = unit × quantity; tax = round(total × rate / (1 + rate));
+ *   subtotal = total − tax.
+ * Either way total = subtotal − discount + tax, with discount 0 (discounts are not offered).
+ */
+import type { Price, Product } from '../catalogue/entities.js';
+import type { Decimal } from '../money/decimal.js';
+import { divideRounded } from '../money/rounding.js';
+import type {
+  AmountTotals,
+  ResolvedTaxMode,
+  TaxRateUsed,
+  Transaction,
+  TransactionDetails,
+  TransactionLineItem,
+} from './transaction.js';
+
+export interface Amounts {
+  readonly subtotal: bigint;
+  readonly discount: bigint;
+  readonly tax: bigint;
+  readonly total: bigint;
+}
+
+const ZERO: Amounts = { subtotal: 0n, discount: 0n, tax: 0n, total: 0n };
+
+export function addAmounts(left: Amounts, right: Amounts): Amounts {
+  return {
+    subtotal: left.subtotal + right.subtotal,
+    discount: left.discount + right.discount,
+    tax: left.tax + right.tax,
+    total: left.total + right.total,
+  };
+}
+
+export function amountTotalsText(amounts: Amounts): AmountTotals {
+  return {
+    subtotal: amounts.subtotal.toString(),
+    discount: amounts.discount.toString(),
+    tax: amounts.tax.toString(),
+    total: amounts.total.toString(),
+  };
+}
+
+export function parseAmountTotals(totals: AmountTotals): Amounts {
+  return {
+    subtotal: BigInt(totals.subtotal),
+    discount: BigInt(totals.discount),
+    tax: BigInt(totals.tax),
+    total: BigInt(totals.total),
+  };
+}
+
+/** One line's amounts: `amount` (unit price × quantity) taxed at `rate` in `mode`, rounded half to even. */
+export function taxLine(amount: bigint, rate: Decimal, mode: ResolvedTaxMode): Amounts {
+  const numerator = rate.coefficient;
+  const scale = 10n ** BigInt(rate.scale);
+  if (mode === 'external') {
+    const tax = divideRounded(amount * numerator, scale, 'half-even');
+    return { subtotal: amount, discount: 0n, tax, total: amount + tax };
+  }
+  const tax = divideRounded(amount * numerator, scale + numerator, 'half-even');
+  return { subtotal: amount - tax, discount: 0n, tax, total: amount };
+}
+
+export interface PricedLine {
+  readonly id: string;
+  readonly price: Price;
+  readonly product: Product;
+  readonly quantity: number;
+  /** The unit price in lowest units, after any country override. */
+  readonly unitAmount: bigint;
+  readonly rate: Decimal;
+  readonly mode: ResolvedTaxMode;
+}
+
+export interface PricedLines {
+  readonly lineItems: readonly TransactionLineItem[];
+  readonly taxRatesUsed: readonly TaxRateUsed[];
+  readonly totals: Amounts;
+}
+
+/** Computes every line and sums them; `taxRatesUsed` groups the lines by rate. */
+export function priceLines(lines: readonly PricedLine[]): PricedLines {
+  let totals = ZERO;
+  const byRate = new Map<string, Amounts>();
+  const lineItems = lines.map((line): TransactionLineItem => {
+    const amounts = taxLine(line.unitAmount * BigInt(line.quantity), line.rate, line.mode);
+    const unit = taxLine(line.unitAmount, line.rate, line.mode);
+    const rate = line.rate.toString();
+    totals = addAmounts(totals, amounts);
+    byRate.set(rate, addAmounts(byRate.get(rate) ?? ZERO, amounts));
+    return {
+      id: line.id,
+      priceId: line.price.id,
+      quantity: line.quantity,
+      proration: null,
+      taxRate: rate,
+      unitTotals: amountTotalsText(unit),
+      totals: amountTotalsText(amounts),
+      product: line.product,
+    };
+  });
+  const taxRatesUsed = [...byRate.entries()].map(([taxRate, amounts]) => ({
+    taxRate,
+    totals: amountTotalsText(amounts),
+  }));
+  return { lineItems, taxRatesUsed, totals };
+}
+
+/** What has happened to a transaction's money since its lines were priced. */
+export interface Settlement {
+  /** Credit applied to the unpaid amount, and the tax inside it. */
+  readonly creditTotal: bigint;
+  readonly creditTax: bigint;
+  /** Sum of captured payments. */
+  readonly paid: bigint;
+  /** Sums of every approved adjustment (credits and refunds). */
+  readonly adjustments: Amounts;
+  readonly completed: boolean;
+}
+
+export const NO_SETTLEMENT: Settlement = {
+  creditTotal: 0n,
+  creditTax: 0n,
+  paid: 0n,
+  adjustments: ZERO,
+  completed: false,
+};
+
+/** The details of priced lines after a settlement: grand total = total − credit; balance = grand total − paid. */
+export function composeDetails(lines: PricedLines, settlement: Settlement, currencyCode: string): TransactionDetails {
+  const { totals } = lines;
+  const grandTotal = totals.total - settlement.creditTotal;
+  const grandTotalTax = totals.tax - settlement.creditTax;
+  const balance = grandTotal - settlement.paid;
+  // Drawdown takes no fee: earnings are what was charged, net of tax.
+  const earnings = (grandTotal - grandTotalTax).toString();
+  const adjusted: Amounts = {
+    subtotal: totals.subtotal - settlement.adjustments.subtotal,
+    discount: totals.discount,
+    tax: totals.tax - settlement.adjustments.tax,
+    total: totals.total - settlement.adjustments.total,
+  };
+  const text = amountTotalsText(totals);
+  return {
+    taxRatesUsed: lines.taxRatesUsed,
+    totals: {
+      ...text,
+      credit: settlement.creditTotal.toString(),
+      creditToBalance: '0',
+      balance: balance.toString(),
+      grandTotal: grandTotal.toString(),
+      grandTotalTax: grandTotalTax.toString(),
+      fee: settlement.completed ? '0' : null,
+      earnings: settlement.completed ? earnings : null,
+      currencyCode,
+    },
+    adjustedTotals: {
+      subtotal: adjusted.subtotal.toString(),
+      tax: adjusted.tax.toString(),
+      total: adjusted.total.toString(),
+      // Credit comes only from credit adjustments, which are already inside the adjusted total.
+      grandTotal: adjusted.total.toString(),
+      grandTotalTax: adjusted.tax.toString(),
+      fee: '0',
+      earnings: (adjusted.subtotal - adjusted.discount).toString(),
+      retainedFee: '0',
+      currencyCode,
+    },
+    payoutTotals: settlement.completed
+      ? {
+          ...text,
+          credit: settlement.creditTotal.toString(),
+          creditToBalance: '0',
+          balance: balance.toString(),
+          grandTotal: grandTotal.toString(),
+          grandTotalTax: grandTotalTax.toString(),
+          fee: '0',
+          earnings,
+          currencyCode,
+          exchangeRate: '1',
+          feeRate: '0',
+        }
+      : null,
+    adjustedPayoutTotals: null,
+    lineItems: lines.lineItems,
+  };
+}
+
+/** Reads a stored transaction back into its priced lines and settlement, to recompose it after a change. */
+export function decompose(transaction: Transaction): { lines: PricedLines; settlement: Settlement } {
+  const { totals, adjustedTotals } = transaction.details;
+  const amounts = parseAmountTotals(totals);
+  const paid = transaction.payments
+    .filter((payment) => payment.status === 'captured')
+    .reduce((sum, payment) => sum + BigInt(payment.amount), 0n);
+  return {
+    lines: {
+      lineItems: transaction.details.lineItems,
+      taxRatesUsed: transaction.details.taxRatesUsed,
+      totals: amounts,
+    },
+    settlement: {
+      creditTotal: BigInt(totals.credit),
+      creditTax: amounts.tax - BigInt(totals.grandTotalTax),
+      paid,
+      adjustments: {
+        subtotal: amounts.subtotal - BigInt(adjustedTotals.subtotal),
+        discount: 0n,
+        tax: amounts.tax - BigInt(adjustedTotals.tax),
+        total: amounts.total - BigInt(adjustedTotals.total),
+      },
+      completed: transaction.status === 'completed',
+    },
+  };
+}

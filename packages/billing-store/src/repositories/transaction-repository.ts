@@ -1,0 +1,130 @@
+/**
+ * @module
+ * Transactions as documents with promoted filter columns, an invoice number sequence per
+ * account, environment and year, and the overdue-invoice queries of the past-due worker.
+ */
+import {
+  type Environment,
+  ESTIMATED_TOTAL_CAP,
+  type ListQuery,
+  type Page,
+  pastDueAfter,
+  type Scope,
+  type Transaction,
+  type TransactionColumn,
+  type TransactionListQuery,
+  type TransactionRepository,
+} from '@drawdown/billing-core';
+import type { SqlExecutor, SqlValue } from '../sql/sql-database.js';
+import { DocumentCollection, type DocumentTableSpec, filterClauses, listPage } from './document-collection.js';
+
+type StoredColumn = TransactionColumn | 'billed_key' | 'past_due_after';
+
+export const transactionsTable: DocumentTableSpec<Transaction, StoredColumn> = {
+  table: 'transactions',
+  columns: {
+    customer_id: (transaction) => transaction.customerId,
+    status: (transaction) => transaction.status,
+    subscription_id: (transaction) => transaction.subscriptionId,
+    collection_mode: (transaction) => transaction.collectionMode,
+    invoice_number: (transaction) => transaction.invoiceNumber,
+    origin: (transaction) => transaction.origin,
+    billed_at: (transaction) => transaction.billedAt,
+    created_at: (transaction) => transaction.createdAt,
+    updated_at: (transaction) => transaction.updatedAt,
+    billed_key: (transaction) => transaction.billedAt ?? '',
+    past_due_after: (transaction) => pastDueAfter(transaction),
+  },
+};
+
+const decode = (body: string) => JSON.parse(body) as Transaction;
+
+export class SqlTransactionRepository implements TransactionRepository {
+  private readonly documents: DocumentCollection<Transaction, StoredColumn>;
+
+  constructor(private readonly executor: SqlExecutor) {
+    this.documents = new DocumentCollection(executor, transactionsTable);
+  }
+
+  insert(scope: Scope, transaction: Transaction): Promise<void> {
+    return this.documents.insert(scope, transaction);
+  }
+
+  update(scope: Scope, transaction: Transaction): Promise<void> {
+    return this.documents.update(scope, transaction);
+  }
+
+  findById(scope: Scope, id: string): Promise<Transaction | undefined> {
+    return this.documents.findById(scope, id);
+  }
+
+  findByIdForUpdate(scope: Scope, id: string): Promise<Transaction | undefined> {
+    return this.documents.findByIdForUpdate(scope, id);
+  }
+
+  list(scope: Scope, query: ListQuery<TransactionColumn> | TransactionListQuery): Promise<Page<Transaction>> {
+    if (!('orderBy' in query) || query.orderBy === 'id') {
+      return listPage(this.executor, transactionsTable.table, scope, query, decode);
+    }
+    return this.listByBilledAt(scope, query);
+  }
+
+  /** Keyset pagination on (billed_key, id): the cursor id's own key is looked up in the query. */
+  private async listByBilledAt(scope: Scope, query: TransactionListQuery): Promise<Page<Transaction>> {
+    const { sql, params } = filterClauses(query.filter);
+    const where = ['account_id = ?', 'environment = ?', ...sql];
+    const scopeParams: SqlValue[] = [scope.accountId, scope.environment, ...params];
+    const pageWhere = [...where];
+    const pageParams = [...scopeParams];
+    if (query.after !== undefined) {
+      const operator = query.direction === 'desc' ? '<' : '>';
+      pageWhere.push(
+        `(billed_key, id) ${operator} ((select anchor.billed_key from transactions anchor where anchor.account_id = ? and anchor.environment = ? and anchor.id = ?), ?)`,
+      );
+      pageParams.push(scope.accountId, scope.environment, query.after, query.after);
+    }
+    const rows = await this.executor.all<{ body: string }>(
+      `select body from transactions where ${pageWhere.join(' and ')} order by billed_key ${query.direction}, id ${query.direction} limit ?`,
+      [...pageParams, query.perPage + 1],
+    );
+    const counted = await this.executor.get<{ total: number | string }>(
+      `select count(*) as total from (select 1 from transactions where ${where.join(' and ')} limit ?) capped`,
+      [...scopeParams, ESTIMATED_TOTAL_CAP + 1],
+    );
+    return {
+      items: rows.slice(0, query.perPage).map((row) => decode(row.body)),
+      hasMore: rows.length > query.perPage,
+      estimatedTotal: Number(counted?.total ?? 0),
+    };
+  }
+
+  async nextInvoiceNumber(scope: Scope, year: number): Promise<number> {
+    const row = await this.executor.get<{ last_number: number | string }>(
+      `insert into invoice_sequences (account_id, environment, year, last_number) values (?, ?, ?, 1)
+       on conflict (account_id, environment, year) do update set last_number = invoice_sequences.last_number + 1
+       returning last_number`,
+      [scope.accountId, scope.environment, year],
+    );
+    if (!row) throw new Error('The invoice number sequence returned no row');
+    return Number(row.last_number);
+  }
+
+  async findOverdue(scope: Scope, now: string, limit: number): Promise<readonly string[]> {
+    const rows = await this.executor.all<{ id: string }>(
+      `select id from transactions
+       where environment = ? and past_due_after is not null and past_due_after <= ? and account_id = ?
+       order by past_due_after limit ?`,
+      [scope.environment, now, scope.accountId, limit],
+    );
+    return rows.map((row) => row.id);
+  }
+
+  async findOverdueAccounts(environment: Environment, until: string): Promise<readonly string[]> {
+    const rows = await this.executor.all<{ account_id: string }>(
+      `select distinct account_id from transactions
+       where environment = ? and past_due_after is not null and past_due_after <= ?`,
+      [environment, until],
+    );
+    return rows.map((row) => row.account_id);
+  }
+}
