@@ -4,8 +4,6 @@
  * database. A billing-service meter will be chosen here too, when it exists; until then `meter` can be
  * passed in and the local SQLite quotas are the default.
  */
-import { mkdirSync } from 'node:fs';
-import { dirname } from 'node:path';
 import { CATALOGUE_CONNECTOR_ID, createCatalogueConnector } from './catalogue/catalogue-connector.js';
 import { CatalogueStore } from './catalogue/catalogue-store.js';
 import { importFeed } from './catalogue/import-feed.js';
@@ -70,9 +68,7 @@ const DEFAULT_DEADLINE_MS = 2_500;
 /** Builds the service from options. */
 export async function composeService(options: ServiceOptions = {}): Promise<PriceSearchService> {
   const clock = options.clock ?? systemClock;
-  const cataloguePath = options.cataloguePath ?? ':memory:';
-  if (cataloguePath !== ':memory:') mkdirSync(dirname(cataloguePath), { recursive: true });
-  const catalogue = CatalogueStore.open(cataloguePath);
+  const catalogue = CatalogueStore.open(options.cataloguePath ?? ':memory:');
   const stateDb = openStateDatabase(options.statePath ?? ':memory:');
 
   try {

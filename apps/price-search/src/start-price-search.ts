@@ -40,17 +40,21 @@ export async function startPriceSearch(options: StartOptions = {}): Promise<Runn
       },
     );
     const urlHost = host.includes(':') ? `[${host}]` : host;
+    let closing: Promise<void> | undefined;
     return {
       url: `http://${urlHost}:${port}`,
-      close: () =>
-        new Promise<void>((resolve, reject) => {
+      // Idempotent: a second close waits for the first.
+      close: () => {
+        closing ??= new Promise<void>((resolve, reject) => {
           server.close((error) => {
             service.close();
             if (error) reject(error);
             else resolve();
           });
           if ('closeAllConnections' in server) server.closeAllConnections();
-        }),
+        });
+        return closing;
+      },
     };
   } catch (error) {
     service.close();

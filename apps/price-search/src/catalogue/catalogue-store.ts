@@ -3,6 +3,8 @@
  * The offline catalogue in SQLite: a `listings` table and an FTS5 index over title, brand and category with
  * the Porter stemmer, ranked by `bm25()`. A file path persists it; `:memory:` keeps it in the process.
  */
+import { mkdirSync } from 'node:fs';
+import { dirname } from 'node:path';
 import Database from 'better-sqlite3';
 import type { Condition } from '../listing/listing.js';
 import type { NetworkId } from '../listing/networks.js';
@@ -71,6 +73,7 @@ const BM25 = 'bm25(listings_fts, 10.0, 4.0, 2.0)';
 export class CatalogueStore {
   readonly #db: Database.Database;
   readonly #upsert: Database.Statement;
+  readonly #statements = new Map<string, Database.Statement>();
 
   private constructor(db: Database.Database) {
     this.#db = db;
@@ -84,6 +87,7 @@ export class CatalogueStore {
 
   /** Opens (and creates when needed) the catalogue at `path`, or in memory for `:memory:`. */
   static open(path: string): CatalogueStore {
+    if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true });
     const db = new Database(path);
     if (path !== ':memory:') {
       db.pragma('journal_mode = WAL');
@@ -158,8 +162,6 @@ export class CatalogueStore {
       LIMIT @limit`;
     return this.#statement(sql).all(parameters) as CatalogueHit[];
   }
-
-  readonly #statements = new Map<string, Database.Statement>();
 
   #statement(sql: string): Database.Statement {
     let statement = this.#statements.get(sql);

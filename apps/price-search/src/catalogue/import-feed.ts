@@ -56,11 +56,14 @@ export async function importFeed(store: CatalogueStore, input: ImportFeedInput):
     store.upsert(batch);
     imported += batch.length;
     batch = [];
-    input.onProgress?.({ read, imported, rejected });
   };
 
   for await (const row of readFeed(input.path, input.format)) {
     read += 1;
+    if (read % batchSize === 0) {
+      flush();
+      input.onProgress?.({ read, imported, rejected });
+    }
     const check = checkFeedRow(row, input.network);
     if (!check.ok) {
       reject({ position: check.position, itemId: check.itemId, reason: check.reason });
@@ -73,7 +76,6 @@ export async function importFeed(store: CatalogueStore, input: ImportFeedInput):
     }
     seen.add(key);
     batch.push(check.item);
-    if (batch.length >= batchSize) flush();
   }
   flush();
   input.onProgress?.({ read, imported, rejected });

@@ -1,0 +1,249 @@
+/**
+ * @module
+ * The `price-search` command: serve, import, keys, mcp. Human output goes to stderr except what a script
+ * would capture (a created key, a key list); `mcp` keeps stdout for JSON-RPC alone.
+ */
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { parseArgs } from 'node:util';
+import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
+import { CatalogueStore } from './catalogue/catalogue-store.js';
+import { FeedFormatError } from './catalogue/feed/read-feed.js';
+import { importFeed } from './catalogue/import-feed.js';
+import { ebayOptionsFrom, readEnvironment } from './config.js';
+import { KeyStore } from './keys/key-store.js';
+import { isNetworkId, NETWORKS } from './listing/networks.js';
+import { createMcpServer } from './mcp/mcp-server.js';
+import { isKeyPlan, KEY_PLANS } from './metering/plans.js';
+import { openStateDatabase } from './shared/state-database.js';
+import { startPriceSearch } from './start-price-search.js';
+
+const USAGE = `Usage: price-search <command> [options]
+
+Commands:
+  serve [--port 8090] [--host 127.0.0.1] [--data-dir DIR] [--catalogue FILE] [--demo]
+      Start the HTTP API. Without an imported catalogue the bundled demo feed is served from memory.
+  import <feed.tsv|feed.xml> [--network ID] [--format tsv|xml] [--replace] [--data-dir DIR] [--catalogue FILE]
+      Import a Google Merchant Center feed into the catalogue; rejected rows are listed with reasons.
+  keys create --plan pro|scale [--label TEXT] [--data-dir DIR]
+  keys revoke <key-id> [--data-dir DIR]
+  keys list [--data-dir DIR]
+  mcp [--api-url URL] [--api-key KEY]
+      Run the MCP stdio server against the HTTP API (env PRICE_SEARCH_API_URL, PRICE_SEARCH_API_KEY).
+
+Environment: PRICE_SEARCH_PORT, PRICE_SEARCH_HOST, PRICE_SEARCH_DATA_DIR, PRICE_SEARCH_TRUSTED_PROXIES,
+  EBAY_CLIENT_ID, EBAY_CLIENT_SECRET, EBAY_BASE_URL, EBAY_AFFILIATE_CAMPAIGN_ID`;
+
+/** Runs the CLI with `argv` (without node and script); resolves to the exit code. */
+export async function runCli(argv: readonly string[]): Promise<number> {
+  const [command, ...rest] = argv;
+  switch (command) {
+    case 'serve':
+      return serveCommand(rest);
+    case 'import':
+      return importCommand(rest);
+    case 'keys':
+      return keysCommand(rest);
+    case 'mcp':
+      return mcpCommand(rest);
+    case undefined:
+    case 'help':
+    case '--help':
+    case '-h':
+      console.error(USAGE);
+      return command === undefined ? 1 : 0;
+    default:
+      console.error(`price-search: unknown command "${command}"\n\n${USAGE}`);
+      return 1;
+  }
+}
+
+function paths(dataDir: string | undefined, catalogue: string | undefined) {
+  const dir = dataDir ?? readEnvironment().PRICE_SEARCH_DATA_DIR;
+  return { catalogue: catalogue ?? join(dir, 'catalogue.db'), state: join(dir, 'state.db') };
+}
+
+async function serveCommand(args: readonly string[]): Promise<number> {
+  const { values } = parseArgs({
+    args: [...args],
+    options: {
+      port: { type: 'string' },
+      host: { type: 'string' },
+      'data-dir': { type: 'string' },
+      catalogue: { type: 'string' },
+      demo: { type: 'boolean', default: false },
+    },
+  });
+  const env = readEnvironment();
+  const files = paths(values['data-dir'], values.catalogue);
+  const useDemo = values.demo || !existsSync(files.catalogue);
+  const port = values.port === undefined ? env.PRICE_SEARCH_PORT : Number(values.port);
+  if (!Number.isInteger(port) || port < 0 || port > 65_535) {
+    console.error(`price-search: invalid port "${values.port}"`);
+    return 1;
+  }
+  const ebay = ebayOptionsFrom(env);
+  const running = await startPriceSearch({
+    port,
+    host: values.host ?? env.PRICE_SEARCH_HOST,
+    cataloguePath: useDemo ? ':memory:' : files.catalogue,
+    demoFeed: useDemo,
+    statePath: files.state,
+    trustedProxies: env.PRICE_SEARCH_TRUSTED_PROXIES,
+    ebay,
+  });
+  console.error(`price-search listening on ${running.url}`);
+  console.error(`  catalogue: ${useDemo ? 'bundled demo feed (in memory)' : files.catalogue}`);
+  console.error(
+    `  ebay_uk:   ${ebay ? `live eBay Browse API at ${ebay.baseUrl}` : 'catalogue (EBAY_CLIENT_ID not set)'}`,
+  );
+  console.error(`  keys and quotas: ${files.state}`);
+  await new Promise<void>((resolve) => {
+    const stop = (): void => {
+      process.off('SIGINT', stop);
+      process.off('SIGTERM', stop);
+      resolve();
+    };
+    process.on('SIGINT', stop);
+    process.on('SIGTERM', stop);
+  });
+  await running.close();
+  return 0;
+}
+
+async function importCommand(args: readonly string[]): Promise<number> {
+  const { values, positionals } = parseArgs({
+    args: [...args],
+    allowPositionals: true,
+    options: {
+      network: { type: 'string' },
+      format: { type: 'string' },
+      replace: { type: 'boolean', default: false },
+      'data-dir': { type: 'string' },
+      catalogue: { type: 'string' },
+    },
+  });
+  const [feedPath] = positionals;
+  if (feedPath === undefined) {
+    console.error('price-search import: give the path of a feed (TSV or RSS XML)');
+    return 1;
+  }
+  if (values.network !== undefined && !isNetworkId(values.network)) {
+    console.error(`price-search import: unknown network "${values.network}" (${NETWORKS.join(', ')})`);
+    return 1;
+  }
+  if (values.format !== undefined && values.format !== 'tsv' && values.format !== 'xml') {
+    console.error('price-search import: --format is tsv or xml');
+    return 1;
+  }
+  const files = paths(values['data-dir'], values.catalogue);
+  const store = CatalogueStore.open(files.catalogue);
+  const interactive = process.stderr.isTTY === true;
+  const started = performance.now();
+  let shownRejections = 0;
+  try {
+    if (values.replace) store.clear();
+    const report = await importFeed(store, {
+      path: feedPath,
+      ...(values.format === undefined ? {} : { format: values.format }),
+      ...(values.network === undefined ? {} : { network: values.network }),
+      onProgress: ({ read, imported, rejected }) => {
+        const line = `read ${read} rows: ${imported} imported, ${rejected} rejected`;
+        if (interactive) process.stderr.write(`\r${line}`);
+        else if (read % 10_000 < 2_000) console.error(line);
+      },
+      onRejected: (rejection) => {
+        shownRejections += 1;
+        if (shownRejections <= 50) {
+          if (interactive) process.stderr.write('\r\u001b[K');
+          console.error(
+            `  rejected row ${rejection.position}${rejection.itemId ? ` (id ${rejection.itemId})` : ''}: ${rejection.reason}`,
+          );
+        }
+      },
+    });
+    if (interactive) process.stderr.write('\n');
+    if (report.rejected > 50) console.error(`  … and ${report.rejected - 50} more rejected rows`);
+    const seconds = ((performance.now() - started) / 1000).toFixed(1);
+    console.error(
+      `Imported ${report.imported} of ${report.read} rows into ${files.catalogue} in ${seconds} s (${report.rejected} rejected).`,
+    );
+    return 0;
+  } catch (error) {
+    if (error instanceof FeedFormatError || (error instanceof Error && 'code' in error)) {
+      console.error(`price-search import: ${error.message}`);
+      return 1;
+    }
+    throw error;
+  } finally {
+    store.close();
+  }
+}
+
+async function keysCommand(args: readonly string[]): Promise<number> {
+  const [action, ...rest] = args;
+  const { values, positionals } = parseArgs({
+    args: rest,
+    allowPositionals: true,
+    options: { plan: { type: 'string' }, label: { type: 'string' }, 'data-dir': { type: 'string' } },
+  });
+  const db = openStateDatabase(paths(values['data-dir'], undefined).state);
+  const keys = new KeyStore(db);
+  try {
+    switch (action) {
+      case 'create': {
+        if (values.plan === undefined || !isKeyPlan(values.plan)) {
+          console.error(`price-search keys create: --plan is one of ${KEY_PLANS.join(', ')}`);
+          return 1;
+        }
+        const created = keys.create({ plan: values.plan, label: values.label ?? '', now: new Date() });
+        console.error(`Created ${created.plan} key ${created.id}. The key is shown once; store it now:`);
+        console.log(created.key);
+        return 0;
+      }
+      case 'revoke': {
+        const [id] = positionals;
+        if (id === undefined) {
+          console.error('price-search keys revoke: give the key id (key_…)');
+          return 1;
+        }
+        if (!keys.revoke(id, new Date())) {
+          console.error(`price-search keys revoke: no active key ${id}`);
+          return 1;
+        }
+        console.error(`Revoked ${id}.`);
+        return 0;
+      }
+      case 'list':
+        for (const key of keys.list()) {
+          console.log([key.id, key.plan, key.revokedAt ? `revoked ${key.revokedAt}` : 'active', key.label].join('\t'));
+        }
+        return 0;
+      default:
+        console.error('price-search keys: create, revoke or list');
+        return 1;
+    }
+  } finally {
+    db.close();
+  }
+}
+
+async function mcpCommand(args: readonly string[]): Promise<number> {
+  const { values } = parseArgs({
+    args: [...args],
+    options: { 'api-url': { type: 'string' }, 'api-key': { type: 'string' } },
+  });
+  const env = readEnvironment();
+  const apiUrl = values['api-url'] ?? env.PRICE_SEARCH_API_URL;
+  const server = createMcpServer({ apiUrl, apiKey: values['api-key'] ?? env.PRICE_SEARCH_API_KEY });
+  const transport = new StdioServerTransport();
+  const closed = new Promise<void>((resolve) => {
+    transport.onclose = resolve;
+    process.stdin.once('end', resolve);
+  });
+  await server.connect(transport);
+  console.error(`price-search mcp: serving tools over stdio against ${apiUrl}`);
+  await closed;
+  await server.close();
+  return 0;
+}

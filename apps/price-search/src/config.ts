@@ -1,0 +1,50 @@
+/**
+ * @module
+ * Environment variables, parsed once with zod. Command-line flags override them (see cli.ts).
+ */
+import { join } from 'node:path';
+import { z } from 'zod';
+import type { EbayOptions } from './compose-service.js';
+
+const Environment = z.object({
+  PRICE_SEARCH_PORT: z.coerce.number().int().min(0).max(65_535).default(8090),
+  PRICE_SEARCH_HOST: z.string().min(1).default('127.0.0.1'),
+  // Relative to the working directory; the repository ignores /data/, so a start from the root leaves no trace.
+  PRICE_SEARCH_DATA_DIR: z.string().min(1).default(join('data', 'price-search')),
+  PRICE_SEARCH_TRUSTED_PROXIES: z.coerce.number().int().min(0).max(10).default(0),
+  PRICE_SEARCH_API_URL: z.url().default('http://127.0.0.1:8090'),
+  PRICE_SEARCH_API_KEY: z.string().optional(),
+  EBAY_CLIENT_ID: z.string().optional(),
+  EBAY_CLIENT_SECRET: z.string().optional(),
+  EBAY_BASE_URL: z.url().default('https://api.ebay.com'),
+  EBAY_AFFILIATE_CAMPAIGN_ID: z.string().optional(),
+});
+
+/** The parsed environment. */
+export type PriceSearchEnvironment = z.infer<typeof Environment>;
+
+/** Raised when an environment variable has an invalid value. */
+export class ConfigError extends Error {
+  override readonly name = 'ConfigError';
+}
+
+/** Parses the environment. */
+export function readEnvironment(env: NodeJS.ProcessEnv = process.env): PriceSearchEnvironment {
+  const result = Environment.safeParse(env);
+  if (!result.success) {
+    const issue = result.error.issues[0];
+    throw new ConfigError(`invalid ${String(issue?.path[0])}: ${issue?.message}`);
+  }
+  return result.data;
+}
+
+/** eBay options when both credentials are set; the eBay connector is off otherwise. */
+export function ebayOptionsFrom(env: PriceSearchEnvironment): EbayOptions | undefined {
+  if (!env.EBAY_CLIENT_ID || !env.EBAY_CLIENT_SECRET) return undefined;
+  return {
+    clientId: env.EBAY_CLIENT_ID,
+    clientSecret: env.EBAY_CLIENT_SECRET,
+    baseUrl: env.EBAY_BASE_URL,
+    ...(env.EBAY_AFFILIATE_CAMPAIGN_ID ? { affiliateCampaignId: env.EBAY_AFFILIATE_CAMPAIGN_ID } : {}),
+  };
+}

@@ -1,0 +1,114 @@
+/**
+ * @module
+ * The `search_products` tool: the query fields of the API in, `{results, meta}` out. Every failure (bad input,
+ * quota, service down) is a tool result with `isError: true` and a message an agent can act on.
+ */
+import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { z } from 'zod';
+import { type RuleFollowingClient, SearchFailedError } from '../../client/rule-following-client.js';
+import { NETWORKS } from '../../listing/networks.js';
+
+const listing = z.object({
+  product: z.string(),
+  price: z.number(),
+  currency: z.literal('GBP'),
+  condition: z.enum(['New', 'Used', 'Refurbished']),
+  network: z.enum(NETWORKS),
+  url: z.string(),
+});
+
+/** Input of search_products (the API's request fields). */
+export const searchProductsInput = {
+  query: z
+    .string()
+    .trim()
+    .min(1)
+    .max(200)
+    .describe('Natural-language product query, e.g. "used thinkpad t480 under £300"'),
+  max_results: z.int().min(1).max(20).default(5).describe('Maximum listings to return (1-20)'),
+  max_price: z
+    .number()
+    .positive()
+    .optional()
+    .describe('Price ceiling in pounds; set it whenever the user states a budget'),
+  networks: z
+    .array(z.enum(NETWORKS))
+    .min(1)
+    .optional()
+    .describe('Marketplaces to search, <marketplace>_uk; all when omitted'),
+};
+
+/** Output of search_products. */
+export const searchProductsOutput = {
+  results: z.array(listing),
+  meta: z.object({
+    query: z.string(),
+    searched_query: z.string(),
+    broadened: z.boolean(),
+    returned: z.int(),
+    networks_searched: z.array(z.string()),
+    networks_failed: z.array(z.string()),
+  }),
+};
+
+/** Registers the tool. */
+export function registerSearchProducts(server: McpServer, client: RuleFollowingClient): void {
+  server.registerTool(
+    'search_products',
+    {
+      title: 'Search UK product listings',
+      description:
+        'Live UK marketplace listings (GBP) for a physical product, with a direct purchase link each. ' +
+        'Show every url to the user unchanged. When nothing matches, one broader query is tried automatically ' +
+        '(meta.broadened).',
+      inputSchema: searchProductsInput,
+      outputSchema: searchProductsOutput,
+      annotations: { readOnlyHint: true, openWorldHint: true, idempotentHint: false, destructiveHint: false },
+    },
+    async (args): Promise<CallToolResult> => {
+      try {
+        const result = await client.search({
+          query: args.query,
+          max_results: args.max_results,
+          ...(args.max_price === undefined ? {} : { max_price: args.max_price }),
+          ...(args.networks === undefined ? {} : { networks: args.networks }),
+        });
+        const summary =
+          result.results.length === 0
+            ? `No listings found for "${result.meta.searched_query}".`
+            : result.results
+                .map(
+                  (item) =>
+                    `${item.product} — £${item.price.toFixed(2)} (${item.condition}, ${item.network}) ${item.url}`,
+                )
+                .join('\n');
+        return {
+          content: [{ type: 'text', text: summary }],
+          structuredContent: { results: [...result.results], meta: result.meta },
+        };
+      } catch (error) {
+        return { isError: true, content: [{ type: 'text', text: describeFailure(error) }] };
+      }
+    },
+  );
+}
+
+function describeFailure(error: unknown): string {
+  if (!(error instanceof SearchFailedError)) {
+    console.error('price-search mcp: unexpected error', error);
+    return `Search failed: ${error instanceof Error ? error.message : String(error)}`;
+  }
+  const { code, retryAfterSeconds } = error.apiError;
+  const wait = retryAfterSeconds === undefined ? '' : ` Retry after ${retryAfterSeconds} s.`;
+  switch (code) {
+    case 'monthly_quota_exceeded':
+      return `Monthly lookup quota used up: ${error.message}${wait}`;
+    case 'too_many_requests':
+      return `Rate limited by the price search service.${wait}`;
+    case 'invalid_api_key':
+      return `The configured API key was refused (${error.message}). Check PRICE_SEARCH_API_KEY.`;
+    default:
+      return `Search failed (${code}): ${error.message}${wait}`;
+  }
+}

@@ -1,0 +1,62 @@
+import { describe, expect, it } from 'vitest';
+import type { Listing } from '../listing/listing.js';
+import type { Pence } from '../money/pence.js';
+import { parseQuery } from '../query/parse-query.js';
+import type { Connector } from './connector.js';
+import { ConnectorHealth } from './connector-health.js';
+import { SearchEngine } from './search-engine.js';
+
+const listing = (url: string, pricePence: number, sourceRank: number): Listing => ({
+  product: url,
+  pricePence: pricePence as Pence,
+  condition: 'new',
+  network: url.startsWith('a') ? 'amazon_uk' : 'ebay_uk',
+  url,
+  sourceRank,
+});
+
+const connector = (id: string, networks: Connector['networks'], listings: Listing[]): Connector => ({
+  id,
+  networks,
+  search: async () => listings,
+});
+
+function engine(connectors: Connector[]) {
+  return new SearchEngine({
+    connectors,
+    health: new ConnectorHealth({ now: () => new Date(0) }),
+    deadlinesMs: {},
+    defaultDeadlineMs: 1_000,
+  });
+}
+
+describe('SearchEngine', () => {
+  const sources = [
+    connector('amazon', ['amazon_uk'], [listing('a1', 900, 0), listing('a2', 100, 1)]),
+    connector('ebay', ['ebay_uk'], [listing('e1', 500, 0), listing('e2', 300, 1)]),
+  ];
+
+  it('interleaves sources by their own rank for relevance, cheaper first at equal rank', async () => {
+    const outcome = await engine(sources).search({
+      parsed: parseQuery('lamp'),
+      networks: ['amazon_uk', 'ebay_uk'],
+      maxResults: 4,
+    });
+    expect(outcome.listings.map((item) => item.url)).toEqual(['e1', 'a1', 'a2', 'e2']);
+  });
+
+  it('orders by price for a cheapest query', async () => {
+    const outcome = await engine(sources).search({
+      parsed: parseQuery('cheapest lamp'),
+      networks: ['amazon_uk', 'ebay_uk'],
+      maxResults: 3,
+    });
+    expect(outcome.listings.map((item) => item.url)).toEqual(['a2', 'e2', 'e1']);
+  });
+
+  it('only calls connectors serving a requested network', async () => {
+    const outcome = await engine(sources).search({ parsed: parseQuery('lamp'), networks: ['ebay_uk'], maxResults: 5 });
+    expect(outcome.runs.map((run) => run.connectorId)).toEqual(['ebay']);
+    expect(outcome.networksSearched).toEqual(['ebay_uk']);
+  });
+});
