@@ -66,6 +66,9 @@ export function createApp(dependencies: AppDependencies, options: EnvironmentOpt
     c.set('publicBaseUrl', options.publicBaseUrl().replace(/\/+$/, ''));
     c.header('Request-Id', c.var.requestId);
     await next();
+    // A request answered before its body was read (refused auth, a bad path, a bodiless action)
+    // leaves the body on the wire; keep-alive clients would send the next request after it.
+    if (c.req.raw.body !== null && !c.req.raw.bodyUsed) c.header('Connection', 'close');
   });
 
   app.use(async (c, next) => {

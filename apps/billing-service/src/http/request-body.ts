@@ -38,11 +38,34 @@ export async function readJson(c: Context<AppEnv>): Promise<unknown> {
   if (!/^application\/(?:[\w.+-]+\+)?json\b/i.test(contentType)) {
     throw new BillingError('bad_request', 'Request bodies must be JSON, sent with Content-Type: application/json.');
   }
+  let value: unknown;
   try {
-    return JSON.parse(text) as unknown;
+    value = JSON.parse(text) as unknown;
   } catch {
     throw new BillingError('bad_request', 'The request body is not valid JSON.');
   }
+  if (nestsDeeperThan(value, MAX_JSON_DEPTH)) {
+    throw new BillingError('bad_request', `The request body nests deeper than ${MAX_JSON_DEPTH} levels.`);
+  }
+  return value;
+}
+
+/**
+ * No body we accept comes near this depth; a deeper one (inside custom_data, say) would overflow
+ * the stack when stored or written back, so it is refused as it arrives (ADR 0101).
+ */
+export const MAX_JSON_DEPTH = 32;
+
+/** Walks the value without recursion, so the check itself cannot overflow the stack. */
+function nestsDeeperThan(value: unknown, limit: number): boolean {
+  const pending: [unknown, number][] = [[value, 1]];
+  for (let next = pending.pop(); next !== undefined; next = pending.pop()) {
+    const [item, depth] = next;
+    if (item === null || typeof item !== 'object') continue;
+    if (depth > limit) return true;
+    for (const child of Object.values(item)) pending.push([child, depth + 1]);
+  }
+  return false;
 }
 
 export async function readBody<Schema extends z.ZodType>(
