@@ -18,7 +18,7 @@ import { EventsResource, EventTypesResource } from './resources/events.js';
 import { NotificationSettingsResource, NotificationsResource } from './resources/notifications.js';
 import { SandboxClockResource } from './resources/sandbox-clock.js';
 import { SubscriptionsResource } from './resources/subscriptions.js';
-import { TransactionsResource } from './resources/transactions.js';
+import { AdjustmentsResource, TaxSettingsResource, TransactionsResource } from './resources/transactions.js';
 import { UsageBalancesResource } from './resources/usage-balances.js';
 import { UsageEventsResource } from './resources/usage-events.js';
 import type { UsageEventInput } from './types/usage.js';
@@ -117,6 +117,8 @@ export class Drawdown {
   readonly usageEvents: UsageEventsResource;
   readonly subscriptions: SubscriptionsResource;
   readonly transactions: TransactionsResource;
+  readonly adjustments: AdjustmentsResource;
+  readonly taxSettings: TaxSettingsResource;
   readonly currencies: CurrenciesResource;
   readonly events: EventsResource;
   readonly eventTypes: EventTypesResource;
@@ -160,6 +162,8 @@ export class Drawdown {
     this.usageEvents = new UsageEventsResource(http, runtime, usagePolicy);
     this.subscriptions = new SubscriptionsResource(http);
     this.transactions = new TransactionsResource(http);
+    this.adjustments = new AdjustmentsResource(http);
+    this.taxSettings = new TaxSettingsResource(http);
     this.currencies = new CurrenciesResource(http, runtime);
     this.events = new EventsResource(http);
     this.eventTypes = new EventTypesResource(http);

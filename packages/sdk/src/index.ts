@@ -45,7 +45,7 @@ export type {
   SandboxClockResource,
 } from './resources/sandbox-clock.js';
 export type { SubscriptionsResource } from './resources/subscriptions.js';
-export type { TransactionsResource } from './resources/transactions.js';
+export type { AdjustmentsResource, TaxSettingsResource, TransactionsResource } from './resources/transactions.js';
 export type { UsageBalancesResource } from './resources/usage-balances.js';
 export type { UsageEventsResource } from './resources/usage-events.js';
 export type {
@@ -110,16 +110,26 @@ export type {
   UpdateSubscriptionInput,
 } from './types/subscriptions.js';
 export {
+  type Adjustment,
+  type AdjustmentAction,
   BILLING_HISTORY_STATUSES,
+  type CreateAdjustmentInput,
+  type CreateTransactionInput,
   type InvoicePdf,
+  type ListAdjustmentsParams,
   type ListTransactionsParams,
+  type RecordPaymentInput,
+  type TaxSettings,
   type Transaction,
   type TransactionDetails,
+  type TransactionItemInput,
   type TransactionLineItem,
   type TransactionOrigin,
   type TransactionPayment,
   type TransactionStatus,
   type TransactionTotals,
+  type UpdateTaxSettingsInput,
+  type UpdateTransactionInput,
 } from './types/transactions.js';
 export type {
   BalancePart,

@@ -10,6 +10,9 @@ export const FALLBACK_LOCALE = 'en-US';
 /** Longer headers are cut: they come from users and must not cost unbounded work. */
 const MAX_HEADER_LENGTH = 4_096;
 const MAX_ENTRIES = 32;
+/** Resolving a tag asks Intl which locales it supports, which costs more than formatting; headers repeat. */
+const MAX_CACHED_HEADERS = 512;
+const resolved = new Map<string, string>();
 
 interface Candidate {
   readonly tag: string;
@@ -48,8 +51,22 @@ function canonical(tag: string): string | null {
  */
 export function localeFromAcceptLanguage(header: string | null | undefined): string {
   if (!header) return FALLBACK_LOCALE;
+  const key = header.slice(0, MAX_HEADER_LENGTH);
+  const cached = resolved.get(key);
+  if (cached !== undefined) return cached;
+  const locale = resolveLocale(key);
+  resolved.set(key, locale);
+  // Oldest first out: the header comes from users, so the cache must stay bounded.
+  if (resolved.size > MAX_CACHED_HEADERS) {
+    const oldest = resolved.keys().next().value;
+    if (oldest !== undefined) resolved.delete(oldest);
+  }
+  return locale;
+}
+
+function resolveLocale(header: string): string {
   const candidates: Candidate[] = [];
-  const entries = header.slice(0, MAX_HEADER_LENGTH).split(',').slice(0, MAX_ENTRIES);
+  const entries = header.split(',').slice(0, MAX_ENTRIES);
   entries.forEach((entry, order) => {
     const [rawTag, ...parameters] = entry.split(';');
     const tag = rawTag?.trim() ?? '';

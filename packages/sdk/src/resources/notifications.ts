@@ -38,6 +38,11 @@ export class NotificationSettingsResource extends Resource {
     return this.data({ method: 'PATCH', path: `/notification-settings/${segment(id)}`, body: input, ...options });
   }
 
+  /** Issues a new `endpointSecretKey`; webhooks are signed with it from now on. */
+  rotateSecret(id: string, options?: RequestOptions): Promise<NotificationSetting> {
+    return this.data({ method: 'POST', path: `/notification-settings/${segment(id)}/rotate-secret`, ...options });
+  }
+
   async delete(id: string, options?: RequestOptions): Promise<void> {
     await this.http.send({ method: 'DELETE', path: `/notification-settings/${segment(id)}`, ...options });
   }

@@ -5,7 +5,19 @@
  */
 import type { Collection } from '../core/collection.js';
 import type { RequestOptions } from '../core/http-client.js';
-import type { InvoicePdf, ListTransactionsParams, Transaction } from '../types/transactions.js';
+import type {
+  Adjustment,
+  CreateAdjustmentInput,
+  CreateTransactionInput,
+  InvoicePdf,
+  ListAdjustmentsParams,
+  ListTransactionsParams,
+  RecordPaymentInput,
+  TaxSettings,
+  Transaction,
+  UpdateTaxSettingsInput,
+  UpdateTransactionInput,
+} from '../types/transactions.js';
 import { Resource, segment } from './resource.js';
 
 export class TransactionsResource extends Resource {
@@ -27,6 +39,33 @@ export class TransactionsResource extends Resource {
     });
   }
 
+  /** Creates a transaction (`draft`, or `ready` once complete; `status: 'billed'` issues the invoice). */
+  create(input: CreateTransactionInput, options?: RequestOptions): Promise<Transaction> {
+    return this.data({ method: 'POST', path: '/transactions', body: input, ...options });
+  }
+
+  update(id: string, input: UpdateTransactionInput, options?: RequestOptions): Promise<Transaction> {
+    return this.data({ method: 'PATCH', path: `/transactions/${segment(id)}`, body: input, ...options });
+  }
+
+  /**
+   * Sandbox only: pays (or fails to pay) a transaction as a checkout would. A paid transaction
+   * for recurring prices starts its subscription.
+   */
+  simulatePayment(id: string, outcome: 'success' | 'failure', options?: RequestOptions): Promise<Transaction> {
+    return this.data({
+      method: 'POST',
+      path: `/transactions/${segment(id)}/simulate-payment`,
+      body: { outcome },
+      ...options,
+    });
+  }
+
+  /** Records a payment your payment provider reported. */
+  recordPayment(id: string, input: RecordPaymentInput, options?: RequestOptions): Promise<Transaction> {
+    return this.data({ method: 'POST', path: `/transactions/${segment(id)}/payments`, body: input, ...options });
+  }
+
   /** A temporary (one hour) link to the invoice PDF. */
   getInvoicePdf(
     id: string,
@@ -39,5 +78,27 @@ export class TransactionsResource extends Resource {
       query: { disposition: params.disposition },
       ...options,
     });
+  }
+}
+
+/** Credits and refunds on billed or completed transactions; they never touch usage balances. */
+export class AdjustmentsResource extends Resource {
+  list(params?: ListAdjustmentsParams, options?: RequestOptions): Collection<Adjustment> {
+    return this.collection<Adjustment>('/adjustments', params, options);
+  }
+
+  create(input: CreateAdjustmentInput, options?: RequestOptions): Promise<Adjustment> {
+    return this.data({ method: 'POST', path: '/adjustments', body: input, ...options });
+  }
+}
+
+/** The account's tax rates and default tax mode, applied to new transactions. */
+export class TaxSettingsResource extends Resource {
+  get(options?: RequestOptions): Promise<TaxSettings> {
+    return this.data({ method: 'GET', path: '/tax-settings', ...options });
+  }
+
+  update(input: UpdateTaxSettingsInput, options?: RequestOptions): Promise<TaxSettings> {
+    return this.data({ method: 'PATCH', path: '/tax-settings', body: input, ...options });
   }
 }

@@ -81,6 +81,9 @@ export interface TransactionPayment {
   readonly amount: string;
   readonly status: string;
   readonly errorCode: string | null;
+  readonly methodDetails?: { readonly type: string } & Readonly<Record<string, unknown>>;
+  /** The payment provider's reference (`sandbox` for simulated payments). */
+  readonly providerReference?: string;
   readonly createdAt: string;
   readonly capturedAt: string | null;
 }
@@ -128,4 +131,104 @@ export interface ListTransactionsParams extends PageParams {
 export interface InvoicePdf {
   /** A temporary link to the PDF, valid for one hour: fetch it on demand, do not store it. */
   readonly url: string;
+}
+
+export interface TransactionItemInput {
+  readonly priceId: string;
+  readonly quantity: number;
+}
+
+interface TransactionFieldsInput {
+  readonly customerId?: string | null;
+  readonly addressId?: string | null;
+  readonly currencyCode?: string;
+  /** Prices with allowances need `automatic`. */
+  readonly collectionMode?: CollectionMode;
+  readonly billingDetails?: BillingDetails | null;
+  readonly billingPeriod?: TimePeriod | null;
+  readonly customData?: CustomData | null;
+}
+
+export interface CreateTransactionInput extends TransactionFieldsInput {
+  readonly items: readonly TransactionItemInput[];
+  /** Only `billed`: issue the invoice at once (manual collection). */
+  readonly status?: 'billed';
+}
+
+export interface UpdateTransactionInput extends TransactionFieldsInput {
+  readonly items?: readonly TransactionItemInput[];
+  /** `billed` issues the invoice; `canceled` cancels. */
+  readonly status?: 'billed' | 'canceled';
+}
+
+/** A payment reported by your payment provider (Drawdown records payments; it does not move money). */
+export interface RecordPaymentInput {
+  /** Lowest units; the whole balance when left out. */
+  readonly amount?: string;
+  readonly status?: 'captured' | 'error';
+  /** Such as `card` or `bank_transfer`. */
+  readonly methodType: string;
+  readonly providerReference: string;
+  readonly errorCode?: string | null;
+}
+
+export type AdjustmentAction = 'credit' | 'refund';
+
+export interface Adjustment {
+  readonly id: string;
+  readonly action: AdjustmentAction;
+  readonly type: 'full' | 'partial';
+  readonly transactionId: string;
+  readonly subscriptionId: string | null;
+  readonly customerId: string;
+  readonly reason: string;
+  readonly creditAppliedToBalance: boolean | null;
+  readonly currencyCode: string;
+  readonly status: string;
+  readonly items: readonly {
+    readonly id: string;
+    readonly itemId: string;
+    readonly type: 'full' | 'partial';
+    readonly amount: string;
+    readonly totals: { readonly subtotal: string; readonly tax: string; readonly total: string };
+  }[];
+  readonly totals: Readonly<Record<string, string>>;
+  readonly createdAt: string;
+  readonly updatedAt: string;
+}
+
+export interface CreateAdjustmentInput {
+  readonly action: AdjustmentAction;
+  readonly transactionId: string;
+  readonly reason: string;
+  /** `full` adjusts the whole transaction; `partial` the given items. */
+  readonly type?: 'full' | 'partial';
+  readonly items?: readonly {
+    readonly itemId: string;
+    readonly type: 'full' | 'partial';
+    readonly amount?: string | null;
+  }[];
+}
+
+export interface ListAdjustmentsParams extends PageParams {
+  readonly id?: readonly string[];
+  readonly transactionId?: readonly string[];
+  readonly customerId?: readonly string[];
+  readonly subscriptionId?: readonly string[];
+  readonly action?: AdjustmentAction;
+  readonly status?: readonly string[];
+}
+
+export interface TaxSettings {
+  readonly defaultTaxMode: 'internal' | 'external';
+  /** Decimal fraction: `"0.2"` is 20%. */
+  readonly defaultRate: string;
+  readonly countryRates: readonly { readonly countryCode: string; readonly rate: string }[];
+  readonly updatedAt: string | null;
+}
+
+export interface UpdateTaxSettingsInput {
+  readonly defaultTaxMode?: 'internal' | 'external';
+  readonly defaultRate?: string;
+  readonly countryRates?: readonly { readonly countryCode: string; readonly rate: string }[];
 }

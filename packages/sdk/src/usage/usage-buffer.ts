@@ -152,7 +152,11 @@ export class UsageBuffer {
       this.#release();
     }
     this.#reports.push(report);
-    this.options.onReport?.(report);
+    try {
+      this.options.onReport?.(report);
+    } catch {
+      // A failing callback must not stop the buffer from settling the event; the report is also in flush()'s result.
+    }
     if (report.kind === 'gave_up') {
       this.#undelivered.set(keyOf(event), event);
       return;
