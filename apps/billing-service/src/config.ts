@@ -4,6 +4,7 @@
  */
 import { resolve } from 'node:path';
 import { parseRateLimit, type RateLimit } from './http/rate-limiter.js';
+import type { WebhookDeliveryOptions } from './workers/webhook-delivery/delivery-worker.js';
 
 export interface ServiceConfig {
   readonly host: string;
@@ -23,6 +24,10 @@ export interface ServiceConfig {
   readonly drawdownPollMs: number;
   /** How often the scheduler looks for due renewals and scheduled changes. */
   readonly schedulerPollMs: number;
+  /** Deliver live webhooks to loopback and private-network destinations too (local development only). */
+  readonly allowPrivateWebhooks: boolean;
+  /** Tuning of webhook delivery; absent fields take the defaults (tests use fast retry schedules). */
+  readonly webhookDelivery?: Partial<WebhookDeliveryOptions> | undefined;
 }
 
 /** 1,200 requests per 10 seconds per IP: room for a busy backend, a wall against a runaway loop (ADR 0007). */
@@ -69,5 +74,7 @@ export function resolveServiceConfig(flags: FlagValues, env: NodeJS.ProcessEnv =
     redisUrl: text('redis-url', 'DRAWDOWN_REDIS_URL'),
     drawdownPollMs: milliseconds('DRAWDOWN_DRAWDOWN_POLL_MS', env.DRAWDOWN_DRAWDOWN_POLL_MS ?? '20'),
     schedulerPollMs: milliseconds('DRAWDOWN_SCHEDULER_POLL_MS', env.DRAWDOWN_SCHEDULER_POLL_MS ?? '1000'),
+    allowPrivateWebhooks:
+      flags['allow-private-webhooks'] === true || env.DRAWDOWN_ALLOW_PRIVATE_WEBHOOKS === 'true',
   };
 }

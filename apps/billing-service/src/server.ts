@@ -14,6 +14,9 @@ import { createEnvironmentClocks } from './infrastructure/environment-clocks.js'
 import { createDrawdownWorker } from './workers/drawdown-worker.js';
 import { createOverdueInvoicesWorker } from './workers/overdue-invoices-worker.js';
 import { createRenewalScheduler } from './workers/renewal-scheduler.js';
+import { createDestinationGuard } from './workers/webhook-delivery/destination-guard.js';
+import { createWebhookDeliveryWorker, DEFAULT_WEBHOOK_DELIVERY } from './workers/webhook-delivery/delivery-worker.js';
+import { wakeOnEvents } from './workers/webhook-delivery/wake-on-events.js';
 
 export interface RunningService {
   readonly liveUrl: string;
@@ -57,8 +60,22 @@ function createRateLimiter(config: ServiceConfig): { limiter: RateLimiter | null
 
 export async function startService(services: CoreServices, config: ServiceConfig): Promise<RunningService> {
   const rateLimits = createRateLimiter(config);
+  const webhookOptions = { ...DEFAULT_WEBHOOK_DELIVERY, ...config.webhookDelivery };
+  const destinationGuard = createDestinationGuard({
+    allowPrivate: config.allowPrivateWebhooks,
+    resolveHost: webhookOptions.resolveHost,
+  });
+  const webhookDelivery = createWebhookDeliveryWorker({
+    dependencies: { store: services.store, ids: services.ids, wallClock: services.clock },
+    guard: destinationGuard,
+    options: webhookOptions,
+    onError: logError,
+  });
   const dependencies = {
     ...services,
+    // Requests that write events wake the delivery worker, so their webhooks leave at once.
+    store: wakeOnEvents(services.store, () => webhookDelivery.wake()),
+    webhookDestinations: destinationGuard,
     clockFor: createEnvironmentClocks(services.store.sandboxClocks, services.clock),
     rateLimiter: rateLimits.limiter,
     trustProxy: config.trustProxy,
@@ -68,6 +85,7 @@ export async function startService(services: CoreServices, config: ServiceConfig
     createDrawdownWorker(services, { pollMs: config.drawdownPollMs, onError: dependencies.logError }),
     createRenewalScheduler(services, { pollMs: config.schedulerPollMs, onError: dependencies.logError }),
     createOverdueInvoicesWorker(services, { pollMs: config.schedulerPollMs, onError: dependencies.logError }),
+    webhookDelivery,
   ];
   const bound = { live: '', sandbox: '' };
   const live = createApp(dependencies, {

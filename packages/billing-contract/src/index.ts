@@ -19,6 +19,12 @@ export {
 } from './requests/catalogue.js';
 export { idOf } from './requests/common.js';
 export {
+  CreateNotificationSettingBody,
+  NOTIFICATION_SETTING_TYPE,
+  TRAFFIC_SOURCE,
+  UpdateNotificationSettingBody,
+} from './requests/notifications.js';
+export {
   AdvanceSandboxClockBody,
   CancelSubscriptionBody,
   PauseSubscriptionBody,

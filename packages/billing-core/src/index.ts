@@ -118,6 +118,86 @@ export {
 } from './invoices/invoice-links.js';
 export { formatInvoiceNumber } from './invoices/invoice-number.js';
 export {
+  type ClaimInput,
+  chooseClaims,
+  claimDueNotifications,
+  type DeliveryDependencies,
+  fanOutEvents,
+  receivesEvent,
+  recordDeliveryAttempt,
+} from './notifications/delivery.js';
+export {
+  type DeliveryOutcome,
+  NOTIFICATION_ORIGINS,
+  NOTIFICATION_SETTING_TYPES,
+  NOTIFICATION_STATUSES,
+  type Notification,
+  type NotificationLog,
+  type NotificationOrigin,
+  type NotificationSetting,
+  type NotificationSettingType,
+  type NotificationStatus,
+  TRAFFIC_SOURCES,
+  type TrafficSource,
+} from './notifications/entities.js';
+export {
+  describeEventType,
+  EVENT_API_VERSIONS,
+  EVENT_TYPES,
+  type EventTypeDefinition,
+  type EventTypeDescription,
+  type EventTypeName,
+  isEventTypeAvailable,
+  isEventTypeName,
+  listEventTypes,
+} from './notifications/event-types.js';
+export type {
+  DeliveryClaim,
+  DueNotification,
+  EventToFanOut,
+  NotificationColumn,
+  NotificationLogColumn,
+  NotificationRepository,
+  NotificationSettingColumn,
+  NotificationSettingRepository,
+  NotificationWithEvent,
+} from './notifications/notification-repository.js';
+export {
+  type CreateNotificationSettingInput,
+  createNotificationSetting,
+  type DestinationPolicy,
+  type DestinationVerdict,
+  deleteNotificationSetting,
+  ENDPOINT_SECRET_KEY_PATTERN,
+  getNotificationSetting,
+  listNotificationSettings,
+  MAX_DESTINATION_LENGTH,
+  type NotificationSettingContext,
+  parseDestinationUrl,
+  rotateNotificationSettingSecret,
+  type SecretSource,
+  type UpdateNotificationSettingInput,
+  updateNotificationSetting,
+} from './notifications/notification-settings.js';
+export {
+  getNotification,
+  listNotificationLogs,
+  listNotifications,
+  replayNotification,
+} from './notifications/notifications.js';
+export {
+  type AttemptResult,
+  type AttemptTimes,
+  afterAttempt,
+  DEFAULT_RETRY_SCHEDULES,
+  isDelivered,
+  LIVE_RETRY_SCHEDULE,
+  type RetrySchedule,
+  retryCeilingMs,
+  retryDelayMs,
+  SANDBOX_RETRY_SCHEDULE,
+} from './notifications/retry-policy.js';
+export {
   BALANCE_CURRENCIES,
   CURRENCY_MINOR_UNITS,
   type CurrencyCode,

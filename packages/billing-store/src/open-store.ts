@@ -15,6 +15,8 @@ import {
 } from './repositories/catalogue-tables.js';
 import { DocumentCollection } from './repositories/document-collection.js';
 import { SqlEventLog } from './repositories/event-log.js';
+import { SqlNotificationRepository } from './repositories/notification-repository.js';
+import { SqlNotificationSettingRepository } from './repositories/notification-setting-repository.js';
 import { SqlSandboxClockRepository } from './repositories/sandbox-clock-repository.js';
 import { SqlSubscriptionRepository } from './repositories/subscription-repository.js';
 import { adjustmentsTable } from './repositories/transaction-adjustments.js';
@@ -42,6 +44,8 @@ export function repositoriesOn(executor: SqlExecutor): Repositories {
     usageBalanceUnits: new DocumentCollection(executor, usageBalanceUnitsTable),
     meters: new DocumentCollection(executor, metersTable),
     events: new SqlEventLog(executor),
+    notificationSettings: new SqlNotificationSettingRepository(executor),
+    notifications: new SqlNotificationRepository(executor),
     subscriptions: new SqlSubscriptionRepository(executor),
     usageBalances: new SqlUsageBalanceRepository(executor),
     usageEvents: new SqlUsageEventRepository(executor),

@@ -9,6 +9,7 @@ import {
   composeServices,
   type RunningService,
   resolveServiceConfig,
+  type ServiceConfig,
   startService,
 } from '@drawdown/billing-service';
 import { createTestStorage, type Engine } from './engines.js';
@@ -42,6 +43,10 @@ export interface HarnessOptions {
   /** The base URLs advertised in pagination links (`--live-public-url`, `--sandbox-public-url`). */
   readonly livePublicUrl?: string;
   readonly sandboxPublicUrl?: string;
+  /** Deliver live webhooks to loopback receivers (`--allow-private-webhooks`). */
+  readonly allowPrivateWebhooks?: boolean;
+  /** Webhook delivery tuning, for example a retry schedule of milliseconds. */
+  readonly webhookDelivery?: ServiceConfig['webhookDelivery'];
 }
 
 export async function startBillingHarness(options: HarnessOptions = {}): Promise<BillingHarness> {
@@ -56,11 +61,12 @@ export async function startBillingHarness(options: HarnessOptions = {}): Promise
       ...(options.livePublicUrl ? { 'live-public-url': options.livePublicUrl } : {}),
       ...(options.sandboxPublicUrl ? { 'sandbox-public-url': options.sandboxPublicUrl } : {}),
       ...(storage.databaseUrl ? { 'database-url': storage.databaseUrl } : {}),
+      ...(options.allowPrivateWebhooks ? { 'allow-private-webhooks': true } : {}),
     },
     {},
   );
   const services = await composeServices(config);
-  const service = await startService(services, config);
+  const service = await startService(services, { ...config, webhookDelivery: options.webhookDelivery });
   const account = await createAccount(services, { name: 'Test account', earlyAccess: true });
   const key = async (input: {
     environment: Environment;

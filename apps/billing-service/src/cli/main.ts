@@ -23,7 +23,7 @@ const USAGE = `Usage: drawdown <command> [options]
 
 Commands:
   serve                         Start the billing API (live and sandbox)
-  accounts create --name NAME [--early-access]
+  accounts create [--name NAME] [--early-access]
   accounts list
   keys create --account ID --env live|sandbox --permission NAME [--permission NAME …] [--name NAME] [--expires-at TIME]
   keys revoke KEY_ID
@@ -45,6 +45,8 @@ serve options:
   --rate-limit N/WINDOW|off     Requests per client IP, e.g. 1200/10s (default; env DRAWDOWN_RATE_LIMIT)
   --trust-proxy                 Take the client IP from X-Forwarded-For (env DRAWDOWN_TRUST_PROXY=true)
   --redis-url URL               Share rate-limit counts between processes through Redis (env DRAWDOWN_REDIS_URL)
+  --allow-private-webhooks      Deliver live webhooks to loopback/private addresses too; local development only
+                                (env DRAWDOWN_ALLOW_PRIVATE_WEBHOOKS=true; the sandbox always allows them)
 
 Add --json for machine-readable output. Permission names: product.read, product.write, … or all.`;
 
@@ -59,6 +61,7 @@ const OPTIONS = {
   'rate-limit': { type: 'string' },
   'trust-proxy': { type: 'boolean' },
   'redis-url': { type: 'string' },
+  'allow-private-webhooks': { type: 'boolean' },
   name: { type: 'string' },
   'early-access': { type: 'boolean' },
   account: { type: 'string' },
@@ -89,9 +92,9 @@ export async function main(argv: readonly string[]): Promise<number> {
     try {
       switch (`${command} ${subcommand ?? ''}`) {
         case 'accounts create': {
-          if (!values.name) throw new UsageError('accounts create needs --name');
+          // The issue's form is `accounts create [--early-access]`: a name is optional.
           const account = await createAccount(services, {
-            name: values.name,
+            name: values.name ?? 'Unnamed account',
             earlyAccess: values['early-access'] === true,
           });
           printResult(json, { account }, [
@@ -174,7 +177,10 @@ export async function main(argv: readonly string[]): Promise<number> {
 }
 
 function reportFailure(error: unknown, json: boolean): number {
-  const code = error instanceof BillingError ? error.code : error instanceof UsageError ? 'usage' : 'error';
+  // parseArgs refuses unknown options and missing values with ERR_PARSE_ARGS_* codes: bad usage too.
+  const badArguments = String((error as { code?: unknown } | null)?.code ?? '').startsWith('ERR_PARSE_ARGS');
+  const code =
+    error instanceof BillingError ? error.code : error instanceof UsageError || badArguments ? 'usage' : 'error';
   const message = error instanceof Error ? error.message : String(error);
   if (json) process.stdout.write(`${JSON.stringify({ error: { code, message } })}\n`);
   else process.stderr.write(`drawdown: ${message}${code === 'usage' ? `\n\n${USAGE}` : ''}\n`);

@@ -9,6 +9,7 @@ import {
   authenticate,
   BillingError,
   type Clock,
+  type DestinationPolicy,
   type Environment,
   NO_HOOKS,
   type OperationContext,
@@ -21,10 +22,14 @@ import type { AppEnv } from './app-env.js';
 import { clientAddress } from './client-address.js';
 import { errorBody, respondError } from './envelope.js';
 import type { RateLimiter } from './rate-limiter.js';
+import { createDestinationGuard } from '../workers/webhook-delivery/destination-guard.js';
 import { registerCurrencyRoutes } from './routes/currencies.js';
 import { registerCustomerRoutes } from './routes/customers.js';
-import { registerInvoiceDownloadRoutes } from './routes/invoices.js';
 import { registerEventRoutes } from './routes/events.js';
+import { registerEventTypeRoutes } from './routes/event-types.js';
+import { registerInvoiceDownloadRoutes } from './routes/invoices.js';
+import { registerNotificationSettingRoutes } from './routes/notification-settings.js';
+import { registerNotificationRoutes } from './routes/notifications.js';
 import { registerPriceRoutes } from './routes/prices.js';
 import { registerProductRoutes } from './routes/products.js';
 import { registerSandboxClockRoutes } from './routes/sandbox-clock.js';
@@ -42,6 +47,8 @@ export interface AppDependencies extends AccessDependencies {
   readonly trustProxy: boolean;
   /** Where unexpected failures are reported; never given secrets or bodies. */
   logError(message: string, error: unknown): void;
+  /** Decides which webhook destinations may be saved; absent, live refuses private addresses. */
+  readonly webhookDestinations?: DestinationPolicy | undefined;
   /** What a transaction's completion runs in its database transaction (starting or renewing a subscription). */
   readonly transactionHooks?: ((context: OperationContext) => TransactionHooks) | undefined;
 }
@@ -128,6 +135,12 @@ export function createApp(dependencies: AppDependencies, options: EnvironmentOpt
   registerCustomerRoutes(app);
   registerUsageCatalogueRoutes(app);
   registerEventRoutes(app);
+  registerEventTypeRoutes(app);
+  registerNotificationSettingRoutes(app, {
+    secrets: dependencies.secrets,
+    destinations: dependencies.webhookDestinations ?? createDestinationGuard({ allowPrivate: false }),
+  });
+  registerNotificationRoutes(app);
   registerSubscriptionRoutes(app);
   registerTransactionRoutes(app, dependencies.transactionHooks ?? (() => NO_HOOKS));
   registerUsageRoutes(app, dependencies.logError);

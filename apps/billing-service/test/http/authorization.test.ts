@@ -11,7 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { apiClient, expectError, expectErrorEnvelope } from '../support/api-client.js';
 
 interface Endpoint {
-  readonly method: 'GET' | 'POST' | 'PATCH';
+  readonly method: 'GET' | 'POST' | 'PATCH' | 'DELETE';
   /** The route as registered, with `:name` parameters. */
   readonly route: string;
   readonly permission: Permission;
@@ -46,6 +46,17 @@ const ENDPOINTS: readonly Endpoint[] = [
   { method: 'PATCH', route: '/meters/:id', permission: 'meter.write' },
   { method: 'POST', route: '/usage-events', permission: 'usage_event.write' },
   { method: 'GET', route: '/events', permission: 'event.read' },
+  { method: 'GET', route: '/event-types', permission: 'notification_setting.read' },
+  { method: 'GET', route: '/notification-settings', permission: 'notification_setting.read' },
+  { method: 'POST', route: '/notification-settings', permission: 'notification_setting.write' },
+  { method: 'GET', route: '/notification-settings/:id', permission: 'notification_setting.read' },
+  { method: 'PATCH', route: '/notification-settings/:id', permission: 'notification_setting.write' },
+  { method: 'DELETE', route: '/notification-settings/:id', permission: 'notification_setting.write' },
+  { method: 'POST', route: '/notification-settings/:id/rotate-secret', permission: 'notification_setting.write' },
+  { method: 'GET', route: '/notifications', permission: 'notification.read' },
+  { method: 'GET', route: '/notifications/:id', permission: 'notification.read' },
+  { method: 'GET', route: '/notifications/:id/logs', permission: 'notification.read' },
+  { method: 'POST', route: '/notifications/:id/replay', permission: 'notification.write' },
   { method: 'GET', route: '/subscriptions', permission: 'subscription.read' },
   { method: 'GET', route: '/subscriptions/:id', permission: 'subscription.read' },
   { method: 'PATCH', route: '/subscriptions/:id', permission: 'subscription.write' },
@@ -66,6 +77,8 @@ const SAMPLE_IDS: Readonly<Record<string, string>> = {
   'usage-balance-units': 'ubu_00000000000000000000000000',
   meters: 'mtr_00000000000000000000000000',
   subscriptions: 'sub_00000000000000000000000000',
+  'notification-settings': 'ntfset_00000000000000000000000000',
+  notifications: 'ntf_00000000000000000000000000',
 };
 
 /** The route with each `:parameter` replaced by a sample id of the collection before it. */

@@ -65,6 +65,13 @@ export const ERROR_CODES = {
   usage_event_timestamp_too_old: 'occurred_at is more than 60 days in the past.',
   usage_event_future_timestamp: 'occurred_at is more than 24 hours in the future.',
 
+  // Notifications
+  notification_destination_type_unsupported:
+    'Only url notification destinations are available; email destinations are not sent.',
+  notification_destination_not_allowed:
+    'The destination resolves to a loopback, private-network or other non-public address, which live delivery refuses unless the operator allows it.',
+  notification_setting_not_found: 'The notification’s destination was deleted, so there is nothing to replay it to.',
+
   // Transactions, invoices and adjustments
   transaction_not_found: 'The transaction_id does not name a transaction of this account and environment.',
   transaction_status_transition_not_allowed:

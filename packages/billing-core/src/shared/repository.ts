@@ -6,6 +6,10 @@
 import type { Account, ApiKey } from '../access/account.js';
 import type { Address, Customer, Meter, Price, Product, UsageBalanceUnit } from '../catalogue/entities.js';
 import type { StoredEvent } from '../events/stored-event.js';
+import type {
+  NotificationRepository,
+  NotificationSettingRepository,
+} from '../notifications/notification-repository.js';
 import type { Subscription } from '../subscriptions/subscription.js';
 import type {
   AdjustmentRepository,
@@ -136,6 +140,8 @@ export interface Repositories {
   readonly usageBalanceUnits: Collection<UsageBalanceUnit, UsageBalanceUnitColumn>;
   readonly meters: Collection<Meter, MeterColumn>;
   readonly events: EventLog;
+  readonly notificationSettings: NotificationSettingRepository;
+  readonly notifications: NotificationRepository;
   readonly subscriptions: SubscriptionRepository;
   readonly usageBalances: UsageBalanceRepository;
   readonly usageEvents: UsageEventRepository;

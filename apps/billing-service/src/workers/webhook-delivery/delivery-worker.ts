@@ -1,0 +1,183 @@
+/**
+ * @module
+ * The webhook delivery worker. Each batch fans new outbox events out into notifications, then
+ * claims due notifications up to the free attempt slots and starts their attempts without
+ * waiting for them: at most `maxInFlight` attempts run at once, at most
+ * `maxInFlightPerDestination` per destination, and each is cut off after `requestTimeoutMs`,
+ * so a receiver that hangs holds two slots for five seconds and no more (ADR 0505). A finished
+ * attempt wakes the loop to fill its slot.
+ */
+import { randomUUID } from 'node:crypto';
+import {
+  claimDueNotifications,
+  DEFAULT_RETRY_SCHEDULES,
+  type DeliveryClaim,
+  type DeliveryDependencies,
+  type DeliveryOutcome,
+  type Environment,
+  fanOutEvents,
+  type RetrySchedule,
+  recordDeliveryAttempt,
+} from '@drawdown/billing-core';
+import { createPollingWorker } from '../polling-worker.js';
+import type { DestinationGuard, ResolveHost } from './destination-guard.js';
+import { postWebhook } from './post-webhook.js';
+import { SIGNATURE_HEADER, signPayload } from './sign-payload.js';
+import { webhookBody } from './webhook-body.js';
+
+export interface WebhookDeliveryOptions {
+  /** The retry schedule of each environment. */
+  readonly schedules: Readonly<Record<Environment, RetrySchedule>>;
+  /** A receiver must answer within this time; the reference gives receivers 5 seconds. */
+  readonly requestTimeoutMs: number;
+  readonly maxInFlight: number;
+  readonly maxInFlightPerDestination: number;
+  /** How long the worker sleeps when it finds no work and nothing wakes it. */
+  readonly pollIntervalMs: number;
+  readonly fanOutBatchSize: number;
+  /** How much of a receiver's answer the log keeps. */
+  readonly maxResponseBytes: number;
+  /**
+   * How long a claim holds a notification. A process that dies mid-attempt leaves the
+   * notification claimed; it becomes due again when the lease runs out.
+   */
+  readonly leaseMs: number;
+  readonly userAgent: string;
+  /** Replaces DNS resolution of destinations (tests). */
+  readonly resolveHost?: ResolveHost | undefined;
+}
+
+export const DEFAULT_WEBHOOK_DELIVERY: WebhookDeliveryOptions = {
+  schedules: DEFAULT_RETRY_SCHEDULES,
+  requestTimeoutMs: 5_000,
+  maxInFlight: 8,
+  maxInFlightPerDestination: 2,
+  pollIntervalMs: 200,
+  fanOutBatchSize: 200,
+  maxResponseBytes: 4_096,
+  leaseMs: 60_000,
+  userAgent: 'Drawdown-Webhooks/1.0 (+https://drawdown.dev/docs/webhooks)',
+};
+
+export interface WebhookDeliveryWorker {
+  start(): void;
+  /** Stops claiming, cuts in-flight attempts short and waits until each is recorded. */
+  stop(): Promise<void>;
+  /** New events were written: run a batch now rather than at the end of the idle sleep. */
+  wake(): void;
+}
+
+export interface WebhookDeliveryWorkerInput {
+  readonly dependencies: DeliveryDependencies;
+  readonly guard: DestinationGuard;
+  readonly options: WebhookDeliveryOptions;
+  readonly onError: (message: string, error: unknown) => void;
+}
+
+export function createWebhookDeliveryWorker(input: WebhookDeliveryWorkerInput): WebhookDeliveryWorker {
+  const { dependencies, guard, options } = input;
+  const inFlight = new Map<string, Promise<void>>();
+  const perDestination = new Map<string, number>();
+  const stopping = new AbortController();
+  // The lease must outlast an attempt and its recording, or two workers could hold one attempt.
+  const leaseMs = Math.max(options.leaseMs, options.requestTimeoutMs * 2 + 10_000);
+
+  async function attempt(claim: DeliveryClaim): Promise<DeliveryOutcome> {
+    const environment = claim.scope.environment;
+    let url: URL;
+    try {
+      url = new URL(claim.setting.destination);
+    } catch {
+      return { kind: 'failure', reason: 'The destination is not a valid URL.' };
+    }
+    const refusal = guard.refusalForLiteralHost(url, environment);
+    if (refusal !== null) return { kind: 'failure', reason: `Destination refused: ${refusal}.` };
+    const body = webhookBody(claim.event, claim.notification.id);
+    const signedAt = Math.floor(dependencies.wallClock.now() / 1_000);
+    return postWebhook({
+      url,
+      body,
+      headers: {
+        'Content-Type': 'application/json',
+        'User-Agent': options.userAgent,
+        [SIGNATURE_HEADER]: signPayload(claim.setting.endpointSecretKey, body, signedAt),
+      },
+      timeoutMs: options.requestTimeoutMs,
+      stopSignal: stopping.signal,
+      lookup: guard.lookupFor(environment),
+      maxResponseBytes: options.maxResponseBytes,
+    });
+  }
+
+  async function deliver(claim: DeliveryClaim): Promise<void> {
+    const startedAt = dependencies.wallClock.now();
+    const outcome = await attempt(claim);
+    const endedAt = dependencies.wallClock.now();
+    try {
+      const recorded = await recordDeliveryAttempt(dependencies, claim, outcome, {
+        schedule: options.schedules[claim.scope.environment],
+        times: { startedAt, endedAt },
+        random: Math.random(),
+      });
+      if (!recorded) {
+        input.onError(
+          'webhook attempt not recorded',
+          new Error(
+            `Notification ${claim.notification.id} was taken over (its lease ran out) or its destination deleted before the attempt ended.`,
+          ),
+        );
+      }
+    } catch (error) {
+      // Unrecorded, the notification stays claimed until its lease runs out, then is retried.
+      input.onError(`recording the attempt for notification ${claim.notification.id} failed`, error);
+    }
+  }
+
+  function launch(claim: DeliveryClaim): void {
+    const settingId = claim.setting.id;
+    perDestination.set(settingId, (perDestination.get(settingId) ?? 0) + 1);
+    const running = deliver(claim).finally(() => {
+      inFlight.delete(claim.notification.id);
+      const remaining = (perDestination.get(settingId) ?? 1) - 1;
+      if (remaining > 0) perDestination.set(settingId, remaining);
+      else perDestination.delete(settingId);
+      if (!stopping.signal.aborted) poller.wake();
+    });
+    inFlight.set(claim.notification.id, running);
+  }
+
+  async function runBatch(): Promise<boolean> {
+    const fannedOut = await fanOutEvents(dependencies, options.fanOutBatchSize);
+    const free = options.maxInFlight - inFlight.size;
+    let claimed = 0;
+    if (free > 0 && !stopping.signal.aborted) {
+      const claims = await claimDueNotifications(dependencies, {
+        limit: free,
+        leaseMs,
+        claimToken: randomUUID(),
+        inFlight: perDestination,
+        maxPerDestination: options.maxInFlightPerDestination,
+      });
+      for (const claim of claims) launch(claim);
+      claimed = claims.length;
+    }
+    return fannedOut >= options.fanOutBatchSize || (free > 0 && claimed === free);
+  }
+
+  const poller = createPollingWorker({
+    name: 'webhook delivery',
+    runBatch,
+    idleMs: options.pollIntervalMs,
+    onError: input.onError,
+  });
+
+  return {
+    start: () => poller.start(),
+    wake: () => poller.wake(),
+    async stop() {
+      await poller.stop();
+      stopping.abort();
+      await Promise.allSettled([...inFlight.values()]);
+    },
+  };
+}
