@@ -1,0 +1,158 @@
+/**
+ * The `drawdown` command as an operator uses it, built and run as separate processes against a
+ * data folder (SQLite) and a PostgreSQL database: the first `serve` creates a demo account with
+ * working keys, and accounts and keys made or revoked by the CLI take effect on the running
+ * server at once.
+ */
+import { createTestStorage, ENGINES, type TestStorage } from '@drawdown/testkit';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { apiClient, expectError } from '../support/api-client.js';
+import { buildService, type CliResult, runCli, type ServeProcess, startServe } from '../support/cli-process.js';
+
+beforeAll(() => buildService(), 120_000);
+
+function parseJson(result: CliResult): Record<string, unknown> {
+  expect(() => JSON.parse(result.stdout), `${result.stdout}${result.stderr}`).not.toThrow();
+  return JSON.parse(result.stdout) as Record<string, unknown>;
+}
+
+function field(value: unknown, ...path: string[]): unknown {
+  return path.reduce<unknown>(
+    (current, key) =>
+      current !== null && typeof current === 'object' ? (current as Record<string, unknown>)[key] : undefined,
+    value,
+  );
+}
+
+describe.each(ENGINES)('%s: the drawdown command', (engine) => {
+  let storage: TestStorage;
+  let storageArgs: string[];
+  let server: ServeProcess | undefined;
+  const cli = (...args: string[]) => runCli([...args, ...storageArgs]);
+
+  beforeAll(async () => {
+    storage = await createTestStorage(engine);
+    storageArgs = [
+      '--data-dir',
+      storage.dataDir,
+      ...(storage.databaseUrl ? ['--database-url', storage.databaseUrl] : []),
+    ];
+  });
+  afterAll(async () => {
+    await server?.stop();
+    await storage.dispose();
+  });
+
+  it('creates a demo account on the first start, prints a live and a sandbox key that work, and none on the next start', async () => {
+    const first = await startServe(storageArgs);
+    let output: string;
+    try {
+      output = await first.waitFor(/sandbox:\s+pdl_sdbx_apikey_\S+/);
+      const liveKey = /live:\s+(pdl_live_apikey_\S+)/.exec(output)?.[1] ?? '';
+      const sandboxKey = /sandbox:\s+(pdl_sdbx_apikey_\S+)/.exec(output)?.[1] ?? '';
+      expect(output).toMatch(/Created demo account acc_[a-z\d]{26} \(early access\)/);
+      expect((await apiClient(first.liveUrl, liveKey).get('/products')).status).toBe(200);
+      expect((await apiClient(first.sandboxUrl, sandboxKey).get('/meters')).status).toBe(200);
+      expectError(await apiClient(first.liveUrl, sandboxKey).get('/products'), 403, 'invalid_token');
+      expectError(await apiClient(first.sandboxUrl, liveKey).get('/products'), 403, 'invalid_token');
+    } finally {
+      expect(await first.stop()).toBe(0);
+    }
+
+    server = await startServe(storageArgs);
+    expect(server.output()).not.toContain('Created demo account');
+    const accounts = parseJson(await cli('accounts', 'list', '--json'));
+    expect(accounts.accounts).toHaveLength(1);
+    expect(server.output()).not.toMatch(/pdl_(live|sdbx)_apikey_/);
+  });
+
+  it('creates accounts and keys that work on the running server at once, and revokes them there', async () => {
+    const running = server as ServeProcess;
+    const [early, ordinary] = (
+      await Promise.all([cli('accounts', 'create', '--early-access', '--json'), cli('accounts', 'create', '--json')])
+    ).map(parseJson);
+    expect(field(early, 'account', 'earlyAccess')).toBe(true);
+    expect(field(ordinary, 'account', 'earlyAccess')).toBe(false);
+    const earlyId = String(field(early, 'account', 'id'));
+    const ordinaryId = String(field(ordinary, 'account', 'id'));
+    expect(earlyId).toMatch(/^acc_[a-z\d]{26}$/);
+
+    const create = (account: string, env: string, permission: string, ...more: string[]) =>
+      cli('keys', 'create', '--account', account, '--env', env, '--permission', permission, ...more, '--json');
+    const [readOnly, full, usageOnOrdinary, expired, unknownKey] = await Promise.all([
+      create(earlyId, 'sandbox', 'product.read'),
+      create(earlyId, 'live', 'all'),
+      create(ordinaryId, 'sandbox', 'meter.write'),
+      create(earlyId, 'live', 'all', '--expires-at', '2001-01-01T00:00:00Z'),
+      cli('keys', 'revoke', 'apikey_00000000000000000000000000', '--json'),
+    ]);
+
+    // A key with product.read reads products on its own environment only, and cannot write.
+    expect(readOnly.code, readOnly.stderr).toBe(0);
+    const readOnlyJson = parseJson(readOnly);
+    const readToken = String(readOnlyJson.token);
+    expect(readToken).toMatch(/^pdl_sdbx_apikey_[a-z\d]{26}_[A-Za-z\d]+$/);
+    expect(field(readOnlyJson, 'key', 'permissions')).toEqual(['product.read']);
+    expect(JSON.stringify(readOnlyJson)).not.toMatch(/secret_?hash/i);
+    expect((await apiClient(running.sandboxUrl, readToken).get('/products')).status).toBe(200);
+    expectError(
+      await apiClient(running.sandboxUrl, readToken).post('/products', { name: 'x', tax_category: 'saas' }),
+      403,
+      'forbidden',
+    );
+    expectError(await apiClient(running.liveUrl, readToken).get('/products'), 403, 'invalid_token');
+
+    // Usage-based permissions only for early access; no expiry in the past; no unknown key.
+    for (const [result, code] of [
+      [usageOnOrdinary, 'permission_requires_early_access'],
+      [expired, 'invalid_field'],
+      [unknownKey, 'api_key_not_found'],
+    ] as const) {
+      expect(result.code, result.stdout).toBe(1);
+      expect(field(parseJson(result), 'error', 'code')).toBe(code);
+    }
+
+    // Revoking works on the running server at once.
+    const fullJson = parseJson(full);
+    const fullToken = String(fullJson.token);
+    const keyId = String(field(fullJson, 'key', 'id'));
+    expect((await apiClient(running.liveUrl, fullToken).get('/meters')).status).toBe(200);
+    const revoked = await cli('keys', 'revoke', keyId, '--json');
+    expect(revoked.code, revoked.stderr).toBe(0);
+    expect(parseJson(revoked)).toEqual({ revoked: keyId });
+    expectError(await apiClient(running.liveUrl, fullToken).get('/meters'), 403, 'invalid_token');
+
+    const listed = parseJson(await cli('keys', 'list', '--account', earlyId, '--json'));
+    expect(listed.keys).toEqual(
+      expect.arrayContaining([expect.objectContaining({ id: keyId, revokedAt: expect.any(String) })]),
+    );
+    expect(JSON.stringify(listed)).not.toMatch(/secret_?hash/i);
+    // Secrets never reach the server's output.
+    expect(running.output()).not.toContain(readToken.split('_').at(-1));
+  });
+});
+
+// Usage errors do not depend on the storage engine, so one is enough; the cases run side by side.
+describe('the drawdown command on bad usage', () => {
+  let storage: TestStorage;
+
+  beforeAll(async () => {
+    storage = await createTestStorage('sqlite');
+  });
+  afterAll(() => storage.dispose());
+
+  it.concurrent.each([
+    ['an unknown command', ['frobnicate']],
+    ['keys create without --account', ['keys', 'create', '--env', 'live', '--permission', 'all']],
+    [
+      'keys create with an unknown environment',
+      ['keys', 'create', '--account', 'acc_x', '--env', 'staging', '--permission', 'all'],
+    ],
+    ['an unknown option', ['accounts', 'list', '--bogus']],
+    ['an option without its value', ['keys', 'create', '--account']],
+  ])('exits 2 on bad usage: %s', async (_label, args) => {
+    const result = await runCli([...args, '--data-dir', storage.dataDir]);
+    expect(result.code, `${result.stdout}${result.stderr}`).toBe(2);
+    expect(result.stderr).toContain('Usage: drawdown');
+  });
+});

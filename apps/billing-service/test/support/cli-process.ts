@@ -1,0 +1,109 @@
+/**
+ * @module
+ * Runs the built `drawdown` binary the way an operator does: as a separate process, against a
+ * data folder or a PostgreSQL database, and `serve` on free loopback ports.
+ */
+import { type ChildProcess, execFile, execFileSync, spawn } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { join } from 'node:path';
+
+export const REPO_ROOT = join(import.meta.dirname, '..', '..', '..', '..');
+const BIN = join(REPO_ROOT, 'apps', 'billing-service', 'bin', 'drawdown.js');
+
+/** Builds the service (and what it references) so that `bin/drawdown.js` runs current code. */
+export function buildService(): void {
+  try {
+    execFileSync('npx', ['tsc', '-b', 'apps/billing-service'], { cwd: REPO_ROOT, stdio: 'pipe' });
+  } catch (error) {
+    // tsc -b still emits when another package has a type error; only a missing build is fatal.
+    if (!existsSync(join(REPO_ROOT, 'apps', 'billing-service', 'dist', 'cli', 'main.js'))) throw error;
+  }
+}
+
+export interface CliResult {
+  readonly code: number;
+  readonly stdout: string;
+  readonly stderr: string;
+}
+
+/** Runs one `drawdown` command to completion. */
+export function runCli(args: readonly string[]): Promise<CliResult> {
+  return new Promise((resolve) => {
+    execFile(process.execPath, [BIN, ...args], { cwd: REPO_ROOT, env: cliEnvironment() }, (error, stdout, stderr) => {
+      const code = error ? (typeof error.code === 'number' ? error.code : 1) : 0;
+      resolve({ code, stdout, stderr });
+    });
+  });
+}
+
+/** The environment without the DRAWDOWN_* variables of the machine, so flags alone decide. */
+function cliEnvironment(): NodeJS.ProcessEnv {
+  return Object.fromEntries(Object.entries(process.env).filter(([name]) => !name.startsWith('DRAWDOWN_')));
+}
+
+/** A port free on 127.0.0.1 at the time of asking. */
+export function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const address = server.address();
+      server.close(() =>
+        typeof address === 'object' && address ? resolve(address.port) : reject(new Error('no port')),
+      );
+    });
+  });
+}
+
+export interface ServeProcess {
+  readonly liveUrl: string;
+  readonly sandboxUrl: string;
+  /** Everything the process printed so far, stdout and stderr together. */
+  output(): string;
+  /** Resolves with the output once it matches `pattern`; rejects if the process exits first. */
+  waitFor(pattern: RegExp): Promise<string>;
+  /** Sends SIGTERM and resolves with the exit code. */
+  stop(): Promise<number | null>;
+}
+
+/** Starts `drawdown serve` on two free ports and waits until it prints both addresses. */
+export async function startServe(storageArgs: readonly string[]): Promise<ServeProcess> {
+  const [livePort, sandboxPort] = [await freePort(), await freePort()];
+  const child: ChildProcess = spawn(
+    process.execPath,
+    [BIN, 'serve', ...storageArgs, '--live-port', String(livePort), '--sandbox-port', String(sandboxPort)],
+    { cwd: REPO_ROOT, env: { ...cliEnvironment(), DRAWDOWN_RATE_LIMIT: 'off' }, stdio: ['ignore', 'pipe', 'pipe'] },
+  );
+  let printed = '';
+  const waiters = new Set<() => void>();
+  const onOutput = (chunk: Buffer) => {
+    printed += chunk.toString();
+    for (const waiter of waiters) waiter();
+  };
+  child.stdout?.on('data', onOutput);
+  child.stderr?.on('data', onOutput);
+  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+  const waitFor = (pattern: RegExp) =>
+    new Promise<string>((resolve, reject) => {
+      const check = () => {
+        if (!pattern.test(printed)) return;
+        waiters.delete(check);
+        resolve(printed);
+      };
+      waiters.add(check);
+      check();
+      void exited.then((code) => reject(new Error(`drawdown serve exited with ${code}:\n${printed}`)));
+    });
+  await waitFor(/sandbox:\s+http:\/\/\S+\n/);
+  return {
+    liveUrl: `http://127.0.0.1:${livePort}`,
+    sandboxUrl: `http://127.0.0.1:${sandboxPort}`,
+    output: () => printed,
+    waitFor,
+    stop: async () => {
+      if (child.exitCode === null) child.kill('SIGTERM');
+      return exited;
+    },
+  };
+}
