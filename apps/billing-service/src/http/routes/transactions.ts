@@ -88,8 +88,24 @@ function ids(parameter: string, raw: string, prefix: 'txn' | 'ctm' | 'sub'): Fil
   return { op: 'in', values };
 }
 
+/** True when the date and time fields name a real calendar instant (Date.parse rolls 30 February over). */
+function calendarValid(raw: string): boolean {
+  const [year, month, day, hour, minute, second] = raw.split(/[-T:.Z+]/i).map(Number);
+  if ([year, month, day, hour, minute, second].some((part) => part === undefined || Number.isNaN(part))) return false;
+  const lastDay = new Date(Date.UTC(year as number, month as number, 0)).getUTCDate();
+  return (
+    (month as number) >= 1 &&
+    (month as number) <= 12 &&
+    (day as number) >= 1 &&
+    (day as number) <= lastDay &&
+    (hour as number) <= 23 &&
+    (minute as number) <= 59 &&
+    (second as number) <= 59
+  );
+}
+
 function timestamp(parameter: string, raw: string): string {
-  const milliseconds = TIMESTAMP.test(raw) ? Date.parse(raw) : Number.NaN;
+  const milliseconds = TIMESTAMP.test(raw) && calendarValid(raw) ? Date.parse(raw) : Number.NaN;
   if (Number.isNaN(milliseconds))
     throw invalid(parameter, 'must be an RFC 3339 date-time such as 2026-01-31T00:00:00Z');
   // Stored timestamps are canonical UTC text, so canonical bounds compare correctly as text.
