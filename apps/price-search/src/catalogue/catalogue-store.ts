@@ -47,6 +47,7 @@ CREATE TABLE IF NOT EXISTS listings (
   availability TEXT NOT NULL,
   UNIQUE (network, item_id)
 );
+CREATE INDEX IF NOT EXISTS listings_by_price ON listings (price_pence);
 CREATE VIRTUAL TABLE IF NOT EXISTS listings_fts USING fts5(
   title, brand, category,
   content = 'listings', content_rowid = 'rowid',
@@ -69,11 +70,20 @@ END;
 // Title matches weigh most; a brand or category match alone ranks lower.
 const BM25 = 'bm25(listings_fts, 10.0, 4.0, 2.0)';
 
+// BM25 is computed for every match before sorting, so a one-word query matching a fifth of a 100,000-row
+// catalogue costs tens of milliseconds. Relevance for such queries is ranked among the first CANDIDATE_CAP
+// matches in catalogue order; for one very common word BM25 only prefers shorter titles anyway. Cheapest-first
+// ordering stays exact: broad queries walk the price index instead. See ADR 0203.
+export const CANDIDATE_CAP = 4_000;
+
+const COUNTS_TTL_MS = 60_000;
+
 /** The catalogue database. */
 export class CatalogueStore {
   readonly #db: Database.Database;
   readonly #upsert: Database.Statement;
   readonly #statements = new Map<string, Database.Statement>();
+  #counts: { at: number; counts: Partial<Record<NetworkId, number>> } | undefined;
 
   private constructor(db: Database.Database) {
     this.#db = db;
@@ -103,15 +113,28 @@ export class CatalogueStore {
       for (const item of batch) this.#upsert.run(item);
     });
     run(items);
+    this.#counts = undefined;
   }
 
   /** Removes every listing. */
   clear(): void {
     this.#db.exec('DELETE FROM listings');
+    this.#counts = undefined;
   }
 
-  /** Listing counts per network, in stock or not. */
+  /**
+   * Listing counts per network, in stock or not. Counting scans the table (tens of milliseconds at 100,000
+   * rows), and /health asks often, so the counts are kept for a minute; this process's own writes refresh them.
+   */
   countByNetwork(): Partial<Record<NetworkId, number>> {
+    const now = performance.now();
+    if (this.#counts === undefined || now - this.#counts.at > COUNTS_TTL_MS) {
+      this.#counts = { at: now, counts: this.#countNow() };
+    }
+    return this.#counts.counts;
+  }
+
+  #countNow(): Partial<Record<NetworkId, number>> {
     const rows = this.#db.prepare('SELECT network, count(*) AS n FROM listings GROUP BY network').all() as Array<{
       network: NetworkId;
       n: number;
@@ -120,44 +143,81 @@ export class CatalogueStore {
   }
 
   /**
-   * Searches in-stock listings. Every term must match; when nothing does and there are three or more terms,
-   * listings missing one term are accepted, so a stray word ("gift", "for dad") does not empty the result.
+   * Searches in-stock listings. Every term must match. Only when no listing at all matches every term, and there
+   * are three or more terms, are listings missing one term accepted, so a stray word ("gift", "for dad") does
+   * not empty the result. When listings match the words but the budget, condition or networks exclude them, the
+   * answer stays empty: relaxing the words would offer other products instead of saying there are none.
    */
   search(query: CatalogueQuery): CatalogueHit[] {
     if (query.networks.length === 0 || query.limit <= 0) return [];
-    const expressions = buildMatchExpressions(query.terms);
-    for (const [index, expression] of expressions.entries()) {
-      const relaxed = index > 0;
-      const hits = this.#run(expression, query, relaxed ? 'relevance' : query.sort);
-      if (hits.length > 0) return hits;
-    }
-    return [];
+    const [strict, relaxed] = buildMatchExpressions(query.terms);
+    if (strict === undefined) return [];
+    const hits = this.#run(strict, query, query.sort);
+    if (hits.length > 0 || relaxed === undefined) return hits;
+    const wordsMatch = this.#statement('SELECT 1 FROM listings_fts WHERE listings_fts MATCH ? LIMIT 1').get(strict);
+    return wordsMatch === undefined ? this.#run(relaxed, query, 'relevance') : hits;
   }
 
   #run(match: string, query: CatalogueQuery, sort: SortIntent): CatalogueHit[] {
-    const where = ['listings_fts MATCH @match', "l.availability = 'in_stock'"];
+    const cap = this.#statement(
+      `SELECT rowid FROM listings_fts WHERE listings_fts MATCH ? ORDER BY rowid LIMIT 1 OFFSET ${CANDIDATE_CAP - 1}`,
+    )
+      .pluck()
+      .get(match) as number | undefined;
+    if (sort === 'price_asc') return this.#select(match, query, sort, cap === undefined ? 'join' : 'price_index');
+    const capped = this.#select(match, query, sort, cap === undefined ? 'join' : cap);
+    // The filters may have left too few of the capped candidates: rank all matches then.
+    return cap !== undefined && capped.length < query.limit ? this.#select(match, query, sort, 'join') : capped;
+  }
+
+  /**
+   * One catalogue query. `plan` is `join` (FTS drives, every match is joined and sorted), a rowid (the same,
+   * over matches up to that rowid), or `price_index` (the price index drives and each row is checked against
+   * the set of matches: cheap when matches are many and the page is small).
+   */
+  #select(
+    match: string,
+    query: CatalogueQuery,
+    sort: SortIntent,
+    plan: 'join' | 'price_index' | number,
+  ): CatalogueHit[] {
+    const filters = ["l.availability = 'in_stock'"];
     const parameters: Record<string, string | number> = { match, limit: query.limit };
     query.networks.forEach((network, index) => {
       parameters[`network${index}`] = network;
     });
-    where.push(`l.network IN (${query.networks.map((_, index) => `@network${index}`).join(', ')})`);
+    filters.push(`l.network IN (${query.networks.map((_, index) => `@network${index}`).join(', ')})`);
     if (query.maxPence !== undefined) {
-      where.push('l.price_pence <= @maxPence');
+      filters.push('l.price_pence <= @maxPence');
       parameters.maxPence = query.maxPence;
     }
     if (query.minPence !== undefined) {
-      where.push('l.price_pence >= @minPence');
+      filters.push('l.price_pence >= @minPence');
       parameters.minPence = query.minPence;
     }
     if (query.condition !== undefined) {
-      where.push('l.condition = @condition');
+      filters.push('l.condition = @condition');
       parameters.condition = query.condition;
+    }
+    const columns =
+      'l.title AS title, l.price_pence AS pricePence, l.condition AS condition, l.network AS network, l.url AS url';
+    if (plan === 'price_index') {
+      const sql = `
+        SELECT ${columns} FROM listings l INDEXED BY listings_by_price
+        WHERE l.rowid IN (SELECT rowid FROM listings_fts WHERE listings_fts MATCH @match) AND ${filters.join(' AND ')}
+        ORDER BY l.price_pence, l.rowid
+        LIMIT @limit`;
+      return this.#statement(sql).all(parameters) as CatalogueHit[];
+    }
+    if (typeof plan === 'number') {
+      filters.push('listings_fts.rowid <= @maxRowid');
+      parameters.maxRowid = plan;
     }
     const order = sort === 'price_asc' ? `l.price_pence, ${BM25}` : `${BM25}, l.price_pence`;
     const sql = `
-      SELECT l.title AS title, l.price_pence AS pricePence, l.condition AS condition, l.network AS network, l.url AS url
+      SELECT ${columns}
       FROM listings_fts JOIN listings l ON l.rowid = listings_fts.rowid
-      WHERE ${where.join(' AND ')}
+      WHERE listings_fts MATCH @match AND ${filters.join(' AND ')}
       ORDER BY ${order}, l.rowid
       LIMIT @limit`;
     return this.#statement(sql).all(parameters) as CatalogueHit[];

@@ -182,6 +182,8 @@ const table: ReadonlyArray<readonly [string, string, Expected]> = [
   ['HEADPHONES UNDER £50', 'headphones', { max: 5000 }],
   ['  lots   of   spaces  £20  ', 'lots spaces', { max: 2000 }],
   ["men's running shoes", "men's running shoes", {}],
+  ['jabra on-ear headphones', 'jabra on-ear headphones', {}],
+  ['usb-c to lightning cable', 'usb-c lightning cable', {}],
 ];
 
 describe('parseQuery', () => {

@@ -192,7 +192,8 @@ function nextUnused(tokens: readonly QueryToken[], used: readonly boolean[], fro
   return undefined;
 }
 
-// Keeps the words that are left, re-joining hyphenated model names ("wh-1000xm5") that the lexer split.
+// Keeps the words that are left, re-joining hyphenated names ("wh-1000xm5", "on-ear") that the lexer split; a
+// filler word inside such a name is kept.
 function buildTerms(tokens: readonly QueryToken[], used: readonly boolean[]): string[] {
   const terms: string[] = [];
   let lastEnd = -1;
@@ -207,9 +208,12 @@ function buildTerms(tokens: readonly QueryToken[], used: readonly boolean[]): st
       glue = token.text === '-' && token.start === lastEnd && next !== undefined && next.start === token.end;
       return;
     }
+    const next = tokens[index + 1];
+    const startsCompound =
+      next?.text === '-' && next.start === token.end && tokens[index + 2]?.start === next.end && !used[index + 2];
     if (glue && terms.length > 0) {
       terms[terms.length - 1] = `${terms[terms.length - 1]}-${token.text}`;
-    } else if (!FILLER.has(token.text)) {
+    } else if (startsCompound || !FILLER.has(token.text)) {
       terms.push(token.text);
     } else {
       lastEnd = -1;

@@ -1,0 +1,83 @@
+import { describe, expect, it, onTestFinished } from 'vitest';
+import { CANDIDATE_CAP, type CatalogueQuery, CatalogueStore } from '../../src/catalogue/catalogue-store.js';
+import type { CatalogueItem } from '../../src/catalogue/feed/feed-record.js';
+import type { Pence } from '../../src/money/pence.js';
+
+function openStore(items: CatalogueItem[]): CatalogueStore {
+  const store = CatalogueStore.open(':memory:');
+  onTestFinished(() => store.close());
+  store.upsert(items);
+  return store;
+}
+
+const item = (
+  index: number,
+  title: string,
+  pricePence: number,
+  overrides: Partial<CatalogueItem> = {},
+): CatalogueItem => ({
+  itemId: `item-${index}`,
+  network: 'argos_uk',
+  title,
+  brand: '',
+  category: '',
+  url: `https://argos.example.co.uk/product/${index}`,
+  pricePence: pricePence as Pence,
+  condition: 'new',
+  availability: 'in_stock',
+  ...overrides,
+});
+
+const query = (terms: string[], overrides: Partial<CatalogueQuery> = {}): CatalogueQuery => ({
+  terms,
+  networks: ['argos_uk'],
+  minPence: undefined,
+  maxPence: undefined,
+  condition: undefined,
+  sort: 'relevance',
+  limit: 5,
+  ...overrides,
+});
+
+describe('CatalogueStore.search', () => {
+  it('does not relax the words when listings match them but the budget excludes them', () => {
+    const store = openStore([
+      item(1, 'Smeg KLF03 Kettle Cream', 14995),
+      item(2, 'Russell Hobbs Glass Kettle', 2999, { brand: 'Russell Hobbs' }),
+    ]);
+    expect(store.search(query(['smeg', 'klf03', 'kettle'], { maxPence: 5000 as Pence }))).toEqual([]);
+  });
+
+  it('relaxes one word when no listing matches all of them', () => {
+    const store = openStore([item(1, 'Smeg KLF03 Kettle Cream', 14995)]);
+    expect(store.search(query(['gift', 'smeg', 'kettle'])).map((hit) => hit.title)).toEqual([
+      'Smeg KLF03 Kettle Cream',
+    ]);
+  });
+
+  describe(`a query matching more than ${CANDIDATE_CAP} listings`, () => {
+    const broad = (): CatalogueStore => {
+      const items = Array.from({ length: CANDIDATE_CAP + 500 }, (_, index) =>
+        item(index, `Black Cable ${index}`, 1000 + (index % 700)),
+      );
+      // Past the candidate window: the only cheap one, and the only refurbished one.
+      items.push(item(900_001, 'Black Cable Bargain', 99));
+      items.push(item(900_002, 'Black Cable Refurbished', 5000, { condition: 'refurbished' }));
+      return openStore(items);
+    };
+
+    it('still finds the cheapest listing exactly', () => {
+      const hits = broad().search(query(['black', 'cable'], { sort: 'price_asc', limit: 3 }));
+      expect(hits.map((hit) => hit.pricePence)).toEqual([99, 1000, 1000]);
+    });
+
+    it('ranks all matches when the filters leave too few in the candidate window', () => {
+      const hits = broad().search(query(['black', 'cable'], { condition: 'refurbished' }));
+      expect(hits.map((hit) => hit.title)).toEqual(['Black Cable Refurbished']);
+    });
+
+    it('returns a full page ranked within the candidate window', () => {
+      expect(broad().search(query(['black']))).toHaveLength(5);
+    });
+  });
+});
