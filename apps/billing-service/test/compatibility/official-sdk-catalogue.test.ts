@@ -107,4 +107,26 @@ describe.each(ENGINES)('%s: the official SDK against the catalogue', (engine) =>
       .catch((caught: unknown) => caught);
     expect(invalid).toMatchObject({ code: 'product_not_found' });
   });
+
+  it('carries errors[] on validation failures and the conflict code on a duplicate email', async () => {
+    const invalid = await paddle.products.create({ name: '', taxCategory: 'saas' }).catch((caught: unknown) => caught);
+    expect(invalid).toBeInstanceOf(ApiError);
+    expect(invalid).toMatchObject({ code: 'invalid_field', errors: [expect.objectContaining({ field: 'name' })] });
+
+    await paddle.customers.create({ email: 'twice@example.com' });
+    const duplicate = await paddle.customers.create({ email: 'twice@example.com' }).catch((caught: unknown) => caught);
+    expect(duplicate).toMatchObject({ code: 'customer_already_exists', errors: null });
+  });
+
+  it('raises ApiError with invalid_token for a live key on the sandbox address', async () => {
+    const wrongEnvironment = new Paddle(harness.liveKey, {
+      environment: harness.sandboxUrl as Environment,
+      logLevel: 'none' as never,
+    });
+    const error = await wrongEnvironment.products
+      .get('pro_00000000000000000000000000')
+      .catch((caught: unknown) => caught);
+    expect(error).toBeInstanceOf(ApiError);
+    expect(error).toMatchObject({ code: 'invalid_token', type: 'request_error' });
+  });
 });
