@@ -3,6 +3,7 @@
  * Runs the billing service: both environments' HTTP servers over one store.
  */
 import type { Server } from 'node:http';
+import { subscriptionHooks } from '@drawdown/billing-core';
 import { serve } from '@hono/node-server';
 import { Redis } from 'ioredis';
 import type { CoreServices } from './compose-services.js';
@@ -14,8 +15,8 @@ import { createEnvironmentClocks } from './infrastructure/environment-clocks.js'
 import { createDrawdownWorker } from './workers/drawdown-worker.js';
 import { createOverdueInvoicesWorker } from './workers/overdue-invoices-worker.js';
 import { createRenewalScheduler } from './workers/renewal-scheduler.js';
-import { createDestinationGuard } from './workers/webhook-delivery/destination-guard.js';
 import { createWebhookDeliveryWorker, DEFAULT_WEBHOOK_DELIVERY } from './workers/webhook-delivery/delivery-worker.js';
+import { createDestinationGuard } from './workers/webhook-delivery/destination-guard.js';
 import { wakeOnEvents } from './workers/webhook-delivery/wake-on-events.js';
 
 export interface RunningService {
@@ -76,6 +77,8 @@ export async function startService(services: CoreServices, config: ServiceConfig
     // Requests that write events wake the delivery worker, so their webhooks leave at once.
     store: wakeOnEvents(services.store, () => webhookDelivery.wake()),
     webhookDestinations: destinationGuard,
+    // A completed checkout starts its subscription; a paid renewal revives a past-due one.
+    transactionHooks: subscriptionHooks,
     clockFor: createEnvironmentClocks(services.store.sandboxClocks, services.clock),
     rateLimiter: rateLimits.limiter,
     trustProxy: config.trustProxy,

@@ -118,13 +118,35 @@ export {
 } from './invoices/invoice-links.js';
 export { formatInvoiceNumber } from './invoices/invoice-number.js';
 export {
+  BALANCE_CURRENCIES,
+  CURRENCY_MINOR_UNITS,
+  type CurrencyCode,
+  type CurrencyInfo,
+  isSupportedCurrency,
+  listCurrencies,
+  minorUnitsOf,
+} from './money/currencies.js';
+export { Decimal } from './money/decimal.js';
+export {
+  ALLOWANCE_AMOUNT_PATTERN,
+  MINOR_UNIT_AMOUNT_PATTERN,
+  QUANTITY_PATTERN,
+  RATE_PATTERN,
+} from './money/decimal-patterns.js';
+export { ISO_4217 } from './money/iso-4217.js';
+export { parseMinorUnits, toMajorUnitText } from './money/minor-units.js';
+export { formatMinorUnits, resolveLocale } from './money/money-format.js';
+export { divideRounded, type RoundingMode } from './money/rounding.js';
+export {
   type ClaimInput,
   chooseClaims,
   claimDueNotifications,
   type DeliveryDependencies,
+  type FinishedAttempt,
   fanOutEvents,
   receivesEvent,
   recordDeliveryAttempt,
+  recordDeliveryAttempts,
 } from './notifications/delivery.js';
 export {
   type DeliveryOutcome,
@@ -197,26 +219,6 @@ export {
   retryDelayMs,
   SANDBOX_RETRY_SCHEDULE,
 } from './notifications/retry-policy.js';
-export {
-  BALANCE_CURRENCIES,
-  CURRENCY_MINOR_UNITS,
-  type CurrencyCode,
-  type CurrencyInfo,
-  isSupportedCurrency,
-  listCurrencies,
-  minorUnitsOf,
-} from './money/currencies.js';
-export { Decimal } from './money/decimal.js';
-export {
-  ALLOWANCE_AMOUNT_PATTERN,
-  MINOR_UNIT_AMOUNT_PATTERN,
-  QUANTITY_PATTERN,
-  RATE_PATTERN,
-} from './money/decimal-patterns.js';
-export { ISO_4217 } from './money/iso-4217.js';
-export { parseMinorUnits, toMajorUnitText } from './money/minor-units.js';
-export { formatMinorUnits, resolveLocale } from './money/money-format.js';
-export { divideRounded, type RoundingMode } from './money/rounding.js';
 export { BillingError, type FieldError } from './shared/billing-error.js';
 export { type Clock, toTimestamp } from './shared/clock.js';
 export { ERROR_CODES, type ErrorCode, isErrorCode } from './shared/error-codes.js';
@@ -287,6 +289,12 @@ export {
   type SubscriptionItem,
   type SubscriptionStatus,
 } from './subscriptions/subscription.js';
+export {
+  billRenewal,
+  defaultRenewalPayment,
+  type RenewalPayment,
+  subscriptionHooks,
+} from './subscriptions/subscription-billing.js';
 export type { RequestedItem } from './subscriptions/subscription-items.js';
 export {
   PRORATION_BILLING_MODES,

@@ -63,13 +63,17 @@ export const RecordUsageEventsBody = z.strictObject({
   events: z.array(usageEvent).max(1_000),
 });
 
+/** How the renewals this advance runs are paid: by the simulated card, or declined (dunning). */
+const renewalPayments = z.enum(['success', 'failure']).optional();
+
 export const AdvanceSandboxClockBody = z.union([
-  z.strictObject({ to: timestamp }),
+  z.strictObject({ to: timestamp, renewal_payments: renewalPayments }),
   z.strictObject({
     seconds: z
       .number()
       .int()
       .min(0)
       .max(10 * 366 * 86_400),
+    renewal_payments: renewalPayments,
   }),
 ]);

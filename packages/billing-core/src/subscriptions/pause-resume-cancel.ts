@@ -14,6 +14,7 @@ import type { OperationContext } from '../shared/operation-context.js';
 import type { Repositories } from '../shared/repository.js';
 import { periodAt } from './billing-period.js';
 import type { OnResume, Subscription } from './subscription.js';
+import { billRenewal, defaultRenewalPayment, type RenewalPayment } from './subscription-billing.js';
 import { now, saveChange } from './subscription-changes.js';
 import { requireChangeable } from './update-subscription.js';
 
@@ -98,23 +99,28 @@ export function canceledAt(subscription: Subscription, at: string): Subscription
   };
 }
 
-/** Saves a resume: a new billing period grants the full allowance, like a renewal. */
-export function saveResume(
+/**
+ * Saves a resume. A new billing period grants the full allowance and bills the period, like a
+ * renewal; continuing the interrupted period changes neither.
+ */
+export async function saveResume(
   context: OperationContext,
   tx: Repositories,
   current: Subscription,
   at: string,
   onResume: OnResume,
+  payment: RenewalPayment = defaultRenewalPayment(context.scope),
 ): Promise<Subscription> {
   const next = resumedAt(current, at, onResume);
   const newPeriod = onResume === 'start_new_billing_period' || current.internal.pausedPeriod === null;
-  return saveChange(context, tx, {
+  const resumed = await saveChange(context, tx, {
     before: current,
     after: next,
     balanceChange: newPeriod ? 'renew' : undefined,
     eventTypes: ['subscription.resumed', 'subscription.updated'],
     at,
   });
+  return newPeriod ? billRenewal(context, tx, resumed, payment) : resumed;
 }
 
 export async function pauseSubscription(

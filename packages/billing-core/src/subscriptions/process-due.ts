@@ -12,6 +12,7 @@ import type { Repositories } from '../shared/repository.js';
 import { periodAt } from './billing-period.js';
 import { canceledAt, pausedAt, saveResume } from './pause-resume-cancel.js';
 import { nextDueAt, type Subscription } from './subscription.js';
+import { billRenewal, defaultRenewalPayment, type RenewalPayment } from './subscription-billing.js';
 import { saveChange } from './subscription-changes.js';
 
 /** Applies the one step due first for the subscription; returns the updated subscription. */
@@ -19,6 +20,7 @@ export async function applyDueStep(
   context: OperationContext,
   tx: Repositories,
   subscription: Subscription,
+  payment: RenewalPayment = defaultRenewalPayment(context.scope),
 ): Promise<Subscription> {
   const change = subscription.scheduledChange;
   const renewalAt = subscription.nextBilledAt;
@@ -41,14 +43,19 @@ export async function applyDueStep(
           at,
         });
       case 'resume':
-        return saveResume(context, tx, subscription, at, subscription.internal.onResume);
+        return saveResume(context, tx, subscription, at, subscription.internal.onResume, payment);
     }
   }
-  return renew(context, tx, subscription);
+  return renew(context, tx, subscription, payment);
 }
 
 /** The period ends: the next one begins, unused allowance expires and the full allowance is granted again. */
-async function renew(context: OperationContext, tx: Repositories, subscription: Subscription): Promise<Subscription> {
+async function renew(
+  context: OperationContext,
+  tx: Repositories,
+  subscription: Subscription,
+  payment: RenewalPayment,
+): Promise<Subscription> {
   const at = subscription.nextBilledAt ?? toTimestamp(context.clock.now());
   const periodIndex = subscription.internal.periodIndex + 1;
   const period = periodAt(subscription.internal.billingAnchor, subscription.billingCycle, periodIndex);
@@ -69,20 +76,25 @@ async function renew(context: OperationContext, tx: Repositories, subscription: 
     internal: { ...subscription.internal, periodIndex },
     updatedAt: at,
   };
-  return saveChange(context, tx, {
+  const renewed = await saveChange(context, tx, {
     before: subscription,
     after: next,
     balanceChange: 'renew',
     eventTypes: ['subscription.updated'],
     at,
   });
+  return billRenewal(context, tx, renewed, payment);
 }
 
 /**
  * Runs every step due in the context's scope up to the context's now, earliest first, one
  * step per transaction. Resolves to the number of steps run.
  */
-export async function runDueSubscriptions(context: OperationContext, limit = 1_000): Promise<number> {
+export async function runDueSubscriptions(
+  context: OperationContext,
+  limit = 1_000,
+  payment: RenewalPayment = defaultRenewalPayment(context.scope),
+): Promise<number> {
   let steps = 0;
   while (steps < limit) {
     const until = toTimestamp(context.clock.now());
@@ -93,7 +105,7 @@ export async function runDueSubscriptions(context: OperationContext, limit = 1_0
       const due = subscription ? nextDueAt(subscription) : null;
       // Another process may have run this step between the lookup and the lock.
       if (!subscription || due === null || due > until) return false;
-      await applyDueStep(context, tx, subscription);
+      await applyDueStep(context, tx, subscription, payment);
       return true;
     });
     if (ran) steps += 1;

@@ -12,6 +12,7 @@ import type { IdGenerator } from '../shared/ids.js';
 import type { Store } from '../shared/repository.js';
 import { applyPendingDrawdowns } from '../usage/apply-drawdowns.js';
 import { runDueSubscriptions } from './process-due.js';
+import type { RenewalPayment } from './subscription-billing.js';
 
 export interface SandboxClockDependencies {
   readonly store: Store;
@@ -30,13 +31,19 @@ export async function readSandboxClock(dependencies: SandboxClockDependencies): 
   return { now: dependencies.wallClock.now() + offsetMs, offsetMs };
 }
 
-/** Moves the account's sandbox clock to `target` (epoch ms) and runs everything that fell due. */
+/**
+ * Moves the account's sandbox clock to `to` (epoch ms), or forward `by` milliseconds from the
+ * reading taken here, and runs everything that fell due.
+ */
 export async function advanceSandboxClock(
   dependencies: SandboxClockDependencies,
-  target: number,
+  to: number | { readonly by: number },
+  renewalPayments: Exclude<RenewalPayment, 'await_report'> = 'success',
 ): Promise<SandboxClockReading & { readonly stepsRun: number }> {
   const scope = { accountId: dependencies.account.id, environment: 'sandbox' as const };
   const current = await readSandboxClock(dependencies);
+  // A relative move counts from this same reading, so "forward 0 seconds" is never "back".
+  const target = typeof to === 'number' ? to : current.now + to.by;
   if (target < current.now) {
     throw new BillingError('sandbox_clock_cannot_go_back', 'The sandbox clock only moves forward.', [
       { field: 'to', message: `must not be before ${new Date(current.now).toISOString()}` },
@@ -49,9 +56,15 @@ export async function advanceSandboxClock(
   ) {
     // keep draining
   }
+  // The steps run before the clock moves: a background scheduler, which reads the stored offset,
+  // then finds nothing due and cannot take steps from under this call, so `stepsRun` counts them all.
+  const frozen: Clock = { now: () => target };
+  const stepsRun = await runDueSubscriptions(
+    { ...dependencies, clock: frozen, scope },
+    Number.POSITIVE_INFINITY,
+    renewalPayments,
+  );
   const offsetMs = target - dependencies.wallClock.now();
   await dependencies.store.sandboxClocks.setOffset(dependencies.account.id, offsetMs);
-  const frozen: Clock = { now: () => target };
-  const stepsRun = await runDueSubscriptions({ ...dependencies, clock: frozen, scope }, Number.POSITIVE_INFINITY);
   return { now: target, offsetMs, stepsRun };
 }

@@ -75,7 +75,8 @@ export async function completeSettled(
   );
   const saved = await saveTransaction(context, tx, before, completed, [...extraEvents, 'transaction.paid']);
   await hooks.afterCompleted?.(tx, saved);
-  return saved;
+  // The hook may have linked the transaction to the subscription it started.
+  return (await tx.transactions.findById(context.scope, saved.id)) ?? saved;
 }
 
 /**

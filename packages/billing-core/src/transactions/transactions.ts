@@ -103,7 +103,12 @@ async function resolveParties(
 }
 
 /** Issues the invoice: `billed`, billed now, with the next invoice number. */
-async function bill(context: OperationContext, tx: Repositories, transaction: Transaction): Promise<Transaction> {
+/** Issues the invoice: `billed`, with the next invoice number of the scope. */
+export async function bill(
+  context: OperationContext,
+  tx: Repositories,
+  transaction: Transaction,
+): Promise<Transaction> {
   requireTransition(transaction.id, transaction.status, 'billed');
   const now = nowTimestamp(context);
   return withInvoiceNumber(context, tx, { ...transaction, status: 'billed', billedAt: now, updatedAt: now }, now);

@@ -27,8 +27,7 @@ export function registerSandboxClockRoutes(app: Hono<AppEnv>, wallClock: Clock):
     const body = await readBody(c, AdvanceSandboxClockBody);
     const { store, ids, account } = c.var.context;
     const dependencies = { store, ids, account, wallClock };
-    const target =
-      'to' in body ? Date.parse(body.to) : (await readSandboxClock(dependencies)).now + body.seconds * 1000;
-    return respond(c, present(await advanceSandboxClock(dependencies, target)));
+    const target = 'to' in body ? Date.parse(body.to) : { by: body.seconds * 1000 };
+    return respond(c, present(await advanceSandboxClock(dependencies, target, body.renewalPayments)));
   });
 }
