@@ -16,7 +16,7 @@ import {
   type TransactionRepository,
 } from '@drawdown/billing-core';
 import type { SqlExecutor, SqlValue } from '../sql/sql-database.js';
-import { DocumentCollection, type DocumentTableSpec, filterClauses, listPage } from './document-collection.js';
+import { DocumentCollection, type DocumentTableSpec, filterClauses } from './document-collection.js';
 
 type StoredColumn = TransactionColumn | 'billed_key' | 'past_due_after';
 
@@ -62,31 +62,33 @@ export class SqlTransactionRepository implements TransactionRepository {
     return this.documents.findByIdForUpdate(scope, id);
   }
 
-  list(scope: Scope, query: ListQuery<TransactionColumn> | TransactionListQuery): Promise<Page<Transaction>> {
-    if (!('orderBy' in query) || query.orderBy === 'id') {
-      return listPage(this.executor, transactionsTable.table, scope, query, decode);
-    }
-    return this.listByBilledAt(scope, query);
-  }
-
-  /** Keyset pagination on (billed_key, id): the cursor id's own key is looked up in the query. */
-  private async listByBilledAt(scope: Scope, query: TransactionListQuery): Promise<Page<Transaction>> {
+  async list(scope: Scope, query: ListQuery<TransactionColumn> | TransactionListQuery): Promise<Page<Transaction>> {
+    const orderBy = 'orderBy' in query ? query.orderBy : 'id';
     const { sql, params } = filterClauses(query.filter);
     const where = ['account_id = ?', 'environment = ?', ...sql];
     const scopeParams: SqlValue[] = [scope.accountId, scope.environment, ...params];
     const pageWhere = [...where];
     const pageParams = [...scopeParams];
-    if (query.after !== undefined) {
-      const operator = query.direction === 'desc' ? '<' : '>';
+    const operator = query.direction === 'desc' ? '<' : '>';
+    if (query.after !== undefined && orderBy === 'id') {
+      pageWhere.push(`id ${operator} ?`);
+      pageParams.push(query.after);
+    } else if (query.after !== undefined) {
+      // Keyset on (billed_key, id); the cursor's own key is read in the same statement.
       pageWhere.push(
         `(billed_key, id) ${operator} ((select anchor.billed_key from transactions anchor where anchor.account_id = ? and anchor.environment = ? and anchor.id = ?), ?)`,
       );
       pageParams.push(scope.accountId, scope.environment, query.after, query.after);
     }
+    const order =
+      orderBy === 'billed_at'
+        ? `billed_key ${query.direction}, id ${query.direction}`
+        : `${this.idSortKey(query.filter)} ${query.direction}`;
     const rows = await this.executor.all<{ body: string }>(
-      `select body from transactions where ${pageWhere.join(' and ')} order by billed_key ${query.direction}, id ${query.direction} limit ?`,
+      `select body from transactions where ${pageWhere.join(' and ')} order by ${order} limit ?`,
       [...pageParams, query.perPage + 1],
     );
+    // Counting stops past the cap, so a huge result costs a bounded index scan, not a full count.
     const counted = await this.executor.get<{ total: number | string }>(
       `select count(*) as total from (select 1 from transactions where ${where.join(' and ')} limit ?) capped`,
       [...scopeParams, ESTIMATED_TOTAL_CAP + 1],
@@ -96,6 +98,19 @@ export class SqlTransactionRepository implements TransactionRepository {
       hasMore: rows.length > query.perPage,
       estimatedTotal: Number(counted?.total ?? 0),
     };
+  }
+
+  /**
+   * SQLite without table statistics prefers walking the primary key in id order, filtering
+   * every row of the account, over a selective index plus a small sort. With a customer,
+   * subscription or id filter, `+id` (SQLite's documented way to disqualify an index from the
+   * ordering) makes it take the filter's index and sort the few matching rows. PostgreSQL
+   * plans from its statistics and needs no hint.
+   */
+  private idSortKey(filter: ListQuery<TransactionColumn>['filter']): string {
+    if (this.executor.dialect !== 'sqlite') return 'id';
+    const selective = filter.customer_id ?? filter.subscription_id ?? filter.invoice_number;
+    return selective ? '+id' : 'id';
   }
 
   async nextInvoiceNumber(scope: Scope, year: number): Promise<number> {
