@@ -186,6 +186,8 @@ describe.each(ENGINES)('%s: notification settings', (engine) => {
       'http://[::ffff:127.0.0.1]/hook',
       'http://[fd00::1]/hook',
       'http://0.0.0.0/hook',
+      'http://0x7f000001/hook',
+      'http://2130706433/hook',
     ];
     for (const destination of refusedInLive) {
       const refused = await live.post('/notification-settings', setting({ destination }));

@@ -156,26 +156,60 @@ export async function claimDueNotifications(
   });
 }
 
+/** One finished attempt to record, with what decides its next state. */
+export interface FinishedAttempt {
+  readonly claim: DeliveryClaim;
+  readonly outcome: DeliveryOutcome;
+  readonly schedule: RetrySchedule;
+  readonly times: AttemptTimes;
+  /** In [0, 1): the jitter of the retry, if one is due. */
+  readonly random: number;
+}
+
+function logOf(dependencies: DeliveryDependencies, attempt: FinishedAttempt): NotificationLog {
+  const { outcome } = attempt;
+  return {
+    id: dependencies.ids.newId('ntflog'),
+    notificationId: attempt.claim.notification.id,
+    responseCode: outcome.kind === 'response' ? outcome.statusCode : 0,
+    responseContentType: outcome.kind === 'response' ? outcome.contentType : null,
+    responseBody: outcome.kind === 'response' ? outcome.body : outcome.reason,
+    attemptedAt: toTimestamp(attempt.times.startedAt),
+  };
+}
+
 /**
- * Records one attempt: the notification's next state (delivered, retry at, or failed) and its
- * log row. False when the claim had expired and another worker holds the notification.
+ * Records finished attempts in one transaction (attempts that end together share one commit):
+ * each notification's next state (delivered, retry at, or failed) and its log row. For each
+ * attempt, false when its claim had expired and another worker holds the notification; such an
+ * attempt writes nothing.
  */
+export async function recordDeliveryAttempts(
+  dependencies: DeliveryDependencies,
+  attempts: readonly FinishedAttempt[],
+): Promise<boolean[]> {
+  if (attempts.length === 0) return [];
+  const prepared = attempts.map((attempt) => ({
+    attempt,
+    result: afterAttempt(attempt.claim.notification, attempt.outcome, attempt.schedule, attempt.times, attempt.random),
+    log: logOf(dependencies, attempt),
+  }));
+  return dependencies.store.transaction(async (tx) => {
+    const recorded: boolean[] = [];
+    for (const { attempt, result, log } of prepared) {
+      recorded.push(await tx.notifications.recordAttempt(attempt.claim, result.notification, result.dueAt, log));
+    }
+    return recorded;
+  });
+}
+
+/** Records one attempt; see `recordDeliveryAttempts`. */
 export async function recordDeliveryAttempt(
   dependencies: DeliveryDependencies,
   claim: DeliveryClaim,
   outcome: DeliveryOutcome,
   input: { readonly schedule: RetrySchedule; readonly times: AttemptTimes; readonly random: number },
 ): Promise<boolean> {
-  const result = afterAttempt(claim.notification, outcome, input.schedule, input.times, input.random);
-  const log: NotificationLog = {
-    id: dependencies.ids.newId('ntflog'),
-    notificationId: claim.notification.id,
-    responseCode: outcome.kind === 'response' ? outcome.statusCode : 0,
-    responseContentType: outcome.kind === 'response' ? outcome.contentType : null,
-    responseBody: outcome.kind === 'response' ? outcome.body : outcome.reason,
-    attemptedAt: toTimestamp(input.times.startedAt),
-  };
-  return dependencies.store.transaction((tx) =>
-    tx.notifications.recordAttempt(claim, result.notification, result.dueAt, log),
-  );
+  const [recorded] = await recordDeliveryAttempts(dependencies, [{ claim, outcome, ...input }]);
+  return recorded ?? false;
 }

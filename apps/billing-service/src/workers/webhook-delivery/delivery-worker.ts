@@ -4,8 +4,8 @@
  * claims due notifications up to the free attempt slots and starts their attempts without
  * waiting for them: at most `maxInFlight` attempts run at once, at most
  * `maxInFlightPerDestination` per destination, and each is cut off after `requestTimeoutMs`,
- * so a receiver that hangs holds two slots for five seconds and no more (ADR 0505). A finished
- * attempt wakes the loop to fill its slot.
+ * so a receiver that hangs holds its share of the slots for five seconds and no more
+ * (ADR 0505). A finished attempt wakes the loop to fill its slot.
  */
 import { randomUUID } from 'node:crypto';
 import {
@@ -15,9 +15,10 @@ import {
   type DeliveryDependencies,
   type DeliveryOutcome,
   type Environment,
+  type FinishedAttempt,
   fanOutEvents,
   type RetrySchedule,
-  recordDeliveryAttempt,
+  recordDeliveryAttempts,
 } from '@drawdown/billing-core';
 import { createPollingWorker } from '../polling-worker.js';
 import type { DestinationGuard, ResolveHost } from './destination-guard.js';
@@ -50,8 +51,8 @@ export interface WebhookDeliveryOptions {
 export const DEFAULT_WEBHOOK_DELIVERY: WebhookDeliveryOptions = {
   schedules: DEFAULT_RETRY_SCHEDULES,
   requestTimeoutMs: 5_000,
-  maxInFlight: 8,
-  maxInFlightPerDestination: 2,
+  maxInFlight: 16,
+  maxInFlightPerDestination: 4,
   pollIntervalMs: 200,
   fanOutBatchSize: 200,
   maxResponseBytes: 4_096,
@@ -109,24 +110,49 @@ export function createWebhookDeliveryWorker(input: WebhookDeliveryWorkerInput): 
     });
   }
 
+  // Attempts that end while a recording commit is under way wait and share the next one: one
+  // commit for many attempts, which matters on SQLite, where every commit is an fsync.
+  let waiting: { attempt: FinishedAttempt; settle: (recorded: boolean | Error) => void }[] = [];
+  let recording: Promise<void> | undefined;
+
+  async function recordWaiting(): Promise<void> {
+    while (waiting.length > 0) {
+      const batch = waiting;
+      waiting = [];
+      try {
+        const recorded = await recordDeliveryAttempts(
+          dependencies,
+          batch.map((entry) => entry.attempt),
+        );
+        batch.forEach((entry, index) => entry.settle(recorded[index] ?? false));
+      } catch (error) {
+        for (const entry of batch) entry.settle(error instanceof Error ? error : new Error(String(error)));
+      }
+    }
+    recording = undefined;
+  }
+
+  function record(attempt: FinishedAttempt): Promise<boolean> {
+    return new Promise((resolve, reject) => {
+      waiting.push({ attempt, settle: (result) => (result instanceof Error ? reject(result) : resolve(result)) });
+      recording ??= recordWaiting();
+    });
+  }
+
   async function deliver(claim: DeliveryClaim): Promise<void> {
     const startedAt = dependencies.wallClock.now();
     const outcome = await attempt(claim);
     const endedAt = dependencies.wallClock.now();
     try {
-      const recorded = await recordDeliveryAttempt(dependencies, claim, outcome, {
+      // False when the destination was deleted meanwhile, or (with a stalled process) the lease
+      // ran out and another worker holds the notification: its state wins, so nothing is written.
+      await record({
+        claim,
+        outcome,
         schedule: options.schedules[claim.scope.environment],
         times: { startedAt, endedAt },
         random: Math.random(),
       });
-      if (!recorded) {
-        input.onError(
-          'webhook attempt not recorded',
-          new Error(
-            `Notification ${claim.notification.id} was taken over (its lease ran out) or its destination deleted before the attempt ended.`,
-          ),
-        );
-      }
     } catch (error) {
       // Unrecorded, the notification stays claimed until its lease runs out, then is retried.
       input.onError(`recording the attempt for notification ${claim.notification.id} failed`, error);
