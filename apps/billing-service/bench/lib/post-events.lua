@@ -1,0 +1,62 @@
+-- wrk script: every request POSTs one new usage event (a fresh event_key from a counter),
+-- cycling over the customers given in BENCH_CUSTOMERS. A response counts as accepted only
+-- when it is a 202 whose body says "accepted"; done() prints one BENCH_JSON line.
+local customers = {}
+for id in string.gmatch(os.getenv("BENCH_CUSTOMERS") or "ctm_none", "[^,]+") do
+  customers[#customers + 1] = id
+end
+local action = os.getenv("BENCH_ACTION") or "bench.call"
+local occurredAt = os.getenv("BENCH_OCCURRED_AT") or "2026-01-01T00:00:00.000Z"
+local prefix = os.getenv("BENCH_KEY_PREFIX") or "bench"
+local token = os.getenv("BENCH_TOKEN") or ""
+local threads = {}
+local threadCount = 0
+local counter = 0
+
+function setup(thread)
+  threadCount = threadCount + 1
+  thread:set("threadNumber", threadCount)
+  table.insert(threads, thread)
+end
+
+function init(args)
+  wrk.method = "POST"
+  wrk.headers["Content-Type"] = "application/json"
+  if token ~= "" then
+    wrk.headers["Authorization"] = "Bearer " .. token
+  end
+  accepted = 0
+  refused = 0
+end
+
+function request()
+  counter = counter + 1
+  local customer = customers[(counter % #customers) + 1]
+  local body = string.format(
+    '{"events":[{"event_key":"%s-%d-%d","customer_id":"%s","action":"%s","quantity":"1","occurred_at":"%s"}]}',
+    prefix, threadNumber, counter, customer, action, occurredAt)
+  return wrk.format(nil, nil, nil, body)
+end
+
+function response(status, headers, body)
+  if status == 202 and string.find(body, '"accepted"', 1, true) then
+    accepted = accepted + 1
+  else
+    refused = refused + 1
+  end
+end
+
+function done(summary, latency, requests)
+  local acceptedTotal, refusedTotal = 0, 0
+  for _, thread in ipairs(threads) do
+    acceptedTotal = acceptedTotal + thread:get("accepted")
+    refusedTotal = refusedTotal + thread:get("refused")
+  end
+  local errors = summary.errors
+  io.write(string.format(
+    'BENCH_JSON {"requests":%d,"durationUs":%d,"accepted":%d,"refused":%d,"socketErrors":%d,"statusErrors":%d,' ..
+    '"p50Us":%d,"p90Us":%d,"p99Us":%d,"p999Us":%d,"maxUs":%d}\n',
+    summary.requests, summary.duration, acceptedTotal, refusedTotal,
+    errors.connect + errors.read + errors.write + errors.timeout, errors.status,
+    latency:percentile(50), latency:percentile(90), latency:percentile(99), latency:percentile(99.9), latency.max))
+end
