@@ -5,7 +5,7 @@
  */
 import type { ErrorCode } from '@drawdown/billing-core';
 
-export type ErrorStatus = 400 | 403 | 404 | 405 | 409 | 413 | 429 | 500;
+export type ErrorStatus = 400 | 403 | 404 | 405 | 409 | 410 | 413 | 429 | 500;
 
 export const STATUS_BY_CODE = {
   bad_request: 400,
@@ -63,8 +63,9 @@ export const STATUS_BY_CODE = {
   transaction_payment_amount_invalid: 400,
   transaction_payment_simulation_sandbox_only: 400,
   transaction_invoice_not_available: 409,
-  invoice_link_invalid: 403,
-  invoice_link_expired: 403,
+  // A signed link is its own credential: a bad one names nothing (404), an old one is gone (410).
+  invoice_link_invalid: 404,
+  invoice_link_expired: 410,
   adjustment_transaction_status_not_allowed: 409,
   adjustment_amount_above_remaining: 400,
   internal_error: 500,

@@ -66,6 +66,19 @@ const ENDPOINTS: readonly Endpoint[] = [
   { method: 'POST', route: '/subscriptions/:id/cancel', permission: 'subscription.write' },
   { method: 'GET', route: '/sandbox-clock', permission: 'sandbox_clock.read' },
   { method: 'POST', route: '/sandbox-clock/advance', permission: 'sandbox_clock.write' },
+  { method: 'GET', route: '/currencies', permission: null },
+  { method: 'GET', route: '/invoices/:transactionId/pdf', permission: null },
+  { method: 'GET', route: '/transactions', permission: 'transaction.read' },
+  { method: 'POST', route: '/transactions', permission: 'transaction.write' },
+  { method: 'GET', route: '/transactions/:id', permission: 'transaction.read' },
+  { method: 'PATCH', route: '/transactions/:id', permission: 'transaction.write' },
+  { method: 'POST', route: '/transactions/:id/simulate-payment', permission: 'transaction.write' },
+  { method: 'POST', route: '/transactions/:id/payments', permission: 'transaction.write' },
+  { method: 'GET', route: '/transactions/:id/invoice', permission: 'transaction.read' },
+  { method: 'POST', route: '/adjustments', permission: 'adjustment.write' },
+  { method: 'GET', route: '/adjustments', permission: 'adjustment.read' },
+  { method: 'GET', route: '/tax-settings', permission: 'transaction.read' },
+  { method: 'PATCH', route: '/tax-settings', permission: 'transaction.write' },
 ];
 
 /** A well-formed id for each path parameter, so requests reach the handler. */
@@ -80,6 +93,8 @@ const SAMPLE_IDS: Readonly<Record<string, string>> = {
   subscriptions: 'sub_00000000000000000000000000',
   'notification-settings': 'ntfset_00000000000000000000000000',
   notifications: 'ntf_00000000000000000000000000',
+  transactions: 'txn_00000000000000000000000000',
+  invoices: 'txn_00000000000000000000000000',
 };
 
 /** The route with each `:parameter` replaced by a sample id of the collection before it. */

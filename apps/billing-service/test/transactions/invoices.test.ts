@@ -158,7 +158,7 @@ describe.each(ENGINES)('%s: invoice PDFs', (engine) => {
     variants.push(onLive);
     for (const variant of variants) {
       expect(await errorCode(await fetch(variant)), variant.toString()).toEqual({
-        status: 403,
+        status: 404,
         code: 'invoice_link_invalid',
       });
     }
@@ -172,7 +172,7 @@ describe.each(ENGINES)('%s: invoice PDFs', (engine) => {
     expect(advance.status, advance.text).toBe(200);
     expect((await fetch(url)).status).toBe(200);
     await sandbox.post('/sandbox-clock/advance', { seconds: 1 });
-    expect(await errorCode(await fetch(url))).toEqual({ status: 403, code: 'invoice_link_expired' });
+    expect(await errorCode(await fetch(url))).toEqual({ status: 410, code: 'invoice_link_expired' });
     expect((await fetch(await invoiceUrl(sandbox, invoice.id))).status).toBe(200);
   });
 });

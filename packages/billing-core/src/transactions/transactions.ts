@@ -157,10 +157,11 @@ export async function updateTransaction(
       input.collectionMode !== undefined ||
       input.billingDetails !== undefined ||
       input.billingPeriod !== undefined;
-    if (reshapes && !EDITABLE_STATUSES.has(current.status)) {
+    const partlyPaid = current.payments.some((payment) => payment.status === 'captured');
+    if (reshapes && (!EDITABLE_STATUSES.has(current.status) || partlyPaid)) {
       throw new BillingError(
         'transaction_not_editable',
-        `Transaction ${id} is ${current.status}; only draft and ready transactions can change items, customer, address, currency, collection mode or billing details.`,
+        `Transaction ${id} is ${current.status}${partlyPaid ? ' and partly paid' : ''}; only draft and ready transactions without payments can change items, customer, address, currency, collection mode or billing details.`,
       );
     }
     const now = nowTimestamp(context);
@@ -208,7 +209,8 @@ export async function updateTransaction(
           lineIds: input.items === undefined ? current.details.lineItems.map((line) => line.id) : [],
         },
       );
-      next = { ...rebuilt, revisedAt: current.revisedAt };
+      // Recorded payment attempts (failed ones, while still ready) are history and survive a rebuild.
+      next = { ...rebuilt, payments: current.payments, revisedAt: current.revisedAt };
     } else if (input.customData !== undefined) {
       next = { ...next, customData: input.customData };
     }

@@ -1,8 +1,9 @@
 /**
  * @module
  * The public end of a signed invoice link: no API key, the signature is the credential. A
- * malformed, altered or foreign link is `invoice_link_invalid`; an expired one (an hour of the
- * account environment's clock) `invoice_link_expired`; both 403 and neither says more.
+ * malformed, altered or foreign link is `invoice_link_invalid` (404: it names nothing); an
+ * expired one (an hour of the account environment's clock) `invoice_link_expired` (410).
+ * Neither says more.
  */
 import {
   BillingError,
