@@ -1,4 +1,4 @@
-import { type BillingHarness, ENGINES, startBillingHarness } from '@drawdown/testkit';
+import { type BillingHarness, ENGINES } from '@drawdown/testkit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   balanceOf,
@@ -8,13 +8,14 @@ import {
   drained,
   sandboxApi,
   sendUsage,
+  startUsageHarness,
   subscribe,
 } from './usage-fixtures.js';
 
 describe.each(ENGINES)('%s: usage engine end to end', (engine) => {
   let harness: BillingHarness;
   beforeAll(async () => {
-    harness = await startBillingHarness({ engine });
+    harness = await startUsageHarness(engine);
   });
   afterAll(() => harness.close());
 

@@ -1,10 +1,21 @@
 /**
  * Builders for usage tests: a sandbox API client over fetch, a unit with a meter, a price with
  * an allowance, a customer with an active subscription, and a wait for drawdowns to land.
+ * Tests that advance the sandbox clock get an account of their own (`newTenant`), so the clock
+ * of one test never moves another's subscriptions.
  */
-import { type OperationContext, type Scope, startSubscription } from '@drawdown/billing-core';
-import type { BillingHarness } from '@drawdown/testkit';
+import {
+  type CollectionMode,
+  type LedgerEntry,
+  type OperationContext,
+  replayLedger,
+  type Scope,
+  startSubscription,
+} from '@drawdown/billing-core';
+import { openDatabase, type SqlDatabase } from '@drawdown/billing-store';
+import { type BillingHarness, type Engine, type HarnessOptions, startBillingHarness } from '@drawdown/testkit';
 import { expect } from 'vitest';
+import { type ApiClient, apiClient, type ApiResponse as SupportResponse } from '../support/api-client.js';
 
 export interface ApiResponse {
   readonly status: number;
@@ -70,11 +81,13 @@ export async function subscribe(
   harness: BillingHarness,
   customerId: string,
   items: { priceId: string; quantity: number }[],
+  options: { readonly accountId?: string; readonly collectionMode?: CollectionMode } = {},
 ): Promise<string> {
-  const scope: Scope = { accountId: harness.accountId, environment: 'sandbox' };
-  const account = await harness.services.store.accounts.findById(harness.accountId);
+  const accountId = options.accountId ?? harness.accountId;
+  const scope: Scope = { accountId, environment: 'sandbox' };
+  const account = await harness.services.store.accounts.findById(accountId);
   if (!account) throw new Error('harness account missing');
-  const offset = await harness.services.store.sandboxClocks.offsetOf(harness.accountId);
+  const offset = await harness.services.store.sandboxClocks.offsetOf(accountId);
   const context: OperationContext = {
     store: harness.services.store,
     ids: harness.services.ids,
@@ -87,7 +100,7 @@ export async function subscribe(
       customerId,
       addressId: null,
       currencyCode: 'USD',
-      collectionMode: 'automatic',
+      collectionMode: options.collectionMode ?? 'automatic',
       items,
       transactionId: null,
     }),
@@ -134,12 +147,288 @@ export async function sendUsage(
   });
 }
 
+/** Raw connections to harness databases, for looking at rows no port exposes. */
+const rawDatabases = new WeakMap<BillingHarness, SqlDatabase>();
+
+/** How many accepted events wait for the drawdown worker, counting those it is applying now. */
+async function pendingEvents(harness: BillingHarness): Promise<number> {
+  const raw = rawDatabases.get(harness);
+  if (raw) {
+    const row = await raw.get<{ pending: number | string }>(
+      'select count(*) as pending from usage_events where applied_at is null',
+    );
+    return Number(row?.pending ?? 0);
+  }
+  // SQLite reads outside a transaction see only committed rows, and a claim skips nothing.
+  return (await harness.services.store.usageEvents.claimPending(1)).length;
+}
+
 /** Waits until the drawdown worker has applied everything accepted so far. */
 export async function drained(harness: BillingHarness): Promise<void> {
-  for (let attempt = 0; attempt < 500; attempt += 1) {
-    const pending = await harness.services.store.usageEvents.claimPending(1);
-    if (pending.length === 0) return;
+  for (let attempt = 0; attempt < 1_000; attempt += 1) {
+    if ((await pendingEvents(harness)) === 0) return;
     await new Promise((resolve) => setTimeout(resolve, 10));
   }
   throw new Error('drawdowns did not drain');
+}
+
+/**
+ * A harness whose pending-event count is read with plain SQL on PostgreSQL: there the worker's
+ * claim uses SKIP LOCKED, so a claim made to look would miss the rows the worker is applying.
+ */
+export async function startUsageHarness(engine: Engine, options: HarnessOptions = {}): Promise<BillingHarness> {
+  const harness = await startBillingHarness({ ...options, engine });
+  if (!harness.databaseUrl) return harness;
+  const raw = openDatabase({ engine: 'postgres', url: harness.databaseUrl, maxConnections: 1 });
+  const wrapped: BillingHarness = {
+    ...harness,
+    close: async () => {
+      await raw.close();
+      await harness.close();
+    },
+  };
+  rawDatabases.set(wrapped, raw);
+  return wrapped;
+}
+
+/** An early-access account of its own in the harness, with an all-permission key per environment. */
+export interface Tenant {
+  readonly harness: BillingHarness;
+  readonly accountId: string;
+  readonly scope: Scope;
+  /** The sandbox API with the tenant's key. */
+  readonly api: ApiClient;
+  /** The live API with the tenant's live key. */
+  readonly live: ApiClient;
+}
+
+export async function newTenant(harness: BillingHarness): Promise<Tenant> {
+  const accountId = await harness.createAccount({ earlyAccess: true, name: 'Usage tenant' });
+  const sandboxKey = await harness.createKey({ environment: 'sandbox', permissions: ['all'], accountId });
+  const liveKey = await harness.createKey({ environment: 'live', permissions: ['all'], accountId });
+  return {
+    harness,
+    accountId,
+    scope: { accountId, environment: 'sandbox' },
+    api: apiClient(harness.sandboxUrl, sandboxKey),
+    live: apiClient(harness.liveUrl, liveKey),
+  };
+}
+
+let uniqueSequence = 0;
+
+/** An action name no other call in this process returns. */
+export function uniqueAction(stem = 'call'): string {
+  uniqueSequence += 1;
+  return `${stem}_${process.pid}_${uniqueSequence}`;
+}
+
+function created(response: SupportResponse): string {
+  expect(response.status, response.text).toBe(201);
+  return response.id;
+}
+
+export async function newUnit(api: ApiClient): Promise<string> {
+  return created(await api.post('/usage-balance-units', { name: 'Credits', unit_name: 'credits' }));
+}
+
+export async function newMeter(api: ApiClient, unitId: string, action: string, rate = '1'): Promise<string> {
+  return created(
+    await api.post('/meters', {
+      usage_balance_unit_id: unitId,
+      name: `${action} meter`,
+      action,
+      unit_name: 'call',
+      rate,
+    }),
+  );
+}
+
+/** A monthly price with the given allowances (none makes a price without allowances). */
+export async function newPrice(
+  api: ApiClient,
+  allowances: readonly { readonly unitId: string; readonly amount: string }[],
+  billingCycle: { readonly interval: string; readonly frequency: number } = { interval: 'month', frequency: 1 },
+): Promise<string> {
+  const productId = created(await api.post('/products', { name: 'Plan', tax_category: 'saas' }));
+  return created(
+    await api.post('/prices', {
+      product_id: productId,
+      description: 'Plan',
+      unit_price: { amount: '1000', currency_code: 'USD' },
+      billing_cycle: billingCycle,
+      allowances: allowances.map((allowance) => ({
+        usage_balance_unit_id: allowance.unitId,
+        amount: allowance.amount,
+      })),
+    }),
+  );
+}
+
+export async function newCustomer(api: ApiClient): Promise<string> {
+  uniqueSequence += 1;
+  return created(await api.post('/customers', { email: `usage-${process.pid}-${uniqueSequence}@example.com` }));
+}
+
+/** One unit, one meter on it, one monthly price granting `amount` of it, one customer. */
+export async function newPlan(
+  tenant: Tenant,
+  options: { readonly rate?: string; readonly amount?: string } = {},
+): Promise<{ unitId: string; meterId: string; action: string; priceId: string; customerId: string }> {
+  const unitId = await newUnit(tenant.api);
+  const action = uniqueAction();
+  const meterId = await newMeter(tenant.api, unitId, action, options.rate ?? '1');
+  const priceId = await newPrice(tenant.api, [{ unitId, amount: options.amount ?? '10' }]);
+  const customerId = await newCustomer(tenant.api);
+  return { unitId, meterId, action, priceId, customerId };
+}
+
+export function subscribeTenant(
+  tenant: Tenant,
+  customerId: string,
+  items: { priceId: string; quantity: number }[],
+  collectionMode: CollectionMode = 'automatic',
+): Promise<string> {
+  return subscribe(tenant.harness, customerId, items, { accountId: tenant.accountId, collectionMode });
+}
+
+export interface UsageEventBody {
+  readonly event_key: string;
+  readonly customer_id: string;
+  readonly action: string;
+  readonly quantity: string;
+  readonly occurred_at: string;
+}
+
+/** A usage event body with a fresh key and occurred_at now (wall clock), unless given. */
+export function usageEvent(
+  fields: Partial<UsageEventBody> & Pick<UsageEventBody, 'customer_id' | 'action'>,
+): UsageEventBody {
+  uniqueSequence += 1;
+  return {
+    event_key: `key-${process.pid}-${uniqueSequence}`,
+    quantity: '1',
+    occurred_at: new Date().toISOString(),
+    ...fields,
+  };
+}
+
+/** Posts one event and returns its per-event result. */
+export async function postUsage(
+  api: ApiClient,
+  fields: Partial<UsageEventBody> & Pick<UsageEventBody, 'customer_id' | 'action'>,
+): Promise<{ status: string; event_key: string; error?: { code: string; detail: string } }> {
+  const response = await api.post('/usage-events', { events: [usageEvent(fields)] });
+  expect(response.status, response.text).toBe(202);
+  const results = (response.entity.events ?? []) as {
+    status: string;
+    event_key: string;
+    error?: { code: string; detail: string };
+  }[];
+  expect(results).toHaveLength(1);
+  const [result] = results;
+  if (!result) throw new Error('no result');
+  return result;
+}
+
+/** The customer's balance of the unit as the API shows it, or undefined when none exists. */
+export async function wireBalance(
+  api: ApiClient,
+  customerId: string,
+  unitId: string,
+): Promise<(WireBalance & { customer_id: string }) | undefined> {
+  const response = await api.get(`/customers/${customerId}/usage-balances`);
+  expect(response.status, response.text).toBe(200);
+  return response.list.find((balance) => balance.usage_balance_unit_id === unitId) as
+    | (WireBalance & { customer_id: string })
+    | undefined;
+}
+
+/** Totals of the customer's balance of the unit, after the worker has drained. */
+export async function totals(
+  tenant: Tenant,
+  customerId: string,
+  unitId: string,
+): Promise<{ used: string; remaining: string; overage: string } | undefined> {
+  await drained(tenant.harness);
+  const balance = await wireBalance(tenant.api, customerId, unitId);
+  if (!balance) return undefined;
+  return {
+    used: balance.balance.used.total,
+    remaining: balance.balance.remaining.total,
+    overage: balance.balance.overage.total,
+  };
+}
+
+/** Moves the tenant's sandbox clock forward and returns what the API answered. */
+export async function advance(
+  tenant: Tenant,
+  body: { readonly seconds: number } | { readonly to: string },
+): Promise<{ now: string; offset_seconds: number; steps_run: number }> {
+  const response = await tenant.api.post('/sandbox-clock/advance', body);
+  expect(response.status, response.text).toBe(200);
+  return response.entity as { now: string; offset_seconds: number; steps_run: number };
+}
+
+/** The tenant's sandbox now, as epoch milliseconds. */
+export async function sandboxNow(tenant: Tenant): Promise<number> {
+  const response = await tenant.api.get('/sandbox-clock');
+  expect(response.status, response.text).toBe(200);
+  return Date.parse(String(response.entity.now));
+}
+
+/** The tenant's events of one type, oldest first. */
+export async function eventsOfType(
+  tenant: Tenant,
+  eventType: string,
+): Promise<{ event_id: string; event_type: string; occurred_at: string; data: Record<string, unknown> }[]> {
+  const response = await tenant.api.get(`/events?event_type=${eventType}&per_page=200&order_by=id[ASC]`);
+  expect(response.status, response.text).toBe(200);
+  return response.list as {
+    event_id: string;
+    event_type: string;
+    occurred_at: string;
+    data: Record<string, unknown>;
+  }[];
+}
+
+export async function subscriptionOf(tenant: Tenant, subscriptionId: string): Promise<Record<string, unknown>> {
+  const response = await tenant.api.get(`/subscriptions/${subscriptionId}`);
+  expect(response.status, response.text).toBe(200);
+  return response.entity;
+}
+
+/**
+ * Checks every balance of the customer against a recomputation: replaying its ledger gives the
+ * stored state; each usage event draws at most once from a balance, by the amount resolved when
+ * it was accepted; and no drawdown names an event that was never recorded.
+ */
+export async function expectBalancesRecomputable(
+  harness: BillingHarness,
+  scope: Scope,
+  customerId: string,
+): Promise<void> {
+  await drained(harness);
+  const { store } = harness.services;
+  const page = await store.usageBalances.list(scope, {
+    filter: { customer_id: [{ op: 'in', values: [customerId] }] },
+    perPage: 200,
+    direction: 'asc',
+  });
+  const events = new Map((await store.usageEvents.listByCustomer(scope, customerId)).map((event) => [event.id, event]));
+  for (const balance of page.items) {
+    const ledger = await store.usageBalances.ledger(scope, balance.id);
+    expect(replayLedger(ledger), `balance ${balance.id} equals its ledger`).toEqual(balance.state);
+    const drawdowns = ledger.filter(
+      (entry): entry is Extract<LedgerEntry, { kind: 'drawdown' }> => entry.kind === 'drawdown',
+    );
+    const ids = drawdowns.map((entry) => entry.usageEventId);
+    expect(new Set(ids).size, 'each event draws once').toBe(ids.length);
+    for (const entry of drawdowns) {
+      const event = events.get(entry.usageEventId);
+      expect(event, `drawdown of ${entry.usageEventId} has its event`).toBeDefined();
+      const resolved = event?.drawdowns.find((drawdown) => drawdown.usageBalanceUnitId === balance.usageBalanceUnitId);
+      expect(entry.amount).toBe(resolved?.amount);
+    }
+  }
 }

@@ -8,6 +8,7 @@
  * | starts                         | grant the full allowance                             |
  * | renews / resumes, new period   | expire unused; grant the full allowance; clear overage |
  * | upgrade, downgrade, quantity   | expire the old allowance; grant the new one at once    |
+ * |   (only for units whose granting items changed)                                       |
  * | cancellation takes effect      | expire unused                                        |
  * | pause, resume (same period), refund | nothing                                          |
  */
@@ -46,12 +47,32 @@ export interface ChangeInput {
   readonly expiresAt: string | null;
 }
 
+/**
+ * What grants a unit: each item whose price has an allowance for it, as price and quantity, in
+ * a fixed order. Equal before and after an item change means the change left that unit alone.
+ */
+function grantingItems(items: readonly Pick<SubscriptionItem, 'price' | 'quantity'>[], unitId: string): string {
+  return items
+    .filter((item) => item.price.allowances.some((allowance) => allowance.usageBalanceUnitId === unitId))
+    .map((item) => `${item.price.id}\u0000${item.quantity}`)
+    .sort()
+    .join('\u0001');
+}
+
 export function balanceEffects(input: ChangeInput): BalanceEffect[] {
   const previous = allowancesByUnit(input.before);
   const next = input.change === 'end' ? new Map<string, Decimal>() : allowancesByUnit(input.after);
   const units = [...new Set([...previous.keys(), ...next.keys()])].sort();
   return units.map((usageBalanceUnitId) => {
     const entries: LedgerEntry[] = [];
+    // Reordering items, or changing an item that grants nothing of this unit, is not a plan or
+    // quantity change for the unit: it must not refill the balance (ADR 0152).
+    if (
+      input.change === 'change_items' &&
+      grantingItems(input.before, usageBalanceUnitId) === grantingItems(input.after, usageBalanceUnitId)
+    ) {
+      return { usageBalanceUnitId, entries };
+    }
     if (input.change !== 'start' && previous.has(usageBalanceUnitId)) {
       entries.push({ kind: 'expire', at: input.at, subscriptionId: input.subscriptionId });
     }

@@ -53,10 +53,15 @@ export function canonicalTimestamp(text: string): { readonly canonical: string; 
   const match = RFC3339_UTC.exec(text);
   if (!match) return null;
   const [, year, month, day, hour, minute, second, fraction = ''] = match;
-  const epochMs = Date.UTC(Number(year), Number(month) - 1, Number(day), Number(hour), Number(minute), Number(second));
-  const check = new Date(epochMs);
-  // Date.UTC rolls 31 February over into March; a real timestamp round-trips.
-  if (check.getUTCDate() !== Number(day) || check.getUTCMonth() !== Number(month) - 1 || Number(hour) > 23) return null;
+  // Leap seconds (:60) are refused too: one instant must have one spelling (ADR 0151).
+  if (Number(hour) > 23 || Number(minute) > 59 || Number(second) > 59) return null;
+  const check = new Date(0);
+  // setUTCFullYear, unlike Date.UTC, keeps years 0-99 as they are.
+  check.setUTCFullYear(Number(year), Number(month) - 1, Number(day));
+  check.setUTCHours(Number(hour), Number(minute), Number(second), 0);
+  const epochMs = check.getTime();
+  // Dates roll 31 February over into March; a real date round-trips.
+  if (check.getUTCDate() !== Number(day) || check.getUTCMonth() !== Number(month) - 1) return null;
   const trimmed = fraction.replace(/0+$/, '');
   const milliseconds = Number(fraction.slice(0, 3).padEnd(3, '0'));
   const canonical = `${year}-${month}-${day}T${hour}:${minute}:${second}${trimmed ? `.${trimmed}` : ''}Z`;
