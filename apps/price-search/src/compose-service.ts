@@ -68,7 +68,7 @@ const DEFAULT_DEADLINE_MS = 2_500;
 /** Builds the service from options. */
 export async function composeService(options: ServiceOptions = {}): Promise<PriceSearchService> {
   const clock = options.clock ?? systemClock;
-  const catalogue = CatalogueStore.open(options.cataloguePath ?? ':memory:');
+  const catalogue = await openCatalogue(options.cataloguePath ?? ':memory:', options.demoFeed ?? true);
   const stateDb = openStateDatabase(options.statePath ?? ':memory:');
 
   try {
@@ -94,10 +94,6 @@ export async function composeService(options: ServiceOptions = {}): Promise<Pric
     // the same marketplace would show the same item at two prices.
     const liveNetworks = new Set(liveConnectors.flatMap((connector) => connector.networks));
     const catalogueNetworks = NETWORKS.filter((network) => !liveNetworks.has(network));
-
-    if ((options.demoFeed ?? true) && Object.keys(catalogue.countByNetwork()).length === 0) {
-      await importFeed(catalogue, { path: DEMO_FEED_PATH });
-    }
 
     const health = new ConnectorHealth(clock);
     const engine = new SearchEngine({
@@ -131,6 +127,24 @@ export async function composeService(options: ServiceOptions = {}): Promise<Pric
   } catch (error) {
     catalogue.close();
     stateDb.close();
+    throw error;
+  }
+}
+
+// The demo feed is parsed once per process; later in-memory catalogues start from a copy of the result.
+let demoImage: Buffer | undefined;
+
+async function openCatalogue(path: string, demoFeed: boolean): Promise<CatalogueStore> {
+  if (path === ':memory:' && demoFeed && demoImage !== undefined) return CatalogueStore.fromImage(demoImage);
+  const catalogue = CatalogueStore.open(path);
+  try {
+    if (demoFeed && Object.keys(catalogue.countByNetwork()).length === 0) {
+      await importFeed(catalogue, { path: DEMO_FEED_PATH });
+      if (path === ':memory:') demoImage = catalogue.serialize();
+    }
+    return catalogue;
+  } catch (error) {
+    catalogue.close();
     throw error;
   }
 }

@@ -9,12 +9,11 @@ const documented = new Map(
 );
 
 describe('error codes', () => {
-  it.each(ERROR_CODES.map((code) => [code, STATUS_BY_CODE[code]] as const))(
-    '%s is documented in the README with status %i',
-    (code, status) => {
-      expect(documented.get(code)).toBe(status);
-    },
-  );
+  it.each(
+    ERROR_CODES.map((code) => [code, STATUS_BY_CODE[code]] as const),
+  )('%s is documented in the README with status %i', (code, status) => {
+    expect(documented.get(code)).toBe(status);
+  });
 
   it('documents no code the API does not have', () => {
     expect([...documented.keys()].filter((code) => !(ERROR_CODES as readonly string[]).includes(code))).toEqual([]);

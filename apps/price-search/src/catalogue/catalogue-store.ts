@@ -107,6 +107,18 @@ export class CatalogueStore {
     return new CatalogueStore(db);
   }
 
+  /** Opens an in-memory copy of a serialized catalogue (see `serialize`). */
+  static fromImage(image: Buffer): CatalogueStore {
+    const db = new Database(image);
+    db.exec(SCHEMA);
+    return new CatalogueStore(db);
+  }
+
+  /** The whole database as bytes, for `fromImage`. */
+  serialize(): Buffer {
+    return this.#db.serialize();
+  }
+
   /** Inserts or replaces items (same network and id) in one transaction. */
   upsert(items: readonly CatalogueItem[]): void {
     const run = this.#db.transaction((batch: readonly CatalogueItem[]) => {

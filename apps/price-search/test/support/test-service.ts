@@ -17,7 +17,11 @@ export interface TestService {
   query(body: unknown, init?: { address?: string; key?: string; contentType?: string }): Promise<Response>;
 }
 
-export async function createTestService(options: ServiceOptions = {}): Promise<TestService> {
+/** `closeWith` registers the cleanup: after this test by default, or e.g. `afterAll` for a shared service. */
+export async function createTestService(
+  options: ServiceOptions = {},
+  closeWith: (cleanup: () => void) => void = onTestFinished,
+): Promise<TestService> {
   const service = await composeService({
     cataloguePath: ':memory:',
     statePath: ':memory:',
@@ -25,7 +29,7 @@ export async function createTestService(options: ServiceOptions = {}): Promise<T
     requestsPerMinute: UNLIMITED_RATE,
     ...options,
   });
-  onTestFinished(() => service.close());
+  closeWith(() => service.close());
   const app = createApp(service.deps);
   return {
     service,
