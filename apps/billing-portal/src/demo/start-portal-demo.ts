@@ -1,0 +1,277 @@
+/**
+ * @module
+ * The standalone demo: the portal behind a small sign-in, on one port, with a sandbox seeded so
+ * the page is populated. Users have scrypt-hashed passwords; sessions are random ids kept on the
+ * server in an HttpOnly, SameSite=Lax cookie (Secure over https); every state-changing request
+ * needs the session's CSRF token and, when the browser sends one, a same-origin `Origin`;
+ * failed sign-ins are throttled per address and per email (ADR 0804).
+ */
+import type { AddressInfo } from 'node:net';
+import { Drawdown } from '@drawdown/sdk';
+import { serve } from '@hono/node-server';
+import { getConnInfo } from '@hono/node-server/conninfo';
+import { type Context, Hono } from 'hono';
+import { deleteCookie, getCookie, setCookie } from 'hono/cookie';
+import { PORTAL_CSS } from '../portal/assets-style.js';
+import { createBillingPortal } from '../portal/create-billing-portal.js';
+import { withSecurityHeaders } from '../portal/security-headers.js';
+import { DEMO_STYLE_PATH, renderDemoMessage, renderSignInPage } from './demo-pages.js';
+import { LoginRateLimiter, type LoginRateLimitOptions } from './login-rate-limit.js';
+import { decoyHash, generatePassword, hashPassword, verifyPassword } from './passwords.js';
+import { type DemoSeed, type SeedOptions, seedSandbox } from './seed-sandbox.js';
+import { SESSION_ABSOLUTE_MS, type Session, SessionStore, tokensEqual } from './sessions.js';
+
+export const PORTAL_BASE_PATH = '/billing';
+
+export interface PortalDemoOptions {
+  /** The billing service's sandbox base URL, such as `http://127.0.0.1:8081`. */
+  readonly billingSandboxUrl: string;
+  /** A sandbox API key that may write the catalogue, transactions and usage events (for seeding). */
+  readonly sandboxKey: string;
+  /** Default 3000; 0 picks a free port. */
+  readonly port?: number;
+  /** Default 127.0.0.1. */
+  readonly host?: string;
+  /** The address people use, when it differs from `http://host:port` (an https proxy: cookies become Secure). */
+  readonly publicUrl?: string;
+  /** Fixed passwords by email (tests); others are generated at each start. */
+  readonly passwords?: Readonly<Record<string, string>>;
+  readonly seed?: SeedOptions;
+  readonly loginRateLimit?: LoginRateLimitOptions;
+  /** How often the page refreshes usage, in milliseconds. Default 5000. */
+  readonly usagePollMs?: number;
+  /** Where the demo prints its address and credentials. Default console.log. */
+  readonly log?: (line: string) => void;
+}
+
+export interface DemoUser {
+  readonly email: string;
+  readonly password: string;
+  /** Null: signed in, but no customer record (the portal shows an empty history). */
+  readonly customerId: string | null;
+  readonly note: string;
+}
+
+export interface PortalDemo {
+  /** The demo's address for people (`publicUrl` when given), without a trailing slash. */
+  readonly url: string;
+  /** Where the server listens, `http://host:port`. */
+  readonly localUrl: string;
+  readonly users: readonly DemoUser[];
+  readonly seed: DemoSeed;
+  close(): Promise<void>;
+}
+
+interface StoredUser {
+  readonly email: string;
+  readonly passwordHash: string;
+  readonly customerId: string | null;
+}
+
+const UNSAFE_METHODS: ReadonlySet<string> = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
+const MAX_FORM_BYTES = 16 * 1024;
+
+function csrfFailure(c: Context): Response {
+  const wantsJson = c.req.path.startsWith(`${PORTAL_BASE_PATH}/api/`);
+  if (wantsJson) {
+    return c.json({ error: { code: 'csrf_token_invalid', detail: 'The request lacks a valid CSRF token.' } }, 403);
+  }
+  return c.html(
+    renderDemoMessage('Request refused', 'The form had expired. Go back, reload the page and try again.'),
+    403,
+  );
+}
+
+async function readForm(c: Context): Promise<Record<string, string>> {
+  const type = c.req.header('content-type') ?? '';
+  const length = Number(c.req.header('content-length') ?? '0');
+  if (length > MAX_FORM_BYTES) return {};
+  if (!type.startsWith('application/x-www-form-urlencoded') && !type.startsWith('multipart/form-data')) return {};
+  try {
+    const form = await c.req.raw.clone().formData();
+    const fields: Record<string, string> = {};
+    for (const [name, value] of form) if (typeof value === 'string') fields[name] = value.slice(0, 1_000);
+    return fields;
+  } catch {
+    return {};
+  }
+}
+
+/**
+ * Starts the demo: seeds the sandbox (or finds an earlier seeding), hashes the users' passwords,
+ * serves the sign-in and the portal, and prints the address and credentials.
+ *
+ * @example
+ * const demo = await startPortalDemo({ billingSandboxUrl: 'http://127.0.0.1:8081', sandboxKey, port: 3000 });
+ */
+export async function startPortalDemo(options: PortalDemoOptions): Promise<PortalDemo> {
+  const log = options.log ?? ((line: string) => console.log(line));
+  const client = new Drawdown(options.sandboxKey, { baseUrl: options.billingSandboxUrl });
+  const seed = await seedSandbox(client, { ...options.seed, log: options.seed?.log ?? log });
+
+  const plainUsers = [
+    { email: seed.ada.email, customerId: seed.ada.customerId, note: 'a long history in three currencies, and usage' },
+    { email: seed.grace.email, customerId: seed.grace.customerId, note: 'past her API-call allowance' },
+    { email: 'newcomer@example.com', customerId: null, note: 'no customer record yet' },
+  ].map((user) => ({ ...user, password: options.passwords?.[user.email] ?? generatePassword() }));
+  const users = new Map<string, StoredUser>();
+  for (const user of plainUsers) {
+    users.set(user.email, {
+      email: user.email,
+      passwordHash: await hashPassword(user.password),
+      customerId: user.customerId,
+    });
+  }
+  await decoyHash();
+
+  const sessions = new SessionStore();
+  const limiter = new LoginRateLimiter(options.loginRateLimit);
+  const host = options.host ?? '127.0.0.1';
+  let publicOrigin = options.publicUrl ? new URL(options.publicUrl).origin : '';
+  const secure = () => publicOrigin.startsWith('https:');
+  const cookieName = () => (secure() ? '__Host-portal_session' : 'portal_session');
+
+  const sessionOf = (c: Context): Session | undefined => sessions.find(getCookie(c, cookieName()));
+  const sessionOfRequest = (request: Request): Session | undefined => {
+    const header = request.headers.get('cookie') ?? '';
+    const name = cookieName();
+    const value = header
+      .split(';')
+      .map((part) => part.trim())
+      .find((part) => part.startsWith(`${name}=`))
+      ?.slice(name.length + 1);
+    return sessions.find(value);
+  };
+  const issueCookie = (c: Context, session: Session) =>
+    setCookie(c, cookieName(), session.id, {
+      httpOnly: true,
+      sameSite: 'Lax',
+      secure: secure(),
+      path: '/',
+      maxAge: Math.floor(SESSION_ABSOLUTE_MS / 1000),
+    });
+  const ensureSession = (c: Context): Session => {
+    const existing = sessionOf(c);
+    if (existing) return existing;
+    const created = sessions.create(null);
+    issueCookie(c, created);
+    return created;
+  };
+
+  const portal = createBillingPortal({
+    client,
+    basePath: PORTAL_BASE_PATH,
+    resolveCustomerId: async (request) => {
+      const email = sessionOfRequest(request)?.email;
+      if (!email) return undefined;
+      return users.get(email)?.customerId ?? null;
+    },
+    csrfToken: (request) => sessionOfRequest(request)?.csrfToken,
+    signInUrl: '/login',
+    signOutUrl: '/logout',
+    title: 'Billing',
+    ...(options.usagePollMs === undefined ? {} : { usagePollMs: options.usagePollMs }),
+    logError: (message, error) => log(`${message}: ${error instanceof Error ? error.stack : String(error)}`),
+  });
+
+  const app = new Hono();
+
+  app.use(async (c, next) => {
+    await next();
+    withSecurityHeaders(c.res);
+    if (secure()) c.res.headers.set('Strict-Transport-Security', 'max-age=31536000');
+  });
+
+  // CSRF: a same-origin Origin when the browser sends one, and the session's token always.
+  app.use(async (c, next) => {
+    if (!UNSAFE_METHODS.has(c.req.method)) return next();
+    const origin = c.req.header('origin');
+    if (origin !== undefined && origin !== publicOrigin && origin !== new URL(c.req.url).origin) return csrfFailure(c);
+    const session = sessionOf(c);
+    const token = c.req.header('x-csrf-token') ?? (await readForm(c)).csrf_token;
+    if (!session || !tokensEqual(session.csrfToken, token)) return csrfFailure(c);
+    return next();
+  });
+
+  app.get(DEMO_STYLE_PATH, (c) =>
+    c.body(PORTAL_CSS, 200, { 'Content-Type': 'text/css; charset=utf-8', 'Cache-Control': 'public, max-age=3600' }),
+  );
+
+  app.get('/', (c) => c.redirect(sessionOf(c)?.email ? `${PORTAL_BASE_PATH}/` : '/login', 303));
+
+  app.get('/login', (c) => {
+    const session = ensureSession(c);
+    if (session.email) return c.redirect(`${PORTAL_BASE_PATH}/`, 303);
+    return c.html(renderSignInPage({ csrfToken: session.csrfToken, email: '', error: null }));
+  });
+
+  app.post('/login', async (c) => {
+    const form = await readForm(c);
+    const email = (form.email ?? '').trim().toLowerCase();
+    const password = form.password ?? '';
+    const current = ensureSession(c);
+    const address = getConnInfo(c).remote.address ?? 'unknown';
+    const wait = limiter.retryAfterSeconds(address, email);
+    if (wait > 0) {
+      c.header('Retry-After', String(wait));
+      const error = `Too many failed attempts. Try again in ${Math.ceil(wait / 60)} minutes.`;
+      return c.html(renderSignInPage({ csrfToken: current.csrfToken, email, error }), 429);
+    }
+    const user = users.get(email);
+    // An unknown email costs the same scrypt as a known one.
+    const valid = await verifyPassword(password, user?.passwordHash ?? (await decoyHash()));
+    if (!user || !valid) {
+      limiter.recordFailure(address, email);
+      const error = 'The email or the password is wrong.';
+      return c.html(renderSignInPage({ csrfToken: current.csrfToken, email, error }), 401);
+    }
+    limiter.recordSuccess(email);
+    // A new id and token on sign-in: a session id planted before sign-in is worthless.
+    sessions.destroy(current.id);
+    issueCookie(c, sessions.create(user.email));
+    return c.redirect(`${PORTAL_BASE_PATH}/`, 303);
+  });
+
+  app.post('/logout', (c) => {
+    const session = sessionOf(c);
+    if (session) sessions.destroy(session.id);
+    deleteCookie(c, cookieName(), { path: '/', secure: secure() });
+    return c.redirect('/login', 303);
+  });
+
+  app.all(`${PORTAL_BASE_PATH}/*`, async (c) => {
+    const page = c.req.method === 'GET' && /^\/billing\/?$/.test(c.req.path);
+    if (page && !sessionOf(c)?.email) return c.redirect('/login', 303);
+    return portal(c.req.raw);
+  });
+  app.all(PORTAL_BASE_PATH, (c) => c.redirect(`${PORTAL_BASE_PATH}/`, 308));
+
+  app.notFound((c) => c.html(renderDemoMessage('Not found', 'There is nothing at this address.'), 404));
+
+  const server = serve({ fetch: app.fetch, port: options.port ?? 3000, hostname: host });
+  await new Promise<void>((resolve, reject) => {
+    if (server.listening) resolve();
+    server.once('listening', () => resolve());
+    server.once('error', reject);
+  });
+  const { port } = server.address() as AddressInfo;
+  const localUrl = `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
+  const url = options.publicUrl ? options.publicUrl.replace(/\/+$/, '') : localUrl;
+  publicOrigin = new URL(url).origin;
+
+  log(`Billing portal demo: ${url}/`);
+  log('Sign in as:');
+  for (const user of plainUsers) log(`  ${user.email.padEnd(22)} ${user.password}   (${user.note})`);
+
+  return {
+    url,
+    localUrl,
+    users: plainUsers,
+    seed,
+    close: () =>
+      new Promise<void>((resolve, reject) => {
+        server.close((error) => (error ? reject(error) : resolve()));
+        if ('closeAllConnections' in server) server.closeAllConnections();
+      }),
+  };
+}

@@ -1,0 +1,37 @@
+/**
+ * @module
+ * `@drawdown/billing-portal`: the customer-facing billing history and usage view (seed 001's
+ * billing-history rules), as a fetch handler to mount behind a host's sign-in, and a standalone
+ * demo with its own sign-in and a seeded sandbox.
+ */
+
+export { runCli } from './cli.js';
+export type { LoginRateLimitOptions } from './demo/login-rate-limit.js';
+export { hashPassword, verifyPassword } from './demo/passwords.js';
+export {
+  DEMO_ACTIONS,
+  type DemoCustomer,
+  type DemoSeed,
+  type SeedOptions,
+  seedSandbox,
+  waitForBalances,
+} from './demo/seed-sandbox.js';
+export {
+  type DemoUser,
+  PORTAL_BASE_PATH,
+  type PortalDemo,
+  type PortalDemoOptions,
+  startPortalDemo,
+} from './demo/start-portal-demo.js';
+export { HISTORY_PAGE_SIZE, type HistoryPage, type HistoryRow, STATUS_LABELS } from './portal/billing-history.js';
+export {
+  type BillingPortalHandler,
+  type BillingPortalOptions,
+  createBillingPortal,
+  type ResolveCustomerId,
+} from './portal/create-billing-portal.js';
+export { hasInvoice } from './portal/invoice-availability.js';
+export type { PortalClient } from './portal/portal-client.js';
+export { FORBIDDEN, NO_CUSTOMER, NOT_AUTHENTICATED, type PortalRefusal } from './portal/portal-error.js';
+export { CONTENT_SECURITY_POLICY, SECURITY_HEADERS } from './portal/security-headers.js';
+export type { UsageMeterView } from './portal/usage-view.js';

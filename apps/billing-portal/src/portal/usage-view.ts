@@ -1,0 +1,133 @@
+/**
+ * @module
+ * The customer's usage balances as bars: per unit, what was used, what remains and any overage
+ * (seed 000: allowance = used + remaining; overage is usage past the allowance, recorded and not
+ * billed). The bar's scale is allowance + overage, so a bar over its allowance shows how far over.
+ */
+import { DrawdownApiError, type UsageBalance } from '@drawdown/sdk';
+import type { PortalClient } from './portal-client.js';
+import { addDecimals, basisPoints, decimalToString, formatQuantity, isPositive, parseDecimal } from './quantities.js';
+
+/** One unit's balance, formatted for the viewer. */
+export interface UsageMeterView {
+  readonly balanceId: string;
+  readonly unitId: string;
+  /** The unit's display name (`API calls`), or its id when the key may not read units. */
+  readonly name: string;
+  /** The plural of what is counted (`calls`); empty when unknown. */
+  readonly unitName: string;
+  /** Exact decimal strings. */
+  readonly used: string;
+  readonly remaining: string;
+  readonly overage: string;
+  readonly allowance: string;
+  /** The same, in the viewer's locale. */
+  readonly usedText: string;
+  readonly remainingText: string;
+  readonly overageText: string;
+  readonly allowanceText: string;
+  /** Shares of the bar in basis points (0 to 10000), of allowance + overage. */
+  readonly usedShare: number;
+  readonly remainingShare: number;
+  readonly overageShare: number;
+  /** One sentence a screen reader can say: `750 of 1,000 calls used, 250 left`. */
+  readonly summary: string;
+}
+
+/** How long a unit's name is kept: names change rarely, and each read costs a call. */
+const UNIT_NAME_TTL_MS = 10 * 60 * 1000;
+
+interface UnitName {
+  readonly name: string;
+  readonly unitName: string;
+  readonly at: number;
+}
+
+/** Unit names by id, shared by every request of one portal. */
+export class UnitNameCache {
+  readonly #names = new Map<string, UnitName>();
+
+  constructor(private readonly now: () => number = Date.now) {}
+
+  async nameOf(client: PortalClient, unitId: string): Promise<{ name: string; unitName: string }> {
+    const cached = this.#names.get(unitId);
+    if (cached && this.now() - cached.at < UNIT_NAME_TTL_MS) return cached;
+    try {
+      const unit = await client.usageBalanceUnits.get(unitId);
+      const entry = { name: unit.name, unitName: unit.unitName ?? '', at: this.now() };
+      if (this.#names.size > 1_000) this.#names.clear();
+      this.#names.set(unitId, entry);
+      return entry;
+    } catch (error) {
+      // A key without usage_balance_unit.read still shows the balance, named by its unit id.
+      if (error instanceof DrawdownApiError && (error.status === 403 || error.status === 404)) {
+        return { name: unitId, unitName: '' };
+      }
+      throw error;
+    }
+  }
+}
+
+function withUnit(quantity: string, unitName: string): string {
+  return unitName ? `${quantity} ${unitName}` : quantity;
+}
+
+/** Builds one bar from a balance. */
+export function toMeterView(
+  balance: UsageBalance,
+  names: { name: string; unitName: string },
+  locale: string,
+): UsageMeterView {
+  const used = parseDecimal(balance.balance?.used?.total);
+  const remaining = parseDecimal(balance.balance?.remaining?.total);
+  const overage = parseDecimal(balance.balance?.overage?.total);
+  const allowance = addDecimals(used, remaining);
+  const scale = addDecimals(allowance, overage);
+  const text = {
+    used: formatQuantity(decimalToString(used), locale),
+    remaining: formatQuantity(decimalToString(remaining), locale),
+    overage: formatQuantity(decimalToString(overage), locale),
+    allowance: formatQuantity(decimalToString(allowance), locale),
+  };
+  const overageShare = basisPoints(overage, scale);
+  const usedShare = basisPoints(used, scale);
+  let summary = `${text.used} of ${withUnit(text.allowance, names.unitName)} used, ${text.remaining} left`;
+  if (isPositive(overage)) summary += `, ${withUnit(text.overage, names.unitName)} over the allowance`;
+  return {
+    balanceId: balance.id,
+    unitId: balance.usageBalanceUnitId,
+    name: names.name,
+    unitName: names.unitName,
+    used: decimalToString(used),
+    remaining: decimalToString(remaining),
+    overage: decimalToString(overage),
+    allowance: decimalToString(allowance),
+    usedText: text.used,
+    remainingText: text.remaining,
+    overageText: text.overage,
+    allowanceText: text.allowance,
+    usedShare,
+    overageShare,
+    remainingShare: isPositive(remaining) ? Math.max(0, 10_000 - usedShare - overageShare) : 0,
+    summary,
+  };
+}
+
+/** The customer's balances, one bar per unit, ordered by unit name. */
+export async function loadUsage(
+  client: PortalClient,
+  customerId: string,
+  locale: string,
+  names: UnitNameCache,
+): Promise<readonly UsageMeterView[]> {
+  // At most one balance per unit, so one page of 200 holds them all (seed 000).
+  const balances = (await client.usageBalances.list(customerId, { perPage: 200 }).next()).filter(
+    (balance) => balance.customerId === undefined || balance.customerId === customerId,
+  );
+  const views = await Promise.all(
+    balances.map(async (balance) =>
+      toMeterView(balance, await names.nameOf(client, balance.usageBalanceUnitId), locale),
+    ),
+  );
+  return views.sort((left, right) => left.name.localeCompare(right.name) || left.unitId.localeCompare(right.unitId));
+}

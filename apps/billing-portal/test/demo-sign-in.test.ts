@@ -1,0 +1,200 @@
+/**
+ * The demo's sign-in against a real sandbox: wrong passwords refused, sessions in HttpOnly,
+ * SameSite=Lax cookies (Secure and `__Host-` over https) whose id changes at sign-in, CSRF
+ * refused without the session's token or from another origin, and sign-in throttled.
+ */
+import { type BillingHarness, ENGINES, startBillingHarness } from '@drawdown/testkit';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { hashPassword, type PortalDemo, startPortalDemo, verifyPassword } from '../src/index.js';
+
+const ADA_PASSWORD = 'correct-horse-battery-staple';
+
+function cookieOf(response: Response): { raw: string; value: string } | null {
+  const raw = response.headers.getSetCookie().find((line) => /portal_session=/.test(line));
+  if (!raw) return null;
+  return { raw, value: raw.slice(0, raw.indexOf(';')) };
+}
+
+function csrfOf(html: string): string {
+  const token = /name="csrf_token" value="([^"]+)"/.exec(html)?.[1];
+  if (!token) throw new Error('no CSRF token on the page');
+  return token;
+}
+
+describe.each(ENGINES)('%s: the demo sign-in', (engine) => {
+  let harness: BillingHarness;
+  let demo: PortalDemo;
+
+  async function visitSignIn(): Promise<{ cookie: string; token: string }> {
+    const response = await fetch(`${demo.url}/login`);
+    const cookie = cookieOf(response);
+    if (!cookie) throw new Error('no session cookie');
+    return { cookie: cookie.value, token: csrfOf(await response.text()) };
+  }
+
+  function signIn(
+    visit: { cookie: string; token: string | null },
+    email: string,
+    password: string,
+    headers: Record<string, string> = { origin: demo.url },
+  ): Promise<Response> {
+    const form = new URLSearchParams({ email, password });
+    if (visit.token !== null) form.set('csrf_token', visit.token);
+    return fetch(`${demo.url}/login`, {
+      method: 'POST',
+      headers: { cookie: visit.cookie, 'content-type': 'application/x-www-form-urlencoded', ...headers },
+      body: form,
+      redirect: 'manual',
+    });
+  }
+
+  beforeAll(async () => {
+    harness = await startBillingHarness({ engine });
+    demo = await startPortalDemo({
+      billingSandboxUrl: harness.sandboxUrl,
+      sandboxKey: harness.sandboxKey,
+      port: 0,
+      passwords: { 'ada@example.com': ADA_PASSWORD },
+      seed: { adaPurchases: 1, balanceWaitMs: 0 },
+      loginRateLimit: { perEmail: 3 },
+      log: () => {},
+    });
+  });
+  afterAll(async () => {
+    await demo?.close();
+    await harness?.close();
+  });
+
+  it('stores passwords as salted scrypt hashes and compares them', async () => {
+    const first = await hashPassword('s3cret');
+    const second = await hashPassword('s3cret');
+    expect(first).toMatch(/^scrypt\$32768\$8\$1\$[\w-]{22}\$[\w-]{43}$/);
+    expect(first).not.toBe(second);
+    expect(await verifyPassword('s3cret', first)).toBe(true);
+    expect(await verifyPassword('s3cret ', first)).toBe(false);
+    expect(await verifyPassword('s3cret', 'plain-text')).toBe(false);
+  });
+
+  it('prints generated credentials for the other demo users', () => {
+    const grace = demo.users.find((user) => user.email === 'grace@example.com');
+    expect(grace?.password).toMatch(/^[a-z2-9]{5}(-[a-z2-9]{5}){3}$/);
+    expect(demo.users.find((user) => user.email === 'newcomer@example.com')?.customerId).toBeNull();
+  });
+
+  it('refuses a wrong password and an unknown email alike, without signing in', async () => {
+    for (const [email, password] of [
+      ['ada@example.com', 'wrong password'],
+      ['nobody@example.com', ADA_PASSWORD],
+    ] as const) {
+      const visit = await visitSignIn();
+      const response = await signIn(visit, email, password);
+      expect(response.status).toBe(401);
+      expect(await response.text()).toContain('The email or the password is wrong.');
+      const page = await fetch(`${demo.url}/billing/api/transactions`, { headers: { cookie: visit.cookie } });
+      expect(page.status).toBe(401);
+    }
+  });
+
+  it('signs in with a new HttpOnly, SameSite=Lax session cookie and shows only the own history', async () => {
+    const visit = await visitSignIn();
+    const response = await signIn(visit, 'ada@example.com', ADA_PASSWORD);
+    expect(response.status).toBe(303);
+    expect(response.headers.get('location')).toBe('/billing/');
+    const cookie = cookieOf(response);
+    expect(cookie?.raw).toMatch(/HttpOnly/i);
+    expect(cookie?.raw).toMatch(/SameSite=Lax/i);
+    expect(cookie?.raw).toMatch(/Path=\//);
+    expect(cookie?.raw).toMatch(/Max-Age=\d+/);
+    expect(cookie?.raw).not.toMatch(/Secure/i);
+    expect(cookie?.value).not.toBe(visit.cookie);
+    // The id planted before sign-in is worth nothing afterwards.
+    const stale = await fetch(`${demo.url}/billing/api/transactions`, { headers: { cookie: visit.cookie } });
+    expect(stale.status).toBe(401);
+    const list = await fetch(`${demo.url}/billing/api/transactions`, { headers: { cookie: cookie?.value ?? '' } });
+    expect(list.status).toBe(200);
+    const body = (await list.json()) as { data: { id: string }[] };
+    expect(body.data.length).toBeGreaterThan(0);
+  });
+
+  it('refuses a sign-in without the CSRF token, or from another origin', async () => {
+    const visit = await visitSignIn();
+    const withoutToken = await signIn({ cookie: visit.cookie, token: null }, 'ada@example.com', ADA_PASSWORD);
+    expect(withoutToken.status).toBe(403);
+    const wrongToken = await signIn({ cookie: visit.cookie, token: 'x'.repeat(43) }, 'ada@example.com', ADA_PASSWORD);
+    expect(wrongToken.status).toBe(403);
+    const otherOrigin = await signIn(visit, 'ada@example.com', ADA_PASSWORD, { origin: 'https://evil.example' });
+    expect(otherOrigin.status).toBe(403);
+    expect(cookieOf(otherOrigin)).toBeNull();
+  });
+
+  it('refuses state-changing portal and sign-out requests without the CSRF token', async () => {
+    const visit = await visitSignIn();
+    const session = cookieOf(await signIn(visit, 'ada@example.com', ADA_PASSWORD))?.value ?? '';
+    const pageHtml = await (await fetch(`${demo.url}/billing/`, { headers: { cookie: session } })).text();
+    const token = csrfOf(pageHtml);
+    const id = /class="invoice-form"[^>]*data-transaction-id="(txn_[a-z\d]{26})"/.exec(pageHtml)?.[1];
+    expect(id).toBeDefined();
+    const withoutToken = await fetch(`${demo.url}/billing/api/transactions/${id}/invoice`, {
+      method: 'POST',
+      headers: { cookie: session },
+    });
+    expect(withoutToken.status).toBe(403);
+    expect(await withoutToken.json()).toMatchObject({ error: { code: 'csrf_token_invalid' } });
+    const withToken = await fetch(`${demo.url}/billing/api/transactions/${id}/invoice`, {
+      method: 'POST',
+      headers: { cookie: session, 'x-csrf-token': token, origin: demo.url },
+    });
+    expect(withToken.status).toBe(200);
+    const signOut = await fetch(`${demo.url}/logout`, {
+      method: 'POST',
+      headers: { cookie: session },
+      redirect: 'manual',
+    });
+    expect(signOut.status).toBe(403);
+    const stillIn = await fetch(`${demo.url}/billing/api/transactions`, { headers: { cookie: session } });
+    expect(stillIn.status).toBe(200);
+    const properSignOut = await fetch(`${demo.url}/logout`, {
+      method: 'POST',
+      headers: { cookie: session, 'content-type': 'application/x-www-form-urlencoded', origin: demo.url },
+      body: new URLSearchParams({ csrf_token: token }),
+      redirect: 'manual',
+    });
+    expect(properSignOut.status).toBe(303);
+    const out = await fetch(`${demo.url}/billing/api/transactions`, { headers: { cookie: session } });
+    expect(out.status).toBe(401);
+  });
+
+  it('throttles sign-in after repeated failures for an email, even with the right password', async () => {
+    const email = 'grace@example.com';
+    const password = demo.users.find((user) => user.email === email)?.password ?? '';
+    for (let attempt = 0; attempt < 3; attempt += 1) {
+      expect((await signIn(await visitSignIn(), email, 'guess')).status).toBe(401);
+    }
+    const throttled = await signIn(await visitSignIn(), email, password);
+    expect(throttled.status).toBe(429);
+    expect(Number(throttled.headers.get('retry-after'))).toBeGreaterThan(0);
+  });
+
+  it('marks the cookie Secure with the __Host- prefix when served over https, reusing the seeded sandbox', async () => {
+    const secureDemo = await startPortalDemo({
+      billingSandboxUrl: harness.sandboxUrl,
+      sandboxKey: harness.sandboxKey,
+      port: 0,
+      publicUrl: 'https://portal.example',
+      log: () => {},
+    });
+    try {
+      expect(secureDemo.seed.created).toBe(false);
+      expect(secureDemo.seed.ada.customerId).toBe(demo.seed.ada.customerId);
+      const response = await fetch(`${secureDemo.localUrl}/login`);
+      const cookie = response.headers.getSetCookie().find((line) => line.startsWith('__Host-portal_session='));
+      expect(cookie).toMatch(/; Secure/i);
+      expect(cookie).toMatch(/HttpOnly/i);
+      expect(cookie).toMatch(/Path=\//);
+      expect(cookie).not.toMatch(/Domain=/i);
+      expect(response.headers.get('strict-transport-security')).toMatch(/max-age=\d+/);
+    } finally {
+      await secureDemo.close();
+    }
+  });
+});
