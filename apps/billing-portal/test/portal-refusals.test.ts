@@ -1,7 +1,8 @@
 /**
  * The portal's refusals (seed 001, rule 6 and Errors) against a real billing service: no session,
  * no customer record, another customer's invoice (with a customer id forged in the query, the
- * body and the headers), statuses that are never listed, and the service's codes passed through.
+ * body and the headers), statuses that are never listed, and the service's codes passed through;
+ * and the paths a browser without script takes.
  */
 import { Drawdown, type Transaction } from '@drawdown/sdk';
 import { type BillingHarness, ENGINES, startBillingHarness } from '@drawdown/testkit';
@@ -10,7 +11,7 @@ import { type BillingPortalHandler, createBillingPortal } from '../src/index.js'
 
 const BASE = 'http://portal.test/billing';
 
-describe.each(ENGINES)('%s: billing portal refusals', (engine) => {
+describe.each(ENGINES)('%s: the billing portal over HTTP', (engine) => {
   let harness: BillingHarness;
   let portal: BillingPortalHandler;
   let alice: string;
@@ -226,5 +227,24 @@ describe.each(ENGINES)('%s: billing portal refusals', (engine) => {
     expect(html).toMatch(/<html lang="en">/);
     expect(html).not.toMatch(/<script>(?!<\/script>)/);
     expect(html).not.toMatch(/style="/);
+  });
+
+  it('pages without script: a cursor in the page address shows the rows after it', async () => {
+    const first = await (await request('/', { session: 'alice' })).text();
+    expect(first).not.toContain('Back to the newest');
+    const after = await request(`/?after=${aliceBilled.id}`, { session: 'alice' });
+    const html = await after.text();
+    expect(html).toContain(`data-transaction-id="${aliceCompleted.id}"`);
+    expect(html).not.toContain(`data-transaction-id="${aliceBilled.id}"`);
+    expect(html).toContain('Back to the newest');
+  });
+
+  it('answers a plain form post for the own invoice with a page that links the PDF', async () => {
+    const response = await request(`/transactions/${aliceCompleted.id}/invoice`, { method: 'POST', session: 'alice' });
+    expect(response.status).toBe(200);
+    const href = /href="([^"]+)">Download the invoice PDF/.exec(await response.text())?.[1];
+    expect(href).toMatch(/^http:\/\/127\.0\.0\.1:\d+\//);
+    const pdf = await fetch((href ?? '').replaceAll('&amp;', '&'));
+    expect(pdf.headers.get('content-type')).toMatch(/^application\/pdf/);
   });
 });

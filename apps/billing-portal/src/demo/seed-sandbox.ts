@@ -225,7 +225,7 @@ async function seedAda(
   } else {
     log('warning: paying the plan started no subscription, so Ada has no usage balances to show');
   }
-  log(`seeded ada@example.com (${customer.id}): ${purchases + 6} transactions, usage events`);
+  log(`seeded ada@example.com (${customer.id}): ${purchases + 4} transactions to show, 2 never shown, usage`);
   return customer;
 }
 
