@@ -85,8 +85,14 @@ export async function startService(services: CoreServices, config: ServiceConfig
     logError,
   };
   const workers = [
-    createDrawdownWorker(services, { pollMs: config.drawdownPollMs, onError: dependencies.logError }),
-    createRenewalScheduler(services, { pollMs: config.schedulerPollMs, onError: dependencies.logError }),
+    createDrawdownWorker(
+      { ...services, store: dependencies.store },
+      { pollMs: config.drawdownPollMs, onError: dependencies.logError },
+    ),
+    createRenewalScheduler(
+      { ...services, store: dependencies.store },
+      { pollMs: config.schedulerPollMs, onError: dependencies.logError },
+    ),
     createOverdueInvoicesWorker(services, { pollMs: config.schedulerPollMs, onError: dependencies.logError }),
     webhookDelivery,
   ];

@@ -64,7 +64,9 @@ export async function advanceSandboxClock(
     Number.POSITIVE_INFINITY,
     renewalPayments,
   );
-  const offsetMs = target - dependencies.wallClock.now();
+  // A relative move adds exactly its length to the offset, so the time spent running the steps is
+  // not lost from the sandbox clock; an absolute one lands on its target at this instant.
+  const offsetMs = typeof to === 'number' ? target - dependencies.wallClock.now() : current.offsetMs + to.by;
   await dependencies.store.sandboxClocks.setOffset(dependencies.account.id, offsetMs);
   return { now: target, offsetMs, stepsRun };
 }
