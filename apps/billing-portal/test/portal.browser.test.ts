@@ -8,7 +8,7 @@
 import { mkdirSync, readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { BILLING_HISTORY_STATUSES, Drawdown } from '@drawdown/sdk';
-import { type BillingHarness, startBillingHarness, startSandboxSubscription } from '@drawdown/testkit';
+import { type BillingHarness, startBillingHarness } from '@drawdown/testkit';
 import { type Browser, type BrowserContext, chromium, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type PortalDemo, startPortalDemo, waitForBalances } from '../src/index.js';
@@ -102,17 +102,10 @@ describe('the billing portal in Chromium', () => {
       port: 0,
       passwords: { 'ada@example.com': ADA_PASSWORD },
       usagePollMs: 1_000,
-      seed: { balanceWaitMs: 2_000 },
       log: () => {},
     });
     const ada = demo.seed.ada.customerId;
-    if (!(await waitForBalances(admin, ada, 2, 0)) && demo.seed.planPrices) {
-      // A service that does not yet start subscriptions from paid transactions: subscribe directly.
-      await startSandboxSubscription(harness, {
-        customerId: ada,
-        items: [{ priceId: demo.seed.planPrices.usd, quantity: 1 }],
-      });
-    }
+    // The seeding paid the plan through the API, which started the subscription and its balances.
     expect(await waitForBalances(admin, ada, 2, 5_000)).toBe(true);
     adaHistory = await historyOf(ada);
     graceHistory = await historyOf(demo.seed.grace.customerId);
