@@ -16,9 +16,9 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { buildInvoiceDocument, buildTransaction, DEFAULT_TAX_SETTINGS } from '@drawdown/billing-core';
-import { openDatabase } from '@drawdown/billing-store';
+import { openDatabase, storeOn } from '@drawdown/billing-store';
 import { renderInvoicePdf } from '../dist/rendering/invoice-pdf.js';
-import { startBillingService } from './lib/billing-service.mjs';
+import { CURRENT_SERVICE_DIR, startBillingService } from './lib/billing-service.mjs';
 import { createPostgresDatabase } from './lib/event-store.mjs';
 import { killAll, stopProcess } from './lib/processes.mjs';
 import { formatTable, machine, percentile, round } from './lib/report.mjs';
@@ -221,7 +221,11 @@ async function runEngine(engine) {
   const dataDir = mkdtempSync(join(tmpdir(), 'drawdown-txn-bench-'));
   const postgres = engine === 'postgres' ? await createPostgresDatabase(POSTGRES_URL) : null;
   if (postgres?.error) return { engine, skipped: `PostgreSQL unavailable: ${postgres.error}` };
-  const service = await startBillingService({ dataDir, ...(postgres ? { databaseUrl: postgres.url } : {}) });
+  const service = await startBillingService({
+    serviceDir: CURRENT_SERVICE_DIR,
+    dataDir,
+    ...(postgres ? { databaseUrl: postgres.url } : {}),
+  });
   const database = openDatabase(
     postgres
       ? { engine: 'postgres', url: postgres.url }
@@ -242,6 +246,24 @@ async function runEngine(engine) {
       (index) => `${service.liveUrl}/transactions?customer_id=${customerAt(index + 7)}&status=${HISTORY_STATUSES}`,
       service.liveKey,
     );
+    // The same page through the store, in this process: the database's share of the latency.
+    const store = storeOn(database);
+    const scope = { accountId: service.accountId, environment: 'live' };
+    const queryTimes = [];
+    for (let index = 0; index < REQUESTS; index += 1) {
+      const started = performance.now();
+      await store.transactions.list(scope, {
+        filter: {
+          customer_id: [{ op: 'in', values: [customerAt(index + 11)] }],
+          status: [{ op: 'in', values: HISTORY_STATUSES.split(',') }],
+        },
+        perPage: 30,
+        direction: 'desc',
+        orderBy: 'id',
+      });
+      queryTimes.push(performance.now() - started);
+    }
+    const storeQuery = { p50: round(percentile(queryTimes, 50)), p99: round(percentile(queryTimes, 99)) };
     const firstPage = await timeRequests(200, () => `${service.liveUrl}/transactions`, service.liveKey);
     const cursorPage = await timeRequests(
       200,
@@ -265,6 +287,7 @@ async function runEngine(engine) {
       engine,
       seeded: { seconds: round(seeded.seconds), rowsPerSecond: Math.round(seeded.rowsPerSecond) },
       customerPage,
+      storeQuery,
       firstPage,
       cursorPage,
       download,
@@ -313,19 +336,21 @@ try {
         'seed rows/s',
         'customer+status p50 ms',
         'p99 ms',
+        'store query p50/p99',
         'first page p50/p99',
         'cursor page p50/p99',
         'invoice download p50',
       ],
       results.map((result) =>
         result.skipped
-          ? [result.engine, result.skipped, '', '', '', '', '', '']
+          ? [result.engine, result.skipped, '', '', '', '', '', '', '']
           : [
               result.engine,
               result.seeded.seconds,
               result.seeded.rowsPerSecond,
               result.customerPage.p50,
               result.customerPage.p99,
+              `${result.storeQuery.p50}/${result.storeQuery.p99}`,
               `${result.firstPage.p50}/${result.firstPage.p99}`,
               `${result.cursorPage.p50}/${result.cursorPage.p99}`,
               result.download.p50,
