@@ -1,0 +1,80 @@
+#!/usr/bin/env node
+// `npm start`: the whole system on the embedded database, in one process: the billing service
+// (live and sandbox), the customer billing portal demo on the sandbox, and the price search
+// service. Runs on the built workspace (`npm start` builds first).
+import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { createApiKey } from '@drawdown/billing-core';
+import { startPortalDemo } from '@drawdown/billing-portal';
+import { composeServices, ensureDemoAccount, resolveServiceConfig, startService } from '@drawdown/billing-service';
+import { startPriceSearch } from '@drawdown/price-search';
+
+const config = resolveServiceConfig({});
+const portalPort = Number(process.env.DRAWDOWN_PORTAL_PORT ?? 8082);
+const searchPort = Number(process.env.DRAWDOWN_SEARCH_PORT ?? 8090);
+mkdirSync(config.dataDir, { recursive: true });
+
+const services = await composeServices(config);
+const demo = await ensureDemoAccount(services);
+const billing = await startService(services, config);
+
+// The portal demo needs a sandbox key of the demo account at every start, but keys are shown only
+// once: the launcher keeps its own in the data folder (readable by this user only), next to the
+// database it unlocks, and makes a new one when the stored one no longer works.
+const keyFile = join(config.dataDir, 'launcher-keys.json');
+async function launcherSandboxKey() {
+  if (existsSync(keyFile)) {
+    const stored = JSON.parse(readFileSync(keyFile, 'utf8'));
+    const key = await services.store.apiKeys.findById(stored.keyId);
+    if (key && key.revokedAt === null) return stored.token;
+  }
+  const [account] = await services.store.accounts.list();
+  if (!account) throw new Error('No account in the data folder');
+  const { key, token } = await createApiKey(services, {
+    accountId: account.id,
+    environment: 'sandbox',
+    name: 'Launcher (portal demo)',
+    permissions: ['all'],
+  });
+  writeFileSync(keyFile, JSON.stringify({ keyId: key.id, token }), { mode: 0o600 });
+  chmodSync(keyFile, 0o600);
+  return token;
+}
+
+const search = await startPriceSearch({
+  port: searchPort,
+  host: config.host,
+  cataloguePath: join(config.dataDir, 'price-search-catalogue.sqlite'),
+  statePath: join(config.dataDir, 'price-search-state.sqlite'),
+});
+const portal = await startPortalDemo({
+  billingSandboxUrl: billing.sandboxUrl,
+  sandboxKey: await launcherSandboxKey(),
+  port: portalPort,
+  host: config.host,
+});
+
+console.log(`
+Drawdown is running (SQLite in ${config.dataDir}):
+  billing API, live       ${billing.liveUrl}
+  billing API, sandbox    ${billing.sandboxUrl}
+  billing portal (demo)   ${portal.url}
+  price search            ${search.url}  (POST /api/query, GET /health)
+`);
+if (demo) {
+  console.log(`Demo account ${demo.accountId} (early access). Its API keys are shown once:
+  live:    ${demo.liveKey}
+  sandbox: ${demo.sandboxKey}
+`);
+}
+
+let stopping = false;
+async function stop() {
+  if (stopping) return;
+  stopping = true;
+  await Promise.allSettled([portal.close(), search.close()]);
+  await billing.close();
+  process.exit(0);
+}
+process.once('SIGINT', stop);
+process.once('SIGTERM', stop);
