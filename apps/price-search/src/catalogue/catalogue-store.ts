@@ -171,27 +171,32 @@ export class CatalogueStore {
   }
 
   #run(match: string, query: CatalogueQuery, sort: SortIntent): CatalogueHit[] {
-    const cap = this.#statement(
-      `SELECT rowid FROM listings_fts WHERE listings_fts MATCH ? ORDER BY rowid LIMIT 1 OFFSET ${CANDIDATE_CAP - 1}`,
-    )
-      .pluck()
-      .get(match) as number | undefined;
-    if (sort === 'price_asc') return this.#select(match, query, sort, cap === undefined ? 'join' : 'price_index');
-    const capped = this.#select(match, query, sort, cap === undefined ? 'join' : cap);
+    if (sort === 'price_asc') {
+      return this.#select(match, query, sort, this.#beyondCap(match) ? 'price_index' : 'join');
+    }
+    const capped = this.#select(match, query, sort, 'first_candidates');
     // The filters may have left too few of the capped candidates: rank all matches then.
-    return cap !== undefined && capped.length < query.limit ? this.#select(match, query, sort, 'join') : capped;
+    return capped.length < query.limit && this.#beyondCap(match) ? this.#select(match, query, sort, 'join') : capped;
+  }
+
+  /** True when more than CANDIDATE_CAP listings match (found by walking at most that many). */
+  #beyondCap(match: string): boolean {
+    const probe = this.#statement(
+      `SELECT rowid FROM listings_fts WHERE listings_fts MATCH ? ORDER BY rowid LIMIT 1 OFFSET ${CANDIDATE_CAP}`,
+    );
+    return probe.pluck().get(match) !== undefined;
   }
 
   /**
-   * One catalogue query. `plan` is `join` (FTS drives, every match is joined and sorted), a rowid (the same,
-   * over matches up to that rowid), or `price_index` (the price index drives and each row is checked against
-   * the set of matches: cheap when matches are many and the page is small).
+   * One catalogue query. `plan` is `join` (FTS drives, every match is joined and sorted), `first_candidates`
+   * (the same over the first CANDIDATE_CAP matches in rowid order, scored in one pass), or `price_index` (the
+   * price index drives and each row is checked against the set of matches: cheap when matches are many).
    */
   #select(
     match: string,
     query: CatalogueQuery,
     sort: SortIntent,
-    plan: 'join' | 'price_index' | number,
+    plan: 'join' | 'first_candidates' | 'price_index',
   ): CatalogueHit[] {
     const filters = ["l.availability = 'in_stock'"];
     const parameters: Record<string, string | number> = { match, limit: query.limit };
@@ -213,25 +218,28 @@ export class CatalogueStore {
     }
     const columns =
       'l.title AS title, l.price_pence AS pricePence, l.condition AS condition, l.network AS network, l.url AS url';
+    const candidates =
+      plan === 'first_candidates'
+        ? `(SELECT rowid, ${BM25} AS score FROM listings_fts WHERE listings_fts MATCH @match LIMIT ${CANDIDATE_CAP})`
+        : `(SELECT rowid, ${BM25} AS score FROM listings_fts WHERE listings_fts MATCH @match)`;
+    let sql: string;
+    // CROSS JOIN pins the matches as the outer loop: left to itself the planner may walk every listing of the
+    // requested networks through the (network, item_id) index and probe the matches for each.
     if (plan === 'price_index') {
-      const sql = `
+      sql = `
         SELECT ${columns} FROM listings l INDEXED BY listings_by_price
         WHERE l.rowid IN (SELECT rowid FROM listings_fts WHERE listings_fts MATCH @match) AND ${filters.join(' AND ')}
         ORDER BY l.price_pence, l.rowid
         LIMIT @limit`;
-      return this.#statement(sql).all(parameters) as CatalogueHit[];
+    } else {
+      const order = sort === 'price_asc' ? 'l.price_pence, m.score' : 'm.score, l.price_pence';
+      sql = `
+        SELECT ${columns}
+        FROM ${candidates} m CROSS JOIN listings l ON l.rowid = m.rowid
+        WHERE ${filters.join(' AND ')}
+        ORDER BY ${order}, l.rowid
+        LIMIT @limit`;
     }
-    if (typeof plan === 'number') {
-      filters.push('listings_fts.rowid <= @maxRowid');
-      parameters.maxRowid = plan;
-    }
-    const order = sort === 'price_asc' ? `l.price_pence, ${BM25}` : `${BM25}, l.price_pence`;
-    const sql = `
-      SELECT ${columns}
-      FROM listings_fts JOIN listings l ON l.rowid = listings_fts.rowid
-      WHERE listings_fts MATCH @match AND ${filters.join(' AND ')}
-      ORDER BY ${order}, l.rowid
-      LIMIT @limit`;
     return this.#statement(sql).all(parameters) as CatalogueHit[];
   }
 
