@@ -14,13 +14,14 @@
  * Environment: BENCH_DURATION (s, default 10), BENCH_CONNECTIONS (default 100),
  * BENCH_ENGINES (sqlite,postgres), BENCH_POSTGRES_URL, BENCH_STORED_EVENTS (1000000),
  * BENCH_PHASES (ingest,lag,reads,memory), BENCH_GENERATOR (wrk|node), BENCH_PROFILE=1
- * (the service runs with --cpu-prof; profiles land beside the results).
+ * (the service runs with --cpu-prof; profiles land beside the results), BENCH_BASELINE=<another
+ * checkout's apps/billing-service, built> with BENCH_ROUNDS (2): both builds measured in turns.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { startBillingService } from './lib/billing-service.mjs';
+import { CURRENT_SERVICE_DIR, startBillingService } from './lib/billing-service.mjs';
 import { createPostgresDatabase, openEventStore, seedStoredEvents } from './lib/event-store.mjs';
 import { drawnUnits, setUpUsageFixtures } from './lib/fixtures.mjs';
 import { runLoad, WRK_AVAILABLE, WRK_MISSING_HINT } from './lib/load-generator.mjs';
@@ -55,6 +56,9 @@ const config = {
   postgresUrl: env.BENCH_POSTGRES_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres',
   generator: env.BENCH_GENERATOR === 'node' || !WRK_AVAILABLE ? 'node' : 'wrk',
   profile: env.BENCH_PROFILE === '1',
+  /** Another build's apps/billing-service folder, measured in turns with this one (before/after figures). */
+  baseline: env.BENCH_BASELINE,
+  rounds: Number(env.BENCH_ROUNDS ?? 2),
 };
 
 const TARGETS = {
@@ -150,7 +154,7 @@ async function checkExactlyOnce(service, fixtures, store) {
   return { storedEvents: stored, unitsDrawn: Number(drawn) };
 }
 
-async function runEngine(engine) {
+async function runEngine(engine, build, turn) {
   const dataDir = mkdtempSync(join(tmpdir(), `drawdown-bench-${engine}-`));
   let database = null;
   if (engine === 'postgres') {
@@ -158,19 +162,26 @@ async function runEngine(engine) {
     if (database.error) {
       log(`PostgreSQL skipped: no server at ${config.postgresUrl} (${database.error})`);
       rmSync(dataDir, { recursive: true, force: true });
-      return { engine, skipped: database.error };
+      return { engine, label: engine, skipped: database.error };
     }
   }
   const storage = { dataDir, databaseUrl: database?.url };
-  const result = { engine };
+  const label = config.baseline ? `${engine} ${build.label}${config.rounds > 1 ? ` #${turn}` : ''}` : engine;
+  const result = { engine, label, build: build.dir };
   let service;
   let store;
   try {
     service = await startBillingService({
       ...storage,
-      ...(config.profile ? { profileDir, profileName: `service-${engine}.cpuprofile` } : {}),
+      serviceDir: build.dir,
+      ...(config.profile ? { profileDir, profileName: `service-${label.replace(/\W+/g, '-')}.cpuprofile` } : {}),
     });
-    const fixtures = await setUpUsageFixtures({ ...service, storage, customers: config.customers });
+    const fixtures = await setUpUsageFixtures({
+      ...service,
+      serviceDir: build.dir,
+      storage,
+      customers: config.customers,
+    });
     store = await openEventStore(storage);
     const load = {
       kind: 'post-events',
@@ -342,7 +353,7 @@ function summarise(results) {
     ),
     row('  peak RSS of the run (VmHWM), MiB', (engine) => round(engine.memory?.peakRssMiB)),
   ];
-  return formatTable(['measure', ...engines.map((engine) => engine.engine), 'target', 'verdict'], rows);
+  return formatTable(['measure', ...engines.map((engine) => engine.label), 'target', 'verdict'], rows);
 }
 
 async function main() {
@@ -353,7 +364,18 @@ async function main() {
   const before = await measureReference('bare', './lib/bare-server.mjs', 'before');
   results.hono = await measureReference('hono', './lib/hono-server.mjs', 'before');
   results.engines = [];
-  for (const engine of config.engines) results.engines.push(await runEngine(engine));
+  const builds = config.baseline
+    ? [
+        { label: 'baseline', dir: config.baseline },
+        { label: 'current', dir: CURRENT_SERVICE_DIR },
+      ]
+    : [{ label: 'current', dir: CURRENT_SERVICE_DIR }];
+  for (const engine of config.engines) {
+    // Against a baseline, the two builds take turns, so drift in the machine's load hits both.
+    for (let turn = 1; turn <= (config.baseline ? config.rounds : 1); turn += 1) {
+      for (const build of builds) results.engines.push(await runEngine(engine, build, turn));
+    }
+  }
   const after = await measureReference('bare', './lib/bare-server.mjs', 'after');
   results.ceilingRuns = [before, after];
   results.ceiling = { requestsPerSecond: Math.round((before.requestsPerSecond + after.requestsPerSecond) / 2) };

@@ -4,13 +4,29 @@
  * core, on ports the system picks, with rate limits off, and reads the demo account's keys
  * from its first-start banner.
  */
-import { fileURLToPath } from 'node:url';
+import { createRequire } from 'node:module';
+import { join } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { SERVER_CORE, startProcess } from './processes.mjs';
 
-const BIN = fileURLToPath(new URL('../../bin/drawdown.js', import.meta.url));
+/** This checkout's billing service; another build can be measured beside it (BENCH_BASELINE). */
+export const CURRENT_SERVICE_DIR = fileURLToPath(new URL('../..', import.meta.url));
 
 /**
- * @param {{ dataDir: string, databaseUrl?: string, profileDir?: string, profileName?: string }} options
+ * The core and service modules of the build in `serviceDir`, for the fixtures: a baseline build
+ * is set up with its own code.
+ */
+export async function serviceModules(serviceDir) {
+  const resolve = (name) => pathToFileURL(createRequire(join(serviceDir, 'package.json')).resolve(name)).href;
+  const [core, service] = await Promise.all([
+    import(resolve('@drawdown/billing-core')),
+    import(pathToFileURL(join(serviceDir, 'dist/index.js')).href),
+  ]);
+  return { startSubscription: core.startSubscription, composeServices: service.composeServices };
+}
+
+/**
+ * @param {{ serviceDir: string, dataDir: string, databaseUrl?: string, profileDir?: string, profileName?: string }} options
  */
 export async function startBillingService(options) {
   const nodeArgs = options.profileDir
@@ -22,7 +38,7 @@ export async function startBillingService(options) {
     : [];
   const args = [
     ...nodeArgs,
-    BIN,
+    join(options.serviceDir, 'bin/drawdown.js'),
     'serve',
     '--rate-limit',
     'off',

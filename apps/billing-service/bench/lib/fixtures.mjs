@@ -6,8 +6,7 @@
  * goes through the HTTP API; the subscriptions start through the core's `startSubscription`, the
  * way a completed checkout starts them (the service has no transaction routes yet).
  */
-import { startSubscription } from '@drawdown/billing-core';
-import { composeServices } from '@drawdown/billing-service';
+import { serviceModules } from './billing-service.mjs';
 
 export const BENCH_ACTION = 'api_call';
 
@@ -28,7 +27,7 @@ function api(baseUrl, token) {
 }
 
 /**
- * @param {{ liveUrl: string, liveKey: string, accountId: string, storage: { dataDir: string, databaseUrl: string | undefined }, customers: number }} options
+ * @param {{ serviceDir: string, liveUrl: string, liveKey: string, accountId: string, storage: { dataDir: string, databaseUrl: string | undefined }, customers: number }} options
  * @returns {Promise<{ action: string, unitId: string, customerIds: string[] }>}
  */
 export async function setUpUsageFixtures(options) {
@@ -55,6 +54,7 @@ export async function setUpUsageFixtures(options) {
     customerIds.push(customer.id);
   }
 
+  const { composeServices, startSubscription } = await serviceModules(options.serviceDir);
   const services = await composeServices(options.storage);
   try {
     const account = await services.store.accounts.findById(options.accountId);
