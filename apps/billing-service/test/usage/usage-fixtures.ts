@@ -12,6 +12,7 @@ import {
   type Scope,
   startSubscription,
 } from '@drawdown/billing-core';
+import type { CoreServices } from '@drawdown/billing-service';
 import { openDatabase, type SqlDatabase } from '@drawdown/billing-store';
 import { type BillingHarness, type Engine, type HarnessOptions, startBillingHarness } from '@drawdown/testkit';
 import { expect } from 'vitest';
@@ -83,19 +84,31 @@ export async function subscribe(
   items: { priceId: string; quantity: number }[],
   options: { readonly accountId?: string; readonly collectionMode?: CollectionMode } = {},
 ): Promise<string> {
-  const accountId = options.accountId ?? harness.accountId;
+  return startSubscriptionInStore(harness.services, options.accountId ?? harness.accountId, customerId, items, {
+    collectionMode: options.collectionMode ?? 'automatic',
+  });
+}
+
+/** Starts a sandbox subscription directly in a store (the service may run in another process). */
+export async function startSubscriptionInStore(
+  services: Pick<CoreServices, 'store' | 'ids'>,
+  accountId: string,
+  customerId: string,
+  items: { priceId: string; quantity: number }[],
+  options: { readonly collectionMode?: CollectionMode } = {},
+): Promise<string> {
   const scope: Scope = { accountId, environment: 'sandbox' };
-  const account = await harness.services.store.accounts.findById(accountId);
-  if (!account) throw new Error('harness account missing');
-  const offset = await harness.services.store.sandboxClocks.offsetOf(accountId);
+  const account = await services.store.accounts.findById(accountId);
+  if (!account) throw new Error(`account ${accountId} missing`);
+  const offset = await services.store.sandboxClocks.offsetOf(accountId);
   const context: OperationContext = {
-    store: harness.services.store,
-    ids: harness.services.ids,
+    store: services.store,
+    ids: services.ids,
     clock: { now: () => Date.now() + offset },
     scope,
     account,
   };
-  const subscription = await harness.services.store.transaction((tx) =>
+  const subscription = await services.store.transaction((tx) =>
     startSubscription(context, tx, {
       customerId,
       addressId: null,
@@ -409,7 +422,15 @@ export async function expectBalancesRecomputable(
   customerId: string,
 ): Promise<void> {
   await drained(harness);
-  const { store } = harness.services;
+  await expectStoredBalancesRecomputable(harness.services.store, scope, customerId);
+}
+
+/** `expectBalancesRecomputable` on any store, once its drawdowns are applied. */
+export async function expectStoredBalancesRecomputable(
+  store: CoreServices['store'],
+  scope: Scope,
+  customerId: string,
+): Promise<void> {
   const page = await store.usageBalances.list(scope, {
     filter: { customer_id: [{ op: 'in', values: [customerId] }] },
     perPage: 200,

@@ -1,0 +1,147 @@
+/**
+ * The built service as a child process, for tests that kill it: build once, run the CLI against
+ * a data folder or database, start `drawdown serve` on free loopback ports and wait until it
+ * answers, and stop it with any signal.
+ */
+import { type ChildProcess, execFile, execFileSync, spawn } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { join, resolve } from 'node:path';
+
+export const REPO_ROOT = resolve(import.meta.dirname, '../../../..');
+const BIN = join(REPO_ROOT, 'apps/billing-service/bin/drawdown.js');
+const BUILT_CLI = join(REPO_ROOT, 'apps/billing-service/dist/cli/main.js');
+
+/**
+ * Brings `dist` up to date. `tsc -b` does nothing when nothing changed; the lock keeps two test
+ * files (or two engineers) from writing the same outputs at once.
+ */
+export function buildService(): void {
+  try {
+    const tsc = join(REPO_ROOT, 'node_modules/typescript/bin/tsc');
+    execFileSync('flock', ['/tmp/drawdown-build.lock', process.execPath, tsc, '-b', 'tsconfig.build.json'], {
+      cwd: REPO_ROOT,
+      stdio: 'pipe',
+    });
+  } catch (error) {
+    // A type error elsewhere still emits; only a missing build is fatal.
+    if (!existsSync(BUILT_CLI)) throw error;
+  }
+}
+
+export interface StorageFlags {
+  readonly dataDir: string;
+  readonly databaseUrl: string | undefined;
+}
+
+function storageArgs(storage: StorageFlags): string[] {
+  return ['--data-dir', storage.dataDir, ...(storage.databaseUrl ? ['--database-url', storage.databaseUrl] : [])];
+}
+
+/** Runs a `drawdown … --json` command and returns its parsed output. */
+export function runCli(args: readonly string[], storage: StorageFlags): Promise<Record<string, unknown>> {
+  return new Promise((done, fail) => {
+    execFile(
+      process.execPath,
+      [BIN, ...args, ...storageArgs(storage), '--json'],
+      { cwd: REPO_ROOT },
+      (error, stdout) => {
+        if (error) {
+          fail(new Error(`drawdown ${args.join(' ')} failed: ${stdout} ${error.message}`));
+          return;
+        }
+        try {
+          done(JSON.parse(stdout) as Record<string, unknown>);
+        } catch (parseError) {
+          fail(parseError);
+        }
+      },
+    );
+  });
+}
+
+/** An early-access account and an all-permission sandbox key, made with the CLI. */
+export async function createAccountWithCli(storage: StorageFlags): Promise<{ accountId: string; sandboxKey: string }> {
+  const created = await runCli(['accounts', 'create', '--name', 'Fault test', '--early-access'], storage);
+  const accountId = String((created.account as { id: string }).id);
+  const key = await runCli(
+    ['keys', 'create', '--account', accountId, '--env', 'sandbox', '--permission', 'all'],
+    storage,
+  );
+  return { accountId, sandboxKey: String(key.token) };
+}
+
+export function freePort(): Promise<number> {
+  return new Promise((done, fail) => {
+    const server = createServer();
+    server.once('error', fail);
+    server.listen(0, '127.0.0.1', () => {
+      const address = server.address();
+      const port = typeof address === 'object' && address ? address.port : 0;
+      server.close(() => done(port));
+    });
+  });
+}
+
+export interface ServiceProcess {
+  readonly sandboxUrl: string;
+  readonly liveUrl: string;
+  /** Everything the process wrote, for failure messages. */
+  output(): string;
+  /** Sends the signal and waits until the process has exited. */
+  stop(signal: NodeJS.Signals): Promise<void>;
+}
+
+/** Starts `drawdown serve` and waits until the sandbox address answers `key`. */
+export async function startServiceProcess(storage: StorageFlags, key: string): Promise<ServiceProcess> {
+  const livePort = await freePort();
+  const sandboxPort = await freePort();
+  const child: ChildProcess = spawn(
+    process.execPath,
+    [
+      BIN,
+      'serve',
+      ...storageArgs(storage),
+      '--live-port',
+      String(livePort),
+      '--sandbox-port',
+      String(sandboxPort),
+      '--rate-limit',
+      'off',
+    ],
+    { cwd: REPO_ROOT, stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, DRAWDOWN_SCHEDULER_POLL_MS: '100' } },
+  );
+  let output = '';
+  child.stdout?.on('data', (chunk: Buffer) => {
+    output += chunk.toString();
+  });
+  child.stderr?.on('data', (chunk: Buffer) => {
+    output += chunk.toString();
+  });
+  const exited = new Promise<void>((done) => {
+    if (child.exitCode !== null || child.signalCode !== null) done();
+    else child.once('exit', () => done());
+  });
+  const sandboxUrl = `http://127.0.0.1:${sandboxPort}`;
+  const service: ServiceProcess = {
+    sandboxUrl,
+    liveUrl: `http://127.0.0.1:${livePort}`,
+    output: () => output,
+    stop: async (signal) => {
+      if (child.exitCode === null && child.signalCode === null) child.kill(signal);
+      await exited;
+    },
+  };
+  for (let attempt = 0; attempt < 300; attempt += 1) {
+    if (child.exitCode !== null) break;
+    try {
+      const response = await fetch(`${sandboxUrl}/meters`, { headers: { authorization: `Bearer ${key}` } });
+      if (response.status === 200) return service;
+    } catch {
+      // not listening yet
+    }
+    await new Promise((done) => setTimeout(done, 50));
+  }
+  await service.stop('SIGKILL');
+  throw new Error(`the service did not start:\n${output}`);
+}
