@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { createApiKey } from '@drawdown/billing-core';
 import { startPortalDemo } from '@drawdown/billing-portal';
 import { composeServices, ensureDemoAccount, resolveServiceConfig, startService } from '@drawdown/billing-service';
-import { startPriceSearch } from '@drawdown/price-search';
+import { ebayOptionsFrom, readEnvironment, startPriceSearch } from '@drawdown/price-search';
 
 const config = resolveServiceConfig({});
 const portalPort = Number(process.env.DRAWDOWN_PORTAL_PORT ?? 8082);
@@ -41,9 +41,13 @@ async function launcherSandboxKey() {
   return token;
 }
 
+const searchEnvironment = readEnvironment();
 const search = await startPriceSearch({
   port: searchPort,
   host: config.host,
+  // eBay credentials in the environment (EBAY_CLIENT_ID, EBAY_CLIENT_SECRET) turn the live connector on.
+  ebay: ebayOptionsFrom(searchEnvironment),
+  trustedProxies: searchEnvironment.PRICE_SEARCH_TRUSTED_PROXIES ?? 0,
   cataloguePath: join(config.dataDir, 'price-search-catalogue.sqlite'),
   statePath: join(config.dataDir, 'price-search-state.sqlite'),
 });
