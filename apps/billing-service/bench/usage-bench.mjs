@@ -353,7 +353,9 @@ function summarise(results) {
     ),
     row('  peak RSS of the run (VmHWM), MiB', (engine) => round(engine.memory?.peakRssMiB)),
   ];
-  return formatTable(['measure', ...engines.map((engine) => engine.label), 'target', 'verdict'], rows);
+  // Rows of phases that did not run (BENCH_PHASES) are left out.
+  const measuredRows = rows.filter((cells) => cells.slice(1, 1 + engines.length).some((cell) => cell != null));
+  return formatTable(['measure', ...engines.map((engine) => engine.label), 'target', 'verdict'], measuredRows);
 }
 
 async function main() {

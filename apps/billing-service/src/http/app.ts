@@ -17,10 +17,10 @@ import {
   type TransactionHooks,
 } from '@drawdown/billing-core';
 import { Hono } from 'hono';
-import { bodyLimit } from 'hono/body-limit';
 import type { AppEnv } from './app-env.js';
 import { clientAddress } from './client-address.js';
 import { errorBody, respondError } from './envelope.js';
+import { bodyLeftUnread, limitBody } from './node-request-body.js';
 import type { RateLimiter } from './rate-limiter.js';
 import { createDestinationGuard } from '../workers/webhook-delivery/destination-guard.js';
 import { registerCurrencyRoutes } from './routes/currencies.js';
@@ -75,7 +75,7 @@ export function createApp(dependencies: AppDependencies, options: EnvironmentOpt
     await next();
     // A request answered before its body was read (refused auth, a bad path, a bodiless action)
     // leaves the body on the wire; keep-alive clients would send the next request after it.
-    if (c.req.raw.body !== null && !c.req.raw.bodyUsed) c.header('Connection', 'close');
+    if (bodyLeftUnread(c)) c.header('Connection', 'close');
   });
 
   app.use(async (c, next) => {
@@ -93,22 +93,19 @@ export function createApp(dependencies: AppDependencies, options: EnvironmentOpt
   });
 
   app.use(
-    bodyLimit({
-      maxSize: MAX_BODY_BYTES,
-      onError: (c) => {
-        // The rest of the body is never read, so the connection cannot carry another request:
-        // say so, or a keep-alive client reuses it and its next request fails.
-        c.header('Connection', 'close');
-        return c.json(
-          errorBody(
-            c.get('requestId'),
-            'request_body_too_large',
-            `Request bodies are limited to ${MAX_BODY_BYTES} bytes.`,
-            [],
-          ),
-          413,
-        );
-      },
+    limitBody(MAX_BODY_BYTES, (c) => {
+      // The rest of the body is never read, so the connection cannot carry another request:
+      // say so, or a keep-alive client reuses it and its next request fails.
+      c.header('Connection', 'close');
+      return c.json(
+        errorBody(
+          c.get('requestId'),
+          'request_body_too_large',
+          `Request bodies are limited to ${MAX_BODY_BYTES} bytes.`,
+          [],
+        ),
+        413,
+      );
     }),
   );
 

@@ -8,6 +8,7 @@ import { BillingError, type FieldError } from '@drawdown/billing-core';
 import type { Context } from 'hono';
 import type { z } from 'zod';
 import type { AppEnv } from './app-env.js';
+import { readRequestText } from './node-request-body.js';
 import { type CamelCased, toCamelCase } from './wire-case.js';
 
 function fieldPath(path: readonly PropertyKey[]): string {
@@ -32,7 +33,7 @@ export function validationError(fieldErrors: FieldError[]): BillingError {
 }
 
 export async function readJson(c: Context<AppEnv>): Promise<unknown> {
-  const text = await c.req.text();
+  const text = await readRequestText(c);
   if (text.trim() === '') return {};
   const contentType = c.req.header('content-type') ?? '';
   if (!/^application\/(?:[\w.+-]+\+)?json\b/i.test(contentType)) {

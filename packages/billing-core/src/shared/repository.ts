@@ -119,6 +119,8 @@ export interface AccountRepository {
 export interface ApiKeyRepository {
   insert(key: ApiKey): Promise<void>;
   findById(id: string): Promise<ApiKey | undefined>;
+  /** The key and its account in one read: authentication runs it on every request. */
+  findWithAccount(id: string): Promise<{ readonly key: ApiKey; readonly account: Account | undefined } | undefined>;
   /** Marks the key revoked at `revokedAt`; false when no such key exists. */
   revoke(id: string, revokedAt: string): Promise<boolean>;
   listByAccount(accountId: string, environment?: Environment): Promise<readonly ApiKey[]>;

@@ -31,6 +31,14 @@ interface ApiKeyRow extends Record<string, unknown> {
   revoked_at: string | null;
 }
 
+/** The account's columns as `findWithAccount` selects them beside the key's. */
+interface AccountColumns {
+  account_row_id: string | null;
+  account_name: string | null;
+  account_early_access: number | boolean | null;
+  account_created_at: string | null;
+}
+
 function toAccount(row: AccountRow): Account {
   return { id: row.id, name: row.name, earlyAccess: Boolean(row.early_access), createdAt: row.created_at };
 }
@@ -96,6 +104,26 @@ export class SqlApiKeyRepository implements ApiKeyRepository {
   async findById(id: string): Promise<ApiKey | undefined> {
     const row = await this.executor.get<ApiKeyRow>('select * from api_keys where id = ?', [id]);
     return row ? toApiKey(row) : undefined;
+  }
+
+  async findWithAccount(id: string): Promise<{ key: ApiKey; account: Account | undefined } | undefined> {
+    const row = await this.executor.get<ApiKeyRow & Partial<AccountColumns>>(
+      `select k.*, a.id as account_row_id, a.name as account_name, a.early_access as account_early_access,
+         a.created_at as account_created_at
+       from api_keys k left join accounts a on a.id = k.account_id where k.id = ?`,
+      [id],
+    );
+    if (!row) return undefined;
+    const account =
+      row.account_row_id == null
+        ? undefined
+        : toAccount({
+            id: row.account_row_id,
+            name: row.account_name ?? '',
+            early_access: row.account_early_access ?? 0,
+            created_at: row.account_created_at ?? '',
+          });
+    return { key: toApiKey(row), account };
   }
 
   async revoke(id: string, revokedAt: string): Promise<boolean> {

@@ -61,6 +61,16 @@ export class SqlUsageBalanceRepository implements UsageBalanceRepository {
 
   async save(scope: Scope, balance: UsageBalance, entries: readonly LedgerEntry[]): Promise<void> {
     await this.documents.update(scope, balance);
+    if (this.sql.dialect === 'postgres' && entries.length > 1) {
+      // A drawdown batch brings one entry per event; on PostgreSQL each statement is a round
+      // trip, so they go in with one statement, in order (ADR 0701).
+      await this.sql.run(
+        `insert into usage_ledger (account_id, environment, balance_id, entry)
+         select ?, ?, ?, entry from json_array_elements_text(?::json) with ordinality as e(entry, n) order by n`,
+        [scope.accountId, scope.environment, balance.id, JSON.stringify(entries.map((entry) => JSON.stringify(entry)))],
+      );
+      return;
+    }
     for (const entry of entries) {
       await this.sql.run('insert into usage_ledger (account_id, environment, balance_id, entry) values (?, ?, ?, ?)', [
         scope.accountId,
