@@ -4,13 +4,27 @@
  * DejaVu Sans, embedded and subset, so every billed currency's symbol (₹, ₩, ₫, ₴, ₺, ₽, …)
  * and Latin, Greek and Cyrillic names render; pdfkit's built-in fonts cover only Latin-1.
  */
+import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import type { InvoiceDocument } from '@drawdown/billing-core';
 import PDFDocument from 'pdfkit';
 
 const require = createRequire(import.meta.url);
-const REGULAR = require.resolve('dejavu-fonts-ttf/ttf/DejaVuSans.ttf');
-const BOLD = require.resolve('dejavu-fonts-ttf/ttf/DejaVuSans-Bold.ttf');
+// pdfkit's own font engine; pdfkit accepts its parsed fonts as font sources.
+const fontkit = require('fontkit') as { create(bytes: Uint8Array): object };
+
+/**
+ * Parsed once per process: parsing the TrueType tables is most of a render's cost, and pdfkit
+ * takes a parsed font and embeds a fresh subset of it in each document.
+ */
+function parsedFont(file: string): Buffer {
+  const font = fontkit.create(readFileSync(require.resolve(`dejavu-fonts-ttf/ttf/${file}`)));
+  // @types/pdfkit lists only paths and bytes as font sources; pdfkit also takes a fontkit font.
+  return font as Buffer;
+}
+
+const REGULAR = parsedFont('DejaVuSans.ttf');
+const BOLD = parsedFont('DejaVuSans-Bold.ttf');
 
 const MARGIN = 50;
 const PAGE_WIDTH = 595.28; // A4
