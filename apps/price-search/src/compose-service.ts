@@ -4,6 +4,11 @@
  * database. A billing-service meter will be chosen here too, when it exists; until then `meter` can be
  * passed in and the local SQLite quotas are the default.
  */
+import {
+  createDrawdownBilling,
+  type DrawdownBilling,
+  type DrawdownBillingOptions,
+} from './billing/drawdown-billing.js';
 import { CATALOGUE_CONNECTOR_ID, createCatalogueConnector } from './catalogue/catalogue-connector.js';
 import { CatalogueStore } from './catalogue/catalogue-store.js';
 import { importFeed } from './catalogue/import-feed.js';
@@ -52,6 +57,8 @@ export interface ServiceOptions {
   readonly monthlyLookups?: Readonly<Record<Plan, number | undefined>>;
   /** Replaces the local quota store (the future billing-service adapter). */
   readonly meter?: LookupMeter;
+  /** Meters linked Pro and Scale keys through Drawdown (free clients and unlinked keys stay local). */
+  readonly drawdown?: DrawdownBillingOptions | undefined;
 }
 
 /** A composed service. */
@@ -59,6 +66,8 @@ export interface PriceSearchService {
   readonly deps: HttpDependencies;
   readonly keys: KeyStore;
   readonly catalogue: CatalogueStore;
+  /** The Drawdown meter, customer links and webhook receiver, when billing is configured. */
+  readonly billing: DrawdownBilling | undefined;
   close(): void;
 }
 
@@ -103,7 +112,12 @@ export async function composeService(options: ServiceOptions = {}): Promise<Pric
       defaultDeadlineMs: DEFAULT_DEADLINE_MS,
     });
     const keys = new KeyStore(stateDb);
-    const meter = options.meter ?? new LocalLookupMeter(new QuotaStore(stateDb), clock, options.monthlyLookups);
+    const localMeter = options.meter ?? new LocalLookupMeter(new QuotaStore(stateDb), clock, options.monthlyLookups);
+    const billing =
+      options.drawdown === undefined
+        ? undefined
+        : createDrawdownBilling(options.drawdown, { stateDb, local: localMeter, clock });
+    const meter = billing?.meter ?? localMeter;
 
     return {
       deps: {
@@ -116,9 +130,11 @@ export async function composeService(options: ServiceOptions = {}): Promise<Pric
         clock,
         trustedProxies: options.trustedProxies ?? 0,
         version: PACKAGE_VERSION,
+        ...(billing === undefined ? {} : { billingWebhook: billing.webhooks }),
       },
       keys,
       catalogue,
+      billing,
       close() {
         catalogue.close();
         stateDb.close();

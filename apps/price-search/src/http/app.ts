@@ -6,6 +6,7 @@
 import type { HttpBindings } from '@hono/node-server';
 import { type Context, Hono } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
+import { registerBillingWebhook } from '../billing/billing-webhooks.js';
 import { ApiError, STATUS_BY_CODE } from './api-error.js';
 import type { HttpDependencies } from './http-dependencies.js';
 import { registerGetHealth } from './routes/get-health.js';
@@ -32,6 +33,7 @@ export function createApp(deps: HttpDependencies): Hono<{ Bindings: HttpBindings
 
   registerPostQuery(app, deps);
   registerGetHealth(app, deps);
+  if (deps.billingWebhook !== undefined) registerBillingWebhook(app, deps.billingWebhook);
 
   app.all('/api/query', () => {
     throw new ApiError('method_not_allowed', 'Use POST for /api/query.', { allow: 'POST' });

@@ -2,6 +2,7 @@
  * @module
  * What the HTTP layer needs from the composition. Routes see use cases and ports, never storage.
  */
+import type { BillingWebhookReceiver } from '../billing/billing-webhooks.js';
 import type { StoredKey } from '../keys/key-store.js';
 import type { LookupMeter } from '../metering/lookup-meter.js';
 import type { Plan } from '../metering/plans.js';
@@ -27,4 +28,6 @@ export interface HttpDependencies {
   /** How many proxies in front append to X-Forwarded-For; 0 trusts none. */
   readonly trustedProxies: number;
   readonly version: string;
+  /** Receives Drawdown's webhooks at POST /billing/webhooks; absent without billing. */
+  readonly billingWebhook?: BillingWebhookReceiver;
 }
