@@ -7,6 +7,8 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
+import { CustomerLinkStore, isCustomerId } from './billing/customer-links.js';
+import { drawdownBillingFromEnv } from './billing/drawdown-billing.js';
 import { CatalogueStore } from './catalogue/catalogue-store.js';
 import { FeedFormatError } from './catalogue/feed/read-feed.js';
 import { importFeed } from './catalogue/import-feed.js';
@@ -22,17 +24,21 @@ const USAGE = `Usage: price-search <command> [options]
 
 Commands:
   serve [--port 8090] [--host 127.0.0.1] [--data-dir DIR] [--catalogue FILE] [--demo]
+        [--billing-url URL] [--lookups-unit ubu_…]
       Start the HTTP API. Without an imported catalogue the bundled demo feed is served from memory.
+      With a billing URL (and DRAWDOWN_BILLING_KEY, DRAWDOWN_WEBHOOK_SECRET), keys linked to a Drawdown
+      customer are metered by Drawdown, which notifies POST /billing/webhooks.
   import <feed.tsv|feed.xml> [--network ID] [--format tsv|xml] [--replace] [--data-dir DIR] [--catalogue FILE]
       Import a Google Merchant Center feed into the catalogue; rejected rows are listed with reasons.
-  keys create --plan pro|scale [--label TEXT] [--data-dir DIR]
+  keys create --plan pro|scale [--label TEXT] [--customer ctm_…] [--data-dir DIR]
   keys revoke <key-id> [--data-dir DIR]
   keys list [--data-dir DIR]
   mcp [--api-url URL] [--api-key KEY]
       Run the MCP stdio server against the HTTP API (env PRICE_SEARCH_API_URL, PRICE_SEARCH_API_KEY).
 
 Environment: PRICE_SEARCH_PORT, PRICE_SEARCH_HOST, PRICE_SEARCH_DATA_DIR, PRICE_SEARCH_TRUSTED_PROXIES,
-  EBAY_CLIENT_ID, EBAY_CLIENT_SECRET, EBAY_BASE_URL, EBAY_AFFILIATE_CAMPAIGN_ID`;
+  EBAY_CLIENT_ID, EBAY_CLIENT_SECRET, EBAY_BASE_URL, EBAY_AFFILIATE_CAMPAIGN_ID,
+  DRAWDOWN_BILLING_URL, DRAWDOWN_BILLING_KEY, DRAWDOWN_WEBHOOK_SECRET, DRAWDOWN_LOOKUPS_UNIT_ID`;
 
 /** Runs the CLI with `argv` (without node and script); resolves to the exit code. */
 export async function runCli(argv: readonly string[]): Promise<number> {
@@ -72,6 +78,8 @@ async function serveCommand(args: readonly string[]): Promise<number> {
       'data-dir': { type: 'string' },
       catalogue: { type: 'string' },
       demo: { type: 'boolean', default: false },
+      'billing-url': { type: 'string' },
+      'lookups-unit': { type: 'string' },
     },
   });
   const env = readEnvironment();
@@ -83,6 +91,16 @@ async function serveCommand(args: readonly string[]): Promise<number> {
     return 1;
   }
   const ebay = ebayOptionsFrom(env);
+  const drawdown = drawdownBillingFromEnv(process.env, {
+    baseUrl: values['billing-url'],
+    lookupsUnitId: values['lookups-unit'],
+  });
+  if (drawdown === undefined && (values['billing-url'] ?? process.env.DRAWDOWN_BILLING_URL) !== undefined) {
+    console.error(
+      'price-search: billing needs DRAWDOWN_BILLING_KEY, DRAWDOWN_WEBHOOK_SECRET and --lookups-unit (or DRAWDOWN_LOOKUPS_UNIT_ID)',
+    );
+    return 1;
+  }
   const running = await startPriceSearch({
     port,
     host: values.host ?? env.PRICE_SEARCH_HOST,
@@ -91,6 +109,7 @@ async function serveCommand(args: readonly string[]): Promise<number> {
     statePath: files.state,
     trustedProxies: env.PRICE_SEARCH_TRUSTED_PROXIES,
     ebay,
+    drawdown,
   });
   console.error(`price-search listening on ${running.url}`);
   console.error(`  catalogue: ${useDemo ? 'bundled demo feed (in memory)' : files.catalogue}`);
@@ -98,6 +117,7 @@ async function serveCommand(args: readonly string[]): Promise<number> {
     `  ebay_uk:   ${ebay ? `live eBay Browse API at ${ebay.baseUrl}` : 'catalogue (EBAY_CLIENT_ID not set)'}`,
   );
   console.error(`  keys and quotas: ${files.state}`);
+  console.error(`  billing:   ${drawdown ? `Drawdown at ${drawdown.baseUrl} for linked keys` : 'local quotas'}`);
   await new Promise<void>((resolve) => {
     const stop = (): void => {
       process.off('SIGINT', stop);
@@ -185,7 +205,12 @@ async function keysCommand(args: readonly string[]): Promise<number> {
   const { values, positionals } = parseArgs({
     args: rest,
     allowPositionals: true,
-    options: { plan: { type: 'string' }, label: { type: 'string' }, 'data-dir': { type: 'string' } },
+    options: {
+      plan: { type: 'string' },
+      label: { type: 'string' },
+      'data-dir': { type: 'string' },
+      customer: { type: 'string' },
+    },
   });
   const db = openStateDatabase(paths(values['data-dir'], undefined).state);
   const keys = new KeyStore(db);
@@ -196,7 +221,15 @@ async function keysCommand(args: readonly string[]): Promise<number> {
           console.error(`price-search keys create: --plan is one of ${KEY_PLANS.join(', ')}`);
           return 1;
         }
+        if (values.customer !== undefined && !isCustomerId(values.customer)) {
+          console.error('price-search keys create: --customer is a Drawdown customer id (ctm_…)');
+          return 1;
+        }
         const created = keys.create({ plan: values.plan, label: values.label ?? '', now: new Date() });
+        if (values.customer !== undefined) {
+          new CustomerLinkStore(db).link(created.id, values.customer, new Date());
+          console.error(`Linked to Drawdown customer ${values.customer}: its lookups are billed there.`);
+        }
         console.error(`Created ${created.plan} key ${created.id}. The key is shown once; store it now:`);
         console.log(created.key);
         return 0;

@@ -47,9 +47,13 @@ export async function startPriceSearch(options: StartOptions = {}): Promise<Runn
       close: () => {
         closing ??= new Promise<void>((resolve, reject) => {
           server.close((error) => {
-            service.close();
-            if (error) reject(error);
-            else resolve();
+            // Usage reports to Drawdown still in flight are delivered before the state database closes.
+            const drained = service.billing?.meter.close() ?? Promise.resolve();
+            void drained.then(() => {
+              service.close();
+              if (error) reject(error);
+              else resolve();
+            });
           });
           if ('closeAllConnections' in server) server.closeAllConnections();
         });
