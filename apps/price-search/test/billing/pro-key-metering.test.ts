@@ -2,11 +2,11 @@
  * A Pro key billed by Drawdown, end to end: a real billing service (sandbox), a customer subscribed through
  * checkout, and the real price-search HTTP service metering the key through the SDK and receiving Drawdown's
  * webhooks. The key runs out when Drawdown reports its balance depleted, and works again after the sandbox
- * renews the subscription. SQLite only: the billing storage is not what this test is about.
+ * renews the subscription. On both billing storage engines.
  */
 import type { AddressInfo } from 'node:net';
 import { Drawdown, type UsageBalance } from '@drawdown/sdk';
-import { type BillingHarness, startBillingHarness } from '@drawdown/testkit';
+import { type BillingHarness, ENGINES, startBillingHarness } from '@drawdown/testkit';
 import { serve } from '@hono/node-server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BILLING_WEBHOOK_EVENTS, BILLING_WEBHOOK_PATH } from '../../src/billing/billing-webhooks.js';
@@ -24,7 +24,7 @@ async function eventually(what: string, condition: () => boolean | Promise<boole
   }
 }
 
-describe('Pro key metered by Drawdown', () => {
+describe.each(ENGINES)('%s: Pro key metered by Drawdown', (engine) => {
   let harness: BillingHarness;
   let drawdown: Drawdown;
   let service: PriceSearchService;
@@ -61,7 +61,7 @@ describe('Pro key metered by Drawdown', () => {
   }
 
   beforeAll(async () => {
-    harness = await startBillingHarness({ engine: 'sqlite' });
+    harness = await startBillingHarness({ engine });
     drawdown = new Drawdown(harness.sandboxKey, { baseUrl: harness.sandboxUrl });
     const plans = await setupDrawdownPlans(drawdown);
     unitId = plans.lookupsUnitId;
