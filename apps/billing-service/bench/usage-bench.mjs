@@ -8,12 +8,13 @@
  * 2. ingestion through the built service on SQLite (synchronous=FULL) and PostgreSQL: requests
  *    per second and p50/p99 of durable 202s, every request a new event;
  * 3. drawdown lag (accepted_at → applied_at, from usage_events) at half the measured rate;
- * 4. balance read p99 with 1,000,000 events stored;
+ * 4. with 1,000,000 events stored: ingestion again, and balance read p99 (one connection alone,
+ *    and ten);
  * 5. service RSS with 1,000,000 events stored, while it serves reads and a little ingestion.
  *
  * Environment: BENCH_DURATION (s, default 10), BENCH_CONNECTIONS (default 100),
  * BENCH_ENGINES (sqlite,postgres), BENCH_POSTGRES_URL, BENCH_STORED_EVENTS (1000000),
- * BENCH_PHASES (ingest,lag,reads,memory), BENCH_GENERATOR (wrk|node), BENCH_PROFILE=1
+ * BENCH_PHASES (ingest,lag,stored,reads,memory), BENCH_GENERATOR (wrk|node), BENCH_PROFILE=1
  * (the service runs with --cpu-prof; profiles land beside the results), BENCH_BASELINE=<another
  * checkout's apps/billing-service, built> with BENCH_ROUNDS (2): both builds measured in turns.
  */
@@ -52,7 +53,7 @@ const config = {
     .split(',')
     .map((name) => name.trim())
     .filter((name) => name === 'sqlite' || name === 'postgres'),
-  phases: new Set((env.BENCH_PHASES ?? 'ingest,lag,reads,memory').split(',').map((name) => name.trim())),
+  phases: new Set((env.BENCH_PHASES ?? 'ingest,lag,stored,reads,memory').split(',').map((name) => name.trim())),
   postgresUrl: env.BENCH_POSTGRES_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres',
   generator: env.BENCH_GENERATOR === 'node' || !WRK_AVAILABLE ? 'node' : 'wrk',
   profile: env.BENCH_PROFILE === '1',
@@ -239,7 +240,7 @@ async function runEngine(engine, build, turn) {
 
     result.exactlyOnce = await checkExactlyOnce(service, fixtures, store);
 
-    if (config.phases.has('reads') || config.phases.has('memory')) {
+    if (['stored', 'reads', 'memory'].some((phase) => config.phases.has(phase))) {
       const missing = config.storedEvents - (await store.count());
       const started = Date.now();
       if (missing > 0) {
@@ -256,11 +257,33 @@ async function runEngine(engine, build, turn) {
       log(`${engine}: ${result.stored.events} events stored (seeded ${missing} in ${result.stored.seedMs} ms)`);
     }
 
+    if (config.phases.has('stored')) {
+      // The same ingestion with the table at 1M rows: the idempotency index no longer fits in cache.
+      const keyPrefix = `stored-${runId}`;
+      const ingest = await measured(
+        { ...load, keyPrefix, durationSec: config.durationSec },
+        service.pid,
+        database?.name,
+      );
+      await waitForDrain(store);
+      result.ingestStored = { ...ingest, storedDuringRun: await store.countWithPrefix(keyPrefix) };
+      log(
+        `${engine} ingestion with ${result.stored?.events} stored: ${ingest.requestsPerSecond} req/s, ` +
+          `p50 ${ingest.latencyMs.p50} / p99 ${ingest.latencyMs.p99} ms`,
+      );
+    }
+
     const reads = { ...load, kind: 'get-balances', connections: config.readConnections };
     if (config.phases.has('reads')) {
       await runLoad({ ...reads, keyPrefix: 'reads-warm', durationSec: 2 });
+      // One connection: the latency of a read on its own. Ten: the rate reads reach, with queueing.
+      const durationSec = Math.max(3, Math.round(config.durationSec / 2));
+      result.readAlone = await runLoad({ ...reads, connections: 1, keyPrefix: 'read-alone', durationSec });
       result.reads = await runLoad({ ...reads, keyPrefix: 'reads', durationSec: config.durationSec });
-      log(`${engine} balance reads: ${result.reads.requestsPerSecond} req/s, p99 ${result.reads.latencyMs.p99} ms`);
+      log(
+        `${engine} balance reads: alone p99 ${result.readAlone.latencyMs.p99} ms; ` +
+          `${result.reads.requestsPerSecond} req/s at ${config.readConnections} connections, p99 ${result.reads.latencyMs.p99} ms`,
+      );
     }
 
     if (config.phases.has('memory')) {
@@ -288,6 +311,17 @@ async function runEngine(engine, build, turn) {
 function verdict(value, target, higherIsBetter) {
   if (value === null || value === undefined) return '';
   return (higherIsBetter ? value >= target : value < target) ? 'met' : 'MISSED';
+}
+
+/**
+ * Bare CPU per request over the service's: the throughput ratio both would reach if each had a
+ * core to itself. On PostgreSQL the database's own CPU (on the other cores) is not in it.
+ */
+function cpuRatio(ceilingRuns, run) {
+  const bare = ceilingRuns.map((item) => item.serverCpu?.usPerRequest).filter((value) => value > 0);
+  const service = run?.serverCpu?.usPerRequest;
+  if (bare.length === 0 || !service) return null;
+  return bare.reduce((sum, value) => sum + value, 0) / bare.length / service;
 }
 
 const pair = (a, b) => (a === undefined || a === null ? null : `${a} / ${b}`);
@@ -322,6 +356,11 @@ function summarise(results) {
     ),
     row('  latency p50 / p99, ms', (engine) => pair(engine.ingest?.latencyMs.p50, engine.ingest?.latencyMs.p99)),
     row('  service CPU per request, µs', (engine) => engine.ingest?.serverCpu.usPerRequest),
+    row(
+      '  ratio by CPU per request',
+      (engine) => round(cpuRatio(results.ceilingRuns, engine.ingest)),
+      'steadier than req/s when busy',
+    ),
     row('  service core busy / waiting for it', (engine) =>
       pair(engine.ingest?.serverCpu.share, engine.ingest?.serverCpu.waitingForCoreShare),
     ),
@@ -339,12 +378,28 @@ function summarise(results) {
     ),
     row('events stored', (engine) => engine.stored?.events, '1,000,000'),
     row(
-      'balance read p50 / p99, ms',
+      '  ingestion then, req/s (ratio)',
+      (engine) =>
+        engine.ingestStored &&
+        `${engine.ingestStored.requestsPerSecond} (${round(engine.ingestStored.requestsPerSecond / ceiling)})`,
+    ),
+    row('  latency p50 / p99, ms', (engine) =>
+      pair(engine.ingestStored?.latencyMs.p50, engine.ingestStored?.latencyMs.p99),
+    ),
+    row('  service CPU per request, µs', (engine) => engine.ingestStored?.serverCpu.usPerRequest),
+    row(
+      'balance read alone p50 / p99, ms',
+      (engine) => pair(engine.readAlone?.latencyMs.p50, engine.readAlone?.latencyMs.p99),
+      'p99 < 10',
+      (engine) => verdict(engine.readAlone?.latencyMs.p99, TARGETS.readP99Ms, false),
+    ),
+    row(
+      `  ${config.readConnections} connections: p50 / p99, ms`,
       (engine) => pair(engine.reads?.latencyMs.p50, engine.reads?.latencyMs.p99),
       'p99 < 10',
       (engine) => verdict(engine.reads?.latencyMs.p99, TARGETS.readP99Ms, false),
     ),
-    row('  balance reads, req/s', (engine) => engine.reads?.requestsPerSecond),
+    row(`  ${config.readConnections} connections: req/s`, (engine) => engine.reads?.requestsPerSecond),
     row(
       'service RSS while serving, MiB',
       (engine) => round(engine.memory?.maxRssMiB),
@@ -382,6 +437,7 @@ async function main() {
   results.ceilingRuns = [before, after];
   results.ceiling = { requestsPerSecond: Math.round((before.requestsPerSecond + after.requestsPerSecond) / 2) };
   for (const engine of results.engines) {
+    if (engine.ingest) engine.ingest.ratioByCpu = round(cpuRatio(results.ceilingRuns, engine.ingest));
     if (engine.ingest)
       engine.ingest.ratioToCeiling = round(engine.ingest.requestsPerSecond / results.ceiling.requestsPerSecond);
   }

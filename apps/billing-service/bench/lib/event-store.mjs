@@ -76,6 +76,9 @@ function sqliteProbe(dataDir) {
         // Let the service's writer in between batches.
         await new Promise((resolve) => setTimeout(resolve, 5));
       }
+      // A service that stored these rows itself would have checkpointed them as it went; leave
+      // no oversized WAL for the measured phases to pay for.
+      db.pragma('wal_checkpoint(TRUNCATE)');
     },
     close: async () => db.close(),
   };
@@ -109,7 +112,8 @@ async function postgresProbe(url) {
         await client.query(
           `insert into usage_events (account_id, environment, id, customer_id, action, event_key, occurred_at,
              quantity, accepted_at, drawdowns, applied_at)
-           select $1, 'live', $2 || n, ($3::text[])[1 + n % array_length($3::text[], 1)], $4, $5 || n, $6,
+           select $1, 'live', $2 || n, ($3::text[])[1 + n % array_length($3::text[], 1)], $4,
+             $5 || lpad(to_hex((n * 2654435761) % 4294967296), 8, '0') || '-' || n, $6,
              '1', $7, $8, $7
            from generate_series($9::bigint, $10::bigint) as n`,
           [
@@ -137,6 +141,17 @@ export function openEventStore(storage) {
 }
 
 /**
+ * Eight hex digits that jump around as `index` counts up (Knuth's multiplicative hash), so seeded
+ * event keys land all over the idempotency index as UUID keys would. The PostgreSQL seed computes
+ * the same digits in SQL.
+ */
+function scatter(index) {
+  return Number((BigInt(index) * 2654435761n) % 4294967296n)
+    .toString(16)
+    .padStart(8, '0');
+}
+
+/**
  * Adds `total` usage events, already applied, spread over `customerIds`, in big batches.
  * @param {Awaited<ReturnType<typeof openEventStore>>} store
  */
@@ -150,7 +165,7 @@ export async function seedStoredEvents(store, options) {
     `uev_${prefix}${index}`,
     customerIds[index % customerIds.length],
     action,
-    `${prefix}-${index}`,
+    `${prefix}-${scatter(index)}-${index}`,
     occurredAt,
     '1',
     acceptedAt,

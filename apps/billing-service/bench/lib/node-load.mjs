@@ -32,7 +32,10 @@ function nextRequest() {
   const body = JSON.stringify({
     events: [
       {
-        event_key: `${spec.keyPrefix}-0-${counter}`,
+        // A random part first, as with UUID keys: inserts land all over the idempotency index.
+        event_key: `${spec.keyPrefix}-${Math.floor(Math.random() * 0x7fffffff)
+          .toString(16)
+          .padStart(8, '0')}-0-${counter}`,
         customer_id: customer,
         action: spec.action,
         quantity: '1',

@@ -20,6 +20,7 @@ function setup(thread)
 end
 
 function init(args)
+  math.randomseed(os.time() + threadNumber)
   wrk.method = "POST"
   wrk.headers["Content-Type"] = "application/json"
   if token ~= "" then
@@ -32,9 +33,10 @@ end
 function request()
   counter = counter + 1
   local customer = customers[(counter % #customers) + 1]
+  -- A random part first, as with UUID keys: inserts land all over the idempotency index.
   local body = string.format(
-    '{"events":[{"event_key":"%s-%d-%d","customer_id":"%s","action":"%s","quantity":"1","occurred_at":"%s"}]}',
-    prefix, threadNumber, counter, customer, action, occurredAt)
+    '{"events":[{"event_key":"%s-%08x-%d-%d","customer_id":"%s","action":"%s","quantity":"1","occurred_at":"%s"}]}',
+    prefix, math.random(0, 2147483646), threadNumber, counter, customer, action, occurredAt)
   return wrk.format(nil, nil, nil, body)
 end
 
