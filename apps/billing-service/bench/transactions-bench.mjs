@@ -10,7 +10,8 @@
  * - invoice PDF render time in process (document model + pdfkit), p50/p99, and the signed
  *   invoice download over HTTP, p50.
  * Environment: BENCH_TRANSACTIONS, BENCH_CUSTOMERS, BENCH_REQUESTS, BENCH_POSTGRES_URL
- * (default postgres://postgres@127.0.0.1:5432/test), BENCH_ENGINES (sqlite,postgres).
+ * (default postgres://postgres@127.0.0.1:5432/test), BENCH_ENGINES (sqlite,postgres), and
+ * BENCH_PROFILE_DIR to write the service's CPU profile (summarise with bench/lib/summarize-profile.mjs).
  */
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -228,6 +229,9 @@ async function runEngine(engine) {
   const service = await startBillingService({
     serviceDir: CURRENT_SERVICE_DIR,
     dataDir,
+    ...(process.env.BENCH_PROFILE_DIR
+      ? { profileDir: process.env.BENCH_PROFILE_DIR, profileName: `transactions-${engine}.cpuprofile` }
+      : {}),
     ...(postgres ? { databaseUrl: postgres.url } : {}),
   });
   const database = openDatabase(
