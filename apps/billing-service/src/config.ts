@@ -74,7 +74,6 @@ export function resolveServiceConfig(flags: FlagValues, env: NodeJS.ProcessEnv =
     redisUrl: text('redis-url', 'DRAWDOWN_REDIS_URL'),
     drawdownPollMs: milliseconds('DRAWDOWN_DRAWDOWN_POLL_MS', env.DRAWDOWN_DRAWDOWN_POLL_MS ?? '20'),
     schedulerPollMs: milliseconds('DRAWDOWN_SCHEDULER_POLL_MS', env.DRAWDOWN_SCHEDULER_POLL_MS ?? '1000'),
-    allowPrivateWebhooks:
-      flags['allow-private-webhooks'] === true || env.DRAWDOWN_ALLOW_PRIVATE_WEBHOOKS === 'true',
+    allowPrivateWebhooks: flags['allow-private-webhooks'] === true || env.DRAWDOWN_ALLOW_PRIVATE_WEBHOOKS === 'true',
   };
 }

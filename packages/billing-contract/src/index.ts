@@ -25,14 +25,6 @@ export {
   UpdateNotificationSettingBody,
 } from './requests/notifications.js';
 export {
-  AdvanceSandboxClockBody,
-  CancelSubscriptionBody,
-  PauseSubscriptionBody,
-  RecordUsageEventsBody,
-  ResumeSubscriptionBody,
-  UpdateSubscriptionBody,
-} from './requests/usage.js';
-export {
   CreateAdjustmentBody,
   CreateTransactionBody,
   RecordPaymentBody,
@@ -40,3 +32,11 @@ export {
   UpdateTaxSettingsBody,
   UpdateTransactionBody,
 } from './requests/transactions.js';
+export {
+  AdvanceSandboxClockBody,
+  CancelSubscriptionBody,
+  PauseSubscriptionBody,
+  RecordUsageEventsBody,
+  ResumeSubscriptionBody,
+  UpdateSubscriptionBody,
+} from './requests/usage.js';

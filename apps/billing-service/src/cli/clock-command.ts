@@ -38,9 +38,11 @@ export async function runClockCommand(
   if ((options.by === undefined) === (options.to === undefined)) {
     throw new BillingError('invalid_field', 'clock advance needs exactly one of --by or --to');
   }
-  const current = await readSandboxClock(dependencies);
-  const target = options.to === undefined ? current.now + parseDuration(options.by ?? '') : Date.parse(options.to);
-  if (Number.isNaN(target)) throw new BillingError('invalid_field', `--to must be an RFC 3339 time; got ${options.to}`);
+  // A relative move is measured from the reading the advance itself takes, so --by 0s is never "back".
+  const target = options.to === undefined ? { by: parseDuration(options.by ?? '') } : Date.parse(options.to);
+  if (typeof target === 'number' && Number.isNaN(target)) {
+    throw new BillingError('invalid_field', `--to must be an RFC 3339 time; got ${options.to}`);
+  }
   const result = await advanceSandboxClock(dependencies, target);
   printResult(options.json, { now: toTimestamp(result.now), steps_run: result.stepsRun }, [
     ['Sandbox now', toTimestamp(result.now)],

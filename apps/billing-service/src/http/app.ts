@@ -17,16 +17,16 @@ import {
   type TransactionHooks,
 } from '@drawdown/billing-core';
 import { Hono } from 'hono';
+import { createDestinationGuard } from '../workers/webhook-delivery/destination-guard.js';
 import type { AppEnv } from './app-env.js';
 import { clientAddress } from './client-address.js';
 import { errorBody, respondError } from './envelope.js';
 import { bodyLeftUnread, limitBody } from './node-request-body.js';
 import type { RateLimiter } from './rate-limiter.js';
-import { createDestinationGuard } from '../workers/webhook-delivery/destination-guard.js';
 import { registerCurrencyRoutes } from './routes/currencies.js';
 import { registerCustomerRoutes } from './routes/customers.js';
-import { registerEventRoutes } from './routes/events.js';
 import { registerEventTypeRoutes } from './routes/event-types.js';
+import { registerEventRoutes } from './routes/events.js';
 import { registerInvoiceDownloadRoutes } from './routes/invoices.js';
 import { registerNotificationSettingRoutes } from './routes/notification-settings.js';
 import { registerNotificationRoutes } from './routes/notifications.js';

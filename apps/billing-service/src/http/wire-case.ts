@@ -31,12 +31,30 @@ function convert(value: unknown, renameKey: (key: string) => string): unknown {
   return result;
 }
 
+/**
+ * Renaming is a hot path (every key of every entity of every page), and the set of keys is our own
+ * wire vocabulary, so each rename is computed once. The cap only guards against a key set that is
+ * not ours growing without end.
+ */
+function memoised(rename: (key: string) => string): (key: string) => string {
+  const cache = new Map<string, string>();
+  return (key) => {
+    let renamed = cache.get(key);
+    if (renamed === undefined) {
+      renamed = rename(key);
+      if (cache.size < 10_000) cache.set(key, renamed);
+    }
+    return renamed;
+  };
+}
+
+const camelKey = memoised((key) => key.replace(/_([a-z\d])/g, (_, letter: string) => letter.toUpperCase()));
+const snakeKey = memoised((key) => key.replace(/[A-Z]/g, (letter) => `_${letter.toLowerCase()}`));
+
 export function toCamelCase<T>(value: T): CamelCased<T> {
-  return convert(value, (key) =>
-    key.replace(/_([a-z\d])/g, (_, letter: string) => letter.toUpperCase()),
-  ) as CamelCased<T>;
+  return convert(value, camelKey) as CamelCased<T>;
 }
 
 export function toSnakeCase(value: unknown): unknown {
-  return convert(value, (key) => key.replace(/[A-Z]/g, (letter) => `_${letter.toLowerCase()}`));
+  return convert(value, snakeKey);
 }

@@ -86,7 +86,8 @@ export const ERROR_CODES = {
     'Payments can be simulated only in the sandbox; live records payments reported by the payment provider.',
   transaction_invoice_not_available:
     'The transaction has no invoice: automatic collection needs completed, manual billed or completed, and zero-value transactions have none.',
-  invoice_link_invalid: 'The invoice link is malformed or its signature does not match: it was altered or not issued here.',
+  invoice_link_invalid:
+    'The invoice link is malformed or its signature does not match: it was altered or not issued here.',
   invoice_link_expired: 'The invoice link is older than one hour; request a new one.',
   adjustment_transaction_status_not_allowed:
     'Refunds need a completed transaction; credits a billed, past-due or completed one.',

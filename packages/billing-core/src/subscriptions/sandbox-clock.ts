@@ -10,6 +10,7 @@ import { BillingError } from '../shared/billing-error.js';
 import type { Clock } from '../shared/clock.js';
 import type { IdGenerator } from '../shared/ids.js';
 import type { Store } from '../shared/repository.js';
+import { markOverdueInvoices, OVERDUE_BATCH_SIZE } from '../transactions/overdue-invoices.js';
 import { applyPendingDrawdowns } from '../usage/apply-drawdowns.js';
 import { runDueSubscriptions } from './process-due.js';
 import type { RenewalPayment } from './subscription-billing.js';
@@ -66,6 +67,10 @@ export async function advanceSandboxClock(
   );
   // A relative move adds exactly its length to the offset, so the time spent running the steps is
   // not lost from the sandbox clock; an absolute one lands on its target at this instant.
+  // Manual invoices that fell more than a day past due during the jump are past due now.
+  while ((await markOverdueInvoices({ ...dependencies, clock: frozen, scope })) >= OVERDUE_BATCH_SIZE) {
+    // keep marking
+  }
   const offsetMs = typeof to === 'number' ? target - dependencies.wallClock.now() : current.offsetMs + to.by;
   await dependencies.store.sandboxClocks.setOffset(dependencies.account.id, offsetMs);
   return { now: target, offsetMs, stepsRun };

@@ -124,7 +124,7 @@ export function createWebhookDeliveryWorker(input: WebhookDeliveryWorkerInput): 
           dependencies,
           batch.map((entry) => entry.attempt),
         );
-        batch.forEach((entry, index) => entry.settle(recorded[index] ?? false));
+        for (const [index, entry] of batch.entries()) entry.settle(recorded[index] ?? false);
       } catch (error) {
         for (const entry of batch) entry.settle(error instanceof Error ? error : new Error(String(error)));
       }
