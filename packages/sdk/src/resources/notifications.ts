@@ -27,7 +27,8 @@ export class NotificationSettingsResource extends Resource {
 
   /** Creates a destination; its `endpointSecretKey` verifies the webhooks it receives. */
   create(input: CreateNotificationSettingInput, options?: RequestOptions): Promise<NotificationSetting> {
-    return this.data({ method: 'POST', path: '/notification-settings', body: input, ...options });
+    // The service requires a type; URL destinations are the only kind it delivers to.
+    return this.data({ method: 'POST', path: '/notification-settings', body: { type: 'url', ...input }, ...options });
   }
 
   get(id: string, options?: RequestOptions): Promise<NotificationSetting> {

@@ -33,6 +33,7 @@ export interface CreateNotificationSettingInput {
   readonly destination: string;
   /** Event type names, such as `usage_balance.depleted`. */
   readonly subscribedEvents: readonly string[];
+  /** Defaults to `url`. */
   readonly type?: 'url' | 'email';
   readonly apiVersion?: number;
   readonly includeSensitiveFields?: boolean;
