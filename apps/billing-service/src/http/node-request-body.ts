@@ -3,7 +3,7 @@
  * Request bodies read straight from Node's `IncomingMessage` when the app runs on
  * @hono/node-server, instead of through the WHATWG `Request` that node-server otherwise builds
  * on first use (an undici Request over a web stream over the Node stream). On Node 20 that
- * Request costs about five times the CPU of a whole bare node:http request (ADR 0700). In
+ * Request costs about five times the CPU of a whole bare node:http request (ADR 0701). In
  * process (`app.request()`, no Node request behind it) everything goes through the Request as
  * before.
  *
@@ -63,17 +63,22 @@ function readUpTo(incoming: IncomingMessage, limit: number): Promise<Buffer | nu
       cleanUp();
       reject(error);
     };
-    const onAborted = () => onError(new Error('The client aborted the request body.'));
+    // A stream closed before its end (the client went away) must not leave the request hanging.
+    const onClose = () => onError(new Error('The client closed the connection before sending the whole body.'));
     function cleanUp() {
       incoming.off('data', onData);
       incoming.off('end', onEnd);
       incoming.off('error', onError);
-      incoming.off('aborted', onAborted);
+      incoming.off('close', onClose);
+    }
+    if (incoming.destroyed) {
+      onClose();
+      return;
     }
     incoming.on('data', onData);
     incoming.on('end', onEnd);
     incoming.on('error', onError);
-    incoming.on('aborted', onAborted);
+    incoming.on('close', onClose);
   });
 }
 

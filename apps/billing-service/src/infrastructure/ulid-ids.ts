@@ -5,7 +5,7 @@ import { monotonicFactory } from 'ulid';
 /**
  * Cryptographic random bytes handed out one at a time from a pool refilled 4 KiB at once.
  * ulid's own source asks the Web Crypto API for one byte per character (16 calls, each with a
- * new typed array, per id), which cost several percent of a usage-event request (ADR 0700).
+ * new typed array, per id), which cost several percent of a usage-event request (ADR 0701).
  * Same bytes, same distribution: one random byte per character, scaled to [0, 1).
  */
 function pooledRandom(): () => number {
