@@ -7,7 +7,14 @@ import { join } from 'node:path';
 import { createApiKey } from '@drawdown/billing-core';
 import { startPortalDemo } from '@drawdown/billing-portal';
 import { composeServices, ensureDemoAccount, resolveServiceConfig, startService } from '@drawdown/billing-service';
-import { ebayOptionsFrom, readEnvironment, startPriceSearch } from '@drawdown/price-search';
+import {
+  BILLING_WEBHOOK_PATH,
+  ebayOptionsFrom,
+  readEnvironment,
+  setupDrawdownPlans,
+  startPriceSearch,
+} from '@drawdown/price-search';
+import { Drawdown } from '@drawdown/sdk';
 
 const config = resolveServiceConfig({});
 const portalPort = Number(process.env.DRAWDOWN_PORTAL_PORT ?? 8082);
@@ -41,8 +48,35 @@ async function launcherSandboxKey() {
   return token;
 }
 
+// Price search's paid plans are metered by this Drawdown, in the demo account's sandbox: the plans
+// exist as prices with a `lookups` allowance, usage is reported per lookup, and the depletion and
+// renewal webhooks come back to the price search service.
+const sandboxKey = await launcherSandboxKey();
+async function priceSearchBilling() {
+  const client = new Drawdown(sandboxKey, { baseUrl: billing.sandboxUrl });
+  const plans = await setupDrawdownPlans(client);
+  const destination = `http://${config.host}:${searchPort}${BILLING_WEBHOOK_PATH}`;
+  const events = ['usage_balance.depleted', 'subscription.updated'];
+  let setting;
+  for await (const existing of client.notificationSettings.list()) {
+    if (existing.destination === destination) setting = existing;
+  }
+  setting ??= await client.notificationSettings.create({
+    description: 'Price search metering',
+    destination,
+    subscribedEvents: events,
+  });
+  return {
+    baseUrl: billing.sandboxUrl,
+    apiKey: sandboxKey,
+    webhookSecret: setting.endpointSecretKey,
+    lookupsUnitId: plans.lookupsUnitId,
+  };
+}
+
 const searchEnvironment = readEnvironment();
 const search = await startPriceSearch({
+  drawdown: await priceSearchBilling(),
   port: searchPort,
   host: config.host,
   // eBay credentials in the environment (EBAY_CLIENT_ID, EBAY_CLIENT_SECRET) turn the live connector on.
@@ -53,7 +87,7 @@ const search = await startPriceSearch({
 });
 const portal = await startPortalDemo({
   billingSandboxUrl: billing.sandboxUrl,
-  sandboxKey: await launcherSandboxKey(),
+  sandboxKey,
   port: portalPort,
   host: config.host,
 });
@@ -63,7 +97,7 @@ Drawdown is running (SQLite in ${config.dataDir}):
   billing API, live       ${billing.liveUrl}
   billing API, sandbox    ${billing.sandboxUrl}
   billing portal (demo)   ${portal.url}
-  price search            ${search.url}  (POST /api/query, GET /health)
+  price search            ${search.url}  (POST /api/query, GET /health; paid plans metered by the sandbox)
 `);
 if (demo) {
   console.log(`Demo account ${demo.accountId} (early access). Its API keys are shown once:

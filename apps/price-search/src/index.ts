@@ -3,6 +3,8 @@
  * Public entry of @drawdown/price-search: start the service, or compose its parts for embedding and tests.
  */
 
+export { BILLING_WEBHOOK_PATH } from './billing/billing-webhooks.js';
+export { type DrawdownPlans, setupDrawdownPlans } from './billing/setup-drawdown-plans.js';
 export {
   PriceSearchApiError,
   PriceSearchClient,
