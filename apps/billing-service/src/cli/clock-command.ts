@@ -3,6 +3,7 @@
  * `drawdown clock show|advance`: sandbox time control from the command line, against the same
  * data folder or database as the running server.
  */
+import { setTimeout as sleep } from 'node:timers/promises';
 import { advanceSandboxClock, BillingError, readSandboxClock, toTimestamp } from '@drawdown/billing-core';
 import type { CoreServices } from '../compose-services.js';
 import { printResult } from './output.js';
@@ -25,7 +26,7 @@ export async function runClockCommand(
   if (!options.account) throw new BillingError('invalid_field', `clock ${subcommand ?? ''} needs --account`);
   const account = await services.store.accounts.findById(options.account);
   if (!account) throw new BillingError('account_not_found', `Account ${options.account} not found.`);
-  const dependencies = { store: services.store, ids: services.ids, wallClock: services.clock, account };
+  const dependencies = { store: services.store, ids: services.ids, wallClock: services.clock, account, pause: sleep };
   if (subcommand === 'show') {
     const reading = await readSandboxClock(dependencies);
     printResult(options.json, { now: toTimestamp(reading.now), offset_seconds: Math.round(reading.offsetMs / 1000) }, [

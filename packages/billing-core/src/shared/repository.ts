@@ -86,6 +86,8 @@ export interface UsageEventRepository {
   /** The oldest accepted events not yet drawn down, held until commit so no other worker takes them. */
   claimPending(limit: number, scope?: Scope): Promise<readonly PendingUsageEvent[]>;
   markApplied(events: readonly PendingUsageEvent[], appliedAt: string): Promise<void>;
+  /** Whether any accepted event of the scope is not yet drawn down, claimed by a worker or not. */
+  hasPending(scope: Scope): Promise<boolean>;
   /** Every recorded event of a customer, oldest first (for recomputation and audits). */
   listByCustomer(scope: Scope, customerId: string): Promise<readonly RecordedUsageEvent[]>;
 }

@@ -15,7 +15,13 @@ import { applyPendingDrawdowns } from '../usage/apply-drawdowns.js';
 import { runDueSubscriptions } from './process-due.js';
 import type { RenewalPayment } from './subscription-billing.js';
 
+/** How long to wait, at most, for another worker's drawdowns before a jump (rounds × pause). */
+const MAX_DRAIN_ROUNDS = 1_000;
+const DRAIN_PAUSE_MS = 10;
+
 export interface SandboxClockDependencies {
+  /** Waits a while; the core has no timers of its own. */
+  pause(milliseconds: number): Promise<void>;
   readonly store: Store;
   readonly ids: IdGenerator;
   readonly wallClock: Clock;
@@ -50,12 +56,13 @@ export async function advanceSandboxClock(
       { field: 'to', message: `must not be before ${new Date(current.now).toISOString()}` },
     ]);
   }
-  // Usage accepted before the jump belongs to the period it was accepted in.
-  while (
-    (await applyPendingDrawdowns({ ...dependencies, now: () => dependencies.wallClock.now() }, { limit: 500, scope })) >
-    0
-  ) {
-    // keep draining
+  // Usage accepted before the jump belongs to the period it was accepted in. A worker may hold
+  // some of it (claims skip each other's rows), so wait until none of the account's is pending.
+  const drawdowns = { ...dependencies, now: () => dependencies.wallClock.now() };
+  for (let round = 0; round < MAX_DRAIN_ROUNDS; round += 1) {
+    if ((await applyPendingDrawdowns(drawdowns, { limit: 500, scope })) > 0) continue;
+    if (!(await dependencies.store.usageEvents.hasPending(scope))) break;
+    await dependencies.pause(DRAIN_PAUSE_MS);
   }
   // The steps run before the clock moves: a background scheduler, which reads the stored offset,
   // then finds nothing due and cannot take steps from under this call, so `stepsRun` counts them all.

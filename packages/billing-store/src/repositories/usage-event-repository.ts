@@ -66,6 +66,14 @@ export class SqlUsageEventRepository implements UsageEventRepository {
     );
   }
 
+  async hasPending(scope: Scope): Promise<boolean> {
+    const row = await this.sql.get<{ found: number }>(
+      'select 1 as found from usage_events where applied_at is null and account_id = ? and environment = ? limit 1',
+      [scope.accountId, scope.environment],
+    );
+    return row !== undefined;
+  }
+
   async listByCustomer(scope: Scope, customerId: string): Promise<readonly RecordedUsageEvent[]> {
     const rows = await this.sql.all<UsageEventRow>(
       `select * from usage_events where account_id = ? and environment = ? and customer_id = ? order by sequence`,

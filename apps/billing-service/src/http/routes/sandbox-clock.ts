@@ -1,3 +1,4 @@
+import { setTimeout as sleep } from 'node:timers/promises';
 import { AdvanceSandboxClockBody } from '@drawdown/billing-contract';
 import { advanceSandboxClock, type Clock, readSandboxClock, toTimestamp } from '@drawdown/billing-core';
 import type { Hono } from 'hono';
@@ -21,12 +22,12 @@ function present(reading: { now: number; offsetMs: number; stepsRun?: number }) 
 export function registerSandboxClockRoutes(app: Hono<AppEnv>, wallClock: Clock): void {
   app.get('/sandbox-clock', need('sandbox_clock.read'), async (c) => {
     const { store, ids, account } = c.var.context;
-    return respond(c, present(await readSandboxClock({ store, ids, account, wallClock })));
+    return respond(c, present(await readSandboxClock({ store, ids, account, wallClock, pause: sleep })));
   });
   app.post('/sandbox-clock/advance', need('sandbox_clock.write'), async (c) => {
     const body = await readBody(c, AdvanceSandboxClockBody);
     const { store, ids, account } = c.var.context;
-    const dependencies = { store, ids, account, wallClock };
+    const dependencies = { store, ids, account, wallClock, pause: sleep };
     const target = 'to' in body ? Date.parse(body.to) : { by: body.seconds * 1000 };
     return respond(c, present(await advanceSandboxClock(dependencies, target, body.renewalPayments)));
   });
