@@ -4,6 +4,7 @@
  * resending every event that got no answer stores the missing ones and nothing twice; and the
  * balance equals a recomputation from the stored events and the ledger (ADR 0150).
  */
+import { Decimal } from '@drawdown/billing-core';
 import { type CoreServices, composeServices } from '@drawdown/billing-service';
 import { openDatabase, type SqlDatabase } from '@drawdown/billing-store';
 import { createTestStorage, ENGINES, type TestStorage } from '@drawdown/testkit';
@@ -168,7 +169,10 @@ describe.each(ENGINES)('%s: SIGKILL during usage ingestion', (engine) => {
 
     // used + overage is the sum of quantity × rate over all events, each counted once.
     const totalTenths = events.reduce((sum, _, index) => sum + (TENTHS[index % TENTHS.length] ?? 0), 0);
-    const expectedConsumed = (totalTenths * 15) / 100;
+    // Exact decimals: the quantities are tenths, each drawn at RATE.
+    const expectedConsumed = Decimal.fromBigInt(BigInt(totalTenths))
+      .multiply(Decimal.parse('0.1'))
+      .multiply(Decimal.parse(RATE));
     const balances = await api.get(`/customers/${customerId}/usage-balances`);
     const balance = balances.list[0]?.balance as {
       used: { total: string };
@@ -177,7 +181,9 @@ describe.each(ENGINES)('%s: SIGKILL during usage ingestion', (engine) => {
     };
     expect(balance.used.total).toBe(ALLOWANCE);
     expect(balance.remaining.total).toBe('0');
-    expect(Number(balance.used.total) + Number(balance.overage.total)).toBe(expectedConsumed);
+    expect(Decimal.parse(balance.used.total).add(Decimal.parse(balance.overage.total)).toString()).toBe(
+      expectedConsumed.toString(),
+    );
     await expectStoredBalancesRecomputable(services.store, scope, customerId);
 
     // The depletion happened once, whether before or after the kill.
