@@ -74,6 +74,17 @@ const OPTIONS = {
   help: { type: 'boolean', short: 'h' },
 } as const;
 
+/** Every command but `serve`, as `command subcommand`: checked before any storage is opened. */
+const STORAGE_COMMANDS = new Set([
+  'accounts create',
+  'accounts list',
+  'keys create',
+  'keys revoke',
+  'keys list',
+  'clock show',
+  'clock advance',
+]);
+
 class UsageError extends Error {}
 
 export async function main(argv: readonly string[]): Promise<number> {
@@ -85,6 +96,10 @@ export async function main(argv: readonly string[]): Promise<number> {
     if (values.help || command === undefined || command === 'help') {
       process.stdout.write(`${USAGE}\n`);
       return command === undefined && !values.help ? 1 : 0;
+    }
+    // A typo must not create or migrate a data folder: the command is known before storage opens.
+    if (command !== 'serve' && !STORAGE_COMMANDS.has(`${command} ${subcommand ?? ''}`)) {
+      throw new UsageError(`Unknown command: ${positionals.join(' ')}`);
     }
     const config = resolveServiceConfig(values);
     if (command === 'serve') return await serve(config);
