@@ -258,6 +258,7 @@ export {
   type UsageEventRepository,
 } from './shared/repository.js';
 export { ENVIRONMENTS, type Environment, type Scope } from './shared/scope.js';
+export { findUnstorableText, holdsUnstorableText, UNSTORABLE_TEXT_REASON } from './shared/storable-text.js';
 export { addCycles, periodAt } from './subscriptions/billing-period.js';
 export {
   type CancelInput,

@@ -21,6 +21,7 @@ import { createDestinationGuard } from '../workers/webhook-delivery/destination-
 import type { AppEnv } from './app-env.js';
 import { clientAddress } from './client-address.js';
 import { errorBody, respondError } from './envelope.js';
+import { refuseUnstorableQuery } from './list-params.js';
 import { bodyLeftUnread, limitBody } from './node-request-body.js';
 import type { RateLimiter } from './rate-limiter.js';
 import { registerCurrencyRoutes } from './routes/currencies.js';
@@ -108,6 +109,8 @@ export function createApp(dependencies: AppDependencies, options: EnvironmentOpt
       );
     }),
   );
+
+  app.use(refuseUnstorableQuery);
 
   // Public routes (no API key: the currency list, signed invoice links) are registered here,
   // before the authentication middleware.

@@ -13,6 +13,7 @@ export const STATUS_BY_CODE = {
   request_body_too_large: 413,
   not_found: 404,
   method_not_allowed: 405,
+  invalid_characters: 400,
   // The seed: permission and authentication failures are all 403, told apart by code.
   authentication_missing: 403,
   authentication_malformed: 403,

@@ -13,6 +13,8 @@ export const ERROR_CODES = {
   request_body_too_large: 'The request body is larger than the service accepts.',
   not_found: 'The addressed entity does not exist in this account and environment.',
   method_not_allowed: 'The path exists but does not accept this HTTP method.',
+  invalid_characters:
+    'A text field or query parameter holds NUL (U+0000) or an unpaired UTF-16 surrogate, which cannot be stored.',
 
   // Authentication and authorisation
   authentication_missing: 'No Authorization header was sent.',

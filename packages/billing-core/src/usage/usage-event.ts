@@ -9,6 +9,7 @@ import { Decimal } from '../money/decimal.js';
 import { QUANTITY_PATTERN } from '../money/decimal-patterns.js';
 import { BillingError } from '../shared/billing-error.js';
 import type { ErrorCode } from '../shared/error-codes.js';
+import { isIdOf } from '../shared/ids.js';
 
 export const MAX_EVENT_AGE_MS = 60 * 86_400_000;
 export const MAX_EVENT_LEAD_MS = 24 * 3_600_000;
@@ -77,6 +78,7 @@ export function validateUsageEvent(input: UsageEventInput, index: number): Usage
   if (input.eventKey.length === 0 || input.eventKey.length > EVENT_KEY_MAX_LENGTH) {
     throw BillingError.invalidField(field('event_key'), `must be 1 to ${EVENT_KEY_MAX_LENGTH} characters`);
   }
+  if (!isIdOf('ctm', input.customerId)) throw BillingError.invalidField(field('customer_id'), 'must be a ctm_ id');
   if (!/^[a-z][a-z0-9_]*$/.test(input.action) || input.action.length < 2 || input.action.length > 64) {
     throw BillingError.invalidField(field('action'), 'must match ^[a-z][a-z0-9_]*$ and be 2 to 64 characters');
   }

@@ -31,7 +31,8 @@ export function registerUsageRoutes(app: Hono<AppEnv>, logError: (message: strin
     return respond(c, presentUsageBalance(balance));
   });
   app.post('/usage-events', need('usage_event.write'), async (c) => {
-    const { events } = await readBody(c, RecordUsageEventsBody);
+    // Unstorable text in an event is that event's rejection, not the request's (ADR 0901).
+    const { events } = await readBody(c, RecordUsageEventsBody, { unstorableTextPerItemOf: 'events' });
     const results = await recordUsageEvents(c.var.context, events, (error) => logError('storing a usage event', error));
     return respond(c, { events: results }, 202);
   });
