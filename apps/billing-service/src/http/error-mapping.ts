@@ -26,6 +26,7 @@ export const STATUS_BY_CODE = {
   product_not_found: 400,
   price_not_found: 400,
   customer_not_found: 400,
+  address_not_found: 400,
   customer_already_exists: 409,
   usage_balance_unit_not_found: 400,
   account_not_found: 404,

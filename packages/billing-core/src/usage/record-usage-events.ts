@@ -48,6 +48,13 @@ export async function recordUsageEvents(
           { ...event, id: context.ids.newId('uev') },
           toTimestamp(now),
         );
+        if (outcome === 'archived_customer') {
+          return {
+            eventKey: event.eventKey,
+            status: 'rejected',
+            error: { code: 'entity_archived', detail: `Customer ${event.customerId} is archived.` },
+          };
+        }
         if (outcome === 'unknown_customer') {
           return {
             eventKey: event.eventKey,
