@@ -43,7 +43,8 @@ serve options:
   --live-public-url URL         Base URL advertised in live pagination links (env DRAWDOWN_LIVE_PUBLIC_URL)
   --sandbox-public-url URL      Base URL advertised in sandbox links (env DRAWDOWN_SANDBOX_PUBLIC_URL)
   --rate-limit N/WINDOW|off     Requests per client IP, e.g. 1200/10s (default; env DRAWDOWN_RATE_LIMIT)
-  --trust-proxy                 Take the client IP from X-Forwarded-For (env DRAWDOWN_TRUST_PROXY=true)
+  --trust-proxy                 Behind one reverse proxy: count the X-Forwarded-For entry it appended
+                                (env DRAWDOWN_TRUST_PROXY=true)
   --redis-url URL               Share rate-limit counts between processes through Redis (env DRAWDOWN_REDIS_URL)
   --allow-private-webhooks      Deliver live webhooks to loopback/private addresses too; local development only
                                 (env DRAWDOWN_ALLOW_PRIVATE_WEBHOOKS=true; the sandbox always allows them)

@@ -16,13 +16,12 @@ import {
   type Scope,
   type TransactionHooks,
 } from '@drawdown/billing-core';
+import { bodyLeftUnread, clientAddress, limitBody } from '@drawdown/http-kit';
 import { Hono } from 'hono';
 import { createDestinationGuard } from '../workers/webhook-delivery/destination-guard.js';
 import type { AppEnv } from './app-env.js';
-import { clientAddress } from './client-address.js';
 import { errorBody, respondError } from './envelope.js';
 import { refuseUnstorableQuery } from './list-params.js';
-import { bodyLeftUnread, limitBody } from './node-request-body.js';
 import type { RateLimiter } from './rate-limiter.js';
 import { registerCurrencyRoutes } from './routes/currencies.js';
 import { registerCustomerRoutes } from './routes/customers.js';
@@ -81,7 +80,10 @@ export function createApp(dependencies: AppDependencies, options: EnvironmentOpt
 
   app.use(async (c, next) => {
     if (dependencies.rateLimiter) {
-      const decision = await dependencies.rateLimiter.hit(clientAddress(c, dependencies.trustProxy), Date.now());
+      const decision = await dependencies.rateLimiter.hit(
+        clientAddress(c, dependencies.trustProxy ? 1 : 0) ?? 'in-process',
+        Date.now(),
+      );
       if (!decision.allowed) {
         const error = new BillingError(
           'too_many_requests',

@@ -7,10 +7,10 @@
  * with one entry per field.
  */
 import { BillingError, type FieldError, findUnstorableText, UNSTORABLE_TEXT_REASON } from '@drawdown/billing-core';
+import { readRequestText } from '@drawdown/http-kit';
 import type { Context } from 'hono';
 import type { z } from 'zod';
 import type { AppEnv } from './app-env.js';
-import { readRequestText } from './node-request-body.js';
 import { type CamelCased, toCamelCase } from './wire-case.js';
 
 function fieldPath(path: readonly PropertyKey[]): string {

@@ -88,6 +88,10 @@ export interface ServiceProcess {
   readonly liveUrl: string;
   /** Everything the process wrote, for failure messages. */
   output(): string;
+  /** The exit code, or null while the process runs (or when a signal ended it). */
+  exitCode(): number | null;
+  /** Whether the process is still running. */
+  running(): boolean;
   /** Sends the signal and waits until the process has exited. */
   stop(signal: NodeJS.Signals): Promise<void>;
 }
@@ -127,6 +131,8 @@ export async function startServiceProcess(storage: StorageFlags, key: string): P
     sandboxUrl,
     liveUrl: `http://127.0.0.1:${livePort}`,
     output: () => output,
+    exitCode: () => child.exitCode,
+    running: () => child.exitCode === null && child.signalCode === null,
     stop: async (signal) => {
       if (child.exitCode === null && child.signalCode === null) child.kill(signal);
       await exited;
