@@ -268,10 +268,11 @@ export {
   type ResumeInput,
   resumeSubscription,
 } from './subscriptions/pause-resume-cancel.js';
-export { applyDueStep, runDueSubscriptions } from './subscriptions/process-due.js';
+export { applyDueStep, DUE_STEPS_PER_SLICE, runDueSubscriptions } from './subscriptions/process-due.js';
 export { getSubscription, listSubscriptions } from './subscriptions/read-subscriptions.js';
 export {
   advanceSandboxClock,
+  MAX_SANDBOX_ADVANCE_MS,
   readSandboxClock,
   type SandboxClockDependencies,
   type SandboxClockReading,

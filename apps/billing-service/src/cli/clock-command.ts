@@ -6,6 +6,7 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { advanceSandboxClock, BillingError, readSandboxClock, toTimestamp } from '@drawdown/billing-core';
 import type { CoreServices } from '../compose-services.js';
+import { yieldToOthers } from '../infrastructure/yield-to-others.js';
 import { printResult } from './output.js';
 
 const UNIT_SECONDS = { s: 1, m: 60, h: 3_600, d: 86_400, w: 604_800 } as const;
@@ -26,7 +27,14 @@ export async function runClockCommand(
   if (!options.account) throw new BillingError('invalid_field', `clock ${subcommand ?? ''} needs --account`);
   const account = await services.store.accounts.findById(options.account);
   if (!account) throw new BillingError('account_not_found', `Account ${options.account} not found.`);
-  const dependencies = { store: services.store, ids: services.ids, wallClock: services.clock, account, pause: sleep };
+  const dependencies = {
+    store: services.store,
+    ids: services.ids,
+    wallClock: services.clock,
+    account,
+    pause: sleep,
+    yieldToOthers,
+  };
   if (subcommand === 'show') {
     const reading = await readSandboxClock(dependencies);
     printResult(options.json, { now: toTimestamp(reading.now), offset_seconds: Math.round(reading.offsetMs / 1000) }, [

@@ -4,7 +4,14 @@
  * environments. Safe with several processes: each step re-checks under a row lock that it is
  * still due, so none is skipped or run twice.
  */
-import { type Clock, type IdGenerator, runDueSubscriptions, type Store } from '@drawdown/billing-core';
+import {
+  type Clock,
+  defaultRenewalPayment,
+  type IdGenerator,
+  runDueSubscriptions,
+  type Store,
+} from '@drawdown/billing-core';
+import { yieldToOthers } from '../infrastructure/yield-to-others.js';
 import { createPerAccountWorker } from './per-account-worker.js';
 import type { Worker } from './polling-worker.js';
 
@@ -16,6 +23,6 @@ export function createRenewalScheduler(
     ...options,
     name: 'renewals',
     findDueAccounts: (store, environment, until) => store.subscriptions.findDueAccounts(environment, until),
-    runDue: (context) => runDueSubscriptions(context),
+    runDue: (context) => runDueSubscriptions(context, 1_000, defaultRenewalPayment(context.scope), yieldToOthers),
   });
 }

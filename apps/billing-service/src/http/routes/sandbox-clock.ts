@@ -2,6 +2,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { AdvanceSandboxClockBody } from '@drawdown/billing-contract';
 import { advanceSandboxClock, type Clock, readSandboxClock, toTimestamp } from '@drawdown/billing-core';
 import type { Hono } from 'hono';
+import { yieldToOthers } from '../../infrastructure/yield-to-others.js';
 import type { AppEnv } from '../app-env.js';
 import { respond } from '../envelope.js';
 import { readBody } from '../request-body.js';
@@ -22,12 +23,12 @@ function present(reading: { now: number; offsetMs: number; stepsRun?: number }) 
 export function registerSandboxClockRoutes(app: Hono<AppEnv>, wallClock: Clock): void {
   app.get('/sandbox-clock', need('sandbox_clock.read'), async (c) => {
     const { store, ids, account } = c.var.context;
-    return respond(c, present(await readSandboxClock({ store, ids, account, wallClock, pause: sleep })));
+    return respond(c, present(await readSandboxClock({ store, ids, account, wallClock, pause: sleep, yieldToOthers })));
   });
   app.post('/sandbox-clock/advance', need('sandbox_clock.write'), async (c) => {
     const body = await readBody(c, AdvanceSandboxClockBody);
     const { store, ids, account } = c.var.context;
-    const dependencies = { store, ids, account, wallClock, pause: sleep };
+    const dependencies = { store, ids, account, wallClock, pause: sleep, yieldToOthers };
     const target = 'to' in body ? Date.parse(body.to) : { by: body.seconds * 1000 };
     return respond(c, present(await advanceSandboxClock(dependencies, target, body.renewalPayments)));
   });
