@@ -7,8 +7,8 @@ import type { AddressInfo } from 'node:net';
 import { floodChunked } from '@drawdown/testkit';
 import { serve } from '@hono/node-server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createApp, MAX_BODY_BYTES } from '../../src/app.js';
 import { BILLING_WEBHOOK_PATH, MAX_WEBHOOK_BYTES } from '../../src/billing/billing-webhooks.js';
-import { createApp, MAX_BODY_BYTES } from '../../src/http/app.js';
 import { createTestService } from '../support/test-service.js';
 
 describe('request bodies over real HTTP', () => {

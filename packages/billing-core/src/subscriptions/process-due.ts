@@ -91,7 +91,7 @@ async function renew(
  * is its own database transaction; on SQLite a step never waits for I/O, so without a yield a
  * long run would hold the event loop for every other account.
  */
-export const DUE_STEPS_PER_SLICE = 4;
+export const DUE_STEPS_PER_SLICE = 1;
 
 /**
  * Runs every step due in the context's scope up to the context's now, earliest first, one
