@@ -4,9 +4,9 @@
  * numbered here; transactions retry on serialization failures and deadlocks.
  *
  * A connection the server ends (a failover, `pg_terminate_backend`) never takes the process
- * down (ADR 0905): the pool handles the `error` of idle clients and drops them; a client checked
- * out for a transaction gets its own handler, and one that failed is destroyed, not returned to
- * the pool. A transaction whose connection was lost before its commit was sent is run again on a
+ * down (ADR 0905): every client carries an `error` handler from its creation, the pool drops
+ * idle clients that fail, a client checked out for a transaction gets a handler that marks it
+ * lost, and one that failed is destroyed, not returned to the pool. A transaction whose connection was lost before its commit was sent is run again on a
  * new connection (nothing of it was committed); one lost during the commit is not, since it may
  * have committed, and its error reaches the caller.
  */
@@ -95,6 +95,12 @@ export class PostgresDatabase implements SqlDatabase {
     this.pool = new pg.Pool({ connectionString: url, max: options.maxConnections ?? 10 });
     // An idle client that loses its server must not crash the process; the pool drops it.
     this.pool.on('error', () => {});
+    // And no client is ever without a handler, whatever the pool is doing with it at the time (a
+    // connection can end between any two events): the owner of a checked-out client learns of the
+    // failure from its queries, or from the handler `transaction` adds.
+    this.pool.on('connect', (client) => {
+      client.on('error', () => {});
+    });
     this.executor = new PostgresExecutor(this.pool);
   }
 
@@ -128,9 +134,14 @@ export class PostgresDatabase implements SqlDatabase {
         await client.query('commit');
         return value;
       } catch (error) {
-        const broken = lost !== undefined || connectionEnded(error);
-        if (!broken) await client.query('rollback').catch(() => {});
-        lost ??= broken ? (error as Error) : undefined;
+        let broken = lost !== undefined || connectionEnded(error);
+        if (!broken) {
+          // A client that cannot even roll back is broken too, whatever its error said.
+          await client.query('rollback').catch(() => {
+            broken = true;
+          });
+        }
+        if (broken) lost ??= error as Error;
         const code = (error as { code?: string }).code;
         const retry = (code !== undefined && RETRYABLE.has(code)) || (broken && !committing);
         if (retry && attempt < MAX_ATTEMPTS) continue;
