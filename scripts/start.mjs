@@ -21,9 +21,11 @@ const portalPort = Number(process.env.DRAWDOWN_PORTAL_PORT ?? 8082);
 const searchPort = Number(process.env.DRAWDOWN_SEARCH_PORT ?? 8090);
 mkdirSync(config.dataDir, { recursive: true });
 
-const services = await composeServices(config);
-const demo = await ensureDemoAccount(services);
+// The local all-in-one run migrates the embedded database itself and asks for the demo account
+// explicitly (ADR 1403, 1404): made once, after the server listens, with a sandbox key only.
+const services = await composeServices(config, 'migrate');
 const billing = await startService(services, config);
+const demo = await ensureDemoAccount(services, { liveKey: false });
 
 // The portal demo needs a sandbox key of the demo account at every start, but keys are shown only
 // once: the launcher keeps its own in the data folder (readable by this user only), next to the
@@ -35,10 +37,8 @@ async function launcherSandboxKey() {
     const key = await services.store.apiKeys.findById(stored.keyId);
     if (key && key.revokedAt === null) return stored.token;
   }
-  const [account] = await services.store.accounts.list();
-  if (!account) throw new Error('No account in the data folder');
   const { key, token } = await createApiKey(services, {
-    accountId: account.id,
+    accountId: demo.accountId,
     environment: 'sandbox',
     name: 'Launcher (portal demo)',
     permissions: ['all'],
@@ -99,9 +99,8 @@ Drawdown is running (SQLite in ${config.dataDir}):
   billing portal (demo)   ${portal.url}
   price search            ${search.url}  (POST /api/query, GET /health; paid plans metered by the sandbox)
 `);
-if (demo) {
-  console.log(`Demo account ${demo.accountId} (early access). Its API keys are shown once:
-  live:    ${demo.liveKey}
+if (demo.created) {
+  console.log(`Demo account ${demo.accountId} (early access). Its sandbox API key is shown once:
   sandbox: ${demo.sandboxKey}
 `);
 }

@@ -34,8 +34,14 @@ export interface StorageFlags {
   readonly databaseUrl: string | undefined;
 }
 
+/** The storage flags, with --migrate: these tests start from empty databases. */
 function storageArgs(storage: StorageFlags): string[] {
-  return ['--data-dir', storage.dataDir, ...(storage.databaseUrl ? ['--database-url', storage.databaseUrl] : [])];
+  return [
+    '--data-dir',
+    storage.dataDir,
+    ...(storage.databaseUrl ? ['--database-url', storage.databaseUrl] : []),
+    '--migrate',
+  ];
 }
 
 /** Runs a `drawdown … --json` command and returns its parsed output. */
@@ -108,6 +114,8 @@ export async function startServiceProcess(storage: StorageFlags, key: string): P
       String(sandboxPort),
       '--rate-limit',
       'off',
+      '--ops-address',
+      '127.0.0.1:0',
     ],
     { cwd: REPO_ROOT, stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, DRAWDOWN_SCHEDULER_POLL_MS: '100' } },
   );

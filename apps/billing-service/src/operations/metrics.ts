@@ -1,0 +1,125 @@
+/**
+ * @module
+ * Prometheus metrics (prom-client), one registry per running service: request rate, latency
+ * and errors per route; the usage backlog and its age (the drawdown lag), the outbox and the
+ * webhook queue, read from the database at scrape time so every process sharing a database
+ * reports the same figures; webhook delivery outcomes; the PostgreSQL pool; and Node's own
+ * figures (event-loop delay, heap, handles).
+ */
+import type { PoolFigures, QueueFigures } from '@drawdown/billing-store';
+import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from 'prom-client';
+import type { RequestRecord } from '../http/request-observer.js';
+
+export interface MetricsSources {
+  /** The queue figures; read once per scrape. */
+  readQueues(): Promise<QueueFigures>;
+  readPool(): PoolFigures | null;
+  /** Milliseconds since the epoch, for the age of the oldest pending event. */
+  now(): number;
+}
+
+export interface ServiceMetrics {
+  readonly registry: Registry;
+  observeRequest(record: RequestRecord): void;
+  /** One webhook delivery attempt and how it ended (`delivered`, `failed`, `retrying`…). */
+  observeWebhookAttempt(outcome: string): void;
+}
+
+const LATENCY_BUCKETS = [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5];
+
+export function createServiceMetrics(sources: MetricsSources): ServiceMetrics {
+  const registry = new Registry();
+  collectDefaultMetrics({ register: registry, eventLoopMonitoringPrecision: 10 });
+
+  const requests = new Counter({
+    name: 'drawdown_http_requests_total',
+    help: 'Requests answered, by environment, method, route pattern and status code.',
+    labelNames: ['environment', 'method', 'route', 'status'] as const,
+    registers: [registry],
+  });
+  const errors = new Counter({
+    name: 'drawdown_http_request_errors_total',
+    help: 'Requests answered with a 5xx status, by environment, method and route pattern.',
+    labelNames: ['environment', 'method', 'route'] as const,
+    registers: [registry],
+  });
+  const latency = new Histogram({
+    name: 'drawdown_http_request_duration_seconds',
+    help: 'Time from the request reaching the application to its response being ready.',
+    labelNames: ['environment', 'method', 'route'] as const,
+    buckets: LATENCY_BUCKETS,
+    registers: [registry],
+  });
+  const webhookAttempts = new Counter({
+    name: 'drawdown_webhook_delivery_attempts_total',
+    help: 'Webhook delivery attempts made by this process, by outcome.',
+    labelNames: ['outcome'] as const,
+    registers: [registry],
+  });
+
+  // The queue gauges share one read per scrape.
+  let pendingRead: Promise<QueueFigures> | undefined;
+  const queues = () => {
+    pendingRead ??= sources.readQueues().finally(() => {
+      pendingRead = undefined;
+    });
+    return pendingRead;
+  };
+  const queueGauge = (name: string, help: string, pick: (figures: QueueFigures) => number) =>
+    new Gauge({
+      name,
+      help,
+      registers: [registry],
+      async collect() {
+        this.set(pick(await queues()));
+      },
+    });
+  queueGauge(
+    'drawdown_usage_events_pending',
+    'Usage events accepted (answered 202) and not yet drawn down from balances: the ingestion backlog.',
+    (figures) => figures.pendingUsageEvents,
+  );
+  queueGauge(
+    'drawdown_usage_drawdown_lag_seconds',
+    'Age of the oldest usage event still waiting for its drawdown; 0 when none waits.',
+    (figures) =>
+      figures.oldestPendingUsageAcceptedAt === null
+        ? 0
+        : Math.max(0, (sources.now() - Date.parse(figures.oldestPendingUsageAcceptedAt)) / 1000),
+  );
+  queueGauge(
+    'drawdown_outbox_events_pending',
+    'Events written to the outbox and not yet fanned out to notification destinations.',
+    (figures) => figures.eventsAwaitingFanOut,
+  );
+  queueGauge(
+    'drawdown_webhook_notifications_pending',
+    'Webhook notifications waiting for delivery or for a retry.',
+    (figures) => figures.notificationsAwaitingDelivery,
+  );
+  const pool = new Gauge({
+    name: 'drawdown_database_pool_connections',
+    help: 'PostgreSQL pool connections by state (max, total, idle, waiting callers); absent on SQLite.',
+    labelNames: ['state'] as const,
+    registers: [registry],
+    collect() {
+      const figures = sources.readPool();
+      if (!figures) return;
+      for (const state of ['max', 'total', 'idle', 'waiting'] as const) this.set({ state }, figures[state]);
+    },
+  });
+  void pool;
+
+  return {
+    registry,
+    observeRequest(record) {
+      const labels = { environment: record.environment, method: record.method, route: record.route };
+      requests.inc({ ...labels, status: String(record.status) });
+      latency.observe(labels, record.durationMs / 1000);
+      if (record.status >= 500) errors.inc(labels);
+    },
+    observeWebhookAttempt(outcome) {
+      webhookAttempts.inc({ outcome });
+    },
+  };
+}
