@@ -96,6 +96,8 @@ export interface ServiceProcess {
   output(): string;
   /** Sends the signal and waits until the process has exited. */
   stop(signal: NodeJS.Signals): Promise<void>;
+  /** The exit code once the process has exited (null while it runs or when a signal ended it). */
+  exitCode(): number | null;
 }
 
 /** Starts `drawdown serve` and waits until the sandbox address answers `key`. */
@@ -135,6 +137,7 @@ export async function startServiceProcess(storage: StorageFlags, key: string): P
     sandboxUrl,
     liveUrl: `http://127.0.0.1:${livePort}`,
     output: () => output,
+    exitCode: () => child.exitCode,
     stop: async (signal) => {
       if (child.exitCode === null && child.signalCode === null) child.kill(signal);
       await exited;
