@@ -64,8 +64,12 @@ describe('readiness with the database down', () => {
 
     const linesBefore = server.output().split('\n').length;
     await postgres.halt();
+    const running = server;
     const down = await until(
-      () => readiness(opsUrl),
+      () =>
+        readiness(opsUrl).catch((error: unknown) => {
+          throw new Error(`${String(error)}\n${running.output()}`);
+        }),
       (result) => result.status === 503,
     );
     expect(down.status).toBe(503);
