@@ -6,7 +6,7 @@ import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'n
 import { join } from 'node:path';
 import { createApiKey } from '@drawdown/billing-core';
 import { startPortalDemo } from '@drawdown/billing-portal';
-import { composeServices, ensureDemoAccount, resolveServiceConfig, startService } from '@drawdown/billing-service';
+import { composeServices, resolveServiceConfig, startService } from '@drawdown/billing-service';
 import {
   BILLING_WEBHOOK_PATH,
   ebayOptionsFrom,
@@ -23,9 +23,9 @@ mkdirSync(config.dataDir, { recursive: true });
 
 // The local all-in-one run migrates the embedded database itself and asks for the demo account
 // explicitly (ADR 1403, 1404): made once, after the server listens, with a sandbox key only.
-const services = await composeServices(config, 'migrate');
+const services = await composeServices(config, { schema: 'migrate' });
 const billing = await startService(services, config);
-const demo = await ensureDemoAccount(services, { liveKey: false });
+const demo = await services.useCases.createDemoAccount({ liveKey: false });
 
 // The portal demo needs a sandbox key of the demo account at every start, but keys are shown only
 // once: the launcher keeps its own in the data folder (readable by this user only), next to the

@@ -8,12 +8,8 @@
 import { resolve } from 'node:path';
 import { parseRateLimit, type RateLimit } from './http/rate-limiter.js';
 import { LOG_LEVELS, type LogLevel } from './operations/logger.js';
+import type { ListenAddress } from './operations/operations-server.js';
 import type { WebhookDeliveryOptions } from './workers/webhook-delivery/delivery-worker.js';
-
-export interface ListenAddress {
-  readonly host: string;
-  readonly port: number;
-}
 
 export interface ServiceConfig {
   readonly host: string;

@@ -4,29 +4,24 @@
  * with its logs, metrics and readiness checks, and a graceful close (ADR 1401).
  */
 import type { Server } from 'node:http';
-import { subscriptionHooks } from '@drawdown/billing-core';
-import { migrationStatus, pingDatabase, poolFigures, readQueueFigures, schemaState } from '@drawdown/billing-store';
 import { serve } from '@hono/node-server';
 import { Redis } from 'ioredis';
-import type { Registry } from 'prom-client';
+import { createApp } from './app.js';
 import type { CoreServices } from './compose-services.js';
 import type { ServiceConfig } from './config.js';
-import { createApp } from './http/app.js';
 import { MemoryRateLimiter, type RateLimiter } from './http/rate-limiter.js';
 import { RedisRateLimiter } from './http/redis-rate-limiter.js';
 import type { RequestRecord } from './http/request-observer.js';
-import { createEnvironmentClocks } from './infrastructure/environment-clocks.js';
-import { createFailureReporter, createLogger, type FailureReporter, type Logger } from './operations/logger.js';
+import { createFailureReporter, type FailureReporter, type Logger } from './operations/logger.js';
 import { createServiceMetrics } from './operations/metrics.js';
-import type { ReadinessCheck } from './operations/operations-app.js';
+import type { ReadinessCheck, ServiceOperations } from './operations/operations-app.js';
 import { createRequestDrain, type DrainOutcome } from './operations/request-drain.js';
 import { serviceVersion } from './operations/version.js';
 import { createDrawdownWorker } from './workers/drawdown-worker.js';
-import { createOverdueInvoicesWorker } from './workers/overdue-invoices-worker.js';
-import { createRenewalScheduler } from './workers/renewal-scheduler.js';
+import { createDueWorkWorker } from './workers/due-work-worker.js';
 import { createWebhookDeliveryWorker, DEFAULT_WEBHOOK_DELIVERY } from './workers/webhook-delivery/delivery-worker.js';
-import { createDestinationGuard } from './workers/webhook-delivery/destination-guard.js';
-import { wakeOnEvents } from './workers/webhook-delivery/wake-on-events.js';
+
+export type { ServiceOperations };
 
 export interface RunningService {
   readonly liveUrl: string;
@@ -40,14 +35,8 @@ export interface RunningService {
   close(options?: { readonly deadlineMs?: number }): Promise<DrainOutcome>;
 }
 
-export interface ServiceOperations {
-  readonly version: string;
-  readonly registry: Registry;
-  readonly checks: readonly ReadinessCheck[];
-}
-
 export interface ServiceRuntime {
-  /** Where the service logs; by default JSON lines on standard error at the configured level. */
+  /** Where the service logs; the composition root's logger when absent. */
   readonly logger?: Logger | undefined;
 }
 
@@ -103,39 +92,28 @@ export async function startService(
   config: ServiceConfig,
   runtime: ServiceRuntime = {},
 ): Promise<RunningService> {
-  const logger = runtime.logger ?? createLogger({ level: config.logLevel });
-  const logError = createFailureReporter(logger);
+  const logger = runtime.logger ?? services.logger;
+  const logError = runtime.logger ? createFailureReporter(runtime.logger) : services.reportError;
   const metrics = createServiceMetrics({
-    readQueues: () => readQueueFigures(services.database),
-    readPool: () => poolFigures(services.database),
+    readQueues: () => services.database.readQueues(),
+    readPool: () => services.database.readPool(),
     now: () => services.clock.now(),
   });
   const drain = createRequestDrain();
   const rateLimits = createRateLimiter(config, logError);
-  const webhookOptions = {
-    ...DEFAULT_WEBHOOK_DELIVERY,
-    pollIntervalMs: config.webhookPollMs,
-    ...config.webhookDelivery,
-  };
-  const destinationGuard = createDestinationGuard({
-    allowPrivate: config.allowPrivateWebhooks,
-    resolveHost: webhookOptions.resolveHost,
-  });
+  const { useCases } = services;
   const webhookDelivery = createWebhookDeliveryWorker({
-    dependencies: { store: services.store, ids: services.ids, wallClock: services.clock },
-    guard: destinationGuard,
-    options: webhookOptions,
+    useCases,
+    wallClock: services.clock,
+    guard: services.destinationGuard,
+    options: { ...DEFAULT_WEBHOOK_DELIVERY, pollIntervalMs: config.webhookPollMs, ...config.webhookDelivery },
     onError: logError,
     onAttempt: metrics.observeWebhookAttempt,
   });
+  services.onEventsWritten(() => webhookDelivery.wake());
   const dependencies = {
-    ...services,
-    // Requests that write events wake the delivery worker, so their webhooks leave at once.
-    store: wakeOnEvents(services.store, () => webhookDelivery.wake()),
-    webhookDestinations: destinationGuard,
-    // A completed checkout starts its subscription; a paid renewal revives a past-due one.
-    transactionHooks: subscriptionHooks,
-    clockFor: createEnvironmentClocks(services.store.sandboxClocks, services.clock),
+    useCases,
+    invoiceLinks: services.invoiceLinks,
     rateLimiter: rateLimits.limiter,
     trustProxy: config.trustProxy,
     logError,
@@ -144,16 +122,12 @@ export async function startService(
       accessLine(logger, record);
     },
   };
+  const drawdowns = createDrawdownWorker(useCases, { pollMs: config.drawdownPollMs, onError: logError });
+  services.store.usageIngest.onRecorded(() => drawdowns.wake());
   const workers = [
-    createDrawdownWorker(
-      { ...services, store: dependencies.store },
-      { pollMs: config.drawdownPollMs, onError: dependencies.logError },
-    ),
-    createRenewalScheduler(
-      { ...services, store: dependencies.store },
-      { pollMs: config.schedulerPollMs, onError: dependencies.logError },
-    ),
-    createOverdueInvoicesWorker(services, { pollMs: config.schedulerPollMs, onError: dependencies.logError }),
+    drawdowns,
+    createDueWorkWorker(useCases, 'renewals', { pollMs: config.schedulerPollMs, onError: logError }),
+    createDueWorkWorker(useCases, 'overdue_invoices', { pollMs: config.schedulerPollMs, onError: logError }),
     webhookDelivery,
   ];
   const bound = { live: '', sandbox: '' };
@@ -185,11 +159,11 @@ export async function startService(
         if (drain.draining) throw new Error('shutting down');
       },
     },
-    { name: 'database', run: () => pingDatabase(services.database, 2_000) },
+    { name: 'database', run: () => services.database.ping(2_000) },
     {
       name: 'schema',
       run: async () => {
-        const state = schemaState(await migrationStatus(services.database));
+        const state = await services.database.schemaState();
         if (state !== 'current') throw new Error(`the schema is ${state} of this build`);
       },
     },

@@ -6,7 +6,7 @@
  */
 import { existsSync, writeFileSync } from 'node:fs';
 import type { CoreServices } from '../compose-services.js';
-import { ensureDemoAccount } from '../demo-account.js';
+
 import { printResult } from './output.js';
 
 export interface DemoOptions {
@@ -23,7 +23,7 @@ export function checkKeysFile(options: DemoOptions): void {
 }
 
 export async function makeDemoAccount(services: CoreServices, options: DemoOptions): Promise<void> {
-  const demo = await ensureDemoAccount(services, { liveKey: options.liveKey });
+  const demo = await services.useCases.createDemoAccount({ liveKey: options.liveKey });
   if (!demo.created) {
     printResult(options.json, { demo: { accountId: demo.accountId, created: false } }, [
       ['Demo account', `${demo.accountId} exists already; its keys were shown when it was made`],

@@ -6,16 +6,8 @@
  * --migrate is given (`migrate` itself excepted).
  */
 import { parseArgs } from 'node:util';
-import {
-  BillingError,
-  createAccount,
-  createApiKey,
-  ENVIRONMENTS,
-  type Environment,
-  revokeApiKey,
-} from '@drawdown/billing-core';
-import { SchemaMismatch } from '@drawdown/billing-store';
-import { composeServices } from '../compose-services.js';
+import { BillingError, ENVIRONMENTS, type Environment } from '@drawdown/billing-core';
+import { composeServices, SchemaMismatch } from '../compose-services.js';
 import { resolveServiceConfig, settingOptions, settingUsage } from '../config.js';
 import { serviceVersion } from '../operations/version.js';
 import { runClockCommand } from './clock-command.js';
@@ -105,7 +97,7 @@ export async function main(argv: readonly string[]): Promise<number> {
     if (command === 'backup') return await runBackup(config, subcommand, json);
     if (command === 'init') checkKeysFile(demo);
     checkUsage(positionals, values);
-    const services = await composeServices(config, config.migrateOnStart ? 'migrate' : 'require');
+    const services = await composeServices(config, { schema: config.migrateOnStart ? 'migrate' : 'require' });
     try {
       switch (`${command} ${subcommand ?? ''}`) {
         case 'init ':
@@ -113,7 +105,7 @@ export async function main(argv: readonly string[]): Promise<number> {
           return 0;
         case 'accounts create': {
           // The issue's form is `accounts create [--early-access]`: a name is optional.
-          const account = await createAccount(services, {
+          const account = await services.useCases.createAccount({
             name: values.name ?? 'Unnamed account',
             earlyAccess: values['early-access'] === true,
           });
@@ -125,7 +117,7 @@ export async function main(argv: readonly string[]): Promise<number> {
           return 0;
         }
         case 'accounts list': {
-          const accounts = await services.store.accounts.list();
+          const accounts = await services.useCases.listAccounts();
           if (json) printResult(true, { accounts }, []);
           else
             for (const account of accounts)
@@ -140,7 +132,7 @@ export async function main(argv: readonly string[]): Promise<number> {
           if (!ENVIRONMENTS.includes(environment as Environment))
             throw new UsageError('keys create needs --env live or --env sandbox');
           const permissions = (values.permission ?? []).flatMap((item) => item.split(',')).map((item) => item.trim());
-          const { key, token } = await createApiKey(services, {
+          const { key, token } = await services.useCases.createApiKey({
             accountId: values.account,
             environment: environment as Environment,
             name: values.name ?? `${environment} key`,
@@ -160,13 +152,13 @@ export async function main(argv: readonly string[]): Promise<number> {
         case 'keys revoke': {
           const keyId = rest[0] ?? values.name;
           if (!keyId) throw new UsageError('keys revoke needs the key id (apikey_…)');
-          await revokeApiKey(services, keyId);
+          await services.useCases.revokeApiKey(keyId);
           printResult(json, { revoked: keyId }, [['Revoked', keyId]]);
           return 0;
         }
         case 'clock show':
         case 'clock advance':
-          return await runClockCommand(services, subcommand, {
+          return await runClockCommand(services.useCases, subcommand, {
             account: values.account,
             by: values.by,
             to: values.to,
@@ -174,7 +166,7 @@ export async function main(argv: readonly string[]): Promise<number> {
           });
         case 'keys list': {
           if (!values.account) throw new UsageError('keys list needs --account');
-          const keys = (await services.store.apiKeys.listByAccount(values.account)).map(
+          const keys = (await services.useCases.listApiKeys(values.account)).map(
             ({ secretHash: _hidden, ...key }) => key,
           );
           if (json) printResult(true, { keys }, []);

@@ -16,7 +16,7 @@ import { type DemoOptions, makeDemoAccount } from './demo-command.js';
 
 export async function runServe(config: ServiceConfig, demo: DemoOptions | null): Promise<number> {
   const logger = createLogger({ level: config.logLevel });
-  const services = await composeServices(config, config.migrateOnStart ? 'migrate' : 'require');
+  const services = await composeServices(config, { schema: config.migrateOnStart ? 'migrate' : 'require', logger });
   const service = await startService(services, config, { logger }).catch(async (error: unknown) => {
     await services.store.close();
     throw error;

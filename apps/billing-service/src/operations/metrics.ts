@@ -6,9 +6,23 @@
  * reports the same figures; webhook delivery outcomes; the PostgreSQL pool; and Node's own
  * figures (event-loop delay, heap, handles).
  */
-import type { PoolFigures, QueueFigures } from '@drawdown/billing-store';
 import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from 'prom-client';
 import type { RequestRecord } from '../http/request-observer.js';
+
+export interface QueueFigures {
+  readonly pendingUsageEvents: number;
+  /** `accepted_at` of the oldest event still waiting for its drawdown; null when none waits. */
+  readonly oldestPendingUsageAcceptedAt: string | null;
+  readonly eventsAwaitingFanOut: number;
+  readonly notificationsAwaitingDelivery: number;
+}
+
+export interface PoolFigures {
+  readonly max: number;
+  readonly total: number;
+  readonly idle: number;
+  readonly waiting: number;
+}
 
 export interface MetricsSources {
   /** The queue figures; read once per scrape. */

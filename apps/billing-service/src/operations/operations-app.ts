@@ -14,7 +14,8 @@ export interface ReadinessCheck {
   run(): Promise<void>;
 }
 
-export interface OperationsAppOptions {
+/** What the operations endpoints serve. */
+export interface ServiceOperations {
   readonly version: string;
   readonly registry: Registry;
   readonly checks: readonly ReadinessCheck[];
@@ -36,7 +37,7 @@ export async function runChecks(
   return { ready: results.every(([, result]) => result === 'ok'), checks: Object.fromEntries(results) };
 }
 
-export function createOperationsApp(options: OperationsAppOptions): Hono {
+export function createOperationsApp(options: ServiceOperations): Hono {
   const app = new Hono();
   app.get('/livez', (c) => c.json({ status: 'alive' }));
   app.get('/readyz', async (c) => {

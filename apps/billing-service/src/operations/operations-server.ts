@@ -6,9 +6,12 @@
  */
 import type { Server } from 'node:http';
 import { serve } from '@hono/node-server';
-import type { ListenAddress } from '../config.js';
-import type { ServiceOperations } from '../server.js';
-import { createOperationsApp } from './operations-app.js';
+import { createOperationsApp, type ServiceOperations } from './operations-app.js';
+
+export interface ListenAddress {
+  readonly host: string;
+  readonly port: number;
+}
 
 export interface OperationsServer {
   readonly url: string;

@@ -12,7 +12,7 @@ import { createTestStorage, ENGINES, type TestStorage } from '@drawdown/testkit'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type CoreServices, composeServices } from '../../src/compose-services.js';
 import { resolveServiceConfig } from '../../src/config.js';
-import { configurationDocument } from '../../src/docs/configuration-doc.js';
+import { configurationDocument } from '../../src/configuration-doc.js';
 import { createFailureReporter, createLogger } from '../../src/operations/logger.js';
 import { createOperationsApp } from '../../src/operations/operations-app.js';
 import { type RunningService, startService } from '../../src/server.js';

@@ -3,7 +3,7 @@
  * `docs/configuration.md`, rendered from the settings schema: the table cannot drift from what
  * the service reads (a test compares the checked-in file with this rendering).
  */
-import { configurationTable } from '../config.js';
+import { configurationTable } from './config.js';
 
 export function configurationDocument(): string {
   return `# Configuration

@@ -1,0 +1,7 @@
+/**
+ * @module
+ * Placeholder.
+ */
+export function openApiDocument(): Record<string, unknown> {
+  return {};
+}
