@@ -25,7 +25,6 @@ import { registerSubscriptionRoutes } from './http/routes/subscriptions.js';
 import { registerTransactionRoutes } from './http/routes/transactions.js';
 import { registerUsageRoutes } from './http/routes/usage.js';
 import { registerUsageCatalogueRoutes } from './http/routes/usage-catalogue.js';
-import { openApiDocument } from './openapi/openapi-document.js';
 import type { InvoiceLinkSigner } from './rendering/invoice-links.js';
 
 export const MAX_BODY_BYTES = 1024 * 1024;
@@ -52,12 +51,6 @@ export interface EnvironmentOptions {
 /** Routes that answer without an API key. */
 function registerPublicRoutes(app: Hono<AppEnv>, dependencies: AppDependencies, environment: Environment): void {
   registerCurrencyRoutes(app);
-  // The API's own description (ADR 1406); built once, on first request.
-  let document: Record<string, unknown> | undefined;
-  app.get('/openapi.json', (c) => {
-    document ??= openApiDocument();
-    return c.json(document);
-  });
   registerInvoiceDownloadRoutes(app, dependencies.invoiceLinks, environment);
 }
 

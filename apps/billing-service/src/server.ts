@@ -12,6 +12,7 @@ import type { ServiceConfig } from './config.js';
 import { MemoryRateLimiter, type RateLimiter } from './http/rate-limiter.js';
 import { RedisRateLimiter } from './http/redis-rate-limiter.js';
 import type { RequestRecord } from './http/request-observer.js';
+import { openApiDocument } from './openapi/openapi-document.js';
 import { createFailureReporter, type FailureReporter, type Logger } from './operations/logger.js';
 import { createServiceMetrics } from './operations/metrics.js';
 import type { ReadinessCheck, ServiceOperations } from './operations/operations-app.js';
@@ -195,7 +196,7 @@ export async function startService(
   return {
     liveUrl: bound.live,
     sandboxUrl: bound.sandbox,
-    operations: { version: serviceVersion(), registry: metrics.registry, checks },
+    operations: { version: serviceVersion(), registry: metrics.registry, checks, openApi: () => openApiDocument() },
     close: (options = {}) => {
       closing ??= close(options.deadlineMs ?? config.shutdownTimeoutMs);
       return closing;

@@ -36,7 +36,7 @@ import {
 import type { ZodType } from 'zod';
 
 /** What a success answers: one entity, a page of them, nothing, or a PDF. */
-export type SuccessShape = 'entity' | 'list' | 'empty' | 'pdf' | 'openapi';
+export type SuccessShape = 'entity' | 'list' | 'empty' | 'pdf';
 
 export interface ApiOperation {
   readonly method: 'get' | 'post' | 'patch' | 'delete';
@@ -97,7 +97,6 @@ function crud(
 }
 
 export const API_OPERATIONS: readonly ApiOperation[] = [
-  operation('get', '/openapi.json', 'Service', 'This OpenAPI document', null, { shape: 'openapi' }),
   operation('get', '/currencies', 'Currencies', 'List the supported currencies', null),
   operation('get', '/invoices/:transactionId/pdf', 'Transactions', 'Download an invoice PDF (signed link)', null, {
     shape: 'pdf',

@@ -3,7 +3,7 @@
  * The OpenAPI 3.1 document of the public API, generated from the operation list and the very
  * zod schemas the routes validate request bodies with (zod's own JSON Schema output, which is
  * the 2020-12 dialect OpenAPI 3.1 uses). The checked-in `docs/openapi.json` is this document (a
- * test keeps it current) and the service serves it at `GET /openapi.json` on both environments.
+ * test keeps it current) and the service serves it at `GET /openapi.json` on its operations address.
  */
 import { z } from 'zod';
 import { serviceVersion } from '../operations/version.js';
@@ -86,11 +86,6 @@ function successResponse(operation: ApiOperation): JsonObject {
   switch (operation.shape) {
     case 'empty':
       return { description: 'Done; no body.' };
-    case 'openapi':
-      return {
-        description: 'The OpenAPI 3.1 document.',
-        content: { 'application/json': { schema: { type: 'object', required: ['openapi', 'paths'] } } },
-      };
     case 'pdf':
       return {
         description: 'The invoice as a PDF.',

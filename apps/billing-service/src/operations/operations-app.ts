@@ -3,7 +3,8 @@
  * The operations endpoints, served on their own address (loopback by default, never the API
  * ports): `/livez` (the process answers), `/readyz` (it can serve: the database answers, its
  * schema is this build's, the workers run, and it is not shutting down), `/metrics`
- * (Prometheus text) and `/version`. They carry no account data, so they take no API key.
+ * (Prometheus text), `/version` and `/openapi.json` (the API's description). They carry no
+ * account data, so they take no API key.
  */
 import { Hono } from 'hono';
 import type { Registry } from 'prom-client';
@@ -17,6 +18,8 @@ export interface ReadinessCheck {
 /** What the operations endpoints serve. */
 export interface ServiceOperations {
   readonly version: string;
+  /** The API's OpenAPI 3.1 document (ADR 1406). */
+  openApi(): Record<string, unknown>;
   readonly registry: Registry;
   readonly checks: readonly ReadinessCheck[];
 }
@@ -50,6 +53,13 @@ export function createOperationsApp(options: ServiceOperations): Hono {
     return c.text(text, 200, { 'Content-Type': options.registry.contentType });
   });
   app.get('/version', (c) => c.json({ name: 'drawdown', version: options.version }));
-  app.notFound((c) => c.json({ error: 'not_found', paths: ['/livez', '/readyz', '/metrics', '/version'] }, 404));
+  let document: Record<string, unknown> | undefined;
+  app.get('/openapi.json', (c) => {
+    document ??= options.openApi();
+    return c.json(document);
+  });
+  app.notFound((c) =>
+    c.json({ error: 'not_found', paths: ['/livez', '/readyz', '/metrics', '/version', '/openapi.json'] }, 404),
+  );
   return app;
 }

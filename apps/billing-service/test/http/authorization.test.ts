@@ -67,7 +67,6 @@ const ENDPOINTS: readonly Endpoint[] = [
   { method: 'GET', route: '/sandbox-clock', permission: 'sandbox_clock.read' },
   { method: 'POST', route: '/sandbox-clock/advance', permission: 'sandbox_clock.write' },
   { method: 'GET', route: '/currencies', permission: null },
-  { method: 'GET', route: '/openapi.json', permission: null },
   { method: 'GET', route: '/invoices/:transactionId/pdf', permission: null },
   { method: 'GET', route: '/transactions', permission: 'transaction.read' },
   { method: 'POST', route: '/transactions', permission: 'transaction.write' },
