@@ -6,7 +6,7 @@ import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'n
 import { join } from 'node:path';
 import { createApiKey } from '@drawdown/billing-core';
 import { startPortalDemo } from '@drawdown/billing-portal';
-import { composeServices, resolveServiceConfig, startService } from '@drawdown/billing-service';
+import { composeServices, resolveServiceConfig, startOperationsServer, startService } from '@drawdown/billing-service';
 import {
   BILLING_WEBHOOK_PATH,
   ebayOptionsFrom,
@@ -25,6 +25,7 @@ mkdirSync(config.dataDir, { recursive: true });
 // explicitly (ADR 1403, 1404): made once, after the server listens, with a sandbox key only.
 const services = await composeServices(config, { schema: 'migrate' });
 const billing = await startService(services, config);
+const operations = config.opsAddress ? await startOperationsServer(billing.operations, config.opsAddress) : null;
 const demo = await services.useCases.createDemoAccount({ liveKey: false });
 
 // The portal demo needs a sandbox key of the demo account at every start, but keys are shown only
@@ -98,7 +99,7 @@ Drawdown is running (SQLite in ${config.dataDir}):
   billing API, sandbox    ${billing.sandboxUrl}
   billing portal (demo)   ${portal.url}
   price search            ${search.url}  (POST /api/query, GET /health; paid plans metered by the sandbox)
-`);
+${operations ? `  operations              ${operations.url}  (/livez /readyz /metrics /version /openapi.json)\n` : ''}`);
 if (demo.created) {
   console.log(`Demo account ${demo.accountId} (early access). Its sandbox API key is shown once:
   sandbox: ${demo.sandboxKey}
@@ -111,6 +112,7 @@ async function stop() {
   stopping = true;
   await Promise.allSettled([portal.close(), search.close()]);
   await billing.close();
+  await operations?.close();
   process.exit(0);
 }
 process.once('SIGINT', stop);
