@@ -32,11 +32,20 @@ export async function makeDemoAccount(services: CoreServices, options: DemoOptio
   }
   const keys = { sandbox: demo.sandboxKey, ...(demo.liveKey ? { live: demo.liveKey } : {}) };
   if (options.keysFile) {
-    // `wx`: fails if the file exists, so an old key file is never silently replaced.
-    writeFileSync(options.keysFile, `${JSON.stringify({ accountId: demo.accountId, keys }, null, 2)}\n`, {
-      mode: 0o600,
-      flag: 'wx',
-    });
+    try {
+      // `wx`: fails if the file exists, so an old key file is never silently replaced.
+      writeFileSync(options.keysFile, `${JSON.stringify({ accountId: demo.accountId, keys }, null, 2)}\n`, {
+        mode: 0o600,
+        flag: 'wx',
+      });
+    } catch (error) {
+      // The keys exist now and are shown only once: if the file cannot be written, print them.
+      process.stderr.write(
+        `drawdown: could not write ${options.keysFile} (${error instanceof Error ? error.message : String(error)}); the keys follow.\n`,
+      );
+      printKeys(demo.accountId, demo.sandboxKey, demo.liveKey);
+      return;
+    }
     printResult(options.json, { demo: { accountId: demo.accountId, created: true, keysFile: options.keysFile } }, [
       ['Demo account', `Created demo account ${demo.accountId} (early access); its keys are in ${options.keysFile}`],
     ]);
@@ -46,8 +55,12 @@ export async function makeDemoAccount(services: CoreServices, options: DemoOptio
     printResult(true, { demo: { accountId: demo.accountId, created: true, keys } }, []);
     return;
   }
+  printKeys(demo.accountId, demo.sandboxKey, demo.liveKey);
+}
+
+function printKeys(accountId: string, sandboxKey: string, liveKey: string | null): void {
   process.stdout.write(
-    `\nCreated demo account ${demo.accountId} (early access). Its API keys are shown once:\n` +
-      `  sandbox: ${demo.sandboxKey}\n${demo.liveKey ? `  live:    ${demo.liveKey}\n` : ''}`,
+    `\nCreated demo account ${accountId} (early access). Its API keys are shown once:\n` +
+      `  sandbox: ${sandboxKey}\n${liveKey ? `  live:    ${liveKey}\n` : ''}`,
   );
 }

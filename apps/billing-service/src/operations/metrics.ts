@@ -71,21 +71,37 @@ export function createServiceMetrics(sources: MetricsSources): ServiceMetrics {
     registers: [registry],
   });
 
-  // The queue gauges share one read per scrape.
-  let pendingRead: Promise<QueueFigures> | undefined;
+  // The queue gauges share one read per scrape. With the database down the read fails: the
+  // gauges then report NaN (not a stale figure) and `drawdown_database_up` says 0, while the
+  // rest of the scrape (requests, event loop) still answers.
+  let pendingRead: Promise<QueueFigures | null> | undefined;
   const queues = () => {
-    pendingRead ??= sources.readQueues().finally(() => {
-      pendingRead = undefined;
-    });
+    pendingRead ??= sources
+      .readQueues()
+      .catch(() => null)
+      .finally(() => {
+        pendingRead = undefined;
+      });
     return pendingRead;
   };
+  new Gauge({
+    name: 'drawdown_database_up',
+    help: '1 when the queue figures could be read from the database at this scrape, 0 otherwise.',
+    registers: [registry],
+    async collect() {
+      this.set((await queues()) === null ? 0 : 1);
+    },
+  });
   const queueGauge = (name: string, help: string, pick: (figures: QueueFigures) => number) =>
     new Gauge({
       name,
       help,
       registers: [registry],
       async collect() {
-        this.set(pick(await queues()));
+        const figures = await queues();
+        // NaN: unknown (Prometheus reads it as such), never a stale or made-up figure.
+        if (figures === null) this.set(Number.NaN);
+        else this.set(pick(figures));
       },
     });
   queueGauge(
@@ -111,7 +127,7 @@ export function createServiceMetrics(sources: MetricsSources): ServiceMetrics {
     'Webhook notifications waiting for delivery or for a retry.',
     (figures) => figures.notificationsAwaitingDelivery,
   );
-  const pool = new Gauge({
+  new Gauge({
     name: 'drawdown_database_pool_connections',
     help: 'PostgreSQL pool connections by state (max, total, idle, waiting callers); absent on SQLite.',
     labelNames: ['state'] as const,
@@ -122,7 +138,6 @@ export function createServiceMetrics(sources: MetricsSources): ServiceMetrics {
       for (const state of ['max', 'total', 'idle', 'waiting'] as const) this.set({ state }, figures[state]);
     },
   });
-  void pool;
 
   return {
     registry,

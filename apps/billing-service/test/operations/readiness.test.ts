@@ -77,6 +77,12 @@ describe('readiness with the database down', () => {
     expect(down.body.checks.database).not.toBe('ok');
     expect(down.body.checks.accepting).toBe('ok');
     expect((await fetch(`${opsUrl}/livez`)).status).toBe(200);
+    // Metrics still answer, saying the database is down rather than repeating stale queue figures.
+    const metrics = await fetch(`${opsUrl}/metrics`);
+    expect(metrics.status).toBe(200);
+    const text = await metrics.text();
+    expect(text).toMatch(/^drawdown_database_up 0$/m);
+    expect(text).toMatch(/^drawdown_usage_events_pending nan$/im);
     // The API answers a clear error rather than hanging or pretending.
     const refused = await fetch(`${server.sandboxUrl}/products`, {
       headers: { authorization: 'Bearer pdl_sdbx_apikey_00000000000000000000000000_aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa' },
