@@ -103,7 +103,9 @@ describe('readiness with the database down', () => {
       .slice(linesBefore)
       .filter((line) => line.includes('"level":"error"'));
     expect(outageLines.length).toBeGreaterThan(0);
-    expect(outageLines.length).toBeLessThanOrEqual(30);
+    // A handful per failing worker, each one JSON line with its stack inside (the limiter itself is
+    // unit-tested in observability.test.ts).
+    expect(outageLines.length).toBeLessThanOrEqual(60);
     for (const line of outageLines) expect(() => JSON.parse(line)).not.toThrow();
   }, 120_000);
 });
