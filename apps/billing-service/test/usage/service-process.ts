@@ -34,8 +34,14 @@ export interface StorageFlags {
   readonly databaseUrl: string | undefined;
 }
 
+/** The storage flags, with --migrate: these tests start from empty databases. */
 function storageArgs(storage: StorageFlags): string[] {
-  return ['--data-dir', storage.dataDir, ...(storage.databaseUrl ? ['--database-url', storage.databaseUrl] : [])];
+  return [
+    '--data-dir',
+    storage.dataDir,
+    ...(storage.databaseUrl ? ['--database-url', storage.databaseUrl] : []),
+    '--migrate',
+  ];
 }
 
 /** Runs a `drawdown … --json` command and returns its parsed output. */
@@ -88,12 +94,12 @@ export interface ServiceProcess {
   readonly liveUrl: string;
   /** Everything the process wrote, for failure messages. */
   output(): string;
-  /** The exit code, or null while the process runs (or when a signal ended it). */
-  exitCode(): number | null;
   /** Whether the process is still running. */
   running(): boolean;
   /** Sends the signal and waits until the process has exited. */
   stop(signal: NodeJS.Signals): Promise<void>;
+  /** The exit code once the process has exited (null while it runs or when a signal ended it). */
+  exitCode(): number | null;
 }
 
 /** Starts `drawdown serve` and waits until the sandbox address answers `key`. */
@@ -112,6 +118,8 @@ export async function startServiceProcess(storage: StorageFlags, key: string): P
       String(sandboxPort),
       '--rate-limit',
       'off',
+      '--ops-address',
+      '127.0.0.1:0',
     ],
     { cwd: REPO_ROOT, stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, DRAWDOWN_SCHEDULER_POLL_MS: '100' } },
   );
