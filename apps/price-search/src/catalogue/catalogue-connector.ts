@@ -34,6 +34,9 @@ export function createCatalogueConnector(store: CatalogueStore, networks: readon
         network: hit.network,
         url: hit.url,
         sourceRank: rank,
+        imageUrl: hit.imageUrl ?? undefined,
+        shippingPence: hit.shippingPence ?? undefined,
+        offers: hit.offers,
       }));
     },
     describe(): ConnectorDescription {

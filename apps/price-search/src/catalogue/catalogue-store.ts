@@ -1,7 +1,8 @@
 /**
  * @module
- * The offline catalogue in SQLite: a `listings` table and an FTS5 index over title, brand and category with
- * the Porter stemmer, ranked by `bm25()`. A file path persists it; `:memory:` keeps it in the process.
+ * The offline catalogue in SQLite: a `listings` table and an FTS5 index over the normalised title, brand,
+ * category and the title's run-together spellings, with the Porter stemmer, ranked by `bm25()`; offers are
+ * grouped by product and accessories ranked after products. A file path persists it; `:memory:` keeps it in the process.
  */
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
@@ -11,7 +12,10 @@ import type { NetworkId } from '../listing/networks.js';
 import type { Pence } from '../money/pence.js';
 import type { SortIntent } from '../query/parse-query.js';
 import type { CatalogueItem } from './feed/feed-record.js';
-import { buildMatchExpressions } from './match-expression.js';
+import { buildMatchExpressions, isModelTerm, mergeSynonymPhrases, termExpression } from './match-expression.js';
+import { asksForAccessory, isAccessory, productKeyOf } from './product-identity.js';
+import { aliasesOf, foldText, searchTextOf, wordsOf } from './search-text.js';
+import { Vocabulary } from './vocabulary.js';
 
 /** A catalogue search. */
 export interface CatalogueQuery {
@@ -21,17 +25,53 @@ export interface CatalogueQuery {
   readonly maxPence: Pence | undefined;
   readonly condition: Condition | undefined;
   readonly sort: SortIntent;
+  /** Distinct products wanted: offers of one product across retailers count once (its best offer). */
   readonly limit: number;
 }
 
-/** A catalogue hit. */
+/** A catalogue hit: the best offer of one product among the matches. */
 export interface CatalogueHit {
   readonly title: string;
   readonly pricePence: Pence;
   readonly condition: Condition;
   readonly network: NetworkId;
   readonly url: string;
+  readonly imageUrl: string | null;
+  readonly shippingPence: Pence | null;
+  readonly availability: string;
+  /** Matching offers of the same product (this one included). */
+  readonly offers: number;
 }
+
+interface CatalogueRow extends Omit<CatalogueHit, 'offers'> {
+  readonly productKey: string;
+}
+
+// Version 2 indexes a normalised title and its aliases (see search-text.ts) and keeps a product key and an
+// accessory flag per listing; older files are converted in place when opened.
+const SCHEMA_VERSION = 2;
+
+const FTS_SCHEMA = `
+CREATE VIRTUAL TABLE IF NOT EXISTS listings_fts USING fts5(
+  search_title, brand, category, aliases,
+  content = 'listings', content_rowid = 'rowid',
+  tokenize = 'porter unicode61 remove_diacritics 2'
+);
+CREATE TRIGGER IF NOT EXISTS listings_after_insert AFTER INSERT ON listings BEGIN
+  INSERT INTO listings_fts (rowid, search_title, brand, category, aliases)
+  VALUES (new.rowid, new.search_title, new.brand, new.category, new.aliases);
+END;
+CREATE TRIGGER IF NOT EXISTS listings_after_delete AFTER DELETE ON listings BEGIN
+  INSERT INTO listings_fts (listings_fts, rowid, search_title, brand, category, aliases)
+  VALUES ('delete', old.rowid, old.search_title, old.brand, old.category, old.aliases);
+END;
+CREATE TRIGGER IF NOT EXISTS listings_after_update AFTER UPDATE ON listings BEGIN
+  INSERT INTO listings_fts (listings_fts, rowid, search_title, brand, category, aliases)
+  VALUES ('delete', old.rowid, old.search_title, old.brand, old.category, old.aliases);
+  INSERT INTO listings_fts (rowid, search_title, brand, category, aliases)
+  VALUES (new.rowid, new.search_title, new.brand, new.category, new.aliases);
+END;
+`;
 
 const SCHEMA = `
 CREATE TABLE IF NOT EXISTS listings (
@@ -45,37 +85,39 @@ CREATE TABLE IF NOT EXISTS listings (
   price_pence INTEGER NOT NULL CHECK (price_pence > 0),
   condition TEXT NOT NULL CHECK (condition IN ('new', 'used', 'refurbished')),
   availability TEXT NOT NULL,
+  search_title TEXT NOT NULL DEFAULT '',
+  aliases TEXT NOT NULL DEFAULT '',
+  product_key TEXT NOT NULL DEFAULT '',
+  accessory INTEGER NOT NULL DEFAULT 0,
+  gtin TEXT,
+  mpn TEXT,
+  image_url TEXT,
+  shipping_pence INTEGER,
   UNIQUE (network, item_id)
 );
 CREATE INDEX IF NOT EXISTS listings_by_price ON listings (price_pence);
-CREATE VIRTUAL TABLE IF NOT EXISTS listings_fts USING fts5(
-  title, brand, category,
-  content = 'listings', content_rowid = 'rowid',
-  tokenize = 'porter unicode61 remove_diacritics 2'
-);
-CREATE TRIGGER IF NOT EXISTS listings_after_insert AFTER INSERT ON listings BEGIN
-  INSERT INTO listings_fts (rowid, title, brand, category) VALUES (new.rowid, new.title, new.brand, new.category);
-END;
-CREATE TRIGGER IF NOT EXISTS listings_after_delete AFTER DELETE ON listings BEGIN
-  INSERT INTO listings_fts (listings_fts, rowid, title, brand, category)
-  VALUES ('delete', old.rowid, old.title, old.brand, old.category);
-END;
-CREATE TRIGGER IF NOT EXISTS listings_after_update AFTER UPDATE ON listings BEGIN
-  INSERT INTO listings_fts (listings_fts, rowid, title, brand, category)
-  VALUES ('delete', old.rowid, old.title, old.brand, old.category);
-  INSERT INTO listings_fts (rowid, title, brand, category) VALUES (new.rowid, new.title, new.brand, new.category);
-END;
+${FTS_SCHEMA}
 `;
 
+const VERSION_2_COLUMNS = [
+  "search_title TEXT NOT NULL DEFAULT ''",
+  "aliases TEXT NOT NULL DEFAULT ''",
+  "product_key TEXT NOT NULL DEFAULT ''",
+  'accessory INTEGER NOT NULL DEFAULT 0',
+  'gtin TEXT',
+  'mpn TEXT',
+  'image_url TEXT',
+  'shipping_pence INTEGER',
+];
+
 // Title matches weigh most; a brand or category match alone ranks lower.
-const BM25 = 'bm25(listings_fts, 10.0, 4.0, 2.0)';
+const BM25 = 'bm25(listings_fts, 10.0, 4.0, 2.0, 6.0)';
 
 // BM25 is computed for every match before sorting, so a one-word query matching a fifth of a 100,000-row
 // catalogue costs tens of milliseconds. Relevance for such queries is ranked among the first CANDIDATE_CAP
 // matches in catalogue order; for one very common word BM25 only prefers shorter titles anyway. Cheapest-first
 // ordering stays exact: broad queries walk the price index instead. See ADR 0203.
 export const CANDIDATE_CAP = 4_000;
-
 const COUNTS_TTL_MS = 60_000;
 
 /** The catalogue database. */
@@ -84,15 +126,21 @@ export class CatalogueStore {
   readonly #upsert: Database.Statement;
   readonly #statements = new Map<string, Database.Statement>();
   #counts: { at: number; counts: Partial<Record<NetworkId, number>> } | undefined;
+  #vocabulary: Vocabulary | undefined;
 
   private constructor(db: Database.Database) {
     this.#db = db;
     this.#upsert = db.prepare(`
-      INSERT INTO listings (network, item_id, title, brand, category, url, price_pence, condition, availability)
-      VALUES (@network, @itemId, @title, @brand, @category, @url, @pricePence, @condition, @availability)
+      INSERT INTO listings (network, item_id, title, brand, category, url, price_pence, condition, availability,
+        search_title, aliases, product_key, accessory, gtin, mpn, image_url, shipping_pence)
+      VALUES (@network, @itemId, @title, @brand, @category, @url, @pricePence, @condition, @availability,
+        @searchTitle, @aliases, @productKey, @accessory, @gtin, @mpn, @imageUrl, @shippingPence)
       ON CONFLICT (network, item_id) DO UPDATE SET
         title = excluded.title, brand = excluded.brand, category = excluded.category, url = excluded.url,
-        price_pence = excluded.price_pence, condition = excluded.condition, availability = excluded.availability`);
+        price_pence = excluded.price_pence, condition = excluded.condition, availability = excluded.availability,
+        search_title = excluded.search_title, aliases = excluded.aliases, product_key = excluded.product_key,
+        accessory = excluded.accessory, gtin = excluded.gtin, mpn = excluded.mpn, image_url = excluded.image_url,
+        shipping_pence = excluded.shipping_pence`);
   }
 
   /** Opens (and creates when needed) the catalogue at `path`, or in memory for `:memory:`. */
@@ -103,14 +151,14 @@ export class CatalogueStore {
       db.pragma('journal_mode = WAL');
       db.pragma('synchronous = NORMAL');
     }
-    db.exec(SCHEMA);
+    prepareSchema(db);
     return new CatalogueStore(db);
   }
 
   /** Opens an in-memory copy of a serialized catalogue (see `serialize`). */
   static fromImage(image: Buffer): CatalogueStore {
     const db = new Database(image);
-    db.exec(SCHEMA);
+    prepareSchema(db);
     return new CatalogueStore(db);
   }
 
@@ -122,16 +170,21 @@ export class CatalogueStore {
   /** Inserts or replaces items (same network and id) in one transaction. */
   upsert(items: readonly CatalogueItem[]): void {
     const run = this.#db.transaction((batch: readonly CatalogueItem[]) => {
-      for (const item of batch) this.#upsert.run(item);
+      for (const item of batch) this.#upsert.run(rowOf(item));
     });
     run(items);
-    this.#counts = undefined;
+    this.#changed();
   }
 
   /** Removes every listing. */
   clear(): void {
     this.#db.exec('DELETE FROM listings');
+    this.#changed();
+  }
+
+  #changed(): void {
     this.#counts = undefined;
+    this.#vocabulary = undefined;
   }
 
   /**
@@ -155,28 +208,123 @@ export class CatalogueStore {
   }
 
   /**
-   * Searches in-stock listings. Every term must match. Only when no listing at all matches every term, and there
-   * are three or more terms, are listings missing one term accepted, so a stray word ("gift", "for dad") does
-   * not empty the result. When listings match the words but the budget, condition or networks exclude them, the
-   * answer stays empty: relaxing the words would offer other products instead of saying there are none.
+   * Searches in-stock listings and returns the best offer of each matching product, up to `limit` products.
+   * Query words the catalogue does not know are corrected first (see `Vocabulary`). Every term must match. Only
+   * when no listing at all matches every term, and there are three or more terms, are listings missing one
+   * term accepted (never a model code), so a stray word ("gift", "for dad") does not empty the result. When
+   * listings match the words but the budget, condition or networks exclude them, the answer stays empty:
+   * relaxing the words would offer other products instead of saying there are none.
    */
   search(query: CatalogueQuery): CatalogueHit[] {
     if (query.networks.length === 0 || query.limit <= 0) return [];
-    const [strict, relaxed] = buildMatchExpressions(query.terms);
+    const terms = this.understandTerms(query.terms);
+    const [strict, relaxed] = buildMatchExpressions(terms, (term) => !this.#matches(termExpression(term)));
     if (strict === undefined) return [];
-    const hits = this.#run(strict, query, query.sort);
+    const demoteAccessories = !asksForAccessory(terms);
+    const hits = this.#run(strict, query, query.sort, demoteAccessories);
     if (hits.length > 0 || relaxed === undefined) return hits;
-    const wordsMatch = this.#statement('SELECT 1 FROM listings_fts WHERE listings_fts MATCH ? LIMIT 1').get(strict);
-    return wordsMatch === undefined ? this.#run(relaxed, query, 'relevance') : hits;
+    if (this.#matches(strict)) return hits;
+    return this.#run(relaxed, query, 'relevance', demoteAccessories);
   }
 
-  #run(match: string, query: CatalogueQuery, sort: SortIntent): CatalogueHit[] {
-    if (sort === 'price_asc') {
-      return this.#select(match, query, sort, this.#beyondCap(match) ? 'price_index' : 'join');
+  /**
+   * The terms as the catalogue will match them: synonym phrases merged, and each word the index does not know
+   * joined with the next ("quiet comfort"), split ("airfryer") or corrected ("iphnoe"), when that gives a word
+   * it knows. A short word (3 or 4 letters) is corrected only to a word found together with the query's other
+   * words ("airpods por"), since short words have many neighbours ("sofa", "soda"). Model codes are kept as
+   * they are. When every word is known but they match nothing together, two words that make one catalogue word
+   * are joined ("smart watch").
+   */
+  understandTerms(raw: readonly string[]): string[] {
+    const terms = mergeSynonymPhrases(raw);
+    const understood: string[] = [];
+    for (let index = 0; index < terms.length; index += 1) {
+      const term = terms[index] ?? '';
+      const expression = termExpression(term);
+      if (expression === '' || isModelTerm(term) || this.#matches(expression)) {
+        understood.push(term);
+        continue;
+      }
+      const vocabulary = this.#vocabularyNow();
+      const word = wordsOf(foldText(term)).join('');
+      const next = terms[index + 1];
+      const joined = next === undefined ? '' : `${word}${wordsOf(foldText(next)).join('')}`;
+      if (next !== undefined && !isModelTerm(next) && vocabulary.has(joined)) {
+        understood.push(joined);
+        index += 1;
+        continue;
+      }
+      const parts = vocabulary.split(word);
+      if (parts !== undefined) {
+        understood.push(parts.join(' '));
+        continue;
+      }
+      const others = terms
+        .filter((_, position) => position !== index)
+        .map(termExpression)
+        .filter((e) => e !== '');
+      const corrected =
+        vocabulary.correct(word) ??
+        (others.length === 0
+          ? undefined
+          : vocabulary
+              .nearShortWords(word)
+              .find((candidate) => this.#matches([termExpression(candidate), ...others].join(' AND '))));
+      understood.push(corrected ?? term);
     }
-    const capped = this.#select(match, query, sort, 'first_candidates');
+    if (understood.length > 1 && !this.#matches(understood.map(termExpression).join(' AND '))) {
+      return this.#joinPairs(understood);
+    }
+    return understood;
+  }
+
+  #joinPairs(terms: readonly string[]): string[] {
+    const vocabulary = this.#vocabularyNow();
+    const joined: string[] = [];
+    for (let index = 0; index < terms.length; index += 1) {
+      const term = terms[index] ?? '';
+      const next = terms[index + 1];
+      const pair = next === undefined ? '' : `${term}${next}`;
+      if (next !== undefined && /^\p{L}+$/u.test(pair) && vocabulary.has(pair)) {
+        joined.push(pair);
+        index += 1;
+      } else {
+        joined.push(term);
+      }
+    }
+    return joined;
+  }
+
+  #matches(expression: string): boolean {
+    return (
+      this.#statement('SELECT 1 FROM listings_fts WHERE listings_fts MATCH ? LIMIT 1').get(expression) !== undefined
+    );
+  }
+
+  #vocabularyNow(): Vocabulary {
+    if (this.#vocabulary === undefined) {
+      const rows = this.#db
+        .prepare('SELECT search_title, brand, category, aliases FROM listings')
+        .raw()
+        .iterate() as Iterable<string[]>;
+      this.#vocabulary = Vocabulary.fromDocuments(
+        (function* () {
+          for (const row of rows) yield wordsOf(foldText(row.join(' ')));
+        })(),
+      );
+    }
+    return this.#vocabulary;
+  }
+
+  #run(match: string, query: CatalogueQuery, sort: SortIntent, demoteAccessories: boolean): CatalogueHit[] {
+    if (sort === 'price_asc') {
+      return this.#select(match, query, sort, this.#beyondCap(match) ? 'price_index' : 'join', demoteAccessories);
+    }
+    const capped = this.#select(match, query, sort, 'first_candidates', demoteAccessories);
     // The filters may have left too few of the capped candidates: rank all matches then.
-    return capped.length < query.limit && this.#beyondCap(match) ? this.#select(match, query, sort, 'join') : capped;
+    return capped.length < query.limit && this.#beyondCap(match)
+      ? this.#select(match, query, sort, 'join', demoteAccessories)
+      : capped;
   }
 
   /** True when more than CANDIDATE_CAP listings match (found by walking at most that many). */
@@ -191,15 +339,18 @@ export class CatalogueStore {
    * One catalogue query. `plan` is `join` (FTS drives, every match is joined and sorted), `first_candidates`
    * (the same over the first CANDIDATE_CAP matches in rowid order, scored in one pass), or `price_index` (the
    * price index drives and each row is checked against the set of matches: cheap when matches are many).
+   * Rows stream in result order and are grouped by product as they come, so the page is full whenever enough
+   * products match, however many offers each has.
    */
   #select(
     match: string,
     query: CatalogueQuery,
     sort: SortIntent,
     plan: 'join' | 'first_candidates' | 'price_index',
+    demoteAccessories: boolean,
   ): CatalogueHit[] {
     const filters = ["l.availability = 'in_stock'"];
-    const parameters: Record<string, string | number> = { match, limit: query.limit };
+    const parameters: Record<string, string | number> = { match };
     query.networks.forEach((network, index) => {
       parameters[`network${index}`] = network;
     });
@@ -216,12 +367,14 @@ export class CatalogueStore {
       filters.push('l.condition = @condition');
       parameters.condition = query.condition;
     }
-    const columns =
-      'l.title AS title, l.price_pence AS pricePence, l.condition AS condition, l.network AS network, l.url AS url';
+    const columns = `l.title AS title, l.price_pence AS pricePence, l.condition AS condition, l.network AS network,
+      l.url AS url, l.image_url AS imageUrl, l.shipping_pence AS shippingPence, l.availability AS availability,
+      l.product_key AS productKey`;
     const candidates =
       plan === 'first_candidates'
         ? `(SELECT rowid, ${BM25} AS score FROM listings_fts WHERE listings_fts MATCH @match LIMIT ${CANDIDATE_CAP})`
         : `(SELECT rowid, ${BM25} AS score FROM listings_fts WHERE listings_fts MATCH @match)`;
+    const accessoryFirst = demoteAccessories ? 'l.accessory, ' : '';
     let sql: string;
     // CROSS JOIN pins the matches as the outer loop: left to itself the planner may walk every listing of the
     // requested networks through the (network, item_id) index and probe the matches for each.
@@ -229,18 +382,21 @@ export class CatalogueStore {
       sql = `
         SELECT ${columns} FROM listings l INDEXED BY listings_by_price
         WHERE l.rowid IN (SELECT rowid FROM listings_fts WHERE listings_fts MATCH @match) AND ${filters.join(' AND ')}
-        ORDER BY l.price_pence, l.rowid
-        LIMIT @limit`;
+        ORDER BY l.price_pence, l.rowid`;
     } else {
-      const order = sort === 'price_asc' ? 'l.price_pence, m.score' : 'm.score, l.price_pence';
+      // New offers before used ones of equal relevance, then the cheaper: the first offer of a product seen is
+      // the one shown.
+      const order =
+        sort === 'price_asc'
+          ? 'l.price_pence, m.score'
+          : `${accessoryFirst}m.score, l.condition <> 'new', l.price_pence`;
       sql = `
         SELECT ${columns}
         FROM ${candidates} m CROSS JOIN listings l ON l.rowid = m.rowid
         WHERE ${filters.join(' AND ')}
-        ORDER BY ${order}, l.rowid
-        LIMIT @limit`;
+        ORDER BY ${order}, l.rowid`;
     }
-    return this.#statement(sql).all(parameters) as CatalogueHit[];
+    return groupByProduct(this.#statement(sql).iterate(parameters) as IterableIterator<CatalogueRow>, query.limit);
   }
 
   #statement(sql: string): Database.Statement {
@@ -256,4 +412,101 @@ export class CatalogueStore {
   close(): void {
     this.#db.close();
   }
+}
+
+// Once a page is full, this many more rows are read so that other offers of the products shown are counted.
+const OFFER_LOOKAHEAD = 50;
+
+/** Keeps the first row of each product, in row order, until `limit` products are found. */
+function groupByProduct(rows: IterableIterator<CatalogueRow>, limit: number): CatalogueHit[] {
+  const products = new Map<string, { hit: Omit<CatalogueHit, 'offers'>; offers: number }>();
+  let extra = 0;
+  for (const { productKey, ...hit } of rows) {
+    const known = products.get(productKey);
+    if (known !== undefined) {
+      known.offers += 1;
+    } else if (products.size < limit) {
+      products.set(productKey, { hit, offers: 1 });
+    }
+    if (products.size >= limit) {
+      extra += 1;
+      if (extra > OFFER_LOOKAHEAD) break;
+    }
+  }
+  rows.return?.();
+  return [...products.values()].map(({ hit, offers }) => ({ ...hit, offers }));
+}
+
+/** A feed item as a row, with its derived search columns. */
+function rowOf(item: CatalogueItem): Record<string, string | number | null> {
+  return {
+    network: item.network,
+    itemId: item.itemId,
+    title: item.title,
+    brand: item.brand,
+    category: item.category,
+    url: item.url,
+    pricePence: item.pricePence,
+    condition: item.condition,
+    availability: item.availability,
+    ...derivedColumns(item),
+    gtin: item.gtin ?? null,
+    mpn: item.mpn ?? null,
+    imageUrl: item.imageUrl ?? null,
+    shippingPence: item.shippingPence ?? null,
+  };
+}
+
+function derivedColumns(item: {
+  title: string;
+  brand: string;
+  category: string;
+  gtin?: string | undefined;
+  mpn?: string | undefined;
+}): { searchTitle: string; aliases: string; productKey: string; accessory: number } {
+  return {
+    searchTitle: searchTextOf(item.title),
+    aliases: [aliasesOf(item.title), aliasesOf(item.brand)].filter((text) => text !== '').join(' '),
+    productKey: productKeyOf(item),
+    accessory: isAccessory(item.title, item.category) ? 1 : 0,
+  };
+}
+
+/** Creates the schema, converting a version 1 catalogue (raw title indexed) in place. */
+function prepareSchema(db: Database.Database): void {
+  const version = db.pragma('user_version', { simple: true }) as number;
+  const hasListings = db.prepare("SELECT 1 FROM sqlite_master WHERE name = 'listings'").get() !== undefined;
+  if (hasListings && version < SCHEMA_VERSION) {
+    db.transaction(() => {
+      db.exec(`DROP TRIGGER IF EXISTS listings_after_insert; DROP TRIGGER IF EXISTS listings_after_delete;
+        DROP TRIGGER IF EXISTS listings_after_update; DROP TABLE IF EXISTS listings_fts;`);
+      const present = new Set(
+        (db.prepare('PRAGMA table_info(listings)').all() as Array<{ name: string }>).map((column) => column.name),
+      );
+      for (const column of VERSION_2_COLUMNS) {
+        if (!present.has(column.split(' ')[0] ?? '')) db.exec(`ALTER TABLE listings ADD COLUMN ${column}`);
+      }
+      const update = db.prepare(
+        'UPDATE listings SET search_title = @searchTitle, aliases = @aliases, product_key = @productKey, accessory = @accessory WHERE rowid = @rowid',
+      );
+      const rows = db.prepare('SELECT rowid, title, brand, category, gtin, mpn FROM listings').all() as Array<{
+        rowid: number;
+        title: string;
+        brand: string;
+        category: string;
+        gtin: string | null;
+        mpn: string | null;
+      }>;
+      for (const row of rows) {
+        update.run({
+          rowid: row.rowid,
+          ...derivedColumns({ ...row, gtin: row.gtin ?? undefined, mpn: row.mpn ?? undefined }),
+        });
+      }
+      db.exec(FTS_SCHEMA);
+      db.exec("INSERT INTO listings_fts (listings_fts) VALUES ('rebuild')");
+    })();
+  }
+  db.exec(SCHEMA);
+  db.pragma(`user_version = ${SCHEMA_VERSION}`);
 }

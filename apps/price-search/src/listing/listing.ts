@@ -31,6 +31,15 @@ export interface Listing {
   readonly url: string;
   /** Position in its source's own ordering (0 = the source's best match). */
   readonly sourceRank: number;
+  readonly imageUrl?: string | undefined;
+  /** Delivery to the UK; undefined when the source does not say. */
+  readonly shippingPence?: Pence | undefined;
+  /** Marketplace seller (eBay), not stored. */
+  readonly seller?: string | undefined;
+  /** The url carries the service's affiliate tracking. */
+  readonly affiliate?: boolean | undefined;
+  /** Matching offers of this product in its source (this one included). */
+  readonly offers?: number | undefined;
 }
 
 /** A listing on the wire (HTTP response element and MCP structured output). */

@@ -58,6 +58,19 @@ export function newLookupId(): LookupId {
   return `lkp_${randomBytes(8).toString('hex')}` as LookupId;
 }
 
+/**
+ * The requested networks narrowed to the retailers the text names ("ps5 at currys"). When the request's
+ * `networks` field and the text disagree entirely, the field wins, as `max_price` wins over a budget in the text.
+ */
+export function networksToSearch(
+  requested: readonly NetworkId[],
+  named: readonly NetworkId[] | undefined,
+): readonly NetworkId[] {
+  if (named === undefined) return requested;
+  const both = requested.filter((network) => named.includes(network));
+  return both.length === 0 ? requested : both;
+}
+
 /** Runs one lookup for `input.client`. */
 export async function runLookup(deps: LookupDependencies, input: LookupInput): Promise<LookupResult> {
   const parsed = withMaxPrice(parseQuery(input.query), input.maxPence);
@@ -86,7 +99,7 @@ export async function runLookup(deps: LookupDependencies, input: LookupInput): P
   try {
     const outcome = await deps.engine.search({
       parsed,
-      networks: input.networks,
+      networks: networksToSearch(input.networks, parsed.networks),
       maxResults: input.maxResults,
     });
     if (outcome.networksSearched.length === 0 && outcome.networksFailed.length > 0) {

@@ -57,7 +57,7 @@ describe('importFeed', () => {
       { position: 3, itemId: '0012347', reason: 'price currency is EUR, only GBP is accepted' },
       { position: 4, itemId: '0012348', reason: 'unknown condition: broken (new, used or refurbished)' },
     ]);
-    expect(search(store, ['washing', 'machine'])).toEqual([
+    expect(search(store, ['washing', 'machine'])).toMatchObject([
       {
         title: 'Hotpoint NSWM1045CWUKN 10kg 1400 Spin Washing Machine',
         pricePence: 32999,
