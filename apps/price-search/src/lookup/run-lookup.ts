@@ -9,7 +9,7 @@ import type { Listing } from '../listing/listing.js';
 import type { NetworkId } from '../listing/networks.js';
 import type { ClientIdentity, LookupId, LookupMeter } from '../metering/lookup-meter.js';
 import type { Pence } from '../money/pence.js';
-import { parseQuery, withMaxPrice } from '../query/parse-query.js';
+import { parseQuery, withPriceRange } from '../query/parse-query.js';
 import type { SearchEngine } from '../search/search-engine.js';
 
 /** A validated lookup request. */
@@ -18,6 +18,7 @@ export interface LookupInput {
   readonly query: string;
   readonly maxResults: number;
   readonly maxPence: Pence | undefined;
+  readonly minPence?: Pence | undefined;
   readonly networks: readonly NetworkId[];
 }
 
@@ -73,7 +74,7 @@ export function networksToSearch(
 
 /** Runs one lookup for `input.client`. */
 export async function runLookup(deps: LookupDependencies, input: LookupInput): Promise<LookupResult> {
-  const parsed = withMaxPrice(parseQuery(input.query), input.maxPence);
+  const parsed = withPriceRange(parseQuery(input.query), input.minPence, input.maxPence);
   if (parsed.terms.length === 0) {
     return {
       ok: false,

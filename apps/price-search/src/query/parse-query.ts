@@ -173,6 +173,24 @@ export function parseQuery(raw: string): ParsedQuery {
 }
 
 /**
+ * Applies the request's `min_price` and `max_price`: each wins over the same bound found in the text; a bound
+ * from the text is kept only while the window stays non-empty.
+ */
+export function withPriceRange(
+  parsed: ParsedQuery,
+  minPence: Pence | undefined,
+  maxPence: Pence | undefined,
+): ParsedQuery {
+  const capped = withMaxPrice(parsed, maxPence);
+  if (minPence === undefined) return capped;
+  const ceiling = capped.budget.maxPence;
+  return {
+    ...capped,
+    budget: { minPence, maxPence: ceiling !== undefined && ceiling >= minPence ? ceiling : undefined },
+  };
+}
+
+/**
  * Applies the request's `max_price`, which wins over a ceiling found in the text. A floor from the text is kept
  * only while it stays below the new ceiling.
  */
