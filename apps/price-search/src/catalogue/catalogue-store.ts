@@ -218,7 +218,13 @@ export class CatalogueStore {
   search(query: CatalogueQuery): CatalogueHit[] {
     if (query.networks.length === 0 || query.limit <= 0) return [];
     const terms = this.understandTerms(query.terms);
-    const [strict, relaxed] = buildMatchExpressions(terms, (term) => !this.#matches(termExpression(term)));
+    // A word the catalogue does not know may be dropped, unless the query names a model and the word could be the
+    // product line that model belongs to ("iphone 14 pro" must not find a MacBook Pro 14-inch): then only words in
+    // another script ("黑色") go.
+    const namesModel = terms.some(isModelTerm);
+    const droppable = (term: string): boolean =>
+      !this.#matches(termExpression(term)) && (!namesModel || !/\p{Script=Latin}/u.test(term));
+    const [strict, relaxed] = buildMatchExpressions(terms, droppable);
     if (strict === undefined) return [];
     const demoteAccessories = !asksForAccessory(terms);
     const hits = this.#run(strict, query, query.sort, demoteAccessories);
@@ -396,7 +402,11 @@ export class CatalogueStore {
         WHERE ${filters.join(' AND ')}
         ORDER BY ${order}, l.rowid`;
     }
-    return groupByProduct(this.#statement(sql).iterate(parameters) as IterableIterator<CatalogueRow>, query.limit);
+    return groupByProduct(
+      this.#statement(sql).iterate(parameters) as IterableIterator<CatalogueRow>,
+      query.limit,
+      sort,
+    );
   }
 
   #statement(sql: string): Database.Statement {
@@ -417,14 +427,20 @@ export class CatalogueStore {
 // Once a page is full, this many more rows are read so that other offers of the products shown are counted.
 const OFFER_LOOKAHEAD = 50;
 
-/** Keeps the first row of each product, in row order, until `limit` products are found. */
-function groupByProduct(rows: IterableIterator<CatalogueRow>, limit: number): CatalogueHit[] {
+/**
+ * Groups rows by product, in row order, until `limit` products are found: a product takes the place of its
+ * first (best-ranked) row and shows its best offer among the rows read: for relevance new before used, then
+ * the cheapest; for cheapest-first the first, cheapest row.
+ */
+function groupByProduct(rows: IterableIterator<CatalogueRow>, limit: number, sort: SortIntent): CatalogueHit[] {
   const products = new Map<string, { hit: Omit<CatalogueHit, 'offers'>; offers: number }>();
   let extra = 0;
   for (const { productKey, ...hit } of rows) {
     const known = products.get(productKey);
     if (known !== undefined) {
       known.offers += 1;
+      // Cheapest-first rows arrive in price order: the first offer is the one to show.
+      if (sort === 'relevance' && isBetterOffer(hit, known.hit)) known.hit = hit;
     } else if (products.size < limit) {
       products.set(productKey, { hit, offers: 1 });
     }
@@ -435,6 +451,13 @@ function groupByProduct(rows: IterableIterator<CatalogueRow>, limit: number): Ca
   }
   rows.return?.();
   return [...products.values()].map(({ hit, offers }) => ({ ...hit, offers }));
+}
+
+function isBetterOffer(candidate: Omit<CatalogueHit, 'offers'>, current: Omit<CatalogueHit, 'offers'>): boolean {
+  const candidateNew = candidate.condition === 'new';
+  const currentNew = current.condition === 'new';
+  if (candidateNew !== currentNew) return candidateNew;
+  return candidate.pricePence < current.pricePence;
 }
 
 /** A feed item as a row, with its derived search columns. */

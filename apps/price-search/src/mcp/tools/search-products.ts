@@ -16,6 +16,13 @@ const listing = z.object({
   condition: z.enum(['New', 'Used', 'Refurbished']),
   network: z.enum(NETWORKS),
   url: z.string(),
+  delivery_cost: z.number().nullable(),
+  total_price: z.number().nullable(),
+  availability: z.literal('in_stock'),
+  image: z.string().nullable(),
+  seller: z.string().nullable(),
+  offers: z.int(),
+  affiliate_disclosure: z.string().nullable(),
 });
 
 /** Input of search_products (the API's request fields). */
