@@ -10,9 +10,10 @@ import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js'
 import { CustomerLinkStore, isCustomerId } from './billing/customer-links.js';
 import { drawdownBillingFromEnv } from './billing/drawdown-billing.js';
 import { CatalogueStore } from './catalogue/catalogue-store.js';
-import { FeedFormatError } from './catalogue/feed/read-feed.js';
+import { FEED_FORMATS, type FeedFormat, FeedFormatError } from './catalogue/feed/read-feed.js';
 import { importFeed } from './catalogue/import-feed.js';
 import { ebayOptionsFrom, readEnvironment } from './config.js';
+import { type FeedSource, readFeedSources } from './feeds/feed-source.js';
 import { KeyStore } from './keys/key-store.js';
 import { isNetworkId, NETWORKS } from './listing/networks.js';
 import { createMcpServer } from './mcp/mcp-server.js';
@@ -23,13 +24,15 @@ import { startPriceSearch } from './start-price-search.js';
 const USAGE = `Usage: price-search <command> [options]
 
 Commands:
-  serve [--port 8090] [--host 127.0.0.1] [--data-dir DIR] [--catalogue FILE] [--demo]
+  serve [--port 8090] [--host 127.0.0.1] [--data-dir DIR] [--catalogue FILE] [--demo] [--feeds FILE]
         [--billing-url URL] [--lookups-unit ubu_…]
-      Start the HTTP API. Without an imported catalogue the bundled demo feed is served from memory.
+      Start the HTTP API. Without an imported catalogue or live feeds the bundled demo feed is served from
+      memory. --feeds (or PRICE_SEARCH_FEEDS) names a JSON list of live product feeds refreshed on a schedule.
       With a billing URL (and DRAWDOWN_BILLING_KEY, DRAWDOWN_WEBHOOK_SECRET), keys linked to a Drawdown
       customer are metered by Drawdown, which notifies POST /billing/webhooks.
-  import <feed.tsv|feed.xml> [--network ID] [--format tsv|xml] [--replace] [--data-dir DIR] [--catalogue FILE]
-      Import a Google Merchant Center feed into the catalogue; rejected rows are listed with reasons.
+  import <feed> [--network ID] [--format tsv|xml|awin_csv] [--replace] [--data-dir DIR] [--catalogue FILE]
+      Import a Google Merchant Center (TSV, XML) or Awin (CSV) feed into the catalogue; rejected rows are
+      listed with reasons.
   keys create --plan pro|scale [--label TEXT] [--customer ctm_…] [--data-dir DIR]
   keys revoke <key-id> [--data-dir DIR]
   keys list [--data-dir DIR]
@@ -78,13 +81,22 @@ async function serveCommand(args: readonly string[]): Promise<number> {
       'data-dir': { type: 'string' },
       catalogue: { type: 'string' },
       demo: { type: 'boolean', default: false },
+      feeds: { type: 'string' },
       'billing-url': { type: 'string' },
       'lookups-unit': { type: 'string' },
     },
   });
   const env = readEnvironment();
   const files = paths(values['data-dir'], values.catalogue);
-  const useDemo = values.demo || !existsSync(files.catalogue);
+  const feedsPath = values.feeds ?? process.env.PRICE_SEARCH_FEEDS;
+  let feeds: FeedSource[] = [];
+  try {
+    feeds = feedsPath === undefined ? [] : readFeedSources(feedsPath);
+  } catch (error) {
+    console.error(`price-search: ${error instanceof Error ? error.message : String(error)}`);
+    return 1;
+  }
+  const useDemo = values.demo || (feeds.length === 0 && !existsSync(files.catalogue));
   const port = values.port === undefined ? env.PRICE_SEARCH_PORT : Number(values.port);
   if (!Number.isInteger(port) || port < 0 || port > 65_535) {
     console.error(`price-search: invalid port "${values.port}"`);
@@ -110,9 +122,17 @@ async function serveCommand(args: readonly string[]): Promise<number> {
     trustedProxies: env.PRICE_SEARCH_TRUSTED_PROXIES,
     ebay,
     drawdown,
+    feeds,
   });
   console.error(`price-search listening on ${running.url}`);
-  console.error(`  catalogue: ${useDemo ? 'bundled demo feed (in memory)' : files.catalogue}`);
+  console.error(
+    `  catalogue: ${useDemo ? 'bundled demo feed (in memory): example listings, not live offers' : files.catalogue}`,
+  );
+  for (const feed of feeds) {
+    console.error(
+      `  feed ${feed.id}: ${feed.network} from ${feed.url} (${feed.format}, every ${feed.refreshMinutes} min)`,
+    );
+  }
   console.error(
     `  ebay_uk:   ${ebay ? `live eBay Browse API at ${ebay.baseUrl}` : 'catalogue (EBAY_CLIENT_ID not set)'}`,
   );
@@ -152,8 +172,9 @@ async function importCommand(args: readonly string[]): Promise<number> {
     console.error(`price-search import: unknown network "${values.network}" (${NETWORKS.join(', ')})`);
     return 1;
   }
-  if (values.format !== undefined && values.format !== 'tsv' && values.format !== 'xml') {
-    console.error('price-search import: --format is tsv or xml');
+  const format = values.format;
+  if (format !== undefined && !(FEED_FORMATS as readonly string[]).includes(format)) {
+    console.error(`price-search import: --format is ${FEED_FORMATS.join(', ')}`);
     return 1;
   }
   const files = paths(values['data-dir'], values.catalogue);
@@ -165,7 +186,7 @@ async function importCommand(args: readonly string[]): Promise<number> {
     if (values.replace) store.clear();
     const report = await importFeed(store, {
       path: feedPath,
-      ...(values.format === undefined ? {} : { format: values.format }),
+      ...(format === undefined ? {} : { format: format as FeedFormat }),
       ...(values.network === undefined ? {} : { network: values.network }),
       onProgress: ({ read, imported, rejected }) => {
         const line = `read ${read} rows: ${imported} imported, ${rejected} rejected`;

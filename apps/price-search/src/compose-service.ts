@@ -14,6 +14,8 @@ import { CatalogueStore } from './catalogue/catalogue-store.js';
 import { importFeed } from './catalogue/import-feed.js';
 import { createEbayBrowseConnector, EBAY_CONNECTOR_ID } from './ebay/ebay-browse-connector.js';
 import { EbayTokenProvider } from './ebay/ebay-token-provider.js';
+import { FeedRefresher } from './feeds/feed-refresher.js';
+import type { FeedSource } from './feeds/feed-source.js';
 import type { HttpDependencies } from './http/http-dependencies.js';
 import { KeyStore } from './keys/key-store.js';
 import { NETWORKS } from './listing/networks.js';
@@ -44,8 +46,10 @@ export interface ServiceOptions {
   readonly cataloguePath?: string;
   /** Keys and quota database file, or `:memory:`. */
   readonly statePath?: string;
-  /** Load the bundled demo feed when the catalogue is empty (default true). */
+  /** Load the bundled demo feed when the catalogue is empty (default true without `feeds`, false with). */
   readonly demoFeed?: boolean;
+  /** Live product feeds refreshed into the catalogue (see feeds/feed-source.ts). */
+  readonly feeds?: readonly FeedSource[];
   readonly ebay?: EbayOptions | undefined;
   /** More live connectors; like eBay, each takes its networks away from the catalogue. */
   readonly extraConnectors?: readonly Connector[];
@@ -68,6 +72,8 @@ export interface PriceSearchService {
   readonly catalogue: CatalogueStore;
   /** The Drawdown meter, customer links and webhook receiver, when billing is configured. */
   readonly billing: DrawdownBilling | undefined;
+  /** Refreshes the live feeds; `startPriceSearch` runs its schedule. Undefined without feeds. */
+  readonly feeds: FeedRefresher | undefined;
   close(): void;
 }
 
@@ -77,7 +83,11 @@ const DEFAULT_DEADLINE_MS = 2_500;
 /** Builds the service from options. */
 export async function composeService(options: ServiceOptions = {}): Promise<PriceSearchService> {
   const clock = options.clock ?? systemClock;
-  const catalogue = await openCatalogue(options.cataloguePath ?? ':memory:', options.demoFeed ?? true);
+  const feedSources = options.feeds ?? [];
+  const { catalogue, demo } = await openCatalogue(
+    options.cataloguePath ?? ':memory:',
+    options.demoFeed ?? feedSources.length === 0,
+  );
   const stateDb = openStateDatabase(options.statePath ?? ':memory:');
 
   try {
@@ -111,6 +121,8 @@ export async function composeService(options: ServiceOptions = {}): Promise<Pric
       deadlinesMs: { ...DEFAULT_DEADLINES_MS, ...options.deadlinesMs },
       defaultDeadlineMs: DEFAULT_DEADLINE_MS,
     });
+    const feeds =
+      feedSources.length === 0 ? undefined : new FeedRefresher({ store: catalogue, sources: feedSources, clock });
     const keys = new KeyStore(stateDb);
     const localMeter = options.meter ?? new LocalLookupMeter(new QuotaStore(stateDb), clock, options.monthlyLookups);
     const billing =
@@ -130,11 +142,14 @@ export async function composeService(options: ServiceOptions = {}): Promise<Pric
         clock,
         trustedProxies: options.trustedProxies ?? 0,
         version: PACKAGE_VERSION,
+        catalogueSource: feeds !== undefined ? 'live_feeds' : demo ? 'demo_feed' : 'imported',
+        ...(feeds === undefined ? {} : { feeds }),
         ...(billing === undefined ? {} : { billingWebhook: billing.webhooks }),
       },
       keys,
       catalogue,
       billing,
+      feeds,
       close() {
         catalogue.close();
         stateDb.close();
@@ -150,15 +165,18 @@ export async function composeService(options: ServiceOptions = {}): Promise<Pric
 // The demo feed is parsed once per process; later in-memory catalogues start from a copy of the result.
 let demoImage: Buffer | undefined;
 
-async function openCatalogue(path: string, demoFeed: boolean): Promise<CatalogueStore> {
-  if (path === ':memory:' && demoFeed && demoImage !== undefined) return CatalogueStore.fromImage(demoImage);
+async function openCatalogue(path: string, demoFeed: boolean): Promise<{ catalogue: CatalogueStore; demo: boolean }> {
+  if (path === ':memory:' && demoFeed && demoImage !== undefined) {
+    return { catalogue: CatalogueStore.fromImage(demoImage), demo: true };
+  }
   const catalogue = CatalogueStore.open(path);
   try {
     if (demoFeed && Object.keys(catalogue.countByNetwork()).length === 0) {
       await importFeed(catalogue, { path: DEMO_FEED_PATH });
       if (path === ':memory:') demoImage = catalogue.serialize();
+      return { catalogue, demo: true };
     }
-    return catalogue;
+    return { catalogue, demo: false };
   } catch (error) {
     catalogue.close();
     throw error;

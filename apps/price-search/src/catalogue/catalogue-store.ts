@@ -29,6 +29,19 @@ export interface CatalogueQuery {
   readonly limit: number;
 }
 
+/** The stored state of one live feed. Times are ISO 8601. */
+export interface FeedState {
+  readonly feedId: string;
+  readonly etag: string | null;
+  readonly lastModified: string | null;
+  readonly lastAttemptAt: string | null;
+  readonly lastSuccessAt: string | null;
+  /** When the feed last answered with new content (not 304). */
+  readonly lastChangedAt: string | null;
+  readonly lastError: string | null;
+  readonly consecutiveFailures: number;
+}
+
 /** A catalogue hit: the best offer of one product among the matches. */
 export interface CatalogueHit {
   readonly title: string;
@@ -65,7 +78,8 @@ CREATE TRIGGER IF NOT EXISTS listings_after_delete AFTER DELETE ON listings BEGI
   INSERT INTO listings_fts (listings_fts, rowid, search_title, brand, category, aliases)
   VALUES ('delete', old.rowid, old.search_title, old.brand, old.category, old.aliases);
 END;
-CREATE TRIGGER IF NOT EXISTS listings_after_update AFTER UPDATE ON listings BEGIN
+CREATE TRIGGER IF NOT EXISTS listings_after_update
+AFTER UPDATE OF search_title, brand, category, aliases ON listings BEGIN
   INSERT INTO listings_fts (listings_fts, rowid, search_title, brand, category, aliases)
   VALUES ('delete', old.rowid, old.search_title, old.brand, old.category, old.aliases);
   INSERT INTO listings_fts (rowid, search_title, brand, category, aliases)
@@ -93,9 +107,22 @@ CREATE TABLE IF NOT EXISTS listings (
   mpn TEXT,
   image_url TEXT,
   shipping_pence INTEGER,
+  feed_id TEXT,
+  seen_run INTEGER,
   UNIQUE (network, item_id)
 );
 CREATE INDEX IF NOT EXISTS listings_by_price ON listings (price_pence);
+CREATE INDEX IF NOT EXISTS listings_by_feed ON listings (feed_id, seen_run);
+CREATE TABLE IF NOT EXISTS feed_state (
+  feed_id TEXT PRIMARY KEY,
+  etag TEXT,
+  last_modified TEXT,
+  last_attempt_at TEXT,
+  last_success_at TEXT,
+  last_changed_at TEXT,
+  last_error TEXT,
+  consecutive_failures INTEGER NOT NULL DEFAULT 0
+);
 ${FTS_SCHEMA}
 `;
 
@@ -108,6 +135,8 @@ const VERSION_2_COLUMNS = [
   'mpn TEXT',
   'image_url TEXT',
   'shipping_pence INTEGER',
+  'feed_id TEXT',
+  'seen_run INTEGER',
 ];
 
 // Title matches weigh most; a brand or category match alone ranks lower.
@@ -124,6 +153,7 @@ const COUNTS_TTL_MS = 60_000;
 export class CatalogueStore {
   readonly #db: Database.Database;
   readonly #upsert: Database.Statement;
+  readonly #touch: Database.Statement;
   readonly #statements = new Map<string, Database.Statement>();
   #counts: { at: number; counts: Partial<Record<NetworkId, number>> } | undefined;
   #vocabulary: Vocabulary | undefined;
@@ -132,15 +162,21 @@ export class CatalogueStore {
     this.#db = db;
     this.#upsert = db.prepare(`
       INSERT INTO listings (network, item_id, title, brand, category, url, price_pence, condition, availability,
-        search_title, aliases, product_key, accessory, gtin, mpn, image_url, shipping_pence)
+        search_title, aliases, product_key, accessory, gtin, mpn, image_url, shipping_pence, feed_id, seen_run)
       VALUES (@network, @itemId, @title, @brand, @category, @url, @pricePence, @condition, @availability,
-        @searchTitle, @aliases, @productKey, @accessory, @gtin, @mpn, @imageUrl, @shippingPence)
-      ON CONFLICT (network, item_id) DO UPDATE SET
+        @searchTitle, @aliases, @productKey, @accessory, @gtin, @mpn, @imageUrl, @shippingPence, @feedId, @seenRun)
+      ON CONFLICT (network, item_id) DO UPDATE SET feed_id = excluded.feed_id, seen_run = excluded.seen_run,
         title = excluded.title, brand = excluded.brand, category = excluded.category, url = excluded.url,
         price_pence = excluded.price_pence, condition = excluded.condition, availability = excluded.availability,
         search_title = excluded.search_title, aliases = excluded.aliases, product_key = excluded.product_key,
         accessory = excluded.accessory, gtin = excluded.gtin, mpn = excluded.mpn, image_url = excluded.image_url,
         shipping_pence = excluded.shipping_pence`);
+    // An unchanged offer of a live feed only records the run that saw it: no row rewrite, no index update.
+    this.#touch = db.prepare(`
+      UPDATE listings SET feed_id = @feedId, seen_run = @seenRun
+      WHERE network = @network AND item_id = @itemId AND title = @title AND brand = @brand AND category = @category
+        AND url = @url AND price_pence = @pricePence AND condition = @condition AND availability = @availability
+        AND gtin IS @gtin AND mpn IS @mpn AND image_url IS @imageUrl AND shipping_pence IS @shippingPence`);
   }
 
   /** Opens (and creates when needed) the catalogue at `path`, or in memory for `:memory:`. */
@@ -167,13 +203,63 @@ export class CatalogueStore {
     return this.#db.serialize();
   }
 
-  /** Inserts or replaces items (same network and id) in one transaction. */
-  upsert(items: readonly CatalogueItem[]): void {
+  /**
+   * Inserts or replaces items (same network and id) in one transaction. `origin` names the live feed they came
+   * from and the refresh run that saw them, so offers a later run no longer lists can be expired.
+   */
+  upsert(items: readonly CatalogueItem[], origin?: { readonly feedId: string; readonly run: number }): void {
     const run = this.#db.transaction((batch: readonly CatalogueItem[]) => {
-      for (const item of batch) this.#upsert.run(rowOf(item));
+      for (const item of batch) {
+        const row = { ...rowOf(item), feedId: origin?.feedId ?? null, seenRun: origin?.run ?? null };
+        if (origin !== undefined && this.#touch.run(row).changes === 1) continue;
+        this.#upsert.run(row);
+      }
     });
     run(items);
     this.#changed();
+  }
+
+  /** Removes the listings of `feedId` that run `run` did not see (offers the feed no longer has). */
+  expireFeed(feedId: string, run: number): number {
+    const { changes } = this.#db.prepare('DELETE FROM listings WHERE feed_id = ? AND seen_run < ?').run(feedId, run);
+    if (changes > 0) this.#changed();
+    return changes;
+  }
+
+  /** Listings per live feed. */
+  countByFeed(): Record<string, number> {
+    const rows = this.#db
+      .prepare('SELECT feed_id AS feedId, count(*) AS n FROM listings WHERE feed_id IS NOT NULL GROUP BY feed_id')
+      .all() as Array<{ feedId: string; n: number }>;
+    return Object.fromEntries(rows.map((row) => [row.feedId, row.n]));
+  }
+
+  /** What the last refreshes of a feed did (validators for conditional requests, freshness). */
+  feedState(feedId: string): FeedState | undefined {
+    const row = this.#db
+      .prepare(
+        `SELECT feed_id AS feedId, etag, last_modified AS lastModified, last_attempt_at AS lastAttemptAt,
+          last_success_at AS lastSuccessAt, last_changed_at AS lastChangedAt, last_error AS lastError,
+          consecutive_failures AS consecutiveFailures FROM feed_state WHERE feed_id = ?`,
+      )
+      .get(feedId) as FeedState | undefined;
+    return row;
+  }
+
+  /** Stores a feed's state. */
+  saveFeedState(state: FeedState): void {
+    this.#db
+      .prepare(
+        `INSERT INTO feed_state (feed_id, etag, last_modified, last_attempt_at, last_success_at, last_changed_at,
+          last_error, consecutive_failures)
+        VALUES (@feedId, @etag, @lastModified, @lastAttemptAt, @lastSuccessAt, @lastChangedAt, @lastError,
+          @consecutiveFailures)
+        ON CONFLICT (feed_id) DO UPDATE SET etag = excluded.etag, last_modified = excluded.last_modified,
+          last_attempt_at = excluded.last_attempt_at, last_success_at = excluded.last_success_at,
+          last_changed_at = excluded.last_changed_at, last_error = excluded.last_error,
+          consecutive_failures = excluded.consecutive_failures`,
+      )
+      .run(state);
   }
 
   /** Removes every listing. */

@@ -19,6 +19,8 @@ export interface ImportFeedInput {
   /** Called for each rejected row. */
   readonly onRejected?: (rejection: RowRejection) => void;
   readonly batchSize?: number;
+  /** The live feed and refresh run the rows come from (see `CatalogueStore.upsert`). */
+  readonly origin?: { readonly feedId: string; readonly run: number };
 }
 
 /** Running totals of an import. */
@@ -53,7 +55,7 @@ export async function importFeed(store: CatalogueStore, input: ImportFeedInput):
   };
   const flush = (): void => {
     if (batch.length === 0) return;
-    store.upsert(batch);
+    store.upsert(batch, input.origin);
     imported += batch.length;
     batch = [];
   };

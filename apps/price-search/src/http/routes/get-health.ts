@@ -16,6 +16,8 @@ export function registerGetHealth(app: Hono<{ Bindings: HttpBindings }>, deps: H
       health: deps.health,
       version: deps.version,
       now: deps.clock.now(),
+      ...(deps.catalogueSource === undefined ? {} : { catalogueSource: deps.catalogueSource }),
+      ...(deps.feeds === undefined ? {} : { feeds: deps.feeds }),
     });
     c.header('cache-control', 'no-store');
     return c.json(body, body.status === 'down' ? 503 : 200);

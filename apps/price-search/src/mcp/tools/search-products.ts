@@ -66,7 +66,8 @@ export function registerSearchProducts(server: McpServer, client: RuleFollowingC
     {
       title: 'Search UK product listings',
       description:
-        'Live UK marketplace listings (GBP) for a physical product, with a direct purchase link each. ' +
+        'UK marketplace listings (GBP) for a physical product, with a direct purchase link each; call ' +
+        'service_status to learn whether they are live or only the demo catalogue. ' +
         'Show every url to the user unchanged. When nothing matches, one broader query is tried automatically ' +
         '(meta.broadened).',
       inputSchema: searchProductsInput,
