@@ -9,9 +9,11 @@ import {
   type DrawdownBilling,
   type DrawdownBillingOptions,
 } from './billing/drawdown-billing.js';
+import type { Catalogue } from './catalogue/catalogue.js';
 import { CATALOGUE_CONNECTOR_ID, createCatalogueConnector } from './catalogue/catalogue-connector.js';
 import { CatalogueStore } from './catalogue/catalogue-store.js';
 import { importFeed } from './catalogue/import-feed.js';
+import { PostgresCatalogue } from './catalogue/postgres-catalogue.js';
 import { createEbayBrowseConnector, EBAY_CONNECTOR_ID } from './ebay/ebay-browse-connector.js';
 import { EbayTokenProvider } from './ebay/ebay-token-provider.js';
 import { FeedRefresher } from './feeds/feed-refresher.js';
@@ -44,6 +46,8 @@ export interface EbayOptions {
 export interface ServiceOptions {
   /** Catalogue database file, or `:memory:`. */
   readonly cataloguePath?: string;
+  /** A PostgreSQL URL: the catalogue lives there instead of in SQLite (`cataloguePath` is then not used). */
+  readonly catalogueUrl?: string;
   /** Keys and quota database file, or `:memory:`. */
   readonly statePath?: string;
   /** Load the bundled demo feed when the catalogue is empty (default true without `feeds`, false with). */
@@ -69,12 +73,13 @@ export interface ServiceOptions {
 export interface PriceSearchService {
   readonly deps: HttpDependencies;
   readonly keys: KeyStore;
-  readonly catalogue: CatalogueStore;
+  readonly catalogue: Catalogue;
   /** The Drawdown meter, customer links and webhook receiver, when billing is configured. */
   readonly billing: DrawdownBilling | undefined;
   /** Refreshes the live feeds; `startPriceSearch` runs its schedule. Undefined without feeds. */
   readonly feeds: FeedRefresher | undefined;
-  close(): void;
+  /** Closes the databases (a PostgreSQL catalogue's pool asynchronously). */
+  close(): void | Promise<void>;
 }
 
 const DEFAULT_DEADLINES_MS = { [CATALOGUE_CONNECTOR_ID]: 1_000 };
@@ -85,7 +90,7 @@ export async function composeService(options: ServiceOptions = {}): Promise<Pric
   const clock = options.clock ?? systemClock;
   const feedSources = options.feeds ?? [];
   const { catalogue, demo } = await openCatalogue(
-    options.cataloguePath ?? ':memory:',
+    options.catalogueUrl ?? options.cataloguePath ?? ':memory:',
     options.demoFeed ?? feedSources.length === 0,
   );
   const stateDb = openStateDatabase(options.statePath ?? ':memory:');
@@ -151,13 +156,13 @@ export async function composeService(options: ServiceOptions = {}): Promise<Pric
       billing,
       feeds,
       close() {
-        catalogue.close();
         stateDb.close();
+        return catalogue.close();
       },
     };
   } catch (error) {
-    catalogue.close();
     stateDb.close();
+    await catalogue.close();
     throw error;
   }
 }
@@ -165,20 +170,22 @@ export async function composeService(options: ServiceOptions = {}): Promise<Pric
 // The demo feed is parsed once per process; later in-memory catalogues start from a copy of the result.
 let demoImage: Buffer | undefined;
 
-async function openCatalogue(path: string, demoFeed: boolean): Promise<{ catalogue: CatalogueStore; demo: boolean }> {
-  if (path === ':memory:' && demoFeed && demoImage !== undefined) {
+/** Opens the catalogue at a SQLite path, `:memory:` or a PostgreSQL URL, loading the demo feed when asked and empty. */
+async function openCatalogue(location: string, demoFeed: boolean): Promise<{ catalogue: Catalogue; demo: boolean }> {
+  if (location === ':memory:' && demoFeed && demoImage !== undefined) {
     return { catalogue: CatalogueStore.fromImage(demoImage), demo: true };
   }
-  const catalogue = CatalogueStore.open(path);
+  const postgres = /^postgres(ql)?:\/\//.test(location);
+  const catalogue = postgres ? await PostgresCatalogue.open(location) : CatalogueStore.open(location);
   try {
     if (demoFeed && Object.keys(catalogue.countByNetwork()).length === 0) {
       await importFeed(catalogue, { path: DEMO_FEED_PATH });
-      if (path === ':memory:') demoImage = catalogue.serialize();
+      if (location === ':memory:' && catalogue instanceof CatalogueStore) demoImage = catalogue.serialize();
       return { catalogue, demo: true };
     }
     return { catalogue, demo: false };
   } catch (error) {
-    catalogue.close();
+    await catalogue.close();
     throw error;
   }
 }

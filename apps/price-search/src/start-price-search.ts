@@ -51,11 +51,12 @@ export async function startPriceSearch(options: StartOptions = {}): Promise<Runn
             // Usage reports to Drawdown still in flight are delivered, and feed imports finish, before the
             // databases close.
             const drained = Promise.all([service.billing?.meter.close(), service.feeds?.stop()]);
-            void drained.then(() => {
-              service.close();
-              if (error) reject(error);
-              else resolve();
-            });
+            void drained
+              .then(() => service.close())
+              .then(() => {
+                if (error) reject(error);
+                else resolve();
+              }, reject);
           });
           if ('closeAllConnections' in server) server.closeAllConnections();
         });

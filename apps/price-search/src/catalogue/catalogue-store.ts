@@ -7,54 +7,14 @@
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import Database from 'better-sqlite3';
-import type { Condition } from '../listing/listing.js';
 import type { NetworkId } from '../listing/networks.js';
-import type { Pence } from '../money/pence.js';
+import { asksForAccessory, isAccessory, productKeyOf } from '../listing/product-identity.js';
+import { aliasesOf, foldText, searchTextOf, wordsOf } from '../listing/search-text.js';
 import type { SortIntent } from '../query/parse-query.js';
+import type { Catalogue, CatalogueHit, CatalogueQuery, FeedState } from './catalogue.js';
 import type { CatalogueItem } from './feed/feed-record.js';
-import { buildMatchExpressions, isModelTerm, mergeSynonymPhrases, termExpression } from './match-expression.js';
-import { asksForAccessory, isAccessory, productKeyOf } from './product-identity.js';
-import { aliasesOf, foldText, searchTextOf, wordsOf } from './search-text.js';
+import { planMatch, type TermIndex } from './term-understanding.js';
 import { Vocabulary } from './vocabulary.js';
-
-/** A catalogue search. */
-export interface CatalogueQuery {
-  readonly terms: readonly string[];
-  readonly networks: readonly NetworkId[];
-  readonly minPence: Pence | undefined;
-  readonly maxPence: Pence | undefined;
-  readonly condition: Condition | undefined;
-  readonly sort: SortIntent;
-  /** Distinct products wanted: offers of one product across retailers count once (its best offer). */
-  readonly limit: number;
-}
-
-/** The stored state of one live feed. Times are ISO 8601. */
-export interface FeedState {
-  readonly feedId: string;
-  readonly etag: string | null;
-  readonly lastModified: string | null;
-  readonly lastAttemptAt: string | null;
-  readonly lastSuccessAt: string | null;
-  /** When the feed last answered with new content (not 304). */
-  readonly lastChangedAt: string | null;
-  readonly lastError: string | null;
-  readonly consecutiveFailures: number;
-}
-
-/** A catalogue hit: the best offer of one product among the matches. */
-export interface CatalogueHit {
-  readonly title: string;
-  readonly pricePence: Pence;
-  readonly condition: Condition;
-  readonly network: NetworkId;
-  readonly url: string;
-  readonly imageUrl: string | null;
-  readonly shippingPence: Pence | null;
-  readonly availability: string;
-  /** Matching offers of the same product (this one included). */
-  readonly offers: number;
-}
 
 interface CatalogueRow extends Omit<CatalogueHit, 'offers'> {
   readonly productKey: string;
@@ -150,7 +110,7 @@ export const CANDIDATE_CAP = 4_000;
 const COUNTS_TTL_MS = 60_000;
 
 /** The catalogue database. */
-export class CatalogueStore {
+export class CatalogueStore implements Catalogue {
   readonly #db: Database.Database;
   readonly #upsert: Database.Statement;
   readonly #touch: Database.Statement;
@@ -301,16 +261,9 @@ export class CatalogueStore {
    * listings match the words but the budget, condition or networks exclude them, the answer stays empty:
    * relaxing the words would offer other products instead of saying there are none.
    */
-  search(query: CatalogueQuery): CatalogueHit[] {
+  async search(query: CatalogueQuery): Promise<CatalogueHit[]> {
     if (query.networks.length === 0 || query.limit <= 0) return [];
-    const terms = this.understandTerms(query.terms);
-    // A word the catalogue does not know may be dropped, unless the query names a model and the word could be the
-    // product line that model belongs to ("iphone 14 pro" must not find a MacBook Pro 14-inch): then only words in
-    // another script ("黑色") go.
-    const namesModel = terms.some(isModelTerm);
-    const droppable = (term: string): boolean =>
-      !this.#matches(termExpression(term)) && (!namesModel || !/\p{Script=Latin}/u.test(term));
-    const [strict, relaxed] = buildMatchExpressions(terms, droppable);
+    const { terms, strict, relaxed } = await planMatch(query.terms, this.#termIndex);
     if (strict === undefined) return [];
     const demoteAccessories = !asksForAccessory(terms);
     const hits = this.#run(strict, query, query.sort, demoteAccessories);
@@ -319,73 +272,11 @@ export class CatalogueStore {
     return this.#run(relaxed, query, 'relevance', demoteAccessories);
   }
 
-  /**
-   * The terms as the catalogue will match them: synonym phrases merged, and each word the index does not know
-   * joined with the next ("quiet comfort"), split ("airfryer") or corrected ("iphnoe"), when that gives a word
-   * it knows. A short word (3 or 4 letters) is corrected only to a word found together with the query's other
-   * words ("airpods por"), since short words have many neighbours ("sofa", "soda"). Model codes are kept as
-   * they are. When every word is known but they match nothing together, two words that make one catalogue word
-   * are joined ("smart watch").
-   */
-  understandTerms(raw: readonly string[]): string[] {
-    const terms = mergeSynonymPhrases(raw);
-    const understood: string[] = [];
-    for (let index = 0; index < terms.length; index += 1) {
-      const term = terms[index] ?? '';
-      const expression = termExpression(term);
-      if (expression === '' || isModelTerm(term) || this.#matches(expression)) {
-        understood.push(term);
-        continue;
-      }
-      const vocabulary = this.#vocabularyNow();
-      const word = wordsOf(foldText(term)).join('');
-      const next = terms[index + 1];
-      const joined = next === undefined ? '' : `${word}${wordsOf(foldText(next)).join('')}`;
-      if (next !== undefined && !isModelTerm(next) && vocabulary.has(joined)) {
-        understood.push(joined);
-        index += 1;
-        continue;
-      }
-      const parts = vocabulary.split(word);
-      if (parts !== undefined) {
-        understood.push(parts.join(' '));
-        continue;
-      }
-      const others = terms
-        .filter((_, position) => position !== index)
-        .map(termExpression)
-        .filter((e) => e !== '');
-      const corrected =
-        vocabulary.correct(word) ??
-        (others.length === 0
-          ? undefined
-          : vocabulary
-              .nearShortWords(word)
-              .find((candidate) => this.#matches([termExpression(candidate), ...others].join(' AND '))));
-      understood.push(corrected ?? term);
-    }
-    if (understood.length > 1 && !this.#matches(understood.map(termExpression).join(' AND '))) {
-      return this.#joinPairs(understood);
-    }
-    return understood;
-  }
-
-  #joinPairs(terms: readonly string[]): string[] {
-    const vocabulary = this.#vocabularyNow();
-    const joined: string[] = [];
-    for (let index = 0; index < terms.length; index += 1) {
-      const term = terms[index] ?? '';
-      const next = terms[index + 1];
-      const pair = next === undefined ? '' : `${term}${next}`;
-      if (next !== undefined && /^\p{L}+$/u.test(pair) && vocabulary.has(pair)) {
-        joined.push(pair);
-        index += 1;
-      } else {
-        joined.push(term);
-      }
-    }
-    return joined;
-  }
+  readonly #termIndex: TermIndex = {
+    matches: (expression) => this.#matches(expression),
+    // The whole vocabulary is in memory: the request needs no look-up.
+    vocabulary: () => this.#vocabularyNow(),
+  };
 
   #matches(expression: string): boolean {
     return (
@@ -619,3 +510,5 @@ function prepareSchema(db: Database.Database): void {
   db.exec(SCHEMA);
   db.pragma(`user_version = ${SCHEMA_VERSION}`);
 }
+
+export type { CatalogueHit, CatalogueQuery, FeedState } from './catalogue.js';

@@ -4,7 +4,7 @@
  * spelling (see `search-text.ts`), so user text can never inject FTS5 syntax (NEAR, column filters, `*`); a
  * run-together spelling and shoppers' synonyms are alternatives of the same term.
  */
-import { foldText, joinedOf, phraseOf, wordsOf } from './search-text.js';
+import { foldText, joinedOf, phraseOf, wordsOf } from '../listing/search-text.js';
 
 // Shoppers' words for what titles spell differently. Both directions matter: "ps5" must find "PlayStation 5"
 // titles and "hoover" the vacuum cleaners (British usage).

@@ -85,6 +85,25 @@ export class Vocabulary {
   }
 }
 
+const ALPHABET = 'abcdefghijklmnopqrstuvwxyz0123456789';
+
+/** Every string one edit (deletion, transposition, substitution, insertion) from `word`. */
+export function oneEditAway(word: string): string[] {
+  const found = new Set<string>();
+  for (let index = 0; index <= word.length; index += 1) {
+    const head = word.slice(0, index);
+    const tail = word.slice(index);
+    if (tail !== '') found.add(head + tail.slice(1));
+    if (tail.length > 1) found.add(head + (tail[1] ?? '') + (tail[0] ?? '') + tail.slice(2));
+    for (const letter of ALPHABET) {
+      if (tail !== '') found.add(head + letter + tail.slice(1));
+      found.add(head + letter + tail);
+    }
+  }
+  found.delete(word);
+  return [...found];
+}
+
 /**
  * Optimal string alignment distance (Levenshtein plus adjacent transpositions), giving up as soon as every
  * path exceeds `max` (then any value above `max` is returned).

@@ -13,7 +13,7 @@ import { join } from 'node:path';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { createGunzip } from 'node:zlib';
-import type { CatalogueStore, FeedState } from '../catalogue/catalogue-store.js';
+import type { Catalogue, FeedState } from '../catalogue/catalogue.js';
 import { importFeed } from '../catalogue/import-feed.js';
 import type { Clock } from '../shared/clock.js';
 import type { FeedSource } from './feed-source.js';
@@ -40,7 +40,7 @@ export interface FeedReport {
 
 /** Options of the refresher. */
 export interface FeedRefresherOptions {
-  readonly store: CatalogueStore;
+  readonly store: Catalogue;
   readonly sources: readonly FeedSource[];
   readonly clock: Clock;
   readonly fetch?: typeof fetch;
@@ -75,7 +75,7 @@ export class FeedRefresher {
   async refreshDue(): Promise<void> {
     const now = this.options.clock.now().getTime();
     for (const source of this.options.sources) {
-      const state = this.options.store.feedState(source.id);
+      const state = await this.options.store.feedState(source.id);
       const last = state?.lastAttemptAt == null ? undefined : Date.parse(state.lastAttemptAt);
       if (last === undefined || now - last >= source.refreshMinutes * 60_000) await this.refresh(source.id);
     }
@@ -100,11 +100,12 @@ export class FeedRefresher {
   }
 
   /** Each feed's freshness. */
-  report(): FeedReport[] {
-    const counts = this.options.store.countByFeed();
+  async report(): Promise<FeedReport[]> {
+    const counts = await this.options.store.countByFeed();
     const now = this.options.clock.now().getTime();
-    return this.options.sources.map((source) => {
-      const state = this.options.store.feedState(source.id);
+    const states = await Promise.all(this.options.sources.map((source) => this.options.store.feedState(source.id)));
+    return this.options.sources.map((source, index) => {
+      const state = states[index];
       const lastSuccess = state?.lastSuccessAt == null ? undefined : Date.parse(state.lastSuccessAt);
       let status: FeedReport['status'];
       if (lastSuccess === undefined) status = state?.lastError == null ? 'never_fetched' : 'failing';
@@ -128,7 +129,7 @@ export class FeedRefresher {
   async #refresh(source: FeedSource): Promise<RefreshOutcome> {
     const { store, clock } = this.options;
     const started = clock.now();
-    const previous: FeedState = store.feedState(source.id) ?? {
+    const previous: FeedState = (await store.feedState(source.id)) ?? {
       feedId: source.id,
       etag: null,
       lastModified: null,
@@ -150,7 +151,7 @@ export class FeedRefresher {
       });
       if (response.status === 304) {
         await response.body?.cancel();
-        store.saveFeedState({
+        await store.saveFeedState({
           ...attempt,
           lastSuccessAt: started.toISOString(),
           lastError: null,
@@ -184,8 +185,8 @@ export class FeedRefresher {
             : `no valid rows among ${report.read} (first problem: ${report.rejections[0]?.reason})`,
         );
       }
-      const expired = store.expireFeed(source.id, run);
-      store.saveFeedState({
+      const expired = await store.expireFeed(source.id, run);
+      await store.saveFeedState({
         ...attempt,
         etag: response.headers.get('etag'),
         lastModified: response.headers.get('last-modified'),
@@ -197,7 +198,11 @@ export class FeedRefresher {
       return { kind: 'imported', imported: report.imported, rejected: report.rejected, expired };
     } catch (error) {
       const message = error instanceof Error ? error.message : String(error);
-      store.saveFeedState({ ...attempt, lastError: message, consecutiveFailures: previous.consecutiveFailures + 1 });
+      await store.saveFeedState({
+        ...attempt,
+        lastError: message,
+        consecutiveFailures: previous.consecutiveFailures + 1,
+      });
       return { kind: 'failed', error: message };
     } finally {
       await rm(dir, { recursive: true, force: true });

@@ -5,6 +5,7 @@
 import type { BillingWebhookReceiver } from '../billing/billing-webhooks.js';
 import type { FeedReport } from '../feeds/feed-refresher.js';
 import type { StoredKey } from '../keys/key-store.js';
+import type { CatalogueSource } from '../lookup/service-health.js';
 import type { LookupMeter } from '../metering/lookup-meter.js';
 import type { Plan } from '../metering/plans.js';
 import type { RateLimiter } from '../metering/rate-limiter.js';
@@ -16,9 +17,6 @@ import type { Clock } from '../shared/clock.js';
 export interface KeyLookup {
   findByKey(rawKey: string): StoredKey | undefined;
 }
-
-/** Where the catalogue's listings come from. */
-export type CatalogueSource = 'demo_feed' | 'imported' | 'live_feeds';
 
 /** Dependencies of the HTTP app. */
 export interface HttpDependencies {
@@ -35,7 +33,7 @@ export interface HttpDependencies {
   /** Where the catalogue's listings come from: the bundled demo feed, an imported file, or live feeds. */
   readonly catalogueSource?: CatalogueSource;
   /** The live feeds' freshness, when feeds are configured. */
-  readonly feeds?: { report(): FeedReport[] };
+  readonly feeds?: { report(): Promise<FeedReport[]> };
   /** Receives Drawdown's webhooks at POST /billing/webhooks; absent without billing. */
   readonly billingWebhook?: BillingWebhookReceiver;
 }

@@ -4,10 +4,12 @@
  * Built from passive observations, so checking health never costs a marketplace request.
  */
 import type { FeedReport } from '../feeds/feed-refresher.js';
-import type { CatalogueSource } from '../http/http-dependencies.js';
 import { NETWORKS, type NetworkId } from '../listing/networks.js';
 import type { Connector } from '../search/connector.js';
 import type { ConnectorHealth, ConnectorStatus } from '../search/connector-health.js';
+
+/** Where the catalogue's listings come from: the bundled demo feed, an imported file, or live feeds. */
+export type CatalogueSource = 'demo_feed' | 'imported' | 'live_feeds';
 
 /** Status of a network: its sources' status, or `no_listings` when its only source, the catalogue, is empty. */
 export type NetworkStatus = ConnectorStatus | 'no_listings';
@@ -51,7 +53,7 @@ export function describeHealth(input: {
   version: string;
   now: Date;
   catalogueSource?: CatalogueSource;
-  feeds?: { report(): FeedReport[] };
+  feeds?: readonly FeedReport[];
 }): HealthBody {
   const sources = input.connectors.map((connector) => {
     const report = input.health.report(connector.id);
@@ -103,6 +105,6 @@ export function describeHealth(input: {
       source: input.catalogueSource ?? 'imported',
       notice: input.catalogueSource === 'demo_feed' ? DEMO_NOTICE : null,
     },
-    feeds: input.feeds?.report() ?? [],
+    feeds: input.feeds ?? [],
   };
 }

@@ -3,12 +3,16 @@
  * The query set's search function over the HTTP API, in process (Hono's `app.request`, no socket): the same
  * validation, query understanding, ranking and wire shape a client gets. Used by the bench and the tests.
  */
-import type { Hono } from 'hono';
 import type { WireListing } from '../listing/listing.js';
 import type { SearchAnswer, SearchFunction } from './query-set.js';
 
+/** Anything that answers a Request like the app does (Hono's `app.request`). */
+export interface RequestHandler {
+  request(path: string, init: RequestInit): Response | Promise<Response>;
+}
+
 /** Sends each query as `{ query, max_results }` to `app` and reads the listings or the error code. */
-export function httpSearch(app: Pick<Hono, 'request'>, maxResults = 5): SearchFunction {
+export function httpSearch(app: RequestHandler, maxResults = 5): SearchFunction {
   return async (query: string): Promise<SearchAnswer> => {
     const response = await app.request('/api/query', {
       method: 'POST',

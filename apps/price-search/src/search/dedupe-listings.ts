@@ -5,9 +5,10 @@
  * grouped: the first, best-ranked one stays and counts the others in `offers`, so a page shows different
  * products, each at its best offer, instead of one product from every retailer.
  */
-import { baseTitle } from '../catalogue/product-identity.js';
-import { searchTextOf } from '../catalogue/search-text.js';
+
 import type { Listing } from '../listing/listing.js';
+import { baseTitle } from '../listing/product-identity.js';
+import { searchTextOf } from '../listing/search-text.js';
 
 /** Normalises a title for comparison: case, punctuation, accents and condition notes do not make another product. */
 export function normaliseTitle(title: string): string {

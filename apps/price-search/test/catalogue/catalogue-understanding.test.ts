@@ -2,16 +2,19 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
-import { describe, expect, it, onTestFinished } from 'vitest';
+import { beforeAll, describe, expect, it, onTestFinished } from 'vitest';
+import type { Catalogue } from '../../src/catalogue/catalogue.js';
 import { type CatalogueQuery, CatalogueStore } from '../../src/catalogue/catalogue-store.js';
 import type { CatalogueItem } from '../../src/catalogue/feed/feed-record.js';
 import type { NetworkId } from '../../src/listing/networks.js';
 import type { Pence } from '../../src/money/pence.js';
+import { ENGINES, type Engine, openTestCatalogue } from '../support/catalogue-engines.js';
 
-function openStore(items: CatalogueItem[]): CatalogueStore {
-  const store = CatalogueStore.open(':memory:');
-  onTestFinished(() => store.close());
-  store.upsert(items);
+let engine: Engine = 'sqlite';
+
+async function openStore(items: CatalogueItem[]): Promise<Catalogue> {
+  const store = await openTestCatalogue(engine);
+  await store.upsert(items);
   return store;
 }
 
@@ -43,108 +46,129 @@ const query = (terms: string[], overrides: Partial<CatalogueQuery> = {}): Catalo
   limit: 5,
   ...overrides,
 });
-const titles = (store: CatalogueStore, terms: string[], overrides: Partial<CatalogueQuery> = {}) =>
-  store.search(query(terms, overrides)).map((hit) => hit.title);
+const titles = async (store: Catalogue, terms: string[], overrides: Partial<CatalogueQuery> = {}) =>
+  (await store.search(query(terms, overrides))).map((hit) => hit.title);
 
-describe('catalogue query understanding', () => {
-  it('corrects misspelt words to the most common catalogue word nearby, never a model number', () => {
-    const store = openStore([item('Apple iPhone 16 128GB Black', 71900), item('Apple iPhone 15 128GB Blue', 59900)]);
-    expect(titles(store, ['iphnoe', '16'])).toEqual(['Apple iPhone 16 128GB Black']);
-    expect(titles(store, ['iphone', '14'])).toEqual([]);
+describe.each(ENGINES)('on %s', (current) => {
+  beforeAll(() => {
+    engine = current;
   });
 
-  it('corrects a short word only to one that fits the rest of the query', () => {
-    const store = openStore([item('Apple AirPods Pro (2nd generation)', 21999), item('Pop Up Toaster', 2999)]);
-    expect(titles(store, ['airpods', 'por'])).toEqual(['Apple AirPods Pro (2nd generation)']);
-    expect(titles(store, ['sofa'])).toEqual([]);
+  describe('catalogue query understanding', () => {
+    it('corrects misspelt words to the most common catalogue word nearby, never a model number', async () => {
+      const store = await openStore([
+        item('Apple iPhone 16 128GB Black', 71900),
+        item('Apple iPhone 15 128GB Blue', 59900),
+      ]);
+      expect(await titles(store, ['iphnoe', '16'])).toEqual(['Apple iPhone 16 128GB Black']);
+      expect(await titles(store, ['iphone', '14'])).toEqual([]);
+    });
+
+    it('corrects a short word only to one that fits the rest of the query', async () => {
+      const store = await openStore([item('Apple AirPods Pro (2nd generation)', 21999), item('Pop Up Toaster', 2999)]);
+      expect(await titles(store, ['airpods', 'por'])).toEqual(['Apple AirPods Pro (2nd generation)']);
+      expect(await titles(store, ['sofa'])).toEqual([]);
+    });
+
+    it('splits and joins words: airfryer, quiet comfort, smart watch', async () => {
+      const store = await openStore([
+        item('Ninja Air Fryer AF100UK', 8499),
+        item('Bose QuietComfort Ultra Headphones', 41300),
+        item('Garmin Forerunner 265 GPS Running Smartwatch', 29900),
+      ]);
+      expect(await titles(store, ['airfryer'])).toEqual(['Ninja Air Fryer AF100UK']);
+      expect(await titles(store, ['quiet', 'comfort', 'ultra'])).toEqual(['Bose QuietComfort Ultra Headphones']);
+      expect(await titles(store, ['garmin', 'smart', 'watch'])).toEqual([
+        'Garmin Forerunner 265 GPS Running Smartwatch',
+      ]);
+    });
+
+    it('matches model codes however they are spaced or hyphenated', async () => {
+      const store = await openStore([
+        item('Samsung Galaxy Z Flip6 256GB', 99900),
+        item('Samsung Galaxy S24 Ultra 256GB', 109900),
+        item('Sony WH-1000XM5 Headphones', 27900),
+        item('Meta Quest 3S 128GB', 27500),
+      ]);
+      expect(await titles(store, ['galaxy', 'z', 'flip', '6'])).toEqual(['Samsung Galaxy Z Flip6 256GB']);
+      expect(await titles(store, ['s24ultra'])).toEqual(['Samsung Galaxy S24 Ultra 256GB']);
+      expect(await titles(store, ['wh1000xm5'])).toEqual(['Sony WH-1000XM5 Headphones']);
+      expect(await titles(store, ['quest', '3'])).toEqual([]);
+    });
+
+    it('folds accents on both sides', async () => {
+      const store = await openStore([
+        item('Pokemon TCG Booster Box', 14999),
+        item('Kärcher K4 Pressure Washer', 25900),
+      ]);
+      expect(await titles(store, ['pokémon'])).toEqual(['Pokemon TCG Booster Box']);
+      expect(await titles(store, ['karcher'])).toEqual(['Kärcher K4 Pressure Washer']);
+    });
+
+    it('drops an unknown stray word from three words on, but never a known word', async () => {
+      const store = await openStore([
+        item('LEGO Icons Titanic 10294', 62999),
+        item('Apple MacBook Pro 14-inch M3', 179900),
+      ]);
+      expect(await titles(store, ['lego', 'titanic', 'gift'])).toEqual(['LEGO Icons Titanic 10294']);
+      expect(await titles(store, ['iphone', '14', 'pro'])).toEqual([]);
+    });
   });
 
-  it('splits and joins words: airfryer, quiet comfort, smart watch', () => {
-    const store = openStore([
-      item('Ninja Air Fryer AF100UK', 8499),
-      item('Bose QuietComfort Ultra Headphones', 41300),
-      item('Garmin Forerunner 265 GPS Running Smartwatch', 29900),
-    ]);
-    expect(titles(store, ['airfryer'])).toEqual(['Ninja Air Fryer AF100UK']);
-    expect(titles(store, ['quiet', 'comfort', 'ultra'])).toEqual(['Bose QuietComfort Ultra Headphones']);
-    expect(titles(store, ['garmin', 'smart', 'watch'])).toEqual(['Garmin Forerunner 265 GPS Running Smartwatch']);
-  });
+  describe('catalogue ranking', () => {
+    it('ranks the product before its accessories unless the accessory is asked for', async () => {
+      const store = await openStore([
+        item('Nintendo Switch Pro Controller', 5500, { category: 'Video Games > Accessories' }),
+        item('Mario Kart 8 Deluxe (Nintendo Switch)', 4500, { category: 'Video Games > Games' }),
+        item('Nintendo Switch OLED Model White', 27895, { category: 'Video Games > Consoles' }),
+      ]);
+      expect((await titles(store, ['nintendo', 'switch']))[0]).toBe('Nintendo Switch OLED Model White');
+      expect((await titles(store, ['switch', 'controller']))[0]).toBe('Nintendo Switch Pro Controller');
+    });
 
-  it('matches model codes however they are spaced or hyphenated', () => {
-    const store = openStore([
-      item('Samsung Galaxy Z Flip6 256GB', 99900),
-      item('Samsung Galaxy S24 Ultra 256GB', 109900),
-      item('Sony WH-1000XM5 Headphones', 27900),
-      item('Meta Quest 3S 128GB', 27500),
-    ]);
-    expect(titles(store, ['galaxy', 'z', 'flip', '6'])).toEqual(['Samsung Galaxy Z Flip6 256GB']);
-    expect(titles(store, ['s24ultra'])).toEqual(['Samsung Galaxy S24 Ultra 256GB']);
-    expect(titles(store, ['wh1000xm5'])).toEqual(['Sony WH-1000XM5 Headphones']);
-    expect(titles(store, ['quest', '3'])).toEqual([]);
-  });
+    it('shows each product once, at its cheapest new offer, with the number of offers', async () => {
+      const store = await openStore([
+        item('Dyson V8 Absolute', 29999, { network: 'amazon_uk' }),
+        item('Dyson V8 Absolute', 27999, { network: 'currys_uk' }),
+        item('Dyson V8 Absolute - Used, Good Condition', 15000, { network: 'ebay_uk', condition: 'used' }),
+        item('Dyson V11 Cordless', 39999, { network: 'argos_uk' }),
+      ]);
+      const hits = await store.search(query(['dyson']));
+      expect(hits.map((hit) => [hit.title, hit.network, hit.pricePence, hit.offers])).toEqual([
+        ['Dyson V8 Absolute', 'currys_uk', 27999, 3],
+        ['Dyson V11 Cordless', 'argos_uk', 39999, 1],
+      ]);
+    });
 
-  it('folds accents on both sides', () => {
-    const store = openStore([item('Pokemon TCG Booster Box', 14999), item('Kärcher K4 Pressure Washer', 25900)]);
-    expect(titles(store, ['pokémon'])).toEqual(['Pokemon TCG Booster Box']);
-    expect(titles(store, ['karcher'])).toEqual(['Kärcher K4 Pressure Washer']);
-  });
+    it('groups offers by GTIN, then brand and MPN, whatever their titles', async () => {
+      const store = await openStore([
+        item('Sony WH-1000XM5 Black', 27900, { network: 'amazon_uk', gtin: '04548736132610' }),
+        item('SONY WH1000XM5 Noise Cancelling Headphones', 26900, { network: 'currys_uk', gtin: '4548736132610' }),
+        item('Bosch GSB 18V-55 Combi Drill', 21900, { network: 'amazon_uk', brand: 'Bosch', mpn: '06019H5302' }),
+        item('Bosch Professional GSB18V-55 Drill Kit', 19900, {
+          network: 'argos_uk',
+          brand: 'Bosch',
+          mpn: '06019H5302',
+        }),
+      ]);
+      expect((await store.search(query(['sony']))).map((hit) => [hit.pricePence, hit.offers])).toEqual([[26900, 2]]);
+      expect((await store.search(query(['bosch']))).map((hit) => [hit.pricePence, hit.offers])).toEqual([[19900, 2]]);
+    });
 
-  it('drops an unknown stray word from three words on, but never a known word', () => {
-    const store = openStore([item('LEGO Icons Titanic 10294', 62999), item('Apple MacBook Pro 14-inch M3', 179900)]);
-    expect(titles(store, ['lego', 'titanic', 'gift'])).toEqual(['LEGO Icons Titanic 10294']);
-    expect(titles(store, ['iphone', '14', 'pro'])).toEqual([]);
-  });
-});
-
-describe('catalogue ranking', () => {
-  it('ranks the product before its accessories unless the accessory is asked for', () => {
-    const store = openStore([
-      item('Nintendo Switch Pro Controller', 5500, { category: 'Video Games > Accessories' }),
-      item('Mario Kart 8 Deluxe (Nintendo Switch)', 4500, { category: 'Video Games > Games' }),
-      item('Nintendo Switch OLED Model White', 27895, { category: 'Video Games > Consoles' }),
-    ]);
-    expect(titles(store, ['nintendo', 'switch'])[0]).toBe('Nintendo Switch OLED Model White');
-    expect(titles(store, ['switch', 'controller'])[0]).toBe('Nintendo Switch Pro Controller');
-  });
-
-  it('shows each product once, at its cheapest new offer, with the number of offers', () => {
-    const store = openStore([
-      item('Dyson V8 Absolute', 29999, { network: 'amazon_uk' }),
-      item('Dyson V8 Absolute', 27999, { network: 'currys_uk' }),
-      item('Dyson V8 Absolute - Used, Good Condition', 15000, { network: 'ebay_uk', condition: 'used' }),
-      item('Dyson V11 Cordless', 39999, { network: 'argos_uk' }),
-    ]);
-    const hits = store.search(query(['dyson']));
-    expect(hits.map((hit) => [hit.title, hit.network, hit.pricePence, hit.offers])).toEqual([
-      ['Dyson V8 Absolute', 'currys_uk', 27999, 3],
-      ['Dyson V11 Cordless', 'argos_uk', 39999, 1],
-    ]);
-  });
-
-  it('groups offers by GTIN, then brand and MPN, whatever their titles', () => {
-    const store = openStore([
-      item('Sony WH-1000XM5 Black', 27900, { network: 'amazon_uk', gtin: '04548736132610' }),
-      item('SONY WH1000XM5 Noise Cancelling Headphones', 26900, { network: 'currys_uk', gtin: '4548736132610' }),
-      item('Bosch GSB 18V-55 Combi Drill', 21900, { network: 'amazon_uk', brand: 'Bosch', mpn: '06019H5302' }),
-      item('Bosch Professional GSB18V-55 Drill Kit', 19900, { network: 'argos_uk', brand: 'Bosch', mpn: '06019H5302' }),
-    ]);
-    expect(store.search(query(['sony'])).map((hit) => [hit.pricePence, hit.offers])).toEqual([[26900, 2]]);
-    expect(store.search(query(['bosch'])).map((hit) => [hit.pricePence, hit.offers])).toEqual([[19900, 2]]);
-  });
-
-  it('never returns a short page while more products match, however many offers each has', () => {
-    const offers = Array.from({ length: 8 }, (_, product) =>
-      Array.from({ length: 30 }, (_, copy) => item(`Acme Kettle Model ${product + 1}`, 2000 + copy * 10 + product)),
-    ).flat();
-    const store = openStore(offers);
-    for (const sort of ['relevance', 'price_asc'] as const) {
-      expect(new Set(titles(store, ['acme', 'kettle'], { sort, limit: 6 })).size).toBe(6);
-    }
+    it('never returns a short page while more products match, however many offers each has', async () => {
+      const offers = Array.from({ length: 8 }, (_, product) =>
+        Array.from({ length: 30 }, (_, copy) => item(`Acme Kettle Model ${product + 1}`, 2000 + copy * 10 + product)),
+      ).flat();
+      const store = await openStore(offers);
+      for (const sort of ['relevance', 'price_asc'] as const) {
+        expect(new Set(await titles(store, ['acme', 'kettle'], { sort, limit: 6 })).size).toBe(6);
+      }
+    });
   });
 });
 
 describe('catalogue file format', () => {
-  it('converts a version 1 catalogue file in place, keeping its listings searchable', () => {
+  it('converts a version 1 catalogue file in place, keeping its listings searchable', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'catalogue-v1-'));
     onTestFinished(() => rmSync(dir, { recursive: true, force: true }));
     const path = join(dir, 'catalogue.db');
@@ -159,6 +183,6 @@ describe('catalogue file format', () => {
     v1.close();
     const store = CatalogueStore.open(path);
     onTestFinished(() => store.close());
-    expect(titles(store, ['flip', '6'])).toEqual(['JBL Flip6 Speaker']);
+    expect(await titles(store, ['flip', '6'])).toEqual(['JBL Flip6 Speaker']);
   });
 });

@@ -1,9 +1,9 @@
 import { describe, expect, it, onTestFinished } from 'vitest';
+import { createApp } from '../../src/app.js';
 import { CatalogueStore } from '../../src/catalogue/catalogue-store.js';
 import { composeService } from '../../src/compose-service.js';
 import { FeedRefresher } from '../../src/feeds/feed-refresher.js';
 import { type FeedSource, parseFeedSources } from '../../src/feeds/feed-source.js';
-import { createApp } from '../../src/http/app.js';
 import type { WireListing } from '../../src/listing/listing.js';
 import type { HealthBody } from '../../src/lookup/service-health.js';
 import { FakeClock } from '../support/fake-clock.js';
@@ -101,7 +101,7 @@ describe('live feed refresh (Google Merchant Center RSS)', () => {
     });
 
     expect(await refresher.refresh('argos-gmc')).toEqual({ kind: 'imported', imported: 2, rejected: 0, expired: 0 });
-    const [fryer] = search(store, ['air', 'fryer']);
+    const [fryer] = await search(store, ['air', 'fryer']);
     expect(fryer).toMatchObject({
       title: 'Ninja Air Fryer AF100UK',
       pricePence: 9900,
@@ -112,7 +112,7 @@ describe('live feed refresh (Google Merchant Center RSS)', () => {
     clock.advance(60 * 60_000);
     expect(await refresher.refresh('argos-gmc')).toEqual({ kind: 'unchanged' });
     expect(host.received.at(-1)?.headers['if-none-match']).toBe('"v1"');
-    expect(search(store, ['ninja'])).toHaveLength(2);
+    expect(await search(store, ['ninja'])).toHaveLength(2);
 
     host.files['/argos.xml'] = {
       body: gmcXml(gmcItem('101', 'Ninja Air Fryer AF100UK', '89.00')),
@@ -121,10 +121,10 @@ describe('live feed refresh (Google Merchant Center RSS)', () => {
     };
     clock.advance(60 * 60_000);
     expect(await refresher.refresh('argos-gmc')).toEqual({ kind: 'imported', imported: 1, rejected: 0, expired: 1 });
-    expect(search(store, ['ninja']).map((hit) => [hit.title, hit.pricePence])).toEqual([
+    expect((await search(store, ['ninja'])).map((hit) => [hit.title, hit.pricePence])).toEqual([
       ['Ninja Air Fryer AF100UK', 8900],
     ]);
-    expect(refresher.report()).toEqual([
+    expect(await refresher.report()).toEqual([
       expect.objectContaining({
         id: 'argos-gmc',
         status: 'ok',
@@ -176,8 +176,8 @@ describe('live feed refresh (Google Merchant Center RSS)', () => {
     expect(await refresher.refresh('argos-gmc')).toEqual({ kind: 'failed', error: 'HTTP 503 from the feed' });
     host.files['/argos.xml'] = { body: gmcXml(), contentType: 'application/rss+xml', etag: '"empty"' };
     expect(await refresher.refresh('argos-gmc')).toEqual({ kind: 'failed', error: 'the feed had no rows' });
-    expect(search(store, ['ninja'])).toHaveLength(1);
-    expect(refresher.report()[0]).toMatchObject({
+    expect(await search(store, ['ninja'])).toHaveLength(1);
+    expect((await refresher.report())[0]).toMatchObject({
       status: 'failing',
       listings: 1,
       last_success_at: '2026-11-23T10:00:00.000Z',
@@ -191,7 +191,7 @@ describe('live feed refresh (Google Merchant Center RSS)', () => {
     };
     await refresher.refresh('argos-gmc');
     clock.advance(181 * 60_000);
-    expect(refresher.report()[0]?.status).toBe('stale');
+    expect((await refresher.report())[0]?.status).toBe('stale');
   });
 
   it('refreshes only the feeds that are due', async () => {
@@ -272,7 +272,7 @@ describe('live feed refresh (Awin product feed CSV)', () => {
 });
 
 describe('feed configuration', () => {
-  it('refuses unknown networks and formats, bad urls and repeated ids', () => {
+  it('refuses unknown networks and formats, bad urls and repeated ids', async () => {
     const ok = { id: 'a', network: 'argos_uk', url: 'https://feeds.example.co.uk/a.xml', format: 'xml' };
     expect(parseFeedSources([ok])[0]).toMatchObject({ refreshMinutes: 360, staleAfterMinutes: 1080 });
     expect(() => parseFeedSources([{ ...ok, network: 'tesco_uk' }])).toThrow(/network/);

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createApp } from '../../src/app.js';
 import { composeService, type PriceSearchService } from '../../src/compose-service.js';
-import { createApp } from '../../src/http/app.js';
 import { httpSearch } from '../../src/quality/http-search.js';
 import {
   formatFailures,
@@ -9,23 +9,31 @@ import {
   type QualityScores,
   scoreQuerySet,
 } from '../../src/quality/query-set.js';
+import { catalogueLocation, ENGINES } from '../support/catalogue-engines.js';
 
 // The done-when lines of issue 17, on the demo catalogue through the HTTP API. QUALITY_VERBOSE=1 prints every
 // failed query with what came back.
-describe('the labelled query set on the SQLite catalogue', () => {
+describe.each(ENGINES)('the labelled query set on the %s catalogue', (engine) => {
   let service: PriceSearchService;
   let scores: QualityScores;
+  let drop: () => Promise<void>;
 
   beforeAll(async () => {
+    const catalogue = await catalogueLocation(engine);
+    drop = catalogue.drop;
     service = await composeService({
+      ...(engine === 'sqlite' ? {} : { catalogueUrl: catalogue.location }),
       requestsPerMinute: { free: 1e9, pro: 1e9, scale: 1e9 },
       monthlyLookups: { free: undefined, pro: undefined, scale: undefined },
     });
     scores = await scoreQuerySet(loadQuerySet(), httpSearch(createApp(service.deps)));
     if (process.env.QUALITY_VERBOSE)
-      console.log([...formatFailures(scores), ...formatScores('SQLite', scores)].join('\n'));
+      console.log([...formatFailures(scores), ...formatScores(engine, scores)].join('\n'));
   });
-  afterAll(() => service.close());
+  afterAll(async () => {
+    await service.close();
+    await drop();
+  });
 
   it('holds at least 150 queries', () => {
     expect(scores.outcomes.length).toBeGreaterThanOrEqual(150);

@@ -12,6 +12,8 @@ export interface FeedRow {
   /** 1-based line (TSV) or item number (XML), for error messages. */
   readonly position: number;
   readonly fields: Readonly<Record<string, string>>;
+  /** Bytes of the file read so far, for progress (streamed formats only). */
+  readonly bytesRead?: number;
 }
 
 /** GMC availability values; only `in_stock` products are offered to searches. */

@@ -59,7 +59,12 @@ function attributeName(header: string): string {
 }
 
 async function* readTsvFeed(path: string): AsyncGenerator<FeedRow> {
-  const parser = createReadStream(path).pipe(
+  const file = createReadStream(path);
+  let bytesRead = 0;
+  file.on('data', (chunk) => {
+    bytesRead += chunk.length;
+  });
+  const parser = file.pipe(
     parse({
       delimiter: '\t',
       columns: (headers: string[]) => headers.map(attributeName),
@@ -71,7 +76,7 @@ async function* readTsvFeed(path: string): AsyncGenerator<FeedRow> {
     }),
   );
   for await (const record of parser as AsyncIterable<{ record: Record<string, string>; info: { lines: number } }>) {
-    yield { position: record.info.lines, fields: record.record };
+    yield { position: record.info.lines, fields: record.record, bytesRead };
   }
 }
 
@@ -109,7 +114,12 @@ export function awinToGmc(record: Readonly<Record<string, string>>): Record<stri
 }
 
 async function* readAwinCsvFeed(path: string): AsyncGenerator<FeedRow> {
-  const parser = createReadStream(path).pipe(
+  const file = createReadStream(path);
+  let bytesRead = 0;
+  file.on('data', (chunk) => {
+    bytesRead += chunk.length;
+  });
+  const parser = file.pipe(
     parse({
       // Awin offers comma, pipe and tab separated downloads; the header row tells which.
       delimiter: [',', '|', '\t'],
@@ -121,7 +131,7 @@ async function* readAwinCsvFeed(path: string): AsyncGenerator<FeedRow> {
     }),
   );
   for await (const record of parser as AsyncIterable<{ record: Record<string, string>; info: { lines: number } }>) {
-    yield { position: record.info.lines, fields: awinToGmc(record.record) };
+    yield { position: record.info.lines, fields: awinToGmc(record.record), bytesRead };
   }
 }
 
