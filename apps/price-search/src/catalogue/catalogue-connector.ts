@@ -39,6 +39,7 @@ export function createCatalogueConnector(store: Catalogue, networks: readonly Ne
         offers: hit.offers,
       }));
     },
+    cacheStamp: () => store.cacheStamp(),
     describe(): ConnectorDescription {
       return { listingsByNetwork: store.countByNetwork() };
     },

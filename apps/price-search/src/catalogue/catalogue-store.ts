@@ -18,6 +18,10 @@ import { Vocabulary } from './vocabulary.js';
 
 interface CatalogueRow extends Omit<CatalogueHit, 'offers'> {
   readonly productKey: string;
+  /** Ranking columns of the relevance plan. */
+  readonly score?: number;
+  readonly accessory?: number;
+  readonly position?: number;
 }
 
 // Version 2 indexes a normalised title and its aliases (see search-text.ts) and keeps a product key and an
@@ -102,11 +106,11 @@ const VERSION_2_COLUMNS = [
 // Title matches weigh most; a brand or category match alone ranks lower.
 const BM25 = 'bm25(listings_fts, 10.0, 4.0, 2.0, 6.0)';
 
-// BM25 is computed for every match before sorting, so a one-word query matching a fifth of a 100,000-row
-// catalogue costs tens of milliseconds. Relevance for such queries is ranked among the first CANDIDATE_CAP
+// BM25 is computed for every match before sorting (about 6 µs a row here), so a one-word query matching a fifth
+// of a 100,000-row catalogue costs tens of milliseconds. Relevance for such queries is ranked among the first CANDIDATE_CAP
 // matches in catalogue order; for one very common word BM25 only prefers shorter titles anyway. Cheapest-first
 // ordering stays exact: broad queries walk the price index instead. See ADR 0203.
-export const CANDIDATE_CAP = 4_000;
+export const CANDIDATE_CAP = 1_000;
 const COUNTS_TTL_MS = 60_000;
 
 /** The catalogue database. */
@@ -231,6 +235,14 @@ export class CatalogueStore implements Catalogue {
   #changed(): void {
     this.#counts = undefined;
     this.#vocabulary = undefined;
+    this.#changes += 1;
+  }
+
+  #changes = 0;
+
+  /** Changes whenever this process writes to the catalogue: results cached under an older stamp are stale. */
+  cacheStamp(): string {
+    return String(this.#changes);
   }
 
   /**
@@ -303,11 +315,7 @@ export class CatalogueStore implements Catalogue {
     if (sort === 'price_asc') {
       return this.#select(match, query, sort, this.#beyondCap(match) ? 'price_index' : 'join', demoteAccessories);
     }
-    const capped = this.#select(match, query, sort, 'first_candidates', demoteAccessories);
-    // The filters may have left too few of the capped candidates: rank all matches then.
-    return capped.length < query.limit && this.#beyondCap(match)
-      ? this.#select(match, query, sort, 'join', demoteAccessories)
-      : capped;
+    return this.#select(match, query, sort, 'first_candidates', demoteAccessories);
   }
 
   /** True when more than CANDIDATE_CAP listings match (found by walking at most that many). */
@@ -319,9 +327,10 @@ export class CatalogueStore implements Catalogue {
   }
 
   /**
-   * One catalogue query. `plan` is `join` (FTS drives, every match is joined and sorted), `first_candidates`
-   * (the same over the first CANDIDATE_CAP matches in rowid order, scored in one pass), or `price_index` (the
-   * price index drives and each row is checked against the set of matches: cheap when matches are many).
+   * One catalogue query. `first_candidates` (relevance: FTS drives, the filters are checked, the first
+   * CANDIDATE_CAP listings that pass are scored with BM25 and sorted), `join` (cheapest first: every match that
+   * passes the filters, sorted by price), or `price_index` (cheapest first over many matches: the price index
+   * drives and each row is checked against the set of matches).
    * Rows stream in result order and are grouped by product as they come, so the page is full whenever enough
    * products match, however many offers each has.
    */
@@ -353,11 +362,6 @@ export class CatalogueStore implements Catalogue {
     const columns = `l.title AS title, l.price_pence AS pricePence, l.condition AS condition, l.network AS network,
       l.url AS url, l.image_url AS imageUrl, l.shipping_pence AS shippingPence, l.availability AS availability,
       l.product_key AS productKey`;
-    const candidates =
-      plan === 'first_candidates'
-        ? `(SELECT rowid, ${BM25} AS score FROM listings_fts WHERE listings_fts MATCH @match LIMIT ${CANDIDATE_CAP})`
-        : `(SELECT rowid, ${BM25} AS score FROM listings_fts WHERE listings_fts MATCH @match)`;
-    const accessoryFirst = demoteAccessories ? 'l.accessory, ' : '';
     let sql: string;
     // CROSS JOIN pins the matches as the outer loop: left to itself the planner may walk every listing of the
     // requested networks through the (network, item_id) index and probe the matches for each.
@@ -366,18 +370,23 @@ export class CatalogueStore implements Catalogue {
         SELECT ${columns} FROM listings l INDEXED BY listings_by_price
         WHERE l.rowid IN (SELECT rowid FROM listings_fts WHERE listings_fts MATCH @match) AND ${filters.join(' AND ')}
         ORDER BY l.price_pence, l.rowid`;
-    } else {
-      // New offers before used ones of equal relevance, then the cheaper: the first offer of a product seen is
-      // the one shown.
-      const order =
-        sort === 'price_asc'
-          ? 'l.price_pence, m.score'
-          : `${accessoryFirst}m.score, l.condition <> 'new', l.price_pence`;
+    } else if (plan === 'join') {
       sql = `
         SELECT ${columns}
-        FROM ${candidates} m CROSS JOIN listings l ON l.rowid = m.rowid
-        WHERE ${filters.join(' AND ')}
-        ORDER BY ${order}, l.rowid`;
+        FROM listings_fts f CROSS JOIN listings l ON l.rowid = f.rowid
+        WHERE listings_fts MATCH @match AND ${filters.join(' AND ')}
+        ORDER BY l.price_pence, l.rowid`;
+    } else {
+      // The filters run before BM25 is computed, and only the first CANDIDATE_CAP listings that pass them are
+      // scored. New offers before used ones of equal relevance, then the cheaper: the first offer of a product
+      // seen is the one shown.
+      sql = `
+        SELECT * FROM (
+          SELECT ${columns}, ${BM25} AS score, l.accessory AS accessory, l.rowid AS position
+          FROM listings_fts CROSS JOIN listings l ON l.rowid = listings_fts.rowid
+          WHERE listings_fts MATCH @match AND ${filters.join(' AND ')}
+          LIMIT ${CANDIDATE_CAP})
+        ORDER BY ${demoteAccessories ? 'accessory, ' : ''}score, condition <> 'new', pricePence, position`;
     }
     return groupByProduct(
       this.#statement(sql).iterate(parameters) as IterableIterator<CatalogueRow>,
@@ -412,7 +421,7 @@ const OFFER_LOOKAHEAD = 50;
 function groupByProduct(rows: IterableIterator<CatalogueRow>, limit: number, sort: SortIntent): CatalogueHit[] {
   const products = new Map<string, { hit: Omit<CatalogueHit, 'offers'>; offers: number }>();
   let extra = 0;
-  for (const { productKey, ...hit } of rows) {
+  for (const { productKey, score: _score, accessory: _accessory, position: _position, ...hit } of rows) {
     const known = products.get(productKey);
     if (known !== undefined) {
       known.offers += 1;

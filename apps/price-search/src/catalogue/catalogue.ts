@@ -68,5 +68,7 @@ export interface Catalogue {
   countByFeed(): Record<string, number> | Promise<Record<string, number>>;
   feedState(feedId: string): FeedState | undefined | Promise<FeedState | undefined>;
   saveFeedState(state: FeedState): void | Promise<void>;
+  /** A stamp that changes whenever search results may have changed; results are cached under it. */
+  cacheStamp(): string;
   close(): void | Promise<void>;
 }

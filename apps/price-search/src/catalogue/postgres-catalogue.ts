@@ -380,7 +380,18 @@ export class PostgresCatalogue implements Catalogue {
     return [...products.values()].map(({ hit, offers }) => ({ ...hit, offers }));
   }
 
+  #changes = 0;
+
+  /**
+   * Changes with this process's writes and every minute: other service instances may write to the same database,
+   * so a cached result lives at most a minute.
+   */
+  cacheStamp(): string {
+    return `${this.#changes}:${Math.floor(Date.now() / 60_000)}`;
+  }
+
   #changed(): void {
+    this.#changes += 1;
     this.#wordsDirty = true;
     this.#refreshCounts().catch((error: unknown) => console.error('price-search: catalogue counts failed', error));
   }
