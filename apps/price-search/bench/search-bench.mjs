@@ -424,15 +424,15 @@ try {
   // The same server is loaded twice: first from a cold result cache, then with it warm from the first run.
   const [coldHttp, serviceHttp] = await loadServer([serverCommand, serverArgs], key, queries, 2);
   rows.push([
-    `HTTP POST /api/query, cold cache (${coldHttp.tool}, ${CONNECTIONS} connections, ${HTTP_SECONDS} s)`,
+    `HTTP POST /api/query from an empty cache (${coldHttp.tool}, ${CONNECTIONS} connections, ${HTTP_SECONDS} s)`,
     `${coldHttp.rate.toFixed(0)} req/s, p50 / p99 ${coldHttp.latency}`,
   ]);
   rows.push([
-    'HTTP POST /api/query, warm cache (same server, second run)',
+    'HTTP POST /api/query, warm (same server, second run)',
     `${serviceHttp.rate.toFixed(0)} req/s, p50 / p99 ${serviceHttp.latency}`,
   ]);
   rows.push([
-    `HTTP p99 target < ${P99_TARGET_MS} ms (cold / warm)`,
+    `HTTP p99 target < ${P99_TARGET_MS} ms (first / second run)`,
     `${coldHttp.p99 < P99_TARGET_MS ? 'met' : 'NOT MET'} / ${serviceHttp.p99 < P99_TARGET_MS ? 'met' : 'NOT MET'}`,
   ]);
   const [bare] = await loadServer(

@@ -110,7 +110,7 @@ const BM25 = 'bm25(listings_fts, 10.0, 4.0, 2.0, 6.0)';
 // of a 100,000-row catalogue costs tens of milliseconds. Relevance for such queries is ranked among the first CANDIDATE_CAP
 // matches in catalogue order; for one very common word BM25 only prefers shorter titles anyway. Cheapest-first
 // ordering stays exact: broad queries walk the price index instead. See ADR 0203.
-export const CANDIDATE_CAP = 1_000;
+export const CANDIDATE_CAP = 300;
 const COUNTS_TTL_MS = 60_000;
 
 /** The catalogue database. */
@@ -267,9 +267,10 @@ export class CatalogueStore implements Catalogue {
 
   /**
    * Searches in-stock listings and returns the best offer of each matching product, up to `limit` products.
-   * Query words the catalogue does not know are corrected first (see `Vocabulary`). Every term must match. Only
-   * when no listing at all matches every term, and there are three or more terms, are listings missing one
-   * term accepted (never a model code), so a stray word ("gift", "for dad") does not empty the result. When
+   * Query words the catalogue does not know are corrected first (see term-understanding.ts). Every term must
+   * match. Only when no listing at all matches every term, and there are three or more terms, are listings
+   * missing one unknown word accepted (never a known word or a model code), so a stray word ("gift") does not
+   * empty the result. When
    * listings match the words but the budget, condition or networks exclude them, the answer stays empty:
    * relaxing the words would offer other products instead of saying there are none.
    */

@@ -121,16 +121,28 @@ export class PostgresCatalogue implements Catalogue {
   #counts: { at: number; counts: Partial<Record<NetworkId, number>> } = { at: 0, counts: {} };
   #wordsDirty = true;
 
-  private constructor(pool: pg.Pool) {
+  readonly #markClosing: () => void;
+
+  private constructor(pool: pg.Pool, markClosing: () => void) {
     this.#pool = pool;
+    this.#markClosing = markClosing;
   }
 
   /** Connects, creates the schema when needed (the pg_trgm extension must be available) and reads the counts. */
   static async open(connectionString: string, options: { maxConnections?: number } = {}): Promise<PostgresCatalogue> {
     const pool = new pg.Pool({ connectionString, max: options.maxConnections ?? 10 });
+    // An idle connection the server drops (restart, failover) is replaced on next use; without a listener its
+    // error would end the process. Connections still closing after `close()` are not worth a word.
+    let closing = false;
+    pool.on('error', (error) => {
+      if (!closing) console.error(`price-search: idle catalogue connection lost: ${error.message}`);
+    });
+    const markClosing = (): void => {
+      closing = true;
+    };
     try {
       await pool.query(SCHEMA);
-      const catalogue = new PostgresCatalogue(pool);
+      const catalogue = new PostgresCatalogue(pool, markClosing);
       await catalogue.#refreshCounts();
       return catalogue;
     } catch (error) {
@@ -212,9 +224,7 @@ export class PostgresCatalogue implements Catalogue {
   }
 
   countByNetwork(): Partial<Record<NetworkId, number>> {
-    if (performance.now() - this.#counts.at > COUNTS_TTL_MS) {
-      this.#refreshCounts().catch((error: unknown) => console.error('price-search: catalogue counts failed', error));
-    }
+    if (performance.now() - this.#counts.at > COUNTS_TTL_MS && this.#background.size === 0) this.#refreshCountsLater();
     return this.#counts.counts;
   }
 
@@ -268,8 +278,21 @@ export class PostgresCatalogue implements Catalogue {
     return this.#select(relaxed, query, 'relevance', demoteAccessories);
   }
 
+  /** Waits for background count refreshes, then closes the pool. */
   async close(): Promise<void> {
+    await Promise.allSettled([...this.#background]);
+    this.#markClosing();
     await this.#pool.end();
+  }
+
+  readonly #background = new Set<Promise<void>>();
+
+  /** Refreshes the counts in the background (health may show them a moment late). */
+  #refreshCountsLater(): void {
+    const refresh = this.#refreshCounts()
+      .catch((error: unknown) => console.error('price-search: catalogue counts failed', error))
+      .finally(() => this.#background.delete(refresh));
+    this.#background.add(refresh);
   }
 
   readonly #termIndex: TermIndex = {
@@ -393,7 +416,7 @@ export class PostgresCatalogue implements Catalogue {
   #changed(): void {
     this.#changes += 1;
     this.#wordsDirty = true;
-    this.#refreshCounts().catch((error: unknown) => console.error('price-search: catalogue counts failed', error));
+    this.#refreshCountsLater();
   }
 
   async #refreshCounts(): Promise<void> {
