@@ -20,6 +20,7 @@ import {
   type KeySecrets,
   revokeApiKey,
 } from './access/api-keys.js';
+import { createDemoAccount, type DemoAccountRequest } from './access/demo-account.js';
 import { createAddress, getAddress, listAddresses, updateAddress } from './catalogue/addresses.js';
 import { createCustomer, getCustomer, listCustomers, updateCustomer } from './catalogue/customers.js';
 import { createMeter, getMeter, listMeters, updateMeter } from './catalogue/meters.js';
@@ -183,6 +184,7 @@ export function createUseCases(ports: UseCasePorts) {
     listAccounts: () => store.accounts.list(),
     requireAccount,
     createApiKey: (input: CreateApiKeyInput) => createApiKey(access, input),
+    createDemoAccount: (request: DemoAccountRequest) => createDemoAccount(access, request),
     revokeApiKey: (keyId: string) => revokeApiKey(access, keyId),
     listApiKeys: async (accountId: string, environment?: Environment) => {
       await requireAccount(accountId);
