@@ -10,9 +10,11 @@ export {
   type CreateApiKeyInput,
   createAccount,
   createApiKey,
+  type KeyAuthenticationDependencies,
   type KeySecrets,
   revokeApiKey,
 } from './access/api-keys.js';
+export type { AuthenticatedKey, AuthenticatedKeyCache, KeyReadTicket } from './access/authenticated-key-cache.js';
 export {
   ALL_PERMISSIONS,
   grantablePermissions,

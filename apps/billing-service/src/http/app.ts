@@ -5,12 +5,12 @@
  */
 import { randomUUID } from 'node:crypto';
 import {
-  type AccessDependencies,
   authenticate,
   BillingError,
   type Clock,
   type DestinationPolicy,
   type Environment,
+  type KeyAuthenticationDependencies,
   NO_HOOKS,
   type OperationContext,
   type Scope,
@@ -40,7 +40,7 @@ import { registerUsageCatalogueRoutes } from './routes/usage-catalogue.js';
 
 export const MAX_BODY_BYTES = 1024 * 1024;
 
-export interface AppDependencies extends AccessDependencies {
+export interface AppDependencies extends KeyAuthenticationDependencies {
   /** The clock of one account's environment: the wall clock, or a sandbox clock ahead of it. */
   clockFor(scope: Scope): Promise<Clock>;
   readonly rateLimiter: RateLimiter | null;
