@@ -238,6 +238,8 @@ export {
   type AccountRepository,
   type AddressColumn,
   type ApiKeyRepository,
+  type BalanceChange,
+  type BalanceKey,
   type Collection,
   type CustomerColumn,
   DuplicateKeyError,
