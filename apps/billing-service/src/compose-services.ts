@@ -18,7 +18,8 @@ export interface StorageSettings {
 export function storeConfig(settings: StorageSettings): StoreConfig {
   return settings.databaseUrl
     ? { engine: 'postgres', url: settings.databaseUrl }
-    : { engine: 'sqlite', file: join(settings.dataDir, 'drawdown.sqlite') };
+    : // Checkpoints off the event loop (ADR 0714).
+      { engine: 'sqlite', file: join(settings.dataDir, 'drawdown.sqlite'), backgroundCheckpoints: true };
 }
 
 export interface CoreServices extends KeyAuthenticationDependencies {
