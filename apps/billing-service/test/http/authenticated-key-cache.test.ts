@@ -4,7 +4,6 @@
  * and a read overtaken by a revocation is not kept.
  */
 import type { Account, ApiKey, AuthenticatedKey } from '@drawdown/billing-core';
-import { revokeApiKey } from '@drawdown/billing-core';
 import { type BillingHarness, ENGINES, startBillingHarness } from '@drawdown/testkit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createAuthenticatedKeyCache } from '../../src/infrastructure/authenticated-key-cache.js';
@@ -86,7 +85,7 @@ describe.each(ENGINES)('%s: a revocation in the serving process', (engine) => {
     const get = () => fetch(`${harness.sandboxUrl}/meters`, { headers: { authorization: `Bearer ${token}` } });
     expect((await get()).status).toBe(200);
     expect((await get()).status).toBe(200);
-    await revokeApiKey(harness.services, `apikey_${token.split('_')[3]}`);
+    await harness.services.useCases.revokeApiKey(`apikey_${token.split('_')[3]}`);
     const refused = await get();
     expect(refused.status).toBe(403);
     expect(((await refused.json()) as { error: { code: string } }).error.code).toBe('invalid_token');
