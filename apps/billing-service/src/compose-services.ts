@@ -28,6 +28,8 @@ import { wakeOnEvents } from './workers/webhook-delivery/wake-on-events.js';
 export interface StorageSettings {
   readonly dataDir: string;
   readonly databaseUrl: string | undefined;
+  /** PostgreSQL connections this process keeps at most; absent, 10. */
+  readonly databasePool?: number | undefined;
   /** Deliver live webhooks to loopback and private-network destinations too (local development only). */
   readonly allowPrivateWebhooks?: boolean | undefined;
   /** Webhook delivery tuning; only `resolveHost` matters here (tests replace DNS). */
@@ -36,7 +38,11 @@ export interface StorageSettings {
 
 export function storeConfig(settings: StorageSettings): StoreConfig {
   return settings.databaseUrl
-    ? { engine: 'postgres', url: settings.databaseUrl }
+    ? {
+        engine: 'postgres',
+        url: settings.databaseUrl,
+        ...(settings.databasePool ? { maxConnections: settings.databasePool } : {}),
+      }
     : // Checkpoints off the event loop (ADR 0714).
       { engine: 'sqlite', file: join(settings.dataDir, 'drawdown.sqlite'), backgroundCheckpoints: true };
 }

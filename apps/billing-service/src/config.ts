@@ -13,6 +13,8 @@ export interface ServiceConfig {
   readonly dataDir: string;
   /** A postgres:// URL; absent means SQLite in the data folder. */
   readonly databaseUrl: string | undefined;
+  /** PostgreSQL connections this process keeps at most (default 10). */
+  readonly databasePool: number;
   /** Advertised in pagination links; absent means the address the server is bound to. */
   readonly livePublicUrl: string | undefined;
   readonly sandboxPublicUrl: string | undefined;
@@ -42,6 +44,13 @@ function port(name: string, text: string): number {
   return value;
 }
 
+function connections(name: string, text: string): number {
+  const value = Number(text);
+  if (!Number.isInteger(value) || value < 1 || value > 1_000)
+    throw new Error(`${name} must be a number of connections from 1 to 1000; got ${text}`);
+  return value;
+}
+
 function milliseconds(name: string, text: string): number {
   const value = Number(text);
   if (!Number.isInteger(value) || value < 1)
@@ -67,6 +76,7 @@ export function resolveServiceConfig(flags: FlagValues, env: NodeJS.ProcessEnv =
     sandboxPort,
     dataDir: resolve(text('data-dir', 'DRAWDOWN_DATA_DIR') ?? 'data'),
     databaseUrl,
+    databasePool: connections('--database-pool', text('database-pool', 'DRAWDOWN_DATABASE_POOL') ?? '10'),
     livePublicUrl: text('live-public-url', 'DRAWDOWN_LIVE_PUBLIC_URL'),
     sandboxPublicUrl: text('sandbox-public-url', 'DRAWDOWN_SANDBOX_PUBLIC_URL'),
     rateLimit: parseRateLimit(text('rate-limit', 'DRAWDOWN_RATE_LIMIT') ?? DEFAULT_RATE_LIMIT),

@@ -28,6 +28,7 @@ Commands:
 Storage options (every command):
   --data-dir DIR                SQLite data folder (default ./data; env DRAWDOWN_DATA_DIR)
   --database-url URL            PostgreSQL instead of SQLite (env DRAWDOWN_DATABASE_URL)
+  --database-pool N             PostgreSQL connections per process, at most (default 10; env DRAWDOWN_DATABASE_POOL)
 
 serve options:
   --host HOST                   Interface to listen on (default 127.0.0.1; env DRAWDOWN_HOST)
@@ -46,6 +47,7 @@ Add --json for machine-readable output. Permission names: product.read, product.
 const OPTIONS = {
   'data-dir': { type: 'string' },
   'database-url': { type: 'string' },
+  'database-pool': { type: 'string' },
   host: { type: 'string' },
   'live-port': { type: 'string' },
   'sandbox-port': { type: 'string' },
