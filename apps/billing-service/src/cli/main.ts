@@ -19,7 +19,7 @@ Commands:
   accounts create [--name NAME] [--early-access]
   accounts list
   keys create --account ID --env live|sandbox --permission NAME [--permission NAME …] [--name NAME] [--expires-at TIME]
-  keys revoke KEY_ID
+  keys revoke KEY_ID            Revoke a key; running servers refuse it within a second
   keys list --account ID
   clock show --account ID       Read the account's sandbox clock
   clock advance --account ID (--by 30d | --to TIME)
