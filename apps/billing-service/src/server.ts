@@ -12,6 +12,7 @@ import { createApp } from './http/app.js';
 import { MemoryRateLimiter, type RateLimiter } from './http/rate-limiter.js';
 import { RedisRateLimiter } from './http/redis-rate-limiter.js';
 import { createEnvironmentClocks } from './infrastructure/environment-clocks.js';
+import { createApiKeyExpiryWorker } from './workers/api-key-expiry-worker.js';
 import { createDrawdownWorker } from './workers/drawdown-worker.js';
 import { createOverdueInvoicesWorker } from './workers/overdue-invoices-worker.js';
 import { createRenewalScheduler } from './workers/renewal-scheduler.js';
@@ -94,6 +95,10 @@ export async function startService(services: CoreServices, config: ServiceConfig
       { pollMs: config.schedulerPollMs, onError: dependencies.logError },
     ),
     createOverdueInvoicesWorker(services, { pollMs: config.schedulerPollMs, onError: dependencies.logError }),
+    createApiKeyExpiryWorker(
+      { ...services, store: dependencies.store },
+      { pollMs: config.schedulerPollMs, onError: dependencies.logError },
+    ),
     webhookDelivery,
   ];
   const bound = { live: '', sandbox: '' };

@@ -6,11 +6,15 @@
 export type { Account, ApiKey } from './access/account.js';
 export {
   type AccessDependencies,
+  API_KEY_EXPIRING_NOTICE_MS,
+  type ApiKeyEventEntity,
+  apiKeyStatus,
   authenticate,
   type CreateApiKeyInput,
   createAccount,
   createApiKey,
   type KeySecrets,
+  noticeApiKeyExpiries,
   revokeApiKey,
 } from './access/api-keys.js';
 export {
@@ -165,10 +169,13 @@ export {
 export {
   describeEventType,
   EVENT_API_VERSIONS,
+  EVENT_TYPE_NAMES,
   EVENT_TYPES,
+  type EventEmitter,
   type EventTypeDefinition,
   type EventTypeDescription,
   type EventTypeName,
+  emittedEventTypes,
   isEventTypeAvailable,
   isEventTypeName,
   listEventTypes,
@@ -235,6 +242,7 @@ export {
 export {
   type AccountRepository,
   type AddressColumn,
+  type ApiKeyExpiryNotice,
   type ApiKeyRepository,
   type Collection,
   type CustomerColumn,

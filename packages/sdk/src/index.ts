@@ -159,7 +159,10 @@ export {
   type UsageBufferStore,
 } from './usage/usage-buffer.js';
 export {
+  type ApiKeyData,
   type DrawdownEvent,
+  type EntityData,
+  EVENT_TYPE_NAMES,
   type EventDataByType,
   type EventOf,
   isKnownEventType,

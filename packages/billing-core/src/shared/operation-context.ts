@@ -1,5 +1,6 @@
 import type { Account } from '../access/account.js';
 import type { EntityKind } from '../events/stored-event.js';
+import type { EventTypeName } from '../notifications/event-types.js';
 import type { Clock } from './clock.js';
 import { toTimestamp } from './clock.js';
 import type { IdGenerator } from './ids.js';
@@ -19,7 +20,7 @@ export interface OperationContext {
 export async function recordEvent(
   context: OperationContext,
   tx: Repositories,
-  eventType: string,
+  eventType: EventTypeName,
   entityKind: EntityKind,
   entity: unknown,
 ): Promise<void> {

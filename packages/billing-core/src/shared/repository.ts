@@ -126,7 +126,21 @@ export interface ApiKeyRepository {
   /** Marks the key revoked at `revokedAt`; false when no such key exists. */
   revoke(id: string, revokedAt: string): Promise<boolean>;
   listByAccount(accountId: string, environment?: Environment): Promise<readonly ApiKey[]>;
+  /**
+   * Accounts of `environment` with an unrevoked key owed an expiry notice: `api_key.expiring`
+   * once it expires at or before `expiringUntil`, `api_key.expired` once at or before `now`.
+   */
+  findExpiryNoticeAccounts(environment: Environment, now: string, expiringUntil: string): Promise<readonly string[]>;
+  /** The keys of one account environment owed a notice, held until commit; `notice` is the one already sent. */
+  claimExpiryNotices(
+    scope: Scope,
+    now: string,
+    expiringUntil: string,
+  ): Promise<readonly { readonly key: ApiKey; readonly notice: ApiKeyExpiryNotice | null }[]>;
+  setExpiryNotice(id: string, notice: ApiKeyExpiryNotice): Promise<void>;
 }
+
+export type ApiKeyExpiryNotice = 'expiring' | 'expired';
 
 export interface EventLog {
   /** Appends an event in the current transaction: the outbox row of the change that caused it. */

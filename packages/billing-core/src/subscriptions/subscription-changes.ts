@@ -4,6 +4,7 @@
  * the caller's transaction.
  */
 import type { EntityKind } from '../events/stored-event.js';
+import type { EventTypeName } from '../notifications/event-types.js';
 import { toTimestamp } from '../shared/clock.js';
 import type { OperationContext } from '../shared/operation-context.js';
 import type { Repositories } from '../shared/repository.js';
@@ -16,7 +17,7 @@ export interface ChangeRecord {
   readonly after: Subscription;
   /** What the change does to balances, when anything. */
   readonly balanceChange?: SubscriptionChange | undefined;
-  readonly eventTypes: readonly string[];
+  readonly eventTypes: readonly EventTypeName[];
   readonly at: string;
 }
 

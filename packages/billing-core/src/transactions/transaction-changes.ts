@@ -5,12 +5,13 @@
  * (`transaction.ready`, `.billed`, `.paid`, `.completed`, `.past_due`, `.canceled`).
  */
 import { formatInvoiceNumber } from '../invoices/invoice-number.js';
+import type { EventTypeName } from '../notifications/event-types.js';
 import type { OperationContext } from '../shared/operation-context.js';
 import { recordEvent } from '../shared/operation-context.js';
 import type { Repositories } from '../shared/repository.js';
 import type { Transaction, TransactionStatus } from './transaction.js';
 
-const STATUS_EVENTS: Partial<Record<TransactionStatus, string>> = {
+const STATUS_EVENTS: Partial<Record<TransactionStatus, EventTypeName>> = {
   ready: 'transaction.ready',
   billed: 'transaction.billed',
   paid: 'transaction.paid',
@@ -41,7 +42,7 @@ export async function saveTransaction(
   tx: Repositories,
   before: Transaction,
   after: Transaction,
-  extraEvents: readonly string[] = [],
+  extraEvents: readonly EventTypeName[] = [],
 ): Promise<Transaction> {
   await tx.transactions.update(context.scope, after);
   for (const type of extraEvents) await recordEvent(context, tx, type, 'transaction', after);
