@@ -18,6 +18,7 @@ import { createOverdueInvoicesWorker } from './workers/overdue-invoices-worker.j
 import { createRenewalScheduler } from './workers/renewal-scheduler.js';
 import { createWebhookDeliveryWorker, DEFAULT_WEBHOOK_DELIVERY } from './workers/webhook-delivery/delivery-worker.js';
 import { createDestinationGuard } from './workers/webhook-delivery/destination-guard.js';
+import { createSimulationDeliveryWorker } from './workers/webhook-delivery/simulation-delivery-worker.js';
 import { wakeOnEvents } from './workers/webhook-delivery/wake-on-events.js';
 
 export interface RunningService {
@@ -73,8 +74,22 @@ export async function startService(services: CoreServices, config: ServiceConfig
     options: webhookOptions,
     onError: logError,
   });
+  const simulationDelivery = createSimulationDeliveryWorker({
+    dependencies: { store: services.store, wallClock: services.clock },
+    guard: destinationGuard,
+    options: {
+      requestTimeoutMs: webhookOptions.requestTimeoutMs,
+      maxResponseBytes: webhookOptions.maxResponseBytes,
+      userAgent: webhookOptions.userAgent,
+      pollIntervalMs: webhookOptions.pollIntervalMs,
+      maxRunsInFlight: 4,
+      leaseMs: webhookOptions.leaseMs,
+    },
+    onError: logError,
+  });
   const dependencies = {
     ...services,
+    wakeSimulationDelivery: () => simulationDelivery.wake(),
     // Requests that write events wake the delivery worker, so their webhooks leave at once.
     store: wakeOnEvents(services.store, () => webhookDelivery.wake()),
     webhookDestinations: destinationGuard,
@@ -100,6 +115,7 @@ export async function startService(services: CoreServices, config: ServiceConfig
       { pollMs: config.schedulerPollMs, onError: dependencies.logError },
     ),
     webhookDelivery,
+    simulationDelivery,
   ];
   const bound = { live: '', sandbox: '' };
   const live = createApp(dependencies, {

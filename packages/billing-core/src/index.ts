@@ -266,6 +266,50 @@ export {
   type UsageEventRepository,
 } from './shared/repository.js';
 export { ENVIRONMENTS, type Environment, type Scope } from './shared/scope.js';
+export {
+  type EntityPresenter,
+  SCENARIO_TYPES,
+  type ScenarioConfig,
+  type ScenarioType,
+  type Simulation,
+  type SimulationColumn,
+  type SimulationRun,
+  type SimulationRunColumn,
+  type SimulationRunEvent,
+  type SimulationRunEventColumn,
+  type SimulationRunEventRepository,
+  type SimulationRunEventStatus,
+  type SimulationRunRepository,
+  type SimulationRunStatus,
+  type SimulationTypeName,
+  type WireData,
+} from './simulations/simulation.js';
+export {
+  type ClaimedSimulationRun,
+  claimDueSimulationRuns,
+  finishSimulationRun,
+  recordSimulatedDelivery,
+  type SimulatedDeliveryOutcome,
+  type SimulationDeliveryDependencies,
+} from './simulations/simulation-delivery.js';
+export {
+  createSimulation,
+  createSimulationRun,
+  DUE_NOW,
+  getSimulation,
+  getSimulationRun,
+  getSimulationRunEvent,
+  listRunEvents,
+  listSimulationRunEvents,
+  listSimulationRuns,
+  listSimulations,
+  listSimulationTypes,
+  replaySimulationRunEvent,
+  type SimulationContext,
+  type SimulationInput,
+  type SimulationType,
+  updateSimulation,
+} from './simulations/simulations.js';
 export { addCycles, periodAt } from './subscriptions/billing-period.js';
 export {
   type CancelInput,

@@ -18,6 +18,11 @@ import { SqlEventLog } from './repositories/event-log.js';
 import { SqlNotificationRepository } from './repositories/notification-repository.js';
 import { SqlNotificationSettingRepository } from './repositories/notification-setting-repository.js';
 import { SqlSandboxClockRepository } from './repositories/sandbox-clock-repository.js';
+import {
+  SqlSimulationRunEventRepository,
+  SqlSimulationRunRepository,
+  simulationsCollection,
+} from './repositories/simulation-repositories.js';
 import { SqlSubscriptionRepository } from './repositories/subscription-repository.js';
 import { adjustmentsTable } from './repositories/transaction-adjustments.js';
 import { SqlTransactionRepository } from './repositories/transaction-repository.js';
@@ -53,6 +58,9 @@ export function repositoriesOn(executor: SqlExecutor): Repositories {
     transactions: new SqlTransactionRepository(executor),
     adjustments: new DocumentCollection(executor, adjustmentsTable),
     billingSettings: new SqlBillingSettingsRepository(executor),
+    simulations: simulationsCollection(executor),
+    simulationRuns: new SqlSimulationRunRepository(executor),
+    simulationRunEvents: new SqlSimulationRunEventRepository(executor),
   };
 }
 

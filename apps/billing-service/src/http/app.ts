@@ -33,6 +33,7 @@ import { registerNotificationRoutes } from './routes/notifications.js';
 import { registerPriceRoutes } from './routes/prices.js';
 import { registerProductRoutes } from './routes/products.js';
 import { registerSandboxClockRoutes } from './routes/sandbox-clock.js';
+import { registerSimulationRoutes } from './routes/simulations.js';
 import { registerSubscriptionRoutes } from './routes/subscriptions.js';
 import { registerTransactionRoutes } from './routes/transactions.js';
 import { registerUsageRoutes } from './routes/usage.js';
@@ -51,6 +52,8 @@ export interface AppDependencies extends AccessDependencies {
   readonly webhookDestinations?: DestinationPolicy | undefined;
   /** What a transaction's completion runs in its database transaction (starting or renewing a subscription). */
   readonly transactionHooks?: ((context: OperationContext) => TransactionHooks) | undefined;
+  /** Wakes the simulation delivery worker after a run or a replay (absent: it finds them by polling). */
+  readonly wakeSimulationDelivery?: (() => void) | undefined;
 }
 
 export interface EnvironmentOptions {
@@ -138,6 +141,7 @@ export function createApp(dependencies: AppDependencies, options: EnvironmentOpt
     destinations: dependencies.webhookDestinations ?? createDestinationGuard({ allowPrivate: false }),
   });
   registerNotificationRoutes(app);
+  registerSimulationRoutes(app, dependencies.wakeSimulationDelivery ?? (() => {}));
   registerSubscriptionRoutes(app);
   registerTransactionRoutes(app, dependencies.transactionHooks ?? (() => NO_HOOKS));
   registerUsageRoutes(app, dependencies.logError);

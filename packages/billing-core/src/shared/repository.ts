@@ -10,6 +10,12 @@ import type {
   NotificationRepository,
   NotificationSettingRepository,
 } from '../notifications/notification-repository.js';
+import type {
+  Simulation,
+  SimulationColumn,
+  SimulationRunEventRepository,
+  SimulationRunRepository,
+} from '../simulations/simulation.js';
 import type { Subscription } from '../subscriptions/subscription.js';
 import type {
   AdjustmentRepository,
@@ -167,6 +173,9 @@ export interface Repositories {
   readonly transactions: TransactionRepository;
   readonly adjustments: AdjustmentRepository;
   readonly billingSettings: BillingSettingsRepository;
+  readonly simulations: Collection<Simulation, SimulationColumn>;
+  readonly simulationRuns: SimulationRunRepository;
+  readonly simulationRunEvents: SimulationRunEventRepository;
 }
 
 /**

@@ -9,9 +9,17 @@ import { usage } from './0002-usage.js';
 import { transactions } from './0003-transactions.js';
 import { notifications } from './0005-notifications.js';
 import { apiKeyExpiryNotices } from './0050-api-key-expiry-notices.js';
+import { simulations } from './0051-simulations.js';
 import type { Migration } from './migration.js';
 
-export const MIGRATIONS: readonly Migration[] = [foundation, usage, transactions, notifications, apiKeyExpiryNotices];
+export const MIGRATIONS: readonly Migration[] = [
+  foundation,
+  usage,
+  transactions,
+  notifications,
+  apiKeyExpiryNotices,
+  simulations,
+];
 
 const MIGRATION_LOCK_KEY = 4_172_031_985;
 
