@@ -122,6 +122,28 @@ export {
 } from './invoices/invoice-links.js';
 export { formatInvoiceNumber } from './invoices/invoice-number.js';
 export {
+  adjustmentMetricDeltas,
+  dayOf,
+  METRIC_NAMES,
+  type MetricDay,
+  type MetricDelta,
+  type MetricName,
+  type MetricRollupRepository,
+  monthlyRecurringRevenue,
+  subscriptionMetricDeltas,
+  transactionMetricDeltas,
+} from './metrics/metric-rollups.js';
+export {
+  conversionRate,
+  getMetrics,
+  MAX_METRIC_DAYS,
+  METRIC_ENDPOINTS,
+  type MetricEndpoint,
+  type MetricsDatapoint,
+  type MetricsQuery,
+  type MetricsTimeseries,
+} from './metrics/metrics.js';
+export {
   BALANCE_CURRENCIES,
   CURRENCY_MINOR_UNITS,
   type CurrencyCode,

@@ -15,6 +15,7 @@ import {
 } from './repositories/catalogue-tables.js';
 import { DocumentCollection } from './repositories/document-collection.js';
 import { SqlEventLog } from './repositories/event-log.js';
+import { SqlMetricRollupRepository } from './repositories/metric-rollup-repository.js';
 import { SqlNotificationRepository } from './repositories/notification-repository.js';
 import { SqlNotificationSettingRepository } from './repositories/notification-setting-repository.js';
 import { SqlSandboxClockRepository } from './repositories/sandbox-clock-repository.js';
@@ -61,6 +62,7 @@ export function repositoriesOn(executor: SqlExecutor): Repositories {
     simulations: simulationsCollection(executor),
     simulationRuns: new SqlSimulationRunRepository(executor),
     simulationRunEvents: new SqlSimulationRunEventRepository(executor),
+    metricRollups: new SqlMetricRollupRepository(executor),
   };
 }
 

@@ -28,6 +28,7 @@ import { registerCustomerRoutes } from './routes/customers.js';
 import { registerEventTypeRoutes } from './routes/event-types.js';
 import { registerEventRoutes } from './routes/events.js';
 import { registerInvoiceDownloadRoutes } from './routes/invoices.js';
+import { registerMetricsRoutes } from './routes/metrics.js';
 import { registerNotificationSettingRoutes } from './routes/notification-settings.js';
 import { registerNotificationRoutes } from './routes/notifications.js';
 import { registerPriceRoutes } from './routes/prices.js';
@@ -143,6 +144,7 @@ export function createApp(dependencies: AppDependencies, options: EnvironmentOpt
   registerNotificationRoutes(app);
   registerSimulationRoutes(app, dependencies.wakeSimulationDelivery ?? (() => {}));
   registerSubscriptionRoutes(app);
+  registerMetricsRoutes(app);
   registerTransactionRoutes(app, dependencies.transactionHooks ?? (() => NO_HOOKS));
   registerUsageRoutes(app, dependencies.logError);
   if (options.environment === 'sandbox') registerSandboxClockRoutes(app, dependencies.clock);

@@ -6,6 +6,7 @@
 import type { Account, ApiKey } from '../access/account.js';
 import type { Address, Customer, Meter, Price, Product, UsageBalanceUnit } from '../catalogue/entities.js';
 import type { StoredEvent } from '../events/stored-event.js';
+import type { MetricRollupRepository } from '../metrics/metric-rollups.js';
 import type {
   NotificationRepository,
   NotificationSettingRepository,
@@ -176,6 +177,7 @@ export interface Repositories {
   readonly simulations: Collection<Simulation, SimulationColumn>;
   readonly simulationRuns: SimulationRunRepository;
   readonly simulationRunEvents: SimulationRunEventRepository;
+  readonly metricRollups: MetricRollupRepository;
 }
 
 /**

@@ -4,6 +4,7 @@
  * the caller's transaction.
  */
 import type { EntityKind } from '../events/stored-event.js';
+import { subscriptionMetricDeltas } from '../metrics/metric-rollups.js';
 import type { EventTypeName } from '../notifications/event-types.js';
 import { toTimestamp } from '../shared/clock.js';
 import type { OperationContext } from '../shared/operation-context.js';
@@ -34,6 +35,7 @@ export async function saveChange(
   };
   if (record.before) await tx.subscriptions.update(context.scope, after);
   else await tx.subscriptions.insert(context.scope, after);
+  await tx.metricRollups.add(context.scope, subscriptionMetricDeltas(record.before, after, record.at));
   if (record.balanceChange) {
     const effects = balanceEffects({
       change: record.balanceChange,

@@ -5,9 +5,10 @@
  * (`transaction.ready`, `.billed`, `.paid`, `.completed`, `.past_due`, `.canceled`).
  */
 import { formatInvoiceNumber } from '../invoices/invoice-number.js';
+import { transactionMetricDeltas } from '../metrics/metric-rollups.js';
 import type { EventTypeName } from '../notifications/event-types.js';
 import type { OperationContext } from '../shared/operation-context.js';
-import { recordEvent } from '../shared/operation-context.js';
+import { nowTimestamp, recordEvent } from '../shared/operation-context.js';
 import type { Repositories } from '../shared/repository.js';
 import type { Transaction, TransactionStatus } from './transaction.js';
 
@@ -27,6 +28,7 @@ export async function insertTransaction(
   transaction: Transaction,
 ): Promise<Transaction> {
   await tx.transactions.insert(context.scope, transaction);
+  await tx.metricRollups.add(context.scope, transactionMetricDeltas(null, transaction, nowTimestamp(context)));
   await recordEvent(context, tx, 'transaction.created', 'transaction', transaction);
   const statusEvent = STATUS_EVENTS[transaction.status];
   if (statusEvent) await recordEvent(context, tx, statusEvent, 'transaction', transaction);
@@ -45,6 +47,7 @@ export async function saveTransaction(
   extraEvents: readonly EventTypeName[] = [],
 ): Promise<Transaction> {
   await tx.transactions.update(context.scope, after);
+  await tx.metricRollups.add(context.scope, transactionMetricDeltas(before, after, nowTimestamp(context)));
   for (const type of extraEvents) await recordEvent(context, tx, type, 'transaction', after);
   await recordEvent(context, tx, 'transaction.updated', 'transaction', after);
   const statusEvent = STATUS_EVENTS[after.status];

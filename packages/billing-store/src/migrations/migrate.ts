@@ -10,6 +10,7 @@ import { transactions } from './0003-transactions.js';
 import { notifications } from './0005-notifications.js';
 import { apiKeyExpiryNotices } from './0050-api-key-expiry-notices.js';
 import { simulations } from './0051-simulations.js';
+import { metricRollups } from './0052-metric-rollups.js';
 import type { Migration } from './migration.js';
 
 export const MIGRATIONS: readonly Migration[] = [
@@ -19,6 +20,7 @@ export const MIGRATIONS: readonly Migration[] = [
   notifications,
   apiKeyExpiryNotices,
   simulations,
+  metricRollups,
 ];
 
 const MIGRATION_LOCK_KEY = 4_172_031_985;
