@@ -16,6 +16,7 @@ import { createApiKeyExpiryWorker } from './workers/api-key-expiry-worker.js';
 import { createDrawdownWorker } from './workers/drawdown-worker.js';
 import { createOverdueInvoicesWorker } from './workers/overdue-invoices-worker.js';
 import { createRenewalScheduler } from './workers/renewal-scheduler.js';
+import { createReportWorker } from './workers/report-worker.js';
 import { createWebhookDeliveryWorker, DEFAULT_WEBHOOK_DELIVERY } from './workers/webhook-delivery/delivery-worker.js';
 import { createDestinationGuard } from './workers/webhook-delivery/destination-guard.js';
 import { createSimulationDeliveryWorker } from './workers/webhook-delivery/simulation-delivery-worker.js';
@@ -87,15 +88,21 @@ export async function startService(services: CoreServices, config: ServiceConfig
     },
     onError: logError,
   });
+  const clockFor = createEnvironmentClocks(services.store.sandboxClocks, services.clock);
+  const reportWorker = createReportWorker(
+    { ...services, store: wakeOnEvents(services.store, () => webhookDelivery.wake()), clockFor },
+    { pollMs: config.schedulerPollMs, leaseMs: 60 * 60_000, onError: logError },
+  );
   const dependencies = {
     ...services,
+    wakeReports: () => reportWorker.wake(),
     wakeSimulationDelivery: () => simulationDelivery.wake(),
     // Requests that write events wake the delivery worker, so their webhooks leave at once.
     store: wakeOnEvents(services.store, () => webhookDelivery.wake()),
     webhookDestinations: destinationGuard,
     // A completed checkout starts its subscription; a paid renewal revives a past-due one.
     transactionHooks: subscriptionHooks,
-    clockFor: createEnvironmentClocks(services.store.sandboxClocks, services.clock),
+    clockFor,
     rateLimiter: rateLimits.limiter,
     trustProxy: config.trustProxy,
     logError,
@@ -116,6 +123,7 @@ export async function startService(services: CoreServices, config: ServiceConfig
     ),
     webhookDelivery,
     simulationDelivery,
+    reportWorker,
   ];
   const bound = { live: '', sandbox: '' };
   const live = createApp(dependencies, {

@@ -248,6 +248,37 @@ export {
   retryDelayMs,
   SANDBOX_RETRY_SCHEDULE,
 } from './notifications/retry-policy.js';
+export {
+  type ClaimedReport,
+  claimDueReports,
+  csvCell,
+  generateReport,
+  type ReportGenerationDependencies,
+  reportColumns,
+} from './reports/generate-report.js';
+export {
+  REPORT_TYPES,
+  type Report,
+  type ReportColumn,
+  type ReportFilter,
+  type ReportRepository,
+  type ReportStatus,
+  type ReportType,
+} from './reports/report.js';
+export {
+  createReport,
+  getReport,
+  issueReportLink,
+  listReports,
+  REPORT_DUE_NOW,
+  REPORT_LINK_LIFETIME_MS,
+  REPORT_RETENTION_MS,
+  type ReportFilterInput,
+  type ReportLinkClaims,
+  reportLinkPayload,
+  requireDownloadableReport,
+  requireReportFilters,
+} from './reports/reports.js';
 export { BillingError, type FieldError } from './shared/billing-error.js';
 export { type Clock, toTimestamp } from './shared/clock.js';
 export { ERROR_CODES, type ErrorCode, isErrorCode } from './shared/error-codes.js';

@@ -18,6 +18,7 @@ import { SqlEventLog } from './repositories/event-log.js';
 import { SqlMetricRollupRepository } from './repositories/metric-rollup-repository.js';
 import { SqlNotificationRepository } from './repositories/notification-repository.js';
 import { SqlNotificationSettingRepository } from './repositories/notification-setting-repository.js';
+import { SqlReportRepository } from './repositories/report-repository.js';
 import { SqlSandboxClockRepository } from './repositories/sandbox-clock-repository.js';
 import {
   SqlSimulationRunEventRepository,
@@ -63,6 +64,7 @@ export function repositoriesOn(executor: SqlExecutor): Repositories {
     simulationRuns: new SqlSimulationRunRepository(executor),
     simulationRunEvents: new SqlSimulationRunEventRepository(executor),
     metricRollups: new SqlMetricRollupRepository(executor),
+    reports: new SqlReportRepository(executor),
   };
 }
 

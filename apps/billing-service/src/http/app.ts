@@ -33,6 +33,7 @@ import { registerNotificationSettingRoutes } from './routes/notification-setting
 import { registerNotificationRoutes } from './routes/notifications.js';
 import { registerPriceRoutes } from './routes/prices.js';
 import { registerProductRoutes } from './routes/products.js';
+import { registerReportDownloadRoutes, registerReportRoutes } from './routes/reports.js';
 import { registerSandboxClockRoutes } from './routes/sandbox-clock.js';
 import { registerSimulationRoutes } from './routes/simulations.js';
 import { registerSubscriptionRoutes } from './routes/subscriptions.js';
@@ -55,6 +56,8 @@ export interface AppDependencies extends AccessDependencies {
   readonly transactionHooks?: ((context: OperationContext) => TransactionHooks) | undefined;
   /** Wakes the simulation delivery worker after a run or a replay (absent: it finds them by polling). */
   readonly wakeSimulationDelivery?: (() => void) | undefined;
+  /** Wakes the report worker after a report is requested (absent: it finds them by polling). */
+  readonly wakeReports?: (() => void) | undefined;
 }
 
 export interface EnvironmentOptions {
@@ -67,6 +70,7 @@ export interface EnvironmentOptions {
 function registerPublicRoutes(app: Hono<AppEnv>, dependencies: AppDependencies, environment: Environment): void {
   registerCurrencyRoutes(app);
   registerInvoiceDownloadRoutes(app, dependencies, environment);
+  registerReportDownloadRoutes(app, dependencies, environment);
 }
 
 export function createApp(dependencies: AppDependencies, options: EnvironmentOptions): Hono<AppEnv> {
@@ -145,6 +149,7 @@ export function createApp(dependencies: AppDependencies, options: EnvironmentOpt
   registerSimulationRoutes(app, dependencies.wakeSimulationDelivery ?? (() => {}));
   registerSubscriptionRoutes(app);
   registerMetricsRoutes(app);
+  registerReportRoutes(app, dependencies.wakeReports ?? (() => {}));
   registerTransactionRoutes(app, dependencies.transactionHooks ?? (() => NO_HOOKS));
   registerUsageRoutes(app, dependencies.logError);
   if (options.environment === 'sandbox') registerSandboxClockRoutes(app, dependencies.clock);

@@ -74,6 +74,7 @@ export const STATUS_BY_CODE = {
   simulation_entity_not_found: 400,
   simulation_entity_not_supported: 400,
   simulation_archived: 409,
+  report_type_not_supported: 400,
   report_not_ready: 409,
   report_expired: 410,
   report_link_invalid: 404,

@@ -37,7 +37,24 @@ function signingKey(store: Store): Promise<Buffer> {
 }
 
 function sign(key: Buffer, claims: InvoiceLinkClaims): Buffer {
-  return createHmac('sha256', key).update(invoiceLinkPayload(claims), 'utf8').digest();
+  return signText(key, invoiceLinkPayload(claims));
+}
+
+function signText(key: Buffer, text: string): Buffer {
+  return createHmac('sha256', key).update(text, 'utf8').digest();
+}
+
+/** Signs another kind of link (report downloads) with the same deployment key, base64url. */
+export async function signLinkPayload(store: Store, payload: string): Promise<string> {
+  return signText(await signingKey(store), payload).toString('base64url');
+}
+
+/** Whether `signature` is this deployment's signature of `payload`, compared in constant time. */
+export async function matchesLinkSignature(store: Store, payload: string, signature: string): Promise<boolean> {
+  if (!SIGNATURE_PATTERN.test(signature)) return false;
+  const expected = signText(await signingKey(store), payload);
+  const actual = Buffer.from(signature, 'base64url');
+  return actual.length === expected.length && timingSafeEqual(actual, expected);
 }
 
 /** The absolute URL of a signed link, on the environment's advertised base URL. */

@@ -107,6 +107,8 @@ export const ERROR_CODES = {
   simulation_archived: 'The simulation is archived; make it active before running it.',
 
   // Reports and metrics
+  report_type_not_supported:
+    'Drawdown does not produce this report type: discounts do not exist yet, and it holds no balance and makes no payouts.',
   report_not_ready: 'The report is not ready yet (pending) or failed; only a ready report can be downloaded.',
   report_expired: 'The report is past its expires_at; create a new one.',
   report_link_invalid:

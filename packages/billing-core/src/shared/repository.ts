@@ -11,6 +11,7 @@ import type {
   NotificationRepository,
   NotificationSettingRepository,
 } from '../notifications/notification-repository.js';
+import type { ReportRepository } from '../reports/report.js';
 import type {
   Simulation,
   SimulationColumn,
@@ -178,6 +179,7 @@ export interface Repositories {
   readonly simulationRuns: SimulationRunRepository;
   readonly simulationRunEvents: SimulationRunEventRepository;
   readonly metricRollups: MetricRollupRepository;
+  readonly reports: ReportRepository;
 }
 
 /**

@@ -11,6 +11,7 @@ import { notifications } from './0005-notifications.js';
 import { apiKeyExpiryNotices } from './0050-api-key-expiry-notices.js';
 import { simulations } from './0051-simulations.js';
 import { metricRollups } from './0052-metric-rollups.js';
+import { reports } from './0053-reports.js';
 import type { Migration } from './migration.js';
 
 export const MIGRATIONS: readonly Migration[] = [
@@ -21,6 +22,7 @@ export const MIGRATIONS: readonly Migration[] = [
   apiKeyExpiryNotices,
   simulations,
   metricRollups,
+  reports,
 ];
 
 const MIGRATION_LOCK_KEY = 4_172_031_985;
