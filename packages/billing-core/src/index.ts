@@ -64,6 +64,7 @@ export {
   type CreateMeterInput,
   createMeter,
   getMeter,
+  isMeterAction,
   listMeters,
   METER_ACTION_LENGTH,
   METER_ACTION_PATTERN,
@@ -96,6 +97,21 @@ export {
   type UpdateUsageBalanceUnitInput,
   updateUsageBalanceUnit,
 } from './catalogue/usage-balance-units.js';
+export {
+  describeEventType,
+  EVENT_API_VERSIONS,
+  EVENT_TYPE_NAMES,
+  EVENT_TYPES,
+  type EventEmitter,
+  type EventTypeDefinition,
+  type EventTypeDescription,
+  type EventTypeName,
+  emittedEventTypes,
+  isEventTypeAvailable,
+  isEventTypeName,
+  listEventTypes,
+} from './events/event-types.js';
+export { listEvents } from './events/list-events.js';
 export type { EntityKind, StoredEvent } from './events/stored-event.js';
 export {
   type InvoiceUnavailableReason,
@@ -120,7 +136,6 @@ export {
   issueInvoiceLink,
   requireUnexpired,
 } from './invoices/invoice-links.js';
-export { formatInvoiceNumber } from './invoices/invoice-number.js';
 export {
   adjustmentMetricDeltas,
   dayOf,
@@ -188,20 +203,6 @@ export {
   TRAFFIC_SOURCES,
   type TrafficSource,
 } from './notifications/entities.js';
-export {
-  describeEventType,
-  EVENT_API_VERSIONS,
-  EVENT_TYPE_NAMES,
-  EVENT_TYPES,
-  type EventEmitter,
-  type EventTypeDefinition,
-  type EventTypeDescription,
-  type EventTypeName,
-  emittedEventTypes,
-  isEventTypeAvailable,
-  isEventTypeName,
-  listEventTypes,
-} from './notifications/event-types.js';
 export type {
   DeliveryClaim,
   DueNotification,
@@ -319,6 +320,7 @@ export {
   type UsageEventRepository,
 } from './shared/repository.js';
 export { ENVIRONMENTS, type Environment, type Scope } from './shared/scope.js';
+export { canonicalTimestamp, type ParsedTimestamp, parseTimestamp } from './shared/timestamps.js';
 export {
   type EntityPresenter,
   SCENARIO_TYPES,
@@ -382,6 +384,7 @@ export {
 } from './subscriptions/sandbox-clock.js';
 export { type StartSubscriptionInput, startSubscription } from './subscriptions/start-subscription.js';
 export {
+  assertStatusTransition,
   type BillingPeriod,
   type CollectionMode,
   hasAllowances,
@@ -435,6 +438,7 @@ export {
   PAST_DUE_GRACE_MS,
   pastDueAfter,
 } from './transactions/due-dates.js';
+export { formatInvoiceNumber } from './transactions/invoice-number.js';
 export { markOverdueInvoices, OVERDUE_BATCH_SIZE } from './transactions/overdue-invoices.js';
 export {
   completeSettled,
@@ -526,7 +530,6 @@ export { getUsageBalance, listUsageBalances } from './usage/read-usage-balances.
 export { EVENTS_PER_REQUEST, recordUsageEvents } from './usage/record-usage-events.js';
 export type { UsageBalance } from './usage/usage-balance.js';
 export {
-  canonicalTimestamp,
   checkEventWindow,
   MAX_EVENT_AGE_MS,
   MAX_EVENT_LEAD_MS,
@@ -537,3 +540,4 @@ export {
   type UsageEventResult,
   validateUsageEvent,
 } from './usage/usage-event.js';
+export { type Caller, createUseCases, type DueWork, type UseCasePorts, type UseCases } from './use-cases.js';

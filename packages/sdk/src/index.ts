@@ -79,6 +79,20 @@ export type {
   UpdateUsageBalanceUnitInput,
   UsageBalanceUnit,
 } from './types/catalogue.js';
+export {
+  type ApiKeyData,
+  type DrawdownEvent,
+  type EntityData,
+  EVENT_TYPE_NAMES,
+  type EventDataByType,
+  type EventOf,
+  isKnownEventType,
+  type KnownEvent,
+  type KnownEventType,
+  MalformedEventError,
+  parseEvent,
+  type UnknownEvent,
+} from './types/events.js';
 export type {
   CreateNotificationSettingInput,
   EventType,
@@ -158,20 +172,6 @@ export {
   type UsageBufferOptions,
   type UsageBufferStore,
 } from './usage/usage-buffer.js';
-export {
-  type ApiKeyData,
-  type DrawdownEvent,
-  type EntityData,
-  EVENT_TYPE_NAMES,
-  type EventDataByType,
-  type EventOf,
-  isKnownEventType,
-  type KnownEvent,
-  type KnownEventType,
-  MalformedEventError,
-  parseEvent,
-  type UnknownEvent,
-} from './webhooks/events.js';
 export {
   DEFAULT_TOLERANCE_SECONDS,
   SIGNATURE_HEADER,

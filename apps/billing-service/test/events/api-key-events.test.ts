@@ -3,7 +3,6 @@
  * revoked (the CLI and the service share these use cases), `api_key.expiring` seven days
  * before its expiry and `api_key.expired` at it, by a worker on the environment's clock.
  */
-import { revokeApiKey } from '@drawdown/billing-core';
 import { type BillingHarness, ENGINES, startBillingHarness } from '@drawdown/testkit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eventually } from '../notifications/webhook-receiver.js';
@@ -30,8 +29,8 @@ describe.each(ENGINES)('API key events on %s', (engine) => {
   it('records api_key.created and api_key.revoked, never with the secret', async () => {
     const token = await harness.createKey({ environment: 'sandbox', permissions: ['product.read'] });
     const keyId = `apikey_${token.split('_')[3]}`;
-    await revokeApiKey(harness.services, keyId);
-    await revokeApiKey(harness.services, keyId);
+    await harness.services.useCases.revokeApiKey(keyId);
+    await harness.services.useCases.revokeApiKey(keyId);
     const events = await apiKeyEvents(sandbox, keyId);
     expect(events.map((event) => event.event_type)).toEqual(['api_key.created', 'api_key.revoked']);
     expect(events[1]?.data).toMatchObject({ id: keyId, status: 'revoked', permissions: ['product.read'] });

@@ -9,6 +9,7 @@ import {
   createAccount,
   createNotificationSetting,
   createProduct,
+  createUseCases,
   type OperationContext,
   type RetrySchedule,
   type Store,
@@ -16,6 +17,7 @@ import {
 import { openStore } from '@drawdown/billing-store';
 import { createTestStorage, ENGINES, type TestStorage } from '@drawdown/testkit';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { wirePresenter } from '../../src/http/presenters.js';
 import { keySecrets } from '../../src/infrastructure/key-secrets.js';
 import { createUlidIds } from '../../src/infrastructure/ulid-ids.js';
 import {
@@ -49,7 +51,18 @@ describe.each(ENGINES)('%s: the delivery worker', (engine) => {
     receiver = await startWebhookReceiver({ answer: 500 });
     now = Date.now();
     worker = createWebhookDeliveryWorker({
-      dependencies: { store, ids, wallClock: clock },
+      useCases: createUseCases({
+        store,
+        ids,
+        wallClock: clock,
+        clockFor: async () => clock,
+        secrets: keySecrets,
+        webhookDestinations: createDestinationGuard({ allowPrivate: false }),
+        pause: async () => {},
+        reportError: (_message, error) => errors.push(error),
+        entityPresenter: wirePresenter,
+      }),
+      wallClock: clock,
       guard: createDestinationGuard({ allowPrivate: false }),
       options: { ...DEFAULT_WEBHOOK_DELIVERY, schedules: { live: HOURLY, sandbox: HOURLY }, pollIntervalMs: 10 },
       onError: (_message, error) => errors.push(error),

@@ -5,7 +5,6 @@
  * recognise it keep working); only a hash of the secret is stored.
  */
 
-import type { EventTypeName } from '../notifications/event-types.js';
 import { BillingError } from '../shared/billing-error.js';
 import type { Clock } from '../shared/clock.js';
 import { toTimestamp } from '../shared/clock.js';
@@ -184,7 +183,7 @@ export function apiKeyEventEntity(key: ApiKey, at: string): ApiKeyEventEntity {
 export async function recordApiKeyEvent(
   dependencies: { readonly ids: IdGenerator },
   tx: Repositories,
-  eventType: EventTypeName & `api_key.${string}`,
+  eventType: 'api_key.created' | 'api_key.revoked' | 'api_key.expiring' | 'api_key.expired',
   key: ApiKey,
   at: string,
 ): Promise<void> {

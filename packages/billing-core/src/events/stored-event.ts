@@ -4,7 +4,7 @@
  * service presents the entity when it lists the event or delivers it, so one presenter
  * decides the wire shape everywhere.
  */
-import type { EventTypeName } from '../notifications/event-types.js';
+import type { EventTypeName } from './event-types.js';
 
 export type EntityKind =
   | 'product'

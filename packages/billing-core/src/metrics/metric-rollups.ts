@@ -7,9 +7,41 @@
  */
 
 import type { Scope } from '../shared/scope.js';
-import type { Subscription } from '../subscriptions/subscription.js';
-import type { Adjustment } from '../transactions/adjustment.js';
-import type { Transaction } from '../transactions/transaction.js';
+
+// What the metrics read of transactions, adjustments and subscriptions, as shapes: those
+// features call into this one, so it names only the fields it needs (no import cycle).
+
+interface Transaction {
+  readonly status: string;
+  readonly origin: string;
+  readonly currencyCode: string;
+  readonly createdAt: string;
+  readonly details: { readonly totals: { readonly total: string; readonly tax: string; readonly fee: string | null } };
+}
+
+interface Adjustment {
+  readonly action: string;
+  readonly status: string;
+  readonly currencyCode: string;
+  readonly totals: { readonly total: string; readonly tax: string };
+}
+
+interface Subscription {
+  readonly status: string;
+  readonly currencyCode: string;
+  readonly items: readonly {
+    readonly status: string;
+    readonly recurring: boolean;
+    readonly quantity: number;
+    readonly price: {
+      readonly unitPrice: { readonly amount: string };
+      readonly billingCycle: {
+        readonly interval: 'day' | 'week' | 'month' | 'year';
+        readonly frequency: number;
+      } | null;
+    };
+  }[];
+}
 
 export const METRIC_NAMES = [
   'revenue',

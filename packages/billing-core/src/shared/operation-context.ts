@@ -1,6 +1,6 @@
 import type { Account } from '../access/account.js';
+import type { EventTypeName } from '../events/event-types.js';
 import type { EntityKind } from '../events/stored-event.js';
-import type { EventTypeName } from '../notifications/event-types.js';
 import type { Clock } from './clock.js';
 import { toTimestamp } from './clock.js';
 import type { IdGenerator } from './ids.js';

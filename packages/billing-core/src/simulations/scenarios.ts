@@ -4,7 +4,7 @@
  * the events each sends, in order, with the state each event's entity is in (ADR 1301).
  */
 
-import type { EventTypeName } from '../notifications/event-types.js';
+import type { EventTypeName } from '../events/event-types.js';
 import { BillingError } from '../shared/billing-error.js';
 import type { ScenarioType, WireData } from './simulation.js';
 

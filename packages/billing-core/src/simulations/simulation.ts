@@ -5,8 +5,9 @@
  * exact request body and the receiver's answer. Simulations never touch real entities or
  * balances: payloads are examples, or copies of real entities, and nothing is written back.
  */
+
+import type { EventTypeName } from '../events/event-types.js';
 import type { EntityKind } from '../events/stored-event.js';
-import type { EventTypeName } from '../notifications/event-types.js';
 import type { Collection } from '../shared/repository.js';
 import type { Scope } from '../shared/scope.js';
 

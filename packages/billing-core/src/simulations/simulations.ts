@@ -6,9 +6,9 @@
  * run events: a simulation reads real entities to copy them into payloads, and that is all.
  */
 import type { Account } from '../access/account.js';
+import { EVENT_TYPES, type EventTypeName, isEventTypeAvailable, listEventTypes } from '../events/event-types.js';
 import type { EntityKind } from '../events/stored-event.js';
 import type { NotificationSetting } from '../notifications/entities.js';
-import { EVENT_TYPES, type EventTypeName, isEventTypeAvailable, listEventTypes } from '../notifications/event-types.js';
 import { BillingError } from '../shared/billing-error.js';
 import { isIdOf } from '../shared/ids.js';
 import { nowTimestamp, type OperationContext } from '../shared/operation-context.js';

@@ -3,15 +3,16 @@
  * Saving a subscription change: the new document, its balance effects and its events, all in
  * the caller's transaction.
  */
+
+import type { EventTypeName } from '../events/event-types.js';
 import type { EntityKind } from '../events/stored-event.js';
 import { subscriptionMetricDeltas } from '../metrics/metric-rollups.js';
-import type { EventTypeName } from '../notifications/event-types.js';
 import { toTimestamp } from '../shared/clock.js';
 import type { OperationContext } from '../shared/operation-context.js';
 import type { Repositories } from '../shared/repository.js';
 import { applyBalanceEffects } from '../usage/apply-balance-effects.js';
 import { balanceEffects, type SubscriptionChange } from '../usage/balance-effects.js';
-import type { Subscription } from './subscription.js';
+import { assertStatusTransition, type Subscription } from './subscription.js';
 
 export interface ChangeRecord {
   readonly before: Subscription | null;
@@ -33,6 +34,7 @@ export async function saveChange(
     ...record.after,
     internal: { ...record.after.internal, version: (record.before?.internal.version ?? 0) + 1 },
   };
+  if (record.before) assertStatusTransition(record.before.status, after.status);
   if (record.before) await tx.subscriptions.update(context.scope, after);
   else await tx.subscriptions.insert(context.scope, after);
   await tx.metricRollups.add(context.scope, subscriptionMetricDeltas(record.before, after, record.at));

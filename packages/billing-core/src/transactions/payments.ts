@@ -7,7 +7,7 @@
  * in the same database transaction, where the subscription engine starts or renews the
  * subscription the transaction paid for.
  */
-import type { EventTypeName } from '../notifications/event-types.js';
+import type { EventTypeName } from '../events/event-types.js';
 import { BillingError } from '../shared/billing-error.js';
 import type { OperationContext } from '../shared/operation-context.js';
 import { nowTimestamp } from '../shared/operation-context.js';
@@ -92,7 +92,7 @@ export async function recordPaymentInTransaction(
   tx: Repositories,
   transactionId: string,
   report: PaymentReport,
-  hooks: TransactionHooks = NO_HOOKS,
+  hooks: TransactionHooks,
 ): Promise<Transaction> {
   const current = await tx.transactions.findByIdForUpdate(context.scope, transactionId);
   if (!current) throw BillingError.notFound('Transaction', transactionId);
@@ -144,7 +144,7 @@ export function recordTransactionPayment(
   context: OperationContext,
   transactionId: string,
   report: PaymentReport,
-  hooks: TransactionHooks = NO_HOOKS,
+  hooks: TransactionHooks,
 ): Promise<Transaction> {
   return context.store.transaction((tx) => recordPaymentInTransaction(context, tx, transactionId, report, hooks));
 }
@@ -157,7 +157,7 @@ export function simulateTransactionPayment(
   context: OperationContext,
   transactionId: string,
   outcome: SimulatedOutcome,
-  hooks: TransactionHooks = NO_HOOKS,
+  hooks: TransactionHooks,
 ): Promise<Transaction> {
   if (context.scope.environment !== 'sandbox') {
     return Promise.reject(

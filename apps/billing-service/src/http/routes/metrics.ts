@@ -4,7 +4,7 @@
  * `currency_code` (a Drawdown extension: amounts are never converted) picks the currency of
  * amount metrics. Any other query parameter is refused, not ignored.
  */
-import { BillingError, getMetrics, METRIC_ENDPOINTS } from '@drawdown/billing-core';
+import { BillingError, METRIC_ENDPOINTS } from '@drawdown/billing-core';
 import type { Hono } from 'hono';
 import type { AppEnv } from '../app-env.js';
 import { respond } from '../envelope.js';
@@ -22,7 +22,7 @@ export function registerMetricsRoutes(app: Hono<AppEnv>): void {
       const value = (name: string) => params.get(name) ?? undefined;
       return respond(
         c,
-        await getMetrics(c.var.context, endpoint, {
+        await c.var.useCases.getMetrics(c.var.caller, endpoint, {
           from: value('from'),
           to: value('to'),
           currencyCode: value('currency_code'),

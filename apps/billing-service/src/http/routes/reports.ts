@@ -5,23 +5,11 @@
  * and the CSV streams from its stored chunks one at a time.
  */
 import { CreateReportBody } from '@drawdown/billing-contract';
-import {
-  BillingError,
-  createReport,
-  type Environment,
-  getReport,
-  issueReportLink,
-  listReports,
-  type OperationContext,
-  type Report,
-  type ReportColumn,
-  requireDownloadableReport,
-  type Scope,
-} from '@drawdown/billing-core';
+import { BillingError, type Environment, type Report, type ReportColumn } from '@drawdown/billing-core';
 import type { Hono } from 'hono';
 import { stream } from 'hono/streaming';
+import type { InvoiceLinkSigner } from '../../rendering/invoice-links.js';
 import { signedReportUrl, verifyReportLink } from '../../rendering/report-links.js';
-import type { AppDependencies } from '../app.js';
 import type { AppEnv } from '../app-env.js';
 import { respond, respondPage } from '../envelope.js';
 import { type ListSpec, parseListParams } from '../list-params.js';
@@ -48,23 +36,23 @@ export function presentReport(report: Report): unknown {
   };
 }
 
-export function registerReportRoutes(app: Hono<AppEnv>, wakeReports: () => void): void {
+export function registerReportRoutes(app: Hono<AppEnv>, links: InvoiceLinkSigner, wakeReports: () => void): void {
   app.get('/reports', need('report.read'), async (c) => {
     const { query, perPage } = parseListParams(c, listSpec);
-    return respondPage(c, await listReports(c.var.context, query), perPage, presentReport);
+    return respondPage(c, await c.var.useCases.listReports(c.var.caller, query), perPage, presentReport);
   });
   app.post('/reports', need('report.write'), async (c) => {
     const body = await readWireBody(c, CreateReportBody);
-    const report = await createReport(c.var.context, { type: body.type, filters: body.filters });
+    const report = await c.var.useCases.createReport(c.var.caller, { type: body.type, filters: body.filters });
     wakeReports();
     return respond(c, presentReport(report), 201);
   });
   app.get('/reports/:id', need('report.read'), async (c) =>
-    respond(c, presentReport(await getReport(c.var.context, pathId(c, 'rep')))),
+    respond(c, presentReport(await c.var.useCases.getReport(c.var.caller, pathId(c, 'rep')))),
   );
   app.get('/reports/:id/download-url', need('report.read'), async (c) => {
-    const claims = await issueReportLink(c.var.context, pathId(c, 'rep'));
-    return respond(c, { url: await signedReportUrl(c.var.context.store, c.var.publicBaseUrl, claims) });
+    const claims = await c.var.useCases.issueReportLink(c.var.caller, pathId(c, 'rep'));
+    return respond(c, { url: await signedReportUrl(links, c.var.publicBaseUrl, claims) });
   });
 }
 
@@ -72,33 +60,22 @@ function invalidLink(): BillingError {
   return new BillingError('report_link_invalid', 'This report link is not valid.');
 }
 
-/** The public end of a signed report link. */
+/** The public end of a signed report link: the signature is the credential. */
 export function registerReportDownloadRoutes(
   app: Hono<AppEnv>,
-  dependencies: AppDependencies,
+  links: InvoiceLinkSigner,
   environment: Environment,
 ): void {
   app.get('/reports/:id/csv', async (c) => {
-    const reportId = c.req.param('id');
-    const claims = await verifyReportLink(dependencies.store, environment, reportId, new URL(c.req.url).searchParams);
+    const claims = await verifyReportLink(links, environment, c.req.param('id'), new URL(c.req.url).searchParams);
     if (!claims) throw invalidLink();
-    const account = await dependencies.store.accounts.findById(claims.accountId);
-    if (!account) throw invalidLink();
-    const scope: Scope = { accountId: account.id, environment };
-    const context: OperationContext = {
-      store: dependencies.store,
-      ids: dependencies.ids,
-      clock: await dependencies.clockFor(scope),
-      scope,
-      account,
-    };
-    const report = await requireDownloadableReport(context, claims);
+    const { report, readChunk } = await c.var.useCases.openReportLink(claims);
     c.header('Content-Type', 'text/csv; charset=utf-8');
     c.header('Content-Disposition', `attachment; filename="${report.type}-${report.id}.csv"`);
     c.header('Cache-Control', 'private, no-store');
     return stream(c, async (out) => {
       for (let sequence = 0; ; sequence += 1) {
-        const chunk = await dependencies.store.reports.readChunk(scope, report.id, sequence);
+        const chunk = await readChunk(sequence);
         if (chunk === undefined) return;
         await out.write(chunk);
       }

@@ -6,32 +6,18 @@
 import { CreateSimulationBody, UpdateSimulationBody } from '@drawdown/billing-contract';
 import {
   BillingError,
-  createSimulation,
-  createSimulationRun,
-  getSimulation,
-  getSimulationRun,
-  getSimulationRunEvent,
-  listRunEvents,
-  listSimulationRunEvents,
-  listSimulationRuns,
-  listSimulations,
-  listSimulationTypes,
-  replaySimulationRunEvent,
   type Simulation,
   type SimulationColumn,
-  type SimulationContext,
   type SimulationInput,
   type SimulationRun,
   type SimulationRunColumn,
   type SimulationRunEvent,
   type SimulationRunEventColumn,
-  updateSimulation,
 } from '@drawdown/billing-core';
 import type { Context, Hono } from 'hono';
 import type { AppEnv } from '../app-env.js';
 import { respond, respondPage } from '../envelope.js';
 import { type ListSpec, parseListParams } from '../list-params.js';
-import { wirePresenter } from '../presenters.js';
 import { readWireBody } from '../request-body.js';
 import { need, pathId } from '../route-helpers.js';
 
@@ -127,53 +113,58 @@ function toInput(body: {
 }
 
 export function registerSimulationRoutes(app: Hono<AppEnv>, wakeDelivery: () => void): void {
-  const contextOf = (c: Context<AppEnv>): SimulationContext => ({ ...c.var.context, presenter: wirePresenter });
-
-  app.get('/simulation-types', need('notification_simulation.read'), (c) =>
-    respond(c, listSimulationTypes(c.var.context.account)),
+  app.get('/simulation-types', need('notification_simulation.read'), async (c) =>
+    respond(c, await c.var.useCases.listSimulationTypes(c.var.caller)),
   );
   app.get('/simulations', need('notification_simulation.read'), async (c) => {
     const { query, perPage } = parseListParams(c, simulationListSpec);
-    return respondPage(c, await listSimulations(c.var.context, query), perPage, presentSimulation);
+    return respondPage(c, await c.var.useCases.listSimulations(c.var.caller, query), perPage, presentSimulation);
   });
   app.post('/simulations', need('notification_simulation.write'), async (c) => {
     const body = await readWireBody(c, CreateSimulationBody);
-    return respond(c, presentSimulation(await createSimulation(contextOf(c), toInput(body))), 201);
+    return respond(c, presentSimulation(await c.var.useCases.createSimulation(c.var.caller, toInput(body))), 201);
   });
   app.get('/simulations/:id', need('notification_simulation.read'), async (c) =>
-    respond(c, presentSimulation(await getSimulation(c.var.context, pathId(c, 'ntfsim')))),
+    respond(c, presentSimulation(await c.var.useCases.getSimulation(c.var.caller, pathId(c, 'ntfsim')))),
   );
   app.patch('/simulations/:id', need('notification_simulation.write'), async (c) => {
     const id = pathId(c, 'ntfsim');
     const body = await readWireBody(c, UpdateSimulationBody);
-    return respond(c, presentSimulation(await updateSimulation(contextOf(c), id, toInput(body))));
+    return respond(c, presentSimulation(await c.var.useCases.updateSimulation(c.var.caller, id, toInput(body))));
   });
   app.post('/simulations/:id/runs', need('notification_simulation.write'), async (c) => {
-    const run = await createSimulationRun(contextOf(c), pathId(c, 'ntfsim'));
+    const run = await c.var.useCases.createSimulationRun(c.var.caller, pathId(c, 'ntfsim'));
     wakeDelivery();
     return respond(c, presentRun(run), 201);
   });
   app.get('/simulations/:id/runs', need('notification_simulation.read'), async (c) => {
     const withEvents = includesEvents(c);
     const { query, perPage } = parseListParams(c, runListSpec);
-    const page = await listSimulationRuns(c.var.context, pathId(c, 'ntfsim'), query);
+    const page = await c.var.useCases.listSimulationRuns(c.var.caller, pathId(c, 'ntfsim'), query);
     const items = await Promise.all(
       page.items.map(async (run) => ({
         id: run.id,
-        wire: presentRun(run, withEvents ? await listRunEvents(c.var.context, run.id) : undefined),
+        wire: presentRun(run, withEvents ? await c.var.useCases.listRunEvents(c.var.caller, run.id) : undefined),
       })),
     );
     return respondPage(c, { ...page, items }, perPage, (item) => item.wire);
   });
   app.get('/simulations/:id/runs/:run_id', need('notification_simulation.read'), async (c) => {
     const withEvents = includesEvents(c);
-    const run = await getSimulationRun(c.var.context, pathId(c, 'ntfsim'), pathId(c, 'ntfsimrun', 'run_id'));
-    return respond(c, presentRun(run, withEvents ? await listRunEvents(c.var.context, run.id) : undefined));
+    const run = await c.var.useCases.getSimulationRun(
+      c.var.caller,
+      pathId(c, 'ntfsim'),
+      pathId(c, 'ntfsimrun', 'run_id'),
+    );
+    return respond(
+      c,
+      presentRun(run, withEvents ? await c.var.useCases.listRunEvents(c.var.caller, run.id) : undefined),
+    );
   });
   app.get('/simulations/:id/runs/:run_id/events', need('notification_simulation.read'), async (c) => {
     const { query, perPage } = parseListParams(c, runEventListSpec);
-    const page = await listSimulationRunEvents(
-      c.var.context,
+    const page = await c.var.useCases.listSimulationRunEvents(
+      c.var.caller,
       pathId(c, 'ntfsim'),
       pathId(c, 'ntfsimrun', 'run_id'),
       query,
@@ -181,8 +172,8 @@ export function registerSimulationRoutes(app: Hono<AppEnv>, wakeDelivery: () => 
     return respondPage(c, page, perPage, presentRunEvent);
   });
   app.get('/simulations/:id/runs/:run_id/events/:event_id', need('notification_simulation.read'), async (c) => {
-    const event = await getSimulationRunEvent(
-      c.var.context,
+    const event = await c.var.useCases.getSimulationRunEvent(
+      c.var.caller,
       pathId(c, 'ntfsim'),
       pathId(c, 'ntfsimrun', 'run_id'),
       pathId(c, 'ntfsimevt', 'event_id'),
@@ -193,8 +184,8 @@ export function registerSimulationRoutes(app: Hono<AppEnv>, wakeDelivery: () => 
     '/simulations/:id/runs/:run_id/events/:event_id/replay',
     need('notification_simulation.write'),
     async (c) => {
-      const event = await replaySimulationRunEvent(
-        c.var.context,
+      const event = await c.var.useCases.replaySimulationRunEvent(
+        c.var.caller,
         pathId(c, 'ntfsim'),
         pathId(c, 'ntfsimrun', 'run_id'),
         pathId(c, 'ntfsimevt', 'event_id'),

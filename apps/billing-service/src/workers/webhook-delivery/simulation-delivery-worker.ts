@@ -5,13 +5,7 @@
  * (`sendSignedWebhook`), recording the exact body sent and the receiver's answer. A simulated
  * event is attempted once: a failure is recorded, and a replay sends it again.
  */
-import {
-  type ClaimedSimulationRun,
-  claimDueSimulationRuns,
-  finishSimulationRun,
-  recordSimulatedDelivery,
-  type SimulationDeliveryDependencies,
-} from '@drawdown/billing-core';
+import type { ClaimedSimulationRun, Clock, UseCases } from '@drawdown/billing-core';
 import { createPollingWorker, type Worker } from '../polling-worker.js';
 import type { DestinationGuard } from './destination-guard.js';
 import { type SendOptions, sendSignedWebhook } from './send-signed-webhook.js';
@@ -25,12 +19,13 @@ export interface SimulationDeliveryOptions extends SendOptions {
 }
 
 export function createSimulationDeliveryWorker(input: {
-  readonly dependencies: SimulationDeliveryDependencies;
+  readonly useCases: Pick<UseCases, 'claimDueSimulationRuns' | 'recordSimulatedDelivery' | 'finishSimulationRun'>;
+  readonly wallClock: Clock;
   readonly guard: DestinationGuard;
   readonly options: SimulationDeliveryOptions;
   readonly onError: (message: string, error: unknown) => void;
 }): Worker {
-  const { dependencies, guard, options } = input;
+  const { useCases, wallClock, guard, options } = input;
   const stopping = new AbortController();
   // A run may send dozens of events, each allowed the full timeout: the lease outlasts them all.
   const leaseMs = Math.max(options.leaseMs, options.requestTimeoutMs * 40);
@@ -53,13 +48,12 @@ export function createSimulationDeliveryWorker(input: {
             environment: claim.scope.environment,
             endpointSecretKey: setting.endpointSecretKey,
             body,
-            signedAt: Math.floor(dependencies.wallClock.now() / 1_000),
+            signedAt: Math.floor(wallClock.now() / 1_000),
           },
           { guard, options, stopSignal: stopping.signal },
         );
         if (stopping.signal.aborted) return;
-        await recordSimulatedDelivery(
-          dependencies,
+        await useCases.recordSimulatedDelivery(
           claim.scope,
           event,
           body,
@@ -69,7 +63,7 @@ export function createSimulationDeliveryWorker(input: {
         );
       }
     }
-    await finishSimulationRun(dependencies, claim);
+    await useCases.finishSimulationRun(claim);
   }
 
   const poller = createPollingWorker({
@@ -78,7 +72,7 @@ export function createSimulationDeliveryWorker(input: {
     onError: input.onError,
     runBatch: async () => {
       if (stopping.signal.aborted) return false;
-      const claims = await claimDueSimulationRuns(dependencies, { limit: options.maxRunsInFlight, leaseMs });
+      const claims = await useCases.claimDueSimulationRuns({ limit: options.maxRunsInFlight, leaseMs });
       const results = await Promise.allSettled(claims.map(sendRun));
       for (const result of results) {
         if (result.status === 'rejected') input.onError('sending a simulation run failed', result.reason);
