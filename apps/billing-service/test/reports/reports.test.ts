@@ -149,6 +149,10 @@ describe.each(ENGINES)('reports on %s', (engine) => {
     expect(events.map((event) => event.event_type).reverse()).toEqual(['report.created', 'report.updated']);
     expect((events[0]?.data as WireObject).status).toBe('ready');
 
+    const listed = [];
+    for await (const item of paddle.reports.list({ status: ['ready'] })) listed.push(item.id);
+    expect(listed).toContain(report.id);
+
     const line = await paddle.reports.create({ type: 'transaction_line_items', filters: [] });
     const lineReport = await readyReport(line.id);
     const lineCsv = parseCsv(await (await fetch((await paddle.reports.getReportCsv(line.id)).url)).text());

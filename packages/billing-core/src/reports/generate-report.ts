@@ -219,7 +219,13 @@ async function* reportPages(store: Store, scope: Scope, report: Report): AsyncGe
       } as const);
       let after: string | undefined;
       for (;;) {
-        const page = await store.transactions.list(scope, { filter, after, perPage: PAGE, direction: 'asc' });
+        const page = await store.transactions.list(scope, {
+          filter,
+          after,
+          perPage: PAGE,
+          direction: 'asc',
+          countTotal: false,
+        });
         const kept = page.items.filter((item) => !currencies || currencies.includes(item.currencyCode));
         yield report.type === 'transactions' ? kept.map(transactionRow) : kept.flatMap(transactionLineRows);
         if (!page.hasMore) return;
@@ -231,7 +237,13 @@ async function* reportPages(store: Store, scope: Scope, report: Report): AsyncGe
       const filter = storageFilter(filters, { action: 'action', status: 'status' } as const);
       let after: string | undefined;
       for (;;) {
-        const page = await store.adjustments.list(scope, { filter, after, perPage: PAGE, direction: 'asc' });
+        const page = await store.adjustments.list(scope, {
+          filter,
+          after,
+          perPage: PAGE,
+          direction: 'asc',
+          countTotal: false,
+        });
         const kept = page.items.filter(
           (item) =>
             (!currencies || currencies.includes(item.currencyCode)) && inRange(filters, 'updated_at', item.updatedAt),
@@ -252,6 +264,7 @@ async function* reportPages(store: Store, scope: Scope, report: Report): AsyncGe
           after,
           perPage: PAGE,
           direction: 'asc',
+          countTotal: false,
         });
         const rows: Cell[][] = [];
         for (const product of page.items) {
@@ -263,6 +276,7 @@ async function* reportPages(store: Store, scope: Scope, report: Report): AsyncGe
               after: priceAfter,
               perPage: PAGE,
               direction: 'asc',
+              countTotal: false,
             });
             for (const price of prices.items) {
               if (priceStatuses && !priceStatuses.includes(price.status)) continue;
@@ -298,7 +312,13 @@ async function* reportPages(store: Store, scope: Scope, report: Report): AsyncGe
     case 'usage_balances': {
       let after: string | undefined;
       for (;;) {
-        const page = await store.usageBalances.list(scope, { filter: {}, after, perPage: PAGE, direction: 'asc' });
+        const page = await store.usageBalances.list(scope, {
+          filter: {},
+          after,
+          perPage: PAGE,
+          direction: 'asc',
+          countTotal: false,
+        });
         yield page.items
           .filter((balance) => inRange(filters, 'updated_at', balance.updatedAt))
           .map((balance) => {
