@@ -235,6 +235,7 @@ export function createUseCases(ports: UseCasePorts) {
   const reportGeneration = {
     store,
     wallClock,
+    pause: ports.pause,
     async contextFor(scope: Scope): Promise<OperationContext | undefined> {
       const account = await store.accounts.findById(scope.accountId);
       return account ? contextOf({ account, scope }) : undefined;

@@ -24,6 +24,11 @@ export interface ReportGenerationDependencies {
   readonly wallClock: Clock;
   /** The context of a scope (its account and its environment's clock), for events and expiry. */
   contextFor(scope: Scope): Promise<OperationContext | undefined>;
+  /**
+   * Waits a while. Generation pauses for 0 ms after each page, so a synchronous database
+   * (SQLite) never keeps the process from answering requests while a large report is written.
+   */
+  pause(milliseconds: number): Promise<void>;
 }
 
 export interface ClaimedReport {
@@ -470,6 +475,7 @@ export async function generateReport(
         return true;
       });
       if (!written) return false;
+      await dependencies.pause(0);
     }
   } catch (error) {
     const current = await stillOurs();
