@@ -13,10 +13,13 @@ export {
   type CreateApiKeyInput,
   createAccount,
   createApiKey,
+  type KeyAuthenticationDependencies,
   type KeySecrets,
   noticeApiKeyExpiries,
   revokeApiKey,
 } from './access/api-keys.js';
+export type { AuthenticatedKey, AuthenticatedKeyCache, KeyReadTicket } from './access/authenticated-key-cache.js';
+export { createDemoAccount, type DemoAccount, type DemoAccountRequest } from './access/demo-account.js';
 export {
   ALL_PERMISSIONS,
   grantablePermissions,
@@ -298,6 +301,8 @@ export {
   type AddressColumn,
   type ApiKeyExpiryNotice,
   type ApiKeyRepository,
+  type BalanceChange,
+  type BalanceKey,
   type Collection,
   type CustomerColumn,
   DuplicateKeyError,

@@ -13,6 +13,7 @@ import type { OperationContext } from '../shared/operation-context.js';
 import type { Repositories, Store } from '../shared/repository.js';
 import type { Environment } from '../shared/scope.js';
 import type { Account, ApiKey } from './account.js';
+import type { AuthenticatedKey, AuthenticatedKeyCache } from './authenticated-key-cache.js';
 import { grantablePermissions, isPermission, type Permission, requiresEarlyAccess } from './permissions.js';
 
 /** Randomness and hashing for key secrets; the service implements it with node:crypto. */
@@ -106,16 +107,28 @@ function resolvePermissions(account: Account, requested: readonly string[]): Per
   return permissions;
 }
 
-/** Revokes a key and records `api_key.revoked`; revoking a revoked key changes nothing. */
-export async function revokeApiKey(dependencies: AccessDependencies, keyId: string): Promise<void> {
+/** What authenticating and revoking need besides the store: the cache of recently authenticated keys. */
+export interface KeyAuthenticationDependencies extends AccessDependencies {
+  readonly authenticatedKeys: AuthenticatedKeyCache;
+}
+
+/**
+ * Revokes a key and records `api_key.revoked` (revoking a revoked key changes nothing): refused
+ * at once by this process, and within a second by every other (ADR 0710).
+ */
+export async function revokeApiKey(dependencies: KeyAuthenticationDependencies, keyId: string): Promise<void> {
   const at = toTimestamp(dependencies.clock.now());
-  await dependencies.store.transaction(async (tx) => {
-    const key = await tx.apiKeys.findById(keyId);
-    if (!key) throw new BillingError('api_key_not_found', `API key ${keyId} not found.`);
-    if (key.revokedAt !== null) return;
-    await tx.apiKeys.revoke(keyId, at);
-    await recordApiKeyEvent(dependencies, tx, 'api_key.revoked', { ...key, revokedAt: at }, at);
-  });
+  try {
+    await dependencies.store.transaction(async (tx) => {
+      const key = await tx.apiKeys.findById(keyId);
+      if (!key) throw new BillingError('api_key_not_found', `API key ${keyId} not found.`);
+      if (key.revokedAt !== null) return;
+      await tx.apiKeys.revoke(keyId, at);
+      await recordApiKeyEvent(dependencies, tx, 'api_key.revoked', { ...key, revokedAt: at }, at);
+    });
+  } finally {
+    dependencies.authenticatedKeys.forget(keyId);
+  }
 }
 
 /** How long before its expiry a key's `api_key.expiring` is sent. */
@@ -204,7 +217,7 @@ export async function recordApiKeyEvent(
  * account. Each failure has its own code; a key of the other environment is `invalid_token`.
  */
 export async function authenticate(
-  dependencies: AccessDependencies,
+  dependencies: KeyAuthenticationDependencies,
   authorization: string | undefined,
   environment: Environment,
 ): Promise<{ readonly key: ApiKey; readonly account: Account }> {
@@ -223,14 +236,39 @@ export async function authenticate(
   // Made only when refusing: an error captures a stack trace, a real cost on every request.
   const invalid = () => new BillingError('invalid_token', 'The API key is not valid for this environment.');
   if (tag !== ENVIRONMENT_TAG[environment]) throw invalid();
+  // The whole token is the cache key: only the exact secret that authenticated finds the entry.
+  const tokenHash = dependencies.secrets.hash(token as string);
+  const cached = dependencies.authenticatedKeys.find(tokenHash);
+  const found = cached ?? (await readKey(dependencies, tokenHash, body, secret, environment, invalid));
+  // Checked on every request, cached or not: a key may expire within the cache's second.
+  if (cached) refuseIfExpired(cached.key, dependencies.clock.now());
+  return found;
+}
+
+function refuseIfExpired(key: ApiKey, now: number): void {
+  if (key.expiresAt !== null && Date.parse(key.expiresAt) <= now) {
+    throw new BillingError('expired_token', 'The API key has expired.');
+  }
+}
+
+/** Reads a key and its account, checks secret, environment and revocation, and caches a success. */
+async function readKey(
+  dependencies: KeyAuthenticationDependencies,
+  tokenHash: string,
+  body: string,
+  secret: string,
+  environment: Environment,
+  invalid: () => BillingError,
+): Promise<AuthenticatedKey> {
+  const ticket = dependencies.authenticatedKeys.beginRead();
   const found = await dependencies.store.apiKeys.findWithAccount(`apikey_${body}`);
   const key = found?.key;
   if (!key || key.environment !== environment || !dependencies.secrets.matches(key.secretHash, secret)) throw invalid();
   if (key.revokedAt !== null) throw invalid();
-  if (key.expiresAt !== null && Date.parse(key.expiresAt) <= dependencies.clock.now()) {
-    throw new BillingError('expired_token', 'The API key has expired.');
-  }
+  refuseIfExpired(key, dependencies.clock.now());
   const account = found?.account;
   if (!account) throw invalid();
-  return { key, account };
+  const authenticated = { key, account };
+  dependencies.authenticatedKeys.remember(tokenHash, authenticated, ticket);
+  return authenticated;
 }

@@ -12,6 +12,7 @@ import { apiKeyExpiryNotices } from './0050-api-key-expiry-notices.js';
 import { simulations } from './0051-simulations.js';
 import { metricRollups } from './0052-metric-rollups.js';
 import { reports } from './0053-reports.js';
+import { demoAccount } from './0080-demo-account.js';
 import type { Migration } from './migration.js';
 
 export const MIGRATIONS: readonly Migration[] = [
@@ -19,6 +20,7 @@ export const MIGRATIONS: readonly Migration[] = [
   usage,
   transactions,
   notifications,
+  demoAccount,
   apiKeyExpiryNotices,
   simulations,
   metricRollups,
