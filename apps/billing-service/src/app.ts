@@ -16,11 +16,14 @@ import { registerCustomerRoutes } from './http/routes/customers.js';
 import { registerEventTypeRoutes } from './http/routes/event-types.js';
 import { registerEventRoutes } from './http/routes/events.js';
 import { registerInvoiceDownloadRoutes } from './http/routes/invoices.js';
+import { registerMetricsRoutes } from './http/routes/metrics.js';
 import { registerNotificationSettingRoutes } from './http/routes/notification-settings.js';
 import { registerNotificationRoutes } from './http/routes/notifications.js';
 import { registerPriceRoutes } from './http/routes/prices.js';
 import { registerProductRoutes } from './http/routes/products.js';
+import { registerReportDownloadRoutes, registerReportRoutes } from './http/routes/reports.js';
 import { registerSandboxClockRoutes } from './http/routes/sandbox-clock.js';
+import { registerSimulationRoutes } from './http/routes/simulations.js';
 import { registerSubscriptionRoutes } from './http/routes/subscriptions.js';
 import { registerTransactionRoutes } from './http/routes/transactions.js';
 import { registerUsageRoutes } from './http/routes/usage.js';
@@ -40,6 +43,10 @@ export interface AppDependencies {
   logError(message: string, error: unknown, fields?: Record<string, unknown>): void;
   /** Hears every request's outcome: the access log and the request metrics. */
   readonly observeRequest?: RequestObserver | undefined;
+  /** Wakes the simulation delivery worker after a run or a replay (absent: it finds them by polling). */
+  readonly wakeSimulationDelivery?: (() => void) | undefined;
+  /** Wakes the report worker after a report is requested (absent: it finds them by polling). */
+  readonly wakeReports?: (() => void) | undefined;
 }
 
 export interface EnvironmentOptions {
@@ -52,6 +59,7 @@ export interface EnvironmentOptions {
 function registerPublicRoutes(app: Hono<AppEnv>, dependencies: AppDependencies, environment: Environment): void {
   registerCurrencyRoutes(app);
   registerInvoiceDownloadRoutes(app, dependencies.invoiceLinks, environment);
+  registerReportDownloadRoutes(app, dependencies.invoiceLinks, environment);
 }
 
 export function createApp(dependencies: AppDependencies, options: EnvironmentOptions): Hono<AppEnv> {
@@ -136,6 +144,9 @@ export function createApp(dependencies: AppDependencies, options: EnvironmentOpt
   registerEventTypeRoutes(app);
   registerNotificationSettingRoutes(app);
   registerNotificationRoutes(app);
+  registerSimulationRoutes(app, dependencies.wakeSimulationDelivery ?? (() => {}));
+  registerMetricsRoutes(app);
+  registerReportRoutes(app, dependencies.invoiceLinks, dependencies.wakeReports ?? (() => {}));
   registerSubscriptionRoutes(app);
   registerTransactionRoutes(app, dependencies.invoiceLinks);
   registerUsageRoutes(app);

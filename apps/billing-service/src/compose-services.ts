@@ -32,6 +32,7 @@ import {
   type StoreConfig,
   schemaState,
 } from '@drawdown/billing-store';
+import { wirePresenter } from './http/presenters.js';
 import { createAuthenticatedKeyCache } from './infrastructure/authenticated-key-cache.js';
 import { createEnvironmentClocks } from './infrastructure/environment-clocks.js';
 import { keySecrets } from './infrastructure/key-secrets.js';
@@ -198,6 +199,7 @@ export async function composeServices(settings: StorageSettings, options: Compos
     pause: (milliseconds) => sleep(milliseconds),
     yieldToOthers,
     reportError,
+    entityPresenter: wirePresenter,
   });
   return {
     useCases,

@@ -20,7 +20,9 @@ import { createRequestDrain, type DrainOutcome } from './operations/request-drai
 import { serviceVersion } from './operations/version.js';
 import { createDrawdownWorker } from './workers/drawdown-worker.js';
 import { createDueWorkWorker } from './workers/due-work-worker.js';
+import { createReportWorker } from './workers/report-worker.js';
 import { createWebhookDeliveryWorker, DEFAULT_WEBHOOK_DELIVERY } from './workers/webhook-delivery/delivery-worker.js';
+import { createSimulationDeliveryWorker } from './workers/webhook-delivery/simulation-delivery-worker.js';
 
 export type { ServiceOperations };
 
@@ -103,18 +105,45 @@ export async function startService(
   const drain = createRequestDrain();
   const rateLimits = createRateLimiter(config, logError);
   const { useCases } = services;
+  const webhookOptions = {
+    ...DEFAULT_WEBHOOK_DELIVERY,
+    pollIntervalMs: config.webhookPollMs,
+    ...config.webhookDelivery,
+  };
   const webhookDelivery = createWebhookDeliveryWorker({
     useCases,
     wallClock: services.clock,
     guard: services.destinationGuard,
-    options: { ...DEFAULT_WEBHOOK_DELIVERY, pollIntervalMs: config.webhookPollMs, ...config.webhookDelivery },
+    options: webhookOptions,
     onError: logError,
     onAttempt: metrics.observeWebhookAttempt,
   });
   services.onEventsWritten(() => webhookDelivery.wake());
+  const simulationDelivery = createSimulationDeliveryWorker({
+    useCases,
+    wallClock: services.clock,
+    guard: services.destinationGuard,
+    options: {
+      requestTimeoutMs: webhookOptions.requestTimeoutMs,
+      maxResponseBytes: webhookOptions.maxResponseBytes,
+      userAgent: webhookOptions.userAgent,
+      pollIntervalMs: webhookOptions.pollIntervalMs,
+      maxRunsInFlight: 4,
+      leaseMs: webhookOptions.leaseMs,
+    },
+    onError: logError,
+  });
+  // A report of a million rows takes minutes; the lease outlasts it so no second worker restarts it.
+  const reports = createReportWorker(useCases, {
+    pollMs: config.schedulerPollMs,
+    leaseMs: 60 * 60_000,
+    onError: logError,
+  });
   const dependencies = {
     useCases,
     invoiceLinks: services.invoiceLinks,
+    wakeSimulationDelivery: () => simulationDelivery.wake(),
+    wakeReports: () => reports.wake(),
     rateLimiter: rateLimits.limiter,
     trustProxy: config.trustProxy,
     logError,
@@ -129,7 +158,10 @@ export async function startService(
     drawdowns,
     createDueWorkWorker(useCases, 'renewals', { pollMs: config.schedulerPollMs, onError: logError }),
     createDueWorkWorker(useCases, 'overdue_invoices', { pollMs: config.schedulerPollMs, onError: logError }),
+    createDueWorkWorker(useCases, 'api_key_expiries', { pollMs: config.schedulerPollMs, onError: logError }),
     webhookDelivery,
+    simulationDelivery,
+    reports,
   ];
   const bound = { live: '', sandbox: '' };
   const live = createApp(dependencies, {

@@ -24,6 +24,8 @@ export {
   TRAFFIC_SOURCE,
   UpdateNotificationSettingBody,
 } from './requests/notifications.js';
+export { CreateReportBody } from './requests/reports.js';
+export { CreateSimulationBody, UpdateSimulationBody } from './requests/simulations.js';
 export {
   CreateAdjustmentBody,
   CreateTransactionBody,

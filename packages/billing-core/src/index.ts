@@ -6,12 +6,16 @@
 export type { Account, ApiKey } from './access/account.js';
 export {
   type AccessDependencies,
+  API_KEY_EXPIRING_NOTICE_MS,
+  type ApiKeyEventEntity,
+  apiKeyStatus,
   authenticate,
   type CreateApiKeyInput,
   createAccount,
   createApiKey,
   type KeyAuthenticationDependencies,
   type KeySecrets,
+  noticeApiKeyExpiries,
   revokeApiKey,
 } from './access/api-keys.js';
 export type { AuthenticatedKey, AuthenticatedKeyCache, KeyReadTicket } from './access/authenticated-key-cache.js';
@@ -96,6 +100,20 @@ export {
   type UpdateUsageBalanceUnitInput,
   updateUsageBalanceUnit,
 } from './catalogue/usage-balance-units.js';
+export {
+  describeEventType,
+  EVENT_API_VERSIONS,
+  EVENT_TYPE_NAMES,
+  EVENT_TYPES,
+  type EventEmitter,
+  type EventTypeDefinition,
+  type EventTypeDescription,
+  type EventTypeName,
+  emittedEventTypes,
+  isEventTypeAvailable,
+  isEventTypeName,
+  listEventTypes,
+} from './events/event-types.js';
 export { listEvents } from './events/list-events.js';
 export type { EntityKind, StoredEvent } from './events/stored-event.js';
 export {
@@ -121,6 +139,28 @@ export {
   issueInvoiceLink,
   requireUnexpired,
 } from './invoices/invoice-links.js';
+export {
+  adjustmentMetricDeltas,
+  dayOf,
+  METRIC_NAMES,
+  type MetricDay,
+  type MetricDelta,
+  type MetricName,
+  type MetricRollupRepository,
+  monthlyRecurringRevenue,
+  subscriptionMetricDeltas,
+  transactionMetricDeltas,
+} from './metrics/metric-rollups.js';
+export {
+  conversionRate,
+  getMetrics,
+  MAX_METRIC_DAYS,
+  METRIC_ENDPOINTS,
+  type MetricEndpoint,
+  type MetricsDatapoint,
+  type MetricsQuery,
+  type MetricsTimeseries,
+} from './metrics/metrics.js';
 export {
   BALANCE_CURRENCIES,
   CURRENCY_MINOR_UNITS,
@@ -166,17 +206,6 @@ export {
   TRAFFIC_SOURCES,
   type TrafficSource,
 } from './notifications/entities.js';
-export {
-  describeEventType,
-  EVENT_API_VERSIONS,
-  EVENT_TYPES,
-  type EventTypeDefinition,
-  type EventTypeDescription,
-  type EventTypeName,
-  isEventTypeAvailable,
-  isEventTypeName,
-  listEventTypes,
-} from './notifications/event-types.js';
 export type {
   DeliveryClaim,
   DueNotification,
@@ -223,6 +252,37 @@ export {
   retryDelayMs,
   SANDBOX_RETRY_SCHEDULE,
 } from './notifications/retry-policy.js';
+export {
+  type ClaimedReport,
+  claimDueReports,
+  csvCell,
+  generateReport,
+  type ReportGenerationDependencies,
+  reportColumns,
+} from './reports/generate-report.js';
+export {
+  REPORT_TYPES,
+  type Report,
+  type ReportColumn,
+  type ReportFilter,
+  type ReportRepository,
+  type ReportStatus,
+  type ReportType,
+} from './reports/report.js';
+export {
+  createReport,
+  getReport,
+  issueReportLink,
+  listReports,
+  REPORT_DUE_NOW,
+  REPORT_LINK_LIFETIME_MS,
+  REPORT_RETENTION_MS,
+  type ReportFilterInput,
+  type ReportLinkClaims,
+  reportLinkPayload,
+  requireDownloadableReport,
+  requireReportFilters,
+} from './reports/reports.js';
 export { BillingError, type FieldError } from './shared/billing-error.js';
 export { type Clock, toTimestamp } from './shared/clock.js';
 export { ERROR_CODES, type ErrorCode, isErrorCode } from './shared/error-codes.js';
@@ -239,6 +299,7 @@ export {
 export {
   type AccountRepository,
   type AddressColumn,
+  type ApiKeyExpiryNotice,
   type ApiKeyRepository,
   type BalanceChange,
   type BalanceKey,
@@ -266,6 +327,50 @@ export {
 export { ENVIRONMENTS, type Environment, type Scope } from './shared/scope.js';
 export { findUnstorableText, holdsUnstorableText, UNSTORABLE_TEXT_REASON } from './shared/storable-text.js';
 export { canonicalTimestamp, type ParsedTimestamp, parseTimestamp } from './shared/timestamps.js';
+export {
+  type EntityPresenter,
+  SCENARIO_TYPES,
+  type ScenarioConfig,
+  type ScenarioType,
+  type Simulation,
+  type SimulationColumn,
+  type SimulationRun,
+  type SimulationRunColumn,
+  type SimulationRunEvent,
+  type SimulationRunEventColumn,
+  type SimulationRunEventRepository,
+  type SimulationRunEventStatus,
+  type SimulationRunRepository,
+  type SimulationRunStatus,
+  type SimulationTypeName,
+  type WireData,
+} from './simulations/simulation.js';
+export {
+  type ClaimedSimulationRun,
+  claimDueSimulationRuns,
+  finishSimulationRun,
+  recordSimulatedDelivery,
+  type SimulatedDeliveryOutcome,
+  type SimulationDeliveryDependencies,
+} from './simulations/simulation-delivery.js';
+export {
+  createSimulation,
+  createSimulationRun,
+  DUE_NOW,
+  getSimulation,
+  getSimulationRun,
+  getSimulationRunEvent,
+  listRunEvents,
+  listSimulationRunEvents,
+  listSimulationRuns,
+  listSimulations,
+  listSimulationTypes,
+  replaySimulationRunEvent,
+  type SimulationContext,
+  type SimulationInput,
+  type SimulationType,
+  updateSimulation,
+} from './simulations/simulations.js';
 export { addCycles, periodAt } from './subscriptions/billing-period.js';
 export {
   type CancelInput,

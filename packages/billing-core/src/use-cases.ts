@@ -13,11 +13,13 @@
  */
 import type { Account } from './access/account.js';
 import {
+  API_KEY_EXPIRING_NOTICE_MS,
   authenticate,
   type CreateApiKeyInput,
   createAccount,
   createApiKey,
   type KeySecrets,
+  noticeApiKeyExpiries,
   revokeApiKey,
 } from './access/api-keys.js';
 import type { AuthenticatedKeyCache } from './access/authenticated-key-cache.js';
@@ -33,9 +35,11 @@ import {
   listUsageBalanceUnits,
   updateUsageBalanceUnit,
 } from './catalogue/usage-balance-units.js';
+import { listEventTypes } from './events/event-types.js';
 import { listEvents } from './events/list-events.js';
 import { getInvoiceDocument } from './invoices/invoice-document.js';
 import { type InvoiceLinkClaims, issueInvoiceLink, requireUnexpired } from './invoices/invoice-links.js';
+import { getMetrics } from './metrics/metrics.js';
 import {
   type ClaimInput,
   claimDueNotifications,
@@ -43,7 +47,6 @@ import {
   fanOutEvents,
   recordDeliveryAttempts,
 } from './notifications/delivery.js';
-import { listEventTypes } from './notifications/event-types.js';
 import {
   createNotificationSetting,
   type DestinationPolicy,
@@ -61,6 +64,15 @@ import {
   listNotifications,
   replayNotification,
 } from './notifications/notifications.js';
+import { type ClaimedReport, claimDueReports, generateReport } from './reports/generate-report.js';
+import {
+  createReport,
+  getReport,
+  issueReportLink,
+  listReports,
+  type ReportLinkClaims,
+  requireDownloadableReport,
+} from './reports/reports.js';
 import { BillingError } from './shared/billing-error.js';
 import type { Clock } from './shared/clock.js';
 import { toTimestamp } from './shared/clock.js';
@@ -68,6 +80,29 @@ import type { IdGenerator } from './shared/ids.js';
 import type { OperationContext } from './shared/operation-context.js';
 import type { Store } from './shared/repository.js';
 import type { Environment, Scope } from './shared/scope.js';
+import type { EntityPresenter, SimulationRunEvent } from './simulations/simulation.js';
+import {
+  type ClaimedSimulationRun,
+  claimDueSimulationRuns,
+  finishSimulationRun,
+  recordSimulatedDelivery,
+  type SimulatedDeliveryOutcome,
+} from './simulations/simulation-delivery.js';
+import {
+  createSimulation,
+  createSimulationRun,
+  getSimulation,
+  getSimulationRun,
+  getSimulationRunEvent,
+  listRunEvents,
+  listSimulationRunEvents,
+  listSimulationRuns,
+  listSimulations,
+  listSimulationTypes,
+  replaySimulationRunEvent,
+  type SimulationInput,
+  updateSimulation,
+} from './simulations/simulations.js';
 import { cancelSubscription, pauseSubscription, resumeSubscription } from './subscriptions/pause-resume-cancel.js';
 import { runDueSubscriptions } from './subscriptions/process-due.js';
 import { getSubscription, listSubscriptions } from './subscriptions/read-subscriptions.js';
@@ -115,10 +150,12 @@ export interface UseCasePorts {
   yieldToOthers(): Promise<void>;
   /** Where failures that do not fail the request are reported (a usage event's storage failure). */
   reportError(message: string, error: unknown): void;
+  /** The wire form of entities, which simulations copy into their payloads. */
+  readonly entityPresenter: EntityPresenter;
 }
 
 /** Time-driven work that falls due per account and environment. */
-export type DueWork = 'renewals' | 'overdue_invoices';
+export type DueWork = 'renewals' | 'overdue_invoices' | 'api_key_expiries';
 
 export function createUseCases(ports: UseCasePorts) {
   const { store, ids, wallClock } = ports;
@@ -161,14 +198,30 @@ export function createUseCases(ports: UseCasePorts) {
 
   /** Runs one kind of due work for every account it is due for: live on the wall clock, sandbox on each account's clock. */
   async function runDueWork(work: DueWork): Promise<number> {
-    const findDueAccounts = (environment: Environment, until: string) =>
-      work === 'renewals'
-        ? store.subscriptions.findDueAccounts(environment, until)
-        : store.transactions.findOverdueAccounts(environment, until);
-    const run = (context: OperationContext) =>
-      work === 'renewals'
-        ? runDueSubscriptions(context, 1_000, defaultRenewalPayment(context.scope), ports.yieldToOthers)
-        : markOverdueInvoices(context, OVERDUE_BATCH_SIZE);
+    const findDueAccounts = (environment: Environment, until: string) => {
+      switch (work) {
+        case 'renewals':
+          return store.subscriptions.findDueAccounts(environment, until);
+        case 'overdue_invoices':
+          return store.transactions.findOverdueAccounts(environment, until);
+        case 'api_key_expiries':
+          return store.apiKeys.findExpiryNoticeAccounts(
+            environment,
+            until,
+            toTimestamp(Date.parse(until) + API_KEY_EXPIRING_NOTICE_MS),
+          );
+      }
+    };
+    const run = (context: OperationContext) => {
+      switch (work) {
+        case 'renewals':
+          return runDueSubscriptions(context, 1_000, defaultRenewalPayment(context.scope), ports.yieldToOthers);
+        case 'overdue_invoices':
+          return markOverdueInvoices(context, OVERDUE_BATCH_SIZE);
+        case 'api_key_expiries':
+          return noticeApiKeyExpiries(context);
+      }
+    };
     const runAccount = async (accountId: string, environment: Environment, offsetMs: number) => {
       const account = await store.accounts.findById(accountId);
       if (!account) return 0;
@@ -190,6 +243,16 @@ export function createUseCases(ports: UseCasePorts) {
   }
 
   const delivery = { store, ids, wallClock };
+  const simulationContext = (context: OperationContext) => ({ ...context, presenter: ports.entityPresenter });
+  const reportGeneration = {
+    store,
+    wallClock,
+    pause: ports.pause,
+    async contextFor(scope: Scope): Promise<OperationContext | undefined> {
+      const account = await store.accounts.findById(scope.accountId);
+      return account ? contextOf({ account, scope }) : undefined;
+    },
+  };
 
   return {
     // Accounts and keys: operator actions (the CLI, a first start) and every request's authentication.
@@ -306,6 +369,53 @@ export function createUseCases(ports: UseCasePorts) {
     fanOutEvents: (limit: number) => fanOutEvents(delivery, limit),
     claimDueNotifications: (input: ClaimInput) => claimDueNotifications(delivery, input),
     recordDeliveryAttempts: (attempts: readonly FinishedAttempt[]) => recordDeliveryAttempts(delivery, attempts),
+
+    // Webhook simulations (ADR 1301).
+    listSimulationTypes: async (caller: Caller) => listSimulationTypes(caller.account),
+    createSimulation: bind((context, input: SimulationInput) => createSimulation(simulationContext(context), input)),
+    updateSimulation: bind((context, id: string, input: SimulationInput) =>
+      updateSimulation(simulationContext(context), id, input),
+    ),
+    getSimulation: bind(getSimulation),
+    listSimulations: bind(listSimulations),
+    createSimulationRun: bind((context, simulationId: string) =>
+      createSimulationRun(simulationContext(context), simulationId),
+    ),
+    getSimulationRun: bind(getSimulationRun),
+    listSimulationRuns: bind(listSimulationRuns),
+    listRunEvents: bind(listRunEvents),
+    listSimulationRunEvents: bind(listSimulationRunEvents),
+    getSimulationRunEvent: bind(getSimulationRunEvent),
+    replaySimulationRunEvent: bind(replaySimulationRunEvent),
+    /** The simulation delivery worker's steps: claim due runs, record each delivery, close the run. */
+    claimDueSimulationRuns: (options: { readonly limit: number; readonly leaseMs: number }) =>
+      claimDueSimulationRuns({ store, wallClock }, options),
+    recordSimulatedDelivery: (
+      scope: Scope,
+      event: SimulationRunEvent,
+      requestBody: string,
+      outcome: SimulatedDeliveryOutcome,
+    ) => recordSimulatedDelivery({ store, wallClock }, scope, event, requestBody, outcome),
+    finishSimulationRun: (claim: ClaimedSimulationRun) => finishSimulationRun({ store, wallClock }, claim),
+
+    // Metrics (ADR 1302) and reports (ADR 1303).
+    getMetrics: bind(getMetrics),
+    createReport: bind(createReport),
+    getReport: bind(getReport),
+    listReports: bind(listReports),
+    issueReportLink: bind(issueReportLink),
+    /** The report behind a link whose signature the caller verified, refused once expired. */
+    openReportLink: async (claims: ReportLinkClaims) => {
+      const account = await store.accounts.findById(claims.accountId);
+      if (!account) throw new BillingError('report_link_invalid', 'This report link is not valid.');
+      const scope: Scope = { accountId: account.id, environment: claims.environment };
+      const report = await requireDownloadableReport(await contextOf({ account, scope }), claims);
+      return { report, readChunk: (sequence: number) => store.reports.readChunk(scope, report.id, sequence) };
+    },
+    /** The report worker's steps: claim a due report, generate its CSV. */
+    claimDueReports: (options: { readonly limit: number; readonly leaseMs: number }) =>
+      claimDueReports(reportGeneration, options),
+    generateReport: (claim: ClaimedReport) => generateReport(reportGeneration, claim),
   };
 }
 

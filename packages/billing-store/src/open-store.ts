@@ -16,9 +16,16 @@ import {
 } from './repositories/catalogue-tables.js';
 import { DocumentCollection } from './repositories/document-collection.js';
 import { SqlEventLog } from './repositories/event-log.js';
+import { SqlMetricRollupRepository } from './repositories/metric-rollup-repository.js';
 import { SqlNotificationRepository } from './repositories/notification-repository.js';
 import { SqlNotificationSettingRepository } from './repositories/notification-setting-repository.js';
+import { SqlReportRepository } from './repositories/report-repository.js';
 import { SqlSandboxClockRepository } from './repositories/sandbox-clock-repository.js';
+import {
+  SqlSimulationRunEventRepository,
+  SqlSimulationRunRepository,
+  simulationsCollection,
+} from './repositories/simulation-repositories.js';
 import { SqlSubscriptionRepository } from './repositories/subscription-repository.js';
 import { adjustmentsTable } from './repositories/transaction-adjustments.js';
 import { SqlTransactionRepository } from './repositories/transaction-repository.js';
@@ -59,6 +66,11 @@ export function repositoriesOn(executor: SqlExecutor): Repositories {
     transactions: new SqlTransactionRepository(executor),
     adjustments: new DocumentCollection(executor, adjustmentsTable),
     billingSettings: new SqlBillingSettingsRepository(executor),
+    simulations: simulationsCollection(executor),
+    simulationRuns: new SqlSimulationRunRepository(executor),
+    simulationRunEvents: new SqlSimulationRunEventRepository(executor),
+    metricRollups: new SqlMetricRollupRepository(executor),
+    reports: new SqlReportRepository(executor),
   };
 }
 

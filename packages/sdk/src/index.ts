@@ -80,7 +80,10 @@ export type {
   UsageBalanceUnit,
 } from './types/catalogue.js';
 export {
+  type ApiKeyData,
   type DrawdownEvent,
+  type EntityData,
+  EVENT_TYPE_NAMES,
   type EventDataByType,
   type EventOf,
   isKnownEventType,

@@ -70,6 +70,18 @@ export const STATUS_BY_CODE = {
   invoice_link_expired: 410,
   adjustment_transaction_status_not_allowed: 409,
   adjustment_amount_above_remaining: 400,
+  simulation_destination_not_found: 400,
+  simulation_destination_platform_only: 400,
+  simulation_options_conflict: 400,
+  simulation_entity_not_found: 400,
+  simulation_entity_not_supported: 400,
+  simulation_archived: 409,
+  report_type_not_supported: 400,
+  report_not_ready: 409,
+  report_expired: 410,
+  report_link_invalid: 404,
+  report_link_expired: 410,
+  metrics_range_too_long: 400,
   internal_error: 500,
 } as const satisfies Record<ErrorCode, ErrorStatus>;
 

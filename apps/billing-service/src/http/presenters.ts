@@ -2,7 +2,15 @@
  * @module
  * Wire forms that are more than the entity with its keys snake-cased.
  */
-import { balanceTotals, type StoredEvent, type Subscription, type UsageBalance } from '@drawdown/billing-core';
+import {
+  balanceTotals,
+  type EntityPresenter,
+  type StoredEvent,
+  type Subscription,
+  type UsageBalance,
+  type WireData,
+} from '@drawdown/billing-core';
+import { toSnakeCase } from './wire-case.js';
 
 /** A subscription without the fields only the service uses. */
 export function presentSubscription(subscription: Subscription): unknown {
@@ -55,3 +63,8 @@ export function presentEvent(event: StoredEvent): unknown {
     data: presentEntity(event.entityKind, event.entity),
   };
 }
+
+/** The wire form of entities, for the core's simulations (which copy real entities into payloads). */
+export const wirePresenter: EntityPresenter = {
+  present: (kind, entity) => toSnakeCase(presentEntity(kind, entity)) as WireData,
+};

@@ -111,3 +111,17 @@ export async function readBody<Schema extends z.ZodType>(
   if (!parsed.success) throw validationError(toFieldErrors(parsed.error.issues));
   return toCamelCase(parsed.data);
 }
+
+/**
+ * Like `readBody`, but keeps the wire's snake_case keys: for bodies that carry wire objects the
+ * service stores and sends back as given (a simulation's custom payload and scenario config).
+ */
+export async function readWireBody<Schema extends z.ZodType>(
+  c: Context<AppEnv>,
+  schema: Schema,
+): Promise<z.output<Schema>> {
+  const json = await readJson(c);
+  const parsed = schema.safeParse(json);
+  if (!parsed.success) throw validationError(toFieldErrors(parsed.error.issues));
+  return parsed.data;
+}

@@ -34,10 +34,18 @@ export interface InvoiceLinkSigner {
    * Expiry is not checked here: it needs the account environment's clock.
    */
   verify(environment: Environment, transactionId: string, params: URLSearchParams): Promise<InvoiceLinkClaims | null>;
+  /** Signs another kind of link's payload (report downloads) with the same key, base64url. */
+  signPayload(payload: string): Promise<string>;
+  /** Whether `signature` is this deployment's signature of `payload`, compared in constant time. */
+  matchesPayload(payload: string, signature: string): Promise<boolean>;
 }
 
 function sign(key: Buffer, claims: InvoiceLinkClaims): Buffer {
-  return createHmac('sha256', key).update(invoiceLinkPayload(claims), 'utf8').digest();
+  return signText(key, invoiceLinkPayload(claims));
+}
+
+function signText(key: Buffer, text: string): Buffer {
+  return createHmac('sha256', key).update(text, 'utf8').digest();
 }
 
 export function createInvoiceLinkSigner(obtainSecret: ObtainSecret): InvoiceLinkSigner {
@@ -56,6 +64,15 @@ export function createInvoiceLinkSigner(obtainSecret: ObtainSecret): InvoiceLink
   }
 
   return {
+    async signPayload(payload) {
+      return signText(await signingKey(), payload).toString('base64url');
+    },
+    async matchesPayload(payload, signature) {
+      if (!SIGNATURE_PATTERN.test(signature)) return false;
+      const expected = signText(await signingKey(), payload);
+      const actual = Buffer.from(signature, 'base64url');
+      return actual.length === expected.length && timingSafeEqual(actual, expected);
+    },
     async url(baseUrl, claims) {
       const signature = sign(await signingKey(), claims).toString('base64url');
       const query = new URLSearchParams({

@@ -1,14 +1,18 @@
 /**
  * @module
  * Runs time-driven work when it falls due, for every account and both environments: renewals and
- * scheduled changes, and manual invoices going past due. Live accounts run on the wall clock;
+ * scheduled changes, manual invoices going past due, and API keys expiring or expired. Live accounts run on the wall clock;
  * each sandbox account on its own clock, so moving sandbox time forward makes its work due. Safe
  * with several processes: each step re-checks under a row lock that it is still due.
  */
 import type { DueWork, UseCases } from '@drawdown/billing-core';
 import { createPollingWorker, type Worker } from './polling-worker.js';
 
-const NAMES: Readonly<Record<DueWork, string>> = { renewals: 'renewals', overdue_invoices: 'overdue invoices' };
+const NAMES: Readonly<Record<DueWork, string>> = {
+  renewals: 'renewals',
+  overdue_invoices: 'overdue invoices',
+  api_key_expiries: 'API key expiries',
+};
 
 export function createDueWorkWorker(
   useCases: Pick<UseCases, 'runDueWork'>,

@@ -79,6 +79,37 @@ const ENDPOINTS: readonly Endpoint[] = [
   { method: 'GET', route: '/adjustments', permission: 'adjustment.read' },
   { method: 'GET', route: '/tax-settings', permission: 'transaction.read' },
   { method: 'PATCH', route: '/tax-settings', permission: 'transaction.write' },
+  { method: 'GET', route: '/simulation-types', permission: 'notification_simulation.read' },
+  { method: 'GET', route: '/simulations', permission: 'notification_simulation.read' },
+  { method: 'POST', route: '/simulations', permission: 'notification_simulation.write' },
+  { method: 'GET', route: '/simulations/:id', permission: 'notification_simulation.read' },
+  { method: 'PATCH', route: '/simulations/:id', permission: 'notification_simulation.write' },
+  { method: 'GET', route: '/simulations/:id/runs', permission: 'notification_simulation.read' },
+  { method: 'POST', route: '/simulations/:id/runs', permission: 'notification_simulation.write' },
+  { method: 'GET', route: '/simulations/:id/runs/:run_id', permission: 'notification_simulation.read' },
+  { method: 'GET', route: '/simulations/:id/runs/:run_id/events', permission: 'notification_simulation.read' },
+  {
+    method: 'GET',
+    route: '/simulations/:id/runs/:run_id/events/:event_id',
+    permission: 'notification_simulation.read',
+  },
+  {
+    method: 'POST',
+    route: '/simulations/:id/runs/:run_id/events/:event_id/replay',
+    permission: 'notification_simulation.write',
+  },
+  { method: 'GET', route: '/metrics/revenue', permission: 'metrics.read' },
+  { method: 'GET', route: '/metrics/refunds', permission: 'metrics.read' },
+  { method: 'GET', route: '/metrics/chargebacks', permission: 'metrics.read' },
+  { method: 'GET', route: '/metrics/checkout-conversion', permission: 'metrics.read' },
+  { method: 'GET', route: '/metrics/active-subscribers', permission: 'metrics.read' },
+  { method: 'GET', route: '/metrics/monthly-recurring-revenue', permission: 'metrics.read' },
+  { method: 'GET', route: '/metrics/monthly-recurring-revenue-change', permission: 'metrics.read' },
+  { method: 'GET', route: '/reports', permission: 'report.read' },
+  { method: 'POST', route: '/reports', permission: 'report.write' },
+  { method: 'GET', route: '/reports/:id', permission: 'report.read' },
+  { method: 'GET', route: '/reports/:id/download-url', permission: 'report.read' },
+  { method: 'GET', route: '/reports/:id/csv', permission: null },
 ];
 
 /** A well-formed id for each path parameter, so requests reach the handler. */
@@ -95,6 +126,10 @@ const SAMPLE_IDS: Readonly<Record<string, string>> = {
   notifications: 'ntf_00000000000000000000000000',
   transactions: 'txn_00000000000000000000000000',
   invoices: 'txn_00000000000000000000000000',
+  simulations: 'ntfsim_00000000000000000000000000',
+  runs: 'ntfsimrun_00000000000000000000000000',
+  events: 'ntfsimevt_00000000000000000000000000',
+  reports: 'rep_00000000000000000000000000',
 };
 
 /** The route with each `:parameter` replaced by a sample id of the collection before it. */

@@ -17,6 +17,7 @@ import {
 import { openStore } from '@drawdown/billing-store';
 import { createTestStorage, ENGINES, type TestStorage } from '@drawdown/testkit';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { wirePresenter } from '../../src/http/presenters.js';
 import { createAuthenticatedKeyCache } from '../../src/infrastructure/authenticated-key-cache.js';
 import { keySecrets } from '../../src/infrastructure/key-secrets.js';
 import { createUlidIds } from '../../src/infrastructure/ulid-ids.js';
@@ -62,6 +63,7 @@ describe.each(ENGINES)('%s: the delivery worker', (engine) => {
         pause: async () => {},
         yieldToOthers: async () => {},
         reportError: (_message, error) => errors.push(error),
+        entityPresenter: wirePresenter,
       }),
       wallClock: clock,
       guard: createDestinationGuard({ allowPrivate: false }),

@@ -4,11 +4,13 @@
  * `pdl_<live|sdbx>_apikey_<26 characters>_<secret>` (the reference API's format, so tools that
  * recognise it keep working); only a hash of the secret is stored.
  */
+
 import { BillingError } from '../shared/billing-error.js';
 import type { Clock } from '../shared/clock.js';
 import { toTimestamp } from '../shared/clock.js';
 import type { IdGenerator } from '../shared/ids.js';
-import type { Store } from '../shared/repository.js';
+import type { OperationContext } from '../shared/operation-context.js';
+import type { Repositories, Store } from '../shared/repository.js';
 import type { Environment } from '../shared/scope.js';
 import type { Account, ApiKey } from './account.js';
 import type { AuthenticatedKey, AuthenticatedKeyCache } from './authenticated-key-cache.js';
@@ -79,7 +81,10 @@ export async function createApiKey(
     expiresAt: input.expiresAt == null ? null : toTimestamp(Date.parse(input.expiresAt)),
     revokedAt: null,
   };
-  await dependencies.store.apiKeys.insert(key);
+  await dependencies.store.transaction(async (tx) => {
+    await tx.apiKeys.insert(key);
+    await recordApiKeyEvent(dependencies, tx, 'api_key.created', key, key.createdAt);
+  });
   const token = `pdl_${ENVIRONMENT_TAG[input.environment]}_apikey_${id.slice('apikey_'.length)}_${secret}`;
   return { key, token };
 }
@@ -107,11 +112,104 @@ export interface KeyAuthenticationDependencies extends AccessDependencies {
   readonly authenticatedKeys: AuthenticatedKeyCache;
 }
 
-/** Revokes a key: refused at once by this process, and within a second by every other (ADR 0710). */
+/**
+ * Revokes a key and records `api_key.revoked` (revoking a revoked key changes nothing): refused
+ * at once by this process, and within a second by every other (ADR 0710).
+ */
 export async function revokeApiKey(dependencies: KeyAuthenticationDependencies, keyId: string): Promise<void> {
-  const revoked = await dependencies.store.apiKeys.revoke(keyId, toTimestamp(dependencies.clock.now()));
-  dependencies.authenticatedKeys.forget(keyId);
-  if (!revoked) throw new BillingError('api_key_not_found', `API key ${keyId} not found.`);
+  const at = toTimestamp(dependencies.clock.now());
+  try {
+    await dependencies.store.transaction(async (tx) => {
+      const key = await tx.apiKeys.findById(keyId);
+      if (!key) throw new BillingError('api_key_not_found', `API key ${keyId} not found.`);
+      if (key.revokedAt !== null) return;
+      await tx.apiKeys.revoke(keyId, at);
+      await recordApiKeyEvent(dependencies, tx, 'api_key.revoked', { ...key, revokedAt: at }, at);
+    });
+  } finally {
+    dependencies.authenticatedKeys.forget(keyId);
+  }
+}
+
+/** How long before its expiry a key's `api_key.expiring` is sent. */
+export const API_KEY_EXPIRING_NOTICE_MS = 7 * 24 * 60 * 60 * 1000;
+
+/**
+ * Records `api_key.expiring` and `api_key.expired` for the scope's keys that are owed them on
+ * the scope's clock. A key that expired before any notice gets only `api_key.expired`.
+ */
+export async function noticeApiKeyExpiries(context: OperationContext): Promise<number> {
+  const nowMs = context.clock.now();
+  const now = toTimestamp(nowMs);
+  const horizon = toTimestamp(nowMs + API_KEY_EXPIRING_NOTICE_MS);
+  return context.store.transaction(async (tx) => {
+    const due = await tx.apiKeys.claimExpiryNotices(context.scope, now, horizon);
+    for (const { key } of due) {
+      const expired = key.expiresAt !== null && key.expiresAt <= now;
+      await tx.apiKeys.setExpiryNotice(key.id, expired ? 'expired' : 'expiring');
+      await recordApiKeyEvent(context, tx, expired ? 'api_key.expired' : 'api_key.expiring', key, now);
+    }
+    return due.length;
+  });
+}
+
+/** The status the reference gives a key: revoked wins over expired. */
+export function apiKeyStatus(key: ApiKey, now: number): 'active' | 'expired' | 'revoked' {
+  if (key.revokedAt !== null) return 'revoked';
+  if (key.expiresAt !== null && Date.parse(key.expiresAt) <= now) return 'expired';
+  return 'active';
+}
+
+/**
+ * An API key as its events carry it: never the secret or its hash. `key` is the token's public
+ * part with the secret masked, as the reference shows keys after creation.
+ */
+export interface ApiKeyEventEntity {
+  readonly id: string;
+  readonly name: string;
+  readonly description: null;
+  readonly key: string;
+  readonly status: 'active' | 'expired' | 'revoked';
+  readonly permissions: readonly Permission[];
+  readonly expiresAt: string | null;
+  readonly lastUsedAt: null;
+  readonly createdAt: string;
+  readonly updatedAt: string;
+}
+
+export function apiKeyEventEntity(key: ApiKey, at: string): ApiKeyEventEntity {
+  return {
+    id: key.id,
+    name: key.name,
+    description: null,
+    key: `pdl_${ENVIRONMENT_TAG[key.environment]}_apikey_${key.id.slice('apikey_'.length)}_****`,
+    status: apiKeyStatus(key, Date.parse(at)),
+    permissions: key.permissions,
+    expiresAt: key.expiresAt,
+    lastUsedAt: null,
+    createdAt: key.createdAt,
+    updatedAt: at,
+  };
+}
+
+/** Writes an `api_key.*` event in the key's own account and environment. */
+export async function recordApiKeyEvent(
+  dependencies: { readonly ids: IdGenerator },
+  tx: Repositories,
+  eventType: 'api_key.created' | 'api_key.revoked' | 'api_key.expiring' | 'api_key.expired',
+  key: ApiKey,
+  at: string,
+): Promise<void> {
+  await tx.events.append(
+    { accountId: key.accountId, environment: key.environment },
+    {
+      id: dependencies.ids.newId('evt'),
+      eventType,
+      occurredAt: at,
+      entityKind: 'api_key',
+      entity: apiKeyEventEntity(key, at),
+    },
+  );
 }
 
 /**

@@ -4,6 +4,7 @@
  * service presents the entity when it lists the event or delivers it, so one presenter
  * decides the wire shape everywhere.
  */
+import type { EventTypeName } from './event-types.js';
 
 export type EntityKind =
   | 'product'
@@ -15,12 +16,14 @@ export type EntityKind =
   | 'subscription'
   | 'usage_balance'
   | 'transaction'
-  | 'adjustment';
+  | 'adjustment'
+  | 'api_key'
+  | 'report';
 
 export interface StoredEvent {
   readonly id: string;
-  /** `<entity>.<action>`, for example `meter.created`. */
-  readonly eventType: string;
+  /** `<entity>.<action>`, for example `meter.created`: always a name of the event-type table. */
+  readonly eventType: EventTypeName;
   readonly occurredAt: string;
   readonly entityKind: EntityKind;
   readonly entity: unknown;

@@ -4,13 +4,14 @@
  * every webhook sent to it. Only url destinations exist here (ADR 0502). Whether a url may be
  * reached (server-side request forgery rules) is the service's call, through `DestinationPolicy`.
  */
+
+import { EVENT_API_VERSIONS, isEventTypeAvailable, isEventTypeName } from '../events/event-types.js';
 import { BillingError, type FieldError } from '../shared/billing-error.js';
 import type { OperationContext } from '../shared/operation-context.js';
 import { nowTimestamp } from '../shared/operation-context.js';
 import type { ListQuery, Page } from '../shared/pagination.js';
 import type { Environment } from '../shared/scope.js';
 import type { NotificationSetting, TrafficSource } from './entities.js';
-import { EVENT_API_VERSIONS, isEventTypeAvailable, isEventTypeName } from './event-types.js';
 import type { NotificationSettingColumn } from './notification-repository.js';
 
 /** The service's verdict on a destination url for one environment. */

@@ -97,6 +97,28 @@ export const ERROR_CODES = {
   adjustment_amount_above_remaining:
     'The adjustment asks for more than remains to adjust on the line, or (for a credit) more than the balance due.',
 
+  // Simulations
+  simulation_destination_not_found:
+    'The notification_setting_id names no notification destination of this account and environment.',
+  simulation_destination_platform_only:
+    'The destination accepts platform traffic only; simulations need traffic_source simulation or all.',
+  simulation_options_conflict:
+    'The scenario options or entities contradict each other, or config names another scenario than the simulation’s type.',
+  simulation_entity_not_found: 'An id in config.entities names no entity of this account and environment.',
+  simulation_entity_not_supported:
+    'config.entities names an entity Drawdown does not hold for simulations (business, payment method, discount, items).',
+  simulation_archived: 'The simulation is archived; make it active before running it.',
+
+  // Reports and metrics
+  report_type_not_supported:
+    'Drawdown does not produce this report type: discounts do not exist yet, and it holds no balance and makes no payouts.',
+  report_not_ready: 'The report is not ready yet (pending) or failed; only a ready report can be downloaded.',
+  report_expired: 'The report is past its expires_at; create a new one.',
+  report_link_invalid:
+    'The report download link is malformed or its signature does not match: it was altered or not issued here.',
+  report_link_expired: 'The report download link is older than one hour; request a new one.',
+  metrics_range_too_long: 'The metrics range from..to is longer than the documented limit for the interval.',
+
   internal_error: 'The service failed unexpectedly; the request is safe to retry.',
 } as const satisfies Record<string, string>;
 

@@ -25,6 +25,10 @@ export const ID_PREFIXES = {
   notification: 'ntf',
   notificationSetting: 'ntfset',
   notificationLog: 'ntflog',
+  simulation: 'ntfsim',
+  simulationRun: 'ntfsimrun',
+  simulationRunEvent: 'ntfsimevt',
+  report: 'rep',
 } as const;
 
 export type IdPrefix = (typeof ID_PREFIXES)[keyof typeof ID_PREFIXES];

@@ -1,4 +1,5 @@
 import type { Account } from '../access/account.js';
+import type { EventTypeName } from '../events/event-types.js';
 import type { EntityKind } from '../events/stored-event.js';
 import type { Clock } from './clock.js';
 import { toTimestamp } from './clock.js';
@@ -19,7 +20,7 @@ export interface OperationContext {
 export async function recordEvent(
   context: OperationContext,
   tx: Repositories,
-  eventType: string,
+  eventType: EventTypeName,
   entityKind: EntityKind,
   entity: unknown,
 ): Promise<void> {

@@ -20,6 +20,11 @@ export interface ListQuery<Column extends string> {
   readonly after?: string | undefined;
   readonly perPage: number;
   readonly direction: SortDirection;
+  /**
+   * False skips counting the matches (`estimatedTotal` is then 0): a walk through every page,
+   * such as a report, needs no count, and a capped count per page would cost it dearly.
+   */
+  readonly countTotal?: boolean | undefined;
 }
 
 export interface Page<Entity> {

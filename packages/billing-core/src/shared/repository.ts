@@ -6,10 +6,18 @@
 import type { Account, ApiKey } from '../access/account.js';
 import type { Address, Customer, Meter, Price, Product, UsageBalanceUnit } from '../catalogue/entities.js';
 import type { StoredEvent } from '../events/stored-event.js';
+import type { MetricRollupRepository } from '../metrics/metric-rollups.js';
 import type {
   NotificationRepository,
   NotificationSettingRepository,
 } from '../notifications/notification-repository.js';
+import type { ReportRepository } from '../reports/report.js';
+import type {
+  Simulation,
+  SimulationColumn,
+  SimulationRunEventRepository,
+  SimulationRunRepository,
+} from '../simulations/simulation.js';
 import type { Subscription } from '../subscriptions/subscription.js';
 import type {
   AdjustmentRepository,
@@ -143,7 +151,21 @@ export interface ApiKeyRepository {
   /** Marks the key revoked at `revokedAt`; false when no such key exists. */
   revoke(id: string, revokedAt: string): Promise<boolean>;
   listByAccount(accountId: string, environment?: Environment): Promise<readonly ApiKey[]>;
+  /**
+   * Accounts of `environment` with an unrevoked key owed an expiry notice: `api_key.expiring`
+   * once it expires at or before `expiringUntil`, `api_key.expired` once at or before `now`.
+   */
+  findExpiryNoticeAccounts(environment: Environment, now: string, expiringUntil: string): Promise<readonly string[]>;
+  /** The keys of one account environment owed a notice, held until commit; `notice` is the one already sent. */
+  claimExpiryNotices(
+    scope: Scope,
+    now: string,
+    expiringUntil: string,
+  ): Promise<readonly { readonly key: ApiKey; readonly notice: ApiKeyExpiryNotice | null }[]>;
+  setExpiryNotice(id: string, notice: ApiKeyExpiryNotice): Promise<void>;
 }
+
+export type ApiKeyExpiryNotice = 'expiring' | 'expired';
 
 export interface EventLog {
   /** Appends an event in the current transaction: the outbox row of the change that caused it. */
@@ -170,6 +192,11 @@ export interface Repositories {
   readonly transactions: TransactionRepository;
   readonly adjustments: AdjustmentRepository;
   readonly billingSettings: BillingSettingsRepository;
+  readonly simulations: Collection<Simulation, SimulationColumn>;
+  readonly simulationRuns: SimulationRunRepository;
+  readonly simulationRunEvents: SimulationRunEventRepository;
+  readonly metricRollups: MetricRollupRepository;
+  readonly reports: ReportRepository;
 }
 
 /**

@@ -3,7 +3,10 @@
  * Saving a subscription change: the new document, its balance effects and its events, all in
  * the caller's transaction.
  */
+
+import type { EventTypeName } from '../events/event-types.js';
 import type { EntityKind } from '../events/stored-event.js';
+import { subscriptionMetricDeltas } from '../metrics/metric-rollups.js';
 import { toTimestamp } from '../shared/clock.js';
 import type { OperationContext } from '../shared/operation-context.js';
 import type { Repositories } from '../shared/repository.js';
@@ -16,7 +19,7 @@ export interface ChangeRecord {
   readonly after: Subscription;
   /** What the change does to balances, when anything. */
   readonly balanceChange?: SubscriptionChange | undefined;
-  readonly eventTypes: readonly string[];
+  readonly eventTypes: readonly EventTypeName[];
   readonly at: string;
 }
 
@@ -34,6 +37,7 @@ export async function saveChange(
   if (record.before) assertStatusTransition(record.before.status, after.status);
   if (record.before) await tx.subscriptions.update(context.scope, after);
   else await tx.subscriptions.insert(context.scope, after);
+  await tx.metricRollups.add(context.scope, subscriptionMetricDeltas(record.before, after, record.at));
   if (record.balanceChange) {
     const effects = balanceEffects({
       change: record.balanceChange,

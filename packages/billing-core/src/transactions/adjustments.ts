@@ -5,6 +5,8 @@
  * takes all that remains takes exactly the remaining tax, so a line adjusted in full sums back
  * to its totals to the unit.
  */
+
+import { adjustmentMetricDeltas } from '../metrics/metric-rollups.js';
 import { MINOR_UNIT_AMOUNT_PATTERN } from '../money/decimal-patterns.js';
 import { divideRounded } from '../money/rounding.js';
 import { BillingError } from '../shared/billing-error.js';
@@ -183,6 +185,7 @@ export async function createAdjustment(
       updatedAt: now,
     };
     await tx.adjustments.insert(context.scope, adjustment);
+    await tx.metricRollups.add(context.scope, adjustmentMetricDeltas(adjustment, now));
     await recordEvent(context, tx, 'adjustment.created', 'adjustment', adjustment);
 
     const { lines, settlement } = decompose(transaction);

@@ -7,6 +7,7 @@
  * in the same database transaction, where the subscription engine starts or renews the
  * subscription the transaction paid for.
  */
+import type { EventTypeName } from '../events/event-types.js';
 import { BillingError } from '../shared/billing-error.js';
 import type { OperationContext } from '../shared/operation-context.js';
 import { nowTimestamp } from '../shared/operation-context.js';
@@ -57,7 +58,7 @@ export async function completeSettled(
   before: Transaction,
   settled: Transaction,
   hooks: TransactionHooks,
-  extraEvents: readonly string[] = [],
+  extraEvents: readonly EventTypeName[] = [],
 ): Promise<Transaction> {
   requireTransition(settled.id, before.status, 'paid');
   const now = nowTimestamp(context);

@@ -5,13 +5,15 @@
  * (`transaction.ready`, `.billed`, `.paid`, `.completed`, `.past_due`, `.canceled`).
  */
 
+import type { EventTypeName } from '../events/event-types.js';
+import { transactionMetricDeltas } from '../metrics/metric-rollups.js';
 import type { OperationContext } from '../shared/operation-context.js';
-import { recordEvent } from '../shared/operation-context.js';
+import { nowTimestamp, recordEvent } from '../shared/operation-context.js';
 import type { Repositories } from '../shared/repository.js';
 import { formatInvoiceNumber } from './invoice-number.js';
 import type { Transaction, TransactionStatus } from './transaction.js';
 
-const STATUS_EVENTS: Partial<Record<TransactionStatus, string>> = {
+const STATUS_EVENTS: Partial<Record<TransactionStatus, EventTypeName>> = {
   ready: 'transaction.ready',
   billed: 'transaction.billed',
   paid: 'transaction.paid',
@@ -27,6 +29,7 @@ export async function insertTransaction(
   transaction: Transaction,
 ): Promise<Transaction> {
   await tx.transactions.insert(context.scope, transaction);
+  await tx.metricRollups.add(context.scope, transactionMetricDeltas(null, transaction, nowTimestamp(context)));
   await recordEvent(context, tx, 'transaction.created', 'transaction', transaction);
   const statusEvent = STATUS_EVENTS[transaction.status];
   if (statusEvent) await recordEvent(context, tx, statusEvent, 'transaction', transaction);
@@ -42,9 +45,10 @@ export async function saveTransaction(
   tx: Repositories,
   before: Transaction,
   after: Transaction,
-  extraEvents: readonly string[] = [],
+  extraEvents: readonly EventTypeName[] = [],
 ): Promise<Transaction> {
   await tx.transactions.update(context.scope, after);
+  await tx.metricRollups.add(context.scope, transactionMetricDeltas(before, after, nowTimestamp(context)));
   for (const type of extraEvents) await recordEvent(context, tx, type, 'transaction', after);
   await recordEvent(context, tx, 'transaction.updated', 'transaction', after);
   const statusEvent = STATUS_EVENTS[after.status];

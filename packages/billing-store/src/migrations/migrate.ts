@@ -8,10 +8,24 @@ import { foundation } from './0001-foundation.js';
 import { usage } from './0002-usage.js';
 import { transactions } from './0003-transactions.js';
 import { notifications } from './0005-notifications.js';
+import { apiKeyExpiryNotices } from './0050-api-key-expiry-notices.js';
+import { simulations } from './0051-simulations.js';
+import { metricRollups } from './0052-metric-rollups.js';
+import { reports } from './0053-reports.js';
 import { demoAccount } from './0080-demo-account.js';
 import type { Migration } from './migration.js';
 
-export const MIGRATIONS: readonly Migration[] = [foundation, usage, transactions, notifications, demoAccount];
+export const MIGRATIONS: readonly Migration[] = [
+  foundation,
+  usage,
+  transactions,
+  notifications,
+  demoAccount,
+  apiKeyExpiryNotices,
+  simulations,
+  metricRollups,
+  reports,
+];
 
 const MIGRATION_LOCK_KEY = 4_172_031_985;
 

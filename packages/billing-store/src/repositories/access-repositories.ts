@@ -6,9 +6,11 @@ import type {
   Account,
   AccountRepository,
   ApiKey,
+  ApiKeyExpiryNotice,
   ApiKeyRepository,
   Environment,
   Permission,
+  Scope,
 } from '@drawdown/billing-core';
 import type { SqlExecutor } from '../sql/sql-database.js';
 
@@ -29,6 +31,7 @@ interface ApiKeyRow extends Record<string, unknown> {
   created_at: string;
   expires_at: string | null;
   revoked_at: string | null;
+  expiry_notice?: ApiKeyExpiryNotice | null;
 }
 
 /** The account's columns as `findWithAccount` selects them beside the key's. */
@@ -157,4 +160,38 @@ export class SqlApiKeyRepository implements ApiKeyRepository {
       : await this.executor.all<ApiKeyRow>('select * from api_keys where account_id = ? order by id', [accountId]);
     return rows.map(toApiKey);
   }
+
+  async findExpiryNoticeAccounts(
+    environment: Environment,
+    now: string,
+    expiringUntil: string,
+  ): Promise<readonly string[]> {
+    const rows = await this.executor.all<{ account_id: string }>(
+      `select distinct account_id from api_keys
+       where environment = ? and expires_at is not null and revoked_at is null and (${EXPIRY_DUE})`,
+      [environment, expiringUntil, now],
+    );
+    return rows.map((row) => row.account_id);
+  }
+
+  async claimExpiryNotices(
+    scope: Scope,
+    now: string,
+    expiringUntil: string,
+  ): Promise<readonly { key: ApiKey; notice: ApiKeyExpiryNotice | null }[]> {
+    const rows = await this.executor.all<ApiKeyRow>(
+      `select * from api_keys
+       where account_id = ? and environment = ? and expires_at is not null and revoked_at is null and (${EXPIRY_DUE})
+       order by expires_at, id${this.executor.dialect === 'postgres' ? ' for update skip locked' : ''}`,
+      [scope.accountId, scope.environment, expiringUntil, now],
+    );
+    return rows.map((row) => ({ key: toApiKey(row), notice: row.expiry_notice ?? null }));
+  }
+
+  async setExpiryNotice(id: string, notice: ApiKeyExpiryNotice): Promise<void> {
+    await this.executor.run('update api_keys set expiry_notice = ? where id = ?', [notice, id]);
+  }
 }
+
+// Owed `expiring` (expires within the horizon, nothing sent) or `expired` (past, not yet sent).
+const EXPIRY_DUE = `(expiry_notice is null and expires_at <= ?) or (coalesce(expiry_notice, '') <> 'expired' and expires_at <= ?)`;

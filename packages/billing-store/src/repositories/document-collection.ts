@@ -83,10 +83,13 @@ export async function listPage<Entity>(
     [...pageParams, query.perPage + 1],
   );
   // Counting stops past the cap, so a huge table costs a bounded index scan, not a full count.
-  const counted = await executor.get<{ total: number | string }>(
-    `select count(*) as total from (select 1 from ${table} where ${where.join(' and ')} limit ?) capped`,
-    [...scopeParams, ESTIMATED_TOTAL_CAP + 1],
-  );
+  const counted =
+    query.countTotal === false
+      ? undefined
+      : await executor.get<{ total: number | string }>(
+          `select count(*) as total from (select 1 from ${table} where ${where.join(' and ')} limit ?) capped`,
+          [...scopeParams, ESTIMATED_TOTAL_CAP + 1],
+        );
   return {
     items: rows.slice(0, query.perPage).map((row) => decode(row.body)),
     hasMore: rows.length > query.perPage,

@@ -89,10 +89,13 @@ export class SqlTransactionRepository implements TransactionRepository {
       [...pageParams, query.perPage + 1],
     );
     // Counting stops past the cap, so a huge result costs a bounded index scan, not a full count.
-    const counted = await this.executor.get<{ total: number | string }>(
-      `select count(*) as total from (select 1 from transactions where ${where.join(' and ')} limit ?) capped`,
-      [...scopeParams, ESTIMATED_TOTAL_CAP + 1],
-    );
+    const counted =
+      query.countTotal === false
+        ? undefined
+        : await this.executor.get<{ total: number | string }>(
+            `select count(*) as total from (select 1 from transactions where ${where.join(' and ')} limit ?) capped`,
+            [...scopeParams, ESTIMATED_TOTAL_CAP + 1],
+          );
     return {
       items: rows.slice(0, query.perPage).map((row) => decode(row.body)),
       hasMore: rows.length > query.perPage,

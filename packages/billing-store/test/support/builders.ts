@@ -5,6 +5,7 @@
  */
 import type {
   Customer,
+  EventTypeName,
   IdPrefix,
   Meter,
   Price,
@@ -112,6 +113,6 @@ export function aMeter(overrides: Partial<Meter> = {}): Meter {
   };
 }
 
-export function anEvent(entity: { readonly id: string }, eventType = 'product.created'): StoredEvent {
+export function anEvent(entity: { readonly id: string }, eventType: EventTypeName = 'product.created'): StoredEvent {
   return { id: nextId('evt'), eventType, occurredAt: NOW, entityKind: 'product', entity };
 }

@@ -8,90 +8,126 @@
 import { fromWire } from '../core/wire-case.js';
 import type { Address, Customer, Meter, Price, Product, UsageBalanceUnit } from './catalogue.js';
 import type { Subscription } from './subscriptions.js';
-import type { Transaction } from './transactions.js';
+import type { Adjustment, Transaction } from './transactions.js';
 import type { UsageBalance } from './usage.js';
 
-/** The entity each known event type carries in `data`. */
-export interface EventDataByType {
-  'product.created': Product;
-  'product.updated': Product;
-  'product.imported': Product;
-  'price.created': Price;
-  'price.updated': Price;
-  'price.imported': Price;
-  'customer.created': Customer;
-  'customer.updated': Customer;
-  'customer.imported': Customer;
-  'address.created': Address;
-  'address.updated': Address;
-  'address.imported': Address;
-  'usage_balance_unit.created': UsageBalanceUnit;
-  'usage_balance_unit.updated': UsageBalanceUnit;
-  'meter.created': Meter;
-  'meter.updated': Meter;
-  /** Remaining reached `0`. No subscription id: match on customer and unit; deduplicate on `eventId`. */
-  'usage_balance.depleted': UsageBalance;
-  'subscription.activated': Subscription;
-  'subscription.canceled': Subscription;
-  'subscription.created': Subscription;
-  'subscription.imported': Subscription;
-  'subscription.past_due': Subscription;
-  'subscription.paused': Subscription;
-  'subscription.resumed': Subscription;
-  'subscription.trialing': Subscription;
-  'subscription.updated': Subscription;
-  'transaction.billed': Transaction;
-  'transaction.canceled': Transaction;
-  'transaction.completed': Transaction;
-  'transaction.created': Transaction;
-  'transaction.paid': Transaction;
-  'transaction.past_due': Transaction;
-  'transaction.payment_failed': Transaction;
-  'transaction.ready': Transaction;
-  'transaction.revised': Transaction;
-  'transaction.updated': Transaction;
-}
-
-export type KnownEventType = keyof EventDataByType;
-
-const KNOWN_EVENT_TYPES: ReadonlySet<string> = new Set<KnownEventType>([
-  'product.created',
-  'product.updated',
-  'product.imported',
-  'price.created',
-  'price.updated',
-  'price.imported',
-  'customer.created',
-  'customer.updated',
-  'customer.imported',
+/**
+ * Every event type the service lists (`GET /event-types`), in its order: the public API's types
+ * plus Drawdown's usage-based ones. The service's core holds the same table; a test in the
+ * service proves the two lists equal, since the SDK never imports the core (ADR 1300).
+ */
+export const EVENT_TYPE_NAMES = [
   'address.created',
   'address.updated',
   'address.imported',
-  'usage_balance_unit.created',
-  'usage_balance_unit.updated',
+  'adjustment.created',
+  'adjustment.updated',
+  'api_key.created',
+  'api_key.updated',
+  'api_key.expiring',
+  'api_key.expired',
+  'api_key.revoked',
+  'api_key_exposure.created',
+  'business.created',
+  'business.updated',
+  'business.imported',
+  'client_token.created',
+  'client_token.updated',
+  'client_token.revoked',
+  'customer.created',
+  'customer.updated',
+  'customer.imported',
+  'discount.created',
+  'discount.updated',
+  'discount.imported',
+  'discount_group.created',
+  'discount_group.updated',
+  'payment_method.saved',
+  'payment_method.deleted',
+  'payout.created',
+  'payout.paid',
+  'price.created',
+  'price.updated',
+  'price.imported',
+  'product.created',
+  'product.updated',
+  'product.imported',
+  'report.created',
+  'report.updated',
+  'subscription.created',
+  'subscription.updated',
+  'subscription.activated',
+  'subscription.trialing',
+  'subscription.canceled',
+  'subscription.paused',
+  'subscription.resumed',
+  'subscription.past_due',
+  'subscription.imported',
+  'transaction.created',
+  'transaction.updated',
+  'transaction.ready',
+  'transaction.billed',
+  'transaction.paid',
+  'transaction.completed',
+  'transaction.canceled',
+  'transaction.past_due',
+  'transaction.payment_failed',
+  'transaction.revised',
   'meter.created',
   'meter.updated',
   'usage_balance.depleted',
-  'subscription.activated',
-  'subscription.canceled',
-  'subscription.created',
-  'subscription.imported',
-  'subscription.past_due',
-  'subscription.paused',
-  'subscription.resumed',
-  'subscription.trialing',
-  'subscription.updated',
-  'transaction.billed',
-  'transaction.canceled',
-  'transaction.completed',
-  'transaction.created',
-  'transaction.paid',
-  'transaction.past_due',
-  'transaction.payment_failed',
-  'transaction.ready',
-  'transaction.revised',
-  'transaction.updated',
-]);
+  'usage_balance_unit.created',
+  'usage_balance_unit.updated',
+] as const;
+
+export type KnownEventType = (typeof EVENT_TYPE_NAMES)[number];
+
+/** An entity this SDK does not model field by field: camel-cased, untyped. */
+export type EntityData = Readonly<Record<string, unknown>>;
+
+/** An API key as its events carry it: the secret is never in it. */
+export interface ApiKeyData {
+  readonly id: string;
+  readonly name: string;
+  readonly description: string | null;
+  /** The key with its secret masked. */
+  readonly key: string;
+  readonly status: 'active' | 'expired' | 'revoked';
+  readonly permissions: readonly string[];
+  readonly expiresAt: string | null;
+  readonly lastUsedAt: string | null;
+  readonly createdAt: string;
+  readonly updatedAt: string;
+}
+
+/** The entity each known event type carries in `data`. */
+export type EventDataByType = {
+  readonly [Type in KnownEventType]: Type extends `product.${string}`
+    ? Product
+    : Type extends `price.${string}`
+      ? Price
+      : Type extends `customer.${string}`
+        ? Customer
+        : Type extends `address.${string}`
+          ? Address
+          : Type extends `usage_balance_unit.${string}`
+            ? UsageBalanceUnit
+            : Type extends `meter.${string}`
+              ? Meter
+              : Type extends 'usage_balance.depleted'
+                ? UsageBalance
+                : Type extends `subscription.${string}`
+                  ? Subscription
+                  : Type extends `transaction.${string}`
+                    ? Transaction
+                    : Type extends `adjustment.${string}`
+                      ? Adjustment
+                      : Type extends `api_key.${string}`
+                        ? ApiKeyData
+                        : EntityData;
+};
+
+const KNOWN_EVENT_TYPES: ReadonlySet<string> = new Set<string>(EVENT_TYPE_NAMES);
 
 /** True for the event types this SDK version types. */
 export function isKnownEventType(eventType: string): eventType is KnownEventType {

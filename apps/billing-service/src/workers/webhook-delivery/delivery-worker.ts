@@ -20,8 +20,7 @@ import {
 } from '@drawdown/billing-core';
 import { createPollingWorker } from '../polling-worker.js';
 import type { DestinationGuard, ResolveHost } from './destination-guard.js';
-import { postWebhook } from './post-webhook.js';
-import { SIGNATURE_HEADER, signPayload } from './sign-payload.js';
+import { sendSignedWebhook } from './send-signed-webhook.js';
 import { webhookBody } from './webhook-body.js';
 
 export interface WebhookDeliveryOptions {
@@ -90,31 +89,17 @@ export function createWebhookDeliveryWorker(input: WebhookDeliveryWorkerInput): 
   // The lease must outlast an attempt and its recording, or two workers could hold one attempt.
   const leaseMs = Math.max(options.leaseMs, options.requestTimeoutMs * 2 + 10_000);
 
-  async function attempt(claim: DeliveryClaim): Promise<DeliveryOutcome> {
-    const environment = claim.scope.environment;
-    let url: URL;
-    try {
-      url = new URL(claim.setting.destination);
-    } catch {
-      return { kind: 'failure', reason: 'The destination is not a valid URL.' };
-    }
-    const refusal = guard.refusalForLiteralHost(url, environment);
-    if (refusal !== null) return { kind: 'failure', reason: `Destination refused: ${refusal}.` };
-    const body = webhookBody(claim.event, claim.notification.id);
-    const signedAt = Math.floor(wallClock.now() / 1_000);
-    return postWebhook({
-      url,
-      body,
-      headers: {
-        'Content-Type': 'application/json',
-        'User-Agent': options.userAgent,
-        [SIGNATURE_HEADER]: signPayload(claim.setting.endpointSecretKey, body, signedAt),
+  function attempt(claim: DeliveryClaim): Promise<DeliveryOutcome> {
+    return sendSignedWebhook(
+      {
+        destination: claim.setting.destination,
+        environment: claim.scope.environment,
+        endpointSecretKey: claim.setting.endpointSecretKey,
+        body: webhookBody(claim.event, claim.notification.id),
+        signedAt: Math.floor(wallClock.now() / 1_000),
       },
-      timeoutMs: options.requestTimeoutMs,
-      stopSignal: stopping.signal,
-      lookup: guard.lookupFor(environment),
-      maxResponseBytes: options.maxResponseBytes,
-    });
+      { guard, options, stopSignal: stopping.signal },
+    );
   }
 
   // Attempts that end while a recording commit is under way wait and share the next one: one

@@ -13,6 +13,21 @@ export function webhookPayload(event: StoredEvent, notificationId: string): unkn
   return toSnakeCase({ ...envelope, notificationId, data });
 }
 
+/** The envelope of any webhook, real or simulated, with `data` already in wire form. */
+export interface WebhookEnvelope {
+  readonly eventId: string;
+  readonly eventType: string;
+  readonly occurredAt: string;
+  readonly notificationId: string;
+  readonly data: unknown;
+}
+
+/** The raw body of a simulated event: the same envelope, keys and order as a real one. */
+export function simulatedWebhookBody(envelope: WebhookEnvelope): string {
+  const { data, ...rest } = envelope;
+  return JSON.stringify({ ...(toSnakeCase(rest) as object), data });
+}
+
 /** The raw body sent, and signed, for one notification. */
 export function webhookBody(event: StoredEvent, notificationId: string): string {
   return JSON.stringify(webhookPayload(event, notificationId));
