@@ -38,5 +38,7 @@ export {
   PauseSubscriptionBody,
   RecordUsageEventsBody,
   ResumeSubscriptionBody,
+  SandboxPaymentOutcomeBody,
+  UNSUPPORTED_SUBSCRIPTION_UPDATE_FIELDS,
   UpdateSubscriptionBody,
 } from './requests/usage.js';

@@ -293,12 +293,28 @@ export {
   billRenewal,
   defaultRenewalPayment,
   type RenewalPayment,
+  readSandboxPaymentOutcome,
+  sandboxPaymentOutcome,
+  setSandboxPaymentOutcome,
   subscriptionHooks,
 } from './subscriptions/subscription-billing.js';
 export type { RequestedItem } from './subscriptions/subscription-items.js';
 export {
+  billsWhen,
+  type ChangeLine,
+  changeLines,
+  type PendingChangeLine,
   PRORATION_BILLING_MODES,
   type ProrationBillingMode,
+  remainingShare,
+} from './subscriptions/proration.js';
+export {
+  applySubscriptionUpdate,
+  ON_PAYMENT_FAILURE,
+  type OnPaymentFailure,
+  previewSubscriptionUpdate,
+  type SubscriptionUpdatePreview,
+  type SubscriptionUpdateResult,
   type UpdateSubscriptionInput,
   updateSubscription,
 } from './subscriptions/update-subscription.js';
@@ -323,6 +339,22 @@ export {
   buildTransaction,
   completenessStatus,
 } from './transactions/build-transaction.js';
+export {
+  applyCreditEntry,
+  CREDIT_LEDGER_KINDS,
+  type CreditAmounts,
+  type CreditBalance,
+  type CreditBalanceRepository,
+  type CreditLedgerEntry,
+  type CreditLedgerKind,
+  drawCredit,
+  EMPTY_CREDIT,
+  foldCreditLedger,
+  grantCredit,
+  listCreditBalances,
+  releaseCredit,
+  settleCreditOnCompletion,
+} from './transactions/credit-balances.js';
 export {
   DEFAULT_BILLING_DETAILS,
   DEFAULT_PAYMENT_TERMS,
@@ -359,6 +391,7 @@ export {
   type PaymentMethodDetails,
   type PaymentStatus,
   type PayoutTotals,
+  type Proration,
   type TaxRateUsed,
   TRANSACTION_ORIGINS,
   TRANSACTION_STATUSES,
@@ -389,6 +422,7 @@ export {
   composeDetails,
   decompose,
   NO_SETTLEMENT,
+  type PeriodShare,
   type PricedLine,
   type PricedLines,
   priceLines,

@@ -13,6 +13,7 @@ import {
   productsTable,
   usageBalanceUnitsTable,
 } from './repositories/catalogue-tables.js';
+import { SqlCreditBalanceRepository } from './repositories/credit-balance-repository.js';
 import { DocumentCollection } from './repositories/document-collection.js';
 import { SqlEventLog } from './repositories/event-log.js';
 import { SqlNotificationRepository } from './repositories/notification-repository.js';
@@ -53,6 +54,7 @@ export function repositoriesOn(executor: SqlExecutor): Repositories {
     transactions: new SqlTransactionRepository(executor),
     adjustments: new DocumentCollection(executor, adjustmentsTable),
     billingSettings: new SqlBillingSettingsRepository(executor),
+    creditBalances: new SqlCreditBalanceRepository(executor),
   };
 }
 

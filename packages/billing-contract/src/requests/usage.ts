@@ -21,11 +21,31 @@ export const UpdateSubscriptionBody = z.strictObject({
       'do_not_bill',
     ])
     .optional(),
+  on_payment_failure: z.enum(['prevent_change', 'apply_change']).optional(),
   collection_mode: z.enum(['automatic', 'manual']).optional(),
   custom_data: customData.optional(),
-  scheduled_change: z.null().optional(),
+  /** `null` removes the scheduled change; setting one is not offered yet. */
+  scheduled_change: z.unknown().optional(),
   address_id: idOf('add').optional(),
+  // Fields of the public API that this operation does not offer yet: the core refuses each one
+  // with `subscription_update_field_not_supported` rather than accepting and ignoring it.
+  customer_id: z.unknown().optional(),
+  business_id: z.unknown().optional(),
+  currency_code: z.unknown().optional(),
+  next_billed_at: z.unknown().optional(),
+  discount: z.unknown().optional(),
+  billing_details: z.unknown().optional(),
 });
+
+/** The fields of a subscription update that are refused as not offered yet, in wire spelling. */
+export const UNSUPPORTED_SUBSCRIPTION_UPDATE_FIELDS = [
+  'customer_id',
+  'business_id',
+  'currency_code',
+  'next_billed_at',
+  'discount',
+  'billing_details',
+] as const;
 
 const onResume = z.enum(['start_new_billing_period', 'continue_existing_billing_period']);
 const timestamp = z.iso.datetime({ offset: true });
@@ -62,6 +82,9 @@ export const RecordUsageEventsBody = z.strictObject({
   // The limit of one is the core's rule, answered with its own code; this only bounds the work.
   events: z.array(usageEvent).max(1_000),
 });
+
+/** The outcome of the sandbox account's simulated card (ADR 1003). */
+export const SandboxPaymentOutcomeBody = z.strictObject({ outcome: z.enum(['success', 'failure']) });
 
 /** How the renewals this advance runs are paid: by the simulated card, or declined (dunning). */
 const renewalPayments = z.enum(['success', 'failure']).optional();

@@ -11,6 +11,7 @@ import type {
   NotificationSettingRepository,
 } from '../notifications/notification-repository.js';
 import type { Subscription } from '../subscriptions/subscription.js';
+import type { CreditBalanceRepository } from '../transactions/credit-balances.js';
 import type {
   AdjustmentRepository,
   BillingSettingsRepository,
@@ -110,6 +111,9 @@ export interface SandboxClockRepository {
   offsetOf(accountId: string): Promise<number>;
   setOffset(accountId: string, offsetMs: number): Promise<void>;
   listOffsets(): Promise<readonly { readonly accountId: string; readonly offsetMs: number }[]>;
+  /** How the account's simulated card settles sandbox charges; `success` until set (ADR 1003). */
+  paymentOutcomeOf(accountId: string): Promise<'success' | 'failure'>;
+  setPaymentOutcome(accountId: string, outcome: 'success' | 'failure'): Promise<void>;
 }
 
 export interface AccountRepository {
@@ -153,6 +157,7 @@ export interface Repositories {
   readonly transactions: TransactionRepository;
   readonly adjustments: AdjustmentRepository;
   readonly billingSettings: BillingSettingsRepository;
+  readonly creditBalances: CreditBalanceRepository;
 }
 
 /**

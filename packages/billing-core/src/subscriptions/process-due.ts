@@ -73,7 +73,7 @@ async function renew(
     currentBillingPeriod: period,
     nextBilledAt: period.endsAt,
     items,
-    internal: { ...subscription.internal, periodIndex },
+    internal: { ...subscription.internal, periodIndex, pendingLines: [] },
     updatedAt: at,
   };
   const renewed = await saveChange(context, tx, {
@@ -83,7 +83,7 @@ async function renew(
     eventTypes: ['subscription.updated'],
     at,
   });
-  return billRenewal(context, tx, renewed, payment);
+  return billRenewal(context, tx, renewed, payment, subscription.internal.pendingLines);
 }
 
 /**

@@ -6,6 +6,7 @@
  * reference wire shape; `internal` holds what only the service needs and is never presented.
  */
 import type { CustomData, Duration, Price, Product } from '../catalogue/entities.js';
+import type { PendingChangeLine } from './proration.js';
 
 export const SUBSCRIPTION_STATUSES = ['active', 'canceled', 'past_due', 'paused', 'trialing'] as const;
 export type SubscriptionStatus = (typeof SUBSCRIPTION_STATUSES)[number];
@@ -57,6 +58,8 @@ export interface SubscriptionInternal {
   /** Incremented on every save; a stale save is refused by the store. */
   readonly version: number;
   readonly transactionId: string | null;
+  /** Lines of next-period billing modes, billed with the next renewal (absent on older documents). */
+  readonly pendingLines?: readonly PendingChangeLine[] | undefined;
 }
 
 export interface Subscription {

@@ -5,6 +5,7 @@
  * takes all that remains takes exactly the remaining tax, so a line adjusted in full sums back
  * to its totals to the unit.
  */
+import { grantCredit } from './credit-balances.js';
 import { MINOR_UNIT_AMOUNT_PATTERN } from '../money/decimal-patterns.js';
 import { divideRounded } from '../money/rounding.js';
 import { BillingError } from '../shared/billing-error.js';
@@ -164,7 +165,7 @@ export async function createAdjustment(
       subscriptionId: transaction.subscriptionId,
       customerId: transaction.customerId,
       reason: input.reason,
-      creditAppliedToBalance: input.action === 'credit' ? !unpaid : null,
+      creditAppliedToBalance: input.action === 'credit' ? !unpaid && transaction.collectionMode === 'automatic' : null,
       currencyCode: transaction.currencyCode,
       status: 'approved',
       items,
@@ -203,6 +204,22 @@ export async function createAdjustment(
       transaction.currencyCode,
     );
     const adjusted: Transaction = { ...transaction, details, updatedAt: now };
+    // A credit on a completed, automatically collected transaction goes to the customer's
+    // credit balance, which their next transactions in this currency use first (ADR 1002).
+    if (
+      input.action === 'credit' &&
+      !unpaid &&
+      transaction.collectionMode === 'automatic' &&
+      transaction.customerId !== null
+    ) {
+      await grantCredit(context, tx, {
+        customerId: transaction.customerId,
+        currencyCode: transaction.currencyCode,
+        amount: sum.total,
+        transactionId: transaction.id,
+        at: now,
+      });
+    }
     if (credited && BigInt(details.totals.balance) === 0n) {
       await completeSettled(context, tx, transaction, adjusted, hooks);
     } else {

@@ -20,12 +20,23 @@ import type {
   TransactionOrigin,
   TransactionStatus,
 } from './transaction.js';
-import { composeDetails, NO_SETTLEMENT, type PricedLine, priceLines } from './transaction-totals.js';
+import {
+  composeDetails,
+  NO_SETTLEMENT,
+  type PeriodShare,
+  type PricedLine,
+  priceLines,
+} from './transaction-totals.js';
 
 export interface BuildTransactionItem {
   readonly price: Price;
   readonly product: Product;
   readonly quantity: number;
+  /**
+   * Set on the lines of a subscription change: the quantity is the signed difference (a credit
+   * is negative) rather than a purchase within the price's limits, and `share` prorates it.
+   */
+  readonly change?: { readonly share: PeriodShare | null } | undefined;
 }
 
 export interface BuildTransactionInput {
@@ -104,7 +115,11 @@ export function buildTransaction(
   const rate = taxRateFor(environment.taxSettings, countryCode);
   const lines = input.items.map((item, index): PricedLine => {
     const { price, quantity } = item;
-    if (!Number.isInteger(quantity) || quantity < price.quantity.minimum || quantity > price.quantity.maximum) {
+    if (item.change) {
+      if (!Number.isInteger(quantity) || quantity === 0) {
+        throw BillingError.invalidField(`items[${index}].quantity`, 'must be a non-zero whole number on a change line');
+      }
+    } else if (!Number.isInteger(quantity) || quantity < price.quantity.minimum || quantity > price.quantity.maximum) {
       throw BillingError.invalidField(
         `items[${index}].quantity`,
         `must be a whole number from ${price.quantity.minimum} to ${price.quantity.maximum} for price ${price.id}`,
@@ -125,6 +140,7 @@ export function buildTransaction(
       unitAmount: BigInt(unitPrice.amount),
       rate: rate.isZero() ? Decimal.zero : rate,
       mode: price.taxMode === 'account_setting' ? environment.taxSettings.defaultTaxMode : price.taxMode,
+      share: item.change?.share ?? undefined,
     };
   });
   const customerId = input.customer?.id ?? null;
@@ -149,7 +165,11 @@ export function buildTransaction(
     collectionMode: input.collectionMode,
     billingDetails,
     billingPeriod: input.billingPeriod ?? null,
-    items: input.items.map((item) => ({ price: item.price, quantity: item.quantity, proration: null })),
+    items: input.items.map((item) => ({
+      price: item.price,
+      quantity: item.quantity,
+      proration: item.change?.share?.proration ?? null,
+    })),
     details: composeDetails(priceLines(lines), NO_SETTLEMENT, currencyCode),
     payments: [],
     checkout: null,

@@ -4,6 +4,7 @@
  * when complete, or issued at once with `status: billed`), change while unbilled, bill, cancel,
  * get and list. Payments are in `payments.ts`.
  */
+import { drawCredit, releaseCredit } from './credit-balances.js';
 import { requireActive } from '../catalogue/catalogue-rules.js';
 import type { Address, CustomData, Customer } from '../catalogue/entities.js';
 import { BillingError } from '../shared/billing-error.js';
@@ -102,8 +103,10 @@ async function resolveParties(
   return { customer, address };
 }
 
-/** Issues the invoice: `billed`, billed now, with the next invoice number. */
-/** Issues the invoice: `billed`, with the next invoice number of the scope. */
+/**
+ * Issues the invoice: `billed`, with the next invoice number of the scope, and the customer's
+ * available credit applied first (reserved until the invoice is paid; ADR 1002).
+ */
 export async function bill(
   context: OperationContext,
   tx: Repositories,
@@ -111,7 +114,8 @@ export async function bill(
 ): Promise<Transaction> {
   requireTransition(transaction.id, transaction.status, 'billed');
   const now = nowTimestamp(context);
-  return withInvoiceNumber(context, tx, { ...transaction, status: 'billed', billedAt: now, updatedAt: now }, now);
+  const credited = await drawCredit(context, tx, transaction, now);
+  return withInvoiceNumber(context, tx, { ...credited, status: 'billed', billedAt: now, updatedAt: now }, now);
 }
 
 export async function createTransaction(
@@ -218,6 +222,7 @@ export async function updateTransaction(
     if (input.status === 'canceled') {
       requireTransition(id, next.status, 'canceled');
       next = { ...next, status: 'canceled' };
+      await releaseCredit(context, tx, next, now);
     }
     return saveTransaction(context, tx, current, next);
   });

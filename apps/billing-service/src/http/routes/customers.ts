@@ -12,6 +12,7 @@ import {
   getAddress,
   getCustomer,
   listAddresses,
+  listCreditBalances,
   listCustomers,
   updateAddress,
   updateCustomer,
@@ -63,6 +64,12 @@ export function registerCustomerRoutes(app: Hono<AppEnv>): void {
     return respond(c, await updateCustomer(c.var.context, id, await readBody(c, UpdateCustomerBody)));
   });
 
+  app.get('/customers/:customer/credit-balances', need('customer.read'), async (c) => {
+    const customerId = pathId(c, 'ctm', 'customer');
+    const currencies = c.req.query('currency_code');
+    const codes = currencies === undefined ? undefined : currencies.split(',').map((code) => code.trim());
+    return respond(c, await listCreditBalances(c.var.context, customerId, codes));
+  });
   app.get('/customers/:customer/addresses', need('address.read'), async (c) => {
     const customerId = pathId(c, 'ctm', 'customer');
     const { query, perPage } = parseListParams(c, addressListSpec);

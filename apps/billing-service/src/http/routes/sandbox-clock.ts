@@ -1,6 +1,13 @@
 import { setTimeout as sleep } from 'node:timers/promises';
-import { AdvanceSandboxClockBody } from '@drawdown/billing-contract';
-import { advanceSandboxClock, type Clock, readSandboxClock, toTimestamp } from '@drawdown/billing-core';
+import { AdvanceSandboxClockBody, SandboxPaymentOutcomeBody } from '@drawdown/billing-contract';
+import {
+  advanceSandboxClock,
+  type Clock,
+  readSandboxClock,
+  readSandboxPaymentOutcome,
+  setSandboxPaymentOutcome,
+  toTimestamp,
+} from '@drawdown/billing-core';
 import type { Hono } from 'hono';
 import type { AppEnv } from '../app-env.js';
 import { respond } from '../envelope.js';
@@ -23,6 +30,14 @@ export function registerSandboxClockRoutes(app: Hono<AppEnv>, wallClock: Clock):
   app.get('/sandbox-clock', need('sandbox_clock.read'), async (c) => {
     const { store, ids, account } = c.var.context;
     return respond(c, present(await readSandboxClock({ store, ids, account, wallClock, pause: sleep })));
+  });
+  // The sandbox's simulated card: how the charges the sandbox makes by itself settle (ADR 1003).
+  app.get('/sandbox-payment-outcome', need('sandbox_clock.read'), async (c) => {
+    return respond(c, { outcome: await readSandboxPaymentOutcome(c.var.context) });
+  });
+  app.put('/sandbox-payment-outcome', need('sandbox_clock.write'), async (c) => {
+    const { outcome } = await readBody(c, SandboxPaymentOutcomeBody);
+    return respond(c, { outcome: await setSandboxPaymentOutcome(c.var.context, outcome) });
   });
   app.post('/sandbox-clock/advance', need('sandbox_clock.write'), async (c) => {
     const body = await readBody(c, AdvanceSandboxClockBody);

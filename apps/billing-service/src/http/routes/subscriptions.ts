@@ -2,6 +2,7 @@ import {
   CancelSubscriptionBody,
   PauseSubscriptionBody,
   ResumeSubscriptionBody,
+  UNSUPPORTED_SUBSCRIPTION_UPDATE_FIELDS,
   UpdateSubscriptionBody,
 } from '@drawdown/billing-contract';
 import {
@@ -11,15 +12,19 @@ import {
   pauseSubscription,
   resumeSubscription,
   SUBSCRIPTION_STATUSES,
+  previewSubscriptionUpdate,
   type SubscriptionColumn,
+  type UpdateSubscriptionInput,
   updateSubscription,
 } from '@drawdown/billing-core';
 import type { Hono } from 'hono';
+import type { z } from 'zod';
 import type { AppEnv } from '../app-env.js';
 import { respond, respondPage } from '../envelope.js';
 import { type ListSpec, parseListParams } from '../list-params.js';
-import { presentSubscription } from '../presenters.js';
+import { presentSubscription, presentSubscriptionPreview } from '../presenters.js';
 import { readBody } from '../request-body.js';
+import type { CamelCased } from '../wire-case.js';
 import { need, pathId } from '../route-helpers.js';
 
 const listSpec: ListSpec<SubscriptionColumn> = {
@@ -40,6 +45,28 @@ const listSpec: ListSpec<SubscriptionColumn> = {
   },
 };
 
+type UpdateBody = CamelCased<z.output<typeof UpdateSubscriptionBody>>;
+
+function camelKey(field: string): string {
+  return field.replace(/_([a-z])/g, (_, letter: string) => letter.toUpperCase());
+}
+
+/** The update body as the core's input: public API fields not offered yet are named for refusal. */
+function toUpdateInput(body: UpdateBody): UpdateSubscriptionInput {
+  const unsupported: string[] = UNSUPPORTED_SUBSCRIPTION_UPDATE_FIELDS.filter((field) => camelKey(field) in body);
+  if (body.scheduledChange !== undefined && body.scheduledChange !== null) unsupported.push('scheduled_change');
+  return {
+    items: body.items,
+    prorationBillingMode: body.prorationBillingMode,
+    onPaymentFailure: body.onPaymentFailure,
+    collectionMode: body.collectionMode,
+    customData: body.customData,
+    scheduledChange: body.scheduledChange === null ? null : undefined,
+    addressId: body.addressId,
+    unsupportedFields: unsupported,
+  };
+}
+
 export function registerSubscriptionRoutes(app: Hono<AppEnv>): void {
   app.get('/subscriptions', need('subscription.read'), async (c) => {
     const { query, perPage } = parseListParams(c, listSpec);
@@ -50,8 +77,13 @@ export function registerSubscriptionRoutes(app: Hono<AppEnv>): void {
   });
   app.patch('/subscriptions/:id', need('subscription.write'), async (c) => {
     const id = pathId(c, 'sub');
-    const input = await readBody(c, UpdateSubscriptionBody);
+    const input = toUpdateInput(await readBody(c, UpdateSubscriptionBody));
     return respond(c, presentSubscription(await updateSubscription(c.var.context, id, input)));
+  });
+  app.patch('/subscriptions/:id/preview', need('subscription.read'), async (c) => {
+    const id = pathId(c, 'sub');
+    const input = toUpdateInput(await readBody(c, UpdateSubscriptionBody));
+    return respond(c, presentSubscriptionPreview(await previewSubscriptionUpdate(c.var.context, id, input)));
   });
   app.post('/subscriptions/:id/pause', need('subscription.write'), async (c) => {
     const id = pathId(c, 'sub');
