@@ -268,6 +268,15 @@ export {
   resumeSubscription,
 } from './subscriptions/pause-resume-cancel.js';
 export { applyDueStep, runDueSubscriptions } from './subscriptions/process-due.js';
+export {
+  billsWhen,
+  type ChangeLine,
+  changeLines,
+  type PendingChangeLine,
+  PRORATION_BILLING_MODES,
+  type ProrationBillingMode,
+  remainingShare,
+} from './subscriptions/proration.js';
 export { getSubscription, listSubscriptions } from './subscriptions/read-subscriptions.js';
 export {
   advanceSandboxClock,
@@ -299,15 +308,6 @@ export {
   subscriptionHooks,
 } from './subscriptions/subscription-billing.js';
 export type { RequestedItem } from './subscriptions/subscription-items.js';
-export {
-  billsWhen,
-  type ChangeLine,
-  changeLines,
-  type PendingChangeLine,
-  PRORATION_BILLING_MODES,
-  type ProrationBillingMode,
-  remainingShare,
-} from './subscriptions/proration.js';
 export {
   applySubscriptionUpdate,
   ON_PAYMENT_FAILURE,

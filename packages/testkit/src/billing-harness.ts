@@ -3,13 +3,7 @@
  * A real billing service on loopback ports for tests: both environments, a fresh database of
  * the chosen engine, and an early-access account with an all-permission key per environment.
  */
-import {
-  type Clock,
-  createAccount,
-  createApiKey,
-  type Environment,
-  type Permission,
-} from '@drawdown/billing-core';
+import { type Clock, createAccount, createApiKey, type Environment, type Permission } from '@drawdown/billing-core';
 import {
   type CoreServices,
   composeServices,

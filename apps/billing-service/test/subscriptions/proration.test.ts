@@ -84,7 +84,9 @@ describe.each(ENGINES)('%s: subscription item changes and proration', (engine) =
     });
     const [down] = await w.transactionsOf(subscriptionId, 'subscription_update');
     expect(down?.status).toBe('completed');
-    expect(lineItems(down ?? {}).map((line) => [line.price_id, line.quantity, (line.totals as WireObject).total])).toEqual([
+    expect(
+      lineItems(down ?? {}).map((line) => [line.price_id, line.quantity, (line.totals as WireObject).total]),
+    ).toEqual([
       [w.priceA, -1, '-1548'],
       [w.priceB, 1, '516'],
     ]);

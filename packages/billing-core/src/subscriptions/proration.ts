@@ -51,7 +51,11 @@ export function toPending(line: ChangeLine): PendingChangeLine {
   return {
     ...line,
     share: line.share
-      ? { remaining: line.share.remaining.toString(), whole: line.share.whole.toString(), proration: line.share.proration }
+      ? {
+          remaining: line.share.remaining.toString(),
+          whole: line.share.whole.toString(),
+          proration: line.share.proration,
+        }
       : null,
   };
 }

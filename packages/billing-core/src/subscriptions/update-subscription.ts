@@ -17,6 +17,7 @@ import { BillingError } from '../shared/billing-error.js';
 import type { OperationContext } from '../shared/operation-context.js';
 import type { Repositories } from '../shared/repository.js';
 import type { Transaction } from '../transactions/transaction.js';
+import { periodAt } from './billing-period.js';
 import {
   billsWhen,
   type ChangeLine,
@@ -27,7 +28,6 @@ import {
 } from './proration.js';
 import type { CollectionMode, Subscription, SubscriptionItem } from './subscription.js';
 import { hasAllowances } from './subscription.js';
-import { periodAt } from './billing-period.js';
 import {
   changeItems,
   issueCharge,

@@ -5,7 +5,7 @@
  * takes all that remains takes exactly the remaining tax, so a line adjusted in full sums back
  * to its totals to the unit.
  */
-import { grantCredit } from './credit-balances.js';
+
 import { MINOR_UNIT_AMOUNT_PATTERN } from '../money/decimal-patterns.js';
 import { divideRounded } from '../money/rounding.js';
 import { BillingError } from '../shared/billing-error.js';
@@ -14,6 +14,7 @@ import { nowTimestamp, recordEvent } from '../shared/operation-context.js';
 import type { ListQuery, Page } from '../shared/pagination.js';
 import type { Repositories } from '../shared/repository.js';
 import type { Adjustment, AdjustmentAction, AdjustmentItem, AdjustmentType } from './adjustment.js';
+import { grantCredit } from './credit-balances.js';
 import { completeSettled, NO_HOOKS, type TransactionHooks } from './payments.js';
 import type { Transaction } from './transaction.js';
 import { saveTransaction } from './transaction-changes.js';

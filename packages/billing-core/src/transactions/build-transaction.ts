@@ -20,13 +20,7 @@ import type {
   TransactionOrigin,
   TransactionStatus,
 } from './transaction.js';
-import {
-  composeDetails,
-  NO_SETTLEMENT,
-  type PeriodShare,
-  type PricedLine,
-  priceLines,
-} from './transaction-totals.js';
+import { composeDetails, NO_SETTLEMENT, type PeriodShare, type PricedLine, priceLines } from './transaction-totals.js';
 
 export interface BuildTransactionItem {
   readonly price: Price;

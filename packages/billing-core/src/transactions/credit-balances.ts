@@ -152,11 +152,7 @@ export async function drawCredit(
   };
 }
 
-async function reservedFor(
-  context: OperationContext,
-  tx: Repositories,
-  transaction: Transaction,
-): Promise<bigint> {
+async function reservedFor(context: OperationContext, tx: Repositories, transaction: Transaction): Promise<bigint> {
   if (transaction.customerId === null) return 0n;
   const ledger = await tx.creditBalances.ledger(context.scope, transaction.customerId, transaction.currencyCode);
   return ledger
@@ -215,7 +211,8 @@ export async function listCreditBalances(
   currencyCodes?: readonly string[],
 ): Promise<readonly CreditBalance[]> {
   for (const code of currencyCodes ?? []) {
-    if (!isSupportedCurrency(code)) throw BillingError.invalidField('currency_code', `${code} is not a supported currency`);
+    if (!isSupportedCurrency(code))
+      throw BillingError.invalidField('currency_code', `${code} is not a supported currency`);
   }
   const customer = await context.store.customers.findById(context.scope, customerId);
   if (!customer) throw BillingError.notFound('Customer', customerId);

@@ -4,7 +4,7 @@
  * when complete, or issued at once with `status: billed`), change while unbilled, bill, cancel,
  * get and list. Payments are in `payments.ts`.
  */
-import { drawCredit, releaseCredit } from './credit-balances.js';
+
 import { requireActive } from '../catalogue/catalogue-rules.js';
 import type { Address, CustomData, Customer } from '../catalogue/entities.js';
 import { BillingError } from '../shared/billing-error.js';
@@ -13,6 +13,7 @@ import { nowTimestamp } from '../shared/operation-context.js';
 import type { Page } from '../shared/pagination.js';
 import type { Repositories } from '../shared/repository.js';
 import { type BuildTransactionItem, buildTransaction } from './build-transaction.js';
+import { drawCredit, releaseCredit } from './credit-balances.js';
 import { DEFAULT_TAX_SETTINGS } from './tax-settings.js';
 import type {
   BillingDetails,

@@ -10,9 +10,9 @@ import {
   getSubscription,
   listSubscriptions,
   pauseSubscription,
+  previewSubscriptionUpdate,
   resumeSubscription,
   SUBSCRIPTION_STATUSES,
-  previewSubscriptionUpdate,
   type SubscriptionColumn,
   type UpdateSubscriptionInput,
   updateSubscription,
@@ -24,8 +24,8 @@ import { respond, respondPage } from '../envelope.js';
 import { type ListSpec, parseListParams } from '../list-params.js';
 import { presentSubscription, presentSubscriptionPreview } from '../presenters.js';
 import { readBody } from '../request-body.js';
-import type { CamelCased } from '../wire-case.js';
 import { need, pathId } from '../route-helpers.js';
+import type { CamelCased } from '../wire-case.js';
 
 const listSpec: ListSpec<SubscriptionColumn> = {
   idPrefix: 'sub',
