@@ -27,8 +27,11 @@ export {
 export {
   CreateAdjustmentBody,
   CreateTransactionBody,
+  PreviewTransactionBody,
+  PricingPreviewBody,
   RecordPaymentBody,
   SimulatePaymentBody,
+  UNSUPPORTED_PREVIEW_FIELDS,
   UpdateTaxSettingsBody,
   UpdateTransactionBody,
 } from './requests/transactions.js';

@@ -407,6 +407,13 @@ export {
   type TransactionTotals,
 } from './transactions/transaction.js';
 export { insertTransaction, saveTransaction, withInvoiceNumber } from './transactions/transaction-changes.js';
+export {
+  formatTotals,
+  type PreviewAddress,
+  type PreviewTransactionInput,
+  previewTransaction,
+  type TransactionPreview,
+} from './transactions/transaction-previews.js';
 export type {
   AdjustmentColumn,
   AdjustmentRepository,

@@ -30,6 +30,7 @@ import { registerEventRoutes } from './routes/events.js';
 import { registerInvoiceDownloadRoutes } from './routes/invoices.js';
 import { registerNotificationSettingRoutes } from './routes/notification-settings.js';
 import { registerNotificationRoutes } from './routes/notifications.js';
+import { registerPreviewRoutes } from './routes/previews.js';
 import { registerPriceRoutes } from './routes/prices.js';
 import { registerProductRoutes } from './routes/products.js';
 import { registerSandboxClockRoutes } from './routes/sandbox-clock.js';
@@ -139,6 +140,7 @@ export function createApp(dependencies: AppDependencies, options: EnvironmentOpt
   });
   registerNotificationRoutes(app);
   registerSubscriptionRoutes(app);
+  registerPreviewRoutes(app);
   registerTransactionRoutes(app, dependencies.transactionHooks ?? (() => NO_HOOKS));
   registerUsageRoutes(app, dependencies.logError);
   if (options.environment === 'sandbox') registerSandboxClockRoutes(app, dependencies.clock);

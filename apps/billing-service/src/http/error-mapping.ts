@@ -13,6 +13,7 @@ export const STATUS_BY_CODE = {
   request_body_too_large: 413,
   not_found: 404,
   method_not_allowed: 405,
+  field_not_supported: 400,
   // The seed: permission and authentication failures are all 403, told apart by code.
   authentication_missing: 403,
   authentication_malformed: 403,
@@ -52,7 +53,6 @@ export const STATUS_BY_CODE = {
   subscription_update_when_paused: 409,
   subscription_update_when_past_due: 409,
   subscription_payment_declined: 409,
-  subscription_update_field_not_supported: 400,
   sandbox_clock_cannot_go_back: 400,
   usage_events_limit_exceeded: 400,
   usage_event_timestamp_too_old: 400,

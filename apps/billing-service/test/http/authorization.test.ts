@@ -74,6 +74,8 @@ const ENDPOINTS: readonly Endpoint[] = [
   { method: 'GET', route: '/invoices/:transactionId/pdf', permission: null },
   { method: 'GET', route: '/transactions', permission: 'transaction.read' },
   { method: 'POST', route: '/transactions', permission: 'transaction.write' },
+  { method: 'POST', route: '/transactions/preview', permission: 'transaction.read' },
+  { method: 'POST', route: '/pricing-preview', permission: 'price.read' },
   { method: 'GET', route: '/transactions/:id', permission: 'transaction.read' },
   { method: 'PATCH', route: '/transactions/:id', permission: 'transaction.write' },
   { method: 'POST', route: '/transactions/:id/simulate-payment', permission: 'transaction.write' },

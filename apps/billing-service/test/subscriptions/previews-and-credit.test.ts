@@ -90,7 +90,7 @@ describe.each(ENGINES)('%s: update previews and credit balances', (engine) => {
     expectError(
       await w.api.patch(`/subscriptions/${subscriptionId}/preview`, { discount: null }),
       400,
-      'subscription_update_field_not_supported',
+      'field_not_supported',
     );
   });
 

@@ -305,7 +305,7 @@ describe.each(ENGINES)('%s: subscription item changes and proration', (engine) =
         next_billed_at: '2026-05-01T00:00:00Z',
         custom_data: { changed: true },
       });
-      const error = expectError(refused, 400, 'subscription_update_field_not_supported');
+      const error = expectError(refused, 400, 'field_not_supported');
       expect(error.detail).toContain('next_billed_at, discount');
       expect((await w.api.get(`/subscriptions/${subscriptionId}`)).entity).toEqual(before);
       expectError(
@@ -313,7 +313,7 @@ describe.each(ENGINES)('%s: subscription item changes and proration', (engine) =
           scheduled_change: { action: 'cancel', effective_at: '2026-05-01T00:00:00Z' },
         }),
         400,
-        'subscription_update_field_not_supported',
+        'field_not_supported',
       );
     });
   });

@@ -28,7 +28,7 @@ export const UpdateSubscriptionBody = z.strictObject({
   scheduled_change: z.unknown().optional(),
   address_id: idOf('add').optional(),
   // Fields of the public API that this operation does not offer yet: the core refuses each one
-  // with `subscription_update_field_not_supported` rather than accepting and ignoring it.
+  // with `field_not_supported` rather than accepting and ignoring it.
   customer_id: z.unknown().optional(),
   business_id: z.unknown().optional(),
   currency_code: z.unknown().optional(),

@@ -13,6 +13,8 @@ export const ERROR_CODES = {
   request_body_too_large: 'The request body is larger than the service accepts.',
   not_found: 'The addressed entity does not exist in this account and environment.',
   method_not_allowed: 'The path exists but does not accept this HTTP method.',
+  field_not_supported:
+    'The field is part of the public API but Drawdown does not offer it on this operation yet; nothing changed.',
 
   // Authentication and authorisation
   authentication_missing: 'No Authorization header was sent.',
@@ -67,8 +69,6 @@ export const ERROR_CODES = {
     'A past-due subscription cannot take a change that charges now; settle its open transaction first.',
   subscription_payment_declined:
     'The immediate charge of the change was declined; with on_payment_failure prevent_change nothing changed.',
-  subscription_update_field_not_supported:
-    'The field is part of the public API but Drawdown does not offer it on this operation yet; nothing changed.',
   sandbox_clock_cannot_go_back: 'The sandbox clock only moves forward.',
   usage_events_limit_exceeded: 'A usage-events request carries exactly one event.',
   usage_event_timestamp_too_old: 'occurred_at is more than 60 days in the past.',

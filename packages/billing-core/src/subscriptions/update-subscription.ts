@@ -116,7 +116,7 @@ export async function applySubscriptionUpdate(
   const unsupported = input.unsupportedFields ?? [];
   if (unsupported.length > 0) {
     throw new BillingError(
-      'subscription_update_field_not_supported',
+      'field_not_supported',
       `Drawdown does not offer ${unsupported.join(', ')} on a subscription update yet; nothing changed.`,
       unsupported.map((field) => ({ field, message: 'is not offered on this operation yet' })),
     );

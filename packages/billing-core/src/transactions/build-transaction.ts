@@ -38,6 +38,8 @@ export interface BuildTransactionInput {
   readonly customer: Customer | null;
   /** Must belong to `customer`; its country picks the tax rate and any unit price override. */
   readonly address: Address | null;
+  /** A country without a stored address (previews); an address's own country wins. */
+  readonly countryCode?: string | null | undefined;
   /** Defaults to the first item's currency; every item must be priced in it. */
   readonly currencyCode?: string | undefined;
   readonly collectionMode: TransactionCollectionMode;
@@ -102,7 +104,7 @@ export function buildTransaction(
       [{ field: 'collection_mode', message: 'must be automatic for prices with allowances' }],
     );
   }
-  const countryCode = input.address?.countryCode ?? null;
+  const countryCode = input.address?.countryCode ?? input.countryCode ?? null;
   const currencyCode = input.currencyCode ?? unitPriceFor(first.price, countryCode).currencyCode;
   if (!isSupportedCurrency(currencyCode))
     throw BillingError.invalidField('currency_code', 'is not a supported currency');

@@ -57,7 +57,7 @@ export interface UpdateTransactionInput {
 
 const EDITABLE_STATUSES: ReadonlySet<string> = new Set(['draft', 'ready']);
 
-async function resolveItems(
+export async function resolveItems(
   context: OperationContext,
   tx: Repositories,
   items: readonly TransactionItemInput[],
@@ -77,7 +77,7 @@ async function resolveItems(
   return resolved;
 }
 
-async function resolveParties(
+export async function resolveParties(
   context: OperationContext,
   tx: Repositories,
   customerId: string | null,
