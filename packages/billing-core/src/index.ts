@@ -258,6 +258,7 @@ export {
   type UsageEventRepository,
 } from './shared/repository.js';
 export { ENVIRONMENTS, type Environment, type Scope } from './shared/scope.js';
+export { activateSubscription } from './subscriptions/activate-subscription.js';
 export { addCycles, periodAt } from './subscriptions/billing-period.js';
 export {
   type CancelInput,

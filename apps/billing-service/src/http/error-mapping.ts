@@ -50,6 +50,8 @@ export const STATUS_BY_CODE = {
   subscription_price_not_recurring: 400,
   subscription_quantity_out_of_range: 400,
   subscription_currency_mismatch: 400,
+  subscription_trial_items_mixed: 400,
+  subscription_not_trialing: 409,
   subscription_update_when_paused: 409,
   subscription_update_when_past_due: 409,
   subscription_payment_declined: 409,

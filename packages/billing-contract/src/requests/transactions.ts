@@ -117,7 +117,7 @@ const previewFields = {
 export const PreviewTransactionBody = z.strictObject({
   items: z.array(previewItem).min(1).max(100),
   ...previewFields,
-  ignore_trials: z.unknown().optional(),
+  ignore_trials: z.boolean().nullable().optional(),
   discount: z.unknown().optional(),
 });
 
@@ -130,10 +130,4 @@ export const PricingPreviewBody = z.strictObject({
 });
 
 /** Preview fields refused by name when sent with a value other than null. */
-export const UNSUPPORTED_PREVIEW_FIELDS = [
-  'business_id',
-  'discount_id',
-  'customer_ip_address',
-  'ignore_trials',
-  'discount',
-] as const;
+export const UNSUPPORTED_PREVIEW_FIELDS = ['business_id', 'discount_id', 'customer_ip_address', 'discount'] as const;

@@ -40,6 +40,11 @@ export const EVENT_TYPES = {
     description: 'Occurs when a subscription is updated, including renewals and plan changes.',
     earlyAccess: false,
   },
+  'subscription.trialing': {
+    group: 'Subscription',
+    description: 'Occurs when a subscription enters a trial period.',
+    earlyAccess: false,
+  },
   'subscription.activated': {
     group: 'Subscription',
     description: 'Occurs when a subscription becomes active.',

@@ -62,13 +62,16 @@ export const ERROR_CODES = {
   subscription_billing_cycle_mismatch: 'Every price on a subscription must have the same billing cycle.',
   subscription_price_not_recurring: 'Subscriptions can hold recurring prices only.',
   subscription_quantity_out_of_range: 'An item quantity is outside the price’s quantity limits.',
+  subscription_trial_items_mixed:
+    'The recurring prices of a transaction that starts a subscription must all have the same trial period, or none.',
+  subscription_not_trialing: 'Only a trialing subscription can be activated.',
   subscription_currency_mismatch: 'Every price on a subscription must be priced in the subscription’s currency.',
   subscription_update_when_paused:
     'A paused subscription has no billing period to bill a change against: change its items with do_not_bill, or resume it first.',
   subscription_update_when_past_due:
     'A past-due subscription cannot take a change that charges now; settle its open transaction first.',
   subscription_payment_declined:
-    'The immediate charge of the change was declined; with on_payment_failure prevent_change nothing changed.',
+    'The immediate charge (of a change with on_payment_failure prevent_change, or of an activation) was declined; nothing changed.',
   sandbox_clock_cannot_go_back: 'The sandbox clock only moves forward.',
   usage_events_limit_exceeded: 'A usage-events request carries exactly one event.',
   usage_event_timestamp_too_old: 'occurred_at is more than 60 days in the past.',

@@ -42,7 +42,8 @@ export interface SubscriptionItem {
   readonly updatedAt: string;
   readonly previouslyBilledAt: string | null;
   readonly nextBilledAt: string | null;
-  readonly trialDates: null;
+  /** The item's trial, when its price has one (ADR 1004). */
+  readonly trialDates: BillingPeriod | null;
   readonly price: Price;
   readonly product: Product;
 }

@@ -157,7 +157,11 @@ export async function applySubscriptionUpdate(
     }
     requireBillable(current, mode);
     const period = current.currentBillingPeriod;
-    lines = period ? changeLines(current.items, items, mode, period, at) : [];
+    // Nothing was charged for a trial, so a change during one bills nothing: the items it
+    // leaves are charged when the trial ends (ADR 1004).
+    const trial = current.status === 'trialing' ? (current.items[0]?.trialDates ?? null) : null;
+    if (trial) items = items.map((item) => ({ ...item, status: 'trialing', trialDates: trial }));
+    lines = period && !trial ? changeLines(current.items, items, mode, period, at) : [];
   } else if (mode !== undefined) {
     throw BillingError.invalidField('proration_billing_mode', 'applies only to a change of items');
   }

@@ -49,6 +49,11 @@ export interface BuildTransactionInput {
   /** Manual collection defaults to net-30 payment terms. */
   readonly billingDetails?: BillingDetails | null | undefined;
   readonly customData?: CustomData | undefined;
+  /**
+   * Set on transactions that can start a subscription (API and checkout): a recurring price with
+   * a trial period is charged nothing, as its subscription starts trialing (ADR 1004).
+   */
+  readonly startsTrials?: boolean | undefined;
 }
 
 export interface BuildEnvironment {
@@ -71,6 +76,26 @@ function unitPriceFor(price: Price, countryCode: string | null) {
       ? undefined
       : price.unitPriceOverrides.find((candidate) => candidate.countryCodes.includes(countryCode));
   return override?.unitPrice ?? price.unitPrice;
+}
+
+function isTrialPrice(price: Price): boolean {
+  return price.trialPeriod !== null && price.billingCycle !== null;
+}
+
+function sameDuration(left: Price['trialPeriod'], right: Price['trialPeriod']): boolean {
+  return left?.interval === right?.interval && left?.frequency === right?.frequency;
+}
+
+/** The recurring items a subscription would start with share one trial, or none has a trial. */
+function requireOneTrial(items: readonly BuildTransactionItem[]): void {
+  const recurring = items.filter((item) => item.price.billingCycle !== null);
+  const [first, ...rest] = recurring;
+  if (first && rest.some((item) => !sameDuration(item.price.trialPeriod, first.price.trialPeriod))) {
+    throw new BillingError(
+      'subscription_trial_items_mixed',
+      'The recurring prices of a transaction that starts a subscription must all have the same trial period, or none.',
+    );
+  }
 }
 
 /** `draft` until customer and address are both known, then `ready`. */
@@ -104,6 +129,7 @@ export function buildTransaction(
       [{ field: 'collection_mode', message: 'must be automatic for prices with allowances' }],
     );
   }
+  if (input.startsTrials) requireOneTrial(input.items);
   const countryCode = input.address?.countryCode ?? input.countryCode ?? null;
   const currencyCode = input.currencyCode ?? unitPriceFor(first.price, countryCode).currencyCode;
   if (!isSupportedCurrency(currencyCode))
@@ -133,7 +159,7 @@ export function buildTransaction(
       price,
       product: item.product,
       quantity,
-      unitAmount: BigInt(unitPrice.amount),
+      unitAmount: input.startsTrials && isTrialPrice(price) ? 0n : BigInt(unitPrice.amount),
       rate: rate.isZero() ? Decimal.zero : rate,
       mode: price.taxMode === 'account_setting' ? environment.taxSettings.defaultTaxMode : price.taxMode,
       share: item.change?.share ?? undefined,

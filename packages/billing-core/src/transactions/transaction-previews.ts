@@ -29,11 +29,14 @@ export interface PreviewTransactionInput {
   readonly addressId?: string | null | undefined;
   readonly currencyCode?: string | null | undefined;
   readonly address?: PreviewAddress | null | undefined;
+  /** Price trial items at their full price instead of free (`POST /transactions/preview`). */
+  readonly ignoreTrials?: boolean | null | undefined;
   /** Wire names of public API fields sent that previews do not offer: each is refused. */
   readonly unsupportedFields?: readonly string[] | undefined;
 }
 
 export interface TransactionPreview {
+  readonly ignoreTrials: boolean;
   readonly customerId: string | null;
   readonly addressId: string | null;
   readonly currencyCode: string;
@@ -76,10 +79,12 @@ export async function previewTransaction(
       currencyCode: input.currencyCode ?? undefined,
       collectionMode: 'automatic',
       origin: 'api',
+      startsTrials: input.ignoreTrials !== true,
     },
     { ids: context.ids, now: nowTimestamp(context), taxSettings },
   );
   return {
+    ignoreTrials: input.ignoreTrials === true,
     customerId: customer?.id ?? null,
     addressId: address?.id ?? null,
     currencyCode: transaction.currencyCode,

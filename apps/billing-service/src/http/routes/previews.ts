@@ -46,6 +46,7 @@ function toPreviewInput(body: PreviewBody): PreviewTransactionInput {
     addressId: body.addressId,
     currencyCode: body.currencyCode,
     address: body.address,
+    ignoreTrials: body.ignoreTrials,
     unsupportedFields: unsupported,
   };
 }
@@ -66,7 +67,7 @@ function presentTransactionPreview(preview: TransactionPreview) {
   const { items, details } = preview.transaction;
   return {
     ...presentParties(preview),
-    ignoreTrials: false,
+    ignoreTrials: preview.ignoreTrials,
     items: items.map((item) => ({
       price: item.price,
       quantity: item.quantity,

@@ -6,6 +6,7 @@ import {
   UpdateSubscriptionBody,
 } from '@drawdown/billing-contract';
 import {
+  activateSubscription,
   cancelSubscription,
   getSubscription,
   listSubscriptions,
@@ -84,6 +85,10 @@ export function registerSubscriptionRoutes(app: Hono<AppEnv>): void {
     const id = pathId(c, 'sub');
     const input = toUpdateInput(await readBody(c, UpdateSubscriptionBody));
     return respond(c, presentSubscriptionPreview(await previewSubscriptionUpdate(c.var.context, id, input)));
+  });
+  app.post('/subscriptions/:id/activate', need('subscription.write'), async (c) => {
+    const id = pathId(c, 'sub');
+    return respond(c, presentSubscription(await activateSubscription(c.var.context, id)));
   });
   app.post('/subscriptions/:id/pause', need('subscription.write'), async (c) => {
     const id = pathId(c, 'sub');
