@@ -42,6 +42,7 @@ export {
   RecordUsageEventsBody,
   ResumeSubscriptionBody,
   SandboxPaymentOutcomeBody,
+  SubscriptionChargeBody,
   UNSUPPORTED_SUBSCRIPTION_UPDATE_FIELDS,
   UpdateSubscriptionBody,
 } from './requests/usage.js';

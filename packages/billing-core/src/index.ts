@@ -261,6 +261,12 @@ export { ENVIRONMENTS, type Environment, type Scope } from './shared/scope.js';
 export { activateSubscription } from './subscriptions/activate-subscription.js';
 export { addCycles, periodAt } from './subscriptions/billing-period.js';
 export {
+  applyOneTimeCharge,
+  createOneTimeCharge,
+  type OneTimeChargeInput,
+  previewOneTimeCharge,
+} from './subscriptions/one-time-charges.js';
+export {
   type CancelInput,
   cancelSubscription,
   type PauseInput,

@@ -52,6 +52,7 @@ export const STATUS_BY_CODE = {
   subscription_currency_mismatch: 400,
   subscription_trial_items_mixed: 400,
   subscription_not_trialing: 409,
+  subscription_charge_price_not_one_off: 400,
   subscription_update_when_paused: 409,
   subscription_update_when_past_due: 409,
   subscription_payment_declined: 409,

@@ -64,6 +64,8 @@ const ENDPOINTS: readonly Endpoint[] = [
   { method: 'PATCH', route: '/subscriptions/:id', permission: 'subscription.write' },
   { method: 'PATCH', route: '/subscriptions/:id/preview', permission: 'subscription.read' },
   { method: 'POST', route: '/subscriptions/:id/activate', permission: 'subscription.write' },
+  { method: 'POST', route: '/subscriptions/:id/charge', permission: 'subscription.write' },
+  { method: 'POST', route: '/subscriptions/:id/charge/preview', permission: 'subscription.read' },
   { method: 'POST', route: '/subscriptions/:id/pause', permission: 'subscription.write' },
   { method: 'POST', route: '/subscriptions/:id/resume', permission: 'subscription.write' },
   { method: 'POST', route: '/subscriptions/:id/cancel', permission: 'subscription.write' },

@@ -47,6 +47,22 @@ export const UNSUPPORTED_SUBSCRIPTION_UPDATE_FIELDS = [
   'billing_details',
 ] as const;
 
+export const SubscriptionChargeBody = z.strictObject({
+  effective_from: z.enum(['immediately', 'next_billing_period']),
+  items: z
+    .array(
+      z.strictObject({
+        price_id: idOf('pri').optional(),
+        quantity: z.number().int().min(1).max(999_999_999),
+        /** Non-catalog prices are refused by name (`field_not_supported`). */
+        price: z.unknown().optional(),
+      }),
+    )
+    .min(1)
+    .max(100),
+  on_payment_failure: z.enum(['prevent_change', 'apply_change']).optional(),
+});
+
 const onResume = z.enum(['start_new_billing_period', 'continue_existing_billing_period']);
 const timestamp = z.iso.datetime({ offset: true });
 

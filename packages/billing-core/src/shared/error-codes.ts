@@ -65,6 +65,7 @@ export const ERROR_CODES = {
   subscription_trial_items_mixed:
     'The recurring prices of a transaction that starts a subscription must all have the same trial period, or none.',
   subscription_not_trialing: 'Only a trialing subscription can be activated.',
+  subscription_charge_price_not_one_off: 'A one-time charge takes one-off prices (prices without a billing cycle).',
   subscription_currency_mismatch: 'Every price on a subscription must be priced in the subscription’s currency.',
   subscription_update_when_paused:
     'A paused subscription has no billing period to bill a change against: change its items with do_not_bill, or resume it first.',

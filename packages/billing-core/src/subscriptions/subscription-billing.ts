@@ -100,7 +100,7 @@ async function reviveIfPastDue(context: OperationContext, tx: Repositories, subs
 
 /** What a subscription charge bills: its origin, its lines and the period it is for. */
 export interface SubscriptionCharge {
-  readonly origin: 'subscription_recurring' | 'subscription_update';
+  readonly origin: 'subscription_recurring' | 'subscription_update' | 'subscription_charge';
   readonly items: readonly BuildTransactionItem[];
   readonly billingPeriod: BillingPeriod | null;
 }

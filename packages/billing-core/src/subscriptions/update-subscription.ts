@@ -235,7 +235,7 @@ class PreviewRollback extends Error {
   }
 }
 
-async function projectPreview(
+export async function projectPreview(
   context: OperationContext,
   tx: Repositories,
   result: SubscriptionUpdateResult,
@@ -280,15 +280,25 @@ async function projectPreview(
  * a database transaction that is rolled back, so nothing is written. The immediate charge is
  * shown as issued, before any payment.
  */
-export async function previewSubscriptionUpdate(
+export function previewSubscriptionUpdate(
   context: OperationContext,
   id: string,
   input: UpdateSubscriptionInput,
 ): Promise<SubscriptionUpdatePreview> {
+  return previewInRollback(context, (tx) => applySubscriptionUpdate(context, tx, id, input, 'await_report'));
+}
+
+/**
+ * Runs `apply` (a subscription operation, its charge unpaid) in a database transaction, prices
+ * what it implies, and rolls everything back: the shared body of every subscription preview.
+ */
+export async function previewInRollback(
+  context: OperationContext,
+  apply: (tx: Repositories) => Promise<SubscriptionUpdateResult>,
+): Promise<SubscriptionUpdatePreview> {
   try {
     await context.store.transaction(async (tx) => {
-      const result = await applySubscriptionUpdate(context, tx, id, input, 'await_report');
-      throw new PreviewRollback(await projectPreview(context, tx, result));
+      throw new PreviewRollback(await projectPreview(context, tx, await apply(tx)));
     });
   } catch (error) {
     if (error instanceof PreviewRollback) return error.result;

@@ -2,15 +2,20 @@ import {
   CancelSubscriptionBody,
   PauseSubscriptionBody,
   ResumeSubscriptionBody,
+  SubscriptionChargeBody,
   UNSUPPORTED_SUBSCRIPTION_UPDATE_FIELDS,
   UpdateSubscriptionBody,
 } from '@drawdown/billing-contract';
 import {
   activateSubscription,
+  BillingError,
   cancelSubscription,
+  createOneTimeCharge,
   getSubscription,
   listSubscriptions,
+  type OneTimeChargeInput,
   pauseSubscription,
+  previewOneTimeCharge,
   previewSubscriptionUpdate,
   resumeSubscription,
   SUBSCRIPTION_STATUSES,
@@ -68,6 +73,29 @@ function toUpdateInput(body: UpdateBody): UpdateSubscriptionInput {
   };
 }
 
+type ChargeBody = CamelCased<z.output<typeof SubscriptionChargeBody>>;
+
+/** The charge body as the core's input; non-catalog prices are refused by name. */
+function toChargeInput(body: ChargeBody): OneTimeChargeInput {
+  const unsupported = body.items.flatMap((item, index) =>
+    item.price !== undefined && item.price !== null ? [`items[${index}].price`] : [],
+  );
+  if (unsupported.length > 0) {
+    throw new BillingError(
+      'field_not_supported',
+      `Drawdown does not offer non-catalog prices (${unsupported.join(', ')}) on a one-time charge yet.`,
+    );
+  }
+  return {
+    effectiveFrom: body.effectiveFrom,
+    onPaymentFailure: body.onPaymentFailure,
+    items: body.items.map((item, index) => {
+      if (item.priceId === undefined) throw BillingError.invalidField(`items[${index}].price_id`, 'is required');
+      return { priceId: item.priceId, quantity: item.quantity };
+    }),
+  };
+}
+
 export function registerSubscriptionRoutes(app: Hono<AppEnv>): void {
   app.get('/subscriptions', need('subscription.read'), async (c) => {
     const { query, perPage } = parseListParams(c, listSpec);
@@ -85,6 +113,16 @@ export function registerSubscriptionRoutes(app: Hono<AppEnv>): void {
     const id = pathId(c, 'sub');
     const input = toUpdateInput(await readBody(c, UpdateSubscriptionBody));
     return respond(c, presentSubscriptionPreview(await previewSubscriptionUpdate(c.var.context, id, input)));
+  });
+  app.post('/subscriptions/:id/charge', need('subscription.write'), async (c) => {
+    const id = pathId(c, 'sub');
+    const input = toChargeInput(await readBody(c, SubscriptionChargeBody));
+    return respond(c, presentSubscription(await createOneTimeCharge(c.var.context, id, input)));
+  });
+  app.post('/subscriptions/:id/charge/preview', need('subscription.read'), async (c) => {
+    const id = pathId(c, 'sub');
+    const input = toChargeInput(await readBody(c, SubscriptionChargeBody));
+    return respond(c, presentSubscriptionPreview(await previewOneTimeCharge(c.var.context, id, input)));
   });
   app.post('/subscriptions/:id/activate', need('subscription.write'), async (c) => {
     const id = pathId(c, 'sub');
