@@ -313,8 +313,22 @@ describe.each(ENGINES)('%s: subscription item changes and proration', (engine) =
           scheduled_change: { action: 'cancel', effective_at: '2026-05-01T00:00:00Z' },
         }),
         400,
-        'field_not_supported',
+        'invalid_field',
       );
+      const foreignAddress = await newChangeWorld(harness);
+      expectError(
+        await w.api.patch(`/subscriptions/${subscriptionId}`, { address_id: foreignAddress.buyer.addressId }),
+        400,
+        'invalid_field',
+      );
+      const otherBuyer = await w.api.post('/customers', { email: 'other-buyer@example.com' });
+      const otherAddress = await w.api.post(`/customers/${otherBuyer.id}/addresses`, { country_code: 'US' });
+      expectError(
+        await w.api.patch(`/subscriptions/${subscriptionId}`, { address_id: otherAddress.id }),
+        400,
+        'invalid_field',
+      );
+      expect((await w.api.get(`/subscriptions/${subscriptionId}`)).entity).toEqual(before);
     });
   });
 });

@@ -24,8 +24,10 @@ export const UpdateSubscriptionBody = z.strictObject({
   on_payment_failure: z.enum(['prevent_change', 'apply_change']).optional(),
   collection_mode: z.enum(['automatic', 'manual']).optional(),
   custom_data: customData.optional(),
-  /** `null` removes the scheduled change; setting one is not offered yet. */
-  scheduled_change: z.unknown().optional(),
+  /** As in the public API, only `null` (remove it): changes are scheduled with /pause, /cancel and /resume. */
+  scheduled_change: z
+    .null({ error: 'can only be null here (it removes the scheduled change); schedule one with /pause, /cancel or /resume' })
+    .optional(),
   address_id: idOf('add').optional(),
   // Fields of the public API that this operation does not offer yet: the core refuses each one
   // with `field_not_supported` rather than accepting and ignoring it.

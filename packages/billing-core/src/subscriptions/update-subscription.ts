@@ -84,6 +84,20 @@ export async function requireChangeable(subscription: Subscription | undefined, 
   return subscription;
 }
 
+/** An address given on update must be an active address of the subscription's own customer. */
+async function requireCustomerAddress(
+  context: OperationContext,
+  tx: Repositories,
+  subscription: Subscription,
+  addressId: string,
+): Promise<void> {
+  const address = await tx.addresses.findById(context.scope, addressId);
+  if (!address || address.customerId !== subscription.customerId) {
+    throw BillingError.invalidField('address_id', `must name an address of customer ${subscription.customerId}`);
+  }
+  if (address.status === 'archived') throw BillingError.invalidField('address_id', 'names an archived address');
+}
+
 function requireBillable(current: Subscription, mode: ProrationBillingMode): void {
   const when = billsWhen(mode);
   if (current.status === 'paused' && when !== 'never') {
@@ -167,6 +181,7 @@ export async function applySubscriptionUpdate(
   }
   const collectionMode = input.collectionMode ?? current.collectionMode;
   requireCollectionMode(items, collectionMode);
+  if (input.addressId !== undefined) await requireCustomerAddress(context, tx, current, input.addressId);
   const when = mode === undefined ? 'never' : billsWhen(mode);
   const pending = when === 'next_renewal' ? lines.map(toPending) : [];
   const next: Subscription = {

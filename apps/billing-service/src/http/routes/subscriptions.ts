@@ -60,7 +60,6 @@ function camelKey(field: string): string {
 /** The update body as the core's input: public API fields not offered yet are named for refusal. */
 function toUpdateInput(body: UpdateBody): UpdateSubscriptionInput {
   const unsupported: string[] = UNSUPPORTED_SUBSCRIPTION_UPDATE_FIELDS.filter((field) => camelKey(field) in body);
-  if (body.scheduledChange !== undefined && body.scheduledChange !== null) unsupported.push('scheduled_change');
   return {
     items: body.items,
     prorationBillingMode: body.prorationBillingMode,
