@@ -317,9 +317,12 @@ export {
 export type { RequestedItem } from './subscriptions/subscription-items.js';
 export {
   applySubscriptionUpdate,
+  getSubscriptionWithIncludes,
   ON_PAYMENT_FAILURE,
   type OnPaymentFailure,
   previewSubscriptionUpdate,
+  SUBSCRIPTION_INCLUDES,
+  type SubscriptionInclude,
   type SubscriptionUpdatePreview,
   type SubscriptionUpdateResult,
   type UpdateSubscriptionInput,

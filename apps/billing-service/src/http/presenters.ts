@@ -17,6 +17,21 @@ export function presentSubscription(subscription: Subscription): unknown {
   return wire;
 }
 
+/** `GET /subscriptions/{id}` with `include`: the asked-for projections beside the subscription. */
+export function presentSubscriptionWithIncludes(view: {
+  subscription: Subscription;
+  nextTransaction?: Transaction | null;
+  recurringTransaction?: Transaction | null;
+}): unknown {
+  return {
+    ...(presentSubscription(view.subscription) as Record<string, unknown>),
+    ...(view.nextTransaction === undefined ? {} : { nextTransaction: presentPreviewTransaction(view.nextTransaction) }),
+    ...(view.recurringTransaction === undefined
+      ? {}
+      : { recurringTransactionDetails: presentPreviewDetails(view.recurringTransaction) }),
+  };
+}
+
 /** A transaction as a preview shows it: its billing period and details, without ids of things not stored. */
 function presentPreviewTransaction(transaction: Transaction | null) {
   if (!transaction) return null;

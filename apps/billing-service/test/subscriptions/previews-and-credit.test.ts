@@ -78,6 +78,29 @@ describe.each(ENGINES)('%s: update previews and credit balances', (engine) => {
     expect(withoutIds(details(issued ?? {}).line_items)).toEqual(withoutIds(details(previewed).line_items));
   });
 
+  it('get with include=next_transaction,recurring_transaction_details prices the next renewal with its pending lines', async () => {
+    const w = await newChangeWorld(harness);
+    const priceA = await w.price('3000');
+    const subscriptionId = await w.subscribe([{ priceId: priceA, quantity: 1 }]);
+    await w.advance(15 * DAY_SECONDS);
+    await w.paddle.subscriptions.update(subscriptionId, {
+      items: [{ priceId: priceA, quantity: 2 }],
+      prorationBillingMode: 'prorated_next_billing_period',
+    });
+    const plain = await w.paddle.subscriptions.get(subscriptionId);
+    expect(plain.nextTransaction).toBeNull();
+    const withIncludes = await w.paddle.subscriptions.get(subscriptionId, {
+      include: ['next_transaction', 'recurring_transaction_details'],
+    });
+    // Next renewal: 2 × 3000 for April, plus 16/31 of one more unit for March (1548).
+    expect(withIncludes.nextTransaction?.details.totals.total).toBe('7548');
+    expect(withIncludes.recurringTransactionDetails?.totals.total).toBe('6000');
+    expect(Date.parse(String(withIncludes.nextTransaction?.billingPeriod.startsAt))).toBe(
+      Date.parse('2026-04-01T00:00:00Z'),
+    );
+    expectError(await w.api.get(`/subscriptions/${subscriptionId}?include=customer`), 400, 'invalid_field');
+  });
+
   it('a preview refuses what the update refuses, with the same code', async () => {
     const w = await newChangeWorld(harness);
     const priceA = await w.price('3000');

@@ -26,7 +26,9 @@ export const UpdateSubscriptionBody = z.strictObject({
   custom_data: customData.optional(),
   /** As in the public API, only `null` (remove it): changes are scheduled with /pause, /cancel and /resume. */
   scheduled_change: z
-    .null({ error: 'can only be null here (it removes the scheduled change); schedule one with /pause, /cancel or /resume' })
+    .null({
+      error: 'can only be null here (it removes the scheduled change); schedule one with /pause, /cancel or /resume',
+    })
     .optional(),
   address_id: idOf('add').optional(),
   // Fields of the public API that this operation does not offer yet: the core refuses each one

@@ -243,6 +243,39 @@ export interface SubscriptionUpdatePreview extends SubscriptionUpdateResult {
   readonly recurringTransaction: Transaction | null;
 }
 
+export const SUBSCRIPTION_INCLUDES = ['next_transaction', 'recurring_transaction_details'] as const;
+export type SubscriptionInclude = (typeof SUBSCRIPTION_INCLUDES)[number];
+
+/**
+ * `GET /subscriptions/{id}?include=…`: the subscription with its next renewal priced (items
+ * plus the lines left for it) and the recurring items alone, as a preview prices them; reads only.
+ */
+export async function getSubscriptionWithIncludes(
+  context: OperationContext,
+  id: string,
+  includes: readonly SubscriptionInclude[],
+): Promise<{
+  subscription: Subscription;
+  nextTransaction?: Transaction | null;
+  recurringTransaction?: Transaction | null;
+}> {
+  const subscription = await context.store.subscriptions.findById(context.scope, id);
+  if (!subscription) throw BillingError.notFound('Subscription', id);
+  if (includes.length === 0) return { subscription };
+  const projected = await projectPreview(context, context.store, {
+    subscription,
+    immediateTransaction: null,
+    nextPeriodLines: [],
+  });
+  return {
+    subscription,
+    ...(includes.includes('next_transaction') ? { nextTransaction: projected.nextTransaction } : {}),
+    ...(includes.includes('recurring_transaction_details')
+      ? { recurringTransaction: projected.recurringTransaction }
+      : {}),
+  };
+}
+
 /** Carries a preview's result out of the database transaction it rolls back. */
 class PreviewRollback extends Error {
   constructor(readonly result: SubscriptionUpdatePreview) {

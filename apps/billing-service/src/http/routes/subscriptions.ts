@@ -12,14 +12,17 @@ import {
   cancelSubscription,
   createOneTimeCharge,
   getSubscription,
+  getSubscriptionWithIncludes,
   listSubscriptions,
   type OneTimeChargeInput,
   pauseSubscription,
   previewOneTimeCharge,
   previewSubscriptionUpdate,
   resumeSubscription,
+  SUBSCRIPTION_INCLUDES,
   SUBSCRIPTION_STATUSES,
   type SubscriptionColumn,
+  type SubscriptionInclude,
   type UpdateSubscriptionInput,
   updateSubscription,
 } from '@drawdown/billing-core';
@@ -28,7 +31,7 @@ import type { z } from 'zod';
 import type { AppEnv } from '../app-env.js';
 import { respond, respondPage } from '../envelope.js';
 import { type ListSpec, parseListParams } from '../list-params.js';
-import { presentSubscription, presentSubscriptionPreview } from '../presenters.js';
+import { presentSubscription, presentSubscriptionPreview, presentSubscriptionWithIncludes } from '../presenters.js';
 import { readBody } from '../request-body.js';
 import { need, pathId } from '../route-helpers.js';
 import type { CamelCased } from '../wire-case.js';
@@ -72,6 +75,17 @@ function toUpdateInput(body: UpdateBody): UpdateSubscriptionInput {
   };
 }
 
+function parseIncludes(raw: string | undefined): SubscriptionInclude[] {
+  if (raw === undefined) return [];
+  const values = raw.split(',').map((value) => value.trim());
+  const known = (value: string): value is SubscriptionInclude =>
+    (SUBSCRIPTION_INCLUDES as readonly string[]).includes(value);
+  if (!values.every(known)) {
+    throw BillingError.invalidField('include', `must be a comma-separated list of ${SUBSCRIPTION_INCLUDES.join(', ')}`);
+  }
+  return values.filter(known);
+}
+
 type ChargeBody = CamelCased<z.output<typeof SubscriptionChargeBody>>;
 
 /** The charge body as the core's input; non-catalog prices are refused by name. */
@@ -101,7 +115,9 @@ export function registerSubscriptionRoutes(app: Hono<AppEnv>): void {
     return respondPage(c, await listSubscriptions(c.var.context, query), perPage, presentSubscription);
   });
   app.get('/subscriptions/:id', need('subscription.read'), async (c) => {
-    return respond(c, presentSubscription(await getSubscription(c.var.context, pathId(c, 'sub'))));
+    const id = pathId(c, 'sub');
+    const includes = parseIncludes(c.req.query('include'));
+    return respond(c, presentSubscriptionWithIncludes(await getSubscriptionWithIncludes(c.var.context, id, includes)));
   });
   app.patch('/subscriptions/:id', need('subscription.write'), async (c) => {
     const id = pathId(c, 'sub');
