@@ -11,7 +11,6 @@ import {
   BillingError,
   cancelSubscription,
   createOneTimeCharge,
-  getSubscription,
   getSubscriptionWithIncludes,
   listSubscriptions,
   type OneTimeChargeInput,
