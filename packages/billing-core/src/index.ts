@@ -60,6 +60,7 @@ export {
   type CreateMeterInput,
   createMeter,
   getMeter,
+  isMeterAction,
   listMeters,
   METER_ACTION_LENGTH,
   METER_ACTION_PATTERN,
@@ -92,6 +93,7 @@ export {
   type UpdateUsageBalanceUnitInput,
   updateUsageBalanceUnit,
 } from './catalogue/usage-balance-units.js';
+export { listEvents } from './events/list-events.js';
 export type { EntityKind, StoredEvent } from './events/stored-event.js';
 export {
   type InvoiceUnavailableReason,
@@ -116,7 +118,6 @@ export {
   issueInvoiceLink,
   requireUnexpired,
 } from './invoices/invoice-links.js';
-export { formatInvoiceNumber } from './invoices/invoice-number.js';
 export {
   BALANCE_CURRENCIES,
   CURRENCY_MINOR_UNITS,
@@ -258,6 +259,7 @@ export {
   type UsageEventRepository,
 } from './shared/repository.js';
 export { ENVIRONMENTS, type Environment, type Scope } from './shared/scope.js';
+export { canonicalTimestamp, type ParsedTimestamp, parseTimestamp } from './shared/timestamps.js';
 export { activateSubscription } from './subscriptions/activate-subscription.js';
 export { addCycles, periodAt } from './subscriptions/billing-period.js';
 export {
@@ -293,6 +295,7 @@ export {
 } from './subscriptions/sandbox-clock.js';
 export { type StartSubscriptionInput, startSubscription } from './subscriptions/start-subscription.js';
 export {
+  assertStatusTransition,
   type BillingPeriod,
   type CollectionMode,
   hasAllowances,
@@ -372,6 +375,7 @@ export {
   PAST_DUE_GRACE_MS,
   pastDueAfter,
 } from './transactions/due-dates.js';
+export { formatInvoiceNumber } from './transactions/invoice-number.js';
 export { markOverdueInvoices, OVERDUE_BATCH_SIZE } from './transactions/overdue-invoices.js';
 export {
   completeSettled,
@@ -472,7 +476,6 @@ export { getUsageBalance, listUsageBalances } from './usage/read-usage-balances.
 export { EVENTS_PER_REQUEST, recordUsageEvents } from './usage/record-usage-events.js';
 export type { UsageBalance } from './usage/usage-balance.js';
 export {
-  canonicalTimestamp,
   checkEventWindow,
   MAX_EVENT_AGE_MS,
   MAX_EVENT_LEAD_MS,
@@ -483,3 +486,4 @@ export {
   type UsageEventResult,
   validateUsageEvent,
 } from './usage/usage-event.js';
+export { type Caller, createUseCases, type DueWork, type UseCasePorts, type UseCases } from './use-cases.js';

@@ -67,8 +67,11 @@ export async function startBillingHarness(options: HarnessOptions = {}): Promise
     },
     {},
   );
-  const composed = await composeServices(config);
-  const services: CoreServices = options.clock ? { ...composed, clock: options.clock } : composed;
+  const services = await composeServices({
+    ...config,
+    webhookDelivery: options.webhookDelivery,
+    ...(options.clock ? { wallClock: options.clock } : {}),
+  });
   const service = await startService(services, { ...config, webhookDelivery: options.webhookDelivery });
   const account = await createAccount(services, { name: 'Test account', earlyAccess: true });
   const key = async (input: {

@@ -93,7 +93,7 @@ export async function recordPaymentInTransaction(
   tx: Repositories,
   transactionId: string,
   report: PaymentReport,
-  hooks: TransactionHooks = NO_HOOKS,
+  hooks: TransactionHooks,
 ): Promise<Transaction> {
   const current = await tx.transactions.findByIdForUpdate(context.scope, transactionId);
   if (!current) throw BillingError.notFound('Transaction', transactionId);
@@ -145,7 +145,7 @@ export function recordTransactionPayment(
   context: OperationContext,
   transactionId: string,
   report: PaymentReport,
-  hooks: TransactionHooks = NO_HOOKS,
+  hooks: TransactionHooks,
 ): Promise<Transaction> {
   return context.store.transaction((tx) => recordPaymentInTransaction(context, tx, transactionId, report, hooks));
 }
@@ -158,7 +158,7 @@ export function simulateTransactionPayment(
   context: OperationContext,
   transactionId: string,
   outcome: SimulatedOutcome,
-  hooks: TransactionHooks = NO_HOOKS,
+  hooks: TransactionHooks,
 ): Promise<Transaction> {
   if (context.scope.environment !== 'sandbox') {
     return Promise.reject(

@@ -9,7 +9,6 @@ import {
   BillingError,
   formatTotals,
   type PreviewTransactionInput,
-  previewTransaction,
   type TransactionPreview,
 } from '@drawdown/billing-core';
 import type { Hono } from 'hono';
@@ -107,10 +106,10 @@ function presentPricingPreview(preview: TransactionPreview) {
 export function registerPreviewRoutes(app: Hono<AppEnv>): void {
   app.post('/transactions/preview', need('transaction.read'), async (c) => {
     const input = toPreviewInput(await readBody(c, PreviewTransactionBody));
-    return respond(c, presentTransactionPreview(await previewTransaction(c.var.context, input)));
+    return respond(c, presentTransactionPreview(await c.var.useCases.previewTransaction(c.var.caller, input)));
   });
   app.post('/pricing-preview', need('price.read'), async (c) => {
     const input = toPreviewInput((await readBody(c, PricingPreviewBody)) as PreviewBody);
-    return respond(c, presentPricingPreview(await previewTransaction(c.var.context, input)));
+    return respond(c, presentPricingPreview(await c.var.useCases.previewTransaction(c.var.caller, input)));
   });
 }

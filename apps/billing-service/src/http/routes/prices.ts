@@ -1,5 +1,5 @@
 import { CreatePriceBody, UpdatePriceBody } from '@drawdown/billing-contract';
-import { createPrice, getPrice, listPrices, type PriceColumn, updatePrice } from '@drawdown/billing-core';
+import type { PriceColumn } from '@drawdown/billing-core';
 import type { Hono } from 'hono';
 import type { AppEnv } from '../app-env.js';
 import { respond, respondPage } from '../envelope.js';
@@ -23,16 +23,16 @@ const listSpec: ListSpec<PriceColumn> = {
 export function registerPriceRoutes(app: Hono<AppEnv>): void {
   app.get('/prices', need('price.read'), async (c) => {
     const { query, perPage } = parseListParams(c, listSpec);
-    return respondPage(c, await listPrices(c.var.context, query), perPage);
+    return respondPage(c, await c.var.useCases.listPrices(c.var.caller, query), perPage);
   });
   app.post('/prices', need('price.write'), async (c) => {
-    return respond(c, await createPrice(c.var.context, await readBody(c, CreatePriceBody)), 201);
+    return respond(c, await c.var.useCases.createPrice(c.var.caller, await readBody(c, CreatePriceBody)), 201);
   });
   app.get('/prices/:id', need('price.read'), async (c) => {
-    return respond(c, await getPrice(c.var.context, pathId(c, 'pri')));
+    return respond(c, await c.var.useCases.getPrice(c.var.caller, pathId(c, 'pri')));
   });
   app.patch('/prices/:id', need('price.write'), async (c) => {
     const id = pathId(c, 'pri');
-    return respond(c, await updatePrice(c.var.context, id, await readBody(c, UpdatePriceBody)));
+    return respond(c, await c.var.useCases.updatePrice(c.var.caller, id, await readBody(c, UpdatePriceBody)));
   });
 }

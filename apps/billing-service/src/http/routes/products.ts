@@ -1,12 +1,5 @@
 import { CreateProductBody, UpdateProductBody } from '@drawdown/billing-contract';
-import {
-  createProduct,
-  getProduct,
-  listProducts,
-  type ProductColumn,
-  TAX_CATEGORIES,
-  updateProduct,
-} from '@drawdown/billing-core';
+import { type ProductColumn, TAX_CATEGORIES } from '@drawdown/billing-core';
 import type { Hono } from 'hono';
 import type { AppEnv } from '../app-env.js';
 import { respond, respondPage } from '../envelope.js';
@@ -29,16 +22,16 @@ const listSpec: ListSpec<ProductColumn> = {
 export function registerProductRoutes(app: Hono<AppEnv>): void {
   app.get('/products', need('product.read'), async (c) => {
     const { query, perPage } = parseListParams(c, listSpec);
-    return respondPage(c, await listProducts(c.var.context, query), perPage);
+    return respondPage(c, await c.var.useCases.listProducts(c.var.caller, query), perPage);
   });
   app.post('/products', need('product.write'), async (c) => {
-    return respond(c, await createProduct(c.var.context, await readBody(c, CreateProductBody)), 201);
+    return respond(c, await c.var.useCases.createProduct(c.var.caller, await readBody(c, CreateProductBody)), 201);
   });
   app.get('/products/:id', need('product.read'), async (c) => {
-    return respond(c, await getProduct(c.var.context, pathId(c, 'pro')));
+    return respond(c, await c.var.useCases.getProduct(c.var.caller, pathId(c, 'pro')));
   });
   app.patch('/products/:id', need('product.write'), async (c) => {
     const id = pathId(c, 'pro');
-    return respond(c, await updateProduct(c.var.context, id, await readBody(c, UpdateProductBody)));
+    return respond(c, await c.var.useCases.updateProduct(c.var.caller, id, await readBody(c, UpdateProductBody)));
   });
 }

@@ -7,23 +7,13 @@ import {
   UpdateSubscriptionBody,
 } from '@drawdown/billing-contract';
 import {
-  activateSubscription,
   BillingError,
-  cancelSubscription,
-  createOneTimeCharge,
-  getSubscriptionWithIncludes,
-  listSubscriptions,
   type OneTimeChargeInput,
-  pauseSubscription,
-  previewOneTimeCharge,
-  previewSubscriptionUpdate,
-  resumeSubscription,
   SUBSCRIPTION_INCLUDES,
   SUBSCRIPTION_STATUSES,
   type SubscriptionColumn,
   type SubscriptionInclude,
   type UpdateSubscriptionInput,
-  updateSubscription,
 } from '@drawdown/billing-core';
 import type { Hono } from 'hono';
 import type { z } from 'zod';
@@ -111,55 +101,63 @@ function toChargeInput(body: ChargeBody): OneTimeChargeInput {
 export function registerSubscriptionRoutes(app: Hono<AppEnv>): void {
   app.get('/subscriptions', need('subscription.read'), async (c) => {
     const { query, perPage } = parseListParams(c, listSpec);
-    return respondPage(c, await listSubscriptions(c.var.context, query), perPage, presentSubscription);
+    return respondPage(c, await c.var.useCases.listSubscriptions(c.var.caller, query), perPage, presentSubscription);
   });
   app.get('/subscriptions/:id', need('subscription.read'), async (c) => {
     const id = pathId(c, 'sub');
     const includes = parseIncludes(c.req.query('include'));
-    return respond(c, presentSubscriptionWithIncludes(await getSubscriptionWithIncludes(c.var.context, id, includes)));
+    return respond(
+      c,
+      presentSubscriptionWithIncludes(await c.var.useCases.getSubscriptionWithIncludes(c.var.caller, id, includes)),
+    );
   });
   app.patch('/subscriptions/:id', need('subscription.write'), async (c) => {
     const id = pathId(c, 'sub');
     const input = toUpdateInput(await readBody(c, UpdateSubscriptionBody));
-    return respond(c, presentSubscription(await updateSubscription(c.var.context, id, input)));
+    return respond(c, presentSubscription(await c.var.useCases.updateSubscription(c.var.caller, id, input)));
   });
   app.patch('/subscriptions/:id/preview', need('subscription.read'), async (c) => {
     const id = pathId(c, 'sub');
     const input = toUpdateInput(await readBody(c, UpdateSubscriptionBody));
-    return respond(c, presentSubscriptionPreview(await previewSubscriptionUpdate(c.var.context, id, input)));
+    return respond(
+      c,
+      presentSubscriptionPreview(await c.var.useCases.previewSubscriptionUpdate(c.var.caller, id, input)),
+    );
   });
   app.post('/subscriptions/:id/charge', need('subscription.write'), async (c) => {
     const id = pathId(c, 'sub');
     const input = toChargeInput(await readBody(c, SubscriptionChargeBody));
-    return respond(c, presentSubscription(await createOneTimeCharge(c.var.context, id, input)));
+    return respond(c, presentSubscription(await c.var.useCases.createOneTimeCharge(c.var.caller, id, input)));
   });
   app.post('/subscriptions/:id/charge/preview', need('subscription.read'), async (c) => {
     const id = pathId(c, 'sub');
     const input = toChargeInput(await readBody(c, SubscriptionChargeBody));
-    return respond(c, presentSubscriptionPreview(await previewOneTimeCharge(c.var.context, id, input)));
+    return respond(c, presentSubscriptionPreview(await c.var.useCases.previewOneTimeCharge(c.var.caller, id, input)));
   });
   app.post('/subscriptions/:id/activate', need('subscription.write'), async (c) => {
     const id = pathId(c, 'sub');
-    return respond(c, presentSubscription(await activateSubscription(c.var.context, id)));
+    return respond(c, presentSubscription(await c.var.useCases.activateSubscription(c.var.caller, id)));
   });
   app.post('/subscriptions/:id/pause', need('subscription.write'), async (c) => {
     const id = pathId(c, 'sub');
     const { effectiveFrom, resumeAt, onResume } = await readBody(c, PauseSubscriptionBody);
     const input = { effectiveFrom: effectiveFrom ?? undefined, resumeAt, onResume };
-    return respond(c, presentSubscription(await pauseSubscription(c.var.context, id, input)));
+    return respond(c, presentSubscription(await c.var.useCases.pauseSubscription(c.var.caller, id, input)));
   });
   app.post('/subscriptions/:id/resume', need('subscription.write'), async (c) => {
     const id = pathId(c, 'sub');
     const body = await readBody(c, ResumeSubscriptionBody);
     const input = { effectiveFrom: body?.effectiveFrom ?? undefined, onResume: body?.onResume };
-    return respond(c, presentSubscription(await resumeSubscription(c.var.context, id, input)));
+    return respond(c, presentSubscription(await c.var.useCases.resumeSubscription(c.var.caller, id, input)));
   });
   app.post('/subscriptions/:id/cancel', need('subscription.write'), async (c) => {
     const id = pathId(c, 'sub');
     const { effectiveFrom } = await readBody(c, CancelSubscriptionBody);
     return respond(
       c,
-      presentSubscription(await cancelSubscription(c.var.context, id, { effectiveFrom: effectiveFrom ?? undefined })),
+      presentSubscription(
+        await c.var.useCases.cancelSubscription(c.var.caller, id, { effectiveFrom: effectiveFrom ?? undefined }),
+      ),
     );
   });
 }
