@@ -12,9 +12,8 @@
  * - Immediate modes bill the lines now; next-period modes keep them for the next renewal.
  */
 import { divideRounded } from '../money/rounding.js';
-import type { Proration } from '../transactions/transaction.js';
 import type { PeriodShare } from '../transactions/transaction-totals.js';
-import type { BillingPeriod, SubscriptionItem } from './subscription.js';
+import type { BillingPeriod, PendingChangeLine, SubscriptionItem } from './subscription.js';
 
 export const PRORATION_BILLING_MODES = [
   'prorated_immediately',
@@ -37,14 +36,6 @@ export interface ChangeLine {
   readonly product: SubscriptionItem['product'];
   readonly quantity: number;
   readonly share: PeriodShare | null;
-}
-
-/** A change line kept on the subscription for its next renewal, in storable form. */
-export interface PendingChangeLine {
-  readonly price: SubscriptionItem['price'];
-  readonly product: SubscriptionItem['product'];
-  readonly quantity: number;
-  readonly share: { readonly remaining: string; readonly whole: string; readonly proration: Proration } | null;
 }
 
 export function toPending(line: ChangeLine): PendingChangeLine {

@@ -22,9 +22,9 @@ import { DEFAULT_TAX_SETTINGS } from '../transactions/tax-settings.js';
 import type { Transaction } from '../transactions/transaction.js';
 import { insertTransaction, saveTransaction } from '../transactions/transaction-changes.js';
 import { bill } from '../transactions/transactions.js';
-import { type ChangeLine, fromPending, type PendingChangeLine } from './proration.js';
+import { type ChangeLine, fromPending } from './proration.js';
 import { startSubscription } from './start-subscription.js';
-import type { BillingPeriod, Subscription } from './subscription.js';
+import type { BillingPeriod, PendingChangeLine, Subscription } from './subscription.js';
 import { saveChange } from './subscription-changes.js';
 
 /** How renewal payments are settled: simulated success or failure (sandbox), or left to a provider report. */

@@ -6,7 +6,7 @@
  * reference wire shape; `internal` holds what only the service needs and is never presented.
  */
 import type { CustomData, Duration, Price, Product } from '../catalogue/entities.js';
-import type { PendingChangeLine } from './proration.js';
+import type { Proration } from '../transactions/transaction.js';
 
 export const SUBSCRIPTION_STATUSES = ['active', 'canceled', 'past_due', 'paused', 'trialing'] as const;
 export type SubscriptionStatus = (typeof SUBSCRIPTION_STATUSES)[number];
@@ -57,6 +57,14 @@ export interface SubscriptionItem {
   readonly trialDates: BillingPeriod | null;
   readonly price: Price;
   readonly product: Product;
+}
+
+/** A change line kept on the subscription for its next renewal, in storable form (`proration.ts`). */
+export interface PendingChangeLine {
+  readonly price: Price;
+  readonly product: Product;
+  readonly quantity: number;
+  readonly share: { readonly remaining: string; readonly whole: string; readonly proration: Proration } | null;
 }
 
 export interface SubscriptionInternal {
