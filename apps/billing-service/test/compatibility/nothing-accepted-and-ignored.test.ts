@@ -49,6 +49,35 @@ const unknownField = (value: unknown): Verdict => ({ refused: 'invalid_field', v
 
 const WALKS: readonly Walk[] = [
   {
+    file: 'subscriptions/operations/list-subscription-query-parameters.d.ts',
+    name: 'ListSubscriptionQueryParameters',
+    endpoint: 'GET /subscriptions',
+    fields: {
+      addressId: { effect: 'compatibility/nothing-accepted-and-ignored.test.ts' },
+      after: { effect: 'usage/subscriptions-api.test.ts' },
+      collectionMode: { effect: 'usage/subscriptions-api.test.ts' },
+      customerId: { effect: 'usage/subscriptions-api.test.ts' },
+      id: { effect: 'usage/subscriptions-api.test.ts' },
+      orderBy: { effect: 'compatibility/nothing-accepted-and-ignored.test.ts' },
+      perPage: { effect: 'usage/subscriptions-api.test.ts' },
+      priceId: notOffered('pri_01h00000000000000000000000'),
+      scheduledChangeAction: { effect: 'usage/subscriptions-api.test.ts' },
+      status: { effect: 'usage/subscriptions-api.test.ts' },
+    },
+  },
+  {
+    file: 'subscriptions/operations/get-subscription-query-parameters.d.ts',
+    name: 'GetSubscriptionQueryParameters',
+    endpoint: 'GET /subscriptions/{subscription}',
+    fields: { include: { effect: 'subscriptions/previews-and-credit.test.ts' } },
+  },
+  {
+    file: 'customers/operations/get-credit-balance-query-parameters.d.ts',
+    name: 'GetCreditBalanceQueryParameters',
+    endpoint: 'GET /customers/{customer}/credit-balances',
+    fields: { currencyCode: { effect: 'subscriptions/previews-and-credit.test.ts' } },
+  },
+  {
     file: 'subscriptions/operations/update-subscription-request-body.d.ts',
     name: 'UpdateSubscriptionRequestBody',
     endpoint: 'PATCH /subscriptions/{subscription}',
@@ -236,7 +265,10 @@ describe.each(ENGINES)('%s: every refused field is refused with its code, and no
 
   function request(walk: Walk): { method: string; path: string; base: WireObject } {
     const [method = 'GET', template = '/'] = walk.endpoint.split(' ');
-    const path = template.replace('{subscription}', subscriptionId).replace('{transaction}', transactionId);
+    const path = template
+      .replace('{subscription}', subscriptionId)
+      .replace('{transaction}', transactionId)
+      .replace('{customer}', buyer.customerId);
     const items = [{ price_id: priceId, quantity: 1 }];
     const base: WireObject = method === 'POST' && !path.includes('/subscriptions/') ? { items } : {};
     return { method, path, base };
@@ -247,6 +279,25 @@ describe.each(ENGINES)('%s: every refused field is refused with its code, and no
       'refused' in verdict ? [[`${walk.endpoint} ${snake(field)}`, walk, field, verdict] as const] : [],
     ),
   );
+
+  it('filters subscriptions by address_id and orders them by order_by=id', async () => {
+    const other = await createBuyer(sandbox, 'US');
+    const checkout = await sandbox.post('/transactions', {
+      customer_id: other.customerId,
+      address_id: other.addressId,
+      items: [{ price_id: priceId, quantity: 1 }],
+    });
+    const second = String(
+      (await sandbox.post(`/transactions/${checkout.id}/simulate-payment`, { outcome: 'success' })).entity
+        .subscription_id,
+    );
+    const byAddress = await sandbox.get(`/subscriptions?address_id=${other.addressId}`);
+    expect(byAddress.list.map((subscription) => subscription.id)).toEqual([second]);
+    const ascending = await sandbox.get('/subscriptions?order_by=id[ASC]');
+    expect(ascending.list.map((subscription) => subscription.id)).toEqual([subscriptionId, second]);
+    const descending = await sandbox.get('/subscriptions?order_by=id[DESC]');
+    expect(descending.list.map((subscription) => subscription.id)).toEqual([second, subscriptionId]);
+  });
 
   it('stores a transaction’s custom_data and billing_period on create and replaces them on update', async () => {
     const march = { starts_at: '2026-03-01T00:00:00.000Z', ends_at: '2026-04-01T00:00:00.000Z' };
@@ -274,7 +325,10 @@ describe.each(ENGINES)('%s: every refused field is refused with its code, and no
       subscription: (await sandbox.get(`/subscriptions/${subscriptionId}`)).entity,
       transactions: (await sandbox.get(`/transactions?customer_id=${buyer.customerId}`)).list.length,
     };
-    const response = await sandbox.request(method, path, { body: { ...base, [snake(field)]: verdict.value } });
+    const response =
+      method === 'GET'
+        ? await sandbox.get(`${path}?${snake(field)}=${encodeURIComponent(String(verdict.value))}`)
+        : await sandbox.request(method, path, { body: { ...base, [snake(field)]: verdict.value } });
     const error = expectError(response, 400, verdict.refused);
     expect(JSON.stringify(error)).toContain(snake(field));
     expect((await sandbox.get(`/subscriptions/${subscriptionId}`)).entity).toEqual(before.subscription);
