@@ -89,7 +89,7 @@ const WALKS: readonly Walk[] = [
       nextBilledAt: notOffered('2030-01-01T00:00:00Z'),
       discount: notOffered({ id: 'dsc_01h00000000000000000000000', effective_from: 'immediately' }),
       collectionMode: { effect: 'usage/subscriptions-api.test.ts' },
-      billingDetails: notOffered({ payment_terms: { interval: 'day', frequency: 14 } }),
+      billingDetails: { effect: 'subscriptions/proration.test.ts' },
       scheduledChange: { effect: 'usage/subscriptions-api.test.ts' },
       items: { effect: 'subscriptions/proration.test.ts' },
       customData: { effect: 'usage/subscriptions-api.test.ts' },

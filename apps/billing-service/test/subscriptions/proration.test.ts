@@ -213,6 +213,40 @@ describe.each(ENGINES)('%s: subscription item changes and proration', (engine) =
     expect(totals(invoice ?? {}).balance).toBe('1548');
   });
 
+  it('billing_details: switching to manual collection with net-14 terms invoices the next change on those terms', async () => {
+    const w = await world();
+    const subscriptionId = await w.subscribe([{ priceId: w.priceA, quantity: 1 }]);
+    expectError(
+      await w.api.patch(`/subscriptions/${subscriptionId}`, {
+        billing_details: { payment_terms: { interval: 'day', frequency: 14 } },
+      }),
+      400,
+      'invalid_field',
+    );
+    const manual = await w.api.patch(`/subscriptions/${subscriptionId}`, {
+      collection_mode: 'manual',
+      billing_details: { payment_terms: { interval: 'day', frequency: 14 }, purchase_order_number: 'PO-7' },
+    });
+    expect(manual.status, manual.text).toBe(200);
+    expect(manual.entity.billing_details).toMatchObject({
+      payment_terms: { interval: 'day', frequency: 14 },
+      purchase_order_number: 'PO-7',
+    });
+    await w.advance(15 * DAY_SECONDS);
+    await w.paddle.subscriptions.update(subscriptionId, {
+      items: [{ priceId: w.priceA, quantity: 2 }],
+      prorationBillingMode: 'prorated_immediately',
+    });
+    const [invoice] = await w.transactionsOf(subscriptionId, 'subscription_update');
+    expect(invoice).toMatchObject({
+      status: 'billed',
+      collection_mode: 'manual',
+      billing_details: { payment_terms: { interval: 'day', frequency: 14 }, purchase_order_number: 'PO-7' },
+    });
+    const automatic = await w.api.patch(`/subscriptions/${subscriptionId}`, { collection_mode: 'automatic' });
+    expect(automatic.entity.billing_details).toBeNull();
+  });
+
   describe('on_payment_failure, with the sandbox’s simulated card declining', () => {
     it('prevent_change: refused with subscription_payment_declined; the subscription, its transactions and its events are as before', async () => {
       const w = await world();

@@ -16,7 +16,8 @@ const transactionItem = z.strictObject({
   quantity: z.number().int().min(1).max(999_999_999),
 });
 
-const billingDetails = z.strictObject({
+/** Invoice terms of manual collection (transactions and subscriptions). */
+export const billingDetails = z.strictObject({
   enable_checkout: z.boolean().optional(),
   purchase_order_number: z.string().max(100).nullable().optional(),
   additional_information: z.string().max(1_500).nullable().optional(),

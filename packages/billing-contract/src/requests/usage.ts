@@ -4,6 +4,7 @@
  */
 import { z } from 'zod';
 import { customData, idOf } from './common.js';
+import { billingDetails } from './transactions.js';
 
 const requestedItem = z.strictObject({
   price_id: idOf('pri'),
@@ -38,7 +39,7 @@ export const UpdateSubscriptionBody = z.strictObject({
   currency_code: z.unknown().optional(),
   next_billed_at: z.unknown().optional(),
   discount: z.unknown().optional(),
-  billing_details: z.unknown().optional(),
+  billing_details: billingDetails.nullable().optional(),
 });
 
 /** The fields of a subscription update that are refused as not offered yet, in wire spelling. */
@@ -48,7 +49,6 @@ export const UNSUPPORTED_SUBSCRIPTION_UPDATE_FIELDS = [
   'currency_code',
   'next_billed_at',
   'discount',
-  'billing_details',
 ] as const;
 
 export const SubscriptionChargeBody = z.strictObject({

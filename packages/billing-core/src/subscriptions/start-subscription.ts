@@ -3,10 +3,13 @@
  * A subscription starts when a transaction for recurring prices completes: active at once, its
  * first billing period beginning now, and every allowance of its prices granted in full.
  */
+
 import type { CustomData } from '../catalogue/entities.js';
 import { BillingError } from '../shared/billing-error.js';
 import type { OperationContext } from '../shared/operation-context.js';
 import type { Repositories } from '../shared/repository.js';
+import { DEFAULT_BILLING_DETAILS } from '../transactions/due-dates.js';
+import type { BillingDetails } from '../transactions/transaction.js';
 import { addCycles, periodAt } from './billing-period.js';
 import type { CollectionMode, Subscription } from './subscription.js';
 import { now, saveChange } from './subscription-changes.js';
@@ -21,6 +24,8 @@ export interface StartSubscriptionInput {
   /** The completed transaction that started it, if any. */
   readonly transactionId: string | null;
   readonly customData?: CustomData | undefined;
+  /** The checkout's invoice terms, kept for a manually collected subscription. */
+  readonly billingDetails?: BillingDetails | null | undefined;
 }
 
 /** Starts a subscription inside the caller's transaction (the one completing the payment). */
@@ -68,7 +73,7 @@ export async function startSubscription(
     })),
     customData: input.customData ?? null,
     discount: null,
-    billingDetails: null,
+    billingDetails: input.collectionMode === 'manual' ? (input.billingDetails ?? DEFAULT_BILLING_DETAILS) : null,
     managementUrls: { updatePaymentMethod: null, cancel: '' },
     internal: {
       // After a trial, period 0 starts at the trial's end: the renewal that ends the trial moves to it.

@@ -77,6 +77,7 @@ export function subscriptionHooks(context: OperationContext): TransactionHooks {
         items: recurring.map((item) => ({ priceId: item.price.id, quantity: item.quantity })),
         transactionId: transaction.id,
         customData: transaction.customData,
+        billingDetails: transaction.billingDetails,
       });
       await saveTransaction(context, tx, transaction, {
         ...transaction,
@@ -173,6 +174,7 @@ export async function priceCharge(
       origin: charge.origin,
       subscriptionId: subscription.id,
       billingPeriod: charge.billingPeriod,
+      billingDetails: subscription.billingDetails,
       customData: null,
     },
     { ids: context.ids, now: subscription.updatedAt, taxSettings },

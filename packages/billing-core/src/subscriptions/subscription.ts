@@ -6,7 +6,7 @@
  * reference wire shape; `internal` holds what only the service needs and is never presented.
  */
 import type { CustomData, Duration, Price, Product } from '../catalogue/entities.js';
-import type { Proration } from '../transactions/transaction.js';
+import type { BillingDetails, Proration } from '../transactions/transaction.js';
 
 export const SUBSCRIPTION_STATUSES = ['active', 'canceled', 'past_due', 'paused', 'trialing'] as const;
 export type SubscriptionStatus = (typeof SUBSCRIPTION_STATUSES)[number];
@@ -103,7 +103,8 @@ export interface Subscription {
   readonly items: readonly SubscriptionItem[];
   readonly customData: CustomData;
   readonly discount: null;
-  readonly billingDetails: null;
+  /** Invoice terms while collected manually; null when collected automatically. */
+  readonly billingDetails: BillingDetails | null;
   readonly managementUrls: { readonly updatePaymentMethod: null; readonly cancel: string };
   readonly internal: SubscriptionInternal;
 }

@@ -16,7 +16,8 @@ import type { CustomData } from '../catalogue/entities.js';
 import { BillingError } from '../shared/billing-error.js';
 import type { OperationContext } from '../shared/operation-context.js';
 import type { Repositories } from '../shared/repository.js';
-import type { Transaction } from '../transactions/transaction.js';
+import { DEFAULT_BILLING_DETAILS } from '../transactions/due-dates.js';
+import type { BillingDetails, Transaction } from '../transactions/transaction.js';
 import { periodAt } from './billing-period.js';
 import {
   billsWhen,
@@ -55,6 +56,8 @@ export interface UpdateSubscriptionInput {
   /** Only `null` is accepted: it removes the scheduled change. */
   readonly scheduledChange?: null | undefined;
   readonly addressId?: string | undefined;
+  /** Invoice terms for manual collection; refused on a subscription collected automatically. */
+  readonly billingDetails?: BillingDetails | null | undefined;
   /** Wire names of public API fields sent that this operation does not offer: each is refused. */
   readonly unsupportedFields?: readonly string[] | undefined;
 }
@@ -182,12 +185,18 @@ export async function applySubscriptionUpdate(
   const collectionMode = input.collectionMode ?? current.collectionMode;
   requireCollectionMode(items, collectionMode);
   if (input.addressId !== undefined) await requireCustomerAddress(context, tx, current, input.addressId);
+  if (collectionMode === 'automatic' && input.billingDetails) {
+    throw BillingError.invalidField('billing_details', 'applies only to a subscription collected manually');
+  }
+  const billingDetails =
+    collectionMode === 'automatic' ? null : (input.billingDetails ?? current.billingDetails ?? DEFAULT_BILLING_DETAILS);
   const when = mode === undefined ? 'never' : billsWhen(mode);
   const pending = when === 'next_renewal' ? lines.map(toPending) : [];
   const next: Subscription = {
     ...current,
     items: items.map((item) => ({ ...item, nextBilledAt: current.nextBilledAt })),
     collectionMode,
+    billingDetails,
     customData: input.customData === undefined ? current.customData : input.customData,
     addressId: input.addressId ?? current.addressId,
     scheduledChange: input.scheduledChange === null ? null : current.scheduledChange,

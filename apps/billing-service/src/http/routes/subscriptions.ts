@@ -24,6 +24,7 @@ import { presentSubscription, presentSubscriptionPreview, presentSubscriptionWit
 import { readBody } from '../request-body.js';
 import { need, pathId } from '../route-helpers.js';
 import type { CamelCased } from '../wire-case.js';
+import { billingDetailsOf } from './transactions.js';
 
 const listSpec: ListSpec<SubscriptionColumn> = {
   idPrefix: 'sub',
@@ -60,6 +61,7 @@ function toUpdateInput(body: UpdateBody): UpdateSubscriptionInput {
     customData: body.customData,
     scheduledChange: body.scheduledChange === null ? null : undefined,
     addressId: body.addressId,
+    billingDetails: billingDetailsOf(body.billingDetails),
     unsupportedFields: unsupported,
   };
 }
