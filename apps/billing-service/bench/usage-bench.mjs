@@ -12,6 +12,9 @@
  *    and ten);
  * 5. service RSS with 1,000,000 events stored, while it serves reads and a little ingestion.
  *
+ * PostgreSQL's CPU is the user + system time, from /proc/<pid>/stat, of the server processes whose
+ * command line names the run's database (its backends: not the WAL writer or checkpointer).
+ *
  * Environment: BENCH_DURATION (s, default 10), BENCH_CONNECTIONS (default 100),
  * BENCH_ENGINES (sqlite,postgres), BENCH_POSTGRES_URL, BENCH_STORED_EVENTS (1000000),
  * BENCH_PHASES (ingest,lag,stored,reads,memory), BENCH_GENERATOR (wrk|node), BENCH_PROFILE=1
@@ -26,6 +29,7 @@ import { CURRENT_SERVICE_DIR, startBillingService } from './lib/billing-service.
 import { createPostgresDatabase, openEventStore, seedStoredEvents } from './lib/event-store.mjs';
 import { drawnUnits, setUpUsageFixtures } from './lib/fixtures.mjs';
 import { runLoad, WRK_AVAILABLE, WRK_MISSING_HINT } from './lib/load-generator.mjs';
+import { scrapeMetrics } from './lib/metrics-scrape.mjs';
 import {
   cpuTimeOf,
   cpuTimeOfMatching,
@@ -62,10 +66,13 @@ const config = {
   rounds: Number(env.BENCH_ROUNDS ?? 2),
 };
 
+/** Issue 16's targets (DESIGN section 5 asked for 0.50 / 0.40 of the ceiling; see docs/benchmarks.md). */
 const TARGETS = {
-  sqliteIngestRatio: 0.5,
-  postgresIngestRatio: 0.4,
+  sqliteIngestRatio: 0.3,
+  postgresIngestRatio: 0.12,
+  postgresCpuPerEventUs: 150,
   lagP99Ms: 50,
+  storedToEmptyRatio: 0.8,
   readP99Ms: 10,
   rssMiB: 200,
 };
@@ -199,29 +206,51 @@ async function runEngine(engine, build, turn) {
       await runLoad({ ...load, keyPrefix: `warm-${runId}`, durationSec: config.warmupSec });
       await waitForDrain(store);
       const keyPrefix = `ingest-${runId}`;
+      // CPU per accepted event counts from the load's start until its last drawdown is applied.
+      const serviceCpuBefore = cpuTimeOf(service.pid) ?? 0;
+      const databaseCpuBefore = database ? cpuTimeOfMatching(database.name) : 0;
       const ingest = await measured(
         { ...load, keyPrefix, durationSec: config.durationSec },
         service.pid,
         database?.name,
       );
-      const backlog = await store.pending();
+      // The service's own /metrics, read at the same moment: its backlog gauge must tell the same story.
+      const [backlog, scraped] = await Promise.all([store.pending(), scrapeMetrics(service.opsUrl)]);
       const drainMs = await waitForDrain(store);
       const added = await store.countWithPrefix(keyPrefix);
+      const perEvent = (ms) => (added > 0 ? Math.round((ms * 1000) / added) : null);
+      ingest.perAcceptedEvent = {
+        serviceCpuUs: perEvent((cpuTimeOf(service.pid) ?? 0) - serviceCpuBefore),
+        databaseCpuUs: database ? perEvent(cpuTimeOfMatching(database.name) - databaseCpuBefore) : null,
+      };
       // Requests still in flight when the generator stopped may commit without being counted.
       if (added < ingest.accepted || added > ingest.accepted + ingest.refused + config.connections) {
         throw new Error(`${engine}: ${ingest.accepted} events answered accepted, ${added} stored`);
       }
-      result.ingest = { ...ingest, storedDuringRun: added, backlogAtEnd: backlog, drainMs };
+      result.ingest = { ...ingest, storedDuringRun: added, backlogAtEnd: backlog, drainMs, metricsAtEnd: scraped };
       result.rssAfterIngestMiB = round(memoryOf(service.pid).rssMiB);
       log(
-        `${engine} ingestion: ${ingest.requestsPerSecond} req/s, p50 ${ingest.latencyMs.p50} / p99 ${ingest.latencyMs.p99} ms, backlog ${backlog}, drained in ${drainMs} ms`,
+        `${engine} ingestion: ${ingest.requestsPerSecond} req/s, p50 ${ingest.latencyMs.p50} / p99 ${ingest.latencyMs.p99} ms, backlog ${backlog} (/metrics: ${scraped.pendingUsageEvents} pending, oldest ${scraped.drawdownLagSeconds} s), drained in ${drainMs} ms`,
       );
     }
 
     if (config.phases.has('lag') && result.ingest) {
       const rate = Math.max(1, Math.floor(result.ingest.requestsPerSecond / 2));
       const before = await store.maxSequence();
-      const loadAtHalf = await runLoad({ ...load, keyPrefix: `lag-${runId}`, durationSec: config.durationSec, rate });
+      // /metrics sampled each second of the run: the lag gauge (age of the oldest waiting event) beside the measured lag.
+      const sampled = [];
+      const sampler = setInterval(() => {
+        scrapeMetrics(service.opsUrl).then(
+          (figures) => sampled.push(figures),
+          () => {},
+        );
+      }, 1_000);
+      const loadAtHalf = await runLoad({
+        ...load,
+        keyPrefix: `lag-${runId}`,
+        durationSec: config.durationSec,
+        rate,
+      }).finally(() => clearInterval(sampler));
       await waitForDrain(store);
       const lags = (await store.stamps(before)).map((row) => Date.parse(row.applied_at) - Date.parse(row.accepted_at));
       result.lag = {
@@ -234,8 +263,13 @@ async function runEngine(engine, build, turn) {
         achievedRate: loadAtHalf.requestsPerSecond,
         accepted: loadAtHalf.accepted,
         refused: loadAtHalf.refused,
+        metricsMaxLagMs: Math.round(Math.max(0, ...sampled.map((figures) => figures.drawdownLagSeconds * 1000))),
+        metricsMaxPending: Math.max(0, ...sampled.map((figures) => figures.pendingUsageEvents)),
       };
-      log(`${engine} drawdown lag at ${rate}/s: p50 ${result.lag.p50Ms} / p99 ${result.lag.p99Ms} ms`);
+      log(
+        `${engine} drawdown lag at ${rate}/s: p50 ${result.lag.p50Ms} / p99 ${result.lag.p99Ms} / max ${result.lag.maxMs} ms; ` +
+          `/metrics over ${sampled.length} scrapes: oldest waiting at most ${result.lag.metricsMaxLagMs} ms, backlog at most ${result.lag.metricsMaxPending}`,
+      );
     }
 
     result.exactlyOnce = await checkExactlyOnce(service, fixtures, store);
@@ -266,7 +300,14 @@ async function runEngine(engine, build, turn) {
         database?.name,
       );
       await waitForDrain(store);
-      result.ingestStored = { ...ingest, storedDuringRun: await store.countWithPrefix(keyPrefix) };
+      result.ingestStored = {
+        ...ingest,
+        storedDuringRun: await store.countWithPrefix(keyPrefix),
+        ratioToEmptyStore: result.ingest ? round(ingest.requestsPerSecond / result.ingest.requestsPerSecond) : null,
+        ratioToEmptyStoreByCpu: result.ingest
+          ? round(result.ingest.serverCpu.usPerRequest / ingest.serverCpu.usPerRequest)
+          : null,
+      };
       log(
         `${engine} ingestion with ${result.stored?.events} stored: ${ingest.requestsPerSecond} req/s, ` +
           `p50 ${ingest.latencyMs.p50} / p99 ${ingest.latencyMs.p99} ms`,
@@ -313,6 +354,11 @@ function verdict(value, target, higherIsBetter) {
   return (higherIsBetter ? value >= target : value < target) ? 'met' : 'MISSED';
 }
 
+function verdictAtMost(value, target) {
+  if (value === null || value === undefined) return '';
+  return value <= target ? 'met' : 'MISSED';
+}
+
 /**
  * Bare CPU per request over the service's: the throughput ratio both would reach if each had a
  * core to itself. On PostgreSQL the database's own CPU (on the other cores) is not in it.
@@ -351,7 +397,7 @@ function summarise(results) {
     row(
       'ingestion / ceiling',
       (engine) => engine.ingest?.ratioToCeiling,
-      '≥ 0.50 SQLite, ≥ 0.40 PostgreSQL',
+      `≥ ${TARGETS.sqliteIngestRatio} SQLite, ≥ ${TARGETS.postgresIngestRatio} PostgreSQL`,
       (engine) => verdict(engine.ingest?.ratioToCeiling, ratioTarget(engine), true),
     ),
     row('  latency p50 / p99, ms', (engine) => pair(engine.ingest?.latencyMs.p50, engine.ingest?.latencyMs.p99)),
@@ -360,6 +406,21 @@ function summarise(results) {
       '  ratio by CPU per request',
       (engine) => round(cpuRatio(results.ceilingRuns, engine.ingest)),
       'steadier than req/s when busy',
+      (engine) => verdict(round(cpuRatio(results.ceilingRuns, engine.ingest)), ratioTarget(engine), true),
+    ),
+    row(
+      'service CPU per accepted event, µs',
+      (engine) => engine.ingest?.perAcceptedEvent?.serviceCpuUs,
+      'ingest and drawdown, until drained',
+    ),
+    row(
+      'PostgreSQL CPU per accepted event, µs',
+      (engine) => engine.ingest?.perAcceptedEvent?.databaseCpuUs,
+      `≤ ${TARGETS.postgresCpuPerEventUs} (backends, /proc/<pid>/stat)`,
+      (engine) =>
+        engine.engine === 'postgres'
+          ? verdictAtMost(engine.ingest?.perAcceptedEvent?.databaseCpuUs, TARGETS.postgresCpuPerEventUs)
+          : '',
     ),
     row('  service core busy / waiting for it', (engine) =>
       pair(engine.ingest?.serverCpu.share, engine.ingest?.serverCpu.waitingForCoreShare),
@@ -382,6 +443,14 @@ function summarise(results) {
       (engine) =>
         engine.ingestStored &&
         `${engine.ingestStored.requestsPerSecond} (${round(engine.ingestStored.requestsPerSecond / ceiling)})`,
+    ),
+    row(
+      '  then / empty store (by CPU)',
+      (engine) =>
+        engine.ingestStored &&
+        `${engine.ingestStored.ratioToEmptyStore} (${engine.ingestStored.ratioToEmptyStoreByCpu})`,
+      `≥ ${TARGETS.storedToEmptyRatio}`,
+      (engine) => verdict(engine.ingestStored?.ratioToEmptyStore, TARGETS.storedToEmptyRatio, true),
     ),
     row('  latency p50 / p99, ms', (engine) =>
       pair(engine.ingestStored?.latencyMs.p50, engine.ingestStored?.latencyMs.p99),

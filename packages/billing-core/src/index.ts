@@ -10,9 +10,12 @@ export {
   type CreateApiKeyInput,
   createAccount,
   createApiKey,
+  type KeyAuthenticationDependencies,
   type KeySecrets,
   revokeApiKey,
 } from './access/api-keys.js';
+export type { AuthenticatedKey, AuthenticatedKeyCache, KeyReadTicket } from './access/authenticated-key-cache.js';
+export { createDemoAccount, type DemoAccount, type DemoAccountRequest } from './access/demo-account.js';
 export {
   ALL_PERMISSIONS,
   grantablePermissions,
@@ -237,6 +240,8 @@ export {
   type AccountRepository,
   type AddressColumn,
   type ApiKeyRepository,
+  type BalanceChange,
+  type BalanceKey,
   type Collection,
   type CustomerColumn,
   DuplicateKeyError,

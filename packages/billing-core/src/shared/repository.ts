@@ -49,6 +49,20 @@ export interface SubscriptionRepository extends Collection<Subscription, Subscri
   findDueAccounts(environment: Environment, until: string): Promise<readonly string[]>;
 }
 
+/** Which balance: a customer's balance of one unit, in one scope. */
+export interface BalanceKey {
+  readonly scope: Scope;
+  readonly customerId: string;
+  readonly unitId: string;
+}
+
+/** A balance's new state and the ledger entries that produced it. */
+export interface BalanceChange {
+  readonly scope: Scope;
+  readonly balance: UsageBalance;
+  readonly entries: readonly LedgerEntry[];
+}
+
 export interface UsageBalanceRepository {
   findById(scope: Scope, id: string): Promise<UsageBalance | undefined>;
   list(scope: Scope, query: ListQuery<UsageBalanceColumn>): Promise<Page<UsageBalance>>;
@@ -59,6 +73,14 @@ export interface UsageBalanceRepository {
   lock(scope: Scope, customerId: string, unitId: string, create?: UsageBalance): Promise<UsageBalance | undefined>;
   /** Stores the new state and appends the ledger entries that produced it. */
   save(scope: Scope, balance: UsageBalance, entries: readonly LedgerEntry[]): Promise<void>;
+  /**
+   * Locks the balances of many customers and units until commit, in the order given (callers
+   * sort, so two lockers never wait on each other crosswise); undefined where there is none.
+   * On PostgreSQL one statement, whatever the count (ADR 0712).
+   */
+  lockMany(keys: readonly BalanceKey[]): Promise<readonly (UsageBalance | undefined)[]>;
+  /** `save` for many balances at once, their ledger entries appended in the order given. */
+  saveMany(changes: readonly BalanceChange[]): Promise<void>;
   ledger(scope: Scope, balanceId: string): Promise<readonly LedgerEntry[]>;
 }
 
@@ -106,6 +128,14 @@ export interface AccountRepository {
   insert(account: Account): Promise<void>;
   findById(id: string): Promise<Account | undefined>;
   list(): Promise<readonly Account[]>;
+  /**
+   * Records `accountId` as the installation's one demo account, unless one is recorded already
+   * (by this process or another): true when this call recorded it. Run it in the transaction
+   * that creates the account, so two first starts make one demo account between them.
+   */
+  claimDemoAccount(accountId: string, createdAt: string): Promise<boolean>;
+  /** The demo account's id, when `drawdown init` (or `serve --demo`) made one. */
+  demoAccountId(): Promise<string | undefined>;
 }
 
 export interface ApiKeyRepository {

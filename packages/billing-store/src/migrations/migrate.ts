@@ -10,6 +10,7 @@ import { transactions } from './0003-transactions.js';
 import { notifications } from './0005-notifications.js';
 import { creditBalances } from './0020-credit-balances.js';
 import { sandboxPaymentOutcomes } from './0021-sandbox-payment-outcomes.js';
+import { demoAccount } from './0080-demo-account.js';
 import type { Migration } from './migration.js';
 
 export const MIGRATIONS: readonly Migration[] = [
@@ -17,6 +18,7 @@ export const MIGRATIONS: readonly Migration[] = [
   usage,
   transactions,
   notifications,
+  demoAccount,
   creditBalances,
   sandboxPaymentOutcomes,
 ];
