@@ -75,6 +75,7 @@ import { runDueSubscriptions } from './subscriptions/process-due.js';
 import { getSubscription, listSubscriptions } from './subscriptions/read-subscriptions.js';
 import { advanceSandboxClock, readSandboxClock, type SandboxClockDependencies } from './subscriptions/sandbox-clock.js';
 import {
+  defaultRenewalPayment,
   readSandboxPaymentOutcome,
   setSandboxPaymentOutcome,
   subscriptionHooks,
@@ -123,6 +124,8 @@ export interface UseCasePorts {
   readonly webhookDestinations: DestinationPolicy;
   /** Waits a while (the core has no timers of its own). */
   pause(milliseconds: number): Promise<void>;
+  /** Lets the rest of the process run between slices of long work, such as a sandbox jump (ADR 0900). */
+  yieldToOthers(): Promise<void>;
   /** Where failures that do not fail the request are reported (a usage event's storage failure). */
   reportError(message: string, error: unknown): void;
 }
@@ -160,7 +163,7 @@ export function createUseCases(ports: UseCasePorts) {
     if (caller.scope.environment !== 'sandbox') {
       throw new BillingError('not_found', 'The sandbox clock exists only in the sandbox environment.');
     }
-    return { store, ids, wallClock, account: caller.account, pause: ports.pause };
+    return { store, ids, wallClock, account: caller.account, pause: ports.pause, yieldToOthers: ports.yieldToOthers };
   }
 
   async function requireAccount(accountId: string): Promise<Account> {
@@ -176,7 +179,9 @@ export function createUseCases(ports: UseCasePorts) {
         ? store.subscriptions.findDueAccounts(environment, until)
         : store.transactions.findOverdueAccounts(environment, until);
     const run = (context: OperationContext) =>
-      work === 'renewals' ? runDueSubscriptions(context) : markOverdueInvoices(context, OVERDUE_BATCH_SIZE);
+      work === 'renewals'
+        ? runDueSubscriptions(context, 1_000, defaultRenewalPayment(context.scope), ports.yieldToOthers)
+        : markOverdueInvoices(context, OVERDUE_BATCH_SIZE);
     const runAccount = async (accountId: string, environment: Environment, offsetMs: number) => {
       const account = await store.accounts.findById(accountId);
       if (!account) return 0;

@@ -353,14 +353,14 @@ describe.each(ENGINES)('%s: subscription item changes and proration', (engine) =
       expectError(
         await w.api.patch(`/subscriptions/${subscriptionId}`, { address_id: foreignAddress.buyer.addressId }),
         400,
-        'invalid_field',
+        'address_not_found',
       );
       const otherBuyer = await w.api.post('/customers', { email: 'other-buyer@example.com' });
       const otherAddress = await w.api.post(`/customers/${otherBuyer.id}/addresses`, { country_code: 'US' });
       expectError(
         await w.api.patch(`/subscriptions/${subscriptionId}`, { address_id: otherAddress.id }),
         400,
-        'invalid_field',
+        'address_not_found',
       );
       expect((await w.api.get(`/subscriptions/${subscriptionId}`)).entity).toEqual(before);
     });

@@ -15,6 +15,8 @@ export const ERROR_CODES = {
   method_not_allowed: 'The path exists but does not accept this HTTP method.',
   field_not_supported:
     'The field is part of the public API but Drawdown does not offer it on this operation yet; nothing changed.',
+  invalid_characters:
+    'A text field or query parameter holds NUL (U+0000) or an unpaired UTF-16 surrogate, which cannot be stored.',
 
   // Authentication and authorisation
   authentication_missing: 'No Authorization header was sent.',
@@ -33,6 +35,7 @@ export const ERROR_CODES = {
   price_not_found: 'A price_id does not name a price of this account and environment.',
   customer_already_exists: 'Another customer of this account and environment has this email.',
   customer_not_found: 'The customer_id does not name a customer of this account and environment.',
+  address_not_found: 'The address_id does not name an address of the customer in this account and environment.',
   usage_balance_unit_not_found: 'The usage_balance_unit_id does not name a unit of this account and environment.',
   account_not_found: 'No account has this id.',
   api_key_not_found: 'No API key has this id.',

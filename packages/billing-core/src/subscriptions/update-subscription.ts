@@ -13,6 +13,7 @@
  * A preview runs exactly this code in a database transaction that is then rolled back.
  */
 import type { CustomData } from '../catalogue/entities.js';
+import { usableAddressOf } from '../catalogue/references.js';
 import { BillingError } from '../shared/billing-error.js';
 import type { OperationContext } from '../shared/operation-context.js';
 import type { Repositories } from '../shared/repository.js';
@@ -85,20 +86,6 @@ export async function requireChangeable(subscription: Subscription | undefined, 
     );
   }
   return subscription;
-}
-
-/** An address given on update must be an active address of the subscription's own customer. */
-async function requireCustomerAddress(
-  context: OperationContext,
-  tx: Repositories,
-  subscription: Subscription,
-  addressId: string,
-): Promise<void> {
-  const address = await tx.addresses.findById(context.scope, addressId);
-  if (!address || address.customerId !== subscription.customerId) {
-    throw BillingError.invalidField('address_id', `must name an address of customer ${subscription.customerId}`);
-  }
-  if (address.status === 'archived') throw BillingError.invalidField('address_id', 'names an archived address');
 }
 
 function requireBillable(current: Subscription, mode: ProrationBillingMode): void {
@@ -184,7 +171,8 @@ export async function applySubscriptionUpdate(
   }
   const collectionMode = input.collectionMode ?? current.collectionMode;
   requireCollectionMode(items, collectionMode);
-  if (input.addressId !== undefined) await requireCustomerAddress(context, tx, current, input.addressId);
+  // The address bills every renewal: it must be the subscription customer's, and usable.
+  if (input.addressId !== undefined) await usableAddressOf(tx, context.scope, current.customerId, input.addressId);
   if (collectionMode === 'automatic' && input.billingDetails) {
     throw BillingError.invalidField('billing_details', 'applies only to a subscription collected manually');
   }

@@ -1,12 +1,5 @@
-/**
- * @module
- * Transactions through the API: create (`draft` when customer or address is missing, `ready`
- * when complete, or issued at once with `status: billed`), change while unbilled, bill, cancel,
- * get and list. Payments are in `payments.ts`.
- */
-
-import { requireActive } from '../catalogue/catalogue-rules.js';
 import type { Address, CustomData, Customer } from '../catalogue/entities.js';
+import { usableAddressOf, usableCustomer, usablePrice } from '../catalogue/references.js';
 import { BillingError } from '../shared/billing-error.js';
 import type { OperationContext } from '../shared/operation-context.js';
 import { nowTimestamp } from '../shared/operation-context.js';
@@ -64,12 +57,7 @@ export async function resolveItems(
 ): Promise<BuildTransactionItem[]> {
   const resolved: BuildTransactionItem[] = [];
   for (const item of items) {
-    const price = requireActive(
-      await tx.prices.findById(context.scope, item.priceId),
-      'price_not_found',
-      'Price',
-      item.priceId,
-    );
+    const price = await usablePrice(tx, context.scope, item.priceId);
     const product = await tx.products.findById(context.scope, price.productId);
     if (!product) throw new BillingError('product_not_found', `Product ${price.productId} not found.`);
     resolved.push({ price, product, quantity: item.quantity });
@@ -83,24 +71,10 @@ export async function resolveParties(
   customerId: string | null,
   addressId: string | null,
 ): Promise<{ customer: Customer | null; address: Address | null }> {
-  const customer =
-    customerId === null
-      ? null
-      : requireActive(
-          await tx.customers.findById(context.scope, customerId),
-          'customer_not_found',
-          'Customer',
-          customerId,
-        );
-  let address: Address | null = null;
-  if (addressId !== null) {
-    const found = await tx.addresses.findById(context.scope, addressId);
-    if (!found || (customer !== null && found.customerId !== customer.id)) {
-      throw BillingError.invalidField('address_id', 'must name an active address of the transaction’s customer');
-    }
-    if (found.status === 'archived') throw BillingError.invalidField('address_id', 'names an archived address');
-    address = found;
-  }
+  const customer = customerId === null ? null : await usableCustomer(tx, context.scope, customerId);
+  if (addressId !== null && customer === null) throw BillingError.invalidField('address_id', 'needs a customer_id');
+  const address =
+    customer === null || addressId === null ? null : await usableAddressOf(tx, context.scope, customer.id, addressId);
   return { customer, address };
 }
 
