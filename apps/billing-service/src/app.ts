@@ -19,6 +19,7 @@ import { registerInvoiceDownloadRoutes } from './http/routes/invoices.js';
 import { registerMetricsRoutes } from './http/routes/metrics.js';
 import { registerNotificationSettingRoutes } from './http/routes/notification-settings.js';
 import { registerNotificationRoutes } from './http/routes/notifications.js';
+import { registerPreviewRoutes } from './http/routes/previews.js';
 import { registerPriceRoutes } from './http/routes/prices.js';
 import { registerProductRoutes } from './http/routes/products.js';
 import { registerReportDownloadRoutes, registerReportRoutes } from './http/routes/reports.js';
@@ -148,6 +149,7 @@ export function createApp(dependencies: AppDependencies, options: EnvironmentOpt
   registerMetricsRoutes(app);
   registerReportRoutes(app, dependencies.invoiceLinks, dependencies.wakeReports ?? (() => {}));
   registerSubscriptionRoutes(app);
+  registerPreviewRoutes(app);
   registerTransactionRoutes(app, dependencies.invoiceLinks);
   registerUsageRoutes(app);
   if (options.environment === 'sandbox') registerSandboxClockRoutes(app);

@@ -66,6 +66,8 @@ export interface StorageSettings {
   readonly allowPrivateWebhooks?: boolean | undefined;
   /** Webhook delivery tuning; only `resolveHost` matters here (tests replace DNS). */
   readonly webhookDelivery?: Partial<Pick<WebhookDeliveryOptions, 'resolveHost'>> | undefined;
+  /** The wall clock; the system's unless a test needs exact instants (prorated amounts). */
+  readonly wallClock?: Clock | undefined;
 }
 
 export function storeConfig(settings: StorageSettings): StoreConfig {
@@ -184,6 +186,7 @@ export async function composeServices(settings: StorageSettings, options: Compos
     for (const listener of listeners) listener();
   });
   const ids = createUlidIds();
+  const wallClock = settings.wallClock ?? systemClock;
   const destinationGuard = createDestinationGuard({
     allowPrivate: settings.allowPrivateWebhooks ?? false,
     resolveHost: settings.webhookDelivery?.resolveHost,
@@ -191,8 +194,8 @@ export async function composeServices(settings: StorageSettings, options: Compos
   const useCases = createUseCases({
     store,
     ids,
-    wallClock: systemClock,
-    clockFor: createEnvironmentClocks(store.sandboxClocks, systemClock),
+    wallClock,
+    clockFor: createEnvironmentClocks(store.sandboxClocks, wallClock),
     secrets: keySecrets,
     authenticatedKeys: createAuthenticatedKeyCache(),
     webhookDestinations: destinationGuard,
@@ -215,7 +218,7 @@ export async function composeServices(settings: StorageSettings, options: Compos
     store,
     database: probe(database),
     ids,
-    clock: systemClock,
+    clock: wallClock,
     secrets: keySecrets,
   };
 }

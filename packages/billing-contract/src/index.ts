@@ -29,8 +29,11 @@ export { CreateSimulationBody, UpdateSimulationBody } from './requests/simulatio
 export {
   CreateAdjustmentBody,
   CreateTransactionBody,
+  PreviewTransactionBody,
+  PricingPreviewBody,
   RecordPaymentBody,
   SimulatePaymentBody,
+  UNSUPPORTED_PREVIEW_FIELDS,
   UpdateTaxSettingsBody,
   UpdateTransactionBody,
 } from './requests/transactions.js';
@@ -40,5 +43,8 @@ export {
   PauseSubscriptionBody,
   RecordUsageEventsBody,
   ResumeSubscriptionBody,
+  SandboxPaymentOutcomeBody,
+  SubscriptionChargeBody,
+  UNSUPPORTED_SUBSCRIPTION_UPDATE_FIELDS,
   UpdateSubscriptionBody,
 } from './requests/usage.js';

@@ -371,7 +371,14 @@ export {
   type SimulationType,
   updateSimulation,
 } from './simulations/simulations.js';
+export { activateSubscription } from './subscriptions/activate-subscription.js';
 export { addCycles, periodAt } from './subscriptions/billing-period.js';
+export {
+  applyOneTimeCharge,
+  createOneTimeCharge,
+  type OneTimeChargeInput,
+  previewOneTimeCharge,
+} from './subscriptions/one-time-charges.js';
 export {
   type CancelInput,
   cancelSubscription,
@@ -381,6 +388,14 @@ export {
   resumeSubscription,
 } from './subscriptions/pause-resume-cancel.js';
 export { applyDueStep, DUE_STEPS_PER_SLICE, runDueSubscriptions } from './subscriptions/process-due.js';
+export {
+  billsWhen,
+  type ChangeLine,
+  changeLines,
+  PRORATION_BILLING_MODES,
+  type ProrationBillingMode,
+  remainingShare,
+} from './subscriptions/proration.js';
 export { getSubscription, listSubscriptions } from './subscriptions/read-subscriptions.js';
 export {
   advanceSandboxClock,
@@ -398,6 +413,7 @@ export {
   NEXT_STATUSES,
   nextDueAt,
   type OnResume,
+  type PendingChangeLine,
   type ScheduledChange,
   SUBSCRIPTION_STATUSES,
   type Subscription,
@@ -408,12 +424,22 @@ export {
   billRenewal,
   defaultRenewalPayment,
   type RenewalPayment,
+  readSandboxPaymentOutcome,
+  sandboxPaymentOutcome,
+  setSandboxPaymentOutcome,
   subscriptionHooks,
 } from './subscriptions/subscription-billing.js';
 export type { RequestedItem } from './subscriptions/subscription-items.js';
 export {
-  PRORATION_BILLING_MODES,
-  type ProrationBillingMode,
+  applySubscriptionUpdate,
+  getSubscriptionWithIncludes,
+  ON_PAYMENT_FAILURE,
+  type OnPaymentFailure,
+  previewSubscriptionUpdate,
+  SUBSCRIPTION_INCLUDES,
+  type SubscriptionInclude,
+  type SubscriptionUpdatePreview,
+  type SubscriptionUpdateResult,
   type UpdateSubscriptionInput,
   updateSubscription,
 } from './subscriptions/update-subscription.js';
@@ -438,6 +464,22 @@ export {
   buildTransaction,
   completenessStatus,
 } from './transactions/build-transaction.js';
+export {
+  applyCreditEntry,
+  CREDIT_LEDGER_KINDS,
+  type CreditAmounts,
+  type CreditBalance,
+  type CreditBalanceRepository,
+  type CreditLedgerEntry,
+  type CreditLedgerKind,
+  drawCredit,
+  EMPTY_CREDIT,
+  foldCreditLedger,
+  grantCredit,
+  listCreditBalances,
+  releaseCredit,
+  settleCreditOnCompletion,
+} from './transactions/credit-balances.js';
 export {
   DEFAULT_BILLING_DETAILS,
   DEFAULT_PAYMENT_TERMS,
@@ -475,6 +517,7 @@ export {
   type PaymentMethodDetails,
   type PaymentStatus,
   type PayoutTotals,
+  type Proration,
   type TaxRateUsed,
   TRANSACTION_ORIGINS,
   TRANSACTION_STATUSES,
@@ -490,6 +533,13 @@ export {
   type TransactionTotals,
 } from './transactions/transaction.js';
 export { insertTransaction, saveTransaction, withInvoiceNumber } from './transactions/transaction-changes.js';
+export {
+  formatTotals,
+  type PreviewAddress,
+  type PreviewTransactionInput,
+  previewTransaction,
+  type TransactionPreview,
+} from './transactions/transaction-previews.js';
 export type {
   AdjustmentColumn,
   AdjustmentRepository,
@@ -505,6 +555,7 @@ export {
   composeDetails,
   decompose,
   NO_SETTLEMENT,
+  type PeriodShare,
   type PricedLine,
   type PricedLines,
   priceLines,

@@ -103,13 +103,25 @@ import {
   type SimulationInput,
   updateSimulation,
 } from './simulations/simulations.js';
+import { activateSubscription } from './subscriptions/activate-subscription.js';
+import { createOneTimeCharge, previewOneTimeCharge } from './subscriptions/one-time-charges.js';
 import { cancelSubscription, pauseSubscription, resumeSubscription } from './subscriptions/pause-resume-cancel.js';
 import { runDueSubscriptions } from './subscriptions/process-due.js';
 import { getSubscription, listSubscriptions } from './subscriptions/read-subscriptions.js';
 import { advanceSandboxClock, readSandboxClock, type SandboxClockDependencies } from './subscriptions/sandbox-clock.js';
-import { defaultRenewalPayment, subscriptionHooks } from './subscriptions/subscription-billing.js';
-import { updateSubscription } from './subscriptions/update-subscription.js';
+import {
+  defaultRenewalPayment,
+  readSandboxPaymentOutcome,
+  setSandboxPaymentOutcome,
+  subscriptionHooks,
+} from './subscriptions/subscription-billing.js';
+import {
+  getSubscriptionWithIncludes,
+  previewSubscriptionUpdate,
+  updateSubscription,
+} from './subscriptions/update-subscription.js';
 import { createAdjustment, listAdjustments } from './transactions/adjustments.js';
+import { listCreditBalances } from './transactions/credit-balances.js';
 import { markOverdueInvoices, OVERDUE_BATCH_SIZE } from './transactions/overdue-invoices.js';
 import {
   type PaymentReport,
@@ -118,6 +130,7 @@ import {
   simulateTransactionPayment,
 } from './transactions/payments.js';
 import { getTaxSettings, updateTaxSettings } from './transactions/tax-settings.js';
+import { previewTransaction } from './transactions/transaction-previews.js';
 import { createTransaction, getTransaction, listTransactions, updateTransaction } from './transactions/transactions.js';
 import { applyPendingDrawdowns } from './usage/apply-drawdowns.js';
 import { getUsageBalance, listUsageBalances } from './usage/read-usage-balances.js';
@@ -308,11 +321,18 @@ export function createUseCases(ports: UseCasePorts) {
     // Subscriptions and time.
     getSubscription: bind(getSubscription),
     listSubscriptions: bind(listSubscriptions),
+    getSubscriptionWithIncludes: bind(getSubscriptionWithIncludes),
     updateSubscription: bind(updateSubscription),
+    previewSubscriptionUpdate: bind(previewSubscriptionUpdate),
+    activateSubscription: bind(activateSubscription),
+    createOneTimeCharge: bind(createOneTimeCharge),
+    previewOneTimeCharge: bind(previewOneTimeCharge),
     pauseSubscription: bind(pauseSubscription),
     resumeSubscription: bind(resumeSubscription),
     cancelSubscription: bind(cancelSubscription),
     runDueWork,
+    readSandboxPaymentOutcome: bind(readSandboxPaymentOutcome),
+    setSandboxPaymentOutcome: bind(setSandboxPaymentOutcome),
     readSandboxClock: (caller: Caller) => readSandboxClock(sandboxClockOf(caller)),
     advanceSandboxClock: (
       caller: Caller,
@@ -324,6 +344,8 @@ export function createUseCases(ports: UseCasePorts) {
     updateTransaction: bind(updateTransaction),
     getTransaction: bind(getTransaction),
     listTransactions: bind(listTransactions),
+    previewTransaction: bind(previewTransaction),
+    listCreditBalances: bind(listCreditBalances),
     recordTransactionPayment: bind((context, transactionId: string, report: PaymentReport) =>
       recordTransactionPayment(context, transactionId, report, subscriptionHooks(context)),
     ),

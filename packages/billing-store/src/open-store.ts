@@ -14,6 +14,7 @@ import {
   productsTable,
   usageBalanceUnitsTable,
 } from './repositories/catalogue-tables.js';
+import { SqlCreditBalanceRepository } from './repositories/credit-balance-repository.js';
 import { DocumentCollection } from './repositories/document-collection.js';
 import { SqlEventLog } from './repositories/event-log.js';
 import { SqlMetricRollupRepository } from './repositories/metric-rollup-repository.js';
@@ -71,6 +72,7 @@ export function repositoriesOn(executor: SqlExecutor): Repositories {
     simulationRunEvents: new SqlSimulationRunEventRepository(executor),
     metricRollups: new SqlMetricRollupRepository(executor),
     reports: new SqlReportRepository(executor),
+    creditBalances: new SqlCreditBalanceRepository(executor),
   };
 }
 

@@ -3,7 +3,7 @@
  * A real billing service on loopback ports for tests: both environments, a fresh database of
  * the chosen engine, and an early-access account with an all-permission key per environment.
  */
-import { createAccount, createApiKey, type Environment, type Permission } from '@drawdown/billing-core';
+import { type Clock, createAccount, createApiKey, type Environment, type Permission } from '@drawdown/billing-core';
 import {
   type CoreServices,
   composeServices,
@@ -49,6 +49,8 @@ export interface HarnessOptions {
   readonly allowPrivateWebhooks?: boolean;
   /** Webhook delivery tuning, for example a retry schedule of milliseconds. */
   readonly webhookDelivery?: ServiceConfig['webhookDelivery'];
+  /** The service's wall clock, for tests that need exact instants (amounts prorated by time). */
+  readonly clock?: Clock;
 }
 
 export async function startBillingHarness(options: HarnessOptions = {}): Promise<BillingHarness> {
@@ -70,7 +72,11 @@ export async function startBillingHarness(options: HarnessOptions = {}): Promise
     },
     {},
   );
-  const services = await composeServices({ ...config, webhookDelivery: options.webhookDelivery });
+  const services = await composeServices({
+    ...config,
+    webhookDelivery: options.webhookDelivery,
+    ...(options.clock ? { wallClock: options.clock } : {}),
+  });
   const service = await startService(services, { ...config, webhookDelivery: options.webhookDelivery });
   const account = await createAccount(services, { name: 'Test account', earlyAccess: true });
   const key = async (input: {

@@ -7,6 +7,8 @@ import {
   type EntityPresenter,
   type StoredEvent,
   type Subscription,
+  type SubscriptionUpdatePreview,
+  type Transaction,
   type UsageBalance,
   type WireData,
 } from '@drawdown/billing-core';
@@ -16,6 +18,75 @@ import { toSnakeCase } from './wire-case.js';
 export function presentSubscription(subscription: Subscription): unknown {
   const { internal: _internal, ...wire } = subscription;
   return wire;
+}
+
+/** `GET /subscriptions/{id}` with `include`: the asked-for projections beside the subscription. */
+export function presentSubscriptionWithIncludes(view: {
+  subscription: Subscription;
+  nextTransaction?: Transaction | null;
+  recurringTransaction?: Transaction | null;
+}): unknown {
+  return {
+    ...(presentSubscription(view.subscription) as Record<string, unknown>),
+    ...(view.nextTransaction === undefined ? {} : { nextTransaction: presentPreviewTransaction(view.nextTransaction) }),
+    ...(view.recurringTransaction === undefined
+      ? {}
+      : { recurringTransactionDetails: presentPreviewDetails(view.recurringTransaction) }),
+  };
+}
+
+/** A transaction as a preview shows it: its billing period and details, without ids of things not stored. */
+function presentPreviewTransaction(transaction: Transaction | null) {
+  if (!transaction) return null;
+  return {
+    billingPeriod: transaction.billingPeriod,
+    details: presentPreviewDetails(transaction),
+    adjustments: [],
+  };
+}
+
+function presentPreviewDetails(transaction: Transaction | null) {
+  if (!transaction) return null;
+  const { taxRatesUsed, totals, lineItems } = transaction.details;
+  return {
+    taxRatesUsed,
+    totals,
+    lineItems: lineItems.map(({ id: _id, ...line }) => line),
+  };
+}
+
+/**
+ * `update_summary` of a preview: the change's credit (its negative lines) and charge (its
+ * positive lines), totals with tax, and the net result.
+ */
+function presentUpdateSummary(change: Transaction | null) {
+  if (!change) return null;
+  let credit = 0n;
+  let charge = 0n;
+  for (const line of change.details.lineItems) {
+    const total = BigInt(line.totals.total);
+    if (total < 0n) credit -= total;
+    else charge += total;
+  }
+  const net = charge - credit;
+  const currencyCode = change.currencyCode;
+  return {
+    credit: { amount: credit.toString(), currencyCode },
+    charge: { amount: charge.toString(), currencyCode },
+    result: { action: net < 0n ? 'credit' : 'charge', amount: (net < 0n ? -net : net).toString(), currencyCode },
+  };
+}
+
+/** `PATCH /subscriptions/{id}/preview`: the subscription as it would be, and what it would bill. */
+export function presentSubscriptionPreview(preview: SubscriptionUpdatePreview): unknown {
+  const { id: _id, ...subscription } = presentSubscription(preview.subscription) as Record<string, unknown>;
+  return {
+    ...subscription,
+    immediateTransaction: presentPreviewTransaction(preview.immediateTransaction),
+    nextTransaction: presentPreviewTransaction(preview.nextTransaction),
+    recurringTransactionDetails: presentPreviewDetails(preview.recurringTransaction),
+    updateSummary: presentUpdateSummary(preview.changeTransaction),
+  };
 }
 
 /**

@@ -18,10 +18,14 @@ import {
   CreateTransactionBody,
   CreateUsageBalanceUnitBody,
   PauseSubscriptionBody,
+  PreviewTransactionBody,
+  PricingPreviewBody,
   RecordPaymentBody,
   RecordUsageEventsBody,
   ResumeSubscriptionBody,
+  SandboxPaymentOutcomeBody,
   SimulatePaymentBody,
+  SubscriptionChargeBody,
   UpdateAddressBody,
   UpdateCustomerBody,
   UpdateMeterBody,
@@ -39,7 +43,7 @@ import type { ZodType } from 'zod';
 export type SuccessShape = 'entity' | 'list' | 'empty' | 'pdf';
 
 export interface ApiOperation {
-  readonly method: 'get' | 'post' | 'patch' | 'delete';
+  readonly method: 'get' | 'post' | 'put' | 'patch' | 'delete';
   /** The path as the application registers it (`/products/:id`). */
   readonly path: string;
   readonly summary: string;
@@ -122,6 +126,14 @@ export const API_OPERATIONS: readonly ApiOperation[] = [
   operation('patch', '/customers/:customer/addresses/:id', 'Addresses', 'Update an address', 'address.write', {
     ...body('UpdateAddressBody', UpdateAddressBody),
   }),
+  operation(
+    'get',
+    '/customers/:customer/credit-balances',
+    'Credit balances',
+    'List a customer’s credit balances',
+    'customer.read',
+    { shape: 'list' },
+  ),
   operation(
     'get',
     '/customers/:customer/usage-balances',
@@ -221,6 +233,22 @@ export const API_OPERATIONS: readonly ApiOperation[] = [
   operation('patch', '/subscriptions/:id', 'Subscriptions', 'Update a subscription', 'subscription.write', {
     ...body('UpdateSubscriptionBody', UpdateSubscriptionBody),
   }),
+  operation('patch', '/subscriptions/:id/preview', 'Subscriptions', 'Preview an update', 'subscription.read', {
+    ...body('UpdateSubscriptionBody', UpdateSubscriptionBody),
+    shape: 'entity',
+  }),
+  operation('post', '/subscriptions/:id/activate', 'Subscriptions', 'End a trial now', 'subscription.write'),
+  operation('post', '/subscriptions/:id/charge', 'Subscriptions', 'Create a one-time charge', 'subscription.write', {
+    ...body('SubscriptionChargeBody', SubscriptionChargeBody),
+  }),
+  operation(
+    'post',
+    '/subscriptions/:id/charge/preview',
+    'Subscriptions',
+    'Preview a one-time charge',
+    'subscription.read',
+    { ...body('SubscriptionChargeBody', SubscriptionChargeBody), shape: 'entity' },
+  ),
   operation('post', '/subscriptions/:id/pause', 'Subscriptions', 'Pause a subscription', 'subscription.write', {
     ...body('PauseSubscriptionBody', PauseSubscriptionBody),
   }),
@@ -234,6 +262,12 @@ export const API_OPERATIONS: readonly ApiOperation[] = [
   operation('post', '/transactions', 'Transactions', 'Create a transaction', 'transaction.write', {
     ...body('CreateTransactionBody', CreateTransactionBody),
     status: 201,
+  }),
+  operation('post', '/transactions/preview', 'Transactions', 'Preview a transaction', 'transaction.read', {
+    ...body('PreviewTransactionBody', PreviewTransactionBody),
+  }),
+  operation('post', '/pricing-preview', 'Pricing preview', 'Preview prices', 'price.read', {
+    ...body('PricingPreviewBody', PricingPreviewBody),
   }),
   operation('get', '/transactions/:id', 'Transactions', 'Get a transaction', 'transaction.read'),
   operation('patch', '/transactions/:id', 'Transactions', 'Update a transaction', 'transaction.write', {
@@ -262,6 +296,22 @@ export const API_OPERATIONS: readonly ApiOperation[] = [
     shape: 'entity',
     sandboxOnly: true,
   }),
+  operation(
+    'get',
+    '/sandbox-payment-outcome',
+    'Sandbox clock',
+    'Read the outcome of the simulated card',
+    'sandbox_clock.read',
+    { shape: 'entity', sandboxOnly: true },
+  ),
+  operation(
+    'put',
+    '/sandbox-payment-outcome',
+    'Sandbox clock',
+    'Set the outcome of the simulated card',
+    'sandbox_clock.write',
+    { ...body('SandboxPaymentOutcomeBody', SandboxPaymentOutcomeBody), sandboxOnly: true },
+  ),
   operation(
     'post',
     '/sandbox-clock/advance',

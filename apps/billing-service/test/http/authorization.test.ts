@@ -11,7 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { apiClient, expectError, expectErrorEnvelope } from '../support/api-client.js';
 
 interface Endpoint {
-  readonly method: 'GET' | 'POST' | 'PATCH' | 'DELETE';
+  readonly method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
   /** The route as registered, with `:name` parameters. */
   readonly route: string;
   /** The permission the route needs; `null` for a public route that answers without an API key. */
@@ -35,6 +35,7 @@ const ENDPOINTS: readonly Endpoint[] = [
   { method: 'POST', route: '/customers/:customer/addresses', permission: 'address.write' },
   { method: 'GET', route: '/customers/:customer/addresses/:id', permission: 'address.read' },
   { method: 'PATCH', route: '/customers/:customer/addresses/:id', permission: 'address.write' },
+  { method: 'GET', route: '/customers/:customer/credit-balances', permission: 'customer.read' },
   { method: 'GET', route: '/customers/:customer/usage-balances', permission: 'usage_balance.read' },
   { method: 'GET', route: '/customers/:customer/usage-balances/:id', permission: 'usage_balance.read' },
   { method: 'GET', route: '/usage-balance-units', permission: 'usage_balance_unit.read' },
@@ -61,15 +62,23 @@ const ENDPOINTS: readonly Endpoint[] = [
   { method: 'GET', route: '/subscriptions', permission: 'subscription.read' },
   { method: 'GET', route: '/subscriptions/:id', permission: 'subscription.read' },
   { method: 'PATCH', route: '/subscriptions/:id', permission: 'subscription.write' },
+  { method: 'PATCH', route: '/subscriptions/:id/preview', permission: 'subscription.read' },
+  { method: 'POST', route: '/subscriptions/:id/activate', permission: 'subscription.write' },
+  { method: 'POST', route: '/subscriptions/:id/charge', permission: 'subscription.write' },
+  { method: 'POST', route: '/subscriptions/:id/charge/preview', permission: 'subscription.read' },
   { method: 'POST', route: '/subscriptions/:id/pause', permission: 'subscription.write' },
   { method: 'POST', route: '/subscriptions/:id/resume', permission: 'subscription.write' },
   { method: 'POST', route: '/subscriptions/:id/cancel', permission: 'subscription.write' },
   { method: 'GET', route: '/sandbox-clock', permission: 'sandbox_clock.read' },
   { method: 'POST', route: '/sandbox-clock/advance', permission: 'sandbox_clock.write' },
+  { method: 'GET', route: '/sandbox-payment-outcome', permission: 'sandbox_clock.read' },
+  { method: 'PUT', route: '/sandbox-payment-outcome', permission: 'sandbox_clock.write' },
   { method: 'GET', route: '/currencies', permission: null },
   { method: 'GET', route: '/invoices/:transactionId/pdf', permission: null },
   { method: 'GET', route: '/transactions', permission: 'transaction.read' },
   { method: 'POST', route: '/transactions', permission: 'transaction.write' },
+  { method: 'POST', route: '/transactions/preview', permission: 'transaction.read' },
+  { method: 'POST', route: '/pricing-preview', permission: 'price.read' },
   { method: 'GET', route: '/transactions/:id', permission: 'transaction.read' },
   { method: 'PATCH', route: '/transactions/:id', permission: 'transaction.write' },
   { method: 'POST', route: '/transactions/:id/simulate-payment', permission: 'transaction.write' },

@@ -16,7 +16,8 @@ const transactionItem = z.strictObject({
   quantity: z.number().int().min(1).max(999_999_999),
 });
 
-const billingDetails = z.strictObject({
+/** Invoice terms of manual collection (transactions and subscriptions). */
+export const billingDetails = z.strictObject({
   enable_checkout: z.boolean().optional(),
   purchase_order_number: z.string().max(100).nullable().optional(),
   additional_information: z.string().max(1_500).nullable().optional(),
@@ -88,3 +89,46 @@ export const UpdateTaxSettingsBody = z.strictObject({
     .max(1_000)
     .optional(),
 });
+
+const previewAddress = z.strictObject({
+  country_code: z.string().max(2),
+  postal_code: z.string().max(100).nullable().optional(),
+});
+
+const previewItem = z.strictObject({
+  price_id: idOf('pri').optional(),
+  quantity: z.number().int().min(1).max(999_999_999),
+  /** Only `true` (or absent) is offered; `false` is refused by name. */
+  include_in_totals: z.boolean().nullable().optional(),
+  /** Non-catalog prices are refused by name. */
+  price: z.unknown().optional(),
+});
+
+/** Fields both previews accept on the wire; those not offered are refused by name when not null. */
+const previewFields = {
+  customer_id: idOf('ctm').nullable().optional(),
+  address_id: idOf('add').nullable().optional(),
+  currency_code: z.string().max(3).nullable().optional(),
+  address: previewAddress.nullable().optional(),
+  business_id: z.unknown().optional(),
+  discount_id: z.unknown().optional(),
+  customer_ip_address: z.unknown().optional(),
+};
+
+export const PreviewTransactionBody = z.strictObject({
+  items: z.array(previewItem).min(1).max(100),
+  ...previewFields,
+  ignore_trials: z.boolean().nullable().optional(),
+  discount: z.unknown().optional(),
+});
+
+export const PricingPreviewBody = z.strictObject({
+  items: z
+    .array(previewItem.pick({ price_id: true, quantity: true }))
+    .min(1)
+    .max(100),
+  ...previewFields,
+});
+
+/** Preview fields refused by name when sent with a value other than null. */
+export const UNSUPPORTED_PREVIEW_FIELDS = ['business_id', 'discount_id', 'customer_ip_address', 'discount'] as const;

@@ -4,6 +4,7 @@
  */
 import { z } from 'zod';
 import { customData, idOf } from './common.js';
+import { billingDetails } from './transactions.js';
 
 const requestedItem = z.strictObject({
   price_id: idOf('pri'),
@@ -21,10 +22,49 @@ export const UpdateSubscriptionBody = z.strictObject({
       'do_not_bill',
     ])
     .optional(),
+  on_payment_failure: z.enum(['prevent_change', 'apply_change']).optional(),
   collection_mode: z.enum(['automatic', 'manual']).optional(),
   custom_data: customData.optional(),
-  scheduled_change: z.null().optional(),
+  /** As in the public API, only `null` (remove it): changes are scheduled with /pause, /cancel and /resume. */
+  scheduled_change: z
+    .null({
+      error: 'can only be null here (it removes the scheduled change); schedule one with /pause, /cancel or /resume',
+    })
+    .optional(),
   address_id: idOf('add').optional(),
+  // Fields of the public API that this operation does not offer yet: the core refuses each one
+  // with `field_not_supported` rather than accepting and ignoring it.
+  customer_id: z.unknown().optional(),
+  business_id: z.unknown().optional(),
+  currency_code: z.unknown().optional(),
+  next_billed_at: z.unknown().optional(),
+  discount: z.unknown().optional(),
+  billing_details: billingDetails.nullable().optional(),
+});
+
+/** The fields of a subscription update that are refused as not offered yet, in wire spelling. */
+export const UNSUPPORTED_SUBSCRIPTION_UPDATE_FIELDS = [
+  'customer_id',
+  'business_id',
+  'currency_code',
+  'next_billed_at',
+  'discount',
+] as const;
+
+export const SubscriptionChargeBody = z.strictObject({
+  effective_from: z.enum(['immediately', 'next_billing_period']),
+  items: z
+    .array(
+      z.strictObject({
+        price_id: idOf('pri').optional(),
+        quantity: z.number().int().min(1).max(999_999_999),
+        /** Non-catalog prices are refused by name (`field_not_supported`). */
+        price: z.unknown().optional(),
+      }),
+    )
+    .min(1)
+    .max(100),
+  on_payment_failure: z.enum(['prevent_change', 'apply_change']).optional(),
 });
 
 const onResume = z.enum(['start_new_billing_period', 'continue_existing_billing_period']);
@@ -64,6 +104,9 @@ export const RecordUsageEventsBody = z.strictObject({
   // The limit of one is the core's rule, answered with its own code; this only bounds the work.
   events: z.array(usageEvent).max(1_000),
 });
+
+/** The outcome of the sandbox account's simulated card (ADR 1003). */
+export const SandboxPaymentOutcomeBody = z.strictObject({ outcome: z.enum(['success', 'failure']) });
 
 /** How the renewals this advance runs are paid: by the simulated card, or declined (dunning). */
 const renewalPayments = z.enum(['success', 'failure']).optional();

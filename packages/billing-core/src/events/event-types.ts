@@ -277,7 +277,7 @@ export const EVENT_TYPES = {
     group: 'Subscription',
     description: 'Occurs when a subscription enters trial period.',
     earlyAccess: false,
-    emitted: 'elsewhere',
+    emitted: 'drawdown',
   },
   'subscription.canceled': {
     group: 'Subscription',

@@ -13,6 +13,8 @@ export const ERROR_CODES = {
   request_body_too_large: 'The request body is larger than the service accepts.',
   not_found: 'The addressed entity does not exist in this account and environment.',
   method_not_allowed: 'The path exists but does not accept this HTTP method.',
+  field_not_supported:
+    'The field is part of the public API but Drawdown does not offer it on this operation yet; nothing changed.',
   invalid_characters:
     'A text field or query parameter holds NUL (U+0000) or an unpaired UTF-16 surrogate, which cannot be stored.',
 
@@ -63,6 +65,17 @@ export const ERROR_CODES = {
   subscription_billing_cycle_mismatch: 'Every price on a subscription must have the same billing cycle.',
   subscription_price_not_recurring: 'Subscriptions can hold recurring prices only.',
   subscription_quantity_out_of_range: 'An item quantity is outside the price’s quantity limits.',
+  subscription_trial_items_mixed:
+    'The recurring prices of a transaction that starts a subscription must all have the same trial period, or none.',
+  subscription_not_trialing: 'Only a trialing subscription can be activated.',
+  subscription_charge_price_not_one_off: 'A one-time charge takes one-off prices (prices without a billing cycle).',
+  subscription_currency_mismatch: 'Every price on a subscription must be priced in the subscription’s currency.',
+  subscription_update_when_paused:
+    'A paused subscription has no billing period to bill a change against: change its items with do_not_bill, or resume it first.',
+  subscription_update_when_past_due:
+    'A past-due subscription cannot take a change that charges now; settle its open transaction first.',
+  subscription_payment_declined:
+    'The immediate charge (of a change with on_payment_failure prevent_change, or of an activation) was declined; nothing changed.',
   sandbox_clock_cannot_go_back: 'The sandbox clock only moves forward.',
   usage_events_limit_exceeded: 'A usage-events request carries exactly one event.',
   usage_event_timestamp_too_old: 'occurred_at is more than 60 days in the past.',

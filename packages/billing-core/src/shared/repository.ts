@@ -19,6 +19,7 @@ import type {
   SimulationRunRepository,
 } from '../simulations/simulation.js';
 import type { Subscription } from '../subscriptions/subscription.js';
+import type { CreditBalanceRepository } from '../transactions/credit-balances.js';
 import type {
   AdjustmentRepository,
   BillingSettingsRepository,
@@ -127,6 +128,9 @@ export interface SandboxClockRepository {
   offsetOf(accountId: string): Promise<number>;
   setOffset(accountId: string, offsetMs: number): Promise<void>;
   listOffsets(): Promise<readonly { readonly accountId: string; readonly offsetMs: number }[]>;
+  /** How the account's simulated card settles sandbox charges; `success` until set (ADR 1003). */
+  paymentOutcomeOf(accountId: string): Promise<'success' | 'failure'>;
+  setPaymentOutcome(accountId: string, outcome: 'success' | 'failure'): Promise<void>;
 }
 
 export interface AccountRepository {
@@ -197,6 +201,7 @@ export interface Repositories {
   readonly simulationRunEvents: SimulationRunEventRepository;
   readonly metricRollups: MetricRollupRepository;
   readonly reports: ReportRepository;
+  readonly creditBalances: CreditBalanceRepository;
 }
 
 /**

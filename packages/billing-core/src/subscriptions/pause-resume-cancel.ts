@@ -111,8 +111,10 @@ export async function saveResume(
   onResume: OnResume,
   payment: RenewalPayment = defaultRenewalPayment(context.scope),
 ): Promise<Subscription> {
-  const next = resumedAt(current, at, onResume);
   const newPeriod = onResume === 'start_new_billing_period' || current.internal.pausedPeriod === null;
+  const reopened = resumedAt(current, at, onResume);
+  // Lines left for the next renewal are billed with the new period a resume starts.
+  const next = newPeriod ? { ...reopened, internal: { ...reopened.internal, pendingLines: [] } } : reopened;
   const resumed = await saveChange(context, tx, {
     before: current,
     after: next,
@@ -120,7 +122,7 @@ export async function saveResume(
     eventTypes: ['subscription.resumed', 'subscription.updated'],
     at,
   });
-  return newPeriod ? billRenewal(context, tx, resumed, payment) : resumed;
+  return newPeriod ? billRenewal(context, tx, resumed, payment, current.internal.pendingLines) : resumed;
 }
 
 export async function pauseSubscription(

@@ -58,6 +58,8 @@ async function renew(
 ): Promise<Subscription> {
   const at = subscription.nextBilledAt ?? toTimestamp(context.clock.now());
   const periodIndex = subscription.internal.periodIndex + 1;
+  // The end of a trial is a renewal into the first billing period, charged like any other.
+  const endsTrial = subscription.status === 'trialing';
   const period = periodAt(subscription.internal.billingAnchor, subscription.billingCycle, periodIndex);
   const items = await Promise.all(
     subscription.items.map(async (item) => {
@@ -65,25 +67,34 @@ async function renew(
       // reaches running subscriptions from their next period on, never in the middle of one (ADR 0009).
       const price = (await tx.prices.findById(context.scope, item.price.id)) ?? item.price;
       const product = (await tx.products.findById(context.scope, item.product.id)) ?? item.product;
-      return { ...item, price, product, previouslyBilledAt: at, nextBilledAt: period.endsAt };
+      return {
+        ...item,
+        price,
+        product,
+        status: endsTrial ? ('active' as const) : item.status,
+        previouslyBilledAt: at,
+        nextBilledAt: period.endsAt,
+      };
     }),
   );
   const next: Subscription = {
     ...subscription,
+    status: endsTrial ? 'active' : subscription.status,
+    firstBilledAt: subscription.firstBilledAt ?? at,
     currentBillingPeriod: period,
     nextBilledAt: period.endsAt,
     items,
-    internal: { ...subscription.internal, periodIndex },
+    internal: { ...subscription.internal, periodIndex, pendingLines: [] },
     updatedAt: at,
   };
   const renewed = await saveChange(context, tx, {
     before: subscription,
     after: next,
     balanceChange: 'renew',
-    eventTypes: ['subscription.updated'],
+    eventTypes: endsTrial ? ['subscription.activated', 'subscription.updated'] : ['subscription.updated'],
     at,
   });
-  return billRenewal(context, tx, renewed, payment);
+  return billRenewal(context, tx, renewed, payment, subscription.internal.pendingLines);
 }
 
 /**

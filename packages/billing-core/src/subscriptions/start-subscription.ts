@@ -3,11 +3,14 @@
  * A subscription starts when a transaction for recurring prices completes: active at once, its
  * first billing period beginning now, and every allowance of its prices granted in full.
  */
+
 import type { CustomData } from '../catalogue/entities.js';
 import { BillingError } from '../shared/billing-error.js';
 import type { OperationContext } from '../shared/operation-context.js';
 import type { Repositories } from '../shared/repository.js';
-import { periodAt } from './billing-period.js';
+import { DEFAULT_BILLING_DETAILS } from '../transactions/due-dates.js';
+import type { BillingDetails } from '../transactions/transaction.js';
+import { addCycles, periodAt } from './billing-period.js';
 import type { CollectionMode, Subscription } from './subscription.js';
 import { now, saveChange } from './subscription-changes.js';
 import { type RequestedItem, requireCollectionMode, resolveItems } from './subscription-items.js';
@@ -21,6 +24,8 @@ export interface StartSubscriptionInput {
   /** The completed transaction that started it, if any. */
   readonly transactionId: string | null;
   readonly customData?: CustomData | undefined;
+  /** The checkout's invoice terms, kept for a manually collected subscription. */
+  readonly billingDetails?: BillingDetails | null | undefined;
 }
 
 /** Starts a subscription inside the caller's transaction (the one completing the payment). */
@@ -36,10 +41,14 @@ export async function startSubscription(
   requireCollectionMode(items, input.collectionMode);
   const billingCycle = items[0]?.price.billingCycle;
   if (!billingCycle) throw BillingError.invalidField('items', 'must hold at least one recurring price');
-  const period = periodAt(at, billingCycle, 0);
+  // A trial price starts the subscription trialing: the trial is its first "period", and the
+  // first billing period starts (and is charged) when the trial ends (ADR 1004).
+  const trialPeriod = items[0]?.price.trialPeriod ?? null;
+  const trial = trialPeriod ? { startsAt: at, endsAt: addCycles(at, trialPeriod, 1) } : null;
+  const period = trial ?? periodAt(at, billingCycle, 0);
   const subscription: Subscription = {
     id: context.ids.newId('sub'),
-    status: 'active',
+    status: trial ? 'trialing' : 'active',
     customerId: input.customerId,
     addressId: input.addressId,
     businessId: null,
@@ -48,21 +57,28 @@ export async function startSubscription(
     createdAt: at,
     updatedAt: at,
     startedAt: at,
-    firstBilledAt: at,
+    firstBilledAt: trial ? null : at,
     nextBilledAt: period.endsAt,
     pausedAt: null,
     canceledAt: null,
     currentBillingPeriod: period,
     billingCycle,
     scheduledChange: null,
-    items: items.map((item) => ({ ...item, previouslyBilledAt: at, nextBilledAt: period.endsAt })),
+    items: items.map((item) => ({
+      ...item,
+      status: trial ? 'trialing' : 'active',
+      trialDates: trial,
+      previouslyBilledAt: trial ? null : at,
+      nextBilledAt: period.endsAt,
+    })),
     customData: input.customData ?? null,
     discount: null,
-    billingDetails: null,
+    billingDetails: input.collectionMode === 'manual' ? (input.billingDetails ?? DEFAULT_BILLING_DETAILS) : null,
     managementUrls: { updatePaymentMethod: null, cancel: '' },
     internal: {
-      billingAnchor: at,
-      periodIndex: 0,
+      // After a trial, period 0 starts at the trial's end: the renewal that ends the trial moves to it.
+      billingAnchor: trial ? trial.endsAt : at,
+      periodIndex: trial ? -1 : 0,
       onResume: 'start_new_billing_period',
       pausedPeriod: null,
       version: 0,
@@ -73,7 +89,7 @@ export async function startSubscription(
     before: null,
     after: subscription,
     balanceChange: 'start',
-    eventTypes: ['subscription.created'],
+    eventTypes: trial ? ['subscription.created', 'subscription.trialing'] : ['subscription.created'],
     at,
   });
 }

@@ -10,14 +10,21 @@
 import type { OperationContext } from '../shared/operation-context.js';
 import type { Repositories } from '../shared/repository.js';
 import type { Scope } from '../shared/scope.js';
-import { buildTransaction } from '../transactions/build-transaction.js';
-import { NO_HOOKS, recordPaymentInTransaction, type TransactionHooks } from '../transactions/payments.js';
+import { type BuildTransactionItem, buildTransaction } from '../transactions/build-transaction.js';
+import { drawCredit } from '../transactions/credit-balances.js';
+import {
+  completeSettled,
+  NO_HOOKS,
+  recordPaymentInTransaction,
+  type TransactionHooks,
+} from '../transactions/payments.js';
 import { DEFAULT_TAX_SETTINGS } from '../transactions/tax-settings.js';
 import type { Transaction } from '../transactions/transaction.js';
 import { insertTransaction, saveTransaction } from '../transactions/transaction-changes.js';
 import { bill } from '../transactions/transactions.js';
+import { type ChangeLine, fromPending } from './proration.js';
 import { startSubscription } from './start-subscription.js';
-import type { Subscription } from './subscription.js';
+import type { BillingPeriod, PendingChangeLine, Subscription } from './subscription.js';
 import { saveChange } from './subscription-changes.js';
 
 /** How renewal payments are settled: simulated success or failure (sandbox), or left to a provider report. */
@@ -26,6 +33,30 @@ export type RenewalPayment = 'success' | 'failure' | 'await_report';
 /** Sandbox renewals are paid by the simulated card; live ones wait for the provider's report. */
 export function defaultRenewalPayment(scope: Scope): RenewalPayment {
   return scope.environment === 'sandbox' ? 'success' : 'await_report';
+}
+
+/**
+ * How a charge the service makes by itself at a caller's request (an immediate subscription
+ * change) is settled (ADR 1003): in the sandbox, by the account's simulated card, whose outcome
+ * `PUT /sandbox-payment-outcome` sets (success until set); in live, by the provider's later report.
+ */
+export async function sandboxPaymentOutcome(context: OperationContext): Promise<RenewalPayment> {
+  if (context.scope.environment !== 'sandbox') return 'await_report';
+  return context.store.sandboxClocks.paymentOutcomeOf(context.scope.accountId);
+}
+
+/** `GET /sandbox-payment-outcome`: the outcome of the account's simulated card. */
+export function readSandboxPaymentOutcome(context: OperationContext): Promise<'success' | 'failure'> {
+  return context.store.sandboxClocks.paymentOutcomeOf(context.scope.accountId);
+}
+
+/** `PUT /sandbox-payment-outcome`: sets how the account's simulated card settles sandbox charges. */
+export async function setSandboxPaymentOutcome(
+  context: OperationContext,
+  outcome: 'success' | 'failure',
+): Promise<'success' | 'failure'> {
+  await context.store.sandboxClocks.setPaymentOutcome(context.scope.accountId, outcome);
+  return outcome;
 }
 
 /** The hooks a completing transaction runs: start the subscription it paid for, or revive one past due. */
@@ -46,6 +77,7 @@ export function subscriptionHooks(context: OperationContext): TransactionHooks {
         items: recurring.map((item) => ({ priceId: item.price.id, quantity: item.quantity })),
         transactionId: transaction.id,
         customData: transaction.customData,
+        billingDetails: transaction.billingDetails,
       });
       await saveTransaction(context, tx, transaction, {
         ...transaction,
@@ -67,47 +99,44 @@ async function reviveIfPastDue(context: OperationContext, tx: Repositories, subs
   });
 }
 
+/** What a subscription charge bills: its origin, its lines and the period it is for. */
+export interface SubscriptionCharge {
+  readonly origin: 'subscription_recurring' | 'subscription_update' | 'subscription_charge';
+  readonly items: readonly BuildTransactionItem[];
+  readonly billingPeriod: BillingPeriod | null;
+}
+
+/** The transaction a charge issued, and whether its payment was declined. */
+export interface ChargeOutcome {
+  readonly transaction: Transaction;
+  readonly declined: boolean;
+}
+
 /**
- * Issues the renewal transaction of `subscription` (already moved into its new period) and
- * settles it as `payment` says. Returns the subscription, `past_due` when the payment failed.
+ * Issues a subscription's charge, collected the subscription's way: the customer's credit
+ * balance first (ADR 1002); then a manual subscription's invoice is billed, an automatic one is
+ * paid as `payment` says. A charge that owes nothing (its lines net to zero or below, or credit
+ * covers it) completes at once, a negative one crediting the customer's balance. Without an
+ * address the transaction stays a draft: there is nothing to charge yet.
  */
-export async function billRenewal(
+export async function issueCharge(
   context: OperationContext,
   tx: Repositories,
   subscription: Subscription,
+  charge: SubscriptionCharge,
   payment: RenewalPayment,
-): Promise<Subscription> {
-  const at = subscription.updatedAt;
-  const customer = await tx.customers.findById(context.scope, subscription.customerId);
-  const address = subscription.addressId
-    ? await tx.addresses.findById(context.scope, subscription.addressId)
-    : undefined;
-  const taxSettings = (await tx.billingSettings.findTaxSettings(context.scope)) ?? DEFAULT_TAX_SETTINGS;
-  let transaction: Transaction = buildTransaction(
-    {
-      items: subscription.items.map((item) => ({ price: item.price, product: item.product, quantity: item.quantity })),
-      customer: customer ?? null,
-      address: address ?? null,
-      currencyCode: subscription.currencyCode,
-      collectionMode: subscription.collectionMode,
-      origin: 'subscription_recurring',
-      subscriptionId: subscription.id,
-      billingPeriod: subscription.currentBillingPeriod,
-      customData: null,
-    },
-    { ids: context.ids, now: at, taxSettings },
-  );
-  // Without an address the transaction stays a draft: there is nothing to charge yet.
-  if (transaction.status !== 'ready') {
-    await insertTransaction(context, tx, transaction);
-    return subscription;
+): Promise<ChargeOutcome> {
+  const built = await priceCharge(context, tx, subscription, charge);
+  if (built.status !== 'ready') return { transaction: await insertTransaction(context, tx, built), declined: false };
+  const issued =
+    subscription.collectionMode === 'manual'
+      ? await bill(context, tx, built)
+      : await drawCredit(context, tx, built, subscription.updatedAt);
+  const transaction = await insertTransaction(context, tx, issued);
+  if (BigInt(transaction.details.totals.balance) <= 0n) {
+    return { transaction: await completeSettled(context, tx, transaction, transaction, NO_HOOKS), declined: false };
   }
-  if (subscription.collectionMode === 'manual') {
-    await insertTransaction(context, tx, await bill(context, tx, transaction));
-    return subscription;
-  }
-  transaction = await insertTransaction(context, tx, transaction);
-  if (payment === 'await_report') return subscription;
+  if (subscription.collectionMode === 'manual' || payment === 'await_report') return { transaction, declined: false };
   const paid = await recordPaymentInTransaction(
     context,
     tx,
@@ -120,13 +149,91 @@ export async function billRenewal(
     },
     NO_HOOKS,
   );
-  if (paid.status !== 'past_due') return subscription;
-  // Dunning: the subscription is past due; usage is never blocked, so the new period's
-  // allowance stays granted (ADR 0009).
+  return { transaction: paid, declined: paid.status === 'past_due' };
+}
+
+/** A subscription charge priced as a transaction (customer, address, tax settings read), not stored. */
+export async function priceCharge(
+  context: OperationContext,
+  tx: Repositories,
+  subscription: Subscription,
+  charge: SubscriptionCharge,
+): Promise<Transaction> {
+  const customer = await tx.customers.findById(context.scope, subscription.customerId);
+  const address = subscription.addressId
+    ? await tx.addresses.findById(context.scope, subscription.addressId)
+    : undefined;
+  const taxSettings = (await tx.billingSettings.findTaxSettings(context.scope)) ?? DEFAULT_TAX_SETTINGS;
+  return buildTransaction(
+    {
+      items: charge.items,
+      customer: customer ?? null,
+      address: address ?? null,
+      currencyCode: subscription.currencyCode,
+      collectionMode: subscription.collectionMode,
+      origin: charge.origin,
+      subscriptionId: subscription.id,
+      billingPeriod: charge.billingPeriod,
+      billingDetails: subscription.billingDetails,
+      customData: null,
+    },
+    { ids: context.ids, now: subscription.updatedAt, taxSettings },
+  );
+}
+
+/** A subscription's items as the lines of its recurring charge. */
+export function recurringItems(subscription: Subscription): BuildTransactionItem[] {
+  return subscription.items.map((item) => ({ price: item.price, product: item.product, quantity: item.quantity }));
+}
+
+/** Change lines as transaction items. */
+export function changeItems(lines: readonly ChangeLine[]): BuildTransactionItem[] {
+  return lines.map((line) => ({
+    price: line.price,
+    product: line.product,
+    quantity: line.quantity,
+    change: { share: line.share },
+  }));
+}
+
+/** Dunning: the subscription is past due; usage is never blocked, so its allowance stays granted (ADR 0009). */
+export function markPastDue(
+  context: OperationContext,
+  tx: Repositories,
+  subscription: Subscription,
+  at: string,
+): Promise<Subscription> {
   return saveChange(context, tx, {
     before: subscription,
     after: { ...subscription, status: 'past_due', updatedAt: at },
     eventTypes: ['subscription.past_due', 'subscription.updated'],
     at,
   });
+}
+
+/**
+ * Issues the renewal transaction of `subscription` (already moved into its new period), with
+ * the lines that next-period billing modes left for it, and settles it as `payment` says.
+ * Returns the subscription, `past_due` when the payment failed.
+ */
+export async function billRenewal(
+  context: OperationContext,
+  tx: Repositories,
+  subscription: Subscription,
+  payment: RenewalPayment,
+  pending: readonly PendingChangeLine[] = [],
+): Promise<Subscription> {
+  const outcome = await issueCharge(
+    context,
+    tx,
+    subscription,
+    {
+      origin: 'subscription_recurring',
+      items: [...recurringItems(subscription), ...changeItems(pending.map(fromPending))],
+      billingPeriod: subscription.currentBillingPeriod,
+    },
+    payment,
+  );
+  if (!outcome.declined) return subscription;
+  return markPastDue(context, tx, subscription, subscription.updatedAt);
 }

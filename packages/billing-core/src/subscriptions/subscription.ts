@@ -6,6 +6,7 @@
  * reference wire shape; `internal` holds what only the service needs and is never presented.
  */
 import type { CustomData, Duration, Price, Product } from '../catalogue/entities.js';
+import type { BillingDetails, Proration } from '../transactions/transaction.js';
 
 export const SUBSCRIPTION_STATUSES = ['active', 'canceled', 'past_due', 'paused', 'trialing'] as const;
 export type SubscriptionStatus = (typeof SUBSCRIPTION_STATUSES)[number];
@@ -52,9 +53,18 @@ export interface SubscriptionItem {
   readonly updatedAt: string;
   readonly previouslyBilledAt: string | null;
   readonly nextBilledAt: string | null;
-  readonly trialDates: null;
+  /** The item's trial, when its price has one (ADR 1004). */
+  readonly trialDates: BillingPeriod | null;
   readonly price: Price;
   readonly product: Product;
+}
+
+/** A change line kept on the subscription for its next renewal, in storable form (`proration.ts`). */
+export interface PendingChangeLine {
+  readonly price: Price;
+  readonly product: Product;
+  readonly quantity: number;
+  readonly share: { readonly remaining: string; readonly whole: string; readonly proration: Proration } | null;
 }
 
 export interface SubscriptionInternal {
@@ -68,6 +78,8 @@ export interface SubscriptionInternal {
   /** Incremented on every save; a stale save is refused by the store. */
   readonly version: number;
   readonly transactionId: string | null;
+  /** Lines of next-period billing modes, billed with the next renewal (absent on older documents). */
+  readonly pendingLines?: readonly PendingChangeLine[] | undefined;
 }
 
 export interface Subscription {
@@ -91,7 +103,8 @@ export interface Subscription {
   readonly items: readonly SubscriptionItem[];
   readonly customData: CustomData;
   readonly discount: null;
-  readonly billingDetails: null;
+  /** Invoice terms while collected manually; null when collected automatically. */
+  readonly billingDetails: BillingDetails | null;
   readonly managementUrls: { readonly updatePaymentMethod: null; readonly cancel: string };
   readonly internal: SubscriptionInternal;
 }

@@ -1,36 +1,73 @@
 /**
  * @module
- * Changing a subscription: its items (an upgrade, a downgrade, a quantity change), its
- * collection mode, custom data, or removing its scheduled change. Item changes apply at once
- * in every billing mode; allowance prices refuse the prorated modes (the seed, rule 8), and
- * the old allowance expires while the new one is granted in full.
+ * Changing a subscription: its items (an upgrade, a downgrade, a quantity change, an added or
+ * removed item), its collection mode, custom data, address, or removing its scheduled change.
+ *
+ * Item changes apply at once and bill as `proration_billing_mode` says (`proration.ts`): now,
+ * in a `subscription_update` transaction collected the subscription's way, or with the next
+ * renewal, or not at all. Allowance prices refuse the prorated modes (the seed, rule 8); their
+ * balances move as the seed's effects table says, in the same database transaction as the
+ * change and its charge. When an immediate charge is declined, `prevent_change` undoes the
+ * whole change (nothing is written) and `apply_change` keeps it with the subscription past due.
+ *
+ * A preview runs exactly this code in a database transaction that is then rolled back.
  */
 import type { CustomData } from '../catalogue/entities.js';
 import { usableAddressOf } from '../catalogue/references.js';
 import { BillingError } from '../shared/billing-error.js';
 import type { OperationContext } from '../shared/operation-context.js';
+import type { Repositories } from '../shared/repository.js';
+import { DEFAULT_BILLING_DETAILS } from '../transactions/due-dates.js';
+import type { BillingDetails, Transaction } from '../transactions/transaction.js';
+import { periodAt } from './billing-period.js';
+import {
+  billsWhen,
+  type ChangeLine,
+  changeLines,
+  fromPending,
+  type ProrationBillingMode,
+  toPending,
+} from './proration.js';
 import type { CollectionMode, Subscription, SubscriptionItem } from './subscription.js';
 import { hasAllowances } from './subscription.js';
+import {
+  changeItems,
+  issueCharge,
+  markPastDue,
+  priceCharge,
+  type RenewalPayment,
+  recurringItems,
+  sandboxPaymentOutcome,
+} from './subscription-billing.js';
 import { now, saveChange } from './subscription-changes.js';
 import { type RequestedItem, requireCollectionMode, resolveItems } from './subscription-items.js';
 
-export const PRORATION_BILLING_MODES = [
-  'prorated_immediately',
-  'prorated_next_billing_period',
-  'full_immediately',
-  'full_next_billing_period',
-  'do_not_bill',
-] as const;
-export type ProrationBillingMode = (typeof PRORATION_BILLING_MODES)[number];
+export { PRORATION_BILLING_MODES, type ProrationBillingMode } from './proration.js';
+
+export const ON_PAYMENT_FAILURE = ['prevent_change', 'apply_change'] as const;
+export type OnPaymentFailure = (typeof ON_PAYMENT_FAILURE)[number];
 
 export interface UpdateSubscriptionInput {
   readonly items?: readonly RequestedItem[] | undefined;
   readonly prorationBillingMode?: ProrationBillingMode | undefined;
+  /** What a declined immediate charge does; `prevent_change` unless given. */
+  readonly onPaymentFailure?: OnPaymentFailure | undefined;
   readonly collectionMode?: CollectionMode | undefined;
   readonly customData?: CustomData | undefined;
   /** Only `null` is accepted: it removes the scheduled change. */
   readonly scheduledChange?: null | undefined;
   readonly addressId?: string | undefined;
+  /** Invoice terms for manual collection; refused on a subscription collected automatically. */
+  readonly billingDetails?: BillingDetails | null | undefined;
+  /** Wire names of public API fields sent that this operation does not offer: each is refused. */
+  readonly unsupportedFields?: readonly string[] | undefined;
+}
+
+/** What an update did: the subscription after it, the charge it issued now, the lines it left for the next renewal. */
+export interface SubscriptionUpdateResult {
+  readonly subscription: Subscription;
+  readonly immediateTransaction: Transaction | null;
+  readonly nextPeriodLines: readonly ChangeLine[];
 }
 
 function sameItems(left: readonly SubscriptionItem[], right: readonly SubscriptionItem[]): boolean {
@@ -51,57 +88,266 @@ export async function requireChangeable(subscription: Subscription | undefined, 
   return subscription;
 }
 
+function requireBillable(current: Subscription, mode: ProrationBillingMode): void {
+  const when = billsWhen(mode);
+  if (current.status === 'paused' && when !== 'never') {
+    throw new BillingError(
+      'subscription_update_when_paused',
+      `Subscription ${current.id} is paused and has no billing period to bill a change against; use do_not_bill or resume it first.`,
+      [{ field: 'proration_billing_mode', message: 'must be do_not_bill while the subscription is paused' }],
+    );
+  }
+  if (current.status === 'past_due' && when === 'now') {
+    throw new BillingError(
+      'subscription_update_when_past_due',
+      `Subscription ${current.id} is past due; settle its open transaction before a change that charges now.`,
+      [{ field: 'proration_billing_mode', message: 'cannot charge immediately while the subscription is past due' }],
+    );
+  }
+}
+
+/**
+ * Applies an update inside the caller's database transaction: the shared body of the change
+ * and of its preview. `payment` settles an automatic immediate charge.
+ */
+export async function applySubscriptionUpdate(
+  context: OperationContext,
+  tx: Repositories,
+  id: string,
+  input: UpdateSubscriptionInput,
+  payment: RenewalPayment,
+): Promise<SubscriptionUpdateResult> {
+  const unsupported = input.unsupportedFields ?? [];
+  if (unsupported.length > 0) {
+    throw new BillingError(
+      'field_not_supported',
+      `Drawdown does not offer ${unsupported.join(', ')} on a subscription update yet; nothing changed.`,
+      unsupported.map((field) => ({ field, message: 'is not offered on this operation yet' })),
+    );
+  }
+  const current = await requireChangeable(await tx.subscriptions.findByIdForUpdate(context.scope, id), id);
+  const at = now(context);
+  let items = current.items;
+  let lines: ChangeLine[] = [];
+  const mode = input.prorationBillingMode;
+  if (input.items !== undefined) {
+    if (mode === undefined) {
+      throw BillingError.invalidField('proration_billing_mode', 'is required when items change');
+    }
+    items = await resolveItems(tx, context.scope, input.items, at, current.items);
+    if (mode.startsWith('prorated') && (hasAllowances(current.items) || hasAllowances(items))) {
+      throw new BillingError(
+        'subscription_prorated_billing_not_allowed_for_allowance',
+        'Prorated billing modes are not allowed on a subscription whose price has allowances: use full_immediately for upgrades and full_next_billing_period for downgrades.',
+      );
+    }
+    if (
+      items[0]?.price.billingCycle?.interval !== current.billingCycle.interval ||
+      items[0]?.price.billingCycle?.frequency !== current.billingCycle.frequency
+    ) {
+      throw new BillingError(
+        'subscription_billing_cycle_mismatch',
+        'New items must have the subscription’s billing cycle.',
+      );
+    }
+    for (const [index, item] of items.entries()) {
+      if (item.price.unitPrice.currencyCode !== current.currencyCode) {
+        throw new BillingError(
+          'subscription_currency_mismatch',
+          `Price ${item.price.id} is in ${item.price.unitPrice.currencyCode}; the subscription bills in ${current.currencyCode}.`,
+          [{ field: `items[${index}].price_id`, message: `must be priced in ${current.currencyCode}` }],
+        );
+      }
+    }
+    requireBillable(current, mode);
+    const period = current.currentBillingPeriod;
+    // Nothing was charged for a trial, so a change during one bills nothing: the items it
+    // leaves are charged when the trial ends (ADR 1004).
+    const trial = current.status === 'trialing' ? (current.items[0]?.trialDates ?? null) : null;
+    if (trial) items = items.map((item) => ({ ...item, status: 'trialing', trialDates: trial }));
+    lines = period && !trial ? changeLines(current.items, items, mode, period, at) : [];
+  } else if (mode !== undefined) {
+    throw BillingError.invalidField('proration_billing_mode', 'applies only to a change of items');
+  }
+  const collectionMode = input.collectionMode ?? current.collectionMode;
+  requireCollectionMode(items, collectionMode);
+  // The address bills every renewal: it must be the subscription customer's, and usable.
+  if (input.addressId !== undefined) await usableAddressOf(tx, context.scope, current.customerId, input.addressId);
+  if (collectionMode === 'automatic' && input.billingDetails) {
+    throw BillingError.invalidField('billing_details', 'applies only to a subscription collected manually');
+  }
+  const billingDetails =
+    collectionMode === 'automatic' ? null : (input.billingDetails ?? current.billingDetails ?? DEFAULT_BILLING_DETAILS);
+  const when = mode === undefined ? 'never' : billsWhen(mode);
+  const pending = when === 'next_renewal' ? lines.map(toPending) : [];
+  const next: Subscription = {
+    ...current,
+    items: items.map((item) => ({ ...item, nextBilledAt: current.nextBilledAt })),
+    collectionMode,
+    billingDetails,
+    customData: input.customData === undefined ? current.customData : input.customData,
+    addressId: input.addressId ?? current.addressId,
+    scheduledChange: input.scheduledChange === null ? null : current.scheduledChange,
+    internal: { ...current.internal, pendingLines: [...(current.internal.pendingLines ?? []), ...pending] },
+    updatedAt: at,
+  };
+  const saved = await saveChange(context, tx, {
+    before: current,
+    after: next,
+    balanceChange: sameItems(current.items, items) ? undefined : 'change_items',
+    eventTypes: ['subscription.updated'],
+    at,
+  });
+  if (when !== 'now' || lines.length === 0) {
+    return { subscription: saved, immediateTransaction: null, nextPeriodLines: when === 'next_renewal' ? lines : [] };
+  }
+  const outcome = await issueCharge(
+    context,
+    tx,
+    saved,
+    { origin: 'subscription_update', items: changeItems(lines), billingPeriod: saved.currentBillingPeriod },
+    payment,
+  );
+  if (!outcome.declined) return { subscription: saved, immediateTransaction: outcome.transaction, nextPeriodLines: [] };
+  if ((input.onPaymentFailure ?? 'prevent_change') === 'prevent_change') {
+    // Thrown inside the database transaction: the change, its charge and its balance effects roll back together.
+    throw new BillingError(
+      'subscription_payment_declined',
+      `The immediate charge for this change to subscription ${id} was declined; with on_payment_failure prevent_change the subscription is unchanged.`,
+    );
+  }
+  const pastDue = await markPastDue(context, tx, saved, at);
+  return { subscription: pastDue, immediateTransaction: outcome.transaction, nextPeriodLines: [] };
+}
+
 export async function updateSubscription(
   context: OperationContext,
   id: string,
   input: UpdateSubscriptionInput,
 ): Promise<Subscription> {
-  return context.store.transaction(async (tx) => {
-    const current = await requireChangeable(await tx.subscriptions.findByIdForUpdate(context.scope, id), id);
-    const at = now(context);
-    let items = current.items;
-    if (input.items !== undefined) {
-      const mode = input.prorationBillingMode;
-      if (mode === undefined) {
-        throw BillingError.invalidField('proration_billing_mode', 'is required when items change');
-      }
-      items = await resolveItems(tx, context.scope, input.items, at, current.items);
-      if (mode.startsWith('prorated') && (hasAllowances(current.items) || hasAllowances(items))) {
-        throw new BillingError(
-          'subscription_prorated_billing_not_allowed_for_allowance',
-          'Prorated billing modes are not allowed on a subscription whose price has allowances: use full_immediately for upgrades and full_next_billing_period for downgrades.',
-        );
-      }
-      if (
-        items[0]?.price.billingCycle?.interval !== current.billingCycle.interval ||
-        items[0]?.price.billingCycle?.frequency !== current.billingCycle.frequency
-      ) {
-        throw new BillingError(
-          'subscription_billing_cycle_mismatch',
-          'New items must have the subscription’s billing cycle.',
-        );
-      }
-    }
-    // The address bills every renewal: it must be the subscription customer's, and active.
-    if (input.addressId !== undefined) await usableAddressOf(tx, context.scope, current.customerId, input.addressId);
-    const collectionMode = input.collectionMode ?? current.collectionMode;
-    requireCollectionMode(items, collectionMode);
-    const itemsChanged = !sameItems(current.items, items);
-    const next: Subscription = {
-      ...current,
-      items: items.map((item) => ({ ...item, nextBilledAt: current.nextBilledAt })),
-      collectionMode,
-      customData: input.customData === undefined ? current.customData : input.customData,
-      addressId: input.addressId ?? current.addressId,
-      scheduledChange: input.scheduledChange === null ? null : current.scheduledChange,
-      updatedAt: at,
-    };
-    return saveChange(context, tx, {
-      before: current,
-      after: next,
-      balanceChange: itemsChanged ? 'change_items' : undefined,
-      eventTypes: ['subscription.updated'],
-      at,
-    });
+  const payment = await sandboxPaymentOutcome(context);
+  const result = await context.store.transaction((tx) => applySubscriptionUpdate(context, tx, id, input, payment));
+  return result.subscription;
+}
+
+/** A preview: the update's result, with the transactions it implies priced but not stored. */
+export interface SubscriptionUpdatePreview extends SubscriptionUpdateResult {
+  /** The change's lines priced, whether billed now or with the next renewal. */
+  readonly changeTransaction: Transaction | null;
+  /** The next renewal: the items for the next period plus the lines left for it. */
+  readonly nextTransaction: Transaction | null;
+  /** The items alone, as every later renewal bills them. */
+  readonly recurringTransaction: Transaction | null;
+}
+
+export const SUBSCRIPTION_INCLUDES = ['next_transaction', 'recurring_transaction_details'] as const;
+export type SubscriptionInclude = (typeof SUBSCRIPTION_INCLUDES)[number];
+
+/**
+ * `GET /subscriptions/{id}?include=…`: the subscription with its next renewal priced (items
+ * plus the lines left for it) and the recurring items alone, as a preview prices them; reads only.
+ */
+export async function getSubscriptionWithIncludes(
+  context: OperationContext,
+  id: string,
+  includes: readonly SubscriptionInclude[],
+): Promise<{
+  subscription: Subscription;
+  nextTransaction?: Transaction | null;
+  recurringTransaction?: Transaction | null;
+}> {
+  const subscription = await context.store.subscriptions.findById(context.scope, id);
+  if (!subscription) throw BillingError.notFound('Subscription', id);
+  if (includes.length === 0) return { subscription };
+  const projected = await projectPreview(context, context.store, {
+    subscription,
+    immediateTransaction: null,
+    nextPeriodLines: [],
   });
+  return {
+    subscription,
+    ...(includes.includes('next_transaction') ? { nextTransaction: projected.nextTransaction } : {}),
+    ...(includes.includes('recurring_transaction_details')
+      ? { recurringTransaction: projected.recurringTransaction }
+      : {}),
+  };
+}
+
+/** Carries a preview's result out of the database transaction it rolls back. */
+class PreviewRollback extends Error {
+  constructor(readonly result: SubscriptionUpdatePreview) {
+    super('preview rollback');
+  }
+}
+
+export async function projectPreview(
+  context: OperationContext,
+  tx: Repositories,
+  result: SubscriptionUpdateResult,
+): Promise<SubscriptionUpdatePreview> {
+  const { subscription } = result;
+  const nextPeriod =
+    subscription.status === 'paused' || subscription.currentBillingPeriod === null
+      ? null
+      : periodAt(subscription.internal.billingAnchor, subscription.billingCycle, subscription.internal.periodIndex + 1);
+  const pending = (subscription.internal.pendingLines ?? []).map(fromPending);
+  const changeLinesPriced = result.immediateTransaction
+    ? result.immediateTransaction
+    : result.nextPeriodLines.length > 0
+      ? await priceCharge(context, tx, subscription, {
+          origin: 'subscription_update',
+          items: changeItems(result.nextPeriodLines),
+          billingPeriod: subscription.currentBillingPeriod,
+        })
+      : null;
+  return {
+    ...result,
+    changeTransaction: changeLinesPriced,
+    nextTransaction: nextPeriod
+      ? await priceCharge(context, tx, subscription, {
+          origin: 'subscription_recurring',
+          items: [...recurringItems(subscription), ...changeItems(pending)],
+          billingPeriod: nextPeriod,
+        })
+      : null,
+    recurringTransaction: nextPeriod
+      ? await priceCharge(context, tx, subscription, {
+          origin: 'subscription_recurring',
+          items: recurringItems(subscription),
+          billingPeriod: nextPeriod,
+        })
+      : null,
+  };
+}
+
+/**
+ * `PATCH /subscriptions/{id}/preview`: what the update would do, computed by the same code in
+ * a database transaction that is rolled back, so nothing is written. The immediate charge is
+ * shown as issued, before any payment.
+ */
+export function previewSubscriptionUpdate(
+  context: OperationContext,
+  id: string,
+  input: UpdateSubscriptionInput,
+): Promise<SubscriptionUpdatePreview> {
+  return previewInRollback(context, (tx) => applySubscriptionUpdate(context, tx, id, input, 'await_report'));
+}
+
+/**
+ * Runs `apply` (a subscription operation, its charge unpaid) in a database transaction, prices
+ * what it implies, and rolls everything back: the shared body of every subscription preview.
+ */
+export async function previewInRollback(
+  context: OperationContext,
+  apply: (tx: Repositories) => Promise<SubscriptionUpdateResult>,
+): Promise<SubscriptionUpdatePreview> {
+  try {
+    await context.store.transaction(async (tx) => {
+      throw new PreviewRollback(await projectPreview(context, tx, await apply(tx)));
+    });
+  } catch (error) {
+    if (error instanceof PreviewRollback) return error.result;
+    throw error;
+  }
+  throw new Error('A preview transaction committed');
 }

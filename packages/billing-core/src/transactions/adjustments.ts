@@ -15,6 +15,7 @@ import { nowTimestamp, recordEvent } from '../shared/operation-context.js';
 import type { ListQuery, Page } from '../shared/pagination.js';
 import type { Repositories } from '../shared/repository.js';
 import type { Adjustment, AdjustmentAction, AdjustmentItem, AdjustmentType } from './adjustment.js';
+import { grantCredit } from './credit-balances.js';
 import { completeSettled, type TransactionHooks } from './payments.js';
 import type { Transaction } from './transaction.js';
 import { saveTransaction } from './transaction-changes.js';
@@ -166,7 +167,7 @@ export async function createAdjustment(
       subscriptionId: transaction.subscriptionId,
       customerId: transaction.customerId,
       reason: input.reason,
-      creditAppliedToBalance: input.action === 'credit' ? !unpaid : null,
+      creditAppliedToBalance: input.action === 'credit' ? !unpaid && transaction.collectionMode === 'automatic' : null,
       currencyCode: transaction.currencyCode,
       status: 'approved',
       items,
@@ -206,6 +207,22 @@ export async function createAdjustment(
       transaction.currencyCode,
     );
     const adjusted: Transaction = { ...transaction, details, updatedAt: now };
+    // A credit on a completed, automatically collected transaction goes to the customer's
+    // credit balance, which their next transactions in this currency use first (ADR 1002).
+    if (
+      input.action === 'credit' &&
+      !unpaid &&
+      transaction.collectionMode === 'automatic' &&
+      transaction.customerId !== null
+    ) {
+      await grantCredit(context, tx, {
+        customerId: transaction.customerId,
+        currencyCode: transaction.currencyCode,
+        amount: sum.total,
+        transactionId: transaction.id,
+        at: now,
+      });
+    }
     if (credited && BigInt(details.totals.balance) === 0n) {
       await completeSettled(context, tx, transaction, adjusted, hooks);
     } else {

@@ -20,12 +20,17 @@ import type {
   TransactionOrigin,
   TransactionStatus,
 } from './transaction.js';
-import { composeDetails, NO_SETTLEMENT, type PricedLine, priceLines } from './transaction-totals.js';
+import { composeDetails, NO_SETTLEMENT, type PeriodShare, type PricedLine, priceLines } from './transaction-totals.js';
 
 export interface BuildTransactionItem {
   readonly price: Price;
   readonly product: Product;
   readonly quantity: number;
+  /**
+   * Set on the lines of a subscription change: the quantity is the signed difference (a credit
+   * is negative) rather than a purchase within the price's limits, and `share` prorates it.
+   */
+  readonly change?: { readonly share: PeriodShare | null } | undefined;
 }
 
 export interface BuildTransactionInput {
@@ -33,6 +38,8 @@ export interface BuildTransactionInput {
   readonly customer: Customer | null;
   /** Must belong to `customer`; its country picks the tax rate and any unit price override. */
   readonly address: Address | null;
+  /** A country without a stored address (previews); an address's own country wins. */
+  readonly countryCode?: string | null | undefined;
   /** Defaults to the first item's currency; every item must be priced in it. */
   readonly currencyCode?: string | undefined;
   readonly collectionMode: TransactionCollectionMode;
@@ -42,6 +49,11 @@ export interface BuildTransactionInput {
   /** Manual collection defaults to net-30 payment terms. */
   readonly billingDetails?: BillingDetails | null | undefined;
   readonly customData?: CustomData | undefined;
+  /**
+   * Set on transactions that can start a subscription (API and checkout): a recurring price with
+   * a trial period is charged nothing, as its subscription starts trialing (ADR 1004).
+   */
+  readonly startsTrials?: boolean | undefined;
 }
 
 export interface BuildEnvironment {
@@ -64,6 +76,26 @@ function unitPriceFor(price: Price, countryCode: string | null) {
       ? undefined
       : price.unitPriceOverrides.find((candidate) => candidate.countryCodes.includes(countryCode));
   return override?.unitPrice ?? price.unitPrice;
+}
+
+function isTrialPrice(price: Price): boolean {
+  return price.trialPeriod !== null && price.billingCycle !== null;
+}
+
+function sameDuration(left: Price['trialPeriod'], right: Price['trialPeriod']): boolean {
+  return left?.interval === right?.interval && left?.frequency === right?.frequency;
+}
+
+/** The recurring items a subscription would start with share one trial, or none has a trial. */
+function requireOneTrial(items: readonly BuildTransactionItem[]): void {
+  const recurring = items.filter((item) => item.price.billingCycle !== null);
+  const [first, ...rest] = recurring;
+  if (first && rest.some((item) => !sameDuration(item.price.trialPeriod, first.price.trialPeriod))) {
+    throw new BillingError(
+      'subscription_trial_items_mixed',
+      'The recurring prices of a transaction that starts a subscription must all have the same trial period, or none.',
+    );
+  }
 }
 
 /** `draft` until customer and address are both known, then `ready`. */
@@ -97,14 +129,19 @@ export function buildTransaction(
       [{ field: 'collection_mode', message: 'must be automatic for prices with allowances' }],
     );
   }
-  const countryCode = input.address?.countryCode ?? null;
+  if (input.startsTrials) requireOneTrial(input.items);
+  const countryCode = input.address?.countryCode ?? input.countryCode ?? null;
   const currencyCode = input.currencyCode ?? unitPriceFor(first.price, countryCode).currencyCode;
   if (!isSupportedCurrency(currencyCode))
     throw BillingError.invalidField('currency_code', 'is not a supported currency');
   const rate = taxRateFor(environment.taxSettings, countryCode);
   const lines = input.items.map((item, index): PricedLine => {
     const { price, quantity } = item;
-    if (!Number.isInteger(quantity) || quantity < price.quantity.minimum || quantity > price.quantity.maximum) {
+    if (item.change) {
+      if (!Number.isInteger(quantity) || quantity === 0) {
+        throw BillingError.invalidField(`items[${index}].quantity`, 'must be a non-zero whole number on a change line');
+      }
+    } else if (!Number.isInteger(quantity) || quantity < price.quantity.minimum || quantity > price.quantity.maximum) {
       throw BillingError.invalidField(
         `items[${index}].quantity`,
         `must be a whole number from ${price.quantity.minimum} to ${price.quantity.maximum} for price ${price.id}`,
@@ -122,9 +159,10 @@ export function buildTransaction(
       price,
       product: item.product,
       quantity,
-      unitAmount: BigInt(unitPrice.amount),
+      unitAmount: input.startsTrials && isTrialPrice(price) ? 0n : BigInt(unitPrice.amount),
       rate: rate.isZero() ? Decimal.zero : rate,
       mode: price.taxMode === 'account_setting' ? environment.taxSettings.defaultTaxMode : price.taxMode,
+      share: item.change?.share ?? undefined,
     };
   });
   const customerId = input.customer?.id ?? null;
@@ -149,7 +187,11 @@ export function buildTransaction(
     collectionMode: input.collectionMode,
     billingDetails,
     billingPeriod: input.billingPeriod ?? null,
-    items: input.items.map((item) => ({ price: item.price, quantity: item.quantity, proration: null })),
+    items: input.items.map((item) => ({
+      price: item.price,
+      quantity: item.quantity,
+      proration: item.change?.share?.proration ?? null,
+    })),
     details: composeDetails(priceLines(lines), NO_SETTLEMENT, currencyCode),
     payments: [],
     checkout: null,

@@ -12,6 +12,7 @@ import { BillingError } from '../shared/billing-error.js';
 import type { OperationContext } from '../shared/operation-context.js';
 import { nowTimestamp } from '../shared/operation-context.js';
 import type { Repositories } from '../shared/repository.js';
+import { settleCreditOnCompletion } from './credit-balances.js';
 import type { Transaction, TransactionPayment } from './transaction.js';
 import { saveTransaction, withInvoiceNumber } from './transaction-changes.js';
 import { requireTransition } from './transaction-status.js';
@@ -75,6 +76,7 @@ export async function completeSettled(
     settled.billedAt ?? now,
   );
   const saved = await saveTransaction(context, tx, before, completed, [...extraEvents, 'transaction.paid']);
+  await settleCreditOnCompletion(context, tx, saved, now);
   await hooks.afterCompleted?.(tx, saved);
   // The hook may have linked the transaction to the subscription it started.
   return (await tx.transactions.findById(context.scope, saved.id)) ?? saved;

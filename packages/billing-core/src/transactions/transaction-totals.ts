@@ -16,6 +16,7 @@ import type { Decimal } from '../money/decimal.js';
 import { divideRounded } from '../money/rounding.js';
 import type {
   AmountTotals,
+  Proration,
   ResolvedTaxMode,
   TaxRateUsed,
   Transaction,
@@ -71,15 +72,30 @@ export function taxLine(amount: bigint, rate: Decimal, mode: ResolvedTaxMode): A
   return { subtotal: amount - tax, discount: 0n, tax, total: amount };
 }
 
+/** The exact share of a period a prorated line bills: `remaining / whole` (milliseconds). */
+export interface PeriodShare {
+  readonly remaining: bigint;
+  readonly whole: bigint;
+  readonly proration: Proration;
+}
+
 export interface PricedLine {
   readonly id: string;
   readonly price: Price;
   readonly product: Product;
+  /** Negative on a credit line of a subscription change. */
   readonly quantity: number;
   /** The unit price in lowest units, after any country override. */
   readonly unitAmount: bigint;
   readonly rate: Decimal;
   readonly mode: ResolvedTaxMode;
+  /** Present on prorated lines: the amount is rounded once, half to even, from the exact share (ADR 1000). */
+  readonly share?: PeriodShare | undefined;
+}
+
+/** `amount` scaled by the line's share of its period, rounded half to even; the whole amount without one. */
+function shareOf(amount: bigint, share: PeriodShare | undefined): bigint {
+  return share ? divideRounded(amount * share.remaining, share.whole, 'half-even') : amount;
 }
 
 export interface PricedLines {
@@ -93,8 +109,8 @@ export function priceLines(lines: readonly PricedLine[]): PricedLines {
   let totals = ZERO;
   const byRate = new Map<string, Amounts>();
   const lineItems = lines.map((line): TransactionLineItem => {
-    const amounts = taxLine(line.unitAmount * BigInt(line.quantity), line.rate, line.mode);
-    const unit = taxLine(line.unitAmount, line.rate, line.mode);
+    const amounts = taxLine(shareOf(line.unitAmount * BigInt(line.quantity), line.share), line.rate, line.mode);
+    const unit = taxLine(shareOf(line.unitAmount, line.share), line.rate, line.mode);
     const rate = line.rate.toString();
     totals = addAmounts(totals, amounts);
     byRate.set(rate, addAmounts(byRate.get(rate) ?? ZERO, amounts));
@@ -102,7 +118,7 @@ export function priceLines(lines: readonly PricedLine[]): PricedLines {
       id: line.id,
       priceId: line.price.id,
       quantity: line.quantity,
-      proration: null,
+      proration: line.share?.proration ?? null,
       taxRate: rate,
       unitTotals: amountTotalsText(unit),
       totals: amountTotalsText(amounts),
@@ -136,11 +152,16 @@ export const NO_SETTLEMENT: Settlement = {
   completed: false,
 };
 
-/** The details of priced lines after a settlement: grand total = total − credit; balance = grand total − paid. */
+/**
+ * The details of priced lines after a settlement: grand total = total − credit + credit to
+ * balance; balance = grand total − paid. Lines that sum below zero (a downgrade's credit) owe
+ * nothing: their whole negative total is credit to the customer's balance, and grand total is 0.
+ */
 export function composeDetails(lines: PricedLines, settlement: Settlement, currencyCode: string): TransactionDetails {
   const { totals } = lines;
-  const grandTotal = totals.total - settlement.creditTotal;
-  const grandTotalTax = totals.tax - settlement.creditTax;
+  const creditToBalance = totals.total < 0n ? -totals.total : 0n;
+  const grandTotal = totals.total - settlement.creditTotal + creditToBalance;
+  const grandTotalTax = totals.total < 0n ? 0n : totals.tax - settlement.creditTax;
   const balance = grandTotal - settlement.paid;
   // Drawdown takes no fee: earnings are what was charged, net of tax.
   const earnings = (grandTotal - grandTotalTax).toString();
@@ -156,7 +177,7 @@ export function composeDetails(lines: PricedLines, settlement: Settlement, curre
     totals: {
       ...text,
       credit: settlement.creditTotal.toString(),
-      creditToBalance: '0',
+      creditToBalance: creditToBalance.toString(),
       balance: balance.toString(),
       grandTotal: grandTotal.toString(),
       grandTotalTax: grandTotalTax.toString(),
@@ -180,7 +201,7 @@ export function composeDetails(lines: PricedLines, settlement: Settlement, curre
       ? {
           ...text,
           credit: settlement.creditTotal.toString(),
-          creditToBalance: '0',
+          creditToBalance: creditToBalance.toString(),
           balance: balance.toString(),
           grandTotal: grandTotal.toString(),
           grandTotalTax: grandTotalTax.toString(),

@@ -31,8 +31,9 @@ export interface AmountTotals {
 }
 
 export interface TransactionTotals extends AmountTotals {
-  /** Credit applied to this transaction (credit adjustments on an unpaid invoice). */
+  /** Credit applied to this transaction: the customer's credit balance and credit adjustments on an unpaid invoice. */
   readonly credit: string;
+  /** What negative lines (a downgrade's credit) leave over: added to the customer's credit balance. */
   readonly creditToBalance: string;
   /** `grandTotal` minus payments received: what is still due. */
   readonly balance: string;
@@ -76,11 +77,22 @@ export interface PayoutTotals {
   readonly feeRate: string;
 }
 
+/**
+ * The share of a billing period a prorated line charges or credits: `rate` is the time left
+ * over the whole period (six places, informational; amounts use the exact fraction, ADR 1000),
+ * `billingPeriod` the part of the period charged or credited.
+ */
+export interface Proration {
+  readonly rate: string;
+  readonly billingPeriod: TransactionBillingPeriod;
+}
+
 export interface TransactionLineItem {
   readonly id: string;
   readonly priceId: string;
+  /** Negative on a credit line of a subscription change. */
   readonly quantity: number;
-  readonly proration: null;
+  readonly proration: Proration | null;
   /** The rate applied, as a decimal fraction (`"0.2"` for 20%). */
   readonly taxRate: string;
   /** One unit, rounded on its own (so unit totals times quantity may differ from totals by rounding). */
@@ -106,7 +118,7 @@ export interface TransactionDetails {
 export interface TransactionItem {
   readonly price: Price;
   readonly quantity: number;
-  readonly proration: null;
+  readonly proration: Proration | null;
 }
 
 export type PaymentStatus = 'captured' | 'error';

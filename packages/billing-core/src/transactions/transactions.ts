@@ -6,6 +6,7 @@ import { nowTimestamp } from '../shared/operation-context.js';
 import type { Page } from '../shared/pagination.js';
 import type { Repositories } from '../shared/repository.js';
 import { type BuildTransactionItem, buildTransaction } from './build-transaction.js';
+import { drawCredit, releaseCredit } from './credit-balances.js';
 import { DEFAULT_TAX_SETTINGS } from './tax-settings.js';
 import type {
   BillingDetails,
@@ -49,7 +50,7 @@ export interface UpdateTransactionInput {
 
 const EDITABLE_STATUSES: ReadonlySet<string> = new Set(['draft', 'ready']);
 
-async function resolveItems(
+export async function resolveItems(
   context: OperationContext,
   tx: Repositories,
   items: readonly TransactionItemInput[],
@@ -64,7 +65,7 @@ async function resolveItems(
   return resolved;
 }
 
-async function resolveParties(
+export async function resolveParties(
   context: OperationContext,
   tx: Repositories,
   customerId: string | null,
@@ -77,8 +78,10 @@ async function resolveParties(
   return { customer, address };
 }
 
-/** Issues the invoice: `billed`, billed now, with the next invoice number. */
-/** Issues the invoice: `billed`, with the next invoice number of the scope. */
+/**
+ * Issues the invoice: `billed`, with the next invoice number of the scope, and the customer's
+ * available credit applied first (reserved until the invoice is paid; ADR 1002).
+ */
 export async function bill(
   context: OperationContext,
   tx: Repositories,
@@ -86,7 +89,8 @@ export async function bill(
 ): Promise<Transaction> {
   requireTransition(transaction.id, transaction.status, 'billed');
   const now = nowTimestamp(context);
-  return withInvoiceNumber(context, tx, { ...transaction, status: 'billed', billedAt: now, updatedAt: now }, now);
+  const credited = await drawCredit(context, tx, transaction, now);
+  return withInvoiceNumber(context, tx, { ...credited, status: 'billed', billedAt: now, updatedAt: now }, now);
 }
 
 export async function createTransaction(
@@ -105,6 +109,7 @@ export async function createTransaction(
         currencyCode: input.currencyCode,
         collectionMode: input.collectionMode ?? 'automatic',
         origin: 'api',
+        startsTrials: true,
         billingDetails: input.billingDetails,
         billingPeriod: input.billingPeriod,
         customData: input.customData,
@@ -172,6 +177,7 @@ export async function updateTransaction(
           currencyCode: input.currencyCode ?? (input.items === undefined ? current.currencyCode : undefined),
           collectionMode: input.collectionMode ?? current.collectionMode,
           origin: current.origin,
+          startsTrials: current.origin === 'api' || current.origin === 'web',
           subscriptionId: current.subscriptionId,
           billingPeriod: input.billingPeriod === undefined ? current.billingPeriod : input.billingPeriod,
           billingDetails: input.billingDetails === undefined ? current.billingDetails : input.billingDetails,
@@ -193,6 +199,7 @@ export async function updateTransaction(
     if (input.status === 'canceled') {
       requireTransition(id, next.status, 'canceled');
       next = { ...next, status: 'canceled' };
+      await releaseCredit(context, tx, next, now);
     }
     return saveTransaction(context, tx, current, next);
   });

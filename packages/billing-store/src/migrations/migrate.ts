@@ -8,6 +8,8 @@ import { foundation } from './0001-foundation.js';
 import { usage } from './0002-usage.js';
 import { transactions } from './0003-transactions.js';
 import { notifications } from './0005-notifications.js';
+import { creditBalances } from './0020-credit-balances.js';
+import { sandboxPaymentOutcomes } from './0021-sandbox-payment-outcomes.js';
 import { apiKeyExpiryNotices } from './0050-api-key-expiry-notices.js';
 import { simulations } from './0051-simulations.js';
 import { metricRollups } from './0052-metric-rollups.js';
@@ -25,6 +27,8 @@ export const MIGRATIONS: readonly Migration[] = [
   simulations,
   metricRollups,
   reports,
+  creditBalances,
+  sandboxPaymentOutcomes,
 ];
 
 const MIGRATION_LOCK_KEY = 4_172_031_985;

@@ -27,4 +27,20 @@ export class SqlSandboxClockRepository implements SandboxClockRepository {
     );
     return rows.map((row) => ({ accountId: row.account_id, offsetMs: Number(row.offset_ms) }));
   }
+
+  async paymentOutcomeOf(accountId: string): Promise<'success' | 'failure'> {
+    const row = await this.sql.get<{ outcome: string }>(
+      'select outcome from sandbox_payment_outcomes where account_id = ?',
+      [accountId],
+    );
+    return row?.outcome === 'failure' ? 'failure' : 'success';
+  }
+
+  async setPaymentOutcome(accountId: string, outcome: 'success' | 'failure'): Promise<void> {
+    await this.sql.run(
+      `insert into sandbox_payment_outcomes (account_id, outcome) values (?, ?)
+       on conflict (account_id) do update set outcome = excluded.outcome`,
+      [accountId, outcome],
+    );
+  }
 }

@@ -52,6 +52,12 @@ export function registerCustomerRoutes(app: Hono<AppEnv>): void {
     return respond(c, await c.var.useCases.updateCustomer(c.var.caller, id, await readBody(c, UpdateCustomerBody)));
   });
 
+  app.get('/customers/:customer/credit-balances', need('customer.read'), async (c) => {
+    const customerId = pathId(c, 'ctm', 'customer');
+    const currencies = c.req.query('currency_code');
+    const codes = currencies === undefined ? undefined : currencies.split(',').map((code) => code.trim());
+    return respond(c, await c.var.useCases.listCreditBalances(c.var.caller, customerId, codes));
+  });
   app.get('/customers/:customer/addresses', need('address.read'), async (c) => {
     const customerId = pathId(c, 'ctm', 'customer');
     const { query, perPage } = parseListParams(c, addressListSpec);

@@ -1,4 +1,4 @@
-import { AdvanceSandboxClockBody } from '@drawdown/billing-contract';
+import { AdvanceSandboxClockBody, SandboxPaymentOutcomeBody } from '@drawdown/billing-contract';
 import { toTimestamp } from '@drawdown/billing-core';
 import type { Hono } from 'hono';
 import type { AppEnv } from '../app-env.js';
@@ -21,6 +21,14 @@ function present(reading: { now: number; offsetMs: number; stepsRun?: number }) 
 export function registerSandboxClockRoutes(app: Hono<AppEnv>): void {
   app.get('/sandbox-clock', need('sandbox_clock.read'), async (c) => {
     return respond(c, present(await c.var.useCases.readSandboxClock(c.var.caller)));
+  });
+  // The sandbox's simulated card: how the charges the sandbox makes by itself settle (ADR 1003).
+  app.get('/sandbox-payment-outcome', need('sandbox_clock.read'), async (c) => {
+    return respond(c, { outcome: await c.var.useCases.readSandboxPaymentOutcome(c.var.caller) });
+  });
+  app.put('/sandbox-payment-outcome', need('sandbox_clock.write'), async (c) => {
+    const { outcome } = await readBody(c, SandboxPaymentOutcomeBody);
+    return respond(c, { outcome: await c.var.useCases.setSandboxPaymentOutcome(c.var.caller, outcome) });
   });
   app.post('/sandbox-clock/advance', need('sandbox_clock.write'), async (c) => {
     const body = await readBody(c, AdvanceSandboxClockBody);

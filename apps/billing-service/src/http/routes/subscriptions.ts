@@ -2,16 +2,29 @@ import {
   CancelSubscriptionBody,
   PauseSubscriptionBody,
   ResumeSubscriptionBody,
+  SubscriptionChargeBody,
+  UNSUPPORTED_SUBSCRIPTION_UPDATE_FIELDS,
   UpdateSubscriptionBody,
 } from '@drawdown/billing-contract';
-import { SUBSCRIPTION_STATUSES, type SubscriptionColumn } from '@drawdown/billing-core';
+import {
+  BillingError,
+  type OneTimeChargeInput,
+  SUBSCRIPTION_INCLUDES,
+  SUBSCRIPTION_STATUSES,
+  type SubscriptionColumn,
+  type SubscriptionInclude,
+  type UpdateSubscriptionInput,
+} from '@drawdown/billing-core';
 import type { Hono } from 'hono';
+import type { z } from 'zod';
 import type { AppEnv } from '../app-env.js';
 import { respond, respondPage } from '../envelope.js';
 import { type ListSpec, parseListParams } from '../list-params.js';
-import { presentSubscription } from '../presenters.js';
+import { presentSubscription, presentSubscriptionPreview, presentSubscriptionWithIncludes } from '../presenters.js';
 import { readBody } from '../request-body.js';
 import { need, pathId } from '../route-helpers.js';
+import type { CamelCased } from '../wire-case.js';
+import { billingDetailsOf } from './transactions.js';
 
 const listSpec: ListSpec<SubscriptionColumn> = {
   idPrefix: 'sub',
@@ -31,18 +44,116 @@ const listSpec: ListSpec<SubscriptionColumn> = {
   },
 };
 
+type UpdateBody = CamelCased<z.output<typeof UpdateSubscriptionBody>>;
+
+function camelKey(field: string): string {
+  return field.replace(/_([a-z])/g, (_, letter: string) => letter.toUpperCase());
+}
+
+/** The update body as the core's input: public API fields not offered yet are named for refusal. */
+function toUpdateInput(body: UpdateBody): UpdateSubscriptionInput {
+  const unsupported: string[] = UNSUPPORTED_SUBSCRIPTION_UPDATE_FIELDS.filter((field) => camelKey(field) in body);
+  return {
+    items: body.items,
+    prorationBillingMode: body.prorationBillingMode,
+    onPaymentFailure: body.onPaymentFailure,
+    collectionMode: body.collectionMode,
+    customData: body.customData,
+    scheduledChange: body.scheduledChange === null ? null : undefined,
+    addressId: body.addressId,
+    billingDetails: billingDetailsOf(body.billingDetails),
+    unsupportedFields: unsupported,
+  };
+}
+
+/** List filters of the public API that Drawdown does not offer yet: refused by name, never ignored. */
+const UNOFFERED_LIST_FILTERS = ['price_id', 'next_billed_at'] as const;
+
+function refuseUnofferedFilters(url: string): void {
+  const sent = [...new URL(url).searchParams.keys()].map((key) => key.replace(/\[[A-Z]+\]$/, ''));
+  const refused = UNOFFERED_LIST_FILTERS.filter((filter) => sent.includes(filter));
+  if (refused.length > 0) {
+    throw new BillingError(
+      'field_not_supported',
+      `Drawdown does not offer the ${refused.join(', ')} filter on subscriptions yet; nothing was listed.`,
+    );
+  }
+}
+
+function parseIncludes(raw: string | undefined): SubscriptionInclude[] {
+  if (raw === undefined) return [];
+  const values = raw.split(',').map((value) => value.trim());
+  const known = (value: string): value is SubscriptionInclude =>
+    (SUBSCRIPTION_INCLUDES as readonly string[]).includes(value);
+  if (!values.every(known)) {
+    throw BillingError.invalidField('include', `must be a comma-separated list of ${SUBSCRIPTION_INCLUDES.join(', ')}`);
+  }
+  return values.filter(known);
+}
+
+type ChargeBody = CamelCased<z.output<typeof SubscriptionChargeBody>>;
+
+/** The charge body as the core's input; non-catalog prices are refused by name. */
+function toChargeInput(body: ChargeBody): OneTimeChargeInput {
+  const unsupported = body.items.flatMap((item, index) =>
+    item.price !== undefined && item.price !== null ? [`items[${index}].price`] : [],
+  );
+  if (unsupported.length > 0) {
+    throw new BillingError(
+      'field_not_supported',
+      `Drawdown does not offer non-catalog prices (${unsupported.join(', ')}) on a one-time charge yet.`,
+    );
+  }
+  return {
+    effectiveFrom: body.effectiveFrom,
+    onPaymentFailure: body.onPaymentFailure,
+    items: body.items.map((item, index) => {
+      if (item.priceId === undefined) throw BillingError.invalidField(`items[${index}].price_id`, 'is required');
+      return { priceId: item.priceId, quantity: item.quantity };
+    }),
+  };
+}
+
 export function registerSubscriptionRoutes(app: Hono<AppEnv>): void {
   app.get('/subscriptions', need('subscription.read'), async (c) => {
+    refuseUnofferedFilters(c.req.url);
     const { query, perPage } = parseListParams(c, listSpec);
     return respondPage(c, await c.var.useCases.listSubscriptions(c.var.caller, query), perPage, presentSubscription);
   });
   app.get('/subscriptions/:id', need('subscription.read'), async (c) => {
-    return respond(c, presentSubscription(await c.var.useCases.getSubscription(c.var.caller, pathId(c, 'sub'))));
+    const id = pathId(c, 'sub');
+    const includes = parseIncludes(c.req.query('include'));
+    return respond(
+      c,
+      presentSubscriptionWithIncludes(await c.var.useCases.getSubscriptionWithIncludes(c.var.caller, id, includes)),
+    );
   });
   app.patch('/subscriptions/:id', need('subscription.write'), async (c) => {
     const id = pathId(c, 'sub');
-    const input = await readBody(c, UpdateSubscriptionBody);
+    const input = toUpdateInput(await readBody(c, UpdateSubscriptionBody));
     return respond(c, presentSubscription(await c.var.useCases.updateSubscription(c.var.caller, id, input)));
+  });
+  app.patch('/subscriptions/:id/preview', need('subscription.read'), async (c) => {
+    const id = pathId(c, 'sub');
+    const input = toUpdateInput(await readBody(c, UpdateSubscriptionBody));
+    return respond(
+      c,
+      presentSubscriptionPreview(await c.var.useCases.previewSubscriptionUpdate(c.var.caller, id, input)),
+    );
+  });
+  app.post('/subscriptions/:id/charge', need('subscription.write'), async (c) => {
+    const id = pathId(c, 'sub');
+    const input = toChargeInput(await readBody(c, SubscriptionChargeBody));
+    return respond(c, presentSubscription(await c.var.useCases.createOneTimeCharge(c.var.caller, id, input)));
+  });
+  app.post('/subscriptions/:id/charge/preview', need('subscription.read'), async (c) => {
+    const id = pathId(c, 'sub');
+    const input = toChargeInput(await readBody(c, SubscriptionChargeBody));
+    return respond(c, presentSubscriptionPreview(await c.var.useCases.previewOneTimeCharge(c.var.caller, id, input)));
+  });
+  app.post('/subscriptions/:id/activate', need('subscription.write'), async (c) => {
+    const id = pathId(c, 'sub');
+    return respond(c, presentSubscription(await c.var.useCases.activateSubscription(c.var.caller, id)));
   });
   app.post('/subscriptions/:id/pause', need('subscription.write'), async (c) => {
     const id = pathId(c, 'sub');

@@ -95,7 +95,7 @@ type WireBillingDetails = {
   paymentTerms: BillingDetails['paymentTerms'];
 };
 
-function billingDetailsOf(details: WireBillingDetails | null | undefined): BillingDetails | null | undefined {
+export function billingDetailsOf(details: WireBillingDetails | null | undefined): BillingDetails | null | undefined {
   if (details == null) return details;
   return {
     enableCheckout: details.enableCheckout ?? false,

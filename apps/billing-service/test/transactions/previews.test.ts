@@ -1,0 +1,128 @@
+/**
+ * `transactions.preview` and `pricingPreview.preview` through the official SDK, on both engines:
+ * amounts priced and taxed as a real transaction would be (today's tax settings: 20% by
+ * default, 19% for DE), formatted for display, and nothing written.
+ */
+import { type BillingHarness, ENGINES, startBillingHarness } from '@drawdown/testkit';
+import { type Environment, Paddle } from '@paddle/paddle-node-sdk';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type ApiClient, expectError, harnessClients } from '../support/api-client.js';
+import { createProduct } from '../support/catalogue-fixtures.js';
+import { type Buyer, createBuyer } from './transaction-fixtures.js';
+
+describe.each(ENGINES)('%s: transaction and pricing previews', (engine) => {
+  let harness: BillingHarness;
+  let paddle: Paddle;
+  let sandbox: ApiClient;
+  let buyer: Buyer;
+  let priceId: string;
+
+  beforeAll(async () => {
+    harness = await startBillingHarness({ engine });
+    ({ sandbox } = harnessClients(harness));
+    paddle = new Paddle(harness.sandboxKey, {
+      environment: harness.sandboxUrl as Environment,
+      logLevel: 'none' as never,
+    });
+    const settings = await sandbox.patch('/tax-settings', {
+      default_tax_mode: 'external',
+      default_rate: '0.2',
+      country_rates: [{ country_code: 'DE', rate: '0.19' }],
+    });
+    expect(settings.status, settings.text).toBe(200);
+    buyer = await createBuyer(sandbox, 'US');
+    const productId = await createProduct(sandbox, { name: 'Seat' });
+    const price = await sandbox.post('/prices', {
+      product_id: productId,
+      description: 'Seat',
+      unit_price: { amount: '2999', currency_code: 'USD' },
+      billing_cycle: { interval: 'month', frequency: 1 },
+    });
+    priceId = price.id;
+  });
+  afterAll(() => harness.close());
+
+  it('transactions.preview prices and taxes the items for the customer’s address and stores nothing', async () => {
+    const before = (await sandbox.get('/transactions?per_page=30')).list.length;
+    const preview = await paddle.transactions.preview({
+      items: [{ priceId, quantity: 3 }],
+      customerId: buyer.customerId,
+      addressId: buyer.addressId,
+    });
+    // 3 × 2999 = 8997; tax 20%: 1799.4 → 1799; one unit: 599.8 → 600.
+    expect(preview.details.totals).toMatchObject({
+      subtotal: '8997',
+      tax: '1799',
+      total: '10796',
+      grandTotal: '10796',
+    });
+    expect(preview.details.lineItems[0]).toMatchObject({
+      priceId,
+      quantity: 3,
+      taxRate: '0.2',
+      unitTotals: { subtotal: '2999', tax: '600', total: '3599' },
+    });
+    expect(preview).toMatchObject({ customerId: buyer.customerId, addressId: buyer.addressId, currencyCode: 'USD' });
+    expect(preview.items[0]?.price?.id).toBe(priceId);
+    expect((await sandbox.get('/transactions?per_page=30')).list).toHaveLength(before);
+  });
+
+  it('pricingPreview.preview formats per-item amounts for a country without a stored address', async () => {
+    const preview = await paddle.pricingPreview.preview({
+      items: [{ priceId, quantity: 3 }],
+      address: { countryCode: 'DE' },
+    });
+    const [line] = preview.details.lineItems;
+    // 8997 × 19% = 1709.43 → 1709.
+    expect(line?.totals).toMatchObject({ subtotal: '8997', tax: '1709', total: '10706' });
+    expect(line?.formattedTotals).toMatchObject({ subtotal: '$89.97', tax: '$17.09', total: '$107.06' });
+    expect(line?.formattedUnitTotals.total).toBe('$35.69');
+    expect(line?.taxRate).toBe('0.19');
+    expect(preview.address?.countryCode).toBe('DE');
+    expect(preview.currencyCode).toBe('USD');
+  });
+
+  it('refuses what it does not offer by name, and ids of another account', async () => {
+    expectError(
+      await sandbox.post('/pricing-preview', { items: [{ price_id: priceId, quantity: 1 }], discount_id: 'dsc_1' }),
+      400,
+      'field_not_supported',
+    );
+    expectError(
+      await sandbox.post('/transactions/preview', {
+        items: [{ price: { description: 'x', unit_price: { amount: '1', currency_code: 'USD' } }, quantity: 1 }],
+      }),
+      400,
+      'field_not_supported',
+    );
+    expectError(
+      await sandbox.post('/transactions/preview', {
+        items: [{ price_id: priceId, quantity: 1, include_in_totals: false }],
+      }),
+      400,
+      'field_not_supported',
+    );
+    expectError(
+      await sandbox.post('/transactions/preview', {
+        items: [{ price_id: priceId, quantity: 1 }],
+        address_id: buyer.addressId,
+        address: { country_code: 'DE' },
+      }),
+      400,
+      'invalid_field',
+    );
+    const strangerAccount = await harness.createAccount({ earlyAccess: true });
+    const strangerKey = await harness.createKey({
+      environment: 'sandbox',
+      permissions: ['all'],
+      accountId: strangerAccount,
+    });
+    const stranger = new Paddle(strangerKey, {
+      environment: harness.sandboxUrl as Environment,
+      logLevel: 'none' as never,
+    });
+    await expect(stranger.pricingPreview.preview({ items: [{ priceId, quantity: 1 }] })).rejects.toMatchObject({
+      code: 'price_not_found',
+    });
+  });
+});

@@ -1,0 +1,105 @@
+/**
+ * @module
+ * Previews of what a transaction would charge, computed by the same builder as real
+ * transactions (`buildTransaction`), from reads only: nothing is written. `POST
+ * /transactions/preview` answers the priced transaction; `POST /pricing-preview` the priced
+ * lines with amounts formatted for display. Tax is today's tax settings for the country of the
+ * address (a stored one, or a country sent with the request), else the default rate.
+ */
+import { COUNTRY_CODE_PATTERN } from '../catalogue/addresses.js';
+import { type CurrencyCode, isSupportedCurrency } from '../money/currencies.js';
+import { formatMinorUnits } from '../money/money-format.js';
+
+import { BillingError } from '../shared/billing-error.js';
+import type { OperationContext } from '../shared/operation-context.js';
+import { nowTimestamp } from '../shared/operation-context.js';
+import { buildTransaction } from './build-transaction.js';
+import { DEFAULT_TAX_SETTINGS } from './tax-settings.js';
+import type { AmountTotals, Transaction } from './transaction.js';
+import { resolveItems, resolveParties } from './transactions.js';
+
+export interface PreviewAddress {
+  readonly countryCode: string;
+  readonly postalCode?: string | null | undefined;
+}
+
+export interface PreviewTransactionInput {
+  readonly items: readonly { readonly priceId: string; readonly quantity: number }[];
+  readonly customerId?: string | null | undefined;
+  readonly addressId?: string | null | undefined;
+  readonly currencyCode?: string | null | undefined;
+  readonly address?: PreviewAddress | null | undefined;
+  /** Price trial items at their full price instead of free (`POST /transactions/preview`). */
+  readonly ignoreTrials?: boolean | null | undefined;
+  /** Wire names of public API fields sent that previews do not offer: each is refused. */
+  readonly unsupportedFields?: readonly string[] | undefined;
+}
+
+export interface TransactionPreview {
+  readonly ignoreTrials: boolean;
+  readonly customerId: string | null;
+  readonly addressId: string | null;
+  readonly currencyCode: string;
+  readonly address: PreviewAddress | null;
+  /** The transaction as it would be built; never stored. */
+  readonly transaction: Transaction;
+}
+
+/** The transaction `input` would create, priced and taxed, written nowhere. */
+export async function previewTransaction(
+  context: OperationContext,
+  input: PreviewTransactionInput,
+): Promise<TransactionPreview> {
+  const unsupported = input.unsupportedFields ?? [];
+  if (unsupported.length > 0) {
+    throw new BillingError(
+      'field_not_supported',
+      `Drawdown does not offer ${unsupported.join(', ')} on a preview yet; send the request without it.`,
+    );
+  }
+  if (input.address && !COUNTRY_CODE_PATTERN.test(input.address.countryCode)) {
+    throw BillingError.invalidField('address.country_code', 'must be an ISO 3166-1 alpha-2 code such as GB');
+  }
+  if (input.addressId && input.address) {
+    throw BillingError.invalidField('address', 'cannot be sent with address_id: send one of them');
+  }
+  if (input.currencyCode && !isSupportedCurrency(input.currencyCode)) {
+    throw BillingError.invalidField('currency_code', 'is not a supported currency');
+  }
+  const store = context.store;
+  const items = await resolveItems(context, store, input.items);
+  const { customer, address } = await resolveParties(context, store, input.customerId ?? null, input.addressId ?? null);
+  const taxSettings = (await store.billingSettings.findTaxSettings(context.scope)) ?? DEFAULT_TAX_SETTINGS;
+  const transaction = buildTransaction(
+    {
+      items,
+      customer,
+      address,
+      countryCode: input.address?.countryCode ?? null,
+      currencyCode: input.currencyCode ?? undefined,
+      collectionMode: 'automatic',
+      origin: 'api',
+      startsTrials: input.ignoreTrials !== true,
+    },
+    { ids: context.ids, now: nowTimestamp(context), taxSettings },
+  );
+  return {
+    ignoreTrials: input.ignoreTrials === true,
+    customerId: customer?.id ?? null,
+    addressId: address?.id ?? null,
+    currencyCode: transaction.currencyCode,
+    address: address ? { countryCode: address.countryCode, postalCode: address.postalCode } : (input.address ?? null),
+    transaction,
+  };
+}
+
+/** Amount totals formatted in the currency, for display. */
+export function formatTotals(totals: AmountTotals, currencyCode: string): AmountTotals {
+  const format = (amount: string) => formatMinorUnits(BigInt(amount), currencyCode as CurrencyCode);
+  return {
+    subtotal: format(totals.subtotal),
+    discount: format(totals.discount),
+    tax: format(totals.tax),
+    total: format(totals.total),
+  };
+}
