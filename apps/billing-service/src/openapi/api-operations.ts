@@ -15,6 +15,8 @@ import {
   CreateNotificationSettingBody,
   CreatePriceBody,
   CreateProductBody,
+  CreateReportBody,
+  CreateSimulationBody,
   CreateTransactionBody,
   CreateUsageBalanceUnitBody,
   PauseSubscriptionBody,
@@ -32,15 +34,17 @@ import {
   UpdateNotificationSettingBody,
   UpdatePriceBody,
   UpdateProductBody,
+  UpdateSimulationBody,
   UpdateSubscriptionBody,
   UpdateTaxSettingsBody,
   UpdateTransactionBody,
   UpdateUsageBalanceUnitBody,
 } from '@drawdown/billing-contract';
+import { METRIC_ENDPOINTS } from '@drawdown/billing-core';
 import type { ZodType } from 'zod';
 
-/** What a success answers: one entity, a page of them, nothing, or a PDF. */
-export type SuccessShape = 'entity' | 'list' | 'empty' | 'pdf';
+/** What a success answers: one entity, a page of them, nothing, a PDF or a CSV file. */
+export type SuccessShape = 'entity' | 'list' | 'empty' | 'pdf' | 'csv';
 
 export interface ApiOperation {
   readonly method: 'get' | 'post' | 'put' | 'patch' | 'delete';
@@ -323,4 +327,74 @@ export const API_OPERATIONS: readonly ApiOperation[] = [
       sandboxOnly: true,
     },
   ),
+  operation('get', '/simulation-types', 'Simulations', 'List simulation types', 'notification_simulation.read', {
+    shape: 'list',
+  }),
+  operation('get', '/simulations', 'Simulations', 'List simulations', 'notification_simulation.read'),
+  operation('post', '/simulations', 'Simulations', 'Create a simulation', 'notification_simulation.write', {
+    ...body('CreateSimulationBody', CreateSimulationBody),
+    status: 201,
+  }),
+  operation('get', '/simulations/:id', 'Simulations', 'Get a simulation', 'notification_simulation.read'),
+  operation('patch', '/simulations/:id', 'Simulations', 'Update a simulation', 'notification_simulation.write', {
+    ...body('UpdateSimulationBody', UpdateSimulationBody),
+  }),
+  operation('post', '/simulations/:id/runs', 'Simulations', 'Run a simulation', 'notification_simulation.write', {
+    status: 201,
+  }),
+  operation('get', '/simulations/:id/runs', 'Simulations', 'List a simulation’s runs', 'notification_simulation.read'),
+  operation(
+    'get',
+    '/simulations/:id/runs/:run_id',
+    'Simulations',
+    'Get a simulation run',
+    'notification_simulation.read',
+    {
+      shape: 'entity',
+    },
+  ),
+  operation(
+    'get',
+    '/simulations/:id/runs/:run_id/events',
+    'Simulations',
+    'List a run’s events',
+    'notification_simulation.read',
+  ),
+  operation(
+    'get',
+    '/simulations/:id/runs/:run_id/events/:event_id',
+    'Simulations',
+    'Get a run’s event',
+    'notification_simulation.read',
+    { shape: 'entity' },
+  ),
+  operation(
+    'post',
+    '/simulations/:id/runs/:run_id/events/:event_id/replay',
+    'Simulations',
+    'Replay a run’s event',
+    'notification_simulation.write',
+  ),
+  ...METRIC_ENDPOINTS.map((endpoint) =>
+    operation(
+      'get',
+      `/metrics/${endpoint}`,
+      'Metrics',
+      `Get the ${endpoint.replaceAll('-', ' ')} metric`,
+      'metrics.read',
+      {
+        shape: 'entity',
+      },
+    ),
+  ),
+  operation('get', '/reports', 'Reports', 'List reports', 'report.read'),
+  operation('post', '/reports', 'Reports', 'Create a report', 'report.write', {
+    ...body('CreateReportBody', CreateReportBody),
+    status: 201,
+  }),
+  operation('get', '/reports/:id', 'Reports', 'Get a report', 'report.read'),
+  operation('get', '/reports/:id/download-url', 'Reports', 'Get a report’s download URL', 'report.read', {
+    shape: 'entity',
+  }),
+  operation('get', '/reports/:id/csv', 'Reports', 'Download a report CSV (signed link)', null, { shape: 'csv' }),
 ];

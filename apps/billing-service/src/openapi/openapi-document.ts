@@ -91,6 +91,11 @@ function successResponse(operation: ApiOperation): JsonObject {
         description: 'The invoice as a PDF.',
         content: { 'application/pdf': { schema: { type: 'string', contentMediaType: 'application/pdf' } } },
       };
+    case 'csv':
+      return {
+        description: 'The report as CSV.',
+        content: { 'text/csv': { schema: { type: 'string', contentMediaType: 'text/csv' } } },
+      };
     case 'list':
       return {
         description: 'A page of results.',
