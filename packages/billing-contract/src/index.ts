@@ -19,6 +19,14 @@ export {
 } from './requests/catalogue.js';
 export { idOf } from './requests/common.js';
 export {
+  CreateDiscountBody,
+  CreateDiscountGroupBody,
+  DISCOUNT_TYPE,
+  NonCatalogueDiscountBody,
+  UpdateDiscountBody,
+  UpdateDiscountGroupBody,
+} from './requests/discounts.js';
+export {
   CreateNotificationSettingBody,
   NOTIFICATION_SETTING_TYPE,
   TRAFFIC_SOURCE,

@@ -92,6 +92,41 @@ export {
   type UpdateUsageBalanceUnitInput,
   updateUsageBalanceUnit,
 } from './catalogue/usage-balance-units.js';
+export {
+  allocate,
+  type DiscountableLine,
+  type DiscountTerms,
+  discountLines,
+  FLAT_AMOUNT_PATTERN,
+  PERCENTAGE_PATTERN,
+} from './discounts/apply-discount.js';
+export {
+  DISCOUNT_MODES,
+  DISCOUNT_STATUSES,
+  DISCOUNT_TYPES,
+  type Discount,
+  type DiscountGroup,
+  type DiscountMode,
+  type DiscountStatus,
+  type DiscountType,
+  discountAt,
+  discountStatusAt,
+} from './discounts/discount.js';
+export {
+  type CreateDiscountInput,
+  createDiscount,
+  createDiscountGroup,
+  DISCOUNT_CODE_PATTERN,
+  type DiscountTermsInput,
+  getDiscount,
+  getDiscountGroup,
+  listDiscountGroups,
+  listDiscounts,
+  type UpdateDiscountGroupInput,
+  type UpdateDiscountInput,
+  updateDiscount,
+  updateDiscountGroup,
+} from './discounts/discounts.js';
 export type { EntityKind, StoredEvent } from './events/stored-event.js';
 export {
   type InvoiceUnavailableReason,
@@ -238,6 +273,8 @@ export {
   type ApiKeyRepository,
   type Collection,
   type CustomerColumn,
+  type DiscountColumn,
+  type DiscountGroupColumn,
   DuplicateKeyError,
   type EventColumn,
   type EventLog,

@@ -8,6 +8,8 @@ import { SqlAccountRepository, SqlApiKeyRepository } from './repositories/access
 import {
   addressesTable,
   customersTable,
+  discountGroupsTable,
+  discountsTable,
   metersTable,
   pricesTable,
   productsTable,
@@ -43,6 +45,8 @@ export function repositoriesOn(executor: SqlExecutor): Repositories {
     addresses: new DocumentCollection(executor, addressesTable),
     usageBalanceUnits: new DocumentCollection(executor, usageBalanceUnitsTable),
     meters: new DocumentCollection(executor, metersTable),
+    discounts: new DocumentCollection(executor, discountsTable),
+    discountGroups: new DocumentCollection(executor, discountGroupsTable),
     events: new SqlEventLog(executor),
     notificationSettings: new SqlNotificationSettingRepository(executor),
     notifications: new SqlNotificationRepository(executor),

@@ -25,6 +25,7 @@ import { bodyLeftUnread, limitBody } from './node-request-body.js';
 import type { RateLimiter } from './rate-limiter.js';
 import { registerCurrencyRoutes } from './routes/currencies.js';
 import { registerCustomerRoutes } from './routes/customers.js';
+import { registerDiscountRoutes } from './routes/discounts.js';
 import { registerEventTypeRoutes } from './routes/event-types.js';
 import { registerEventRoutes } from './routes/events.js';
 import { registerInvoiceDownloadRoutes } from './routes/invoices.js';
@@ -130,6 +131,7 @@ export function createApp(dependencies: AppDependencies, options: EnvironmentOpt
   registerProductRoutes(app);
   registerPriceRoutes(app);
   registerCustomerRoutes(app);
+  registerDiscountRoutes(app);
   registerUsageCatalogueRoutes(app);
   registerEventRoutes(app);
   registerEventTypeRoutes(app);

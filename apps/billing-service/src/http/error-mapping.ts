@@ -68,6 +68,16 @@ export const STATUS_BY_CODE = {
   invoice_link_expired: 410,
   adjustment_transaction_status_not_allowed: 409,
   adjustment_amount_above_remaining: 400,
+  discount_group_not_found: 400,
+  discount_code_conflict: 409,
+  discount_usage_limit_less_than_times_used: 400,
+  discount_usage_limit_exceeded: 400,
+  discount_expired: 400,
+  transaction_discount_not_found: 400,
+  transaction_discount_not_eligible: 400,
+  transaction_invalid_discount_currency: 400,
+  transaction_requires_currency_code_for_custom_discount: 400,
+  transaction_discount_conflict: 400,
   internal_error: 500,
 } as const satisfies Record<ErrorCode, ErrorStatus>;
 

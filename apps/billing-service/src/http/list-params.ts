@@ -12,6 +12,8 @@ export type FilterSpec<Column extends string> =
   | { readonly kind: 'ids'; readonly column: Column; readonly prefix: IdPrefix }
   | { readonly kind: 'enum'; readonly column: Column; readonly values: readonly string[] }
   | { readonly kind: 'text'; readonly column: Column }
+  /** Exact values matched case-insensitively against a lower-cased column. */
+  | { readonly kind: 'lowercase'; readonly column: Column }
   | { readonly kind: 'boolean'; readonly column: Column }
   | { readonly kind: 'contains'; readonly column: Column };
 
@@ -22,7 +24,11 @@ export interface ListSpec<Column extends string> {
   readonly filters: Readonly<Record<string, FilterSpec<Column>>>;
   /** Filters applied when the request does not set them (for example `status=active`). */
   readonly defaults?: Readonly<Record<string, string>>;
+  /** Parameters the route reads itself (such as `include`); any other unknown parameter is refused. */
+  readonly handledElsewhere?: readonly string[];
 }
+
+const PAGING_PARAMETERS = ['per_page', 'after', 'order_by'];
 
 function invalid(parameter: string, message: string): BillingError {
   return BillingError.invalidField(parameter, message);
@@ -52,6 +58,11 @@ function condition<Column extends string>(parameter: string, spec: FilterSpec<Co
       }
       return { op: 'in', values };
     }
+    case 'lowercase': {
+      const values = splitList(raw);
+      if (values.length === 0 || values.some((value) => value.length > 320)) throw invalid(parameter, 'is not valid');
+      return { op: 'in', values: values.map((value) => value.toLowerCase()) };
+    }
     case 'text': {
       const values = splitList(raw);
       if (values.length === 0 || values.some((value) => value.length > 320)) throw invalid(parameter, 'is not valid');
@@ -73,6 +84,11 @@ export interface ParsedList<Column extends string> {
 
 export function parseListParams<Column extends string>(c: Context<AppEnv>, spec: ListSpec<Column>): ParsedList<Column> {
   const params = new URL(c.req.url).searchParams;
+  for (const name of params.keys()) {
+    if (!(name in spec.filters) && !PAGING_PARAMETERS.includes(name) && !spec.handledElsewhere?.includes(name)) {
+      throw invalid(name, 'is not a query parameter of this endpoint');
+    }
+  }
   let perPage = spec.defaultPerPage;
   const perPageText = params.get('per_page');
   if (perPageText !== null) {

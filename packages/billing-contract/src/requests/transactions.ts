@@ -6,6 +6,7 @@
  */
 import { z } from 'zod';
 import { customData, duration, idOf } from './common.js';
+import { NonCatalogueDiscountBody } from './discounts.js';
 
 const lowestUnitAmount = z
   .string()
@@ -35,6 +36,8 @@ const transactionFields = {
   billing_details: billingDetails.nullable().optional(),
   billing_period: billingPeriod.nullable().optional(),
   custom_data: customData.optional(),
+  discount_id: idOf('dsc').nullable().optional(),
+  discount: NonCatalogueDiscountBody.nullable().optional(),
 };
 
 export const CreateTransactionBody = z.strictObject({

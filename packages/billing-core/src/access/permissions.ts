@@ -12,6 +12,7 @@ const RESOURCE_ACTIONS = {
   subscription: ['read', 'write'],
   transaction: ['read', 'write'],
   adjustment: ['read', 'write'],
+  discount: ['read', 'write'],
   event: ['read'],
   notification_setting: ['read', 'write'],
   notification: ['read', 'write'],

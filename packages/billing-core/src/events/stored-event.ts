@@ -15,7 +15,9 @@ export type EntityKind =
   | 'subscription'
   | 'usage_balance'
   | 'transaction'
-  | 'adjustment';
+  | 'adjustment'
+  | 'discount'
+  | 'discount_group';
 
 export interface StoredEvent {
   readonly id: string;

@@ -30,6 +30,22 @@ export const EVENT_TYPES = {
   'customer.updated': { group: 'Customer', description: 'Occurs when a customer is updated.', earlyAccess: false },
   'address.created': { group: 'Address', description: 'Occurs when an address is created.', earlyAccess: false },
   'address.updated': { group: 'Address', description: 'Occurs when an address is updated.', earlyAccess: false },
+  'discount.created': { group: 'Discount', description: 'Occurs when a discount is created.', earlyAccess: false },
+  'discount.updated': {
+    group: 'Discount',
+    description: 'Occurs when a discount is updated, including each redemption counted or given back.',
+    earlyAccess: false,
+  },
+  'discount_group.created': {
+    group: 'Discount group',
+    description: 'Occurs when a discount group is created.',
+    earlyAccess: false,
+  },
+  'discount_group.updated': {
+    group: 'Discount group',
+    description: 'Occurs when a discount group is updated.',
+    earlyAccess: false,
+  },
   'subscription.created': {
     group: 'Subscription',
     description: 'Occurs when a subscription is created.',

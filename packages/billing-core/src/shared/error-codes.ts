@@ -94,6 +94,21 @@ export const ERROR_CODES = {
   adjustment_amount_above_remaining:
     'The adjustment asks for more than remains to adjust on the line, or (for a credit) more than the balance due.',
 
+  // Discounts
+  discount_group_not_found: 'The discount_group_id does not name a discount group of this account and environment.',
+  discount_code_conflict:
+    'Another discount of this account and environment has this code (compared case-insensitively).',
+  discount_usage_limit_less_than_times_used: 'usage_limit cannot be lowered below times_used.',
+  discount_usage_limit_exceeded: 'The discount has been redeemed as many times as its usage_limit allows.',
+  discount_expired: 'The discount is past its expires_at and can no longer be applied.',
+  transaction_discount_not_found: 'The discount_id does not name a discount of this account and environment.',
+  transaction_discount_not_eligible:
+    'The discount is restricted to prices and products none of the transaction’s items use.',
+  transaction_invalid_discount_currency: 'A flat discount must be in the transaction’s currency.',
+  transaction_requires_currency_code_for_custom_discount:
+    'A transaction created with a flat non-catalogue discount must state its currency_code.',
+  transaction_discount_conflict: 'A transaction takes discount_id or a non-catalogue discount, not both.',
+
   internal_error: 'The service failed unexpectedly; the request is safe to retry.',
 } as const satisfies Record<string, string>;
 

@@ -19,6 +19,8 @@ export const ID_PREFIXES = {
   transaction: 'txn',
   transactionItem: 'txnitm',
   adjustment: 'adj',
+  discount: 'dsc',
+  discountGroup: 'dsg',
   adjustmentItem: 'adjitm',
   paymentAttempt: 'payatt',
   event: 'evt',

@@ -5,6 +5,7 @@
  */
 import type { Account, ApiKey } from '../access/account.js';
 import type { Address, Customer, Meter, Price, Product, UsageBalanceUnit } from '../catalogue/entities.js';
+import type { Discount, DiscountGroup } from '../discounts/discount.js';
 import type { StoredEvent } from '../events/stored-event.js';
 import type {
   NotificationRepository,
@@ -53,6 +54,9 @@ export type SubscriptionColumn =
   | 'status'
   | 'collection_mode'
   | 'scheduled_change_action';
+/** `code` is lower-cased; `expires_key` is the expiry, or a far-future instant for none. */
+export type DiscountColumn = 'id' | 'status' | 'code' | 'mode' | 'discount_group_id' | 'expires_key';
+export type DiscountGroupColumn = 'id' | 'status';
 export type UsageBalanceColumn = 'id' | 'customer_id' | 'usage_balance_unit_id';
 
 export interface SubscriptionRepository extends Collection<Subscription, SubscriptionColumn> {
@@ -143,6 +147,8 @@ export interface Repositories {
   readonly addresses: Collection<Address, AddressColumn>;
   readonly usageBalanceUnits: Collection<UsageBalanceUnit, UsageBalanceUnitColumn>;
   readonly meters: Collection<Meter, MeterColumn>;
+  readonly discounts: Collection<Discount, DiscountColumn>;
+  readonly discountGroups: Collection<DiscountGroup, DiscountGroupColumn>;
   readonly events: EventLog;
   readonly notificationSettings: NotificationSettingRepository;
   readonly notifications: NotificationRepository;

@@ -6,6 +6,7 @@
  * so every transaction obeys the same rules and arithmetic.
  */
 import type { Address, CustomData, Customer, Price, Product } from '../catalogue/entities.js';
+import { type DiscountTerms, discountLines } from '../discounts/apply-discount.js';
 import { isSupportedCurrency } from '../money/currencies.js';
 import { Decimal } from '../money/decimal.js';
 import { BillingError } from '../shared/billing-error.js';
@@ -42,6 +43,8 @@ export interface BuildTransactionInput {
   /** Manual collection defaults to net-30 payment terms. */
   readonly billingDetails?: BillingDetails | null | undefined;
   readonly customData?: CustomData | undefined;
+  /** Taken off the eligible lines before tax (ADR 1100); the caller checks it is usable. */
+  readonly discount?: DiscountTerms | null | undefined;
 }
 
 export interface BuildEnvironment {
@@ -102,7 +105,7 @@ export function buildTransaction(
   if (!isSupportedCurrency(currencyCode))
     throw BillingError.invalidField('currency_code', 'is not a supported currency');
   const rate = taxRateFor(environment.taxSettings, countryCode);
-  const lines = input.items.map((item, index): PricedLine => {
+  const undiscounted = input.items.map((item, index) => {
     const { price, quantity } = item;
     if (!Number.isInteger(quantity) || quantity < price.quantity.minimum || quantity > price.quantity.maximum) {
       throw BillingError.invalidField(
@@ -127,6 +130,21 @@ export function buildTransaction(
       mode: price.taxMode === 'account_setting' ? environment.taxSettings.defaultTaxMode : price.taxMode,
     };
   });
+  const discount = input.discount ?? null;
+  const discounts =
+    discount === null
+      ? undiscounted.map(() => 0n)
+      : discountLines(
+          discount,
+          undiscounted.map((line) => ({
+            priceId: line.price.id,
+            productId: line.product.id,
+            quantity: line.quantity,
+            gross: line.unitAmount * BigInt(line.quantity),
+          })),
+          currencyCode,
+        );
+  const lines = undiscounted.map((line, index): PricedLine => ({ ...line, discount: discounts[index] ?? 0n }));
   const customerId = input.customer?.id ?? null;
   const addressId = input.address?.id ?? null;
   const billingDetails =
@@ -139,7 +157,7 @@ export function buildTransaction(
     customerId,
     addressId,
     businessId: null,
-    discountId: null,
+    discountId: discount?.id ?? null,
     customData: input.customData ?? null,
     currencyCode,
     origin: input.origin,

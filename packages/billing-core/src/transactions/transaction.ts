@@ -151,7 +151,7 @@ export interface Transaction {
   readonly customerId: string | null;
   readonly addressId: string | null;
   readonly businessId: null;
-  readonly discountId: null;
+  readonly discountId: string | null;
   readonly customData: CustomData;
   readonly currencyCode: string;
   readonly origin: TransactionOrigin;

@@ -6,6 +6,8 @@
  */
 import { requireActive } from '../catalogue/catalogue-rules.js';
 import type { Address, CustomData, Customer } from '../catalogue/entities.js';
+import type { DiscountTerms } from '../discounts/apply-discount.js';
+import { type DiscountTermsInput, insertDiscount, redeemDiscount, releaseDiscount } from '../discounts/discounts.js';
 import { BillingError } from '../shared/billing-error.js';
 import type { OperationContext } from '../shared/operation-context.js';
 import { nowTimestamp } from '../shared/operation-context.js';
@@ -28,7 +30,17 @@ export interface TransactionItemInput {
   readonly quantity: number;
 }
 
-export interface CreateTransactionInput {
+/** A discount made for one transaction (`mode: custom`), in the transaction's currency. */
+export type NonCatalogueDiscountInput = DiscountTermsInput;
+
+interface DiscountChoice {
+  /** A catalogue discount to apply; null removes the current one. */
+  readonly discountId?: string | null | undefined;
+  /** A non-catalogue discount to create and apply; null removes the current one. */
+  readonly discount?: NonCatalogueDiscountInput | null | undefined;
+}
+
+export interface CreateTransactionInput extends DiscountChoice {
   readonly items: readonly TransactionItemInput[];
   readonly customerId?: string | null | undefined;
   readonly addressId?: string | null | undefined;
@@ -41,7 +53,7 @@ export interface CreateTransactionInput {
   readonly status?: 'billed' | undefined;
 }
 
-export interface UpdateTransactionInput {
+export interface UpdateTransactionInput extends DiscountChoice {
   readonly status?: 'billed' | 'canceled' | undefined;
   readonly items?: readonly TransactionItemInput[] | undefined;
   readonly customerId?: string | null | undefined;
@@ -102,7 +114,49 @@ async function resolveParties(
   return { customer, address };
 }
 
-/** Issues the invoice: `billed`, billed now, with the next invoice number. */
+/**
+ * Resolves the discount a request asks for and counts its redemption (ADR 1100): a catalogue
+ * discount must be usable now; a non-catalogue one is created (`mode: custom`) in `currencyCode`.
+ * Undefined when the request names none; null when it removes the discount.
+ */
+async function chooseDiscount(
+  context: OperationContext,
+  tx: Repositories,
+  choice: DiscountChoice,
+  currencyCode: string | undefined,
+): Promise<DiscountTerms | null | undefined> {
+  if (choice.discountId != null && choice.discount != null) {
+    throw new BillingError('transaction_discount_conflict', 'Send discount_id or discount, not both.');
+  }
+  if (choice.discountId != null) return redeemDiscount(context, tx, choice.discountId);
+  if (choice.discount != null) {
+    const flat = choice.discount.type !== 'percentage';
+    if (flat && currencyCode === undefined) {
+      throw new BillingError(
+        'transaction_requires_currency_code_for_custom_discount',
+        'A transaction with a flat non-catalogue discount needs a currency_code.',
+      );
+    }
+    const input = { ...choice.discount, mode: 'custom' as const, currencyCode: flat ? currencyCode : null };
+    return insertDiscount(context, tx, input, 1);
+  }
+  if (choice.discountId === null || choice.discount === null) return null;
+  return undefined;
+}
+
+/** The terms of the discount a transaction already carries. */
+async function currentDiscount(
+  context: OperationContext,
+  tx: Repositories,
+  transaction: Transaction,
+): Promise<DiscountTerms | null> {
+  if (transaction.discountId === null) return null;
+  const discount = await tx.discounts.findById(context.scope, transaction.discountId);
+  if (!discount)
+    throw new BillingError('transaction_discount_not_found', `Discount ${transaction.discountId} not found.`);
+  return discount;
+}
+
 /** Issues the invoice: `billed`, with the next invoice number of the scope. */
 export async function bill(
   context: OperationContext,
@@ -122,6 +176,7 @@ export async function createTransaction(
     const items = await resolveItems(context, tx, input.items);
     const { customer, address } = await resolveParties(context, tx, input.customerId ?? null, input.addressId ?? null);
     const taxSettings = (await tx.billingSettings.findTaxSettings(context.scope)) ?? DEFAULT_TAX_SETTINGS;
+    const discount = await chooseDiscount(context, tx, input, input.currencyCode);
     let transaction = buildTransaction(
       {
         items,
@@ -133,6 +188,7 @@ export async function createTransaction(
         billingDetails: input.billingDetails,
         billingPeriod: input.billingPeriod,
         customData: input.customData,
+        discount,
       },
       { ids: context.ids, now: nowTimestamp(context), taxSettings },
     );
@@ -156,12 +212,14 @@ export async function updateTransaction(
       input.currencyCode !== undefined ||
       input.collectionMode !== undefined ||
       input.billingDetails !== undefined ||
-      input.billingPeriod !== undefined;
+      input.billingPeriod !== undefined ||
+      input.discountId !== undefined ||
+      input.discount !== undefined;
     const partlyPaid = current.payments.some((payment) => payment.status === 'captured');
     if (reshapes && (!EDITABLE_STATUSES.has(current.status) || partlyPaid)) {
       throw new BillingError(
         'transaction_not_editable',
-        `Transaction ${id} is ${current.status}${partlyPaid ? ' and partly paid' : ''}; only draft and ready transactions without payments can change items, customer, address, currency, collection mode or billing details.`,
+        `Transaction ${id} is ${current.status}${partlyPaid ? ' and partly paid' : ''}; only draft and ready transactions without payments can change items, customer, address, currency, collection mode, billing details or discount.`,
       );
     }
     const now = nowTimestamp(context);
@@ -185,6 +243,12 @@ export async function updateTransaction(
             : current.addressId;
       const { customer, address } = await resolveParties(context, tx, customerId, addressId);
       const taxSettings = (await tx.billingSettings.findTaxSettings(context.scope)) ?? DEFAULT_TAX_SETTINGS;
+      const sameDiscount = input.discountId !== undefined && input.discountId === current.discountId;
+      const chosen = sameDiscount
+        ? undefined
+        : await chooseDiscount(context, tx, input, input.currencyCode ?? current.currencyCode);
+      if (chosen !== undefined && current.discountId !== null) await releaseDiscount(context, tx, current.discountId);
+      const discount = chosen === undefined ? await currentDiscount(context, tx, current) : chosen;
       const rebuilt = buildTransaction(
         {
           items: items.map((item) => {
@@ -201,6 +265,7 @@ export async function updateTransaction(
           billingPeriod: input.billingPeriod === undefined ? current.billingPeriod : input.billingPeriod,
           billingDetails: input.billingDetails === undefined ? current.billingDetails : input.billingDetails,
           customData: input.customData === undefined ? current.customData : input.customData,
+          discount,
         },
         { ids: context.ids, now, taxSettings },
         {
@@ -217,6 +282,8 @@ export async function updateTransaction(
     if (input.status === 'billed') next = await bill(context, tx, next);
     if (input.status === 'canceled') {
       requireTransition(id, next.status, 'canceled');
+      // A canceled transaction gives its discount's redemption back.
+      if (next.discountId !== null) await releaseDiscount(context, tx, next.discountId);
       next = { ...next, status: 'canceled' };
     }
     return saveTransaction(context, tx, current, next);

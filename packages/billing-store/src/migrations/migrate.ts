@@ -8,9 +8,10 @@ import { foundation } from './0001-foundation.js';
 import { usage } from './0002-usage.js';
 import { transactions } from './0003-transactions.js';
 import { notifications } from './0005-notifications.js';
+import { discounts } from './0030-discounts.js';
 import type { Migration } from './migration.js';
 
-export const MIGRATIONS: readonly Migration[] = [foundation, usage, transactions, notifications];
+export const MIGRATIONS: readonly Migration[] = [foundation, usage, transactions, notifications, discounts];
 
 const MIGRATION_LOCK_KEY = 4_172_031_985;
 

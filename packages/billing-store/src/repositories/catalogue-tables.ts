@@ -7,6 +7,10 @@ import type {
   AddressColumn,
   Customer,
   CustomerColumn,
+  Discount,
+  DiscountColumn,
+  DiscountGroup,
+  DiscountGroupColumn,
   Meter,
   MeterColumn,
   Price,
@@ -64,4 +68,23 @@ export const metersTable: DocumentTableSpec<Meter, MeterColumn> = {
     usage_balance_unit_id: (meter) => meter.usageBalanceUnitId,
     action: (meter) => meter.action,
   },
+};
+
+/** A discount without an expiry sorts after every instant, so expiry filters need no null test. */
+export const NEVER_EXPIRES = '9999-12-31T23:59:59.999Z';
+
+export const discountsTable: DocumentTableSpec<Discount, DiscountColumn> = {
+  table: 'discounts',
+  columns: {
+    status: (discount) => discount.status,
+    code: (discount) => discount.code?.toLowerCase() ?? null,
+    mode: (discount) => discount.mode,
+    discount_group_id: (discount) => discount.discountGroupId,
+    expires_key: (discount) => discount.expiresAt ?? NEVER_EXPIRES,
+  },
+};
+
+export const discountGroupsTable: DocumentTableSpec<DiscountGroup, DiscountGroupColumn> = {
+  table: 'discount_groups',
+  columns: { status: (group) => group.status },
 };
