@@ -4,6 +4,7 @@
  */
 export {
   CreateAddressBody,
+  CreateBusinessBody,
   CreateCustomerBody,
   CreateMeterBody,
   CreatePriceBody,
@@ -11,6 +12,7 @@ export {
   CreateUsageBalanceUnitBody,
   TAX_CATEGORY,
   UpdateAddressBody,
+  UpdateBusinessBody,
   UpdateCustomerBody,
   UpdateMeterBody,
   UpdatePriceBody,

@@ -30,6 +30,15 @@ export {
   updateAddress,
 } from './catalogue/addresses.js';
 export {
+  type CreateBusinessInput,
+  createBusiness,
+  getBusiness,
+  listBusinesses,
+  type UpdateBusinessInput,
+  updateBusiness,
+} from './catalogue/businesses.js';
+export { withPriceProduct, withProductPrices } from './catalogue/catalogue-includes.js';
+export {
   type CreateCustomerInput,
   createCustomer,
   getCustomer,
@@ -40,6 +49,8 @@ export {
 export type {
   Address,
   Allowance,
+  Business,
+  BusinessContact,
   CatalogueStatus,
   CatalogueType,
   CustomData,
@@ -271,6 +282,7 @@ export {
   type AccountRepository,
   type AddressColumn,
   type ApiKeyRepository,
+  type BusinessColumn,
   type Collection,
   type CustomerColumn,
   type DiscountColumn,
@@ -411,6 +423,14 @@ export {
   type TransactionTotals,
 } from './transactions/transaction.js';
 export { insertTransaction, saveTransaction, withInvoiceNumber } from './transactions/transaction-changes.js';
+export {
+  type AdjustmentsTotals,
+  adjustmentsTotals,
+  TRANSACTION_INCLUDES,
+  type TransactionInclude,
+  type TransactionWithIncludes,
+  withTransactionIncludes,
+} from './transactions/transaction-includes.js';
 export type {
   AdjustmentColumn,
   AdjustmentRepository,

@@ -7,6 +7,7 @@ import { migrate } from './migrations/migrate.js';
 import { SqlAccountRepository, SqlApiKeyRepository } from './repositories/access-repositories.js';
 import {
   addressesTable,
+  businessesTable,
   customersTable,
   discountGroupsTable,
   discountsTable,
@@ -43,6 +44,7 @@ export function repositoriesOn(executor: SqlExecutor): Repositories {
     prices: new DocumentCollection(executor, pricesTable),
     customers: new DocumentCollection(executor, customersTable),
     addresses: new DocumentCollection(executor, addressesTable),
+    businesses: new DocumentCollection(executor, businessesTable),
     usageBalanceUnits: new DocumentCollection(executor, usageBalanceUnitsTable),
     meters: new DocumentCollection(executor, metersTable),
     discounts: new DocumentCollection(executor, discountsTable),

@@ -101,8 +101,9 @@ export function parseListParams<Column extends string>(c: Context<AppEnv>, spec:
     throw invalid('after', `must be a ${spec.idPrefix}_ id taken from a previous page`);
   }
   const orderBy = params.get('order_by') ?? 'id[DESC]';
-  const order = /^id\[(ASC|DESC)\]$/i.exec(orderBy);
-  if (!order) throw invalid('order_by', 'must be id[ASC] or id[DESC]');
+  // Ids are time-ordered, so `created_at` orders exactly as `id` does; other fields are refused.
+  const order = /^(?:id|created_at)\[(ASC|DESC)\]$/i.exec(orderBy);
+  if (!order) throw invalid('order_by', 'must be id or created_at followed by [ASC] or [DESC]');
   const filter: Partial<Record<Column, FilterCondition[]>> = {};
   for (const [parameter, filterSpec] of Object.entries(spec.filters)) {
     const raw = params.get(parameter) ?? spec.defaults?.[parameter];

@@ -31,6 +31,7 @@ const billingPeriod = z.strictObject({ starts_at: timestamp, ends_at: timestamp 
 const transactionFields = {
   customer_id: idOf('ctm').nullable().optional(),
   address_id: idOf('add').nullable().optional(),
+  business_id: idOf('biz').nullable().optional(),
   currency_code: z.string().length(3).optional(),
   collection_mode: z.enum(['automatic', 'manual']).optional(),
   billing_details: billingDetails.nullable().optional(),

@@ -9,6 +9,7 @@ const RESOURCE_ACTIONS = {
   price: ['read', 'write'],
   customer: ['read', 'write'],
   address: ['read', 'write'],
+  business: ['read', 'write'],
   subscription: ['read', 'write'],
   transaction: ['read', 'write'],
   adjustment: ['read', 'write'],

@@ -10,6 +10,7 @@ export type EntityKind =
   | 'price'
   | 'customer'
   | 'address'
+  | 'business'
   | 'usage_balance_unit'
   | 'meter'
   | 'subscription'

@@ -30,6 +30,8 @@ export const EVENT_TYPES = {
   'customer.updated': { group: 'Customer', description: 'Occurs when a customer is updated.', earlyAccess: false },
   'address.created': { group: 'Address', description: 'Occurs when an address is created.', earlyAccess: false },
   'address.updated': { group: 'Address', description: 'Occurs when an address is updated.', earlyAccess: false },
+  'business.created': { group: 'Business', description: 'Occurs when a business is created.', earlyAccess: false },
+  'business.updated': { group: 'Business', description: 'Occurs when a business is updated.', earlyAccess: false },
   'discount.created': { group: 'Discount', description: 'Occurs when a discount is created.', earlyAccess: false },
   'discount.updated': {
     group: 'Discount',

@@ -94,6 +94,11 @@ export const ERROR_CODES = {
   adjustment_amount_above_remaining:
     'The adjustment asks for more than remains to adjust on the line, or (for a credit) more than the balance due.',
 
+  // Businesses
+  business_not_found: 'The business_id does not name a business of this account and environment.',
+  transaction_customer_is_required_for_business_validation: 'A business_id needs a customer_id to be checked against.',
+  transaction_business_customer_mismatch: 'The business belongs to another customer than the one named.',
+
   // Discounts
   discount_group_not_found: 'The discount_group_id does not name a discount group of this account and environment.',
   discount_code_conflict:

@@ -11,6 +11,7 @@ export const ID_PREFIXES = {
   price: 'pri',
   customer: 'ctm',
   address: 'add',
+  business: 'biz',
   usageBalanceUnit: 'ubu',
   meter: 'mtr',
   usageBalance: 'ubl',

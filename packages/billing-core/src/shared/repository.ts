@@ -4,7 +4,7 @@
  * (`@drawdown/billing-store`); the core sees only these interfaces.
  */
 import type { Account, ApiKey } from '../access/account.js';
-import type { Address, Customer, Meter, Price, Product, UsageBalanceUnit } from '../catalogue/entities.js';
+import type { Address, Business, Customer, Meter, Price, Product, UsageBalanceUnit } from '../catalogue/entities.js';
 import type { Discount, DiscountGroup } from '../discounts/discount.js';
 import type { StoredEvent } from '../events/stored-event.js';
 import type {
@@ -44,6 +44,7 @@ export type ProductColumn = 'id' | 'status' | 'type' | 'tax_category';
 export type PriceColumn = 'id' | 'product_id' | 'status' | 'type' | 'recurring';
 export type CustomerColumn = 'id' | 'status' | 'email' | 'search';
 export type AddressColumn = 'id' | 'customer_id' | 'status';
+export type BusinessColumn = 'id' | 'customer_id' | 'status' | 'search';
 export type UsageBalanceUnitColumn = 'id' | 'status';
 export type MeterColumn = 'id' | 'status' | 'usage_balance_unit_id' | 'action';
 export type EventColumn = 'id' | 'event_type';
@@ -145,6 +146,7 @@ export interface Repositories {
   readonly prices: Collection<Price, PriceColumn>;
   readonly customers: Collection<Customer, CustomerColumn>;
   readonly addresses: Collection<Address, AddressColumn>;
+  readonly businesses: Collection<Business, BusinessColumn>;
   readonly usageBalanceUnits: Collection<UsageBalanceUnit, UsageBalanceUnitColumn>;
   readonly meters: Collection<Meter, MeterColumn>;
   readonly discounts: Collection<Discount, DiscountColumn>;

@@ -5,7 +5,7 @@
  * the subscription engine's activations, renewals and plan changes all build through here,
  * so every transaction obeys the same rules and arithmetic.
  */
-import type { Address, CustomData, Customer, Price, Product } from '../catalogue/entities.js';
+import type { Address, Business, CustomData, Customer, Price, Product } from '../catalogue/entities.js';
 import { type DiscountTerms, discountLines } from '../discounts/apply-discount.js';
 import { isSupportedCurrency } from '../money/currencies.js';
 import { Decimal } from '../money/decimal.js';
@@ -34,6 +34,8 @@ export interface BuildTransactionInput {
   readonly customer: Customer | null;
   /** Must belong to `customer`; its country picks the tax rate and any unit price override. */
   readonly address: Address | null;
+  /** Must belong to `customer`; the caller checks it is active. */
+  readonly business?: Business | null | undefined;
   /** Defaults to the first item's currency; every item must be priced in it. */
   readonly currencyCode?: string | undefined;
   readonly collectionMode: TransactionCollectionMode;
@@ -89,6 +91,9 @@ export function buildTransaction(
   if (!first) throw BillingError.invalidField('items', 'must hold at least one item');
   if (input.address && input.customer && input.address.customerId !== input.customer.id) {
     throw BillingError.invalidField('address_id', 'must be an address of the transaction’s customer');
+  }
+  if (input.business && input.business.customerId !== input.customer?.id) {
+    throw BillingError.invalidField('business_id', 'must be a business of the transaction’s customer');
   }
   if (input.address && !input.customer) {
     throw BillingError.invalidField('address_id', 'needs a customer_id');
@@ -156,7 +161,7 @@ export function buildTransaction(
     status: completenessStatus(customerId, addressId),
     customerId,
     addressId,
-    businessId: null,
+    businessId: input.business?.id ?? null,
     discountId: discount?.id ?? null,
     customData: input.customData ?? null,
     currencyCode,

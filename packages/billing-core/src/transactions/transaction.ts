@@ -150,7 +150,7 @@ export interface Transaction {
   readonly status: TransactionStatus;
   readonly customerId: string | null;
   readonly addressId: string | null;
-  readonly businessId: null;
+  readonly businessId: string | null;
   readonly discountId: string | null;
   readonly customData: CustomData;
   readonly currencyCode: string;

@@ -4,6 +4,7 @@
  * when complete, or issued at once with `status: billed`), change while unbilled, bill, cancel,
  * get and list. Payments are in `payments.ts`.
  */
+import { resolveBusiness } from '../catalogue/businesses.js';
 import { requireActive } from '../catalogue/catalogue-rules.js';
 import type { Address, CustomData, Customer } from '../catalogue/entities.js';
 import type { DiscountTerms } from '../discounts/apply-discount.js';
@@ -44,6 +45,7 @@ export interface CreateTransactionInput extends DiscountChoice {
   readonly items: readonly TransactionItemInput[];
   readonly customerId?: string | null | undefined;
   readonly addressId?: string | null | undefined;
+  readonly businessId?: string | null | undefined;
   readonly currencyCode?: string | undefined;
   readonly collectionMode?: TransactionCollectionMode | undefined;
   readonly billingDetails?: BillingDetails | null | undefined;
@@ -58,6 +60,7 @@ export interface UpdateTransactionInput extends DiscountChoice {
   readonly items?: readonly TransactionItemInput[] | undefined;
   readonly customerId?: string | null | undefined;
   readonly addressId?: string | null | undefined;
+  readonly businessId?: string | null | undefined;
   readonly currencyCode?: string | undefined;
   readonly collectionMode?: TransactionCollectionMode | undefined;
   readonly billingDetails?: BillingDetails | null | undefined;
@@ -175,6 +178,8 @@ export async function createTransaction(
   return context.store.transaction(async (tx) => {
     const items = await resolveItems(context, tx, input.items);
     const { customer, address } = await resolveParties(context, tx, input.customerId ?? null, input.addressId ?? null);
+    const business =
+      input.businessId == null ? null : await resolveBusiness(context, tx, input.businessId, customer?.id ?? null);
     const taxSettings = (await tx.billingSettings.findTaxSettings(context.scope)) ?? DEFAULT_TAX_SETTINGS;
     const discount = await chooseDiscount(context, tx, input, input.currencyCode);
     let transaction = buildTransaction(
@@ -182,6 +187,7 @@ export async function createTransaction(
         items,
         customer,
         address,
+        business,
         currencyCode: input.currencyCode,
         collectionMode: input.collectionMode ?? 'automatic',
         origin: 'api',
@@ -209,6 +215,7 @@ export async function updateTransaction(
       input.items !== undefined ||
       input.customerId !== undefined ||
       input.addressId !== undefined ||
+      input.businessId !== undefined ||
       input.currencyCode !== undefined ||
       input.collectionMode !== undefined ||
       input.billingDetails !== undefined ||
@@ -242,6 +249,15 @@ export async function updateTransaction(
             ? null
             : current.addressId;
       const { customer, address } = await resolveParties(context, tx, customerId, addressId);
+      // Like the address, the business goes with a change of customer unless a new one is given.
+      const businessId =
+        input.businessId !== undefined
+          ? input.businessId
+          : input.customerId !== undefined && input.customerId !== current.customerId
+            ? null
+            : current.businessId;
+      const business =
+        businessId === null ? null : await resolveBusiness(context, tx, businessId, customer?.id ?? null);
       const taxSettings = (await tx.billingSettings.findTaxSettings(context.scope)) ?? DEFAULT_TAX_SETTINGS;
       const sameDiscount = input.discountId !== undefined && input.discountId === current.discountId;
       const chosen = sameDiscount
@@ -258,6 +274,7 @@ export async function updateTransaction(
           }),
           customer,
           address,
+          business,
           currencyCode: input.currencyCode ?? (input.items === undefined ? current.currencyCode : undefined),
           collectionMode: input.collectionMode ?? current.collectionMode,
           origin: current.origin,

@@ -9,9 +9,10 @@ import { usage } from './0002-usage.js';
 import { transactions } from './0003-transactions.js';
 import { notifications } from './0005-notifications.js';
 import { discounts } from './0030-discounts.js';
+import { businesses } from './0031-businesses.js';
 import type { Migration } from './migration.js';
 
-export const MIGRATIONS: readonly Migration[] = [foundation, usage, transactions, notifications, discounts];
+export const MIGRATIONS: readonly Migration[] = [foundation, usage, transactions, notifications, discounts, businesses];
 
 const MIGRATION_LOCK_KEY = 4_172_031_985;
 

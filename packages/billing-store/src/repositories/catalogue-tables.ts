@@ -5,6 +5,8 @@
 import type {
   Address,
   AddressColumn,
+  Business,
+  BusinessColumn,
   Customer,
   CustomerColumn,
   Discount,
@@ -54,6 +56,25 @@ export const customersTable: DocumentTableSpec<Customer, CustomerColumn> = {
 export const addressesTable: DocumentTableSpec<Address, AddressColumn> = {
   table: 'addresses',
   columns: { customer_id: (address) => address.customerId, status: (address) => address.status },
+};
+
+export const businessesTable: DocumentTableSpec<Business, BusinessColumn> = {
+  table: 'businesses',
+  columns: {
+    customer_id: (business) => business.customerId,
+    status: (business) => business.status,
+    // `search` matches the id, name, company number, tax identifier and contacts, case-insensitively.
+    search: (business) =>
+      [
+        business.id,
+        business.name,
+        business.companyNumber ?? '',
+        business.taxIdentifier ?? '',
+        ...business.contacts.flatMap((contact) => [contact.name ?? '', contact.email]),
+      ]
+        .join('\n')
+        .toLowerCase(),
+  },
 };
 
 export const usageBalanceUnitsTable: DocumentTableSpec<UsageBalanceUnit, UsageBalanceUnitColumn> = {

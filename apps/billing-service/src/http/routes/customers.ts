@@ -1,19 +1,26 @@
 import {
   CreateAddressBody,
+  CreateBusinessBody,
   CreateCustomerBody,
   UpdateAddressBody,
+  UpdateBusinessBody,
   UpdateCustomerBody,
 } from '@drawdown/billing-contract';
 import {
   type AddressColumn,
+  type BusinessColumn,
   type CustomerColumn,
   createAddress,
+  createBusiness,
   createCustomer,
   getAddress,
+  getBusiness,
   getCustomer,
   listAddresses,
+  listBusinesses,
   listCustomers,
   updateAddress,
+  updateBusiness,
   updateCustomer,
 } from '@drawdown/billing-core';
 import type { Hono } from 'hono';
@@ -43,6 +50,18 @@ const addressListSpec: ListSpec<AddressColumn> = {
   filters: {
     id: { kind: 'ids', column: 'id', prefix: 'add' },
     status: { kind: 'enum', column: 'status', values: ['active', 'archived'] },
+  },
+  defaults: { status: 'active' },
+};
+
+const businessListSpec: ListSpec<BusinessColumn> = {
+  idPrefix: 'biz',
+  defaultPerPage: 50,
+  maxPerPage: 200,
+  filters: {
+    id: { kind: 'ids', column: 'id', prefix: 'biz' },
+    status: { kind: 'enum', column: 'status', values: ['active', 'archived'] },
+    search: { kind: 'contains', column: 'search' },
   },
   defaults: { status: 'active' },
 };
@@ -79,5 +98,23 @@ export function registerCustomerRoutes(app: Hono<AppEnv>): void {
     const customerId = pathId(c, 'ctm', 'customer');
     const id = pathId(c, 'add');
     return respond(c, await updateAddress(c.var.context, customerId, id, await readBody(c, UpdateAddressBody)));
+  });
+
+  app.get('/customers/:customer/businesses', need('business.read'), async (c) => {
+    const customerId = pathId(c, 'ctm', 'customer');
+    const { query, perPage } = parseListParams(c, businessListSpec);
+    return respondPage(c, await listBusinesses(c.var.context, customerId, query), perPage);
+  });
+  app.post('/customers/:customer/businesses', need('business.write'), async (c) => {
+    const customerId = pathId(c, 'ctm', 'customer');
+    return respond(c, await createBusiness(c.var.context, customerId, await readBody(c, CreateBusinessBody)), 201);
+  });
+  app.get('/customers/:customer/businesses/:id', need('business.read'), async (c) => {
+    return respond(c, await getBusiness(c.var.context, pathId(c, 'ctm', 'customer'), pathId(c, 'biz')));
+  });
+  app.patch('/customers/:customer/businesses/:id', need('business.write'), async (c) => {
+    const customerId = pathId(c, 'ctm', 'customer');
+    const id = pathId(c, 'biz');
+    return respond(c, await updateBusiness(c.var.context, customerId, id, await readBody(c, UpdateBusinessBody)));
   });
 }

@@ -29,18 +29,22 @@ import {
   type OperationContext,
   recordTransactionPayment,
   simulateTransactionPayment,
+  TRANSACTION_INCLUDES,
   TRANSACTION_ORIGINS,
   TRANSACTION_STATUSES,
   type TransactionColumn,
   type TransactionHooks,
+  type TransactionInclude,
   type TransactionListQuery,
   updateTaxSettings,
   updateTransaction,
+  withTransactionIncludes,
 } from '@drawdown/billing-core';
 import type { Context, Hono } from 'hono';
 import { signedInvoiceUrl } from '../../rendering/invoice-links.js';
 import type { AppEnv } from '../app-env.js';
 import { respond, respondPage } from '../envelope.js';
+import { parseIncludes } from '../includes.js';
 import { type ListSpec, parseListParams } from '../list-params.js';
 import { readBody } from '../request-body.js';
 import { need, pathId } from '../route-helpers.js';
@@ -50,15 +54,31 @@ export const TRANSACTION_PAGE_SIZE = 30;
 
 const TIMESTAMP = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d{1,9})?(Z|[+-]\d{2}:\d{2})$/i;
 const OPERATORS = { LT: 'lt', LTE: 'lte', GT: 'gt', GTE: 'gte' } as const;
-const INCLUDES = new Set([
-  'address',
-  'adjustment',
-  'adjustments',
-  'adjustments_totals',
-  'available_payment_methods',
-  'business',
-  'customer',
-  'discount',
+/** The official SDK's types spell `adjustments` as `adjustment` too; both embed the adjustments. */
+const INCLUDE_NAMES = [...TRANSACTION_INCLUDES, 'adjustment'] as const;
+
+/** `include` of a transaction endpoint, `adjustment` read as `adjustments`. */
+function transactionIncludes(c: Context<AppEnv>): ReadonlySet<TransactionInclude> {
+  const names = parseIncludes(c, INCLUDE_NAMES);
+  return new Set([...names].map((name) => (name === 'adjustment' ? 'adjustments' : name)));
+}
+
+const LIST_PARAMETERS = new Set([
+  'per_page',
+  'after',
+  'order_by',
+  'include',
+  'id',
+  'customer_id',
+  'subscription_id',
+  'status',
+  'collection_mode',
+  'origin',
+  'invoice_number',
+  ...['billed_at', 'created_at', 'updated_at'].flatMap((column) => [
+    column,
+    ...['LT', 'LTE', 'GT', 'GTE'].map((suffix) => `${column}[${suffix}]`),
+  ]),
 ]);
 
 function invalid(parameter: string, message: string): BillingError {
@@ -119,6 +139,9 @@ function timestamp(parameter: string, raw: string): string {
  */
 export function parseTransactionList(c: Context<AppEnv>): { query: TransactionListQuery; perPage: number } {
   const params = new URL(c.req.url).searchParams;
+  for (const name of params.keys()) {
+    if (!LIST_PARAMETERS.has(name)) throw invalid(name, 'is not a query parameter of this endpoint');
+  }
   let perPage = TRANSACTION_PAGE_SIZE;
   const perPageText = params.get('per_page');
   if (perPageText !== null) {
@@ -131,10 +154,6 @@ export function parseTransactionList(c: Context<AppEnv>): { query: TransactionLi
     throw invalid('after', 'must be a txn_ id taken from a previous page');
   const order = /^(id|created_at|billed_at)\[(ASC|DESC)\]$/i.exec(params.get('order_by') ?? 'id[DESC]');
   if (!order) throw invalid('order_by', 'must be id, created_at or billed_at followed by [ASC] or [DESC]');
-  const include = params.get('include');
-  if (include !== null && list(include).some((value) => !INCLUDES.has(value))) {
-    throw invalid('include', `must be a comma-separated list of ${[...INCLUDES].join(', ')}`);
-  }
 
   const filter: Partial<Record<TransactionColumn, FilterCondition[]>> = {};
   const add = (column: TransactionColumn, condition: FilterCondition) => {
@@ -229,22 +248,31 @@ export function registerTransactionRoutes(
   hooksFor: (context: OperationContext) => TransactionHooks,
 ): void {
   app.get('/transactions', need('transaction.read'), async (c) => {
+    const includes = transactionIncludes(c);
     const { query, perPage } = parseTransactionList(c);
-    return respondPage(c, await listTransactions(c.var.context, query), perPage);
+    const page = await listTransactions(c.var.context, query);
+    const items = await Promise.all(page.items.map((item) => withTransactionIncludes(c.var.context, item, includes)));
+    return respondPage(c, { ...page, items }, perPage);
   });
   app.post('/transactions', need('transaction.write'), async (c) => {
+    const includes = transactionIncludes(c);
     const body = await readBody(c, CreateTransactionBody);
     const input = { ...body, billingDetails: billingDetailsOf(body.billingDetails) };
-    return respond(c, await createTransaction(c.var.context, input), 201);
+    const created = await createTransaction(c.var.context, input);
+    return respond(c, await withTransactionIncludes(c.var.context, created, includes), 201);
   });
   app.get('/transactions/:id', need('transaction.read'), async (c) => {
-    return respond(c, await getTransaction(c.var.context, pathId(c, 'txn')));
+    const includes = transactionIncludes(c);
+    const transaction = await getTransaction(c.var.context, pathId(c, 'txn'));
+    return respond(c, await withTransactionIncludes(c.var.context, transaction, includes));
   });
   app.patch('/transactions/:id', need('transaction.write'), async (c) => {
     const id = pathId(c, 'txn');
+    const includes = transactionIncludes(c);
     const body = await readBody(c, UpdateTransactionBody);
     const input = { ...body, billingDetails: billingDetailsOf(body.billingDetails) };
-    return respond(c, await updateTransaction(c.var.context, id, input));
+    const updated = await updateTransaction(c.var.context, id, input);
+    return respond(c, await withTransactionIncludes(c.var.context, updated, includes));
   });
   app.post('/transactions/:id/simulate-payment', need('transaction.write'), async (c) => {
     const id = pathId(c, 'txn');
