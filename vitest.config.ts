@@ -22,6 +22,7 @@ export default defineConfig({
       'packages/*/test/**/*.test.ts',
       'apps/*/src/**/*.test.ts',
       'apps/*/test/**/*.test.ts',
+      'test/**/*.test.ts',
     ],
     globalSetup: ['packages/testkit/src/global-setup.ts'],
     testTimeout: 30_000,

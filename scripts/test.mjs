@@ -15,7 +15,7 @@ function step(title, command, args) {
 const checks = [
   ['browser for the portal tests', 'bash', ['scripts/ensure-chromium.sh']],
   ['build', 'npx', ['tsc', '-b', 'tsconfig.build.json']],
-  ['lint and format', 'npx', ['biome', 'check', '.']],
+  ['lint and format (warnings fail too)', 'npx', ['biome', 'check', '--error-on-warnings', '.']],
   ['typecheck sources and tests', 'npx', ['tsc', '-p', 'tsconfig.json']],
 ];
 for (const [title, command, args] of checks) {

@@ -288,7 +288,7 @@ async function runEngine(engine) {
       const response = await fetch(`${service.liveUrl}/transactions/${id}/invoice`, {
         headers: { Authorization: `Bearer ${service.liveKey}` },
       });
-      urls.push(((await response.json()).data ?? {}).url);
+      urls.push((await response.json()).data?.url);
     }
     const download = await timeRequests(200, (index) => urls[index % urls.length], null);
     return {

@@ -3,7 +3,6 @@
  * The first start of an empty store creates a demo account in early access, with one live
  * and one sandbox key holding every permission, so a newcomer can call the API at once.
  */
-import { createAccount, createApiKey } from '@drawdown/billing-core';
 import type { CoreServices } from './compose-services.js';
 
 export interface DemoAccount {
@@ -14,15 +13,16 @@ export interface DemoAccount {
 
 /** Creates the demo account when the store has no account yet; otherwise does nothing. */
 export async function ensureDemoAccount(services: CoreServices): Promise<DemoAccount | null> {
-  if ((await services.store.accounts.list()).length > 0) return null;
-  const account = await createAccount(services, { name: 'Demo', earlyAccess: true });
-  const live = await createApiKey(services, {
+  const { useCases } = services;
+  if ((await useCases.listAccounts()).length > 0) return null;
+  const account = await useCases.createAccount({ name: 'Demo', earlyAccess: true });
+  const live = await useCases.createApiKey({
     accountId: account.id,
     environment: 'live',
     name: 'Demo live key',
     permissions: ['all'],
   });
-  const sandbox = await createApiKey(services, {
+  const sandbox = await useCases.createApiKey({
     accountId: account.id,
     environment: 'sandbox',
     name: 'Demo sandbox key',

@@ -3,21 +3,16 @@
  * Runs the billing service: both environments' HTTP servers over one store.
  */
 import type { Server } from 'node:http';
-import { subscriptionHooks } from '@drawdown/billing-core';
 import { serve } from '@hono/node-server';
 import { Redis } from 'ioredis';
+import { createApp } from './app.js';
 import type { CoreServices } from './compose-services.js';
 import type { ServiceConfig } from './config.js';
-import { createApp } from './http/app.js';
 import { MemoryRateLimiter, type RateLimiter } from './http/rate-limiter.js';
 import { RedisRateLimiter } from './http/redis-rate-limiter.js';
-import { createEnvironmentClocks } from './infrastructure/environment-clocks.js';
 import { createDrawdownWorker } from './workers/drawdown-worker.js';
-import { createOverdueInvoicesWorker } from './workers/overdue-invoices-worker.js';
-import { createRenewalScheduler } from './workers/renewal-scheduler.js';
+import { createDueWorkWorker } from './workers/due-work-worker.js';
 import { createWebhookDeliveryWorker, DEFAULT_WEBHOOK_DELIVERY } from './workers/webhook-delivery/delivery-worker.js';
-import { createDestinationGuard } from './workers/webhook-delivery/destination-guard.js';
-import { wakeOnEvents } from './workers/webhook-delivery/wake-on-events.js';
 
 export interface RunningService {
   readonly liveUrl: string;
@@ -61,39 +56,28 @@ function createRateLimiter(config: ServiceConfig): { limiter: RateLimiter | null
 
 export async function startService(services: CoreServices, config: ServiceConfig): Promise<RunningService> {
   const rateLimits = createRateLimiter(config);
-  const webhookOptions = { ...DEFAULT_WEBHOOK_DELIVERY, ...config.webhookDelivery };
-  const destinationGuard = createDestinationGuard({
-    allowPrivate: config.allowPrivateWebhooks,
-    resolveHost: webhookOptions.resolveHost,
-  });
+  const { useCases } = services;
   const webhookDelivery = createWebhookDeliveryWorker({
-    dependencies: { store: services.store, ids: services.ids, wallClock: services.clock },
-    guard: destinationGuard,
-    options: webhookOptions,
+    useCases,
+    wallClock: services.clock,
+    guard: services.destinationGuard,
+    options: { ...DEFAULT_WEBHOOK_DELIVERY, ...config.webhookDelivery },
     onError: logError,
   });
+  services.onEventsWritten(() => webhookDelivery.wake());
   const dependencies = {
-    ...services,
-    // Requests that write events wake the delivery worker, so their webhooks leave at once.
-    store: wakeOnEvents(services.store, () => webhookDelivery.wake()),
-    webhookDestinations: destinationGuard,
-    // A completed checkout starts its subscription; a paid renewal revives a past-due one.
-    transactionHooks: subscriptionHooks,
-    clockFor: createEnvironmentClocks(services.store.sandboxClocks, services.clock),
+    useCases,
+    invoiceLinks: services.invoiceLinks,
     rateLimiter: rateLimits.limiter,
     trustProxy: config.trustProxy,
     logError,
   };
+  const drawdowns = createDrawdownWorker(useCases, { pollMs: config.drawdownPollMs, onError: logError });
+  services.store.usageIngest.onRecorded(() => drawdowns.wake());
   const workers = [
-    createDrawdownWorker(
-      { ...services, store: dependencies.store },
-      { pollMs: config.drawdownPollMs, onError: dependencies.logError },
-    ),
-    createRenewalScheduler(
-      { ...services, store: dependencies.store },
-      { pollMs: config.schedulerPollMs, onError: dependencies.logError },
-    ),
-    createOverdueInvoicesWorker(services, { pollMs: config.schedulerPollMs, onError: dependencies.logError }),
+    drawdowns,
+    createDueWorkWorker(useCases, 'renewals', { pollMs: config.schedulerPollMs, onError: logError }),
+    createDueWorkWorker(useCases, 'overdue_invoices', { pollMs: config.schedulerPollMs, onError: logError }),
     webhookDelivery,
   ];
   const bound = { live: '', sandbox: '' };

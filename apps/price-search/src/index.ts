@@ -3,6 +3,7 @@
  * Public entry of @drawdown/price-search: start the service, or compose its parts for embedding and tests.
  */
 
+export { createApp } from './app.js';
 export { BILLING_WEBHOOK_PATH } from './billing/billing-webhooks.js';
 export { type DrawdownPlans, setupDrawdownPlans } from './billing/setup-drawdown-plans.js';
 export {
@@ -16,7 +17,6 @@ export { RuleFollowingClient, type RuleFollowingResult, SearchFailedError } from
 export { composeService, type EbayOptions, type PriceSearchService, type ServiceOptions } from './compose-service.js';
 export { ebayOptionsFrom, type PriceSearchEnvironment, readEnvironment } from './config.js';
 export { ApiError, ERROR_CODES, type ErrorBody, type ErrorCode, STATUS_BY_CODE } from './http/api-error.js';
-export { createApp } from './http/app.js';
 export type { Condition, Listing, WireListing } from './listing/listing.js';
 export { NETWORKS, type NetworkId } from './listing/networks.js';
 export type { HealthBody } from './lookup/service-health.js';

@@ -4,8 +4,8 @@
  */
 import type { AddressInfo } from 'node:net';
 import { serve } from '@hono/node-server';
+import { createApp } from './app.js';
 import { composeService, type ServiceOptions } from './compose-service.js';
-import { createApp } from './http/app.js';
 
 /** Options of a running service. */
 export interface StartOptions extends ServiceOptions {

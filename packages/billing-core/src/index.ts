@@ -71,6 +71,7 @@ export {
   type CreateMeterInput,
   createMeter,
   getMeter,
+  isMeterAction,
   listMeters,
   METER_ACTION_LENGTH,
   METER_ACTION_PATTERN,
@@ -138,6 +139,7 @@ export {
   updateDiscount,
   updateDiscountGroup,
 } from './discounts/discounts.js';
+export { listEvents } from './events/list-events.js';
 export type { EntityKind, StoredEvent } from './events/stored-event.js';
 export {
   type InvoiceUnavailableReason,
@@ -162,7 +164,6 @@ export {
   issueInvoiceLink,
   requireUnexpired,
 } from './invoices/invoice-links.js';
-export { formatInvoiceNumber } from './invoices/invoice-number.js';
 export {
   BALANCE_CURRENCIES,
   CURRENCY_MINOR_UNITS,
@@ -307,6 +308,7 @@ export {
   type UsageEventRepository,
 } from './shared/repository.js';
 export { ENVIRONMENTS, type Environment, type Scope } from './shared/scope.js';
+export { canonicalTimestamp, type ParsedTimestamp, parseTimestamp } from './shared/timestamps.js';
 export { addCycles, periodAt } from './subscriptions/billing-period.js';
 export {
   type CancelInput,
@@ -326,6 +328,7 @@ export {
 } from './subscriptions/sandbox-clock.js';
 export { type StartSubscriptionInput, startSubscription } from './subscriptions/start-subscription.js';
 export {
+  assertStatusTransition,
   type BillingPeriod,
   type CollectionMode,
   hasAllowances,
@@ -379,6 +382,7 @@ export {
   PAST_DUE_GRACE_MS,
   pastDueAfter,
 } from './transactions/due-dates.js';
+export { formatInvoiceNumber } from './transactions/invoice-number.js';
 export { markOverdueInvoices, OVERDUE_BATCH_SIZE } from './transactions/overdue-invoices.js';
 export {
   completeSettled,
@@ -478,7 +482,6 @@ export { getUsageBalance, listUsageBalances } from './usage/read-usage-balances.
 export { EVENTS_PER_REQUEST, recordUsageEvents } from './usage/record-usage-events.js';
 export type { UsageBalance } from './usage/usage-balance.js';
 export {
-  canonicalTimestamp,
   checkEventWindow,
   MAX_EVENT_AGE_MS,
   MAX_EVENT_LEAD_MS,
@@ -489,3 +492,4 @@ export {
   type UsageEventResult,
   validateUsageEvent,
 } from './usage/usage-event.js';
+export { type Caller, createUseCases, type DueWork, type UseCasePorts, type UseCases } from './use-cases.js';

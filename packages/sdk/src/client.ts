@@ -21,6 +21,7 @@ import { SubscriptionsResource } from './resources/subscriptions.js';
 import { AdjustmentsResource, TaxSettingsResource, TransactionsResource } from './resources/transactions.js';
 import { UsageBalancesResource } from './resources/usage-balances.js';
 import { UsageEventsResource } from './resources/usage-events.js';
+import { parseEvent } from './types/events.js';
 import type { UsageEventInput } from './types/usage.js';
 import {
   DEFAULT_USAGE_RETRY,
@@ -28,7 +29,6 @@ import {
   type UsageReport,
   type UsageRetryPolicy,
 } from './usage/report-usage.js';
-import { parseEvent } from './webhooks/events.js';
 import { signWebhookPayload, unmarshalWebhook, verifyWebhook } from './webhooks/signature.js';
 
 export type Environment = 'live' | 'sandbox';

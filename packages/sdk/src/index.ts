@@ -79,6 +79,17 @@ export type {
   UpdateUsageBalanceUnitInput,
   UsageBalanceUnit,
 } from './types/catalogue.js';
+export {
+  type DrawdownEvent,
+  type EventDataByType,
+  type EventOf,
+  isKnownEventType,
+  type KnownEvent,
+  type KnownEventType,
+  MalformedEventError,
+  parseEvent,
+  type UnknownEvent,
+} from './types/events.js';
 export type {
   CreateNotificationSettingInput,
   EventType,
@@ -158,17 +169,6 @@ export {
   type UsageBufferOptions,
   type UsageBufferStore,
 } from './usage/usage-buffer.js';
-export {
-  type DrawdownEvent,
-  type EventDataByType,
-  type EventOf,
-  isKnownEventType,
-  type KnownEvent,
-  type KnownEventType,
-  MalformedEventError,
-  parseEvent,
-  type UnknownEvent,
-} from './webhooks/events.js';
 export {
   DEFAULT_TOLERANCE_SECONDS,
   SIGNATURE_HEADER,

@@ -65,7 +65,7 @@ export async function startBillingHarness(options: HarnessOptions = {}): Promise
     },
     {},
   );
-  const services = await composeServices(config);
+  const services = await composeServices({ ...config, webhookDelivery: options.webhookDelivery });
   const service = await startService(services, { ...config, webhookDelivery: options.webhookDelivery });
   const account = await createAccount(services, { name: 'Test account', earlyAccess: true });
   const key = async (input: {

@@ -3,9 +3,7 @@
  * `drawdown clock show|advance`: sandbox time control from the command line, against the same
  * data folder or database as the running server.
  */
-import { setTimeout as sleep } from 'node:timers/promises';
-import { advanceSandboxClock, BillingError, readSandboxClock, toTimestamp } from '@drawdown/billing-core';
-import type { CoreServices } from '../compose-services.js';
+import { BillingError, type Caller, toTimestamp, type UseCases } from '@drawdown/billing-core';
 import { printResult } from './output.js';
 
 const UNIT_SECONDS = { s: 1, m: 60, h: 3_600, d: 86_400, w: 604_800 } as const;
@@ -19,16 +17,15 @@ export function parseDuration(text: string): number {
 }
 
 export async function runClockCommand(
-  services: CoreServices,
+  useCases: UseCases,
   subcommand: string | undefined,
   options: { account?: string | undefined; by?: string | undefined; to?: string | undefined; json: boolean },
 ): Promise<number> {
   if (!options.account) throw new BillingError('invalid_field', `clock ${subcommand ?? ''} needs --account`);
-  const account = await services.store.accounts.findById(options.account);
-  if (!account) throw new BillingError('account_not_found', `Account ${options.account} not found.`);
-  const dependencies = { store: services.store, ids: services.ids, wallClock: services.clock, account, pause: sleep };
+  const account = await useCases.requireAccount(options.account);
+  const caller: Caller = { account, scope: { accountId: account.id, environment: 'sandbox' } };
   if (subcommand === 'show') {
-    const reading = await readSandboxClock(dependencies);
+    const reading = await useCases.readSandboxClock(caller);
     printResult(options.json, { now: toTimestamp(reading.now), offset_seconds: Math.round(reading.offsetMs / 1000) }, [
       ['Sandbox now', toTimestamp(reading.now)],
       ['Ahead of wall clock', `${Math.round(reading.offsetMs / 1000)} s`],
@@ -44,7 +41,7 @@ export async function runClockCommand(
   if (typeof target === 'number' && Number.isNaN(target)) {
     throw new BillingError('invalid_field', `--to must be an RFC 3339 time; got ${options.to}`);
   }
-  const result = await advanceSandboxClock(dependencies, target);
+  const result = await useCases.advanceSandboxClock(caller, target);
   printResult(options.json, { now: toTimestamp(result.now), steps_run: result.stepsRun }, [
     ['Sandbox now', toTimestamp(result.now)],
     ['Renewals and changes run', String(result.stepsRun)],

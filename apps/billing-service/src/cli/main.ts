@@ -4,14 +4,7 @@
  * the same data folder or database as the running server and work beside it.
  */
 import { parseArgs } from 'node:util';
-import {
-  BillingError,
-  createAccount,
-  createApiKey,
-  ENVIRONMENTS,
-  type Environment,
-  revokeApiKey,
-} from '@drawdown/billing-core';
+import { BillingError, ENVIRONMENTS, type Environment } from '@drawdown/billing-core';
 import { composeServices } from '../compose-services.js';
 import { resolveServiceConfig } from '../config.js';
 import { ensureDemoAccount } from '../demo-account.js';
@@ -93,7 +86,7 @@ export async function main(argv: readonly string[]): Promise<number> {
       switch (`${command} ${subcommand ?? ''}`) {
         case 'accounts create': {
           // The issue's form is `accounts create [--early-access]`: a name is optional.
-          const account = await createAccount(services, {
+          const account = await services.useCases.createAccount({
             name: values.name ?? 'Unnamed account',
             earlyAccess: values['early-access'] === true,
           });
@@ -105,7 +98,7 @@ export async function main(argv: readonly string[]): Promise<number> {
           return 0;
         }
         case 'accounts list': {
-          const accounts = await services.store.accounts.list();
+          const accounts = await services.useCases.listAccounts();
           if (json) printResult(true, { accounts }, []);
           else
             for (const account of accounts)
@@ -120,7 +113,7 @@ export async function main(argv: readonly string[]): Promise<number> {
           if (!ENVIRONMENTS.includes(environment as Environment))
             throw new UsageError('keys create needs --env live or --env sandbox');
           const permissions = (values.permission ?? []).flatMap((item) => item.split(',')).map((item) => item.trim());
-          const { key, token } = await createApiKey(services, {
+          const { key, token } = await services.useCases.createApiKey({
             accountId: values.account,
             environment: environment as Environment,
             name: values.name ?? `${environment} key`,
@@ -140,13 +133,13 @@ export async function main(argv: readonly string[]): Promise<number> {
         case 'keys revoke': {
           const keyId = rest[0] ?? values.name;
           if (!keyId) throw new UsageError('keys revoke needs the key id (apikey_…)');
-          await revokeApiKey(services, keyId);
+          await services.useCases.revokeApiKey(keyId);
           printResult(json, { revoked: keyId }, [['Revoked', keyId]]);
           return 0;
         }
         case 'clock show':
         case 'clock advance':
-          return await runClockCommand(services, subcommand, {
+          return await runClockCommand(services.useCases, subcommand, {
             account: values.account,
             by: values.by,
             to: values.to,
@@ -154,7 +147,7 @@ export async function main(argv: readonly string[]): Promise<number> {
           });
         case 'keys list': {
           if (!values.account) throw new UsageError('keys list needs --account');
-          const keys = (await services.store.apiKeys.listByAccount(values.account)).map(
+          const keys = (await services.useCases.listApiKeys(values.account)).map(
             ({ secretHash: _hidden, ...key }) => key,
           );
           if (json) printResult(true, { keys }, []);

@@ -1,4 +1,4 @@
-import type { ApiKey, OperationContext } from '@drawdown/billing-core';
+import type { ApiKey, Caller, UseCases } from '@drawdown/billing-core';
 
 /** What each request carries through the middleware chain. */
 export interface AppEnv {
@@ -6,7 +6,10 @@ export interface AppEnv {
     requestId: string;
     /** The base URL this environment advertises, without a trailing slash. */
     publicBaseUrl: string;
+    /** Every use case, bound once by the composition root. */
+    useCases: UseCases;
     apiKey: ApiKey;
-    context: OperationContext;
+    /** The authenticated account and environment the request acts for. */
+    caller: Caller;
   };
 }

@@ -1,19 +1,31 @@
 /**
  * @module
- * Query parameters of list endpoints: `per_page` (clamped to the endpoint's maximum),
- * `after` (an id cursor), `order_by` (`id[ASC]` or `id[DESC]`), and the endpoint's filters.
- * Array filters are comma-joined. A malformed value is `invalid_field`, never ignored.
+ * The one parser of list query parameters: `per_page` (clamped to the endpoint's maximum),
+ * `after` (an id cursor), `order_by` (`field[ASC]` or `field[DESC]` over the endpoint's sortable
+ * fields), `include`, and the endpoint's filters, timestamp ranges included (`created_at`,
+ * `created_at[LT]`, `[LTE]`, `[GT]`, `[GTE]`). Array filters are comma-joined. A malformed value
+ * is `invalid_field`, never ignored.
  */
-import { BillingError, type FilterCondition, type IdPrefix, isIdOf, type ListQuery } from '@drawdown/billing-core';
+import {
+  BillingError,
+  type FilterCondition,
+  type IdPrefix,
+  isIdOf,
+  type ListQuery,
+  parseTimestamp,
+  toTimestamp,
+} from '@drawdown/billing-core';
 import type { Context } from 'hono';
 import type { AppEnv } from './app-env.js';
 
 export type FilterSpec<Column extends string> =
-  | { readonly kind: 'ids'; readonly column: Column; readonly prefix: IdPrefix }
+  | { readonly kind: 'ids'; readonly column: Column; readonly prefix: IdPrefix; readonly max?: number }
   | { readonly kind: 'enum'; readonly column: Column; readonly values: readonly string[] }
-  | { readonly kind: 'text'; readonly column: Column }
+  | { readonly kind: 'text'; readonly column: Column; readonly maxLength?: number; readonly max?: number }
   /** Exact values matched case-insensitively against a lower-cased column. */
   | { readonly kind: 'lowercase'; readonly column: Column }
+  /** An instant: the exact parameter, and its `[LT]`, `[LTE]`, `[GT]` and `[GTE]` forms. */
+  | { readonly kind: 'timestamp'; readonly column: Column }
   | { readonly kind: 'boolean'; readonly column: Column }
   | { readonly kind: 'contains'; readonly column: Column };
 
@@ -24,11 +36,24 @@ export interface ListSpec<Column extends string> {
   readonly filters: Readonly<Record<string, FilterSpec<Column>>>;
   /** Filters applied when the request does not set them (for example `status=active`). */
   readonly defaults?: Readonly<Record<string, string>>;
-  /** Parameters the route reads itself (such as `include`); any other unknown parameter is refused. */
+  /** Fields `order_by` may name; `id` when absent. The first is the default, descending. */
+  readonly orderBy?: readonly string[];
+  /** Values `include` may name; absent means the endpoint takes no `include`. */
+  readonly includes?: readonly string[];
+  /** Parameters the route reads itself; any other parameter the spec does not name is refused (ADR 1101). */
   readonly handledElsewhere?: readonly string[];
 }
 
-const PAGING_PARAMETERS = ['per_page', 'after', 'order_by'];
+const RANGE_OPERATORS = { LT: 'lt', LTE: 'lte', GT: 'gt', GTE: 'gte' } as const;
+const PAGING_PARAMETERS = ['per_page', 'after', 'order_by', 'include'];
+
+/** Every parameter name the spec takes: paging, `include`, filters and their range forms. */
+function knownParameter<Column extends string>(spec: ListSpec<Column>, name: string): boolean {
+  if (PAGING_PARAMETERS.includes(name) || spec.handledElsewhere?.includes(name)) return true;
+  if (name in spec.filters) return true;
+  const ranged = /^([a-z_]+)\[(LT|LTE|GT|GTE)\]$/.exec(name);
+  return ranged !== null && spec.filters[ranged[1] ?? '']?.kind === 'timestamp';
+}
 
 function invalid(parameter: string, message: string): BillingError {
   return BillingError.invalidField(parameter, message);
@@ -46,8 +71,11 @@ function condition<Column extends string>(parameter: string, spec: FilterSpec<Co
     case 'ids': {
       const values = splitList(raw);
       const bad = values.find((value) => !isIdOf(spec.prefix, value));
-      if (bad !== undefined || values.length === 0)
-        throw invalid(parameter, `must be a comma-separated list of ${spec.prefix}_ ids`);
+      const max = spec.max ?? Number.POSITIVE_INFINITY;
+      if (bad !== undefined || values.length === 0 || values.length > max) {
+        const count = Number.isFinite(max) ? `up to ${max} ` : '';
+        throw invalid(parameter, `must be a comma-separated list of ${count}${spec.prefix}_ ids`);
+      }
       return { op: 'in', values };
     }
     case 'enum': {
@@ -65,8 +93,19 @@ function condition<Column extends string>(parameter: string, spec: FilterSpec<Co
     }
     case 'text': {
       const values = splitList(raw);
-      if (values.length === 0 || values.some((value) => value.length > 320)) throw invalid(parameter, 'is not valid');
+      const maxLength = spec.maxLength ?? 320;
+      const max = spec.max ?? Number.POSITIVE_INFINITY;
+      if (values.length === 0 || values.length > max || values.some((value) => value.length > maxLength)) {
+        const count = Number.isFinite(max) ? `up to ${max} ` : '';
+        throw invalid(parameter, `must be a comma-separated list of ${count}values of at most ${maxLength} characters`);
+      }
       return { op: 'in', values };
+    }
+    case 'timestamp': {
+      const parsed = parseTimestamp(raw, { utcOnly: false });
+      if (!parsed) throw invalid(parameter, 'must be an RFC 3339 date-time such as 2026-01-31T00:00:00Z');
+      // Stored timestamps are canonical UTC text, so canonical bounds compare correctly as text.
+      return { op: 'eq', value: toTimestamp(parsed.epochMs) };
     }
     case 'boolean':
       if (raw !== 'true' && raw !== 'false') throw invalid(parameter, 'must be true or false');
@@ -80,14 +119,16 @@ function condition<Column extends string>(parameter: string, spec: FilterSpec<Co
 export interface ParsedList<Column extends string> {
   readonly query: ListQuery<Column>;
   readonly perPage: number;
+  /** The field `order_by` named (lower case), or the endpoint's default. */
+  readonly orderBy: string;
+  /** The `include` values asked for. */
+  readonly includes: ReadonlySet<string>;
 }
 
 export function parseListParams<Column extends string>(c: Context<AppEnv>, spec: ListSpec<Column>): ParsedList<Column> {
   const params = new URL(c.req.url).searchParams;
   for (const name of params.keys()) {
-    if (!(name in spec.filters) && !PAGING_PARAMETERS.includes(name) && !spec.handledElsewhere?.includes(name)) {
-      throw invalid(name, 'is not a query parameter of this endpoint');
-    }
+    if (!knownParameter(spec, name)) throw invalid(name, 'is not a query parameter of this endpoint');
   }
   let perPage = spec.defaultPerPage;
   const perPageText = params.get('per_page');
@@ -100,18 +141,41 @@ export function parseListParams<Column extends string>(c: Context<AppEnv>, spec:
   if (after !== undefined && !isIdOf(spec.idPrefix, after)) {
     throw invalid('after', `must be a ${spec.idPrefix}_ id taken from a previous page`);
   }
-  const orderBy = params.get('order_by') ?? 'id[DESC]';
-  // Ids are time-ordered, so `created_at` orders exactly as `id` does; other fields are refused.
-  const order = /^(?:id|created_at)\[(ASC|DESC)\]$/i.exec(orderBy);
-  if (!order) throw invalid('order_by', 'must be id or created_at followed by [ASC] or [DESC]');
+  const fields = spec.orderBy ?? ['id'];
+  const order = /^([a-z_]+)\[(ASC|DESC)\]$/i.exec(params.get('order_by') ?? `${fields[0]}[DESC]`);
+  const field = order?.[1]?.toLowerCase();
+  if (!order || field === undefined || !fields.includes(field)) {
+    throw invalid('order_by', `must be ${fields.join(', ')} followed by [ASC] or [DESC]`);
+  }
+  const includes = new Set<string>();
+  const include = params.get('include');
+  if (include !== null) {
+    const allowed = spec.includes ?? [];
+    const values = splitList(include);
+    if (allowed.length === 0) throw invalid('include', 'is not supported on this endpoint');
+    if (values.length === 0 || values.some((value) => !allowed.includes(value))) {
+      throw invalid('include', `must be a comma-separated list of ${allowed.join(', ')}`);
+    }
+    for (const value of values) includes.add(value);
+  }
   const filter: Partial<Record<Column, FilterCondition[]>> = {};
+  const add = (column: Column, added: FilterCondition) => {
+    const conditions = filter[column] ?? [];
+    conditions.push(added);
+    filter[column] = conditions;
+  };
   for (const [parameter, filterSpec] of Object.entries(spec.filters)) {
     const raw = params.get(parameter) ?? spec.defaults?.[parameter];
-    if (raw === undefined) continue;
-    const conditions = filter[filterSpec.column] ?? [];
-    conditions.push(condition(parameter, filterSpec, raw));
-    filter[filterSpec.column] = conditions;
+    if (raw !== undefined) add(filterSpec.column, condition(parameter, filterSpec, raw));
+    if (filterSpec.kind !== 'timestamp') continue;
+    for (const [suffix, op] of Object.entries(RANGE_OPERATORS)) {
+      const ranged = `${parameter}[${suffix}]`;
+      const bound = params.get(ranged);
+      if (bound === null) continue;
+      const exact = condition(ranged, filterSpec, bound);
+      if (exact.op === 'eq' && typeof exact.value === 'string') add(filterSpec.column, { op, value: exact.value });
+    }
   }
-  const direction = order[1]?.toUpperCase() === 'ASC' ? 'asc' : 'desc';
-  return { query: { filter, after, perPage, direction }, perPage };
+  const direction = order[2]?.toUpperCase() === 'ASC' ? 'asc' : 'desc';
+  return { query: { filter, after, perPage, direction }, perPage, orderBy: field, includes };
 }

@@ -14,75 +14,80 @@ import {
   type InvoiceLinkClaims,
   invoiceLinkPayload,
   isIdOf,
-  type Store,
 } from '@drawdown/billing-core';
 
 export const INVOICE_LINK_SECRET_NAME = 'invoice_link_signing_key';
 const SIGNATURE_PATTERN = /^[A-Za-z\d_-]{43}$/;
 const EXPIRES_PATTERN = /^[1-9]\d{0,15}$/;
 
-const secrets = new WeakMap<Store, Promise<Buffer>>();
+/** The deployment's signing secret, created on first use and shared by every process on the database. */
+export type ObtainSecret = (name: string, candidate: string) => Promise<string>;
 
-/** The signing key of the store's deployment, read (or created) once per process. */
-function signingKey(store: Store): Promise<Buffer> {
-  let key = secrets.get(store);
-  if (!key) {
-    key = store.billingSettings
-      .obtainServiceSecret(INVOICE_LINK_SECRET_NAME, randomBytes(32).toString('base64url'))
-      .then((value) => Buffer.from(value, 'base64url'));
-    key.catch(() => secrets.delete(store));
-    secrets.set(store, key);
-  }
-  return key;
+/** Signs invoice links and verifies them; the composition root gives it the store's secret source. */
+export interface InvoiceLinkSigner {
+  /** The absolute URL of a signed link, on the environment's advertised base URL. */
+  url(baseUrl: string, claims: InvoiceLinkClaims): Promise<string>;
+  /**
+   * The claims of a link whose signature is this deployment's for `environment`, else null.
+   * Expiry is not checked here: it needs the account environment's clock.
+   */
+  verify(environment: Environment, transactionId: string, params: URLSearchParams): Promise<InvoiceLinkClaims | null>;
 }
 
 function sign(key: Buffer, claims: InvoiceLinkClaims): Buffer {
   return createHmac('sha256', key).update(invoiceLinkPayload(claims), 'utf8').digest();
 }
 
-/** The absolute URL of a signed link, on the environment's advertised base URL. */
-export async function signedInvoiceUrl(store: Store, baseUrl: string, claims: InvoiceLinkClaims): Promise<string> {
-  const signature = sign(await signingKey(store), claims).toString('base64url');
-  const query = new URLSearchParams({
-    account: claims.accountId,
-    disposition: claims.disposition,
-    expires: String(claims.expiresAt),
-    signature,
-  });
-  return `${baseUrl}/invoices/${claims.transactionId}/pdf?${query.toString()}`;
-}
-
-/**
- * The claims of a link whose signature is this deployment's for `environment`, else null.
- * Expiry is not checked here: it needs the account environment's clock.
- */
-export async function verifyInvoiceLink(
-  store: Store,
-  environment: Environment,
-  transactionId: string,
-  params: URLSearchParams,
-): Promise<InvoiceLinkClaims | null> {
-  const accountId = params.get('account') ?? '';
-  const disposition = params.get('disposition') ?? '';
-  const expires = params.get('expires') ?? '';
-  const signature = params.get('signature') ?? '';
-  if (
-    !isIdOf('txn', transactionId) ||
-    !isIdOf('acc', accountId) ||
-    !(INVOICE_DISPOSITIONS as readonly string[]).includes(disposition) ||
-    !EXPIRES_PATTERN.test(expires) ||
-    !SIGNATURE_PATTERN.test(signature)
-  ) {
-    return null;
+export function createInvoiceLinkSigner(obtainSecret: ObtainSecret): InvoiceLinkSigner {
+  let key: Promise<Buffer> | undefined;
+  /** The signing key, read (or created) once per process; a failed read is tried again next time. */
+  function signingKey(): Promise<Buffer> {
+    if (!key) {
+      key = obtainSecret(INVOICE_LINK_SECRET_NAME, randomBytes(32).toString('base64url')).then((value) =>
+        Buffer.from(value, 'base64url'),
+      );
+      key.catch(() => {
+        key = undefined;
+      });
+    }
+    return key;
   }
-  const claims: InvoiceLinkClaims = {
-    accountId,
-    environment,
-    transactionId,
-    disposition: disposition as InvoiceDisposition,
-    expiresAt: Number(expires),
+
+  return {
+    async url(baseUrl, claims) {
+      const signature = sign(await signingKey(), claims).toString('base64url');
+      const query = new URLSearchParams({
+        account: claims.accountId,
+        disposition: claims.disposition,
+        expires: String(claims.expiresAt),
+        signature,
+      });
+      return `${baseUrl}/invoices/${claims.transactionId}/pdf?${query.toString()}`;
+    },
+    async verify(environment, transactionId, params) {
+      const accountId = params.get('account') ?? '';
+      const disposition = params.get('disposition') ?? '';
+      const expires = params.get('expires') ?? '';
+      const signature = params.get('signature') ?? '';
+      if (
+        !isIdOf('txn', transactionId) ||
+        !isIdOf('acc', accountId) ||
+        !(INVOICE_DISPOSITIONS as readonly string[]).includes(disposition) ||
+        !EXPIRES_PATTERN.test(expires) ||
+        !SIGNATURE_PATTERN.test(signature)
+      ) {
+        return null;
+      }
+      const claims: InvoiceLinkClaims = {
+        accountId,
+        environment,
+        transactionId,
+        disposition: disposition as InvoiceDisposition,
+        expiresAt: Number(expires),
+      };
+      const expected = sign(await signingKey(), claims);
+      const actual = Buffer.from(signature, 'base64url');
+      return actual.length === expected.length && timingSafeEqual(actual, expected) ? claims : null;
+    },
   };
-  const expected = sign(await signingKey(store), claims);
-  const actual = Buffer.from(signature, 'base64url');
-  return actual.length === expected.length && timingSafeEqual(actual, expected) ? claims : null;
 }

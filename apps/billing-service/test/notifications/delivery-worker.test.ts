@@ -9,6 +9,7 @@ import {
   createAccount,
   createNotificationSetting,
   createProduct,
+  createUseCases,
   type OperationContext,
   type RetrySchedule,
   type Store,
@@ -49,7 +50,17 @@ describe.each(ENGINES)('%s: the delivery worker', (engine) => {
     receiver = await startWebhookReceiver({ answer: 500 });
     now = Date.now();
     worker = createWebhookDeliveryWorker({
-      dependencies: { store, ids, wallClock: clock },
+      useCases: createUseCases({
+        store,
+        ids,
+        wallClock: clock,
+        clockFor: async () => clock,
+        secrets: keySecrets,
+        webhookDestinations: createDestinationGuard({ allowPrivate: false }),
+        pause: async () => {},
+        reportError: (_message, error) => errors.push(error),
+      }),
+      wallClock: clock,
       guard: createDestinationGuard({ allowPrivate: false }),
       options: { ...DEFAULT_WEBHOOK_DELIVERY, schedules: { live: HOURLY, sandbox: HOURLY }, pollIntervalMs: 10 },
       onError: (_message, error) => errors.push(error),

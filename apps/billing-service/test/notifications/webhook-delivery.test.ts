@@ -419,7 +419,10 @@ describe.each(ENGINES.filter((engine) => engine === 'postgres'))('%s: two servic
       },
       {},
     );
-    second = await startService(await composeServices(config), { ...config, webhookDelivery: QUICK_DELIVERY });
+    second = await startService(await composeServices({ ...config, webhookDelivery: QUICK_DELIVERY }), {
+      ...config,
+      webhookDelivery: QUICK_DELIVERY,
+    });
     first = apiClient(harness.sandboxUrl, harness.sandboxKey);
     other = apiClient(second.sandboxUrl, harness.sandboxKey);
     // Each notification fails twice, then succeeds: three attempts, each to be seen once.

@@ -4,10 +4,10 @@
  */
 import { type Subscription, signWebhookPayload, type UsageBalance, type UsageReport } from '@drawdown/sdk';
 import { describe, expect, it, onTestFinished } from 'vitest';
+import { createApp } from '../../src/app.js';
 import { createBillingWebhookReceiver } from '../../src/billing/billing-webhooks.js';
 import { CustomerLinkStore } from '../../src/billing/customer-links.js';
 import { composeService } from '../../src/compose-service.js';
-import { createApp } from '../../src/http/app.js';
 import { DrawdownLookupMeter, type DrawdownMeteringClient } from '../../src/metering/drawdown-lookup-meter.js';
 import type { ClientIdentity, LookupId, LookupMeter, MeterDecision } from '../../src/metering/lookup-meter.js';
 import { openStateDatabase } from '../../src/shared/state-database.js';

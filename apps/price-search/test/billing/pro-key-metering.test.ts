@@ -9,10 +9,10 @@ import { Drawdown, type UsageBalance } from '@drawdown/sdk';
 import { type BillingHarness, ENGINES, startBillingHarness } from '@drawdown/testkit';
 import { serve } from '@hono/node-server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createApp } from '../../src/app.js';
 import { BILLING_WEBHOOK_EVENTS, BILLING_WEBHOOK_PATH } from '../../src/billing/billing-webhooks.js';
 import { setupDrawdownPlans } from '../../src/billing/setup-drawdown-plans.js';
 import { composeService, type PriceSearchService } from '../../src/compose-service.js';
-import { createApp } from '../../src/http/app.js';
 
 const TEST_ALLOWANCE = 3;
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { MAX_BODY_BYTES } from '../../src/http/app.js';
+import { MAX_BODY_BYTES } from '../../src/app.js';
 import { createTestService } from '../support/test-service.js';
 
 async function expectError(response: Response, status: number, code: string, field?: string): Promise<void> {

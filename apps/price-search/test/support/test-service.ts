@@ -1,6 +1,6 @@
 import { onTestFinished } from 'vitest';
+import { createApp } from '../../src/app.js';
 import { composeService, type PriceSearchService, type ServiceOptions } from '../../src/compose-service.js';
-import { createApp } from '../../src/http/app.js';
 import type { Listing } from '../../src/listing/listing.js';
 import type { NetworkId } from '../../src/listing/networks.js';
 import type { Pence } from '../../src/money/pence.js';

@@ -38,6 +38,15 @@ export interface UpdateMeterInput {
   readonly aggregation?: string | undefined;
 }
 
+/** Whether `action` is a meter action: `^[a-z][a-z0-9_]*$`, 2 to 64 characters (seed 000). */
+export function isMeterAction(action: string): boolean {
+  return (
+    action.length >= METER_ACTION_LENGTH.minimum &&
+    action.length <= METER_ACTION_LENGTH.maximum &&
+    METER_ACTION_PATTERN.test(action)
+  );
+}
+
 function validateAction(action: string): void {
   if (action.length < METER_ACTION_LENGTH.minimum || action.length > METER_ACTION_LENGTH.maximum) {
     throw BillingError.invalidField('action', 'must be 2 to 64 characters long');

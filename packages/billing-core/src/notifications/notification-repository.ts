@@ -5,8 +5,8 @@
  * worker that holds the current attempt (ADR 0505).
  */
 import type { StoredEvent } from '../events/stored-event.js';
+import type { Collection } from '../shared/collection.js';
 import type { ListQuery, Page } from '../shared/pagination.js';
-import type { Collection } from '../shared/repository.js';
 import type { Scope } from '../shared/scope.js';
 import type { Notification, NotificationLog, NotificationSetting } from './entities.js';
 

@@ -9,7 +9,7 @@ import type { OperationContext } from '../shared/operation-context.js';
 import type { Repositories } from '../shared/repository.js';
 import { applyBalanceEffects } from '../usage/apply-balance-effects.js';
 import { balanceEffects, type SubscriptionChange } from '../usage/balance-effects.js';
-import type { Subscription } from './subscription.js';
+import { assertStatusTransition, type Subscription } from './subscription.js';
 
 export interface ChangeRecord {
   readonly before: Subscription | null;
@@ -31,6 +31,7 @@ export async function saveChange(
     ...record.after,
     internal: { ...record.after.internal, version: (record.before?.internal.version ?? 0) + 1 },
   };
+  if (record.before) assertStatusTransition(record.before.status, after.status);
   if (record.before) await tx.subscriptions.update(context.scope, after);
   else await tx.subscriptions.insert(context.scope, after);
   if (record.balanceChange) {

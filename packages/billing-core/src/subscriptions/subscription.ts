@@ -19,6 +19,17 @@ export const NEXT_STATUSES = {
   canceled: [],
 } as const satisfies Record<SubscriptionStatus, readonly SubscriptionStatus[]>;
 
+/**
+ * Refuses a change whose status move the table does not allow. A refusal here is a bug in a use
+ * case, never a caller's mistake: every use case checks what a caller may do before it gets here.
+ */
+export function assertStatusTransition(before: SubscriptionStatus, after: SubscriptionStatus): void {
+  if (before === after) return;
+  if (!(NEXT_STATUSES[before] as readonly SubscriptionStatus[]).includes(after)) {
+    throw new Error(`A subscription cannot move from ${before} to ${after}.`);
+  }
+}
+
 export type CollectionMode = 'automatic' | 'manual';
 export type OnResume = 'start_new_billing_period' | 'continue_existing_billing_period';
 

@@ -13,7 +13,7 @@ import { nowTimestamp, recordEvent } from '../shared/operation-context.js';
 import type { ListQuery, Page } from '../shared/pagination.js';
 import type { Repositories } from '../shared/repository.js';
 import type { Adjustment, AdjustmentAction, AdjustmentItem, AdjustmentType } from './adjustment.js';
-import { completeSettled, NO_HOOKS, type TransactionHooks } from './payments.js';
+import { completeSettled, type TransactionHooks } from './payments.js';
 import type { Transaction } from './transaction.js';
 import { saveTransaction } from './transaction-changes.js';
 import type { AdjustmentColumn } from './transaction-repository.js';
@@ -87,7 +87,7 @@ function amountAbove(detail: string): BillingError {
 export async function createAdjustment(
   context: OperationContext,
   input: CreateAdjustmentInput,
-  hooks: TransactionHooks = NO_HOOKS,
+  hooks: TransactionHooks,
 ): Promise<Adjustment> {
   const type = input.type ?? 'partial';
   if (type === 'partial' && (input.items === undefined || input.items.length === 0)) {

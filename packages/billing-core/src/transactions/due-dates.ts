@@ -3,8 +3,9 @@
  * When a manually collected invoice falls due, and when it becomes past due: 24 hours after
  * its due date (the seed), the due date being the billing time plus the payment terms.
  */
+
+import { addCycles } from '../catalogue/durations.js';
 import type { Duration } from '../catalogue/entities.js';
-import { addCycles } from '../subscriptions/billing-period.js';
 import type { BillingDetails, Transaction } from './transaction.js';
 
 export const PAST_DUE_GRACE_MS = 24 * 60 * 60 * 1000;

@@ -91,7 +91,7 @@ export async function recordPaymentInTransaction(
   tx: Repositories,
   transactionId: string,
   report: PaymentReport,
-  hooks: TransactionHooks = NO_HOOKS,
+  hooks: TransactionHooks,
 ): Promise<Transaction> {
   const current = await tx.transactions.findByIdForUpdate(context.scope, transactionId);
   if (!current) throw BillingError.notFound('Transaction', transactionId);
@@ -143,7 +143,7 @@ export function recordTransactionPayment(
   context: OperationContext,
   transactionId: string,
   report: PaymentReport,
-  hooks: TransactionHooks = NO_HOOKS,
+  hooks: TransactionHooks,
 ): Promise<Transaction> {
   return context.store.transaction((tx) => recordPaymentInTransaction(context, tx, transactionId, report, hooks));
 }
@@ -156,7 +156,7 @@ export function simulateTransactionPayment(
   context: OperationContext,
   transactionId: string,
   outcome: SimulatedOutcome,
-  hooks: TransactionHooks = NO_HOOKS,
+  hooks: TransactionHooks,
 ): Promise<Transaction> {
   if (context.scope.environment !== 'sandbox') {
     return Promise.reject(

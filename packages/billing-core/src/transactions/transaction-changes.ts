@@ -4,10 +4,11 @@
  * change emits `transaction.updated`, plus the event of the status it entered
  * (`transaction.ready`, `.billed`, `.paid`, `.completed`, `.past_due`, `.canceled`).
  */
-import { formatInvoiceNumber } from '../invoices/invoice-number.js';
+
 import type { OperationContext } from '../shared/operation-context.js';
 import { recordEvent } from '../shared/operation-context.js';
 import type { Repositories } from '../shared/repository.js';
+import { formatInvoiceNumber } from './invoice-number.js';
 import type { Transaction, TransactionStatus } from './transaction.js';
 
 const STATUS_EVENTS: Partial<Record<TransactionStatus, string>> = {

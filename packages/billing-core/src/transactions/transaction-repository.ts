@@ -3,8 +3,9 @@
  * Storage ports of transactions, adjustments and billing settings. Adapters live in
  * `@drawdown/billing-store`; the core sees only these interfaces.
  */
+
+import type { Collection } from '../shared/collection.js';
 import type { ListQuery, Page } from '../shared/pagination.js';
-import type { Collection } from '../shared/repository.js';
 import type { Scope } from '../shared/scope.js';
 import type { Adjustment } from './adjustment.js';
 import type { TaxSettings } from './tax-settings.js';

@@ -12,9 +12,16 @@
  * | cancellation takes effect      | expire unused                                        |
  * | pause, resume (same period), refund | nothing                                          |
  */
+
+import type { Price } from '../catalogue/entities.js';
 import { Decimal } from '../money/decimal.js';
-import type { SubscriptionItem } from '../subscriptions/subscription.js';
 import type { LedgerEntry } from './balance-ledger.js';
+
+/** What the effects table needs of a subscription item: its price's allowances and its quantity. */
+export interface AllowanceItem {
+  readonly price: Pick<Price, 'id' | 'allowances'>;
+  readonly quantity: number;
+}
 
 export type SubscriptionChange = 'start' | 'renew' | 'change_items' | 'end';
 
@@ -24,7 +31,7 @@ export interface BalanceEffect {
 }
 
 /** Allowance per unit for a set of items: each allowance amount times the item quantity. */
-export function allowancesByUnit(items: readonly Pick<SubscriptionItem, 'price' | 'quantity'>[]): Map<string, Decimal> {
+export function allowancesByUnit(items: readonly AllowanceItem[]): Map<string, Decimal> {
   const totals = new Map<string, Decimal>();
   for (const item of items) {
     for (const allowance of item.price.allowances) {
@@ -40,9 +47,9 @@ export interface ChangeInput {
   readonly subscriptionId: string;
   readonly at: string;
   /** Items before the change (absent on start). */
-  readonly before: readonly Pick<SubscriptionItem, 'price' | 'quantity'>[];
+  readonly before: readonly AllowanceItem[];
   /** Items after the change (absent when the subscription ends). */
-  readonly after: readonly Pick<SubscriptionItem, 'price' | 'quantity'>[];
+  readonly after: readonly AllowanceItem[];
   /** When grants made now expire: the end of the billing period they are for. */
   readonly expiresAt: string | null;
 }
@@ -51,7 +58,7 @@ export interface ChangeInput {
  * What grants a unit: each item whose price has an allowance for it, as price and quantity, in
  * a fixed order. Equal before and after an item change means the change left that unit alone.
  */
-function grantingItems(items: readonly Pick<SubscriptionItem, 'price' | 'quantity'>[], unitId: string): string {
+function grantingItems(items: readonly AllowanceItem[], unitId: string): string {
   return items
     .filter((item) => item.price.allowances.some((allowance) => allowance.usageBalanceUnitId === unitId))
     .map((item) => `${item.price.id}\u0000${item.quantity}`)

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import type { Meter } from '../catalogue/entities.js';
 import { BillingError } from '../shared/billing-error.js';
+import { canonicalTimestamp } from '../shared/timestamps.js';
 import {
-  canonicalTimestamp,
   checkEventWindow,
   EVENT_KEY_MAX_LENGTH,
   MAX_EVENT_AGE_MS,

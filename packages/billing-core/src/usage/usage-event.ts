@@ -5,10 +5,12 @@
  * change never re-rates recorded usage.
  */
 import type { Meter } from '../catalogue/entities.js';
+import { isMeterAction } from '../catalogue/meters.js';
 import { Decimal } from '../money/decimal.js';
 import { QUANTITY_PATTERN } from '../money/decimal-patterns.js';
 import { BillingError } from '../shared/billing-error.js';
 import type { ErrorCode } from '../shared/error-codes.js';
+import { canonicalTimestamp } from '../shared/timestamps.js';
 
 export const MAX_EVENT_AGE_MS = 60 * 86_400_000;
 export const MAX_EVENT_LEAD_MS = 24 * 3_600_000;
@@ -43,31 +45,6 @@ export type UsageEventResult =
       readonly error: { readonly code: ErrorCode; readonly detail: string };
     };
 
-const RFC3339_UTC = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2}):(\d{2})(?:\.(\d{1,9}))?(Z|\+00:00)$/;
-
-/**
- * Parses an RFC 3339 UTC timestamp and gives its canonical text (`Z`, fraction without
- * trailing zeros), so that two spellings of one instant name one event.
- */
-export function canonicalTimestamp(text: string): { readonly canonical: string; readonly epochMs: number } | null {
-  const match = RFC3339_UTC.exec(text);
-  if (!match) return null;
-  const [, year, month, day, hour, minute, second, fraction = ''] = match;
-  // Leap seconds (:60) are refused too: one instant must have one spelling (ADR 0151).
-  if (Number(hour) > 23 || Number(minute) > 59 || Number(second) > 59) return null;
-  const check = new Date(0);
-  // setUTCFullYear, unlike Date.UTC, keeps years 0-99 as they are.
-  check.setUTCFullYear(Number(year), Number(month) - 1, Number(day));
-  check.setUTCHours(Number(hour), Number(minute), Number(second), 0);
-  const epochMs = check.getTime();
-  // Dates roll 31 February over into March; a real date round-trips.
-  if (check.getUTCDate() !== Number(day) || check.getUTCMonth() !== Number(month) - 1) return null;
-  const trimmed = fraction.replace(/0+$/, '');
-  const milliseconds = Number(fraction.slice(0, 3).padEnd(3, '0'));
-  const canonical = `${year}-${month}-${day}T${hour}:${minute}:${second}${trimmed ? `.${trimmed}` : ''}Z`;
-  return { canonical, epochMs: epochMs + milliseconds };
-}
-
 /**
  * Checks the shape rules of one event. Malformed fields are the caller's bug and refuse the
  * whole request; the time window is a per-event rejection (`checkEventWindow`).
@@ -77,7 +54,7 @@ export function validateUsageEvent(input: UsageEventInput, index: number): Usage
   if (input.eventKey.length === 0 || input.eventKey.length > EVENT_KEY_MAX_LENGTH) {
     throw BillingError.invalidField(field('event_key'), `must be 1 to ${EVENT_KEY_MAX_LENGTH} characters`);
   }
-  if (!/^[a-z][a-z0-9_]*$/.test(input.action) || input.action.length < 2 || input.action.length > 64) {
+  if (!isMeterAction(input.action)) {
     throw BillingError.invalidField(field('action'), 'must match ^[a-z][a-z0-9_]*$ and be 2 to 64 characters');
   }
   if (!QUANTITY_PATTERN.test(input.quantity) || !Decimal.parse(input.quantity).isPositive()) {

@@ -4,9 +4,9 @@
  */
 import type { Collection } from '../core/collection.js';
 import type { RequestOptions } from '../core/http-client.js';
+import { type DrawdownEvent, parseEvent } from '../types/events.js';
 import type { EventType } from '../types/notifications.js';
 import type { PageParams } from '../types/shared.js';
-import { type DrawdownEvent, parseEvent } from '../webhooks/events.js';
 import { Resource } from './resource.js';
 
 export interface ListEventsParams extends PageParams {

@@ -6,6 +6,7 @@
 import type { Collection } from '../core/collection.js';
 import type { RequestOptions } from '../core/http-client.js';
 import { fromWire } from '../core/wire-case.js';
+import { parseEvent } from '../types/events.js';
 import type {
   CreateNotificationSettingInput,
   ListNotificationSettingsParams,
@@ -16,7 +17,6 @@ import type {
   UpdateNotificationSettingInput,
 } from '../types/notifications.js';
 import type { PageParams } from '../types/shared.js';
-import { parseEvent } from '../webhooks/events.js';
 import { Resource, segment } from './resource.js';
 
 export class NotificationSettingsResource extends Resource {

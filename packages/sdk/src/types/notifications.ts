@@ -2,7 +2,7 @@
  * @module
  * Event types, notification settings (webhook destinations) and notifications (section 10).
  */
-import type { DrawdownEvent } from '../webhooks/events.js';
+import type { DrawdownEvent } from './events.js';
 import type { PageParams } from './shared.js';
 
 export interface EventType {

@@ -8,7 +8,7 @@
  * with an old and a new secret while rotating), and refuses timestamps further than the
  * tolerance from now in either direction (ADR 0606).
  */
-import { type DrawdownEvent, parseEvent } from './events.js';
+import { type DrawdownEvent, parseEvent } from '../types/events.js';
 
 /** The header the service signs webhooks in. */
 export const SIGNATURE_HEADER = 'Paddle-Signature';

@@ -6,23 +6,7 @@ import {
   UpdateBusinessBody,
   UpdateCustomerBody,
 } from '@drawdown/billing-contract';
-import {
-  type AddressColumn,
-  type BusinessColumn,
-  type CustomerColumn,
-  createAddress,
-  createBusiness,
-  createCustomer,
-  getAddress,
-  getBusiness,
-  getCustomer,
-  listAddresses,
-  listBusinesses,
-  listCustomers,
-  updateAddress,
-  updateBusiness,
-  updateCustomer,
-} from '@drawdown/billing-core';
+import type { AddressColumn, BusinessColumn, CustomerColumn } from '@drawdown/billing-core';
 import type { Hono } from 'hono';
 import type { AppEnv } from '../app-env.js';
 import { respond, respondPage } from '../envelope.js';
@@ -69,52 +53,66 @@ const businessListSpec: ListSpec<BusinessColumn> = {
 export function registerCustomerRoutes(app: Hono<AppEnv>): void {
   app.get('/customers', need('customer.read'), async (c) => {
     const { query, perPage } = parseListParams(c, customerListSpec);
-    return respondPage(c, await listCustomers(c.var.context, query), perPage);
+    return respondPage(c, await c.var.useCases.listCustomers(c.var.caller, query), perPage);
   });
   app.post('/customers', need('customer.write'), async (c) => {
-    return respond(c, await createCustomer(c.var.context, await readBody(c, CreateCustomerBody)), 201);
+    return respond(c, await c.var.useCases.createCustomer(c.var.caller, await readBody(c, CreateCustomerBody)), 201);
   });
   app.get('/customers/:id', need('customer.read'), async (c) => {
-    return respond(c, await getCustomer(c.var.context, pathId(c, 'ctm')));
+    return respond(c, await c.var.useCases.getCustomer(c.var.caller, pathId(c, 'ctm')));
   });
   app.patch('/customers/:id', need('customer.write'), async (c) => {
     const id = pathId(c, 'ctm');
-    return respond(c, await updateCustomer(c.var.context, id, await readBody(c, UpdateCustomerBody)));
+    return respond(c, await c.var.useCases.updateCustomer(c.var.caller, id, await readBody(c, UpdateCustomerBody)));
   });
 
   app.get('/customers/:customer/addresses', need('address.read'), async (c) => {
     const customerId = pathId(c, 'ctm', 'customer');
     const { query, perPage } = parseListParams(c, addressListSpec);
-    return respondPage(c, await listAddresses(c.var.context, customerId, query), perPage);
+    return respondPage(c, await c.var.useCases.listAddresses(c.var.caller, customerId, query), perPage);
   });
   app.post('/customers/:customer/addresses', need('address.write'), async (c) => {
     const customerId = pathId(c, 'ctm', 'customer');
-    return respond(c, await createAddress(c.var.context, customerId, await readBody(c, CreateAddressBody)), 201);
+    return respond(
+      c,
+      await c.var.useCases.createAddress(c.var.caller, customerId, await readBody(c, CreateAddressBody)),
+      201,
+    );
   });
   app.get('/customers/:customer/addresses/:id', need('address.read'), async (c) => {
-    return respond(c, await getAddress(c.var.context, pathId(c, 'ctm', 'customer'), pathId(c, 'add')));
+    return respond(c, await c.var.useCases.getAddress(c.var.caller, pathId(c, 'ctm', 'customer'), pathId(c, 'add')));
   });
   app.patch('/customers/:customer/addresses/:id', need('address.write'), async (c) => {
     const customerId = pathId(c, 'ctm', 'customer');
     const id = pathId(c, 'add');
-    return respond(c, await updateAddress(c.var.context, customerId, id, await readBody(c, UpdateAddressBody)));
+    return respond(
+      c,
+      await c.var.useCases.updateAddress(c.var.caller, customerId, id, await readBody(c, UpdateAddressBody)),
+    );
   });
 
   app.get('/customers/:customer/businesses', need('business.read'), async (c) => {
     const customerId = pathId(c, 'ctm', 'customer');
     const { query, perPage } = parseListParams(c, businessListSpec);
-    return respondPage(c, await listBusinesses(c.var.context, customerId, query), perPage);
+    return respondPage(c, await c.var.useCases.listBusinesses(c.var.caller, customerId, query), perPage);
   });
   app.post('/customers/:customer/businesses', need('business.write'), async (c) => {
     const customerId = pathId(c, 'ctm', 'customer');
-    return respond(c, await createBusiness(c.var.context, customerId, await readBody(c, CreateBusinessBody)), 201);
+    return respond(
+      c,
+      await c.var.useCases.createBusiness(c.var.caller, customerId, await readBody(c, CreateBusinessBody)),
+      201,
+    );
   });
   app.get('/customers/:customer/businesses/:id', need('business.read'), async (c) => {
-    return respond(c, await getBusiness(c.var.context, pathId(c, 'ctm', 'customer'), pathId(c, 'biz')));
+    return respond(c, await c.var.useCases.getBusiness(c.var.caller, pathId(c, 'ctm', 'customer'), pathId(c, 'biz')));
   });
   app.patch('/customers/:customer/businesses/:id', need('business.write'), async (c) => {
     const customerId = pathId(c, 'ctm', 'customer');
     const id = pathId(c, 'biz');
-    return respond(c, await updateBusiness(c.var.context, customerId, id, await readBody(c, UpdateBusinessBody)));
+    return respond(
+      c,
+      await c.var.useCases.updateBusiness(c.var.caller, customerId, id, await readBody(c, UpdateBusinessBody)),
+    );
   });
 }

@@ -11,21 +11,12 @@ import {
 } from '@drawdown/billing-contract';
 import {
   BillingError,
-  createDiscount,
-  createDiscountGroup,
   DISCOUNT_STATUSES,
   type Discount,
   type DiscountColumn,
   type DiscountGroup,
   type DiscountGroupColumn,
   type DiscountStatus,
-  getDiscount,
-  getDiscountGroup,
-  listDiscountGroups,
-  listDiscounts,
-  type OperationContext,
-  updateDiscount,
-  updateDiscountGroup,
 } from '@drawdown/billing-core';
 import type { Context, Hono } from 'hono';
 import type { AppEnv } from '../app-env.js';
@@ -34,6 +25,8 @@ import { parseIncludes } from '../includes.js';
 import { type ListSpec, parseListParams } from '../list-params.js';
 import { readBody } from '../request-body.js';
 import { need, pathId } from '../route-helpers.js';
+
+const DISCOUNT_INCLUDES = ['discount_group'] as const;
 
 const discountListSpec: ListSpec<DiscountColumn> = {
   idPrefix: 'dsc',
@@ -45,8 +38,9 @@ const discountListSpec: ListSpec<DiscountColumn> = {
     mode: { kind: 'enum', column: 'mode', values: ['standard', 'custom'] },
     discount_group_id: { kind: 'ids', column: 'discount_group_id', prefix: 'dsg' },
   },
-  // `status` is read apart (`expired` is derived from the clock, ADR 1100); `include` too.
-  handledElsewhere: ['status', 'include'],
+  includes: DISCOUNT_INCLUDES,
+  // `status` is read apart: `expired` is derived from the environment's clock (ADR 1100).
+  handledElsewhere: ['status'],
 };
 
 const groupListSpec: ListSpec<DiscountGroupColumn> = {
@@ -58,8 +52,6 @@ const groupListSpec: ListSpec<DiscountGroupColumn> = {
     status: { kind: 'enum', column: 'status', values: ['active', 'archived'] },
   },
 };
-
-const DISCOUNT_INCLUDES = ['discount_group'] as const;
 
 function statusesOf(c: Context<AppEnv>): DiscountStatus[] | undefined {
   const raw = c.req.query('status');
@@ -75,47 +67,49 @@ function statusesOf(c: Context<AppEnv>): DiscountStatus[] | undefined {
 }
 
 /** The discount with `discount_group` embedded when the request asked for it. */
-function presenter(context: OperationContext, includes: ReadonlySet<string>) {
-  return async (discount: Discount): Promise<Discount | (Discount & { discountGroup: DiscountGroup | null })> => {
+function presenter(c: Context<AppEnv>, includes: ReadonlySet<string>) {
+  return async (discount: Discount): Promise<Discount & { discountGroup?: DiscountGroup | null }> => {
     if (!includes.has('discount_group')) return discount;
-    const group = discount.discountGroupId === null ? null : await getDiscountGroup(context, discount.discountGroupId);
+    const group =
+      discount.discountGroupId === null
+        ? null
+        : await c.var.useCases.getDiscountGroup(c.var.caller, discount.discountGroupId);
     return { ...discount, discountGroup: group };
   };
 }
 
 export function registerDiscountRoutes(app: Hono<AppEnv>): void {
   app.get('/discounts', need('discount.read'), async (c) => {
-    const includes = parseIncludes(c, DISCOUNT_INCLUDES);
-    const { query, perPage } = parseListParams(c, discountListSpec);
-    const page = await listDiscounts(c.var.context, query, statusesOf(c));
-    const present = presenter(c.var.context, includes);
-    return respondPage(c, { ...page, items: await Promise.all(page.items.map(present)) }, perPage);
+    const { query, perPage, includes } = parseListParams(c, discountListSpec);
+    const page = await c.var.useCases.listDiscounts(c.var.caller, query, statusesOf(c));
+    return respondPage(c, { ...page, items: await Promise.all(page.items.map(presenter(c, includes))) }, perPage);
   });
   app.post('/discounts', need('discount.write'), async (c) => {
-    return respond(c, await createDiscount(c.var.context, await readBody(c, CreateDiscountBody)), 201);
+    return respond(c, await c.var.useCases.createDiscount(c.var.caller, await readBody(c, CreateDiscountBody)), 201);
   });
   app.get('/discounts/:id', need('discount.read'), async (c) => {
-    const includes = parseIncludes(c, DISCOUNT_INCLUDES);
-    const discount = await getDiscount(c.var.context, pathId(c, 'dsc'));
-    return respond(c, await presenter(c.var.context, includes)(discount));
+    const present = presenter(c, parseIncludes(c, DISCOUNT_INCLUDES));
+    return respond(c, await present(await c.var.useCases.getDiscount(c.var.caller, pathId(c, 'dsc'))));
   });
   app.patch('/discounts/:id', need('discount.write'), async (c) => {
     const id = pathId(c, 'dsc');
-    return respond(c, await updateDiscount(c.var.context, id, await readBody(c, UpdateDiscountBody)));
+    return respond(c, await c.var.useCases.updateDiscount(c.var.caller, id, await readBody(c, UpdateDiscountBody)));
   });
 
   app.get('/discount-groups', need('discount.read'), async (c) => {
     const { query, perPage } = parseListParams(c, groupListSpec);
-    return respondPage(c, await listDiscountGroups(c.var.context, query), perPage);
+    return respondPage(c, await c.var.useCases.listDiscountGroups(c.var.caller, query), perPage);
   });
   app.post('/discount-groups', need('discount.write'), async (c) => {
-    return respond(c, await createDiscountGroup(c.var.context, await readBody(c, CreateDiscountGroupBody)), 201);
+    const body = await readBody(c, CreateDiscountGroupBody);
+    return respond(c, await c.var.useCases.createDiscountGroup(c.var.caller, body), 201);
   });
   app.get('/discount-groups/:id', need('discount.read'), async (c) => {
-    return respond(c, await getDiscountGroup(c.var.context, pathId(c, 'dsg')));
+    return respond(c, await c.var.useCases.getDiscountGroup(c.var.caller, pathId(c, 'dsg')));
   });
   app.patch('/discount-groups/:id', need('discount.write'), async (c) => {
     const id = pathId(c, 'dsg');
-    return respond(c, await updateDiscountGroup(c.var.context, id, await readBody(c, UpdateDiscountGroupBody)));
+    const body = await readBody(c, UpdateDiscountGroupBody);
+    return respond(c, await c.var.useCases.updateDiscountGroup(c.var.caller, id, body));
   });
 }

@@ -16,7 +16,7 @@ const listSpec: ListSpec<EventColumn> = {
 export function registerEventRoutes(app: Hono<AppEnv>): void {
   app.get('/events', need('event.read'), async (c) => {
     const { query, perPage } = parseListParams(c, listSpec);
-    const page = await c.var.context.store.events.list(c.var.context.scope, query);
+    const page = await c.var.useCases.listEvents(c.var.caller, query);
     return respondPage(c, page, perPage, presentEvent);
   });
 }

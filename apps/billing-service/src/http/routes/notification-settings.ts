@@ -1,18 +1,6 @@
 import { CreateNotificationSettingBody, UpdateNotificationSettingBody } from '@drawdown/billing-contract';
-import {
-  createNotificationSetting,
-  type DestinationPolicy,
-  deleteNotificationSetting,
-  getNotificationSetting,
-  listNotificationSettings,
-  type NotificationSettingColumn,
-  type NotificationSettingContext,
-  rotateNotificationSettingSecret,
-  type SecretSource,
-  TRAFFIC_SOURCES,
-  updateNotificationSetting,
-} from '@drawdown/billing-core';
-import type { Context, Hono } from 'hono';
+import { type NotificationSettingColumn, TRAFFIC_SOURCES } from '@drawdown/billing-core';
+import type { Hono } from 'hono';
 import type { AppEnv } from '../app-env.js';
 import { respond, respondPage } from '../envelope.js';
 import { type ListSpec, parseListParams } from '../list-params.js';
@@ -32,47 +20,51 @@ const listSpec: ListSpec<NotificationSettingColumn> = {
   },
 };
 
-export interface NotificationSettingRouteDependencies {
-  readonly secrets: SecretSource;
-  readonly destinations: DestinationPolicy;
-}
-
 /**
  * `/notification-settings`, plus `POST /notification-settings/{id}/rotate-secret`, which the
  * reference does not have (ADR 0502).
  */
-export function registerNotificationSettingRoutes(
-  app: Hono<AppEnv>,
-  dependencies: NotificationSettingRouteDependencies,
-): void {
-  const contextOf = (c: Context<AppEnv>): NotificationSettingContext => ({
-    ...c.var.context,
-    secrets: dependencies.secrets,
-    destinations: dependencies.destinations,
-  });
-
+export function registerNotificationSettingRoutes(app: Hono<AppEnv>): void {
   app.get('/notification-settings', need('notification_setting.read'), async (c) => {
     const { query, perPage } = parseListParams(c, listSpec);
-    return respondPage(c, await listNotificationSettings(c.var.context, query), perPage, presentNotificationSetting);
+    return respondPage(
+      c,
+      await c.var.useCases.listNotificationSettings(c.var.caller, query),
+      perPage,
+      presentNotificationSetting,
+    );
   });
   app.post('/notification-settings', need('notification_setting.write'), async (c) => {
     const body = await readBody(c, CreateNotificationSettingBody);
-    return respond(c, presentNotificationSetting(await createNotificationSetting(contextOf(c), body)), 201);
+    return respond(
+      c,
+      presentNotificationSetting(await c.var.useCases.createNotificationSetting(c.var.caller, body)),
+      201,
+    );
   });
   app.get('/notification-settings/:id', need('notification_setting.read'), async (c) => {
-    return respond(c, presentNotificationSetting(await getNotificationSetting(c.var.context, pathId(c, 'ntfset'))));
+    return respond(
+      c,
+      presentNotificationSetting(await c.var.useCases.getNotificationSetting(c.var.caller, pathId(c, 'ntfset'))),
+    );
   });
   app.patch('/notification-settings/:id', need('notification_setting.write'), async (c) => {
     const id = pathId(c, 'ntfset');
     const body = await readBody(c, UpdateNotificationSettingBody);
-    return respond(c, presentNotificationSetting(await updateNotificationSetting(contextOf(c), id, body)));
+    return respond(
+      c,
+      presentNotificationSetting(await c.var.useCases.updateNotificationSetting(c.var.caller, id, body)),
+    );
   });
   app.delete('/notification-settings/:id', need('notification_setting.write'), async (c) => {
-    await deleteNotificationSetting(c.var.context, pathId(c, 'ntfset'));
+    await c.var.useCases.deleteNotificationSetting(c.var.caller, pathId(c, 'ntfset'));
     return c.body(null, 204);
   });
   app.post('/notification-settings/:id/rotate-secret', need('notification_setting.write'), async (c) => {
     const id = pathId(c, 'ntfset');
-    return respond(c, presentNotificationSetting(await rotateNotificationSettingSecret(contextOf(c), id)));
+    return respond(
+      c,
+      presentNotificationSetting(await c.var.useCases.rotateNotificationSettingSecret(c.var.caller, id)),
+    );
   });
 }

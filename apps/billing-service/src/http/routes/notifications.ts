@@ -1,12 +1,4 @@
-import {
-  getNotification,
-  listNotificationLogs,
-  listNotifications,
-  NOTIFICATION_STATUSES,
-  type NotificationColumn,
-  type NotificationLogColumn,
-  replayNotification,
-} from '@drawdown/billing-core';
+import { NOTIFICATION_STATUSES, type NotificationColumn, type NotificationLogColumn } from '@drawdown/billing-core';
 import type { Hono } from 'hono';
 import type { AppEnv } from '../app-env.js';
 import { respond, respondPage } from '../envelope.js';
@@ -35,17 +27,21 @@ const logListSpec: ListSpec<NotificationLogColumn> = {
 export function registerNotificationRoutes(app: Hono<AppEnv>): void {
   app.get('/notifications', need('notification.read'), async (c) => {
     const { query, perPage } = parseListParams(c, listSpec);
-    return respondPage(c, presentNotificationPage(await listNotifications(c.var.context, query)), perPage);
+    return respondPage(
+      c,
+      presentNotificationPage(await c.var.useCases.listNotifications(c.var.caller, query)),
+      perPage,
+    );
   });
   app.get('/notifications/:id', need('notification.read'), async (c) => {
-    return respond(c, presentNotification(await getNotification(c.var.context, pathId(c, 'ntf'))));
+    return respond(c, presentNotification(await c.var.useCases.getNotification(c.var.caller, pathId(c, 'ntf'))));
   });
   app.get('/notifications/:id/logs', need('notification.read'), async (c) => {
     const id = pathId(c, 'ntf');
     const { query, perPage } = parseListParams(c, logListSpec);
-    return respondPage(c, await listNotificationLogs(c.var.context, id, query), perPage);
+    return respondPage(c, await c.var.useCases.listNotificationLogs(c.var.caller, id, query), perPage);
   });
   app.post('/notifications/:id/replay', need('notification.write'), async (c) => {
-    return respond(c, await replayNotification(c.var.context, pathId(c, 'ntf')), 202);
+    return respond(c, await c.var.useCases.replayNotification(c.var.caller, pathId(c, 'ntf')), 202);
   });
 }

@@ -1,21 +1,14 @@
 import { CreatePriceBody, UpdatePriceBody } from '@drawdown/billing-contract';
-import {
-  createPrice,
-  getPrice,
-  listPrices,
-  type OperationContext,
-  type Price,
-  type PriceColumn,
-  updatePrice,
-  withPriceProduct,
-} from '@drawdown/billing-core';
-import type { Hono } from 'hono';
+import type { Price, PriceColumn } from '@drawdown/billing-core';
+import type { Context, Hono } from 'hono';
 import type { AppEnv } from '../app-env.js';
 import { respond, respondPage } from '../envelope.js';
 import { parseIncludes } from '../includes.js';
 import { type ListSpec, parseListParams } from '../list-params.js';
 import { readBody } from '../request-body.js';
 import { need, pathId } from '../route-helpers.js';
+
+const PRICE_INCLUDES = ['product'] as const;
 
 const listSpec: ListSpec<PriceColumn> = {
   idPrefix: 'pri',
@@ -28,31 +21,30 @@ const listSpec: ListSpec<PriceColumn> = {
     type: { kind: 'enum', column: 'type', values: ['standard', 'custom'] },
     recurring: { kind: 'boolean', column: 'recurring' },
   },
-  handledElsewhere: ['include'],
+  includes: PRICE_INCLUDES,
 };
 
-const PRICE_INCLUDES = ['product'] as const;
-
-function presenter(context: OperationContext, includes: ReadonlySet<string>) {
-  return (price: Price) => (includes.has('product') ? withPriceProduct(context, price) : Promise.resolve(price));
+/** The price with its product embedded when `include=product` asked for it. */
+function presenter(c: Context<AppEnv>, includes: ReadonlySet<string>) {
+  return (price: Price) =>
+    includes.has('product') ? c.var.useCases.withPriceProduct(c.var.caller, price) : Promise.resolve(price);
 }
 
 export function registerPriceRoutes(app: Hono<AppEnv>): void {
   app.get('/prices', need('price.read'), async (c) => {
-    const present = presenter(c.var.context, parseIncludes(c, PRICE_INCLUDES));
-    const { query, perPage } = parseListParams(c, listSpec);
-    const page = await listPrices(c.var.context, query);
-    return respondPage(c, { ...page, items: await Promise.all(page.items.map(present)) }, perPage);
+    const { query, perPage, includes } = parseListParams(c, listSpec);
+    const page = await c.var.useCases.listPrices(c.var.caller, query);
+    return respondPage(c, { ...page, items: await Promise.all(page.items.map(presenter(c, includes))) }, perPage);
   });
   app.post('/prices', need('price.write'), async (c) => {
-    return respond(c, await createPrice(c.var.context, await readBody(c, CreatePriceBody)), 201);
+    return respond(c, await c.var.useCases.createPrice(c.var.caller, await readBody(c, CreatePriceBody)), 201);
   });
   app.get('/prices/:id', need('price.read'), async (c) => {
-    const present = presenter(c.var.context, parseIncludes(c, PRICE_INCLUDES));
-    return respond(c, await present(await getPrice(c.var.context, pathId(c, 'pri'))));
+    const present = presenter(c, parseIncludes(c, PRICE_INCLUDES));
+    return respond(c, await present(await c.var.useCases.getPrice(c.var.caller, pathId(c, 'pri'))));
   });
   app.patch('/prices/:id', need('price.write'), async (c) => {
     const id = pathId(c, 'pri');
-    return respond(c, await updatePrice(c.var.context, id, await readBody(c, UpdatePriceBody)));
+    return respond(c, await c.var.useCases.updatePrice(c.var.caller, id, await readBody(c, UpdatePriceBody)));
   });
 }

@@ -1,6 +1,5 @@
-import { setTimeout as sleep } from 'node:timers/promises';
 import { AdvanceSandboxClockBody } from '@drawdown/billing-contract';
-import { advanceSandboxClock, type Clock, readSandboxClock, toTimestamp } from '@drawdown/billing-core';
+import { toTimestamp } from '@drawdown/billing-core';
 import type { Hono } from 'hono';
 import type { AppEnv } from '../app-env.js';
 import { respond } from '../envelope.js';
@@ -19,16 +18,13 @@ function present(reading: { now: number; offsetMs: number; stepsRun?: number }) 
  * Sandbox time control, served on the sandbox address only: read the account's sandbox clock,
  * or move it forward (to a time, or by a number of seconds) and run everything that fell due.
  */
-export function registerSandboxClockRoutes(app: Hono<AppEnv>, wallClock: Clock): void {
+export function registerSandboxClockRoutes(app: Hono<AppEnv>): void {
   app.get('/sandbox-clock', need('sandbox_clock.read'), async (c) => {
-    const { store, ids, account } = c.var.context;
-    return respond(c, present(await readSandboxClock({ store, ids, account, wallClock, pause: sleep })));
+    return respond(c, present(await c.var.useCases.readSandboxClock(c.var.caller)));
   });
   app.post('/sandbox-clock/advance', need('sandbox_clock.write'), async (c) => {
     const body = await readBody(c, AdvanceSandboxClockBody);
-    const { store, ids, account } = c.var.context;
-    const dependencies = { store, ids, account, wallClock, pause: sleep };
     const target = 'to' in body ? Date.parse(body.to) : { by: body.seconds * 1000 };
-    return respond(c, present(await advanceSandboxClock(dependencies, target, body.renewalPayments)));
+    return respond(c, present(await c.var.useCases.advanceSandboxClock(c.var.caller, target, body.renewalPayments)));
   });
 }

@@ -4,16 +4,7 @@ import {
   ResumeSubscriptionBody,
   UpdateSubscriptionBody,
 } from '@drawdown/billing-contract';
-import {
-  cancelSubscription,
-  getSubscription,
-  listSubscriptions,
-  pauseSubscription,
-  resumeSubscription,
-  SUBSCRIPTION_STATUSES,
-  type SubscriptionColumn,
-  updateSubscription,
-} from '@drawdown/billing-core';
+import { SUBSCRIPTION_STATUSES, type SubscriptionColumn } from '@drawdown/billing-core';
 import type { Hono } from 'hono';
 import type { AppEnv } from '../app-env.js';
 import { respond, respondPage } from '../envelope.js';
@@ -43,34 +34,36 @@ const listSpec: ListSpec<SubscriptionColumn> = {
 export function registerSubscriptionRoutes(app: Hono<AppEnv>): void {
   app.get('/subscriptions', need('subscription.read'), async (c) => {
     const { query, perPage } = parseListParams(c, listSpec);
-    return respondPage(c, await listSubscriptions(c.var.context, query), perPage, presentSubscription);
+    return respondPage(c, await c.var.useCases.listSubscriptions(c.var.caller, query), perPage, presentSubscription);
   });
   app.get('/subscriptions/:id', need('subscription.read'), async (c) => {
-    return respond(c, presentSubscription(await getSubscription(c.var.context, pathId(c, 'sub'))));
+    return respond(c, presentSubscription(await c.var.useCases.getSubscription(c.var.caller, pathId(c, 'sub'))));
   });
   app.patch('/subscriptions/:id', need('subscription.write'), async (c) => {
     const id = pathId(c, 'sub');
     const input = await readBody(c, UpdateSubscriptionBody);
-    return respond(c, presentSubscription(await updateSubscription(c.var.context, id, input)));
+    return respond(c, presentSubscription(await c.var.useCases.updateSubscription(c.var.caller, id, input)));
   });
   app.post('/subscriptions/:id/pause', need('subscription.write'), async (c) => {
     const id = pathId(c, 'sub');
     const { effectiveFrom, resumeAt, onResume } = await readBody(c, PauseSubscriptionBody);
     const input = { effectiveFrom: effectiveFrom ?? undefined, resumeAt, onResume };
-    return respond(c, presentSubscription(await pauseSubscription(c.var.context, id, input)));
+    return respond(c, presentSubscription(await c.var.useCases.pauseSubscription(c.var.caller, id, input)));
   });
   app.post('/subscriptions/:id/resume', need('subscription.write'), async (c) => {
     const id = pathId(c, 'sub');
     const body = await readBody(c, ResumeSubscriptionBody);
     const input = { effectiveFrom: body?.effectiveFrom ?? undefined, onResume: body?.onResume };
-    return respond(c, presentSubscription(await resumeSubscription(c.var.context, id, input)));
+    return respond(c, presentSubscription(await c.var.useCases.resumeSubscription(c.var.caller, id, input)));
   });
   app.post('/subscriptions/:id/cancel', need('subscription.write'), async (c) => {
     const id = pathId(c, 'sub');
     const { effectiveFrom } = await readBody(c, CancelSubscriptionBody);
     return respond(
       c,
-      presentSubscription(await cancelSubscription(c.var.context, id, { effectiveFrom: effectiveFrom ?? undefined })),
+      presentSubscription(
+        await c.var.useCases.cancelSubscription(c.var.caller, id, { effectiveFrom: effectiveFrom ?? undefined }),
+      ),
     );
   });
 }

@@ -4,18 +4,7 @@ import {
   UpdateMeterBody,
   UpdateUsageBalanceUnitBody,
 } from '@drawdown/billing-contract';
-import {
-  createMeter,
-  createUsageBalanceUnit,
-  getMeter,
-  getUsageBalanceUnit,
-  listMeters,
-  listUsageBalanceUnits,
-  type MeterColumn,
-  type UsageBalanceUnitColumn,
-  updateMeter,
-  updateUsageBalanceUnit,
-} from '@drawdown/billing-core';
+import type { MeterColumn, UsageBalanceUnitColumn } from '@drawdown/billing-core';
 import type { Hono } from 'hono';
 import type { AppEnv } from '../app-env.js';
 import { respond, respondPage } from '../envelope.js';
@@ -50,31 +39,38 @@ const meterListSpec: ListSpec<MeterColumn> = {
 export function registerUsageCatalogueRoutes(app: Hono<AppEnv>): void {
   app.get('/usage-balance-units', need('usage_balance_unit.read'), async (c) => {
     const { query, perPage } = parseListParams(c, unitListSpec);
-    return respondPage(c, await listUsageBalanceUnits(c.var.context, query), perPage);
+    return respondPage(c, await c.var.useCases.listUsageBalanceUnits(c.var.caller, query), perPage);
   });
   app.post('/usage-balance-units', need('usage_balance_unit.write'), async (c) => {
-    return respond(c, await createUsageBalanceUnit(c.var.context, await readBody(c, CreateUsageBalanceUnitBody)), 201);
+    return respond(
+      c,
+      await c.var.useCases.createUsageBalanceUnit(c.var.caller, await readBody(c, CreateUsageBalanceUnitBody)),
+      201,
+    );
   });
   app.get('/usage-balance-units/:id', need('usage_balance_unit.read'), async (c) => {
-    return respond(c, await getUsageBalanceUnit(c.var.context, pathId(c, 'ubu')));
+    return respond(c, await c.var.useCases.getUsageBalanceUnit(c.var.caller, pathId(c, 'ubu')));
   });
   app.patch('/usage-balance-units/:id', need('usage_balance_unit.write'), async (c) => {
     const id = pathId(c, 'ubu');
-    return respond(c, await updateUsageBalanceUnit(c.var.context, id, await readBody(c, UpdateUsageBalanceUnitBody)));
+    return respond(
+      c,
+      await c.var.useCases.updateUsageBalanceUnit(c.var.caller, id, await readBody(c, UpdateUsageBalanceUnitBody)),
+    );
   });
 
   app.get('/meters', need('meter.read'), async (c) => {
     const { query, perPage } = parseListParams(c, meterListSpec);
-    return respondPage(c, await listMeters(c.var.context, query), perPage);
+    return respondPage(c, await c.var.useCases.listMeters(c.var.caller, query), perPage);
   });
   app.post('/meters', need('meter.write'), async (c) => {
-    return respond(c, await createMeter(c.var.context, await readBody(c, CreateMeterBody)), 201);
+    return respond(c, await c.var.useCases.createMeter(c.var.caller, await readBody(c, CreateMeterBody)), 201);
   });
   app.get('/meters/:id', need('meter.read'), async (c) => {
-    return respond(c, await getMeter(c.var.context, pathId(c, 'mtr')));
+    return respond(c, await c.var.useCases.getMeter(c.var.caller, pathId(c, 'mtr')));
   });
   app.patch('/meters/:id', need('meter.write'), async (c) => {
     const id = pathId(c, 'mtr');
-    return respond(c, await updateMeter(c.var.context, id, await readBody(c, UpdateMeterBody)));
+    return respond(c, await c.var.useCases.updateMeter(c.var.caller, id, await readBody(c, UpdateMeterBody)));
   });
 }

@@ -1,5 +1,5 @@
 import { RecordUsageEventsBody } from '@drawdown/billing-contract';
-import { getUsageBalance, listUsageBalances, recordUsageEvents, type UsageBalanceColumn } from '@drawdown/billing-core';
+import type { UsageBalanceColumn } from '@drawdown/billing-core';
 import type { Hono } from 'hono';
 import type { AppEnv } from '../app-env.js';
 import { respond, respondPage } from '../envelope.js';
@@ -20,19 +20,24 @@ const balanceListSpec: ListSpec<UsageBalanceColumn> = {
 };
 
 /** Usage balances (read-only) and usage events (accepted now, drawn down shortly after). */
-export function registerUsageRoutes(app: Hono<AppEnv>, logError: (message: string, error: unknown) => void): void {
+export function registerUsageRoutes(app: Hono<AppEnv>): void {
   app.get('/customers/:customer/usage-balances', need('usage_balance.read'), async (c) => {
     const customerId = pathId(c, 'ctm', 'customer');
     const { query, perPage } = parseListParams(c, balanceListSpec);
-    return respondPage(c, await listUsageBalances(c.var.context, customerId, query), perPage, presentUsageBalance);
+    return respondPage(
+      c,
+      await c.var.useCases.listUsageBalances(c.var.caller, customerId, query),
+      perPage,
+      presentUsageBalance,
+    );
   });
   app.get('/customers/:customer/usage-balances/:id', need('usage_balance.read'), async (c) => {
-    const balance = await getUsageBalance(c.var.context, pathId(c, 'ctm', 'customer'), pathId(c, 'ubl'));
+    const balance = await c.var.useCases.getUsageBalance(c.var.caller, pathId(c, 'ctm', 'customer'), pathId(c, 'ubl'));
     return respond(c, presentUsageBalance(balance));
   });
   app.post('/usage-events', need('usage_event.write'), async (c) => {
     const { events } = await readBody(c, RecordUsageEventsBody);
-    const results = await recordUsageEvents(c.var.context, events, (error) => logError('storing a usage event', error));
+    const results = await c.var.useCases.recordUsageEvents(c.var.caller, events);
     return respond(c, { events: results }, 202);
   });
 }

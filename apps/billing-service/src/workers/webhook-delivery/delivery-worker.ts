@@ -9,16 +9,14 @@
  */
 import { randomUUID } from 'node:crypto';
 import {
-  claimDueNotifications,
+  type Clock,
   DEFAULT_RETRY_SCHEDULES,
   type DeliveryClaim,
-  type DeliveryDependencies,
   type DeliveryOutcome,
   type Environment,
   type FinishedAttempt,
-  fanOutEvents,
   type RetrySchedule,
-  recordDeliveryAttempts,
+  type UseCases,
 } from '@drawdown/billing-core';
 import { createPollingWorker } from '../polling-worker.js';
 import type { DestinationGuard, ResolveHost } from './destination-guard.js';
@@ -69,14 +67,16 @@ export interface WebhookDeliveryWorker {
 }
 
 export interface WebhookDeliveryWorkerInput {
-  readonly dependencies: DeliveryDependencies;
+  readonly useCases: Pick<UseCases, 'fanOutEvents' | 'claimDueNotifications' | 'recordDeliveryAttempts'>;
+  /** Times attempts and signatures. */
+  readonly wallClock: Clock;
   readonly guard: DestinationGuard;
   readonly options: WebhookDeliveryOptions;
   readonly onError: (message: string, error: unknown) => void;
 }
 
 export function createWebhookDeliveryWorker(input: WebhookDeliveryWorkerInput): WebhookDeliveryWorker {
-  const { dependencies, guard, options } = input;
+  const { useCases, wallClock, guard, options } = input;
   const inFlight = new Map<string, Promise<void>>();
   const perDestination = new Map<string, number>();
   const stopping = new AbortController();
@@ -94,7 +94,7 @@ export function createWebhookDeliveryWorker(input: WebhookDeliveryWorkerInput): 
     const refusal = guard.refusalForLiteralHost(url, environment);
     if (refusal !== null) return { kind: 'failure', reason: `Destination refused: ${refusal}.` };
     const body = webhookBody(claim.event, claim.notification.id);
-    const signedAt = Math.floor(dependencies.wallClock.now() / 1_000);
+    const signedAt = Math.floor(wallClock.now() / 1_000);
     return postWebhook({
       url,
       body,
@@ -113,36 +113,36 @@ export function createWebhookDeliveryWorker(input: WebhookDeliveryWorkerInput): 
   // Attempts that end while a recording commit is under way wait and share the next one: one
   // commit for many attempts, which matters on SQLite, where every commit is an fsync.
   let waiting: { attempt: FinishedAttempt; settle: (recorded: boolean | Error) => void }[] = [];
-  let recording: Promise<void> | undefined;
+  let recordingRuns = false;
 
   async function recordWaiting(): Promise<void> {
     while (waiting.length > 0) {
       const batch = waiting;
       waiting = [];
       try {
-        const recorded = await recordDeliveryAttempts(
-          dependencies,
-          batch.map((entry) => entry.attempt),
-        );
+        const recorded = await useCases.recordDeliveryAttempts(batch.map((entry) => entry.attempt));
         for (const [index, entry] of batch.entries()) entry.settle(recorded[index] ?? false);
       } catch (error) {
         for (const entry of batch) entry.settle(error instanceof Error ? error : new Error(String(error)));
       }
     }
-    recording = undefined;
+    recordingRuns = false;
   }
 
   function record(attempt: FinishedAttempt): Promise<boolean> {
     return new Promise((resolve, reject) => {
       waiting.push({ attempt, settle: (result) => (result instanceof Error ? reject(result) : resolve(result)) });
-      recording ??= recordWaiting();
+      if (!recordingRuns) {
+        recordingRuns = true;
+        void recordWaiting();
+      }
     });
   }
 
   async function deliver(claim: DeliveryClaim): Promise<void> {
-    const startedAt = dependencies.wallClock.now();
+    const startedAt = wallClock.now();
     const outcome = await attempt(claim);
-    const endedAt = dependencies.wallClock.now();
+    const endedAt = wallClock.now();
     try {
       // False when the destination was deleted meanwhile, or (with a stalled process) the lease
       // ran out and another worker holds the notification: its state wins, so nothing is written.
@@ -173,11 +173,11 @@ export function createWebhookDeliveryWorker(input: WebhookDeliveryWorkerInput): 
   }
 
   async function runBatch(): Promise<boolean> {
-    const fannedOut = await fanOutEvents(dependencies, options.fanOutBatchSize);
+    const fannedOut = await useCases.fanOutEvents(options.fanOutBatchSize);
     const free = options.maxInFlight - inFlight.size;
     let claimed = 0;
     if (free > 0 && !stopping.signal.aborted) {
-      const claims = await claimDueNotifications(dependencies, {
+      const claims = await useCases.claimDueNotifications({
         limit: free,
         leaseMs,
         claimToken: randomUUID(),

@@ -6,10 +6,10 @@
  * `switch` on `eventType` after `if (event.known)` narrows `data` to the entity (ADR 0605).
  */
 import { fromWire } from '../core/wire-case.js';
-import type { Address, Customer, Meter, Price, Product, UsageBalanceUnit } from '../types/catalogue.js';
-import type { Subscription } from '../types/subscriptions.js';
-import type { Transaction } from '../types/transactions.js';
-import type { UsageBalance } from '../types/usage.js';
+import type { Address, Customer, Meter, Price, Product, UsageBalanceUnit } from './catalogue.js';
+import type { Subscription } from './subscriptions.js';
+import type { Transaction } from './transactions.js';
+import type { UsageBalance } from './usage.js';
 
 /** The entity each known event type carries in `data`. */
 export interface EventDataByType {

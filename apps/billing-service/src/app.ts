@@ -4,54 +4,41 @@
  * address; a key only ever authenticates on its own environment's application.
  */
 import { randomUUID } from 'node:crypto';
-import {
-  type AccessDependencies,
-  authenticate,
-  BillingError,
-  type Clock,
-  type DestinationPolicy,
-  type Environment,
-  NO_HOOKS,
-  type OperationContext,
-  type Scope,
-  type TransactionHooks,
-} from '@drawdown/billing-core';
+import { BillingError, type Environment, type UseCases } from '@drawdown/billing-core';
 import { Hono } from 'hono';
-import { createDestinationGuard } from '../workers/webhook-delivery/destination-guard.js';
-import type { AppEnv } from './app-env.js';
-import { clientAddress } from './client-address.js';
-import { errorBody, respondError } from './envelope.js';
-import { bodyLeftUnread, limitBody } from './node-request-body.js';
-import type { RateLimiter } from './rate-limiter.js';
-import { registerCurrencyRoutes } from './routes/currencies.js';
-import { registerCustomerRoutes } from './routes/customers.js';
-import { registerDiscountRoutes } from './routes/discounts.js';
-import { registerEventTypeRoutes } from './routes/event-types.js';
-import { registerEventRoutes } from './routes/events.js';
-import { registerInvoiceDownloadRoutes } from './routes/invoices.js';
-import { registerNotificationSettingRoutes } from './routes/notification-settings.js';
-import { registerNotificationRoutes } from './routes/notifications.js';
-import { registerPriceRoutes } from './routes/prices.js';
-import { registerProductRoutes } from './routes/products.js';
-import { registerSandboxClockRoutes } from './routes/sandbox-clock.js';
-import { registerSubscriptionRoutes } from './routes/subscriptions.js';
-import { registerTransactionRoutes } from './routes/transactions.js';
-import { registerUsageRoutes } from './routes/usage.js';
-import { registerUsageCatalogueRoutes } from './routes/usage-catalogue.js';
+import type { AppEnv } from './http/app-env.js';
+import { clientAddress } from './http/client-address.js';
+import { errorBody, respondError } from './http/envelope.js';
+import { bodyLeftUnread, limitBody } from './http/node-request-body.js';
+import type { RateLimiter } from './http/rate-limiter.js';
+import { registerCurrencyRoutes } from './http/routes/currencies.js';
+import { registerCustomerRoutes } from './http/routes/customers.js';
+import { registerDiscountRoutes } from './http/routes/discounts.js';
+import { registerEventTypeRoutes } from './http/routes/event-types.js';
+import { registerEventRoutes } from './http/routes/events.js';
+import { registerInvoiceDownloadRoutes } from './http/routes/invoices.js';
+import { registerNotificationSettingRoutes } from './http/routes/notification-settings.js';
+import { registerNotificationRoutes } from './http/routes/notifications.js';
+import { registerPriceRoutes } from './http/routes/prices.js';
+import { registerProductRoutes } from './http/routes/products.js';
+import { registerSandboxClockRoutes } from './http/routes/sandbox-clock.js';
+import { registerSubscriptionRoutes } from './http/routes/subscriptions.js';
+import { registerTransactionRoutes } from './http/routes/transactions.js';
+import { registerUsageRoutes } from './http/routes/usage.js';
+import { registerUsageCatalogueRoutes } from './http/routes/usage-catalogue.js';
+import type { InvoiceLinkSigner } from './rendering/invoice-links.js';
 
 export const MAX_BODY_BYTES = 1024 * 1024;
 
-export interface AppDependencies extends AccessDependencies {
-  /** The clock of one account's environment: the wall clock, or a sandbox clock ahead of it. */
-  clockFor(scope: Scope): Promise<Clock>;
+export interface AppDependencies {
+  /** Every use case, bound once by the composition root. */
+  readonly useCases: UseCases;
+  /** Signs invoice links and verifies them. */
+  readonly invoiceLinks: InvoiceLinkSigner;
   readonly rateLimiter: RateLimiter | null;
   readonly trustProxy: boolean;
   /** Where unexpected failures are reported; never given secrets or bodies. */
   logError(message: string, error: unknown): void;
-  /** Decides which webhook destinations may be saved; absent, live refuses private addresses. */
-  readonly webhookDestinations?: DestinationPolicy | undefined;
-  /** What a transaction's completion runs in its database transaction (starting or renewing a subscription). */
-  readonly transactionHooks?: ((context: OperationContext) => TransactionHooks) | undefined;
 }
 
 export interface EnvironmentOptions {
@@ -63,7 +50,7 @@ export interface EnvironmentOptions {
 /** Routes that answer without an API key. */
 function registerPublicRoutes(app: Hono<AppEnv>, dependencies: AppDependencies, environment: Environment): void {
   registerCurrencyRoutes(app);
-  registerInvoiceDownloadRoutes(app, dependencies, environment);
+  registerInvoiceDownloadRoutes(app, dependencies.invoiceLinks, environment);
 }
 
 export function createApp(dependencies: AppDependencies, options: EnvironmentOptions): Hono<AppEnv> {
@@ -71,6 +58,7 @@ export function createApp(dependencies: AppDependencies, options: EnvironmentOpt
 
   app.use(async (c, next) => {
     c.set('requestId', randomUUID());
+    c.set('useCases', dependencies.useCases);
     c.set('publicBaseUrl', options.publicBaseUrl().replace(/\/+$/, ''));
     c.header('Request-Id', c.var.requestId);
     await next();
@@ -115,16 +103,12 @@ export function createApp(dependencies: AppDependencies, options: EnvironmentOpt
   registerPublicRoutes(app, dependencies, options.environment);
 
   app.use(async (c, next) => {
-    const { key, account } = await authenticate(dependencies, c.req.header('authorization'), options.environment);
-    const scope: Scope = { accountId: account.id, environment: options.environment };
+    const { key, account } = await dependencies.useCases.authenticate(
+      c.req.header('authorization'),
+      options.environment,
+    );
     c.set('apiKey', key);
-    c.set('context', {
-      store: dependencies.store,
-      ids: dependencies.ids,
-      clock: await dependencies.clockFor(scope),
-      scope,
-      account,
-    });
+    c.set('caller', { account, scope: { accountId: account.id, environment: options.environment } });
     await next();
   });
 
@@ -135,15 +119,12 @@ export function createApp(dependencies: AppDependencies, options: EnvironmentOpt
   registerUsageCatalogueRoutes(app);
   registerEventRoutes(app);
   registerEventTypeRoutes(app);
-  registerNotificationSettingRoutes(app, {
-    secrets: dependencies.secrets,
-    destinations: dependencies.webhookDestinations ?? createDestinationGuard({ allowPrivate: false }),
-  });
+  registerNotificationSettingRoutes(app);
   registerNotificationRoutes(app);
   registerSubscriptionRoutes(app);
-  registerTransactionRoutes(app, dependencies.transactionHooks ?? (() => NO_HOOKS));
-  registerUsageRoutes(app, dependencies.logError);
-  if (options.environment === 'sandbox') registerSandboxClockRoutes(app, dependencies.clock);
+  registerTransactionRoutes(app, dependencies.invoiceLinks);
+  registerUsageRoutes(app);
+  if (options.environment === 'sandbox') registerSandboxClockRoutes(app);
 
   app.notFound((c) =>
     respondError(c, new BillingError('not_found', `No endpoint ${c.req.method} ${new URL(c.req.url).pathname}.`)),

@@ -6,11 +6,11 @@
 import type { HttpBindings } from '@hono/node-server';
 import { type Context, Hono } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
-import { registerBillingWebhook } from '../billing/billing-webhooks.js';
-import { ApiError, STATUS_BY_CODE } from './api-error.js';
-import type { HttpDependencies } from './http-dependencies.js';
-import { registerGetHealth } from './routes/get-health.js';
-import { registerPostQuery } from './routes/post-query.js';
+import { registerBillingWebhook } from './billing/billing-webhooks.js';
+import { ApiError, STATUS_BY_CODE } from './http/api-error.js';
+import type { HttpDependencies } from './http/http-dependencies.js';
+import { registerGetHealth } from './http/routes/get-health.js';
+import { registerPostQuery } from './http/routes/post-query.js';
 
 /** Largest accepted request body: a maximal valid query is well under 2 KB. */
 export const MAX_BODY_BYTES = 16 * 1024;

@@ -1,0 +1,67 @@
+/**
+ * The architecture as checks that fail: `test/architecture.test.ts` runs these rules and, beside
+ * them, refuses import cycles between folders (docs/architecture.md "Rules", ADR 0921). Sources
+ * only: tests and benchmarks may reach across layers to set things up.
+ */
+const TESTS = '(\\.test\\.ts$|/test/|/bench/)';
+/**
+ * The two port aggregates gather every feature's port and entity types into one `Store` and one
+ * `OperationContext`, so every feature imports them and they import (types only) from every
+ * feature. Cycles through them are type-only by design; no other cycle is allowed (ADR 0921).
+ */
+const PORT_AGGREGATES = '^packages/billing-core/src/shared/(repository|operation-context)\\.ts$';
+
+/** @type {import('dependency-cruiser').IConfiguration} */
+module.exports = {
+  forbidden: [
+    {
+      name: 'core-imports-no-node',
+      comment: 'billing-core is pure: no node:* modules (no I/O, no clock, no randomness of its own).',
+      severity: 'error',
+      from: { path: '^packages/billing-core/src', pathNot: TESTS },
+      to: { dependencyTypes: ['core'] },
+    },
+    {
+      name: 'core-imports-only-itself',
+      comment: 'billing-core imports nothing outside itself: no storage, no HTTP, no other workspace, no npm package.',
+      severity: 'error',
+      from: { path: '^packages/billing-core/src', pathNot: TESTS },
+      to: { pathNot: '^packages/billing-core/src' },
+    },
+    {
+      name: 'only-the-composition-root-imports-the-store',
+      comment: 'Storage adapters are picked in one place: apps/billing-service/src/compose-services.ts.',
+      severity: 'error',
+      from: {
+        pathNot: [
+          TESTS,
+          '^packages/billing-store/',
+          '^packages/testkit/',
+          '^apps/billing-service/src/compose-services\\.ts$',
+        ],
+      },
+      to: { path: '^packages/billing-store/' },
+    },
+    {
+      name: 'clients-talk-to-billing-over-http',
+      comment: 'The SDK, the portal and price search reach the billing service only over HTTP (through the SDK).',
+      severity: 'error',
+      from: { path: '^(packages/sdk|apps/billing-portal|apps/price-search)/src', pathNot: TESTS },
+      to: { path: '^(packages/(billing-core|billing-store|billing-contract)|apps/billing-service)/' },
+    },
+    {
+      name: 'no-module-cycles',
+      comment: 'No import cycles between modules.',
+      severity: 'error',
+      from: { pathNot: TESTS },
+      to: { circular: true, viaOnly: { pathNot: PORT_AGGREGATES } },
+    },
+  ],
+  options: {
+    doNotFollow: { path: 'node_modules' },
+    exclude: { path: '(/dist/|^(packages|apps)/[^/]+/(test|bench)/)' },
+    tsPreCompilationDeps: true,
+    tsConfig: { fileName: 'tsconfig.json' },
+    enhancedResolveOptions: { conditionNames: ['source', 'import', 'default'], exportsFields: ['exports'] },
+  },
+};

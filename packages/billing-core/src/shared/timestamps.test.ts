@@ -1,0 +1,29 @@
+import { describe, expect, it } from 'vitest';
+import { canonicalTimestamp, parseTimestamp } from './timestamps.js';
+
+describe('parseTimestamp', () => {
+  it('reads offsets as the instant they name', () => {
+    expect(parseTimestamp('2026-03-01T13:30:00+01:30', { utcOnly: false })?.epochMs).toBe(
+      Date.parse('2026-03-01T12:00:00Z'),
+    );
+    expect(parseTimestamp('2026-03-01t07:00:00.25-05:00', { utcOnly: false })).toEqual({
+      epochMs: Date.parse('2026-03-01T12:00:00.250Z'),
+      fraction: '25',
+    });
+  });
+
+  it('refuses instants that do not exist and offsets when only UTC is allowed', () => {
+    for (const text of [
+      '2026-02-30T00:00:00Z',
+      '2026-03-01T24:00:00Z',
+      '2026-03-01T23:59:60Z',
+      '2026-03-01T00:00:00+24:00',
+    ]) {
+      expect(parseTimestamp(text, { utcOnly: false })).toBeNull();
+    }
+    expect(parseTimestamp('2026-03-01T12:00:00+01:00', { utcOnly: true })).toBeNull();
+    expect(parseTimestamp('2026-03-01T12:00:00-00:00', { utcOnly: true })).toBeNull();
+    expect(parseTimestamp('2026-03-01t12:00:00z', { utcOnly: true })).toBeNull();
+    expect(canonicalTimestamp('2026-03-01T12:00:00.100+00:00')?.canonical).toBe('2026-03-01T12:00:00.1Z');
+  });
+});

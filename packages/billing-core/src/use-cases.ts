@@ -1,0 +1,328 @@
+/**
+ * @module
+ * The composition of the domain: every use case bound once to its ports. Routes, workers and
+ * the CLI receive the same `UseCases` object and call `useCases.someUseCase(caller, input)`;
+ * none of them builds an operation context or chooses hooks. Rules that span features are
+ * wired here and nowhere else: a completed transaction always runs the subscription hooks
+ * (a paid checkout starts its subscription, a paid renewal revives a past-due one), whoever
+ * completes it (ADR 0920).
+ *
+ * Adding a use case: write it as a core function `(context: OperationContext, ...args)` in its
+ * feature folder, then add one line here, `someUseCase: bind(someUseCase)`. A use case that needs
+ * a port the context lacks receives it here from `UseCasePorts`.
+ */
+import type { Account } from './access/account.js';
+import {
+  authenticate,
+  type CreateApiKeyInput,
+  createAccount,
+  createApiKey,
+  type KeySecrets,
+  revokeApiKey,
+} from './access/api-keys.js';
+import { createAddress, getAddress, listAddresses, updateAddress } from './catalogue/addresses.js';
+import { createBusiness, getBusiness, listBusinesses, updateBusiness } from './catalogue/businesses.js';
+import { withPriceProduct, withProductPrices } from './catalogue/catalogue-includes.js';
+import { createCustomer, getCustomer, listCustomers, updateCustomer } from './catalogue/customers.js';
+import { createMeter, getMeter, listMeters, updateMeter } from './catalogue/meters.js';
+import { createPrice, getPrice, listPrices, updatePrice } from './catalogue/prices.js';
+import { createProduct, getProduct, listProducts, updateProduct } from './catalogue/products.js';
+import {
+  createUsageBalanceUnit,
+  getUsageBalanceUnit,
+  listUsageBalanceUnits,
+  updateUsageBalanceUnit,
+} from './catalogue/usage-balance-units.js';
+import {
+  createDiscount,
+  createDiscountGroup,
+  getDiscount,
+  getDiscountGroup,
+  listDiscountGroups,
+  listDiscounts,
+  updateDiscount,
+  updateDiscountGroup,
+} from './discounts/discounts.js';
+import { listEvents } from './events/list-events.js';
+import { getInvoiceDocument } from './invoices/invoice-document.js';
+import { type InvoiceLinkClaims, issueInvoiceLink, requireUnexpired } from './invoices/invoice-links.js';
+import {
+  type ClaimInput,
+  claimDueNotifications,
+  type FinishedAttempt,
+  fanOutEvents,
+  recordDeliveryAttempts,
+} from './notifications/delivery.js';
+import { listEventTypes } from './notifications/event-types.js';
+import {
+  createNotificationSetting,
+  type DestinationPolicy,
+  deleteNotificationSetting,
+  getNotificationSetting,
+  listNotificationSettings,
+  type NotificationSettingContext,
+  rotateNotificationSettingSecret,
+  type SecretSource,
+  updateNotificationSetting,
+} from './notifications/notification-settings.js';
+import {
+  getNotification,
+  listNotificationLogs,
+  listNotifications,
+  replayNotification,
+} from './notifications/notifications.js';
+import { BillingError } from './shared/billing-error.js';
+import type { Clock } from './shared/clock.js';
+import { toTimestamp } from './shared/clock.js';
+import type { IdGenerator } from './shared/ids.js';
+import type { OperationContext } from './shared/operation-context.js';
+import type { Store } from './shared/repository.js';
+import type { Environment, Scope } from './shared/scope.js';
+import { cancelSubscription, pauseSubscription, resumeSubscription } from './subscriptions/pause-resume-cancel.js';
+import { runDueSubscriptions } from './subscriptions/process-due.js';
+import { getSubscription, listSubscriptions } from './subscriptions/read-subscriptions.js';
+import { advanceSandboxClock, readSandboxClock, type SandboxClockDependencies } from './subscriptions/sandbox-clock.js';
+import { subscriptionHooks } from './subscriptions/subscription-billing.js';
+import { updateSubscription } from './subscriptions/update-subscription.js';
+import { createAdjustment, listAdjustments } from './transactions/adjustments.js';
+import { markOverdueInvoices, OVERDUE_BATCH_SIZE } from './transactions/overdue-invoices.js';
+import {
+  type PaymentReport,
+  recordTransactionPayment,
+  type SimulatedOutcome,
+  simulateTransactionPayment,
+} from './transactions/payments.js';
+import { getTaxSettings, updateTaxSettings } from './transactions/tax-settings.js';
+import { withTransactionIncludes } from './transactions/transaction-includes.js';
+import { createTransaction, getTransaction, listTransactions, updateTransaction } from './transactions/transactions.js';
+import { applyPendingDrawdowns } from './usage/apply-drawdowns.js';
+import { getUsageBalance, listUsageBalances } from './usage/read-usage-balances.js';
+import { recordUsageEvents } from './usage/record-usage-events.js';
+import type { UsageEventInput } from './usage/usage-event.js';
+
+/** Who asks: an authenticated account in one environment. */
+export interface Caller {
+  readonly scope: Scope;
+  readonly account: Account;
+}
+
+/** What the domain needs from the outside world; the service's composition root supplies each. */
+export interface UseCasePorts {
+  readonly store: Store;
+  readonly ids: IdGenerator;
+  /** The wall clock: live time, and what every sandbox clock runs ahead of. */
+  readonly wallClock: Clock;
+  /** The clock of one account's environment (ADR 0006). */
+  clockFor(scope: Scope): Promise<Clock>;
+  /** Randomness and hashing for API keys and endpoint secrets. */
+  readonly secrets: KeySecrets & SecretSource;
+  /** Which webhook destinations may be saved. */
+  readonly webhookDestinations: DestinationPolicy;
+  /** Waits a while (the core has no timers of its own). */
+  pause(milliseconds: number): Promise<void>;
+  /** Where failures that do not fail the request are reported (a usage event's storage failure). */
+  reportError(message: string, error: unknown): void;
+}
+
+/** Time-driven work that falls due per account and environment. */
+export type DueWork = 'renewals' | 'overdue_invoices';
+
+export function createUseCases(ports: UseCasePorts) {
+  const { store, ids, wallClock } = ports;
+
+  async function contextOf(caller: Caller): Promise<OperationContext> {
+    return { store, ids, clock: await ports.clockFor(caller.scope), scope: caller.scope, account: caller.account };
+  }
+
+  /** Binds a core use case `(context, ...args)` to the ports: `(caller, ...args)`. */
+  function bind<Args extends unknown[], Result>(
+    useCase: (context: OperationContext, ...args: Args) => Promise<Result>,
+  ): (caller: Caller, ...args: Args) => Promise<Result> {
+    return async (caller, ...args) => useCase(await contextOf(caller), ...args);
+  }
+
+  const access = { store, ids, clock: wallClock, secrets: ports.secrets };
+
+  function notificationSettingContext(context: OperationContext): NotificationSettingContext {
+    return { ...context, secrets: ports.secrets, destinations: ports.webhookDestinations };
+  }
+
+  function sandboxClockOf(caller: Caller): SandboxClockDependencies {
+    if (caller.scope.environment !== 'sandbox') {
+      throw new BillingError('not_found', 'The sandbox clock exists only in the sandbox environment.');
+    }
+    return { store, ids, wallClock, account: caller.account, pause: ports.pause };
+  }
+
+  async function requireAccount(accountId: string): Promise<Account> {
+    const account = await store.accounts.findById(accountId);
+    if (!account) throw new BillingError('account_not_found', `Account ${accountId} not found.`);
+    return account;
+  }
+
+  /** Runs one kind of due work for every account it is due for: live on the wall clock, sandbox on each account's clock. */
+  async function runDueWork(work: DueWork): Promise<number> {
+    const findDueAccounts = (environment: Environment, until: string) =>
+      work === 'renewals'
+        ? store.subscriptions.findDueAccounts(environment, until)
+        : store.transactions.findOverdueAccounts(environment, until);
+    const run = (context: OperationContext) =>
+      work === 'renewals' ? runDueSubscriptions(context) : markOverdueInvoices(context, OVERDUE_BATCH_SIZE);
+    const runAccount = async (accountId: string, environment: Environment, offsetMs: number) => {
+      const account = await store.accounts.findById(accountId);
+      if (!account) return 0;
+      const clock: Clock = { now: () => wallClock.now() + offsetMs };
+      return run({ store, ids, clock, account, scope: { accountId, environment } });
+    };
+    let done = 0;
+    for (const accountId of await findDueAccounts('live', toTimestamp(wallClock.now()))) {
+      done += await runAccount(accountId, 'live', 0);
+    }
+    const offsets = new Map((await store.sandboxClocks.listOffsets()).map((row) => [row.accountId, row.offsetMs]));
+    // One query for every sandbox account, up to the clock that runs furthest ahead; each account
+    // then runs only what is due on its own clock.
+    const furthest = Math.max(0, ...offsets.values());
+    for (const accountId of await findDueAccounts('sandbox', toTimestamp(wallClock.now() + furthest))) {
+      done += await runAccount(accountId, 'sandbox', offsets.get(accountId) ?? 0);
+    }
+    return done;
+  }
+
+  const delivery = { store, ids, wallClock };
+
+  return {
+    // Accounts and keys: operator actions (the CLI, a first start) and every request's authentication.
+    createAccount: (input: { readonly name: string; readonly earlyAccess: boolean }) => createAccount(access, input),
+    listAccounts: () => store.accounts.list(),
+    requireAccount,
+    createApiKey: (input: CreateApiKeyInput) => createApiKey(access, input),
+    revokeApiKey: (keyId: string) => revokeApiKey(access, keyId),
+    listApiKeys: async (accountId: string, environment?: Environment) => {
+      await requireAccount(accountId);
+      return store.apiKeys.listByAccount(accountId, environment);
+    },
+    authenticate: (authorization: string | undefined, environment: Environment) =>
+      authenticate(access, authorization, environment),
+
+    // Catalogue.
+    createProduct: bind(createProduct),
+    updateProduct: bind(updateProduct),
+    getProduct: bind(getProduct),
+    listProducts: bind(listProducts),
+    createPrice: bind(createPrice),
+    updatePrice: bind(updatePrice),
+    getPrice: bind(getPrice),
+    listPrices: bind(listPrices),
+    createCustomer: bind(createCustomer),
+    updateCustomer: bind(updateCustomer),
+    getCustomer: bind(getCustomer),
+    listCustomers: bind(listCustomers),
+    createAddress: bind(createAddress),
+    updateAddress: bind(updateAddress),
+    getAddress: bind(getAddress),
+    listAddresses: bind(listAddresses),
+    createBusiness: bind(createBusiness),
+    updateBusiness: bind(updateBusiness),
+    getBusiness: bind(getBusiness),
+    listBusinesses: bind(listBusinesses),
+    withProductPrices: bind(withProductPrices),
+    withPriceProduct: bind(withPriceProduct),
+    createUsageBalanceUnit: bind(createUsageBalanceUnit),
+    updateUsageBalanceUnit: bind(updateUsageBalanceUnit),
+    getUsageBalanceUnit: bind(getUsageBalanceUnit),
+    listUsageBalanceUnits: bind(listUsageBalanceUnits),
+    createMeter: bind(createMeter),
+    updateMeter: bind(updateMeter),
+    getMeter: bind(getMeter),
+    listMeters: bind(listMeters),
+
+    // Discounts.
+    createDiscount: bind(createDiscount),
+    updateDiscount: bind(updateDiscount),
+    getDiscount: bind(getDiscount),
+    listDiscounts: bind(listDiscounts),
+    createDiscountGroup: bind(createDiscountGroup),
+    updateDiscountGroup: bind(updateDiscountGroup),
+    getDiscountGroup: bind(getDiscountGroup),
+    listDiscountGroups: bind(listDiscountGroups),
+
+    // Usage.
+    recordUsageEvents: bind((context, events: readonly UsageEventInput[]) =>
+      recordUsageEvents(context, events, (error) => ports.reportError('storing a usage event', error)),
+    ),
+    listUsageBalances: bind(listUsageBalances),
+    getUsageBalance: bind(getUsageBalance),
+    /** The drawdown worker's batch: applies up to `limit` accepted events, of every account. */
+    applyPendingDrawdowns: (limit: number) =>
+      applyPendingDrawdowns({ store, ids, now: () => wallClock.now() }, { limit }),
+
+    // Subscriptions and time.
+    getSubscription: bind(getSubscription),
+    listSubscriptions: bind(listSubscriptions),
+    updateSubscription: bind(updateSubscription),
+    pauseSubscription: bind(pauseSubscription),
+    resumeSubscription: bind(resumeSubscription),
+    cancelSubscription: bind(cancelSubscription),
+    runDueWork,
+    readSandboxClock: (caller: Caller) => readSandboxClock(sandboxClockOf(caller)),
+    advanceSandboxClock: (
+      caller: Caller,
+      ...args: Parameters<typeof advanceSandboxClock> extends [unknown, ...infer Rest] ? Rest : never
+    ) => advanceSandboxClock(sandboxClockOf(caller), ...args),
+
+    // Transactions, payments, adjustments, invoices. Completing a transaction always runs the subscription hooks.
+    createTransaction: bind(createTransaction),
+    updateTransaction: bind(updateTransaction),
+    getTransaction: bind(getTransaction),
+    listTransactions: bind(listTransactions),
+    withTransactionIncludes: bind(withTransactionIncludes),
+    recordTransactionPayment: bind((context, transactionId: string, report: PaymentReport) =>
+      recordTransactionPayment(context, transactionId, report, subscriptionHooks(context)),
+    ),
+    simulateTransactionPayment: bind((context, transactionId: string, outcome: SimulatedOutcome) =>
+      simulateTransactionPayment(context, transactionId, outcome, subscriptionHooks(context)),
+    ),
+    createAdjustment: bind((context, input: Parameters<typeof createAdjustment>[1]) =>
+      createAdjustment(context, input, subscriptionHooks(context)),
+    ),
+    listAdjustments: bind(listAdjustments),
+    getTaxSettings: bind(getTaxSettings),
+    updateTaxSettings: bind(updateTaxSettings),
+    issueInvoiceLink: bind(issueInvoiceLink),
+    /** The invoice behind a link whose signature the caller verified: refused once the link expired on its account's clock. */
+    openInvoiceLink: async (claims: InvoiceLinkClaims) => {
+      const account = await store.accounts.findById(claims.accountId);
+      if (!account) throw new BillingError('invoice_link_invalid', 'This invoice link is not valid.');
+      const context = await contextOf({ account, scope: { accountId: account.id, environment: claims.environment } });
+      requireUnexpired(context, claims);
+      return getInvoiceDocument(context, claims.transactionId);
+    },
+
+    // Events and notifications.
+    listEvents: bind(listEvents),
+    listEventTypes: async (caller: Caller) => listEventTypes(caller.account),
+    createNotificationSetting: bind((context, input: Parameters<typeof createNotificationSetting>[1]) =>
+      createNotificationSetting(notificationSettingContext(context), input),
+    ),
+    updateNotificationSetting: bind((context, id: string, input: Parameters<typeof updateNotificationSetting>[2]) =>
+      updateNotificationSetting(notificationSettingContext(context), id, input),
+    ),
+    rotateNotificationSettingSecret: bind((context, id: string) =>
+      rotateNotificationSettingSecret(notificationSettingContext(context), id),
+    ),
+    deleteNotificationSetting: bind(deleteNotificationSetting),
+    getNotificationSetting: bind(getNotificationSetting),
+    listNotificationSettings: bind(listNotificationSettings),
+    getNotification: bind(getNotification),
+    listNotifications: bind(listNotifications),
+    listNotificationLogs: bind(listNotificationLogs),
+    replayNotification: bind(replayNotification),
+    /** The delivery worker's steps: fan events out to destinations, claim due notifications, record attempts. */
+    fanOutEvents: (limit: number) => fanOutEvents(delivery, limit),
+    claimDueNotifications: (input: ClaimInput) => claimDueNotifications(delivery, input),
+    recordDeliveryAttempts: (attempts: readonly FinishedAttempt[]) => recordDeliveryAttempts(delivery, attempts),
+  };
+}
+
+/** Every use case, bound to its ports: what routes, workers and the CLI call. */
+export type UseCases = ReturnType<typeof createUseCases>;
