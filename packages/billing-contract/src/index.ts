@@ -38,6 +38,7 @@ export {
   CreateAdjustmentBody,
   CreateTransactionBody,
   RecordPaymentBody,
+  ReviseTransactionBody,
   SimulatePaymentBody,
   UpdateTaxSettingsBody,
   UpdateTransactionBody,

@@ -444,6 +444,11 @@ export type {
   TransactionOrder,
   TransactionRepository,
 } from './transactions/transaction-repository.js';
+export {
+  type ReviseTransactionInput,
+  reviseTransaction,
+  type TransactionRevision,
+} from './transactions/transaction-revision.js';
 export { canTransition, NEXT_TRANSACTION_STATUSES, requireTransition } from './transactions/transaction-status.js';
 export {
   type Amounts,

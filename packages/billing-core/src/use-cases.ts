@@ -94,6 +94,7 @@ import {
 } from './transactions/payments.js';
 import { getTaxSettings, updateTaxSettings } from './transactions/tax-settings.js';
 import { withTransactionIncludes } from './transactions/transaction-includes.js';
+import { reviseTransaction } from './transactions/transaction-revision.js';
 import { createTransaction, getTransaction, listTransactions, updateTransaction } from './transactions/transactions.js';
 import { applyPendingDrawdowns } from './usage/apply-drawdowns.js';
 import { getUsageBalance, listUsageBalances } from './usage/read-usage-balances.js';
@@ -276,6 +277,7 @@ export function createUseCases(ports: UseCasePorts) {
     getTransaction: bind(getTransaction),
     listTransactions: bind(listTransactions),
     withTransactionIncludes: bind(withTransactionIncludes),
+    reviseTransaction: bind(reviseTransaction),
     recordTransactionPayment: bind((context, transactionId: string, report: PaymentReport) =>
       recordTransactionPayment(context, transactionId, report, subscriptionHooks(context)),
     ),

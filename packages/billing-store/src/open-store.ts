@@ -14,6 +14,7 @@ import {
   metersTable,
   pricesTable,
   productsTable,
+  transactionRevisionsTable,
   usageBalanceUnitsTable,
 } from './repositories/catalogue-tables.js';
 import { DocumentCollection } from './repositories/document-collection.js';
@@ -45,6 +46,7 @@ export function repositoriesOn(executor: SqlExecutor): Repositories {
     customers: new DocumentCollection(executor, customersTable),
     addresses: new DocumentCollection(executor, addressesTable),
     businesses: new DocumentCollection(executor, businessesTable),
+    transactionRevisions: new DocumentCollection(executor, transactionRevisionsTable),
     usageBalanceUnits: new DocumentCollection(executor, usageBalanceUnitsTable),
     meters: new DocumentCollection(executor, metersTable),
     discounts: new DocumentCollection(executor, discountsTable),

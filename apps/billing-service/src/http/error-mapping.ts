@@ -71,6 +71,8 @@ export const STATUS_BY_CODE = {
   business_not_found: 400,
   transaction_customer_is_required_for_business_validation: 400,
   transaction_business_customer_mismatch: 400,
+  transaction_invalid_status_to_revise: 400,
+  transaction_revised_limit_reached: 400,
   discount_group_not_found: 400,
   discount_code_conflict: 409,
   discount_usage_limit_less_than_times_used: 400,

@@ -84,6 +84,7 @@ const ENDPOINTS: readonly Endpoint[] = [
   { method: 'POST', route: '/transactions', permission: 'transaction.write' },
   { method: 'GET', route: '/transactions/:id', permission: 'transaction.read' },
   { method: 'PATCH', route: '/transactions/:id', permission: 'transaction.write' },
+  { method: 'POST', route: '/transactions/:id/revise', permission: 'transaction.write' },
   { method: 'POST', route: '/transactions/:id/simulate-payment', permission: 'transaction.write' },
   { method: 'POST', route: '/transactions/:id/payments', permission: 'transaction.write' },
   { method: 'GET', route: '/transactions/:id/invoice', permission: 'transaction.read' },

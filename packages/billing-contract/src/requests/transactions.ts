@@ -55,6 +55,21 @@ export const UpdateTransactionBody = z.strictObject({
   status: z.enum(['billed', 'canceled']).optional(),
 });
 
+const revisedText = z.string().trim().min(1).max(200);
+
+export const ReviseTransactionBody = z.strictObject({
+  customer: z.strictObject({ name: revisedText.optional() }).optional(),
+  business: z.strictObject({ name: revisedText.optional(), tax_identifier: revisedText.optional() }).optional(),
+  address: z
+    .strictObject({
+      first_line: revisedText.optional(),
+      second_line: z.string().trim().max(200).nullable().optional(),
+      city: revisedText.optional(),
+      region: revisedText.optional(),
+    })
+    .optional(),
+});
+
 export const SimulatePaymentBody = z.strictObject({
   outcome: z.enum(['success', 'failure']),
 });

@@ -6,7 +6,7 @@
  * 4217 decimal places, in the customer's locale (en-US when the locale is malformed).
  */
 import type { Account } from '../access/account.js';
-import type { Address, Customer } from '../catalogue/entities.js';
+import type { Address, Business, Customer } from '../catalogue/entities.js';
 import { type CurrencyCode, isSupportedCurrency } from '../money/currencies.js';
 import { Decimal } from '../money/decimal.js';
 import { formatMinorUnits, resolveLocale } from '../money/money-format.js';
@@ -14,6 +14,7 @@ import { BillingError } from '../shared/billing-error.js';
 import type { OperationContext } from '../shared/operation-context.js';
 import { invoiceDueAt } from '../transactions/due-dates.js';
 import type { Transaction } from '../transactions/transaction.js';
+import { findRevision, revisedParties } from '../transactions/transaction-revision.js';
 import { requireInvoice } from './invoice-availability.js';
 
 export interface InvoiceParty {
@@ -56,6 +57,8 @@ export interface InvoiceParties {
   readonly account: Account;
   readonly customer: Customer | null;
   readonly address: Address | null;
+  /** The business bought for, if any: its name and tax identifier are shown. */
+  readonly business?: Business | null | undefined;
 }
 
 const dateFormatters = new Map<string, Intl.DateTimeFormat>();
@@ -79,6 +82,21 @@ function addressLines(address: Address | null): string[] {
   return [address.firstLine, address.secondLine, cityLine, address.region, address.countryCode].filter(
     (line): line is string => typeof line === 'string' && line !== '',
   );
+}
+
+/** The buyer block: the business (with its tax identifier) when there is one, then the person and address. */
+function buyerOf(parties: InvoiceParties): InvoiceParty {
+  const { customer, address, business } = parties;
+  const person = customer?.name ?? customer?.email ?? 'Customer';
+  const contact = customer?.name ? [customer.email] : [];
+  if (business) {
+    const numbers = [
+      ...(business.taxIdentifier ? [`Tax ID ${business.taxIdentifier}`] : []),
+      ...(business.companyNumber ? [`Company no. ${business.companyNumber}`] : []),
+    ];
+    return { name: business.name, lines: [`Attn. ${person}`, ...contact, ...addressLines(address), ...numbers] };
+  }
+  return { name: person, lines: [...contact, ...addressLines(address)] };
 }
 
 /** Builds the document of a transaction's invoice. */
@@ -121,6 +139,9 @@ export function buildInvoiceDocument(transaction: Transaction, parties: InvoiceP
 
   const summary: InvoiceSummaryRow[] = [
     { label: 'Subtotal', amount: money(totals.subtotal), emphasis: false },
+    ...(BigInt(totals.discount) === 0n
+      ? []
+      : [{ label: 'Discount', amount: money((-BigInt(totals.discount)).toString()), emphasis: false }]),
     { label: 'Tax', amount: money(totals.tax), emphasis: false },
     { label: 'Total', amount: money(totals.total), emphasis: true },
   ];
@@ -151,10 +172,7 @@ export function buildInvoiceDocument(transaction: Transaction, parties: InvoiceP
     currencyCode: currency,
     facts,
     seller: { name: parties.account.name, lines: [`Account ${parties.account.id}`] },
-    customer: {
-      name: parties.customer?.name ?? parties.customer?.email ?? 'Customer',
-      lines: [...(parties.customer?.name ? [parties.customer.email] : []), ...addressLines(parties.address)],
-    },
+    customer: buyerOf(parties),
     lines,
     summary,
     notes,
@@ -174,9 +192,14 @@ export async function getInvoiceDocument(context: OperationContext, transactionI
     transaction.addressId === null
       ? null
       : await context.store.addresses.findById(context.scope, transaction.addressId);
-  return buildInvoiceDocument(transaction, {
-    account: context.account,
-    customer: customer ?? null,
-    address: address ?? null,
-  });
+  const business =
+    transaction.businessId === null
+      ? null
+      : await context.store.businesses.findById(context.scope, transaction.businessId);
+  // A revised transaction's invoice shows the revised details (ADR 1102).
+  const parties = revisedParties(
+    { customer: customer ?? null, address: address ?? null, business: business ?? null },
+    await findRevision(context, transaction),
+  );
+  return buildInvoiceDocument(transaction, { account: context.account, ...parties });
 }

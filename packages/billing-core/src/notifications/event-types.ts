@@ -88,6 +88,12 @@ export const EVENT_TYPES = {
     description: 'Occurs when a transaction is created.',
     earlyAccess: false,
   },
+  'transaction.revised': {
+    group: 'Transaction',
+    description:
+      'Occurs when the customer, business or address details of a billed or completed transaction are revised.',
+    earlyAccess: false,
+  },
   'transaction.updated': {
     group: 'Transaction',
     description: 'Occurs when a transaction is updated.',

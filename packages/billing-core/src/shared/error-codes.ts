@@ -99,6 +99,10 @@ export const ERROR_CODES = {
   transaction_customer_is_required_for_business_validation: 'A business_id needs a customer_id to be checked against.',
   transaction_business_customer_mismatch: 'The business belongs to another customer than the one named.',
 
+  // Revisions
+  transaction_invalid_status_to_revise: 'Only billed and completed transactions can be revised.',
+  transaction_revised_limit_reached: 'A transaction can be revised once, and this one already was.',
+
   // Discounts
   discount_group_not_found: 'The discount_group_id does not name a discount group of this account and environment.',
   discount_code_conflict:

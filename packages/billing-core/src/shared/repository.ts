@@ -17,6 +17,7 @@ import type {
   BillingSettingsRepository,
   TransactionRepository,
 } from '../transactions/transaction-repository.js';
+import type { TransactionRevision } from '../transactions/transaction-revision.js';
 import type { LedgerEntry } from '../usage/balance-ledger.js';
 import type { UsageBalance } from '../usage/usage-balance.js';
 import type { RecordedUsageEvent, UsageEventInput } from '../usage/usage-event.js';
@@ -133,6 +134,8 @@ export interface Repositories {
   readonly customers: Collection<Customer, CustomerColumn>;
   readonly addresses: Collection<Address, AddressColumn>;
   readonly businesses: Collection<Business, BusinessColumn>;
+  /** One revision per transaction, keyed by the transaction id (ADR 1102). */
+  readonly transactionRevisions: Collection<TransactionRevision, 'id'>;
   readonly usageBalanceUnits: Collection<UsageBalanceUnit, UsageBalanceUnitColumn>;
   readonly meters: Collection<Meter, MeterColumn>;
   readonly discounts: Collection<Discount, DiscountColumn>;

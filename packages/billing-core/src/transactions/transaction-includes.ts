@@ -11,6 +11,7 @@ import type { OperationContext } from '../shared/operation-context.js';
 import { nowTimestamp } from '../shared/operation-context.js';
 import type { Adjustment } from './adjustment.js';
 import type { Transaction } from './transaction.js';
+import { findRevision, revisedParties } from './transaction-revision.js';
 
 export const TRANSACTION_INCLUDES = [
   'address',
@@ -88,21 +89,20 @@ export async function withTransactionIncludes(
   if (includes.size === 0) return transaction;
   const { store, scope } = context;
   const embedded: Record<string, unknown> = {};
-  if (includes.has('address')) {
-    embedded.address =
-      transaction.addressId === null ? null : ((await store.addresses.findById(scope, transaction.addressId)) ?? null);
-  }
-  if (includes.has('customer')) {
-    embedded.customer =
-      transaction.customerId === null
-        ? null
-        : ((await store.customers.findById(scope, transaction.customerId)) ?? null);
-  }
-  if (includes.has('business')) {
-    embedded.business =
-      transaction.businessId === null
-        ? null
-        : ((await store.businesses.findById(scope, transaction.businessId)) ?? null);
+  if (includes.has('address') || includes.has('customer') || includes.has('business')) {
+    // A revised transaction shows its revised details over the entities (ADR 1102).
+    const { addressId, customerId, businessId } = transaction;
+    const parties = revisedParties(
+      {
+        address: addressId === null ? null : ((await store.addresses.findById(scope, addressId)) ?? null),
+        customer: customerId === null ? null : ((await store.customers.findById(scope, customerId)) ?? null),
+        business: businessId === null ? null : ((await store.businesses.findById(scope, businessId)) ?? null),
+      },
+      await findRevision(context, transaction),
+    );
+    if (includes.has('address')) embedded.address = parties.address;
+    if (includes.has('customer')) embedded.customer = parties.customer;
+    if (includes.has('business')) embedded.business = parties.business;
   }
   if (includes.has('discount')) {
     const discount =

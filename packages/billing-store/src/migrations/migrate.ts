@@ -10,9 +10,18 @@ import { transactions } from './0003-transactions.js';
 import { notifications } from './0005-notifications.js';
 import { discounts } from './0030-discounts.js';
 import { businesses } from './0031-businesses.js';
+import { transactionRevisions } from './0032-transaction-revisions.js';
 import type { Migration } from './migration.js';
 
-export const MIGRATIONS: readonly Migration[] = [foundation, usage, transactions, notifications, discounts, businesses];
+export const MIGRATIONS: readonly Migration[] = [
+  foundation,
+  usage,
+  transactions,
+  notifications,
+  discounts,
+  businesses,
+  transactionRevisions,
+];
 
 const MIGRATION_LOCK_KEY = 4_172_031_985;
 

@@ -19,6 +19,7 @@ import type {
   PriceColumn,
   Product,
   ProductColumn,
+  TransactionRevision,
   UsageBalanceUnit,
   UsageBalanceUnitColumn,
 } from '@drawdown/billing-core';
@@ -75,6 +76,11 @@ export const businessesTable: DocumentTableSpec<Business, BusinessColumn> = {
         .join('\n')
         .toLowerCase(),
   },
+};
+
+export const transactionRevisionsTable: DocumentTableSpec<TransactionRevision, 'id'> = {
+  table: 'transaction_revisions',
+  columns: {},
 };
 
 export const usageBalanceUnitsTable: DocumentTableSpec<UsageBalanceUnit, UsageBalanceUnitColumn> = {

@@ -7,6 +7,7 @@ import {
   CreateAdjustmentBody,
   CreateTransactionBody,
   RecordPaymentBody,
+  ReviseTransactionBody,
   SimulatePaymentBody,
   UpdateTaxSettingsBody,
   UpdateTransactionBody,
@@ -159,6 +160,11 @@ export function registerTransactionRoutes(app: Hono<AppEnv>, invoiceLinks: Invoi
     const body = await readBody(c, UpdateTransactionBody);
     const input = { ...body, billingDetails: billingDetailsOf(body.billingDetails) };
     return respond(c, await present(await c.var.useCases.updateTransaction(c.var.caller, id, input)));
+  });
+  app.post('/transactions/:id/revise', need('transaction.write'), async (c) => {
+    const id = pathId(c, 'txn');
+    const body = await readBody(c, ReviseTransactionBody);
+    return respond(c, await c.var.useCases.reviseTransaction(c.var.caller, id, body));
   });
   app.post('/transactions/:id/simulate-payment', need('transaction.write'), async (c) => {
     const id = pathId(c, 'txn');
