@@ -142,6 +142,14 @@ export {
 export { listEvents } from './events/list-events.js';
 export type { EntityKind, StoredEvent } from './events/stored-event.js';
 export {
+  buildCreditNoteDocument,
+  type CreditNoteLinkClaims,
+  creditNoteLinkPayload,
+  creditNoteNumber,
+  getCreditNoteDocument,
+  issueCreditNoteLink,
+} from './invoices/credit-note.js';
+export {
   type InvoiceUnavailableReason,
   invoiceUnavailableReason,
   requireInvoice,
@@ -155,6 +163,13 @@ export {
   type InvoiceParty,
   type InvoiceSummaryRow,
 } from './invoices/invoice-document.js';
+export {
+  INVOICE_LABELS,
+  INVOICE_LANGUAGES,
+  type InvoiceLabels,
+  type InvoiceLanguage,
+  labelsFor,
+} from './invoices/invoice-labels.js';
 export {
   INVOICE_DISPOSITIONS,
   INVOICE_LINK_LIFETIME_MS,

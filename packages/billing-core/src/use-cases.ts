@@ -44,6 +44,7 @@ import {
   updateDiscountGroup,
 } from './discounts/discounts.js';
 import { listEvents } from './events/list-events.js';
+import { type CreditNoteLinkClaims, getCreditNoteDocument, issueCreditNoteLink } from './invoices/credit-note.js';
 import { getInvoiceDocument } from './invoices/invoice-document.js';
 import { type InvoiceLinkClaims, issueInvoiceLink, requireUnexpired } from './invoices/invoice-links.js';
 import {
@@ -298,6 +299,16 @@ export function createUseCases(ports: UseCasePorts) {
       const context = await contextOf({ account, scope: { accountId: account.id, environment: claims.environment } });
       requireUnexpired(context, claims);
       return getInvoiceDocument(context, claims.transactionId);
+    },
+
+    issueCreditNoteLink: bind(issueCreditNoteLink),
+    /** The credit note behind a link whose signature the caller verified, refused once expired (ADR 1103). */
+    openCreditNoteLink: async (claims: CreditNoteLinkClaims) => {
+      const account = await store.accounts.findById(claims.accountId);
+      if (!account) throw new BillingError('invoice_link_invalid', 'This credit note link is not valid.');
+      const context = await contextOf({ account, scope: { accountId: account.id, environment: claims.environment } });
+      requireUnexpired(context, claims);
+      return getCreditNoteDocument(context, claims.adjustmentId);
     },
 
     // Events and notifications.

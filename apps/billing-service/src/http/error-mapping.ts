@@ -68,6 +68,7 @@ export const STATUS_BY_CODE = {
   invoice_link_expired: 410,
   adjustment_transaction_status_not_allowed: 409,
   adjustment_amount_above_remaining: 400,
+  adjustment_credit_note_not_available: 409,
   business_not_found: 400,
   transaction_customer_is_required_for_business_validation: 400,
   transaction_business_customer_mismatch: 400,

@@ -8,6 +8,8 @@
  */
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import {
+  type CreditNoteLinkClaims,
+  creditNoteLinkPayload,
   type Environment,
   INVOICE_DISPOSITIONS,
   type InvoiceDisposition,
@@ -32,10 +34,44 @@ export interface InvoiceLinkSigner {
    * Expiry is not checked here: it needs the account environment's clock.
    */
   verify(environment: Environment, transactionId: string, params: URLSearchParams): Promise<InvoiceLinkClaims | null>;
+  /** The absolute URL of a signed credit note link (ADR 1103). */
+  creditNoteUrl(baseUrl: string, claims: CreditNoteLinkClaims): Promise<string>;
+  /** The claims of a credit note link signed here for `environment`, else null; expiry is the caller's to check. */
+  verifyCreditNote(
+    environment: Environment,
+    adjustmentId: string,
+    params: URLSearchParams,
+  ): Promise<CreditNoteLinkClaims | null>;
 }
 
 function sign(key: Buffer, claims: InvoiceLinkClaims): Buffer {
-  return createHmac('sha256', key).update(invoiceLinkPayload(claims), 'utf8').digest();
+  return signPayload(key, invoiceLinkPayload(claims));
+}
+
+function signPayload(key: Buffer, payload: string): Buffer {
+  return createHmac('sha256', key).update(payload, 'utf8').digest();
+}
+
+/** The common parameters of a signed link, if each is well formed. */
+function linkParameters(params: URLSearchParams) {
+  const accountId = params.get('account') ?? '';
+  const disposition = params.get('disposition') ?? '';
+  const expires = params.get('expires') ?? '';
+  const signature = params.get('signature') ?? '';
+  if (
+    !isIdOf('acc', accountId) ||
+    !(INVOICE_DISPOSITIONS as readonly string[]).includes(disposition) ||
+    !EXPIRES_PATTERN.test(expires) ||
+    !SIGNATURE_PATTERN.test(signature)
+  ) {
+    return null;
+  }
+  return { accountId, disposition: disposition as InvoiceDisposition, expiresAt: Number(expires), signature };
+}
+
+function matches(expected: Buffer, signature: string): boolean {
+  const actual = Buffer.from(signature, 'base64url');
+  return actual.length === expected.length && timingSafeEqual(actual, expected);
 }
 
 export function createInvoiceLinkSigner(obtainSecret: ObtainSecret): InvoiceLinkSigner {
@@ -88,6 +124,23 @@ export function createInvoiceLinkSigner(obtainSecret: ObtainSecret): InvoiceLink
       const expected = sign(await signingKey(), claims);
       const actual = Buffer.from(signature, 'base64url');
       return actual.length === expected.length && timingSafeEqual(actual, expected) ? claims : null;
+    },
+    async creditNoteUrl(baseUrl, claims) {
+      const signature = signPayload(await signingKey(), creditNoteLinkPayload(claims)).toString('base64url');
+      const query = new URLSearchParams({
+        account: claims.accountId,
+        disposition: claims.disposition,
+        expires: String(claims.expiresAt),
+        signature,
+      });
+      return `${baseUrl}/credit-notes/${claims.adjustmentId}/pdf?${query.toString()}`;
+    },
+    async verifyCreditNote(environment, adjustmentId, params) {
+      const parameters = linkParameters(params);
+      if (!parameters || !isIdOf('adj', adjustmentId)) return null;
+      const { signature, ...rest } = parameters;
+      const claims: CreditNoteLinkClaims = { ...rest, environment, adjustmentId };
+      return matches(signPayload(await signingKey(), creditNoteLinkPayload(claims)), signature) ? claims : null;
     },
   };
 }

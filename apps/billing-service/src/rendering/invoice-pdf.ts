@@ -29,14 +29,17 @@ const BOLD = parsedFont('DejaVuSans-Bold.ttf');
 const MARGIN = 50;
 const PAGE_WIDTH = 595.28; // A4
 const CONTENT_WIDTH = PAGE_WIDTH - 2 * MARGIN;
+/** The line table; the description wraps, every other cell stays on one line (ADR 1104). */
 const COLUMNS = [
-  { key: 'description', label: 'Description', width: 175, align: 'left' },
-  { key: 'quantity', label: 'Qty', width: 35, align: 'right' },
-  { key: 'unitPrice', label: 'Unit price', width: 75, align: 'right' },
-  { key: 'taxRate', label: 'Tax rate', width: 50, align: 'right' },
-  { key: 'tax', label: 'Tax', width: 75, align: 'right' },
-  { key: 'amount', label: 'Amount', width: 85, align: 'right' },
+  { key: 'description', width: 165, align: 'left' },
+  { key: 'quantity', width: 40, align: 'right' },
+  { key: 'unitPrice', width: 80, align: 'right' },
+  { key: 'taxRate', width: 45, align: 'right' },
+  { key: 'tax', width: 75, align: 'right' },
+  { key: 'amount', width: 90, align: 'right' },
 ] as const;
+const TABLE_FONT_SIZE = 9;
+const SMALLEST_FONT_SIZE = 4;
 
 export interface RenderOptions {
   /** Uncompressed content streams, so the text can be searched in the raw file (tests, debugging). */
@@ -63,8 +66,8 @@ export function renderInvoicePdf(invoice: InvoiceDocument, options: RenderOption
   pdf.font('bold').fontSize(22).text(invoice.title, MARGIN, MARGIN);
   pdf.font('regular').fontSize(10).fillColor('#555555').text(invoice.status.toUpperCase(), { align: 'right' });
   pdf.fillColor('#000000').moveDown(0.5);
-  pdf.font('bold').fontSize(11).text(`Invoice number ${invoice.invoiceNumber}`);
-  pdf.font('regular').fontSize(9).fillColor('#555555').text(`Transaction ${invoice.transactionId}`);
+  pdf.font('bold').fontSize(11).text(`${invoice.numberLabel} ${invoice.invoiceNumber}`);
+  pdf.font('regular').fontSize(9).fillColor('#555555').text(`${invoice.labels.transaction} ${invoice.transactionId}`);
   pdf.fillColor('#000000').moveDown(0.5);
   for (const [label, value] of invoice.facts) {
     pdf.font('bold').fontSize(10).text(`${label}: `, { continued: true }).font('regular').text(value);
@@ -73,14 +76,22 @@ export function renderInvoicePdf(invoice: InvoiceDocument, options: RenderOption
   pdf.moveDown(1);
   const partiesTop = pdf.y;
   const half = CONTENT_WIDTH / 2 - 10;
-  drawParty(pdf, 'From', invoice.seller.name, invoice.seller.lines, MARGIN, partiesTop, half);
+  drawParty(pdf, invoice.labels.from, invoice.seller.name, invoice.seller.lines, MARGIN, partiesTop, half);
   const sellerBottom = pdf.y;
-  drawParty(pdf, 'Bill to', invoice.customer.name, invoice.customer.lines, MARGIN + half + 20, partiesTop, half);
+  drawParty(
+    pdf,
+    invoice.labels.billTo,
+    invoice.customer.name,
+    invoice.customer.lines,
+    MARGIN + half + 20,
+    partiesTop,
+    half,
+  );
   pdf.y = Math.max(sellerBottom, pdf.y) + 20;
 
   drawRow(
     pdf,
-    COLUMNS.map((column) => column.label),
+    COLUMNS.map((column) => invoice.labels[column.key]),
     'bold',
   );
   pdf
@@ -107,7 +118,7 @@ export function renderInvoicePdf(invoice: InvoiceDocument, options: RenderOption
     const y = pdf.y;
     pdf.font(row.emphasis ? 'bold' : 'regular').fontSize(10);
     pdf.text(row.label, labelX, y, { width: 140 });
-    pdf.text(row.amount, labelX + 140, y, { width: 120, align: 'right' });
+    fitOnOneLine(pdf, row.amount, labelX + 140, y, 120, 10);
   }
   if (invoice.notes.length > 0) {
     pdf.moveDown(1);
@@ -133,17 +144,35 @@ function drawParty(
   for (const line of lines) pdf.text(line, x, pdf.y, { width });
 }
 
+/**
+ * Writes `text` right-aligned on one line of `width`, in a smaller size when it would not fit:
+ * an amount is never broken across lines.
+ */
+function fitOnOneLine(pdf: PDFKit.PDFDocument, text: string, x: number, y: number, width: number, size: number): void {
+  let fitted = size;
+  pdf.fontSize(fitted);
+  while (fitted > SMALLEST_FONT_SIZE && pdf.widthOfString(text) > width) {
+    fitted -= 0.5;
+    pdf.fontSize(fitted);
+  }
+  pdf.text(text, x, y + (size - fitted) / 2, { width, align: 'right', lineBreak: false });
+  pdf.fontSize(size);
+}
+
 function drawRow(pdf: PDFKit.PDFDocument, cells: readonly string[], font: 'regular' | 'bold'): void {
   if (pdf.y > 760) pdf.addPage();
   const y = pdf.y;
   let x = MARGIN;
-  let bottom = y;
-  pdf.font(font).fontSize(9);
+  let bottom = y + pdf.font(font).fontSize(TABLE_FONT_SIZE).currentLineHeight(true);
   cells.forEach((cell, index) => {
     const column = COLUMNS[index];
     if (!column) return;
-    pdf.text(cell, x, y, { width: column.width - 4, align: column.align });
-    bottom = Math.max(bottom, pdf.y);
+    if (column.align === 'left') {
+      pdf.fontSize(TABLE_FONT_SIZE).text(cell, x, y, { width: column.width - 4 });
+      bottom = Math.max(bottom, pdf.y);
+    } else {
+      fitOnOneLine(pdf, cell, x, y, column.width - 4, TABLE_FONT_SIZE);
+    }
     x += column.width;
   });
   pdf.x = MARGIN;

@@ -90,6 +90,8 @@ const ENDPOINTS: readonly Endpoint[] = [
   { method: 'GET', route: '/transactions/:id/invoice', permission: 'transaction.read' },
   { method: 'POST', route: '/adjustments', permission: 'adjustment.write' },
   { method: 'GET', route: '/adjustments', permission: 'adjustment.read' },
+  { method: 'GET', route: '/adjustments/:id/credit-note', permission: 'adjustment.read' },
+  { method: 'GET', route: '/credit-notes/:adjustmentId/pdf', permission: null },
   { method: 'GET', route: '/tax-settings', permission: 'transaction.read' },
   { method: 'PATCH', route: '/tax-settings', permission: 'transaction.write' },
 ];
@@ -111,6 +113,8 @@ const SAMPLE_IDS: Readonly<Record<string, string>> = {
   notifications: 'ntf_00000000000000000000000000',
   transactions: 'txn_00000000000000000000000000',
   invoices: 'txn_00000000000000000000000000',
+  adjustments: 'adj_00000000000000000000000000',
+  'credit-notes': 'adj_00000000000000000000000000',
 };
 
 /** The route with each `:parameter` replaced by a sample id of the collection before it. */

@@ -16,6 +16,7 @@ import { invoiceDueAt } from '../transactions/due-dates.js';
 import type { Transaction } from '../transactions/transaction.js';
 import { findRevision, revisedParties } from '../transactions/transaction-revision.js';
 import { requireInvoice } from './invoice-availability.js';
+import { type InvoiceLabels, labelsFor } from './invoice-labels.js';
 
 export interface InvoiceParty {
   readonly name: string;
@@ -37,11 +38,21 @@ export interface InvoiceSummaryRow {
   readonly emphasis: boolean;
 }
 
+/** The words the renderer prints around the document's own texts, in the document's language. */
+export type InvoiceLayoutLabels = Pick<
+  InvoiceLabels,
+  'transaction' | 'from' | 'billTo' | 'description' | 'quantity' | 'unitPrice' | 'taxRate' | 'tax' | 'amount'
+>;
+
 export interface InvoiceDocument {
   readonly title: string;
+  /** `Invoice number` or `Credit note number`, translated. */
+  readonly numberLabel: string;
   readonly invoiceNumber: string;
   readonly transactionId: string;
-  readonly status: 'Paid' | 'Due' | 'Past due' | 'Canceled';
+  /** Translated: paid, due, past due, canceled (credited or refunded for a credit note). */
+  readonly status: string;
+  readonly labels: InvoiceLayoutLabels;
   readonly locale: string;
   readonly currencyCode: string;
   /** Label and formatted value, in order: issue date, due date, paid date, billing period. */
@@ -84,26 +95,53 @@ function addressLines(address: Address | null): string[] {
   );
 }
 
+/** How a transaction's documents write money, dates and words: the customer's locale, the transaction's currency. */
+export interface DocumentFormat {
+  readonly locale: string;
+  readonly labels: InvoiceLabels;
+  money(amount: string | bigint): string;
+  date(timestamp: string): string;
+}
+
+export function documentFormat(transaction: Transaction, customer: Customer | null): DocumentFormat {
+  const locale = resolveLocale(customer?.locale);
+  const currency: CurrencyCode = isSupportedCurrency(transaction.currencyCode) ? transaction.currencyCode : 'USD';
+  return {
+    locale,
+    labels: labelsFor(locale),
+    money: (amount) => formatMinorUnits(BigInt(amount), currency, locale),
+    date: (timestamp) => formatDate(timestamp, locale),
+  };
+}
+
+export function layoutLabels(labels: InvoiceLabels): InvoiceLayoutLabels {
+  const { transaction, from, billTo, description, quantity, unitPrice, taxRate, tax, amount } = labels;
+  return { transaction, from, billTo, description, quantity, unitPrice, taxRate, tax, amount };
+}
+
 /** The buyer block: the business (with its tax identifier) when there is one, then the person and address. */
-function buyerOf(parties: InvoiceParties): InvoiceParty {
+function buyerOf(parties: InvoiceParties, labels: InvoiceLabels): InvoiceParty {
   const { customer, address, business } = parties;
   const person = customer?.name ?? customer?.email ?? 'Customer';
   const contact = customer?.name ? [customer.email] : [];
   if (business) {
     const numbers = [
-      ...(business.taxIdentifier ? [`Tax ID ${business.taxIdentifier}`] : []),
-      ...(business.companyNumber ? [`Company no. ${business.companyNumber}`] : []),
+      ...(business.taxIdentifier ? [`${labels.taxId} ${business.taxIdentifier}`] : []),
+      ...(business.companyNumber ? [`${labels.companyNumber} ${business.companyNumber}`] : []),
     ];
-    return { name: business.name, lines: [`Attn. ${person}`, ...contact, ...addressLines(address), ...numbers] };
+    return {
+      name: business.name,
+      lines: [`${labels.attention} ${person}`, ...contact, ...addressLines(address), ...numbers],
+    };
   }
   return { name: person, lines: [...contact, ...addressLines(address)] };
 }
 
 /** Builds the document of a transaction's invoice. */
 export function buildInvoiceDocument(transaction: Transaction, parties: InvoiceParties): InvoiceDocument {
-  const locale = resolveLocale(parties.customer?.locale);
-  const currency: CurrencyCode = isSupportedCurrency(transaction.currencyCode) ? transaction.currencyCode : 'USD';
-  const money = (amount: string) => formatMinorUnits(BigInt(amount), currency, locale);
+  const format = documentFormat(transaction, parties.customer);
+  const { labels, locale } = format;
+  const money = format.money;
   const { totals } = transaction.details;
   const paid = transaction.payments.filter((payment) => payment.status === 'captured');
   const paidAmount = paid.reduce((sum, payment) => sum + BigInt(payment.amount), 0n);
@@ -111,17 +149,17 @@ export function buildInvoiceDocument(transaction: Transaction, parties: InvoiceP
   const dueAt = invoiceDueAt(transaction);
   const paidAt = transaction.status === 'completed' ? (paid.at(-1)?.capturedAt ?? transaction.updatedAt) : null;
 
-  const facts: [string, string][] = [['Invoice date', formatDate(issuedAt, locale)]];
-  if (dueAt !== null) facts.push(['Due date', formatDate(dueAt, locale)]);
-  if (paidAt !== null) facts.push(['Paid on', formatDate(paidAt, locale)]);
+  const facts: [string, string][] = [[labels.invoiceDate, format.date(issuedAt)]];
+  if (dueAt !== null) facts.push([labels.dueDate, format.date(dueAt)]);
+  if (paidAt !== null) facts.push([labels.paidOn, format.date(paidAt)]);
   if (transaction.billingPeriod) {
     facts.push([
-      'Billing period',
-      `${formatDate(transaction.billingPeriod.startsAt, locale)} – ${formatDate(transaction.billingPeriod.endsAt, locale)}`,
+      labels.billingPeriod,
+      `${format.date(transaction.billingPeriod.startsAt)} – ${format.date(transaction.billingPeriod.endsAt)}`,
     ]);
   }
   if (transaction.billingDetails?.purchaseOrderNumber) {
-    facts.push(['Purchase order', transaction.billingDetails.purchaseOrderNumber]);
+    facts.push([labels.purchaseOrder, transaction.billingDetails.purchaseOrderNumber]);
   }
 
   const lines = transaction.details.lineItems.map((line, index): InvoiceLine => {
@@ -138,41 +176,49 @@ export function buildInvoiceDocument(transaction: Transaction, parties: InvoiceP
   });
 
   const summary: InvoiceSummaryRow[] = [
-    { label: 'Subtotal', amount: money(totals.subtotal), emphasis: false },
+    { label: labels.subtotal, amount: money(totals.subtotal), emphasis: false },
     ...(BigInt(totals.discount) === 0n
       ? []
-      : [{ label: 'Discount', amount: money((-BigInt(totals.discount)).toString()), emphasis: false }]),
-    { label: 'Tax', amount: money(totals.tax), emphasis: false },
-    { label: 'Total', amount: money(totals.total), emphasis: true },
+      : [{ label: labels.discount, amount: money(-BigInt(totals.discount)), emphasis: false }]),
+    { label: labels.tax, amount: money(totals.tax), emphasis: false },
+    { label: labels.total, amount: money(totals.total), emphasis: true },
   ];
   if (BigInt(totals.credit) !== 0n) {
-    summary.push({ label: 'Credit applied', amount: money((-BigInt(totals.credit)).toString()), emphasis: false });
-    summary.push({ label: 'Grand total', amount: money(totals.grandTotal), emphasis: true });
+    summary.push({ label: labels.creditApplied, amount: money(-BigInt(totals.credit)), emphasis: false });
+    summary.push({ label: labels.grandTotal, amount: money(totals.grandTotal), emphasis: true });
   }
-  if (paidAmount > 0n) summary.push({ label: 'Amount paid', amount: money(paidAmount.toString()), emphasis: false });
-  summary.push({ label: 'Amount due', amount: money(totals.balance), emphasis: true });
+  if (paidAmount > 0n) summary.push({ label: labels.amountPaid, amount: money(paidAmount), emphasis: false });
+  summary.push({ label: labels.amountDue, amount: money(totals.balance), emphasis: true });
 
   const status =
     transaction.status === 'completed' || transaction.status === 'paid'
-      ? 'Paid'
+      ? labels.paid
       : transaction.status === 'past_due'
-        ? 'Past due'
+        ? labels.pastDue
         : transaction.status === 'canceled'
-          ? 'Canceled'
-          : 'Due';
-  const notes = [transaction.billingDetails?.additionalInformation].filter(
-    (note): note is string => typeof note === 'string' && note !== '',
-  );
+          ? labels.canceled
+          : labels.due;
+  const owing = BigInt(totals.balance) > 0n && (transaction.status === 'billed' || transaction.status === 'past_due');
+  const notes = [
+    ...(owing && dueAt !== null
+      ? [labels.payBy.replace('{amount}', money(totals.balance)).replace('{date}', format.date(dueAt))]
+      : []),
+    ...[transaction.billingDetails?.additionalInformation].filter(
+      (note): note is string => typeof note === 'string' && note !== '',
+    ),
+  ];
   return {
-    title: 'Invoice',
+    title: labels.invoice,
+    numberLabel: labels.invoiceNumber,
     invoiceNumber: transaction.invoiceNumber ?? transaction.id,
     transactionId: transaction.id,
     status,
+    labels: layoutLabels(labels),
     locale,
-    currencyCode: currency,
+    currencyCode: isSupportedCurrency(transaction.currencyCode) ? transaction.currencyCode : 'USD',
     facts,
     seller: { name: parties.account.name, lines: [`Account ${parties.account.id}`] },
-    customer: buyerOf(parties),
+    customer: buyerOf(parties, labels),
     lines,
     summary,
     notes,

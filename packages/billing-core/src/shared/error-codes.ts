@@ -91,6 +91,8 @@ export const ERROR_CODES = {
   invoice_link_expired: 'The invoice link is older than one hour; request a new one.',
   adjustment_transaction_status_not_allowed:
     'Refunds need a completed transaction; credits a billed, past-due or completed one.',
+  adjustment_credit_note_not_available:
+    'The adjustment has no credit note: its transaction has no invoice, or the adjustment is not approved.',
   adjustment_amount_above_remaining:
     'The adjustment asks for more than remains to adjust on the line, or (for a credit) more than the balance due.',
 

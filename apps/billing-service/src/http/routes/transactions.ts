@@ -203,6 +203,13 @@ export function registerTransactionRoutes(app: Hono<AppEnv>, invoiceLinks: Invoi
     };
     return respond(c, await c.var.useCases.createAdjustment(c.var.caller, input), 201);
   });
+  app.get('/adjustments/:id/credit-note', need('adjustment.read'), async (c) => {
+    const id = pathId(c, 'adj');
+    const claims = await c.var.useCases.issueCreditNoteLink(c.var.caller, id, disposition(c));
+    const url = await invoiceLinks.creditNoteUrl(c.var.publicBaseUrl, claims);
+    c.header('Expires', new Date(Date.now() + INVOICE_LINK_LIFETIME_MS).toUTCString());
+    return respond(c, { url });
+  });
   app.get('/adjustments', need('adjustment.read'), async (c) => {
     const { query, perPage } = parseListParams(c, adjustmentListSpec);
     return respondPage(c, await c.var.useCases.listAdjustments(c.var.caller, query), perPage);
