@@ -75,6 +75,7 @@ export const STATUS_BY_CODE = {
   transaction_invalid_status_to_revise: 400,
   transaction_revised_limit_reached: 400,
   discount_group_not_found: 400,
+  subscription_discount_immediately_not_supported: 400,
   discount_code_conflict: 409,
   discount_usage_limit_less_than_times_used: 400,
   discount_usage_limit_exceeded: 400,

@@ -25,6 +25,10 @@ export const UpdateSubscriptionBody = z.strictObject({
   custom_data: customData.optional(),
   scheduled_change: z.null().optional(),
   address_id: idOf('add').optional(),
+  discount: z
+    .strictObject({ id: idOf('dsc'), effective_from: z.enum(['next_billing_period', 'immediately']) })
+    .nullable()
+    .optional(),
 });
 
 const onResume = z.enum(['start_new_billing_period', 'continue_existing_billing_period']);

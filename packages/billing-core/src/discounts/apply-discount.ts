@@ -27,9 +27,20 @@ export const PERCENTAGE_PATTERN = /^(100(\.0{1,2})?|[1-9]?\d(\.\d{1,2})?)$/;
 /** Lowest currency units, above zero. */
 export const FLAT_AMOUNT_PATTERN = /^[1-9]\d{0,17}$/;
 
-function eligible(discount: DiscountTerms, line: DiscountableLine): boolean {
+function eligible(
+  discount: Pick<DiscountTerms, 'restrictTo'>,
+  line: Pick<DiscountableLine, 'priceId' | 'productId'>,
+): boolean {
   const restrictTo = discount.restrictTo;
   return restrictTo === null || restrictTo.includes(line.priceId) || restrictTo.includes(line.productId);
+}
+
+/** Whether the discount applies to at least one of the lines. */
+export function discountEligible(
+  discount: Pick<DiscountTerms, 'restrictTo'>,
+  lines: readonly Pick<DiscountableLine, 'priceId' | 'productId'>[],
+): boolean {
+  return lines.some((line) => eligible(discount, line));
 }
 
 function min(left: bigint, right: bigint): bigint {

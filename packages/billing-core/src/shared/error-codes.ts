@@ -106,6 +106,8 @@ export const ERROR_CODES = {
   transaction_revised_limit_reached: 'A transaction can be revised once, and this one already was.',
 
   // Discounts
+  subscription_discount_immediately_not_supported:
+    'A subscription discount applies from the next billing period; effective_from: immediately is not offered.',
   discount_group_not_found: 'The discount_group_id does not name a discount group of this account and environment.',
   discount_code_conflict:
     'Another discount of this account and environment has this code (compared case-insensitively).',

@@ -14,6 +14,7 @@ import { canceledAt, pausedAt, saveResume } from './pause-resume-cancel.js';
 import { nextDueAt, type Subscription } from './subscription.js';
 import { billRenewal, defaultRenewalPayment, type RenewalPayment } from './subscription-billing.js';
 import { saveChange } from './subscription-changes.js';
+import { discountForRenewal } from './subscription-discount.js';
 
 /** Applies the one step due first for the subscription; returns the updated subscription. */
 export async function applyDueStep(
@@ -68,11 +69,14 @@ async function renew(
       return { ...item, price, product, previouslyBilledAt: at, nextBilledAt: period.endsAt };
     }),
   );
+  // The discount for the new period is counted in the same save as the renewal itself.
+  const { terms, discount } = await discountForRenewal(context, tx, { ...subscription, items });
   const next: Subscription = {
     ...subscription,
     currentBillingPeriod: period,
     nextBilledAt: period.endsAt,
     items,
+    discount,
     internal: { ...subscription.internal, periodIndex },
     updatedAt: at,
   };
@@ -83,7 +87,7 @@ async function renew(
     eventTypes: ['subscription.updated'],
     at,
   });
-  return billRenewal(context, tx, renewed, payment);
+  return billRenewal(context, tx, renewed, payment, terms);
 }
 
 /**

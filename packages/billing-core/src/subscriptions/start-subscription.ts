@@ -8,7 +8,7 @@ import { BillingError } from '../shared/billing-error.js';
 import type { OperationContext } from '../shared/operation-context.js';
 import type { Repositories } from '../shared/repository.js';
 import { periodAt } from './billing-period.js';
-import type { CollectionMode, Subscription } from './subscription.js';
+import type { CollectionMode, Subscription, SubscriptionDiscount } from './subscription.js';
 import { now, saveChange } from './subscription-changes.js';
 import { type RequestedItem, requireCollectionMode, resolveItems } from './subscription-items.js';
 
@@ -21,6 +21,9 @@ export interface StartSubscriptionInput {
   /** The completed transaction that started it, if any. */
   readonly transactionId: string | null;
   readonly customData?: CustomData | undefined;
+  readonly businessId?: string | null | undefined;
+  /** Carried on from the checkout's recurring discount (ADR 1105). */
+  readonly discount?: SubscriptionDiscount | null | undefined;
 }
 
 /** Starts a subscription inside the caller's transaction (the one completing the payment). */
@@ -42,7 +45,7 @@ export async function startSubscription(
     status: 'active',
     customerId: input.customerId,
     addressId: input.addressId,
-    businessId: null,
+    businessId: input.businessId ?? null,
     currencyCode: input.currencyCode,
     collectionMode: input.collectionMode,
     createdAt: at,
@@ -57,7 +60,7 @@ export async function startSubscription(
     scheduledChange: null,
     items: items.map((item) => ({ ...item, previouslyBilledAt: at, nextBilledAt: period.endsAt })),
     customData: input.customData ?? null,
-    discount: null,
+    discount: input.discount ?? null,
     billingDetails: null,
     managementUrls: { updatePaymentMethod: null, cancel: '' },
     internal: {

@@ -7,6 +7,7 @@
  * sandbox renewals are paid (or failed) by simulation, in live they wait for the operator's
  * payment provider to report (DESIGN §4).
  */
+import type { DiscountTerms } from '../discounts/apply-discount.js';
 import type { OperationContext } from '../shared/operation-context.js';
 import type { Repositories } from '../shared/repository.js';
 import type { Scope } from '../shared/scope.js';
@@ -19,6 +20,7 @@ import { bill } from '../transactions/transactions.js';
 import { startSubscription } from './start-subscription.js';
 import type { Subscription } from './subscription.js';
 import { saveChange } from './subscription-changes.js';
+import { discountForRenewal, discountFromCheckout } from './subscription-discount.js';
 
 /** How renewal payments are settled: simulated success or failure (sandbox), or left to a provider report. */
 export type RenewalPayment = 'success' | 'failure' | 'await_report';
@@ -46,6 +48,13 @@ export function subscriptionHooks(context: OperationContext): TransactionHooks {
         items: recurring.map((item) => ({ priceId: item.price.id, quantity: item.quantity })),
         transactionId: transaction.id,
         customData: transaction.customData,
+        businessId: transaction.businessId,
+        discount: discountFromCheckout(
+          transaction.discountId === null
+            ? undefined
+            : await tx.discounts.findById(context.scope, transaction.discountId),
+          transaction.updatedAt,
+        ),
       });
       await saveTransaction(context, tx, transaction, {
         ...transaction,
@@ -76,6 +85,7 @@ export async function billRenewal(
   tx: Repositories,
   subscription: Subscription,
   payment: RenewalPayment,
+  discount: DiscountTerms | null = null,
 ): Promise<Subscription> {
   const at = subscription.updatedAt;
   const customer = await tx.customers.findById(context.scope, subscription.customerId);
@@ -94,6 +104,7 @@ export async function billRenewal(
       subscriptionId: subscription.id,
       billingPeriod: subscription.currentBillingPeriod,
       customData: null,
+      discount,
     },
     { ids: context.ids, now: at, taxSettings },
   );

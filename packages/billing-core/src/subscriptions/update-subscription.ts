@@ -11,6 +11,7 @@ import type { OperationContext } from '../shared/operation-context.js';
 import type { CollectionMode, Subscription, SubscriptionItem } from './subscription.js';
 import { hasAllowances } from './subscription.js';
 import { now, saveChange } from './subscription-changes.js';
+import { changeSubscriptionDiscount, type SubscriptionDiscountInput } from './subscription-discount.js';
 import { type RequestedItem, requireCollectionMode, resolveItems } from './subscription-items.js';
 
 export const PRORATION_BILLING_MODES = [
@@ -30,6 +31,8 @@ export interface UpdateSubscriptionInput {
   /** Only `null` is accepted: it removes the scheduled change. */
   readonly scheduledChange?: null | undefined;
   readonly addressId?: string | undefined;
+  /** A discount from the next billing period (ADR 1105); null removes the subscription's discount. */
+  readonly discount?: SubscriptionDiscountInput | null | undefined;
 }
 
 function sameItems(left: readonly SubscriptionItem[], right: readonly SubscriptionItem[]): boolean {
@@ -84,6 +87,10 @@ export async function updateSubscription(
     const collectionMode = input.collectionMode ?? current.collectionMode;
     requireCollectionMode(items, collectionMode);
     const itemsChanged = !sameItems(current.items, items);
+    const discount =
+      input.discount === undefined
+        ? current.discount
+        : await changeSubscriptionDiscount(context, tx, current, input.discount);
     const next: Subscription = {
       ...current,
       items: items.map((item) => ({ ...item, nextBilledAt: current.nextBilledAt })),
@@ -91,6 +98,7 @@ export async function updateSubscription(
       customData: input.customData === undefined ? current.customData : input.customData,
       addressId: input.addressId ?? current.addressId,
       scheduledChange: input.scheduledChange === null ? null : current.scheduledChange,
+      discount,
       updatedAt: at,
     };
     return saveChange(context, tx, {
