@@ -185,6 +185,25 @@ describe.each(ENGINES)('%s: businesses and includes through the official SDK', (
     expect(withProduct.product?.name).toBe('Bundle');
   });
 
+  it('searches customers by id and addresses by any of their fields', async () => {
+    const byId: string[] = [];
+    for await (const customer of paddle.customers.list({ search: buyer.customerId.toUpperCase() }))
+      byId.push(customer.id);
+    expect(byId).toEqual([buyer.customerId]);
+    const address = await paddle.addresses.create(buyer.customerId, {
+      countryCode: 'GB',
+      firstLine: '221B Baker Street',
+      city: 'London',
+      postalCode: 'NW1 6XE',
+    });
+    const found: string[] = [];
+    for await (const item of paddle.addresses.list(buyer.customerId, { search: 'baker st' })) found.push(item.id);
+    expect(found).toEqual([address.id]);
+    const none: string[] = [];
+    for await (const item of paddle.addresses.list(other.customerId, { search: 'baker' })) none.push(item.id);
+    expect(none).toEqual([]);
+  });
+
   it('refuses unknown include values and unknown list parameters with invalid_field', async () => {
     for (const path of [
       '/transactions?include=everything',

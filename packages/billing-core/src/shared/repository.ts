@@ -30,7 +30,7 @@ export { type Collection, DuplicateKeyError } from './collection.js';
 export type ProductColumn = 'id' | 'status' | 'type' | 'tax_category';
 export type PriceColumn = 'id' | 'product_id' | 'status' | 'type' | 'recurring';
 export type CustomerColumn = 'id' | 'status' | 'email' | 'search';
-export type AddressColumn = 'id' | 'customer_id' | 'status';
+export type AddressColumn = 'id' | 'customer_id' | 'status' | 'search';
 export type BusinessColumn = 'id' | 'customer_id' | 'status' | 'search';
 export type UsageBalanceUnitColumn = 'id' | 'status';
 export type MeterColumn = 'id' | 'status' | 'usage_balance_unit_id' | 'action';

@@ -11,6 +11,7 @@ import { notifications } from './0005-notifications.js';
 import { discounts } from './0030-discounts.js';
 import { businesses } from './0031-businesses.js';
 import { transactionRevisions } from './0032-transaction-revisions.js';
+import { searchColumns } from './0033-search-columns.js';
 import type { Migration } from './migration.js';
 
 export const MIGRATIONS: readonly Migration[] = [
@@ -21,6 +22,7 @@ export const MIGRATIONS: readonly Migration[] = [
   discounts,
   businesses,
   transactionRevisions,
+  searchColumns,
 ];
 
 const MIGRATION_LOCK_KEY = 4_172_031_985;

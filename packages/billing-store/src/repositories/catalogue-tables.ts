@@ -49,14 +49,31 @@ export const customersTable: DocumentTableSpec<Customer, CustomerColumn> = {
   columns: {
     status: (customer) => customer.status,
     email: (customer) => customer.email,
-    // `search` matches name or email, case-insensitively.
-    search: (customer) => `${customer.name ?? ''}\n${customer.email}`.toLowerCase(),
+    // `search` matches the id, name or email, case-insensitively (migration 0033 keeps old rows in step).
+    search: (customer) => [customer.id, customer.name ?? '', customer.email].join('\n').toLowerCase(),
   },
 };
 
 export const addressesTable: DocumentTableSpec<Address, AddressColumn> = {
   table: 'addresses',
-  columns: { customer_id: (address) => address.customerId, status: (address) => address.status },
+  columns: {
+    customer_id: (address) => address.customerId,
+    status: (address) => address.status,
+    // `search` matches the id and every address field, case-insensitively.
+    search: (address) =>
+      [
+        address.id,
+        address.description ?? '',
+        address.firstLine ?? '',
+        address.secondLine ?? '',
+        address.city ?? '',
+        address.postalCode ?? '',
+        address.region ?? '',
+        address.countryCode,
+      ]
+        .join('\n')
+        .toLowerCase(),
+  },
 };
 
 export const businessesTable: DocumentTableSpec<Business, BusinessColumn> = {

@@ -34,6 +34,7 @@ const addressListSpec: ListSpec<AddressColumn> = {
   filters: {
     id: { kind: 'ids', column: 'id', prefix: 'add' },
     status: { kind: 'enum', column: 'status', values: ['active', 'archived'] },
+    search: { kind: 'contains', column: 'search' },
   },
   defaults: { status: 'active' },
 };
