@@ -183,7 +183,14 @@ export class SqlNotificationRepository implements NotificationRepository {
       );
       conditions.params.push(scope.accountId, scope.environment, `%"${condition.value}"%`);
     }
-    const page = await scopedPage<NotificationRow>(this.sql, 'notifications', NOTIFICATION_COLUMNS, scope, conditions, query);
+    const page = await scopedPage<NotificationRow>(
+      this.sql,
+      'notifications',
+      NOTIFICATION_COLUMNS,
+      scope,
+      conditions,
+      query,
+    );
     return {
       items: await this.withEvents(scope, page.rows),
       hasMore: page.hasMore,
