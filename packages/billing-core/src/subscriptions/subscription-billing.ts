@@ -20,7 +20,7 @@ import { bill } from '../transactions/transactions.js';
 import { startSubscription } from './start-subscription.js';
 import type { Subscription } from './subscription.js';
 import { saveChange } from './subscription-changes.js';
-import { discountForRenewal, discountFromCheckout } from './subscription-discount.js';
+import { discountFromCheckout } from './subscription-discount.js';
 
 /** How renewal payments are settled: simulated success or failure (sandbox), or left to a provider report. */
 export type RenewalPayment = 'success' | 'failure' | 'await_report';
