@@ -13,7 +13,12 @@ import { renderInvoicePdf } from '../apps/billing-service/dist/rendering/invoice
 
 const NOW = '2026-03-14T09:30:00.000Z';
 let next = 0;
-const ids = { newId: (prefix) => `${prefix}_${String((next += 1)).padStart(26, '0')}` };
+const ids = {
+  newId(prefix) {
+    next += 1;
+    return `${prefix}_${String(next).padStart(26, '0')}`;
+  },
+};
 const base = { customData: null, status: 'active', createdAt: NOW, updatedAt: NOW };
 
 const account = {

@@ -6,7 +6,7 @@ import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'n
 import { join } from 'node:path';
 import { createApiKey } from '@drawdown/billing-core';
 import { startPortalDemo } from '@drawdown/billing-portal';
-import { composeServices, ensureDemoAccount, resolveServiceConfig, startService } from '@drawdown/billing-service';
+import { composeServices, resolveServiceConfig, startOperationsServer, startService } from '@drawdown/billing-service';
 import {
   BILLING_WEBHOOK_PATH,
   ebayOptionsFrom,
@@ -21,9 +21,12 @@ const portalPort = Number(process.env.DRAWDOWN_PORTAL_PORT ?? 8082);
 const searchPort = Number(process.env.DRAWDOWN_SEARCH_PORT ?? 8090);
 mkdirSync(config.dataDir, { recursive: true });
 
-const services = await composeServices(config);
-const demo = await ensureDemoAccount(services);
+// The local all-in-one run migrates the embedded database itself and asks for the demo account
+// explicitly (ADR 1403, 1404): made once, after the server listens, with a sandbox key only.
+const services = await composeServices(config, { schema: 'migrate' });
 const billing = await startService(services, config);
+const operations = config.opsAddress ? await startOperationsServer(billing.operations, config.opsAddress) : null;
+const demo = await services.useCases.createDemoAccount({ liveKey: false });
 
 // The portal demo needs a sandbox key of the demo account at every start, but keys are shown only
 // once: the launcher keeps its own in the data folder (readable by this user only), next to the
@@ -35,10 +38,8 @@ async function launcherSandboxKey() {
     const key = await services.store.apiKeys.findById(stored.keyId);
     if (key && key.revokedAt === null) return stored.token;
   }
-  const [account] = await services.store.accounts.list();
-  if (!account) throw new Error('No account in the data folder');
   const { key, token } = await createApiKey(services, {
-    accountId: account.id,
+    accountId: demo.accountId,
     environment: 'sandbox',
     name: 'Launcher (portal demo)',
     permissions: ['all'],
@@ -98,10 +99,9 @@ Drawdown is running (SQLite in ${config.dataDir}):
   billing API, sandbox    ${billing.sandboxUrl}
   billing portal (demo)   ${portal.url}
   price search            ${search.url}  (POST /api/query, GET /health; paid plans metered by the sandbox)
-`);
-if (demo) {
-  console.log(`Demo account ${demo.accountId} (early access). Its API keys are shown once:
-  live:    ${demo.liveKey}
+${operations ? `  operations              ${operations.url}  (/livez /readyz /metrics /version /openapi.json)\n` : ''}`);
+if (demo.created) {
+  console.log(`Demo account ${demo.accountId} (early access). Its sandbox API key is shown once:
   sandbox: ${demo.sandboxKey}
 `);
 }
@@ -112,6 +112,7 @@ async function stop() {
   stopping = true;
   await Promise.allSettled([portal.close(), search.close()]);
   await billing.close();
+  await operations?.close();
   process.exit(0);
 }
 process.once('SIGINT', stop);

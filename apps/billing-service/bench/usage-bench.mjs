@@ -26,6 +26,7 @@ import { CURRENT_SERVICE_DIR, startBillingService } from './lib/billing-service.
 import { createPostgresDatabase, openEventStore, seedStoredEvents } from './lib/event-store.mjs';
 import { drawnUnits, setUpUsageFixtures } from './lib/fixtures.mjs';
 import { runLoad, WRK_AVAILABLE, WRK_MISSING_HINT } from './lib/load-generator.mjs';
+import { scrapeMetrics } from './lib/metrics-scrape.mjs';
 import {
   cpuTimeOf,
   cpuTimeOfMatching,
@@ -204,24 +205,38 @@ async function runEngine(engine, build, turn) {
         service.pid,
         database?.name,
       );
-      const backlog = await store.pending();
+      // The service's own /metrics, read at the same moment: its backlog gauge must tell the same story.
+      const [backlog, scraped] = await Promise.all([store.pending(), scrapeMetrics(service.opsUrl)]);
       const drainMs = await waitForDrain(store);
       const added = await store.countWithPrefix(keyPrefix);
       // Requests still in flight when the generator stopped may commit without being counted.
       if (added < ingest.accepted || added > ingest.accepted + ingest.refused + config.connections) {
         throw new Error(`${engine}: ${ingest.accepted} events answered accepted, ${added} stored`);
       }
-      result.ingest = { ...ingest, storedDuringRun: added, backlogAtEnd: backlog, drainMs };
+      result.ingest = { ...ingest, storedDuringRun: added, backlogAtEnd: backlog, drainMs, metricsAtEnd: scraped };
       result.rssAfterIngestMiB = round(memoryOf(service.pid).rssMiB);
       log(
-        `${engine} ingestion: ${ingest.requestsPerSecond} req/s, p50 ${ingest.latencyMs.p50} / p99 ${ingest.latencyMs.p99} ms, backlog ${backlog}, drained in ${drainMs} ms`,
+        `${engine} ingestion: ${ingest.requestsPerSecond} req/s, p50 ${ingest.latencyMs.p50} / p99 ${ingest.latencyMs.p99} ms, backlog ${backlog} (/metrics: ${scraped.pendingUsageEvents} pending, oldest ${scraped.drawdownLagSeconds} s), drained in ${drainMs} ms`,
       );
     }
 
     if (config.phases.has('lag') && result.ingest) {
       const rate = Math.max(1, Math.floor(result.ingest.requestsPerSecond / 2));
       const before = await store.maxSequence();
-      const loadAtHalf = await runLoad({ ...load, keyPrefix: `lag-${runId}`, durationSec: config.durationSec, rate });
+      // /metrics sampled each second of the run: the lag gauge (age of the oldest waiting event) beside the measured lag.
+      const sampled = [];
+      const sampler = setInterval(() => {
+        scrapeMetrics(service.opsUrl).then(
+          (figures) => sampled.push(figures),
+          () => {},
+        );
+      }, 1_000);
+      const loadAtHalf = await runLoad({
+        ...load,
+        keyPrefix: `lag-${runId}`,
+        durationSec: config.durationSec,
+        rate,
+      }).finally(() => clearInterval(sampler));
       await waitForDrain(store);
       const lags = (await store.stamps(before)).map((row) => Date.parse(row.applied_at) - Date.parse(row.accepted_at));
       result.lag = {
@@ -234,8 +249,13 @@ async function runEngine(engine, build, turn) {
         achievedRate: loadAtHalf.requestsPerSecond,
         accepted: loadAtHalf.accepted,
         refused: loadAtHalf.refused,
+        metricsMaxLagMs: Math.round(Math.max(0, ...sampled.map((figures) => figures.drawdownLagSeconds * 1000))),
+        metricsMaxPending: Math.max(0, ...sampled.map((figures) => figures.pendingUsageEvents)),
       };
-      log(`${engine} drawdown lag at ${rate}/s: p50 ${result.lag.p50Ms} / p99 ${result.lag.p99Ms} ms`);
+      log(
+        `${engine} drawdown lag at ${rate}/s: p50 ${result.lag.p50Ms} / p99 ${result.lag.p99Ms} / max ${result.lag.maxMs} ms; ` +
+          `/metrics over ${sampled.length} scrapes: oldest waiting at most ${result.lag.metricsMaxLagMs} ms, backlog at most ${result.lag.metricsMaxPending}`,
+      );
     }
 
     result.exactlyOnce = await checkExactlyOnce(service, fixtures, store);

@@ -3,7 +3,6 @@
  * The HTTP application of one environment. Live and sandbox each get their own, on their own
  * address; a key only ever authenticates on its own environment's application.
  */
-import { randomUUID } from 'node:crypto';
 import { BillingError, type Environment, type UseCases } from '@drawdown/billing-core';
 import { Hono } from 'hono';
 import type { AppEnv } from './http/app-env.js';
@@ -11,6 +10,7 @@ import { clientAddress } from './http/client-address.js';
 import { errorBody, respondError } from './http/envelope.js';
 import { bodyLeftUnread, limitBody } from './http/node-request-body.js';
 import type { RateLimiter } from './http/rate-limiter.js';
+import { type RequestObserver, requestIdFrom, routeOf } from './http/request-observer.js';
 import { registerCurrencyRoutes } from './http/routes/currencies.js';
 import { registerCustomerRoutes } from './http/routes/customers.js';
 import { registerDiscountRoutes } from './http/routes/discounts.js';
@@ -37,8 +37,10 @@ export interface AppDependencies {
   readonly invoiceLinks: InvoiceLinkSigner;
   readonly rateLimiter: RateLimiter | null;
   readonly trustProxy: boolean;
-  /** Where unexpected failures are reported; never given secrets or bodies. */
-  logError(message: string, error: unknown): void;
+  /** Where unexpected failures are reported, with the request's id, account and environment when known; never secrets or bodies. */
+  logError(message: string, error: unknown, fields?: Record<string, unknown>): void;
+  /** Hears every request's outcome: the access log and the request metrics. */
+  readonly observeRequest?: RequestObserver | undefined;
 }
 
 export interface EnvironmentOptions {
@@ -57,11 +59,21 @@ export function createApp(dependencies: AppDependencies, options: EnvironmentOpt
   const app = new Hono<AppEnv>();
 
   app.use(async (c, next) => {
-    c.set('requestId', randomUUID());
+    const startedAt = performance.now();
+    c.set('requestId', requestIdFrom(c.req.header('x-request-id')));
     c.set('useCases', dependencies.useCases);
     c.set('publicBaseUrl', options.publicBaseUrl().replace(/\/+$/, ''));
     c.header('Request-Id', c.var.requestId);
     await next();
+    dependencies.observeRequest?.({
+      requestId: c.var.requestId,
+      method: c.req.method,
+      route: routeOf(c),
+      status: c.res.status,
+      durationMs: performance.now() - startedAt,
+      environment: options.environment,
+      accountId: c.var.caller?.scope.accountId,
+    });
     // A request answered before its body was read (refused auth, a bad path, a bodiless action)
     // leaves the body on the wire; keep-alive clients would send the next request after it.
     if (bodyLeftUnread(c)) c.header('Connection', 'close');
@@ -132,7 +144,11 @@ export function createApp(dependencies: AppDependencies, options: EnvironmentOpt
 
   app.onError((error, c) => {
     if (error instanceof BillingError) return respondError(c, error);
-    dependencies.logError(`${c.req.method} ${new URL(c.req.url).pathname} failed`, error);
+    dependencies.logError(`${c.req.method} ${routeOf(c)} failed`, error, {
+      requestId: c.var.requestId,
+      environment: options.environment,
+      accountId: c.var.caller?.scope.accountId,
+    });
     return respondError(
       c,
       new BillingError('internal_error', 'The service failed unexpectedly; the request is safe to retry.'),

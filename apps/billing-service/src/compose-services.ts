@@ -14,11 +14,39 @@ import {
   type Store,
   type UseCases,
 } from '@drawdown/billing-core';
-import { openStore, type StoreConfig } from '@drawdown/billing-store';
+import {
+  backupSqlite,
+  MIGRATIONS,
+  type MigrationStatus,
+  migrate,
+  migrationStatus,
+  openDatabase,
+  openStoreOn,
+  pingDatabase,
+  poolFigures,
+  readQueueFigures,
+  SchemaMismatch,
+  type SchemaPolicy,
+  type SchemaState,
+  type SqlDatabase,
+  type StoreConfig,
+  schemaState,
+} from '@drawdown/billing-store';
 import { createEnvironmentClocks } from './infrastructure/environment-clocks.js';
 import { keySecrets } from './infrastructure/key-secrets.js';
 import { systemClock } from './infrastructure/system-clock.js';
 import { createUlidIds } from './infrastructure/ulid-ids.js';
+import {
+  createFailureReporter,
+  createLogger,
+  type FailureReporter,
+  type Logger,
+  type LogLevel,
+} from './operations/logger.js';
+import type { PoolFigures, QueueFigures } from './operations/metrics.js';
+
+export { SchemaMismatch, type MigrationStatus, type SchemaState };
+
 import { createInvoiceLinkSigner, type InvoiceLinkSigner } from './rendering/invoice-links.js';
 import type { WebhookDeliveryOptions } from './workers/webhook-delivery/delivery-worker.js';
 import { createDestinationGuard, type DestinationGuard } from './workers/webhook-delivery/destination-guard.js';
@@ -27,6 +55,10 @@ import { wakeOnEvents } from './workers/webhook-delivery/wake-on-events.js';
 export interface StorageSettings {
   readonly dataDir: string;
   readonly databaseUrl: string | undefined;
+  /** Most PostgreSQL connections this process opens; the pool's default (10) when absent. */
+  readonly databasePoolSize?: number | undefined;
+  /** The least severe level logged; `info` when absent. */
+  readonly logLevel?: LogLevel | undefined;
   /** Deliver live webhooks to loopback and private-network destinations too (local development only). */
   readonly allowPrivateWebhooks?: boolean | undefined;
   /** Webhook delivery tuning; only `resolveHost` matters here (tests replace DNS). */
@@ -35,12 +67,85 @@ export interface StorageSettings {
 
 export function storeConfig(settings: StorageSettings): StoreConfig {
   return settings.databaseUrl
-    ? { engine: 'postgres', url: settings.databaseUrl }
-    : { engine: 'sqlite', file: join(settings.dataDir, 'drawdown.sqlite') };
+    ? {
+        engine: 'postgres',
+        url: settings.databaseUrl,
+        ...(settings.databasePoolSize ? { maxConnections: settings.databasePoolSize } : {}),
+      }
+    : { engine: 'sqlite', file: sqliteFile(settings.dataDir) };
 }
 
-function logError(message: string, error: unknown): void {
-  console.error(`[drawdown] ${message}:`, error instanceof Error ? (error.stack ?? error.message) : error);
+/** The SQLite database of a data folder. */
+export function sqliteFile(dataDir: string): string {
+  return join(dataDir, 'drawdown.sqlite');
+}
+
+/** The database as operations see it: answers or not, its schema, its queues, its pool. */
+export interface DatabaseProbe {
+  /** Resolves when the database answers a trivial query within `timeoutMs`. */
+  ping(timeoutMs: number): Promise<void>;
+  schemaState(): Promise<SchemaState>;
+  readQueues(): Promise<QueueFigures>;
+  /** The PostgreSQL pool's use; null on SQLite. */
+  readPool(): PoolFigures | null;
+}
+
+function probe(database: SqlDatabase): DatabaseProbe {
+  return {
+    ping: (timeoutMs) => pingDatabase(database, timeoutMs),
+    schemaState: async () => schemaState(await migrationStatus(database)),
+    readQueues: () => readQueueFigures(database),
+    readPool: () => poolFigures(database),
+  };
+}
+
+/** Applies pending migrations (refusing a schema a newer build migrated); returns the ids applied. */
+export async function migrateDatabase(settings: StorageSettings): Promise<readonly string[]> {
+  const database = openDatabase(storeConfig(settings));
+  try {
+    const before = await migrationStatus(database);
+    if (schemaState(before) === 'ahead') throw new SchemaMismatch('ahead', before.unknown);
+    return await migrate(database, MIGRATIONS);
+  } finally {
+    await database.close();
+  }
+}
+
+/** The database's migrations compared with this build's, changing nothing. */
+export async function databaseMigrationStatus(
+  settings: StorageSettings,
+): Promise<MigrationStatus & { readonly state: SchemaState }> {
+  const database = openDatabase(storeConfig(settings));
+  try {
+    const status = await migrationStatus(database);
+    return { ...status, state: schemaState(status) };
+  } finally {
+    await database.close();
+  }
+}
+
+/** Copies the SQLite database of `settings` online to `destination` (ADR 1405). */
+export function backupDatabase(
+  settings: StorageSettings,
+  destination: string,
+): Promise<{ readonly file: string; readonly totalPages: number }> {
+  if (settings.databaseUrl) {
+    throw new Error(
+      'drawdown backup copies the SQLite database; back up PostgreSQL with pg_dump (docs/deployment.md, "Backups")',
+    );
+  }
+  return backupSqlite(sqliteFile(settings.dataDir), destination);
+}
+
+export interface ComposeOptions {
+  /**
+   * `migrate` (the default for library callers and `npm start`) applies pending migrations;
+   * `require` refuses a database whose schema is not this build's (`drawdown` commands without
+   * --migrate; ADR 1404).
+   */
+  readonly schema?: SchemaPolicy | undefined;
+  /** Where the process logs; JSON lines on standard error at `settings.logLevel` when absent. */
+  readonly logger?: Logger | undefined;
 }
 
 export interface CoreServices {
@@ -52,15 +157,23 @@ export interface CoreServices {
   readonly destinationGuard: DestinationGuard;
   /** Called after every committed transaction that wrote an outbox event (the delivery worker wakes). */
   onEventsWritten(listener: () => void): void;
+  /** The process's structured log (ADR 1400). */
+  readonly logger: Logger;
+  /** Reports unexpected failures through `logger`, a few lines per failure per window. */
+  readonly reportError: FailureReporter;
   /** The adapters themselves: for workers' plumbing, tests and benchmarks, never for business rules. */
   readonly store: Store;
+  /** What operations read from the database directly: health, schema, queue depths, the pool. */
+  readonly database: DatabaseProbe;
   readonly ids: IdGenerator;
   readonly clock: Clock;
   readonly secrets: KeySecrets;
 }
 
-export async function composeServices(settings: StorageSettings): Promise<CoreServices> {
-  const opened = await openStore(storeConfig(settings));
+export async function composeServices(settings: StorageSettings, options: ComposeOptions = {}): Promise<CoreServices> {
+  const logger = options.logger ?? createLogger({ level: settings.logLevel ?? 'info' });
+  const reportError = createFailureReporter(logger);
+  const { store: opened, database } = await openStoreOn(storeConfig(settings), options.schema ?? 'migrate');
   const listeners: (() => void)[] = [];
   // Requests that write events wake the delivery worker, so their webhooks leave at once.
   const store = wakeOnEvents(opened, () => {
@@ -79,7 +192,7 @@ export async function composeServices(settings: StorageSettings): Promise<CoreSe
     secrets: keySecrets,
     webhookDestinations: destinationGuard,
     pause: (milliseconds) => sleep(milliseconds),
-    reportError: logError,
+    reportError,
   });
   return {
     useCases,
@@ -90,7 +203,10 @@ export async function composeServices(settings: StorageSettings): Promise<CoreSe
     onEventsWritten: (listener) => {
       listeners.push(listener);
     },
+    logger,
+    reportError,
     store,
+    database: probe(database),
     ids,
     clock: systemClock,
     secrets: keySecrets,

@@ -1,9 +1,14 @@
 /**
  * @module
- * Service configuration from flags, then environment variables, then defaults; read once.
+ * Service configuration from one schema: each setting has a flag, an environment variable, a
+ * default and a description. Flags win over variables, variables over defaults; it is read once.
+ * The operator's table in `docs/configuration.md` is generated from this schema (and a test
+ * keeps it current), and the CLI's options come from it too.
  */
 import { resolve } from 'node:path';
 import { parseRateLimit, type RateLimit } from './http/rate-limiter.js';
+import { LOG_LEVELS, type LogLevel } from './operations/logger.js';
+import type { ListenAddress } from './operations/operations-server.js';
 import type { WebhookDeliveryOptions } from './workers/webhook-delivery/delivery-worker.js';
 
 export interface ServiceConfig {
@@ -13,6 +18,8 @@ export interface ServiceConfig {
   readonly dataDir: string;
   /** A postgres:// URL; absent means SQLite in the data folder. */
   readonly databaseUrl: string | undefined;
+  /** Most connections the PostgreSQL pool opens (per process). */
+  readonly databasePoolSize: number;
   /** Advertised in pagination links; absent means the address the server is bound to. */
   readonly livePublicUrl: string | undefined;
   readonly sandboxPublicUrl: string | undefined;
@@ -24,8 +31,17 @@ export interface ServiceConfig {
   readonly drawdownPollMs: number;
   /** How often the scheduler looks for due renewals and scheduled changes. */
   readonly schedulerPollMs: number;
+  /** How often webhook delivery looks for due notifications written by other processes. */
+  readonly webhookPollMs: number;
   /** Deliver live webhooks to loopback and private-network destinations too (local development only). */
   readonly allowPrivateWebhooks: boolean;
+  /** Where the operations endpoints (health, readiness, metrics, version) listen; null turns them off. */
+  readonly opsAddress: ListenAddress | null;
+  readonly logLevel: LogLevel;
+  /** How long a shutdown waits for in-flight requests and worker batches before cutting them. */
+  readonly shutdownTimeoutMs: number;
+  /** Apply pending migrations at start instead of refusing to serve an unmigrated database. */
+  readonly migrateOnStart: boolean;
   /** Tuning of webhook delivery; absent fields take the defaults (tests use fast retry schedules). */
   readonly webhookDelivery?: Partial<WebhookDeliveryOptions> | undefined;
 }
@@ -35,45 +51,294 @@ export const DEFAULT_RATE_LIMIT = '1200/10s';
 
 export type FlagValues = Readonly<Record<string, string | boolean | readonly string[] | undefined>>;
 
-function port(name: string, text: string): number {
+type SettingKey = Exclude<keyof ServiceConfig, 'webhookDelivery'>;
+
+export interface Setting<K extends SettingKey = SettingKey> {
+  readonly key: K;
+  /** The long option, without its dashes. */
+  readonly flag: string;
+  readonly variable: string;
+  /** `boolean` settings are flags without a value (`--trust-proxy`) or the variable set to `true`. */
+  readonly kind: 'string' | 'boolean';
+  /** The default as the operator would write it; undefined means unset. */
+  readonly fallback: string | undefined;
+  /** A placeholder for the value in the usage text. */
+  readonly placeholder?: string;
+  readonly description: string;
+  parse(text: string | undefined, name: string): ServiceConfig[K];
+}
+
+function port(text: string | undefined, name: string): number {
   const value = Number(text);
   if (!Number.isInteger(value) || value < 0 || value > 65_535)
     throw new Error(`${name} must be a port number; got ${text}`);
   return value;
 }
 
-function milliseconds(name: string, text: string): number {
-  const value = Number(text);
-  if (!Number.isInteger(value) || value < 1)
-    throw new Error(`${name} must be a positive number of milliseconds; got ${text}`);
-  return value;
+function positiveInteger(unit: string) {
+  return (text: string | undefined, name: string): number => {
+    const value = Number(text);
+    if (!Number.isInteger(value) || value < 1)
+      throw new Error(`${name} must be a positive number of ${unit}; got ${text}`);
+    return value;
+  };
 }
 
+const optionalText = (text: string | undefined) => (text === '' ? undefined : text);
+const yes = (text: string | undefined) => text === 'true';
+
+function listenAddress(text: string | undefined, name: string): ListenAddress | null {
+  if (text === undefined || text === 'off') return null;
+  const match = /^(?:\[([^\]]+)\]|([^:]+)):(\d+)$/.exec(text);
+  if (!match) throw new Error(`${name} must be HOST:PORT or off; got ${text}`);
+  return { host: match[1] ?? match[2] ?? '', port: port(match[3], name) };
+}
+
+function setting<K extends SettingKey>(definition: Setting<K>): Setting<K> {
+  return definition;
+}
+
+/** Every setting, in the order the documentation lists them. */
+export const SETTINGS = [
+  setting({
+    key: 'host',
+    flag: 'host',
+    variable: 'DRAWDOWN_HOST',
+    kind: 'string',
+    fallback: '127.0.0.1',
+    placeholder: 'HOST',
+    description: 'Interface the live and sandbox APIs listen on.',
+    parse: (text) => text ?? '127.0.0.1',
+  }),
+  setting({
+    key: 'livePort',
+    flag: 'live-port',
+    variable: 'DRAWDOWN_LIVE_PORT',
+    kind: 'string',
+    fallback: '8080',
+    placeholder: 'PORT',
+    description: 'Live API port (0 picks a free one).',
+    parse: port,
+  }),
+  setting({
+    key: 'sandboxPort',
+    flag: 'sandbox-port',
+    variable: 'DRAWDOWN_SANDBOX_PORT',
+    kind: 'string',
+    fallback: '8081',
+    placeholder: 'PORT',
+    description: 'Sandbox API port (0 picks a free one).',
+    parse: port,
+  }),
+  setting({
+    key: 'opsAddress',
+    flag: 'ops-address',
+    variable: 'DRAWDOWN_OPS_ADDRESS',
+    kind: 'string',
+    fallback: '127.0.0.1:8088',
+    placeholder: 'HOST:PORT|off',
+    description:
+      'Where `/livez`, `/readyz`, `/metrics` and `/version` listen, apart from the APIs; `off` turns them off. They take no key: keep them off public interfaces.',
+    parse: listenAddress,
+  }),
+  setting({
+    key: 'dataDir',
+    flag: 'data-dir',
+    variable: 'DRAWDOWN_DATA_DIR',
+    kind: 'string',
+    fallback: 'data',
+    placeholder: 'DIR',
+    description: 'Folder of the SQLite database (`drawdown.sqlite`), used when no database URL is set.',
+    parse: (text) => resolve(text ?? 'data'),
+  }),
+  setting({
+    key: 'databaseUrl',
+    flag: 'database-url',
+    variable: 'DRAWDOWN_DATABASE_URL',
+    kind: 'string',
+    fallback: undefined,
+    placeholder: 'URL',
+    description: 'A `postgres://` URL: PostgreSQL instead of SQLite.',
+    parse: (text, name) => {
+      const url = optionalText(text);
+      if (url !== undefined && !/^postgres(ql)?:\/\//.test(url)) throw new Error(`${name} must be a postgres:// URL`);
+      return url;
+    },
+  }),
+  setting({
+    key: 'databasePoolSize',
+    flag: 'database-pool-size',
+    variable: 'DRAWDOWN_DATABASE_POOL_SIZE',
+    kind: 'string',
+    fallback: '10',
+    placeholder: 'N',
+    description: 'Most PostgreSQL connections one process opens.',
+    parse: positiveInteger('connections'),
+  }),
+  setting({
+    key: 'migrateOnStart',
+    flag: 'migrate',
+    variable: 'DRAWDOWN_MIGRATE',
+    kind: 'boolean',
+    fallback: 'false',
+    description:
+      '`serve` applies pending migrations before it starts; without it, `serve` refuses an unmigrated database (run `drawdown migrate`).',
+    parse: yes,
+  }),
+  setting({
+    key: 'livePublicUrl',
+    flag: 'live-public-url',
+    variable: 'DRAWDOWN_LIVE_PUBLIC_URL',
+    kind: 'string',
+    fallback: undefined,
+    placeholder: 'URL',
+    description: 'Base URL advertised in live pagination and invoice links (default: the bound address).',
+    parse: optionalText,
+  }),
+  setting({
+    key: 'sandboxPublicUrl',
+    flag: 'sandbox-public-url',
+    variable: 'DRAWDOWN_SANDBOX_PUBLIC_URL',
+    kind: 'string',
+    fallback: undefined,
+    placeholder: 'URL',
+    description: 'Base URL advertised in sandbox links (default: the bound address).',
+    parse: optionalText,
+  }),
+  setting({
+    key: 'rateLimit',
+    flag: 'rate-limit',
+    variable: 'DRAWDOWN_RATE_LIMIT',
+    kind: 'string',
+    fallback: DEFAULT_RATE_LIMIT,
+    placeholder: 'N/WINDOW|off',
+    description: 'Requests per client address and window, e.g. `1200/10s`, `240/1m`; `off` turns limits off.',
+    parse: (text) => parseRateLimit(text ?? DEFAULT_RATE_LIMIT),
+  }),
+  setting({
+    key: 'trustProxy',
+    flag: 'trust-proxy',
+    variable: 'DRAWDOWN_TRUST_PROXY',
+    kind: 'boolean',
+    fallback: 'false',
+    description: 'Take the client address from `X-Forwarded-For` (only behind a proxy that sets it).',
+    parse: yes,
+  }),
+  setting({
+    key: 'redisUrl',
+    flag: 'redis-url',
+    variable: 'DRAWDOWN_REDIS_URL',
+    kind: 'string',
+    fallback: undefined,
+    placeholder: 'URL',
+    description: 'Share rate-limit counts between processes through Redis.',
+    parse: optionalText,
+  }),
+  setting({
+    key: 'allowPrivateWebhooks',
+    flag: 'allow-private-webhooks',
+    variable: 'DRAWDOWN_ALLOW_PRIVATE_WEBHOOKS',
+    kind: 'boolean',
+    fallback: 'false',
+    description:
+      'Deliver live webhooks to loopback and private addresses too; local development only (the sandbox always allows them).',
+    parse: yes,
+  }),
+  setting({
+    key: 'drawdownPollMs',
+    flag: 'drawdown-poll-ms',
+    variable: 'DRAWDOWN_DRAWDOWN_POLL_MS',
+    kind: 'string',
+    fallback: '20',
+    placeholder: 'MS',
+    description: 'How often the drawdown worker looks for usage accepted by other processes.',
+    parse: positiveInteger('milliseconds'),
+  }),
+  setting({
+    key: 'schedulerPollMs',
+    flag: 'scheduler-poll-ms',
+    variable: 'DRAWDOWN_SCHEDULER_POLL_MS',
+    kind: 'string',
+    fallback: '1000',
+    placeholder: 'MS',
+    description: 'How often renewals, scheduled changes and overdue invoices are looked for.',
+    parse: positiveInteger('milliseconds'),
+  }),
+  setting({
+    key: 'webhookPollMs',
+    flag: 'webhook-poll-ms',
+    variable: 'DRAWDOWN_WEBHOOK_POLL_MS',
+    kind: 'string',
+    fallback: '200',
+    placeholder: 'MS',
+    description: 'How often webhook delivery looks for notifications written by other processes.',
+    parse: positiveInteger('milliseconds'),
+  }),
+  setting({
+    key: 'shutdownTimeoutMs',
+    flag: 'shutdown-timeout-ms',
+    variable: 'DRAWDOWN_SHUTDOWN_TIMEOUT_MS',
+    kind: 'string',
+    fallback: '25000',
+    placeholder: 'MS',
+    description:
+      'On SIGTERM or SIGINT, how long in-flight requests and worker batches may run before connections are cut.',
+    parse: positiveInteger('milliseconds'),
+  }),
+  setting({
+    key: 'logLevel',
+    flag: 'log-level',
+    variable: 'DRAWDOWN_LOG_LEVEL',
+    kind: 'string',
+    fallback: 'info',
+    placeholder: 'LEVEL',
+    description: `Least severe log level written (${LOG_LEVELS.join(', ')}); \`info\` includes one access line per request.`,
+    parse: (text, name) => {
+      const level = text ?? 'info';
+      if (!(LOG_LEVELS as readonly string[]).includes(level))
+        throw new Error(`${name} must be one of ${LOG_LEVELS.join(', ')}; got ${level}`);
+      return level as LogLevel;
+    },
+  }),
+] as const satisfies readonly Setting[];
+
 export function resolveServiceConfig(flags: FlagValues, env: NodeJS.ProcessEnv = process.env): ServiceConfig {
-  const text = (flag: string, variable: string): string | undefined => {
-    const value = flags[flag];
-    return typeof value === 'string' ? value : env[variable];
-  };
-  const host = text('host', 'DRAWDOWN_HOST') ?? '127.0.0.1';
-  const livePort = port('--live-port', text('live-port', 'DRAWDOWN_LIVE_PORT') ?? '8080');
-  const sandboxPort = port('--sandbox-port', text('sandbox-port', 'DRAWDOWN_SANDBOX_PORT') ?? '8081');
-  const databaseUrl = text('database-url', 'DRAWDOWN_DATABASE_URL');
-  if (databaseUrl !== undefined && !/^postgres(ql)?:\/\//.test(databaseUrl)) {
-    throw new Error('--database-url must be a postgres:// URL');
-  }
-  return {
-    host,
-    livePort,
-    sandboxPort,
-    dataDir: resolve(text('data-dir', 'DRAWDOWN_DATA_DIR') ?? 'data'),
-    databaseUrl,
-    livePublicUrl: text('live-public-url', 'DRAWDOWN_LIVE_PUBLIC_URL'),
-    sandboxPublicUrl: text('sandbox-public-url', 'DRAWDOWN_SANDBOX_PUBLIC_URL'),
-    rateLimit: parseRateLimit(text('rate-limit', 'DRAWDOWN_RATE_LIMIT') ?? DEFAULT_RATE_LIMIT),
-    trustProxy: flags['trust-proxy'] === true || env.DRAWDOWN_TRUST_PROXY === 'true',
-    redisUrl: text('redis-url', 'DRAWDOWN_REDIS_URL'),
-    drawdownPollMs: milliseconds('DRAWDOWN_DRAWDOWN_POLL_MS', env.DRAWDOWN_DRAWDOWN_POLL_MS ?? '20'),
-    schedulerPollMs: milliseconds('DRAWDOWN_SCHEDULER_POLL_MS', env.DRAWDOWN_SCHEDULER_POLL_MS ?? '1000'),
-    allowPrivateWebhooks: flags['allow-private-webhooks'] === true || env.DRAWDOWN_ALLOW_PRIVATE_WEBHOOKS === 'true',
-  };
+  const entries = SETTINGS.map((item: Setting) => {
+    const flag = flags[item.flag];
+    const text =
+      item.kind === 'boolean'
+        ? flag === true
+          ? 'true'
+          : (env[item.variable] ?? item.fallback)
+        : typeof flag === 'string'
+          ? flag
+          : (env[item.variable] ?? item.fallback);
+    const name = typeof flag === 'string' || flag === true ? `--${item.flag}` : item.variable;
+    return [item.key, item.parse(text, name)] as const;
+  });
+  return Object.fromEntries(entries) as unknown as ServiceConfig;
+}
+
+/** The `parseArgs` options of every setting. */
+export function settingOptions(): Record<string, { type: 'string' | 'boolean' }> {
+  return Object.fromEntries(SETTINGS.map((item) => [item.flag, { type: item.kind }]));
+}
+
+/** The settings as usage lines: `  --flag VALUE   description (env VARIABLE)`. */
+export function settingUsage(): string {
+  return SETTINGS.map((item: Setting) => {
+    const left = `  --${item.flag}${item.placeholder ? ` ${item.placeholder}` : ''}`;
+    return `${left.padEnd(32)}${item.description.replace(/`/g, '')} (env ${item.variable})`;
+  }).join('\n');
+}
+
+/** The Markdown table of every setting, as `docs/configuration.md` holds it. */
+export function configurationTable(): string {
+  const cell = (text: string) => text.replace(/\|/g, '\\|');
+  const rows = SETTINGS.map((item: Setting) => {
+    const fallback = item.fallback === undefined ? '(unset)' : `\`${item.fallback}\``;
+    const flag = `\`--${item.flag}${item.placeholder ? ` ${item.placeholder}` : ''}\``;
+    return `| \`${item.variable}\` | ${cell(flag)} | ${cell(fallback)} | ${cell(item.description)} |`;
+  });
+  return ['| Variable | Flag | Default | What it does |', '| --- | --- | --- | --- |', ...rows].join('\n');
 }

@@ -4,7 +4,11 @@
  */
 
 export { createApp } from './app.js';
-export { type CoreServices, composeServices, type StorageSettings } from './compose-services.js';
-export { resolveServiceConfig, type ServiceConfig } from './config.js';
-export { type DemoAccount, ensureDemoAccount } from './demo-account.js';
-export { type RunningService, startService } from './server.js';
+export { type ComposeOptions, type CoreServices, composeServices, type StorageSettings } from './compose-services.js';
+export { resolveServiceConfig, SETTINGS, type ServiceConfig } from './config.js';
+export { configurationDocument } from './configuration-doc.js';
+export { openApiDocument } from './openapi/openapi-document.js';
+export { createFailureReporter, createLogger, type Logger, silentLogger } from './operations/logger.js';
+export { createOperationsApp } from './operations/operations-app.js';
+export { startOperationsServer } from './operations/operations-server.js';
+export { type RunningService, type ServiceOperations, type ServiceRuntime, startService } from './server.js';

@@ -1,6 +1,7 @@
 /**
  * @module
- * Runs the billing service: both environments' HTTP servers over one store.
+ * Runs the billing service: both environments' HTTP servers and the workers over one store,
+ * with its logs, metrics and readiness checks, and a graceful close (ADR 1401).
  */
 import type { Server } from 'node:http';
 import { serve } from '@hono/node-server';
@@ -10,14 +11,34 @@ import type { CoreServices } from './compose-services.js';
 import type { ServiceConfig } from './config.js';
 import { MemoryRateLimiter, type RateLimiter } from './http/rate-limiter.js';
 import { RedisRateLimiter } from './http/redis-rate-limiter.js';
+import type { RequestRecord } from './http/request-observer.js';
+import { openApiDocument } from './openapi/openapi-document.js';
+import { createFailureReporter, type FailureReporter, type Logger } from './operations/logger.js';
+import { createServiceMetrics } from './operations/metrics.js';
+import type { ReadinessCheck, ServiceOperations } from './operations/operations-app.js';
+import { createRequestDrain, type DrainOutcome } from './operations/request-drain.js';
+import { serviceVersion } from './operations/version.js';
 import { createDrawdownWorker } from './workers/drawdown-worker.js';
 import { createDueWorkWorker } from './workers/due-work-worker.js';
 import { createWebhookDeliveryWorker, DEFAULT_WEBHOOK_DELIVERY } from './workers/webhook-delivery/delivery-worker.js';
 
+export type { ServiceOperations };
+
 export interface RunningService {
   readonly liveUrl: string;
   readonly sandboxUrl: string;
-  close(): Promise<void>;
+  /** What the operations endpoints serve. */
+  readonly operations: ServiceOperations;
+  /**
+   * Stops accepting, lets in-flight requests finish (cutting connections still open after
+   * `deadlineMs`), stops the workers after their current batch, then closes the stores.
+   */
+  close(options?: { readonly deadlineMs?: number }): Promise<DrainOutcome>;
+}
+
+export interface ServiceRuntime {
+  /** Where the service logs; the composition root's logger when absent. */
+  readonly logger?: Logger | undefined;
 }
 
 function listen(
@@ -37,11 +58,10 @@ function boundUrl(server: Server, host: string): string {
   return `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
 }
 
-function logError(message: string, error: unknown): void {
-  console.error(`[drawdown] ${message}:`, error instanceof Error ? (error.stack ?? error.message) : error);
-}
-
-function createRateLimiter(config: ServiceConfig): { limiter: RateLimiter | null; close(): Promise<void> } {
+function createRateLimiter(
+  config: ServiceConfig,
+  logError: FailureReporter,
+): { limiter: RateLimiter | null; close(): Promise<void> } {
   if (!config.rateLimit) return { limiter: null, close: async () => {} };
   if (!config.redisUrl) return { limiter: new MemoryRateLimiter(config.rateLimit), close: async () => {} };
   const redis = new Redis(config.redisUrl, { maxRetriesPerRequest: 1, enableOfflineQueue: false });
@@ -54,15 +74,42 @@ function createRateLimiter(config: ServiceConfig): { limiter: RateLimiter | null
   };
 }
 
-export async function startService(services: CoreServices, config: ServiceConfig): Promise<RunningService> {
-  const rateLimits = createRateLimiter(config);
+function accessLine(logger: Logger, record: RequestRecord): void {
+  const fields = {
+    requestId: record.requestId,
+    environment: record.environment,
+    accountId: record.accountId,
+    method: record.method,
+    route: record.route,
+    status: record.status,
+    durationMs: Math.round(record.durationMs * 10) / 10,
+  };
+  if (record.status >= 500) logger.warn(fields, 'request');
+  else logger.info(fields, 'request');
+}
+
+export async function startService(
+  services: CoreServices,
+  config: ServiceConfig,
+  runtime: ServiceRuntime = {},
+): Promise<RunningService> {
+  const logger = runtime.logger ?? services.logger;
+  const logError = runtime.logger ? createFailureReporter(runtime.logger) : services.reportError;
+  const metrics = createServiceMetrics({
+    readQueues: () => services.database.readQueues(),
+    readPool: () => services.database.readPool(),
+    now: () => services.clock.now(),
+  });
+  const drain = createRequestDrain();
+  const rateLimits = createRateLimiter(config, logError);
   const { useCases } = services;
   const webhookDelivery = createWebhookDeliveryWorker({
     useCases,
     wallClock: services.clock,
     guard: services.destinationGuard,
-    options: { ...DEFAULT_WEBHOOK_DELIVERY, ...config.webhookDelivery },
+    options: { ...DEFAULT_WEBHOOK_DELIVERY, pollIntervalMs: config.webhookPollMs, ...config.webhookDelivery },
     onError: logError,
+    onAttempt: metrics.observeWebhookAttempt,
   });
   services.onEventsWritten(() => webhookDelivery.wake());
   const dependencies = {
@@ -71,6 +118,10 @@ export async function startService(services: CoreServices, config: ServiceConfig
     rateLimiter: rateLimits.limiter,
     trustProxy: config.trustProxy,
     logError,
+    observeRequest: (record: RequestRecord) => {
+      metrics.observeRequest(record);
+      accessLine(logger, record);
+    },
   };
   const drawdowns = createDrawdownWorker(useCases, { pollMs: config.drawdownPollMs, onError: logError });
   services.store.usageIngest.onRecorded(() => drawdowns.wake());
@@ -89,30 +140,66 @@ export async function startService(services: CoreServices, config: ServiceConfig
     environment: 'sandbox',
     publicBaseUrl: () => config.sandboxPublicUrl ?? bound.sandbox,
   });
-  const liveServer = await listen(live.fetch, config.host, config.livePort);
-  const sandboxServer = await listen(sandbox.fetch, config.host, config.sandboxPort).catch((error: unknown) => {
-    liveServer.close();
-    throw error;
-  });
+  const liveServer = await listen(drain.track(live.fetch), config.host, config.livePort);
+  const sandboxServer = await listen(drain.track(sandbox.fetch), config.host, config.sandboxPort).catch(
+    (error: unknown) => {
+      liveServer.close();
+      throw error;
+    },
+  );
+  drain.adopt(liveServer);
+  drain.adopt(sandboxServer);
+  let workersRunning = true;
   for (const worker of workers) worker.start();
   bound.live = boundUrl(liveServer, config.host);
   bound.sandbox = boundUrl(sandboxServer, config.host);
+  const checks: ReadinessCheck[] = [
+    {
+      name: 'accepting',
+      run: async () => {
+        if (drain.draining) throw new Error('shutting down');
+      },
+    },
+    { name: 'database', run: () => services.database.ping(2_000) },
+    {
+      name: 'schema',
+      run: async () => {
+        const state = await services.database.schemaState();
+        if (state !== 'current') throw new Error(`the schema is ${state} of this build`);
+      },
+    },
+    {
+      name: 'workers',
+      run: async () => {
+        if (!workersRunning) throw new Error('the workers are stopped');
+      },
+    },
+  ];
+  let closing: Promise<DrainOutcome> | undefined;
+  const close = async (deadlineMs: number): Promise<DrainOutcome> => {
+    logger.info({ deadlineMs, handlersRunning: drain.running() }, 'shutting down: draining requests');
+    const outcome = await drain.drain(deadlineMs, Math.max(1_000, deadlineMs / 5));
+    if (outcome.connectionsCut) logger.warn({ deadlineMs }, 'shutdown deadline passed: open connections were cut');
+    await Promise.all(workers.map((worker) => worker.stop()));
+    workersRunning = false;
+    await rateLimits.close();
+    if (outcome.handlersLeft > 0) {
+      // Closing the store under a running handler would fail a request that may already have
+      // committed; leaving it open lets the process exit as a crash would, which is safe.
+      logger.error({ handlersLeft: outcome.handlersLeft }, 'handlers still running: the store is left open');
+      return outcome;
+    }
+    await services.store.close();
+    logger.info('stopped');
+    return outcome;
+  };
   return {
     liveUrl: bound.live,
     sandboxUrl: bound.sandbox,
-    close: async () => {
-      await Promise.all(
-        [liveServer, sandboxServer].map(
-          (server) =>
-            new Promise<void>((resolve) => {
-              server.close(() => resolve());
-              server.closeAllConnections();
-            }),
-        ),
-      );
-      await Promise.all(workers.map((worker) => worker.stop()));
-      await rateLimits.close();
-      await services.store.close();
+    operations: { version: serviceVersion(), registry: metrics.registry, checks, openApi: () => openApiDocument() },
+    close: (options = {}) => {
+      closing ??= close(options.deadlineMs ?? config.shutdownTimeoutMs);
+      return closing;
     },
   };
 }

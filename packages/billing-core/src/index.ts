@@ -13,6 +13,7 @@ export {
   type KeySecrets,
   revokeApiKey,
 } from './access/api-keys.js';
+export { createDemoAccount, type DemoAccount, type DemoAccountRequest } from './access/demo-account.js';
 export {
   ALL_PERMISSIONS,
   grantablePermissions,

@@ -20,6 +20,7 @@ import {
   type KeySecrets,
   revokeApiKey,
 } from './access/api-keys.js';
+import { createDemoAccount, type DemoAccountRequest } from './access/demo-account.js';
 import { createAddress, getAddress, listAddresses, updateAddress } from './catalogue/addresses.js';
 import { createBusiness, getBusiness, listBusinesses, updateBusiness } from './catalogue/businesses.js';
 import { withPriceProduct, withProductPrices } from './catalogue/catalogue-includes.js';
@@ -198,6 +199,7 @@ export function createUseCases(ports: UseCasePorts) {
     listAccounts: () => store.accounts.list(),
     requireAccount,
     createApiKey: (input: CreateApiKeyInput) => createApiKey(access, input),
+    createDemoAccount: (request: DemoAccountRequest) => createDemoAccount(access, request),
     revokeApiKey: (keyId: string) => revokeApiKey(access, keyId),
     listApiKeys: async (accountId: string, environment?: Environment) => {
       await requireAccount(accountId);

@@ -4,6 +4,7 @@
  */
 import type { Repositories, Store } from '@drawdown/billing-core';
 import { migrate } from './migrations/migrate.js';
+import { migrationStatus, schemaState } from './migrations/migration-status.js';
 import { SqlAccountRepository, SqlApiKeyRepository } from './repositories/access-repositories.js';
 import {
   addressesTable,
@@ -84,14 +85,55 @@ export function storeOn(database: SqlDatabase): Store {
   };
 }
 
-/** Opens the database, applies pending migrations and returns the Store. */
-export async function openStore(config: StoreConfig): Promise<Store> {
+/**
+ * What opening does with the schema: `migrate` applies pending migrations; `require` refuses a
+ * database with pending migrations or migrations this build does not know (a newer build's).
+ */
+export type SchemaPolicy = 'migrate' | 'require';
+
+/** The database's schema is not this build's; nothing was changed. */
+export class SchemaMismatch extends Error {
+  override readonly name = 'SchemaMismatch';
+
+  constructor(
+    readonly state: 'behind' | 'ahead',
+    readonly migrations: readonly string[],
+  ) {
+    super(
+      state === 'behind'
+        ? `The database has ${migrations.length} pending migration(s) (${migrations.join(', ')}); run \`drawdown migrate\` (or start with --migrate).`
+        : `The database was migrated by a newer build (${migrations.join(', ')} unknown to this one); run that build, or restore a backup taken before the upgrade.`,
+    );
+  }
+}
+
+/** Brings the schema up to date, or checks that it is, per `policy`. */
+export async function prepareSchema(database: SqlDatabase, policy: SchemaPolicy): Promise<void> {
+  const status = await migrationStatus(database);
+  const state = schemaState(status);
+  if (state === 'ahead') throw new SchemaMismatch('ahead', status.unknown);
+  if (state === 'behind') {
+    if (policy === 'require') throw new SchemaMismatch('behind', status.pending);
+    await migrate(database);
+  }
+}
+
+/** Opens the database with its schema prepared per `policy`, and the Store over it. */
+export async function openStoreOn(
+  config: StoreConfig,
+  policy: SchemaPolicy,
+): Promise<{ readonly store: Store; readonly database: SqlDatabase }> {
   const database = openDatabase(config);
   try {
-    await migrate(database);
+    await prepareSchema(database, policy);
   } catch (error) {
     await database.close();
     throw error;
   }
-  return storeOn(database);
+  return { store: storeOn(database), database };
+}
+
+/** Opens the database, applies pending migrations and returns the Store. */
+export async function openStore(config: StoreConfig): Promise<Store> {
+  return (await openStoreOn(config, 'migrate')).store;
 }

@@ -58,6 +58,8 @@ export async function startBillingHarness(options: HarnessOptions = {}): Promise
       'live-port': '0',
       'sandbox-port': '0',
       'rate-limit': options.rateLimit ?? 'off',
+      // Warnings and errors only: access lines for every test request would bury them.
+      'log-level': 'warn',
       ...(options.livePublicUrl ? { 'live-public-url': options.livePublicUrl } : {}),
       ...(options.sandboxPublicUrl ? { 'sandbox-public-url': options.sandboxPublicUrl } : {}),
       ...(storage.databaseUrl ? { 'database-url': storage.databaseUrl } : {}),

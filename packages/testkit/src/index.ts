@@ -4,6 +4,7 @@
  */
 export { type BillingHarness, type HarnessOptions, startBillingHarness } from './billing-harness.js';
 export { createTestStorage, ENGINES, type Engine, openTestStore, type TestStorage } from './engines.js';
+export { type PrivatePostgresServer, startPrivatePostgres } from './postgres-server.js';
 export { findOrStartRedis, type RedisServer } from './redis-server.js';
 export { type SandboxSubscriptionInput, startSandboxSubscription } from './subscriptions.js';
 export { createPostgresTestDatabase, type TestDatabase } from './test-database.js';

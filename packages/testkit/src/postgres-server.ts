@@ -18,6 +18,14 @@ export interface PostgresServer {
   stop(): Promise<void>;
 }
 
+/** A PostgreSQL server of the test's own, which it may take down and bring back. */
+export interface PrivatePostgresServer extends PostgresServer {
+  /** Stops the server (immediately: clients see their connections die), keeping its data. */
+  halt(): Promise<void>;
+  /** Starts it again on the same port and data. */
+  resume(): Promise<void>;
+}
+
 export async function findOrStartPostgres(): Promise<PostgresServer> {
   const configured = process.env.DRAWDOWN_TEST_POSTGRES_URL;
   if (configured) return { url: configured, stop: async () => {} };
@@ -60,7 +68,12 @@ async function freePort(): Promise<number> {
   });
 }
 
-async function startPrivateServer(): Promise<PostgresServer> {
+/** Starts a private PostgreSQL server from the installed binaries (tests that stop the database). */
+export function startPrivatePostgres(): Promise<PrivatePostgresServer> {
+  return startPrivateServer();
+}
+
+async function startPrivateServer(): Promise<PrivatePostgresServer> {
   const bin = postgresBinaries();
   const dir = mkdtempSync(join(tmpdir(), 'drawdown-pg-'));
   const dataDir = join(dir, 'data');
@@ -73,17 +86,21 @@ async function startPrivateServer(): Promise<PostgresServer> {
     execFileSync(command as string, rest, { stdio: 'ignore' });
   };
   run('initdb', ['-D', dataDir, '-U', 'postgres', '-A', 'trust', '--no-sync']);
-  run('pg_ctl', [
-    '-D',
-    dataDir,
-    '-o',
-    `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1 -c fsync=off`,
-    '-w',
-    'start',
-  ]);
+  const start = () =>
+    run('pg_ctl', [
+      '-D',
+      dataDir,
+      '-o',
+      `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1 -c fsync=off`,
+      '-w',
+      'start',
+    ]);
+  start();
   const url = `postgres://postgres@127.0.0.1:${port}/postgres`;
   return {
     url,
+    halt: async () => run('pg_ctl', ['-D', dataDir, '-m', 'immediate', '-w', 'stop']),
+    resume: async () => start(),
     stop: async () => {
       await new Promise<void>((resolve) => {
         const [command, ...rest] = [...asPostgres, join(bin, 'pg_ctl'), '-D', dataDir, '-m', 'fast', 'stop'];

@@ -1,8 +1,9 @@
 /**
  * @module
  * Starts the built billing service (`drawdown serve`) as a child process pinned to the server
- * core, on ports the system picks, with rate limits off, and reads the demo account's keys
- * from its first-start banner.
+ * core, on ports the system picks, with rate limits off, migrating the fresh database and asking
+ * for the demo account (with a live key), whose keys it reads from the banner, as it reads the
+ * operations address whose /metrics the bench scrapes.
  */
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
@@ -46,13 +47,19 @@ export async function startBillingService(options) {
     '0',
     '--sandbox-port',
     '0',
+    '--ops-address',
+    '127.0.0.1:0',
+    '--migrate',
+    '--demo',
+    '--demo-live-key',
     '--data-dir',
     options.dataDir,
     ...(options.databaseUrl ? ['--database-url', options.databaseUrl] : []),
   ];
   const handle = startProcess({ core: SERVER_CORE, command: process.execPath, args });
   const [, liveUrl] = await handle.waitFor(/live:\s+(http:\/\/\S+)/);
+  const [, opsUrl] = await handle.waitFor(/operations: (http:\/\/\S+)/);
   const [, accountId] = await handle.waitFor(/Created demo account (acc_\w+)/);
   const [, liveKey] = await handle.waitFor(/live:\s+(pdl_live_\S+)/);
-  return { handle, pid: handle.child.pid, liveUrl, accountId, liveKey };
+  return { handle, pid: handle.child.pid, liveUrl, opsUrl, accountId, liveKey };
 }

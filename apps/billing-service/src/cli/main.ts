@@ -1,21 +1,33 @@
 /**
  * @module
- * The `drawdown` command: `serve`, `accounts …` and `keys …`. Commands other than `serve` open
- * the same data folder or database as the running server and work beside it.
+ * The `drawdown` command: `serve`, `init`, `migrate`, `backup`, `accounts …`, `keys …` and
+ * `clock …`. Commands other than `serve` open the same data folder or database as the running
+ * server and work beside it; all of them refuse a schema that is not this build's unless
+ * --migrate is given (`migrate` itself excepted).
  */
 import { parseArgs } from 'node:util';
 import { BillingError, ENVIRONMENTS, type Environment } from '@drawdown/billing-core';
-import { composeServices } from '../compose-services.js';
-import { resolveServiceConfig } from '../config.js';
-import { ensureDemoAccount } from '../demo-account.js';
-import { startService } from '../server.js';
+import { composeServices, SchemaMismatch } from '../compose-services.js';
+import { resolveServiceConfig, settingOptions, settingUsage } from '../config.js';
+import { serviceVersion } from '../operations/version.js';
 import { runClockCommand } from './clock-command.js';
+import { checkKeysFile, type DemoOptions, makeDemoAccount } from './demo-command.js';
+import { BackupUsage, runBackup, runMigrate, runMigrateStatus } from './operations-commands.js';
 import { printResult } from './output.js';
+import { runServe } from './serve-command.js';
 
 const USAGE = `Usage: drawdown <command> [options]
 
 Commands:
-  serve                         Start the billing API (live and sandbox)
+  serve [--demo [--demo-live-key] [--keys-file FILE]]
+                                Start the billing API (live and sandbox), the workers and the
+                                operations endpoints; --demo makes the demo account first (see init)
+  init [--demo-live-key] [--keys-file FILE]
+                                Make the demo account (early access) with an all-permission sandbox
+                                key, once per installation; a live key only with --demo-live-key
+  migrate                       Apply pending migrations
+  migrate status                Show applied and pending migrations (exit 3 unless current)
+  backup FILE                   Copy the SQLite database online (PostgreSQL: pg_dump, docs/deployment.md)
   accounts create [--name NAME] [--early-access]
   accounts list
   keys create --account ID --env live|sandbox --permission NAME [--permission NAME …] [--name NAME] [--expires-at TIME]
@@ -24,37 +36,19 @@ Commands:
   clock show --account ID       Read the account's sandbox clock
   clock advance --account ID (--by 30d | --to TIME)
                                 Move the sandbox clock forward, running every renewal and change that falls due
+  version                       Print the version (also --version)
 
-Storage options (every command):
-  --data-dir DIR                SQLite data folder (default ./data; env DRAWDOWN_DATA_DIR)
-  --database-url URL            PostgreSQL instead of SQLite (env DRAWDOWN_DATABASE_URL)
-
-serve options:
-  --host HOST                   Interface to listen on (default 127.0.0.1; env DRAWDOWN_HOST)
-  --live-port PORT              Live API port (default 8080; env DRAWDOWN_LIVE_PORT)
-  --sandbox-port PORT           Sandbox API port (default 8081; env DRAWDOWN_SANDBOX_PORT)
-  --live-public-url URL         Base URL advertised in live pagination links (env DRAWDOWN_LIVE_PUBLIC_URL)
-  --sandbox-public-url URL      Base URL advertised in sandbox links (env DRAWDOWN_SANDBOX_PUBLIC_URL)
-  --rate-limit N/WINDOW|off     Requests per client IP, e.g. 1200/10s (default; env DRAWDOWN_RATE_LIMIT)
-  --trust-proxy                 Take the client IP from X-Forwarded-For (env DRAWDOWN_TRUST_PROXY=true)
-  --redis-url URL               Share rate-limit counts between processes through Redis (env DRAWDOWN_REDIS_URL)
-  --allow-private-webhooks      Deliver live webhooks to loopback/private addresses too; local development only
-                                (env DRAWDOWN_ALLOW_PRIVATE_WEBHOOKS=true; the sandbox always allows them)
+Settings (every command; docs/configuration.md):
+${settingUsage()}
 
 Add --json for machine-readable output. Permission names: product.read, product.write, … or all.`;
 
 const OPTIONS = {
-  'data-dir': { type: 'string' },
-  'database-url': { type: 'string' },
-  host: { type: 'string' },
-  'live-port': { type: 'string' },
-  'sandbox-port': { type: 'string' },
-  'live-public-url': { type: 'string' },
-  'sandbox-public-url': { type: 'string' },
-  'rate-limit': { type: 'string' },
-  'trust-proxy': { type: 'boolean' },
-  'redis-url': { type: 'string' },
-  'allow-private-webhooks': { type: 'boolean' },
+  ...settingOptions(),
+  demo: { type: 'boolean' },
+  'demo-live-key': { type: 'boolean' },
+  'keys-file': { type: 'string' },
+  version: { type: 'boolean' },
   name: { type: 'string' },
   'early-access': { type: 'boolean' },
   account: { type: 'string' },
@@ -75,15 +69,40 @@ export async function main(argv: readonly string[]): Promise<number> {
     const { values, positionals } = parseArgs({ args: [...argv], options: OPTIONS, allowPositionals: true });
     json = values.json === true;
     const [command, subcommand, ...rest] = positionals;
+    if (values.version || command === 'version') {
+      process.stdout.write(
+        json ? `${JSON.stringify({ version: serviceVersion() })}\n` : `drawdown ${serviceVersion()}\n`,
+      );
+      return 0;
+    }
     if (values.help || command === undefined || command === 'help') {
       process.stdout.write(`${USAGE}\n`);
       return command === undefined && !values.help ? 1 : 0;
     }
     const config = resolveServiceConfig(values);
-    if (command === 'serve') return await serve(config);
-    const services = await composeServices(config);
+    const demo: DemoOptions = {
+      liveKey: values['demo-live-key'] === true,
+      keysFile: values['keys-file'],
+      json,
+    };
+    if ((values['demo-live-key'] || values['keys-file'] !== undefined) && !(command === 'init' || values.demo))
+      throw new UsageError('--demo-live-key and --keys-file go with init or serve --demo');
+    if (command === 'serve') {
+      if (values.demo) checkKeysFile(demo);
+      return await runServe(config, values.demo ? demo : null);
+    }
+    if (values.demo) throw new UsageError('--demo goes with serve; use drawdown init to make the demo account');
+    if (command === 'migrate' && subcommand === undefined) return await runMigrate(config, json);
+    if (command === 'migrate' && subcommand === 'status') return await runMigrateStatus(config, json);
+    if (command === 'backup') return await runBackup(config, subcommand, json);
+    if (command === 'init') checkKeysFile(demo);
+    checkUsage(positionals, values);
+    const services = await composeServices(config, { schema: config.migrateOnStart ? 'migrate' : 'require' });
     try {
       switch (`${command} ${subcommand ?? ''}`) {
+        case 'init ':
+          await makeDemoAccount(services, demo);
+          return 0;
         case 'accounts create': {
           // The issue's form is `accounts create [--early-access]`: a name is optional.
           const account = await services.useCases.createAccount({
@@ -169,36 +188,44 @@ export async function main(argv: readonly string[]): Promise<number> {
   }
 }
 
+const STORE_COMMANDS = new Set([
+  'init ',
+  'accounts create',
+  'accounts list',
+  'keys create',
+  'keys revoke',
+  'keys list',
+  'clock show',
+  'clock advance',
+]);
+
+/** Refuses bad usage before the data folder is opened, so it is reported as usage whatever the schema. */
+function checkUsage(
+  positionals: readonly string[],
+  values: { account?: string | undefined; env?: string | undefined },
+): void {
+  const [command, subcommand] = positionals;
+  const name = `${command} ${subcommand ?? ''}`;
+  if (!STORE_COMMANDS.has(name)) throw new UsageError(`Unknown command: ${positionals.join(' ')}`);
+  if ((name === 'keys create' || name === 'keys list') && !values.account)
+    throw new UsageError(`${name} needs --account`);
+  if (name === 'keys create' && !ENVIRONMENTS.includes(values.env as Environment))
+    throw new UsageError('keys create needs --env live or --env sandbox');
+}
+
 function reportFailure(error: unknown, json: boolean): number {
   // parseArgs refuses unknown options and missing values with ERR_PARSE_ARGS_* codes: bad usage too.
   const badArguments = String((error as { code?: unknown } | null)?.code ?? '').startsWith('ERR_PARSE_ARGS');
   const code =
-    error instanceof BillingError ? error.code : error instanceof UsageError || badArguments ? 'usage' : 'error';
+    error instanceof BillingError
+      ? error.code
+      : error instanceof UsageError || error instanceof BackupUsage || badArguments
+        ? 'usage'
+        : error instanceof SchemaMismatch
+          ? 'schema_mismatch'
+          : 'error';
   const message = error instanceof Error ? error.message : String(error);
   if (json) process.stdout.write(`${JSON.stringify({ error: { code, message } })}\n`);
   else process.stderr.write(`drawdown: ${message}${code === 'usage' ? `\n\n${USAGE}` : ''}\n`);
   return code === 'usage' ? 2 : 1;
-}
-
-async function serve(config: ReturnType<typeof resolveServiceConfig>): Promise<number> {
-  const services = await composeServices(config);
-  const demo = await ensureDemoAccount(services);
-  const service = await startService(services, config);
-  const engine = config.databaseUrl ? 'PostgreSQL' : `SQLite in ${config.dataDir}`;
-  process.stdout.write(
-    `Drawdown billing service (${engine})\n  live:    ${service.liveUrl}\n  sandbox: ${service.sandboxUrl}\n`,
-  );
-  if (demo) {
-    process.stdout.write(
-      `\nCreated demo account ${demo.accountId} (early access). Its API keys are shown once:\n` +
-        `  live:    ${demo.liveKey}\n  sandbox: ${demo.sandboxKey}\n`,
-    );
-  }
-  await new Promise<void>((resolve) => {
-    const stop = () => resolve();
-    process.once('SIGINT', stop);
-    process.once('SIGTERM', stop);
-  });
-  await service.close();
-  return 0;
 }

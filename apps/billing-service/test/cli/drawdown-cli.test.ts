@@ -1,8 +1,8 @@
 /**
  * The `drawdown` command as an operator uses it, built and run as separate processes against a
- * data folder (SQLite) and a PostgreSQL database: the first `serve` creates a demo account with
- * working keys, and accounts and keys made or revoked by the CLI take effect on the running
- * server at once.
+ * data folder (SQLite) and a PostgreSQL database: `serve` refuses an unmigrated database,
+ * `init` makes the demo account once, and accounts and keys made or revoked by the CLI take effect
+ * on the running server at once.
  */
 import { createTestStorage, ENGINES, type TestStorage } from '@drawdown/testkit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -43,28 +43,46 @@ describe.each(ENGINES)('%s: the drawdown command', (engine) => {
     await storage.dispose();
   });
 
-  it('creates a demo account on the first start, prints a live and a sandbox key that work, and none on the next start', async () => {
+  it('refuses to serve an unmigrated database, makes no account or key on its own, and makes the demo account only when asked, once', async () => {
+    const refused = await cli('serve', '--ops-address', 'off');
+    expect(refused.code, refused.stdout + refused.stderr).toBe(1);
+    expect(refused.stderr).toMatch(/pending migration.*drawdown migrate/);
+    const status = await cli('migrate', 'status', '--json');
+    expect(status.code).toBe(3);
+    expect(field(parseJson(status), 'state')).toBe('behind');
+
+    const migrated = parseJson(await cli('migrate', '--json'));
+    expect(migrated.applied).toContain('0001-foundation');
+    expect(field(parseJson(await cli('migrate', 'status', '--json')), 'state')).toBe('current');
+    expect(parseJson(await cli('migrate', '--json')).applied).toEqual([]);
+
     const first = await startServe(storageArgs);
-    let output: string;
     try {
-      output = await first.waitFor(/sandbox:\s+pdl_sdbx_apikey_\S+/);
-      const liveKey = /live:\s+(pdl_live_apikey_\S+)/.exec(output)?.[1] ?? '';
-      const sandboxKey = /sandbox:\s+(pdl_sdbx_apikey_\S+)/.exec(output)?.[1] ?? '';
-      expect(output).toMatch(/Created demo account acc_[a-z\d]{26} \(early access\)/);
-      expect((await apiClient(first.liveUrl, liveKey).get('/products')).status).toBe(200);
-      expect((await apiClient(first.sandboxUrl, sandboxKey).get('/meters')).status).toBe(200);
-      expectError(await apiClient(first.liveUrl, sandboxKey).get('/products'), 403, 'invalid_token');
-      expectError(await apiClient(first.sandboxUrl, liveKey).get('/products'), 403, 'invalid_token');
+      expect(first.output()).not.toMatch(/pdl_(live|sdbx)_apikey_|demo account/i);
+      expect(parseJson(await cli('accounts', 'list', '--json')).accounts).toEqual([]);
     } finally {
       expect(await first.stop()).toBe(0);
     }
 
+    const init = await cli('init');
+    expect(init.code, init.stderr).toBe(0);
+    expect(init.stdout).toMatch(/Created demo account acc_[a-z\d]{26} \(early access\)/);
+    expect(init.stdout).not.toContain('pdl_live_');
+    const sandboxKey = /sandbox:\s+(pdl_sdbx_apikey_\S+)/.exec(init.stdout)?.[1] ?? '';
+    const again = await cli('init', '--json');
+    expect(field(parseJson(again), 'demo', 'created')).toBe(false);
+
     server = await startServe(storageArgs);
-    expect(server.output()).not.toContain('Created demo account');
+    expect((await apiClient(server.sandboxUrl, sandboxKey).get('/meters')).status).toBe(200);
+    expectError(await apiClient(server.liveUrl, sandboxKey).get('/products'), 403, 'invalid_token');
     const accounts = parseJson(await cli('accounts', 'list', '--json'));
     expect(accounts.accounts).toHaveLength(1);
+    const keys = parseJson(
+      await cli('keys', 'list', '--account', String(field(accounts, 'accounts', '0', 'id')), '--json'),
+    );
+    expect((keys.keys as { environment: string }[]).map((key) => key.environment)).toEqual(['sandbox']);
     expect(server.output()).not.toMatch(/pdl_(live|sdbx)_apikey_/);
-  });
+  }, 120_000);
 
   it('creates accounts and keys that work on the running server at once, and revokes them there', async () => {
     const running = server as ServeProcess;

@@ -23,7 +23,12 @@ import { pdfText } from '../transactions/pdf-text.js';
 
 const NOW = '2026-03-14T09:30:00.000Z';
 let counter = 0;
-const ids = { newId: (prefix: string) => `${prefix}_${String((counter += 1)).padStart(26, '0')}` };
+/** A fresh 26-digit id body each call. */
+function nextBody(): string {
+  counter += 1;
+  return String(counter).padStart(26, '0');
+}
+const ids = { newId: (prefix: string) => `${prefix}_${nextBody()}` };
 
 const account: Account = {
   id: 'acc_00000000000000000000000001',
@@ -64,7 +69,7 @@ const address: Address = {
 
 function productOf(name: string): Product {
   return {
-    id: `pro_${String((counter += 1)).padStart(26, '0')}`,
+    id: `pro_${nextBody()}`,
     name,
     description: null,
     type: 'standard',
@@ -79,7 +84,7 @@ function productOf(name: string): Product {
 
 function priceOf(product: Product, amount: string, currencyCode: string): Price {
   return {
-    id: `pri_${String((counter += 1)).padStart(26, '0')}`,
+    id: `pri_${nextBody()}`,
     productId: product.id,
     name: null,
     description: 'Monthly',

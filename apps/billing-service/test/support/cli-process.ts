@@ -72,7 +72,18 @@ export async function startServe(storageArgs: readonly string[]): Promise<ServeP
   const [livePort, sandboxPort] = [await freePort(), await freePort()];
   const child: ChildProcess = spawn(
     process.execPath,
-    [BIN, 'serve', ...storageArgs, '--live-port', String(livePort), '--sandbox-port', String(sandboxPort)],
+    [
+      BIN,
+      'serve',
+      ...storageArgs,
+      '--live-port',
+      String(livePort),
+      '--sandbox-port',
+      String(sandboxPort),
+      // Operations endpoints on a free port, so test processes never collide on the default.
+      '--ops-address',
+      '127.0.0.1:0',
+    ],
     { cwd: REPO_ROOT, env: { ...cliEnvironment(), DRAWDOWN_RATE_LIMIT: 'off' }, stdio: ['ignore', 'pipe', 'pipe'] },
   );
   let printed = '';

@@ -34,8 +34,14 @@ export interface StorageFlags {
   readonly databaseUrl: string | undefined;
 }
 
+/** The storage flags, with --migrate: these tests start from empty databases. */
 function storageArgs(storage: StorageFlags): string[] {
-  return ['--data-dir', storage.dataDir, ...(storage.databaseUrl ? ['--database-url', storage.databaseUrl] : [])];
+  return [
+    '--data-dir',
+    storage.dataDir,
+    ...(storage.databaseUrl ? ['--database-url', storage.databaseUrl] : []),
+    '--migrate',
+  ];
 }
 
 /** Runs a `drawdown … --json` command and returns its parsed output. */
@@ -90,6 +96,8 @@ export interface ServiceProcess {
   output(): string;
   /** Sends the signal and waits until the process has exited. */
   stop(signal: NodeJS.Signals): Promise<void>;
+  /** The exit code once the process has exited (null while it runs or when a signal ended it). */
+  exitCode(): number | null;
 }
 
 /** Starts `drawdown serve` and waits until the sandbox address answers `key`. */
@@ -108,6 +116,8 @@ export async function startServiceProcess(storage: StorageFlags, key: string): P
       String(sandboxPort),
       '--rate-limit',
       'off',
+      '--ops-address',
+      '127.0.0.1:0',
     ],
     { cwd: REPO_ROOT, stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, DRAWDOWN_SCHEDULER_POLL_MS: '100' } },
   );
@@ -127,6 +137,7 @@ export async function startServiceProcess(storage: StorageFlags, key: string): P
     sandboxUrl,
     liveUrl: `http://127.0.0.1:${livePort}`,
     output: () => output,
+    exitCode: () => child.exitCode,
     stop: async (signal) => {
       if (child.exitCode === null && child.signalCode === null) child.kill(signal);
       await exited;

@@ -108,6 +108,14 @@ export interface AccountRepository {
   insert(account: Account): Promise<void>;
   findById(id: string): Promise<Account | undefined>;
   list(): Promise<readonly Account[]>;
+  /**
+   * Records `accountId` as the installation's one demo account, unless one is recorded already
+   * (by this process or another): true when this call recorded it. Run it in the transaction
+   * that creates the account, so two first starts make one demo account between them.
+   */
+  claimDemoAccount(accountId: string, createdAt: string): Promise<boolean>;
+  /** The demo account's id, when `drawdown init` (or `serve --demo`) made one. */
+  demoAccountId(): Promise<string | undefined>;
 }
 
 export interface ApiKeyRepository {

@@ -12,6 +12,7 @@ import { discounts } from './0030-discounts.js';
 import { businesses } from './0031-businesses.js';
 import { transactionRevisions } from './0032-transaction-revisions.js';
 import { searchColumns } from './0033-search-columns.js';
+import { demoAccount } from './0080-demo-account.js';
 import type { Migration } from './migration.js';
 
 export const MIGRATIONS: readonly Migration[] = [
@@ -19,6 +20,7 @@ export const MIGRATIONS: readonly Migration[] = [
   usage,
   transactions,
   notifications,
+  demoAccount,
   discounts,
   businesses,
   transactionRevisions,

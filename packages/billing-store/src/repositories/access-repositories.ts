@@ -78,6 +78,21 @@ export class SqlAccountRepository implements AccountRepository {
     const rows = await this.executor.all<AccountRow>('select * from accounts order by id');
     return rows.map(toAccount);
   }
+
+  async claimDemoAccount(accountId: string, createdAt: string): Promise<boolean> {
+    const inserted = await this.executor.run(
+      'insert into demo_account (singleton, account_id, created_at) values (1, ?, ?) on conflict do nothing',
+      [accountId, createdAt],
+    );
+    return inserted === 1;
+  }
+
+  async demoAccountId(): Promise<string | undefined> {
+    const row = await this.executor.get<{ account_id: string }>(
+      'select account_id from demo_account where singleton = 1',
+    );
+    return row?.account_id;
+  }
 }
 
 export class SqlApiKeyRepository implements ApiKeyRepository {

@@ -76,6 +76,9 @@ export class PostgresDatabase implements SqlDatabase {
     this.pool = new pg.Pool({ connectionString: url, max: options.maxConnections ?? 10 });
     // An idle client that loses its server must not crash the process.
     this.pool.on('error', () => {});
+    // A checked-out client whose server goes away emits 'error' too; its pending query rejects
+    // on its own, so the event needs no more than a listener (or the process would crash).
+    this.pool.on('connect', (client) => client.on('error', () => {}));
     this.executor = new PostgresExecutor(this.pool);
   }
 

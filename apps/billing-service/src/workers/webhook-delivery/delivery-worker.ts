@@ -73,6 +73,13 @@ export interface WebhookDeliveryWorkerInput {
   readonly guard: DestinationGuard;
   readonly options: WebhookDeliveryOptions;
   readonly onError: (message: string, error: unknown) => void;
+  /** Hears how each attempt ended: `delivered` (2xx), `rejected` (another status) or `failed` (no response). */
+  readonly onAttempt?: ((outcome: 'delivered' | 'rejected' | 'failed') => void) | undefined;
+}
+
+function outcomeLabel(outcome: DeliveryOutcome): 'delivered' | 'rejected' | 'failed' {
+  if (outcome.kind !== 'response') return 'failed';
+  return outcome.statusCode >= 200 && outcome.statusCode < 300 ? 'delivered' : 'rejected';
 }
 
 export function createWebhookDeliveryWorker(input: WebhookDeliveryWorkerInput): WebhookDeliveryWorker {
@@ -143,6 +150,7 @@ export function createWebhookDeliveryWorker(input: WebhookDeliveryWorkerInput): 
     const startedAt = wallClock.now();
     const outcome = await attempt(claim);
     const endedAt = wallClock.now();
+    input.onAttempt?.(outcomeLabel(outcome));
     try {
       // False when the destination was deleted meanwhile, or (with a stalled process) the lease
       // ran out and another worker holds the notification: its state wins, so nothing is written.

@@ -1,0 +1,7 @@
+/**
+ * @module
+ * Placeholder replaced below.
+ */
+export function openApiDocument(): Record<string, unknown> {
+  return {};
+}

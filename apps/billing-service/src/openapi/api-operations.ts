@@ -1,0 +1,276 @@
+/**
+ * @module
+ * Every operation of the public API, as the OpenAPI document lists it: method, path, the
+ * permission it needs, the request schema the route validates with (the same zod schema from
+ * `@drawdown/billing-contract`), and the shape of its success. A test holds this list equal to
+ * the routes the application registers.
+ */
+import {
+  AdvanceSandboxClockBody,
+  CancelSubscriptionBody,
+  CreateAddressBody,
+  CreateAdjustmentBody,
+  CreateCustomerBody,
+  CreateMeterBody,
+  CreateNotificationSettingBody,
+  CreatePriceBody,
+  CreateProductBody,
+  CreateTransactionBody,
+  CreateUsageBalanceUnitBody,
+  PauseSubscriptionBody,
+  RecordPaymentBody,
+  RecordUsageEventsBody,
+  ResumeSubscriptionBody,
+  SimulatePaymentBody,
+  UpdateAddressBody,
+  UpdateCustomerBody,
+  UpdateMeterBody,
+  UpdateNotificationSettingBody,
+  UpdatePriceBody,
+  UpdateProductBody,
+  UpdateSubscriptionBody,
+  UpdateTaxSettingsBody,
+  UpdateTransactionBody,
+  UpdateUsageBalanceUnitBody,
+} from '@drawdown/billing-contract';
+import type { ZodType } from 'zod';
+
+/** What a success answers: one entity, a page of them, nothing, or a PDF. */
+export type SuccessShape = 'entity' | 'list' | 'empty' | 'pdf';
+
+export interface ApiOperation {
+  readonly method: 'get' | 'post' | 'patch' | 'delete';
+  /** The path as the application registers it (`/products/:id`). */
+  readonly path: string;
+  readonly summary: string;
+  readonly tag: string;
+  /** The permission the key needs; null for the public routes (no key). */
+  readonly permission: string | null;
+  readonly body?: { readonly name: string; readonly schema: ZodType };
+  readonly status: 200 | 201 | 202 | 204;
+  readonly shape: SuccessShape;
+  /** Only on the sandbox application. */
+  readonly sandboxOnly?: true;
+}
+
+type Method = ApiOperation['method'];
+
+function operation(
+  method: Method,
+  path: string,
+  tag: string,
+  summary: string,
+  permission: string | null,
+  options: Partial<Pick<ApiOperation, 'body' | 'status' | 'shape' | 'sandboxOnly'>> = {},
+): ApiOperation {
+  const shape = options.shape ?? (method === 'get' && !path.endsWith(':id') ? 'list' : 'entity');
+  return {
+    method,
+    path,
+    tag,
+    summary,
+    permission,
+    status: options.status ?? (shape === 'empty' ? 204 : 200),
+    shape,
+    ...options,
+  };
+}
+
+const body = (name: string, schema: ZodType) => ({ body: { name, schema } });
+
+/** The catalogue's four resources share one shape: list, create, get, update. */
+function crud(
+  path: string,
+  tag: string,
+  noun: string,
+  permission: string,
+  create: ZodType,
+  update: ZodType,
+  names: readonly [string, string],
+): ApiOperation[] {
+  return [
+    operation('get', path, tag, `List ${noun}s`, `${permission}.read`),
+    operation('post', path, tag, `Create a ${noun}`, `${permission}.write`, { ...body(names[0], create), status: 201 }),
+    operation('get', `${path}/:id`, tag, `Get a ${noun}`, `${permission}.read`),
+    operation('patch', `${path}/:id`, tag, `Update a ${noun}`, `${permission}.write`, body(names[1], update)),
+  ];
+}
+
+export const API_OPERATIONS: readonly ApiOperation[] = [
+  operation('get', '/currencies', 'Currencies', 'List the supported currencies', null),
+  operation('get', '/invoices/:transactionId/pdf', 'Transactions', 'Download an invoice PDF (signed link)', null, {
+    shape: 'pdf',
+  }),
+  ...crud('/products', 'Products', 'product', 'product', CreateProductBody, UpdateProductBody, [
+    'CreateProductBody',
+    'UpdateProductBody',
+  ]),
+  ...crud('/prices', 'Prices', 'price', 'price', CreatePriceBody, UpdatePriceBody, [
+    'CreatePriceBody',
+    'UpdatePriceBody',
+  ]),
+  ...crud('/customers', 'Customers', 'customer', 'customer', CreateCustomerBody, UpdateCustomerBody, [
+    'CreateCustomerBody',
+    'UpdateCustomerBody',
+  ]),
+  operation('get', '/customers/:customer/addresses', 'Addresses', 'List a customer’s addresses', 'address.read'),
+  operation('post', '/customers/:customer/addresses', 'Addresses', 'Create an address', 'address.write', {
+    ...body('CreateAddressBody', CreateAddressBody),
+    status: 201,
+  }),
+  operation('get', '/customers/:customer/addresses/:id', 'Addresses', 'Get an address', 'address.read'),
+  operation('patch', '/customers/:customer/addresses/:id', 'Addresses', 'Update an address', 'address.write', {
+    ...body('UpdateAddressBody', UpdateAddressBody),
+  }),
+  operation(
+    'get',
+    '/customers/:customer/usage-balances',
+    'Usage balances',
+    'List a customer’s usage balances',
+    'usage_balance.read',
+    { shape: 'list' },
+  ),
+  operation(
+    'get',
+    '/customers/:customer/usage-balances/:id',
+    'Usage balances',
+    'Get a usage balance',
+    'usage_balance.read',
+  ),
+  ...crud(
+    '/usage-balance-units',
+    'Usage balance units',
+    'usage balance unit',
+    'usage_balance_unit',
+    CreateUsageBalanceUnitBody,
+    UpdateUsageBalanceUnitBody,
+    ['CreateUsageBalanceUnitBody', 'UpdateUsageBalanceUnitBody'],
+  ),
+  ...crud('/meters', 'Meters', 'meter', 'meter', CreateMeterBody, UpdateMeterBody, [
+    'CreateMeterBody',
+    'UpdateMeterBody',
+  ]),
+  operation('post', '/usage-events', 'Usage events', 'Record usage events (durable on 202)', 'usage_event.write', {
+    ...body('RecordUsageEventsBody', RecordUsageEventsBody),
+    status: 202,
+  }),
+  operation('get', '/events', 'Events', 'List events', 'event.read'),
+  operation('get', '/event-types', 'Events', 'List event types', 'event.read'),
+  operation(
+    'get',
+    '/notification-settings',
+    'Notification settings',
+    'List notification settings',
+    'notification_setting.read',
+  ),
+  operation(
+    'post',
+    '/notification-settings',
+    'Notification settings',
+    'Create a notification setting',
+    'notification_setting.write',
+    { ...body('CreateNotificationSettingBody', CreateNotificationSettingBody), status: 201 },
+  ),
+  operation(
+    'get',
+    '/notification-settings/:id',
+    'Notification settings',
+    'Get a notification setting',
+    'notification_setting.read',
+  ),
+  operation(
+    'patch',
+    '/notification-settings/:id',
+    'Notification settings',
+    'Update a notification setting',
+    'notification_setting.write',
+    body('UpdateNotificationSettingBody', UpdateNotificationSettingBody),
+  ),
+  operation(
+    'delete',
+    '/notification-settings/:id',
+    'Notification settings',
+    'Delete a notification setting',
+    'notification_setting.write',
+    { shape: 'empty' },
+  ),
+  operation(
+    'post',
+    '/notification-settings/:id/rotate-secret',
+    'Notification settings',
+    'Rotate a notification setting’s secret',
+    'notification_setting.write',
+  ),
+  operation('get', '/notifications', 'Notifications', 'List notifications', 'notification.read'),
+  operation('get', '/notifications/:id', 'Notifications', 'Get a notification', 'notification.read'),
+  operation(
+    'get',
+    '/notifications/:id/logs',
+    'Notifications',
+    'List a notification’s delivery attempts',
+    'notification.read',
+    {
+      shape: 'list',
+    },
+  ),
+  operation('post', '/notifications/:id/replay', 'Notifications', 'Replay a notification', 'notification.write', {
+    status: 202,
+  }),
+  operation('get', '/subscriptions', 'Subscriptions', 'List subscriptions', 'subscription.read'),
+  operation('get', '/subscriptions/:id', 'Subscriptions', 'Get a subscription', 'subscription.read'),
+  operation('patch', '/subscriptions/:id', 'Subscriptions', 'Update a subscription', 'subscription.write', {
+    ...body('UpdateSubscriptionBody', UpdateSubscriptionBody),
+  }),
+  operation('post', '/subscriptions/:id/pause', 'Subscriptions', 'Pause a subscription', 'subscription.write', {
+    ...body('PauseSubscriptionBody', PauseSubscriptionBody),
+  }),
+  operation('post', '/subscriptions/:id/resume', 'Subscriptions', 'Resume a subscription', 'subscription.write', {
+    ...body('ResumeSubscriptionBody', ResumeSubscriptionBody),
+  }),
+  operation('post', '/subscriptions/:id/cancel', 'Subscriptions', 'Cancel a subscription', 'subscription.write', {
+    ...body('CancelSubscriptionBody', CancelSubscriptionBody),
+  }),
+  operation('get', '/transactions', 'Transactions', 'List transactions', 'transaction.read'),
+  operation('post', '/transactions', 'Transactions', 'Create a transaction', 'transaction.write', {
+    ...body('CreateTransactionBody', CreateTransactionBody),
+    status: 201,
+  }),
+  operation('get', '/transactions/:id', 'Transactions', 'Get a transaction', 'transaction.read'),
+  operation('patch', '/transactions/:id', 'Transactions', 'Update a transaction', 'transaction.write', {
+    ...body('UpdateTransactionBody', UpdateTransactionBody),
+  }),
+  operation('post', '/transactions/:id/simulate-payment', 'Transactions', 'Simulate a payment', 'transaction.write', {
+    ...body('SimulatePaymentBody', SimulatePaymentBody),
+  }),
+  operation('post', '/transactions/:id/payments', 'Transactions', 'Record a payment', 'transaction.write', {
+    ...body('RecordPaymentBody', RecordPaymentBody),
+    status: 201,
+  }),
+  operation('get', '/transactions/:id/invoice', 'Transactions', 'Get a signed invoice PDF link', 'transaction.read', {
+    shape: 'entity',
+  }),
+  operation('get', '/adjustments', 'Adjustments', 'List adjustments', 'adjustment.read'),
+  operation('post', '/adjustments', 'Adjustments', 'Create an adjustment', 'adjustment.write', {
+    ...body('CreateAdjustmentBody', CreateAdjustmentBody),
+    status: 201,
+  }),
+  operation('get', '/tax-settings', 'Tax settings', 'Get the tax settings', 'transaction.read', { shape: 'entity' }),
+  operation('patch', '/tax-settings', 'Tax settings', 'Update the tax settings', 'transaction.write', {
+    ...body('UpdateTaxSettingsBody', UpdateTaxSettingsBody),
+  }),
+  operation('get', '/sandbox-clock', 'Sandbox clock', 'Read the sandbox clock', 'sandbox_clock.read', {
+    shape: 'entity',
+    sandboxOnly: true,
+  }),
+  operation(
+    'post',
+    '/sandbox-clock/advance',
+    'Sandbox clock',
+    'Move the sandbox clock forward',
+    'sandbox_clock.write',
+    {
+      ...body('AdvanceSandboxClockBody', AdvanceSandboxClockBody),
+      sandboxOnly: true,
+    },
+  ),
+];

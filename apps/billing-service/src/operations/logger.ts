@@ -1,0 +1,87 @@
+/**
+ * @module
+ * Structured logs: one JSON line per event (pino), with level, time, and the request id,
+ * account and environment where known. Errors carry their stack inside the JSON string, so a
+ * stack never spans lines. A failure that repeats (a database outage fails every poll and
+ * every request) is written a few times per window, then counted and summarised once.
+ */
+import { type DestinationStream, type Logger, pino } from 'pino';
+
+export type { Logger } from 'pino';
+
+export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
+export type LogLevel = (typeof LOG_LEVELS)[number];
+
+export interface LoggerOptions {
+  readonly level: LogLevel;
+  /** Where lines go; standard error when absent (standard output stays for what a command prints). */
+  readonly destination?: DestinationStream | undefined;
+}
+
+export function createLogger(options: LoggerOptions): Logger {
+  return pino(
+    {
+      level: options.level,
+      base: { service: 'drawdown' },
+      timestamp: pino.stdTimeFunctions.isoTime,
+      formatters: { level: (label) => ({ level: label }) },
+      serializers: { err: pino.stdSerializers.err },
+    },
+    options.destination ?? pino.destination({ fd: 2, sync: true }),
+  );
+}
+
+/** A logger that writes nothing, for tests and library callers that bring none. */
+export function silentLogger(): Logger {
+  return pino({ level: 'silent' });
+}
+
+export interface FailureReporter {
+  /** Logs `message` with `error` at `error` level, unless the same failure already filled its window. */
+  (message: string, error: unknown, fields?: Record<string, unknown>): void;
+}
+
+export interface FailureLimit {
+  /** Lines written per distinct failure per window. */
+  readonly perWindow: number;
+  readonly windowMs: number;
+  /** Milliseconds since some origin; injected so tests control time. */
+  readonly now: () => number;
+}
+
+export const DEFAULT_FAILURE_LIMIT: FailureLimit = { perWindow: 5, windowMs: 10_000, now: () => performance.now() };
+
+function errorKey(message: string, error: unknown): string {
+  const detail = error instanceof Error ? `${error.name}:${(error as { code?: unknown }).code ?? error.message}` : '';
+  return `${message}\u0000${detail}`;
+}
+
+/**
+ * Reports unexpected failures through `logger`, at most `perWindow` lines per failure (its
+ * message and error kind) per window; the first line of the next window says how many were
+ * suppressed in between.
+ */
+export function createFailureReporter(logger: Logger, limit: FailureLimit = DEFAULT_FAILURE_LIMIT): FailureReporter {
+  const windows = new Map<string, { startedAt: number; written: number; suppressed: number }>();
+  return (message, error, fields = {}) => {
+    const key = errorKey(message, error);
+    const now = limit.now();
+    let window = windows.get(key);
+    if (!window || now - window.startedAt >= limit.windowMs) {
+      const suppressed = window?.suppressed ?? 0;
+      window = { startedAt: now, written: 0, suppressed: 0 };
+      windows.set(key, window);
+      if (suppressed > 0) fields = { ...fields, suppressedSinceLastWindow: suppressed };
+      // Forget failures that stopped: the map holds only what failed recently.
+      for (const [other, value] of windows)
+        if (now - value.startedAt >= limit.windowMs && value.suppressed === 0) windows.delete(other);
+    }
+    if (window.written >= limit.perWindow) {
+      window.suppressed += 1;
+      return;
+    }
+    window.written += 1;
+    const note = window.written === limit.perWindow ? { repeatsSuppressedFor: `${limit.windowMs} ms` } : {};
+    logger.error({ ...fields, ...note, err: error instanceof Error ? error : new Error(String(error)) }, message);
+  };
+}

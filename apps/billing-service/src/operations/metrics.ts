@@ -1,0 +1,154 @@
+/**
+ * @module
+ * Prometheus metrics (prom-client), one registry per running service: request rate, latency
+ * and errors per route; the usage backlog and its age (the drawdown lag), the outbox and the
+ * webhook queue, read from the database at scrape time so every process sharing a database
+ * reports the same figures; webhook delivery outcomes; the PostgreSQL pool; and Node's own
+ * figures (event-loop delay, heap, handles).
+ */
+import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from 'prom-client';
+import type { RequestRecord } from '../http/request-observer.js';
+
+export interface QueueFigures {
+  readonly pendingUsageEvents: number;
+  /** `accepted_at` of the oldest event still waiting for its drawdown; null when none waits. */
+  readonly oldestPendingUsageAcceptedAt: string | null;
+  readonly eventsAwaitingFanOut: number;
+  readonly notificationsAwaitingDelivery: number;
+}
+
+export interface PoolFigures {
+  readonly max: number;
+  readonly total: number;
+  readonly idle: number;
+  readonly waiting: number;
+}
+
+export interface MetricsSources {
+  /** The queue figures; read once per scrape. */
+  readQueues(): Promise<QueueFigures>;
+  readPool(): PoolFigures | null;
+  /** Milliseconds since the epoch, for the age of the oldest pending event. */
+  now(): number;
+}
+
+export interface ServiceMetrics {
+  readonly registry: Registry;
+  observeRequest(record: RequestRecord): void;
+  /** One webhook delivery attempt and how it ended (`delivered`, `failed`, `retrying`…). */
+  observeWebhookAttempt(outcome: string): void;
+}
+
+const LATENCY_BUCKETS = [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5];
+
+export function createServiceMetrics(sources: MetricsSources): ServiceMetrics {
+  const registry = new Registry();
+  collectDefaultMetrics({ register: registry, eventLoopMonitoringPrecision: 10 });
+
+  const requests = new Counter({
+    name: 'drawdown_http_requests_total',
+    help: 'Requests answered, by environment, method, route pattern and status code.',
+    labelNames: ['environment', 'method', 'route', 'status'] as const,
+    registers: [registry],
+  });
+  const errors = new Counter({
+    name: 'drawdown_http_request_errors_total',
+    help: 'Requests answered with a 5xx status, by environment, method and route pattern.',
+    labelNames: ['environment', 'method', 'route'] as const,
+    registers: [registry],
+  });
+  const latency = new Histogram({
+    name: 'drawdown_http_request_duration_seconds',
+    help: 'Time from the request reaching the application to its response being ready.',
+    labelNames: ['environment', 'method', 'route'] as const,
+    buckets: LATENCY_BUCKETS,
+    registers: [registry],
+  });
+  const webhookAttempts = new Counter({
+    name: 'drawdown_webhook_delivery_attempts_total',
+    help: 'Webhook delivery attempts made by this process, by outcome.',
+    labelNames: ['outcome'] as const,
+    registers: [registry],
+  });
+
+  // The queue gauges share one read per scrape. With the database down the read fails: the
+  // gauges then report NaN (not a stale figure) and `drawdown_database_up` says 0, while the
+  // rest of the scrape (requests, event loop) still answers.
+  let pendingRead: Promise<QueueFigures | null> | undefined;
+  const queues = () => {
+    pendingRead ??= sources
+      .readQueues()
+      .catch(() => null)
+      .finally(() => {
+        pendingRead = undefined;
+      });
+    return pendingRead;
+  };
+  new Gauge({
+    name: 'drawdown_database_up',
+    help: '1 when the queue figures could be read from the database at this scrape, 0 otherwise.',
+    registers: [registry],
+    async collect() {
+      this.set((await queues()) === null ? 0 : 1);
+    },
+  });
+  const queueGauge = (name: string, help: string, pick: (figures: QueueFigures) => number) =>
+    new Gauge({
+      name,
+      help,
+      registers: [registry],
+      async collect() {
+        const figures = await queues();
+        // NaN: unknown (Prometheus reads it as such), never a stale or made-up figure.
+        if (figures === null) this.set(Number.NaN);
+        else this.set(pick(figures));
+      },
+    });
+  queueGauge(
+    'drawdown_usage_events_pending',
+    'Usage events accepted (answered 202) and not yet drawn down from balances: the ingestion backlog.',
+    (figures) => figures.pendingUsageEvents,
+  );
+  queueGauge(
+    'drawdown_usage_drawdown_lag_seconds',
+    'Age of the oldest usage event still waiting for its drawdown; 0 when none waits.',
+    (figures) =>
+      figures.oldestPendingUsageAcceptedAt === null
+        ? 0
+        : Math.max(0, (sources.now() - Date.parse(figures.oldestPendingUsageAcceptedAt)) / 1000),
+  );
+  queueGauge(
+    'drawdown_outbox_events_pending',
+    'Events written to the outbox and not yet fanned out to notification destinations.',
+    (figures) => figures.eventsAwaitingFanOut,
+  );
+  queueGauge(
+    'drawdown_webhook_notifications_pending',
+    'Webhook notifications waiting for delivery or for a retry.',
+    (figures) => figures.notificationsAwaitingDelivery,
+  );
+  new Gauge({
+    name: 'drawdown_database_pool_connections',
+    help: 'PostgreSQL pool connections by state (max, total, idle, waiting callers); absent on SQLite.',
+    labelNames: ['state'] as const,
+    registers: [registry],
+    collect() {
+      const figures = sources.readPool();
+      if (!figures) return;
+      for (const state of ['max', 'total', 'idle', 'waiting'] as const) this.set({ state }, figures[state]);
+    },
+  });
+
+  return {
+    registry,
+    observeRequest(record) {
+      const labels = { environment: record.environment, method: record.method, route: record.route };
+      requests.inc({ ...labels, status: String(record.status) });
+      latency.observe(labels, record.durationMs / 1000);
+      if (record.status >= 500) errors.inc(labels);
+    },
+    observeWebhookAttempt(outcome) {
+      webhookAttempts.inc({ outcome });
+    },
+  };
+}

@@ -1,0 +1,130 @@
+/**
+ * The container image cannot be built here (no Docker engine, no registry), so this test holds
+ * the Dockerfile, deploy/compose.yaml and deploy/Caddyfile to the commands the tests run: it
+ * reads the image's entrypoint, default command, environment and health check, and the compose
+ * services' commands and environment, and runs exactly those against PostgreSQL and Redis:
+ * `migrate`, then `serve`, whose health check passes on the operations port Caddy probes, and
+ * which exits 0 on SIGTERM.
+ */
+import { type ChildProcess, execFile, spawn } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { createTestStorage, findOrStartRedis, type RedisServer, type TestStorage } from '@drawdown/testkit';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildService, freePort, REPO_ROOT } from '../support/cli-process.js';
+
+const dockerfile = readFileSync(join(REPO_ROOT, 'Dockerfile'), 'utf8');
+const compose = readFileSync(join(REPO_ROOT, 'deploy/compose.yaml'), 'utf8');
+const caddyfile = readFileSync(join(REPO_ROOT, 'deploy/Caddyfile'), 'utf8');
+
+/** A JSON-array instruction of the final stage (`ENTRYPOINT ["node", …]`). */
+function instruction(name: string): string[] {
+  const lines = dockerfile.split('\n').filter((line) => line.startsWith(`${name} `) || line.startsWith(`  ${name} `));
+  const last = lines.at(-1) ?? '';
+  return JSON.parse(last.slice(last.indexOf('['))) as string[];
+}
+
+function imageEnvironment(): Record<string, string> {
+  const block = /ENV ([\s\S]*?)\nWORKDIR/.exec(dockerfile.slice(dockerfile.lastIndexOf('FROM ')))?.[1] ?? '';
+  return Object.fromEntries([...block.matchAll(/(\w+)=(\S+)/g)].map(([, name, value]) => [name ?? '', value ?? '']));
+}
+
+function composeCommands(): Record<string, string[]> {
+  const commands: Record<string, string[]> = {};
+  let service = '';
+  for (const line of compose.split('\n')) {
+    const named = /^ {2}([\w-]+):$/.exec(line);
+    if (named) service = named[1] ?? '';
+    const command = /^ {4}command: (\[.*\])$/.exec(line);
+    if (command) commands[service] = JSON.parse(command[1] ?? '[]') as string[];
+  }
+  return commands;
+}
+
+function run(command: readonly string[], env: NodeJS.ProcessEnv): Promise<{ code: number; output: string }> {
+  const [file = '', ...args] = command;
+  return new Promise((resolve) => {
+    execFile(file === 'node' ? process.execPath : file, args, { cwd: REPO_ROOT, env }, (error, stdout, stderr) => {
+      resolve({ code: error ? Number(error.code ?? 1) : 0, output: stdout + stderr });
+    });
+  });
+}
+
+describe('the Dockerfile and compose file', () => {
+  let storage: TestStorage;
+  let redis: RedisServer;
+  let serving: ChildProcess | undefined;
+
+  beforeAll(async () => {
+    buildService();
+    storage = await createTestStorage('postgres');
+    redis = await findOrStartRedis();
+  }, 180_000);
+  afterAll(async () => {
+    serving?.kill('SIGKILL');
+    await redis?.stop();
+    await storage?.dispose();
+  });
+
+  it('build with the command the tests build with, and run as a non-root user with a health check', () => {
+    expect(dockerfile).toContain('RUN npx tsc -b tsconfig.build.json');
+    expect(dockerfile).toMatch(/^USER node$/m);
+    expect(dockerfile.match(/^FROM /gm)).toHaveLength(2);
+    expect(instruction('ENTRYPOINT')).toEqual(['node', 'apps/billing-service/bin/drawdown.js']);
+    expect(instruction('CMD')).toEqual(['serve']);
+    // Caddy probes the same operations port the image listens on.
+    const opsPort = imageEnvironment().DRAWDOWN_OPS_ADDRESS?.split(':').at(-1);
+    expect(caddyfile.match(/health_port (\d+)/g)?.map((line) => line.split(' ')[1])).toEqual([opsPort, opsPort]);
+    expect(composeCommands()).toEqual({ migrate: ['migrate'], 'drawdown-1': ['serve'], 'drawdown-2': ['serve'] });
+  });
+
+  it('runs migrate, then serve with a passing health check, then stops cleanly on SIGTERM', async () => {
+    const [livePort, sandboxPort, opsPort] = [await freePort(), await freePort(), await freePort()];
+    const env: NodeJS.ProcessEnv = {
+      PATH: process.env.PATH,
+      ...imageEnvironment(),
+      // The compose file's variables, pointed at this test's PostgreSQL and Redis, on free loopback ports.
+      DRAWDOWN_DATABASE_URL: storage.databaseUrl,
+      DRAWDOWN_REDIS_URL: redis.url,
+      DRAWDOWN_TRUST_PROXY: 'true',
+      DRAWDOWN_DATABASE_POOL_SIZE: '10',
+      DRAWDOWN_DATA_DIR: storage.dataDir,
+      DRAWDOWN_HOST: '127.0.0.1',
+      DRAWDOWN_LIVE_PORT: String(livePort),
+      DRAWDOWN_SANDBOX_PORT: String(sandboxPort),
+      DRAWDOWN_OPS_ADDRESS: `127.0.0.1:${opsPort}`,
+    };
+    const entrypoint = instruction('ENTRYPOINT');
+    const commands = composeCommands();
+    const migrated = await run([...entrypoint, ...(commands.migrate ?? [])], env);
+    expect(migrated.code, migrated.output).toBe(0);
+
+    const [file = '', ...args] = [...entrypoint, ...instruction('CMD')];
+    const child = spawn(file === 'node' ? process.execPath : file, args, {
+      cwd: REPO_ROOT,
+      env,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    serving = child;
+    let output = '';
+    child.stdout?.on('data', (chunk: Buffer) => {
+      output += chunk.toString();
+    });
+    child.stderr?.on('data', (chunk: Buffer) => {
+      output += chunk.toString();
+    });
+    const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+    const check = /CMD (\[.*\])\s*$/m.exec(dockerfile.slice(dockerfile.indexOf('HEALTHCHECK')))?.[1] ?? '[]';
+    const healthCommand = (JSON.parse(check) as string[]).map((part) => part.replace(':8088', `:${opsPort}`));
+    let healthy = { code: 1, output: '' };
+    for (let attempt = 0; attempt < 100 && healthy.code !== 0; attempt += 1) {
+      healthy = await run(healthCommand, env);
+      if (healthy.code !== 0) await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+    expect(healthy.code, output).toBe(0);
+    expect(output).toContain('Drawdown billing service');
+    child.kill('SIGTERM');
+    expect(await exited, output).toBe(0);
+    serving = undefined;
+  }, 120_000);
+});

@@ -1,0 +1,136 @@
+/**
+ * Logs and metrics of a running service, in process: request ids taken from `X-Request-Id` when
+ * well formed, one JSON access line per request with the account and environment, the
+ * Prometheus registry's request, queue, pool and event-loop figures, and repeated failures
+ * written a few times per window, then counted.
+ */
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { Writable } from 'node:stream';
+import { createAccount, createApiKey } from '@drawdown/billing-core';
+import { createTestStorage, ENGINES, type TestStorage } from '@drawdown/testkit';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type CoreServices, composeServices } from '../../src/compose-services.js';
+import { resolveServiceConfig } from '../../src/config.js';
+import { configurationDocument } from '../../src/configuration-doc.js';
+import { createFailureReporter, createLogger } from '../../src/operations/logger.js';
+import { createOperationsApp } from '../../src/operations/operations-app.js';
+import { type RunningService, startService } from '../../src/server.js';
+
+const REPO_ROOT = join(import.meta.dirname, '../../../..');
+
+function memoryLog() {
+  const lines: Record<string, unknown>[] = [];
+  const stream = new Writable({
+    write(chunk: Buffer, _encoding, done) {
+      for (const line of chunk.toString().split('\n').filter(Boolean)) lines.push(JSON.parse(line));
+      done();
+    },
+  });
+  return { lines, logger: createLogger({ level: 'info', destination: stream }) };
+}
+
+describe.each(ENGINES)('%s: request ids, access lines and metrics', (engine) => {
+  let storage: TestStorage;
+  let services: CoreServices;
+  let service: RunningService;
+  let key: string;
+  let accountId: string;
+  const log = memoryLog();
+
+  beforeAll(async () => {
+    storage = await createTestStorage(engine);
+    const config = resolveServiceConfig(
+      {
+        'data-dir': storage.dataDir,
+        'live-port': '0',
+        'sandbox-port': '0',
+        'rate-limit': 'off',
+        ...(storage.databaseUrl ? { 'database-url': storage.databaseUrl } : {}),
+      },
+      {},
+    );
+    services = await composeServices(config);
+    service = await startService(services, config, { logger: log.logger });
+    const account = await createAccount(services, { name: 'Observed', earlyAccess: true });
+    accountId = account.id;
+    key = (await createApiKey(services, { accountId, environment: 'sandbox', name: 'k', permissions: ['all'] })).token;
+  });
+  afterAll(async () => {
+    await service?.close();
+    await storage?.dispose();
+  });
+
+  const get = (path: string, headers: Record<string, string> = {}) =>
+    fetch(`${service.sandboxUrl}${path}`, { headers: { authorization: `Bearer ${key}`, ...headers } });
+
+  it('takes a well-formed X-Request-Id, replaces a malformed one, and logs one access line per request', async () => {
+    const chosen = await get('/products/pro_01h0000000000000000000000a', { 'x-request-id': 'lb-7f3a.42' });
+    expect(chosen.status).toBe(404);
+    expect(chosen.headers.get('request-id')).toBe('lb-7f3a.42');
+    expect(((await chosen.json()) as { meta: { request_id: string } }).meta.request_id).toBe('lb-7f3a.42');
+    const malformed = await get('/products', { 'x-request-id': 'has spaces "and quotes"' });
+    expect(malformed.headers.get('request-id')).toMatch(/^[0-9a-f-]{36}$/);
+
+    const access = log.lines.filter((line) => line.msg === 'request');
+    expect(access.find((line) => line.requestId === 'lb-7f3a.42')).toMatchObject({
+      level: 'info',
+      environment: 'sandbox',
+      accountId,
+      method: 'GET',
+      route: '/products/:id',
+      status: 404,
+      service: 'drawdown',
+    });
+    expect(access.find((line) => line.requestId === malformed.headers.get('request-id'))).toMatchObject({
+      route: '/products',
+      status: 200,
+    });
+    for (const line of log.lines) expect(typeof line.time).toBe('string');
+  });
+
+  it('serves request, queue, pool and event-loop figures on /metrics, and readiness', async () => {
+    await get('/products');
+    const ops = createOperationsApp(service.operations);
+    const metrics = await (await ops.request('/metrics')).text();
+    expect(metrics).toMatch(
+      /drawdown_http_requests_total\{environment="sandbox",method="GET",route="\/products",status="200"\} [1-9]/,
+    );
+    expect(metrics).toMatch(/drawdown_http_request_duration_seconds_bucket\{.*route="\/products".*\}/);
+    for (const name of [
+      'drawdown_usage_events_pending 0',
+      'drawdown_usage_drawdown_lag_seconds 0',
+      'drawdown_outbox_events_pending',
+      'drawdown_webhook_notifications_pending',
+      'nodejs_eventloop_lag_p99_seconds',
+    ])
+      expect(metrics).toContain(name);
+    if (engine === 'postgres') expect(metrics).toMatch(/drawdown_database_pool_connections\{state="max"\} 10/);
+    const ready = await ops.request('/readyz');
+    expect(ready.status).toBe(200);
+  });
+});
+
+describe('repeated failures', () => {
+  it('are written five times per window, then counted into the next window’s first line', () => {
+    const log = memoryLog();
+    let now = 0;
+    const report = createFailureReporter(log.logger, { perWindow: 5, windowMs: 10_000, now: () => now });
+    const outage = Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:5432'), { code: 'ECONNREFUSED' });
+    for (let index = 0; index < 240; index += 1) report('drawdown batch failed', outage);
+    report('another failure', new Error('boom'));
+    expect(log.lines.filter((line) => line.msg === 'drawdown batch failed')).toHaveLength(5);
+    expect(log.lines.filter((line) => line.msg === 'another failure')).toHaveLength(1);
+    now = 10_000;
+    report('drawdown batch failed', outage);
+    expect(log.lines.at(-1)).toMatchObject({ msg: 'drawdown batch failed', suppressedSinceLastWindow: 235 });
+    // Stacks stay inside the JSON line.
+    expect(String((log.lines[0]?.err as { stack: string }).stack)).toContain('ECONNREFUSED');
+  });
+});
+
+describe('docs/configuration.md', () => {
+  it('is the rendering of the settings schema (run `npm run docs` after changing a setting)', () => {
+    expect(readFileSync(join(REPO_ROOT, 'docs/configuration.md'), 'utf8')).toBe(configurationDocument());
+  });
+});
