@@ -32,6 +32,7 @@ import {
   type StoreConfig,
   schemaState,
 } from '@drawdown/billing-store';
+import { createAuthenticatedKeyCache } from './infrastructure/authenticated-key-cache.js';
 import { createEnvironmentClocks } from './infrastructure/environment-clocks.js';
 import { keySecrets } from './infrastructure/key-secrets.js';
 import { systemClock } from './infrastructure/system-clock.js';
@@ -72,7 +73,8 @@ export function storeConfig(settings: StorageSettings): StoreConfig {
         url: settings.databaseUrl,
         ...(settings.databasePoolSize ? { maxConnections: settings.databasePoolSize } : {}),
       }
-    : { engine: 'sqlite', file: sqliteFile(settings.dataDir) };
+    : // Checkpoints off the event loop (ADR 0714).
+      { engine: 'sqlite', file: sqliteFile(settings.dataDir), backgroundCheckpoints: true };
 }
 
 /** The SQLite database of a data folder. */
@@ -190,6 +192,7 @@ export async function composeServices(settings: StorageSettings, options: Compos
     wallClock: systemClock,
     clockFor: createEnvironmentClocks(store.sandboxClocks, systemClock),
     secrets: keySecrets,
+    authenticatedKeys: createAuthenticatedKeyCache(),
     webhookDestinations: destinationGuard,
     pause: (milliseconds) => sleep(milliseconds),
     reportError,

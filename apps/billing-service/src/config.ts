@@ -172,8 +172,13 @@ export const SETTINGS = [
     kind: 'string',
     fallback: '10',
     placeholder: 'N',
-    description: 'Most PostgreSQL connections one process opens.',
-    parse: positiveInteger('connections'),
+    description: 'Most PostgreSQL connections one process opens (1 to 1000).',
+    parse: (text, name) => {
+      const connections = positiveInteger('connections')(text, name);
+      if (connections > 1000)
+        throw new Error(`${name} must be a positive number of connections up to 1000; got ${text}`);
+      return connections;
+    },
   }),
   setting({
     key: 'migrateOnStart',

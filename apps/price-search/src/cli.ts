@@ -3,16 +3,19 @@
  * The `price-search` command: serve, import, keys, mcp. Human output goes to stderr except what a script
  * would capture (a created key, a key list); `mcp` keeps stdout for JSON-RPC alone.
  */
-import { existsSync } from 'node:fs';
+import { existsSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import { CustomerLinkStore, isCustomerId } from './billing/customer-links.js';
 import { drawdownBillingFromEnv } from './billing/drawdown-billing.js';
+import type { Catalogue } from './catalogue/catalogue.js';
 import { CatalogueStore } from './catalogue/catalogue-store.js';
-import { FeedFormatError } from './catalogue/feed/read-feed.js';
-import { importFeed } from './catalogue/import-feed.js';
+import { FEED_FORMATS, type FeedFormat, FeedFormatError } from './catalogue/feed/read-feed.js';
+import { type ImportProgress, importFeed } from './catalogue/import-feed.js';
+import { PostgresCatalogue } from './catalogue/postgres-catalogue.js';
 import { ebayOptionsFrom, readEnvironment } from './config.js';
+import { type FeedSource, readFeedSources } from './feeds/feed-source.js';
 import { KeyStore } from './keys/key-store.js';
 import { isNetworkId, NETWORKS } from './listing/networks.js';
 import { createMcpServer } from './mcp/mcp-server.js';
@@ -23,13 +26,15 @@ import { startPriceSearch } from './start-price-search.js';
 const USAGE = `Usage: price-search <command> [options]
 
 Commands:
-  serve [--port 8090] [--host 127.0.0.1] [--data-dir DIR] [--catalogue FILE] [--demo]
+  serve [--port 8090] [--host 127.0.0.1] [--data-dir DIR] [--catalogue FILE | --catalogue-url URL] [--demo] [--feeds FILE]
         [--billing-url URL] [--lookups-unit ubu_…]
-      Start the HTTP API. Without an imported catalogue the bundled demo feed is served from memory.
+      Start the HTTP API. Without an imported catalogue or live feeds the bundled demo feed is served from
+      memory. --feeds (or PRICE_SEARCH_FEEDS) names a JSON list of live product feeds refreshed on a schedule.
       With a billing URL (and DRAWDOWN_BILLING_KEY, DRAWDOWN_WEBHOOK_SECRET), keys linked to a Drawdown
       customer are metered by Drawdown, which notifies POST /billing/webhooks.
-  import <feed.tsv|feed.xml> [--network ID] [--format tsv|xml] [--replace] [--data-dir DIR] [--catalogue FILE]
-      Import a Google Merchant Center feed into the catalogue; rejected rows are listed with reasons.
+  import <feed> [--network ID] [--format tsv|xml|awin_csv] [--replace] [--data-dir DIR] [--catalogue FILE | --catalogue-url URL]
+      Import a Google Merchant Center (TSV, XML) or Awin (CSV) feed into the catalogue; rejected rows are
+      listed with reasons.
   keys create --plan pro|scale [--label TEXT] [--customer ctm_…] [--data-dir DIR]
   keys revoke <key-id> [--data-dir DIR]
   keys list [--data-dir DIR]
@@ -76,15 +81,27 @@ async function serveCommand(args: readonly string[]): Promise<number> {
       port: { type: 'string' },
       host: { type: 'string' },
       'data-dir': { type: 'string' },
+      'catalogue-url': { type: 'string' },
       catalogue: { type: 'string' },
       demo: { type: 'boolean', default: false },
+      feeds: { type: 'string' },
       'billing-url': { type: 'string' },
       'lookups-unit': { type: 'string' },
     },
   });
   const env = readEnvironment();
   const files = paths(values['data-dir'], values.catalogue);
-  const useDemo = values.demo || !existsSync(files.catalogue);
+  const feedsPath = values.feeds ?? process.env.PRICE_SEARCH_FEEDS;
+  let feeds: FeedSource[] = [];
+  try {
+    feeds = feedsPath === undefined ? [] : readFeedSources(feedsPath);
+  } catch (error) {
+    console.error(`price-search: ${error instanceof Error ? error.message : String(error)}`);
+    return 1;
+  }
+  const catalogueUrl = values['catalogue-url'] ?? process.env.PRICE_SEARCH_CATALOGUE_URL;
+  // A PostgreSQL catalogue gets the demo feed only when asked (--demo): it may be shared.
+  const useDemo = values.demo || (catalogueUrl === undefined && feeds.length === 0 && !existsSync(files.catalogue));
   const port = values.port === undefined ? env.PRICE_SEARCH_PORT : Number(values.port);
   if (!Number.isInteger(port) || port < 0 || port > 65_535) {
     console.error(`price-search: invalid port "${values.port}"`);
@@ -105,14 +122,23 @@ async function serveCommand(args: readonly string[]): Promise<number> {
     port,
     host: values.host ?? env.PRICE_SEARCH_HOST,
     cataloguePath: useDemo ? ':memory:' : files.catalogue,
+    ...(catalogueUrl === undefined ? {} : { catalogueUrl }),
     demoFeed: useDemo,
     statePath: files.state,
     trustedProxies: env.PRICE_SEARCH_TRUSTED_PROXIES,
     ebay,
     drawdown,
+    feeds,
   });
   console.error(`price-search listening on ${running.url}`);
-  console.error(`  catalogue: ${useDemo ? 'bundled demo feed (in memory)' : files.catalogue}`);
+  console.error(
+    `  catalogue: ${catalogueUrl !== undefined ? 'PostgreSQL' : useDemo ? 'bundled demo feed (in memory): example listings, not live offers' : files.catalogue}`,
+  );
+  for (const feed of feeds) {
+    console.error(
+      `  feed ${feed.id}: ${feed.network} from ${feed.url} (${feed.format}, every ${feed.refreshMinutes} min)`,
+    );
+  }
   console.error(
     `  ebay_uk:   ${ebay ? `live eBay Browse API at ${ebay.baseUrl}` : 'catalogue (EBAY_CLIENT_ID not set)'}`,
   );
@@ -140,6 +166,7 @@ async function importCommand(args: readonly string[]): Promise<number> {
       format: { type: 'string' },
       replace: { type: 'boolean', default: false },
       'data-dir': { type: 'string' },
+      'catalogue-url': { type: 'string' },
       catalogue: { type: 'string' },
     },
   });
@@ -152,25 +179,30 @@ async function importCommand(args: readonly string[]): Promise<number> {
     console.error(`price-search import: unknown network "${values.network}" (${NETWORKS.join(', ')})`);
     return 1;
   }
-  if (values.format !== undefined && values.format !== 'tsv' && values.format !== 'xml') {
-    console.error('price-search import: --format is tsv or xml');
+  const format = values.format;
+  if (format !== undefined && !(FEED_FORMATS as readonly string[]).includes(format)) {
+    console.error(`price-search import: --format is ${FEED_FORMATS.join(', ')}`);
     return 1;
   }
   const files = paths(values['data-dir'], values.catalogue);
-  const store = CatalogueStore.open(files.catalogue);
+  const catalogueUrl = values['catalogue-url'] ?? process.env.PRICE_SEARCH_CATALOGUE_URL;
+  const store: Catalogue =
+    catalogueUrl === undefined ? CatalogueStore.open(files.catalogue) : await PostgresCatalogue.open(catalogueUrl);
+  const target = catalogueUrl === undefined ? files.catalogue : 'the PostgreSQL catalogue';
   const interactive = process.stderr.isTTY === true;
+  const totalBytes = statSync(feedPath, { throwIfNoEntry: false })?.size;
   const started = performance.now();
   let shownRejections = 0;
   try {
-    if (values.replace) store.clear();
+    if (values.replace) await store.clear();
     const report = await importFeed(store, {
       path: feedPath,
-      ...(values.format === undefined ? {} : { format: values.format }),
+      ...(format === undefined ? {} : { format: format as FeedFormat }),
       ...(values.network === undefined ? {} : { network: values.network }),
-      onProgress: ({ read, imported, rejected }) => {
-        const line = `read ${read} rows: ${imported} imported, ${rejected} rejected`;
-        if (interactive) process.stderr.write(`\r${line}`);
-        else if (read % 10_000 < 2_000) console.error(line);
+      onProgress: (progress) => {
+        const line = progressLine(progress, totalBytes, performance.now() - started);
+        if (interactive) process.stderr.write(`\r\u001b[K${line}`);
+        else if (progress.read % 100_000 < 2_000) console.error(line);
       },
       onRejected: (rejection) => {
         shownRejections += 1;
@@ -186,7 +218,7 @@ async function importCommand(args: readonly string[]): Promise<number> {
     if (report.rejected > 50) console.error(`  … and ${report.rejected - 50} more rejected rows`);
     const seconds = ((performance.now() - started) / 1000).toFixed(1);
     console.error(
-      `Imported ${report.imported} of ${report.read} rows into ${files.catalogue} in ${seconds} s (${report.rejected} rejected).`,
+      `Imported ${report.imported} of ${report.read} rows into ${target} in ${seconds} s (${report.rejected} rejected).`,
     );
     return 0;
   } catch (error) {
@@ -196,8 +228,20 @@ async function importCommand(args: readonly string[]): Promise<number> {
     }
     throw error;
   } finally {
-    store.close();
+    await store.close();
   }
+}
+
+const BAR_WIDTH = 30;
+
+/** "[#########.....]  31%  310,000 rows  12,400 rows/s  0 rejected" (no bar when the size is unknown). */
+export function progressLine(progress: ImportProgress, totalBytes: number | undefined, elapsedMs: number): string {
+  const rate = Math.round(progress.read / Math.max(elapsedMs / 1000, 0.001));
+  const counts = `${progress.read.toLocaleString('en-GB')} rows  ${rate.toLocaleString('en-GB')} rows/s  ${progress.rejected.toLocaleString('en-GB')} rejected`;
+  if (totalBytes === undefined || totalBytes === 0 || progress.bytesRead === undefined) return counts;
+  const share = Math.min(progress.bytesRead / totalBytes, 1);
+  const filled = Math.round(share * BAR_WIDTH);
+  return `[${'#'.repeat(filled)}${'.'.repeat(BAR_WIDTH - filled)}] ${String(Math.floor(share * 100)).padStart(3)}%  ${counts}`;
 }
 
 async function keysCommand(args: readonly string[]): Promise<number> {

@@ -9,11 +9,15 @@ import {
   type DrawdownBilling,
   type DrawdownBillingOptions,
 } from './billing/drawdown-billing.js';
+import type { Catalogue } from './catalogue/catalogue.js';
 import { CATALOGUE_CONNECTOR_ID, createCatalogueConnector } from './catalogue/catalogue-connector.js';
 import { CatalogueStore } from './catalogue/catalogue-store.js';
 import { importFeed } from './catalogue/import-feed.js';
+import { PostgresCatalogue } from './catalogue/postgres-catalogue.js';
 import { createEbayBrowseConnector, EBAY_CONNECTOR_ID } from './ebay/ebay-browse-connector.js';
 import { EbayTokenProvider } from './ebay/ebay-token-provider.js';
+import { FeedRefresher } from './feeds/feed-refresher.js';
+import type { FeedSource } from './feeds/feed-source.js';
 import type { HttpDependencies } from './http/http-dependencies.js';
 import { KeyStore } from './keys/key-store.js';
 import { NETWORKS } from './listing/networks.js';
@@ -42,10 +46,14 @@ export interface EbayOptions {
 export interface ServiceOptions {
   /** Catalogue database file, or `:memory:`. */
   readonly cataloguePath?: string;
+  /** A PostgreSQL URL: the catalogue lives there instead of in SQLite (`cataloguePath` is then not used). */
+  readonly catalogueUrl?: string;
   /** Keys and quota database file, or `:memory:`. */
   readonly statePath?: string;
-  /** Load the bundled demo feed when the catalogue is empty (default true). */
+  /** Load the bundled demo feed when the catalogue is empty (default true without `feeds`, false with). */
   readonly demoFeed?: boolean;
+  /** Live product feeds refreshed into the catalogue (see feeds/feed-source.ts). */
+  readonly feeds?: readonly FeedSource[];
   readonly ebay?: EbayOptions | undefined;
   /** More live connectors; like eBay, each takes its networks away from the catalogue. */
   readonly extraConnectors?: readonly Connector[];
@@ -65,10 +73,13 @@ export interface ServiceOptions {
 export interface PriceSearchService {
   readonly deps: HttpDependencies;
   readonly keys: KeyStore;
-  readonly catalogue: CatalogueStore;
+  readonly catalogue: Catalogue;
   /** The Drawdown meter, customer links and webhook receiver, when billing is configured. */
   readonly billing: DrawdownBilling | undefined;
-  close(): void;
+  /** Refreshes the live feeds; `startPriceSearch` runs its schedule. Undefined without feeds. */
+  readonly feeds: FeedRefresher | undefined;
+  /** Closes the databases (a PostgreSQL catalogue's pool asynchronously). */
+  close(): void | Promise<void>;
 }
 
 const DEFAULT_DEADLINES_MS = { [CATALOGUE_CONNECTOR_ID]: 1_000 };
@@ -77,7 +88,11 @@ const DEFAULT_DEADLINE_MS = 2_500;
 /** Builds the service from options. */
 export async function composeService(options: ServiceOptions = {}): Promise<PriceSearchService> {
   const clock = options.clock ?? systemClock;
-  const catalogue = await openCatalogue(options.cataloguePath ?? ':memory:', options.demoFeed ?? true);
+  const feedSources = options.feeds ?? [];
+  const { catalogue, demo } = await openCatalogue(
+    options.catalogueUrl ?? options.cataloguePath ?? ':memory:',
+    options.demoFeed ?? feedSources.length === 0,
+  );
   const stateDb = openStateDatabase(options.statePath ?? ':memory:');
 
   try {
@@ -111,6 +126,8 @@ export async function composeService(options: ServiceOptions = {}): Promise<Pric
       deadlinesMs: { ...DEFAULT_DEADLINES_MS, ...options.deadlinesMs },
       defaultDeadlineMs: DEFAULT_DEADLINE_MS,
     });
+    const feeds =
+      feedSources.length === 0 ? undefined : new FeedRefresher({ store: catalogue, sources: feedSources, clock });
     const keys = new KeyStore(stateDb);
     const localMeter = options.meter ?? new LocalLookupMeter(new QuotaStore(stateDb), clock, options.monthlyLookups);
     const billing =
@@ -130,19 +147,22 @@ export async function composeService(options: ServiceOptions = {}): Promise<Pric
         clock,
         trustedProxies: options.trustedProxies ?? 0,
         version: PACKAGE_VERSION,
+        catalogueSource: feeds !== undefined ? 'live_feeds' : demo ? 'demo_feed' : 'imported',
+        ...(feeds === undefined ? {} : { feeds }),
         ...(billing === undefined ? {} : { billingWebhook: billing.webhooks }),
       },
       keys,
       catalogue,
       billing,
+      feeds,
       close() {
-        catalogue.close();
         stateDb.close();
+        return catalogue.close();
       },
     };
   } catch (error) {
-    catalogue.close();
     stateDb.close();
+    await catalogue.close();
     throw error;
   }
 }
@@ -150,17 +170,22 @@ export async function composeService(options: ServiceOptions = {}): Promise<Pric
 // The demo feed is parsed once per process; later in-memory catalogues start from a copy of the result.
 let demoImage: Buffer | undefined;
 
-async function openCatalogue(path: string, demoFeed: boolean): Promise<CatalogueStore> {
-  if (path === ':memory:' && demoFeed && demoImage !== undefined) return CatalogueStore.fromImage(demoImage);
-  const catalogue = CatalogueStore.open(path);
+/** Opens the catalogue at a SQLite path, `:memory:` or a PostgreSQL URL, loading the demo feed when asked and empty. */
+async function openCatalogue(location: string, demoFeed: boolean): Promise<{ catalogue: Catalogue; demo: boolean }> {
+  if (location === ':memory:' && demoFeed && demoImage !== undefined) {
+    return { catalogue: CatalogueStore.fromImage(demoImage), demo: true };
+  }
+  const postgres = /^postgres(ql)?:\/\//.test(location);
+  const catalogue = postgres ? await PostgresCatalogue.open(location) : CatalogueStore.open(location);
   try {
     if (demoFeed && Object.keys(catalogue.countByNetwork()).length === 0) {
       await importFeed(catalogue, { path: DEMO_FEED_PATH });
-      if (path === ':memory:') demoImage = catalogue.serialize();
+      if (location === ':memory:' && catalogue instanceof CatalogueStore) demoImage = catalogue.serialize();
+      return { catalogue, demo: true };
     }
-    return catalogue;
+    return { catalogue, demo: false };
   } catch (error) {
-    catalogue.close();
+    await catalogue.close();
     throw error;
   }
 }

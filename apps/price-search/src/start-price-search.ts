@@ -39,6 +39,7 @@ export async function startPriceSearch(options: StartOptions = {}): Promise<Runn
         server.once('error', reject);
       },
     );
+    service.feeds?.start();
     const urlHost = host.includes(':') ? `[${host}]` : host;
     let closing: Promise<void> | undefined;
     return {
@@ -47,13 +48,15 @@ export async function startPriceSearch(options: StartOptions = {}): Promise<Runn
       close: () => {
         closing ??= new Promise<void>((resolve, reject) => {
           server.close((error) => {
-            // Usage reports to Drawdown still in flight are delivered before the state database closes.
-            const drained = service.billing?.meter.close() ?? Promise.resolve();
-            void drained.then(() => {
-              service.close();
-              if (error) reject(error);
-              else resolve();
-            });
+            // Usage reports to Drawdown still in flight are delivered, and feed imports finish, before the
+            // databases close.
+            const drained = Promise.all([service.billing?.meter.close(), service.feeds?.stop()]);
+            void drained
+              .then(() => service.close())
+              .then(() => {
+                if (error) reject(error);
+                else resolve();
+              }, reject);
           });
           if ('closeAllConnections' in server) server.closeAllConnections();
         });

@@ -10,9 +10,11 @@ export {
   type CreateApiKeyInput,
   createAccount,
   createApiKey,
+  type KeyAuthenticationDependencies,
   type KeySecrets,
   revokeApiKey,
 } from './access/api-keys.js';
+export type { AuthenticatedKey, AuthenticatedKeyCache, KeyReadTicket } from './access/authenticated-key-cache.js';
 export { createDemoAccount, type DemoAccount, type DemoAccountRequest } from './access/demo-account.js';
 export {
   ALL_PERMISSIONS,
@@ -299,6 +301,8 @@ export {
   type AccountRepository,
   type AddressColumn,
   type ApiKeyRepository,
+  type BalanceChange,
+  type BalanceKey,
   type BusinessColumn,
   type Collection,
   type CustomerColumn,

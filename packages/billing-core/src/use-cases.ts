@@ -20,6 +20,7 @@ import {
   type KeySecrets,
   revokeApiKey,
 } from './access/api-keys.js';
+import type { AuthenticatedKeyCache } from './access/authenticated-key-cache.js';
 import { createDemoAccount, type DemoAccountRequest } from './access/demo-account.js';
 import { createAddress, getAddress, listAddresses, updateAddress } from './catalogue/addresses.js';
 import { createBusiness, getBusiness, listBusinesses, updateBusiness } from './catalogue/businesses.js';
@@ -119,6 +120,8 @@ export interface UseCasePorts {
   clockFor(scope: Scope): Promise<Clock>;
   /** Randomness and hashing for API keys and endpoint secrets. */
   readonly secrets: KeySecrets & SecretSource;
+  /** Keys that authenticated in this process within the last second (ADR 0710). */
+  readonly authenticatedKeys: AuthenticatedKeyCache;
   /** Which webhook destinations may be saved. */
   readonly webhookDestinations: DestinationPolicy;
   /** Waits a while (the core has no timers of its own). */
@@ -144,7 +147,13 @@ export function createUseCases(ports: UseCasePorts) {
     return async (caller, ...args) => useCase(await contextOf(caller), ...args);
   }
 
-  const access = { store, ids, clock: wallClock, secrets: ports.secrets };
+  const access = {
+    store,
+    ids,
+    clock: wallClock,
+    secrets: ports.secrets,
+    authenticatedKeys: ports.authenticatedKeys,
+  };
 
   function notificationSettingContext(context: OperationContext): NotificationSettingContext {
     return { ...context, secrets: ports.secrets, destinations: ports.webhookDestinations };

@@ -35,7 +35,12 @@ import type { SqlDatabase, SqlExecutor } from './sql/sql-database.js';
 import { SqliteDatabase } from './sql/sqlite-database.js';
 
 export type StoreConfig =
-  | { readonly engine: 'sqlite'; readonly file: string; readonly synchronous?: 'FULL' | 'NORMAL' }
+  | {
+      readonly engine: 'sqlite';
+      readonly file: string;
+      readonly synchronous?: 'FULL' | 'NORMAL';
+      readonly backgroundCheckpoints?: boolean;
+    }
   | { readonly engine: 'postgres'; readonly url: string; readonly maxConnections?: number };
 
 export function repositoriesOn(executor: SqlExecutor): Repositories {
@@ -67,7 +72,10 @@ export function repositoriesOn(executor: SqlExecutor): Repositories {
 
 export function openDatabase(config: StoreConfig): SqlDatabase {
   if (config.engine === 'sqlite') {
-    return new SqliteDatabase(config.file, config.synchronous ? { synchronous: config.synchronous } : {});
+    return new SqliteDatabase(config.file, {
+      ...(config.synchronous ? { synchronous: config.synchronous } : {}),
+      ...(config.backgroundCheckpoints ? { backgroundCheckpoints: true } : {}),
+    });
   }
   return new PostgresDatabase(config.url, config.maxConnections ? { maxConnections: config.maxConnections } : {});
 }

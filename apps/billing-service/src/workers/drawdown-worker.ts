@@ -7,6 +7,12 @@ import type { UseCases } from '@drawdown/billing-core';
 import { createPollingWorker, type Worker } from './polling-worker.js';
 
 export const DRAWDOWN_BATCH = 500;
+/**
+ * Under load a drawdown batch starts at most every 10 ms: events accepted meanwhile are applied
+ * together, in one transaction (one fsync on SQLite, a few statements on PostgreSQL) instead of
+ * one per ingest commit, for at most 10 ms more lag (ADR 0713).
+ */
+export const DRAWDOWN_BUSY_INTERVAL_MS = 10;
 
 export function createDrawdownWorker(
   useCases: Pick<UseCases, 'applyPendingDrawdowns'>,
@@ -15,6 +21,7 @@ export function createDrawdownWorker(
   return createPollingWorker({
     name: 'drawdown',
     idleMs: options.pollMs,
+    busyIntervalMs: DRAWDOWN_BUSY_INTERVAL_MS,
     onError: options.onError,
     runBatch: async () => (await useCases.applyPendingDrawdowns(DRAWDOWN_BATCH)) > 0,
   });

@@ -19,6 +19,11 @@ export interface PollingWorkerOptions {
   /** Does one batch; resolves true when it found work (so another batch runs at once). */
   readonly runBatch: () => Promise<boolean>;
   readonly idleMs: number;
+  /**
+   * While batches find work, the next starts no sooner than this after the previous one
+   * started, so work arriving meanwhile joins one batch instead of one each (0: at once).
+   */
+  readonly busyIntervalMs?: number;
   readonly errorPauseMs?: number;
   readonly onError: (message: string, error: unknown) => void;
 }
@@ -28,6 +33,7 @@ export function createPollingWorker(options: PollingWorkerOptions): Worker {
   let loop: Promise<void> | undefined;
   let wakeSleeper: (() => void) | undefined;
   let wakeRequested = false;
+  let stopPause: (() => void) | undefined;
 
   const sleep = (ms: number) =>
     new Promise<void>((resolve) => {
@@ -45,9 +51,26 @@ export function createPollingWorker(options: PollingWorkerOptions): Worker {
       wakeSleeper = done;
     });
 
+  /** A wait that `wake()` does not cut short (`stop()` does). */
+  const pause = (ms: number) =>
+    new Promise<void>((resolve) => {
+      if (ms <= 0) {
+        resolve();
+        return;
+      }
+      const timer = setTimeout(done, ms);
+      function done() {
+        clearTimeout(timer);
+        stopPause = undefined;
+        resolve();
+      }
+      stopPause = done;
+    });
+
   async function run(): Promise<void> {
     while (running) {
       let foundWork = false;
+      const startedAt = Date.now();
       try {
         foundWork = await options.runBatch();
       } catch (error) {
@@ -56,6 +79,7 @@ export function createPollingWorker(options: PollingWorkerOptions): Worker {
         continue;
       }
       if (!foundWork && running) await sleep(options.idleMs);
+      else if (running) await pause(startedAt + (options.busyIntervalMs ?? 0) - Date.now());
     }
   }
 
@@ -69,6 +93,7 @@ export function createPollingWorker(options: PollingWorkerOptions): Worker {
     async stop() {
       running = false;
       wakeSleeper?.();
+      stopPause?.();
       await loop;
     },
     wake() {

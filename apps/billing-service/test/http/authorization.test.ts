@@ -4,7 +4,7 @@
  * right permission through. The endpoint table is checked against the app's routes, so a new
  * route without a row here fails this test.
  */
-import { ALL_PERMISSIONS, type Permission, revokeApiKey } from '@drawdown/billing-core';
+import { ALL_PERMISSIONS, type Permission } from '@drawdown/billing-core';
 import { createApp } from '@drawdown/billing-service';
 import { type BillingHarness, ENGINES, startBillingHarness } from '@drawdown/testkit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -160,7 +160,7 @@ describe.each(ENGINES)('%s: authorization on every endpoint', (engine) => {
   beforeAll(async () => {
     harness = await startBillingHarness({ engine });
     revokedKey = await harness.createKey({ environment: 'sandbox', permissions: ['all'] });
-    await revokeApiKey(harness.services, `apikey_${revokedKey.split('_')[3]}`);
+    await harness.services.useCases.revokeApiKey(`apikey_${revokedKey.split('_')[3]}`);
     expiredKey = await insertExpiredKey(harness);
     for (const permission of new Set(ENDPOINTS.flatMap((endpoint) => endpoint.permission ?? []))) {
       keysWith.set(permission, await harness.createKey({ environment: 'sandbox', permissions: [permission] }));

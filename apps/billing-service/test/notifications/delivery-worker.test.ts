@@ -17,6 +17,7 @@ import {
 import { openStore } from '@drawdown/billing-store';
 import { createTestStorage, ENGINES, type TestStorage } from '@drawdown/testkit';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { createAuthenticatedKeyCache } from '../../src/infrastructure/authenticated-key-cache.js';
 import { keySecrets } from '../../src/infrastructure/key-secrets.js';
 import { createUlidIds } from '../../src/infrastructure/ulid-ids.js';
 import {
@@ -56,6 +57,7 @@ describe.each(ENGINES)('%s: the delivery worker', (engine) => {
         wallClock: clock,
         clockFor: async () => clock,
         secrets: keySecrets,
+        authenticatedKeys: createAuthenticatedKeyCache(),
         webhookDestinations: createDestinationGuard({ allowPrivate: false }),
         pause: async () => {},
         reportError: (_message, error) => errors.push(error),

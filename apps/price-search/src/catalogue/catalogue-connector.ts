@@ -6,19 +6,19 @@
 import type { Listing } from '../listing/listing.js';
 import type { NetworkId } from '../listing/networks.js';
 import type { Connector, ConnectorDescription, ConnectorQuery } from '../search/connector.js';
-import type { CatalogueStore } from './catalogue-store.js';
+import type { Catalogue } from './catalogue.js';
 
 /** Connector id of the offline catalogue. */
 export const CATALOGUE_CONNECTOR_ID = 'catalogue';
 
 /** Serves `networks` from the catalogue. */
-export function createCatalogueConnector(store: CatalogueStore, networks: readonly NetworkId[]): Connector {
+export function createCatalogueConnector(store: Catalogue, networks: readonly NetworkId[]): Connector {
   return {
     id: CATALOGUE_CONNECTOR_ID,
     networks,
     async search(query: ConnectorQuery, signal: AbortSignal): Promise<readonly Listing[]> {
       signal.throwIfAborted();
-      const hits = store.search({
+      const hits = await store.search({
         terms: query.terms,
         networks: query.networks,
         minPence: query.minPence,
@@ -34,8 +34,12 @@ export function createCatalogueConnector(store: CatalogueStore, networks: readon
         network: hit.network,
         url: hit.url,
         sourceRank: rank,
+        imageUrl: hit.imageUrl ?? undefined,
+        shippingPence: hit.shippingPence ?? undefined,
+        offers: hit.offers,
       }));
     },
+    cacheStamp: () => store.cacheStamp(),
     describe(): ConnectorDescription {
       return { listingsByNetwork: store.countByNetwork() };
     },

@@ -1,37 +1,55 @@
 /**
  * @module
- * The offline catalogue in SQLite: a `listings` table and an FTS5 index over title, brand and category with
- * the Porter stemmer, ranked by `bm25()`. A file path persists it; `:memory:` keeps it in the process.
+ * The offline catalogue in SQLite: a `listings` table and an FTS5 index over the normalised title, brand,
+ * category and the title's run-together spellings, with the Porter stemmer, ranked by `bm25()`; offers are
+ * grouped by product and accessories ranked after products. A file path persists it; `:memory:` keeps it in the process.
  */
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import Database from 'better-sqlite3';
-import type { Condition } from '../listing/listing.js';
 import type { NetworkId } from '../listing/networks.js';
-import type { Pence } from '../money/pence.js';
+import { asksForAccessory, isAccessory, productKeyOf } from '../listing/product-identity.js';
+import { aliasesOf, foldText, searchTextOf, wordsOf } from '../listing/search-text.js';
 import type { SortIntent } from '../query/parse-query.js';
+import type { Catalogue, CatalogueHit, CatalogueQuery, FeedState } from './catalogue.js';
 import type { CatalogueItem } from './feed/feed-record.js';
-import { buildMatchExpressions } from './match-expression.js';
+import { planMatch, type TermIndex } from './term-understanding.js';
+import { Vocabulary } from './vocabulary.js';
 
-/** A catalogue search. */
-export interface CatalogueQuery {
-  readonly terms: readonly string[];
-  readonly networks: readonly NetworkId[];
-  readonly minPence: Pence | undefined;
-  readonly maxPence: Pence | undefined;
-  readonly condition: Condition | undefined;
-  readonly sort: SortIntent;
-  readonly limit: number;
+interface CatalogueRow extends Omit<CatalogueHit, 'offers'> {
+  readonly productKey: string;
+  /** Ranking columns of the relevance plan. */
+  readonly score?: number;
+  readonly accessory?: number;
+  readonly position?: number;
 }
 
-/** A catalogue hit. */
-export interface CatalogueHit {
-  readonly title: string;
-  readonly pricePence: Pence;
-  readonly condition: Condition;
-  readonly network: NetworkId;
-  readonly url: string;
-}
+// Version 2 indexes a normalised title and its aliases (see search-text.ts) and keeps a product key and an
+// accessory flag per listing; older files are converted in place when opened.
+const SCHEMA_VERSION = 2;
+
+const FTS_SCHEMA = `
+CREATE VIRTUAL TABLE IF NOT EXISTS listings_fts USING fts5(
+  search_title, brand, category, aliases,
+  content = 'listings', content_rowid = 'rowid',
+  tokenize = 'porter unicode61 remove_diacritics 2'
+);
+CREATE TRIGGER IF NOT EXISTS listings_after_insert AFTER INSERT ON listings BEGIN
+  INSERT INTO listings_fts (rowid, search_title, brand, category, aliases)
+  VALUES (new.rowid, new.search_title, new.brand, new.category, new.aliases);
+END;
+CREATE TRIGGER IF NOT EXISTS listings_after_delete AFTER DELETE ON listings BEGIN
+  INSERT INTO listings_fts (listings_fts, rowid, search_title, brand, category, aliases)
+  VALUES ('delete', old.rowid, old.search_title, old.brand, old.category, old.aliases);
+END;
+CREATE TRIGGER IF NOT EXISTS listings_after_update
+AFTER UPDATE OF search_title, brand, category, aliases ON listings BEGIN
+  INSERT INTO listings_fts (listings_fts, rowid, search_title, brand, category, aliases)
+  VALUES ('delete', old.rowid, old.search_title, old.brand, old.category, old.aliases);
+  INSERT INTO listings_fts (rowid, search_title, brand, category, aliases)
+  VALUES (new.rowid, new.search_title, new.brand, new.category, new.aliases);
+END;
+`;
 
 const SCHEMA = `
 CREATE TABLE IF NOT EXISTS listings (
@@ -45,54 +63,84 @@ CREATE TABLE IF NOT EXISTS listings (
   price_pence INTEGER NOT NULL CHECK (price_pence > 0),
   condition TEXT NOT NULL CHECK (condition IN ('new', 'used', 'refurbished')),
   availability TEXT NOT NULL,
+  search_title TEXT NOT NULL DEFAULT '',
+  aliases TEXT NOT NULL DEFAULT '',
+  product_key TEXT NOT NULL DEFAULT '',
+  accessory INTEGER NOT NULL DEFAULT 0,
+  gtin TEXT,
+  mpn TEXT,
+  image_url TEXT,
+  shipping_pence INTEGER,
+  feed_id TEXT,
+  seen_run INTEGER,
   UNIQUE (network, item_id)
 );
 CREATE INDEX IF NOT EXISTS listings_by_price ON listings (price_pence);
-CREATE VIRTUAL TABLE IF NOT EXISTS listings_fts USING fts5(
-  title, brand, category,
-  content = 'listings', content_rowid = 'rowid',
-  tokenize = 'porter unicode61 remove_diacritics 2'
+CREATE INDEX IF NOT EXISTS listings_by_feed ON listings (feed_id, seen_run);
+CREATE TABLE IF NOT EXISTS feed_state (
+  feed_id TEXT PRIMARY KEY,
+  etag TEXT,
+  last_modified TEXT,
+  last_attempt_at TEXT,
+  last_success_at TEXT,
+  last_changed_at TEXT,
+  last_error TEXT,
+  consecutive_failures INTEGER NOT NULL DEFAULT 0
 );
-CREATE TRIGGER IF NOT EXISTS listings_after_insert AFTER INSERT ON listings BEGIN
-  INSERT INTO listings_fts (rowid, title, brand, category) VALUES (new.rowid, new.title, new.brand, new.category);
-END;
-CREATE TRIGGER IF NOT EXISTS listings_after_delete AFTER DELETE ON listings BEGIN
-  INSERT INTO listings_fts (listings_fts, rowid, title, brand, category)
-  VALUES ('delete', old.rowid, old.title, old.brand, old.category);
-END;
-CREATE TRIGGER IF NOT EXISTS listings_after_update AFTER UPDATE ON listings BEGIN
-  INSERT INTO listings_fts (listings_fts, rowid, title, brand, category)
-  VALUES ('delete', old.rowid, old.title, old.brand, old.category);
-  INSERT INTO listings_fts (rowid, title, brand, category) VALUES (new.rowid, new.title, new.brand, new.category);
-END;
+${FTS_SCHEMA}
 `;
 
-// Title matches weigh most; a brand or category match alone ranks lower.
-const BM25 = 'bm25(listings_fts, 10.0, 4.0, 2.0)';
+const VERSION_2_COLUMNS = [
+  "search_title TEXT NOT NULL DEFAULT ''",
+  "aliases TEXT NOT NULL DEFAULT ''",
+  "product_key TEXT NOT NULL DEFAULT ''",
+  'accessory INTEGER NOT NULL DEFAULT 0',
+  'gtin TEXT',
+  'mpn TEXT',
+  'image_url TEXT',
+  'shipping_pence INTEGER',
+  'feed_id TEXT',
+  'seen_run INTEGER',
+];
 
-// BM25 is computed for every match before sorting, so a one-word query matching a fifth of a 100,000-row
-// catalogue costs tens of milliseconds. Relevance for such queries is ranked among the first CANDIDATE_CAP
+// Title matches weigh most; a brand or category match alone ranks lower.
+const BM25 = 'bm25(listings_fts, 10.0, 4.0, 2.0, 6.0)';
+
+// BM25 is computed for every match before sorting (about 6 µs a row here), so a one-word query matching a fifth
+// of a 100,000-row catalogue costs tens of milliseconds. Relevance for such queries is ranked among the first CANDIDATE_CAP
 // matches in catalogue order; for one very common word BM25 only prefers shorter titles anyway. Cheapest-first
 // ordering stays exact: broad queries walk the price index instead. See ADR 0203.
-export const CANDIDATE_CAP = 4_000;
-
+export const CANDIDATE_CAP = 300;
 const COUNTS_TTL_MS = 60_000;
 
 /** The catalogue database. */
-export class CatalogueStore {
+export class CatalogueStore implements Catalogue {
   readonly #db: Database.Database;
   readonly #upsert: Database.Statement;
+  readonly #touch: Database.Statement;
   readonly #statements = new Map<string, Database.Statement>();
   #counts: { at: number; counts: Partial<Record<NetworkId, number>> } | undefined;
+  #vocabulary: Vocabulary | undefined;
 
   private constructor(db: Database.Database) {
     this.#db = db;
     this.#upsert = db.prepare(`
-      INSERT INTO listings (network, item_id, title, brand, category, url, price_pence, condition, availability)
-      VALUES (@network, @itemId, @title, @brand, @category, @url, @pricePence, @condition, @availability)
-      ON CONFLICT (network, item_id) DO UPDATE SET
+      INSERT INTO listings (network, item_id, title, brand, category, url, price_pence, condition, availability,
+        search_title, aliases, product_key, accessory, gtin, mpn, image_url, shipping_pence, feed_id, seen_run)
+      VALUES (@network, @itemId, @title, @brand, @category, @url, @pricePence, @condition, @availability,
+        @searchTitle, @aliases, @productKey, @accessory, @gtin, @mpn, @imageUrl, @shippingPence, @feedId, @seenRun)
+      ON CONFLICT (network, item_id) DO UPDATE SET feed_id = excluded.feed_id, seen_run = excluded.seen_run,
         title = excluded.title, brand = excluded.brand, category = excluded.category, url = excluded.url,
-        price_pence = excluded.price_pence, condition = excluded.condition, availability = excluded.availability`);
+        price_pence = excluded.price_pence, condition = excluded.condition, availability = excluded.availability,
+        search_title = excluded.search_title, aliases = excluded.aliases, product_key = excluded.product_key,
+        accessory = excluded.accessory, gtin = excluded.gtin, mpn = excluded.mpn, image_url = excluded.image_url,
+        shipping_pence = excluded.shipping_pence`);
+    // An unchanged offer of a live feed only records the run that saw it: no row rewrite, no index update.
+    this.#touch = db.prepare(`
+      UPDATE listings SET feed_id = @feedId, seen_run = @seenRun
+      WHERE network = @network AND item_id = @itemId AND title = @title AND brand = @brand AND category = @category
+        AND url = @url AND price_pence = @pricePence AND condition = @condition AND availability = @availability
+        AND gtin IS @gtin AND mpn IS @mpn AND image_url IS @imageUrl AND shipping_pence IS @shippingPence`);
   }
 
   /** Opens (and creates when needed) the catalogue at `path`, or in memory for `:memory:`. */
@@ -103,14 +151,14 @@ export class CatalogueStore {
       db.pragma('journal_mode = WAL');
       db.pragma('synchronous = NORMAL');
     }
-    db.exec(SCHEMA);
+    prepareSchema(db);
     return new CatalogueStore(db);
   }
 
   /** Opens an in-memory copy of a serialized catalogue (see `serialize`). */
   static fromImage(image: Buffer): CatalogueStore {
     const db = new Database(image);
-    db.exec(SCHEMA);
+    prepareSchema(db);
     return new CatalogueStore(db);
   }
 
@@ -119,19 +167,82 @@ export class CatalogueStore {
     return this.#db.serialize();
   }
 
-  /** Inserts or replaces items (same network and id) in one transaction. */
-  upsert(items: readonly CatalogueItem[]): void {
+  /**
+   * Inserts or replaces items (same network and id) in one transaction. `origin` names the live feed they came
+   * from and the refresh run that saw them, so offers a later run no longer lists can be expired.
+   */
+  upsert(items: readonly CatalogueItem[], origin?: { readonly feedId: string; readonly run: number }): void {
     const run = this.#db.transaction((batch: readonly CatalogueItem[]) => {
-      for (const item of batch) this.#upsert.run(item);
+      for (const item of batch) {
+        const row = { ...rowOf(item), feedId: origin?.feedId ?? null, seenRun: origin?.run ?? null };
+        if (origin !== undefined && this.#touch.run(row).changes === 1) continue;
+        this.#upsert.run(row);
+      }
     });
     run(items);
-    this.#counts = undefined;
+    this.#changed();
+  }
+
+  /** Removes the listings of `feedId` that run `run` did not see (offers the feed no longer has). */
+  expireFeed(feedId: string, run: number): number {
+    const { changes } = this.#db.prepare('DELETE FROM listings WHERE feed_id = ? AND seen_run < ?').run(feedId, run);
+    if (changes > 0) this.#changed();
+    return changes;
+  }
+
+  /** Listings per live feed. */
+  countByFeed(): Record<string, number> {
+    const rows = this.#db
+      .prepare('SELECT feed_id AS feedId, count(*) AS n FROM listings WHERE feed_id IS NOT NULL GROUP BY feed_id')
+      .all() as Array<{ feedId: string; n: number }>;
+    return Object.fromEntries(rows.map((row) => [row.feedId, row.n]));
+  }
+
+  /** What the last refreshes of a feed did (validators for conditional requests, freshness). */
+  feedState(feedId: string): FeedState | undefined {
+    const row = this.#db
+      .prepare(
+        `SELECT feed_id AS feedId, etag, last_modified AS lastModified, last_attempt_at AS lastAttemptAt,
+          last_success_at AS lastSuccessAt, last_changed_at AS lastChangedAt, last_error AS lastError,
+          consecutive_failures AS consecutiveFailures FROM feed_state WHERE feed_id = ?`,
+      )
+      .get(feedId) as FeedState | undefined;
+    return row;
+  }
+
+  /** Stores a feed's state. */
+  saveFeedState(state: FeedState): void {
+    this.#db
+      .prepare(
+        `INSERT INTO feed_state (feed_id, etag, last_modified, last_attempt_at, last_success_at, last_changed_at,
+          last_error, consecutive_failures)
+        VALUES (@feedId, @etag, @lastModified, @lastAttemptAt, @lastSuccessAt, @lastChangedAt, @lastError,
+          @consecutiveFailures)
+        ON CONFLICT (feed_id) DO UPDATE SET etag = excluded.etag, last_modified = excluded.last_modified,
+          last_attempt_at = excluded.last_attempt_at, last_success_at = excluded.last_success_at,
+          last_changed_at = excluded.last_changed_at, last_error = excluded.last_error,
+          consecutive_failures = excluded.consecutive_failures`,
+      )
+      .run(state);
   }
 
   /** Removes every listing. */
   clear(): void {
     this.#db.exec('DELETE FROM listings');
+    this.#changed();
+  }
+
+  #changed(): void {
     this.#counts = undefined;
+    this.#vocabulary = undefined;
+    this.#changes += 1;
+  }
+
+  #changes = 0;
+
+  /** Changes whenever this process writes to the catalogue: results cached under an older stamp are stale. */
+  cacheStamp(): string {
+    return String(this.#changes);
   }
 
   /**
@@ -155,28 +266,57 @@ export class CatalogueStore {
   }
 
   /**
-   * Searches in-stock listings. Every term must match. Only when no listing at all matches every term, and there
-   * are three or more terms, are listings missing one term accepted, so a stray word ("gift", "for dad") does
-   * not empty the result. When listings match the words but the budget, condition or networks exclude them, the
-   * answer stays empty: relaxing the words would offer other products instead of saying there are none.
+   * Searches in-stock listings and returns the best offer of each matching product, up to `limit` products.
+   * Query words the catalogue does not know are corrected first (see term-understanding.ts). Every term must
+   * match. Only when no listing at all matches every term, and there are three or more terms, are listings
+   * missing one unknown word accepted (never a known word or a model code), so a stray word ("gift") does not
+   * empty the result. When
+   * listings match the words but the budget, condition or networks exclude them, the answer stays empty:
+   * relaxing the words would offer other products instead of saying there are none.
    */
-  search(query: CatalogueQuery): CatalogueHit[] {
+  async search(query: CatalogueQuery): Promise<CatalogueHit[]> {
     if (query.networks.length === 0 || query.limit <= 0) return [];
-    const [strict, relaxed] = buildMatchExpressions(query.terms);
+    const { terms, strict, relaxed } = await planMatch(query.terms, this.#termIndex);
     if (strict === undefined) return [];
-    const hits = this.#run(strict, query, query.sort);
+    const demoteAccessories = !asksForAccessory(terms);
+    const hits = this.#run(strict, query, query.sort, demoteAccessories);
     if (hits.length > 0 || relaxed === undefined) return hits;
-    const wordsMatch = this.#statement('SELECT 1 FROM listings_fts WHERE listings_fts MATCH ? LIMIT 1').get(strict);
-    return wordsMatch === undefined ? this.#run(relaxed, query, 'relevance') : hits;
+    if (this.#matches(strict)) return hits;
+    return this.#run(relaxed, query, 'relevance', demoteAccessories);
   }
 
-  #run(match: string, query: CatalogueQuery, sort: SortIntent): CatalogueHit[] {
-    if (sort === 'price_asc') {
-      return this.#select(match, query, sort, this.#beyondCap(match) ? 'price_index' : 'join');
+  readonly #termIndex: TermIndex = {
+    matches: (expression) => this.#matches(expression),
+    // The whole vocabulary is in memory: the request needs no look-up.
+    vocabulary: () => this.#vocabularyNow(),
+  };
+
+  #matches(expression: string): boolean {
+    return (
+      this.#statement('SELECT 1 FROM listings_fts WHERE listings_fts MATCH ? LIMIT 1').get(expression) !== undefined
+    );
+  }
+
+  #vocabularyNow(): Vocabulary {
+    if (this.#vocabulary === undefined) {
+      const rows = this.#db
+        .prepare('SELECT search_title, brand, category, aliases FROM listings')
+        .raw()
+        .iterate() as Iterable<string[]>;
+      this.#vocabulary = Vocabulary.fromDocuments(
+        (function* () {
+          for (const row of rows) yield wordsOf(foldText(row.join(' ')));
+        })(),
+      );
     }
-    const capped = this.#select(match, query, sort, 'first_candidates');
-    // The filters may have left too few of the capped candidates: rank all matches then.
-    return capped.length < query.limit && this.#beyondCap(match) ? this.#select(match, query, sort, 'join') : capped;
+    return this.#vocabulary;
+  }
+
+  #run(match: string, query: CatalogueQuery, sort: SortIntent, demoteAccessories: boolean): CatalogueHit[] {
+    if (sort === 'price_asc') {
+      return this.#select(match, query, sort, this.#beyondCap(match) ? 'price_index' : 'join', demoteAccessories);
+    }
+    return this.#select(match, query, sort, 'first_candidates', demoteAccessories);
   }
 
   /** True when more than CANDIDATE_CAP listings match (found by walking at most that many). */
@@ -188,18 +328,22 @@ export class CatalogueStore {
   }
 
   /**
-   * One catalogue query. `plan` is `join` (FTS drives, every match is joined and sorted), `first_candidates`
-   * (the same over the first CANDIDATE_CAP matches in rowid order, scored in one pass), or `price_index` (the
-   * price index drives and each row is checked against the set of matches: cheap when matches are many).
+   * One catalogue query. `first_candidates` (relevance: FTS drives, the filters are checked, the first
+   * CANDIDATE_CAP listings that pass are scored with BM25 and sorted), `join` (cheapest first: every match that
+   * passes the filters, sorted by price), or `price_index` (cheapest first over many matches: the price index
+   * drives and each row is checked against the set of matches).
+   * Rows stream in result order and are grouped by product as they come, so the page is full whenever enough
+   * products match, however many offers each has.
    */
   #select(
     match: string,
     query: CatalogueQuery,
     sort: SortIntent,
     plan: 'join' | 'first_candidates' | 'price_index',
+    demoteAccessories: boolean,
   ): CatalogueHit[] {
     const filters = ["l.availability = 'in_stock'"];
-    const parameters: Record<string, string | number> = { match, limit: query.limit };
+    const parameters: Record<string, string | number> = { match };
     query.networks.forEach((network, index) => {
       parameters[`network${index}`] = network;
     });
@@ -216,12 +360,9 @@ export class CatalogueStore {
       filters.push('l.condition = @condition');
       parameters.condition = query.condition;
     }
-    const columns =
-      'l.title AS title, l.price_pence AS pricePence, l.condition AS condition, l.network AS network, l.url AS url';
-    const candidates =
-      plan === 'first_candidates'
-        ? `(SELECT rowid, ${BM25} AS score FROM listings_fts WHERE listings_fts MATCH @match LIMIT ${CANDIDATE_CAP})`
-        : `(SELECT rowid, ${BM25} AS score FROM listings_fts WHERE listings_fts MATCH @match)`;
+    const columns = `l.title AS title, l.price_pence AS pricePence, l.condition AS condition, l.network AS network,
+      l.url AS url, l.image_url AS imageUrl, l.shipping_pence AS shippingPence, l.availability AS availability,
+      l.product_key AS productKey`;
     let sql: string;
     // CROSS JOIN pins the matches as the outer loop: left to itself the planner may walk every listing of the
     // requested networks through the (network, item_id) index and probe the matches for each.
@@ -229,18 +370,30 @@ export class CatalogueStore {
       sql = `
         SELECT ${columns} FROM listings l INDEXED BY listings_by_price
         WHERE l.rowid IN (SELECT rowid FROM listings_fts WHERE listings_fts MATCH @match) AND ${filters.join(' AND ')}
-        ORDER BY l.price_pence, l.rowid
-        LIMIT @limit`;
-    } else {
-      const order = sort === 'price_asc' ? 'l.price_pence, m.score' : 'm.score, l.price_pence';
+        ORDER BY l.price_pence, l.rowid`;
+    } else if (plan === 'join') {
       sql = `
         SELECT ${columns}
-        FROM ${candidates} m CROSS JOIN listings l ON l.rowid = m.rowid
-        WHERE ${filters.join(' AND ')}
-        ORDER BY ${order}, l.rowid
-        LIMIT @limit`;
+        FROM listings_fts f CROSS JOIN listings l ON l.rowid = f.rowid
+        WHERE listings_fts MATCH @match AND ${filters.join(' AND ')}
+        ORDER BY l.price_pence, l.rowid`;
+    } else {
+      // The filters run before BM25 is computed, and only the first CANDIDATE_CAP listings that pass them are
+      // scored. New offers before used ones of equal relevance, then the cheaper: the first offer of a product
+      // seen is the one shown.
+      sql = `
+        SELECT * FROM (
+          SELECT ${columns}, ${BM25} AS score, l.accessory AS accessory, l.rowid AS position
+          FROM listings_fts CROSS JOIN listings l ON l.rowid = listings_fts.rowid
+          WHERE listings_fts MATCH @match AND ${filters.join(' AND ')}
+          LIMIT ${CANDIDATE_CAP})
+        ORDER BY ${demoteAccessories ? 'accessory, ' : ''}score, condition <> 'new', pricePence, position`;
     }
-    return this.#statement(sql).all(parameters) as CatalogueHit[];
+    return groupByProduct(
+      this.#statement(sql).iterate(parameters) as IterableIterator<CatalogueRow>,
+      query.limit,
+      sort,
+    );
   }
 
   #statement(sql: string): Database.Statement {
@@ -257,3 +410,115 @@ export class CatalogueStore {
     this.#db.close();
   }
 }
+
+// Once a page is full, this many more rows are read so that other offers of the products shown are counted.
+const OFFER_LOOKAHEAD = 50;
+
+/**
+ * Groups rows by product, in row order, until `limit` products are found: a product takes the place of its
+ * first (best-ranked) row and shows its best offer among the rows read: for relevance new before used, then
+ * the cheapest; for cheapest-first the first, cheapest row.
+ */
+function groupByProduct(rows: IterableIterator<CatalogueRow>, limit: number, sort: SortIntent): CatalogueHit[] {
+  const products = new Map<string, { hit: Omit<CatalogueHit, 'offers'>; offers: number }>();
+  let extra = 0;
+  for (const { productKey, score: _score, accessory: _accessory, position: _position, ...hit } of rows) {
+    const known = products.get(productKey);
+    if (known !== undefined) {
+      known.offers += 1;
+      // Cheapest-first rows arrive in price order: the first offer is the one to show.
+      if (sort === 'relevance' && isBetterOffer(hit, known.hit)) known.hit = hit;
+    } else if (products.size < limit) {
+      products.set(productKey, { hit, offers: 1 });
+    }
+    if (products.size >= limit) {
+      extra += 1;
+      if (extra > OFFER_LOOKAHEAD) break;
+    }
+  }
+  rows.return?.();
+  return [...products.values()].map(({ hit, offers }) => ({ ...hit, offers }));
+}
+
+function isBetterOffer(candidate: Omit<CatalogueHit, 'offers'>, current: Omit<CatalogueHit, 'offers'>): boolean {
+  const candidateNew = candidate.condition === 'new';
+  const currentNew = current.condition === 'new';
+  if (candidateNew !== currentNew) return candidateNew;
+  return candidate.pricePence < current.pricePence;
+}
+
+/** A feed item as a row, with its derived search columns. */
+function rowOf(item: CatalogueItem): Record<string, string | number | null> {
+  return {
+    network: item.network,
+    itemId: item.itemId,
+    title: item.title,
+    brand: item.brand,
+    category: item.category,
+    url: item.url,
+    pricePence: item.pricePence,
+    condition: item.condition,
+    availability: item.availability,
+    ...derivedColumns(item),
+    gtin: item.gtin ?? null,
+    mpn: item.mpn ?? null,
+    imageUrl: item.imageUrl ?? null,
+    shippingPence: item.shippingPence ?? null,
+  };
+}
+
+function derivedColumns(item: {
+  title: string;
+  brand: string;
+  category: string;
+  gtin?: string | undefined;
+  mpn?: string | undefined;
+}): { searchTitle: string; aliases: string; productKey: string; accessory: number } {
+  return {
+    searchTitle: searchTextOf(item.title),
+    aliases: [aliasesOf(item.title), aliasesOf(item.brand)].filter((text) => text !== '').join(' '),
+    productKey: productKeyOf(item),
+    accessory: isAccessory(item.title, item.category) ? 1 : 0,
+  };
+}
+
+/** Creates the schema, converting a version 1 catalogue (raw title indexed) in place. */
+function prepareSchema(db: Database.Database): void {
+  const version = db.pragma('user_version', { simple: true }) as number;
+  const hasListings = db.prepare("SELECT 1 FROM sqlite_master WHERE name = 'listings'").get() !== undefined;
+  if (hasListings && version < SCHEMA_VERSION) {
+    db.transaction(() => {
+      db.exec(`DROP TRIGGER IF EXISTS listings_after_insert; DROP TRIGGER IF EXISTS listings_after_delete;
+        DROP TRIGGER IF EXISTS listings_after_update; DROP TABLE IF EXISTS listings_fts;`);
+      const present = new Set(
+        (db.prepare('PRAGMA table_info(listings)').all() as Array<{ name: string }>).map((column) => column.name),
+      );
+      for (const column of VERSION_2_COLUMNS) {
+        if (!present.has(column.split(' ')[0] ?? '')) db.exec(`ALTER TABLE listings ADD COLUMN ${column}`);
+      }
+      const update = db.prepare(
+        'UPDATE listings SET search_title = @searchTitle, aliases = @aliases, product_key = @productKey, accessory = @accessory WHERE rowid = @rowid',
+      );
+      const rows = db.prepare('SELECT rowid, title, brand, category, gtin, mpn FROM listings').all() as Array<{
+        rowid: number;
+        title: string;
+        brand: string;
+        category: string;
+        gtin: string | null;
+        mpn: string | null;
+      }>;
+      for (const row of rows) {
+        update.run({
+          rowid: row.rowid,
+          ...derivedColumns({ ...row, gtin: row.gtin ?? undefined, mpn: row.mpn ?? undefined }),
+        });
+      }
+      db.exec(FTS_SCHEMA);
+      db.exec("INSERT INTO listings_fts (listings_fts) VALUES ('rebuild')");
+    })();
+  }
+  db.exec(SCHEMA);
+  db.pragma(`user_version = ${SCHEMA_VERSION}`);
+}
+
+export type { CatalogueHit, CatalogueQuery, FeedState } from './catalogue.js';

@@ -4,7 +4,7 @@
  * Rows are independent: a bad row is counted and skipped, never fatal.
  */
 import type { NetworkId } from '../listing/networks.js';
-import type { CatalogueStore } from './catalogue-store.js';
+import type { Catalogue } from './catalogue.js';
 import { type CatalogueItem, checkFeedRow, type RowRejection } from './feed/feed-record.js';
 import { type FeedFormat, readFeed } from './feed/read-feed.js';
 
@@ -19,6 +19,8 @@ export interface ImportFeedInput {
   /** Called for each rejected row. */
   readonly onRejected?: (rejection: RowRejection) => void;
   readonly batchSize?: number;
+  /** The live feed and refresh run the rows come from (see `CatalogueStore.upsert`). */
+  readonly origin?: { readonly feedId: string; readonly run: number };
 }
 
 /** Running totals of an import. */
@@ -26,6 +28,8 @@ export interface ImportProgress {
   readonly read: number;
   readonly imported: number;
   readonly rejected: number;
+  /** Bytes of the feed file read so far (streamed formats; undefined for XML, which is read whole). */
+  readonly bytesRead?: number | undefined;
 }
 
 /** The result of an import. */
@@ -37,7 +41,7 @@ export interface ImportReport extends ImportProgress {
 const MAX_KEPT_REJECTIONS = 1_000;
 
 /** Reads the feed at `input.path` and upserts its valid rows into `store`. */
-export async function importFeed(store: CatalogueStore, input: ImportFeedInput): Promise<ImportReport> {
+export async function importFeed(store: Catalogue, input: ImportFeedInput): Promise<ImportReport> {
   const batchSize = input.batchSize ?? 2_000;
   const rejections: RowRejection[] = [];
   const seen = new Set<string>();
@@ -51,18 +55,20 @@ export async function importFeed(store: CatalogueStore, input: ImportFeedInput):
     if (rejections.length < MAX_KEPT_REJECTIONS) rejections.push(rejection);
     input.onRejected?.(rejection);
   };
-  const flush = (): void => {
+  const flush = async (): Promise<void> => {
     if (batch.length === 0) return;
-    store.upsert(batch);
+    await store.upsert(batch, input.origin);
     imported += batch.length;
     batch = [];
   };
 
+  let bytesRead: number | undefined;
   for await (const row of readFeed(input.path, input.format)) {
     read += 1;
+    bytesRead = row.bytesRead;
     if (read % batchSize === 0) {
-      flush();
-      input.onProgress?.({ read, imported, rejected });
+      await flush();
+      input.onProgress?.({ read, imported, rejected, bytesRead });
     }
     const check = checkFeedRow(row, input.network);
     if (!check.ok) {
@@ -77,7 +83,7 @@ export async function importFeed(store: CatalogueStore, input: ImportFeedInput):
     seen.add(key);
     batch.push(check.item);
   }
-  flush();
-  input.onProgress?.({ read, imported, rejected });
+  await flush();
+  input.onProgress?.({ read, imported, rejected, bytesRead });
   return { read, imported, rejected, rejections };
 }

@@ -1,13 +1,20 @@
 import { describe, expect, it } from 'vitest';
-import { buildMatchExpressions } from './match-expression.js';
+import { buildMatchExpressions, mergeSynonymPhrases, termExpression } from './match-expression.js';
 
 describe('buildMatchExpressions', () => {
-  it('requires every term, each quoted', () => {
-    expect(buildMatchExpressions(['dyson', 'v15'])).toEqual(['"dyson" AND "v15"']);
+  it('requires every term, each quoted in the index spelling', () => {
+    expect(buildMatchExpressions(['dyson', 'v15'])).toEqual(['"dyson" AND ("v 15" OR "v15")']);
   });
 
-  it('turns a hyphenated model name into a phrase', () => {
-    expect(buildMatchExpressions(['sony', 'wh-1000xm5'])).toEqual(['"sony" AND "wh 1000xm5"']);
+  it('turns a hyphenated model name into a phrase, with its run-together spelling as an alternative', () => {
+    expect(buildMatchExpressions(['sony', 'wh-1000xm5'])).toEqual(['"sony" AND ("wh 1000xm 5" OR "wh1000xm5")']);
+  });
+
+  it('splits codes where letters meet digits, keeping short unit suffixes on their digits', () => {
+    expect(termExpression('flip6')).toBe('("flip 6" OR "flip6")');
+    expect(termExpression('s24ultra')).toBe('("s 24 ultra" OR "s24ultra")');
+    expect(termExpression('256gb')).toBe('"256gb"');
+    expect(termExpression('3s')).toBe('"3s"');
   });
 
   it('cannot be used to inject FTS5 syntax', () => {
@@ -17,14 +24,29 @@ describe('buildMatchExpressions', () => {
     ]);
   });
 
-  it('adds a relaxed expression that tolerates one missing term from three terms on', () => {
-    expect(buildMatchExpressions(['gift', 'lego', 'titanic'])[1]).toBe(
-      '("lego" AND "titanic") OR ("gift" AND "titanic") OR ("gift" AND "lego")',
-    );
+  it('adds a relaxed expression that drops one unknown word from three terms on', () => {
+    const unknown = (term: string) => term === 'gift';
+    expect(buildMatchExpressions(['gift', 'lego', 'titanic'], unknown)[1]).toBe('("lego" AND "titanic")');
+  });
+
+  it('never drops a known word or a model code, so another model cannot stand in for the one asked for', () => {
+    expect(buildMatchExpressions(['iphone', '14', 'pro'], () => false)).toHaveLength(1);
+    expect(buildMatchExpressions(['iphone', '14', 'pro'], (term) => term === '14')).toHaveLength(1);
   });
 
   it('expands shoppers words to the spelling titles use', () => {
-    expect(buildMatchExpressions(['ps5', 'slim'])).toEqual(['("ps5" OR "playstation 5") AND "slim"']);
+    expect(buildMatchExpressions(['ps5', 'slim'])).toEqual(['("ps 5" OR "ps5" OR "playstation 5") AND "slim"']);
+    expect(termExpression('bbq')).toBe('("bbq" OR "barbecue")');
+  });
+
+  it('merges two-word synonym phrases into one term', () => {
+    expect(mergeSynonymPhrases(['vintage', 'record', 'player'])).toEqual(['vintage', 'record player']);
+    expect(termExpression('record player')).toBe('("record player" OR "turntable")');
+  });
+
+  it('folds accents and compatibility forms', () => {
+    expect(termExpression('pokémon')).toBe('"pokemon"');
+    expect(termExpression('ＰＳ５')).toBe(termExpression('ps5'));
   });
 
   it('returns nothing for terms without letters or digits', () => {

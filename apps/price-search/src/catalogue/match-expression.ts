@@ -1,8 +1,10 @@
 /**
  * @module
- * Builds FTS5 MATCH expressions from search terms. Every term is quoted, so user text can never inject FTS5
- * syntax (NEAR, column filters, `*`); a hyphenated model name becomes a phrase ("wh-1000xm5" → "wh 1000xm5").
+ * Builds FTS5 MATCH expressions from search terms. Every term becomes a quoted phrase in the index's own
+ * spelling (see `search-text.ts`), so user text can never inject FTS5 syntax (NEAR, column filters, `*`); a
+ * run-together spelling and shoppers' synonyms are alternatives of the same term.
  */
+import { foldText, joinedOf, phraseOf, wordsOf } from '../listing/search-text.js';
 
 // Shoppers' words for what titles spell differently. Both directions matter: "ps5" must find "PlayStation 5"
 // titles and "hoover" the vacuum cleaners (British usage).
@@ -13,47 +15,101 @@ const SYNONYMS: Readonly<Record<string, readonly string[]>> = {
   xsx: ['xbox series x'],
   tv: ['television'],
   telly: ['tv', 'television'],
+  tellies: ['tv', 'television'],
   television: ['tv'],
   hoover: ['vacuum'],
+  hoovers: ['vacuum'],
   laptop: ['notebook', 'macbook', 'chromebook'],
   notebook: ['laptop'],
-  earphones: ['earbuds'],
-  earbuds: ['earphones'],
+  earphones: ['earbuds', 'airpods', 'buds'],
+  earbuds: ['earphones', 'airpods', 'buds'],
+  bbq: ['barbecue'],
+  barbeque: ['barbecue'],
+  smartwatch: ['watch'],
+  watch: ['smartwatch'],
+  ebike: ['e bike', 'electric bike'],
+  'e-bike': ['e bike', 'electric bike'],
+  'electric bike': ['e bike', 'ebike'],
+  'electric mountain': ['e mountain'],
   cellphone: ['phone'],
   mobile: ['phone'],
   fridge: ['refrigerator'],
   'e-reader': ['kindle', 'kobo'],
   ereader: ['kindle', 'kobo'],
+  aircon: ['air conditioner'],
+  'record player': ['turntable'],
+  'games console': ['console'],
+  'air con': ['air conditioner'],
+  'ps5 controller': ['dualsense'],
+  'playstation controller': ['dualsense'],
+  'playstation 5 controller': ['dualsense'],
 };
+
+/** Two-word synonym keys, merged into one term before matching ("record player"). */
+const PHRASE_KEYS = new Set(Object.keys(SYNONYMS).filter((key) => key.includes(' ')));
 
 // Beyond this many terms the all-but-one expansion grows too long to be worth it.
 const MAX_RELAXED_TERMS = 8;
 
+/** The terms with two-word synonym phrases merged into single terms. */
+export function mergeSynonymPhrases(terms: readonly string[]): string[] {
+  const merged: string[] = [];
+  for (let index = 0; index < terms.length; index += 1) {
+    const pair = `${terms[index]} ${terms[index + 1] ?? ''}`;
+    if (index + 1 < terms.length && PHRASE_KEYS.has(pair)) {
+      merged.push(pair);
+      index += 1;
+    } else {
+      merged.push(terms[index] ?? '');
+    }
+  }
+  return merged;
+}
+
+/** True for a term that names a model, size or capacity: it is never dropped or corrected. */
+export function isModelTerm(term: string): boolean {
+  return /\p{N}/u.test(term);
+}
+
 /**
- * Returns the strict expression (all terms) and, for three or more terms, the relaxed one (all but any one).
- * @example buildMatchExpressions(['sony', 'wh-1000xm5']) // ['"sony" AND "wh 1000xm5"']
+ * Returns the strict expression (all terms) and, for three or more terms, the relaxed one (all but any one
+ * term the catalogue does not know, `isUnknown`), so a stray word ("gift", "黑色") does not empty the result,
+ * but a known word is never dropped: "iphone 14 pro" must not become "14 pro" and find a MacBook Pro 14-inch.
+ * @example buildMatchExpressions(['sony', 'wh-1000xm5']) // ['"sony" AND ("wh 1000xm 5" OR "wh1000xm5")']
  */
-export function buildMatchExpressions(terms: readonly string[]): string[] {
-  const quoted = [...new Set(terms.map(termExpression).filter((term) => term !== ''))];
-  if (quoted.length === 0) return [];
-  const strict = quoted.join(' AND ');
-  if (quoted.length < 3 || quoted.length > MAX_RELAXED_TERMS) return [strict];
-  const allButOne = quoted.map((_, skipped) => `(${quoted.filter((_, index) => index !== skipped).join(' AND ')})`);
+export function buildMatchExpressions(
+  terms: readonly string[],
+  isUnknown: (term: string) => boolean = () => true,
+): string[] {
+  const entries = [...new Map(terms.map((term) => [termExpression(term), term] as const)).entries()].filter(
+    ([expression]) => expression !== '',
+  );
+  if (entries.length === 0) return [];
+  const strict = entries.map(([expression]) => expression).join(' AND ');
+  const droppable = entries
+    .map(([, term], index) => (isModelTerm(term) || !isUnknown(term) ? -1 : index))
+    .filter((index) => index >= 0);
+  if (entries.length < 3 || entries.length > MAX_RELAXED_TERMS || droppable.length === 0) return [strict];
+  const allButOne = droppable.map(
+    (skipped) =>
+      `(${entries
+        .filter((_, index) => index !== skipped)
+        .map(([expression]) => expression)
+        .join(' AND ')})`,
+  );
   return [strict, allButOne.join(' OR ')];
 }
 
-function termExpression(term: string): string {
-  const quoted = quoteTerm(term);
-  const alternatives = (SYNONYMS[term] ?? []).map(quoteTerm);
-  return alternatives.length === 0 || quoted === '' ? quoted : `(${[quoted, ...alternatives].join(' OR ')})`;
-}
-
-function quoteTerm(term: string): string {
-  const words = term
-    .normalize('NFKD')
-    .replace(/[\u0300-\u036f]/g, '')
-    .toLowerCase()
-    .split(/[^\p{L}\p{N}]+/u)
-    .filter((word) => word !== '');
-  return words.length === 0 ? '' : `"${words.join(' ')}"`;
+/** The expression of one term: its phrase, its run-together spelling and its synonyms, as alternatives. */
+export function termExpression(term: string): string {
+  const key = wordsOf(foldText(term)).join(' ');
+  const phrase = phraseOf(term);
+  if (phrase === undefined) return '';
+  const joined = joinedOf(term);
+  const alternatives = [
+    phrase,
+    ...(joined === undefined ? [] : [`"${joined}"`]),
+    ...(SYNONYMS[key] ?? SYNONYMS[term] ?? []).map((synonym) => phraseOf(synonym) ?? ''),
+  ].filter((alternative, index, all) => alternative !== '' && all.indexOf(alternative) === index);
+  return alternatives.length === 1 ? phrase : `(${alternatives.join(' OR ')})`;
 }

@@ -5,7 +5,7 @@
  * `price` is a bid, not what the item costs.
  */
 import type { Listing } from '../listing/listing.js';
-import { formatPence, penceFromDecimal } from '../money/pence.js';
+import { formatPence, type Pence, penceFromDecimal } from '../money/pence.js';
 import type { Connector, ConnectorDescription, ConnectorQuery } from '../search/connector.js';
 import { meetsConstraints } from '../search/listing-filter.js';
 import { conditionFromEbay, ebayConditionIds } from './ebay-conditions.js';
@@ -106,12 +106,28 @@ function toListing(item: EbayItemSummary, rank: number, preferAffiliate: boolean
   if (pricePence === undefined || pricePence === 0) return undefined;
   const condition = conditionFromEbay(item.conditionId, item.condition);
   if (condition === undefined) return undefined;
+  const affiliate = preferAffiliate && item.itemAffiliateWebUrl !== undefined;
   return {
     product: item.title,
     pricePence,
     condition,
     network: 'ebay_uk',
-    url: preferAffiliate && item.itemAffiliateWebUrl !== undefined ? item.itemAffiliateWebUrl : item.itemWebUrl,
+    url: affiliate ? (item.itemAffiliateWebUrl ?? item.itemWebUrl) : item.itemWebUrl,
     sourceRank: rank,
+    imageUrl: item.image?.imageUrl,
+    shippingPence: shippingOf(item),
+    // Shown with the listing, never stored (eBay's licence: no seller ids kept).
+    seller: item.seller?.username,
+    affiliate,
   };
+}
+
+/** The cheapest GBP delivery option; undefined when eBay gives none (then the cost is unknown, not free). */
+function shippingOf(item: EbayItemSummary): Pence | undefined {
+  const costs = (item.shippingOptions ?? [])
+    .map((option) => option.shippingCost)
+    .filter((cost) => cost?.currency === 'GBP')
+    .map((cost) => penceFromDecimal(cost?.value ?? ''))
+    .filter((pence): pence is Pence => pence !== undefined);
+  return costs.length === 0 ? undefined : (Math.min(...costs) as Pence);
 }

@@ -15,6 +15,16 @@ export const EbayItemSummary = z.looseObject({
   buyingOptions: z.array(z.string()).optional(),
   itemWebUrl: z.string().min(1),
   itemAffiliateWebUrl: z.string().optional(),
+  image: z.looseObject({ imageUrl: z.string() }).optional(),
+  seller: z.looseObject({ username: z.string().optional() }).optional(),
+  shippingOptions: z
+    .array(
+      z.looseObject({
+        shippingCostType: z.string().optional(),
+        shippingCost: z.looseObject({ value: z.string(), currency: z.string() }).optional(),
+      }),
+    )
+    .optional(),
 });
 
 export type EbayItemSummary = z.infer<typeof EbayItemSummary>;

@@ -3,7 +3,9 @@
  * What the HTTP layer needs from the composition. Routes see use cases and ports, never storage.
  */
 import type { BillingWebhookReceiver } from '../billing/billing-webhooks.js';
+import type { FeedReport } from '../feeds/feed-refresher.js';
 import type { StoredKey } from '../keys/key-store.js';
+import type { CatalogueSource } from '../lookup/service-health.js';
 import type { LookupMeter } from '../metering/lookup-meter.js';
 import type { Plan } from '../metering/plans.js';
 import type { RateLimiter } from '../metering/rate-limiter.js';
@@ -28,6 +30,10 @@ export interface HttpDependencies {
   /** How many proxies in front append to X-Forwarded-For; 0 trusts none. */
   readonly trustedProxies: number;
   readonly version: string;
+  /** Where the catalogue's listings come from: the bundled demo feed, an imported file, or live feeds. */
+  readonly catalogueSource?: CatalogueSource;
+  /** The live feeds' freshness, when feeds are configured. */
+  readonly feeds?: { report(): Promise<FeedReport[]> };
   /** Receives Drawdown's webhooks at POST /billing/webhooks; absent without billing. */
   readonly billingWebhook?: BillingWebhookReceiver;
 }

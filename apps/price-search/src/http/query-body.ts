@@ -22,6 +22,12 @@ const QueryBody = z.strictObject({
     .positive()
     .max(MAX_PENCE / 100)
     .optional(),
+  min_price: z
+    .number()
+    .nonnegative()
+    .max(MAX_PENCE / 100)
+    .optional(),
+  currency: z.string().optional(),
   networks: z
     .array(z.enum(NETWORKS))
     .min(1)
@@ -34,11 +40,16 @@ export interface QueryRequest {
   readonly query: string;
   readonly maxResults: number;
   readonly maxPence: Pence | undefined;
+  /** Floor in pence from `min_price`; undefined when absent or 0. */
+  readonly minPence: Pence | undefined;
   /** Requested networks without duplicates; every known network when the request names none. */
   readonly networks: readonly NetworkId[];
 }
 
-const FIELD_ORDER = ['query', 'max_results', 'max_price', 'networks'];
+const FIELD_ORDER = ['query', 'max_results', 'max_price', 'min_price', 'currency', 'networks'];
+
+/** The only currency listings are in; clients of the real product send it explicitly. */
+export const CURRENCY = 'GBP';
 
 /** Validates a parsed JSON body; throws ApiError with the first problem. */
 export function parseQueryBody(body: unknown): QueryRequest {
@@ -47,17 +58,37 @@ export function parseQueryBody(body: unknown): QueryRequest {
   }
   const result = QueryBody.safeParse(body);
   if (!result.success) throw toApiError(result.error, body as Record<string, unknown>);
-  const { query, max_results, max_price, networks } = result.data;
-  let maxPence: Pence | undefined;
-  if (max_price !== undefined) {
-    maxPence = penceFromPounds(max_price);
-    if (maxPence === undefined) {
-      throw new ApiError('invalid_precision', 'max_price must have at most 2 decimal places (pounds and pence).', {
-        field: 'max_price',
-      });
-    }
+  const { query, max_results, max_price, min_price, currency, networks } = result.data;
+  const maxPence = pricePence(max_price, 'max_price');
+  const minPence = pricePence(min_price, 'min_price');
+  if (minPence !== undefined && maxPence !== undefined && minPence > maxPence) {
+    throw new ApiError('out_of_range', 'min_price must not be above max_price.', { field: 'min_price' });
   }
-  return { query, maxResults: max_results, maxPence, networks: networks ? [...new Set(networks)] : [...NETWORKS] };
+  if (currency !== undefined && currency.trim().toUpperCase() !== CURRENCY) {
+    throw new ApiError(
+      'unsupported_currency',
+      `Listings are priced in ${CURRENCY} only; send currency "${CURRENCY}" or leave it out.`,
+      { field: 'currency' },
+    );
+  }
+  return {
+    query,
+    maxResults: max_results,
+    maxPence,
+    minPence: minPence === 0 ? undefined : minPence,
+    networks: networks ? [...new Set(networks)] : [...NETWORKS],
+  };
+}
+
+function pricePence(pounds: number | undefined, field: 'max_price' | 'min_price'): Pence | undefined {
+  if (pounds === undefined) return undefined;
+  const pence = penceFromPounds(pounds);
+  if (pence === undefined) {
+    throw new ApiError('invalid_precision', `${field} must have at most 2 decimal places (pounds and pence).`, {
+      field,
+    });
+  }
+  return pence;
 }
 
 function toApiError(error: ZodError, body: Record<string, unknown>): ApiError {
@@ -66,7 +97,7 @@ function toApiError(error: ZodError, body: Record<string, unknown>): ApiError {
     const field = unknownKeys.keys[0] ?? '';
     return new ApiError(
       'unknown_field',
-      `Unknown field "${field}"; accepted fields are query, max_results, max_price and networks.`,
+      `Unknown field "${field}"; accepted fields are query, max_results, max_price, min_price, currency and networks.`,
       { field },
     );
   }
@@ -101,6 +132,13 @@ function toApiError(error: ZodError, body: Record<string, unknown>): ApiError {
         return new ApiError('out_of_range', `max_price must be above 0 and at most ${MAX_PENCE / 100} pounds.`, at);
       }
       return new ApiError('invalid_type', 'max_price must be a finite number of pounds, e.g. 49.99.', at);
+    case 'min_price':
+      if (issue.code === 'too_small' || issue.code === 'too_big') {
+        return new ApiError('out_of_range', `min_price must be at least 0 and at most ${MAX_PENCE / 100} pounds.`, at);
+      }
+      return new ApiError('invalid_type', 'min_price must be a finite number of pounds, e.g. 49.99.', at);
+    case 'currency':
+      return new ApiError('invalid_type', 'currency must be a string, "GBP".', at);
     case 'networks':
       if (issue.code === 'invalid_value') {
         const index = Number(issue.path[1]);

@@ -9,7 +9,7 @@ import type { Listing } from '../listing/listing.js';
 import type { NetworkId } from '../listing/networks.js';
 import type { ClientIdentity, LookupId, LookupMeter } from '../metering/lookup-meter.js';
 import type { Pence } from '../money/pence.js';
-import { parseQuery, withMaxPrice } from '../query/parse-query.js';
+import { parseQuery, withPriceRange } from '../query/parse-query.js';
 import type { SearchEngine } from '../search/search-engine.js';
 
 /** A validated lookup request. */
@@ -18,6 +18,7 @@ export interface LookupInput {
   readonly query: string;
   readonly maxResults: number;
   readonly maxPence: Pence | undefined;
+  readonly minPence?: Pence | undefined;
   readonly networks: readonly NetworkId[];
 }
 
@@ -58,9 +59,22 @@ export function newLookupId(): LookupId {
   return `lkp_${randomBytes(8).toString('hex')}` as LookupId;
 }
 
+/**
+ * The requested networks narrowed to the retailers the text names ("ps5 at currys"). When the request's
+ * `networks` field and the text disagree entirely, the field wins, as `max_price` wins over a budget in the text.
+ */
+export function networksToSearch(
+  requested: readonly NetworkId[],
+  named: readonly NetworkId[] | undefined,
+): readonly NetworkId[] {
+  if (named === undefined) return requested;
+  const both = requested.filter((network) => named.includes(network));
+  return both.length === 0 ? requested : both;
+}
+
 /** Runs one lookup for `input.client`. */
 export async function runLookup(deps: LookupDependencies, input: LookupInput): Promise<LookupResult> {
-  const parsed = withMaxPrice(parseQuery(input.query), input.maxPence);
+  const parsed = withPriceRange(parseQuery(input.query), input.minPence, input.maxPence);
   if (parsed.terms.length === 0) {
     return {
       ok: false,
@@ -86,7 +100,7 @@ export async function runLookup(deps: LookupDependencies, input: LookupInput): P
   try {
     const outcome = await deps.engine.search({
       parsed,
-      networks: input.networks,
+      networks: networksToSearch(input.networks, parsed.networks),
       maxResults: input.maxResults,
     });
     if (outcome.networksSearched.length === 0 && outcome.networksFailed.length > 0) {

@@ -3,9 +3,13 @@
  * The body of GET /health: an overall status, and per network and per source what the last calls showed.
  * Built from passive observations, so checking health never costs a marketplace request.
  */
+import type { FeedReport } from '../feeds/feed-refresher.js';
 import { NETWORKS, type NetworkId } from '../listing/networks.js';
 import type { Connector } from '../search/connector.js';
 import type { ConnectorHealth, ConnectorStatus } from '../search/connector-health.js';
+
+/** Where the catalogue's listings come from: the bundled demo feed, an imported file, or live feeds. */
+export type CatalogueSource = 'demo_feed' | 'imported' | 'live_feeds';
 
 /** Status of a network: its sources' status, or `no_listings` when its only source, the catalogue, is empty. */
 export type NetworkStatus = ConnectorStatus | 'no_listings';
@@ -31,7 +35,16 @@ export interface HealthBody {
     readonly consecutive_failures: number;
     readonly detail?: string;
   }>;
+  /** Where catalogue listings come from, with a plain warning when they are only the bundled demo. */
+  readonly catalogue: { readonly source: CatalogueSource; readonly notice: string | null };
+  /** Each live feed's freshness (empty without feeds). */
+  readonly feeds: readonly FeedReport[];
 }
+
+/** Said in /health and by service_status whenever only the bundled demo feed is served. */
+export const DEMO_NOTICE =
+  'Only the bundled demo feed is served: its listings are examples with links to example.co.uk, not live offers. ' +
+  'Configure live feeds (serve --feeds) or eBay credentials for real listings.';
 
 /** Builds the health body. */
 export function describeHealth(input: {
@@ -39,6 +52,8 @@ export function describeHealth(input: {
   health: ConnectorHealth;
   version: string;
   now: Date;
+  catalogueSource?: CatalogueSource;
+  feeds?: readonly FeedReport[];
 }): HealthBody {
   const sources = input.connectors.map((connector) => {
     const report = input.health.report(connector.id);
@@ -86,5 +101,10 @@ export function describeHealth(input: {
     time: input.now.toISOString(),
     networks,
     sources: sources.map((source) => source.body),
+    catalogue: {
+      source: input.catalogueSource ?? 'imported',
+      notice: input.catalogueSource === 'demo_feed' ? DEMO_NOTICE : null,
+    },
+    feeds: input.feeds ?? [],
   };
 }

@@ -18,7 +18,10 @@ export interface McpServerOptions {
 }
 
 const INSTRUCTIONS = [
-  'Live UK marketplace listings for physical products (find, compare, cheapest, under a budget, in stock).',
+  'UK marketplace listings for physical products (find, compare, cheapest, under a budget, in stock).',
+  'Whether they are live depends on the service: service_status says where listings come from and how fresh',
+  'they are, and says plainly when only the demo catalogue (example links) is served.',
+  'Tell the user when a listing carries an affiliate_disclosure.',
   'Not for digital products, subscriptions, services, non-UK regions or price history.',
   "Pass the user's intent as a natural query; set max_price whenever the user states a budget;",
   'show each url to the user exactly as given. Prices are GBP.',

@@ -213,6 +213,43 @@ describe('parseQuery', () => {
   });
 });
 
+describe('retailers named in the text', () => {
+  it.each([
+    ['ps5 at currys', 'ps5', ['currys_uk']],
+    ['airpods on argos', 'airpods', ['argos_uk']],
+    ['kindle from amazon', 'kindle', ['amazon_uk']],
+    ['argos air fryer', 'air fryer', ['argos_uk']],
+    ['dyson v8 ebay', 'dyson v8', ['ebay_uk']],
+    ['ebay uk used macbook', 'macbook', ['ebay_uk']],
+    ["macbook air from curry's", 'macbook air', ['currys_uk']],
+    ['headphones on amazon uk', 'headphones', ['amazon_uk']],
+    ['cheapest ps5 at argos or currys', 'ps5', ['argos_uk', 'currys_uk']],
+    ['tv from pc world', 'tv', ['currys_uk']],
+  ] as const)('reads %j as %j on %j', (query, text, networks) => {
+    const parsed = parseQuery(query);
+    expect({ text: parsed.text, networks: parsed.networks }).toEqual({ text, networks });
+  });
+
+  it.each([
+    ['amazon echo dot', 'amazon echo dot'],
+    ['amazon fire tv stick', 'amazon fire tv stick'],
+  ])('leaves a brand or product name in the middle of %j as a search word', (query, text) => {
+    const parsed = parseQuery(query);
+    expect({ text: parsed.text, networks: parsed.networks }).toEqual({ text, networks: undefined });
+  });
+});
+
+describe('any script', () => {
+  it.each([
+    ['pokémon cards', ['pokémon', 'cards']],
+    ['耳机', ['耳机']],
+    ['наушники sony', ['наушники', 'sony']],
+    ['ＰＳ５ controller', ['ps5', 'controller']],
+  ])('keeps the words of %j', (query, terms) => {
+    expect(parseQuery(query).terms).toEqual(terms);
+  });
+});
+
 describe('withMaxPrice', () => {
   it('replaces a ceiling found in the text', () => {
     expect(withMaxPrice(parseQuery('headphones under £50'), 3000 as Pence).budget).toEqual({

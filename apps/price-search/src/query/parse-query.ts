@@ -4,6 +4,7 @@
  * a ceiling of 30000 pence, condition "used" and a price-ascending sort. Pure: no I/O, no clock.
  */
 import type { Condition } from '../listing/listing.js';
+import type { NetworkId } from '../listing/networks.js';
 import type { Pence } from '../money/pence.js';
 import { type Budget, extractBudget } from './extract-budget.js';
 import { normaliseQuery, type QueryToken, tokenise } from './query-tokens.js';
@@ -21,6 +22,8 @@ export interface ParsedQuery {
   /** Undefined when the query names no condition, or names several ("new or used"). */
   readonly condition: Condition | undefined;
   readonly sort: SortIntent;
+  /** Retailers named in the text ("at currys", "argos air fryer"); undefined when none is named. */
+  readonly networks: readonly NetworkId[] | undefined;
 }
 
 type Phrase = readonly string[];
@@ -63,6 +66,17 @@ const CONDITION_PHRASES: ReadonlyArray<readonly [Condition, readonly Phrase[]]> 
 
 // "new" is part of these names, not a condition: "new balance trainers", "new look dress".
 const NEW_IN_NAMES = new Set(['balance', 'look', 'era', 'york', 'yorker', 'zealand', 'forest', 'world', 'rock']);
+
+// How shoppers name the marketplaces. A name counts as a retailer after "at", "on", "from"... or at either end
+// of the query; "amazon" before one of Amazon's own products ("amazon echo dot") is the brand.
+const RETAILER_PHRASES: ReadonlyArray<readonly [NetworkId, readonly Phrase[]]> = [
+  ['amazon_uk', phrases('amazon', 'amazon uk', 'amazon.co.uk', 'amzn')],
+  ['argos_uk', phrases('argos', 'argos uk', 'argos.co.uk')],
+  ['currys_uk', phrases('currys', "curry's", 'currys pc world', 'pc world', 'currys.co.uk')],
+  ['ebay_uk', phrases('ebay', 'ebay uk', 'ebay.co.uk')],
+];
+const RETAILER_PREPOSITIONS = new Set(['at', 'on', 'from', 'in', 'via', 'through', 'using', 'or', 'and']);
+const AMAZON_PRODUCTS = new Set(['echo', 'kindle', 'fire', 'alexa', 'basics', 'eero', 'luna']);
 
 const CHEAPEST_PHRASES = phrases(
   'cheapest',
@@ -132,6 +146,20 @@ export function parseQuery(raw: string): ParsedQuery {
     return true;
   });
 
+  const networks = new Set<NetworkId>();
+  for (const [network, list] of RETAILER_PHRASES) {
+    consumePhrases(tokens, used, list, (start, end) => {
+      const before = previousUnused(tokens, used, start);
+      const after = nextUnused(tokens, used, end);
+      if (network === 'amazon_uk' && AMAZON_PRODUCTS.has(after ?? '')) return false;
+      const prepositioned = before !== undefined && RETAILER_PREPOSITIONS.has(tokens[before]?.text ?? '');
+      if (!prepositioned && before !== undefined && after !== undefined) return false;
+      if (prepositioned && before !== undefined) used[before] = true;
+      networks.add(network);
+      return true;
+    });
+  }
+
   const terms = buildTerms(tokens, used);
   const [onlyCondition] = conditions;
   return {
@@ -140,6 +168,25 @@ export function parseQuery(raw: string): ParsedQuery {
     budget,
     condition: conditions.size === 1 ? onlyCondition : undefined,
     sort,
+    networks: networks.size === 0 ? undefined : [...networks],
+  };
+}
+
+/**
+ * Applies the request's `min_price` and `max_price`: each wins over the same bound found in the text; a bound
+ * from the text is kept only while the window stays non-empty.
+ */
+export function withPriceRange(
+  parsed: ParsedQuery,
+  minPence: Pence | undefined,
+  maxPence: Pence | undefined,
+): ParsedQuery {
+  const capped = withMaxPrice(parsed, maxPence);
+  if (minPence === undefined) return capped;
+  const ceiling = capped.budget.maxPence;
+  return {
+    ...capped,
+    budget: { minPence, maxPence: ceiling !== undefined && ceiling >= minPence ? ceiling : undefined },
   };
 }
 
@@ -185,6 +232,11 @@ function matchPhrase(
     position += 1;
   }
   return position;
+}
+
+function previousUnused(tokens: readonly QueryToken[], used: readonly boolean[], before: number): number | undefined {
+  for (let index = before - 1; index >= 0; index -= 1) if (!used[index] && tokens[index]?.kind === 'word') return index;
+  return undefined;
 }
 
 function nextUnused(tokens: readonly QueryToken[], used: readonly boolean[], from: number): string | undefined {

@@ -17,7 +17,9 @@ const UNIT_WORDS = 'one|two|three|four|five|six|seven|eight|nine';
 
 // Order matters: symbols first, then numbers with thousands separators, then ordinary words. Digits joined by
 // commas only in groups of three ("1,299.99"), so "laptop,cheap" still splits.
-const TOKEN = /£|<=|>=|[<>~+"-]|\d{1,3}(?:,\d{3})+(?:\.\d+)?[a-z]*|[a-z0-9]+(?:[.'][a-z0-9]+)*/g;
+// Words are letters and digits of any script ("pokémon", "耳机"), so text the catalogue cannot match is still
+// searched (and answered with nothing) rather than refused.
+const TOKEN = /£|<=|>=|[<>~+"-]|\d{1,3}(?:,\d{3})+(?:\.\d+)?[a-z]*|[\p{L}\p{N}]+(?:[.'][\p{L}\p{N}]+)*/gu;
 
 /**
  * Normalises a raw query: lower case, typographic dashes, quotes and comparison signs folded, and the
@@ -25,6 +27,7 @@ const TOKEN = /£|<=|>=|[<>~+"-]|\d{1,3}(?:,\d{3})+(?:\.\d+)?[a-z]*|[a-z0-9]+(?:
  */
 export function normaliseQuery(raw: string): string {
   return raw
+    .normalize('NFKC')
     .toLowerCase()
     .replace(/[\u2012-\u2015\u2212]/g, '-')
     .replace(/[\u2018\u2019\u02bc]/g, "'")
@@ -44,7 +47,7 @@ export function tokenise(normalised: string): QueryToken[] {
   for (const match of normalised.matchAll(TOKEN)) {
     const text = match[0];
     const start = match.index;
-    const kind = /^[a-z0-9]/.test(text) ? 'word' : 'symbol';
+    const kind = /^[\p{L}\p{N}]/u.test(text) ? 'word' : 'symbol';
     tokens.push({ text, kind, start, end: start + text.length });
   }
   return tokens;

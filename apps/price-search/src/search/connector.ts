@@ -32,6 +32,11 @@ export interface Connector {
    * connector reports failure (the query still succeeds with the other connectors).
    */
   search(query: ConnectorQuery, signal: AbortSignal): Promise<readonly Listing[]>;
+  /**
+   * For sources whose answers only change when their data does (the catalogue): a stamp that changes with the
+   * data. The engine caches answers under it. Live marketplace connectors leave it out and are always asked.
+   */
+  cacheStamp?(): string;
   /** Static facts for /health, such as the number of catalogue listings per network. */
   describe?(): ConnectorDescription;
 }

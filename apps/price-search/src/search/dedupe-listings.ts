@@ -1,31 +1,34 @@
 /**
  * @module
- * Two results are the same listing when they share a url, or when the same network shows the same title at
- * the same price (a marketplace listing reached through two sources, or a feed imported twice under two ids).
+ * Offers of one product are shown once. Two results are the same offer when they share a url, and offers of
+ * the same product (the same title once the seller's condition note is removed, in any network or source) are
+ * grouped: the first, best-ranked one stays and counts the others in `offers`, so a page shows different
+ * products, each at its best offer, instead of one product from every retailer.
  */
-import type { Listing } from '../listing/listing.js';
 
-/** Normalises a title for comparison: case, punctuation and spacing do not make two listings different. */
+import type { Listing } from '../listing/listing.js';
+import { baseTitle } from '../listing/product-identity.js';
+import { searchTextOf } from '../listing/search-text.js';
+
+/** Normalises a title for comparison: case, punctuation, accents and condition notes do not make another product. */
 export function normaliseTitle(title: string): string {
-  return title
-    .toLowerCase()
-    .normalize('NFKD')
-    .replace(/[\u0300-\u036f]/g, '')
-    .replace(/[^a-z0-9]+/g, ' ')
-    .trim();
+  return searchTextOf(baseTitle(title));
 }
 
-/** Keeps the first occurrence of each listing, so rank before deduplicating to keep the better-ranked copy. */
+/** Keeps the first listing of each product, so rank before deduplicating to keep the better-ranked offer. */
 export function dedupeListings(listings: readonly Listing[]): Listing[] {
   const seenUrls = new Set<string>();
-  const seenOffers = new Set<string>();
-  const kept: Listing[] = [];
+  const kept = new Map<string, Listing>();
   for (const listing of listings) {
-    const offer = `${listing.network}\u0000${normaliseTitle(listing.product)}\u0000${listing.pricePence}`;
-    if (seenUrls.has(listing.url) || seenOffers.has(offer)) continue;
+    if (seenUrls.has(listing.url)) continue;
     seenUrls.add(listing.url);
-    seenOffers.add(offer);
-    kept.push(listing);
+    const product = normaliseTitle(listing.product);
+    const first = kept.get(product);
+    if (first === undefined) {
+      kept.set(product, listing);
+    } else {
+      kept.set(product, { ...first, offers: (first.offers ?? 1) + (listing.offers ?? 1) });
+    }
   }
-  return kept;
+  return [...kept.values()];
 }

@@ -59,4 +59,45 @@ describe('SearchEngine', () => {
     expect(outcome.runs.map((run) => run.connectorId)).toEqual(['ebay']);
     expect(outcome.networksSearched).toEqual(['ebay_uk']);
   });
+
+  it('answers a repeated lookup from its cache while the catalogue is unchanged, and asks again after a change', async () => {
+    let calls = 0;
+    let stamp = 'v1';
+    const catalogue: Connector = {
+      id: 'catalogue',
+      networks: ['amazon_uk'],
+      search: async () => {
+        calls += 1;
+        return [listing('a1', 900, 0)];
+      },
+      cacheStamp: () => stamp,
+    };
+    const search = engine([catalogue]);
+    const request = { parsed: parseQuery('lamp'), networks: ['amazon_uk'] as const, maxResults: 5 };
+    await search.search(request);
+    const again = await search.search(request);
+    expect(calls).toBe(1);
+    expect(again.listings.map((item) => item.url)).toEqual(['a1']);
+    await search.search({ ...request, maxResults: 4 });
+    expect(calls).toBe(2);
+    stamp = 'v2';
+    await search.search(request);
+    expect(calls).toBe(3);
+  });
+
+  it('always asks a live source (no cache stamp)', async () => {
+    let calls = 0;
+    const live: Connector = {
+      id: 'ebay',
+      networks: ['ebay_uk'],
+      search: async () => {
+        calls += 1;
+        return [];
+      },
+    };
+    const search = engine([live]);
+    await search.search({ parsed: parseQuery('lamp'), networks: ['ebay_uk'], maxResults: 5 });
+    await search.search({ parsed: parseQuery('lamp'), networks: ['ebay_uk'], maxResults: 5 });
+    expect(calls).toBe(2);
+  });
 });

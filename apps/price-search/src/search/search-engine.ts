@@ -51,9 +51,13 @@ export interface SearchEngineOptions {
 
 // Connectors are asked for more than the page so that re-filtering and de-duplication still leave a full page.
 const OVERFETCH = 2;
+// Answers kept for repeated lookups (shoppers and agents repeat popular queries; the client rules retry).
+const CACHE_ENTRIES = 2_000;
 
 /** Runs lookups across connectors. */
 export class SearchEngine {
+  readonly #cache = new Map<string, { stamp: string; outcome: SearchOutcome }>();
+
   constructor(private readonly options: SearchEngineOptions) {}
 
   /** The connectors, for /health. */
@@ -61,12 +65,48 @@ export class SearchEngine {
     return this.options.connectors;
   }
 
-  /** Performs one lookup. */
+  /**
+   * Performs one lookup. When every source involved is cacheable (see `Connector.cacheStamp`), an identical
+   * lookup made since the sources last changed is answered from memory; a lookup touching a live marketplace
+   * always asks it.
+   */
   async search(request: SearchRequest): Promise<SearchOutcome> {
     const { parsed, networks, maxResults } = request;
     const selected = this.options.connectors
       .map((connector) => ({ connector, networks: connector.networks.filter((network) => networks.includes(network)) }))
       .filter((entry) => entry.networks.length > 0);
+    const stamps = selected.map((entry) => entry.connector.cacheStamp?.());
+    if (stamps.some((stamp) => stamp === undefined)) return this.#search(request, selected);
+    const stamp = stamps.join('|');
+    const key = JSON.stringify([
+      parsed.terms,
+      parsed.budget,
+      parsed.condition ?? null,
+      parsed.sort,
+      networks,
+      maxResults,
+    ]);
+    const cached = this.#cache.get(key);
+    if (cached !== undefined && cached.stamp === stamp) {
+      // Refresh the entry's place in the eviction order.
+      this.#cache.delete(key);
+      this.#cache.set(key, cached);
+      return cached.outcome;
+    }
+    const outcome = await this.#search(request, selected);
+    if (outcome.networksFailed.length === 0) {
+      this.#cache.delete(key);
+      this.#cache.set(key, { stamp, outcome });
+      if (this.#cache.size > CACHE_ENTRIES) this.#cache.delete(this.#cache.keys().next().value ?? '');
+    }
+    return outcome;
+  }
+
+  async #search(
+    request: SearchRequest,
+    selected: ReadonlyArray<{ connector: Connector; networks: NetworkId[] }>,
+  ): Promise<SearchOutcome> {
+    const { parsed, networks, maxResults } = request;
 
     const runs = await Promise.all(
       selected.map(async ({ connector, networks: served }) => {

@@ -40,17 +40,17 @@ const query = (terms: string[], overrides: Partial<CatalogueQuery> = {}): Catalo
 });
 
 describe('CatalogueStore.search', () => {
-  it('does not relax the words when listings match them but the budget excludes them', () => {
+  it('does not relax the words when listings match them but the budget excludes them', async () => {
     const store = openStore([
       item(1, 'Smeg KLF03 Kettle Cream', 14995),
       item(2, 'Russell Hobbs Glass Kettle', 2999, { brand: 'Russell Hobbs' }),
     ]);
-    expect(store.search(query(['smeg', 'klf03', 'kettle'], { maxPence: 5000 as Pence }))).toEqual([]);
+    expect(await store.search(query(['smeg', 'klf03', 'kettle'], { maxPence: 5000 as Pence }))).toEqual([]);
   });
 
-  it('relaxes one word when no listing matches all of them', () => {
+  it('relaxes one word when no listing matches all of them', async () => {
     const store = openStore([item(1, 'Smeg KLF03 Kettle Cream', 14995)]);
-    expect(store.search(query(['gift', 'smeg', 'kettle'])).map((hit) => hit.title)).toEqual([
+    expect((await store.search(query(['gift', 'smeg', 'kettle']))).map((hit) => hit.title)).toEqual([
       'Smeg KLF03 Kettle Cream',
     ]);
   });
@@ -66,18 +66,18 @@ describe('CatalogueStore.search', () => {
       return openStore(items);
     };
 
-    it('still finds the cheapest listing exactly', () => {
-      const hits = broad().search(query(['black', 'cable'], { sort: 'price_asc', limit: 3 }));
+    it('still finds the cheapest listing exactly', async () => {
+      const hits = await broad().search(query(['black', 'cable'], { sort: 'price_asc', limit: 3 }));
       expect(hits.map((hit) => hit.pricePence)).toEqual([99, 1000, 1000]);
     });
 
-    it('ranks all matches when the filters leave too few in the candidate window', () => {
-      const hits = broad().search(query(['black', 'cable'], { condition: 'refurbished' }));
+    it('ranks all matches when the filters leave too few in the candidate window', async () => {
+      const hits = await broad().search(query(['black', 'cable'], { condition: 'refurbished' }));
       expect(hits.map((hit) => hit.title)).toEqual(['Black Cable Refurbished']);
     });
 
-    it('returns a full page ranked within the candidate window', () => {
-      expect(broad().search(query(['black']))).toHaveLength(5);
+    it('returns a full page ranked within the candidate window', async () => {
+      expect(await broad().search(query(['black']))).toHaveLength(5);
     });
   });
 });

@@ -1,7 +1,9 @@
+import { statSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it, onTestFinished } from 'vitest';
 import { CatalogueStore } from '../../src/catalogue/catalogue-store.js';
 import { type ImportProgress, importFeed } from '../../src/catalogue/import-feed.js';
+import { progressLine } from '../../src/cli.js';
 import { DEMO_FEED_PATH } from '../../src/shared/package-info.js';
 
 const fixture = (name: string): string => fileURLToPath(new URL(`../fixtures/${name}`, import.meta.url));
@@ -57,7 +59,7 @@ describe('importFeed', () => {
       { position: 3, itemId: '0012347', reason: 'price currency is EUR, only GBP is accepted' },
       { position: 4, itemId: '0012348', reason: 'unknown condition: broken (new, used or refurbished)' },
     ]);
-    expect(search(store, ['washing', 'machine'])).toEqual([
+    expect(await search(store, ['washing', 'machine'])).toMatchObject([
       {
         title: 'Hotpoint NSWM1045CWUKN 10kg 1400 Spin Washing Machine',
         pricePence: 32999,
@@ -80,7 +82,16 @@ describe('importFeed', () => {
     const progress: ImportProgress[] = [];
     await importFeed(store, { path: DEMO_FEED_PATH, batchSize: 200, onProgress: (step) => progress.push(step) });
     expect(progress.length).toBeGreaterThan(3);
-    expect(progress.at(-1)).toEqual({ read: 807, imported: 807, rejected: 0 });
+    const size = statSync(DEMO_FEED_PATH).size;
+    expect(progress.at(-1)).toEqual({ read: 807, imported: 807, rejected: 0, bytesRead: size });
+    const bytes = progress.map((step) => step.bytesRead ?? 0);
+    expect(bytes).toEqual([...bytes].sort((a, b) => a - b));
+  });
+
+  it('draws a progress bar from the bytes read', () => {
+    const line = progressLine({ read: 310_000, imported: 309_990, rejected: 10, bytesRead: 31 }, 100, 25_000);
+    expect(line).toBe('[#########.....................]  31%  310,000 rows  12,400 rows/s  10 rejected');
+    expect(progressLine({ read: 5, imported: 5, rejected: 0 }, undefined, 1_000)).toBe('5 rows  5 rows/s  0 rejected');
   });
 
   it('replaces a listing imported again under the same network and id', async () => {
@@ -88,7 +99,7 @@ describe('importFeed', () => {
     await importFeed(store, { path: fixture('merchant-feed.tsv'), network: 'argos_uk' });
     await importFeed(store, { path: fixture('merchant-feed.tsv'), network: 'argos_uk' });
     expect(store.countByNetwork()).toEqual({ argos_uk: 2 });
-    expect(search(store, ['russell', 'hobbs'])).toHaveLength(1);
+    expect(await search(store, ['russell', 'hobbs'])).toHaveLength(1);
   });
 
   it('fails as a whole on a file that is not a feed', async () => {
@@ -111,21 +122,21 @@ describe('catalogue ranking', () => {
   it('ranks title matches above brand-only or category-only matches (BM25 weights)', async () => {
     const store = openStore();
     await importFeed(store, { path: DEMO_FEED_PATH });
-    const [best] = search(store, ['dyson', 'v15']);
+    const [best] = await search(store, ['dyson', 'v15']);
     expect(best?.title).toMatch(/^Dyson V15 Detect/);
   });
 
   it('stems plurals and finds hyphenated model names', async () => {
     const store = openStore();
     await importFeed(store, { path: DEMO_FEED_PATH });
-    expect(search(store, ['earbud']).length).toBeGreaterThan(0);
-    expect(search(store, ['wh-1000xm5']).every((hit) => hit.title.includes('WH-1000XM5'))).toBe(true);
+    expect((await search(store, ['earbud'])).length).toBeGreaterThan(0);
+    expect((await search(store, ['wh-1000xm5'])).every((hit) => hit.title.includes('WH-1000XM5'))).toBe(true);
   });
 
   it('tolerates one unmatched word from three words on', async () => {
     const store = openStore();
     await importFeed(store, { path: DEMO_FEED_PATH });
-    const hits = search(store, ['gift', 'lego', 'titanic']);
+    const hits = await search(store, ['gift', 'lego', 'titanic']);
     expect(hits.length).toBeGreaterThan(0);
     expect(hits.every((hit) => hit.title.includes('Titanic'))).toBe(true);
   });

@@ -101,7 +101,12 @@ describe('eBay Browse connector', () => {
     const ebay = await startFakeEbay(() => ({
       status: 200,
       body: aSearchResponse([
-        anItemSummary(),
+        anItemSummary({
+          shippingOptions: [
+            { shippingCostType: 'FIXED', shippingCost: { value: '4.99', currency: 'GBP' } },
+            { shippingCostType: 'FIXED', shippingCost: { value: '2.95', currency: 'GBP' } },
+          ],
+        }),
         anItemSummary({
           itemWebUrl: 'https://www.ebay.co.uk/itm/2',
           conditionId: '2010',
@@ -119,8 +124,12 @@ describe('eBay Browse connector', () => {
         network: 'ebay_uk',
         url: 'https://www.ebay.co.uk/itm/358845422976',
         sourceRank: 0,
+        imageUrl: 'https://i.ebayimg.com/images/g/abc/s-l225.jpg',
+        shippingPence: 295,
+        seller: 'seller',
+        affiliate: false,
       },
-      expect.objectContaining({ pricePence: 38950, condition: 'refurbished', sourceRank: 1 }),
+      expect.objectContaining({ pricePence: 38950, condition: 'refurbished', sourceRank: 1, shippingPence: undefined }),
       expect.objectContaining({ condition: 'new', sourceRank: 2 }),
     ]);
   });

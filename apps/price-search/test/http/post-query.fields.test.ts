@@ -95,6 +95,56 @@ describe('POST /api/query field rules', () => {
     });
   });
 
+  describe('min_price', () => {
+    it('is a floor on every listing and wins over a floor in the text', async () => {
+      const { query } = await createTestService();
+      const listings = (await (await query({ query: 'headphones over £20', min_price: 200 })).json()) as Array<{
+        price: number;
+      }>;
+      expect(listings.length).toBeGreaterThan(0);
+      expect(listings.every((listing) => listing.price >= 200)).toBe(true);
+    });
+
+    it('with max_price gives a window; 0 is no floor', async () => {
+      const { query } = await createTestService();
+      const listings = (await (
+        await query({ query: 'tv', min_price: 300, max_price: 500, max_results: 20 })
+      ).json()) as Array<{
+        price: number;
+      }>;
+      expect(listings.length).toBeGreaterThan(0);
+      expect(listings.every((listing) => listing.price >= 300 && listing.price <= 500)).toBe(true);
+      expect((await query({ query: 'kettle', min_price: 0 })).status).toBe(200);
+    });
+
+    it('must not be negative, above max_price, or finer than pence', async () => {
+      const { query } = await createTestService();
+      await expectError(await query({ query: 'kettle', min_price: -1 }), 400, 'out_of_range', 'min_price');
+      await expectError(
+        await query({ query: 'kettle', min_price: 60, max_price: 50 }),
+        400,
+        'out_of_range',
+        'min_price',
+      );
+      await expectError(await query({ query: 'kettle', min_price: 5.001 }), 400, 'invalid_precision', 'min_price');
+      await expectError(await query({ query: 'kettle', min_price: '5' }), 400, 'invalid_type', 'min_price');
+    });
+  });
+
+  describe('currency', () => {
+    it('accepts GBP, the currency of every listing', async () => {
+      const { query } = await createTestService();
+      expect((await query({ query: 'kettle', currency: 'GBP' })).status).toBe(200);
+      expect((await query({ query: 'kettle', currency: 'gbp' })).status).toBe(200);
+    });
+
+    it('refuses any other currency rather than answering in pounds', async () => {
+      const { query } = await createTestService();
+      await expectError(await query({ query: 'kettle', currency: 'EUR' }), 400, 'unsupported_currency', 'currency');
+      await expectError(await query({ query: 'kettle', currency: 826 }), 400, 'invalid_type', 'currency');
+    });
+  });
+
   describe('networks', () => {
     it('accepts known networks and ignores repeats', async () => {
       const { query } = await createTestService();
@@ -126,12 +176,12 @@ describe('POST /api/query field rules', () => {
   describe('the body', () => {
     it('refuses unknown fields', async () => {
       const { query } = await createTestService();
-      await expectError(await query({ query: 'kettle', min_price: 5 }), 400, 'unknown_field', 'min_price');
+      await expectError(await query({ query: 'kettle', sort: 'price' }), 400, 'unknown_field', 'sort');
     });
 
     it('reports unknown fields before other problems', async () => {
       const { query } = await createTestService();
-      await expectError(await query({ max_results: 99, currency: 'GBP' }), 400, 'unknown_field', 'currency');
+      await expectError(await query({ max_results: 99, country: 'GB' }), 400, 'unknown_field', 'country');
     });
 
     it('must be a JSON object', async () => {

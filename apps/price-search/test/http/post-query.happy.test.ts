@@ -6,19 +6,78 @@ import { aListing, createTestService, fixedConnector } from '../support/test-ser
 describe('POST /api/query on the demo catalogue', () => {
   it('answers a natural-language query with listings in the contract shape', async () => {
     const { query } = await createTestService();
-    const response = await query({ query: 'sony wh-1000xm5 headphones', max_results: 3 });
+    const response = await query({ query: 'sony headphones', max_results: 3 });
     expect(response.status).toBe(200);
     const listings = (await response.json()) as WireListing[];
     expect(listings).toHaveLength(3);
     for (const listing of listings) {
-      expect(Object.keys(listing).sort()).toEqual(['condition', 'currency', 'network', 'price', 'product', 'url']);
-      expect(listing.product).toMatch(/WH-1000XM5/);
+      expect(Object.keys(listing).sort()).toEqual([
+        'affiliate_disclosure',
+        'availability',
+        'condition',
+        'currency',
+        'delivery_cost',
+        'image',
+        'network',
+        'offers',
+        'price',
+        'product',
+        'seller',
+        'total_price',
+        'url',
+      ]);
+      expect(listing.product).toMatch(/^Sony /);
       expect(typeof listing.price).toBe('number');
       expect(listing.currency).toBe('GBP');
       expect(['New', 'Used', 'Refurbished']).toContain(listing.condition);
       expect(listing.network).toMatch(/^[a-z]+_uk$/);
       expect(listing.url).toMatch(/^https:\/\/[a-z]+\.example\.co\.uk\//);
     }
+  });
+
+  it('adds the shopper fields: delivery and total, image, seller, offers, affiliate disclosure', async () => {
+    const affiliate = aListing({
+      network: 'ebay_uk',
+      product: 'Nintendo Switch OLED',
+      url: 'https://www.ebay.co.uk/itm/1?campid=5338&mkevt=1',
+      pricePence: 27999 as Pence,
+      shippingPence: 350 as Pence,
+      imageUrl: 'https://i.ebayimg.com/1.jpg',
+      seller: 'games_direct',
+      affiliate: true,
+    });
+    const plain = aListing({
+      network: 'ebay_uk',
+      product: 'Nintendo Switch Lite',
+      url: 'https://www.ebay.co.uk/itm/2',
+    });
+    const { query } = await createTestService({
+      demoFeed: false,
+      extraConnectors: [fixedConnector('live', ['ebay_uk'], [affiliate, plain])],
+    });
+    const listings = (await (await query({ query: 'nintendo switch' })).json()) as WireListing[];
+    expect(listings).toHaveLength(2);
+    expect(listings).toEqual(
+      expect.arrayContaining([
+        expect.objectContaining({
+          price: 279.99,
+          delivery_cost: 3.5,
+          total_price: 283.49,
+          availability: 'in_stock',
+          image: 'https://i.ebayimg.com/1.jpg',
+          seller: 'games_direct',
+          offers: 1,
+          affiliate_disclosure: expect.stringMatching(/^Affiliate link/),
+        }),
+        expect.objectContaining({
+          delivery_cost: null,
+          total_price: null,
+          image: null,
+          seller: null,
+          affiliate_disclosure: null,
+        }),
+      ]),
+    );
   });
 
   it('returns an empty array when nothing matches', async () => {
@@ -87,7 +146,7 @@ describe('POST /api/query on the demo catalogue', () => {
 });
 
 describe('merging sources', () => {
-  it('drops duplicates by url and by network, title and price', async () => {
+  it('shows a product once, at its best-ranked offer, counting the other offers', async () => {
     const first = aListing({ network: 'ebay_uk', product: 'Nintendo Switch OLED', url: 'https://e.example/1' });
     const sameUrl = aListing({ network: 'ebay_uk', product: 'Nintendo Switch OLED White', url: 'https://e.example/1' });
     const sameOffer = aListing({ network: 'ebay_uk', product: 'NINTENDO switch  oled!', url: 'https://e.example/2' });
@@ -102,7 +161,8 @@ describe('merging sources', () => {
       extraConnectors: [fixedConnector('live', ['ebay_uk'], [first, sameUrl, sameOffer, other])],
     });
     const listings = (await (await query({ query: 'switch oled', max_results: 20 })).json()) as WireListing[];
-    expect(listings.map((listing) => listing.url).sort()).toEqual(['https://e.example/1', 'https://e.example/3']);
+    // Equal source rank: the cheaper offer wins; the repeated url is not another offer.
+    expect(listings.map((listing) => [listing.url, listing.offers])).toEqual([['https://e.example/3', 3]]);
   });
 
   it('re-applies the budget and condition to whatever a source returns', async () => {

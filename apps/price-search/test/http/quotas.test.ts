@@ -124,6 +124,32 @@ describe('Pro and Scale keys (local quota store)', () => {
     expect(((await revoked.json()) as { error: { message: string } }).error.message).toMatch(/revoked/);
   });
 
+  it('takes the key from X-API-Key as well as Bearer, and refuses two different keys', async () => {
+    const { app, service } = await createTestService({ monthlyLookups: { free: 50, pro: 5_000, scale: undefined } });
+    const pro = service.keys.create({ plan: 'pro', label: '', now: new Date() });
+    const other = service.keys.create({ plan: 'pro', label: '', now: new Date() });
+    const send = (headers: Record<string, string>) =>
+      app.request('/api/query', {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'x-forwarded-for': '203.0.113.9', ...headers },
+        body: JSON.stringify({ query: 'kettle' }),
+      });
+
+    const viaHeader = await send({ 'x-api-key': pro.key });
+    expect(viaHeader.status).toBe(200);
+    expect(viaHeader.headers.get('x-quota-limit')).toBe('5000');
+    expect(viaHeader.headers.get('x-quota-remaining')).toBe('4999');
+    const both = await send({ 'x-api-key': pro.key, authorization: `Bearer ${pro.key}` });
+    expect(both.headers.get('x-quota-remaining')).toBe('4998');
+
+    const unknown = await send({ 'x-api-key': `psk_${'B'.repeat(43)}` });
+    expect(unknown.status).toBe(401);
+    expect(await errorCode(unknown)).toBe('invalid_api_key');
+    const conflicting = await send({ 'x-api-key': pro.key, authorization: `Bearer ${other.key}` });
+    expect(conflicting.status).toBe(401);
+    expect(await errorCode(conflicting)).toBe('invalid_api_key');
+  });
+
   it('stores only the SHA-256 of a key', async () => {
     const statePath = tempStatePath();
     const db = openStateDatabase(statePath);

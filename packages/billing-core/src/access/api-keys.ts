@@ -11,6 +11,7 @@ import type { IdGenerator } from '../shared/ids.js';
 import type { Store } from '../shared/repository.js';
 import type { Environment } from '../shared/scope.js';
 import type { Account, ApiKey } from './account.js';
+import type { AuthenticatedKey, AuthenticatedKeyCache } from './authenticated-key-cache.js';
 import { grantablePermissions, isPermission, type Permission, requiresEarlyAccess } from './permissions.js';
 
 /** Randomness and hashing for key secrets; the service implements it with node:crypto. */
@@ -101,8 +102,15 @@ function resolvePermissions(account: Account, requested: readonly string[]): Per
   return permissions;
 }
 
-export async function revokeApiKey(dependencies: AccessDependencies, keyId: string): Promise<void> {
+/** What authenticating and revoking need besides the store: the cache of recently authenticated keys. */
+export interface KeyAuthenticationDependencies extends AccessDependencies {
+  readonly authenticatedKeys: AuthenticatedKeyCache;
+}
+
+/** Revokes a key: refused at once by this process, and within a second by every other (ADR 0710). */
+export async function revokeApiKey(dependencies: KeyAuthenticationDependencies, keyId: string): Promise<void> {
   const revoked = await dependencies.store.apiKeys.revoke(keyId, toTimestamp(dependencies.clock.now()));
+  dependencies.authenticatedKeys.forget(keyId);
   if (!revoked) throw new BillingError('api_key_not_found', `API key ${keyId} not found.`);
 }
 
@@ -111,7 +119,7 @@ export async function revokeApiKey(dependencies: AccessDependencies, keyId: stri
  * account. Each failure has its own code; a key of the other environment is `invalid_token`.
  */
 export async function authenticate(
-  dependencies: AccessDependencies,
+  dependencies: KeyAuthenticationDependencies,
   authorization: string | undefined,
   environment: Environment,
 ): Promise<{ readonly key: ApiKey; readonly account: Account }> {
@@ -130,14 +138,39 @@ export async function authenticate(
   // Made only when refusing: an error captures a stack trace, a real cost on every request.
   const invalid = () => new BillingError('invalid_token', 'The API key is not valid for this environment.');
   if (tag !== ENVIRONMENT_TAG[environment]) throw invalid();
+  // The whole token is the cache key: only the exact secret that authenticated finds the entry.
+  const tokenHash = dependencies.secrets.hash(token as string);
+  const cached = dependencies.authenticatedKeys.find(tokenHash);
+  const found = cached ?? (await readKey(dependencies, tokenHash, body, secret, environment, invalid));
+  // Checked on every request, cached or not: a key may expire within the cache's second.
+  if (cached) refuseIfExpired(cached.key, dependencies.clock.now());
+  return found;
+}
+
+function refuseIfExpired(key: ApiKey, now: number): void {
+  if (key.expiresAt !== null && Date.parse(key.expiresAt) <= now) {
+    throw new BillingError('expired_token', 'The API key has expired.');
+  }
+}
+
+/** Reads a key and its account, checks secret, environment and revocation, and caches a success. */
+async function readKey(
+  dependencies: KeyAuthenticationDependencies,
+  tokenHash: string,
+  body: string,
+  secret: string,
+  environment: Environment,
+  invalid: () => BillingError,
+): Promise<AuthenticatedKey> {
+  const ticket = dependencies.authenticatedKeys.beginRead();
   const found = await dependencies.store.apiKeys.findWithAccount(`apikey_${body}`);
   const key = found?.key;
   if (!key || key.environment !== environment || !dependencies.secrets.matches(key.secretHash, secret)) throw invalid();
   if (key.revokedAt !== null) throw invalid();
-  if (key.expiresAt !== null && Date.parse(key.expiresAt) <= dependencies.clock.now()) {
-    throw new BillingError('expired_token', 'The API key has expired.');
-  }
+  refuseIfExpired(key, dependencies.clock.now());
   const account = found?.account;
   if (!account) throw invalid();
-  return { key, account };
+  const authenticated = { key, account };
+  dependencies.authenticatedKeys.remember(tokenHash, authenticated, ticket);
+  return authenticated;
 }

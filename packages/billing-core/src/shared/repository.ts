@@ -54,6 +54,20 @@ export interface SubscriptionRepository extends Collection<Subscription, Subscri
   findDueAccounts(environment: Environment, until: string): Promise<readonly string[]>;
 }
 
+/** Which balance: a customer's balance of one unit, in one scope. */
+export interface BalanceKey {
+  readonly scope: Scope;
+  readonly customerId: string;
+  readonly unitId: string;
+}
+
+/** A balance's new state and the ledger entries that produced it. */
+export interface BalanceChange {
+  readonly scope: Scope;
+  readonly balance: UsageBalance;
+  readonly entries: readonly LedgerEntry[];
+}
+
 export interface UsageBalanceRepository {
   findById(scope: Scope, id: string): Promise<UsageBalance | undefined>;
   list(scope: Scope, query: ListQuery<UsageBalanceColumn>): Promise<Page<UsageBalance>>;
@@ -64,6 +78,14 @@ export interface UsageBalanceRepository {
   lock(scope: Scope, customerId: string, unitId: string, create?: UsageBalance): Promise<UsageBalance | undefined>;
   /** Stores the new state and appends the ledger entries that produced it. */
   save(scope: Scope, balance: UsageBalance, entries: readonly LedgerEntry[]): Promise<void>;
+  /**
+   * Locks the balances of many customers and units until commit, in the order given (callers
+   * sort, so two lockers never wait on each other crosswise); undefined where there is none.
+   * On PostgreSQL one statement, whatever the count (ADR 0712).
+   */
+  lockMany(keys: readonly BalanceKey[]): Promise<readonly (UsageBalance | undefined)[]>;
+  /** `save` for many balances at once, their ledger entries appended in the order given. */
+  saveMany(changes: readonly BalanceChange[]): Promise<void>;
   ledger(scope: Scope, balanceId: string): Promise<readonly LedgerEntry[]>;
 }
 

@@ -7,9 +7,10 @@
  */
 import { toTimestamp } from '../shared/clock.js';
 import type { IdGenerator } from '../shared/ids.js';
-import type { PendingUsageEvent, Repositories, Store } from '../shared/repository.js';
+import type { BalanceChange, BalanceKey, PendingUsageEvent, Repositories, Store } from '../shared/repository.js';
 import type { Scope } from '../shared/scope.js';
 import { applyEntry, type LedgerEntry } from './balance-ledger.js';
+import type { UsageBalance } from './usage-balance.js';
 
 export interface DrawdownDependencies {
   readonly store: Store;
@@ -27,21 +28,23 @@ function balanceKey(scope: Scope, customerId: string, unitId: string): string {
   return `${scope.accountId}\u0000${scope.environment}\u0000${customerId}\u0000${unitId}`;
 }
 
+interface BalanceGroup extends BalanceKey {
+  readonly drawdowns: Drawdown[];
+}
+
+/**
+ * Folds a batch's drawdowns of one balance into its state, appending `usage_balance.depleted`
+ * for each drawdown that empties it, and returns the change to save.
+ */
 async function drawDownBalance(
   tx: Repositories,
   dependencies: DrawdownDependencies,
-  scope: Scope,
-  customerId: string,
-  unitId: string,
-  drawdowns: readonly Drawdown[],
-): Promise<void> {
-  const balance = await tx.usageBalances.lock(scope, customerId, unitId);
-  // No subscription ever granted this unit to the customer: the usage stays recorded on the
-  // event and draws from nothing (ADR 0010).
-  if (!balance) return;
+  balance: UsageBalance,
+  group: BalanceGroup,
+): Promise<BalanceChange> {
   let state = balance.state;
   const entries: LedgerEntry[] = [];
-  for (const { pending, amount } of drawdowns) {
+  for (const { pending, amount } of group.drawdowns) {
     const entry: LedgerEntry = {
       kind: 'drawdown',
       at: pending.event.acceptedAt,
@@ -52,7 +55,7 @@ async function drawDownBalance(
     state = outcome.state;
     entries.push(entry);
     if (outcome.depleted) {
-      await tx.events.append(scope, {
+      await tx.events.append(group.scope, {
         id: dependencies.ids.newId('evt'),
         eventType: 'usage_balance.depleted',
         occurredAt: pending.event.acceptedAt,
@@ -61,8 +64,8 @@ async function drawDownBalance(
       });
     }
   }
-  const last = drawdowns.at(-1)?.pending.event.acceptedAt ?? balance.updatedAt;
-  await tx.usageBalances.save(scope, { ...balance, state, updatedAt: last }, entries);
+  const last = group.drawdowns.at(-1)?.pending.event.acceptedAt ?? balance.updatedAt;
+  return { scope: group.scope, balance: { ...balance, state, updatedAt: last }, entries };
 }
 
 /**
@@ -76,7 +79,7 @@ export async function applyPendingDrawdowns(
   return dependencies.store.transaction(async (tx) => {
     const pending = await tx.usageEvents.claimPending(options.limit, options.scope);
     if (pending.length === 0) return 0;
-    const groups = new Map<string, { scope: Scope; customerId: string; unitId: string; drawdowns: Drawdown[] }>();
+    const groups = new Map<string, BalanceGroup>();
     for (const item of pending) {
       for (const drawdown of item.event.drawdowns) {
         const key = balanceKey(item.scope, item.event.customerId, drawdown.usageBalanceUnitId);
@@ -93,10 +96,17 @@ export async function applyPendingDrawdowns(
         group.drawdowns.push({ pending: item, amount: drawdown.amount });
       }
     }
-    for (const key of [...groups.keys()].sort()) {
-      const group = groups.get(key);
-      if (group) await drawDownBalance(tx, dependencies, group.scope, group.customerId, group.unitId, group.drawdowns);
+    // Every locker takes balances in this order, so two batches never wait on each other crosswise.
+    const ordered = [...groups.keys()].sort().map((key) => groups.get(key) as BalanceGroup);
+    const balances = await tx.usageBalances.lockMany(ordered);
+    const changes: BalanceChange[] = [];
+    for (const [index, group] of ordered.entries()) {
+      const balance = balances[index];
+      // No subscription ever granted this unit to the customer: the usage stays recorded on the
+      // event and draws from nothing (ADR 0010).
+      if (balance) changes.push(await drawDownBalance(tx, dependencies, balance, group));
     }
+    await tx.usageBalances.saveMany(changes);
     await tx.usageEvents.markApplied(pending, toTimestamp(dependencies.now()));
     return pending.length;
   });

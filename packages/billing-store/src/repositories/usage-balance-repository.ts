@@ -4,6 +4,8 @@
  * entries that produced it, so any balance can be recomputed and checked.
  */
 import type {
+  BalanceChange,
+  BalanceKey,
   LedgerEntry,
   ListQuery,
   Page,
@@ -79,6 +81,84 @@ export class SqlUsageBalanceRepository implements UsageBalanceRepository {
         JSON.stringify(entry),
       ]);
     }
+  }
+
+  /**
+   * On PostgreSQL one statement locks them all, in the order given (rows are locked as the
+   * sorted join yields them); SQLite's transaction already holds the only write lock, and its
+   * statements cost no round trip, so it locks one by one.
+   */
+  async lockMany(keys: readonly BalanceKey[]): Promise<readonly (UsageBalance | undefined)[]> {
+    if (this.sql.dialect !== 'postgres' || keys.length < 2) {
+      const balances: (UsageBalance | undefined)[] = [];
+      for (const key of keys) balances.push(await this.lock(key.scope, key.customerId, key.unitId));
+      return balances;
+    }
+    const rows = await this.sql.all<{ n: number | string; body: string }>(
+      `select k.n, b.body
+       from rows from (json_to_recordset(?::json) as (account_id text, environment text, customer_id text, unit_id text))
+         with ordinality as k(account_id, environment, customer_id, unit_id, n)
+       join usage_balances b on b.account_id = k.account_id and b.environment = k.environment
+         and b.customer_id = k.customer_id and b.usage_balance_unit_id = k.unit_id
+       order by k.n
+       for update of b`,
+      [
+        JSON.stringify(
+          keys.map((key) => ({
+            account_id: key.scope.accountId,
+            environment: key.scope.environment,
+            customer_id: key.customerId,
+            unit_id: key.unitId,
+          })),
+        ),
+      ],
+    );
+    const byPosition = new Map(rows.map((row) => [Number(row.n), JSON.parse(row.body) as UsageBalance]));
+    return keys.map((_, index) => byPosition.get(index + 1));
+  }
+
+  /**
+   * On PostgreSQL two statements whatever the count: the documents from one JSON array, then
+   * every ledger entry in order from another (ADR 0712).
+   */
+  async saveMany(changes: readonly BalanceChange[]): Promise<void> {
+    if (this.sql.dialect !== 'postgres' || changes.length < 2) {
+      for (const change of changes) await this.save(change.scope, change.balance, change.entries);
+      return;
+    }
+    // A balance's customer and unit never change: only its document is rewritten.
+    await this.sql.run(
+      `update usage_balances as b set body = r.body
+       from json_to_recordset(?::json) as r(account_id text, environment text, id text, body text)
+       where b.account_id = r.account_id and b.environment = r.environment and b.id = r.id`,
+      [
+        JSON.stringify(
+          changes.map((change) => ({
+            account_id: change.scope.accountId,
+            environment: change.scope.environment,
+            id: change.balance.id,
+            body: JSON.stringify(change.balance),
+          })),
+        ),
+      ],
+    );
+    const entries = changes.flatMap((change) =>
+      change.entries.map((entry) => ({
+        account_id: change.scope.accountId,
+        environment: change.scope.environment,
+        balance_id: change.balance.id,
+        entry: JSON.stringify(entry),
+      })),
+    );
+    if (entries.length === 0) return;
+    await this.sql.run(
+      `insert into usage_ledger (account_id, environment, balance_id, entry)
+       select account_id, environment, balance_id, entry
+       from rows from (json_to_recordset(?::json) as (account_id text, environment text, balance_id text, entry text))
+         with ordinality as r(account_id, environment, balance_id, entry, n)
+       order by n`,
+      [JSON.stringify(entries)],
+    );
   }
 
   async ledger(scope: Scope, balanceId: string): Promise<readonly LedgerEntry[]> {

@@ -13,17 +13,47 @@ pg.types.setTypeParser(pg.types.builtins.INT8, (value) => Number.parseInt(value,
 const RETRYABLE = new Set(['40001', '40P01']);
 const MAX_ATTEMPTS = 5;
 
-const numbered = new Map<string, string>();
+/** A statement as node-postgres sends it: numbered placeholders, and a name when it is prepared. */
+interface PreparedText {
+  readonly text: string;
+  readonly name: string | undefined;
+}
 
-/** Rewrites `?` placeholders as `$1, $2, …`. Our statements never hold a literal `?`. */
-function toPostgres(sql: string): string {
-  let text = numbered.get(sql);
-  if (text === undefined) {
+/**
+ * Statements with at most this many parameters are prepared by name, once per connection, so
+ * PostgreSQL parses and plans them once instead of on every execution (ADR 0711). Longer
+ * ones are generated lists (`in (?, ?, …)`) whose texts vary with their length.
+ */
+const MAX_PREPARED_PARAMETERS = 32;
+/** A bound on the statements each connection keeps prepared, whatever callers generate. */
+const MAX_PREPARED_STATEMENTS = 500;
+
+/** Only data statements are prepared: a schema change must never meet a plan made before it. */
+const DATA_STATEMENT = /^\s*(select|insert|update|delete|with)\b/i;
+
+const numbered = new Map<string, PreparedText>();
+let preparedCount = 0;
+
+/** Rewrites `?` placeholders as `$1, $2, …` and names the statement. Our statements never hold a literal `?`. */
+function toPostgres(sql: string): PreparedText {
+  let statement = numbered.get(sql);
+  if (statement === undefined) {
     let index = 0;
-    text = sql.replace(/\?/g, () => `$${++index}`);
-    numbered.set(sql, text);
+    const text = sql.replace(/\?/g, () => `$${++index}`);
+    const prepared =
+      DATA_STATEMENT.test(sql) && index <= MAX_PREPARED_PARAMETERS && preparedCount < MAX_PREPARED_STATEMENTS;
+    if (prepared) preparedCount += 1;
+    statement = { text, name: prepared ? `dd${preparedCount}` : undefined };
+    numbered.set(sql, statement);
   }
-  return text;
+  return statement;
+}
+
+function query(target: Queryable, sql: string, params: readonly SqlValue[]): Promise<pg.QueryResult> {
+  const { text, name } = toPostgres(sql);
+  return target.query(
+    name === undefined ? { text, values: params as SqlValue[] } : { name, text, values: params as SqlValue[] },
+  );
 }
 
 function translateError(error: unknown): unknown {
@@ -41,7 +71,7 @@ class PostgresExecutor implements SqlExecutor {
 
   async all<R extends Row>(sql: string, params: readonly SqlValue[] = []): Promise<R[]> {
     try {
-      const result = await this.target.query(toPostgres(sql), params as SqlValue[]);
+      const result = await query(this.target, sql, params);
       return result.rows as R[];
     } catch (error) {
       throw translateError(error);
@@ -55,7 +85,7 @@ class PostgresExecutor implements SqlExecutor {
 
   async run(sql: string, params: readonly SqlValue[] = []): Promise<number> {
     try {
-      const result = await this.target.query(toPostgres(sql), params as SqlValue[]);
+      const result = await query(this.target, sql, params);
       return result.rowCount ?? 0;
     } catch (error) {
       throw translateError(error);

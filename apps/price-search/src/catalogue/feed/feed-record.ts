@@ -12,6 +12,8 @@ export interface FeedRow {
   /** 1-based line (TSV) or item number (XML), for error messages. */
   readonly position: number;
   readonly fields: Readonly<Record<string, string>>;
+  /** Bytes of the file read so far, for progress (streamed formats only). */
+  readonly bytesRead?: number;
 }
 
 /** GMC availability values; only `in_stock` products are offered to searches. */
@@ -29,6 +31,11 @@ export interface CatalogueItem {
   readonly pricePence: Pence;
   readonly condition: Condition;
   readonly availability: Availability;
+  readonly gtin?: string | undefined;
+  readonly mpn?: string | undefined;
+  readonly imageUrl?: string | undefined;
+  /** Delivery to the UK, when the feed states it (`shipping`). */
+  readonly shippingPence?: Pence | undefined;
 }
 
 /** Why a row was refused. */
@@ -86,6 +93,15 @@ export function checkFeedRow(row: FeedRow, defaultNetwork: NetworkId | undefined
   if (network === undefined) return reject('no network column and no --network given');
   if (!isNetworkId(network)) return reject(`unknown network: ${truncate(network)}`);
 
+  const imageLink = field('image_link');
+  const imageUrl = imageLink !== '' && isHttpUrl(imageLink) ? imageLink : undefined;
+  const shippingText = field('shipping');
+  let shippingPence: Pence | undefined;
+  if (shippingText !== '') {
+    shippingPence = readShipping(shippingText);
+    if (shippingPence === undefined) return reject(`shipping is not "[GB:::]<amount> GBP": ${truncate(shippingText)}`);
+  }
+
   return {
     ok: true,
     item: {
@@ -98,8 +114,24 @@ export function checkFeedRow(row: FeedRow, defaultNetwork: NetworkId | undefined
       pricePence,
       condition,
       availability: availability as Availability,
+      gtin: field('gtin') || undefined,
+      mpn: field('mpn') || undefined,
+      imageUrl,
+      shippingPence,
     },
   };
+}
+
+// GMC's shipping attribute: "country:region:service:price" (the first GB entry, or one without a country),
+// or a bare price.
+function readShipping(text: string): Pence | undefined {
+  const entries = text.split(',').map((entry) => entry.trim().split(':'));
+  const entry = entries.find(
+    (parts) => parts.length === 1 || ['gb', 'uk', ''].includes((parts[0] ?? '').toLowerCase()),
+  );
+  const price = entry === undefined ? undefined : PRICE.exec((entry[entry.length - 1] ?? '').trim());
+  if (!price || (price[2] ?? '').toUpperCase() !== 'GBP') return undefined;
+  return penceFromDecimal(price[1] ?? '');
 }
 
 function isHttpUrl(text: string): boolean {

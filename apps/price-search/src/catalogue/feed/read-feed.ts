@@ -9,8 +9,12 @@ import { parse } from 'csv-parse';
 import { XMLParser } from 'fast-xml-parser';
 import type { FeedRow } from './feed-record.js';
 
-/** The two feed formats. */
-export type FeedFormat = 'tsv' | 'xml';
+/**
+ * The feed formats: Google Merchant Center TSV and RSS 2.0 XML, and Awin's product feed CSV (the "Create-a-Feed"
+ * download of the UK's largest affiliate network, whose columns are mapped onto the GMC attributes).
+ */
+export const FEED_FORMATS = ['tsv', 'xml', 'awin_csv'] as const;
+export type FeedFormat = (typeof FEED_FORMATS)[number];
 
 /** Raised when a feed cannot be read at all (as opposed to single bad rows). */
 export class FeedFormatError extends Error {
@@ -38,6 +42,8 @@ export async function* readFeed(path: string, format?: FeedFormat): AsyncGenerat
   const resolved = format ?? (await detectFeedFormat(path));
   if (resolved === 'xml') {
     yield* readXmlFeed(await readFile(path, 'utf8'));
+  } else if (resolved === 'awin_csv') {
+    yield* readAwinCsvFeed(path);
   } else {
     yield* readTsvFeed(path);
   }
@@ -53,7 +59,12 @@ function attributeName(header: string): string {
 }
 
 async function* readTsvFeed(path: string): AsyncGenerator<FeedRow> {
-  const parser = createReadStream(path).pipe(
+  const file = createReadStream(path);
+  let bytesRead = 0;
+  file.on('data', (chunk) => {
+    bytesRead += chunk.length;
+  });
+  const parser = file.pipe(
     parse({
       delimiter: '\t',
       columns: (headers: string[]) => headers.map(attributeName),
@@ -65,7 +76,62 @@ async function* readTsvFeed(path: string): AsyncGenerator<FeedRow> {
     }),
   );
   for await (const record of parser as AsyncIterable<{ record: Record<string, string>; info: { lines: number } }>) {
-    yield { position: record.info.lines, fields: record.record };
+    yield { position: record.info.lines, fields: record.record, bytesRead };
+  }
+}
+
+// Awin column → GMC attribute, in order of preference. `aw_deep_link` is the tracked (affiliate) link.
+const AWIN_COLUMNS: ReadonlyArray<readonly [string, readonly string[]]> = [
+  ['id', ['merchant_product_id', 'aw_product_id']],
+  ['title', ['product_name']],
+  ['link', ['aw_deep_link', 'merchant_deep_link']],
+  ['brand', ['brand_name']],
+  ['product_type', ['merchant_category', 'category_name']],
+  ['gtin', ['product_gtin', 'ean', 'upc']],
+  ['mpn', ['mpn', 'model_number']],
+  ['image_link', ['merchant_image_url', 'aw_image_url', 'large_image']],
+  ['condition', ['condition']],
+];
+
+/** One Awin CSV record as GMC attributes. */
+export function awinToGmc(record: Readonly<Record<string, string>>): Record<string, string> {
+  const first = (names: readonly string[]): string =>
+    names.map((name) => (record[name] ?? '').trim()).find((value) => value !== '') ?? '';
+  const fields: Record<string, string> = {};
+  for (const [attribute, columns] of AWIN_COLUMNS) fields[attribute] = first(columns);
+  const currency = first(['currency']) || 'GBP';
+  const price = first(['search_price', 'store_price', 'display_price']).replace(/^£/, '');
+  fields.price = price === '' ? '' : `${price} ${currency}`;
+  const delivery = first(['delivery_cost']).replace(/^£/, '');
+  if (delivery !== '') fields.shipping = `${delivery} ${currency}`;
+  const inStock = first(['in_stock', 'is_for_sale']).toLowerCase();
+  fields.availability = ['1', 'yes', 'true', 'in stock', 'in_stock'].includes(inStock)
+    ? 'in_stock'
+    : inStock === ''
+      ? ''
+      : 'out_of_stock';
+  return fields;
+}
+
+async function* readAwinCsvFeed(path: string): AsyncGenerator<FeedRow> {
+  const file = createReadStream(path);
+  let bytesRead = 0;
+  file.on('data', (chunk) => {
+    bytesRead += chunk.length;
+  });
+  const parser = file.pipe(
+    parse({
+      // Awin offers comma, pipe and tab separated downloads; the header row tells which.
+      delimiter: [',', '|', '\t'],
+      columns: (headers: string[]) => headers.map(attributeName),
+      bom: true,
+      skip_empty_lines: true,
+      relax_column_count: true,
+      info: true,
+    }),
+  );
+  for await (const record of parser as AsyncIterable<{ record: Record<string, string>; info: { lines: number } }>) {
+    yield { position: record.info.lines, fields: awinToGmc(record.record), bytesRead };
   }
 }
 
@@ -94,6 +160,12 @@ export function* readXmlFeed(xml: string): Generator<FeedRow> {
     const fields: Record<string, string> = {};
     if (typeof item === 'object' && item !== null) {
       for (const [name, value] of Object.entries(item)) {
+        // GMC's nested shipping (<g:shipping><g:country>GB</g:country><g:price>3.95 GBP</g:price></g:shipping>)
+        // becomes the TSV form "GB:::3.95 GBP", several entries comma-separated.
+        if (attributeName(name) === 'shipping' && typeof value === 'object' && value !== null) {
+          fields.shipping ??= (Array.isArray(value) ? value : [value]).map(shippingText).join(',');
+          continue;
+        }
         // An attribute given twice (RSS <title> and <g:title>) arrives as an array: the first one wins.
         const text = Array.isArray(value) ? value.find((entry) => typeof entry === 'string') : value;
         if (typeof text === 'string') fields[attributeName(name)] ??= text;
@@ -101,6 +173,16 @@ export function* readXmlFeed(xml: string): Generator<FeedRow> {
     }
     yield { position, fields };
   }
+}
+
+function shippingText(entry: unknown): string {
+  if (typeof entry === 'string') return entry;
+  if (typeof entry !== 'object' || entry === null) return '';
+  const part = (key: string): string => {
+    const value = (entry as Record<string, unknown>)[key];
+    return typeof value === 'string' ? value : '';
+  };
+  return `${part('country')}:${part('region')}:${part('service')}:${part('price')}`;
 }
 
 function itemsOf(document: unknown): readonly unknown[] | undefined {

@@ -10,12 +10,14 @@ import type { HttpDependencies } from '../http-dependencies.js';
 
 /** Registers GET /health. */
 export function registerGetHealth(app: Hono<{ Bindings: HttpBindings }>, deps: HttpDependencies): void {
-  app.get('/health', (c) => {
+  app.get('/health', async (c) => {
     const body = describeHealth({
       connectors: deps.engine.connectors,
       health: deps.health,
       version: deps.version,
       now: deps.clock.now(),
+      ...(deps.catalogueSource === undefined ? {} : { catalogueSource: deps.catalogueSource }),
+      ...(deps.feeds === undefined ? {} : { feeds: await deps.feeds.report() }),
     });
     c.header('cache-control', 'no-store');
     return c.json(body, body.status === 'down' ? 503 : 200);

@@ -27,7 +27,11 @@ export function registerPostQuery(app: Hono<{ Bindings: HttpBindings }>, deps: H
       c.req.header('x-forwarded-for'),
       deps.trustedProxies,
     );
-    const client = identifyClient(c.req.header('authorization'), address, deps.keys);
+    const client = identifyClient(
+      { authorization: c.req.header('authorization'), apiKey: c.req.header('x-api-key') },
+      address,
+      deps.keys,
+    );
 
     const rate = deps.rateLimiter.take(meterKeyOf(client), deps.requestsPerMinute[client.plan]);
     if (!rate.allowed) {

@@ -16,6 +16,13 @@ const listing = z.object({
   condition: z.enum(['New', 'Used', 'Refurbished']),
   network: z.enum(NETWORKS),
   url: z.string(),
+  delivery_cost: z.number().nullable(),
+  total_price: z.number().nullable(),
+  availability: z.literal('in_stock'),
+  image: z.string().nullable(),
+  seller: z.string().nullable(),
+  offers: z.int(),
+  affiliate_disclosure: z.string().nullable(),
 });
 
 /** Input of search_products (the API's request fields). */
@@ -59,7 +66,8 @@ export function registerSearchProducts(server: McpServer, client: RuleFollowingC
     {
       title: 'Search UK product listings',
       description:
-        'Live UK marketplace listings (GBP) for a physical product, with a direct purchase link each. ' +
+        'UK marketplace listings (GBP) for a physical product, with a direct purchase link each; call ' +
+        'service_status to learn whether they are live or only the demo catalogue. ' +
         'Show every url to the user unchanged. When nothing matches, one broader query is tried automatically ' +
         '(meta.broadened).',
       inputSchema: searchProductsInput,

@@ -1,0 +1,74 @@
+/**
+ * @module
+ * The catalogue port: where offline and feed listings are kept and searched. Two adapters: SQLite with FTS5
+ * (`CatalogueStore`, one file or memory) and PostgreSQL with full-text search (`PostgresCatalogue`, when one
+ * machine is outgrown). Both read queries the same way (term-understanding.ts) and group offers by product.
+ */
+import type { Condition } from '../listing/listing.js';
+import type { NetworkId } from '../listing/networks.js';
+import type { Pence } from '../money/pence.js';
+import type { SortIntent } from '../query/parse-query.js';
+import type { CatalogueItem } from './feed/feed-record.js';
+
+/** A catalogue search. */
+export interface CatalogueQuery {
+  readonly terms: readonly string[];
+  readonly networks: readonly NetworkId[];
+  readonly minPence: Pence | undefined;
+  readonly maxPence: Pence | undefined;
+  readonly condition: Condition | undefined;
+  readonly sort: SortIntent;
+  /** Distinct products wanted: offers of one product across retailers count once (its best offer). */
+  readonly limit: number;
+}
+
+/** The stored state of one live feed. Times are ISO 8601. */
+export interface FeedState {
+  readonly feedId: string;
+  readonly etag: string | null;
+  readonly lastModified: string | null;
+  readonly lastAttemptAt: string | null;
+  readonly lastSuccessAt: string | null;
+  /** When the feed last answered with new content (not 304). */
+  readonly lastChangedAt: string | null;
+  readonly lastError: string | null;
+  readonly consecutiveFailures: number;
+}
+
+/** A catalogue hit: the best offer of one product among the matches. */
+export interface CatalogueHit {
+  readonly title: string;
+  readonly pricePence: Pence;
+  readonly condition: Condition;
+  readonly network: NetworkId;
+  readonly url: string;
+  readonly imageUrl: string | null;
+  readonly shippingPence: Pence | null;
+  readonly availability: string;
+  /** Matching offers of the same product (this one included). */
+  readonly offers: number;
+}
+
+/** A catalogue engine. Methods may answer synchronously (SQLite) or not (PostgreSQL); callers await them. */
+export interface Catalogue {
+  /** The best offer of each matching product, best first, up to `query.limit` products. */
+  search(query: CatalogueQuery): Promise<CatalogueHit[]>;
+  /** Inserts or replaces items (same network and id); `origin` stamps the live feed and run that saw them. */
+  upsert(
+    items: readonly CatalogueItem[],
+    origin?: { readonly feedId: string; readonly run: number },
+  ): void | Promise<void>;
+  /** Removes the listings of `feedId` that run `run` did not see. */
+  expireFeed(feedId: string, run: number): number | Promise<number>;
+  /** Removes every listing. */
+  clear(): void | Promise<void>;
+  /** Listing counts per network, in stock or not; may be up to a minute old. */
+  countByNetwork(): Partial<Record<NetworkId, number>>;
+  /** Listings per live feed. */
+  countByFeed(): Record<string, number> | Promise<Record<string, number>>;
+  feedState(feedId: string): FeedState | undefined | Promise<FeedState | undefined>;
+  saveFeedState(state: FeedState): void | Promise<void>;
+  /** A stamp that changes whenever search results may have changed; results are cached under it. */
+  cacheStamp(): string;
+  close(): void | Promise<void>;
+}

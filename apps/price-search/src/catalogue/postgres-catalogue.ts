@@ -1,0 +1,438 @@
+/**
+ * @module
+ * The catalogue on PostgreSQL, for when one machine's SQLite file is outgrown (several service instances, a
+ * million listings kept by a managed database). Full-text search over a stored tsvector of the same
+ * normalised title, aliases, brand and category as the SQLite index (weights A, B, C, D), with a Snowball
+ * English stemmer that keeps stop words ("tears of the kingdom"); queries are read by the same code as on
+ * SQLite (term-understanding.ts), and pg_trgm finds the catalogue words near a misspelt one (`%` on the
+ * vocabulary table, then the shared edit-distance rule decides). Offers are grouped by product as on SQLite.
+ */
+import pg from 'pg';
+import type { NetworkId } from '../listing/networks.js';
+import { asksForAccessory, isAccessory, productKeyOf } from '../listing/product-identity.js';
+import { aliasesOf, searchTextOf } from '../listing/search-text.js';
+import type { Pence } from '../money/pence.js';
+import type { SortIntent } from '../query/parse-query.js';
+import type { Catalogue, CatalogueHit, CatalogueQuery, FeedState } from './catalogue.js';
+import type { CatalogueItem } from './feed/feed-record.js';
+import { planMatch, type TermIndex, toTsQuery, type VocabularyRequest } from './term-understanding.js';
+import { oneEditAway, Vocabulary } from './vocabulary.js';
+
+const SCHEMA = `
+CREATE EXTENSION IF NOT EXISTS pg_trgm;
+DO $$ BEGIN
+  IF NOT EXISTS (SELECT 1 FROM pg_ts_dict WHERE dictname = 'catalogue_stem') THEN
+    CREATE TEXT SEARCH DICTIONARY catalogue_stem (TEMPLATE = snowball, Language = english);
+  END IF;
+  IF NOT EXISTS (SELECT 1 FROM pg_ts_config WHERE cfgname = 'catalogue') THEN
+    CREATE TEXT SEARCH CONFIGURATION catalogue (COPY = simple);
+    ALTER TEXT SEARCH CONFIGURATION catalogue ALTER MAPPING FOR asciiword, word, asciihword, hword_asciipart,
+      hword_part, hword WITH catalogue_stem;
+  END IF;
+END $$;
+CREATE TABLE IF NOT EXISTS catalogue_listings (
+  id BIGSERIAL PRIMARY KEY,
+  network TEXT NOT NULL,
+  item_id TEXT NOT NULL,
+  title TEXT NOT NULL,
+  brand TEXT NOT NULL,
+  category TEXT NOT NULL,
+  url TEXT NOT NULL,
+  price_pence BIGINT NOT NULL CHECK (price_pence > 0),
+  condition TEXT NOT NULL CHECK (condition IN ('new', 'used', 'refurbished')),
+  availability TEXT NOT NULL,
+  search_title TEXT NOT NULL,
+  aliases TEXT NOT NULL,
+  product_key TEXT NOT NULL,
+  accessory SMALLINT NOT NULL,
+  gtin TEXT,
+  mpn TEXT,
+  image_url TEXT,
+  shipping_pence BIGINT,
+  feed_id TEXT,
+  seen_run BIGINT,
+  document TSVECTOR GENERATED ALWAYS AS (
+    setweight(to_tsvector('catalogue', search_title), 'A') || setweight(to_tsvector('catalogue', aliases), 'B') ||
+    setweight(to_tsvector('catalogue', brand), 'C') || setweight(to_tsvector('catalogue', category), 'D')
+  ) STORED,
+  UNIQUE (network, item_id)
+);
+CREATE INDEX IF NOT EXISTS catalogue_listings_document ON catalogue_listings USING GIN (document);
+CREATE INDEX IF NOT EXISTS catalogue_listings_price ON catalogue_listings (price_pence);
+CREATE INDEX IF NOT EXISTS catalogue_listings_feed ON catalogue_listings (feed_id, seen_run);
+CREATE TABLE IF NOT EXISTS catalogue_words (word TEXT PRIMARY KEY, listings INTEGER NOT NULL);
+CREATE INDEX IF NOT EXISTS catalogue_words_trgm ON catalogue_words USING GIN (word gin_trgm_ops);
+CREATE TABLE IF NOT EXISTS catalogue_feed_state (
+  feed_id TEXT PRIMARY KEY,
+  etag TEXT,
+  last_modified TEXT,
+  last_attempt_at TEXT,
+  last_success_at TEXT,
+  last_changed_at TEXT,
+  last_error TEXT,
+  consecutive_failures INTEGER NOT NULL DEFAULT 0
+);
+`;
+
+const COLUMNS = [
+  'network',
+  'item_id',
+  'title',
+  'brand',
+  'category',
+  'url',
+  'price_pence',
+  'condition',
+  'availability',
+  'search_title',
+  'aliases',
+  'product_key',
+  'accessory',
+  'gtin',
+  'mpn',
+  'image_url',
+  'shipping_pence',
+  'feed_id',
+  'seen_run',
+] as const;
+
+// ts_rank weights for D (category), C (brand), B (aliases), A (title); normalisation 1 prefers short titles,
+// as BM25 does on SQLite.
+const RANK = `ts_rank('{0.2, 0.4, 0.6, 1.0}', l.document, q, 1)`;
+// Rows read per round trip while grouping offers into products.
+const PAGE_ROWS = 200;
+const COUNTS_TTL_MS = 60_000;
+
+interface Row {
+  title: string;
+  pricePence: string;
+  condition: CatalogueHit['condition'];
+  network: NetworkId;
+  url: string;
+  imageUrl: string | null;
+  shippingPence: string | null;
+  availability: string;
+  productKey: string;
+}
+
+/** The catalogue in a PostgreSQL database. */
+export class PostgresCatalogue implements Catalogue {
+  readonly #pool: pg.Pool;
+  #counts: { at: number; counts: Partial<Record<NetworkId, number>> } = { at: 0, counts: {} };
+  #wordsDirty = true;
+
+  readonly #markClosing: () => void;
+
+  private constructor(pool: pg.Pool, markClosing: () => void) {
+    this.#pool = pool;
+    this.#markClosing = markClosing;
+  }
+
+  /** Connects, creates the schema when needed (the pg_trgm extension must be available) and reads the counts. */
+  static async open(connectionString: string, options: { maxConnections?: number } = {}): Promise<PostgresCatalogue> {
+    const pool = new pg.Pool({ connectionString, max: options.maxConnections ?? 10 });
+    // An idle connection the server drops (restart, failover) is replaced on next use; without a listener its
+    // error would end the process. Connections still closing after `close()` are not worth a word.
+    let closing = false;
+    pool.on('error', (error) => {
+      if (!closing) console.error(`price-search: idle catalogue connection lost: ${error.message}`);
+    });
+    const markClosing = (): void => {
+      closing = true;
+    };
+    try {
+      await pool.query(SCHEMA);
+      const catalogue = new PostgresCatalogue(pool, markClosing);
+      await catalogue.#refreshCounts();
+      return catalogue;
+    } catch (error) {
+      await pool.end();
+      throw error;
+    }
+  }
+
+  async upsert(items: readonly CatalogueItem[], origin?: { readonly feedId: string; readonly run: number }) {
+    if (items.length === 0) return;
+    const rows = items.map((item) => [
+      item.network,
+      item.itemId,
+      item.title,
+      item.brand,
+      item.category,
+      item.url,
+      item.pricePence,
+      item.condition,
+      item.availability,
+      searchTextOf(item.title),
+      [aliasesOf(item.title), aliasesOf(item.brand)].filter((text) => text !== '').join(' '),
+      productKeyOf(item),
+      isAccessory(item.title, item.category) ? 1 : 0,
+      item.gtin ?? null,
+      item.mpn ?? null,
+      item.imageUrl ?? null,
+      item.shippingPence ?? null,
+      origin?.feedId ?? null,
+      origin?.run ?? null,
+    ]);
+    // One statement per batch: each column arrives as an array and is unnested into rows. An unchanged offer only
+    // gets its feed run stamped (the WHERE keeps the row, and so its index entries, untouched otherwise).
+    const changing = COLUMNS.filter((column) => !['network', 'item_id', 'feed_id', 'seen_run'].includes(column));
+    const types = [
+      'text',
+      'text',
+      'text',
+      'text',
+      'text',
+      'text',
+      'int8',
+      'text',
+      'text',
+      'text',
+      'text',
+      'text',
+      'int2',
+      'text',
+      'text',
+      'text',
+      'int8',
+      'text',
+      'int8',
+    ];
+    const arrays = COLUMNS.map((_, index) => rows.map((row) => row[index]));
+    await this.#pool.query(
+      `INSERT INTO catalogue_listings (${COLUMNS.join(', ')})
+       SELECT * FROM unnest(${COLUMNS.map((_, index) => `$${index + 1}::${types[index]}[]`).join(', ')})
+       ON CONFLICT (network, item_id) DO UPDATE SET
+         ${[...changing, 'feed_id', 'seen_run'].map((column) => `${column} = excluded.${column}`).join(', ')}`,
+      arrays,
+    );
+    this.#changed();
+  }
+
+  async expireFeed(feedId: string, run: number): Promise<number> {
+    const result = await this.#pool.query('DELETE FROM catalogue_listings WHERE feed_id = $1 AND seen_run < $2', [
+      feedId,
+      run,
+    ]);
+    if ((result.rowCount ?? 0) > 0) this.#changed();
+    return result.rowCount ?? 0;
+  }
+
+  async clear(): Promise<void> {
+    await this.#pool.query('TRUNCATE catalogue_listings');
+    this.#changed();
+  }
+
+  countByNetwork(): Partial<Record<NetworkId, number>> {
+    if (performance.now() - this.#counts.at > COUNTS_TTL_MS && this.#background.size === 0) this.#refreshCountsLater();
+    return this.#counts.counts;
+  }
+
+  async countByFeed(): Promise<Record<string, number>> {
+    const { rows } = await this.#pool.query<{ feed_id: string; n: string }>(
+      'SELECT feed_id, count(*) AS n FROM catalogue_listings WHERE feed_id IS NOT NULL GROUP BY feed_id',
+    );
+    return Object.fromEntries(rows.map((row) => [row.feed_id, Number(row.n)]));
+  }
+
+  async feedState(feedId: string): Promise<FeedState | undefined> {
+    const { rows } = await this.#pool.query<FeedState>(
+      `SELECT feed_id AS "feedId", etag, last_modified AS "lastModified", last_attempt_at AS "lastAttemptAt",
+         last_success_at AS "lastSuccessAt", last_changed_at AS "lastChangedAt", last_error AS "lastError",
+         consecutive_failures AS "consecutiveFailures" FROM catalogue_feed_state WHERE feed_id = $1`,
+      [feedId],
+    );
+    return rows[0];
+  }
+
+  async saveFeedState(state: FeedState): Promise<void> {
+    await this.#pool.query(
+      `INSERT INTO catalogue_feed_state (feed_id, etag, last_modified, last_attempt_at, last_success_at,
+         last_changed_at, last_error, consecutive_failures)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8)
+       ON CONFLICT (feed_id) DO UPDATE SET etag = excluded.etag, last_modified = excluded.last_modified,
+         last_attempt_at = excluded.last_attempt_at, last_success_at = excluded.last_success_at,
+         last_changed_at = excluded.last_changed_at, last_error = excluded.last_error,
+         consecutive_failures = excluded.consecutive_failures`,
+      [
+        state.feedId,
+        state.etag,
+        state.lastModified,
+        state.lastAttemptAt,
+        state.lastSuccessAt,
+        state.lastChangedAt,
+        state.lastError,
+        state.consecutiveFailures,
+      ],
+    );
+  }
+
+  async search(query: CatalogueQuery): Promise<CatalogueHit[]> {
+    if (query.networks.length === 0 || query.limit <= 0) return [];
+    const { terms, strict, relaxed } = await planMatch(query.terms, this.#termIndex);
+    if (strict === undefined) return [];
+    const demoteAccessories = !asksForAccessory(terms);
+    const hits = await this.#select(strict, query, query.sort, demoteAccessories);
+    if (hits.length > 0 || relaxed === undefined) return hits;
+    if (await this.#matches(strict)) return hits;
+    return this.#select(relaxed, query, 'relevance', demoteAccessories);
+  }
+
+  /** Waits for background count refreshes, then closes the pool. */
+  async close(): Promise<void> {
+    await Promise.allSettled([...this.#background]);
+    this.#markClosing();
+    await this.#pool.end();
+  }
+
+  readonly #background = new Set<Promise<void>>();
+
+  /** Refreshes the counts in the background (health may show them a moment late). */
+  #refreshCountsLater(): void {
+    const refresh = this.#refreshCounts()
+      .catch((error: unknown) => console.error('price-search: catalogue counts failed', error))
+      .finally(() => this.#background.delete(refresh));
+    this.#background.add(refresh);
+  }
+
+  readonly #termIndex: TermIndex = {
+    matches: (expression) => this.#matches(expression),
+    vocabulary: (request) => this.#vocabularyFor(request),
+  };
+
+  async #matches(expression: string): Promise<boolean> {
+    const { rowCount } = await this.#pool.query(
+      "SELECT 1 FROM catalogue_listings WHERE document @@ to_tsquery('catalogue', $1) LIMIT 1",
+      [toTsQuery(expression)],
+    );
+    return (rowCount ?? 0) > 0;
+  }
+
+  /**
+   * The catalogue words a correction step needs, from the word table: exact look-ups, the words one edit from a
+   * misspelt word, and (pg_trgm) the words whose trigrams resemble it, among which the shared edit-distance rule
+   * then chooses. The word table is rebuilt after writes, before the next look-up.
+   */
+  async #vocabularyFor(request: VocabularyRequest): Promise<Vocabulary> {
+    if (this.#wordsDirty) {
+      await this.#rebuildWords();
+      this.#wordsDirty = false;
+    }
+    const exact = [...request.exact, ...request.near.flatMap(oneEditAway)];
+    const { rows } = await this.#pool.query<{ word: string; listings: number }>(
+      `SELECT word, listings FROM catalogue_words WHERE word = ANY($1)
+       UNION SELECT w.word, w.listings FROM catalogue_words w, unnest($2::text[]) AS near(word)
+         WHERE length(near.word) >= 5 AND w.word % near.word`,
+      [exact, request.near],
+    );
+    return new Vocabulary(new Map(rows.map((row) => [row.word, row.listings])));
+  }
+
+  async #rebuildWords(): Promise<void> {
+    const client = await this.#pool.connect();
+    try {
+      await client.query('BEGIN');
+      await client.query('DELETE FROM catalogue_words');
+      await client.query(`
+        INSERT INTO catalogue_words (word, listings)
+        SELECT word, count(DISTINCT id) FROM catalogue_listings,
+          unnest(regexp_split_to_array(
+            search_title || ' ' || aliases || ' ' || lower(brand) || ' ' || lower(category), '[^[:alnum:]]+')) AS word
+        WHERE word <> '' GROUP BY word`);
+      await client.query('COMMIT');
+    } catch (error) {
+      await client.query('ROLLBACK');
+      throw error;
+    } finally {
+      client.release();
+    }
+  }
+
+  async #select(match: string, query: CatalogueQuery, sort: SortIntent, demoteAccessories: boolean) {
+    const parameters: unknown[] = [toTsQuery(match), query.networks];
+    const filters = ["l.availability = 'in_stock'", 'l.network = ANY($2)'];
+    if (query.maxPence !== undefined) {
+      parameters.push(query.maxPence);
+      filters.push(`l.price_pence <= $${parameters.length}`);
+    }
+    if (query.minPence !== undefined) {
+      parameters.push(query.minPence);
+      filters.push(`l.price_pence >= $${parameters.length}`);
+    }
+    if (query.condition !== undefined) {
+      parameters.push(query.condition);
+      filters.push(`l.condition = $${parameters.length}`);
+    }
+    const order =
+      sort === 'price_asc'
+        ? 'l.price_pence, l.id'
+        : `${demoteAccessories ? 'l.accessory, ' : ''}${RANK} DESC, l.condition <> 'new', l.price_pence, l.id`;
+    const sql = `
+      SELECT l.title, l.price_pence AS "pricePence", l.condition, l.network, l.url, l.image_url AS "imageUrl",
+        l.shipping_pence AS "shippingPence", l.availability, l.product_key AS "productKey"
+      FROM catalogue_listings l, to_tsquery('catalogue', $1) q
+      WHERE l.document @@ q AND ${filters.join(' AND ')}
+      ORDER BY ${order}
+      LIMIT ${PAGE_ROWS} OFFSET $${parameters.length + 1}`;
+    const products = new Map<string, { hit: Omit<CatalogueHit, 'offers'>; offers: number }>();
+    for (let offset = 0; ; offset += PAGE_ROWS) {
+      const { rows } = await this.#pool.query<Row>(sql, [...parameters, offset]);
+      for (const row of rows) {
+        const hit = {
+          title: row.title,
+          pricePence: Number(row.pricePence) as Pence,
+          condition: row.condition,
+          network: row.network,
+          url: row.url,
+          imageUrl: row.imageUrl,
+          shippingPence: row.shippingPence === null ? null : (Number(row.shippingPence) as Pence),
+          availability: row.availability,
+        };
+        const known = products.get(row.productKey);
+        if (known !== undefined) {
+          known.offers += 1;
+          if (sort === 'relevance' && betterOffer(hit, known.hit)) known.hit = hit;
+        } else if (products.size < query.limit) {
+          products.set(row.productKey, { hit, offers: 1 });
+        }
+      }
+      // A page is full once `limit` products are found; one more page counts their other offers.
+      if (rows.length < PAGE_ROWS || (products.size >= query.limit && offset > 0)) break;
+      if (products.size >= query.limit && rows.length === PAGE_ROWS) continue;
+    }
+    return [...products.values()].map(({ hit, offers }) => ({ ...hit, offers }));
+  }
+
+  #changes = 0;
+
+  /**
+   * Changes with this process's writes and every minute: other service instances may write to the same database,
+   * so a cached result lives at most a minute.
+   */
+  cacheStamp(): string {
+    return `${this.#changes}:${Math.floor(Date.now() / 60_000)}`;
+  }
+
+  #changed(): void {
+    this.#changes += 1;
+    this.#wordsDirty = true;
+    this.#refreshCountsLater();
+  }
+
+  async #refreshCounts(): Promise<void> {
+    const { rows } = await this.#pool.query<{ network: NetworkId; n: string }>(
+      'SELECT network, count(*) AS n FROM catalogue_listings GROUP BY network',
+    );
+    this.#counts = {
+      at: performance.now(),
+      counts: Object.fromEntries(rows.map((row) => [row.network, Number(row.n)])),
+    };
+  }
+}
+
+function betterOffer(candidate: Omit<CatalogueHit, 'offers'>, current: Omit<CatalogueHit, 'offers'>): boolean {
+  const candidateNew = candidate.condition === 'new';
+  const currentNew = current.condition === 'new';
+  if (candidateNew !== currentNew) return candidateNew;
+  return candidate.pricePence < current.pricePence;
+}

@@ -1,0 +1,144 @@
+/**
+ * @module
+ * How a catalogue reads a query's terms, the same on every catalogue engine: synonym phrases merged, unknown
+ * words joined, split or corrected against the catalogue's vocabulary, and the strict and relaxed match
+ * expressions built (see match-expression.ts). The engine supplies two things: whether an FTS5-syntax
+ * expression matches any listing, and the vocabulary.
+ */
+import { foldText, wordsOf } from '../listing/search-text.js';
+import { buildMatchExpressions, isModelTerm, mergeSynonymPhrases, termExpression } from './match-expression.js';
+import type { Vocabulary } from './vocabulary.js';
+
+/** Which catalogue words a step needs: `exact` words looked up as they are, words `near` a misspelt one. */
+export interface VocabularyRequest {
+  readonly exact: readonly string[];
+  readonly near: readonly string[];
+}
+
+/** What the understanding needs from a catalogue engine. */
+export interface TermIndex {
+  /** True when at least one listing matches the expression (FTS5 syntax: quoted phrases, AND, OR, brackets). */
+  matches(expression: string): boolean | Promise<boolean>;
+  /**
+   * Catalogue words with their listing counts: at least the `exact` words that exist and the words near each
+   * `near` word (up to two edits). An engine may return its whole vocabulary.
+   */
+  vocabulary(request: VocabularyRequest): Vocabulary | Promise<Vocabulary>;
+}
+
+/** Every prefix and suffix of at least three letters: the pieces `Vocabulary.split` looks up. */
+function splitPieces(word: string): string[] {
+  const pieces: string[] = [];
+  for (let index = 3; index <= word.length - 3; index += 1) pieces.push(word.slice(0, index), word.slice(index));
+  return pieces;
+}
+
+/** The match plan of a query. */
+export interface MatchPlan {
+  readonly terms: readonly string[];
+  readonly strict: string | undefined;
+  /** Tried only when no listing at all matches `strict`. */
+  readonly relaxed: string | undefined;
+}
+
+/**
+ * The terms as the catalogue will match them: synonym phrases merged, and each word the index does not know
+ * joined with the next ("quiet comfort"), split ("airfryer") or corrected ("iphnoe"), when that gives a word it
+ * knows. A short word (3 or 4 letters) is corrected only to a word found together with the query's other words
+ * ("airpods por"), since short words have many neighbours ("sofa", "soda"). Model codes are kept as they are.
+ * When every word is known but they match nothing together, two words that make one catalogue word are joined
+ * ("smart watch").
+ */
+export async function understandTerms(raw: readonly string[], index: TermIndex): Promise<string[]> {
+  const terms = mergeSynonymPhrases(raw);
+  const understood: string[] = [];
+  for (let position = 0; position < terms.length; position += 1) {
+    const term = terms[position] ?? '';
+    const expression = termExpression(term);
+    if (expression === '' || isModelTerm(term) || (await index.matches(expression))) {
+      understood.push(term);
+      continue;
+    }
+    const word = wordsOf(foldText(term)).join('');
+    const next = terms[position + 1];
+    const joined = next === undefined ? '' : `${word}${wordsOf(foldText(next)).join('')}`;
+    const vocabulary = await index.vocabulary({ exact: [joined, ...splitPieces(word)], near: [word] });
+    if (next !== undefined && !isModelTerm(next) && vocabulary.has(joined)) {
+      understood.push(joined);
+      position += 1;
+      continue;
+    }
+    const parts = vocabulary.split(word);
+    if (parts !== undefined) {
+      understood.push(parts.join(' '));
+      continue;
+    }
+    let corrected = vocabulary.correct(word);
+    const others = terms
+      .filter((_, other) => other !== position)
+      .map(termExpression)
+      .filter((other) => other !== '');
+    if (corrected === undefined && others.length > 0) {
+      for (const candidate of vocabulary.nearShortWords(word)) {
+        if (await index.matches([termExpression(candidate), ...others].join(' AND '))) {
+          corrected = candidate;
+          break;
+        }
+      }
+    }
+    understood.push(corrected ?? term);
+  }
+  if (understood.length > 1 && !(await index.matches(understood.map(termExpression).join(' AND ')))) {
+    const pairs = understood.slice(1).map((next, position) => `${understood[position]}${next}`);
+    return joinPairs(understood, await index.vocabulary({ exact: pairs, near: [] }));
+  }
+  return understood;
+}
+
+function joinPairs(terms: readonly string[], vocabulary: Vocabulary): string[] {
+  const joined: string[] = [];
+  for (let position = 0; position < terms.length; position += 1) {
+    const term = terms[position] ?? '';
+    const next = terms[position + 1];
+    const pair = next === undefined ? '' : `${term}${next}`;
+    if (next !== undefined && /^\p{L}+$/u.test(pair) && vocabulary.has(pair)) {
+      joined.push(pair);
+      position += 1;
+    } else {
+      joined.push(term);
+    }
+  }
+  return joined;
+}
+
+/**
+ * Understands the terms and builds the strict and relaxed expressions. A word the catalogue does not know may be
+ * dropped by the relaxed expression, unless the query names a model and the word could be the product line that
+ * model belongs to ("iphone 14 pro" must not find a MacBook Pro 14-inch): then only words in another script
+ * ("黑色") go.
+ */
+export async function planMatch(raw: readonly string[], index: TermIndex): Promise<MatchPlan> {
+  const terms = await understandTerms(raw, index);
+  const namesModel = terms.some(isModelTerm);
+  const unknown = new Set<string>();
+  for (const term of terms) {
+    const expression = termExpression(term);
+    if (expression !== '' && !(await index.matches(expression))) unknown.add(term);
+  }
+  const droppable = (term: string): boolean => unknown.has(term) && (!namesModel || !/\p{Script=Latin}/u.test(term));
+  const [strict, relaxed] = buildMatchExpressions(terms, droppable);
+  return { terms, strict, relaxed };
+}
+
+/**
+ * The same expression as a PostgreSQL tsquery: phrases become `<->` chains, AND `&`, OR `|`. Phrases hold only
+ * letters, digits and spaces (see search-text.ts), so the translation is token by token.
+ */
+export function toTsQuery(expression: string): string {
+  return expression.replace(/"([^"]*)"|\bAND\b|\bOR\b/g, (token, phrase: string | undefined) => {
+    if (token === 'AND') return '&';
+    if (token === 'OR') return '|';
+    const words = (phrase ?? '').split(' ').filter((word) => word !== '');
+    return words.length === 1 ? `'${words[0]}'` : `(${words.map((word) => `'${word}'`).join(' <-> ')})`;
+  });
+}
