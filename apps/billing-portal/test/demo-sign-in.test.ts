@@ -1,16 +1,18 @@
 /**
  * The demo's sign-in against a real sandbox: wrong passwords refused, sessions in HttpOnly,
  * SameSite=Lax cookies (Secure and `__Host-` over https) whose id changes at sign-in, CSRF
- * refused without the session's token or from another origin, and sign-in throttled.
+ * refused without the session's token or from another origin, and sign-in throttled. Anonymous
+ * visitors hold no server-side session, so they cannot sign anyone out (ADR 0904), and form
+ * bodies are limited on the stream (ADR 0903).
  */
-import { type BillingHarness, ENGINES, startBillingHarness } from '@drawdown/testkit';
+import { type BillingHarness, ENGINES, floodChunked, startBillingHarness } from '@drawdown/testkit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { hashPassword, type PortalDemo, startPortalDemo, verifyPassword } from '../src/index.js';
 
 const ADA_PASSWORD = 'correct-horse-battery-staple';
 
-function cookieOf(response: Response): { raw: string; value: string } | null {
-  const raw = response.headers.getSetCookie().find((line) => /portal_session=/.test(line));
+function cookieOf(response: Response, name = 'portal_session'): { raw: string; value: string } | null {
+  const raw = response.headers.getSetCookie().find((line) => line.replace(/^__Host-/, '').startsWith(`${name}=`));
   if (!raw) return null;
   return { raw, value: raw.slice(0, raw.indexOf(';')) };
 }
@@ -27,8 +29,8 @@ describe.each(ENGINES)('%s: the demo sign-in', (engine) => {
 
   async function visitSignIn(): Promise<{ cookie: string; token: string }> {
     const response = await fetch(`${demo.url}/login`);
-    const cookie = cookieOf(response);
-    if (!cookie) throw new Error('no session cookie');
+    const cookie = cookieOf(response, 'portal_signin');
+    if (!cookie) throw new Error('no sign-in cookie');
     return { cookie: cookie.value, token: csrfOf(await response.text()) };
   }
 
@@ -164,6 +166,64 @@ describe.each(ENGINES)('%s: the demo sign-in', (engine) => {
     expect(out.status).toBe(401);
   });
 
+  it('creates no server-side session for anonymous visits: the sign-in form sets only a nonce cookie', async () => {
+    const response = await fetch(`${demo.url}/login`);
+    expect(cookieOf(response)).toBeNull();
+    expect(cookieOf(response, 'portal_signin')?.raw).toMatch(/HttpOnly/i);
+    const failed = await signIn(await visitSignIn(), 'nobody@example.com', 'guess');
+    expect(failed.status).toBe(401);
+    expect(cookieOf(failed)).toBeNull();
+  });
+
+  it('never signs anyone out for anonymous traffic, however much of it', async () => {
+    const small = await startPortalDemo({
+      billingSandboxUrl: harness.sandboxUrl,
+      sandboxKey: harness.sandboxKey,
+      port: 0,
+      passwords: { 'ada@example.com': ADA_PASSWORD },
+      maxSessions: 2,
+      log: () => {},
+    });
+    try {
+      const form = async () => {
+        const response = await fetch(`${small.url}/login`);
+        return { cookie: cookieOf(response, 'portal_signin')?.value ?? '', token: csrfOf(await response.text()) };
+      };
+      const post = async (visit: { cookie: string; token: string }, password: string) =>
+        fetch(`${small.url}/login`, {
+          method: 'POST',
+          headers: { cookie: visit.cookie, 'content-type': 'application/x-www-form-urlencoded', origin: small.url },
+          body: new URLSearchParams({ email: 'ada@example.com', password, csrf_token: visit.token }),
+          redirect: 'manual',
+        });
+      const session = cookieOf(await post(await form(), ADA_PASSWORD))?.value ?? '';
+      expect(session).not.toBe('');
+      // Ten times the store's size in anonymous visits and failed sign-ins.
+      for (let visit = 0; visit < 20; visit += 1) {
+        const visitor = await form();
+        if (visit % 4 === 0) expect((await post(visitor, 'wrong')).status).toBe(401);
+      }
+      const still = await fetch(`${small.url}/billing/api/transactions`, { headers: { cookie: session } });
+      expect(still.status).toBe(200);
+    } finally {
+      await small.close();
+    }
+  });
+
+  it.each([
+    '/login',
+    '/logout',
+  ])('refuses a chunked %s body larger than the form limit before reading it whole', async (path) => {
+    const visit = await visitSignIn();
+    const result = await floodChunked(`${demo.url}${path}`, {
+      headers: { cookie: visit.cookie, 'content-type': 'application/x-www-form-urlencoded', origin: demo.url },
+      maxBytes: 128 * 1024 * 1024,
+    });
+    expect(result.status).toBe(403);
+    // The form limit is 16 KiB; socket buffers hold about 4 MiB on loopback, never the 128 MiB on offer.
+    expect(result.bytesSent).toBeLessThan(48 * 1024 * 1024);
+  });
+
   it('throttles sign-in after repeated failures for an email, even with the right password', async () => {
     const email = 'grace@example.com';
     const password = demo.users.find((user) => user.email === email)?.password ?? '';
@@ -187,7 +247,7 @@ describe.each(ENGINES)('%s: the demo sign-in', (engine) => {
       expect(secureDemo.seed.created).toBe(false);
       expect(secureDemo.seed.ada.customerId).toBe(demo.seed.ada.customerId);
       const response = await fetch(`${secureDemo.localUrl}/login`);
-      const cookie = response.headers.getSetCookie().find((line) => line.startsWith('__Host-portal_session='));
+      const cookie = response.headers.getSetCookie().find((line) => line.startsWith('__Host-portal_signin='));
       expect(cookie).toMatch(/; Secure/i);
       expect(cookie).toMatch(/HttpOnly/i);
       expect(cookie).toMatch(/Path=\//);

@@ -4,11 +4,11 @@
  * address; a key only ever authenticates on its own environment's application.
  */
 import { BillingError, type Environment, type UseCases } from '@drawdown/billing-core';
+import { bodyLeftUnread, clientAddress, limitBody } from '@drawdown/http-kit';
 import { Hono } from 'hono';
 import type { AppEnv } from './http/app-env.js';
-import { clientAddress } from './http/client-address.js';
 import { errorBody, respondError } from './http/envelope.js';
-import { bodyLeftUnread, limitBody } from './http/node-request-body.js';
+import { refuseUnstorableQuery } from './http/list-params.js';
 import type { RateLimiter } from './http/rate-limiter.js';
 import { type RequestObserver, requestIdFrom, routeOf } from './http/request-observer.js';
 import { registerCurrencyRoutes } from './http/routes/currencies.js';
@@ -81,7 +81,10 @@ export function createApp(dependencies: AppDependencies, options: EnvironmentOpt
 
   app.use(async (c, next) => {
     if (dependencies.rateLimiter) {
-      const decision = await dependencies.rateLimiter.hit(clientAddress(c, dependencies.trustProxy), Date.now());
+      const decision = await dependencies.rateLimiter.hit(
+        clientAddress(c, dependencies.trustProxy ? 1 : 0) ?? 'in-process',
+        Date.now(),
+      );
       if (!decision.allowed) {
         const error = new BillingError(
           'too_many_requests',
@@ -109,6 +112,8 @@ export function createApp(dependencies: AppDependencies, options: EnvironmentOpt
       );
     }),
   );
+
+  app.use(refuseUnstorableQuery);
 
   // Public routes (no API key: the currency list, signed invoice links) are registered here,
   // before the authentication middleware.

@@ -37,6 +37,7 @@ import { createEnvironmentClocks } from './infrastructure/environment-clocks.js'
 import { keySecrets } from './infrastructure/key-secrets.js';
 import { systemClock } from './infrastructure/system-clock.js';
 import { createUlidIds } from './infrastructure/ulid-ids.js';
+import { yieldToOthers } from './infrastructure/yield-to-others.js';
 import {
   createFailureReporter,
   createLogger,
@@ -195,6 +196,7 @@ export async function composeServices(settings: StorageSettings, options: Compos
     authenticatedKeys: createAuthenticatedKeyCache(),
     webhookDestinations: destinationGuard,
     pause: (milliseconds) => sleep(milliseconds),
+    yieldToOthers,
     reportError,
   });
   return {

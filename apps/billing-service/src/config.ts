@@ -226,7 +226,8 @@ export const SETTINGS = [
     variable: 'DRAWDOWN_TRUST_PROXY',
     kind: 'boolean',
     fallback: 'false',
-    description: 'Take the client address from `X-Forwarded-For` (only behind a proxy that sets it).',
+    description:
+      'Behind one reverse proxy: count the `X-Forwarded-For` entry that proxy appended (the right-most), never one the client wrote.',
     parse: yes,
   }),
   setting({

@@ -3,9 +3,9 @@
  * The HTTP app. Errors of every kind leave through one handler as the JSON envelope of `api-error.ts`; an
  * unexpected exception is logged to stderr and answered 500 `internal_error` without its details.
  */
+import { limitBody } from '@drawdown/http-kit';
 import type { HttpBindings } from '@hono/node-server';
 import { type Context, Hono } from 'hono';
-import { bodyLimit } from 'hono/body-limit';
 import { registerBillingWebhook } from './billing/billing-webhooks.js';
 import { ApiError, STATUS_BY_CODE } from './http/api-error.js';
 import type { HttpDependencies } from './http/http-dependencies.js';
@@ -21,14 +21,10 @@ export function createApp(deps: HttpDependencies): Hono<{ Bindings: HttpBindings
 
   app.use(
     '/api/*',
-    bodyLimit({
-      maxSize: MAX_BODY_BYTES,
-      onError: (c) =>
-        respondWithError(
-          c,
-          new ApiError('body_too_large', `The request body must be at most ${MAX_BODY_BYTES} bytes.`),
-        ),
-    }),
+    // Counted on the stream: a chunked body is refused as soon as it passes the limit (ADR 0903).
+    limitBody(MAX_BODY_BYTES, (c) =>
+      respondWithError(c, new ApiError('body_too_large', `The request body must be at most ${MAX_BODY_BYTES} bytes.`)),
+    ),
   );
 
   registerPostQuery(app, deps);

@@ -328,6 +328,7 @@ export {
   type UsageEventRepository,
 } from './shared/repository.js';
 export { ENVIRONMENTS, type Environment, type Scope } from './shared/scope.js';
+export { findUnstorableText, holdsUnstorableText, UNSTORABLE_TEXT_REASON } from './shared/storable-text.js';
 export { canonicalTimestamp, type ParsedTimestamp, parseTimestamp } from './shared/timestamps.js';
 export { addCycles, periodAt } from './subscriptions/billing-period.js';
 export {
@@ -338,10 +339,11 @@ export {
   type ResumeInput,
   resumeSubscription,
 } from './subscriptions/pause-resume-cancel.js';
-export { applyDueStep, runDueSubscriptions } from './subscriptions/process-due.js';
+export { applyDueStep, DUE_STEPS_PER_SLICE, runDueSubscriptions } from './subscriptions/process-due.js';
 export { getSubscription, listSubscriptions } from './subscriptions/read-subscriptions.js';
 export {
   advanceSandboxClock,
+  MAX_SANDBOX_ADVANCE_MS,
   readSandboxClock,
   type SandboxClockDependencies,
   type SandboxClockReading,

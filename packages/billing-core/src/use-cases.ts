@@ -85,7 +85,7 @@ import { cancelSubscription, pauseSubscription, resumeSubscription } from './sub
 import { runDueSubscriptions } from './subscriptions/process-due.js';
 import { getSubscription, listSubscriptions } from './subscriptions/read-subscriptions.js';
 import { advanceSandboxClock, readSandboxClock, type SandboxClockDependencies } from './subscriptions/sandbox-clock.js';
-import { subscriptionHooks } from './subscriptions/subscription-billing.js';
+import { defaultRenewalPayment, subscriptionHooks } from './subscriptions/subscription-billing.js';
 import { updateSubscription } from './subscriptions/update-subscription.js';
 import { createAdjustment, listAdjustments } from './transactions/adjustments.js';
 import { markOverdueInvoices, OVERDUE_BATCH_SIZE } from './transactions/overdue-invoices.js';
@@ -126,6 +126,8 @@ export interface UseCasePorts {
   readonly webhookDestinations: DestinationPolicy;
   /** Waits a while (the core has no timers of its own). */
   pause(milliseconds: number): Promise<void>;
+  /** Lets the rest of the process run between slices of long work, such as a sandbox jump (ADR 0900). */
+  yieldToOthers(): Promise<void>;
   /** Where failures that do not fail the request are reported (a usage event's storage failure). */
   reportError(message: string, error: unknown): void;
 }
@@ -163,7 +165,7 @@ export function createUseCases(ports: UseCasePorts) {
     if (caller.scope.environment !== 'sandbox') {
       throw new BillingError('not_found', 'The sandbox clock exists only in the sandbox environment.');
     }
-    return { store, ids, wallClock, account: caller.account, pause: ports.pause };
+    return { store, ids, wallClock, account: caller.account, pause: ports.pause, yieldToOthers: ports.yieldToOthers };
   }
 
   async function requireAccount(accountId: string): Promise<Account> {
@@ -179,7 +181,9 @@ export function createUseCases(ports: UseCasePorts) {
         ? store.subscriptions.findDueAccounts(environment, until)
         : store.transactions.findOverdueAccounts(environment, until);
     const run = (context: OperationContext) =>
-      work === 'renewals' ? runDueSubscriptions(context) : markOverdueInvoices(context, OVERDUE_BATCH_SIZE);
+      work === 'renewals'
+        ? runDueSubscriptions(context, 1_000, defaultRenewalPayment(context.scope), ports.yieldToOthers)
+        : markOverdueInvoices(context, OVERDUE_BATCH_SIZE);
     const runAccount = async (accountId: string, environment: Environment, offsetMs: number) => {
       const account = await store.accounts.findById(accountId);
       if (!account) return 0;

@@ -40,6 +40,8 @@ export interface BillingHarness {
 export interface HarnessOptions {
   readonly engine?: Engine;
   readonly rateLimit?: string;
+  /** Behind one reverse proxy: count clients by the X-Forwarded-For entry it appended (`--trust-proxy`). */
+  readonly trustProxy?: boolean;
   /** The base URLs advertised in pagination links (`--live-public-url`, `--sandbox-public-url`). */
   readonly livePublicUrl?: string;
   readonly sandboxPublicUrl?: string;
@@ -64,6 +66,7 @@ export async function startBillingHarness(options: HarnessOptions = {}): Promise
       ...(options.sandboxPublicUrl ? { 'sandbox-public-url': options.sandboxPublicUrl } : {}),
       ...(storage.databaseUrl ? { 'database-url': storage.databaseUrl } : {}),
       ...(options.allowPrivateWebhooks ? { 'allow-private-webhooks': true } : {}),
+      ...(options.trustProxy ? { 'trust-proxy': true } : {}),
     },
     {},
   );

@@ -5,7 +5,7 @@ import { SESSION_ABSOLUTE_MS, SESSION_IDLE_MS, SessionStore, tokensEqual } from 
 describe('demo sessions', () => {
   it('issues random 256-bit ids and tokens, different for every session', () => {
     const store = new SessionStore();
-    const first = store.create(null);
+    const first = store.create('grace@example.com');
     const second = store.create('ada@example.com');
     expect(first.id).toMatch(/^[\w-]{43}$/);
     expect(first.id).not.toBe(second.id);

@@ -2,11 +2,13 @@
  * @module
  * The standalone demo: the portal behind a small sign-in, on one port, with a sandbox seeded so
  * the page is populated. Users have scrypt-hashed passwords; sessions are random ids kept on the
- * server in an HttpOnly, SameSite=Lax cookie (Secure over https); every state-changing request
- * needs the session's CSRF token and, when the browser sends one, a same-origin `Origin`;
- * failed sign-ins are throttled per address and per email (ADR 0804).
+ * server in an HttpOnly, SameSite=Lax cookie (Secure over https), created only by a sign-in
+ * (ADR 0904); every state-changing request needs the session's CSRF token (the sign-in form a
+ * stateless one) and, when the browser sends one, a same-origin `Origin`; failed sign-ins are
+ * throttled per address and per email (ADR 0804); form bodies are limited on the stream.
  */
 import type { AddressInfo } from 'node:net';
+import { readTextWithin } from '@drawdown/http-kit';
 import { Drawdown } from '@drawdown/sdk';
 import { serve } from '@hono/node-server';
 import { getConnInfo } from '@hono/node-server/conninfo';
@@ -19,7 +21,7 @@ import { DEMO_STYLE_PATH, renderDemoMessage, renderSignInPage } from './demo-pag
 import { LoginRateLimiter, type LoginRateLimitOptions } from './login-rate-limit.js';
 import { decoyHash, generatePassword, hashPassword, verifyPassword } from './passwords.js';
 import { type DemoSeed, type SeedOptions, seedSandbox } from './seed-sandbox.js';
-import { SESSION_ABSOLUTE_MS, type Session, SessionStore, tokensEqual } from './sessions.js';
+import { SESSION_ABSOLUTE_MS, type Session, SessionStore, SignInTokens, tokensEqual } from './sessions.js';
 
 export const PORTAL_BASE_PATH = '/billing';
 
@@ -38,6 +40,8 @@ export interface PortalDemoOptions {
   readonly passwords?: Readonly<Record<string, string>>;
   readonly seed?: SeedOptions;
   readonly loginRateLimit?: LoginRateLimitOptions;
+  /** Signed-in sessions kept in memory (anonymous visitors hold none). Default 10,000. */
+  readonly maxSessions?: number;
   /** How often the page refreshes usage, in milliseconds. Default 5000. */
   readonly usagePollMs?: number;
   /** Where the demo prints its address and credentials. Default console.log. */
@@ -82,15 +86,37 @@ function csrfFailure(c: Context): Response {
   );
 }
 
-async function readForm(c: Context): Promise<Record<string, string>> {
-  const type = c.req.header('content-type') ?? '';
-  const length = Number(c.req.header('content-length') ?? '0');
-  if (length > MAX_FORM_BYTES) return {};
-  if (!type.startsWith('application/x-www-form-urlencoded') && !type.startsWith('multipart/form-data')) return {};
+/** Forms read once per request, so the CSRF check and the route share one bounded read. */
+const forms = new WeakMap<Request, Promise<Record<string, string>>>();
+
+/**
+ * The request's form fields; empty when it is not a form or passes `MAX_FORM_BYTES`, counted on
+ * the stream so a chunked body is never read whole (ADR 0903). The sign-in form is sent
+ * url-encoded; a multipart form is read through the platform's parser within the same limit.
+ */
+function readForm(c: Context): Promise<Record<string, string>> {
+  const request = c.req.raw;
+  let form = forms.get(request);
+  if (!form) {
+    form = parseForm(request);
+    forms.set(request, form);
+  }
+  return form;
+}
+
+async function parseForm(request: Request): Promise<Record<string, string>> {
+  const type = request.headers.get('content-type') ?? '';
+  const urlEncoded = type.startsWith('application/x-www-form-urlencoded');
+  if (!urlEncoded && !type.startsWith('multipart/form-data')) return {};
+  // A clone: the portal's own routes may still read the body after the CSRF check.
+  const text = await readTextWithin(request.clone(), MAX_FORM_BYTES);
+  if (text === null) return {};
   try {
-    const form = await c.req.raw.clone().formData();
+    const entries = urlEncoded
+      ? new URLSearchParams(text)
+      : await new Request(request.url, { method: 'POST', headers: { 'content-type': type }, body: text }).formData();
     const fields: Record<string, string> = {};
-    for (const [name, value] of form) if (typeof value === 'string') fields[name] = value.slice(0, 1_000);
+    for (const [name, value] of entries) if (typeof value === 'string') fields[name] = value.slice(0, 1_000);
     return fields;
   } catch {
     return {};
@@ -124,12 +150,14 @@ export async function startPortalDemo(options: PortalDemoOptions): Promise<Porta
   }
   await decoyHash();
 
-  const sessions = new SessionStore();
+  const sessions = new SessionStore(Date.now, options.maxSessions);
+  const signInTokens = new SignInTokens();
   const limiter = new LoginRateLimiter(options.loginRateLimit);
   const host = options.host ?? '127.0.0.1';
   let publicOrigin = options.publicUrl ? new URL(options.publicUrl).origin : '';
   const secure = () => publicOrigin.startsWith('https:');
   const cookieName = () => (secure() ? '__Host-portal_session' : 'portal_session');
+  const nonceCookieName = () => (secure() ? '__Host-portal_signin' : 'portal_signin');
 
   const sessionOf = (c: Context): Session | undefined => sessions.find(getCookie(c, cookieName()));
   const sessionOfRequest = (request: Request): Session | undefined => {
@@ -150,12 +178,14 @@ export async function startPortalDemo(options: PortalDemoOptions): Promise<Porta
       path: '/',
       maxAge: Math.floor(SESSION_ABSOLUTE_MS / 1000),
     });
-  const ensureSession = (c: Context): Session => {
-    const existing = sessionOf(c);
-    if (existing) return existing;
-    const created = sessions.create(null);
-    issueCookie(c, created);
-    return created;
+  /** The sign-in form's CSRF token: made from the visitor's nonce cookie, set now if missing. No server state. */
+  const signInToken = (c: Context): string => {
+    let nonce = getCookie(c, nonceCookieName());
+    if (!signInTokens.isNonce(nonce)) {
+      nonce = signInTokens.newNonce();
+      setCookie(c, nonceCookieName(), nonce, { httpOnly: true, sameSite: 'Lax', secure: secure(), path: '/' });
+    }
+    return signInTokens.tokenFor(nonce);
   };
 
   const portal = createBillingPortal({
@@ -189,33 +219,40 @@ export async function startPortalDemo(options: PortalDemoOptions): Promise<Porta
     if (origin !== undefined && origin !== publicOrigin && origin !== new URL(c.req.url).origin) return csrfFailure(c);
     const session = sessionOf(c);
     const token = c.req.header('x-csrf-token') ?? (await readForm(c)).csrf_token;
-    if (!session || !tokensEqual(session.csrfToken, token)) return csrfFailure(c);
-    return next();
+    if (session && tokensEqual(session.csrfToken, token)) return next();
+    // Signing in (again) is the one unsafe request without a session: the form's stateless token.
+    if (
+      c.req.method === 'POST' &&
+      c.req.path === '/login' &&
+      signInTokens.verify(getCookie(c, nonceCookieName()), token)
+    ) {
+      return next();
+    }
+    return csrfFailure(c);
   });
 
   app.get(DEMO_STYLE_PATH, (c) =>
     c.body(PORTAL_CSS, 200, { 'Content-Type': 'text/css; charset=utf-8', 'Cache-Control': 'public, max-age=3600' }),
   );
 
-  app.get('/', (c) => c.redirect(sessionOf(c)?.email ? `${PORTAL_BASE_PATH}/` : '/login', 303));
+  app.get('/', (c) => c.redirect(sessionOf(c) ? `${PORTAL_BASE_PATH}/` : '/login', 303));
 
   app.get('/login', (c) => {
-    const session = ensureSession(c);
-    if (session.email) return c.redirect(`${PORTAL_BASE_PATH}/`, 303);
-    return c.html(renderSignInPage({ csrfToken: session.csrfToken, email: '', error: null }));
+    if (sessionOf(c)) return c.redirect(`${PORTAL_BASE_PATH}/`, 303);
+    return c.html(renderSignInPage({ csrfToken: signInToken(c), email: '', error: null }));
   });
 
   app.post('/login', async (c) => {
     const form = await readForm(c);
     const email = (form.email ?? '').trim().toLowerCase();
     const password = form.password ?? '';
-    const current = ensureSession(c);
+    const csrfToken = sessionOf(c)?.csrfToken ?? signInToken(c);
     const address = getConnInfo(c).remote.address ?? 'unknown';
     const wait = limiter.retryAfterSeconds(address, email);
     if (wait > 0) {
       c.header('Retry-After', String(wait));
       const error = `Too many failed attempts. Try again in ${Math.ceil(wait / 60)} minutes.`;
-      return c.html(renderSignInPage({ csrfToken: current.csrfToken, email, error }), 429);
+      return c.html(renderSignInPage({ csrfToken, email, error }), 429);
     }
     const user = users.get(email);
     // An unknown email costs the same scrypt as a known one.
@@ -223,11 +260,12 @@ export async function startPortalDemo(options: PortalDemoOptions): Promise<Porta
     if (!user || !valid) {
       limiter.recordFailure(address, email);
       const error = 'The email or the password is wrong.';
-      return c.html(renderSignInPage({ csrfToken: current.csrfToken, email, error }), 401);
+      return c.html(renderSignInPage({ csrfToken, email, error }), 401);
     }
     limiter.recordSuccess(email);
     // A new id and token on sign-in: a session id planted before sign-in is worthless.
-    sessions.destroy(current.id);
+    const previous = sessionOf(c);
+    if (previous) sessions.destroy(previous.id);
     issueCookie(c, sessions.create(user.email));
     return c.redirect(`${PORTAL_BASE_PATH}/`, 303);
   });
@@ -241,7 +279,7 @@ export async function startPortalDemo(options: PortalDemoOptions): Promise<Porta
 
   app.all(`${PORTAL_BASE_PATH}/*`, async (c) => {
     const page = c.req.method === 'GET' && /^\/billing\/?$/.test(c.req.path);
-    if (page && !sessionOf(c)?.email) return c.redirect('/login', 303);
+    if (page && !sessionOf(c)) return c.redirect('/login', 303);
     return portal(c.req.raw);
   });
   app.all(PORTAL_BASE_PATH, (c) => c.redirect(`${PORTAL_BASE_PATH}/`, 308));

@@ -13,6 +13,7 @@
  * - `GET /assets/portal.js`, `GET /assets/portal.css`.
  */
 import { createHash } from 'node:crypto';
+import { readTextWithin } from '@drawdown/http-kit';
 import { localeFromAcceptLanguage } from '@drawdown/sdk';
 import type { Context } from 'hono';
 import { Hono } from 'hono';
@@ -170,9 +171,10 @@ export function createBillingPortal(options: BillingPortalOptions): BillingPorta
     return c.json({ data: page.rows, hasMore: page.hasMore, next: page.next });
   });
   api.post('/transactions/:id/invoice', async (c) => {
-    // Only `disposition` is read from the body, and only from a small one; any customer id in it is ignored.
-    const small = Number(c.req.header('content-length') ?? '0') <= 1_024;
-    const body = small ? ((await c.req.json().catch(() => null)) as { disposition?: unknown } | null) : null;
+    // Only `disposition` is read from the body, and only from a small one (counted on the stream,
+    // ADR 0903); any customer id in it is ignored.
+    const text = await readTextWithin(c.req.raw, 1_024);
+    const body = text === null ? null : (parseJsonOrNull(text) as { disposition?: unknown } | null);
     const disposition = body?.disposition === 'inline' ? 'inline' : 'attachment';
     return c.json({ data: { url: await invoiceLink(c, disposition) } });
   });
@@ -264,5 +266,13 @@ function messageFor(refusal: PortalRefusal): string {
       return 'There is nothing at this address.';
     default:
       return `${refusal.detail} (${refusal.code})`;
+  }
+}
+
+function parseJsonOrNull(text: string): unknown {
+  try {
+    return JSON.parse(text) as unknown;
+  } catch {
+    return null;
   }
 }

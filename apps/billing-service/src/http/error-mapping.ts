@@ -13,6 +13,7 @@ export const STATUS_BY_CODE = {
   request_body_too_large: 413,
   not_found: 404,
   method_not_allowed: 405,
+  invalid_characters: 400,
   // The seed: permission and authentication failures are all 403, told apart by code.
   authentication_missing: 403,
   authentication_malformed: 403,
@@ -25,6 +26,7 @@ export const STATUS_BY_CODE = {
   product_not_found: 400,
   price_not_found: 400,
   customer_not_found: 400,
+  address_not_found: 400,
   customer_already_exists: 409,
   usage_balance_unit_not_found: 400,
   account_not_found: 404,

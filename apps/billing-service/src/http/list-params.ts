@@ -9,13 +9,15 @@
 import {
   BillingError,
   type FilterCondition,
+  holdsUnstorableText,
   type IdPrefix,
   isIdOf,
   type ListQuery,
   parseTimestamp,
   toTimestamp,
+  UNSTORABLE_TEXT_REASON,
 } from '@drawdown/billing-core';
-import type { Context } from 'hono';
+import type { Context, MiddlewareHandler } from 'hono';
 import type { AppEnv } from './app-env.js';
 
 export type FilterSpec<Column extends string> =
@@ -179,3 +181,24 @@ export function parseListParams<Column extends string>(c: Context<AppEnv>, spec:
   const direction = order[2]?.toUpperCase() === 'ASC' ? 'asc' : 'desc';
   return { query: { filter, after, perPage, direction }, perPage, orderBy: field, includes };
 }
+
+/**
+ * Refuses a request whose query holds text no engine can store (NUL; an unpaired surrogate
+ * cannot arrive percent-encoded, but is checked the same), in any parameter's name or value,
+ * before a route reads it: `invalid_characters` (ADR 0901).
+ */
+export const refuseUnstorableQuery: MiddlewareHandler<AppEnv> = async (c, next) => {
+  const url = c.req.url;
+  const query = url.indexOf('?');
+  if (query !== -1) {
+    for (const [name, value] of new URLSearchParams(url.slice(query + 1))) {
+      if (holdsUnstorableText(name) || holdsUnstorableText(value)) {
+        throw new BillingError(
+          'invalid_characters',
+          `Query parameter ${JSON.stringify(name)} ${UNSTORABLE_TEXT_REASON}.`,
+        );
+      }
+    }
+  }
+  await next();
+};

@@ -2,13 +2,15 @@
  * @module
  * Reads a JSON body and validates it against a contract schema. A bodiless POST with a JSON
  * content type reads as `{}` (the official SDK sends those); anything unreadable is
- * `bad_request`, and schema failures are `invalid_field` with one entry per field.
+ * `bad_request`, text no engine can store (NUL, an unpaired surrogate) anywhere in the body,
+ * keys included, is `invalid_characters` (ADR 0901), and schema failures are `invalid_field`
+ * with one entry per field.
  */
-import { BillingError, type FieldError } from '@drawdown/billing-core';
+import { BillingError, type FieldError, findUnstorableText, UNSTORABLE_TEXT_REASON } from '@drawdown/billing-core';
+import { readRequestText } from '@drawdown/http-kit';
 import type { Context } from 'hono';
 import type { z } from 'zod';
 import type { AppEnv } from './app-env.js';
-import { readRequestText } from './node-request-body.js';
 import { type CamelCased, toCamelCase } from './wire-case.js';
 
 function fieldPath(path: readonly PropertyKey[]): string {
@@ -32,7 +34,34 @@ export function validationError(fieldErrors: FieldError[]): BillingError {
   return new BillingError('invalid_field', `Invalid request. ${summary}`, fieldErrors);
 }
 
-export async function readJson(c: Context<AppEnv>): Promise<unknown> {
+export interface ReadOptions {
+  /**
+   * The list (`events`) whose items' string fields the use case checks itself, refusing item by
+   * item (usage events answer per event). Unstorable text anywhere else refuses the request.
+   */
+  readonly unstorableTextPerItemOf?: string;
+}
+
+/** `findUnstorableText`, leaving out the string fields of the items of `list`. */
+function unstorableOutside(value: unknown, list: string): string | null {
+  const items = (value as Record<string, unknown> | null)?.[list];
+  if (value === null || typeof value !== 'object' || Array.isArray(value) || !Array.isArray(items)) {
+    return findUnstorableText(value);
+  }
+  const elsewhere = findUnstorableText({ ...value, [list]: null });
+  if (elsewhere !== null) return elsewhere;
+  for (const [index, item] of items.entries()) {
+    const fields: [string, unknown][] =
+      item !== null && typeof item === 'object' && !Array.isArray(item) ? Object.entries(item) : [['', item]];
+    for (const [key, field] of fields) {
+      const found = typeof field === 'string' ? null : findUnstorableText(key === '' ? field : { [key]: field });
+      if (found !== null) return `${list}[${index}]${found === '(body)' ? '' : `.${found}`}`;
+    }
+  }
+  return null;
+}
+
+export async function readJson(c: Context<AppEnv>, options: ReadOptions = {}): Promise<unknown> {
   const text = await readRequestText(c);
   if (text.trim() === '') return {};
   const contentType = c.req.header('content-type') ?? '';
@@ -48,6 +77,9 @@ export async function readJson(c: Context<AppEnv>): Promise<unknown> {
   if (nestsDeeperThan(value, MAX_JSON_DEPTH)) {
     throw new BillingError('bad_request', `The request body nests deeper than ${MAX_JSON_DEPTH} levels.`);
   }
+  const list = options.unstorableTextPerItemOf;
+  const field = list === undefined ? findUnstorableText(value) : unstorableOutside(value, list);
+  if (field !== null) throw new BillingError('invalid_characters', `${field} ${UNSTORABLE_TEXT_REASON}.`);
   return value;
 }
 
@@ -72,8 +104,9 @@ function nestsDeeperThan(value: unknown, limit: number): boolean {
 export async function readBody<Schema extends z.ZodType>(
   c: Context<AppEnv>,
   schema: Schema,
+  options: ReadOptions = {},
 ): Promise<CamelCased<z.output<Schema>>> {
-  const json = await readJson(c);
+  const json = await readJson(c, options);
   const parsed = schema.safeParse(json);
   if (!parsed.success) throw validationError(toFieldErrors(parsed.error.issues));
   return toCamelCase(parsed.data);

@@ -4,7 +4,9 @@
  * disposition and an expiry, and an HMAC-SHA256 signature over those and the environment with a
  * service secret. The secret is generated on first use and stored in the database, so every
  * service process on the database signs and verifies alike. Changing any parameter breaks the
- * signature; signatures are compared in constant time.
+ * signature; signatures are compared as text, in constant time. Comparing the text rather than
+ * the decoded bytes refuses the non-canonical spellings of a signature too: the last of its 43
+ * base64url characters carries two unused bits, so four texts decode to the same bytes.
  */
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import {
@@ -121,8 +123,8 @@ export function createInvoiceLinkSigner(obtainSecret: ObtainSecret): InvoiceLink
         disposition: disposition as InvoiceDisposition,
         expiresAt: Number(expires),
       };
-      const expected = sign(await signingKey(), claims);
-      const actual = Buffer.from(signature, 'base64url');
+      const expected = Buffer.from(sign(await signingKey(), claims).toString('base64url'), 'ascii');
+      const actual = Buffer.from(signature, 'ascii');
       return actual.length === expected.length && timingSafeEqual(actual, expected) ? claims : null;
     },
     async creditNoteUrl(baseUrl, claims) {

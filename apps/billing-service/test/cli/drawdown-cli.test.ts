@@ -4,6 +4,9 @@
  * `init` makes the demo account once, and accounts and keys made or revoked by the CLI take effect
  * on the running server at once.
  */
+import { mkdtemp, readdir, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { createTestStorage, ENGINES, type TestStorage } from '@drawdown/testkit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { KEY_CACHE_TTL_MS } from '../../src/infrastructure/authenticated-key-cache.js';
@@ -175,5 +178,21 @@ describe('the drawdown command on bad usage', () => {
     const result = await runCli([...args, '--data-dir', storage.dataDir]);
     expect(result.code, `${result.stdout}${result.stderr}`).toBe(2);
     expect(result.stderr).toContain('Usage: drawdown');
+  });
+
+  it.concurrent.each([
+    ['an unknown command', ['frobnicate']],
+    ['an unknown subcommand', ['accounts', 'frobnicate']],
+    ['a subcommand missing', ['keys']],
+  ])('refuses %s before it opens or creates the default data folder', async (_label, args) => {
+    const folder = await mkdtemp(join(tmpdir(), 'drawdown-cli-'));
+    try {
+      const result = await runCli(args, folder);
+      expect(result.code, `${result.stdout}${result.stderr}`).toBe(2);
+      expect(result.stderr).toContain('Usage: drawdown');
+      expect(await readdir(folder)).toEqual([]);
+    } finally {
+      await rm(folder, { recursive: true, force: true });
+    }
   });
 });

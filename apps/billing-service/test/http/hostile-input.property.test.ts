@@ -1,9 +1,12 @@
 /**
  * Random and hostile input against every write endpoint and every list endpoint the sandbox
  * serves: never a 500, always the JSON envelope, and a refused request leaves every table of
- * the database exactly as it was (no entity, no outbox event, nothing else).
+ * the database exactly as it was (no entity, no outbox event, nothing else). On both engines:
+ * text PostgreSQL cannot store (NUL, unpaired surrogates) is generated in values, keys and
+ * queries, and is never accepted into a record.
  */
 import { join } from 'node:path';
+import { findUnstorableText } from '@drawdown/billing-core';
 import { createApp } from '@drawdown/billing-service';
 import { openDatabase, type SqlDatabase } from '@drawdown/billing-store';
 import { type BillingHarness, ENGINES, startBillingHarness } from '@drawdown/testkit';
@@ -66,14 +69,25 @@ const SQL_AND_MARKUP = [
   '',
 ];
 
+/** Text no engine can store (NUL, unpaired surrogates) somewhere inside otherwise ordinary text. */
+const unstorableString = fc
+  .tuple(
+    fc.string({ maxLength: 12 }),
+    fc.constantFrom('\u0000', '\uD800', '\uDBFF', '\uDC00', '\uDFFF'),
+    fc.string({ maxLength: 12 }),
+  )
+  .map(([before, bad, after]) => `${before}${bad}${after}`);
+
 const hostileString = fc.oneof(
   { weight: 4, arbitrary: fc.constantFrom(...SQL_AND_MARKUP) },
+  { weight: 3, arbitrary: unstorableString },
   { weight: 3, arbitrary: fc.string({ maxLength: 40 }) },
   { weight: 2, arbitrary: fc.string({ unit: 'grapheme', maxLength: 40 }) },
   { weight: 1, arbitrary: fc.constantFrom('x'.repeat(5_000), 'é'.repeat(70_000)) },
 );
 
 const hostileKey = fc.oneof(
+  unstorableString,
   fc.constantFrom('__proto__', 'constructor', 'prototype', 'toString', 'hasOwnProperty', '', 'id', 'account_id'),
   fc.string({ maxLength: 16 }),
 );
@@ -137,6 +151,15 @@ function hostileBody(template: Record<string, unknown>): fc.Arbitrary<HostileReq
   );
 }
 
+/** Whether the request is JSON holding unstorable text anywhere. */
+function holdsUnstorableJson(request: HostileRequest): boolean {
+  try {
+    return findUnstorableText(JSON.parse(request.rawBody ?? '')) !== null;
+  } catch {
+    return false;
+  }
+}
+
 const LIST_PARAMETERS = [
   'per_page',
   'after',
@@ -159,6 +182,7 @@ const hostileQuery = fc
   .dictionary(
     fc.oneof({ weight: 3, arbitrary: fc.constantFrom(...LIST_PARAMETERS) }, { weight: 1, arbitrary: hostileKey }),
     fc.oneof(
+      unstorableString,
       fc.constantFrom(...SQL_AND_MARKUP, '-1', '0', '201', '1.5', 'id[ASC]', 'id[desc]', 'true', 'active,archived'),
       fc.string({ maxLength: 60 }),
       fc.string({ unit: 'grapheme', maxLength: 20 }),
@@ -303,6 +327,10 @@ describe.each(ENGINES)('%s: hostile input', (engine) => {
     const what = `${route.method} ${route.path} ${request.rawBody?.slice(0, 300)}`;
     expectEnvelope(response, what);
     if (response.status >= 400) expect(await snapshot(), what).toEqual(before);
+    // Usage events answer unstorable text per event (checked in unstorable-text.test.ts).
+    if (holdsUnstorableJson(request) && route.path !== '/usage-events') {
+      expect(response.status, what).toBeGreaterThanOrEqual(400);
+    }
   });
 
   test.prop([fc.constantFrom(...LISTS), hostileQuery], { numRuns: runs.lists })(

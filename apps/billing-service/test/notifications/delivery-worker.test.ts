@@ -60,6 +60,7 @@ describe.each(ENGINES)('%s: the delivery worker', (engine) => {
         authenticatedKeys: createAuthenticatedKeyCache(),
         webhookDestinations: createDestinationGuard({ allowPrivate: false }),
         pause: async () => {},
+        yieldToOthers: async () => {},
         reportError: (_message, error) => errors.push(error),
       }),
       wallClock: clock,

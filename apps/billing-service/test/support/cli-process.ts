@@ -27,10 +27,10 @@ export interface CliResult {
   readonly stderr: string;
 }
 
-/** Runs one `drawdown` command to completion. */
-export function runCli(args: readonly string[]): Promise<CliResult> {
+/** Runs one `drawdown` command to completion, in `cwd` (the repository root unless given). */
+export function runCli(args: readonly string[], cwd = REPO_ROOT): Promise<CliResult> {
   return new Promise((resolve) => {
-    execFile(process.execPath, [BIN, ...args], { cwd: REPO_ROOT, env: cliEnvironment() }, (error, stdout, stderr) => {
+    execFile(process.execPath, [BIN, ...args], { cwd, env: cliEnvironment() }, (error, stdout, stderr) => {
       const code = error ? (typeof error.code === 'number' ? error.code : 1) : 0;
       resolve({ code, stdout, stderr });
     });

@@ -15,6 +15,8 @@ import {
 import { pdfText } from './pdf-text.js';
 import { type Buyer, createBuyer, createOneOffPrice, readyTransaction } from './transaction-fixtures.js';
 
+const BASE64URL = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_';
+
 async function invoiceUrl(api: ApiClient, id: unknown, disposition = 'attachment'): Promise<string> {
   const response = await api.get(`/transactions/${id}/invoice?disposition=${disposition}`);
   expect(response.status, response.text).toBe(200);
@@ -145,7 +147,17 @@ describe.each(ENGINES)('%s: invoice PDFs', (engine) => {
     change('disposition', 'inline');
     change('expires', String(Number(url.searchParams.get('expires')) + 3_600_000));
     const signature = String(url.searchParams.get('signature'));
-    change('signature', `${signature.slice(0, -1)}${signature.endsWith('A') ? 'B' : 'A'}`);
+    const middle = Math.floor(signature.length / 2);
+    const flipped = signature[middle] === 'A' ? 'B' : 'A';
+    change('signature', `${signature.slice(0, middle)}${flipped}${signature.slice(middle + 1)}`);
+    // The last character carries two unused bits: a spelling that decodes to the same bytes is
+    // still not the signature this service issued.
+    const last = signature.at(-1) ?? 'A';
+    const sameBytes = BASE64URL[(BASE64URL.indexOf(last) & ~3) | ((BASE64URL.indexOf(last) + 1) & 3)] ?? 'A';
+    expect(Buffer.from(`${signature.slice(0, -1)}${sameBytes}`, 'base64url')).toEqual(
+      Buffer.from(signature, 'base64url'),
+    );
+    change('signature', `${signature.slice(0, -1)}${sameBytes}`);
     change('signature', 'not-a-signature');
     const other = await completed();
     const moved = new URL(url);

@@ -325,13 +325,15 @@ describe.each(ENGINES)('%s: transaction lifecycle', (engine) => {
     );
     expect(await eventCount(harness)).toBe(mixedBefore);
     const other = await createBuyer(sandbox, 'FR');
-    expectInvalidField(
+    // Another customer's address is not this customer's to use (ADR 0902).
+    expectError(
       await sandbox.post('/transactions', {
         items: [{ price_id: priceId, quantity: 1 }],
         customer_id: buyer.customerId,
         address_id: other.addressId,
       }),
-      'address_id',
+      400,
+      'address_not_found',
     );
     expect(await eventCount(harness)).toBeGreaterThanOrEqual(before);
   });

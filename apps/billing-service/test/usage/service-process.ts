@@ -94,6 +94,8 @@ export interface ServiceProcess {
   readonly liveUrl: string;
   /** Everything the process wrote, for failure messages. */
   output(): string;
+  /** Whether the process is still running. */
+  running(): boolean;
   /** Sends the signal and waits until the process has exited. */
   stop(signal: NodeJS.Signals): Promise<void>;
   /** The exit code once the process has exited (null while it runs or when a signal ended it). */
@@ -138,6 +140,7 @@ export async function startServiceProcess(storage: StorageFlags, key: string): P
     liveUrl: `http://127.0.0.1:${livePort}`,
     output: () => output,
     exitCode: () => child.exitCode,
+    running: () => child.exitCode === null && child.signalCode === null,
     stop: async (signal) => {
       if (child.exitCode === null && child.signalCode === null) child.kill(signal);
       await exited;

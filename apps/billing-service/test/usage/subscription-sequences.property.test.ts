@@ -20,6 +20,7 @@ import {
   createProduct,
   createUsageBalanceUnit,
   Decimal,
+  defaultRenewalPayment,
   EMPTY_BALANCE,
   nextDueAt,
   type OnResume,
@@ -235,7 +236,9 @@ describe.each(ENGINES)('%s: random sequences of subscription operations', (engin
         return;
       case 'time':
         w.advance(op.days * DAY_MS);
-        await runDueSubscriptions(w.context, Number.POSITIVE_INFINITY);
+        await runDueSubscriptions(w.context, Number.POSITIVE_INFINITY, defaultRenewalPayment(w.context.scope), () =>
+          Promise.resolve(),
+        );
         return;
       case 'usage': {
         eventSequence += 1;

@@ -6,6 +6,7 @@
  * acknowledged and ignored.
  */
 
+import { limitBody, readRequestText } from '@drawdown/http-kit';
 import { type DrawdownEvent, unmarshalWebhook, WebhookVerificationError } from '@drawdown/sdk';
 import type { HttpBindings } from '@hono/node-server';
 import type { Hono } from 'hono';
@@ -15,7 +16,7 @@ import type { DrawdownLookupMeter } from '../metering/drawdown-lookup-meter.js';
 export const BILLING_WEBHOOK_PATH = '/billing/webhooks';
 
 /** Notifications are a few kilobytes; anything far larger is not from Drawdown. */
-const MAX_WEBHOOK_BYTES = 256 * 1024;
+export const MAX_WEBHOOK_BYTES = 256 * 1024;
 
 /** The event types the service subscribes to. */
 export const BILLING_WEBHOOK_EVENTS = ['usage_balance.depleted', 'subscription.updated'] as const;
@@ -54,11 +55,12 @@ export function createBillingWebhookReceiver(options: {
 
 /** Registers `POST /billing/webhooks` on the app. */
 export function registerBillingWebhook(app: Hono<{ Bindings: HttpBindings }>, receiver: BillingWebhookReceiver): void {
-  app.post(BILLING_WEBHOOK_PATH, async (c) => {
-    const rawBody = await c.req.text();
-    if (rawBody.length > MAX_WEBHOOK_BYTES) {
-      return c.json({ error: { code: 'body_too_large', message: 'The notification is too large.' } }, 413);
-    }
+  // The limit is counted on the stream, so a chunked body is refused before it is all read (ADR 0903).
+  const tooLarge = limitBody(MAX_WEBHOOK_BYTES, (c) =>
+    c.json({ error: { code: 'body_too_large', message: 'The notification is too large.' } }, 413),
+  );
+  app.post(BILLING_WEBHOOK_PATH, tooLarge, async (c) => {
+    const rawBody = await readRequestText(c);
     try {
       const event = await receiver.receive(rawBody, c.req.header('paddle-signature'));
       return c.json({ received: event.eventId });

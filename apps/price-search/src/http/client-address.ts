@@ -2,9 +2,11 @@
  * @module
  * The address a keyless client is counted by. IPv4 addresses count as they are; IPv6 addresses count per /64,
  * since one subscriber usually holds a whole /64 and could otherwise rotate through it for fresh quota.
- * `X-Forwarded-For` is trusted only when the operator says a proxy stands in front.
+ * `X-Forwarded-For` is trusted only when the operator says a proxy stands in front, by the rule every Drawdown
+ * server shares (`@drawdown/http-kit`, ADR 0903).
  */
 import { isIPv4, isIPv6 } from 'node:net';
+import { forwardedClientAddress } from '@drawdown/http-kit';
 
 /** The counting key for a client address; undefined for text that is not an IP address. */
 export function addressKey(address: string): string | undefined {
@@ -26,15 +28,8 @@ export function clientAddress(
   forwardedFor: string | undefined,
   trustedProxies: number,
 ): string | undefined {
-  if (trustedProxies > 0 && forwardedFor !== undefined) {
-    const hops = forwardedFor
-      .split(',')
-      .map((hop) => hop.trim())
-      .filter((hop) => hop !== '');
-    const candidate = hops[hops.length - trustedProxies] ?? hops[0];
-    if (candidate !== undefined) return addressKey(candidate);
-  }
-  return socketAddress === undefined ? undefined : addressKey(socketAddress);
+  const address = forwardedClientAddress(forwardedFor, trustedProxies) ?? socketAddress;
+  return address === undefined ? undefined : addressKey(address);
 }
 
 function expandIpv6(address: string): string[] {

@@ -54,9 +54,11 @@ export const CancelSubscriptionBody = z.strictObject({
   effective_from: z.enum(['next_billing_period', 'immediately']).nullable().optional(),
 });
 
+// Field rules (the id's form included) are the core's: unstorable text in any field is a
+// rejection of that event alone, which must be found before a pattern refuses the request.
 const usageEvent = z.strictObject({
   event_key: z.string().max(1_024),
-  customer_id: idOf('ctm'),
+  customer_id: z.string().max(64),
   action: z.string().max(200),
   quantity: z.string().max(128),
   occurred_at: z.string().max(64),

@@ -6,7 +6,6 @@
 
 import { Decimal } from '../money/decimal.js';
 import { BillingError } from '../shared/billing-error.js';
-import type { ErrorCode } from '../shared/error-codes.js';
 
 /** Applies `pattern` and, when asked, requires the decimal to be above zero. */
 export function requireDecimal(field: string, value: string, pattern: RegExp, options: { positive: boolean }): Decimal {
@@ -19,18 +18,6 @@ export function requireDecimal(field: string, value: string, pattern: RegExp, op
   const decimal = Decimal.parse(value);
   if (options.positive && !decimal.isPositive()) throw BillingError.invalidField(field, 'must be greater than zero');
   return decimal;
-}
-
-/** Refuses a reference to an entity that is missing from this scope, or archived. */
-export function requireActive<Entity extends { readonly status: string }>(
-  entity: Entity | undefined,
-  notFound: ErrorCode,
-  label: string,
-  id: string,
-): Entity {
-  if (!entity) throw new BillingError(notFound, `${label} ${id} not found.`);
-  if (entity.status === 'archived') throw new BillingError('entity_archived', `${label} ${id} is archived.`);
-  return entity;
 }
 
 /** Fields present in an update replace the stored ones; absent fields are kept. */

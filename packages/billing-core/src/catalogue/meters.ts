@@ -11,8 +11,9 @@ import type { OperationContext } from '../shared/operation-context.js';
 import { nowTimestamp, recordEvent } from '../shared/operation-context.js';
 import type { ListQuery, Page } from '../shared/pagination.js';
 import { DuplicateKeyError, type MeterColumn } from '../shared/repository.js';
-import { requireActive, requireDecimal } from './catalogue-rules.js';
+import { requireDecimal } from './catalogue-rules.js';
 import type { CatalogueStatus, Meter } from './entities.js';
+import { usableUsageBalanceUnit } from './references.js';
 
 export const METER_ACTION_PATTERN = /^[a-z][a-z0-9_]*$/;
 export const METER_ACTION_LENGTH = { minimum: 2, maximum: 64 } as const;
@@ -74,8 +75,7 @@ export async function createMeter(context: OperationContext, input: CreateMeterI
   requireDecimal('rate', input.rate, RATE_PATTERN, { positive: true });
   validateAggregation(input.aggregation);
   return context.store.transaction(async (tx) => {
-    const unit = await tx.usageBalanceUnits.findById(context.scope, input.usageBalanceUnitId);
-    requireActive(unit, 'usage_balance_unit_not_found', 'Usage balance unit', input.usageBalanceUnitId);
+    await usableUsageBalanceUnit(tx, context.scope, input.usageBalanceUnitId);
     const now = nowTimestamp(context);
     const meter: Meter = {
       id: context.ids.newId('mtr'),

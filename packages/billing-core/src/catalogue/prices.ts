@@ -12,7 +12,7 @@ import type { OperationContext } from '../shared/operation-context.js';
 import { nowTimestamp, recordEvent } from '../shared/operation-context.js';
 import type { ListQuery, Page } from '../shared/pagination.js';
 import type { PriceColumn, Repositories } from '../shared/repository.js';
-import { requireActive, requireDecimal } from './catalogue-rules.js';
+import { requireDecimal } from './catalogue-rules.js';
 import type {
   Allowance,
   CatalogueStatus,
@@ -24,6 +24,7 @@ import type {
   TaxMode,
   UnitPriceOverride,
 } from './entities.js';
+import { usableProduct, usableUsageBalanceUnit } from './references.js';
 
 export const MAX_ALLOWANCES_PER_PRICE = 20;
 export const DEFAULT_QUANTITY = { minimum: 1, maximum: 100 } as const;
@@ -115,8 +116,7 @@ async function validateAllowances(
     requireDecimal(`allowances[${index}].amount`, allowance.amount, ALLOWANCE_AMOUNT_PATTERN, { positive: false });
     // Units are checked when allowances are sent; a unit archived later does not block other edits.
     if (!checkUnits) continue;
-    const unit = await tx.usageBalanceUnits.findById(context.scope, allowance.usageBalanceUnitId);
-    requireActive(unit, 'usage_balance_unit_not_found', 'Usage balance unit', allowance.usageBalanceUnitId);
+    await usableUsageBalanceUnit(tx, context.scope, allowance.usageBalanceUnitId);
   }
 }
 
@@ -142,8 +142,7 @@ async function validatePrice(
 
 export async function createPrice(context: OperationContext, input: CreatePriceInput): Promise<Price> {
   return context.store.transaction(async (tx) => {
-    const product = await tx.products.findById(context.scope, input.productId);
-    requireActive(product, 'product_not_found', 'Product', input.productId);
+    await usableProduct(tx, context.scope, input.productId);
     const now = nowTimestamp(context);
     const price: Price = {
       id: context.ids.newId('pri'),

@@ -5,8 +5,8 @@
  * transaction: a redemption is counted under a row lock when a discount is attached, and given
  * back when the transaction is canceled or the discount removed before billing.
  */
-import { requireActive } from '../catalogue/catalogue-rules.js';
 import type { CatalogueStatus, CustomData } from '../catalogue/entities.js';
+import { usableDiscountGroup } from '../catalogue/references.js';
 import { isSupportedCurrency } from '../money/currencies.js';
 import { BillingError } from '../shared/billing-error.js';
 import type { OperationContext } from '../shared/operation-context.js';
@@ -115,12 +115,7 @@ async function validateRestrictTo(context: OperationContext, tx: Repositories, i
 
 async function validateGroup(context: OperationContext, tx: Repositories, groupId: string | null) {
   if (groupId === null) return;
-  requireActive(
-    await tx.discountGroups.findById(context.scope, groupId),
-    'discount_group_not_found',
-    'Discount group',
-    groupId,
-  );
+  await usableDiscountGroup(tx, context.scope, groupId);
 }
 
 async function writeDiscount(

@@ -13,6 +13,8 @@ export const ERROR_CODES = {
   request_body_too_large: 'The request body is larger than the service accepts.',
   not_found: 'The addressed entity does not exist in this account and environment.',
   method_not_allowed: 'The path exists but does not accept this HTTP method.',
+  invalid_characters:
+    'A text field or query parameter holds NUL (U+0000) or an unpaired UTF-16 surrogate, which cannot be stored.',
 
   // Authentication and authorisation
   authentication_missing: 'No Authorization header was sent.',
@@ -31,6 +33,7 @@ export const ERROR_CODES = {
   price_not_found: 'A price_id does not name a price of this account and environment.',
   customer_already_exists: 'Another customer of this account and environment has this email.',
   customer_not_found: 'The customer_id does not name a customer of this account and environment.',
+  address_not_found: 'The address_id does not name an address of the customer in this account and environment.',
   usage_balance_unit_not_found: 'The usage_balance_unit_id does not name a unit of this account and environment.',
   account_not_found: 'No account has this id.',
   api_key_not_found: 'No API key has this id.',

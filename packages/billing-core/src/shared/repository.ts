@@ -107,7 +107,8 @@ export interface UsageEventRepository {
 }
 
 /** What accepting one event did: stored it, found it already stored, or found no such customer. */
-export type IngestOutcome = 'recorded' | 'duplicate' | 'unknown_customer';
+/** An archived customer's events are refused like other references to an archived entity (ADR 0902). */
+export type IngestOutcome = 'recorded' | 'duplicate' | 'unknown_customer' | 'archived_customer';
 
 /**
  * Durable acceptance of usage events. Concurrent calls share commits (group commit): each

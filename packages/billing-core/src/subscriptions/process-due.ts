@@ -91,16 +91,26 @@ async function renew(
 }
 
 /**
+ * Due steps run between two chances for the rest of the process to run (ADR 0900). Each step
+ * is its own database transaction; on SQLite a step never waits for I/O, so without a yield a
+ * long run would hold the event loop for every other account.
+ */
+export const DUE_STEPS_PER_SLICE = 1;
+
+/**
  * Runs every step due in the context's scope up to the context's now, earliest first, one
- * step per transaction. Resolves to the number of steps run.
+ * step per transaction, calling `yieldToOthers` after every `DUE_STEPS_PER_SLICE` steps.
+ * Resolves to the number of steps run.
  */
 export async function runDueSubscriptions(
   context: OperationContext,
-  limit = 1_000,
-  payment: RenewalPayment = defaultRenewalPayment(context.scope),
+  limit: number,
+  payment: RenewalPayment,
+  yieldToOthers: () => Promise<void>,
 ): Promise<number> {
   let steps = 0;
   while (steps < limit) {
+    if (steps > 0 && steps % DUE_STEPS_PER_SLICE === 0) await yieldToOthers();
     const until = toTimestamp(context.clock.now());
     const [id] = await context.store.subscriptions.findDue(context.scope, until, 1);
     if (id === undefined) break;

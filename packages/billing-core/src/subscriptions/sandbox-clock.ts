@@ -19,9 +19,17 @@ import type { RenewalPayment } from './subscription-billing.js';
 const MAX_DRAIN_ROUNDS = 1_000;
 const DRAIN_PAUSE_MS = 10;
 
+/** The furthest one advance may move the clock: ten years of 366 days (ADR 0900). */
+export const MAX_SANDBOX_ADVANCE_MS = 10 * 366 * 86_400_000;
+
 export interface SandboxClockDependencies {
   /** Waits a while; the core has no timers of its own. */
   pause(milliseconds: number): Promise<void>;
+  /**
+   * Lets the rest of the process run (other accounts' requests) before the jump goes on; the
+   * service resolves it on the next turn of the event loop (ADR 0900).
+   */
+  yieldToOthers(): Promise<void>;
   readonly store: Store;
   readonly ids: IdGenerator;
   readonly wallClock: Clock;
@@ -56,11 +64,22 @@ export async function advanceSandboxClock(
       { field: 'to', message: `must not be before ${new Date(current.now).toISOString()}` },
     ]);
   }
+  // One jump runs every step that falls due in it: bounded like `seconds`, so no jump is endless.
+  if (target - current.now > MAX_SANDBOX_ADVANCE_MS) {
+    const field = typeof to === 'number' ? 'to' : 'seconds';
+    throw BillingError.invalidField(
+      field,
+      `must move the sandbox clock at most 3660 days ahead (to ${new Date(current.now + MAX_SANDBOX_ADVANCE_MS).toISOString()})`,
+    );
+  }
   // Usage accepted before the jump belongs to the period it was accepted in. A worker may hold
   // some of it (claims skip each other's rows), so wait until none of the account's is pending.
   const drawdowns = { ...dependencies, now: () => dependencies.wallClock.now() };
   for (let round = 0; round < MAX_DRAIN_ROUNDS; round += 1) {
-    if ((await applyPendingDrawdowns(drawdowns, { limit: 500, scope })) > 0) continue;
+    if ((await applyPendingDrawdowns(drawdowns, { limit: 500, scope })) > 0) {
+      await dependencies.yieldToOthers();
+      continue;
+    }
     if (!(await dependencies.store.usageEvents.hasPending(scope))) break;
     await dependencies.pause(DRAIN_PAUSE_MS);
   }
@@ -71,12 +90,13 @@ export async function advanceSandboxClock(
     { ...dependencies, clock: frozen, scope },
     Number.POSITIVE_INFINITY,
     renewalPayments,
+    dependencies.yieldToOthers,
   );
   // A relative move adds exactly its length to the offset, so the time spent running the steps is
   // not lost from the sandbox clock; an absolute one lands on its target at this instant.
   // Manual invoices that fell more than a day past due during the jump are past due now.
   while ((await markOverdueInvoices({ ...dependencies, clock: frozen, scope })) >= OVERDUE_BATCH_SIZE) {
-    // keep marking
+    await dependencies.yieldToOthers();
   }
   const offsetMs = typeof to === 'number' ? target - dependencies.wallClock.now() : current.offsetMs + to.by;
   await dependencies.store.sandboxClocks.setOffset(dependencies.account.id, offsetMs);

@@ -5,6 +5,7 @@
  * each price's limits, and automatic collection whenever a price carries allowances.
  */
 import type { Duration } from '../catalogue/entities.js';
+import { usablePrice } from '../catalogue/references.js';
 import { BillingError } from '../shared/billing-error.js';
 import type { Repositories } from '../shared/repository.js';
 import type { Scope } from '../shared/scope.js';
@@ -29,9 +30,7 @@ export async function resolveItems(
   for (const [index, item] of requested.entries()) {
     if (seen.has(item.priceId)) throw BillingError.invalidField(`items[${index}].price_id`, 'appears more than once');
     seen.add(item.priceId);
-    const price = await tx.prices.findById(scope, item.priceId);
-    if (!price) throw new BillingError('price_not_found', `Price ${item.priceId} not found.`);
-    if (price.status === 'archived') throw new BillingError('entity_archived', `Price ${item.priceId} is archived.`);
+    const price = await usablePrice(tx, scope, item.priceId);
     if (price.billingCycle === null) {
       throw new BillingError(
         'subscription_price_not_recurring',

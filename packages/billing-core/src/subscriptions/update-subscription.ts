@@ -6,6 +6,7 @@
  * the old allowance expires while the new one is granted in full.
  */
 import type { CustomData } from '../catalogue/entities.js';
+import { usableAddressOf } from '../catalogue/references.js';
 import { BillingError } from '../shared/billing-error.js';
 import type { OperationContext } from '../shared/operation-context.js';
 import type { CollectionMode, Subscription, SubscriptionItem } from './subscription.js';
@@ -84,6 +85,8 @@ export async function updateSubscription(
         );
       }
     }
+    // The address bills every renewal: it must be the subscription customer's, and active.
+    if (input.addressId !== undefined) await usableAddressOf(tx, context.scope, current.customerId, input.addressId);
     const collectionMode = input.collectionMode ?? current.collectionMode;
     requireCollectionMode(items, collectionMode);
     const itemsChanged = !sameItems(current.items, items);

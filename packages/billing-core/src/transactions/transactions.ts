@@ -5,8 +5,8 @@
  * get and list. Payments are in `payments.ts`.
  */
 import { resolveBusiness } from '../catalogue/businesses.js';
-import { requireActive } from '../catalogue/catalogue-rules.js';
 import type { Address, CustomData, Customer } from '../catalogue/entities.js';
+import { usableAddressOf, usableCustomer, usablePrice } from '../catalogue/references.js';
 import type { DiscountTerms } from '../discounts/apply-discount.js';
 import { type DiscountTermsInput, insertDiscount, redeemDiscount, releaseDiscount } from '../discounts/discounts.js';
 import { BillingError } from '../shared/billing-error.js';
@@ -77,12 +77,7 @@ async function resolveItems(
 ): Promise<BuildTransactionItem[]> {
   const resolved: BuildTransactionItem[] = [];
   for (const item of items) {
-    const price = requireActive(
-      await tx.prices.findById(context.scope, item.priceId),
-      'price_not_found',
-      'Price',
-      item.priceId,
-    );
+    const price = await usablePrice(tx, context.scope, item.priceId);
     const product = await tx.products.findById(context.scope, price.productId);
     if (!product) throw new BillingError('product_not_found', `Product ${price.productId} not found.`);
     resolved.push({ price, product, quantity: item.quantity });
@@ -96,24 +91,10 @@ async function resolveParties(
   customerId: string | null,
   addressId: string | null,
 ): Promise<{ customer: Customer | null; address: Address | null }> {
-  const customer =
-    customerId === null
-      ? null
-      : requireActive(
-          await tx.customers.findById(context.scope, customerId),
-          'customer_not_found',
-          'Customer',
-          customerId,
-        );
-  let address: Address | null = null;
-  if (addressId !== null) {
-    const found = await tx.addresses.findById(context.scope, addressId);
-    if (!found || (customer !== null && found.customerId !== customer.id)) {
-      throw BillingError.invalidField('address_id', 'must name an active address of the transaction’s customer');
-    }
-    if (found.status === 'archived') throw BillingError.invalidField('address_id', 'names an archived address');
-    address = found;
-  }
+  const customer = customerId === null ? null : await usableCustomer(tx, context.scope, customerId);
+  if (addressId !== null && customer === null) throw BillingError.invalidField('address_id', 'needs a customer_id');
+  const address =
+    customer === null || addressId === null ? null : await usableAddressOf(tx, context.scope, customer.id, addressId);
   return { customer, address };
 }
 

@@ -2,12 +2,14 @@
  * @module
  * Accepting usage events: exactly one per request, malformed fields refused outright, the time
  * window and unknown customers rejected per event, and everything else durably recorded
- * before the answer. A resend of an event already recorded (same customer, action, event_key
+ * before the answer. Text no engine can store (NUL, an unpaired surrogate) in any of an
+ * event's fields is that event's own rejection, `invalid_characters` (ADR 0901). A resend of an event already recorded (same customer, action, event_key
  * and occurred_at) changes nothing and is answered as accepted.
  */
 import { BillingError } from '../shared/billing-error.js';
 import { toTimestamp } from '../shared/clock.js';
 import type { OperationContext } from '../shared/operation-context.js';
+import { holdsUnstorableText, UNSTORABLE_TEXT_REASON } from '../shared/storable-text.js';
 import { checkEventWindow, type UsageEventInput, type UsageEventResult, validateUsageEvent } from './usage-event.js';
 
 export const EVENTS_PER_REQUEST = 1;
@@ -24,10 +26,20 @@ export async function recordUsageEvents(
     );
   }
   if (events.length === 0) throw BillingError.invalidField('events', 'must hold exactly one event');
-  const valid = events.map((event, index) => validateUsageEvent(event, index));
+  const checked = events.map((event, index) => {
+    const unstorable = unstorableField(event);
+    return unstorable === undefined ? validateUsageEvent(event, index) : { event, unstorable };
+  });
   const now = context.clock.now();
   return Promise.all(
-    valid.map(async (event): Promise<UsageEventResult> => {
+    checked.map(async (event): Promise<UsageEventResult> => {
+      if ('unstorable' in event) {
+        return {
+          eventKey: event.event.eventKey,
+          status: 'rejected',
+          error: { code: 'invalid_characters', detail: `${event.unstorable} ${UNSTORABLE_TEXT_REASON}.` },
+        };
+      }
       const outsideWindow = checkEventWindow(event.occurredAt, now);
       if (outsideWindow) return { eventKey: event.eventKey, status: 'rejected', error: outsideWindow };
       try {
@@ -36,6 +48,13 @@ export async function recordUsageEvents(
           { ...event, id: context.ids.newId('uev') },
           toTimestamp(now),
         );
+        if (outcome === 'archived_customer') {
+          return {
+            eventKey: event.eventKey,
+            status: 'rejected',
+            error: { code: 'entity_archived', detail: `Customer ${event.customerId} is archived.` },
+          };
+        }
         if (outcome === 'unknown_customer') {
           return {
             eventKey: event.eventKey,
@@ -54,4 +73,18 @@ export async function recordUsageEvents(
       }
     }),
   );
+}
+
+const WIRE_NAMES = {
+  eventKey: 'event_key',
+  customerId: 'customer_id',
+  action: 'action',
+  quantity: 'quantity',
+  occurredAt: 'occurred_at',
+} as const satisfies Record<keyof UsageEventInput, string>;
+
+/** The wire name of the first field of the event holding unstorable text, if any. */
+function unstorableField(event: UsageEventInput): string | undefined {
+  const field = (Object.keys(WIRE_NAMES) as (keyof UsageEventInput)[]).find((name) => holdsUnstorableText(event[name]));
+  return field === undefined ? undefined : WIRE_NAMES[field];
 }

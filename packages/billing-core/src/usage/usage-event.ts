@@ -10,6 +10,7 @@ import { Decimal } from '../money/decimal.js';
 import { QUANTITY_PATTERN } from '../money/decimal-patterns.js';
 import { BillingError } from '../shared/billing-error.js';
 import type { ErrorCode } from '../shared/error-codes.js';
+import { isIdOf } from '../shared/ids.js';
 import { canonicalTimestamp } from '../shared/timestamps.js';
 
 export const MAX_EVENT_AGE_MS = 60 * 86_400_000;
@@ -54,6 +55,7 @@ export function validateUsageEvent(input: UsageEventInput, index: number): Usage
   if (input.eventKey.length === 0 || input.eventKey.length > EVENT_KEY_MAX_LENGTH) {
     throw BillingError.invalidField(field('event_key'), `must be 1 to ${EVENT_KEY_MAX_LENGTH} characters`);
   }
+  if (!isIdOf('ctm', input.customerId)) throw BillingError.invalidField(field('customer_id'), 'must be a ctm_ id');
   if (!isMeterAction(input.action)) {
     throw BillingError.invalidField(field('action'), 'must match ^[a-z][a-z0-9_]*$ and be 2 to 64 characters');
   }

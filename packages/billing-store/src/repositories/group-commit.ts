@@ -5,6 +5,10 @@
  * caller's promise settles only after the commit that holds its item, so an answer sent on
  * it is durable. One fsync per batch instead of per request is what lets durable ingestion
  * keep up with the HTTP layer.
+ *
+ * A batch that fails is committed again item by item, so an item that can never commit fails
+ * alone and never takes its neighbours (another tenant's, say) down with it (ADR 0901). The
+ * fallback costs nothing while batches succeed.
  */
 
 interface Waiting<Item, Result> {
@@ -46,6 +50,17 @@ export class GroupCommit<Item, Result> {
     });
   }
 
+  private async commitOneByOne(batch: readonly Waiting<Item, Result>[]): Promise<void> {
+    for (const waiting of batch) {
+      try {
+        const [result] = await this.commit([waiting.item]);
+        waiting.resolve(result as Result);
+      } catch (error) {
+        waiting.reject(error);
+      }
+    }
+  }
+
   private drain(): void {
     while (this.inFlight < this.options.maxInFlight && this.queue.length > 0) {
       const batch = this.queue.splice(0, this.options.maxBatch);
@@ -56,7 +71,11 @@ export class GroupCommit<Item, Result> {
             for (const [index, waiting] of batch.entries()) waiting.resolve(results[index] as Result);
           },
           (error: unknown) => {
-            for (const waiting of batch) waiting.reject(error);
+            if (batch.length === 1) {
+              batch[0]?.reject(error);
+              return;
+            }
+            return this.commitOneByOne(batch);
           },
         )
         .finally(() => {

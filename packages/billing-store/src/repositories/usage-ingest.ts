@@ -86,7 +86,7 @@ export class SqliteUsageIngest extends GroupCommitIngest {
     return this.database.transactionSync((connection) => {
       this.statements ??= {
         customer: connection.prepare(
-          'select 1 as found from customers where account_id = ? and environment = ? and id = ?',
+          'select status from customers where account_id = ? and environment = ? and id = ?',
         ),
         meters: connection.prepare('select body from meters where account_id = ? and environment = ? and action = ?'),
         insert: connection.prepare(
@@ -96,7 +96,9 @@ export class SqliteUsageIngest extends GroupCommitIngest {
       const { customer, meters, insert } = this.statements;
       return items.map((item): IngestOutcome => {
         const { accountId, environment } = item.scope;
-        if (!customer.get(accountId, environment, item.event.customerId)) return 'unknown_customer';
+        const found = customer.get(accountId, environment, item.event.customerId) as { status: string } | undefined;
+        if (!found) return 'unknown_customer';
+        if (found.status === 'archived') return 'archived_customer';
         const matching = (meters.all(accountId, environment, item.event.action) as { body: string }[]).map(
           (row) => JSON.parse(row.body) as Meter,
         );
@@ -127,16 +129,17 @@ export class PostgresUsageIngest extends GroupCommitIngest {
         byScope.set(key, group);
       }
       const known = new Set<IngestItem>();
+      const archived = new Set<IngestItem>();
       const rows: (string | null)[][] = [];
       for (const { scope, items: scoped } of byScope.values()) {
         const customerIds = [...new Set(scoped.map((item) => item.event.customerId))];
-        const found = new Set(
+        const found = new Map(
           (
-            await tx.all<{ id: string }>(
-              'select id from customers where account_id = ? and environment = ? and id in (select json_array_elements_text(?::json))',
+            await tx.all<{ id: string; status: string }>(
+              'select id, status from customers where account_id = ? and environment = ? and id in (select json_array_elements_text(?::json))',
               [scope.accountId, scope.environment, JSON.stringify(customerIds)],
             )
-          ).map((row) => row.id),
+          ).map((row) => [row.id, row.status]),
         );
         const actions = [...new Set(scoped.map((item) => item.event.action))];
         const metersByAction = new Map<string, Meter[]>();
@@ -150,6 +153,10 @@ export class PostgresUsageIngest extends GroupCommitIngest {
         }
         for (const item of scoped) {
           if (!found.has(item.event.customerId)) continue;
+          if (found.get(item.event.customerId) === 'archived') {
+            archived.add(item);
+            continue;
+          }
           known.add(item);
           rows.push(rowValues(item, metersByAction.get(item.event.action) ?? []));
         }
@@ -171,6 +178,7 @@ export class PostgresUsageIngest extends GroupCommitIngest {
               ).map((row) => row.id),
             );
       return items.map((item): IngestOutcome => {
+        if (archived.has(item)) return 'archived_customer';
         if (!known.has(item)) return 'unknown_customer';
         return inserted.has(item.event.id) ? 'recorded' : 'duplicate';
       });

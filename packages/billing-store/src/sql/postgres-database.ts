@@ -2,6 +2,13 @@
  * @module
  * PostgreSQL through a node-postgres pool. Statements are written with `?` placeholders and
  * numbered here; transactions retry on serialization failures and deadlocks.
+ *
+ * A connection the server ends (a failover, `pg_terminate_backend`) never takes the process
+ * down (ADR 0905): every client carries an `error` handler from its creation, the pool drops
+ * idle clients that fail, a client checked out for a transaction gets a handler that marks it
+ * lost, and one that failed is destroyed, not returned to the pool. A transaction whose connection was lost before its commit was sent is run again on a
+ * new connection (nothing of it was committed); one lost during the commit is not, since it may
+ * have committed, and its error reaches the caller.
  */
 import pg from 'pg';
 import type { Row, SqlDatabase, SqlExecutor, SqlValue } from './sql-database.js';
@@ -11,6 +18,8 @@ import { UniqueViolation } from './sql-database.js';
 pg.types.setTypeParser(pg.types.builtins.INT8, (value) => Number.parseInt(value, 10));
 
 const RETRYABLE = new Set(['40001', '40P01']);
+/** The server ended the session: admin shutdown, crash shutdown, cannot connect now, idle timeout. */
+const CONNECTION_ENDED = new Set(['57P01', '57P02', '57P03', '57P05']);
 const MAX_ATTEMPTS = 5;
 
 /** A statement as node-postgres sends it: numbered placeholders, and a name when it is prepared. */
@@ -64,6 +73,16 @@ function translateError(error: unknown): unknown {
 
 type Queryable = pg.Pool | pg.PoolClient;
 
+/** Whether a failure means the connection is gone (the server ended it, or the socket closed). */
+function connectionEnded(error: unknown): boolean {
+  const code = (error as { code?: string } | null)?.code;
+  if (code !== undefined && CONNECTION_ENDED.has(code)) return true;
+  const message = error instanceof Error ? error.message : '';
+  return /Connection terminated|connection ended|ECONNRESET|EPIPE|Client has encountered a connection error/i.test(
+    message,
+  );
+}
+
 class PostgresExecutor implements SqlExecutor {
   readonly dialect = 'postgres' as const;
 
@@ -104,11 +123,14 @@ export class PostgresDatabase implements SqlDatabase {
 
   constructor(url: string, options: PostgresOptions = {}) {
     this.pool = new pg.Pool({ connectionString: url, max: options.maxConnections ?? 10 });
-    // An idle client that loses its server must not crash the process.
+    // An idle client that loses its server must not crash the process; the pool drops it.
     this.pool.on('error', () => {});
-    // A checked-out client whose server goes away emits 'error' too; its pending query rejects
-    // on its own, so the event needs no more than a listener (or the process would crash).
-    this.pool.on('connect', (client) => client.on('error', () => {}));
+    // And no client is ever without a handler, whatever the pool is doing with it at the time (a
+    // connection can end between any two events): the owner of a checked-out client learns of the
+    // failure from its queries, or from the handler `transaction` adds.
+    this.pool.on('connect', (client) => {
+      client.on('error', () => {});
+    });
     this.executor = new PostgresExecutor(this.pool);
   }
 
@@ -127,18 +149,37 @@ export class PostgresDatabase implements SqlDatabase {
   async transaction<T>(work: (tx: SqlExecutor) => Promise<T>): Promise<T> {
     for (let attempt = 1; ; attempt += 1) {
       const client = await this.pool.connect();
+      // Checked out, a client has no pool handler: without this one, the server ending the
+      // connection between two statements would be an unhandled 'error' event.
+      let lost: Error | undefined;
+      const onError = (error: Error) => {
+        lost = error;
+      };
+      client.on('error', onError);
+      let committing = false;
       try {
         await client.query('begin');
         const value = await work(new PostgresExecutor(client));
+        committing = true;
         await client.query('commit');
         return value;
       } catch (error) {
-        await client.query('rollback').catch(() => {});
+        let broken = lost !== undefined || connectionEnded(error);
+        if (!broken) {
+          // A client that cannot even roll back is broken too, whatever its error said.
+          await client.query('rollback').catch(() => {
+            broken = true;
+          });
+        }
+        if (broken) lost ??= error as Error;
         const code = (error as { code?: string }).code;
-        if (code !== undefined && RETRYABLE.has(code) && attempt < MAX_ATTEMPTS) continue;
+        const retry = (code !== undefined && RETRYABLE.has(code)) || (broken && !committing);
+        if (retry && attempt < MAX_ATTEMPTS) continue;
         throw translateError(error);
       } finally {
-        client.release();
+        client.off('error', onError);
+        // A client whose connection failed is destroyed rather than handed to the next caller.
+        client.release(lost);
       }
     }
   }

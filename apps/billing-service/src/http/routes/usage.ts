@@ -36,7 +36,8 @@ export function registerUsageRoutes(app: Hono<AppEnv>): void {
     return respond(c, presentUsageBalance(balance));
   });
   app.post('/usage-events', need('usage_event.write'), async (c) => {
-    const { events } = await readBody(c, RecordUsageEventsBody);
+    // Unstorable text in an event is that event's rejection, not the request's (ADR 0901).
+    const { events } = await readBody(c, RecordUsageEventsBody, { unstorableTextPerItemOf: 'events' });
     const results = await c.var.useCases.recordUsageEvents(c.var.caller, events);
     return respond(c, { events: results }, 202);
   });

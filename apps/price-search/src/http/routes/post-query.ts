@@ -3,6 +3,7 @@
  * POST /api/query: translates HTTP to a lookup and back. The response is the contract's bare JSON array of
  * listings; what else a client may want (networks that failed, quota left) travels in headers.
  */
+import { readRequestText } from '@drawdown/http-kit';
 import type { HttpBindings } from '@hono/node-server';
 import type { Context, Hono } from 'hono';
 import { toWireListing } from '../../listing/listing.js';
@@ -74,7 +75,7 @@ async function readJson(c: Context): Promise<unknown> {
   if (!/^application\/json\s*(;|$)/i.test(type)) {
     throw new ApiError('unsupported_media_type', 'Send the body as JSON with Content-Type: application/json.');
   }
-  const text = await c.req.text();
+  const text = await readRequestText(c);
   try {
     return JSON.parse(text) as unknown;
   } catch {

@@ -11,7 +11,8 @@
  * the limit is refused before authentication, a body without a declared length is read (up to
  * the limit) before authentication too, text is decoded as UTF-8 with a leading BOM dropped,
  * and a body that no route read is reported so that the connection can be closed.
- * `readRequestText` is the one way the service reads a body.
+ * `readRequestText` is the one way each server reads a body, and `limitBody` counts a body
+ * without a declared length on the stream, refusing it as soon as it passes the limit (ADR 0903).
  */
 import { IncomingMessage } from 'node:http';
 import type { Context, MiddlewareHandler } from 'hono';

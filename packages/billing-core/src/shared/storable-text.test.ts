@@ -1,0 +1,36 @@
+import { describe, expect, it } from 'vitest';
+import { findUnstorableText, holdsUnstorableText } from './storable-text.js';
+
+describe('holdsUnstorableText', () => {
+  it.each([
+    ['NUL', 'a\u0000b'],
+    ['a lone high surrogate', 'a\uD800b'],
+    ['a lone high surrogate at the end', 'a\uDBFF'],
+    ['a lone low surrogate', '\uDC00a'],
+    ['two high surrogates', '\uD83D\uD83D\uDE00'],
+  ])('refuses %s', (_label, text) => {
+    expect(holdsUnstorableText(text)).toBe(true);
+  });
+
+  it.each([
+    ['plain text', 'Ada Lovelace'],
+    ['a surrogate pair', 'price 😀'],
+    ['other control characters', 'tab\tand\u0001'],
+    ['the replacement character', '\uFFFD'],
+    ['empty text', ''],
+  ])('accepts %s', (_label, text) => {
+    expect(holdsUnstorableText(text)).toBe(false);
+  });
+});
+
+describe('findUnstorableText', () => {
+  it('names the path of a nested string, and of an object key', () => {
+    expect(findUnstorableText({ items: [{ name: 'ok' }, { name: 'b\u0000' }] })).toBe('items[1].name');
+    expect(findUnstorableText({ custom_data: { 'k\uD800': 1 } })).toBe('custom_data.k\uD800');
+    expect(findUnstorableText('\u0000')).toBe('(body)');
+  });
+
+  it('finds nothing in storable values', () => {
+    expect(findUnstorableText({ a: [1, true, null, 'x', { b: '😀' }] })).toBeNull();
+  });
+});
