@@ -13,6 +13,7 @@ import type { RateLimiter } from './http/rate-limiter.js';
 import { type RequestObserver, requestIdFrom, routeOf } from './http/request-observer.js';
 import { registerCurrencyRoutes } from './http/routes/currencies.js';
 import { registerCustomerRoutes } from './http/routes/customers.js';
+import { registerDiscountRoutes } from './http/routes/discounts.js';
 import { registerEventTypeRoutes } from './http/routes/event-types.js';
 import { registerEventRoutes } from './http/routes/events.js';
 import { registerInvoiceDownloadRoutes } from './http/routes/invoices.js';
@@ -140,6 +141,7 @@ export function createApp(dependencies: AppDependencies, options: EnvironmentOpt
   registerProductRoutes(app);
   registerPriceRoutes(app);
   registerCustomerRoutes(app);
+  registerDiscountRoutes(app);
   registerUsageCatalogueRoutes(app);
   registerEventRoutes(app);
   registerEventTypeRoutes(app);

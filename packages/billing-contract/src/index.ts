@@ -4,6 +4,7 @@
  */
 export {
   CreateAddressBody,
+  CreateBusinessBody,
   CreateCustomerBody,
   CreateMeterBody,
   CreatePriceBody,
@@ -11,6 +12,7 @@ export {
   CreateUsageBalanceUnitBody,
   TAX_CATEGORY,
   UpdateAddressBody,
+  UpdateBusinessBody,
   UpdateCustomerBody,
   UpdateMeterBody,
   UpdatePriceBody,
@@ -18,6 +20,14 @@ export {
   UpdateUsageBalanceUnitBody,
 } from './requests/catalogue.js';
 export { idOf } from './requests/common.js';
+export {
+  CreateDiscountBody,
+  CreateDiscountGroupBody,
+  DISCOUNT_TYPE,
+  NonCatalogueDiscountBody,
+  UpdateDiscountBody,
+  UpdateDiscountGroupBody,
+} from './requests/discounts.js';
 export {
   CreateNotificationSettingBody,
   NOTIFICATION_SETTING_TYPE,
@@ -32,6 +42,7 @@ export {
   PreviewTransactionBody,
   PricingPreviewBody,
   RecordPaymentBody,
+  ReviseTransactionBody,
   SimulatePaymentBody,
   UNSUPPORTED_PREVIEW_FIELDS,
   UpdateTaxSettingsBody,

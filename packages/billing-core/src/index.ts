@@ -37,6 +37,15 @@ export {
   updateAddress,
 } from './catalogue/addresses.js';
 export {
+  type CreateBusinessInput,
+  createBusiness,
+  getBusiness,
+  listBusinesses,
+  type UpdateBusinessInput,
+  updateBusiness,
+} from './catalogue/businesses.js';
+export { withPriceProduct, withProductPrices } from './catalogue/catalogue-includes.js';
+export {
   type CreateCustomerInput,
   createCustomer,
   getCustomer,
@@ -47,6 +56,8 @@ export {
 export type {
   Address,
   Allowance,
+  Business,
+  BusinessContact,
   CatalogueStatus,
   CatalogueType,
   CustomData,
@@ -101,6 +112,41 @@ export {
   updateUsageBalanceUnit,
 } from './catalogue/usage-balance-units.js';
 export {
+  allocate,
+  type DiscountableLine,
+  type DiscountTerms,
+  discountLines,
+  FLAT_AMOUNT_PATTERN,
+  PERCENTAGE_PATTERN,
+} from './discounts/apply-discount.js';
+export {
+  DISCOUNT_MODES,
+  DISCOUNT_STATUSES,
+  DISCOUNT_TYPES,
+  type Discount,
+  type DiscountGroup,
+  type DiscountMode,
+  type DiscountStatus,
+  type DiscountType,
+  discountAt,
+  discountStatusAt,
+} from './discounts/discount.js';
+export {
+  type CreateDiscountInput,
+  createDiscount,
+  createDiscountGroup,
+  DISCOUNT_CODE_PATTERN,
+  type DiscountTermsInput,
+  getDiscount,
+  getDiscountGroup,
+  listDiscountGroups,
+  listDiscounts,
+  type UpdateDiscountGroupInput,
+  type UpdateDiscountInput,
+  updateDiscount,
+  updateDiscountGroup,
+} from './discounts/discounts.js';
+export {
   describeEventType,
   EVENT_API_VERSIONS,
   EVENT_TYPE_NAMES,
@@ -117,6 +163,14 @@ export {
 export { listEvents } from './events/list-events.js';
 export type { EntityKind, StoredEvent } from './events/stored-event.js';
 export {
+  buildCreditNoteDocument,
+  type CreditNoteLinkClaims,
+  creditNoteLinkPayload,
+  creditNoteNumber,
+  getCreditNoteDocument,
+  issueCreditNoteLink,
+} from './invoices/credit-note.js';
+export {
   type InvoiceUnavailableReason,
   invoiceUnavailableReason,
   requireInvoice,
@@ -130,6 +184,13 @@ export {
   type InvoiceParty,
   type InvoiceSummaryRow,
 } from './invoices/invoice-document.js';
+export {
+  INVOICE_LABELS,
+  INVOICE_LANGUAGES,
+  type InvoiceLabels,
+  type InvoiceLanguage,
+  labelsFor,
+} from './invoices/invoice-labels.js';
 export {
   INVOICE_DISPOSITIONS,
   INVOICE_LINK_LIFETIME_MS,
@@ -303,8 +364,11 @@ export {
   type ApiKeyRepository,
   type BalanceChange,
   type BalanceKey,
+  type BusinessColumn,
   type Collection,
   type CustomerColumn,
+  type DiscountColumn,
+  type DiscountGroupColumn,
   DuplicateKeyError,
   type EventColumn,
   type EventLog,
@@ -534,12 +598,21 @@ export {
 } from './transactions/transaction.js';
 export { insertTransaction, saveTransaction, withInvoiceNumber } from './transactions/transaction-changes.js';
 export {
+  type AdjustmentsTotals,
+  adjustmentsTotals,
+  TRANSACTION_INCLUDES,
+  type TransactionInclude,
+  type TransactionWithIncludes,
+  withTransactionIncludes,
+} from './transactions/transaction-includes.js';
+export {
   formatTotals,
   type PreviewAddress,
   type PreviewTransactionInput,
   previewTransaction,
   type TransactionPreview,
 } from './transactions/transaction-previews.js';
+
 export type {
   AdjustmentColumn,
   AdjustmentRepository,
@@ -549,6 +622,11 @@ export type {
   TransactionOrder,
   TransactionRepository,
 } from './transactions/transaction-repository.js';
+export {
+  type ReviseTransactionInput,
+  reviseTransaction,
+  type TransactionRevision,
+} from './transactions/transaction-revision.js';
 export { canTransition, NEXT_TRANSACTION_STATUSES, requireTransition } from './transactions/transaction-status.js';
 export {
   type Amounts,

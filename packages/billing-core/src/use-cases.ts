@@ -25,6 +25,8 @@ import {
 import type { AuthenticatedKeyCache } from './access/authenticated-key-cache.js';
 import { createDemoAccount, type DemoAccountRequest } from './access/demo-account.js';
 import { createAddress, getAddress, listAddresses, updateAddress } from './catalogue/addresses.js';
+import { createBusiness, getBusiness, listBusinesses, updateBusiness } from './catalogue/businesses.js';
+import { withPriceProduct, withProductPrices } from './catalogue/catalogue-includes.js';
 import { createCustomer, getCustomer, listCustomers, updateCustomer } from './catalogue/customers.js';
 import { createMeter, getMeter, listMeters, updateMeter } from './catalogue/meters.js';
 import { createPrice, getPrice, listPrices, updatePrice } from './catalogue/prices.js';
@@ -35,8 +37,19 @@ import {
   listUsageBalanceUnits,
   updateUsageBalanceUnit,
 } from './catalogue/usage-balance-units.js';
+import {
+  createDiscount,
+  createDiscountGroup,
+  getDiscount,
+  getDiscountGroup,
+  listDiscountGroups,
+  listDiscounts,
+  updateDiscount,
+  updateDiscountGroup,
+} from './discounts/discounts.js';
 import { listEventTypes } from './events/event-types.js';
 import { listEvents } from './events/list-events.js';
+import { type CreditNoteLinkClaims, getCreditNoteDocument, issueCreditNoteLink } from './invoices/credit-note.js';
 import { getInvoiceDocument } from './invoices/invoice-document.js';
 import { type InvoiceLinkClaims, issueInvoiceLink, requireUnexpired } from './invoices/invoice-links.js';
 import { getMetrics } from './metrics/metrics.js';
@@ -130,7 +143,9 @@ import {
   simulateTransactionPayment,
 } from './transactions/payments.js';
 import { getTaxSettings, updateTaxSettings } from './transactions/tax-settings.js';
+import { withTransactionIncludes } from './transactions/transaction-includes.js';
 import { previewTransaction } from './transactions/transaction-previews.js';
+import { reviseTransaction } from './transactions/transaction-revision.js';
 import { createTransaction, getTransaction, listTransactions, updateTransaction } from './transactions/transactions.js';
 import { applyPendingDrawdowns } from './usage/apply-drawdowns.js';
 import { getUsageBalance, listUsageBalances } from './usage/read-usage-balances.js';
@@ -299,6 +314,12 @@ export function createUseCases(ports: UseCasePorts) {
     updateAddress: bind(updateAddress),
     getAddress: bind(getAddress),
     listAddresses: bind(listAddresses),
+    createBusiness: bind(createBusiness),
+    updateBusiness: bind(updateBusiness),
+    getBusiness: bind(getBusiness),
+    listBusinesses: bind(listBusinesses),
+    withProductPrices: bind(withProductPrices),
+    withPriceProduct: bind(withPriceProduct),
     createUsageBalanceUnit: bind(createUsageBalanceUnit),
     updateUsageBalanceUnit: bind(updateUsageBalanceUnit),
     getUsageBalanceUnit: bind(getUsageBalanceUnit),
@@ -307,6 +328,16 @@ export function createUseCases(ports: UseCasePorts) {
     updateMeter: bind(updateMeter),
     getMeter: bind(getMeter),
     listMeters: bind(listMeters),
+
+    // Discounts.
+    createDiscount: bind(createDiscount),
+    updateDiscount: bind(updateDiscount),
+    getDiscount: bind(getDiscount),
+    listDiscounts: bind(listDiscounts),
+    createDiscountGroup: bind(createDiscountGroup),
+    updateDiscountGroup: bind(updateDiscountGroup),
+    getDiscountGroup: bind(getDiscountGroup),
+    listDiscountGroups: bind(listDiscountGroups),
 
     // Usage.
     recordUsageEvents: bind((context, events: readonly UsageEventInput[]) =>
@@ -346,6 +377,8 @@ export function createUseCases(ports: UseCasePorts) {
     listTransactions: bind(listTransactions),
     previewTransaction: bind(previewTransaction),
     listCreditBalances: bind(listCreditBalances),
+    withTransactionIncludes: bind(withTransactionIncludes),
+    reviseTransaction: bind(reviseTransaction),
     recordTransactionPayment: bind((context, transactionId: string, report: PaymentReport) =>
       recordTransactionPayment(context, transactionId, report, subscriptionHooks(context)),
     ),
@@ -366,6 +399,16 @@ export function createUseCases(ports: UseCasePorts) {
       const context = await contextOf({ account, scope: { accountId: account.id, environment: claims.environment } });
       requireUnexpired(context, claims);
       return getInvoiceDocument(context, claims.transactionId);
+    },
+
+    issueCreditNoteLink: bind(issueCreditNoteLink),
+    /** The credit note behind a link whose signature the caller verified, refused once expired (ADR 1103). */
+    openCreditNoteLink: async (claims: CreditNoteLinkClaims) => {
+      const account = await store.accounts.findById(claims.accountId);
+      if (!account) throw new BillingError('invoice_link_invalid', 'This credit note link is not valid.');
+      const context = await contextOf({ account, scope: { accountId: account.id, environment: claims.environment } });
+      requireUnexpired(context, claims);
+      return getCreditNoteDocument(context, claims.adjustmentId);
     },
 
     // Events and notifications.

@@ -8,10 +8,14 @@ import { migrationStatus, schemaState } from './migrations/migration-status.js';
 import { SqlAccountRepository, SqlApiKeyRepository } from './repositories/access-repositories.js';
 import {
   addressesTable,
+  businessesTable,
   customersTable,
+  discountGroupsTable,
+  discountsTable,
   metersTable,
   pricesTable,
   productsTable,
+  transactionRevisionsTable,
   usageBalanceUnitsTable,
 } from './repositories/catalogue-tables.js';
 import { SqlCreditBalanceRepository } from './repositories/credit-balance-repository.js';
@@ -55,8 +59,12 @@ export function repositoriesOn(executor: SqlExecutor): Repositories {
     prices: new DocumentCollection(executor, pricesTable),
     customers: new DocumentCollection(executor, customersTable),
     addresses: new DocumentCollection(executor, addressesTable),
+    businesses: new DocumentCollection(executor, businessesTable),
+    transactionRevisions: new DocumentCollection(executor, transactionRevisionsTable),
     usageBalanceUnits: new DocumentCollection(executor, usageBalanceUnitsTable),
     meters: new DocumentCollection(executor, metersTable),
+    discounts: new DocumentCollection(executor, discountsTable),
+    discountGroups: new DocumentCollection(executor, discountGroupsTable),
     events: new SqlEventLog(executor),
     notificationSettings: new SqlNotificationSettingRepository(executor),
     notifications: new SqlNotificationRepository(executor),

@@ -24,6 +24,8 @@ export type FilterSpec<Column extends string> =
   | { readonly kind: 'ids'; readonly column: Column; readonly prefix: IdPrefix; readonly max?: number }
   | { readonly kind: 'enum'; readonly column: Column; readonly values: readonly string[] }
   | { readonly kind: 'text'; readonly column: Column; readonly maxLength?: number; readonly max?: number }
+  /** Exact values matched case-insensitively against a lower-cased column. */
+  | { readonly kind: 'lowercase'; readonly column: Column }
   /** An instant: the exact parameter, and its `[LT]`, `[LTE]`, `[GT]` and `[GTE]` forms. */
   | { readonly kind: 'timestamp'; readonly column: Column }
   | { readonly kind: 'boolean'; readonly column: Column }
@@ -40,9 +42,20 @@ export interface ListSpec<Column extends string> {
   readonly orderBy?: readonly string[];
   /** Values `include` may name; absent means the endpoint takes no `include`. */
   readonly includes?: readonly string[];
+  /** Parameters the route reads itself; any other parameter the spec does not name is refused (ADR 1101). */
+  readonly handledElsewhere?: readonly string[];
 }
 
 const RANGE_OPERATORS = { LT: 'lt', LTE: 'lte', GT: 'gt', GTE: 'gte' } as const;
+const PAGING_PARAMETERS = ['per_page', 'after', 'order_by', 'include'];
+
+/** Every parameter name the spec takes: paging, `include`, filters and their range forms. */
+function knownParameter<Column extends string>(spec: ListSpec<Column>, name: string): boolean {
+  if (PAGING_PARAMETERS.includes(name) || spec.handledElsewhere?.includes(name)) return true;
+  if (name in spec.filters) return true;
+  const ranged = /^([a-z_]+)\[(LT|LTE|GT|GTE)\]$/.exec(name);
+  return ranged !== null && spec.filters[ranged[1] ?? '']?.kind === 'timestamp';
+}
 
 function invalid(parameter: string, message: string): BillingError {
   return BillingError.invalidField(parameter, message);
@@ -74,6 +87,11 @@ function condition<Column extends string>(parameter: string, spec: FilterSpec<Co
         throw invalid(parameter, `must be a comma-separated list of ${spec.values.join(', ')}`);
       }
       return { op: 'in', values };
+    }
+    case 'lowercase': {
+      const values = splitList(raw);
+      if (values.length === 0 || values.some((value) => value.length > 320)) throw invalid(parameter, 'is not valid');
+      return { op: 'in', values: values.map((value) => value.toLowerCase()) };
     }
     case 'text': {
       const values = splitList(raw);
@@ -111,6 +129,9 @@ export interface ParsedList<Column extends string> {
 
 export function parseListParams<Column extends string>(c: Context<AppEnv>, spec: ListSpec<Column>): ParsedList<Column> {
   const params = new URL(c.req.url).searchParams;
+  for (const name of params.keys()) {
+    if (!knownParameter(spec, name)) throw invalid(name, 'is not a query parameter of this endpoint');
+  }
   let perPage = spec.defaultPerPage;
   const perPageText = params.get('per_page');
   if (perPageText !== null) {

@@ -16,8 +16,12 @@ import { toSnakeCase } from './wire-case.js';
 
 /** A subscription without the fields only the service uses. */
 export function presentSubscription(subscription: Subscription): unknown {
-  const { internal: _internal, ...wire } = subscription;
-  return wire;
+  const { internal: _internal, discount, ...wire } = subscription;
+  // `intervals_used` is the service's count of discounted periods (ADR 1105), not a wire field.
+  return {
+    ...wire,
+    discount: discount === null ? null : { id: discount.id, startsAt: discount.startsAt, endsAt: discount.endsAt },
+  };
 }
 
 /** `GET /subscriptions/{id}` with `include`: the asked-for projections beside the subscription. */

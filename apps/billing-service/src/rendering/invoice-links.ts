@@ -10,6 +10,8 @@
  */
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import {
+  type CreditNoteLinkClaims,
+  creditNoteLinkPayload,
   type Environment,
   INVOICE_DISPOSITIONS,
   type InvoiceDisposition,
@@ -38,14 +40,49 @@ export interface InvoiceLinkSigner {
   signPayload(payload: string): Promise<string>;
   /** Whether `signature` is this deployment's signature of `payload`, compared in constant time. */
   matchesPayload(payload: string, signature: string): Promise<boolean>;
+  /** The absolute URL of a signed credit note link (ADR 1103). */
+  creditNoteUrl(baseUrl: string, claims: CreditNoteLinkClaims): Promise<string>;
+  /** The claims of a credit note link signed here for `environment`, else null; expiry is the caller's to check. */
+  verifyCreditNote(
+    environment: Environment,
+    adjustmentId: string,
+    params: URLSearchParams,
+  ): Promise<CreditNoteLinkClaims | null>;
 }
 
 function sign(key: Buffer, claims: InvoiceLinkClaims): Buffer {
   return signText(key, invoiceLinkPayload(claims));
 }
 
-function signText(key: Buffer, text: string): Buffer {
-  return createHmac('sha256', key).update(text, 'utf8').digest();
+function signText(key: Buffer, payload: string): Buffer {
+  return createHmac('sha256', key).update(payload, 'utf8').digest();
+}
+
+/** The common parameters of a signed link, if each is well formed. */
+function linkParameters(params: URLSearchParams) {
+  const accountId = params.get('account') ?? '';
+  const disposition = params.get('disposition') ?? '';
+  const expires = params.get('expires') ?? '';
+  const signature = params.get('signature') ?? '';
+  if (
+    !isIdOf('acc', accountId) ||
+    !(INVOICE_DISPOSITIONS as readonly string[]).includes(disposition) ||
+    !EXPIRES_PATTERN.test(expires) ||
+    !SIGNATURE_PATTERN.test(signature)
+  ) {
+    return null;
+  }
+  return { accountId, disposition: disposition as InvoiceDisposition, expiresAt: Number(expires), signature };
+}
+
+/**
+ * Compares signature text, in constant time: the last base64url character of a 32-byte
+ * signature carries two unused bits, so comparing decoded bytes would accept four spellings.
+ */
+function matches(expected: Buffer, signature: string): boolean {
+  const wanted = Buffer.from(expected.toString('base64url'), 'ascii');
+  const actual = Buffer.from(signature, 'ascii');
+  return actual.length === wanted.length && timingSafeEqual(actual, wanted);
 }
 
 export function createInvoiceLinkSigner(obtainSecret: ObtainSecret): InvoiceLinkSigner {
@@ -69,9 +106,7 @@ export function createInvoiceLinkSigner(obtainSecret: ObtainSecret): InvoiceLink
     },
     async matchesPayload(payload, signature) {
       if (!SIGNATURE_PATTERN.test(signature)) return false;
-      const expected = signText(await signingKey(), payload);
-      const actual = Buffer.from(signature, 'base64url');
-      return actual.length === expected.length && timingSafeEqual(actual, expected);
+      return matches(signText(await signingKey(), payload), signature);
     },
     async url(baseUrl, claims) {
       const signature = sign(await signingKey(), claims).toString('base64url');
@@ -104,9 +139,24 @@ export function createInvoiceLinkSigner(obtainSecret: ObtainSecret): InvoiceLink
         disposition: disposition as InvoiceDisposition,
         expiresAt: Number(expires),
       };
-      const expected = Buffer.from(sign(await signingKey(), claims).toString('base64url'), 'ascii');
-      const actual = Buffer.from(signature, 'ascii');
-      return actual.length === expected.length && timingSafeEqual(actual, expected) ? claims : null;
+      return matches(sign(await signingKey(), claims), signature) ? claims : null;
+    },
+    async creditNoteUrl(baseUrl, claims) {
+      const signature = signText(await signingKey(), creditNoteLinkPayload(claims)).toString('base64url');
+      const query = new URLSearchParams({
+        account: claims.accountId,
+        disposition: claims.disposition,
+        expires: String(claims.expiresAt),
+        signature,
+      });
+      return `${baseUrl}/credit-notes/${claims.adjustmentId}/pdf?${query.toString()}`;
+    },
+    async verifyCreditNote(environment, adjustmentId, params) {
+      const parameters = linkParameters(params);
+      if (!parameters || !isIdOf('adj', adjustmentId)) return null;
+      const { signature, ...rest } = parameters;
+      const claims: CreditNoteLinkClaims = { ...rest, environment, adjustmentId };
+      return matches(signText(await signingKey(), creditNoteLinkPayload(claims)), signature) ? claims : null;
     },
   };
 }

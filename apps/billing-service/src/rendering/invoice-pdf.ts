@@ -1,8 +1,10 @@
 /**
  * @module
- * Draws an invoice document (the core's pure model) as a PDF with pdfkit. The fonts are
- * DejaVu Sans, embedded and subset, so every billed currency's symbol (₹, ₩, ₫, ₴, ₺, ₽, …)
- * and Latin, Greek and Cyrillic names render; pdfkit's built-in fonts cover only Latin-1.
+ * Draws an invoice or credit note document (the core's pure model) as a PDF with pdfkit. Fonts
+ * are embedded and subset per document: DejaVu Sans for Latin, Greek and Cyrillic text and every
+ * billed currency's symbol (₹, ₩, ₫, ₴, ₺, ₽, …), and Noto Sans JP for text DejaVu cannot draw
+ * (Japanese names and labels, ￥); each string takes the first font that has all its glyphs
+ * (ADR 1104). pdfkit's built-in fonts cover only Latin-1.
  */
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
@@ -10,33 +12,64 @@ import type { InvoiceDocument } from '@drawdown/billing-core';
 import PDFDocument from 'pdfkit';
 
 const require = createRequire(import.meta.url);
+interface ParsedFont {
+  hasGlyphForCodePoint(codePoint: number): boolean;
+}
+
 // pdfkit's own font engine; pdfkit accepts its parsed fonts as font sources.
-const fontkit = require('fontkit') as { create(bytes: Uint8Array): object };
+const fontkit = require('fontkit') as { create(bytes: Uint8Array): ParsedFont };
 
 /**
  * Parsed once per process: parsing the TrueType tables is most of a render's cost, and pdfkit
  * takes a parsed font and embeds a fresh subset of it in each document.
  */
-function parsedFont(file: string): Buffer {
-  const font = fontkit.create(readFileSync(require.resolve(`dejavu-fonts-ttf/ttf/${file}`)));
-  // @types/pdfkit lists only paths and bytes as font sources; pdfkit also takes a fontkit font.
-  return font as Buffer;
+function parsedFont(modulePath: string): ParsedFont {
+  return fontkit.create(readFileSync(require.resolve(modulePath)));
 }
 
-const REGULAR = parsedFont('DejaVuSans.ttf');
-const BOLD = parsedFont('DejaVuSans-Bold.ttf');
+/** The font families, in the order a string tries them. */
+const FAMILIES = [
+  {
+    name: 'dejavu',
+    regular: parsedFont('dejavu-fonts-ttf/ttf/DejaVuSans.ttf'),
+    bold: parsedFont('dejavu-fonts-ttf/ttf/DejaVuSans-Bold.ttf'),
+  },
+  {
+    name: 'noto-jp',
+    regular: parsedFont('@expo-google-fonts/noto-sans-jp/400Regular/NotoSansJP_400Regular.ttf'),
+    bold: parsedFont('@expo-google-fonts/noto-sans-jp/700Bold/NotoSansJP_700Bold.ttf'),
+  },
+] as const;
+
+type Weight = 'regular' | 'bold';
+
+/** The registered font name for `text`: the first family that draws every character of it. */
+function fontFor(text: string, weight: Weight): string {
+  const codePoints = [...text].map((character) => character.codePointAt(0) ?? 0).filter((code) => code > 0x20);
+  const drawn = (family: (typeof FAMILIES)[number]) =>
+    codePoints.filter((code) => family[weight].hasGlyphForCodePoint(code)).length;
+  // A string no family draws whole takes the one that draws most of it.
+  const family =
+    FAMILIES.find((candidate) => drawn(candidate) === codePoints.length) ??
+    [...FAMILIES].sort((left, right) => drawn(right) - drawn(left))[0] ??
+    FAMILIES[0];
+  return `${family.name}-${weight}`;
+}
 
 const MARGIN = 50;
 const PAGE_WIDTH = 595.28; // A4
 const CONTENT_WIDTH = PAGE_WIDTH - 2 * MARGIN;
+/** The line table; the description wraps, every other cell stays on one line (ADR 1104). */
 const COLUMNS = [
-  { key: 'description', label: 'Description', width: 175, align: 'left' },
-  { key: 'quantity', label: 'Qty', width: 35, align: 'right' },
-  { key: 'unitPrice', label: 'Unit price', width: 75, align: 'right' },
-  { key: 'taxRate', label: 'Tax rate', width: 50, align: 'right' },
-  { key: 'tax', label: 'Tax', width: 75, align: 'right' },
-  { key: 'amount', label: 'Amount', width: 85, align: 'right' },
+  { key: 'description', width: 165, align: 'left' },
+  { key: 'quantity', width: 40, align: 'right' },
+  { key: 'unitPrice', width: 80, align: 'right' },
+  { key: 'taxRate', width: 45, align: 'right' },
+  { key: 'tax', width: 75, align: 'right' },
+  { key: 'amount', width: 90, align: 'right' },
 ] as const;
+const TABLE_FONT_SIZE = 9;
+const SMALLEST_FONT_SIZE = 4;
 
 export interface RenderOptions {
   /** Uncompressed content streams, so the text can be searched in the raw file (tests, debugging). */
@@ -51,8 +84,11 @@ export function renderInvoicePdf(invoice: InvoiceDocument, options: RenderOption
     compress: options.compress ?? true,
     info: { Title: `${invoice.title} ${invoice.invoiceNumber}`, Subject: invoice.transactionId, Creator: 'Drawdown' },
   });
-  pdf.registerFont('regular', REGULAR);
-  pdf.registerFont('bold', BOLD);
+  // @types/pdfkit lists only paths and bytes as font sources; pdfkit also takes a fontkit font.
+  for (const family of FAMILIES) {
+    pdf.registerFont(`${family.name}-regular`, family.regular as unknown as Buffer);
+    pdf.registerFont(`${family.name}-bold`, family.bold as unknown as Buffer);
+  }
   const chunks: Buffer[] = [];
   const done = new Promise<Buffer>((resolve, reject) => {
     pdf.on('data', (chunk: Buffer) => chunks.push(chunk));
@@ -60,27 +96,43 @@ export function renderInvoicePdf(invoice: InvoiceDocument, options: RenderOption
     pdf.on('error', reject);
   });
 
-  pdf.font('bold').fontSize(22).text(invoice.title, MARGIN, MARGIN);
-  pdf.font('regular').fontSize(10).fillColor('#555555').text(invoice.status.toUpperCase(), { align: 'right' });
+  pdf.font(fontFor(invoice.title, 'bold')).fontSize(22).text(invoice.title, MARGIN, MARGIN);
+  const status = invoice.status.toUpperCase();
+  pdf.font(fontFor(status, 'regular')).fontSize(10).fillColor('#555555').text(status, { align: 'right' });
   pdf.fillColor('#000000').moveDown(0.5);
-  pdf.font('bold').fontSize(11).text(`Invoice number ${invoice.invoiceNumber}`);
-  pdf.font('regular').fontSize(9).fillColor('#555555').text(`Transaction ${invoice.transactionId}`);
+  const number = `${invoice.numberLabel} ${invoice.invoiceNumber}`;
+  pdf.font(fontFor(number, 'bold')).fontSize(11).text(number);
+  const reference = `${invoice.labels.transaction} ${invoice.transactionId}`;
+  pdf.font(fontFor(reference, 'regular')).fontSize(9).fillColor('#555555').text(reference);
   pdf.fillColor('#000000').moveDown(0.5);
   for (const [label, value] of invoice.facts) {
-    pdf.font('bold').fontSize(10).text(`${label}: `, { continued: true }).font('regular').text(value);
+    pdf
+      .font(fontFor(label, 'bold'))
+      .fontSize(10)
+      .text(`${label}: `, { continued: true })
+      .font(fontFor(value, 'regular'))
+      .text(value);
   }
 
   pdf.moveDown(1);
   const partiesTop = pdf.y;
   const half = CONTENT_WIDTH / 2 - 10;
-  drawParty(pdf, 'From', invoice.seller.name, invoice.seller.lines, MARGIN, partiesTop, half);
+  drawParty(pdf, invoice.labels.from, invoice.seller.name, invoice.seller.lines, MARGIN, partiesTop, half);
   const sellerBottom = pdf.y;
-  drawParty(pdf, 'Bill to', invoice.customer.name, invoice.customer.lines, MARGIN + half + 20, partiesTop, half);
+  drawParty(
+    pdf,
+    invoice.labels.billTo,
+    invoice.customer.name,
+    invoice.customer.lines,
+    MARGIN + half + 20,
+    partiesTop,
+    half,
+  );
   pdf.y = Math.max(sellerBottom, pdf.y) + 20;
 
   drawRow(
     pdf,
-    COLUMNS.map((column) => column.label),
+    COLUMNS.map((column) => invoice.labels[column.key]),
     'bold',
   );
   pdf
@@ -105,14 +157,16 @@ export function renderInvoicePdf(invoice: InvoiceDocument, options: RenderOption
   const labelX = MARGIN + CONTENT_WIDTH - 260;
   for (const row of invoice.summary) {
     const y = pdf.y;
-    pdf.font(row.emphasis ? 'bold' : 'regular').fontSize(10);
-    pdf.text(row.label, labelX, y, { width: 140 });
-    pdf.text(row.amount, labelX + 140, y, { width: 120, align: 'right' });
+    const weight = row.emphasis ? 'bold' : 'regular';
+    pdf.font(fontFor(row.label, weight)).fontSize(10).text(row.label, labelX, y, { width: 140 });
+    pdf.font(fontFor(row.amount, weight));
+    fitOnOneLine(pdf, row.amount, labelX + 140, y, 120, 10);
   }
   if (invoice.notes.length > 0) {
     pdf.moveDown(1);
-    pdf.font('regular').fontSize(9);
-    for (const note of invoice.notes) pdf.text(note, MARGIN, pdf.y, { width: CONTENT_WIDTH });
+    for (const note of invoice.notes) {
+      pdf.font(fontFor(note, 'regular')).fontSize(9).text(note, MARGIN, pdf.y, { width: CONTENT_WIDTH });
+    }
   }
   pdf.end();
   return done;
@@ -127,23 +181,42 @@ function drawParty(
   y: number,
   width: number,
 ): void {
-  pdf.font('bold').fontSize(9).fillColor('#555555').text(heading.toUpperCase(), x, y, { width });
-  pdf.fillColor('#000000').font('bold').fontSize(11).text(name, x, pdf.y, { width });
-  pdf.font('regular').fontSize(10);
-  for (const line of lines) pdf.text(line, x, pdf.y, { width });
+  const title = heading.toUpperCase();
+  pdf.font(fontFor(title, 'bold')).fontSize(9).fillColor('#555555').text(title, x, y, { width });
+  pdf.fillColor('#000000').font(fontFor(name, 'bold')).fontSize(11).text(name, x, pdf.y, { width });
+  for (const line of lines) pdf.font(fontFor(line, 'regular')).fontSize(10).text(line, x, pdf.y, { width });
 }
 
-function drawRow(pdf: PDFKit.PDFDocument, cells: readonly string[], font: 'regular' | 'bold'): void {
+/**
+ * Writes `text` right-aligned on one line of `width`, in a smaller size when it would not fit:
+ * an amount is never broken across lines.
+ */
+function fitOnOneLine(pdf: PDFKit.PDFDocument, text: string, x: number, y: number, width: number, size: number): void {
+  let fitted = size;
+  pdf.fontSize(fitted);
+  while (fitted > SMALLEST_FONT_SIZE && pdf.widthOfString(text) > width) {
+    fitted -= 0.5;
+    pdf.fontSize(fitted);
+  }
+  pdf.text(text, x, y + (size - fitted) / 2, { width, align: 'right', lineBreak: false });
+  pdf.fontSize(size);
+}
+
+function drawRow(pdf: PDFKit.PDFDocument, cells: readonly string[], weight: Weight): void {
   if (pdf.y > 760) pdf.addPage();
   const y = pdf.y;
   let x = MARGIN;
-  let bottom = y;
-  pdf.font(font).fontSize(9);
+  let bottom = y + pdf.font(fontFor('0', weight)).fontSize(TABLE_FONT_SIZE).currentLineHeight(true);
   cells.forEach((cell, index) => {
     const column = COLUMNS[index];
     if (!column) return;
-    pdf.text(cell, x, y, { width: column.width - 4, align: column.align });
-    bottom = Math.max(bottom, pdf.y);
+    pdf.font(fontFor(cell, weight));
+    if (column.align === 'left') {
+      pdf.fontSize(TABLE_FONT_SIZE).text(cell, x, y, { width: column.width - 4 });
+      bottom = Math.max(bottom, pdf.y);
+    } else {
+      fitOnOneLine(pdf, cell, x, y, column.width - 4, TABLE_FONT_SIZE);
+    }
     x += column.width;
   });
   pdf.x = MARGIN;

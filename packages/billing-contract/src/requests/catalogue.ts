@@ -126,6 +126,25 @@ export const UpdateAddressBody = z.strictObject({
   status: catalogueStatus.optional(),
 });
 
+const businessContact = z.strictObject({
+  name: z.string().trim().max(200).nullable().optional(),
+  email: z.email().max(320),
+});
+
+export const CreateBusinessBody = z.strictObject({
+  name,
+  company_number: z.string().trim().max(100).nullable().optional(),
+  tax_identifier: z.string().trim().max(100).nullable().optional(),
+  contacts: z.array(businessContact).max(100).nullable().optional(),
+  custom_data: customData.optional(),
+});
+
+export const UpdateBusinessBody = z.strictObject({
+  ...CreateBusinessBody.shape,
+  name: name.optional(),
+  status: catalogueStatus.optional(),
+});
+
 export const CreateUsageBalanceUnitBody = z.strictObject({
   name,
   unit_name: name,

@@ -6,6 +6,7 @@
  */
 import { z } from 'zod';
 import { customData, duration, idOf } from './common.js';
+import { NonCatalogueDiscountBody } from './discounts.js';
 
 const lowestUnitAmount = z
   .string()
@@ -31,11 +32,14 @@ const billingPeriod = z.strictObject({ starts_at: timestamp, ends_at: timestamp 
 const transactionFields = {
   customer_id: idOf('ctm').nullable().optional(),
   address_id: idOf('add').nullable().optional(),
+  business_id: idOf('biz').nullable().optional(),
   currency_code: z.string().length(3).optional(),
   collection_mode: z.enum(['automatic', 'manual']).optional(),
   billing_details: billingDetails.nullable().optional(),
   billing_period: billingPeriod.nullable().optional(),
   custom_data: customData.optional(),
+  discount_id: idOf('dsc').nullable().optional(),
+  discount: NonCatalogueDiscountBody.nullable().optional(),
 };
 
 export const CreateTransactionBody = z.strictObject({
@@ -50,6 +54,21 @@ export const UpdateTransactionBody = z.strictObject({
   ...transactionFields,
   /** API callers may set only `billed` (issue the invoice) or `canceled`. */
   status: z.enum(['billed', 'canceled']).optional(),
+});
+
+const revisedText = z.string().trim().min(1).max(200);
+
+export const ReviseTransactionBody = z.strictObject({
+  customer: z.strictObject({ name: revisedText.optional() }).optional(),
+  business: z.strictObject({ name: revisedText.optional(), tax_identifier: revisedText.optional() }).optional(),
+  address: z
+    .strictObject({
+      first_line: revisedText.optional(),
+      second_line: z.string().trim().max(200).nullable().optional(),
+      city: revisedText.optional(),
+      region: revisedText.optional(),
+    })
+    .optional(),
 });
 
 export const SimulatePaymentBody = z.strictObject({

@@ -113,6 +113,26 @@ export interface Address {
   readonly updatedAt: string;
 }
 
+export interface BusinessContact {
+  readonly name: string | null;
+  readonly email: string;
+}
+
+/** A company a customer buys for: its name and numbers appear on invoices. */
+export interface Business {
+  readonly id: string;
+  readonly customerId: string;
+  readonly name: string;
+  readonly companyNumber: string | null;
+  readonly taxIdentifier: string | null;
+  readonly contacts: readonly BusinessContact[];
+  readonly customData: CustomData;
+  readonly status: CatalogueStatus;
+  readonly importMeta: null;
+  readonly createdAt: string;
+  readonly updatedAt: string;
+}
+
 export interface UsageBalanceUnit {
   readonly id: string;
   readonly name: string;

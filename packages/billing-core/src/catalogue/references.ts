@@ -6,6 +6,8 @@
  * when it is archived (ADR 0008, ADR 0902). Every use case resolves a referenced id here, so
  * the rule has one home.
  */
+
+import type { DiscountGroup } from '../discounts/discount.js';
 import { BillingError } from '../shared/billing-error.js';
 import type { ErrorCode } from '../shared/error-codes.js';
 import type { Repositories } from '../shared/repository.js';
@@ -30,6 +32,15 @@ async function usable<Entity extends { readonly status: string }>(
 }
 
 type Reader<Name extends keyof Repositories> = Pick<Repositories, Name>;
+
+/** The caller's active discount group `id`. */
+export function usableDiscountGroup(
+  repositories: Reader<'discountGroups'>,
+  scope: Scope,
+  id: string,
+): Promise<DiscountGroup> {
+  return usable(repositories.discountGroups, scope, id, 'discount_group_not_found', 'Discount group');
+}
 
 /** The caller's active product `id`. */
 export function usableProduct(repositories: Reader<'products'>, scope: Scope, id: string): Promise<Product> {

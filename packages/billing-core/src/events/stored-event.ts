@@ -11,6 +11,7 @@ export type EntityKind =
   | 'price'
   | 'customer'
   | 'address'
+  | 'business'
   | 'usage_balance_unit'
   | 'meter'
   | 'subscription'
@@ -18,7 +19,9 @@ export type EntityKind =
   | 'transaction'
   | 'adjustment'
   | 'api_key'
-  | 'report';
+  | 'report'
+  | 'discount'
+  | 'discount_group';
 
 export interface StoredEvent {
   readonly id: string;

@@ -6,7 +6,7 @@
  * 4217 decimal places, in the customer's locale (en-US when the locale is malformed).
  */
 import type { Account } from '../access/account.js';
-import type { Address, Customer } from '../catalogue/entities.js';
+import type { Address, Business, Customer } from '../catalogue/entities.js';
 import { type CurrencyCode, isSupportedCurrency } from '../money/currencies.js';
 import { Decimal } from '../money/decimal.js';
 import { formatMinorUnits, resolveLocale } from '../money/money-format.js';
@@ -14,7 +14,9 @@ import { BillingError } from '../shared/billing-error.js';
 import type { OperationContext } from '../shared/operation-context.js';
 import { invoiceDueAt } from '../transactions/due-dates.js';
 import type { Transaction } from '../transactions/transaction.js';
+import { findRevision, revisedParties } from '../transactions/transaction-revision.js';
 import { requireInvoice } from './invoice-availability.js';
+import { type InvoiceLabels, labelsFor } from './invoice-labels.js';
 
 export interface InvoiceParty {
   readonly name: string;
@@ -36,11 +38,21 @@ export interface InvoiceSummaryRow {
   readonly emphasis: boolean;
 }
 
+/** The words the renderer prints around the document's own texts, in the document's language. */
+export type InvoiceLayoutLabels = Pick<
+  InvoiceLabels,
+  'transaction' | 'from' | 'billTo' | 'description' | 'quantity' | 'unitPrice' | 'taxRate' | 'tax' | 'amount'
+>;
+
 export interface InvoiceDocument {
   readonly title: string;
+  /** `Invoice number` or `Credit note number`, translated. */
+  readonly numberLabel: string;
   readonly invoiceNumber: string;
   readonly transactionId: string;
-  readonly status: 'Paid' | 'Due' | 'Past due' | 'Canceled';
+  /** Translated: paid, due, past due, canceled (credited or refunded for a credit note). */
+  readonly status: string;
+  readonly labels: InvoiceLayoutLabels;
   readonly locale: string;
   readonly currencyCode: string;
   /** Label and formatted value, in order: issue date, due date, paid date, billing period. */
@@ -56,6 +68,8 @@ export interface InvoiceParties {
   readonly account: Account;
   readonly customer: Customer | null;
   readonly address: Address | null;
+  /** The business bought for, if any: its name and tax identifier are shown. */
+  readonly business?: Business | null | undefined;
 }
 
 const dateFormatters = new Map<string, Intl.DateTimeFormat>();
@@ -81,11 +95,53 @@ function addressLines(address: Address | null): string[] {
   );
 }
 
+/** How a transaction's documents write money, dates and words: the customer's locale, the transaction's currency. */
+export interface DocumentFormat {
+  readonly locale: string;
+  readonly labels: InvoiceLabels;
+  money(amount: string | bigint): string;
+  date(timestamp: string): string;
+}
+
+export function documentFormat(transaction: Transaction, customer: Customer | null): DocumentFormat {
+  const locale = resolveLocale(customer?.locale);
+  const currency: CurrencyCode = isSupportedCurrency(transaction.currencyCode) ? transaction.currencyCode : 'USD';
+  return {
+    locale,
+    labels: labelsFor(locale),
+    money: (amount) => formatMinorUnits(BigInt(amount), currency, locale),
+    date: (timestamp) => formatDate(timestamp, locale),
+  };
+}
+
+export function layoutLabels(labels: InvoiceLabels): InvoiceLayoutLabels {
+  const { transaction, from, billTo, description, quantity, unitPrice, taxRate, tax, amount } = labels;
+  return { transaction, from, billTo, description, quantity, unitPrice, taxRate, tax, amount };
+}
+
+/** The buyer block: the business (with its tax identifier) when there is one, then the person and address. */
+function buyerOf(parties: InvoiceParties, labels: InvoiceLabels): InvoiceParty {
+  const { customer, address, business } = parties;
+  const person = customer?.name ?? customer?.email ?? 'Customer';
+  const contact = customer?.name ? [customer.email] : [];
+  if (business) {
+    const numbers = [
+      ...(business.taxIdentifier ? [`${labels.taxId} ${business.taxIdentifier}`] : []),
+      ...(business.companyNumber ? [`${labels.companyNumber} ${business.companyNumber}`] : []),
+    ];
+    return {
+      name: business.name,
+      lines: [`${labels.attention} ${person}`, ...contact, ...addressLines(address), ...numbers],
+    };
+  }
+  return { name: person, lines: [...contact, ...addressLines(address)] };
+}
+
 /** Builds the document of a transaction's invoice. */
 export function buildInvoiceDocument(transaction: Transaction, parties: InvoiceParties): InvoiceDocument {
-  const locale = resolveLocale(parties.customer?.locale);
-  const currency: CurrencyCode = isSupportedCurrency(transaction.currencyCode) ? transaction.currencyCode : 'USD';
-  const money = (amount: string) => formatMinorUnits(BigInt(amount), currency, locale);
+  const format = documentFormat(transaction, parties.customer);
+  const { labels, locale } = format;
+  const money = format.money;
   const { totals } = transaction.details;
   const paid = transaction.payments.filter((payment) => payment.status === 'captured');
   const paidAmount = paid.reduce((sum, payment) => sum + BigInt(payment.amount), 0n);
@@ -93,17 +149,17 @@ export function buildInvoiceDocument(transaction: Transaction, parties: InvoiceP
   const dueAt = invoiceDueAt(transaction);
   const paidAt = transaction.status === 'completed' ? (paid.at(-1)?.capturedAt ?? transaction.updatedAt) : null;
 
-  const facts: [string, string][] = [['Invoice date', formatDate(issuedAt, locale)]];
-  if (dueAt !== null) facts.push(['Due date', formatDate(dueAt, locale)]);
-  if (paidAt !== null) facts.push(['Paid on', formatDate(paidAt, locale)]);
+  const facts: [string, string][] = [[labels.invoiceDate, format.date(issuedAt)]];
+  if (dueAt !== null) facts.push([labels.dueDate, format.date(dueAt)]);
+  if (paidAt !== null) facts.push([labels.paidOn, format.date(paidAt)]);
   if (transaction.billingPeriod) {
     facts.push([
-      'Billing period',
-      `${formatDate(transaction.billingPeriod.startsAt, locale)} – ${formatDate(transaction.billingPeriod.endsAt, locale)}`,
+      labels.billingPeriod,
+      `${format.date(transaction.billingPeriod.startsAt)} – ${format.date(transaction.billingPeriod.endsAt)}`,
     ]);
   }
   if (transaction.billingDetails?.purchaseOrderNumber) {
-    facts.push(['Purchase order', transaction.billingDetails.purchaseOrderNumber]);
+    facts.push([labels.purchaseOrder, transaction.billingDetails.purchaseOrderNumber]);
   }
 
   const lines = transaction.details.lineItems.map((line, index): InvoiceLine => {
@@ -120,41 +176,49 @@ export function buildInvoiceDocument(transaction: Transaction, parties: InvoiceP
   });
 
   const summary: InvoiceSummaryRow[] = [
-    { label: 'Subtotal', amount: money(totals.subtotal), emphasis: false },
-    { label: 'Tax', amount: money(totals.tax), emphasis: false },
-    { label: 'Total', amount: money(totals.total), emphasis: true },
+    { label: labels.subtotal, amount: money(totals.subtotal), emphasis: false },
+    ...(BigInt(totals.discount) === 0n
+      ? []
+      : [{ label: labels.discount, amount: money(-BigInt(totals.discount)), emphasis: false }]),
+    { label: labels.tax, amount: money(totals.tax), emphasis: false },
+    { label: labels.total, amount: money(totals.total), emphasis: true },
   ];
   if (BigInt(totals.credit) !== 0n) {
-    summary.push({ label: 'Credit applied', amount: money((-BigInt(totals.credit)).toString()), emphasis: false });
-    summary.push({ label: 'Grand total', amount: money(totals.grandTotal), emphasis: true });
+    summary.push({ label: labels.creditApplied, amount: money(-BigInt(totals.credit)), emphasis: false });
+    summary.push({ label: labels.grandTotal, amount: money(totals.grandTotal), emphasis: true });
   }
-  if (paidAmount > 0n) summary.push({ label: 'Amount paid', amount: money(paidAmount.toString()), emphasis: false });
-  summary.push({ label: 'Amount due', amount: money(totals.balance), emphasis: true });
+  if (paidAmount > 0n) summary.push({ label: labels.amountPaid, amount: money(paidAmount), emphasis: false });
+  summary.push({ label: labels.amountDue, amount: money(totals.balance), emphasis: true });
 
   const status =
     transaction.status === 'completed' || transaction.status === 'paid'
-      ? 'Paid'
+      ? labels.paid
       : transaction.status === 'past_due'
-        ? 'Past due'
+        ? labels.pastDue
         : transaction.status === 'canceled'
-          ? 'Canceled'
-          : 'Due';
-  const notes = [transaction.billingDetails?.additionalInformation].filter(
-    (note): note is string => typeof note === 'string' && note !== '',
-  );
+          ? labels.canceled
+          : labels.due;
+  const owing = BigInt(totals.balance) > 0n && (transaction.status === 'billed' || transaction.status === 'past_due');
+  const notes = [
+    ...(owing && dueAt !== null
+      ? [labels.payBy.replace('{amount}', money(totals.balance)).replace('{date}', format.date(dueAt))]
+      : []),
+    ...[transaction.billingDetails?.additionalInformation].filter(
+      (note): note is string => typeof note === 'string' && note !== '',
+    ),
+  ];
   return {
-    title: 'Invoice',
+    title: labels.invoice,
+    numberLabel: labels.invoiceNumber,
     invoiceNumber: transaction.invoiceNumber ?? transaction.id,
     transactionId: transaction.id,
     status,
+    labels: layoutLabels(labels),
     locale,
-    currencyCode: currency,
+    currencyCode: isSupportedCurrency(transaction.currencyCode) ? transaction.currencyCode : 'USD',
     facts,
     seller: { name: parties.account.name, lines: [`Account ${parties.account.id}`] },
-    customer: {
-      name: parties.customer?.name ?? parties.customer?.email ?? 'Customer',
-      lines: [...(parties.customer?.name ? [parties.customer.email] : []), ...addressLines(parties.address)],
-    },
+    customer: buyerOf(parties, labels),
     lines,
     summary,
     notes,
@@ -174,9 +238,14 @@ export async function getInvoiceDocument(context: OperationContext, transactionI
     transaction.addressId === null
       ? null
       : await context.store.addresses.findById(context.scope, transaction.addressId);
-  return buildInvoiceDocument(transaction, {
-    account: context.account,
-    customer: customer ?? null,
-    address: address ?? null,
-  });
+  const business =
+    transaction.businessId === null
+      ? null
+      : await context.store.businesses.findById(context.scope, transaction.businessId);
+  // A revised transaction's invoice shows the revised details (ADR 1102).
+  const parties = revisedParties(
+    { customer: customer ?? null, address: address ?? null, business: business ?? null },
+    await findRevision(context, transaction),
+  );
+  return buildInvoiceDocument(transaction, { account: context.account, ...parties });
 }

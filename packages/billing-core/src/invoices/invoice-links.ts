@@ -55,7 +55,7 @@ export async function issueInvoiceLink(
 }
 
 /** @throws BillingError `invoice_link_expired` once the environment's clock reaches the expiry. */
-export function requireUnexpired(context: OperationContext, claims: InvoiceLinkClaims): void {
+export function requireUnexpired(context: OperationContext, claims: { readonly expiresAt: number }): void {
   if (context.clock.now() >= claims.expiresAt) {
     throw new BillingError('invoice_link_expired', 'This invoice link has expired; request a new one from the API.');
   }

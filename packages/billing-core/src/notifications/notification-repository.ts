@@ -11,7 +11,18 @@ import type { Scope } from '../shared/scope.js';
 import type { Notification, NotificationLog, NotificationSetting } from './entities.js';
 
 export type NotificationSettingColumn = 'id' | 'active' | 'traffic_source';
-export type NotificationColumn = 'id' | 'status' | 'notification_setting_id';
+/**
+ * `mentions` is not a column: it selects notifications whose event's payload names the given id
+ * (a transaction, customer, subscription… id), the reference's `filter` (ADR 1101).
+ */
+export type NotificationColumn =
+  | 'id'
+  | 'status'
+  | 'notification_setting_id'
+  | 'type'
+  | 'event_id'
+  | 'occurred_at'
+  | 'mentions';
 export type NotificationLogColumn = 'id';
 
 export interface NotificationSettingRepository extends Collection<NotificationSetting, NotificationSettingColumn> {

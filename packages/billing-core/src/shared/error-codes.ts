@@ -107,6 +107,8 @@ export const ERROR_CODES = {
   invoice_link_expired: 'The invoice link is older than one hour; request a new one.',
   adjustment_transaction_status_not_allowed:
     'Refunds need a completed transaction; credits a billed, past-due or completed one.',
+  adjustment_credit_note_not_available:
+    'The adjustment has no credit note: its transaction has no invoice, or the adjustment is not approved.',
   adjustment_amount_above_remaining:
     'The adjustment asks for more than remains to adjust on the line, or (for a credit) more than the balance due.',
 
@@ -131,6 +133,31 @@ export const ERROR_CODES = {
     'The report download link is malformed or its signature does not match: it was altered or not issued here.',
   report_link_expired: 'The report download link is older than one hour; request a new one.',
   metrics_range_too_long: 'The metrics range from..to is longer than the documented limit for the interval.',
+  // Businesses
+  business_not_found: 'The business_id does not name a business of this account and environment.',
+  transaction_customer_is_required_for_business_validation: 'A business_id needs a customer_id to be checked against.',
+  transaction_business_customer_mismatch: 'The business belongs to another customer than the one named.',
+
+  // Revisions
+  transaction_invalid_status_to_revise: 'Only billed and completed transactions can be revised.',
+  transaction_revised_limit_reached: 'A transaction can be revised once, and this one already was.',
+
+  // Discounts
+  subscription_discount_immediately_not_supported:
+    'A subscription discount applies from the next billing period; effective_from: immediately is not offered.',
+  discount_group_not_found: 'The discount_group_id does not name a discount group of this account and environment.',
+  discount_code_conflict:
+    'Another discount of this account and environment has this code (compared case-insensitively).',
+  discount_usage_limit_less_than_times_used: 'usage_limit cannot be lowered below times_used.',
+  discount_usage_limit_exceeded: 'The discount has been redeemed as many times as its usage_limit allows.',
+  discount_expired: 'The discount is past its expires_at and can no longer be applied.',
+  transaction_discount_not_found: 'The discount_id does not name a discount of this account and environment.',
+  transaction_discount_not_eligible:
+    'The discount is restricted to prices and products none of the transaction’s items use.',
+  transaction_invalid_discount_currency: 'A flat discount must be in the transaction’s currency.',
+  transaction_requires_currency_code_for_custom_discount:
+    'A transaction created with a flat non-catalogue discount must state its currency_code.',
+  transaction_discount_conflict: 'A transaction takes discount_id or a non-catalogue discount, not both.',
 
   internal_error: 'The service failed unexpectedly; the request is safe to retry.',
 } as const satisfies Record<string, string>;

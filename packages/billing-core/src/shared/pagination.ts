@@ -16,6 +16,8 @@ export type ListFilter<Column extends string> = Partial<Record<Column, readonly 
 
 export interface ListQuery<Column extends string> {
   readonly filter: ListFilter<Column>;
+  /** When set, an entity must also match at least one of these filters (none matches nothing). */
+  readonly anyOf?: readonly ListFilter<Column>[] | undefined;
   /** Return entities strictly after this id in the sort direction. */
   readonly after?: string | undefined;
   readonly perPage: number;

@@ -4,7 +4,8 @@
  * (`@drawdown/billing-store`); the core sees only these interfaces.
  */
 import type { Account, ApiKey } from '../access/account.js';
-import type { Address, Customer, Meter, Price, Product, UsageBalanceUnit } from '../catalogue/entities.js';
+import type { Address, Business, Customer, Meter, Price, Product, UsageBalanceUnit } from '../catalogue/entities.js';
+import type { Discount, DiscountGroup } from '../discounts/discount.js';
 import type { StoredEvent } from '../events/stored-event.js';
 import type { MetricRollupRepository } from '../metrics/metric-rollups.js';
 import type {
@@ -25,6 +26,7 @@ import type {
   BillingSettingsRepository,
   TransactionRepository,
 } from '../transactions/transaction-repository.js';
+import type { TransactionRevision } from '../transactions/transaction-revision.js';
 import type { LedgerEntry } from '../usage/balance-ledger.js';
 import type { UsageBalance } from '../usage/usage-balance.js';
 import type { RecordedUsageEvent, UsageEventInput } from '../usage/usage-event.js';
@@ -37,7 +39,8 @@ export { type Collection, DuplicateKeyError } from './collection.js';
 export type ProductColumn = 'id' | 'status' | 'type' | 'tax_category';
 export type PriceColumn = 'id' | 'product_id' | 'status' | 'type' | 'recurring';
 export type CustomerColumn = 'id' | 'status' | 'email' | 'search';
-export type AddressColumn = 'id' | 'customer_id' | 'status';
+export type AddressColumn = 'id' | 'customer_id' | 'status' | 'search';
+export type BusinessColumn = 'id' | 'customer_id' | 'status' | 'search';
 export type UsageBalanceUnitColumn = 'id' | 'status';
 export type MeterColumn = 'id' | 'status' | 'usage_balance_unit_id' | 'action';
 export type EventColumn = 'id' | 'event_type';
@@ -48,6 +51,9 @@ export type SubscriptionColumn =
   | 'status'
   | 'collection_mode'
   | 'scheduled_change_action';
+/** `code` is lower-cased; `expires_key` is the expiry, or a far-future instant for none. */
+export type DiscountColumn = 'id' | 'status' | 'code' | 'mode' | 'discount_group_id' | 'expires_key';
+export type DiscountGroupColumn = 'id' | 'status';
 export type UsageBalanceColumn = 'id' | 'customer_id' | 'usage_balance_unit_id';
 
 export interface SubscriptionRepository extends Collection<Subscription, SubscriptionColumn> {
@@ -184,8 +190,13 @@ export interface Repositories {
   readonly prices: Collection<Price, PriceColumn>;
   readonly customers: Collection<Customer, CustomerColumn>;
   readonly addresses: Collection<Address, AddressColumn>;
+  readonly businesses: Collection<Business, BusinessColumn>;
+  /** One revision per transaction, keyed by the transaction id (ADR 1102). */
+  readonly transactionRevisions: Collection<TransactionRevision, 'id'>;
   readonly usageBalanceUnits: Collection<UsageBalanceUnit, UsageBalanceUnitColumn>;
   readonly meters: Collection<Meter, MeterColumn>;
+  readonly discounts: Collection<Discount, DiscountColumn>;
+  readonly discountGroups: Collection<DiscountGroup, DiscountGroupColumn>;
   readonly events: EventLog;
   readonly notificationSettings: NotificationSettingRepository;
   readonly notifications: NotificationRepository;

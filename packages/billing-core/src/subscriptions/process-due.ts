@@ -14,6 +14,7 @@ import { canceledAt, pausedAt, saveResume } from './pause-resume-cancel.js';
 import { nextDueAt, type Subscription } from './subscription.js';
 import { billRenewal, defaultRenewalPayment, type RenewalPayment } from './subscription-billing.js';
 import { saveChange } from './subscription-changes.js';
+import { discountForRenewal } from './subscription-discount.js';
 
 /** Applies the one step due first for the subscription; returns the updated subscription. */
 export async function applyDueStep(
@@ -77,6 +78,8 @@ async function renew(
       };
     }),
   );
+  // The discount for the new period is counted in the same save as the renewal itself.
+  const { terms, discount } = await discountForRenewal(context, tx, { ...subscription, items });
   const next: Subscription = {
     ...subscription,
     status: endsTrial ? 'active' : subscription.status,
@@ -84,6 +87,7 @@ async function renew(
     currentBillingPeriod: period,
     nextBilledAt: period.endsAt,
     items,
+    discount,
     internal: { ...subscription.internal, periodIndex, pendingLines: [] },
     updatedAt: at,
   };
@@ -94,7 +98,7 @@ async function renew(
     eventTypes: endsTrial ? ['subscription.activated', 'subscription.updated'] : ['subscription.updated'],
     at,
   });
-  return billRenewal(context, tx, renewed, payment, subscription.internal.pendingLines);
+  return billRenewal(context, tx, renewed, payment, subscription.internal.pendingLines, terms);
 }
 
 /**

@@ -11,7 +11,7 @@ import type { Repositories } from '../shared/repository.js';
 import { DEFAULT_BILLING_DETAILS } from '../transactions/due-dates.js';
 import type { BillingDetails } from '../transactions/transaction.js';
 import { addCycles, periodAt } from './billing-period.js';
-import type { CollectionMode, Subscription } from './subscription.js';
+import type { CollectionMode, Subscription, SubscriptionDiscount } from './subscription.js';
 import { now, saveChange } from './subscription-changes.js';
 import { type RequestedItem, requireCollectionMode, resolveItems } from './subscription-items.js';
 
@@ -26,6 +26,9 @@ export interface StartSubscriptionInput {
   readonly customData?: CustomData | undefined;
   /** The checkout's invoice terms, kept for a manually collected subscription. */
   readonly billingDetails?: BillingDetails | null | undefined;
+  readonly businessId?: string | null | undefined;
+  /** Carried on from the checkout's recurring discount (ADR 1105). */
+  readonly discount?: SubscriptionDiscount | null | undefined;
 }
 
 /** Starts a subscription inside the caller's transaction (the one completing the payment). */
@@ -51,7 +54,7 @@ export async function startSubscription(
     status: trial ? 'trialing' : 'active',
     customerId: input.customerId,
     addressId: input.addressId,
-    businessId: null,
+    businessId: input.businessId ?? null,
     currencyCode: input.currencyCode,
     collectionMode: input.collectionMode,
     createdAt: at,
@@ -72,7 +75,7 @@ export async function startSubscription(
       nextBilledAt: period.endsAt,
     })),
     customData: input.customData ?? null,
-    discount: null,
+    discount: input.discount ?? null,
     billingDetails: input.collectionMode === 'manual' ? (input.billingDetails ?? DEFAULT_BILLING_DETAILS) : null,
     managementUrls: { updatePaymentMethod: null, cancel: '' },
     internal: {

@@ -7,6 +7,7 @@
  * sandbox renewals are paid (or failed) by simulation, in live they wait for the operator's
  * payment provider to report (DESIGN §4).
  */
+import type { DiscountTerms } from '../discounts/apply-discount.js';
 import type { OperationContext } from '../shared/operation-context.js';
 import type { Repositories } from '../shared/repository.js';
 import type { Scope } from '../shared/scope.js';
@@ -26,6 +27,7 @@ import { type ChangeLine, fromPending } from './proration.js';
 import { startSubscription } from './start-subscription.js';
 import type { BillingPeriod, PendingChangeLine, Subscription } from './subscription.js';
 import { saveChange } from './subscription-changes.js';
+import { discountFromCheckout } from './subscription-discount.js';
 
 /** How renewal payments are settled: simulated success or failure (sandbox), or left to a provider report. */
 export type RenewalPayment = 'success' | 'failure' | 'await_report';
@@ -78,6 +80,13 @@ export function subscriptionHooks(context: OperationContext): TransactionHooks {
         transactionId: transaction.id,
         customData: transaction.customData,
         billingDetails: transaction.billingDetails,
+        businessId: transaction.businessId,
+        discount: discountFromCheckout(
+          transaction.discountId === null
+            ? undefined
+            : await tx.discounts.findById(context.scope, transaction.discountId),
+          transaction.updatedAt,
+        ),
       });
       await saveTransaction(context, tx, transaction, {
         ...transaction,
@@ -104,6 +113,8 @@ export interface SubscriptionCharge {
   readonly origin: 'subscription_recurring' | 'subscription_update' | 'subscription_charge';
   readonly items: readonly BuildTransactionItem[];
   readonly billingPeriod: BillingPeriod | null;
+  /** A subscription discount the charge takes off its eligible lines (renewals; ADR 1105). */
+  readonly discount?: DiscountTerms | null | undefined;
 }
 
 /** The transaction a charge issued, and whether its payment was declined. */
@@ -176,6 +187,7 @@ export async function priceCharge(
       billingPeriod: charge.billingPeriod,
       billingDetails: subscription.billingDetails,
       customData: null,
+      discount: charge.discount ?? null,
     },
     { ids: context.ids, now: subscription.updatedAt, taxSettings },
   );
@@ -222,6 +234,7 @@ export async function billRenewal(
   subscription: Subscription,
   payment: RenewalPayment,
   pending: readonly PendingChangeLine[] = [],
+  discount: DiscountTerms | null = null,
 ): Promise<Subscription> {
   const outcome = await issueCharge(
     context,
@@ -231,6 +244,7 @@ export async function billRenewal(
       origin: 'subscription_recurring',
       items: [...recurringItems(subscription), ...changeItems(pending.map(fromPending))],
       billingPeriod: subscription.currentBillingPeriod,
+      discount,
     },
     payment,
   );

@@ -45,6 +45,15 @@ export interface ScheduledChange {
   readonly resumeAt: string | null;
 }
 
+/** The discount a subscription's renewals apply; `intervalsUsed` is service-only (ADR 1105). */
+export interface SubscriptionDiscount {
+  readonly id: string;
+  readonly startsAt: string;
+  readonly endsAt: string | null;
+  /** Billing periods it has been applied to; absent on subscriptions stored before it existed. */
+  readonly intervalsUsed?: number;
+}
+
 export interface SubscriptionItem {
   readonly status: 'active' | 'inactive' | 'trialing';
   readonly quantity: number;
@@ -87,7 +96,7 @@ export interface Subscription {
   readonly status: SubscriptionStatus;
   readonly customerId: string;
   readonly addressId: string | null;
-  readonly businessId: null;
+  readonly businessId: string | null;
   readonly currencyCode: string;
   readonly collectionMode: CollectionMode;
   readonly createdAt: string;
@@ -102,7 +111,7 @@ export interface Subscription {
   readonly scheduledChange: ScheduledChange | null;
   readonly items: readonly SubscriptionItem[];
   readonly customData: CustomData;
-  readonly discount: null;
+  readonly discount: SubscriptionDiscount | null;
   /** Invoice terms while collected manually; null when collected automatically. */
   readonly billingDetails: BillingDetails | null;
   readonly managementUrls: { readonly updatePaymentMethod: null; readonly cancel: string };

@@ -5,7 +5,8 @@
  * the subscription engine's activations, renewals and plan changes all build through here,
  * so every transaction obeys the same rules and arithmetic.
  */
-import type { Address, CustomData, Customer, Price, Product } from '../catalogue/entities.js';
+import type { Address, Business, CustomData, Customer, Price, Product } from '../catalogue/entities.js';
+import { type DiscountTerms, discountLines } from '../discounts/apply-discount.js';
 import { isSupportedCurrency } from '../money/currencies.js';
 import { Decimal } from '../money/decimal.js';
 import { BillingError } from '../shared/billing-error.js';
@@ -40,6 +41,8 @@ export interface BuildTransactionInput {
   readonly address: Address | null;
   /** A country without a stored address (previews); an address's own country wins. */
   readonly countryCode?: string | null | undefined;
+  /** Must belong to `customer`; the caller checks it is active. */
+  readonly business?: Business | null | undefined;
   /** Defaults to the first item's currency; every item must be priced in it. */
   readonly currencyCode?: string | undefined;
   readonly collectionMode: TransactionCollectionMode;
@@ -54,6 +57,8 @@ export interface BuildTransactionInput {
    * a trial period is charged nothing, as its subscription starts trialing (ADR 1004).
    */
   readonly startsTrials?: boolean | undefined;
+  /** Taken off the eligible lines before tax (ADR 1100); the caller checks it is usable. */
+  readonly discount?: DiscountTerms | null | undefined;
 }
 
 export interface BuildEnvironment {
@@ -119,6 +124,9 @@ export function buildTransaction(
   if (input.address && input.customer && input.address.customerId !== input.customer.id) {
     throw BillingError.invalidField('address_id', 'must be an address of the transaction’s customer');
   }
+  if (input.business && input.business.customerId !== input.customer?.id) {
+    throw BillingError.invalidField('business_id', 'must be a business of the transaction’s customer');
+  }
   if (input.address && !input.customer) {
     throw BillingError.invalidField('address_id', 'needs a customer_id');
   }
@@ -135,7 +143,7 @@ export function buildTransaction(
   if (!isSupportedCurrency(currencyCode))
     throw BillingError.invalidField('currency_code', 'is not a supported currency');
   const rate = taxRateFor(environment.taxSettings, countryCode);
-  const lines = input.items.map((item, index): PricedLine => {
+  const undiscounted = input.items.map((item, index) => {
     const { price, quantity } = item;
     if (item.change) {
       if (!Number.isInteger(quantity) || quantity === 0) {
@@ -165,6 +173,21 @@ export function buildTransaction(
       share: item.change?.share ?? undefined,
     };
   });
+  const discount = input.discount ?? null;
+  const discounts =
+    discount === null
+      ? undiscounted.map(() => 0n)
+      : discountLines(
+          discount,
+          undiscounted.map((line) => ({
+            priceId: line.price.id,
+            productId: line.product.id,
+            quantity: line.quantity,
+            gross: line.unitAmount * BigInt(line.quantity),
+          })),
+          currencyCode,
+        );
+  const lines = undiscounted.map((line, index): PricedLine => ({ ...line, discount: discounts[index] ?? 0n }));
   const customerId = input.customer?.id ?? null;
   const addressId = input.address?.id ?? null;
   const billingDetails =
@@ -176,8 +199,8 @@ export function buildTransaction(
     status: completenessStatus(customerId, addressId),
     customerId,
     addressId,
-    businessId: null,
-    discountId: null,
+    businessId: input.business?.id ?? null,
+    discountId: discount?.id ?? null,
     customData: input.customData ?? null,
     currencyCode,
     origin: input.origin,

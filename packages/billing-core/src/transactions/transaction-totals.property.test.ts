@@ -29,7 +29,7 @@ describe('transaction totals', () => {
     'sum of lines = totals; total = subtotal − discount + tax; grand total = total − credit; balance = grand total − paid',
     (lines, creditSeed) => {
       const priced = priceLines(
-        lines.map((line, index): PricedLine => ({ id: `txnitm_${index}`, price, product, ...line })),
+        lines.map((line, index): PricedLine => ({ id: `txnitm_${index}`, price, product, discount: 0n, ...line })),
       );
       const sum = (key: 'subtotal' | 'discount' | 'tax' | 'total') =>
         priced.lineItems.reduce((acc, line) => acc + BigInt(line.totals[key]), 0n);

@@ -9,7 +9,10 @@
  *   total = subtotal + tax.
  * - Inclusive tax (`internal`): total = unit × quantity; tax = round(total × rate / (1 + rate));
  *   subtotal = total − tax.
- * Either way total = subtotal − discount + tax, with discount 0 (discounts are not offered).
+ * A discount (ADR 1100) is taken off the gross line amount before tax: exclusive, tax =
+ * round((subtotal − discount) × rate); inclusive, total = gross − discount and the discount
+ * shown is what it took off the net, so subtotal stays the undiscounted net.
+ * Either way total = subtotal − discount + tax.
  */
 import type { Price, Product } from '../catalogue/entities.js';
 import type { Decimal } from '../money/decimal.js';
@@ -60,16 +63,22 @@ export function parseAmountTotals(totals: AmountTotals): Amounts {
   };
 }
 
-/** One line's amounts: `amount` (unit price × quantity) taxed at `rate` in `mode`, rounded half to even. */
-export function taxLine(amount: bigint, rate: Decimal, mode: ResolvedTaxMode): Amounts {
+/**
+ * One line's amounts: `amount` (unit price × quantity) less a gross `discount`, taxed at `rate`
+ * in `mode`, rounded half to even.
+ */
+export function taxLine(amount: bigint, rate: Decimal, mode: ResolvedTaxMode, discount = 0n): Amounts {
   const numerator = rate.coefficient;
   const scale = 10n ** BigInt(rate.scale);
   if (mode === 'external') {
-    const tax = divideRounded(amount * numerator, scale, 'half-even');
-    return { subtotal: amount, discount: 0n, tax, total: amount + tax };
+    const tax = divideRounded((amount - discount) * numerator, scale, 'half-even');
+    return { subtotal: amount, discount, tax, total: amount - discount + tax };
   }
-  const tax = divideRounded(amount * numerator, scale + numerator, 'half-even');
-  return { subtotal: amount - tax, discount: 0n, tax, total: amount };
+  const inclusiveTax = (gross: bigint) => divideRounded(gross * numerator, scale + numerator, 'half-even');
+  const subtotal = amount - inclusiveTax(amount);
+  const total = amount - discount;
+  const tax = inclusiveTax(total);
+  return { subtotal, discount: subtotal + tax - total, tax, total };
 }
 
 /** The exact share of a period a prorated line bills: `remaining / whole` (milliseconds). */
@@ -89,6 +98,8 @@ export interface PricedLine {
   readonly unitAmount: bigint;
   readonly rate: Decimal;
   readonly mode: ResolvedTaxMode;
+  /** What a discount takes off the gross line amount (unit amount × quantity); 0 without one. */
+  readonly discount: bigint;
   /** Present on prorated lines: the amount is rounded once, half to even, from the exact share (ADR 1000). */
   readonly share?: PeriodShare | undefined;
 }
@@ -109,8 +120,11 @@ export function priceLines(lines: readonly PricedLine[]): PricedLines {
   let totals = ZERO;
   const byRate = new Map<string, Amounts>();
   const lineItems = lines.map((line): TransactionLineItem => {
-    const amounts = taxLine(shareOf(line.unitAmount * BigInt(line.quantity), line.share), line.rate, line.mode);
-    const unit = taxLine(shareOf(line.unitAmount, line.share), line.rate, line.mode);
+    const quantity = BigInt(line.quantity);
+    const amounts = taxLine(shareOf(line.unitAmount * quantity, line.share), line.rate, line.mode, line.discount);
+    // One unit's share of the line's discount, rounded on its own like the rest of unit totals.
+    const unitDiscount = divideRounded(line.discount, quantity, 'half-even');
+    const unit = taxLine(shareOf(line.unitAmount, line.share), line.rate, line.mode, unitDiscount);
     const rate = line.rate.toString();
     totals = addAmounts(totals, amounts);
     byRate.set(rate, addAmounts(byRate.get(rate) ?? ZERO, amounts));

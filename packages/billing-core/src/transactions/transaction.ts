@@ -162,8 +162,8 @@ export interface Transaction {
   readonly status: TransactionStatus;
   readonly customerId: string | null;
   readonly addressId: string | null;
-  readonly businessId: null;
-  readonly discountId: null;
+  readonly businessId: string | null;
+  readonly discountId: string | null;
   readonly customData: CustomData;
   readonly currencyCode: string;
   readonly origin: TransactionOrigin;

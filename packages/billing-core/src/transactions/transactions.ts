@@ -1,5 +1,14 @@
+/**
+ * @module
+ * Transactions through the API: create (`draft` when customer or address is missing, `ready`
+ * when complete, or issued at once with `status: billed`), change while unbilled, bill, cancel,
+ * get and list. Payments are in `payments.ts`.
+ */
+import { resolveBusiness } from '../catalogue/businesses.js';
 import type { Address, CustomData, Customer } from '../catalogue/entities.js';
 import { usableAddressOf, usableCustomer, usablePrice } from '../catalogue/references.js';
+import type { DiscountTerms } from '../discounts/apply-discount.js';
+import { type DiscountTermsInput, insertDiscount, redeemDiscount, releaseDiscount } from '../discounts/discounts.js';
 import { BillingError } from '../shared/billing-error.js';
 import type { OperationContext } from '../shared/operation-context.js';
 import { nowTimestamp } from '../shared/operation-context.js';
@@ -23,10 +32,21 @@ export interface TransactionItemInput {
   readonly quantity: number;
 }
 
-export interface CreateTransactionInput {
+/** A discount made for one transaction (`mode: custom`), in the transaction's currency. */
+export type NonCatalogueDiscountInput = DiscountTermsInput;
+
+interface DiscountChoice {
+  /** A catalogue discount to apply; null removes the current one. */
+  readonly discountId?: string | null | undefined;
+  /** A non-catalogue discount to create and apply; null removes the current one. */
+  readonly discount?: NonCatalogueDiscountInput | null | undefined;
+}
+
+export interface CreateTransactionInput extends DiscountChoice {
   readonly items: readonly TransactionItemInput[];
   readonly customerId?: string | null | undefined;
   readonly addressId?: string | null | undefined;
+  readonly businessId?: string | null | undefined;
   readonly currencyCode?: string | undefined;
   readonly collectionMode?: TransactionCollectionMode | undefined;
   readonly billingDetails?: BillingDetails | null | undefined;
@@ -36,11 +56,12 @@ export interface CreateTransactionInput {
   readonly status?: 'billed' | undefined;
 }
 
-export interface UpdateTransactionInput {
+export interface UpdateTransactionInput extends DiscountChoice {
   readonly status?: 'billed' | 'canceled' | undefined;
   readonly items?: readonly TransactionItemInput[] | undefined;
   readonly customerId?: string | null | undefined;
   readonly addressId?: string | null | undefined;
+  readonly businessId?: string | null | undefined;
   readonly currencyCode?: string | undefined;
   readonly collectionMode?: TransactionCollectionMode | undefined;
   readonly billingDetails?: BillingDetails | null | undefined;
@@ -79,6 +100,49 @@ export async function resolveParties(
 }
 
 /**
+ * Resolves the discount a request asks for and counts its redemption (ADR 1100): a catalogue
+ * discount must be usable now; a non-catalogue one is created (`mode: custom`) in `currencyCode`.
+ * Undefined when the request names none; null when it removes the discount.
+ */
+async function chooseDiscount(
+  context: OperationContext,
+  tx: Repositories,
+  choice: DiscountChoice,
+  currencyCode: string | undefined,
+): Promise<DiscountTerms | null | undefined> {
+  if (choice.discountId != null && choice.discount != null) {
+    throw new BillingError('transaction_discount_conflict', 'Send discount_id or discount, not both.');
+  }
+  if (choice.discountId != null) return redeemDiscount(context, tx, choice.discountId);
+  if (choice.discount != null) {
+    const flat = choice.discount.type !== 'percentage';
+    if (flat && currencyCode === undefined) {
+      throw new BillingError(
+        'transaction_requires_currency_code_for_custom_discount',
+        'A transaction with a flat non-catalogue discount needs a currency_code.',
+      );
+    }
+    const input = { ...choice.discount, mode: 'custom' as const, currencyCode: flat ? currencyCode : null };
+    return insertDiscount(context, tx, input, 1);
+  }
+  if (choice.discountId === null || choice.discount === null) return null;
+  return undefined;
+}
+
+/** The terms of the discount a transaction already carries. */
+async function currentDiscount(
+  context: OperationContext,
+  tx: Repositories,
+  transaction: Transaction,
+): Promise<DiscountTerms | null> {
+  if (transaction.discountId === null) return null;
+  const discount = await tx.discounts.findById(context.scope, transaction.discountId);
+  if (!discount)
+    throw new BillingError('transaction_discount_not_found', `Discount ${transaction.discountId} not found.`);
+  return discount;
+}
+
+/**
  * Issues the invoice: `billed`, with the next invoice number of the scope, and the customer's
  * available credit applied first (reserved until the invoice is paid; ADR 1002).
  */
@@ -100,12 +164,16 @@ export async function createTransaction(
   return context.store.transaction(async (tx) => {
     const items = await resolveItems(context, tx, input.items);
     const { customer, address } = await resolveParties(context, tx, input.customerId ?? null, input.addressId ?? null);
+    const business =
+      input.businessId == null ? null : await resolveBusiness(context, tx, input.businessId, customer?.id ?? null);
     const taxSettings = (await tx.billingSettings.findTaxSettings(context.scope)) ?? DEFAULT_TAX_SETTINGS;
+    const discount = await chooseDiscount(context, tx, input, input.currencyCode);
     let transaction = buildTransaction(
       {
         items,
         customer,
         address,
+        business,
         currencyCode: input.currencyCode,
         collectionMode: input.collectionMode ?? 'automatic',
         origin: 'api',
@@ -113,6 +181,7 @@ export async function createTransaction(
         billingDetails: input.billingDetails,
         billingPeriod: input.billingPeriod,
         customData: input.customData,
+        discount,
       },
       { ids: context.ids, now: nowTimestamp(context), taxSettings },
     );
@@ -133,15 +202,18 @@ export async function updateTransaction(
       input.items !== undefined ||
       input.customerId !== undefined ||
       input.addressId !== undefined ||
+      input.businessId !== undefined ||
       input.currencyCode !== undefined ||
       input.collectionMode !== undefined ||
       input.billingDetails !== undefined ||
-      input.billingPeriod !== undefined;
+      input.billingPeriod !== undefined ||
+      input.discountId !== undefined ||
+      input.discount !== undefined;
     const partlyPaid = current.payments.some((payment) => payment.status === 'captured');
     if (reshapes && (!EDITABLE_STATUSES.has(current.status) || partlyPaid)) {
       throw new BillingError(
         'transaction_not_editable',
-        `Transaction ${id} is ${current.status}${partlyPaid ? ' and partly paid' : ''}; only draft and ready transactions without payments can change items, customer, address, currency, collection mode or billing details.`,
+        `Transaction ${id} is ${current.status}${partlyPaid ? ' and partly paid' : ''}; only draft and ready transactions without payments can change items, customer, address, currency, collection mode, billing details or discount.`,
       );
     }
     const now = nowTimestamp(context);
@@ -164,7 +236,22 @@ export async function updateTransaction(
             ? null
             : current.addressId;
       const { customer, address } = await resolveParties(context, tx, customerId, addressId);
+      // Like the address, the business goes with a change of customer unless a new one is given.
+      const businessId =
+        input.businessId !== undefined
+          ? input.businessId
+          : input.customerId !== undefined && input.customerId !== current.customerId
+            ? null
+            : current.businessId;
+      const business =
+        businessId === null ? null : await resolveBusiness(context, tx, businessId, customer?.id ?? null);
       const taxSettings = (await tx.billingSettings.findTaxSettings(context.scope)) ?? DEFAULT_TAX_SETTINGS;
+      const sameDiscount = input.discountId !== undefined && input.discountId === current.discountId;
+      const chosen = sameDiscount
+        ? undefined
+        : await chooseDiscount(context, tx, input, input.currencyCode ?? current.currencyCode);
+      if (chosen !== undefined && current.discountId !== null) await releaseDiscount(context, tx, current.discountId);
+      const discount = chosen === undefined ? await currentDiscount(context, tx, current) : chosen;
       const rebuilt = buildTransaction(
         {
           items: items.map((item) => {
@@ -174,6 +261,7 @@ export async function updateTransaction(
           }),
           customer,
           address,
+          business,
           currencyCode: input.currencyCode ?? (input.items === undefined ? current.currencyCode : undefined),
           collectionMode: input.collectionMode ?? current.collectionMode,
           origin: current.origin,
@@ -182,6 +270,7 @@ export async function updateTransaction(
           billingPeriod: input.billingPeriod === undefined ? current.billingPeriod : input.billingPeriod,
           billingDetails: input.billingDetails === undefined ? current.billingDetails : input.billingDetails,
           customData: input.customData === undefined ? current.customData : input.customData,
+          discount,
         },
         { ids: context.ids, now, taxSettings },
         {
@@ -198,6 +287,8 @@ export async function updateTransaction(
     if (input.status === 'billed') next = await bill(context, tx, next);
     if (input.status === 'canceled') {
       requireTransition(id, next.status, 'canceled');
+      // A canceled transaction gives its discount's redemption back.
+      if (next.discountId !== null) await releaseDiscount(context, tx, next.discountId);
       next = { ...next, status: 'canceled' };
       await releaseCredit(context, tx, next, now);
     }

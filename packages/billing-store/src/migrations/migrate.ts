@@ -10,6 +10,10 @@ import { transactions } from './0003-transactions.js';
 import { notifications } from './0005-notifications.js';
 import { creditBalances } from './0020-credit-balances.js';
 import { sandboxPaymentOutcomes } from './0021-sandbox-payment-outcomes.js';
+import { discounts } from './0030-discounts.js';
+import { businesses } from './0031-businesses.js';
+import { transactionRevisions } from './0032-transaction-revisions.js';
+import { searchColumns } from './0033-search-columns.js';
 import { apiKeyExpiryNotices } from './0050-api-key-expiry-notices.js';
 import { simulations } from './0051-simulations.js';
 import { metricRollups } from './0052-metric-rollups.js';
@@ -29,6 +33,10 @@ export const MIGRATIONS: readonly Migration[] = [
   reports,
   creditBalances,
   sandboxPaymentOutcomes,
+  discounts,
+  businesses,
+  transactionRevisions,
+  searchColumns,
 ];
 
 const MIGRATION_LOCK_KEY = 4_172_031_985;

@@ -5,14 +5,21 @@
 import type {
   Address,
   AddressColumn,
+  Business,
+  BusinessColumn,
   Customer,
   CustomerColumn,
+  Discount,
+  DiscountColumn,
+  DiscountGroup,
+  DiscountGroupColumn,
   Meter,
   MeterColumn,
   Price,
   PriceColumn,
   Product,
   ProductColumn,
+  TransactionRevision,
   UsageBalanceUnit,
   UsageBalanceUnitColumn,
 } from '@drawdown/billing-core';
@@ -42,14 +49,55 @@ export const customersTable: DocumentTableSpec<Customer, CustomerColumn> = {
   columns: {
     status: (customer) => customer.status,
     email: (customer) => customer.email,
-    // `search` matches name or email, case-insensitively.
-    search: (customer) => `${customer.name ?? ''}\n${customer.email}`.toLowerCase(),
+    // `search` matches the id, name or email, case-insensitively (migration 0033 keeps old rows in step).
+    search: (customer) => [customer.id, customer.name ?? '', customer.email].join('\n').toLowerCase(),
   },
 };
 
 export const addressesTable: DocumentTableSpec<Address, AddressColumn> = {
   table: 'addresses',
-  columns: { customer_id: (address) => address.customerId, status: (address) => address.status },
+  columns: {
+    customer_id: (address) => address.customerId,
+    status: (address) => address.status,
+    // `search` matches the id and every address field, case-insensitively.
+    search: (address) =>
+      [
+        address.id,
+        address.description ?? '',
+        address.firstLine ?? '',
+        address.secondLine ?? '',
+        address.city ?? '',
+        address.postalCode ?? '',
+        address.region ?? '',
+        address.countryCode,
+      ]
+        .join('\n')
+        .toLowerCase(),
+  },
+};
+
+export const businessesTable: DocumentTableSpec<Business, BusinessColumn> = {
+  table: 'businesses',
+  columns: {
+    customer_id: (business) => business.customerId,
+    status: (business) => business.status,
+    // `search` matches the id, name, company number, tax identifier and contacts, case-insensitively.
+    search: (business) =>
+      [
+        business.id,
+        business.name,
+        business.companyNumber ?? '',
+        business.taxIdentifier ?? '',
+        ...business.contacts.flatMap((contact) => [contact.name ?? '', contact.email]),
+      ]
+        .join('\n')
+        .toLowerCase(),
+  },
+};
+
+export const transactionRevisionsTable: DocumentTableSpec<TransactionRevision, 'id'> = {
+  table: 'transaction_revisions',
+  columns: {},
 };
 
 export const usageBalanceUnitsTable: DocumentTableSpec<UsageBalanceUnit, UsageBalanceUnitColumn> = {
@@ -64,4 +112,23 @@ export const metersTable: DocumentTableSpec<Meter, MeterColumn> = {
     usage_balance_unit_id: (meter) => meter.usageBalanceUnitId,
     action: (meter) => meter.action,
   },
+};
+
+/** A discount without an expiry sorts after every instant, so expiry filters need no null test. */
+export const NEVER_EXPIRES = '9999-12-31T23:59:59.999Z';
+
+export const discountsTable: DocumentTableSpec<Discount, DiscountColumn> = {
+  table: 'discounts',
+  columns: {
+    status: (discount) => discount.status,
+    code: (discount) => discount.code?.toLowerCase() ?? null,
+    mode: (discount) => discount.mode,
+    discount_group_id: (discount) => discount.discountGroupId,
+    expires_key: (discount) => discount.expiresAt ?? NEVER_EXPIRES,
+  },
+};
+
+export const discountGroupsTable: DocumentTableSpec<DiscountGroup, DiscountGroupColumn> = {
+  table: 'discount_groups',
+  columns: { status: (group) => group.status },
 };

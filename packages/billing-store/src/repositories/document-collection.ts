@@ -61,6 +61,24 @@ export function filterClauses(filter: Partial<Record<string, readonly FilterCond
   return { sql, params };
 }
 
+/** `filter`'s clauses, and when `anyOf` is set, one clause matching any of its alternatives. */
+export function queryClauses(query: Pick<ListQuery<string>, 'filter' | 'anyOf'>): {
+  sql: string[];
+  params: SqlValue[];
+} {
+  const { sql, params } = filterClauses(query.filter);
+  if (query.anyOf !== undefined) {
+    const alternatives = query.anyOf.map((alternative) => filterClauses(alternative));
+    sql.push(
+      alternatives.length === 0
+        ? '1 = 0'
+        : `(${alternatives.map((alternative) => `(${alternative.sql.join(' and ') || '1 = 1'})`).join(' or ')})`,
+    );
+    for (const alternative of alternatives) params.push(...alternative.params);
+  }
+  return { sql, params };
+}
+
 /** Reads one page in id order, plus whether more follow and a capped count of all matches. */
 export async function listPage<Entity>(
   executor: SqlExecutor,
@@ -69,7 +87,7 @@ export async function listPage<Entity>(
   query: ListQuery<string>,
   decode: (body: string) => Entity,
 ): Promise<Page<Entity>> {
-  const { sql, params } = filterClauses(query.filter);
+  const { sql, params } = queryClauses(query);
   const where = ['account_id = ?', 'environment = ?', ...sql];
   const scopeParams: SqlValue[] = [scope.accountId, scope.environment, ...params];
   const pageWhere = [...where];

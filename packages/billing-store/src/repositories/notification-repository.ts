@@ -26,7 +26,7 @@ import {
   type StoredEvent,
 } from '@drawdown/billing-core';
 import type { SqlExecutor, SqlValue } from '../sql/sql-database.js';
-import { filterClauses } from './document-collection.js';
+import { filterClauses, queryClauses } from './document-collection.js';
 
 interface NotificationRow extends Record<string, unknown> {
   account_id: string;
@@ -173,12 +173,22 @@ export class SqlNotificationRepository implements NotificationRepository {
   }
 
   async list(scope: Scope, query: ListQuery<NotificationColumn>): Promise<Page<NotificationWithEvent>> {
+    const { mentions, ...filter } = query.filter;
+    const conditions = queryClauses({ filter, anyOf: query.anyOf });
+    for (const condition of mentions ?? []) {
+      if (condition.op !== 'eq' || typeof condition.value !== 'string') continue;
+      // An id appears in an event's stored JSON as a quoted string; ids never hold quotes or wildcards.
+      conditions.sql.push(
+        'event_id in (select id from events where account_id = ? and environment = ? and body like ?)',
+      );
+      conditions.params.push(scope.accountId, scope.environment, `%"${condition.value}"%`);
+    }
     const page = await scopedPage<NotificationRow>(
       this.sql,
       'notifications',
       NOTIFICATION_COLUMNS,
       scope,
-      filterClauses(query.filter),
+      conditions,
       query,
     );
     return {

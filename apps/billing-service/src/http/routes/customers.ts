@@ -1,10 +1,12 @@
 import {
   CreateAddressBody,
+  CreateBusinessBody,
   CreateCustomerBody,
   UpdateAddressBody,
+  UpdateBusinessBody,
   UpdateCustomerBody,
 } from '@drawdown/billing-contract';
-import type { AddressColumn, CustomerColumn } from '@drawdown/billing-core';
+import type { AddressColumn, BusinessColumn, CustomerColumn } from '@drawdown/billing-core';
 import type { Hono } from 'hono';
 import type { AppEnv } from '../app-env.js';
 import { respond, respondPage } from '../envelope.js';
@@ -32,6 +34,19 @@ const addressListSpec: ListSpec<AddressColumn> = {
   filters: {
     id: { kind: 'ids', column: 'id', prefix: 'add' },
     status: { kind: 'enum', column: 'status', values: ['active', 'archived'] },
+    search: { kind: 'contains', column: 'search' },
+  },
+  defaults: { status: 'active' },
+};
+
+const businessListSpec: ListSpec<BusinessColumn> = {
+  idPrefix: 'biz',
+  defaultPerPage: 50,
+  maxPerPage: 200,
+  filters: {
+    id: { kind: 'ids', column: 'id', prefix: 'biz' },
+    status: { kind: 'enum', column: 'status', values: ['active', 'archived'] },
+    search: { kind: 'contains', column: 'search' },
   },
   defaults: { status: 'active' },
 };
@@ -80,6 +95,31 @@ export function registerCustomerRoutes(app: Hono<AppEnv>): void {
     return respond(
       c,
       await c.var.useCases.updateAddress(c.var.caller, customerId, id, await readBody(c, UpdateAddressBody)),
+    );
+  });
+
+  app.get('/customers/:customer/businesses', need('business.read'), async (c) => {
+    const customerId = pathId(c, 'ctm', 'customer');
+    const { query, perPage } = parseListParams(c, businessListSpec);
+    return respondPage(c, await c.var.useCases.listBusinesses(c.var.caller, customerId, query), perPage);
+  });
+  app.post('/customers/:customer/businesses', need('business.write'), async (c) => {
+    const customerId = pathId(c, 'ctm', 'customer');
+    return respond(
+      c,
+      await c.var.useCases.createBusiness(c.var.caller, customerId, await readBody(c, CreateBusinessBody)),
+      201,
+    );
+  });
+  app.get('/customers/:customer/businesses/:id', need('business.read'), async (c) => {
+    return respond(c, await c.var.useCases.getBusiness(c.var.caller, pathId(c, 'ctm', 'customer'), pathId(c, 'biz')));
+  });
+  app.patch('/customers/:customer/businesses/:id', need('business.write'), async (c) => {
+    const customerId = pathId(c, 'ctm', 'customer');
+    const id = pathId(c, 'biz');
+    return respond(
+      c,
+      await c.var.useCases.updateBusiness(c.var.caller, customerId, id, await readBody(c, UpdateBusinessBody)),
     );
   });
 }

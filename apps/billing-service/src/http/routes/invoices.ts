@@ -15,6 +15,10 @@ function invalidLink(): BillingError {
   return new BillingError('invoice_link_invalid', 'This invoice link is not valid.');
 }
 
+function invalidCreditNoteLink(): BillingError {
+  return new BillingError('invoice_link_invalid', 'This credit note link is not valid.');
+}
+
 export function registerInvoiceDownloadRoutes(
   app: Hono<AppEnv>,
   invoiceLinks: InvoiceLinkSigner,
@@ -27,6 +31,20 @@ export function registerInvoiceDownloadRoutes(
     const document = await c.var.useCases.openInvoiceLink(claims);
     const pdf = await renderInvoicePdf(document);
     const filename = `invoice-${document.invoiceNumber.replace(/[^A-Za-z\d_-]/g, '_')}.pdf`;
+    return c.body(new Uint8Array(pdf), 200, {
+      'Content-Type': 'application/pdf',
+      'Content-Disposition': `${claims.disposition}; filename="${filename}"`,
+      'Cache-Control': 'private, no-store',
+    });
+  });
+  // Credit notes follow the same rules (ADR 1103): the signature is the credential, an hour of the account's clock.
+  app.get('/credit-notes/:adjustmentId/pdf', async (c) => {
+    const params = new URL(c.req.url).searchParams;
+    const claims = await invoiceLinks.verifyCreditNote(environment, c.req.param('adjustmentId'), params);
+    if (!claims) throw invalidCreditNoteLink();
+    const document = await c.var.useCases.openCreditNoteLink(claims);
+    const pdf = await renderInvoicePdf(document);
+    const filename = `credit-note-${document.invoiceNumber.replace(/[^A-Za-z\d_-]/g, '_')}.pdf`;
     return c.body(new Uint8Array(pdf), 200, {
       'Content-Type': 'application/pdf',
       'Content-Disposition': `${claims.disposition}; filename="${filename}"`,

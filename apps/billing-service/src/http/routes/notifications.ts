@@ -1,5 +1,16 @@
-import { NOTIFICATION_STATUSES, type NotificationColumn, type NotificationLogColumn } from '@drawdown/billing-core';
-import type { Hono } from 'hono';
+import {
+  BillingError,
+  type FilterCondition,
+  ID_PREFIXES,
+  isIdOf,
+  type ListFilter,
+  NOTIFICATION_STATUSES,
+  type NotificationColumn,
+  type NotificationLogColumn,
+  parseTimestamp,
+  toTimestamp,
+} from '@drawdown/billing-core';
+import type { Context, Hono } from 'hono';
 import type { AppEnv } from '../app-env.js';
 import { respond, respondPage } from '../envelope.js';
 import { type ListSpec, parseListParams } from '../list-params.js';
@@ -14,7 +25,49 @@ const listSpec: ListSpec<NotificationColumn> = {
     notification_setting_id: { kind: 'ids', column: 'notification_setting_id', prefix: 'ntfset' },
     status: { kind: 'enum', column: 'status', values: NOTIFICATION_STATUSES },
   },
+  // Read by `notificationSearch` (ADR 1101).
+  handledElsewhere: ['search', 'filter', 'from', 'to'],
 };
+
+function instant(c: Context<AppEnv>, name: 'from' | 'to'): string | undefined {
+  const raw = c.req.query(name);
+  if (raw === undefined) return undefined;
+  const parsed = parseTimestamp(raw, { utcOnly: false });
+  if (!parsed) throw BillingError.invalidField(name, 'must be an RFC 3339 date-time such as 2026-01-31T00:00:00Z');
+  return toTimestamp(parsed.epochMs);
+}
+
+/**
+ * The reference's `search` (the notification's id, event id or event type, as a substring),
+ * `filter` (an entity id the event's payload names), `from` (inclusive) and `to` (exclusive),
+ * both on the time the event occurred.
+ */
+function notificationSearch(c: Context<AppEnv>): {
+  filter: ListFilter<NotificationColumn>;
+  anyOf?: ListFilter<NotificationColumn>[];
+} {
+  const filter: { -readonly [Column in NotificationColumn]?: FilterCondition[] } = {};
+  const from = instant(c, 'from');
+  const to = instant(c, 'to');
+  const range: FilterCondition[] = [];
+  if (from !== undefined) range.push({ op: 'gte', value: from });
+  if (to !== undefined) range.push({ op: 'lt', value: to });
+  if (range.length > 0) filter.occurred_at = range;
+  const mentioned = c.req.query('filter');
+  if (mentioned !== undefined) {
+    const prefixes = Object.values(ID_PREFIXES);
+    if (!prefixes.some((prefix) => isIdOf(prefix, mentioned))) {
+      throw BillingError.invalidField('filter', 'must be one entity id, such as a txn_, ctm_ or sub_ id');
+    }
+    filter.mentions = [{ op: 'eq', value: mentioned }];
+  }
+  const search = c.req.query('search');
+  if (search === undefined) return { filter };
+  if (search.length === 0 || search.length > 200)
+    throw BillingError.invalidField('search', 'must be 1 to 200 characters');
+  const contains = { op: 'contains' as const, value: search.toLowerCase() };
+  return { filter, anyOf: [{ id: [contains] }, { event_id: [contains] }, { type: [contains] }] };
+}
 
 const logListSpec: ListSpec<NotificationLogColumn> = {
   idPrefix: 'ntflog',
@@ -27,9 +80,11 @@ const logListSpec: ListSpec<NotificationLogColumn> = {
 export function registerNotificationRoutes(app: Hono<AppEnv>): void {
   app.get('/notifications', need('notification.read'), async (c) => {
     const { query, perPage } = parseListParams(c, listSpec);
+    const search = notificationSearch(c);
+    const refined = { ...query, filter: { ...query.filter, ...search.filter }, anyOf: search.anyOf };
     return respondPage(
       c,
-      presentNotificationPage(await c.var.useCases.listNotifications(c.var.caller, query)),
+      presentNotificationPage(await c.var.useCases.listNotifications(c.var.caller, refined)),
       perPage,
     );
   });

@@ -7,6 +7,7 @@ import {
   CreateAdjustmentBody,
   CreateTransactionBody,
   RecordPaymentBody,
+  ReviseTransactionBody,
   SimulatePaymentBody,
   UpdateTaxSettingsBody,
   UpdateTransactionBody,
@@ -18,15 +19,19 @@ import {
   INVOICE_DISPOSITIONS,
   INVOICE_LINK_LIFETIME_MS,
   type InvoiceDisposition,
+  TRANSACTION_INCLUDES,
   TRANSACTION_ORIGINS,
   TRANSACTION_STATUSES,
+  type Transaction,
   type TransactionColumn,
+  type TransactionInclude,
   type TransactionListQuery,
 } from '@drawdown/billing-core';
 import type { Context, Hono } from 'hono';
 import type { InvoiceLinkSigner } from '../../rendering/invoice-links.js';
 import type { AppEnv } from '../app-env.js';
 import { respond, respondPage } from '../envelope.js';
+import { parseIncludes } from '../includes.js';
 import { type ListSpec, parseListParams } from '../list-params.js';
 import { readBody } from '../request-body.js';
 import { need, pathId } from '../route-helpers.js';
@@ -34,22 +39,30 @@ import { need, pathId } from '../route-helpers.js';
 /** The reference's transaction page size: default and maximum 30; larger values are clamped. */
 export const TRANSACTION_PAGE_SIZE = 30;
 
+/** The official SDK's types spell `adjustments` as `adjustment` too; both embed the adjustments (ADR 1101). */
+const INCLUDE_NAMES = [...TRANSACTION_INCLUDES, 'adjustment'] as const;
+
+function asTransactionIncludes(names: ReadonlySet<string>): ReadonlySet<TransactionInclude> {
+  return new Set([...names].map((name) => (name === 'adjustment' ? 'adjustments' : name) as TransactionInclude));
+}
+
+/** The transaction with each asked-for relation embedded. */
+function presenter(c: Context<AppEnv>, includes: ReadonlySet<TransactionInclude>) {
+  return (transaction: Transaction) => c.var.useCases.withTransactionIncludes(c.var.caller, transaction, includes);
+}
+
+/** `include` of a single-transaction endpoint. */
+function singleIncludes(c: Context<AppEnv>): ReadonlySet<TransactionInclude> {
+  return asTransactionIncludes(parseIncludes(c, INCLUDE_NAMES));
+}
+
 const transactionListSpec: ListSpec<TransactionColumn> = {
   idPrefix: 'txn',
   defaultPerPage: TRANSACTION_PAGE_SIZE,
   maxPerPage: TRANSACTION_PAGE_SIZE,
   // `created_at` orders as `id` does: ids are time-ordered.
   orderBy: ['id', 'created_at', 'billed_at'],
-  includes: [
-    'address',
-    'adjustment',
-    'adjustments',
-    'adjustments_totals',
-    'available_payment_methods',
-    'business',
-    'customer',
-    'discount',
-  ],
+  includes: INCLUDE_NAMES,
   filters: {
     id: { kind: 'ids', column: 'id', prefix: 'txn', max: 100 },
     customer_id: { kind: 'ids', column: 'customer_id', prefix: 'ctm', max: 100 },
@@ -69,9 +82,17 @@ const transactionListSpec: ListSpec<TransactionColumn> = {
  * time-ordered) or `billed_at`, each `[ASC]` or `[DESC]`; date filters take an exact time or the
  * `[LT]`, `[LTE]`, `[GT]`, `[GTE]` forms.
  */
-export function parseTransactionList(c: Context<AppEnv>): { query: TransactionListQuery; perPage: number } {
-  const { query, perPage, orderBy } = parseListParams(c, transactionListSpec);
-  return { query: { ...query, orderBy: orderBy === 'billed_at' ? 'billed_at' : 'id' }, perPage };
+export function parseTransactionList(c: Context<AppEnv>): {
+  query: TransactionListQuery;
+  perPage: number;
+  includes: ReadonlySet<TransactionInclude>;
+} {
+  const { query, perPage, orderBy, includes } = parseListParams(c, transactionListSpec);
+  return {
+    query: { ...query, orderBy: orderBy === 'billed_at' ? 'billed_at' : 'id' },
+    perPage,
+    includes: asTransactionIncludes(includes),
+  };
 }
 
 const adjustmentListSpec: ListSpec<AdjustmentColumn> = {
@@ -119,22 +140,31 @@ function disposition(c: Context<AppEnv>): InvoiceDisposition {
  */
 export function registerTransactionRoutes(app: Hono<AppEnv>, invoiceLinks: InvoiceLinkSigner): void {
   app.get('/transactions', need('transaction.read'), async (c) => {
-    const { query, perPage } = parseTransactionList(c);
-    return respondPage(c, await c.var.useCases.listTransactions(c.var.caller, query), perPage);
+    const { query, perPage, includes } = parseTransactionList(c);
+    const page = await c.var.useCases.listTransactions(c.var.caller, query);
+    return respondPage(c, { ...page, items: await Promise.all(page.items.map(presenter(c, includes))) }, perPage);
   });
   app.post('/transactions', need('transaction.write'), async (c) => {
+    const present = presenter(c, singleIncludes(c));
     const body = await readBody(c, CreateTransactionBody);
     const input = { ...body, billingDetails: billingDetailsOf(body.billingDetails) };
-    return respond(c, await c.var.useCases.createTransaction(c.var.caller, input), 201);
+    return respond(c, await present(await c.var.useCases.createTransaction(c.var.caller, input)), 201);
   });
   app.get('/transactions/:id', need('transaction.read'), async (c) => {
-    return respond(c, await c.var.useCases.getTransaction(c.var.caller, pathId(c, 'txn')));
+    const present = presenter(c, singleIncludes(c));
+    return respond(c, await present(await c.var.useCases.getTransaction(c.var.caller, pathId(c, 'txn'))));
   });
   app.patch('/transactions/:id', need('transaction.write'), async (c) => {
     const id = pathId(c, 'txn');
+    const present = presenter(c, singleIncludes(c));
     const body = await readBody(c, UpdateTransactionBody);
     const input = { ...body, billingDetails: billingDetailsOf(body.billingDetails) };
-    return respond(c, await c.var.useCases.updateTransaction(c.var.caller, id, input));
+    return respond(c, await present(await c.var.useCases.updateTransaction(c.var.caller, id, input)));
+  });
+  app.post('/transactions/:id/revise', need('transaction.write'), async (c) => {
+    const id = pathId(c, 'txn');
+    const body = await readBody(c, ReviseTransactionBody);
+    return respond(c, await c.var.useCases.reviseTransaction(c.var.caller, id, body));
   });
   app.post('/transactions/:id/simulate-payment', need('transaction.write'), async (c) => {
     const id = pathId(c, 'txn');
@@ -172,6 +202,13 @@ export function registerTransactionRoutes(app: Hono<AppEnv>, invoiceLinks: Invoi
       items: body.items,
     };
     return respond(c, await c.var.useCases.createAdjustment(c.var.caller, input), 201);
+  });
+  app.get('/adjustments/:id/credit-note', need('adjustment.read'), async (c) => {
+    const id = pathId(c, 'adj');
+    const claims = await c.var.useCases.issueCreditNoteLink(c.var.caller, id, disposition(c));
+    const url = await invoiceLinks.creditNoteUrl(c.var.publicBaseUrl, claims);
+    c.header('Expires', new Date(Date.now() + INVOICE_LINK_LIFETIME_MS).toUTCString());
+    return respond(c, { url });
   });
   app.get('/adjustments', need('adjustment.read'), async (c) => {
     const { query, perPage } = parseListParams(c, adjustmentListSpec);

@@ -1,0 +1,202 @@
+/**
+ * The invoice layout, checked on the text a PDF reader extracts (PDF.js), not only that a PDF
+ * came out: every supported language's labels and a Japanese name and yen amount render (the
+ * Noto Sans JP subset), a huge amount stays whole on its line, a very long product name wraps
+ * without pushing amounts apart, and a 200-line invoice keeps every line and its totals.
+ */
+import {
+  type Account,
+  type Address,
+  buildInvoiceDocument,
+  buildTransaction,
+  type Customer,
+  DEFAULT_TAX_SETTINGS,
+  INVOICE_LABELS,
+  type InvoiceLanguage,
+  type Price,
+  type Product,
+  type Transaction,
+} from '@drawdown/billing-core';
+import { describe, expect, it } from 'vitest';
+import { renderInvoicePdf } from '../../src/rendering/invoice-pdf.js';
+import { pdfText } from '../transactions/pdf-text.js';
+
+const NOW = '2026-03-14T09:30:00.000Z';
+let counter = 0;
+/** A fresh 26-digit id body each call. */
+function nextBody(): string {
+  counter += 1;
+  return String(counter).padStart(26, '0');
+}
+const ids = { newId: (prefix: string) => `${prefix}_${nextBody()}` };
+
+const account: Account = {
+  id: 'acc_00000000000000000000000001',
+  name: 'Analytical Engines Ltd',
+  earlyAccess: false,
+  createdAt: NOW,
+};
+
+function customerOf(locale: string, name: string): Customer {
+  return {
+    id: 'ctm_00000000000000000000000001',
+    name,
+    email: 'buyer@example.com',
+    marketingConsent: false,
+    locale,
+    customData: null,
+    status: 'active',
+    createdAt: NOW,
+    updatedAt: NOW,
+  };
+}
+
+const address: Address = {
+  id: 'add_00000000000000000000000001',
+  customerId: 'ctm_00000000000000000000000001',
+  description: null,
+  firstLine: '1 Analytical Way',
+  secondLine: null,
+  city: 'Tokyo',
+  postalCode: '100-0001',
+  region: null,
+  countryCode: 'JP',
+  customData: null,
+  status: 'active',
+  createdAt: NOW,
+  updatedAt: NOW,
+};
+
+function productOf(name: string): Product {
+  return {
+    id: `pro_${nextBody()}`,
+    name,
+    description: null,
+    type: 'standard',
+    taxCategory: 'saas',
+    imageUrl: null,
+    customData: null,
+    status: 'active',
+    createdAt: NOW,
+    updatedAt: NOW,
+  };
+}
+
+function priceOf(product: Product, amount: string, currencyCode: string): Price {
+  return {
+    id: `pri_${nextBody()}`,
+    productId: product.id,
+    name: null,
+    description: 'Monthly',
+    type: 'standard',
+    billingCycle: null,
+    trialPeriod: null,
+    taxMode: 'account_setting',
+    unitPrice: { amount, currencyCode },
+    unitPriceOverrides: [],
+    quantity: { minimum: 1, maximum: 999_999 },
+    allowances: [],
+    customData: null,
+    status: 'active',
+    createdAt: NOW,
+    updatedAt: NOW,
+  };
+}
+
+function billed(
+  lines: { name: string; amount: string; quantity: number }[],
+  currency: string,
+  customer: Customer,
+): Transaction {
+  const built = buildTransaction(
+    {
+      items: lines.map((line) => {
+        const product = productOf(line.name);
+        return { product, price: priceOf(product, line.amount, currency), quantity: line.quantity };
+      }),
+      customer,
+      address,
+      collectionMode: 'manual',
+      origin: 'api',
+    },
+    { ids, now: NOW, taxSettings: { ...DEFAULT_TAX_SETTINGS, countryRates: [{ countryCode: 'JP', rate: '0.1' }] } },
+  );
+  return { ...built, status: 'billed', billedAt: NOW, invoiceNumber: '2026-00077' };
+}
+
+async function rendered(transaction: Transaction, customer: Customer): Promise<{ pages: number; text: string }> {
+  const pdf = await renderInvoicePdf(buildInvoiceDocument(transaction, { account, customer, address }));
+  return pdfText(new Uint8Array(pdf));
+}
+
+describe('invoice layout', () => {
+  const languages: [InvoiceLanguage, string][] = [
+    ['en', 'en-GB'],
+    ['de', 'de-DE'],
+    ['fr', 'fr-FR'],
+    ['es', 'es-ES'],
+    ['ja', 'ja-JP'],
+  ];
+  for (const [language, locale] of languages) {
+    it(`prints the labels of ${locale}`, async () => {
+      const customer = customerOf(locale, language === 'ja' ? '山田太郎' : 'Ada Lovelace');
+      const { text } = await rendered(
+        billed([{ name: 'Analytics', amount: '2500', quantity: 2 }], 'EUR', customer),
+        customer,
+      );
+      const labels = INVOICE_LABELS[language];
+      // Party headings are set in capitals.
+      for (const label of [
+        labels.invoice,
+        labels.invoiceNumber,
+        labels.billTo.toLocaleUpperCase(locale),
+        labels.subtotal,
+        labels.amountDue,
+        labels.unitPrice,
+      ]) {
+        expect(text, `${locale}: ${label}`).toContain(label);
+      }
+    });
+  }
+
+  it('draws a Japanese name and a yen amount', async () => {
+    const customer = customerOf('ja-JP', '山田太郎');
+    const { text } = await rendered(
+      billed([{ name: '分析プラン', amount: '12345', quantity: 1 }], 'JPY', customer),
+      customer,
+    );
+    expect(text).toContain('山田太郎');
+    expect(text).toContain('分析プラン');
+    expect(text).toContain('￥12,345');
+    expect(text).toContain('請求書');
+  });
+
+  it('keeps a huge amount whole on its line and wraps a long name', async () => {
+    const customer = customerOf('en-US', 'Ada Lovelace');
+    const longName = `Enterprise analytics ${'with every optional module '.repeat(8)}`.trim();
+    const { text } = await rendered(
+      billed([{ name: longName, amount: '1234567890', quantity: 999 }], 'USD', customer),
+      customer,
+    );
+    // 999 × $12,345,678.90, taxed at 10%: each amount must come out of the reader in one piece.
+    expect(text).toContain('$12,345,678.90');
+    expect(text).toContain('$12,333,333,221.10');
+    expect(text).toContain('$13,566,666,543.21');
+    expect(text).toContain('with every optional module');
+  });
+
+  it('lays out a 200-line invoice over several pages with every line and the totals', async () => {
+    const customer = customerOf('en-GB', 'Ada Lovelace');
+    const lines = Array.from({ length: 200 }, (_, index) => ({
+      name: `Line item ${index + 1}`,
+      amount: '100',
+      quantity: 1,
+    }));
+    const { pages, text } = await rendered(billed(lines, 'GBP', customer), customer);
+    expect(pages).toBeGreaterThan(3);
+    for (const index of [1, 57, 120, 199, 200]) expect(text).toContain(`Line item ${index} `);
+    // 200 × £1.00 plus 10% tax.
+    expect(text).toContain('£200.00');
+    expect(text).toContain('£220.00');
+  });
+});

@@ -1,0 +1,38 @@
+/**
+ * @module
+ * What `include=` embeds in catalogue entities: a product's prices (`include=prices`) and a
+ * price's product (`include=product`).
+ */
+import type { OperationContext } from '../shared/operation-context.js';
+import type { Price, Product } from './entities.js';
+
+const PRICES_PAGE = 200;
+
+/** The product with every price of it, oldest first, whatever their status. */
+export async function withProductPrices(
+  context: OperationContext,
+  product: Product,
+): Promise<Product & { readonly prices: readonly Price[] }> {
+  const prices: Price[] = [];
+  let after: string | undefined;
+  for (;;) {
+    const page = await context.store.prices.list(context.scope, {
+      filter: { product_id: [{ op: 'in', values: [product.id] }] },
+      after,
+      perPage: PRICES_PAGE,
+      direction: 'asc',
+    });
+    prices.push(...page.items);
+    after = page.items.at(-1)?.id;
+    if (!page.hasMore || after === undefined) break;
+  }
+  return { ...product, prices };
+}
+
+/** The price with its product embedded (null only if the product row is missing). */
+export async function withPriceProduct(
+  context: OperationContext,
+  price: Price,
+): Promise<Price & { readonly product: Product | null }> {
+  return { ...price, product: (await context.store.products.findById(context.scope, price.productId)) ?? null };
+}
