@@ -36,10 +36,8 @@ export function silentLogger(): Logger {
   return pino({ level: 'silent' });
 }
 
-export interface FailureReporter {
-  /** Logs `message` with `error` at `error` level, unless the same failure already filled its window. */
-  (message: string, error: unknown, fields?: Record<string, unknown>): void;
-}
+/** Logs `message` with `error` at `error` level, unless the same failure already filled its window. */
+export type FailureReporter = (message: string, error: unknown, fields?: Record<string, unknown>) => void;
 
 export interface FailureLimit {
   /** Lines written per distinct failure per window. */

@@ -40,7 +40,6 @@ import {
   sandboxPaymentOutcome,
 } from './subscription-billing.js';
 import { now, saveChange } from './subscription-changes.js';
-import { changeSubscriptionDiscount, type SubscriptionDiscountInput } from './subscription-discount.js';
 import { type RequestedItem, requireCollectionMode, resolveItems } from './subscription-items.js';
 
 export { PRORATION_BILLING_MODES, type ProrationBillingMode } from './proration.js';
