@@ -7,6 +7,7 @@
  * lets only one of two racing first starts through (ADR 1403).
  */
 import { toTimestamp } from '../shared/clock.js';
+import type { Store } from '../shared/repository.js';
 import { type AccessDependencies, createAccount, createApiKey } from './api-keys.js';
 
 export interface DemoAccountRequest {
@@ -42,8 +43,10 @@ export async function createDemoAccount(
   if (existing) return { created: false, accountId: existing };
   try {
     return await dependencies.store.transaction(async (tx) => {
-      // The transaction's repositories, so the account, its keys and the claim commit together.
-      const inTransaction = { ...dependencies, store: { ...dependencies.store, ...tx } };
+      // The transaction's repositories, so the account, its keys (and their events) and the claim
+      // commit together; a nested transaction runs inside this one rather than waiting for it.
+      const store: Store = { ...dependencies.store, ...tx, transaction: (work) => work(tx) };
+      const inTransaction = { ...dependencies, store };
       const account = await createAccount(inTransaction, { name: 'Demo', earlyAccess: true });
       if (!(await tx.accounts.claimDemoAccount(account.id, toTimestamp(dependencies.clock.now())))) {
         // Another first start won; throwing rolls back the account made above.
