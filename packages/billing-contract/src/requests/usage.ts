@@ -38,7 +38,10 @@ export const UpdateSubscriptionBody = z.strictObject({
   business_id: z.unknown().optional(),
   currency_code: z.unknown().optional(),
   next_billed_at: z.unknown().optional(),
-  discount: z.unknown().optional(),
+  discount: z
+    .strictObject({ id: idOf('dsc'), effective_from: z.enum(['next_billing_period', 'immediately']) })
+    .nullable()
+    .optional(),
   billing_details: billingDetails.nullable().optional(),
 });
 
@@ -48,7 +51,6 @@ export const UNSUPPORTED_SUBSCRIPTION_UPDATE_FIELDS = [
   'business_id',
   'currency_code',
   'next_billed_at',
-  'discount',
 ] as const;
 
 export const SubscriptionChargeBody = z.strictObject({

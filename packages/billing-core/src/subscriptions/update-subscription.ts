@@ -40,6 +40,7 @@ import {
   sandboxPaymentOutcome,
 } from './subscription-billing.js';
 import { now, saveChange } from './subscription-changes.js';
+import { changeSubscriptionDiscount, type SubscriptionDiscountInput } from './subscription-discount.js';
 import { type RequestedItem, requireCollectionMode, resolveItems } from './subscription-items.js';
 
 export { PRORATION_BILLING_MODES, type ProrationBillingMode } from './proration.js';
@@ -59,6 +60,8 @@ export interface UpdateSubscriptionInput {
   readonly addressId?: string | undefined;
   /** Invoice terms for manual collection; refused on a subscription collected automatically. */
   readonly billingDetails?: BillingDetails | null | undefined;
+  /** A discount from the next billing period (ADR 1105); null removes the subscription's discount. */
+  readonly discount?: SubscriptionDiscountInput | null | undefined;
   /** Wire names of public API fields sent that this operation does not offer: each is refused. */
   readonly unsupportedFields?: readonly string[] | undefined;
 }
@@ -180,8 +183,13 @@ export async function applySubscriptionUpdate(
     collectionMode === 'automatic' ? null : (input.billingDetails ?? current.billingDetails ?? DEFAULT_BILLING_DETAILS);
   const when = mode === undefined ? 'never' : billsWhen(mode);
   const pending = when === 'next_renewal' ? lines.map(toPending) : [];
+  const discount =
+    input.discount === undefined
+      ? current.discount
+      : await changeSubscriptionDiscount(context, tx, current, input.discount);
   const next: Subscription = {
     ...current,
+    discount,
     items: items.map((item) => ({ ...item, nextBilledAt: current.nextBilledAt })),
     collectionMode,
     billingDetails,

@@ -62,6 +62,8 @@ function toUpdateInput(body: UpdateBody): UpdateSubscriptionInput {
     scheduledChange: body.scheduledChange === null ? null : undefined,
     addressId: body.addressId,
     billingDetails: billingDetailsOf(body.billingDetails),
+    discount:
+      body.discount == null ? body.discount : { id: body.discount.id, effectiveFrom: body.discount.effectiveFrom },
     unsupportedFields: unsupported,
   };
 }
