@@ -111,7 +111,7 @@ describe.each(ENGINES)('%s: update previews and credit balances', (engine) => {
       'invalid_field',
     );
     expectError(
-      await w.api.patch(`/subscriptions/${subscriptionId}/preview`, { discount: null }),
+      await w.api.patch(`/subscriptions/${subscriptionId}/preview`, { next_billed_at: '2026-05-01T00:00:00Z' }),
       400,
       'field_not_supported',
     );

@@ -123,7 +123,8 @@ export function priceLines(lines: readonly PricedLine[]): PricedLines {
     const quantity = BigInt(line.quantity);
     const amounts = taxLine(shareOf(line.unitAmount * quantity, line.share), line.rate, line.mode, line.discount);
     // One unit's share of the line's discount, rounded on its own like the rest of unit totals.
-    const unitDiscount = divideRounded(line.discount, quantity, 'half-even');
+    // Change lines (credits for removed units) carry no discount and may have no positive quantity.
+    const unitDiscount = line.discount === 0n ? 0n : divideRounded(line.discount, quantity, 'half-even');
     const unit = taxLine(shareOf(line.unitAmount, line.share), line.rate, line.mode, unitDiscount);
     const rate = line.rate.toString();
     totals = addAmounts(totals, amounts);
