@@ -7,7 +7,6 @@
  * the rule has one home.
  */
 
-import type { DiscountGroup } from '../discounts/discount.js';
 import { BillingError } from '../shared/billing-error.js';
 import type { ErrorCode } from '../shared/error-codes.js';
 import type { Repositories } from '../shared/repository.js';
@@ -18,7 +17,8 @@ interface Lookup<Entity> {
   findById(scope: Scope, id: string): Promise<Entity | undefined>;
 }
 
-async function usable<Entity extends { readonly status: string }>(
+/** The caller's entity `id` from `lookup`, if it exists and is not archived; else the refusal `missing`. */
+export async function usable<Entity extends { readonly status: string }>(
   lookup: Lookup<Entity>,
   scope: Scope,
   id: string,
@@ -31,16 +31,7 @@ async function usable<Entity extends { readonly status: string }>(
   return entity;
 }
 
-type Reader<Name extends keyof Repositories> = Pick<Repositories, Name>;
-
-/** The caller's active discount group `id`. */
-export function usableDiscountGroup(
-  repositories: Reader<'discountGroups'>,
-  scope: Scope,
-  id: string,
-): Promise<DiscountGroup> {
-  return usable(repositories.discountGroups, scope, id, 'discount_group_not_found', 'Discount group');
-}
+export type Reader<Name extends keyof Repositories> = Pick<Repositories, Name>;
 
 /** The caller's active product `id`. */
 export function usableProduct(repositories: Reader<'products'>, scope: Scope, id: string): Promise<Product> {

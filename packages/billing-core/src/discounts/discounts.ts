@@ -6,7 +6,7 @@
  * back when the transaction is canceled or the discount removed before billing.
  */
 import type { CatalogueStatus, CustomData } from '../catalogue/entities.js';
-import { usableDiscountGroup } from '../catalogue/references.js';
+import { type Reader, usable } from '../catalogue/references.js';
 import { isSupportedCurrency } from '../money/currencies.js';
 import { BillingError } from '../shared/billing-error.js';
 import type { OperationContext } from '../shared/operation-context.js';
@@ -14,6 +14,7 @@ import { nowTimestamp, recordEvent } from '../shared/operation-context.js';
 import type { FilterCondition, ListFilter, ListQuery, Page } from '../shared/pagination.js';
 import type { DiscountColumn, DiscountGroupColumn, Repositories } from '../shared/repository.js';
 import { DuplicateKeyError } from '../shared/repository.js';
+import type { Scope } from '../shared/scope.js';
 import { FLAT_AMOUNT_PATTERN, PERCENTAGE_PATTERN } from './apply-discount.js';
 import {
   type Discount,
@@ -24,6 +25,11 @@ import {
   discountAt,
   statusAfterUse,
 } from './discount.js';
+
+/** The caller's active discount group `id`. */
+function usableDiscountGroup(repositories: Reader<'discountGroups'>, scope: Scope, id: string): Promise<DiscountGroup> {
+  return usable(repositories.discountGroups, scope, id, 'discount_group_not_found', 'Discount group');
+}
 
 export interface DiscountTermsInput {
   readonly description: string;
