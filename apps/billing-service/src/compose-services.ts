@@ -12,7 +12,6 @@ import {
   type IdGenerator,
   type KeySecrets,
   type PaymentProvider,
-  paymentProvidersOf,
   type Store,
   type UseCases,
 } from '@drawdown/billing-core';
@@ -207,7 +206,7 @@ export async function composeServices(settings: StorageSettings, options: Compos
     yieldToOthers,
     reportError,
     entityPresenter: wirePresenter,
-    paymentProviders: paymentProvidersOf({ live: options.livePaymentProvider }),
+    livePaymentProvider: options.livePaymentProvider,
   });
   return {
     useCases,

@@ -59,3 +59,4 @@ export {
   UNSUPPORTED_SUBSCRIPTION_UPDATE_FIELDS,
   UpdateSubscriptionBody,
 } from './requests/usage.js';
+export { CheckoutFormBody, UpdateCheckoutSettingsBody } from './requests/checkout.js';
