@@ -82,10 +82,11 @@ import {
   type CheckoutView,
   openCheckout,
   resumeCheckout,
+  setCheckoutDetails,
   submitCheckout,
 } from './payments/checkout.js';
 import { getCheckoutSettings, updateCheckoutSettings } from './payments/checkout-settings.js';
-import type { CheckoutSubmission } from './payments/payment-attempt.js';
+import type { CheckoutDetails, CheckoutSubmission } from './payments/payment-attempt.js';
 import {
   answerSandboxChallenge,
   applyProviderNotification,
@@ -477,6 +478,8 @@ export function createUseCases(ports: UseCasePorts) {
       const context = await checkoutContext(environment, transactionId);
       return submitCheckout(context, checkoutPorts(context), transactionId, submission);
     },
+    setCheckoutDetails: async (environment: Environment, transactionId: string, details: CheckoutDetails) =>
+      setCheckoutDetails(await checkoutContext(environment, transactionId), providers, transactionId, details),
     resumeCheckout: async (environment: Environment, transactionId: string) => {
       const context = await checkoutContext(environment, transactionId);
       return resumeCheckout(context, checkoutPorts(context), transactionId);
@@ -484,7 +487,8 @@ export function createUseCases(ports: UseCasePorts) {
     /** The sandbox's 3-D Secure challenge: which transaction it is for, and whether it still waits. */
     findSandboxChallenge: async (providerPaymentRef: string) => {
       const found = await store.paymentAttempts.findByProviderRef(SANDBOX_PROVIDER, providerPaymentRef);
-      if (!found || found.scope.environment !== 'sandbox') throw BillingError.notFound('Sandbox payment', providerPaymentRef);
+      if (!found || found.scope.environment !== 'sandbox')
+        throw BillingError.notFound('Sandbox payment', providerPaymentRef);
       return found.attempt;
     },
     answerSandboxChallenge: async (providerPaymentRef: string, passed: boolean) => {
@@ -500,7 +504,8 @@ export function createUseCases(ports: UseCasePorts) {
         providerName,
         incoming,
       ),
-    hasPaymentProvider: (environment: Environment) => providers.providerFor({ accountId: '', environment }) !== undefined,
+    hasPaymentProvider: (environment: Environment) =>
+      providers.providerFor({ accountId: '', environment }) !== undefined,
     listPaymentMethods: bind(listPaymentMethods),
     getPaymentMethod: bind(getPaymentMethod),
     deletePaymentMethod: bind((context, customerId: string, id: string) =>

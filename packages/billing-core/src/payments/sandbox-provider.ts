@@ -18,13 +18,7 @@ import { BillingError } from '../shared/billing-error.js';
 import type { IdGenerator } from '../shared/ids.js';
 import type { Repositories, Store } from '../shared/repository.js';
 import type { Scope } from '../shared/scope.js';
-import type {
-  CardSummary,
-  MethodInput,
-  PaymentOutcome,
-  PaymentProvider,
-  ProviderMethod,
-} from './payment-provider.js';
+import type { CardSummary, MethodInput, PaymentOutcome, PaymentProvider, ProviderMethod } from './payment-provider.js';
 
 export const SANDBOX_PROVIDER = 'sandbox';
 
@@ -55,7 +49,9 @@ function methodRef(ids: IdGenerator, behaviour: Behaviour): string {
 
 function behaviourOfRef(ref: string): Behaviour | undefined {
   const behaviour = ref.slice(ref.lastIndexOf('.') + 1);
-  return ['success', 'challenge', 'decline', 'later_decline'].includes(behaviour) ? (behaviour as Behaviour) : undefined;
+  return ['success', 'challenge', 'decline', 'later_decline'].includes(behaviour)
+    ? (behaviour as Behaviour)
+    : undefined;
 }
 
 /** How an off-session charge of a saved sandbox method ends; undefined for a token that is not the sandbox's. */
@@ -157,7 +153,8 @@ export function createSandboxProvider(ports: { readonly store: Store; readonly i
     const earlier = await existing(scope, attemptId);
     if (earlier) return earlier;
     const { method, behaviour } = readCard(ids, input);
-    const status = behaviour === 'challenge' ? 'pending' : behaviour === 'decline' && willCharge ? 'declined' : 'succeeded';
+    const status =
+      behaviour === 'challenge' ? 'pending' : behaviour === 'decline' && willCharge ? 'declined' : 'succeeded';
     // A setup of the decline card is refused like its charge: the issuer declines verification.
     const declinedSetup = behaviour === 'decline' && !willCharge;
     return record(scope, {

@@ -157,7 +157,8 @@ export async function issueCharge(
   // The sandbox charges the subscription's saved test card when it has one: its card decides
   // (a saved decline card declines), unless the caller asked for a failure (ADR 1411).
   const saved = await savedSandboxMethod(context, tx, subscription);
-  const settled = saved && payment === 'success' ? (sandboxOffSessionOutcome(saved.internal.providerMethodRef) ?? payment) : payment;
+  const settled =
+    saved && payment === 'success' ? (sandboxOffSessionOutcome(saved.internal.providerMethodRef) ?? payment) : payment;
   const paid = await recordPaymentInTransaction(
     context,
     tx,
