@@ -27,12 +27,12 @@ import { nowTimestamp, recordEvent } from '../shared/operation-context.js';
 import type { Repositories } from '../shared/repository.js';
 import { saveChange } from '../subscriptions/subscription-changes.js';
 import { completeSettled, recordPaymentInTransaction, type TransactionHooks } from '../transactions/payments.js';
+import type { PaymentMethod } from '../transactions/saved-methods.js';
+import { paymentMethodWire } from '../transactions/saved-methods.js';
 import type { Transaction } from '../transactions/transaction.js';
 import { saveTransaction } from '../transactions/transaction-changes.js';
 import { updateTransactionIn } from '../transactions/transactions.js';
 import { type CheckoutDetails, type CheckoutSubmission, IN_FLIGHT, type PaymentAttempt } from './payment-attempt.js';
-import type { PaymentMethod } from './payment-method.js';
-import { paymentMethodWire } from './payment-method.js';
 import type { PaymentOutcome, PaymentProvider, PaymentProviders, ProviderMethod } from './payment-provider.js';
 
 const PAYABLE: ReadonlySet<string> = new Set(['ready', 'billed', 'past_due']);
