@@ -505,8 +505,6 @@ export function createUseCases(ports: UseCasePorts) {
         providerName,
         incoming,
       ),
-    hasPaymentProvider: (environment: Environment) =>
-      providers.providerFor({ accountId: '', environment }) !== undefined,
     listPaymentMethods: bind(listPaymentMethods),
     getPaymentMethod: bind(getPaymentMethod),
     deletePaymentMethod: bind((context, customerId: string, id: string) =>
