@@ -19,7 +19,7 @@ import {
   recordPaymentInTransaction,
   type TransactionHooks,
 } from '../transactions/payments.js';
-import { DEFAULT_TAX_SETTINGS } from '../transactions/tax-settings.js';
+import { withTaxDefaults } from '../transactions/tax-settings.js';
 import type { Transaction } from '../transactions/transaction.js';
 import { insertTransaction, saveTransaction } from '../transactions/transaction-changes.js';
 import { bill } from '../transactions/transactions.js';
@@ -174,7 +174,7 @@ export async function priceCharge(
   const address = subscription.addressId
     ? await tx.addresses.findById(context.scope, subscription.addressId)
     : undefined;
-  const taxSettings = (await tx.billingSettings.findTaxSettings(context.scope)) ?? DEFAULT_TAX_SETTINGS;
+  const taxSettings = withTaxDefaults(await tx.billingSettings.findTaxSettings(context.scope));
   return buildTransaction(
     {
       items: charge.items,
