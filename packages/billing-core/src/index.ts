@@ -508,6 +508,16 @@ export {
   updateSubscription,
 } from './subscriptions/update-subscription.js';
 export {
+  conventionalTaxMode,
+  type LocationTax,
+  locationTax,
+  subdivisionOf,
+  type TaxLocation,
+  type TaxRateDataset,
+} from './tax/location-tax.js';
+export { TAX_RATE_DATASET } from './tax/tax-rate-dataset.js';
+export { isWellFormedEuVatId } from './tax/vat-id.js';
+export {
   ADJUSTMENT_ACTIONS,
   type Adjustment,
   type AdjustmentAction,
@@ -566,8 +576,11 @@ export {
 export {
   type CountryTaxRate,
   DEFAULT_TAX_SETTINGS,
+  type DefaultTaxMode,
   getTaxSettings,
+  TAX_RATE_DATASET_NAME,
   TAX_RATE_PATTERN,
+  type TaxRateSource,
   type TaxSettings,
   taxRateFor,
   type UpdateTaxSettingsInput,
