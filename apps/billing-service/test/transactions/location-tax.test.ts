@@ -190,6 +190,14 @@ describe.each(ENGINES)('%s: tax by location', (engine) => {
     });
     expect(preview.businessId).toBe(party.businessId);
     expect(preview.details.lineItems[0]?.totals).toMatchObject({ tax: '0', total: '10000' });
+    const transactionPreview = await paddle.transactions.preview({
+      items: [{ priceId: locationPrice, quantity: 1 }],
+      customerId: party.customerId,
+      addressId: party.addressId,
+      businessId: party.businessId ?? null,
+    });
+    expect(transactionPreview.businessId).toBe(party.businessId);
+    expect(transactionPreview.details.totals).toMatchObject({ tax: '0', total: '10000' });
     // A business needs its customer, and must be the customer's.
     const other = await buyer({ country_code: 'FR' }, 'FR40303265045');
     expectError(
