@@ -11,6 +11,7 @@ import { errorBody, respondError } from './http/envelope.js';
 import { refuseUnstorableQuery } from './http/list-params.js';
 import type { RateLimiter } from './http/rate-limiter.js';
 import { type RequestObserver, requestIdFrom, routeOf } from './http/request-observer.js';
+import { registerClientTokenRoutes } from './http/routes/client-tokens.js';
 import { registerCurrencyRoutes } from './http/routes/currencies.js';
 import { registerCustomerRoutes } from './http/routes/customers.js';
 import { registerDiscountRoutes } from './http/routes/discounts.js';
@@ -141,6 +142,7 @@ export function createApp(dependencies: AppDependencies, options: EnvironmentOpt
   registerProductRoutes(app);
   registerPriceRoutes(app);
   registerCustomerRoutes(app);
+  registerClientTokenRoutes(app);
   registerDiscountRoutes(app);
   registerUsageCatalogueRoutes(app);
   registerEventRoutes(app);

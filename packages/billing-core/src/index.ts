@@ -19,6 +19,24 @@ export {
   revokeApiKey,
 } from './access/api-keys.js';
 export type { AuthenticatedKey, AuthenticatedKeyCache, KeyReadTicket } from './access/authenticated-key-cache.js';
+export {
+  CLIENT_TOKEN_STATUSES,
+  type ClientToken,
+  type ClientTokenColumn,
+  type ClientTokenRepository,
+  type ClientTokenStatus,
+  type CreateClientTokenInput,
+  maskClientToken,
+  type StoredClientToken,
+  type UpdateClientTokenInput,
+} from './access/client-tokens.js';
+export {
+  CUSTOMER_AUTH_TOKEN_LIFETIME_MS,
+  type CustomerAuthToken,
+  type CustomerAuthTokenRepository,
+  type StoredCustomerAuthToken,
+  type VerifiedCustomer,
+} from './access/customer-auth-tokens.js';
 export { createDemoAccount, type DemoAccount, type DemoAccountRequest } from './access/demo-account.js';
 export {
   ALL_PERMISSIONS,

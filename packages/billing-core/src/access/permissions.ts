@@ -10,6 +10,8 @@ const RESOURCE_ACTIONS = {
   customer: ['read', 'write'],
   address: ['read', 'write'],
   business: ['read', 'write'],
+  client_token: ['read', 'write'],
+  customer_auth_token: ['write'],
   subscription: ['read', 'write'],
   transaction: ['read', 'write'],
   adjustment: ['read', 'write'],

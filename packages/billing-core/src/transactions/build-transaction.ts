@@ -11,16 +11,16 @@ import { isSupportedCurrency } from '../money/currencies.js';
 import { Decimal } from '../money/decimal.js';
 import { BillingError } from '../shared/billing-error.js';
 import type { IdGenerator } from '../shared/ids.js';
-import { DEFAULT_BILLING_DETAILS } from './due-dates.js';
 import { type LocationTax, locationTax, type TaxLocation } from '../tax/location-tax.js';
 import { TAX_RATE_DATASET } from '../tax/tax-rate-dataset.js';
+import { DEFAULT_BILLING_DETAILS } from './due-dates.js';
 import { type TaxSettings, taxRateFor } from './tax-settings.js';
 import type {
   BillingDetails,
+  ResolvedTaxMode,
   Transaction,
   TransactionBillingPeriod,
   TransactionCollectionMode,
-  ResolvedTaxMode,
   TransactionOrigin,
   TransactionStatus,
 } from './transaction.js';

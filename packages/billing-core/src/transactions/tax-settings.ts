@@ -6,12 +6,13 @@
  * `country_rates`, or the location dataset), and the seller's country for the EU reverse charge.
  * Changing the settings affects transactions computed afterwards; stored totals never change.
  */
+
+import { COUNTRY_CODE_PATTERN } from '../catalogue/addresses.js';
 import { Decimal } from '../money/decimal.js';
 import { BillingError } from '../shared/billing-error.js';
 import type { OperationContext } from '../shared/operation-context.js';
-import type { Repositories } from '../shared/repository.js';
 import { nowTimestamp } from '../shared/operation-context.js';
-import { COUNTRY_CODE_PATTERN } from '../catalogue/addresses.js';
+import type { Repositories } from '../shared/repository.js';
 import { TAX_RATE_DATASET } from '../tax/tax-rate-dataset.js';
 import type { ResolvedTaxMode } from './transaction.js';
 
@@ -95,7 +96,10 @@ export function withTaxDefaults(settings: Partial<TaxSettings> | undefined): Tax
 /** The dataset behind location tax, named and dated for the settings' readers. */
 export const TAX_RATE_DATASET_NAME = `${TAX_RATE_DATASET.source}@${TAX_RATE_DATASET.version} (${TAX_RATE_DATASET.published})`;
 
-export async function findTaxSettings(context: Pick<OperationContext, 'scope'>, tx: Repositories): Promise<TaxSettings> {
+export async function findTaxSettings(
+  context: Pick<OperationContext, 'scope'>,
+  tx: Repositories,
+): Promise<TaxSettings> {
   return withTaxDefaults(await tx.billingSettings.findTaxSettings(context.scope));
 }
 
