@@ -219,6 +219,46 @@ describe.each(ENGINES)('%s: tax by location', (engine) => {
     );
   });
 
+  it('carries the business, and its reverse charge, onto the subscription’s renewals; the rate follows the address', async () => {
+    const productId = await createProduct(sandbox, { name: 'Plan' });
+    const monthly = await paddle.prices.create({
+      productId,
+      description: 'Monthly plan',
+      unitPrice: { amount: '10000', currencyCode: 'USD' },
+      billingCycle: { interval: 'month', frequency: 1 },
+      taxMode: 'location' as never,
+    });
+    const business = await buyer({ country_code: 'FR', postal_code: '75001' }, 'FR40303265045');
+    const consumer = await buyer({ country_code: 'AU', postal_code: '2000' });
+    const subscriptionOf = async (party: Awaited<ReturnType<typeof buyer>>) => {
+      const checkout = await sandbox.post('/transactions', {
+        items: [{ price_id: monthly.id, quantity: 1 }],
+        customer_id: party.customerId,
+        address_id: party.addressId,
+        ...(party.businessId ? { business_id: party.businessId } : {}),
+      });
+      expect(checkout.status, checkout.text).toBe(201);
+      const paid = await sandbox.post(`/transactions/${checkout.id}/simulate-payment`, { outcome: 'success' });
+      expect(paid.status, paid.text).toBe(200);
+      return String(paid.entity.subscription_id);
+    };
+    const businessSubscription = await subscriptionOf(business);
+    const consumerSubscription = await subscriptionOf(consumer);
+    const advanced = await sandbox.post('/sandbox-clock/advance', { seconds: 32 * 86_400 });
+    expect(advanced.status, advanced.text).toBe(200);
+    const renewalOf = async (subscriptionId: string) => {
+      const list = await sandbox.get(`/transactions?subscription_id=${subscriptionId}&origin=subscription_recurring`);
+      expect(list.list, list.text).toHaveLength(1);
+      return list.list[0] as { business_id: string | null; details: { totals: Record<string, string> } };
+    };
+    const businessRenewal = await renewalOf(businessSubscription);
+    expect(businessRenewal.business_id).toBe(business.businessId);
+    expect(businessRenewal.details.totals).toMatchObject({ tax: '0', total: '10000' });
+    const consumerRenewal = await renewalOf(consumerSubscription);
+    expect(consumerRenewal.business_id).toBeNull();
+    expect(consumerRenewal.details.totals).toMatchObject({ tax: '909', total: '10000' });
+  });
+
   it('takes location rates for inclusive and exclusive prices when rate_source is location', async () => {
     const settings = await sandbox.patch('/tax-settings', { rate_source: 'location' });
     expect(settings.entity).toMatchObject({ rate_source: 'location', default_tax_mode: 'location' });
