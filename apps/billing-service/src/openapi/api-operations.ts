@@ -23,6 +23,7 @@ import {
   CreateSimulationBody,
   CreateTransactionBody,
   CreateUsageBalanceUnitBody,
+  GenerateCustomerAuthTokenBody,
   PauseSubscriptionBody,
   PreviewTransactionBody,
   PricingPreviewBody,
@@ -434,6 +435,7 @@ export const API_OPERATIONS: readonly ApiOperation[] = [
     'Customers',
     'Generate a customer authentication token',
     'customer_auth_token.write',
+    body('GenerateCustomerAuthTokenBody', GenerateCustomerAuthTokenBody),
   ),
   operation('get', '/customers/:customer/businesses', 'Businesses', 'List a customer’s businesses', 'business.read'),
   operation('post', '/customers/:customer/businesses', 'Businesses', 'Create a business', 'business.write', {

@@ -203,6 +203,8 @@ describe.each(ENGINES)('%s: client-side tokens and customer auth tokens', (engin
     expect(await refusal(stranger.customers.generateAuthToken(customer.id))).toBe('not_found');
     expect(await refusal(live.customers.generateAuthToken(customer.id))).toBe('not_found');
     expectError(await sandbox.post('/customers/ctm_01h00000000000000000000000/auth-token'), 404, 'not_found');
+    // The endpoint takes no fields: one sent is refused, not ignored.
+    expectInvalidField(await sandbox.post(`/customers/${customer.id}/auth-token`, { expires_in: 3600 }), 'expires_in');
     expectError(await sandbox.post('/customers/not-an-id/auth-token'), 400, 'bad_request');
     await paddle.customers.archive(customer.id);
     expectError(await sandbox.post(`/customers/${customer.id}/auth-token`), 400, 'entity_archived');

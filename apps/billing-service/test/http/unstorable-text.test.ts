@@ -152,7 +152,7 @@ describe.each(ENGINES)('%s: unstorable text', (engine) => {
       'PATCH /tax-settings': { default_rate: '0.2', seller_country_code: 'DE' },
       'POST /client-tokens': { name: 'Checkout', description: 'd' },
       'PATCH /client-tokens/:id': { status: 'revoked' },
-      'POST /customers/:customer/auth-token': null,
+      'POST /customers/:customer/auth-token': {},
       'POST /usage-events': {
         events: [
           {

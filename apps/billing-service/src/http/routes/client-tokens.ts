@@ -4,7 +4,11 @@
  * /customers/{id}/auth-token`), ADR 1431 and ADR 1432. The whole client token appears only in
  * the create answer; reads show it masked.
  */
-import { CreateClientTokenBody, UpdateClientTokenBody } from '@drawdown/billing-contract';
+import {
+  CreateClientTokenBody,
+  GenerateCustomerAuthTokenBody,
+  UpdateClientTokenBody,
+} from '@drawdown/billing-contract';
 import { CLIENT_TOKEN_STATUSES, type ClientTokenColumn } from '@drawdown/billing-core';
 import type { Hono } from 'hono';
 import type { AppEnv } from '../app-env.js';
@@ -45,6 +49,7 @@ export function registerClientTokenRoutes(app: Hono<AppEnv>): void {
 
   app.post('/customers/:customer/auth-token', need('customer_auth_token.write'), async (c) => {
     const customerId = pathId(c, 'ctm', 'customer');
+    await readBody(c, GenerateCustomerAuthTokenBody);
     return respond(c, await c.var.useCases.generateCustomerAuthToken(c.var.caller, customerId));
   });
 }
