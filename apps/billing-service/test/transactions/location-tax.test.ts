@@ -11,6 +11,7 @@ import { type Environment, Paddle } from '@paddle/paddle-node-sdk';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type ApiClient, expectError, expectInvalidField, harnessClients } from '../support/api-client.js';
 import { createProduct, unique } from '../support/catalogue-fixtures.js';
+import { pdfText } from './pdf-text.js';
 
 interface Place {
   readonly country_code: string;
@@ -160,6 +161,30 @@ describe.each(ENGINES)('%s: tax by location', (engine) => {
     expect(malformed.transaction.details?.totals).toMatchObject({ tax: '1667' });
     const consumer = await taxed({ country_code: 'FR', postal_code: '75001' });
     expect(consumer.transaction.details?.totals).toMatchObject({ tax: '1667' });
+  });
+
+  it('prints the same tax on the invoice, and says when VAT was reverse charged', async () => {
+    const invoiceText = async (transactionId: string) => {
+      const paid = await sandbox.post(`/transactions/${transactionId}/simulate-payment`, { outcome: 'success' });
+      expect(paid.status, paid.text).toBe(200);
+      const link = await sandbox.get(`/transactions/${transactionId}/invoice`);
+      expect(link.status, link.text).toBe(200);
+      const pdf = await fetch(String(link.entity.url));
+      expect(pdf.status).toBe(200);
+      return (await pdfText(new Uint8Array(await pdf.arrayBuffer()))).text;
+    };
+    const german = await taxed({ country_code: 'DE', postal_code: '10115' });
+    const germanText = await invoiceText(german.transaction.id);
+    // 19% VAT of 1597 inside the 10000 total.
+    expect(germanText).toContain('19%');
+    expect(germanText).toContain('$15.97');
+    expect(germanText).toContain('$100.00');
+    expect(germanText).not.toContain('Reverse charge');
+    const business = await taxed({ country_code: 'FR', postal_code: '75001' }, locationPrice, 'FR40303265045');
+    const businessText = await invoiceText(business.transaction.id);
+    expect(businessText).toContain('0%');
+    expect(businessText).toContain('Reverse charge');
+    expect(businessText).toContain('FR40303265045');
   });
 
   it('shows the same tax in the pricing preview, the transaction preview and the transaction', async () => {
