@@ -9,7 +9,7 @@ import { TAX_RATE_DATASET } from '@drawdown/billing-core';
 import { type BillingHarness, ENGINES, startBillingHarness } from '@drawdown/testkit';
 import { type Environment, Paddle } from '@paddle/paddle-node-sdk';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type ApiClient, expectError, expectInvalidField, harnessClients } from '../support/api-client.js';
+import { type ApiClient, apiClient, expectError, expectInvalidField, harnessClients } from '../support/api-client.js';
 import { createProduct, unique } from '../support/catalogue-fixtures.js';
 import { pdfText } from './pdf-text.js';
 
@@ -241,6 +241,37 @@ describe.each(ENGINES)('%s: tax by location', (engine) => {
       }),
       400,
       'transaction_business_customer_mismatch',
+    );
+    // A business of another account, or an archived one, is refused too.
+    const strangerAccount = await harness.createAccount({ earlyAccess: false });
+    const stranger = apiClient(
+      harness.sandboxUrl,
+      await harness.createKey({ environment: 'sandbox', permissions: ['all'], accountId: strangerAccount }),
+    );
+    const strangerCustomer = await stranger.post('/customers', { email: `${unique('stranger')}@example.com` });
+    const strangerBusiness = await stranger.post(`/customers/${strangerCustomer.id}/businesses`, { name: 'Theirs' });
+    expect(strangerBusiness.status, strangerBusiness.text).toBe(201);
+    expectError(
+      await sandbox.post('/pricing-preview', {
+        items: [{ price_id: locationPrice, quantity: 1 }],
+        customer_id: party.customerId,
+        business_id: strangerBusiness.id,
+      }),
+      400,
+      'business_not_found',
+    );
+    const archived = await sandbox.patch(`/customers/${other.customerId}/businesses/${other.businessId}`, {
+      status: 'archived',
+    });
+    expect(archived.status, archived.text).toBe(200);
+    expectError(
+      await sandbox.post('/transactions/preview', {
+        items: [{ price_id: locationPrice, quantity: 1 }],
+        customer_id: other.customerId,
+        business_id: other.businessId,
+      }),
+      400,
+      'entity_archived',
     );
   });
 
