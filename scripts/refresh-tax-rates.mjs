@@ -3,7 +3,7 @@
  * Regenerates `packages/billing-core/src/tax/tax-rate-dataset.ts` from the installed `sales-tax`
  * package's rate table (ADR 1430). Run after bumping `sales-tax` in the root package.json:
  *
- *     npm install -D --save-exact sales-tax@latest && node scripts/refresh-tax-rates.mjs
+ *     npm install -D --save-exact sales-tax@latest && npm run tax-rates
  *
  * `--print` writes the dataset as JSON to stdout instead (the dataset's test compares it with
  * the committed module).
