@@ -187,6 +187,21 @@ describe.each(ENGINES)('%s: tax by location', (engine) => {
     expect(businessText).toContain('FR40303265045');
   });
 
+  it('recomputes the tax when a ready transaction moves to another address, as checkout does', async () => {
+    const { party, transaction } = await taxed({ country_code: 'DE', postal_code: '10115' });
+    expect(transaction.details?.totals).toMatchObject({ tax: '1597', total: '10000' });
+    const moved = await sandbox.post(`/customers/${party.customerId}/addresses`, {
+      country_code: 'US',
+      region: 'New York',
+      postal_code: '10001',
+    });
+    expect(moved.status, moved.text).toBe(201);
+    const updated = await paddle.transactions.update(transaction.id, { addressId: moved.id });
+    // New York's 4% on top of the price.
+    expect(updated.details?.totals).toMatchObject({ subtotal: '10000', tax: '400', total: '10400' });
+    expect(updated.details?.taxRatesUsed.map((used) => used.taxRate)).toEqual(['0.04']);
+  });
+
   it('shows the same tax in the pricing preview, the transaction preview and the transaction', async () => {
     const { party, transaction } = await taxed({ country_code: 'US', region: 'CA', postal_code: '94105' });
     const preview = await paddle.transactions.preview({
