@@ -4,6 +4,7 @@
  * The usage-based billing permissions are offered only to accounts in early access.
  */
 
+/** Resources with one action only have that one: customer auth tokens are issued, never read back. */
 const RESOURCE_ACTIONS = {
   product: ['read', 'write'],
   price: ['read', 'write'],
