@@ -6,8 +6,6 @@
  * `country_rates`, or the location dataset), and the seller's country for the EU reverse charge.
  * Changing the settings affects transactions computed afterwards; stored totals never change.
  */
-
-import { COUNTRY_CODE_PATTERN } from '../catalogue/addresses.js';
 import { Decimal } from '../money/decimal.js';
 import { BillingError } from '../shared/billing-error.js';
 import type { OperationContext } from '../shared/operation-context.js';
@@ -135,7 +133,7 @@ export async function updateTaxSettings(
     countryRates.sort((left, right) => left.countryCode.localeCompare(right.countryCode));
   }
   const sellerCountryCode = input.sellerCountryCode;
-  if (sellerCountryCode !== undefined && sellerCountryCode !== null && !COUNTRY_CODE_PATTERN.test(sellerCountryCode)) {
+  if (sellerCountryCode !== undefined && sellerCountryCode !== null && !COUNTRY_CODE.test(sellerCountryCode)) {
     throw BillingError.invalidField('seller_country_code', 'must be an ISO 3166-1 alpha-2 code such as DE, or null');
   }
   return context.store.transaction(async (tx) => {
