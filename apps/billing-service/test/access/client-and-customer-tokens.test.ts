@@ -129,6 +129,11 @@ describe.each(ENGINES)('%s: client-side tokens and customer auth tokens', (engin
     expect((await paddle.clientTokens.get(mine.id)).status).toBe('active');
     expectInvalidField(await sandbox.post('/client-tokens', { name: '' }), 'name');
     expectInvalidField(await sandbox.post('/client-tokens', { name: 'x'.repeat(151) }), 'name');
+    expectInvalidField(
+      await sandbox.post('/client-tokens', { name: 'ok', description: 'x'.repeat(501) }),
+      'description',
+    );
+    expectInvalidField(await sandbox.post('/client-tokens', { name: 'ok', description: '' }), 'description');
     expectInvalidField(await sandbox.post('/client-tokens', { name: 'ok', token: 'test_mine' }), 'token');
     expectInvalidField(await sandbox.patch(`/client-tokens/${mine.id}`, { status: 'paused' }), 'status');
     expectInvalidField(await sandbox.patch(`/client-tokens/${mine.id}`, { name: 'renamed' }), 'name');

@@ -4,11 +4,11 @@
  * /client-tokens/{id}`), and `POST /customers/{id}/auth-token`, which takes no fields.
  */
 import { z } from 'zod';
-import { description } from './common.js';
 
 export const CreateClientTokenBody = z.strictObject({
   name: z.string().trim().min(1).max(150),
-  description: description.nullable().optional(),
+  /** 1–500 characters, as the public API documents. */
+  description: z.string().min(1).max(500).nullable().optional(),
 });
 
 /** `POST /customers/{id}/auth-token`: empty (the SDK sends no body); any field is refused, not ignored. */
