@@ -38,6 +38,7 @@ import {
   simulationsCollection,
 } from './repositories/simulation-repositories.js';
 import { SqlSubscriptionRepository } from './repositories/subscription-repository.js';
+import { SqlClientTokenRepository, SqlCustomerAuthTokenRepository } from './repositories/token-repositories.js';
 import { adjustmentsTable } from './repositories/transaction-adjustments.js';
 import { SqlTransactionRepository } from './repositories/transaction-repository.js';
 import { SqlBillingSettingsRepository } from './repositories/transaction-settings.js';
@@ -91,6 +92,8 @@ export function repositoriesOn(executor: SqlExecutor): Repositories {
     paymentAttempts: new SqlPaymentAttemptRepository(executor),
     sandboxPayments: new DocumentCollection(executor, sandboxPaymentsTable),
     checkoutSettings: new DocumentCollection(executor, checkoutSettingsTable),
+    clientTokens: new SqlClientTokenRepository(executor),
+    customerAuthTokens: new SqlCustomerAuthTokenRepository(executor),
   };
 }
 

@@ -20,6 +20,7 @@ import { metricRollups } from './0052-metric-rollups.js';
 import { reports } from './0053-reports.js';
 import { demoAccount } from './0080-demo-account.js';
 import { payments } from './0100-payments.js';
+import { clientAndCustomerTokens } from './0120-client-and-customer-tokens.js';
 import type { Migration } from './migration.js';
 
 export const MIGRATIONS: readonly Migration[] = [
@@ -39,6 +40,7 @@ export const MIGRATIONS: readonly Migration[] = [
   transactionRevisions,
   searchColumns,
   payments,
+  clientAndCustomerTokens,
 ];
 
 const MIGRATION_LOCK_KEY = 4_172_031_985;
