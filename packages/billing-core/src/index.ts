@@ -314,6 +314,14 @@ export {
   SANDBOX_RETRY_SCHEDULE,
 } from './notifications/retry-policy.js';
 export {
+  MAX_PORTAL_SESSION_SUBSCRIPTIONS,
+  PORTAL_SESSION_LIFETIME_MS,
+  type PortalSessionClaims,
+  type PortalSessionGrant,
+  parsePortalSessionPayload,
+  portalSessionPayload,
+} from './portal/portal-sessions.js';
+export {
   type ClaimedReport,
   claimDueReports,
   csvCell,

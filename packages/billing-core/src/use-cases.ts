@@ -77,6 +77,7 @@ import {
   listNotifications,
   replayNotification,
 } from './notifications/notifications.js';
+import { acceptPortalSession, createPortalSession } from './portal/portal-sessions.js';
 import { type ClaimedReport, claimDueReports, generateReport } from './reports/generate-report.js';
 import {
   createReport,
@@ -410,6 +411,10 @@ export function createUseCases(ports: UseCasePorts) {
       requireUnexpired(context, claims);
       return getCreditNoteDocument(context, claims.adjustmentId);
     },
+
+    // Customer portal sessions (ADR 1440): the claims to sign, and a signed token's claims accepted.
+    createPortalSession: bind(createPortalSession),
+    acceptPortalSession: bind(acceptPortalSession),
 
     // Events and notifications.
     listEvents: bind(listEvents),

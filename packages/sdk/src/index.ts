@@ -38,6 +38,7 @@ export {
 } from './resources/currencies.js';
 export type { EventsResource, EventTypesResource, ListEventsParams } from './resources/events.js';
 export type { NotificationSettingsResource, NotificationsResource } from './resources/notifications.js';
+export type { BusinessesResource, CustomerPortalSessionsResource } from './resources/portal-sessions.js';
 export type {
   AdvancedSandboxClock,
   AdvanceSandboxClockInput,
@@ -105,6 +106,13 @@ export type {
   TrafficSource,
   UpdateNotificationSettingInput,
 } from './types/notifications.js';
+export type {
+  Business,
+  CreateBusinessInput,
+  CustomerPortalSession,
+  UpdateBusinessInput,
+  VerifiedPortalSession,
+} from './types/portal-sessions.js';
 export type { CatalogueStatus, CustomData, Duration, Interval, Money, PageParams, TimePeriod } from './types/shared.js';
 export type {
   BillingDetails,
@@ -113,6 +121,8 @@ export type {
   ListSubscriptionsParams,
   OnResume,
   PauseSubscriptionInput,
+  PreviewedTransaction,
+  PreviewTotals,
   ProrationBillingMode,
   ResumeSubscriptionInput,
   ScheduledChange,
@@ -121,6 +131,7 @@ export type {
   SubscriptionItem,
   SubscriptionItemInput,
   SubscriptionStatus,
+  SubscriptionUpdatePreview,
   UpdateSubscriptionInput,
 } from './types/subscriptions.js';
 export {

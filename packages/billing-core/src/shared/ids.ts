@@ -32,6 +32,7 @@ export const ID_PREFIXES = {
   simulationRun: 'ntfsimrun',
   simulationRunEvent: 'ntfsimevt',
   report: 'rep',
+  customerPortalSession: 'cpls',
 } as const;
 
 export type IdPrefix = (typeof ID_PREFIXES)[keyof typeof ID_PREFIXES];
