@@ -5,6 +5,7 @@
  * billed). The bar's scale is allowance + overage, so a bar over its allowance shows how far over.
  */
 import { DrawdownApiError, type UsageBalance } from '@drawdown/sdk';
+import { type Translate, translator } from './messages.js';
 import type { PortalClient } from './portal-client.js';
 import { addDecimals, basisPoints, decimalToString, formatQuantity, isPositive, parseDecimal } from './quantities.js';
 
@@ -32,6 +33,11 @@ export interface UsageMeterView {
   readonly overageShare: number;
   /** One sentence a screen reader can say: `750 of 1,000 calls used, 250 left`. */
   readonly summary: string;
+  /**
+   * The figures above the bar. Past the allowance they count everything used, so 180 over an
+   * allowance of 1,000 reads `1,180 used of 1,000: 180 over`, never `1,000 of 1,000 used`.
+   */
+  readonly figures: string;
 }
 
 /** How long a unit's name is kept: names change rarely, and each read costs a call. */
@@ -77,22 +83,32 @@ export function toMeterView(
   balance: UsageBalance,
   names: { name: string; unitName: string },
   locale: string,
+  t: Translate = translator('en'),
 ): UsageMeterView {
   const used = parseDecimal(balance.balance?.used?.total);
   const remaining = parseDecimal(balance.balance?.remaining?.total);
   const overage = parseDecimal(balance.balance?.overage?.total);
   const allowance = addDecimals(used, remaining);
   const scale = addDecimals(allowance, overage);
+  // Everything consumed: what the allowance covered and what went past it.
+  const consumed = addDecimals(used, overage);
   const text = {
-    used: formatQuantity(decimalToString(used), locale),
+    used: formatQuantity(decimalToString(consumed), locale),
     remaining: formatQuantity(decimalToString(remaining), locale),
     overage: formatQuantity(decimalToString(overage), locale),
     allowance: formatQuantity(decimalToString(allowance), locale),
   };
   const overageShare = basisPoints(overage, scale);
   const usedShare = basisPoints(used, scale);
-  let summary = `${text.used} of ${withUnit(text.allowance, names.unitName)} used, ${text.remaining} left`;
-  if (isPositive(overage)) summary += `, ${withUnit(text.overage, names.unitName)} over the allowance`;
+  const over = isPositive(overage);
+  const values = {
+    used: text.used,
+    allowance: withUnit(text.allowance, names.unitName),
+    remaining: text.remaining,
+    overage: withUnit(text.overage, names.unitName),
+  };
+  const summary = t(over ? 'usageSummaryOver' : 'usageSummary', values);
+  const figures = t(over ? 'usageFiguresOver' : 'usageFigures', values);
   return {
     balanceId: balance.id,
     unitId: balance.usageBalanceUnitId,
@@ -110,6 +126,7 @@ export function toMeterView(
     overageShare,
     remainingShare: isPositive(remaining) ? Math.max(0, 10_000 - usedShare - overageShare) : 0,
     summary,
+    figures,
   };
 }
 
@@ -119,6 +136,7 @@ export async function loadUsage(
   customerId: string,
   locale: string,
   names: UnitNameCache,
+  t: Translate = translator('en'),
 ): Promise<readonly UsageMeterView[]> {
   // At most one balance per unit, so one page of 200 holds them all (seed 000).
   const balances = (await client.usageBalances.list(customerId, { perPage: 200 }).next()).filter(
@@ -126,7 +144,7 @@ export async function loadUsage(
   );
   const views = await Promise.all(
     balances.map(async (balance) =>
-      toMeterView(balance, await names.nameOf(client, balance.usageBalanceUnitId), locale),
+      toMeterView(balance, await names.nameOf(client, balance.usageBalanceUnitId), locale, t),
     ),
   );
   return views.sort((left, right) => left.name.localeCompare(right.name) || left.unitId.localeCompare(right.unitId));
