@@ -273,11 +273,16 @@ describe('the billing portal in Chromium', () => {
       return browser.document.documentElement.scrollWidth - browser.innerWidth;
     });
     expect(overflow).toBeLessThanOrEqual(0);
-    const label = await page
-      .locator('#history-rows td[data-label="Amount"]')
-      .first()
-      .evaluate((cell) => (globalThis as unknown as BrowserGlobals).getComputedStyle(cell, '::before').content);
-    expect(label).toBe('"Amount"');
+    // Compact cards: the amount sits on the description's line, right-aligned, with no repeated labels.
+    const amountCell = page.locator('#history-rows td[data-label="Amount"]').first();
+    const descriptionCell = page.locator('#history-rows td[data-label="Description"]').first();
+    const [amountBox, descriptionBox] = [await amountCell.boundingBox(), await descriptionCell.boundingBox()];
+    expect(Math.abs((amountBox?.y ?? 0) - (descriptionBox?.y ?? 100))).toBeLessThan(24);
+    expect(
+      await amountCell.evaluate(
+        (cell) => (globalThis as unknown as BrowserGlobals).getComputedStyle(cell, '::before').content,
+      ),
+    ).toBe('none');
     await page.getByRole('heading', { name: 'Billing', exact: true }).scrollIntoViewIfNeeded();
     await page.screenshot({ path: resolve(ARTIFACTS, 'portal-phone.png') });
   });

@@ -155,17 +155,22 @@ export const PORTAL_SCRIPT = String.raw`(function () {
   // Invoices: the link costs a call and expires in an hour, so it is fetched only on a press.
   document.addEventListener('submit', async function (event) {
     var form = event.target;
-    if (!(form instanceof HTMLFormElement) || !form.classList.contains('invoice-form')) return;
+    if (!(form instanceof HTMLFormElement)) return;
+    var creditNote = form.classList.contains('credit-note-form');
+    if (!creditNote && !form.classList.contains('invoice-form')) return;
     event.preventDefault();
     var button = form.querySelector('button');
     if (!button || button.getAttribute('aria-busy') === 'true') return;
-    var id = form.getAttribute('data-transaction-id');
+    var id = form.getAttribute(creditNote ? 'data-adjustment-id' : 'data-transaction-id');
+    var endpoint = creditNote
+      ? base + '/api/adjustments/' + encodeURIComponent(id) + '/credit-note'
+      : base + '/api/transactions/' + encodeURIComponent(id) + '/invoice';
     button.setAttribute('aria-busy', 'true');
     var label = button.textContent;
     button.textContent = t('preparing');
     announce(t('preparingInvoice'));
     try {
-      var response = await fetch(base + '/api/transactions/' + encodeURIComponent(id) + '/invoice', {
+      var response = await fetch(endpoint, {
         method: 'POST',
         headers: { accept: 'application/json', 'content-type': 'application/json', 'x-csrf-token': csrf },
         credentials: 'same-origin',

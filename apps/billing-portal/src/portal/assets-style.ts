@@ -121,20 +121,22 @@ table.history { width: 100%; border-collapse: collapse; }
      right, the invoice button below only where there is one (30 rows fit in about 3,000 px). */
   .history thead { position: absolute; width: 1px; height: 1px; overflow: hidden; clip: rect(0 0 0 0); }
   .history, .history tbody { display: block; width: 100%; }
-  .history tr { display: grid; grid-template-columns: minmax(0, 1fr) auto; grid-template-areas: "description amount" "date status" "invoice invoice";
-    gap: .125rem .75rem; border-bottom: 1px solid var(--line); padding: .5rem 0; }
+  .history tr { display: grid; grid-template-columns: auto minmax(0, 1fr) auto; align-items: center;
+    grid-template-areas: "description description amount" "date status invoice";
+    gap: .125rem .5rem; border-bottom: 1px solid var(--line); padding: .375rem 0; }
   .history td { display: block; border: 0; padding: 0; text-align: left; }
   .history .description-cell { grid-area: description; }
   .history .amount-cell { grid-area: amount; text-align: right; }
   .history .date-cell { grid-area: date; color: var(--ink-soft); font-size: .875rem; }
-  .history .status-cell { grid-area: status; text-align: right; }
-  .history .invoice-cell { grid-area: invoice; }
-  .history tr.no-actions .invoice-cell { display: none; }
+  .history .status-cell { grid-area: status; }
+  .history .invoice-cell { grid-area: invoice; justify-self: end; display: flex; gap: .25rem; }
+  .history tr.no-actions .invoice-cell { visibility: hidden; }
   .history .invoice-cell:empty { display: none; }
-  .history .amount-cell .secondary { font-size: .8rem; }
+  .history .amount-cell .secondary { font-size: .8rem; white-space: nowrap; }
+  .history .amount { white-space: nowrap; }
   .history .description-cell .secondary { display: inline; margin-left: .375rem; }
-  .status { font-size: .8rem; padding: 0 .5rem; }
-  .invoice-button, .pay-link { margin-top: .25rem; }
+  .status { font-size: .8rem; padding: 0 .5rem; white-space: nowrap; }
+  .invoice-button, .pay-link { margin: 0; padding: .25rem .5rem; font-size: .875rem; }
 }
 @media (prefers-reduced-motion: no-preference) { .meter-bar rect { transition: width .3s ease, x .3s ease; } }
 `;

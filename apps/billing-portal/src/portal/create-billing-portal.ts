@@ -274,6 +274,19 @@ export function createBillingPortal(options: BillingPortalOptions): BillingPorta
     return url;
   }
 
+  /** A fresh link to the credit note of one of the customer's own adjustments. */
+  async function creditNoteLink(c: Context): Promise<string> {
+    requireSameSite(c);
+    const customerId = await customerOf(c);
+    const id = idParam(c, ADJUSTMENT_ID, 'adjustment');
+    // Read by id alone, then checked: a customer filter in the query is not what decides.
+    const [adjustment] = await client.adjustments.list({ id: [id] }).next();
+    if (!adjustment) throw new Refused(NOT_FOUND);
+    if (adjustment.customerId !== customerId) throw new Refused(FORBIDDEN);
+    const { url } = await client.adjustments.getCreditNote(id, { disposition: 'attachment' });
+    return url;
+  }
+
   /** The customer's subscription named in the path, or a refusal: another customer's is `forbidden`. */
   async function subscriptionOf(c: Context): Promise<{ customerId: string; subscription: Subscription }> {
     const customerId = await customerOf(c);
@@ -331,6 +344,7 @@ export function createBillingPortal(options: BillingPortalOptions): BillingPorta
     const disposition = body?.disposition === 'inline' ? 'inline' : 'attachment';
     return c.json({ data: { url: await invoiceLink(c, disposition) } });
   });
+  api.post('/adjustments/:id/credit-note', async (c) => c.json({ data: { url: await creditNoteLink(c) } }));
   api.get('/usage', async (c) => {
     const viewer = await viewerOf(c.req.raw);
     return c.json({ data: await usage(viewer, await textOf(c, viewer)) });
@@ -417,15 +431,20 @@ export function createBillingPortal(options: BillingPortalOptions): BillingPorta
     );
   });
 
-  // A credit note: a fresh link, and the browser is sent to it (the PDF downloads, the page stays).
+  // A credit note without script: a page that links the PDF (a redirect to the service's
+  // address would leave 'self', which the policy's form-action refuses).
   app.post('/adjustments/:id/credit-note', async (c) => {
-    requireSameSite(c);
-    const customerId = await customerOf(c);
-    const id = idParam(c, ADJUSTMENT_ID, 'adjustment');
-    const [adjustment] = await client.adjustments.list({ id: [id], customerId: [customerId] }).next();
-    if (!adjustment || adjustment.customerId !== customerId) throw new Refused(FORBIDDEN);
-    const { url } = await client.adjustments.getCreditNote(id, { disposition: 'attachment' });
-    return c.redirect(url, 303);
+    const url = await creditNoteLink(c);
+    const text = await textOf(c);
+    return c.html(
+      renderMessagePage(
+        text.t('creditNoteReady'),
+        text.t('linkOneHour'),
+        assets,
+        { href: url, text: text.t('downloadCreditNotePdf') },
+        text.language,
+      ),
+    );
   });
 
   // Self-service: each action checks the subscription is the signed-in customer's first.
@@ -488,7 +507,7 @@ export function createBillingPortal(options: BillingPortalOptions): BillingPorta
   });
 
   /** The change a form asks for: a price the plan may move to and a quantity within its limits. */
-  async function requestedChange(c: Context, subscription: Subscription, text: Text, fields: Record<string, string>) {
+  async function requestedChange(subscription: Subscription, text: Text, fields: Record<string, string>) {
     const priceId = fields.price_id ?? '';
     const quantity = Number(fields.quantity ?? '');
     if (!PRICE_ID.test(priceId)) throw new Refused(badRequest('price_id must be a price id (pri_…).'));
@@ -527,7 +546,7 @@ export function createBillingPortal(options: BillingPortalOptions): BillingPorta
     if (!allowed.changePlan) throw new Refused(NOT_FOUND);
     const { subscription } = await subscriptionOf(c);
     const text = await textOf(c, await viewerOf(c.req.raw));
-    const change = await requestedChange(c, subscription, text, c.req.query());
+    const change = await requestedChange(subscription, text, c.req.query());
     const preview = await client.subscriptions.previewUpdate(subscription.id, change.input);
     return c.html(
       renderChangePreview(
@@ -544,7 +563,7 @@ export function createBillingPortal(options: BillingPortalOptions): BillingPorta
     if (!allowed.changePlan) throw new Refused(NOT_FOUND);
     const { subscription } = await subscriptionOf(c);
     const text = await textOf(c);
-    const change = await requestedChange(c, subscription, text, await readForm(c));
+    const change = await requestedChange(subscription, text, await readForm(c));
     await client.subscriptions.update(subscription.id, change.input);
     return c.redirect(back('change'), 303);
   });

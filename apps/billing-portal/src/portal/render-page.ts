@@ -238,7 +238,7 @@ function renderAdjustments(input: PageInput): string {
   const rows = adjustments
     .map((adjustment) => {
       const note = adjustment.hasCreditNote
-        ? `<form class="credit-note-form" method="post" action="${attribute(`${basePath}/adjustments/${adjustment.id}/credit-note`)}">${hiddenCsrf(csrfToken)}<button type="submit" class="invoice-button" aria-label="${attribute(`${t('creditNotePdf')}, ${t('creditNoteLabel', { date: adjustment.dateText, total: adjustment.total })}`)}">${escapeHtml(t('creditNotePdf'))}</button></form>`
+        ? `<form class="credit-note-form" method="post" action="${attribute(`${basePath}/adjustments/${adjustment.id}/credit-note`)}" data-adjustment-id="${attribute(adjustment.id)}">${hiddenCsrf(csrfToken)}<button type="submit" class="invoice-button" aria-label="${attribute(`${t('creditNotePdf')}, ${t('creditNoteLabel', { date: adjustment.dateText, total: adjustment.total })}`)}">${escapeHtml(t('creditNotePdf'))}</button></form>`
         : `<span class="secondary" aria-hidden="true">—</span>`;
       return `<tr role="row" data-adjustment-id="${attribute(adjustment.id)}" data-action="${attribute(adjustment.action)}">
 <td role="cell" data-label="${attribute(t('colDate'))}" class="date-cell"><time datetime="${attribute(adjustment.date)}">${escapeHtml(adjustment.dateText)}</time></td>

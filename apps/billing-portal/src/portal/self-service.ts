@@ -425,7 +425,7 @@ export function readDetailsForm(form: Readonly<Record<string, string>>): {
     city: field('city'),
     postalCode: field('postal_code', 20),
     region: field('region'),
-    countryCode: field('country_code', 2).toUpperCase(),
+    countryCode: field('country_code', 10).toUpperCase(),
     businessName: field('business_name'),
     taxIdentifier: field('tax_identifier', 50),
   };
