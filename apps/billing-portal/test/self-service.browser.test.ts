@@ -151,6 +151,16 @@ describe('the self-service billing portal in Chromium', () => {
       } else {
         expect(await page.locator('.meter [data-part="figures"]').first().textContent()).toMatch(/ of /);
       }
+      // Usage by billing period: a chart with the same figures in a table, behind a disclosure.
+      const periods = page.locator('.meter').first().locator('[data-part="periods"]');
+      expect(await periods.count()).toBe(1);
+      await periods.locator('summary').click();
+      const current = periods.locator('tr.current-period');
+      expect(await current.count()).toBe(1);
+      const usedInPeriod = await current.locator('td').nth(1).textContent();
+      expect(await page.locator('.meter').first().locator('[data-part="used"]').textContent()).toBe(usedInPeriod);
+      expect(await periods.locator('svg rect.bar-used').count()).toBeGreaterThan(0);
+      await expectAccessible(page);
     });
 
     it('cancels at the end of the period and undoes it', async () => {

@@ -684,4 +684,5 @@ export {
   type UsageEventResult,
   validateUsageEvent,
 } from './usage/usage-event.js';
+export { MAX_USAGE_PERIODS, type UsagePeriod, usagePeriodsOf } from './usage/usage-periods.js';
 export { type Caller, createUseCases, type DueWork, type UseCasePorts, type UseCases } from './use-cases.js';

@@ -152,6 +152,7 @@ import { applyPendingDrawdowns } from './usage/apply-drawdowns.js';
 import { getUsageBalance, listUsageBalances } from './usage/read-usage-balances.js';
 import { recordUsageEvents } from './usage/record-usage-events.js';
 import type { UsageEventInput } from './usage/usage-event.js';
+import { listUsagePeriods } from './usage/usage-periods.js';
 
 /** Who asks: an authenticated account in one environment. */
 export interface Caller {
@@ -414,6 +415,7 @@ export function createUseCases(ports: UseCasePorts) {
 
     // Customer portal sessions (ADR 1440): the claims to sign, and a signed token's claims accepted.
     createPortalSession: bind(createPortalSession),
+    listUsagePeriods: bind(listUsagePeriods),
     acceptPortalSession: bind(acceptPortalSession),
 
     // Events and notifications.

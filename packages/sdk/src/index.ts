@@ -163,6 +163,7 @@ export type {
   UsageEvent,
   UsageEventInput,
   UsageEventResult,
+  UsagePeriod,
 } from './types/usage.js';
 export {
   DEFAULT_USAGE_RETRY,

@@ -74,6 +74,15 @@ table.history { width: 100%; border-collapse: collapse; }
 .meter-legend dd { margin: 0; font-weight: 600; font-variant-numeric: tabular-nums; }
 .meter-over .legend-overage dd { color: var(--over); }
 .meter-over .meter-figures { color: var(--over); font-weight: 600; }
+.periods { margin-top: .75rem; }
+.periods summary { cursor: pointer; font-weight: 600; color: var(--accent); min-height: 2.75rem; display: flex; align-items: center; }
+.period-chart { display: block; width: 100%; max-width: 36rem; height: 7rem; margin: .5rem 0; }
+.chart-base { stroke: var(--remaining-edge); stroke-width: 1; }
+.chart-allowance { stroke: var(--ink); stroke-width: 2; stroke-dasharray: 6 4; }
+.period-table { border-collapse: collapse; font-size: .875rem; font-variant-numeric: tabular-nums; }
+.period-table th, .period-table td { text-align: right; padding: .25rem .5rem; border-bottom: 1px solid var(--line); }
+.period-table th[scope="row"], .period-table thead th:first-child { text-align: left; }
+.current-period th, .current-period td { font-weight: 700; }
 .notice { background: #dcfce7; color: #14532d; border: 1px solid #14532d; border-radius: .375rem; padding: .5rem .75rem;
   margin: 0 0 1rem; }
 .plans { list-style: none; margin: 0; padding: 0; display: grid; gap: 1rem; }

@@ -112,7 +112,52 @@ export function renderMeter(view: UsageMeterView, t: Translate): string {
 <div class="legend-remaining"><dt>${escapeHtml(t('legendLeft'))}</dt><dd data-part="remaining">${escapeHtml(view.remainingText)}</dd></div>
 <div class="legend-overage"><dt>${escapeHtml(t('legendOver'))}</dt><dd data-part="overage">${escapeHtml(view.overageText)}</dd></div>
 </dl>
+${renderPeriods(view, t)}
 </li>`;
+}
+
+const CHART_HEIGHT = 100;
+const CHART_BAR = 60;
+const CHART_STEP = 100;
+
+/**
+ * Usage per billing period: an SVG column chart (used within the allowance, the overage on top
+ * in red, a line at the allowance) for the eye, and the same figures in a table for everyone;
+ * the chart is hidden from assistive technology since the table says it all. Collapsed by
+ * default, so the phone page stays short (ADR 1442).
+ */
+function renderPeriods(view: UsageMeterView, t: Translate): string {
+  if (view.periods.length === 0) return '';
+  const width = view.periods.length * CHART_STEP;
+  const columns = view.periods
+    .map((period, index) => {
+      const x = index * CHART_STEP + (CHART_STEP - CHART_BAR) / 2;
+      const within = Math.round((period.withinShare * CHART_HEIGHT) / 10_000);
+      const over = Math.round((period.overShare * CHART_HEIGHT) / 10_000);
+      const allowance = CHART_HEIGHT - Math.round((period.allowanceShare * CHART_HEIGHT) / 10_000);
+      return `<rect class="bar-used" x="${x}" y="${CHART_HEIGHT - within}" width="${CHART_BAR}" height="${within}"></rect>
+<rect class="bar-overage" x="${x}" y="${CHART_HEIGHT - within - over}" width="${CHART_BAR}" height="${over}"></rect>
+<line class="chart-allowance" x1="${x - 8}" x2="${x + CHART_BAR + 8}" y1="${allowance}" y2="${allowance}"></line>`;
+    })
+    .join('\n');
+  const rows = view.periods
+    .map(
+      (period) =>
+        `<tr${period.current ? ' class="current-period"' : ''}><th scope="row">${escapeHtml(period.label)}</th><td>${escapeHtml(period.allowanceText)}</td><td>${escapeHtml(period.usedText)}</td><td>${escapeHtml(period.overageText)}</td></tr>`,
+    )
+    .join('');
+  return `<details class="periods" data-part="periods">
+<summary>${escapeHtml(t('pastPeriods'))}</summary>
+<svg class="period-chart" viewBox="0 -4 ${width} ${CHART_HEIGHT + 8}" aria-hidden="true" focusable="false">
+<line class="chart-base" x1="0" x2="${width}" y1="${CHART_HEIGHT}" y2="${CHART_HEIGHT}"></line>
+${columns}
+</svg>
+<table class="period-table">
+<caption class="visually-hidden">${escapeHtml(t('periodsCaption'))}</caption>
+<thead><tr><th scope="col">${escapeHtml(t('colPeriod'))}</th><th scope="col">${escapeHtml(t('colAllowance'))}</th><th scope="col">${escapeHtml(t('colUsed'))}</th><th scope="col">${escapeHtml(t('colOver'))}</th></tr></thead>
+<tbody>${rows}</tbody>
+</table>
+</details>`;
 }
 
 function postButton(action: string, csrf: string | null, text: string, quiet = true, extra = ''): string {

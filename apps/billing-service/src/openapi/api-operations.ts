@@ -162,6 +162,13 @@ export const API_OPERATIONS: readonly ApiOperation[] = [
     'Get a usage balance',
     'usage_balance.read',
   ),
+  operation(
+    'get',
+    '/customers/:customer/usage-balances/:id/periods',
+    'Usage balances',
+    'A usage balance’s usage per billing period, newest first (Drawdown)',
+    'usage_balance.read',
+  ),
   ...crud(
     '/usage-balance-units',
     'Usage balance units',

@@ -44,6 +44,7 @@ const ENDPOINTS: readonly Endpoint[] = [
   { method: 'PATCH', route: '/customers/:customer/businesses/:id', permission: 'business.write' },
   { method: 'GET', route: '/customers/:customer/usage-balances', permission: 'usage_balance.read' },
   { method: 'GET', route: '/customers/:customer/usage-balances/:id', permission: 'usage_balance.read' },
+  { method: 'GET', route: '/customers/:customer/usage-balances/:id/periods', permission: 'usage_balance.read' },
   { method: 'GET', route: '/discounts', permission: 'discount.read' },
   { method: 'POST', route: '/discounts', permission: 'discount.write' },
   { method: 'GET', route: '/discounts/:id', permission: 'discount.read' },
