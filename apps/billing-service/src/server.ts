@@ -117,6 +117,7 @@ export async function startService(
     options: webhookOptions,
     onError: logError,
     onAttempt: metrics.observeWebhookAttempt,
+    portalUrlFor: (environment) => (environment === 'live' ? config.livePortalUrl : config.sandboxPortalUrl),
   });
   services.onEventsWritten(() => webhookDelivery.wake());
   const simulationDelivery = createSimulationDeliveryWorker({

@@ -170,6 +170,15 @@ describe.each(ENGINES)('%s: customer portal sessions', (engine) => {
     expect(subscription.managementUrls?.updatePaymentMethod).toBe(
       `${PORTAL}/subscriptions/${subscriptionId}/payment-method`,
     );
+    // Events (and the webhooks made from them) carry them too.
+    const events = await sandbox.get('/events?event_type=subscription.created&per_page=200');
+    const created = (events.body.data as { data: { id: string; management_urls: unknown } }[]).find(
+      (event) => event.data.id === subscriptionId,
+    );
+    expect(created?.data.management_urls).toEqual({
+      update_payment_method: `${PORTAL}/subscriptions/${subscriptionId}/payment-method`,
+      cancel: `${PORTAL}/subscriptions/${subscriptionId}/cancel`,
+    });
     const listed = await sandbox.get(`/subscriptions?id=${subscriptionId}`);
     expect((listed.body.data as { management_urls: unknown }[])[0]?.management_urls).toEqual({
       update_payment_method: `${PORTAL}/subscriptions/${subscriptionId}/payment-method`,
