@@ -175,6 +175,9 @@ const en = {
 };
 
 export type MessageKey = keyof typeof en;
+
+/** Every message key (the English catalogue's). */
+export const MESSAGE_KEYS = Object.keys(en) as readonly MessageKey[];
 type Messages = Readonly<Record<MessageKey, string>>;
 
 const de: Messages = {
