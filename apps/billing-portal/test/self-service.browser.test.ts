@@ -160,6 +160,8 @@ describe('the self-service billing portal in Chromium', () => {
       const usedInPeriod = await current.locator('td').nth(1).textContent();
       expect(await page.locator('.meter').first().locator('[data-part="used"]').textContent()).toBe(usedInPeriod);
       expect(await periods.locator('svg rect.bar-used').count()).toBeGreaterThan(0);
+      // Long translated figures and the open table still fit the width (no sideways scrolling).
+      expect(await page.evaluate('document.documentElement.scrollWidth - window.innerWidth')).toBeLessThanOrEqual(0);
       await expectAccessible(page);
     });
 

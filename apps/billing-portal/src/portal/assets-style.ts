@@ -55,10 +55,11 @@ table.history { width: 100%; border-collapse: collapse; }
 .status-billed { background: #fef3c7; color: #78350f; }
 .status-past_due { background: #fee2e2; color: #7f1d1d; }
 .status-canceled { background: #f3f4f6; color: #374151; }
-.meters { list-style: none; margin: 0; padding: 0; display: grid; gap: 1rem; }
+.meters { list-style: none; margin: 0; padding: 0; display: grid; grid-template-columns: minmax(0, 1fr); gap: 1rem; }
 .meter { border: 1px solid var(--line); border-radius: .5rem; padding: .75rem; }
 .meter-head { display: flex; flex-wrap: wrap; justify-content: space-between; gap: .25rem 1rem; align-items: baseline; }
-.meter-figures { margin: 0; font-variant-numeric: tabular-nums; }
+.meter-figures { margin: 0; font-variant-numeric: tabular-nums; min-width: 0; overflow-wrap: anywhere; }
+.meter-head > h3 { min-width: 0; }
 .meter-bar { margin: .5rem 0; border: 1px solid var(--remaining-edge); border-radius: .25rem; overflow: hidden; height: 1.5rem; }
 .meter-bar svg { display: block; width: 100%; height: 100%; }
 .bar-track { fill: var(--remaining); }
@@ -79,13 +80,14 @@ table.history { width: 100%; border-collapse: collapse; }
 .period-chart { display: block; width: 100%; max-width: 36rem; height: 7rem; margin: .5rem 0; }
 .chart-base { stroke: var(--remaining-edge); stroke-width: 1; }
 .chart-allowance { stroke: var(--ink); stroke-width: 2; stroke-dasharray: 6 4; }
+.period-table-wrap { overflow-x: auto; }
 .period-table { border-collapse: collapse; font-size: .875rem; font-variant-numeric: tabular-nums; }
 .period-table th, .period-table td { text-align: right; padding: .25rem .5rem; border-bottom: 1px solid var(--line); }
 .period-table th[scope="row"], .period-table thead th:first-child { text-align: left; }
 .current-period th, .current-period td { font-weight: 700; }
 .notice { background: #dcfce7; color: #14532d; border: 1px solid #14532d; border-radius: .375rem; padding: .5rem .75rem;
   margin: 0 0 1rem; }
-.plans { list-style: none; margin: 0; padding: 0; display: grid; gap: 1rem; }
+.plans { list-style: none; margin: 0; padding: 0; display: grid; grid-template-columns: minmax(0, 1fr); gap: 1rem; }
 .plan { border: 1px solid var(--line); border-radius: .5rem; padding: .75rem; }
 .plan-head { display: flex; flex-wrap: wrap; justify-content: space-between; gap: .25rem 1rem; align-items: center; }
 .status-plan-active, .status-plan-trialing { background: #dcfce7; color: #14532d; }
@@ -93,7 +95,7 @@ table.history { width: 100%; border-collapse: collapse; }
 .status-plan-past_due { background: #fee2e2; color: #7f1d1d; }
 .status-adjustment { background: #f3f4f6; color: #374151; }
 .scheduled { margin: .5rem 0 0; font-weight: 600; color: #78350f; }
-.facts { display: grid; grid-template-columns: repeat(auto-fit, minmax(12rem, 1fr)); gap: .5rem 1rem; margin: .75rem 0; }
+.facts { display: grid; grid-template-columns: repeat(auto-fit, minmax(9rem, 1fr)); gap: .5rem 1rem; margin: .75rem 0; }
 .facts div { margin: 0; }
 .facts dt { font-size: .875rem; color: var(--ink-soft); }
 .facts dd { margin: 0; font-weight: 600; font-variant-numeric: tabular-nums; }

@@ -152,11 +152,13 @@ function renderPeriods(view: UsageMeterView, t: Translate): string {
 <line class="chart-base" x1="0" x2="${width}" y1="${CHART_HEIGHT}" y2="${CHART_HEIGHT}"></line>
 ${columns}
 </svg>
+<div class="period-table-wrap" tabindex="0" role="region" aria-label="${attribute(t('periodsCaption'))}">
 <table class="period-table">
 <caption class="visually-hidden">${escapeHtml(t('periodsCaption'))}</caption>
 <thead><tr><th scope="col">${escapeHtml(t('colPeriod'))}</th><th scope="col">${escapeHtml(t('colAllowance'))}</th><th scope="col">${escapeHtml(t('colUsed'))}</th><th scope="col">${escapeHtml(t('colOver'))}</th></tr></thead>
 <tbody>${rows}</tbody>
 </table>
+</div>
 </details>`;
 }
 
