@@ -12,13 +12,16 @@
  *
  * A preview runs exactly this code in a database transaction that is then rolled back.
  */
+
+import { resolveBusiness } from '../catalogue/businesses.js';
 import type { CustomData } from '../catalogue/entities.js';
-import { usableAddressOf } from '../catalogue/references.js';
+import { usableAddressOf, usableCustomer } from '../catalogue/references.js';
 import { BillingError } from '../shared/billing-error.js';
 import type { OperationContext } from '../shared/operation-context.js';
 import type { Repositories } from '../shared/repository.js';
 import { DEFAULT_BILLING_DETAILS } from '../transactions/due-dates.js';
 import type { BillingDetails, Transaction } from '../transactions/transaction.js';
+import { moveBillingDate, readNextBilledAt } from './billing-date.js';
 import { periodAt } from './billing-period.js';
 import {
   billsWhen,
@@ -58,6 +61,12 @@ export interface UpdateSubscriptionInput {
   /** Only `null` is accepted: it removes the scheduled change. */
   readonly scheduledChange?: null | undefined;
   readonly addressId?: string | undefined;
+  /** Moves the subscription to another customer of the account; needs an address of that customer. */
+  readonly customerId?: string | undefined;
+  /** A business of the subscription's customer; null removes it. */
+  readonly businessId?: string | null | undefined;
+  /** Moves the next billing date and the day later periods renew on (`billing-date.ts`). */
+  readonly nextBilledAt?: string | undefined;
   /** Invoice terms for manual collection; refused on a subscription collected automatically. */
   readonly billingDetails?: BillingDetails | null | undefined;
   /** A discount from the next billing period (ADR 1105); null removes the subscription's discount. */
@@ -128,12 +137,33 @@ export async function applySubscriptionUpdate(
       unsupported.map((field) => ({ field, message: 'is not offered on this operation yet' })),
     );
   }
-  const current = await requireChangeable(await tx.subscriptions.findByIdForUpdate(context.scope, id), id);
+  const locked = await requireChangeable(await tx.subscriptions.findByIdForUpdate(context.scope, id), id);
   const at = now(context);
+  let current = locked;
   let items = current.items;
   let lines: ChangeLine[] = [];
   const mode = input.prorationBillingMode;
-  if (input.items !== undefined) {
+  if (input.nextBilledAt !== undefined) {
+    if (input.items !== undefined) {
+      throw BillingError.invalidField(
+        'next_billed_at',
+        'cannot move in the same request as an item change: send each alone',
+      );
+    }
+    if (mode === undefined) {
+      throw BillingError.invalidField('proration_billing_mode', 'is required when next_billed_at changes');
+    }
+    if (mode.startsWith('prorated') && hasAllowances(current.items)) {
+      throw new BillingError(
+        'subscription_prorated_billing_not_allowed_for_allowance',
+        'Prorated billing modes are not allowed on a subscription whose price has allowances: move its billing date with do_not_bill.',
+      );
+    }
+    const moved = moveBillingDate(current, readNextBilledAt(input.nextBilledAt), mode, at);
+    current = moved.subscription;
+    items = current.items;
+    lines = [...moved.lines];
+  } else if (input.items !== undefined) {
     if (mode === undefined) {
       throw BillingError.invalidField('proration_billing_mode', 'is required when items change');
     }
@@ -170,12 +200,19 @@ export async function applySubscriptionUpdate(
     if (trial) items = items.map((item) => ({ ...item, status: 'trialing', trialDates: trial }));
     lines = period && !trial ? changeLines(current.items, items, mode, period, at) : [];
   } else if (mode !== undefined) {
-    throw BillingError.invalidField('proration_billing_mode', 'applies only to a change of items');
+    throw BillingError.invalidField('proration_billing_mode', 'applies only to a change of items or of next_billed_at');
   }
   const collectionMode = input.collectionMode ?? current.collectionMode;
   requireCollectionMode(items, collectionMode);
+  const customerId = await changedCustomer(context, tx, current, items, input);
   // The address bills every renewal: it must be the subscription customer's, and usable.
-  if (input.addressId !== undefined) await usableAddressOf(tx, context.scope, current.customerId, input.addressId);
+  if (input.addressId !== undefined) await usableAddressOf(tx, context.scope, customerId, input.addressId);
+  const businessId =
+    input.businessId === undefined
+      ? current.businessId
+      : input.businessId === null
+        ? null
+        : (await resolveBusiness(context, tx, input.businessId, customerId)).id;
   if (collectionMode === 'automatic' && input.billingDetails) {
     throw BillingError.invalidField('billing_details', 'applies only to a subscription collected manually');
   }
@@ -194,13 +231,15 @@ export async function applySubscriptionUpdate(
     collectionMode,
     billingDetails,
     customData: input.customData === undefined ? current.customData : input.customData,
+    customerId,
+    businessId,
     addressId: input.addressId ?? current.addressId,
     scheduledChange: input.scheduledChange === null ? null : current.scheduledChange,
     internal: { ...current.internal, pendingLines: [...(current.internal.pendingLines ?? []), ...pending] },
     updatedAt: at,
   };
   const saved = await saveChange(context, tx, {
-    before: current,
+    before: locked,
     after: next,
     balanceChange: sameItems(current.items, items) ? undefined : 'change_items',
     eventTypes: ['subscription.updated'],
@@ -226,6 +265,43 @@ export async function applySubscriptionUpdate(
   }
   const pastDue = await markPastDue(context, tx, saved, at);
   return { subscription: pastDue, immediateTransaction: outcome.transaction, nextPeriodLines: [] };
+}
+
+/**
+ * The customer the subscription bills after the update. Another customer of the account takes
+ * an address of theirs in the same request (the old one is not theirs), and a business the old
+ * customer held must be replaced or removed: nothing of the old customer's carries over silently.
+ * Allowance balances belong to a customer, so a subscription with allowances keeps its customer.
+ */
+async function changedCustomer(
+  context: OperationContext,
+  tx: Repositories,
+  current: Subscription,
+  items: readonly SubscriptionItem[],
+  input: UpdateSubscriptionInput,
+): Promise<string> {
+  if (input.customerId === undefined || input.customerId === current.customerId) return current.customerId;
+  const customer = await usableCustomer(tx, context.scope, input.customerId);
+  if (hasAllowances(current.items) || hasAllowances(items)) {
+    throw new BillingError(
+      'subscription_customer_change_not_allowed_for_allowance',
+      `Subscription ${current.id} grants allowances to its customer's usage balances; it cannot move to another customer.`,
+      [{ field: 'customer_id', message: 'cannot change on a subscription whose prices have allowances' }],
+    );
+  }
+  if (input.addressId === undefined) {
+    throw BillingError.invalidField(
+      'address_id',
+      'is required when customer_id changes: an address of the new customer',
+    );
+  }
+  if (current.businessId !== null && input.businessId === undefined) {
+    throw BillingError.invalidField(
+      'business_id',
+      'is required when customer_id changes (a business of the new customer, or null): the current one is the previous customer’s',
+    );
+  }
+  return customer.id;
 }
 
 export async function updateSubscription(
