@@ -20,6 +20,7 @@ import { NotificationSettingsResource, NotificationsResource } from './resources
 import { BusinessesResource, CustomerPortalSessionsResource } from './resources/portal-sessions.js';
 import { SandboxClockResource } from './resources/sandbox-clock.js';
 import { SubscriptionsResource } from './resources/subscriptions.js';
+import { ClientTokensResource } from './resources/tokens.js';
 import { AdjustmentsResource, TaxSettingsResource, TransactionsResource } from './resources/transactions.js';
 import { UsageBalancesResource } from './resources/usage-balances.js';
 import { UsageEventsResource } from './resources/usage-events.js';
@@ -123,6 +124,7 @@ export class Drawdown {
   readonly transactions: TransactionsResource;
   readonly adjustments: AdjustmentsResource;
   readonly taxSettings: TaxSettingsResource;
+  readonly clientTokens: ClientTokensResource;
   readonly currencies: CurrenciesResource;
   readonly events: EventsResource;
   readonly eventTypes: EventTypesResource;
@@ -170,6 +172,7 @@ export class Drawdown {
     this.transactions = new TransactionsResource(http);
     this.adjustments = new AdjustmentsResource(http);
     this.taxSettings = new TaxSettingsResource(http);
+    this.clientTokens = new ClientTokensResource(http);
     this.currencies = new CurrenciesResource(http, runtime);
     this.events = new EventsResource(http);
     this.eventTypes = new EventTypesResource(http);

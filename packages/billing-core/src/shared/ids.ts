@@ -33,6 +33,8 @@ export const ID_PREFIXES = {
   simulationRunEvent: 'ntfsimevt',
   report: 'rep',
   customerPortalSession: 'cpls',
+  clientToken: 'ctkn',
+  customerAuthToken: 'pca',
 } as const;
 
 export type IdPrefix = (typeof ID_PREFIXES)[keyof typeof ID_PREFIXES];
