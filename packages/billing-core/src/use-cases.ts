@@ -109,6 +109,7 @@ import {
 import type { IncomingNotification, PaymentProvider } from './payments/payment-provider.js';
 import { paymentProvidersOf } from './payments/payment-providers.js';
 import { createSandboxProvider, SANDBOX_PROVIDER } from './payments/sandbox-provider.js';
+import { acceptPortalSession, createPortalSession } from './portal/portal-sessions.js';
 import { type ClaimedReport, claimDueReports, generateReport } from './reports/generate-report.js';
 import {
   createReport,
@@ -183,6 +184,7 @@ import { applyPendingDrawdowns } from './usage/apply-drawdowns.js';
 import { getUsageBalance, listUsageBalances } from './usage/read-usage-balances.js';
 import { recordUsageEvents } from './usage/record-usage-events.js';
 import type { UsageEventInput } from './usage/usage-event.js';
+import { listUsagePeriods } from './usage/usage-periods.js';
 
 /** Who asks: an authenticated account in one environment. */
 export interface Caller {
@@ -556,6 +558,10 @@ export function createUseCases(ports: UseCasePorts) {
     ),
     getCheckoutSettings: bind(getCheckoutSettings),
     updateCheckoutSettings: bind(updateCheckoutSettings),
+    // Customer portal sessions (ADR 1440): the claims to sign, and a signed token's claims accepted.
+    createPortalSession: bind(createPortalSession),
+    listUsagePeriods: bind(listUsagePeriods),
+    acceptPortalSession: bind(acceptPortalSession),
 
     // Events and notifications.
     listEvents: bind(listEvents),
