@@ -13,6 +13,7 @@ import { refuseUnstorableQuery } from './http/list-params.js';
 import type { RateLimiter } from './http/rate-limiter.js';
 import { type RequestObserver, requestIdFrom, routeOf } from './http/request-observer.js';
 import type { RequestTracing } from './http/request-tracing.js';
+import { registerCheckoutRoutes } from './http/routes/checkout.js';
 import { registerClientTokenRoutes } from './http/routes/client-tokens.js';
 import { registerCurrencyRoutes } from './http/routes/currencies.js';
 import { registerCustomerRoutes } from './http/routes/customers.js';
@@ -23,6 +24,7 @@ import { registerInvoiceDownloadRoutes } from './http/routes/invoices.js';
 import { registerMetricsRoutes } from './http/routes/metrics.js';
 import { registerNotificationSettingRoutes } from './http/routes/notification-settings.js';
 import { registerNotificationRoutes } from './http/routes/notifications.js';
+import { registerPaymentMethodRoutes } from './http/routes/payment-methods.js';
 import { registerPortalSessionRoutes } from './http/routes/portal-sessions.js';
 import { registerPreviewRoutes } from './http/routes/previews.js';
 import { registerPriceRoutes } from './http/routes/prices.js';
@@ -68,6 +70,7 @@ export interface EnvironmentOptions {
 /** Routes that answer without an API key. */
 function registerPublicRoutes(app: Hono<AppEnv>, dependencies: AppDependencies, environment: Environment): void {
   registerCurrencyRoutes(app);
+  registerCheckoutRoutes(app, environment);
   registerInvoiceDownloadRoutes(app, dependencies.invoiceLinks, environment);
   registerReportDownloadRoutes(app, dependencies.invoiceLinks, environment);
 }
@@ -154,6 +157,7 @@ export function createApp(dependencies: AppDependencies, options: EnvironmentOpt
   registerProductRoutes(app);
   registerPriceRoutes(app);
   registerCustomerRoutes(app);
+  registerPaymentMethodRoutes(app);
   registerPortalSessionRoutes(app, dependencies.invoiceLinks);
   registerClientTokenRoutes(app);
   registerDiscountRoutes(app);

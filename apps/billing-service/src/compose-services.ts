@@ -11,6 +11,7 @@ import {
   createUseCases,
   type IdGenerator,
   type KeySecrets,
+  type PaymentProvider,
   type Store,
   type UseCases,
 } from '@drawdown/billing-core';
@@ -152,6 +153,8 @@ export interface ComposeOptions {
   readonly schema?: SchemaPolicy | undefined;
   /** Where the process logs; JSON lines on standard error at `settings.logLevel` when absent. */
   readonly logger?: Logger | undefined;
+  /** The live environment's payment provider (ADR 1410); without one, live payments are reported. */
+  readonly livePaymentProvider?: PaymentProvider | undefined;
 }
 
 export interface CoreServices {
@@ -161,6 +164,8 @@ export interface CoreServices {
   readonly invoiceLinks: InvoiceLinkSigner;
   /** Which webhook destinations may be saved and connected to. */
   readonly destinationGuard: DestinationGuard;
+  /** Where an environment is reached from outside: the checkout page's address in `checkout.url` (ADR 1412). */
+  setPublicBaseUrl(environment: 'live' | 'sandbox', url: string): void;
   /** Called after every committed transaction that wrote an outbox event (the delivery worker wakes). */
   onEventsWritten(listener: () => void): void;
   /** The process's structured log (ADR 1400). */
@@ -191,6 +196,8 @@ export async function composeServices(settings: StorageSettings, options: Compos
     allowPrivate: settings.allowPrivateWebhooks ?? false,
     resolveHost: settings.webhookDelivery?.resolveHost,
   });
+  // The environments' public addresses are known once the servers are bound (ADR 1412).
+  const publicBaseUrls: Partial<Record<'live' | 'sandbox', string>> = {};
   const useCases = createUseCases({
     store,
     ids,
@@ -203,6 +210,11 @@ export async function composeServices(settings: StorageSettings, options: Compos
     yieldToOthers,
     reportError,
     entityPresenter: wirePresenter,
+    livePaymentProvider: options.livePaymentProvider,
+    defaultPaymentLink: (environment) => {
+      const base = publicBaseUrls[environment];
+      return base === undefined ? undefined : `${base.replace(/\/+$/, '')}/checkout`;
+    },
   });
   return {
     useCases,
@@ -210,6 +222,9 @@ export async function composeServices(settings: StorageSettings, options: Compos
       store.billingSettings.obtainServiceSecret(name, candidate),
     ),
     destinationGuard,
+    setPublicBaseUrl: (environment, url) => {
+      publicBaseUrls[environment] = url;
+    },
     onEventsWritten: (listener) => {
       listeners.push(listener);
     },

@@ -331,6 +331,50 @@ export {
   retryDelayMs,
   SANDBOX_RETRY_SCHEDULE,
 } from './notifications/retry-policy.js';
+export { type CheckoutPorts, type CheckoutView, useMethodForSubscription } from './payments/checkout.js';
+export type { CheckoutSettingsView } from './payments/checkout-settings.js';
+export {
+  type CheckoutDetails,
+  type CheckoutSubmission,
+  IN_FLIGHT,
+  type PaymentAttempt,
+  type PaymentAttemptColumn,
+  type PaymentAttemptKind,
+  type PaymentAttemptStatus,
+} from './payments/payment-attempt.js';
+export type { PaymentMethodListQuery } from './payments/payment-methods.js';
+export {
+  type CardSummary,
+  type CheckoutPaymentRequest,
+  type IncomingNotification,
+  type MethodInput,
+  type OffSessionChargeRequest,
+  PAYMENT_ERROR_CODES,
+  type PaymentErrorCode,
+  type PaymentOutcome,
+  type PaymentParty,
+  type PaymentProvider,
+  type PaymentProviders,
+  type ProviderMethod,
+  type ProviderNotification,
+  type SetupRequest,
+} from './payments/payment-provider.js';
+export { type ConfiguredProviders, paymentProvidersOf } from './payments/payment-providers.js';
+export type {
+  CheckoutSettings,
+  PaymentAttemptRepository,
+  PaymentRepositories,
+  SandboxPaymentColumn,
+} from './payments/payment-repositories.js';
+export {
+  createSandboxProvider,
+  SANDBOX_PROVIDER,
+  SANDBOX_TEST_CARDS,
+  type SandboxPayment,
+  type SandboxProvider,
+  sandboxChallengePath,
+  sandboxOffSessionOutcome,
+} from './payments/sandbox-provider.js';
 export {
   MAX_PORTAL_SESSION_SUBSCRIPTIONS,
   PORTAL_SESSION_LIFETIME_MS,
@@ -600,6 +644,13 @@ export {
   type TransactionHooks,
 } from './transactions/payments.js';
 export {
+  PAYMENT_METHOD_ORIGINS,
+  type PaymentMethod,
+  type PaymentMethodColumn,
+  type PaymentMethodOrigin,
+  paymentMethodWire,
+} from './transactions/saved-methods.js';
+export {
   type CountryTaxRate,
   DEFAULT_TAX_SETTINGS,
   type DefaultTaxMode,
@@ -651,7 +702,6 @@ export {
   previewTransaction,
   type TransactionPreview,
 } from './transactions/transaction-previews.js';
-
 export type {
   AdjustmentColumn,
   AdjustmentRepository,

@@ -87,6 +87,28 @@ import {
   listNotifications,
   replayNotification,
 } from './notifications/notifications.js';
+import {
+  type CheckoutPorts,
+  type CheckoutView,
+  chargeSavedMethod,
+  openCheckout,
+  resumeCheckout,
+  setCheckoutDetails,
+  submitCheckout,
+} from './payments/checkout.js';
+import { getCheckoutSettings, updateCheckoutSettings } from './payments/checkout-settings.js';
+import type { CheckoutDetails, CheckoutSubmission } from './payments/payment-attempt.js';
+import {
+  answerSandboxChallenge,
+  applyProviderNotification,
+  deletePaymentMethod,
+  getPaymentMethod,
+  getPaymentMethodChangeTransaction,
+  listPaymentMethods,
+} from './payments/payment-methods.js';
+import type { IncomingNotification, PaymentProvider } from './payments/payment-provider.js';
+import { paymentProvidersOf } from './payments/payment-providers.js';
+import { createSandboxProvider, SANDBOX_PROVIDER } from './payments/sandbox-provider.js';
 import { acceptPortalSession, createPortalSession } from './portal/portal-sessions.js';
 import { type ClaimedReport, claimDueReports, generateReport } from './reports/generate-report.js';
 import {
@@ -192,6 +214,10 @@ export interface UseCasePorts {
   reportError(message: string, error: unknown): void;
   /** The wire form of entities, which simulations copy into their payloads. */
   readonly entityPresenter: EntityPresenter;
+  /** Who moves money in live (ADR 1410); without one, live payments are reported. The sandbox has its own. */
+  readonly livePaymentProvider?: PaymentProvider | undefined;
+  /** The checkout page Drawdown serves for an environment, when the service knows its address (ADR 1412). */
+  defaultPaymentLink?(environment: Environment): string | undefined;
 }
 
 /** Time-driven work that falls due per account and environment. */
@@ -201,7 +227,14 @@ export function createUseCases(ports: UseCasePorts) {
   const { store, ids, wallClock } = ports;
 
   async function contextOf(caller: Caller): Promise<OperationContext> {
-    return { store, ids, clock: await ports.clockFor(caller.scope), scope: caller.scope, account: caller.account };
+    return {
+      store,
+      ids,
+      clock: await ports.clockFor(caller.scope),
+      scope: caller.scope,
+      account: caller.account,
+      defaultPaymentLink: ports.defaultPaymentLink?.(caller.scope.environment),
+    };
   }
 
   /** Binds a core use case `(context, ...args)` to the ports: `(caller, ...args)`. */
@@ -270,7 +303,14 @@ export function createUseCases(ports: UseCasePorts) {
       const account = await store.accounts.findById(accountId);
       if (!account) return 0;
       const clock: Clock = { now: () => wallClock.now() + offsetMs };
-      return run({ store, ids, clock, account, scope: { accountId, environment } });
+      return run({
+        store,
+        ids,
+        clock,
+        account,
+        scope: { accountId, environment },
+        defaultPaymentLink: ports.defaultPaymentLink?.(environment),
+      });
     };
     let done = 0;
     for (const accountId of await findDueAccounts('live', toTimestamp(wallClock.now()))) {
@@ -284,6 +324,26 @@ export function createUseCases(ports: UseCasePorts) {
       done += await runAccount(accountId, 'sandbox', offsets.get(accountId) ?? 0);
     }
     return done;
+  }
+
+  const sandboxProvider = createSandboxProvider({ store, ids });
+  const providers = paymentProvidersOf({ sandbox: sandboxProvider, live: ports.livePaymentProvider });
+  const checkoutPorts = (context: OperationContext): CheckoutPorts => ({
+    providers,
+    hooks: subscriptionHooks(context),
+  });
+
+  /** The context of the account whose transaction a public checkout page names; not found otherwise. */
+  async function checkoutContext(environment: Environment, transactionId: string): Promise<OperationContext> {
+    const accountId = await store.paymentAttempts.findTransactionAccount(environment, transactionId);
+    const account = accountId === undefined ? undefined : await store.accounts.findById(accountId);
+    if (!account) throw BillingError.notFound('Transaction', transactionId);
+    return contextOf({ account, scope: { accountId: account.id, environment } });
+  }
+
+  async function scopedContext(scope: Scope): Promise<OperationContext | undefined> {
+    const account = await store.accounts.findById(scope.accountId);
+    return account ? contextOf({ account, scope }) : undefined;
   }
 
   const delivery = { store, ids, wallClock };
@@ -452,6 +512,52 @@ export function createUseCases(ports: UseCasePorts) {
       return getCreditNoteDocument(context, claims.adjustmentId);
     },
 
+    // Checkout and payment methods (ADRs 1410-1412). The checkout page is public: the
+    // transaction id it names decides the account.
+    openCheckout: async (environment: Environment, transactionId: string): Promise<CheckoutView> =>
+      openCheckout(await checkoutContext(environment, transactionId), providers, transactionId),
+    submitCheckout: async (environment: Environment, transactionId: string, submission: CheckoutSubmission) => {
+      const context = await checkoutContext(environment, transactionId);
+      return submitCheckout(context, checkoutPorts(context), transactionId, submission);
+    },
+    setCheckoutDetails: async (environment: Environment, transactionId: string, details: CheckoutDetails) =>
+      setCheckoutDetails(await checkoutContext(environment, transactionId), providers, transactionId, details),
+    resumeCheckout: async (environment: Environment, transactionId: string) => {
+      const context = await checkoutContext(environment, transactionId);
+      return resumeCheckout(context, checkoutPorts(context), transactionId);
+    },
+    /** The sandbox's 3-D Secure challenge: which transaction it is for, and whether it still waits. */
+    findSandboxChallenge: async (providerPaymentRef: string) => {
+      const found = await store.paymentAttempts.findByProviderRef(SANDBOX_PROVIDER, providerPaymentRef);
+      if (!found || found.scope.environment !== 'sandbox')
+        throw BillingError.notFound('Sandbox payment', providerPaymentRef);
+      return found.attempt;
+    },
+    answerSandboxChallenge: async (providerPaymentRef: string, passed: boolean) => {
+      const found = await store.paymentAttempts.findByProviderRef(SANDBOX_PROVIDER, providerPaymentRef);
+      const context = found && found.scope.environment === 'sandbox' ? await scopedContext(found.scope) : undefined;
+      if (!context) throw BillingError.notFound('Sandbox payment', providerPaymentRef);
+      return answerSandboxChallenge(context, sandboxProvider, providerPaymentRef, passed, subscriptionHooks(context));
+    },
+    /** A provider's webhook, verified by the provider and applied to its attempt once. */
+    applyProviderNotification: (providerName: string, incoming: IncomingNotification) =>
+      applyProviderNotification(
+        { store, providers, contextFor: scopedContext, hooksFor: subscriptionHooks },
+        providerName,
+        incoming,
+      ),
+    listPaymentMethods: bind(listPaymentMethods),
+    getPaymentMethod: bind(getPaymentMethod),
+    deletePaymentMethod: bind((context, customerId: string, id: string) =>
+      deletePaymentMethod(context, providers, customerId, id),
+    ),
+    getPaymentMethodChangeTransaction: bind(getPaymentMethodChangeTransaction),
+    /** Charges a subscription transaction with the subscription's saved method, off-session (live providers). */
+    chargeSavedMethod: bind((context, transactionId: string) =>
+      chargeSavedMethod(context, checkoutPorts(context), transactionId),
+    ),
+    getCheckoutSettings: bind(getCheckoutSettings),
+    updateCheckoutSettings: bind(updateCheckoutSettings),
     // Customer portal sessions (ADR 1440): the claims to sign, and a signed token's claims accepted.
     createPortalSession: bind(createPortalSession),
     listUsagePeriods: bind(listUsagePeriods),

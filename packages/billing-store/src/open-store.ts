@@ -24,6 +24,12 @@ import { SqlEventLog } from './repositories/event-log.js';
 import { SqlMetricRollupRepository } from './repositories/metric-rollup-repository.js';
 import { SqlNotificationRepository } from './repositories/notification-repository.js';
 import { SqlNotificationSettingRepository } from './repositories/notification-setting-repository.js';
+import {
+  checkoutSettingsTable,
+  paymentMethodsTable,
+  SqlPaymentAttemptRepository,
+  sandboxPaymentsTable,
+} from './repositories/payment-repositories.js';
 import { SqlReportRepository } from './repositories/report-repository.js';
 import { SqlSandboxClockRepository } from './repositories/sandbox-clock-repository.js';
 import {
@@ -82,6 +88,10 @@ export function repositoriesOn(executor: SqlExecutor): Repositories {
     metricRollups: new SqlMetricRollupRepository(executor),
     reports: new SqlReportRepository(executor),
     creditBalances: new SqlCreditBalanceRepository(executor),
+    paymentMethods: new DocumentCollection(executor, paymentMethodsTable),
+    paymentAttempts: new SqlPaymentAttemptRepository(executor),
+    sandboxPayments: new DocumentCollection(executor, sandboxPaymentsTable),
+    checkoutSettings: new DocumentCollection(executor, checkoutSettingsTable),
     clientTokens: new SqlClientTokenRepository(executor),
     customerAuthTokens: new SqlCustomerAuthTokenRepository(executor),
   };

@@ -3,7 +3,14 @@
  * A real billing service on loopback ports for tests: both environments, a fresh database of
  * the chosen engine, and an early-access account with an all-permission key per environment.
  */
-import { type Clock, createAccount, createApiKey, type Environment, type Permission } from '@drawdown/billing-core';
+import {
+  type Clock,
+  createAccount,
+  createApiKey,
+  type Environment,
+  type PaymentProvider,
+  type Permission,
+} from '@drawdown/billing-core';
 import {
   type CoreServices,
   composeServices,
@@ -55,6 +62,8 @@ export interface HarnessOptions {
   readonly webhookDelivery?: ServiceConfig['webhookDelivery'];
   /** The service's wall clock, for tests that need exact instants (amounts prorated by time). */
   readonly clock?: Clock;
+  /** The live environment's payment provider (ADR 1410), for provider adapters' tests. */
+  readonly livePaymentProvider?: PaymentProvider;
 }
 
 export async function startBillingHarness(options: HarnessOptions = {}): Promise<BillingHarness> {
@@ -77,11 +86,14 @@ export async function startBillingHarness(options: HarnessOptions = {}): Promise
     },
     {},
   );
-  const services = await composeServices({
-    ...config,
-    webhookDelivery: options.webhookDelivery,
-    ...(options.clock ? { wallClock: options.clock } : {}),
-  });
+  const services = await composeServices(
+    {
+      ...config,
+      webhookDelivery: options.webhookDelivery,
+      ...(options.clock ? { wallClock: options.clock } : {}),
+    },
+    options.livePaymentProvider ? { livePaymentProvider: options.livePaymentProvider } : {},
+  );
   // The service reads the portal URLs per request, so a portal started later can be pointed at.
   const portal = { live: config.livePortalUrl, sandbox: config.sandboxPortalUrl };
   const service = await startService(services, {

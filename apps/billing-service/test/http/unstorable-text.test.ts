@@ -126,6 +126,15 @@ describe.each(ENGINES)('%s: unstorable text', (engine) => {
       'POST /client-tokens': { name: 'Checkout', description: 'd' },
       'PATCH /client-tokens/:id': { status: 'revoked' },
       'POST /customers/:customer/auth-token': {},
+      'PATCH /checkout-settings': { default_payment_link: 'https://example.com/pay' },
+      'DELETE /customers/:customer/payment-methods/:id': null,
+      // The hosted checkout's forms read form-encoded bodies, never JSON: test/payments/checkout.test.ts
+      // sends them unstorable text (400 invalid_characters). A provider's notification is a raw body
+      // the provider verifies before anything is read.
+      'POST /checkout/details': null,
+      'POST /checkout/pay': null,
+      'POST /checkout/sandbox-authentication/:ref': null,
+      'POST /payment-providers/:name/notifications': null,
       'POST /usage-events': {
         events: [
           {

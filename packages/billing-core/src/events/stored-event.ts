@@ -22,7 +22,8 @@ export type EntityKind =
   | 'client_token'
   | 'report'
   | 'discount'
-  | 'discount_group';
+  | 'discount_group'
+  | 'payment_method';
 
 export interface StoredEvent {
   readonly id: string;

@@ -15,6 +15,7 @@ import type {
   NotificationRepository,
   NotificationSettingRepository,
 } from '../notifications/notification-repository.js';
+import type { PaymentRepositories } from '../payments/payment-repositories.js';
 import type { ReportRepository } from '../reports/report.js';
 import type {
   Simulation,
@@ -186,7 +187,7 @@ export interface EventLog {
   list(scope: Scope, query: ListQuery<EventColumn>): Promise<Page<StoredEvent>>;
 }
 
-export interface Repositories {
+export interface Repositories extends PaymentRepositories {
   readonly accounts: AccountRepository;
   readonly apiKeys: ApiKeyRepository;
   readonly products: Collection<Product, ProductColumn>;
