@@ -1,10 +1,14 @@
 /**
  * @module
- * The OpenAPI 3.1 document of the public API, generated from the operation list and the very
- * zod schemas the routes validate request bodies with (zod's own JSON Schema output, which is
- * the 2020-12 dialect OpenAPI 3.1 uses). The checked-in `docs/openapi.json` is this document (a
- * test keeps it current) and the service serves it at `GET /openapi.json` on its operations address.
+ * The OpenAPI 3.1 document of the public API, generated from the operation list, the very zod
+ * schemas the routes validate request bodies with, and the contract's response schemas (zod's own
+ * JSON Schema output, which is the 2020-12 dialect OpenAPI 3.1 uses). Each success is its entity
+ * (or a page or array of them) inside the `{data, meta}` envelope; entities are closed, so the
+ * happy-path walk fails on a field emitted but not documented. The checked-in `docs/openapi.json`
+ * is this document (a test keeps it current) and the service serves it at `GET /openapi.json` on
+ * its operations address.
  */
+import { RESPONSE_SCHEMAS } from '@drawdown/billing-contract';
 import { z } from 'zod';
 import { serviceVersion } from '../operations/version.js';
 import { API_OPERATIONS, type ApiOperation } from './api-operations.js';
@@ -22,39 +26,59 @@ function requestSchema(schema: z.ZodType): JsonObject {
   return rest;
 }
 
-const ENVELOPE_META = {
+const META = {
   type: 'object',
   required: ['request_id'],
+  additionalProperties: false,
   properties: {
-    request_id: { type: 'string' },
+    request_id: { type: 'string', description: 'The request id (an incoming X-Request-Id when well formed).' },
+  },
+};
+
+const LIST_META = {
+  type: 'object',
+  required: ['request_id', 'pagination'],
+  additionalProperties: false,
+  properties: {
+    request_id: { type: 'string', description: 'The request id (an incoming X-Request-Id when well formed).' },
     pagination: {
       type: 'object',
-      required: ['per_page', 'next', 'has_more'],
+      required: ['per_page', 'next', 'has_more', 'estimated_total'],
+      additionalProperties: false,
       properties: {
-        per_page: { type: 'integer' },
-        next: { type: 'string', format: 'uri' },
+        per_page: { type: 'integer', minimum: 1 },
+        next: { type: 'string', format: 'uri', description: 'This page again with `after` set to its last id.' },
         has_more: { type: 'boolean' },
-        estimated_total: { type: 'integer' },
+        estimated_total: { type: 'integer', minimum: 0 },
       },
     },
   },
 };
 
+const ref = (name: string) => ({ $ref: `#/components/schemas/${name}` });
+
+/** The contract's response schemas as components, each referring to the others by name. */
+function responseComponents(): JsonObject {
+  const { schemas } = z.toJSONSchema(RESPONSE_SCHEMAS, {
+    io: 'output',
+    unrepresentable: 'any',
+    uri: (id) => `#/components/schemas/${id}`,
+  }) as { schemas: Record<string, JsonObject> };
+  return Object.fromEntries(
+    Object.entries(schemas).map(([name, { $schema: _dialect, $id: _id, id: _name, ...schema }]) => [name, schema]),
+  );
+}
+
+/** The component name of an operation's response entity. */
+function entityName(operation: ApiOperation): string {
+  const name = operation.response ? RESPONSE_SCHEMAS.get(operation.response)?.id : undefined;
+  if (!name) throw new Error(`${operation.method} ${operation.path} answers JSON but names no registered response`);
+  return name;
+}
+
 const COMPONENT_SCHEMAS: JsonObject = {
-  EntityEnvelope: {
-    type: 'object',
-    required: ['data', 'meta'],
-    properties: { data: { type: 'object' }, meta: { $ref: '#/components/schemas/Meta' } },
-  },
-  ListEnvelope: {
-    type: 'object',
-    required: ['data', 'meta'],
-    properties: {
-      data: { type: 'array', items: { type: 'object' } },
-      meta: { $ref: '#/components/schemas/Meta' },
-    },
-  },
-  Meta: ENVELOPE_META,
+  Meta: META,
+  ListMeta: LIST_META,
   ErrorEnvelope: {
     type: 'object',
     required: ['error', 'meta'],
@@ -82,6 +106,22 @@ const COMPONENT_SCHEMAS: JsonObject = {
   },
 };
 
+function json(description: string, data: JsonObject, meta: 'Meta' | 'ListMeta'): JsonObject {
+  return {
+    description,
+    content: {
+      'application/json': {
+        schema: {
+          type: 'object',
+          required: ['data', 'meta'],
+          additionalProperties: false,
+          properties: { data, meta: ref(meta) },
+        },
+      },
+    },
+  };
+}
+
 function successResponse(operation: ApiOperation): JsonObject {
   switch (operation.shape) {
     case 'empty':
@@ -97,15 +137,11 @@ function successResponse(operation: ApiOperation): JsonObject {
         content: { 'text/csv': { schema: { type: 'string', contentMediaType: 'text/csv' } } },
       };
     case 'list':
-      return {
-        description: 'A page of results.',
-        content: { 'application/json': { schema: { $ref: '#/components/schemas/ListEnvelope' } } },
-      };
+      return json('A page of results.', { type: 'array', items: ref(entityName(operation)) }, 'ListMeta');
+    case 'array':
+      return json('All of them, unpaginated.', { type: 'array', items: ref(entityName(operation)) }, 'Meta');
     default:
-      return {
-        description: 'The entity.',
-        content: { 'application/json': { schema: { $ref: '#/components/schemas/EntityEnvelope' } } },
-      };
+      return json('The entity.', ref(entityName(operation)), 'Meta');
   }
 }
 
@@ -154,7 +190,7 @@ function operationObject(operation: ApiOperation): JsonObject {
 
 export function openApiDocument(version = serviceVersion()): JsonObject {
   const paths: Record<string, JsonObject> = {};
-  const schemas: JsonObject = { ...COMPONENT_SCHEMAS };
+  const schemas: JsonObject = { ...COMPONENT_SCHEMAS, ...responseComponents() };
   for (const operation of API_OPERATIONS) {
     const path = openApiPath(operation.path);
     paths[path] = { ...paths[path], [operation.method]: operationObject(operation) };
