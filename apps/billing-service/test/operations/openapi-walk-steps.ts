@@ -5,6 +5,7 @@
  * To cover a new operation, add one step to the group it belongs to: its key (`method path` as
  * `api-operations.ts` spells it), the concrete request, and what to keep from the answer for later steps.
  */
+import { expect } from 'vitest';
 import { eventually } from '../notifications/webhook-receiver.js';
 import type { ApiClient, ApiResponse, WireObject } from '../support/api-client.js';
 
@@ -194,8 +195,8 @@ export const DISCOUNT_STEPS: readonly WalkStep[] = [
     }),
     keep: keepId('discount'),
   },
-  { operation: 'get /discounts', request: () => ({ path: '/discounts' }) },
-  { operation: 'get /discounts/:id', request: (f) => ({ path: `/discounts/${f.discount}` }) },
+  { operation: 'get /discounts', request: () => ({ path: '/discounts?include=discount_group' }) },
+  { operation: 'get /discounts/:id', request: (f) => ({ path: `/discounts/${f.discount}?include=discount_group` }) },
   {
     operation: 'patch /discounts/:id',
     request: (f) => ({ path: `/discounts/${f.discount}`, body: { description: 'Ten off, three months' } }),
@@ -203,6 +204,10 @@ export const DISCOUNT_STEPS: readonly WalkStep[] = [
 ];
 
 const checkoutItems = (f: Fixtures) => [{ price_id: f.price, quantity: 1 }];
+
+/** Every relation a transaction can embed, so the walk checks each embedded shape. */
+const TRANSACTION_INCLUDES =
+  'address,adjustments,adjustments_totals,available_payment_methods,business,customer,discount';
 
 export const TRANSACTION_STEPS: readonly WalkStep[] = [
   {
@@ -223,12 +228,21 @@ export const TRANSACTION_STEPS: readonly WalkStep[] = [
     operation: 'post /transactions',
     request: (f) => ({
       path: '/transactions',
-      body: { items: checkoutItems(f), customer_id: f.customer, address_id: f.address, business_id: f.business },
+      body: {
+        items: checkoutItems(f),
+        customer_id: f.customer,
+        address_id: f.address,
+        business_id: f.business,
+        discount_id: f.discount,
+      },
     }),
     keep: keepId('checkout'),
   },
-  { operation: 'get /transactions', request: () => ({ path: '/transactions?include=customer,address' }) },
-  { operation: 'get /transactions/:id', request: (f) => ({ path: `/transactions/${f.checkout}?include=customer` }) },
+  { operation: 'get /transactions', request: () => ({ path: `/transactions?include=${TRANSACTION_INCLUDES}` }) },
+  {
+    operation: 'get /transactions/:id',
+    request: (f) => ({ path: `/transactions/${f.checkout}?include=${TRANSACTION_INCLUDES}` }),
+  },
   {
     operation: 'patch /transactions/:id',
     request: (f) => ({ path: `/transactions/${f.checkout}`, body: { custom_data: { order: '42' } } }),
@@ -269,6 +283,19 @@ export const TRANSACTION_STEPS: readonly WalkStep[] = [
     keep: keepId('adjustment'),
   },
   { operation: 'get /adjustments', request: () => ({ path: '/adjustments' }) },
+  {
+    operation: 'get /transactions/:id',
+    request: (f) => ({ path: `/transactions/${f.checkout}?include=${TRANSACTION_INCLUDES}` }),
+    // Every embedded relation is present, so each embedded shape was checked against the document.
+    keep: (response) => {
+      const data = dataOf(response);
+      for (const relation of ['address', 'business', 'customer', 'discount', 'adjustments_totals']) {
+        expect(data[relation], relation).toBeTypeOf('object');
+        expect(data[relation], relation).not.toBeNull();
+      }
+      expect(data.adjustments).toHaveLength(1);
+    },
+  },
   {
     operation: 'get /adjustments/:id/credit-note',
     request: (f) => ({ path: `/adjustments/${f.adjustment}/credit-note` }),
@@ -450,15 +477,18 @@ export const NOTIFICATION_STEPS: readonly WalkStep[] = [
     request: (f) => ({ path: `/simulations/${f.simulation}/runs` }),
     keep: keepId('run'),
   },
-  { operation: 'get /simulations/:id/runs', request: (f) => ({ path: `/simulations/${f.simulation}/runs` }) },
   {
-    operation: 'get /simulations/:id/runs/:run_id',
+    operation: 'get /simulations/:id/runs',
     before: async (f, api) => {
       await eventually('the simulation run to complete', async () => {
         const run = await api.get(`/simulations/${f.simulation}/runs/${f.run}`);
         return dataOf(run).status === 'completed';
       });
     },
+    request: (f) => ({ path: `/simulations/${f.simulation}/runs?include=events` }),
+  },
+  {
+    operation: 'get /simulations/:id/runs/:run_id',
     request: (f) => ({ path: `/simulations/${f.simulation}/runs/${f.run}?include=events` }),
   },
   {
