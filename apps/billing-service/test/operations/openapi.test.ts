@@ -1,18 +1,36 @@
 /**
  * The OpenAPI 3.1 document (issue 18): it validates with a standard validator, the checked-in
  * copy is current, every route the live and sandbox applications register is in it (and nothing
- * else), and the operations address serves it. The happy path of every operation is walked against
- * the document in `openapi-walk.test.ts`.
+ * else), and the operations address serves it. Its response schemas are closed, refuse what the
+ * service does not emit, and name the core's own enums. The happy path of every operation is walked
+ * against the document in `openapi-walk.test.ts`.
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import {
+  CATALOGUE_TYPES,
+  DISCOUNT_STATUSES,
+  DISCOUNT_TYPES,
+  NOTIFICATION_STATUSES,
+  REPORT_TYPES,
+  SCENARIO_TYPES,
+  SUBSCRIPTION_STATUSES,
+  TAX_CATEGORIES,
+  TAX_MODES,
+  TRAFFIC_SOURCES,
+  TRANSACTION_ORIGINS,
+  TRANSACTION_STATUSES,
+} from '@drawdown/billing-core';
 import { startBillingHarness } from '@drawdown/testkit';
-import { validate } from '@readme/openapi-parser';
+import { dereference, validate } from '@readme/openapi-parser';
+import { Ajv2020 } from 'ajv/dist/2020.js';
+import addFormats from 'ajv-formats';
 import { describe, expect, it } from 'vitest';
 import { createApp } from '../../src/app.js';
 import { API_OPERATIONS } from '../../src/openapi/api-operations.js';
 import { openApiDocument, openApiPath } from '../../src/openapi/openapi-document.js';
 import { createOperationsApp } from '../../src/operations/operations-app.js';
+import { harnessClients } from '../support/api-client.js';
 
 const REPO_ROOT = join(import.meta.dirname, '../../../..');
 
@@ -65,6 +83,64 @@ describe('the OpenAPI document', () => {
     for (const entry of registered) {
       const [method = '', path = ''] = entry.split(' ');
       expect(paths[path]?.[method], entry).toBeDefined();
+    }
+  });
+});
+
+type Schema = { additionalProperties?: unknown; properties?: Record<string, Schema>; enum?: unknown[] };
+
+describe('the response schemas', () => {
+  const schemas = (openApiDocument() as unknown as { components: { schemas: Record<string, Schema> } }).components
+    .schemas;
+
+  it('are closed: a field the service starts emitting undocumented fails the walk', () => {
+    const open = Object.entries(schemas)
+      .filter(([name]) => !name.endsWith('Body') && name !== 'ErrorEnvelope')
+      .filter(([, schema]) => schema.additionalProperties !== false)
+      .map(([name]) => name);
+    expect(open).toEqual([]);
+  });
+
+  it('name the same values as the core’s enums', () => {
+    const values = (entity: string, field: string) => schemas[entity]?.properties?.[field]?.enum;
+    expect(values('Transaction', 'status')).toEqual([...TRANSACTION_STATUSES]);
+    expect(values('Transaction', 'origin')).toEqual([...TRANSACTION_ORIGINS]);
+    expect(values('Subscription', 'status')).toEqual([...SUBSCRIPTION_STATUSES]);
+    expect(values('Product', 'tax_category')).toEqual([...TAX_CATEGORIES]);
+    expect(values('Product', 'type')).toEqual([...CATALOGUE_TYPES]);
+    expect(values('Price', 'tax_mode')).toEqual([...TAX_MODES]);
+    expect(values('Discount', 'status')).toEqual([...DISCOUNT_STATUSES]);
+    expect(values('Discount', 'type')).toEqual([...DISCOUNT_TYPES]);
+    expect(values('Notification', 'status')).toEqual([...NOTIFICATION_STATUSES]);
+    expect(values('NotificationSetting', 'traffic_source')).toEqual([...TRAFFIC_SOURCES]);
+    expect(values('Report', 'type')).toEqual([...REPORT_TYPES]);
+    const simulationType = schemas.Simulation?.properties?.type as { anyOf?: Schema[] } | undefined;
+    expect(simulationType?.anyOf?.[1]?.enum).toEqual([...SCENARIO_TYPES]);
+  });
+
+  it('refuse a product with a field too many, one missing, or a timestamp that is not RFC 3339', async () => {
+    const harness = await startBillingHarness();
+    try {
+      const created = await harnessClients(harness).sandbox.post('/products', {
+        name: 'Plan',
+        tax_category: 'standard',
+      });
+      expect(created.status, created.text).toBe(201);
+      const document = (await dereference(structuredClone(openApiDocument()) as never)) as unknown as Document;
+      const schema = document.paths['/products/{id}']?.get?.responses['200']?.content?.['application/json']?.schema;
+      const ajv = new Ajv2020({ strict: false });
+      addFormats.default(ajv);
+      const check = ajv.compile(schema ?? {});
+      const body = created.body as { data: Record<string, unknown>; meta: unknown };
+      expect(check(body), JSON.stringify(check.errors)).toBe(true);
+      expect(check({ ...body, data: { ...body.data, vendor: 'x' } })).toBe(false);
+      const { status: _status, ...withoutStatus } = body.data;
+      expect(check({ ...body, data: withoutStatus })).toBe(false);
+      expect(check({ ...body, data: { ...body.data, created_at: '2026-01-01 10:00:00' } })).toBe(false);
+      expect(check({ ...body, data: { ...body.data, id: 'pri_01h0000000000000000000000a' } })).toBe(false);
+      expect(check({ ...body, meta: { request_id: 'r', pagination: {} } })).toBe(false);
+    } finally {
+      await harness.close();
     }
   });
 });
