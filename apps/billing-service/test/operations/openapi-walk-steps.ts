@@ -158,10 +158,6 @@ export const CUSTOMER_STEPS: readonly WalkStep[] = [
     operation: 'patch /customers/:customer/businesses/:id',
     request: (f) => ({ path: `/customers/${f.customer}/businesses/${f.business}`, body: { company_number: '456' } }),
   },
-  {
-    operation: 'get /customers/:customer/credit-balances',
-    request: (f) => ({ path: `/customers/${f.customer}/credit-balances` }),
-  },
 ];
 
 export const DISCOUNT_STEPS: readonly WalkStep[] = [
@@ -282,6 +278,26 @@ export const TRANSACTION_STEPS: readonly WalkStep[] = [
     }),
     keep: keepId('adjustment'),
   },
+  {
+    operation: 'post /adjustments',
+    // A credit on a completed, automatically collected transaction goes to the customer's credit balance.
+    request: (f) => ({
+      path: '/adjustments',
+      body: {
+        action: 'credit',
+        transaction_id: f.checkout,
+        reason: 'Goodwill',
+        items: [{ item_id: f.checkoutLineItem, type: 'partial', amount: '50' }],
+      },
+    }),
+  },
+  {
+    operation: 'get /customers/:customer/credit-balances',
+    request: (f) => ({ path: `/customers/${f.customer}/credit-balances` }),
+    keep: (response) => {
+      expect(response.list).toHaveLength(1);
+    },
+  },
   { operation: 'get /adjustments', request: () => ({ path: '/adjustments' }) },
   {
     operation: 'get /transactions/:id',
@@ -293,7 +309,7 @@ export const TRANSACTION_STEPS: readonly WalkStep[] = [
         expect(data[relation], relation).toBeTypeOf('object');
         expect(data[relation], relation).not.toBeNull();
       }
-      expect(data.adjustments).toHaveLength(1);
+      expect(data.adjustments).toHaveLength(2);
     },
   },
   {
@@ -329,6 +345,19 @@ export const TRANSACTION_STEPS: readonly WalkStep[] = [
       body: { amount: '500', method_type: 'bank_transfer', provider_reference: 'wire-1' },
     }),
   },
+  {
+    operation: 'post /transactions/:id/payments',
+    request: (f) => ({
+      path: `/transactions/${f.invoice}/payments`,
+      body: {
+        amount: '500',
+        status: 'error',
+        error_code: 'declined',
+        method_type: 'card',
+        provider_reference: 'card-1',
+      },
+    }),
+  },
   { operation: 'get /tax-settings', request: () => ({ path: '/tax-settings' }) },
   { operation: 'patch /tax-settings', request: () => ({ path: '/tax-settings', body: { default_rate: '0.2' } }) },
 ];
@@ -362,6 +391,27 @@ export const SUBSCRIPTION_STEPS: readonly WalkStep[] = [
         ],
       },
     }),
+  },
+  {
+    operation: 'post /usage-events',
+    // Outside the accepted window: this event's rejection, inside a 202.
+    request: (f) => ({
+      path: '/usage-events',
+      body: {
+        events: [
+          {
+            event_key: 'walk-2',
+            customer_id: f.customer,
+            action: 'api_call',
+            quantity: '1',
+            occurred_at: '2020-01-01T00:00:00Z',
+          },
+        ],
+      },
+    }),
+    keep: (response) => {
+      expect(dataOf(response).events).toMatchObject([{ status: 'rejected' }]);
+    },
   },
   {
     operation: 'patch /subscriptions/:id',
