@@ -3,7 +3,8 @@
  * call answers the documented status, a JSON body validates against the documented response schema
  * (entities are closed, so a field emitted but not documented fails here), and a file download has
  * the documented media type. The steps live in `openapi-walk-steps.ts`, one per operation; the last
- * test holds that every operation of `API_OPERATIONS` was walked.
+ * test holds that every operation of `API_OPERATIONS` was walked. `OPENAPI_WALK_DUMP=/tmp/walk` writes
+ * the JSON answers to `/tmp/walk-<engine>.json`, for writing a new response schema from real output.
  */
 import { writeFileSync } from 'node:fs';
 import { METRIC_ENDPOINTS } from '@drawdown/billing-core';
@@ -77,6 +78,7 @@ describe.each(ENGINES)('%s: every documented operation answers what the document
     expect(`${step.operation} ${response.status}`, response.text).toBe(`${step.operation} ${status}`);
     const [mediaType, media] = Object.entries(documented?.content ?? {})[0] ?? [];
     if (mediaType === 'application/json' && media) {
+      expect(response.headers.get('content-type'), step.operation).toMatch(/^application\/json/);
       answers[step.operation] = response.body;
       const check = ajv.compile(media.schema);
       const valid = check(response.body);
