@@ -74,10 +74,12 @@ export {
 export { Link as LinkResponse, RESPONSE_SCHEMAS } from './responses/common.js';
 export { Discount as DiscountResponse, DiscountGroup as DiscountGroupResponse } from './responses/discounts.js';
 export {
+  EVENT_DATA,
   Event as EventResponse,
   EventType as EventTypeResponse,
   Notification as NotificationResponse,
   NotificationLog as NotificationLogResponse,
+  NotificationPayload as NotificationPayloadResponse,
   NotificationReplay as NotificationReplayResponse,
   NotificationSetting as NotificationSettingResponse,
   Simulation as SimulationResponse,

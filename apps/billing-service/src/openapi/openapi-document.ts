@@ -8,7 +8,7 @@
  * is this document (a test keeps it current) and the service serves it at `GET /openapi.json` on
  * its operations address.
  */
-import { RESPONSE_SCHEMAS } from '@drawdown/billing-contract';
+import { EVENT_DATA, EventResponse, NotificationPayloadResponse, RESPONSE_SCHEMAS } from '@drawdown/billing-contract';
 import { z } from 'zod';
 import { serviceVersion } from '../operations/version.js';
 import { API_OPERATIONS, type ApiOperation } from './api-operations.js';
@@ -63,10 +63,21 @@ function responseComponents(): JsonObject {
     io: 'output',
     unrepresentable: 'any',
     uri: (id) => `#/components/schemas/${id}`,
+    override: ({ zodSchema, jsonSchema }) => {
+      if (zodSchema === EventResponse || zodSchema === NotificationPayloadResponse) jsonSchema.allOf = eventData();
+    },
   }) as { schemas: Record<string, JsonObject> };
   return Object.fromEntries(
     Object.entries(schemas).map(([name, { $schema: _dialect, $id: _id, id: _name, ...schema }]) => [name, schema]),
   );
+}
+
+/** One `if event_type starts with <prefix>. then data is <Entity>` per prefix the contract names. */
+function eventData(): JsonObject[] {
+  return Object.entries(EVENT_DATA).map(([prefix, schema]) => ({
+    if: { required: ['event_type'], properties: { event_type: { pattern: `^${prefix}\\.` } } },
+    then: { properties: { data: ref(String(RESPONSE_SCHEMAS.get(schema)?.id)) } },
+  }));
 }
 
 /** The component name of an operation's response entity. */

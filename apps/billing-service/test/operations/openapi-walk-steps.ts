@@ -593,6 +593,20 @@ export function metricSteps(endpoints: readonly string[]): WalkStep[] {
 
 export const SANDBOX_STEPS: readonly WalkStep[] = [
   { operation: 'get /sandbox-clock', request: () => ({ path: '/sandbox-clock' }) },
+  {
+    operation: 'get /events',
+    // Last, so that the page holds an event of every kind the walk caused, each `data` checked by its type.
+    request: () => ({ path: '/events?per_page=200&order_by=id[DESC]' }),
+    keep: (response) => {
+      const kinds = new Set(response.list.map((event) => String(event.event_type).split('.')[0]));
+      for (const kind of ['product', 'price', 'customer', 'address', 'business', 'discount', 'subscription']) {
+        expect(kinds, kind).toContain(kind);
+      }
+      for (const kind of ['transaction', 'adjustment', 'report', 'meter', 'usage_balance_unit']) {
+        expect(kinds, kind).toContain(kind);
+      }
+    },
+  },
   { operation: 'get /sandbox-payment-outcome', request: () => ({ path: '/sandbox-payment-outcome' }) },
   {
     operation: 'put /sandbox-payment-outcome',

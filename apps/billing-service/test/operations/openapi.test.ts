@@ -139,6 +139,26 @@ describe('the response schemas', () => {
       expect(check({ ...body, data: { ...body.data, created_at: '2026-01-01 10:00:00' } })).toBe(false);
       expect(check({ ...body, data: { ...body.data, id: 'pri_01h0000000000000000000000a' } })).toBe(false);
       expect(check({ ...body, meta: { request_id: 'r', pagination: {} } })).toBe(false);
+      // An event's data is checked by its type: a product event must carry a product.
+      const events = document.paths['/events']?.get?.responses['200']?.content?.['application/json']?.schema;
+      const checkEvents = ajv.compile(events ?? {});
+      const page = (data: unknown) => ({
+        data: [
+          {
+            event_id: 'evt_01h0000000000000000000000a',
+            event_type: 'product.created',
+            occurred_at: body.data.created_at,
+            data,
+          },
+        ],
+        meta: {
+          request_id: 'r',
+          pagination: { per_page: 1, next: 'http://x/events', has_more: false, estimated_total: 1 },
+        },
+      });
+      expect(checkEvents(page(body.data)), JSON.stringify(checkEvents.errors)).toBe(true);
+      expect(checkEvents(page({ ...body.data, id: 'ctm_01h0000000000000000000000a' }))).toBe(false);
+      expect(checkEvents(page({ name: 'no more' }))).toBe(false);
     } finally {
       await harness.close();
     }

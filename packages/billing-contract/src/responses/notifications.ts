@@ -4,20 +4,54 @@
  * delivery logs, and the webhook simulator (simulation types, simulations, runs, run events).
  */
 import { z } from 'zod';
+import { Address, Business, Customer, Meter, Price, Product, UsageBalance, UsageBalanceUnit } from './catalogue.js';
 import { entity, id, nullableTimestamp, timestamp } from './common.js';
+import { Discount, DiscountGroup } from './discounts.js';
+import { Report } from './operations.js';
+import { Subscription } from './subscriptions.js';
+import { Adjustment, Transaction } from './transactions.js';
 
 /** An event type name such as `transaction.completed`. */
 const eventTypeName = z.string().regex(/^[a-z_]+\.[a-z_]+$/);
 
+/**
+ * The entity an event's `data` holds, by the event type's prefix (`transaction.paid` → Transaction).
+ * The document turns this into one `if`/`then` per prefix on events and notification payloads.
+ */
+export const EVENT_DATA: Readonly<Record<string, z.ZodType>> = {
+  address: Address,
+  adjustment: Adjustment,
+  business: Business,
+  customer: Customer,
+  discount: Discount,
+  discount_group: DiscountGroup,
+  meter: Meter,
+  price: Price,
+  product: Product,
+  report: Report,
+  subscription: Subscription,
+  transaction: Transaction,
+  usage_balance: UsageBalance,
+  usage_balance_unit: UsageBalanceUnit,
+};
+
+const eventFields = {
+  event_id: id('evt'),
+  event_type: eventTypeName,
+  occurred_at: timestamp,
+};
+
 export const Event = entity(
   'Event',
-  'Something that happened; `data` is the entity as it was then, in its own wire form.',
-  z.strictObject({
-    event_id: id('evt'),
-    event_type: eventTypeName,
-    occurred_at: timestamp,
-    data: z.record(z.string(), z.unknown()),
-  }),
+  'Something that happened; `data` is the entity as it was then, in its own wire form (by the type’s prefix).',
+  z.strictObject({ ...eventFields, data: z.record(z.string(), z.unknown()) }),
+);
+
+/** A webhook body: the event and the notification that carries it. */
+export const NotificationPayload = entity(
+  'NotificationPayload',
+  'The body of a webhook: the event, and the notification that carries it.',
+  z.strictObject({ ...eventFields, notification_id: id('ntf'), data: z.record(z.string(), z.unknown()) }),
 );
 
 export const EventType = entity(
@@ -57,13 +91,7 @@ export const Notification = entity(
     id: id('ntf'),
     type: eventTypeName,
     status: z.enum(NOTIFICATION_STATUSES),
-    payload: z.strictObject({
-      event_id: id('evt'),
-      event_type: eventTypeName,
-      occurred_at: timestamp,
-      notification_id: id('ntf'),
-      data: z.record(z.string(), z.unknown()),
-    }),
+    payload: NotificationPayload,
     occurred_at: timestamp,
     delivered_at: nullableTimestamp,
     replayed_at: nullableTimestamp,
