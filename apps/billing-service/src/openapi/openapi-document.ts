@@ -76,6 +76,7 @@ function responseComponents(): JsonObject {
 function eventData(): JsonObject[] {
   return Object.entries(EVENT_DATA).map(([prefix, schema]) => ({
     if: { required: ['event_type'], properties: { event_type: { pattern: `^${prefix}\\.` } } },
+    // biome-ignore lint/suspicious/noThenProperty: `then` is JSON Schema's keyword here, not a thenable.
     then: { properties: { data: ref(String(RESPONSE_SCHEMAS.get(schema)?.id)) } },
   }));
 }
