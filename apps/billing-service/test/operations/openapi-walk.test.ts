@@ -16,7 +16,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { API_OPERATIONS } from '../../src/openapi/api-operations.js';
 import { openApiDocument, openApiPath } from '../../src/openapi/openapi-document.js';
 import { startWebhookReceiver, type WebhookReceiver } from '../notifications/webhook-receiver.js';
-import { type ApiClient, apiClient, harnessClients } from '../support/api-client.js';
+import { type ApiClient, harnessClients } from '../support/api-client.js';
 import {
   CATALOGUE_STEPS,
   CUSTOMER_STEPS,
@@ -67,7 +67,7 @@ describe.each(ENGINES)('%s: every documented operation answers what the document
     await step.before?.(fixtures, api);
     const [method = '', route = ''] = step.operation.split(' ');
     const request = step.request(fixtures);
-    const response = await apiClient(harness.sandboxUrl, harness.sandboxKey).request(
+    const response = await api.request(
       method.toUpperCase(),
       request.path,
       request.body === undefined ? {} : { body: request.body },

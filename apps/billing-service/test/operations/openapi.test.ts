@@ -7,6 +7,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { RESPONSE_SCHEMAS } from '@drawdown/billing-contract';
 import {
   CATALOGUE_TYPES,
   DISCOUNT_STATUSES,
@@ -92,6 +93,14 @@ type Schema = { additionalProperties?: unknown; properties?: Record<string, Sche
 describe('the response schemas', () => {
   const schemas = (openApiDocument() as unknown as { components: { schemas: Record<string, Schema> } }).components
     .schemas;
+
+  it('exist for every operation that answers JSON (add one in packages/billing-contract/src/responses)', () => {
+    const json = new Set(['entity', 'list', 'array']);
+    const unnamed = API_OPERATIONS.filter((operation) => json.has(operation.shape))
+      .filter((operation) => !operation.response || !RESPONSE_SCHEMAS.has(operation.response))
+      .map((operation) => `${operation.method} ${operation.path}`);
+    expect(unnamed).toEqual([]);
+  });
 
   it('are closed: a field the service starts emitting undocumented fails the walk', () => {
     const open = Object.entries(schemas)
