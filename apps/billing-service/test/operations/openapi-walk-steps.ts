@@ -536,6 +536,9 @@ export const NOTIFICATION_STEPS: readonly WalkStep[] = [
       });
     },
     request: (f) => ({ path: `/simulations/${f.simulation}/runs?include=events` }),
+    keep: (response) => {
+      expect(response.list[0]?.events, 'include=events embeds the run’s events').toHaveLength(1);
+    },
   },
   {
     operation: 'get /simulations/:id/runs/:run_id',
