@@ -9,6 +9,7 @@
  * its operations address.
  */
 import { EVENT_DATA, EventResponse, NotificationPayloadResponse, RESPONSE_SCHEMAS } from '@drawdown/billing-contract';
+import { ERROR_CODES } from '@drawdown/billing-core';
 import { z } from 'zod';
 import { serviceVersion } from '../operations/version.js';
 import { API_OPERATIONS, type ApiOperation } from './api-operations.js';
@@ -96,20 +97,24 @@ const COMPONENT_SCHEMAS: JsonObject = {
   ErrorEnvelope: {
     type: 'object',
     required: ['error', 'meta'],
+    additionalProperties: false,
     properties: {
       error: {
         type: 'object',
         required: ['type', 'code', 'detail', 'documentation_url'],
+        additionalProperties: false,
         properties: {
           type: { type: 'string', enum: ['request_error', 'api_error'] },
-          code: { type: 'string', description: 'One of the codes in docs/errors.md.' },
+          code: { type: 'string', enum: Object.keys(ERROR_CODES), description: 'Explained in docs/errors.md.' },
           detail: { type: 'string' },
           documentation_url: { type: 'string', format: 'uri' },
           errors: {
             type: 'array',
+            description: 'Only with `invalid_field`: each field and what is wrong with it.',
             items: {
               type: 'object',
               required: ['field', 'message'],
+              additionalProperties: false,
               properties: { field: { type: 'string' }, message: { type: 'string' } },
             },
           },

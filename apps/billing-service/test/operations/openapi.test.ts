@@ -127,7 +127,7 @@ describe('the response schemas', () => {
     expect(simulationType?.anyOf?.[1]?.enum).toEqual([...SCENARIO_TYPES]);
   });
 
-  it('refuse a product with a field too many, one missing, or a timestamp that is not RFC 3339', async () => {
+  it('refuse a product with a field too many, one missing, or a timestamp that is not RFC 3339; errors match the error envelope', async () => {
     const harness = await startBillingHarness();
     try {
       const created = await harnessClients(harness).sandbox.post('/products', {
@@ -168,6 +168,27 @@ describe('the response schemas', () => {
       expect(checkEvents(page(body.data)), JSON.stringify(checkEvents.errors)).toBe(true);
       expect(checkEvents(page({ ...body.data, id: 'ctm_01h0000000000000000000000a' }))).toBe(false);
       expect(checkEvents(page({ name: 'no more' }))).toBe(false);
+
+      // Errors are the documented envelope: unknown id, invalid field (with errors[]), no key, a key without the permission.
+      const errors = ajv.compile(
+        document.paths['/products/{id}']?.get?.responses.default?.content?.['application/json']?.schema ?? {},
+      );
+      const sandbox = harnessClients(harness).sandbox;
+      const readOnly = await harness.createKey({ environment: 'sandbox', permissions: ['product.read'] });
+      const failures = [
+        await sandbox.get('/products/pro_01h0000000000000000000000a'),
+        await sandbox.post('/products', { name: '', tax_category: 'standard' }),
+        await sandbox.get('/products', { authorization: null }),
+        await sandbox.post(
+          '/products',
+          { name: 'P', tax_category: 'standard' },
+          { authorization: `Bearer ${readOnly}` },
+        ),
+      ];
+      expect(failures.map((failure) => failure.status)).toEqual([404, 400, 403, 403]);
+      for (const failure of failures)
+        expect(errors(failure.body), `${failure.text} ${JSON.stringify(errors.errors)}`).toBe(true);
+      expect(errors({ ...failures[0]?.body, error: { ...failures[0]?.body.error, code: 'made_up' } })).toBe(false);
     } finally {
       await harness.close();
     }
