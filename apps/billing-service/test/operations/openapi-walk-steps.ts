@@ -22,7 +22,7 @@ export interface WalkStep {
   /** `method path` exactly as in `API_OPERATIONS` (`get /products/:id`). */
   readonly operation: string;
   readonly request: (fixtures: Fixtures) => WalkRequest;
-  /** Runs after the documented answer was checked; keeps ids for later steps. */
+  /** Runs after the documented answer was checked: keeps ids for later steps, asserts what the step must show. */
   readonly keep?: (response: ApiResponse, fixtures: Fixtures) => void;
   /** Waits (bounded) for what this step needs, such as a report becoming ready. */
   readonly before?: (fixtures: Fixtures, api: ApiClient) => Promise<void>;
