@@ -48,11 +48,7 @@ export const UpdateSubscriptionBody = z.strictObject({
 });
 
 /** The fields of a subscription update that are refused as not offered yet, in wire spelling. */
-export const UNSUPPORTED_SUBSCRIPTION_UPDATE_FIELDS = [
-  'customer_id',
-  'business_id',
-  'currency_code',
-] as const;
+export const UNSUPPORTED_SUBSCRIPTION_UPDATE_FIELDS = ['customer_id', 'business_id', 'currency_code'] as const;
 
 export const SubscriptionChargeBody = z.strictObject({
   effective_from: z.enum(['immediately', 'next_billing_period']),
