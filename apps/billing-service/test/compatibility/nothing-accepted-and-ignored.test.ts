@@ -82,9 +82,9 @@ const WALKS: readonly Walk[] = [
     name: 'UpdateSubscriptionRequestBody',
     endpoint: 'PATCH /subscriptions/{subscription}',
     fields: {
-      customerId: notOffered('ctm_01h00000000000000000000000'),
+      customerId: { effect: 'subscriptions/subscription-parties.test.ts' },
       addressId: { effect: 'subscriptions/proration.test.ts' },
-      businessId: notOffered('biz_01h00000000000000000000000'),
+      businessId: { effect: 'subscriptions/subscription-parties.test.ts' },
       currencyCode: notOffered('EUR'),
       nextBilledAt: { effect: 'subscriptions/billing-date.test.ts' },
       discount: { effect: 'discounts/subscription-discounts.test.ts' },
