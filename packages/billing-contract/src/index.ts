@@ -37,6 +37,7 @@ export {
 } from './requests/notifications.js';
 export { CreateReportBody } from './requests/reports.js';
 export { CreateSimulationBody, UpdateSimulationBody } from './requests/simulations.js';
+export { CreateClientTokenBody, GenerateCustomerAuthTokenBody, UpdateClientTokenBody } from './requests/tokens.js';
 export {
   CreateAdjustmentBody,
   CreateTransactionBody,
@@ -60,6 +61,10 @@ export {
   UNSUPPORTED_SUBSCRIPTION_UPDATE_FIELDS,
   UpdateSubscriptionBody,
 } from './requests/usage.js';
+export {
+  ClientToken as ClientTokenResponse,
+  CustomerAuthToken as CustomerAuthTokenResponse,
+} from './responses/access.js';
 export {
   Address as AddressResponse,
   Business as BusinessResponse,

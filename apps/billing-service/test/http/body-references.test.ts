@@ -295,7 +295,7 @@ const REFERENCES: readonly Reference[] = [
       row('items[].price_id', 'price', (id) => ({ items: [{ price_id: id, quantity: 1 }] })),
       row('customer_id', 'customer', (id) => ({ customer_id: id, address_id: null })),
       row('address_id', 'address', (id) => ({ address_id: id })),
-      row('business_id', 'business', (id) => ({ business_id: id }), true),
+      row('business_id', 'business', (id) => ({ business_id: id })),
       row('discount_id', 'discount', (id) => ({ discount_id: id }), true),
     ];
   }),

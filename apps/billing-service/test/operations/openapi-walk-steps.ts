@@ -160,6 +160,24 @@ export const CUSTOMER_STEPS: readonly WalkStep[] = [
   },
 ];
 
+export const TOKEN_STEPS: readonly WalkStep[] = [
+  {
+    operation: 'post /client-tokens',
+    request: () => ({ path: '/client-tokens', body: { name: 'Storefront', description: 'The shop’s checkout' } }),
+    keep: keepId('clientToken'),
+  },
+  { operation: 'get /client-tokens', request: () => ({ path: '/client-tokens' }) },
+  { operation: 'get /client-tokens/:id', request: (f) => ({ path: `/client-tokens/${f.clientToken}` }) },
+  {
+    operation: 'patch /client-tokens/:id',
+    request: (f) => ({ path: `/client-tokens/${f.clientToken}`, body: { status: 'revoked' } }),
+  },
+  {
+    operation: 'post /customers/:customer/auth-token',
+    request: (f) => ({ path: `/customers/${f.customer}/auth-token` }),
+  },
+];
+
 export const DISCOUNT_STEPS: readonly WalkStep[] = [
   {
     operation: 'post /discount-groups',

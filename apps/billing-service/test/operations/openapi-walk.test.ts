@@ -27,6 +27,7 @@ import {
   REPORT_STEPS,
   SANDBOX_STEPS,
   SUBSCRIPTION_STEPS,
+  TOKEN_STEPS,
   TRANSACTION_STEPS,
   type WalkStep,
 } from './openapi-walk-steps.js';
@@ -101,10 +102,11 @@ describe.each(ENGINES)('%s: every documented operation answers what the document
     for (const step of steps) await walk(step);
   }
 
-  it('catalogue, customers, addresses and businesses', async () => {
+  it('catalogue, customers, addresses, businesses, discounts and tokens', async () => {
     await walkAll(CATALOGUE_STEPS);
     await walkAll(CUSTOMER_STEPS);
     await walkAll(DISCOUNT_STEPS);
+    await walkAll(TOKEN_STEPS);
   });
 
   it('transactions, payments, invoices, revisions, adjustments and credit notes', async () => {

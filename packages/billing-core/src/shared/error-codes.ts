@@ -143,6 +143,12 @@ export const ERROR_CODES = {
   transaction_customer_is_required_for_business_validation: 'A business_id needs a customer_id to be checked against.',
   transaction_business_customer_mismatch: 'The business belongs to another customer than the one named.',
 
+  // Client-side tokens and customer authentication tokens
+  client_token_revoked: 'A revoked client-side token stays revoked; create a new one.',
+  invalid_client_token: 'The client-side token is malformed, unknown, revoked, or of another environment.',
+  invalid_customer_auth_token:
+    'The customer authentication token is malformed, unknown, expired, or of another account, environment or customer.',
+
   // Revisions
   transaction_invalid_status_to_revise: 'Only billed and completed transactions can be revised.',
   transaction_revised_limit_reached: 'A transaction can be revised once, and this one already was.',
