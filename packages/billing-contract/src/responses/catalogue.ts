@@ -55,7 +55,7 @@ const priceFields = {
   type: catalogueType,
   billing_cycle: duration.nullable().describe('Null for a one-off price.'),
   trial_period: duration.nullable(),
-  tax_mode: z.enum(['account_setting', 'external', 'internal']),
+  tax_mode: z.enum(['account_setting', 'external', 'internal', 'location']),
   unit_price: money,
   unit_price_overrides: z.array(z.strictObject({ country_codes: z.array(countryCode), unit_price: money })),
   quantity: z.strictObject({ minimum: z.number().int().min(1), maximum: z.number().int().min(1) }),

@@ -293,9 +293,12 @@ export const TaxSettings = entity(
   'TaxSettings',
   'Drawdown: the tax rates the service computes tax with.',
   z.strictObject({
-    default_tax_mode: z.enum(['external', 'internal']),
+    default_tax_mode: z.enum(['external', 'internal', 'location']),
+    rate_source: z.enum(['account', 'location']),
+    seller_country_code: countryCode.nullable(),
     default_rate: rate,
     country_rates: z.array(z.strictObject({ country_code: countryCode, rate })),
     updated_at: nullableTimestamp,
+    location_rates: z.string().describe('The location rate dataset the service computes with, by name and version.'),
   }),
 );
