@@ -332,6 +332,14 @@ export {
   SANDBOX_RETRY_SCHEDULE,
 } from './notifications/retry-policy.js';
 export {
+  MAX_PORTAL_SESSION_SUBSCRIPTIONS,
+  PORTAL_SESSION_LIFETIME_MS,
+  type PortalSessionClaims,
+  type PortalSessionGrant,
+  parsePortalSessionPayload,
+  portalSessionPayload,
+} from './portal/portal-sessions.js';
+export {
   type ClaimedReport,
   claimDueReports,
   csvCell,
@@ -707,4 +715,5 @@ export {
   type UsageEventResult,
   validateUsageEvent,
 } from './usage/usage-event.js';
+export { MAX_USAGE_PERIODS, type UsagePeriod, usagePeriodsOf } from './usage/usage-periods.js';
 export { type Caller, createUseCases, type DueWork, type UseCasePorts, type UseCases } from './use-cases.js';

@@ -87,6 +87,7 @@ import {
   listNotifications,
   replayNotification,
 } from './notifications/notifications.js';
+import { acceptPortalSession, createPortalSession } from './portal/portal-sessions.js';
 import { type ClaimedReport, claimDueReports, generateReport } from './reports/generate-report.js';
 import {
   createReport,
@@ -161,6 +162,7 @@ import { applyPendingDrawdowns } from './usage/apply-drawdowns.js';
 import { getUsageBalance, listUsageBalances } from './usage/read-usage-balances.js';
 import { recordUsageEvents } from './usage/record-usage-events.js';
 import type { UsageEventInput } from './usage/usage-event.js';
+import { listUsagePeriods } from './usage/usage-periods.js';
 
 /** Who asks: an authenticated account in one environment. */
 export interface Caller {
@@ -449,6 +451,11 @@ export function createUseCases(ports: UseCasePorts) {
       requireUnexpired(context, claims);
       return getCreditNoteDocument(context, claims.adjustmentId);
     },
+
+    // Customer portal sessions (ADR 1440): the claims to sign, and a signed token's claims accepted.
+    createPortalSession: bind(createPortalSession),
+    listUsagePeriods: bind(listUsagePeriods),
+    acceptPortalSession: bind(acceptPortalSession),
 
     // Events and notifications.
     listEvents: bind(listEvents),

@@ -50,8 +50,8 @@ const subscriptionFields = {
   discount: z.strictObject({ id: id('dsc'), starts_at: timestamp, ends_at: nullableTimestamp }).nullable(),
   billing_details: billingDetails.nullable(),
   management_urls: z.strictObject({
-    update_payment_method: z.null(),
-    cancel: z.literal('').describe('Drawdown hosts no cancellation page yet: always empty.'),
+    update_payment_method: z.url().nullable().describe('Null for manually collected subscriptions.'),
+    cancel: z.url(),
   }),
 };
 
