@@ -1,6 +1,7 @@
 /**
  * @module
- * The wire contract shared by the billing service and its clients: request body schemas.
+ * The wire contract shared by the billing service and its clients: request body schemas, and the
+ * response schemas of what the service answers (registered in `RESPONSE_SCHEMAS` by component name).
  */
 export {
   CreateAddressBody,
@@ -62,3 +63,56 @@ export {
   UNSUPPORTED_SUBSCRIPTION_UPDATE_FIELDS,
   UpdateSubscriptionBody,
 } from './requests/usage.js';
+export {
+  ClientToken as ClientTokenResponse,
+  CustomerAuthToken as CustomerAuthTokenResponse,
+} from './responses/access.js';
+export {
+  Address as AddressResponse,
+  Business as BusinessResponse,
+  CreditBalance as CreditBalanceResponse,
+  Customer as CustomerResponse,
+  Meter as MeterResponse,
+  Price as PriceResponse,
+  Product as ProductResponse,
+  UsageBalance as UsageBalanceResponse,
+  UsageBalanceUnit as UsageBalanceUnitResponse,
+} from './responses/catalogue.js';
+export { Link as LinkResponse, RESPONSE_SCHEMAS } from './responses/common.js';
+export { Discount as DiscountResponse, DiscountGroup as DiscountGroupResponse } from './responses/discounts.js';
+export {
+  EVENT_DATA,
+  Event as EventResponse,
+  EventType as EventTypeResponse,
+  Notification as NotificationResponse,
+  NotificationLog as NotificationLogResponse,
+  NotificationPayload as NotificationPayloadResponse,
+  NotificationReplay as NotificationReplayResponse,
+  NotificationSetting as NotificationSettingResponse,
+  Simulation as SimulationResponse,
+  SimulationRun as SimulationRunResponse,
+  SimulationRunEvent as SimulationRunEventResponse,
+  SimulationType as SimulationTypeResponse,
+} from './responses/notifications.js';
+export {
+  AmountMetric as AmountMetricResponse,
+  ConversionMetric as ConversionMetricResponse,
+  CountMetric as CountMetricResponse,
+  Currency as CurrencyResponse,
+  Report as ReportResponse,
+  RevenueMetric as RevenueMetricResponse,
+  SandboxClock as SandboxClockResponse,
+  SandboxPaymentOutcome as SandboxPaymentOutcomeResponse,
+  UsageEventsAnswer as UsageEventsAnswerResponse,
+} from './responses/operations.js';
+export {
+  Subscription as SubscriptionResponse,
+  SubscriptionPreview as SubscriptionPreviewResponse,
+} from './responses/subscriptions.js';
+export {
+  Adjustment as AdjustmentResponse,
+  PricingPreview as PricingPreviewResponse,
+  TaxSettings as TaxSettingsResponse,
+  Transaction as TransactionResponse,
+  TransactionPreview as TransactionPreviewResponse,
+} from './responses/transactions.js';

@@ -5,6 +5,7 @@
 import {
   balanceTotals,
   type EntityPresenter,
+  type Report,
   type StoredEvent,
   type Subscription,
   type SubscriptionUpdatePreview,
@@ -125,6 +126,20 @@ export function presentUsageBalance(balance: UsageBalance): unknown {
   };
 }
 
+/** A report without the scheduler's `dueAt`: the same in answers and in event data. */
+export function presentReport(report: Report): unknown {
+  return {
+    id: report.id,
+    status: report.status,
+    rows: report.rows,
+    type: report.type,
+    filters: report.filters,
+    expiresAt: report.expiresAt,
+    createdAt: report.createdAt,
+    updatedAt: report.updatedAt,
+  };
+}
+
 /** The wire form of an event's entity, by kind. */
 export function presentEntity(kind: StoredEvent['entityKind'], entity: unknown, portalUrl?: string): unknown {
   switch (kind) {
@@ -132,6 +147,8 @@ export function presentEntity(kind: StoredEvent['entityKind'], entity: unknown, 
       return presentSubscription(entity as Subscription, portalUrl);
     case 'usage_balance':
       return presentUsageBalance(entity as UsageBalance);
+    case 'report':
+      return presentReport(entity as Report);
     default:
       return entity;
   }

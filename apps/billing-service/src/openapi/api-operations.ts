@@ -3,12 +3,20 @@
  * Every operation of the public API, as the OpenAPI document lists it: method, path, the
  * permission it needs, the request schema the route validates with (the same zod schema from
  * `@drawdown/billing-contract`), and the shape of its success. A test holds this list equal to
- * the routes the application registers.
+ * the routes the application registers. `response` is the schema of the entity a success answers
+ * with (one, a page of them, or an unpaginated array of them, by `shape`).
  */
 import {
+  AddressResponse,
+  AdjustmentResponse,
   AdvanceSandboxClockBody,
+  AmountMetricResponse,
+  BusinessResponse,
   CancelSubscriptionBody,
   CheckoutFormBody,
+  ClientTokenResponse,
+  ConversionMetricResponse,
+  CountMetricResponse,
   CreateAddressBody,
   CreateAdjustmentBody,
   CreateBusinessBody,
@@ -25,17 +33,47 @@ import {
   CreateSimulationBody,
   CreateTransactionBody,
   CreateUsageBalanceUnitBody,
+  CreditBalanceResponse,
+  CurrencyResponse,
+  CustomerAuthTokenResponse,
+  CustomerResponse,
+  DiscountGroupResponse,
+  DiscountResponse,
+  EventResponse,
+  EventTypeResponse,
   GenerateCustomerAuthTokenBody,
+  LinkResponse,
+  MeterResponse,
+  NotificationLogResponse,
+  NotificationReplayResponse,
+  NotificationResponse,
+  NotificationSettingResponse,
   PauseSubscriptionBody,
   PreviewTransactionBody,
+  PriceResponse,
   PricingPreviewBody,
+  PricingPreviewResponse,
+  ProductResponse,
   RecordPaymentBody,
   RecordUsageEventsBody,
+  ReportResponse,
   ResumeSubscriptionBody,
+  RevenueMetricResponse,
   ReviseTransactionBody,
+  SandboxClockResponse,
   SandboxPaymentOutcomeBody,
+  SandboxPaymentOutcomeResponse,
   SimulatePaymentBody,
+  SimulationResponse,
+  SimulationRunEventResponse,
+  SimulationRunResponse,
+  SimulationTypeResponse,
   SubscriptionChargeBody,
+  SubscriptionPreviewResponse,
+  SubscriptionResponse,
+  TaxSettingsResponse,
+  TransactionPreviewResponse,
+  TransactionResponse,
   UpdateAddressBody,
   UpdateBusinessBody,
   UpdateCheckoutSettingsBody,
@@ -52,16 +90,20 @@ import {
   UpdateTaxSettingsBody,
   UpdateTransactionBody,
   UpdateUsageBalanceUnitBody,
+  UsageBalanceResponse,
+  UsageBalanceUnitResponse,
+  UsageEventsAnswerResponse,
   VerifyPortalSessionBody,
 } from '@drawdown/billing-contract';
 import { METRIC_ENDPOINTS } from '@drawdown/billing-core';
 import type { ZodType } from 'zod';
 
 /**
- * What a success answers: one entity, a page of them, nothing, a PDF or a CSV file, an HTML page
- * (the hosted checkout) or a redirect to one (its forms post, then redirect).
+ * What a success answers: one entity, a page of them (`meta.pagination`), all of them in one
+ * array (no pagination), nothing, a PDF or a CSV file, an HTML page (the hosted checkout) or a
+ * redirect to one (its forms post, then redirect).
  */
-export type SuccessShape = 'entity' | 'list' | 'empty' | 'pdf' | 'csv' | 'html' | 'redirect' | 'css';
+export type SuccessShape = 'entity' | 'list' | 'array' | 'empty' | 'pdf' | 'csv' | 'html' | 'redirect' | 'css';
 
 export interface ApiOperation {
   readonly method: 'get' | 'post' | 'put' | 'patch' | 'delete';
@@ -74,6 +116,8 @@ export interface ApiOperation {
   readonly body?: { readonly name: string; readonly schema: ZodType };
   readonly status: 200 | 201 | 202 | 204 | 303;
   readonly shape: SuccessShape;
+  /** The entity schema of a JSON success (`entity`, `list` and `array` shapes). */
+  readonly response?: ZodType;
   /** Only on the sandbox application. */
   readonly sandboxOnly?: true;
 }
@@ -86,7 +130,7 @@ function operation(
   tag: string,
   summary: string,
   permission: string | null,
-  options: Partial<Pick<ApiOperation, 'body' | 'status' | 'shape' | 'sandboxOnly'>> = {},
+  options: Partial<Pick<ApiOperation, 'body' | 'status' | 'shape' | 'sandboxOnly' | 'response'>> = {},
 ): ApiOperation {
   const shape = options.shape ?? (method === 'get' && !path.endsWith(':id') ? 'list' : 'entity');
   return {
@@ -112,32 +156,58 @@ function crud(
   create: ZodType,
   update: ZodType,
   names: readonly [string, string],
+  response: ZodType,
 ): ApiOperation[] {
   return [
-    operation('get', path, tag, `List ${noun}s`, `${permission}.read`),
-    operation('post', path, tag, `Create a ${noun}`, `${permission}.write`, { ...body(names[0], create), status: 201 }),
-    operation('get', `${path}/:id`, tag, `Get a ${noun}`, `${permission}.read`),
-    operation('patch', `${path}/:id`, tag, `Update a ${noun}`, `${permission}.write`, body(names[1], update)),
+    operation('get', path, tag, `List ${noun}s`, `${permission}.read`, { response }),
+    operation('post', path, tag, `Create a ${noun}`, `${permission}.write`, {
+      ...body(names[0], create),
+      status: 201,
+      response,
+    }),
+    operation('get', `${path}/:id`, tag, `Get a ${noun}`, `${permission}.read`, { response }),
+    operation('patch', `${path}/:id`, tag, `Update a ${noun}`, `${permission}.write`, {
+      ...body(names[1], update),
+      response,
+    }),
   ];
 }
 
-export const API_OPERATIONS: readonly ApiOperation[] = [
-  operation('get', '/currencies', 'Currencies', 'List the supported currencies', null),
+const OPERATIONS: readonly ApiOperation[] = [
+  operation('get', '/currencies', 'Currencies', 'List the supported currencies', null, { shape: 'array' }),
   operation('get', '/invoices/:transactionId/pdf', 'Transactions', 'Download an invoice PDF (signed link)', null, {
     shape: 'pdf',
   }),
-  ...crud('/products', 'Products', 'product', 'product', CreateProductBody, UpdateProductBody, [
-    'CreateProductBody',
-    'UpdateProductBody',
-  ]),
-  ...crud('/prices', 'Prices', 'price', 'price', CreatePriceBody, UpdatePriceBody, [
-    'CreatePriceBody',
-    'UpdatePriceBody',
-  ]),
-  ...crud('/customers', 'Customers', 'customer', 'customer', CreateCustomerBody, UpdateCustomerBody, [
-    'CreateCustomerBody',
-    'UpdateCustomerBody',
-  ]),
+  ...crud(
+    '/products',
+    'Products',
+    'product',
+    'product',
+    CreateProductBody,
+    UpdateProductBody,
+    ['CreateProductBody', 'UpdateProductBody'],
+    ProductResponse,
+  ),
+  ...crud(
+    '/prices',
+    'Prices',
+    'price',
+    'price',
+    CreatePriceBody,
+    UpdatePriceBody,
+    ['CreatePriceBody', 'UpdatePriceBody'],
+    PriceResponse,
+  ),
+  ...crud(
+    '/customers',
+    'Customers',
+    'customer',
+    'customer',
+    CreateCustomerBody,
+    UpdateCustomerBody,
+    ['CreateCustomerBody', 'UpdateCustomerBody'],
+    CustomerResponse,
+  ),
   operation('get', '/customers/:customer/addresses', 'Addresses', 'List a customer’s addresses', 'address.read'),
   operation('post', '/customers/:customer/addresses', 'Addresses', 'Create an address', 'address.write', {
     ...body('CreateAddressBody', CreateAddressBody),
@@ -153,7 +223,7 @@ export const API_OPERATIONS: readonly ApiOperation[] = [
     'Credit balances',
     'List a customer’s credit balances',
     'customer.read',
-    { shape: 'list' },
+    { shape: 'array' },
   ),
   operation(
     'get',
@@ -185,17 +255,24 @@ export const API_OPERATIONS: readonly ApiOperation[] = [
     CreateUsageBalanceUnitBody,
     UpdateUsageBalanceUnitBody,
     ['CreateUsageBalanceUnitBody', 'UpdateUsageBalanceUnitBody'],
+    UsageBalanceUnitResponse,
   ),
-  ...crud('/meters', 'Meters', 'meter', 'meter', CreateMeterBody, UpdateMeterBody, [
-    'CreateMeterBody',
-    'UpdateMeterBody',
-  ]),
+  ...crud(
+    '/meters',
+    'Meters',
+    'meter',
+    'meter',
+    CreateMeterBody,
+    UpdateMeterBody,
+    ['CreateMeterBody', 'UpdateMeterBody'],
+    MeterResponse,
+  ),
   operation('post', '/usage-events', 'Usage events', 'Record usage events (durable on 202)', 'usage_event.write', {
     ...body('RecordUsageEventsBody', RecordUsageEventsBody),
     status: 202,
   }),
   operation('get', '/events', 'Events', 'List events', 'event.read'),
-  operation('get', '/event-types', 'Events', 'List event types', 'event.read'),
+  operation('get', '/event-types', 'Events', 'List event types', 'notification_setting.read', { shape: 'array' }),
   operation(
     'get',
     '/notification-settings',
@@ -441,7 +518,7 @@ export const API_OPERATIONS: readonly ApiOperation[] = [
     },
   ),
   operation('get', '/simulation-types', 'Simulations', 'List simulation types', 'notification_simulation.read', {
-    shape: 'list',
+    shape: 'array',
   }),
   operation('get', '/simulations', 'Simulations', 'List simulations', 'notification_simulation.read'),
   operation('post', '/simulations', 'Simulations', 'Create a simulation', 'notification_simulation.write', {
@@ -510,10 +587,16 @@ export const API_OPERATIONS: readonly ApiOperation[] = [
     shape: 'entity',
   }),
   operation('get', '/reports/:id/csv', 'Reports', 'Download a report CSV (signed link)', null, { shape: 'csv' }),
-  ...crud('/discounts', 'Discounts', 'discount', 'discount', CreateDiscountBody, UpdateDiscountBody, [
-    'CreateDiscountBody',
-    'UpdateDiscountBody',
-  ]),
+  ...crud(
+    '/discounts',
+    'Discounts',
+    'discount',
+    'discount',
+    CreateDiscountBody,
+    UpdateDiscountBody,
+    ['CreateDiscountBody', 'UpdateDiscountBody'],
+    DiscountResponse,
+  ),
   ...crud(
     '/discount-groups',
     'Discounts',
@@ -522,6 +605,7 @@ export const API_OPERATIONS: readonly ApiOperation[] = [
     CreateDiscountGroupBody,
     UpdateDiscountGroupBody,
     ['CreateDiscountGroupBody', 'UpdateDiscountGroupBody'],
+    DiscountGroupResponse,
   ),
   ...crud(
     '/client-tokens',
@@ -531,6 +615,7 @@ export const API_OPERATIONS: readonly ApiOperation[] = [
     CreateClientTokenBody,
     UpdateClientTokenBody,
     ['CreateClientTokenBody', 'UpdateClientTokenBody'],
+    ClientTokenResponse,
   ),
   operation(
     'post',
@@ -575,8 +660,95 @@ export const API_OPERATIONS: readonly ApiOperation[] = [
     'customer_portal_session.read',
     { ...body('VerifyPortalSessionBody', VerifyPortalSessionBody) },
   ),
-  operation('get', '/adjustments/:id/credit-note', 'Adjustments', 'Get a credit note link', 'adjustment.read'),
+  operation('get', '/adjustments/:id/credit-note', 'Adjustments', 'Get a credit note link', 'adjustment.read', {
+    shape: 'entity',
+  }),
   operation('get', '/credit-notes/:adjustmentId/pdf', 'Adjustments', 'Download a credit note PDF (signed link)', null, {
     shape: 'pdf',
   }),
 ];
+
+const amountMetric = (endpoint: string) => [`get /metrics/${endpoint}`, AmountMetricResponse] as const;
+
+/** What each operation outside the catalogue's `crud` answers with (the entity; `shape` says one, page or array). */
+const RESPONSES: Readonly<Record<string, ZodType>> = {
+  'get /currencies': CurrencyResponse,
+  'get /customers/:customer/addresses': AddressResponse,
+  'post /customers/:customer/addresses': AddressResponse,
+  'get /customers/:customer/addresses/:id': AddressResponse,
+  'patch /customers/:customer/addresses/:id': AddressResponse,
+  'get /customers/:customer/credit-balances': CreditBalanceResponse,
+  'get /customers/:customer/usage-balances': UsageBalanceResponse,
+  'get /customers/:customer/usage-balances/:id': UsageBalanceResponse,
+  'post /customers/:customer/auth-token': CustomerAuthTokenResponse,
+  'get /customers/:customer/businesses': BusinessResponse,
+  'post /customers/:customer/businesses': BusinessResponse,
+  'get /customers/:customer/businesses/:id': BusinessResponse,
+  'patch /customers/:customer/businesses/:id': BusinessResponse,
+  'post /usage-events': UsageEventsAnswerResponse,
+  'get /events': EventResponse,
+  'get /event-types': EventTypeResponse,
+  'get /notification-settings': NotificationSettingResponse,
+  'post /notification-settings': NotificationSettingResponse,
+  'get /notification-settings/:id': NotificationSettingResponse,
+  'patch /notification-settings/:id': NotificationSettingResponse,
+  'post /notification-settings/:id/rotate-secret': NotificationSettingResponse,
+  'get /notifications': NotificationResponse,
+  'get /notifications/:id': NotificationResponse,
+  'get /notifications/:id/logs': NotificationLogResponse,
+  'post /notifications/:id/replay': NotificationReplayResponse,
+  'get /subscriptions': SubscriptionResponse,
+  'get /subscriptions/:id': SubscriptionResponse,
+  'patch /subscriptions/:id': SubscriptionResponse,
+  'patch /subscriptions/:id/preview': SubscriptionPreviewResponse,
+  'post /subscriptions/:id/activate': SubscriptionResponse,
+  'post /subscriptions/:id/charge': SubscriptionResponse,
+  'post /subscriptions/:id/charge/preview': SubscriptionPreviewResponse,
+  'post /subscriptions/:id/pause': SubscriptionResponse,
+  'post /subscriptions/:id/resume': SubscriptionResponse,
+  'post /subscriptions/:id/cancel': SubscriptionResponse,
+  'get /transactions': TransactionResponse,
+  'post /transactions': TransactionResponse,
+  'post /transactions/preview': TransactionPreviewResponse,
+  'post /pricing-preview': PricingPreviewResponse,
+  'get /transactions/:id': TransactionResponse,
+  'patch /transactions/:id': TransactionResponse,
+  'post /transactions/:id/simulate-payment': TransactionResponse,
+  'post /transactions/:id/payments': TransactionResponse,
+  'get /transactions/:id/invoice': LinkResponse,
+  'post /transactions/:id/revise': TransactionResponse,
+  'get /adjustments': AdjustmentResponse,
+  'post /adjustments': AdjustmentResponse,
+  'get /adjustments/:id/credit-note': LinkResponse,
+  'get /tax-settings': TaxSettingsResponse,
+  'patch /tax-settings': TaxSettingsResponse,
+  'get /sandbox-clock': SandboxClockResponse,
+  'post /sandbox-clock/advance': SandboxClockResponse,
+  'get /sandbox-payment-outcome': SandboxPaymentOutcomeResponse,
+  'put /sandbox-payment-outcome': SandboxPaymentOutcomeResponse,
+  'get /simulation-types': SimulationTypeResponse,
+  'get /simulations': SimulationResponse,
+  'post /simulations': SimulationResponse,
+  'get /simulations/:id': SimulationResponse,
+  'patch /simulations/:id': SimulationResponse,
+  'post /simulations/:id/runs': SimulationRunResponse,
+  'get /simulations/:id/runs': SimulationRunResponse,
+  'get /simulations/:id/runs/:run_id': SimulationRunResponse,
+  'get /simulations/:id/runs/:run_id/events': SimulationRunEventResponse,
+  'get /simulations/:id/runs/:run_id/events/:event_id': SimulationRunEventResponse,
+  'post /simulations/:id/runs/:run_id/events/:event_id/replay': SimulationRunEventResponse,
+  ...Object.fromEntries(['refunds', 'monthly-recurring-revenue', 'monthly-recurring-revenue-change'].map(amountMetric)),
+  'get /metrics/revenue': RevenueMetricResponse,
+  'get /metrics/chargebacks': CountMetricResponse,
+  'get /metrics/active-subscribers': CountMetricResponse,
+  'get /metrics/checkout-conversion': ConversionMetricResponse,
+  'get /reports': ReportResponse,
+  'post /reports': ReportResponse,
+  'get /reports/:id': ReportResponse,
+  'get /reports/:id/download-url': LinkResponse,
+};
+
+export const API_OPERATIONS: readonly ApiOperation[] = OPERATIONS.map((entry) => {
+  const response = entry.response ?? RESPONSES[`${entry.method} ${entry.path}`];
+  return response ? { ...entry, response } : entry;
+});

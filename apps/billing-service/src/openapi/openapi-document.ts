@@ -1,10 +1,15 @@
 /**
  * @module
- * The OpenAPI 3.1 document of the public API, generated from the operation list and the very
- * zod schemas the routes validate request bodies with (zod's own JSON Schema output, which is
- * the 2020-12 dialect OpenAPI 3.1 uses). The checked-in `docs/openapi.json` is this document (a
- * test keeps it current) and the service serves it at `GET /openapi.json` on its operations address.
+ * The OpenAPI 3.1 document of the public API, generated from the operation list, the very zod
+ * schemas the routes validate request bodies with, and the contract's response schemas (zod's own
+ * JSON Schema output, which is the 2020-12 dialect OpenAPI 3.1 uses). Each success is its entity
+ * (or a page or array of them) inside the `{data, meta}` envelope; entities are closed, so the
+ * happy-path walk fails on a field emitted but not documented. The checked-in `docs/openapi.json`
+ * is this document (a test keeps it current) and the service serves it at `GET /openapi.json` on
+ * its operations address.
  */
+import { EVENT_DATA, EventResponse, NotificationPayloadResponse, RESPONSE_SCHEMAS } from '@drawdown/billing-contract';
+import { ERROR_CODES } from '@drawdown/billing-core';
 import { z } from 'zod';
 import { serviceVersion } from '../operations/version.js';
 import { API_OPERATIONS, type ApiOperation } from './api-operations.js';
@@ -22,56 +27,94 @@ function requestSchema(schema: z.ZodType): JsonObject {
   return rest;
 }
 
-const ENVELOPE_META = {
+const META = {
   type: 'object',
   required: ['request_id'],
+  additionalProperties: false,
   properties: {
-    request_id: { type: 'string' },
+    request_id: { type: 'string', description: 'The request id (an incoming X-Request-Id when well formed).' },
+  },
+};
+
+const LIST_META = {
+  type: 'object',
+  required: ['request_id', 'pagination'],
+  additionalProperties: false,
+  properties: {
+    request_id: { type: 'string', description: 'The request id (an incoming X-Request-Id when well formed).' },
     pagination: {
       type: 'object',
-      required: ['per_page', 'next', 'has_more'],
+      required: ['per_page', 'next', 'has_more', 'estimated_total'],
+      additionalProperties: false,
       properties: {
-        per_page: { type: 'integer' },
-        next: { type: 'string', format: 'uri' },
+        per_page: { type: 'integer', minimum: 1 },
+        next: { type: 'string', format: 'uri', description: 'This page again with `after` set to its last id.' },
         has_more: { type: 'boolean' },
-        estimated_total: { type: 'integer' },
+        estimated_total: { type: 'integer', minimum: 0 },
       },
     },
   },
 };
 
-const COMPONENT_SCHEMAS: JsonObject = {
-  EntityEnvelope: {
-    type: 'object',
-    required: ['data', 'meta'],
-    properties: { data: { type: 'object' }, meta: { $ref: '#/components/schemas/Meta' } },
-  },
-  ListEnvelope: {
-    type: 'object',
-    required: ['data', 'meta'],
-    properties: {
-      data: { type: 'array', items: { type: 'object' } },
-      meta: { $ref: '#/components/schemas/Meta' },
+const ref = (name: string) => ({ $ref: `#/components/schemas/${name}` });
+
+/** The contract's response schemas as components, each referring to the others by name. */
+function responseComponents(): JsonObject {
+  const { schemas } = z.toJSONSchema(RESPONSE_SCHEMAS, {
+    io: 'output',
+    unrepresentable: 'any',
+    uri: (id) => `#/components/schemas/${id}`,
+    override: ({ zodSchema, jsonSchema }) => {
+      if (zodSchema === EventResponse || zodSchema === NotificationPayloadResponse) jsonSchema.allOf = eventData();
     },
-  },
-  Meta: ENVELOPE_META,
+  }) as { schemas: Record<string, JsonObject> };
+  return Object.fromEntries(
+    Object.entries(schemas).map(([name, { $schema: _dialect, $id: _id, id: _name, ...schema }]) => [name, schema]),
+  );
+}
+
+/** One `if event_type starts with <prefix>. then data is <Entity>` per prefix the contract names. */
+function eventData(): JsonObject[] {
+  return Object.entries(EVENT_DATA).map(([prefix, schema]) => ({
+    if: { required: ['event_type'], properties: { event_type: { pattern: `^${prefix}\\.` } } },
+    // biome-ignore lint/suspicious/noThenProperty: `then` is JSON Schema's keyword here, not a thenable.
+    then: { properties: { data: ref(String(RESPONSE_SCHEMAS.get(schema)?.id)) } },
+  }));
+}
+
+/**
+ * The schema of an operation's response entity: its component, or a bare object for an operation
+ * that names none yet (a test lists those, so the gap cannot stay).
+ */
+function entitySchema(operation: ApiOperation): JsonObject {
+  const name = operation.response ? RESPONSE_SCHEMAS.get(operation.response)?.id : undefined;
+  return name ? ref(name) : { type: 'object' };
+}
+
+const COMPONENT_SCHEMAS: JsonObject = {
+  Meta: META,
+  ListMeta: LIST_META,
   ErrorEnvelope: {
     type: 'object',
     required: ['error', 'meta'],
+    additionalProperties: false,
     properties: {
       error: {
         type: 'object',
         required: ['type', 'code', 'detail', 'documentation_url'],
+        additionalProperties: false,
         properties: {
           type: { type: 'string', enum: ['request_error', 'api_error'] },
-          code: { type: 'string', description: 'One of the codes in docs/errors.md.' },
+          code: { type: 'string', enum: Object.keys(ERROR_CODES), description: 'Explained in docs/errors.md.' },
           detail: { type: 'string' },
           documentation_url: { type: 'string', format: 'uri' },
           errors: {
             type: 'array',
+            description: 'Only with `invalid_field`: each field and what is wrong with it.',
             items: {
               type: 'object',
               required: ['field', 'message'],
+              additionalProperties: false,
               properties: { field: { type: 'string' }, message: { type: 'string' } },
             },
           },
@@ -81,6 +124,22 @@ const COMPONENT_SCHEMAS: JsonObject = {
     },
   },
 };
+
+function json(description: string, data: JsonObject, meta: 'Meta' | 'ListMeta'): JsonObject {
+  return {
+    description,
+    content: {
+      'application/json': {
+        schema: {
+          type: 'object',
+          required: ['data', 'meta'],
+          additionalProperties: false,
+          properties: { data, meta: ref(meta) },
+        },
+      },
+    },
+  };
+}
 
 function successResponse(operation: ApiOperation): JsonObject {
   switch (operation.shape) {
@@ -109,15 +168,11 @@ function successResponse(operation: ApiOperation): JsonObject {
     case 'redirect':
       return { description: 'See other: the checkout page, or a provider’s authentication page.' };
     case 'list':
-      return {
-        description: 'A page of results.',
-        content: { 'application/json': { schema: { $ref: '#/components/schemas/ListEnvelope' } } },
-      };
+      return json('A page of results.', { type: 'array', items: entitySchema(operation) }, 'ListMeta');
+    case 'array':
+      return json('All of them, unpaginated.', { type: 'array', items: entitySchema(operation) }, 'Meta');
     default:
-      return {
-        description: 'The entity.',
-        content: { 'application/json': { schema: { $ref: '#/components/schemas/EntityEnvelope' } } },
-      };
+      return json('The entity.', entitySchema(operation), 'Meta');
   }
 }
 
@@ -171,7 +226,7 @@ function operationObject(operation: ApiOperation): JsonObject {
 
 export function openApiDocument(version = serviceVersion()): JsonObject {
   const paths: Record<string, JsonObject> = {};
-  const schemas: JsonObject = { ...COMPONENT_SCHEMAS };
+  const schemas: JsonObject = { ...COMPONENT_SCHEMAS, ...responseComponents() };
   for (const operation of API_OPERATIONS) {
     const path = openApiPath(operation.path);
     paths[path] = { ...paths[path], [operation.method]: operationObject(operation) };

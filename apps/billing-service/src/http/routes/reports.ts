@@ -5,7 +5,7 @@
  * and the CSV streams from its stored chunks one at a time.
  */
 import { CreateReportBody } from '@drawdown/billing-contract';
-import { BillingError, type Environment, type Report, type ReportColumn } from '@drawdown/billing-core';
+import { BillingError, type Environment, type ReportColumn } from '@drawdown/billing-core';
 import type { Hono } from 'hono';
 import { stream } from 'hono/streaming';
 import type { InvoiceLinkSigner } from '../../rendering/invoice-links.js';
@@ -13,6 +13,7 @@ import { signedReportUrl, verifyReportLink } from '../../rendering/report-links.
 import type { AppEnv } from '../app-env.js';
 import { respond, respondPage } from '../envelope.js';
 import { type ListSpec, parseListParams } from '../list-params.js';
+import { presentReport } from '../presenters.js';
 import { readWireBody } from '../request-body.js';
 import { need, pathId } from '../route-helpers.js';
 
@@ -22,19 +23,6 @@ const listSpec: ListSpec<ReportColumn> = {
   maxPerPage: 200,
   filters: { status: { kind: 'enum', column: 'status', values: ['pending', 'ready', 'failed', 'expired'] } },
 };
-
-export function presentReport(report: Report): unknown {
-  return {
-    id: report.id,
-    status: report.status,
-    rows: report.rows,
-    type: report.type,
-    filters: report.filters,
-    expiresAt: report.expiresAt,
-    createdAt: report.createdAt,
-    updatedAt: report.updatedAt,
-  };
-}
 
 export function registerReportRoutes(app: Hono<AppEnv>, links: InvoiceLinkSigner, wakeReports: () => void): void {
   app.get('/reports', need('report.read'), async (c) => {

@@ -37,6 +37,8 @@ const runListSpec: ListSpec<SimulationRunColumn> = {
   defaultPerPage: 50,
   maxPerPage: 200,
   filters: { id: { kind: 'ids', column: 'id', prefix: 'ntfsimrun' } },
+  // `include=events` embeds each run's events (read by `includesEvents`).
+  includes: ['events'],
 };
 
 const runEventListSpec: ListSpec<SimulationRunEventColumn> = {

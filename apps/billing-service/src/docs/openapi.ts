@@ -1,7 +1,0 @@
-/**
- * @module
- * Placeholder replaced below.
- */
-export function openApiDocument(): Record<string, unknown> {
-  return {};
-}

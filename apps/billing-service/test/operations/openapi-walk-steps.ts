@@ -1,0 +1,640 @@
+/**
+ * @module
+ * The happy-path walk of the OpenAPI document: one step per operation of `API_OPERATIONS`, in an
+ * order where each step finds what it needs in the walk's `fixtures` (ids kept by earlier steps).
+ * To cover a new operation, add one step to the group it belongs to: its key (`method path` as
+ * `api-operations.ts` spells it), the concrete request, and what to keep from the answer for later steps.
+ */
+import { expect } from 'vitest';
+import { eventually } from '../notifications/webhook-receiver.js';
+import type { ApiClient, ApiResponse, WireObject } from '../support/api-client.js';
+
+/** Ids and links the walk keeps between steps. */
+export type Fixtures = Record<string, string>;
+
+export interface WalkRequest {
+  /** The concrete path with its query (`/products/pro_…?include=prices`). */
+  readonly path: string;
+  readonly body?: unknown;
+}
+
+export interface WalkStep {
+  /** `method path` exactly as in `API_OPERATIONS` (`get /products/:id`). */
+  readonly operation: string;
+  readonly request: (fixtures: Fixtures) => WalkRequest;
+  /** Runs after the documented answer was checked: keeps ids for later steps, asserts what the step must show. */
+  readonly keep?: (response: ApiResponse, fixtures: Fixtures) => void;
+  /** Waits (bounded) for what this step needs, such as a report becoming ready. */
+  readonly before?: (fixtures: Fixtures, api: ApiClient) => Promise<void>;
+}
+
+/** Only the path and query of a signed link (the walk calls the harness's own address). */
+export function localPart(url: string): string {
+  const parsed = new URL(url);
+  return `${parsed.pathname}${parsed.search}`;
+}
+
+const keepId =
+  (name: string) =>
+  (response: ApiResponse, fixtures: Fixtures): void => {
+    fixtures[name] = response.id;
+  };
+
+const now = () => new Date().toISOString();
+const dataOf = (response: ApiResponse) => response.entity as WireObject;
+
+export const CATALOGUE_STEPS: readonly WalkStep[] = [
+  { operation: 'get /currencies', request: () => ({ path: '/currencies' }) },
+  {
+    operation: 'post /products',
+    request: () => ({
+      path: '/products',
+      body: { name: 'Plan', tax_category: 'standard', description: 'The plan', custom_data: { tier: 'one' } },
+    }),
+    keep: keepId('product'),
+  },
+  { operation: 'get /products', request: () => ({ path: '/products?include=prices' }) },
+  { operation: 'get /products/:id', request: (f) => ({ path: `/products/${f.product}` }) },
+  {
+    operation: 'patch /products/:id',
+    request: (f) => ({ path: `/products/${f.product}`, body: { description: 'Monthly', image_url: null } }),
+  },
+  {
+    operation: 'post /usage-balance-units',
+    request: () => ({ path: '/usage-balance-units', body: { name: 'Credits', unit_name: 'credits' } }),
+    keep: keepId('unit'),
+  },
+  { operation: 'get /usage-balance-units', request: () => ({ path: '/usage-balance-units' }) },
+  { operation: 'get /usage-balance-units/:id', request: (f) => ({ path: `/usage-balance-units/${f.unit}` }) },
+  {
+    operation: 'patch /usage-balance-units/:id',
+    request: (f) => ({ path: `/usage-balance-units/${f.unit}`, body: { name: 'Tokens' } }),
+  },
+  {
+    operation: 'post /meters',
+    request: (f) => ({
+      path: '/meters',
+      body: { usage_balance_unit_id: f.unit, name: 'Calls', action: 'api_call', unit_name: 'call', rate: '1' },
+    }),
+    keep: keepId('meter'),
+  },
+  { operation: 'get /meters', request: () => ({ path: '/meters' }) },
+  { operation: 'get /meters/:id', request: (f) => ({ path: `/meters/${f.meter}` }) },
+  { operation: 'patch /meters/:id', request: (f) => ({ path: `/meters/${f.meter}`, body: { name: 'API calls' } }) },
+  {
+    operation: 'post /prices',
+    request: (f) => ({
+      path: '/prices',
+      body: {
+        product_id: f.product,
+        description: 'Monthly',
+        name: 'Monthly',
+        unit_price: { amount: '1000', currency_code: 'USD' },
+        billing_cycle: { interval: 'month', frequency: 1 },
+        allowances: [{ usage_balance_unit_id: f.unit, amount: '100' }],
+      },
+    }),
+    keep: keepId('price'),
+  },
+  { operation: 'get /prices', request: () => ({ path: '/prices?include=product' }) },
+  { operation: 'get /prices/:id', request: (f) => ({ path: `/prices/${f.price}` }) },
+  {
+    operation: 'patch /prices/:id',
+    request: (f) => ({ path: `/prices/${f.price}`, body: { description: 'Monthly plan' } }),
+  },
+];
+
+export const CUSTOMER_STEPS: readonly WalkStep[] = [
+  {
+    operation: 'post /customers',
+    request: () => ({ path: '/customers', body: { email: 'openapi@example.com', name: 'Ada', locale: 'en' } }),
+    keep: keepId('customer'),
+  },
+  { operation: 'get /customers', request: () => ({ path: '/customers' }) },
+  { operation: 'get /customers/:id', request: (f) => ({ path: `/customers/${f.customer}` }) },
+  {
+    operation: 'patch /customers/:id',
+    request: (f) => ({ path: `/customers/${f.customer}`, body: { name: 'Ada Lovelace' } }),
+  },
+  {
+    operation: 'post /customers/:customer/addresses',
+    request: (f) => ({
+      path: `/customers/${f.customer}/addresses`,
+      body: { country_code: 'GB', first_line: '1 Analytical Way', city: 'London', postal_code: 'N1 9GU' },
+    }),
+    keep: keepId('address'),
+  },
+  { operation: 'get /customers/:customer/addresses', request: (f) => ({ path: `/customers/${f.customer}/addresses` }) },
+  {
+    operation: 'get /customers/:customer/addresses/:id',
+    request: (f) => ({ path: `/customers/${f.customer}/addresses/${f.address}` }),
+  },
+  {
+    operation: 'patch /customers/:customer/addresses/:id',
+    request: (f) => ({ path: `/customers/${f.customer}/addresses/${f.address}`, body: { city: 'Leeds' } }),
+  },
+  {
+    operation: 'post /customers/:customer/businesses',
+    request: (f) => ({
+      path: `/customers/${f.customer}/businesses`,
+      body: {
+        name: 'Ada Ltd',
+        company_number: '123',
+        tax_identifier: 'GB123456789',
+        contacts: [{ name: 'Ada', email: 'ada@example.com' }],
+      },
+    }),
+    keep: keepId('business'),
+  },
+  {
+    operation: 'get /customers/:customer/businesses',
+    request: (f) => ({ path: `/customers/${f.customer}/businesses` }),
+  },
+  {
+    operation: 'get /customers/:customer/businesses/:id',
+    request: (f) => ({ path: `/customers/${f.customer}/businesses/${f.business}` }),
+  },
+  {
+    operation: 'patch /customers/:customer/businesses/:id',
+    request: (f) => ({ path: `/customers/${f.customer}/businesses/${f.business}`, body: { company_number: '456' } }),
+  },
+];
+
+export const TOKEN_STEPS: readonly WalkStep[] = [
+  {
+    operation: 'post /client-tokens',
+    request: () => ({ path: '/client-tokens', body: { name: 'Storefront', description: 'The shop’s checkout' } }),
+    keep: keepId('clientToken'),
+  },
+  { operation: 'get /client-tokens', request: () => ({ path: '/client-tokens' }) },
+  { operation: 'get /client-tokens/:id', request: (f) => ({ path: `/client-tokens/${f.clientToken}` }) },
+  {
+    operation: 'patch /client-tokens/:id',
+    request: (f) => ({ path: `/client-tokens/${f.clientToken}`, body: { status: 'revoked' } }),
+  },
+  {
+    operation: 'post /customers/:customer/auth-token',
+    request: (f) => ({ path: `/customers/${f.customer}/auth-token` }),
+  },
+];
+
+export const DISCOUNT_STEPS: readonly WalkStep[] = [
+  {
+    operation: 'post /discount-groups',
+    request: () => ({ path: '/discount-groups', body: { name: 'Launch' } }),
+    keep: keepId('discountGroup'),
+  },
+  { operation: 'get /discount-groups', request: () => ({ path: '/discount-groups' }) },
+  { operation: 'get /discount-groups/:id', request: (f) => ({ path: `/discount-groups/${f.discountGroup}` }) },
+  {
+    operation: 'patch /discount-groups/:id',
+    request: (f) => ({ path: `/discount-groups/${f.discountGroup}`, body: { name: 'Launch week' } }),
+  },
+  {
+    operation: 'post /discounts',
+    request: (f) => ({
+      path: '/discounts',
+      body: {
+        description: 'Ten off',
+        type: 'flat',
+        amount: '100',
+        currency_code: 'USD',
+        code: 'TENOFF',
+        enabled_for_checkout: true,
+        recur: true,
+        maximum_recurring_intervals: 3,
+        restrict_to: [f.price],
+        discount_group_id: f.discountGroup,
+      },
+    }),
+    keep: keepId('discount'),
+  },
+  { operation: 'get /discounts', request: () => ({ path: '/discounts?include=discount_group' }) },
+  { operation: 'get /discounts/:id', request: (f) => ({ path: `/discounts/${f.discount}?include=discount_group` }) },
+  {
+    operation: 'patch /discounts/:id',
+    request: (f) => ({ path: `/discounts/${f.discount}`, body: { description: 'Ten off, three months' } }),
+  },
+];
+
+const checkoutItems = (f: Fixtures) => [{ price_id: f.price, quantity: 1 }];
+
+/** Every relation a transaction can embed, so the walk checks each embedded shape. */
+const TRANSACTION_INCLUDES =
+  'address,adjustments,adjustments_totals,available_payment_methods,business,customer,discount';
+
+export const TRANSACTION_STEPS: readonly WalkStep[] = [
+  {
+    operation: 'post /pricing-preview',
+    request: (f) => ({
+      path: '/pricing-preview',
+      body: { items: checkoutItems(f), customer_id: f.customer, address_id: f.address, currency_code: 'USD' },
+    }),
+  },
+  {
+    operation: 'post /transactions/preview',
+    request: (f) => ({
+      path: '/transactions/preview',
+      body: { items: checkoutItems(f), customer_id: f.customer, address_id: f.address, currency_code: 'USD' },
+    }),
+  },
+  {
+    operation: 'post /transactions',
+    request: (f) => ({
+      path: '/transactions',
+      body: {
+        items: checkoutItems(f),
+        customer_id: f.customer,
+        address_id: f.address,
+        business_id: f.business,
+        discount_id: f.discount,
+      },
+    }),
+    keep: keepId('checkout'),
+  },
+  { operation: 'get /transactions', request: () => ({ path: `/transactions?include=${TRANSACTION_INCLUDES}` }) },
+  {
+    operation: 'get /transactions/:id',
+    request: (f) => ({ path: `/transactions/${f.checkout}?include=${TRANSACTION_INCLUDES}` }),
+  },
+  {
+    operation: 'patch /transactions/:id',
+    request: (f) => ({ path: `/transactions/${f.checkout}`, body: { custom_data: { order: '42' } } }),
+  },
+  {
+    operation: 'post /transactions/:id/simulate-payment',
+    request: (f) => ({ path: `/transactions/${f.checkout}/simulate-payment`, body: { outcome: 'success' } }),
+    keep: (response, f) => {
+      const data = dataOf(response);
+      f.subscription = String(data.subscription_id);
+      const items = (data.details as { line_items: WireObject[] }).line_items;
+      f.checkoutLineItem = String(items[0]?.id);
+    },
+  },
+  {
+    operation: 'get /transactions/:id/invoice',
+    request: (f) => ({ path: `/transactions/${f.checkout}/invoice` }),
+    keep: (response, f) => {
+      f.invoiceLink = localPart(String(dataOf(response).url));
+    },
+  },
+  { operation: 'get /invoices/:transactionId/pdf', request: (f) => ({ path: f.invoiceLink ?? '' }) },
+  {
+    operation: 'post /transactions/:id/revise',
+    request: (f) => ({ path: `/transactions/${f.checkout}/revise`, body: { customer: { name: 'Ada K. Lovelace' } } }),
+  },
+  {
+    operation: 'post /adjustments',
+    request: (f) => ({
+      path: '/adjustments',
+      body: {
+        action: 'refund',
+        transaction_id: f.checkout,
+        reason: 'Asked for a refund',
+        items: [{ item_id: f.checkoutLineItem, type: 'partial', amount: '100' }],
+      },
+    }),
+    keep: keepId('adjustment'),
+  },
+  {
+    operation: 'post /adjustments',
+    // A credit on a completed, automatically collected transaction goes to the customer's credit balance.
+    request: (f) => ({
+      path: '/adjustments',
+      body: {
+        action: 'credit',
+        transaction_id: f.checkout,
+        reason: 'Goodwill',
+        items: [{ item_id: f.checkoutLineItem, type: 'partial', amount: '50' }],
+      },
+    }),
+  },
+  {
+    operation: 'get /customers/:customer/credit-balances',
+    request: (f) => ({ path: `/customers/${f.customer}/credit-balances` }),
+    keep: (response) => {
+      expect(response.list).toHaveLength(1);
+    },
+  },
+  { operation: 'get /adjustments', request: () => ({ path: '/adjustments' }) },
+  {
+    operation: 'get /transactions/:id',
+    request: (f) => ({ path: `/transactions/${f.checkout}?include=${TRANSACTION_INCLUDES}` }),
+    // Every embedded relation is present, so each embedded shape was checked against the document.
+    keep: (response) => {
+      const data = dataOf(response);
+      for (const relation of ['address', 'business', 'customer', 'discount', 'adjustments_totals']) {
+        expect(data[relation], relation).toBeTypeOf('object');
+        expect(data[relation], relation).not.toBeNull();
+      }
+      expect(data.adjustments).toHaveLength(2);
+    },
+  },
+  {
+    operation: 'get /adjustments/:id/credit-note',
+    request: (f) => ({ path: `/adjustments/${f.adjustment}/credit-note` }),
+    keep: (response, f) => {
+      f.creditNoteLink = localPart(String(dataOf(response).url));
+    },
+  },
+  { operation: 'get /credit-notes/:adjustmentId/pdf', request: (f) => ({ path: f.creditNoteLink ?? '' }) },
+  {
+    operation: 'post /transactions',
+    request: (f) => ({
+      path: '/transactions',
+      body: {
+        items: [{ price_id: f.oneOffPrice, quantity: 1 }],
+        customer_id: f.customer,
+        address_id: f.address,
+        collection_mode: 'manual',
+        billing_details: { payment_terms: { interval: 'day', frequency: 14 } },
+      },
+    }),
+    keep: keepId('invoice'),
+  },
+  {
+    operation: 'patch /transactions/:id',
+    request: (f) => ({ path: `/transactions/${f.invoice}`, body: { status: 'billed' } }),
+  },
+  {
+    operation: 'post /transactions/:id/payments',
+    request: (f) => ({
+      path: `/transactions/${f.invoice}/payments`,
+      body: { amount: '500', method_type: 'bank_transfer', provider_reference: 'wire-1' },
+    }),
+  },
+  {
+    operation: 'post /transactions/:id/payments',
+    request: (f) => ({
+      path: `/transactions/${f.invoice}/payments`,
+      body: {
+        amount: '500',
+        status: 'error',
+        error_code: 'declined',
+        method_type: 'card',
+        provider_reference: 'card-1',
+      },
+    }),
+  },
+  { operation: 'get /tax-settings', request: () => ({ path: '/tax-settings' }) },
+  { operation: 'patch /tax-settings', request: () => ({ path: '/tax-settings', body: { default_rate: '0.2' } }) },
+];
+
+export const SUBSCRIPTION_STEPS: readonly WalkStep[] = [
+  { operation: 'get /subscriptions', request: () => ({ path: '/subscriptions' }) },
+  {
+    operation: 'get /subscriptions/:id',
+    request: (f) => ({
+      path: `/subscriptions/${f.subscription}?include=next_transaction,recurring_transaction_details`,
+    }),
+  },
+  {
+    operation: 'get /customers/:customer/usage-balances',
+    request: (f) => ({ path: `/customers/${f.customer}/usage-balances` }),
+    keep: (response, f) => {
+      f.usageBalance = String(response.list[0]?.id);
+    },
+  },
+  {
+    operation: 'get /customers/:customer/usage-balances/:id',
+    request: (f) => ({ path: `/customers/${f.customer}/usage-balances/${f.usageBalance}` }),
+  },
+  {
+    operation: 'post /usage-events',
+    request: (f) => ({
+      path: '/usage-events',
+      body: {
+        events: [
+          { event_key: 'walk-1', customer_id: f.customer, action: 'api_call', quantity: '3', occurred_at: now() },
+        ],
+      },
+    }),
+  },
+  {
+    operation: 'post /usage-events',
+    // Outside the accepted window: this event's rejection, inside a 202.
+    request: (f) => ({
+      path: '/usage-events',
+      body: {
+        events: [
+          {
+            event_key: 'walk-2',
+            customer_id: f.customer,
+            action: 'api_call',
+            quantity: '1',
+            occurred_at: '2020-01-01T00:00:00Z',
+          },
+        ],
+      },
+    }),
+    keep: (response) => {
+      expect(dataOf(response).events).toMatchObject([{ status: 'rejected' }]);
+    },
+  },
+  {
+    operation: 'patch /subscriptions/:id',
+    request: (f) => ({ path: `/subscriptions/${f.subscription}`, body: { custom_data: { seat: 'one' } } }),
+  },
+  {
+    operation: 'patch /subscriptions/:id/preview',
+    request: (f) => ({
+      path: `/subscriptions/${f.subscription}/preview`,
+      body: { items: [{ price_id: f.price, quantity: 2 }], proration_billing_mode: 'full_immediately' },
+    }),
+  },
+  {
+    operation: 'post /subscriptions/:id/charge/preview',
+    request: (f) => ({
+      path: `/subscriptions/${f.subscription}/charge/preview`,
+      body: { effective_from: 'immediately', items: [{ price_id: f.oneOffPrice, quantity: 1 }] },
+    }),
+  },
+  {
+    operation: 'post /subscriptions/:id/charge',
+    request: (f) => ({
+      path: `/subscriptions/${f.subscription}/charge`,
+      body: { effective_from: 'next_billing_period', items: [{ price_id: f.oneOffPrice, quantity: 1 }] },
+    }),
+  },
+  {
+    operation: 'post /subscriptions/:id/pause',
+    request: (f) => ({ path: `/subscriptions/${f.subscription}/pause`, body: { effective_from: 'immediately' } }),
+  },
+  {
+    operation: 'post /subscriptions/:id/resume',
+    request: (f) => ({ path: `/subscriptions/${f.subscription}/resume`, body: { effective_from: 'immediately' } }),
+  },
+  {
+    operation: 'post /subscriptions/:id/cancel',
+    request: (f) => ({
+      path: `/subscriptions/${f.subscription}/cancel`,
+      body: { effective_from: 'next_billing_period' },
+    }),
+  },
+  {
+    operation: 'post /subscriptions/:id/activate',
+    request: (f) => ({ path: `/subscriptions/${f.trialSubscription}/activate` }),
+  },
+];
+
+export const NOTIFICATION_STEPS: readonly WalkStep[] = [
+  {
+    operation: 'post /notification-settings',
+    request: (f) => ({
+      path: '/notification-settings',
+      body: {
+        description: 'Hooks',
+        type: 'url',
+        destination: f.receiverUrl,
+        subscribed_events: ['product.created', 'customer.created'],
+        traffic_source: 'all',
+      },
+    }),
+    keep: keepId('setting'),
+  },
+  { operation: 'get /notification-settings', request: () => ({ path: '/notification-settings' }) },
+  { operation: 'get /notification-settings/:id', request: (f) => ({ path: `/notification-settings/${f.setting}` }) },
+  {
+    operation: 'patch /notification-settings/:id',
+    request: (f) => ({ path: `/notification-settings/${f.setting}`, body: { description: 'All hooks' } }),
+  },
+  {
+    operation: 'post /notification-settings/:id/rotate-secret',
+    request: (f) => ({ path: `/notification-settings/${f.setting}/rotate-secret` }),
+  },
+  { operation: 'get /events', request: () => ({ path: '/events' }) },
+  { operation: 'get /event-types', request: () => ({ path: '/event-types' }) },
+  {
+    operation: 'get /notifications',
+    // A product made now is an event the setting subscribes to: wait for its notification.
+    before: async (f, api) => {
+      await api.post('/products', { name: 'Notified', tax_category: 'standard' });
+      await eventually('a notification', async () => {
+        const page = await api.get(`/notifications?notification_setting_id=${f.setting}&status=delivered`);
+        return page.list.length > 0;
+      });
+    },
+    request: (f) => ({ path: `/notifications?notification_setting_id=${f.setting}` }),
+    keep: (response, f) => {
+      f.notification = String(response.list[0]?.id);
+    },
+  },
+  { operation: 'get /notifications/:id', request: (f) => ({ path: `/notifications/${f.notification}` }) },
+  { operation: 'get /notifications/:id/logs', request: (f) => ({ path: `/notifications/${f.notification}/logs` }) },
+  {
+    operation: 'post /notifications/:id/replay',
+    request: (f) => ({ path: `/notifications/${f.notification}/replay` }),
+  },
+  { operation: 'get /simulation-types', request: () => ({ path: '/simulation-types' }) },
+  {
+    operation: 'post /simulations',
+    request: (f) => ({
+      path: '/simulations',
+      body: { notification_setting_id: f.setting, name: 'Walk', type: 'customer.created' },
+    }),
+    keep: keepId('simulation'),
+  },
+  { operation: 'get /simulations', request: () => ({ path: '/simulations' }) },
+  { operation: 'get /simulations/:id', request: (f) => ({ path: `/simulations/${f.simulation}` }) },
+  {
+    operation: 'patch /simulations/:id',
+    request: (f) => ({ path: `/simulations/${f.simulation}`, body: { name: 'Walk, renamed' } }),
+  },
+  {
+    operation: 'post /simulations/:id/runs',
+    request: (f) => ({ path: `/simulations/${f.simulation}/runs` }),
+    keep: keepId('run'),
+  },
+  {
+    operation: 'get /simulations/:id/runs',
+    before: async (f, api) => {
+      await eventually('the simulation run to complete', async () => {
+        const run = await api.get(`/simulations/${f.simulation}/runs/${f.run}`);
+        return dataOf(run).status === 'completed';
+      });
+    },
+    request: (f) => ({ path: `/simulations/${f.simulation}/runs?include=events` }),
+    keep: (response) => {
+      expect(response.list[0]?.events, 'include=events embeds the run’s events').toHaveLength(1);
+    },
+  },
+  {
+    operation: 'get /simulations/:id/runs/:run_id',
+    request: (f) => ({ path: `/simulations/${f.simulation}/runs/${f.run}?include=events` }),
+  },
+  {
+    operation: 'get /simulations/:id/runs/:run_id/events',
+    request: (f) => ({ path: `/simulations/${f.simulation}/runs/${f.run}/events` }),
+    keep: (response, f) => {
+      f.runEvent = String(response.list[0]?.id);
+    },
+  },
+  {
+    operation: 'get /simulations/:id/runs/:run_id/events/:event_id',
+    request: (f) => ({ path: `/simulations/${f.simulation}/runs/${f.run}/events/${f.runEvent}` }),
+  },
+  {
+    operation: 'post /simulations/:id/runs/:run_id/events/:event_id/replay',
+    request: (f) => ({ path: `/simulations/${f.simulation}/runs/${f.run}/events/${f.runEvent}/replay` }),
+  },
+  { operation: 'delete /notification-settings/:id', request: (f) => ({ path: `/notification-settings/${f.setting}` }) },
+];
+
+export const REPORT_STEPS: readonly WalkStep[] = [
+  {
+    operation: 'post /reports',
+    request: () => ({ path: '/reports', body: { type: 'transactions', filters: [] } }),
+    keep: keepId('report'),
+  },
+  { operation: 'get /reports', request: () => ({ path: '/reports' }) },
+  { operation: 'get /reports/:id', request: (f) => ({ path: `/reports/${f.report}` }) },
+  {
+    operation: 'get /reports/:id/download-url',
+    before: async (f, api) => {
+      await eventually(
+        'the report to be ready',
+        async () => dataOf(await api.get(`/reports/${f.report}`)).status === 'ready',
+      );
+    },
+    request: (f) => ({ path: `/reports/${f.report}/download-url` }),
+    keep: (response, f) => {
+      f.reportLink = localPart(String(dataOf(response).url));
+    },
+  },
+  { operation: 'get /reports/:id/csv', request: (f) => ({ path: f.reportLink ?? '' }) },
+];
+
+export function metricSteps(endpoints: readonly string[]): WalkStep[] {
+  const day = (offset: number) => new Date(Date.now() + offset * 86_400_000).toISOString().slice(0, 10);
+  return endpoints.map((endpoint) => ({
+    operation: `get /metrics/${endpoint}`,
+    request: () => ({ path: `/metrics/${endpoint}?from=${day(-7)}&to=${day(1)}` }),
+  }));
+}
+
+export const SANDBOX_STEPS: readonly WalkStep[] = [
+  { operation: 'get /sandbox-clock', request: () => ({ path: '/sandbox-clock' }) },
+  {
+    operation: 'get /events',
+    // Last, so that the page holds an event of every kind the walk caused, each `data` checked by its type.
+    request: () => ({ path: '/events?per_page=200&order_by=id[DESC]' }),
+    keep: (response) => {
+      const kinds = new Set(response.list.map((event) => String(event.event_type).split('.')[0]));
+      for (const kind of ['product', 'price', 'customer', 'address', 'business', 'discount', 'subscription']) {
+        expect(kinds, kind).toContain(kind);
+      }
+      for (const kind of ['transaction', 'adjustment', 'report', 'meter', 'usage_balance_unit']) {
+        expect(kinds, kind).toContain(kind);
+      }
+    },
+  },
+  { operation: 'get /sandbox-payment-outcome', request: () => ({ path: '/sandbox-payment-outcome' }) },
+  {
+    operation: 'put /sandbox-payment-outcome',
+    request: () => ({ path: '/sandbox-payment-outcome', body: { outcome: 'success' } }),
+  },
+  {
+    operation: 'post /sandbox-clock/advance',
+    request: () => ({ path: '/sandbox-clock/advance', body: { seconds: 3600 } }),
+  },
+];
