@@ -314,6 +314,26 @@ export {
   SANDBOX_RETRY_SCHEDULE,
 } from './notifications/retry-policy.js';
 export {
+  type ConfigureProviderInput,
+  configurePaymentProvider,
+  maskSecret,
+  type NotificationOutcome,
+  PAYMENT_PROVIDER_NAMES,
+  type PaymentProviderName,
+  type ProviderCustomerRepository,
+  type ProviderNotificationLog,
+  type ProviderSettings,
+  type ProviderSettingsDependencies,
+  type ProviderSettingsRepository,
+  type ProviderSettingsView,
+  parseProviderSettings,
+  removePaymentProvider,
+  type StripeProviderSettings,
+  showPaymentProvider,
+  viewOf,
+  webhookPathOf,
+} from './payments/provider-settings.js';
+export {
   type ClaimedReport,
   claimDueReports,
   csvCell,

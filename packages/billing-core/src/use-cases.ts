@@ -77,6 +77,13 @@ import {
   listNotifications,
   replayNotification,
 } from './notifications/notifications.js';
+import {
+  type ConfigureProviderInput,
+  configurePaymentProvider,
+  type ProviderSettingsDependencies,
+  removePaymentProvider,
+  showPaymentProvider,
+} from './payments/provider-settings.js';
 import { type ClaimedReport, claimDueReports, generateReport } from './reports/generate-report.js';
 import {
   createReport,
@@ -270,6 +277,12 @@ export function createUseCases(ports: UseCasePorts) {
     return done;
   }
 
+  const providerSettings: ProviderSettingsDependencies = {
+    providerSettings: store.providerSettings,
+    now: () => toTimestamp(wallClock.now()),
+    requireAccount,
+  };
+
   const delivery = { store, ids, wallClock };
   const simulationContext = (context: OperationContext) => ({ ...context, presenter: ports.entityPresenter });
   const reportGeneration = {
@@ -296,6 +309,11 @@ export function createUseCases(ports: UseCasePorts) {
     },
     authenticate: (authorization: string | undefined, environment: Environment) =>
       authenticate(access, authorization, environment),
+    /** The account's live payment provider (ADR 1420): operator actions, shown with secrets shortened. */
+    configurePaymentProvider: (accountId: string, input: ConfigureProviderInput) =>
+      configurePaymentProvider(providerSettings, accountId, input),
+    showPaymentProvider: (accountId: string) => showPaymentProvider(providerSettings, accountId),
+    removePaymentProvider: (accountId: string) => removePaymentProvider(providerSettings, accountId),
 
     // Catalogue.
     createProduct: bind(createProduct),

@@ -24,6 +24,11 @@ import { SqlEventLog } from './repositories/event-log.js';
 import { SqlMetricRollupRepository } from './repositories/metric-rollup-repository.js';
 import { SqlNotificationRepository } from './repositories/notification-repository.js';
 import { SqlNotificationSettingRepository } from './repositories/notification-setting-repository.js';
+import {
+  SqlProviderCustomerRepository,
+  SqlProviderNotificationLog,
+  SqlProviderSettingsRepository,
+} from './repositories/payment-provider-repositories.js';
 import { SqlReportRepository } from './repositories/report-repository.js';
 import { SqlSandboxClockRepository } from './repositories/sandbox-clock-repository.js';
 import {
@@ -81,6 +86,9 @@ export function repositoriesOn(executor: SqlExecutor): Repositories {
     metricRollups: new SqlMetricRollupRepository(executor),
     reports: new SqlReportRepository(executor),
     creditBalances: new SqlCreditBalanceRepository(executor),
+    providerSettings: new SqlProviderSettingsRepository(executor),
+    providerCustomers: new SqlProviderCustomerRepository(executor),
+    providerNotifications: new SqlProviderNotificationLog(executor),
   };
 }
 

@@ -12,6 +12,11 @@ import type {
   NotificationRepository,
   NotificationSettingRepository,
 } from '../notifications/notification-repository.js';
+import type {
+  ProviderCustomerRepository,
+  ProviderNotificationLog,
+  ProviderSettingsRepository,
+} from '../payments/provider-settings.js';
 import type { ReportRepository } from '../reports/report.js';
 import type {
   Simulation,
@@ -213,6 +218,10 @@ export interface Repositories {
   readonly metricRollups: MetricRollupRepository;
   readonly reports: ReportRepository;
   readonly creditBalances: CreditBalanceRepository;
+  /** Each account environment's payment provider and credentials (ADR 1420). */
+  readonly providerSettings: ProviderSettingsRepository;
+  readonly providerCustomers: ProviderCustomerRepository;
+  readonly providerNotifications: ProviderNotificationLog;
 }
 
 /**

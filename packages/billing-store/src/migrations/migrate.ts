@@ -19,6 +19,7 @@ import { simulations } from './0051-simulations.js';
 import { metricRollups } from './0052-metric-rollups.js';
 import { reports } from './0053-reports.js';
 import { demoAccount } from './0080-demo-account.js';
+import { paymentProviderSettings } from './0110-payment-provider-settings.js';
 import type { Migration } from './migration.js';
 
 export const MIGRATIONS: readonly Migration[] = [
@@ -37,6 +38,7 @@ export const MIGRATIONS: readonly Migration[] = [
   businesses,
   transactionRevisions,
   searchColumns,
+  paymentProviderSettings,
 ];
 
 const MIGRATION_LOCK_KEY = 4_172_031_985;
