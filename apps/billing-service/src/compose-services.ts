@@ -11,6 +11,8 @@ import {
   createUseCases,
   type IdGenerator,
   type KeySecrets,
+  type PaymentProvider,
+  paymentProvidersOf,
   type Store,
   type UseCases,
 } from '@drawdown/billing-core';
@@ -152,6 +154,8 @@ export interface ComposeOptions {
   readonly schema?: SchemaPolicy | undefined;
   /** Where the process logs; JSON lines on standard error at `settings.logLevel` when absent. */
   readonly logger?: Logger | undefined;
+  /** The live environment's payment provider (ADR 1410); without one, live payments are reported. */
+  readonly livePaymentProvider?: PaymentProvider | undefined;
 }
 
 export interface CoreServices {
@@ -203,6 +207,7 @@ export async function composeServices(settings: StorageSettings, options: Compos
     yieldToOthers,
     reportError,
     entityPresenter: wirePresenter,
+    paymentProviders: paymentProvidersOf({ live: options.livePaymentProvider }),
   });
   return {
     useCases,

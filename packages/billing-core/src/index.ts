@@ -314,6 +314,23 @@ export {
   SANDBOX_RETRY_SCHEDULE,
 } from './notifications/retry-policy.js';
 export {
+  type CardSummary,
+  type CheckoutPaymentRequest,
+  type IncomingNotification,
+  type MethodInput,
+  type OffSessionChargeRequest,
+  PAYMENT_ERROR_CODES,
+  type PaymentErrorCode,
+  type PaymentOutcome,
+  type PaymentParty,
+  type PaymentProvider,
+  type PaymentProviders,
+  type ProviderMethod,
+  type ProviderNotification,
+  type SetupRequest,
+} from './payments/payment-provider.js';
+export { type ConfiguredProviders, paymentProvidersOf } from './payments/payment-providers.js';
+export {
   type ConfigureProviderInput,
   configurePaymentProvider,
   maskSecret,
@@ -632,7 +649,6 @@ export {
   previewTransaction,
   type TransactionPreview,
 } from './transactions/transaction-previews.js';
-
 export type {
   AdjustmentColumn,
   AdjustmentRepository,

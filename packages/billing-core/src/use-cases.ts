@@ -77,6 +77,7 @@ import {
   listNotifications,
   replayNotification,
 } from './notifications/notifications.js';
+import type { PaymentProviders } from './payments/payment-provider.js';
 import {
   type ConfigureProviderInput,
   configurePaymentProvider,
@@ -187,6 +188,8 @@ export interface UseCasePorts {
   reportError(message: string, error: unknown): void;
   /** The wire form of entities, which simulations copy into their payloads. */
   readonly entityPresenter: EntityPresenter;
+  /** Who moves money: the sandbox provider, the live provider if one is configured (ADR 1410). */
+  readonly paymentProviders: PaymentProviders;
 }
 
 /** Time-driven work that falls due per account and environment. */

@@ -72,6 +72,8 @@ export const STATUS_BY_CODE = {
   transaction_not_payable: 409,
   transaction_payment_amount_invalid: 400,
   transaction_payment_simulation_sandbox_only: 400,
+  payment_method_input_invalid: 400,
+  provider_notification_invalid: 400,
   transaction_invoice_not_available: 409,
   // A signed link is its own credential: a bad one names nothing (404), an old one is gone (410).
   invoice_link_invalid: 404,

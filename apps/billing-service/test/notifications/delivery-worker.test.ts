@@ -11,6 +11,7 @@ import {
   createProduct,
   createUseCases,
   type OperationContext,
+  paymentProvidersOf,
   type RetrySchedule,
   type Store,
 } from '@drawdown/billing-core';
@@ -64,6 +65,7 @@ describe.each(ENGINES)('%s: the delivery worker', (engine) => {
         yieldToOthers: async () => {},
         reportError: (_message, error) => errors.push(error),
         entityPresenter: wirePresenter,
+        paymentProviders: paymentProvidersOf({}),
       }),
       wallClock: clock,
       guard: createDestinationGuard({ allowPrivate: false }),

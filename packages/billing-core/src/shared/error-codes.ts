@@ -100,6 +100,10 @@ export const ERROR_CODES = {
   transaction_payment_amount_invalid: 'A captured payment must be more than zero and at most the balance still due.',
   transaction_payment_simulation_sandbox_only:
     'Payments can be simulated only in the sandbox; live records payments reported by the payment provider.',
+  payment_method_input_invalid:
+    'The payment details are incomplete or not accepted by this environment’s payment provider (the sandbox takes only its test cards).',
+  provider_notification_invalid:
+    'A payment provider notification whose signature does not verify, or that is not in the provider’s format; nothing was applied.',
   transaction_invoice_not_available:
     'The transaction has no invoice: automatic collection needs completed, manual billed or completed, and zero-value transactions have none.',
   invoice_link_invalid:

@@ -1,0 +1,224 @@
+/**
+ * @module
+ * The payment-provider port (ADR 1410). Drawdown moves money only through a provider and never
+ * holds a card number (DESIGN §4): a provider collects card details itself (the sandbox on the
+ * checkout page it renders, Stripe in Stripe.js), keeps the card, and hands back its own tokens
+ * (`providerMethodRef`, `providerPaymentRef`) and a card summary (type, last four, expiry).
+ *
+ * Four things a provider does:
+ * - `payCheckout`: a customer-present payment of a transaction's grand total (its balance),
+ *   optionally saving the method for later; it may need the customer to authenticate (3-D
+ *   Secure) first, which it reports as `requires_action` with a page to send them to.
+ * - `chargeSavedMethod`: an off-session charge of a saved method (renewals, immediate
+ *   subscription changes, one-time charges of automatically collected subscriptions).
+ * - `setUpMethod`: saves or replaces a method without a charge (the update-payment-method
+ *   checkout, whose transaction is worth zero).
+ * - `readNotification`: turns what the provider sends asynchronously (Stripe's webhooks) into
+ *   neutral notifications: a payment succeeded, was declined, was disputed; a method was set up.
+ *
+ * Every call is idempotent on `attemptId` (Drawdown's `payatt_` id of the attempt): calling twice
+ * with the same attempt never charges twice, and the provider answers with the first outcome.
+ * Amounts are lowest-denomination integer strings, never floats. The core stores an attempt
+ * before it calls the provider and applies the outcome afterwards, in its own database
+ * transactions: a provider call never runs inside a database transaction.
+ */
+import type { Scope } from '../shared/scope.js';
+
+/** What Drawdown may keep of a card: never the number, only this summary. */
+export interface CardSummary {
+  /** The card brand as the public API names it: `visa`, `mastercard`, `american_express`, … or `unknown`. */
+  readonly type: string;
+  readonly last4: string;
+  readonly expiryMonth: number;
+  readonly expiryYear: number;
+  readonly cardholderName: string;
+}
+
+/** A payment method as the provider keeps it. */
+export interface ProviderMethod {
+  /** The provider's token for the method (Stripe `pm_…`; the sandbox's `sbxpm_…`). */
+  readonly providerMethodRef: string;
+  /** The public API's payment method type; providers here answer `card`. */
+  readonly type: 'card';
+  readonly card: CardSummary;
+}
+
+/**
+ * How the customer supplied a method at a checkout. Providers that collect card details in
+ * their own browser library (Stripe.js) send a token; the sandbox provider's page posts test
+ * card fields to Drawdown, which hands them to the sandbox provider only (a live provider refuses
+ * `card_fields` with `payment_method_input_invalid`).
+ */
+export type MethodInput =
+  | { readonly kind: 'token'; readonly token: string }
+  | { readonly kind: 'saved'; readonly providerMethodRef: string }
+  | {
+      readonly kind: 'card_fields';
+      readonly number: string;
+      readonly expiryMonth: number;
+      readonly expiryYear: number;
+      readonly cvc: string;
+      readonly cardholderName: string;
+    };
+
+/** Who pays and for what: enough for the provider's records and its customer object. */
+export interface PaymentParty {
+  readonly scope: Scope;
+  readonly customerId: string;
+  readonly customerEmail: string;
+  readonly transactionId: string;
+}
+
+export interface CheckoutPaymentRequest extends PaymentParty {
+  /** Drawdown's attempt id: the provider's idempotency key. */
+  readonly attemptId: string;
+  /** The transaction's balance, in lowest units. */
+  readonly amount: string;
+  readonly currencyCode: string;
+  readonly method: MethodInput;
+  /** Keep the method for off-session charges (a subscription, or the customer chose to save it). */
+  readonly saveMethod: boolean;
+  /** Where the authentication page sends the customer back to when they finish. */
+  readonly returnUrl: string;
+}
+
+export interface OffSessionChargeRequest extends PaymentParty {
+  readonly attemptId: string;
+  readonly amount: string;
+  readonly currencyCode: string;
+  readonly providerMethodRef: string;
+}
+
+export interface SetupRequest extends PaymentParty {
+  readonly attemptId: string;
+  readonly method: MethodInput;
+  readonly returnUrl: string;
+}
+
+/**
+ * What a provider answered. `succeeded` and `declined` are final; `requires_action` waits for
+ * the customer to authenticate at `actionUrl`; `pending` waits for a notification. A final
+ * outcome of a waiting attempt arrives later through `readNotification` or `resumeAttempt`.
+ */
+export type PaymentOutcome =
+  | {
+      readonly status: 'succeeded';
+      readonly providerPaymentRef: string;
+      /** The method charged or set up; saved when the request asked to save it. */
+      readonly method: ProviderMethod;
+    }
+  | {
+      readonly status: 'declined';
+      readonly providerPaymentRef: string;
+      /** The public API's payment error code: `declined`, `authentication_failed`, `expired_card`, … */
+      readonly errorCode: PaymentErrorCode;
+      readonly method: ProviderMethod | null;
+    }
+  | {
+      readonly status: 'requires_action';
+      readonly providerPaymentRef: string;
+      /** The authentication page (3-D Secure challenge) to send the customer to. */
+      readonly actionUrl: string;
+    }
+  | { readonly status: 'pending'; readonly providerPaymentRef: string };
+
+/** The public API's `payments[].error_code` values a provider may report. */
+export const PAYMENT_ERROR_CODES = [
+  'already_canceled',
+  'already_refunded',
+  'authentication_failed',
+  'blocked_card',
+  'canceled',
+  'declined',
+  'declined_not_retryable',
+  'expired_card',
+  'fraud',
+  'invalid_amount',
+  'invalid_payment_details',
+  'issuer_unavailable',
+  'not_enough_balance',
+  'preferred_network_not_supported',
+  'psp_error',
+  'redacted_payment_method',
+  'system_error',
+  'transaction_not_permitted',
+  'unknown',
+] as const;
+export type PaymentErrorCode = (typeof PAYMENT_ERROR_CODES)[number];
+
+/**
+ * What a provider tells Drawdown asynchronously, after verifying that it came from the provider
+ * (a webhook's signature). `providerPaymentRef` names the attempt the outcome belongs to; an
+ * unknown reference is ignored (answered, not applied). Notifications can repeat: applying one
+ * twice changes nothing.
+ */
+export type ProviderNotification =
+  | {
+      readonly kind: 'payment_succeeded';
+      /** The provider's id of this notification, for deduplication. */
+      readonly notificationRef: string;
+      readonly providerPaymentRef: string;
+      readonly method: ProviderMethod;
+    }
+  | {
+      readonly kind: 'payment_declined';
+      readonly notificationRef: string;
+      readonly providerPaymentRef: string;
+      readonly errorCode: PaymentErrorCode;
+      readonly method: ProviderMethod | null;
+    }
+  | {
+      readonly kind: 'setup_succeeded';
+      readonly notificationRef: string;
+      readonly providerPaymentRef: string;
+      readonly method: ProviderMethod;
+    }
+  | {
+      /** A captured payment was disputed (a chargeback) for `amount` lowest units. */
+      readonly kind: 'payment_disputed';
+      readonly notificationRef: string;
+      readonly providerPaymentRef: string;
+      readonly amount: string;
+      readonly reason: string;
+    }
+  /** Something the provider sends that Drawdown does not act on (answered 200, not applied). */
+  | { readonly kind: 'ignored'; readonly notificationRef: string };
+
+/** A request the provider sent to Drawdown's notification route, as received. */
+export interface IncomingNotification {
+  /** The raw body exactly as received: signatures are computed over these bytes. */
+  readonly rawBody: string;
+  /** Header names lower-cased. */
+  readonly headers: Readonly<Record<string, string>>;
+}
+
+/** One payment provider (sandbox, Stripe, …), as the core calls it. */
+export interface PaymentProvider {
+  /** `sandbox`, `stripe`: stored with every attempt and saved method. */
+  readonly name: string;
+  payCheckout(request: CheckoutPaymentRequest): Promise<PaymentOutcome>;
+  chargeSavedMethod(request: OffSessionChargeRequest): Promise<PaymentOutcome>;
+  setUpMethod(request: SetupRequest): Promise<PaymentOutcome>;
+  /**
+   * The current outcome of an attempt that was `requires_action` or `pending` (the customer came
+   * back from authenticating). Idempotent; a final outcome stays final.
+   */
+  resumeAttempt(scope: Scope, providerPaymentRef: string): Promise<PaymentOutcome>;
+  /** Forgets a saved method at the provider (DELETE of a payment method). */
+  detachMethod(scope: Scope, providerMethodRef: string): Promise<void>;
+  /**
+   * Verifies and reads one incoming notification.
+   * @throws BillingError `provider_notification_invalid` when its signature does not verify.
+   */
+  readNotification(incoming: IncomingNotification): Promise<ProviderNotification>;
+}
+
+/**
+ * Which provider serves a scope: the sandbox environment always has the sandbox provider; live
+ * has the configured one, or none (then payments are reported, `POST /transactions/{id}/payments`).
+ */
+export interface PaymentProviders {
+  providerFor(scope: Scope): PaymentProvider | undefined;
+  /** A provider by name, for its notification route. */
+  byName(name: string): PaymentProvider | undefined;
+}
