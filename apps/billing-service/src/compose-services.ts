@@ -49,6 +49,7 @@ import {
   type LogLevel,
 } from './operations/logger.js';
 import type { PoolFigures, QueueFigures } from './operations/metrics.js';
+import { accountPaymentProviders } from './payments/account-payment-providers.js';
 
 export { SchemaMismatch, type MigrationStatus, type SchemaState };
 
@@ -207,7 +208,10 @@ export async function composeServices(settings: StorageSettings, options: Compos
     yieldToOthers,
     reportError,
     entityPresenter: wirePresenter,
-    paymentProviders: paymentProvidersOf({ live: options.livePaymentProvider }),
+    paymentProviders: paymentProvidersOf({
+      // Each account's configured provider (ADR 1420), unless the caller supplies one for all.
+      live: options.livePaymentProvider ?? accountPaymentProviders({ store, now: () => wallClock.now() }),
+    }),
   });
   return {
     useCases,

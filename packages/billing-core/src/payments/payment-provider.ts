@@ -218,7 +218,11 @@ export interface PaymentProvider {
  * has the configured one, or none (then payments are reported, `POST /transactions/{id}/payments`).
  */
 export interface PaymentProviders {
-  providerFor(scope: Scope): PaymentProvider | undefined;
+  /**
+   * Asynchronous: a live provider is configured per account and read from storage (ADR 1420),
+   * so an operator's change applies at once in every process.
+   */
+  providerFor(scope: Scope): Promise<PaymentProvider | undefined>;
   /** A provider by name, for its notification route. */
   byName(name: string): PaymentProvider | undefined;
 }

@@ -502,6 +502,10 @@ export async function startFakeStripe(options: FakeStripeOptions): Promise<FakeS
         status: 'requires_payment_method',
       };
       intent.client_secret = `${String(intent.id)}_secret_${randomBytes(8).toString('hex')}`;
+      // An unknown payment method is refused before any PaymentIntent exists, as Stripe does.
+      if (params.payment_method !== undefined && !TEST_CARDS[String(params.payment_method)]) {
+        paymentMethodOf(params.payment_method, (params.customer as string | undefined) ?? null);
+      }
       save(intent);
       if (params.confirm === 'true') return expand(confirmPaymentIntent(intent, params, idempotencyKey), params);
       if (params.payment_method) {
