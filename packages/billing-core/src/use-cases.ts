@@ -77,7 +77,7 @@ import {
   listNotifications,
   replayNotification,
 } from './notifications/notifications.js';
-import type { PaymentProviders } from './payments/payment-provider.js';
+import type { IncomingNotification, PaymentProviders } from './payments/payment-provider.js';
 import {
   type ConfigureProviderInput,
   configurePaymentProvider,
@@ -85,6 +85,7 @@ import {
   removePaymentProvider,
   showPaymentProvider,
 } from './payments/provider-settings.js';
+import { type ProviderWebhookPorts, receiveProviderNotification } from './payments/provider-webhooks.js';
 import { type ClaimedReport, claimDueReports, generateReport } from './reports/generate-report.js';
 import {
   createReport,
@@ -286,6 +287,19 @@ export function createUseCases(ports: UseCasePorts) {
     requireAccount,
   };
 
+  const providerWebhooks: ProviderWebhookPorts = {
+    store,
+    providers: ports.paymentProviders,
+    async contextFor(scope) {
+      const account = await store.accounts.findById(scope.accountId);
+      return account ? contextOf({ account, scope }) : undefined;
+    },
+    hooksFor: subscriptionHooks,
+    // Until the checkout's attempts land (issue 14 part A), no payment is known: every notification is ignored.
+    findAttempt: async () => undefined,
+    applyOutcome: async () => {},
+  };
+
   const delivery = { store, ids, wallClock };
   const simulationContext = (context: OperationContext) => ({ ...context, presenter: ports.entityPresenter });
   const reportGeneration = {
@@ -317,6 +331,9 @@ export function createUseCases(ports: UseCasePorts) {
       configurePaymentProvider(providerSettings, accountId, input),
     showPaymentProvider: (accountId: string) => showPaymentProvider(providerSettings, accountId),
     removePaymentProvider: (accountId: string) => removePaymentProvider(providerSettings, accountId),
+    /** A provider's webhook to an account's live address, verified by the provider and applied once (ADR 1422). */
+    receiveProviderNotification: (accountId: string, provider: string, incoming: IncomingNotification) =>
+      receiveProviderNotification(providerWebhooks, accountId, provider, incoming),
 
     // Catalogue.
     createProduct: bind(createProduct),

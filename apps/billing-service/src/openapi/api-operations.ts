@@ -66,6 +66,8 @@ export interface ApiOperation {
   readonly shape: SuccessShape;
   /** Only on the sandbox application. */
   readonly sandboxOnly?: true;
+  /** Only on the live application. */
+  readonly liveOnly?: true;
 }
 
 type Method = ApiOperation['method'];
@@ -76,7 +78,7 @@ function operation(
   tag: string,
   summary: string,
   permission: string | null,
-  options: Partial<Pick<ApiOperation, 'body' | 'status' | 'shape' | 'sandboxOnly'>> = {},
+  options: Partial<Pick<ApiOperation, 'body' | 'status' | 'shape' | 'sandboxOnly' | 'liveOnly'>> = {},
 ): ApiOperation {
   const shape = options.shape ?? (method === 'get' && !path.endsWith(':id') ? 'list' : 'entity');
   return {
@@ -116,6 +118,15 @@ export const API_OPERATIONS: readonly ApiOperation[] = [
   operation('get', '/invoices/:transactionId/pdf', 'Transactions', 'Download an invoice PDF (signed link)', null, {
     shape: 'pdf',
   }),
+  // The payment provider's webhooks (ADR 1422): the provider's signature is the credential.
+  operation(
+    'post',
+    '/payment-providers/:provider/webhooks/:accountId',
+    'Payment providers',
+    "Receive a payment provider's webhook (Stripe: signed with the account's webhook secret)",
+    null,
+    { shape: 'entity', liveOnly: true },
+  ),
   ...crud('/products', 'Products', 'product', 'product', CreateProductBody, UpdateProductBody, [
     'CreateProductBody',
     'UpdateProductBody',
