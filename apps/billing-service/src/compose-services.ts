@@ -12,7 +12,6 @@ import {
   type IdGenerator,
   type KeySecrets,
   type PaymentProvider,
-  paymentProvidersOf,
   type Store,
   type UseCases,
 } from '@drawdown/billing-core';
@@ -208,10 +207,8 @@ export async function composeServices(settings: StorageSettings, options: Compos
     yieldToOthers,
     reportError,
     entityPresenter: wirePresenter,
-    paymentProviders: paymentProvidersOf({
-      // Each account's configured provider (ADR 1420), unless the caller supplies one for all.
-      live: options.livePaymentProvider ?? accountPaymentProviders({ store, now: () => wallClock.now() }),
-    }),
+    // Each account's configured provider (ADR 1420), unless the caller supplies one for all.
+    livePaymentProvider: options.livePaymentProvider ?? accountPaymentProviders({ store, now: () => wallClock.now() }),
   });
   return {
     useCases,

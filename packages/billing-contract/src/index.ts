@@ -19,6 +19,7 @@ export {
   UpdateProductBody,
   UpdateUsageBalanceUnitBody,
 } from './requests/catalogue.js';
+export { CheckoutFormBody, UpdateCheckoutSettingsBody } from './requests/checkout.js';
 export { idOf } from './requests/common.js';
 export {
   CreateDiscountBody,

@@ -313,6 +313,24 @@ export {
   retryDelayMs,
   SANDBOX_RETRY_SCHEDULE,
 } from './notifications/retry-policy.js';
+export { type CheckoutPorts, type CheckoutView, useMethodForSubscription } from './payments/checkout.js';
+export type { CheckoutSettingsView } from './payments/checkout-settings.js';
+export {
+  type CheckoutSubmission,
+  IN_FLIGHT,
+  type PaymentAttempt,
+  type PaymentAttemptColumn,
+  type PaymentAttemptKind,
+  type PaymentAttemptStatus,
+} from './payments/payment-attempt.js';
+export {
+  PAYMENT_METHOD_ORIGINS,
+  type PaymentMethod,
+  type PaymentMethodColumn,
+  type PaymentMethodOrigin,
+  paymentMethodWire,
+} from './payments/payment-method.js';
+export type { PaymentMethodListQuery } from './payments/payment-methods.js';
 export {
   type CardSummary,
   type CheckoutPaymentRequest,
@@ -330,6 +348,12 @@ export {
   type SetupRequest,
 } from './payments/payment-provider.js';
 export { type ConfiguredProviders, paymentProvidersOf } from './payments/payment-providers.js';
+export type {
+  CheckoutSettings,
+  PaymentAttemptRepository,
+  PaymentRepositories,
+  SandboxPaymentColumn,
+} from './payments/payment-repositories.js';
 export {
   type ConfigureProviderInput,
   configurePaymentProvider,
@@ -350,6 +374,15 @@ export {
   viewOf,
   webhookPathOf,
 } from './payments/provider-settings.js';
+export {
+  createSandboxProvider,
+  SANDBOX_PROVIDER,
+  SANDBOX_TEST_CARDS,
+  type SandboxPayment,
+  type SandboxProvider,
+  sandboxChallengePath,
+  sandboxOffSessionOutcome,
+} from './payments/sandbox-provider.js';
 export {
   type ClaimedReport,
   claimDueReports,

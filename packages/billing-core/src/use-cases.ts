@@ -77,7 +77,26 @@ import {
   listNotifications,
   replayNotification,
 } from './notifications/notifications.js';
-import type { IncomingNotification, PaymentProviders } from './payments/payment-provider.js';
+import {
+  applyOutcome,
+  type CheckoutPorts,
+  type CheckoutView,
+  openCheckout,
+  resumeCheckout,
+  submitCheckout,
+} from './payments/checkout.js';
+import { getCheckoutSettings, updateCheckoutSettings } from './payments/checkout-settings.js';
+import type { CheckoutSubmission } from './payments/payment-attempt.js';
+import {
+  answerSandboxChallenge,
+  applyProviderNotification,
+  deletePaymentMethod,
+  getPaymentMethod,
+  getPaymentMethodChangeTransaction,
+  listPaymentMethods,
+} from './payments/payment-methods.js';
+import type { IncomingNotification, PaymentProvider } from './payments/payment-provider.js';
+import { type ConfiguredProviders, paymentProvidersOf } from './payments/payment-providers.js';
 import {
   type ConfigureProviderInput,
   configurePaymentProvider,
@@ -86,6 +105,7 @@ import {
   showPaymentProvider,
 } from './payments/provider-settings.js';
 import { type ProviderWebhookPorts, receiveProviderNotification } from './payments/provider-webhooks.js';
+import { createSandboxProvider, SANDBOX_PROVIDER } from './payments/sandbox-provider.js';
 import { type ClaimedReport, claimDueReports, generateReport } from './reports/generate-report.js';
 import {
   createReport,
@@ -189,8 +209,13 @@ export interface UseCasePorts {
   reportError(message: string, error: unknown): void;
   /** The wire form of entities, which simulations copy into their payloads. */
   readonly entityPresenter: EntityPresenter;
-  /** Who moves money: the sandbox provider, the live provider if one is configured (ADR 1410). */
-  readonly paymentProviders: PaymentProviders;
+  /**
+   * Who moves money in live (ADR 1410): one provider for every account, or each account's
+   * configured one (ADR 1420); without one, live payments are reported. The sandbox has its own.
+   */
+  readonly livePaymentProvider?: ConfiguredProviders['live'];
+  /** The checkout page Drawdown serves for an environment, when the service knows its address (ADR 1412). */
+  defaultPaymentLink?(environment: Environment): string | undefined;
 }
 
 /** Time-driven work that falls due per account and environment. */
@@ -200,7 +225,14 @@ export function createUseCases(ports: UseCasePorts) {
   const { store, ids, wallClock } = ports;
 
   async function contextOf(caller: Caller): Promise<OperationContext> {
-    return { store, ids, clock: await ports.clockFor(caller.scope), scope: caller.scope, account: caller.account };
+    return {
+      store,
+      ids,
+      clock: await ports.clockFor(caller.scope),
+      scope: caller.scope,
+      account: caller.account,
+      defaultPaymentLink: ports.defaultPaymentLink?.(caller.scope.environment),
+    };
   }
 
   /** Binds a core use case `(context, ...args)` to the ports: `(caller, ...args)`. */
@@ -265,7 +297,14 @@ export function createUseCases(ports: UseCasePorts) {
       const account = await store.accounts.findById(accountId);
       if (!account) return 0;
       const clock: Clock = { now: () => wallClock.now() + offsetMs };
-      return run({ store, ids, clock, account, scope: { accountId, environment } });
+      return run({
+        store,
+        ids,
+        clock,
+        account,
+        scope: { accountId, environment },
+        defaultPaymentLink: ports.defaultPaymentLink?.(environment),
+      });
     };
     let done = 0;
     for (const accountId of await findDueAccounts('live', toTimestamp(wallClock.now()))) {
@@ -281,6 +320,25 @@ export function createUseCases(ports: UseCasePorts) {
     return done;
   }
 
+  const sandboxProvider = createSandboxProvider({ store, ids });
+  const providers = paymentProvidersOf({ sandbox: sandboxProvider, live: ports.livePaymentProvider });
+  const checkoutPorts = (context: OperationContext): CheckoutPorts => ({
+    providers,
+    hooks: subscriptionHooks(context),
+  });
+
+  /** The context of the account whose transaction a public checkout page names; not found otherwise. */
+  async function checkoutContext(environment: Environment, transactionId: string): Promise<OperationContext> {
+    const accountId = await store.paymentAttempts.findTransactionAccount(environment, transactionId);
+    const account = accountId === undefined ? undefined : await store.accounts.findById(accountId);
+    if (!account) throw BillingError.notFound('Transaction', transactionId);
+    return contextOf({ account, scope: { accountId: account.id, environment } });
+  }
+
+  async function scopedContext(scope: Scope): Promise<OperationContext | undefined> {
+    const account = await store.accounts.findById(scope.accountId);
+    return account ? contextOf({ account, scope }) : undefined;
+  }
   const providerSettings: ProviderSettingsDependencies = {
     providerSettings: store.providerSettings,
     now: () => toTimestamp(wallClock.now()),
@@ -289,15 +347,17 @@ export function createUseCases(ports: UseCasePorts) {
 
   const providerWebhooks: ProviderWebhookPorts = {
     store,
-    providers: ports.paymentProviders,
+    providers,
     async contextFor(scope) {
       const account = await store.accounts.findById(scope.accountId);
       return account ? contextOf({ account, scope }) : undefined;
     },
     hooksFor: subscriptionHooks,
-    // Until the checkout's attempts land (issue 14 part A), no payment is known: every notification is ignored.
-    findAttempt: async () => undefined,
-    applyOutcome: async () => {},
+    async findAttempt(provider, providerPaymentRef) {
+      const found = await store.paymentAttempts.findByProviderRef(provider, providerPaymentRef);
+      return found && { scope: found.scope, attemptId: found.attempt.id, transactionId: found.attempt.transactionId };
+    },
+    applyOutcome,
   };
 
   const delivery = { store, ids, wallClock };
@@ -448,6 +508,48 @@ export function createUseCases(ports: UseCasePorts) {
       requireUnexpired(context, claims);
       return getCreditNoteDocument(context, claims.adjustmentId);
     },
+
+    // Checkout and payment methods (ADRs 1410-1412). The checkout page is public: the
+    // transaction id it names decides the account.
+    openCheckout: async (environment: Environment, transactionId: string): Promise<CheckoutView> =>
+      openCheckout(await checkoutContext(environment, transactionId), providers, transactionId),
+    submitCheckout: async (environment: Environment, transactionId: string, submission: CheckoutSubmission) => {
+      const context = await checkoutContext(environment, transactionId);
+      return submitCheckout(context, checkoutPorts(context), transactionId, submission);
+    },
+    resumeCheckout: async (environment: Environment, transactionId: string) => {
+      const context = await checkoutContext(environment, transactionId);
+      return resumeCheckout(context, checkoutPorts(context), transactionId);
+    },
+    /** The sandbox's 3-D Secure challenge: which transaction it is for, and whether it still waits. */
+    findSandboxChallenge: async (providerPaymentRef: string) => {
+      const found = await store.paymentAttempts.findByProviderRef(SANDBOX_PROVIDER, providerPaymentRef);
+      if (!found || found.scope.environment !== 'sandbox')
+        throw BillingError.notFound('Sandbox payment', providerPaymentRef);
+      return found.attempt;
+    },
+    answerSandboxChallenge: async (providerPaymentRef: string, passed: boolean) => {
+      const found = await store.paymentAttempts.findByProviderRef(SANDBOX_PROVIDER, providerPaymentRef);
+      const context = found && found.scope.environment === 'sandbox' ? await scopedContext(found.scope) : undefined;
+      if (!context) throw BillingError.notFound('Sandbox payment', providerPaymentRef);
+      return answerSandboxChallenge(context, sandboxProvider, providerPaymentRef, passed, subscriptionHooks(context));
+    },
+    /** A provider's webhook, verified by the provider and applied to its attempt once. */
+    applyProviderNotification: (providerName: string, incoming: IncomingNotification) =>
+      applyProviderNotification(
+        { store, providers, contextFor: scopedContext, hooksFor: subscriptionHooks },
+        providerName,
+        incoming,
+      ),
+    hasPaymentProvider: async (caller: Caller) => (await providers.providerFor(caller.scope)) !== undefined,
+    listPaymentMethods: bind(listPaymentMethods),
+    getPaymentMethod: bind(getPaymentMethod),
+    deletePaymentMethod: bind((context, customerId: string, id: string) =>
+      deletePaymentMethod(context, providers, customerId, id),
+    ),
+    getPaymentMethodChangeTransaction: bind(getPaymentMethodChangeTransaction),
+    getCheckoutSettings: bind(getCheckoutSettings),
+    updateCheckoutSettings: bind(updateCheckoutSettings),
 
     // Events and notifications.
     listEvents: bind(listEvents),

@@ -29,6 +29,12 @@ import {
   SqlProviderNotificationLog,
   SqlProviderSettingsRepository,
 } from './repositories/payment-provider-repositories.js';
+import {
+  checkoutSettingsTable,
+  paymentMethodsTable,
+  SqlPaymentAttemptRepository,
+  sandboxPaymentsTable,
+} from './repositories/payment-repositories.js';
 import { SqlReportRepository } from './repositories/report-repository.js';
 import { SqlSandboxClockRepository } from './repositories/sandbox-clock-repository.js';
 import {
@@ -86,6 +92,10 @@ export function repositoriesOn(executor: SqlExecutor): Repositories {
     metricRollups: new SqlMetricRollupRepository(executor),
     reports: new SqlReportRepository(executor),
     creditBalances: new SqlCreditBalanceRepository(executor),
+    paymentMethods: new DocumentCollection(executor, paymentMethodsTable),
+    paymentAttempts: new SqlPaymentAttemptRepository(executor),
+    sandboxPayments: new DocumentCollection(executor, sandboxPaymentsTable),
+    checkoutSettings: new DocumentCollection(executor, checkoutSettingsTable),
     providerSettings: new SqlProviderSettingsRepository(executor),
     providerCustomers: new SqlProviderCustomerRepository(executor),
     providerNotifications: new SqlProviderNotificationLog(executor),

@@ -11,7 +11,6 @@ import {
   createProduct,
   createUseCases,
   type OperationContext,
-  paymentProvidersOf,
   type RetrySchedule,
   type Store,
 } from '@drawdown/billing-core';
@@ -65,7 +64,6 @@ describe.each(ENGINES)('%s: the delivery worker', (engine) => {
         yieldToOthers: async () => {},
         reportError: (_message, error) => errors.push(error),
         entityPresenter: wirePresenter,
-        paymentProviders: paymentProvidersOf({}),
       }),
       wallClock: clock,
       guard: createDestinationGuard({ allowPrivate: false }),

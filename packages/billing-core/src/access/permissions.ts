@@ -14,6 +14,7 @@ const RESOURCE_ACTIONS = {
   transaction: ['read', 'write'],
   adjustment: ['read', 'write'],
   discount: ['read', 'write'],
+  payment_method: ['read', 'write'],
   event: ['read'],
   notification_setting: ['read', 'write'],
   notification: ['read', 'write'],

@@ -187,13 +187,13 @@ export const EVENT_TYPES = {
     group: 'Payment method',
     description: 'Occurs when a customer saves a payment method to their account.',
     earlyAccess: false,
-    emitted: 'elsewhere',
+    emitted: 'drawdown',
   },
   'payment_method.deleted': {
     group: 'Payment method',
     description: 'Occurs when a customer removes a saved payment method from their account.',
     earlyAccess: false,
-    emitted: 'elsewhere',
+    emitted: 'drawdown',
   },
   'payout.created': {
     group: 'Payout',

@@ -21,7 +21,8 @@ export type EntityKind =
   | 'api_key'
   | 'report'
   | 'discount'
-  | 'discount_group';
+  | 'discount_group'
+  | 'payment_method';
 
 export interface StoredEvent {
   readonly id: string;

@@ -225,4 +225,6 @@ export interface PaymentProviders {
   providerFor(scope: Scope): Promise<PaymentProvider | undefined>;
   /** A provider by name, for its notification route. */
   byName(name: string): PaymentProvider | undefined;
+  /** The provider of this name that serves a scope (the one an attempt or a saved method was made with), if it still does. */
+  providerNamed(scope: Scope, name: string): Promise<PaymentProvider | undefined>;
 }

@@ -27,5 +27,10 @@ export function paymentProvidersOf(configured: ConfiguredProviders): PaymentProv
       return typeof live === 'function' ? live(scope) : live;
     },
     byName: (name) => all.find((provider) => provider.name === name),
+    providerNamed: async (scope, name) => {
+      const serving =
+        scope.environment === 'sandbox' ? configured.sandbox : typeof live === 'function' ? await live(scope) : live;
+      return serving?.name === name ? serving : all.find((provider) => provider.name === name);
+    },
   };
 }

@@ -100,6 +100,12 @@ export const ERROR_CODES = {
   transaction_payment_amount_invalid: 'A captured payment must be more than zero and at most the balance still due.',
   transaction_payment_simulation_sandbox_only:
     'Payments can be simulated only in the sandbox; live records payments reported by the payment provider.',
+  subscription_update_payment_method_not_allowed:
+    'Only automatically collected subscriptions that are not canceled, and that have a billing address, have a payment method to update.',
+  checkout_provider_not_configured:
+    'This environment has no payment provider, so its checkout cannot take payments; report payments with POST /transactions/{id}/payments.',
+  transaction_payment_in_progress:
+    'A payment of this transaction is already in progress (another submission, or an authentication step); wait for its outcome.',
   payment_method_input_invalid:
     'The payment details are incomplete or not accepted by this environment’s payment provider (the sandbox takes only its test cards).',
   provider_notification_invalid:

@@ -14,6 +14,12 @@ export interface OperationContext {
   readonly ids: IdGenerator;
   readonly scope: Scope;
   readonly account: Account;
+  /**
+   * The checkout page Drawdown serves for this environment (`…/checkout`), which
+   * `checkout.url` points at unless the account set its own payment link (ADR 1412).
+   * Absent, transactions get no `checkout` (contexts built outside the service).
+   */
+  readonly defaultPaymentLink?: string | undefined;
 }
 
 /** Writes the outbox row for a change, inside the transaction that made the change. */

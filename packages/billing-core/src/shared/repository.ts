@@ -12,6 +12,7 @@ import type {
   NotificationRepository,
   NotificationSettingRepository,
 } from '../notifications/notification-repository.js';
+import type { PaymentRepositories } from '../payments/payment-repositories.js';
 import type {
   ProviderCustomerRepository,
   ProviderNotificationLog,
@@ -188,7 +189,7 @@ export interface EventLog {
   list(scope: Scope, query: ListQuery<EventColumn>): Promise<Page<StoredEvent>>;
 }
 
-export interface Repositories {
+export interface Repositories extends PaymentRepositories {
   readonly accounts: AccountRepository;
   readonly apiKeys: ApiKeyRepository;
   readonly products: Collection<Product, ProductColumn>;

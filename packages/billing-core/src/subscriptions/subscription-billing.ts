@@ -8,6 +8,8 @@
  * payment provider to report (DESIGN §4).
  */
 import type { DiscountTerms } from '../discounts/apply-discount.js';
+import type { PaymentMethod } from '../payments/payment-method.js';
+import { SANDBOX_PROVIDER, sandboxOffSessionOutcome } from '../payments/sandbox-provider.js';
 import type { OperationContext } from '../shared/operation-context.js';
 import type { Repositories } from '../shared/repository.js';
 import type { Scope } from '../shared/scope.js';
@@ -110,7 +112,11 @@ async function reviveIfPastDue(context: OperationContext, tx: Repositories, subs
 
 /** What a subscription charge bills: its origin, its lines and the period it is for. */
 export interface SubscriptionCharge {
-  readonly origin: 'subscription_recurring' | 'subscription_update' | 'subscription_charge';
+  readonly origin:
+    | 'subscription_recurring'
+    | 'subscription_update'
+    | 'subscription_charge'
+    | 'subscription_payment_method_change';
   readonly items: readonly BuildTransactionItem[];
   readonly billingPeriod: BillingPeriod | null;
   /** A subscription discount the charge takes off its eligible lines (renewals; ADR 1105). */
@@ -148,19 +154,38 @@ export async function issueCharge(
     return { transaction: await completeSettled(context, tx, transaction, transaction, NO_HOOKS), declined: false };
   }
   if (subscription.collectionMode === 'manual' || payment === 'await_report') return { transaction, declined: false };
+  // The sandbox charges the subscription's saved test card when it has one: its card decides
+  // (a saved decline card declines), unless the caller asked for a failure (ADR 1411).
+  const saved = await savedSandboxMethod(context, tx, subscription);
+  const settled =
+    saved && payment === 'success' ? (sandboxOffSessionOutcome(saved.internal.providerMethodRef) ?? payment) : payment;
   const paid = await recordPaymentInTransaction(
     context,
     tx,
     transaction.id,
     {
-      status: payment === 'success' ? 'captured' : 'error',
+      status: settled === 'success' ? 'captured' : 'error',
       methodType: 'card',
       providerReference: 'sandbox',
-      errorCode: payment === 'failure' ? 'declined' : null,
+      errorCode: settled === 'failure' ? 'declined' : null,
+      paymentMethodId: saved?.id ?? null,
+      card: saved?.card ?? null,
     },
     NO_HOOKS,
   );
   return { transaction: paid, declined: paid.status === 'past_due' };
+}
+
+/** The subscription's saved sandbox method, if it has one that was not deleted. */
+async function savedSandboxMethod(
+  context: OperationContext,
+  tx: Repositories,
+  subscription: Subscription,
+): Promise<PaymentMethod | undefined> {
+  const id = subscription.internal.paymentMethodId;
+  if (context.scope.environment !== 'sandbox' || !id) return undefined;
+  const method = await tx.paymentMethods.findById(context.scope, id);
+  return method?.internal.status === 'saved' && method.internal.provider === SANDBOX_PROVIDER ? method : undefined;
 }
 
 /** A subscription charge priced as a transaction (customer, address, tax settings read), not stored. */

@@ -89,6 +89,8 @@ export interface SubscriptionInternal {
   readonly transactionId: string | null;
   /** Lines of next-period billing modes, billed with the next renewal (absent on older documents). */
   readonly pendingLines?: readonly PendingChangeLine[] | undefined;
+  /** The saved method automatic charges use (absent on older documents; ADR 1411). */
+  readonly paymentMethodId?: string | null | undefined;
 }
 
 export interface Subscription {

@@ -8,6 +8,7 @@
  * subscription the transaction paid for.
  */
 import type { EventTypeName } from '../events/event-types.js';
+import type { CardSummary } from '../payments/payment-provider.js';
 import { BillingError } from '../shared/billing-error.js';
 import type { OperationContext } from '../shared/operation-context.js';
 import { nowTimestamp } from '../shared/operation-context.js';
@@ -34,6 +35,11 @@ export interface PaymentReport {
   readonly providerReference: string;
   /** Why an `error` payment failed, for example `declined`. */
   readonly errorCode?: string | null | undefined;
+  /** The saved method charged, and the card's summary (payments through a provider). */
+  readonly paymentMethodId?: string | null | undefined;
+  readonly card?: CardSummary | null | undefined;
+  /** The attempt's id when a provider attempt made this payment. */
+  readonly paymentAttemptId?: string | undefined;
 }
 
 export type SimulatedOutcome = 'success' | 'failure';
@@ -110,13 +116,13 @@ export async function recordPaymentInTransaction(
     );
   }
   const payment: TransactionPayment = {
-    paymentAttemptId: context.ids.newId('payatt'),
-    storedPaymentMethodId: null,
-    paymentMethodId: null,
+    paymentAttemptId: report.paymentAttemptId ?? context.ids.newId('payatt'),
+    storedPaymentMethodId: report.paymentMethodId ?? null,
+    paymentMethodId: report.paymentMethodId ?? null,
     amount: amount.toString(),
     status: report.status,
     errorCode: report.status === 'error' ? (report.errorCode ?? 'declined') : null,
-    methodDetails: { type: report.methodType, card: null, underlyingDetails: null },
+    methodDetails: { type: report.methodType, card: report.card ?? null, underlyingDetails: null },
     providerReference: report.providerReference,
     createdAt: now,
     capturedAt: report.status === 'captured' ? now : null,

@@ -22,12 +22,42 @@ const STATUS_EVENTS: Partial<Record<TransactionStatus, EventTypeName>> = {
   canceled: 'transaction.canceled',
 };
 
-/** Inserts a new transaction: `transaction.created`, then the event of its status. */
-export async function insertTransaction(
+const CHECKOUT_STATUSES: ReadonlySet<TransactionStatus> = new Set(['ready', 'billed', 'past_due']);
+
+/** The payment link with the transaction: `?_ptxn=txn_…` (or `&_ptxn=` when the link has a query). */
+export function checkoutUrl(paymentLink: string, transactionId: string): string {
+  return `${paymentLink}${paymentLink.includes('?') ? '&' : '?'}_ptxn=${transactionId}`;
+}
+
+/**
+ * Gives an automatically collected transaction that can be paid its `checkout.url`, once: the
+ * account's payment link when it set one, else the page Drawdown serves (ADR 1412).
+ */
+export async function withCheckout(
   context: OperationContext,
   tx: Repositories,
   transaction: Transaction,
 ): Promise<Transaction> {
+  if (
+    transaction.checkout !== null ||
+    transaction.collectionMode !== 'automatic' ||
+    !CHECKOUT_STATUSES.has(transaction.status) ||
+    context.defaultPaymentLink === undefined
+  ) {
+    return transaction;
+  }
+  const settings = await tx.checkoutSettings.findById(context.scope, 'checkout');
+  const link = settings?.defaultPaymentLink ?? context.defaultPaymentLink;
+  return { ...transaction, checkout: { url: checkoutUrl(link, transaction.id) } };
+}
+
+/** Inserts a new transaction: `transaction.created`, then the event of its status. */
+export async function insertTransaction(
+  context: OperationContext,
+  tx: Repositories,
+  unlinked: Transaction,
+): Promise<Transaction> {
+  const transaction = await withCheckout(context, tx, unlinked);
   await tx.transactions.insert(context.scope, transaction);
   await tx.metricRollups.add(context.scope, transactionMetricDeltas(null, transaction, nowTimestamp(context)));
   await recordEvent(context, tx, 'transaction.created', 'transaction', transaction);
@@ -44,9 +74,10 @@ export async function saveTransaction(
   context: OperationContext,
   tx: Repositories,
   before: Transaction,
-  after: Transaction,
+  unlinked: Transaction,
   extraEvents: readonly EventTypeName[] = [],
 ): Promise<Transaction> {
+  const after = await withCheckout(context, tx, unlinked);
   await tx.transactions.update(context.scope, after);
   await tx.metricRollups.add(context.scope, transactionMetricDeltas(before, after, nowTimestamp(context)));
   for (const type of extraEvents) await recordEvent(context, tx, type, 'transaction', after);

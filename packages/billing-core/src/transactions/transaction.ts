@@ -5,6 +5,7 @@
  * reference wire shape's, camel-cased, so the entity presents itself by snake-casing its keys.
  */
 import type { CustomData, Duration, Price, Product, TaxMode } from '../catalogue/entities.js';
+import type { CardSummary } from '../payments/payment-provider.js';
 
 export const TRANSACTION_STATUSES = ['draft', 'ready', 'billed', 'paid', 'completed', 'canceled', 'past_due'] as const;
 export type TransactionStatus = (typeof TRANSACTION_STATUSES)[number];
@@ -125,8 +126,14 @@ export type PaymentStatus = 'captured' | 'error';
 
 export interface PaymentMethodDetails {
   readonly type: string;
-  readonly card: null;
+  /** Type, last four, expiry and cardholder of the card used; never its number. */
+  readonly card: CardSummary | null;
   readonly underlyingDetails: null;
+}
+
+/** `checkout.url`: the account's payment link with `_ptxn`, on automatically collected transactions. */
+export interface TransactionCheckout {
+  readonly url: string | null;
 }
 
 /** A payment attempt as recorded: Drawdown records payments, it never moves money. */
@@ -176,7 +183,7 @@ export interface Transaction {
   readonly items: readonly TransactionItem[];
   readonly details: TransactionDetails;
   readonly payments: readonly TransactionPayment[];
-  readonly checkout: null;
+  readonly checkout: TransactionCheckout | null;
   readonly createdAt: string;
   readonly updatedAt: string;
   readonly billedAt: string | null;

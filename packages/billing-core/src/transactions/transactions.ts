@@ -190,12 +190,22 @@ export async function createTransaction(
   });
 }
 
-export async function updateTransaction(
+export function updateTransaction(
   context: OperationContext,
   id: string,
   input: UpdateTransactionInput,
 ): Promise<Transaction> {
-  return context.store.transaction(async (tx) => {
+  return context.store.transaction((tx) => updateTransactionIn(context, tx, id, input));
+}
+
+/** `updateTransaction` inside the caller's database transaction (a checkout sets the customer and address). */
+export async function updateTransactionIn(
+  context: OperationContext,
+  tx: Repositories,
+  id: string,
+  input: UpdateTransactionInput,
+): Promise<Transaction> {
+  {
     const current = await tx.transactions.findByIdForUpdate(context.scope, id);
     if (!current) throw BillingError.notFound('Transaction', id);
     const reshapes =
@@ -293,7 +303,7 @@ export async function updateTransaction(
       await releaseCredit(context, tx, next, now);
     }
     return saveTransaction(context, tx, current, next);
-  });
+  }
 }
 
 export async function getTransaction(context: OperationContext, id: string): Promise<Transaction> {

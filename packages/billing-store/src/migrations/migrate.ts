@@ -19,6 +19,7 @@ import { simulations } from './0051-simulations.js';
 import { metricRollups } from './0052-metric-rollups.js';
 import { reports } from './0053-reports.js';
 import { demoAccount } from './0080-demo-account.js';
+import { payments } from './0100-payments.js';
 import { paymentProviderSettings } from './0110-payment-provider-settings.js';
 import type { Migration } from './migration.js';
 
@@ -38,6 +39,7 @@ export const MIGRATIONS: readonly Migration[] = [
   businesses,
   transactionRevisions,
   searchColumns,
+  payments,
   paymentProviderSettings,
 ];
 

@@ -1,0 +1,556 @@
+/**
+ * @module
+ * Hosted checkout (ADR 1411): a customer pays a transaction through the environment's payment
+ * provider. Three steps, each its own database transaction, with the provider called between
+ * them and never inside one:
+ *
+ * 1. `beginAttempt`: under the transaction's row lock, set the customer and address (a `ready`
+ *    transaction is rebuilt, so tax follows the address), then store a `processing` attempt.
+ *    A replayed submission (same form key) finds its attempt; a second attempt while one is in
+ *    flight is refused (`transaction_payment_in_progress`); a paid or canceled transaction is
+ *    refused (`transaction_not_payable`).
+ * 2. The provider pays (or, for a zero-value update-payment-method transaction, sets up).
+ * 3. `applyOutcome`: the attempt's first final outcome wins. A success saves the method
+ *    (`payment_method.saved`), records the captured payment with the card summary, completes
+ *    the transaction through the same hooks as every completion (a checkout for recurring
+ *    prices starts its subscription) and makes the method the subscription's. A decline records
+ *    the failed payment (`transaction.payment_failed`); the transaction stays payable, so the
+ *    customer can retry. An authentication step keeps the attempt in flight until the customer
+ *    comes back (`resumeCheckout`) or the provider notifies (`applyProviderNotification`).
+ */
+import { COUNTRY_CODE_PATTERN } from '../catalogue/addresses.js';
+import type { Address, Customer } from '../catalogue/entities.js';
+import { BillingError } from '../shared/billing-error.js';
+import { DuplicateKeyError } from '../shared/collection.js';
+import type { OperationContext } from '../shared/operation-context.js';
+import { nowTimestamp, recordEvent } from '../shared/operation-context.js';
+import type { Repositories } from '../shared/repository.js';
+import { saveChange } from '../subscriptions/subscription-changes.js';
+import { completeSettled, recordPaymentInTransaction, type TransactionHooks } from '../transactions/payments.js';
+import type { Transaction } from '../transactions/transaction.js';
+import { saveTransaction } from '../transactions/transaction-changes.js';
+import { updateTransactionIn } from '../transactions/transactions.js';
+import { type CheckoutSubmission, IN_FLIGHT, type PaymentAttempt } from './payment-attempt.js';
+import type { PaymentMethod } from './payment-method.js';
+import { paymentMethodWire } from './payment-method.js';
+import type { PaymentOutcome, PaymentProvider, PaymentProviders, ProviderMethod } from './payment-provider.js';
+
+const PAYABLE: ReadonlySet<string> = new Set(['ready', 'billed', 'past_due']);
+const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
+
+/** What the checkout page shows. */
+export interface CheckoutView {
+  readonly transaction: Transaction;
+  readonly customer: Customer | null;
+  readonly address: Address | null;
+  /** The newest attempt, if any: its outcome is what the page reports. */
+  readonly attempt: PaymentAttempt | null;
+  /** The provider that takes the payment; null when this environment has none (live without one). */
+  readonly provider: string | null;
+}
+
+export interface CheckoutPorts {
+  readonly providers: PaymentProviders;
+  readonly hooks: TransactionHooks;
+}
+
+async function latestAttempt(
+  context: OperationContext,
+  tx: Repositories,
+  transactionId: string,
+): Promise<PaymentAttempt | null> {
+  const page = await tx.paymentAttempts.list(context.scope, {
+    filter: { transaction_id: [{ op: 'eq', value: transactionId }] },
+    direction: 'desc',
+    perPage: 1,
+    countTotal: false,
+  });
+  return page.items[0] ?? null;
+}
+
+async function viewOf(
+  context: OperationContext,
+  tx: Repositories,
+  transaction: Transaction,
+  providers: PaymentProviders,
+): Promise<CheckoutView> {
+  const customer = transaction.customerId ? await tx.customers.findById(context.scope, transaction.customerId) : null;
+  const address = transaction.addressId ? await tx.addresses.findById(context.scope, transaction.addressId) : null;
+  return {
+    transaction,
+    customer: customer ?? null,
+    address: address ?? null,
+    attempt: await latestAttempt(context, tx, transaction.id),
+    provider: (await providers.providerFor(context.scope))?.name ?? null,
+  };
+}
+
+/** The checkout page's view of a transaction. */
+export async function openCheckout(
+  context: OperationContext,
+  providers: PaymentProviders,
+  transactionId: string,
+): Promise<CheckoutView> {
+  const transaction = await context.store.transactions.findById(context.scope, transactionId);
+  if (!transaction) throw BillingError.notFound('Transaction', transactionId);
+  return viewOf(context, context.store, transaction, providers);
+}
+
+async function requireProvider(context: OperationContext, providers: PaymentProviders): Promise<PaymentProvider> {
+  const provider = await providers.providerFor(context.scope);
+  if (!provider) {
+    throw new BillingError(
+      'checkout_provider_not_configured',
+      'This environment has no payment provider; the payment must be reported with POST /transactions/{id}/payments.',
+    );
+  }
+  return provider;
+}
+
+function requirePayable(transaction: Transaction): void {
+  if (!PAYABLE.has(transaction.status)) {
+    throw new BillingError(
+      'transaction_not_payable',
+      transaction.status === 'completed' || transaction.status === 'paid'
+        ? `Transaction ${transaction.id} is already paid.`
+        : `Transaction ${transaction.id} is ${transaction.status} and cannot be paid.`,
+    );
+  }
+}
+
+function validateSubmission(submission: CheckoutSubmission): void {
+  if (!EMAIL.test(submission.email) || submission.email.length > 320) {
+    throw BillingError.invalidField('email', 'must be an email address');
+  }
+  if (!COUNTRY_CODE_PATTERN.test(submission.address.countryCode)) {
+    throw BillingError.invalidField('country_code', 'must be an ISO 3166-1 alpha-2 code such as GB');
+  }
+  if (!/^[A-Za-z0-9_-]{16,64}$/.test(submission.submissionKey)) {
+    throw BillingError.invalidField('submission_key', 'must be the key the checkout page issued');
+  }
+}
+
+/** The customer who pays: the transaction's, or the one with this email, or a new one. */
+async function payingCustomer(
+  context: OperationContext,
+  tx: Repositories,
+  transaction: Transaction,
+  email: string,
+): Promise<Customer> {
+  const normalised = email.trim().toLowerCase();
+  if (transaction.customerId !== null) {
+    const customer = await tx.customers.findById(context.scope, transaction.customerId);
+    if (!customer) throw BillingError.notFound('Customer', transaction.customerId);
+    if (customer.email !== normalised) {
+      throw BillingError.invalidField('email', 'must be the email of the customer this transaction is for');
+    }
+    return customer;
+  }
+  const found = await tx.customers.list(context.scope, {
+    filter: { email: [{ op: 'eq', value: normalised }] },
+    direction: 'asc',
+    perPage: 1,
+    countTotal: false,
+  });
+  const existing = found.items[0];
+  if (existing) return existing;
+  const now = nowTimestamp(context);
+  const customer: Customer = {
+    id: context.ids.newId('ctm'),
+    name: null,
+    email: normalised,
+    marketingConsent: false,
+    locale: 'en',
+    customData: null,
+    status: 'active',
+    createdAt: now,
+    updatedAt: now,
+  };
+  await tx.customers.insert(context.scope, customer);
+  await recordEvent(context, tx, 'customer.created', 'customer', customer);
+  return customer;
+}
+
+/** The billing address: the transaction's when it matches what was entered, else a new one. */
+async function billingAddress(
+  context: OperationContext,
+  tx: Repositories,
+  transaction: Transaction,
+  customer: Customer,
+  entered: CheckoutSubmission['address'],
+): Promise<Address> {
+  const current =
+    transaction.addressId && transaction.customerId === customer.id
+      ? await tx.addresses.findById(context.scope, transaction.addressId)
+      : undefined;
+  const same = (a: string | null, b: string | null) => (a ?? '').trim() === (b ?? '').trim();
+  if (
+    current &&
+    current.countryCode === entered.countryCode &&
+    same(current.postalCode, entered.postalCode) &&
+    same(current.region, entered.region) &&
+    same(current.city, entered.city) &&
+    same(current.firstLine, entered.firstLine)
+  ) {
+    return current;
+  }
+  const now = nowTimestamp(context);
+  const blankToNull = (value: string | null) => (value === null || value.trim() === '' ? null : value.trim());
+  const address: Address = {
+    id: context.ids.newId('add'),
+    customerId: customer.id,
+    description: null,
+    firstLine: blankToNull(entered.firstLine),
+    secondLine: null,
+    city: blankToNull(entered.city),
+    postalCode: blankToNull(entered.postalCode),
+    region: blankToNull(entered.region),
+    countryCode: entered.countryCode,
+    customData: null,
+    status: 'active',
+    createdAt: now,
+    updatedAt: now,
+  };
+  await tx.addresses.insert(context.scope, address);
+  await recordEvent(context, tx, 'address.created', 'address', address);
+  return address;
+}
+
+/** Step 1: the customer and address are set (tax recomputed) and an attempt is stored. */
+async function beginAttempt(
+  context: OperationContext,
+  provider: PaymentProvider,
+  transactionId: string,
+  submission: CheckoutSubmission,
+): Promise<{ readonly attempt: PaymentAttempt; readonly transaction: Transaction; readonly replay: boolean }> {
+  return context.store.transaction(async (tx) => {
+    let transaction = await tx.transactions.findByIdForUpdate(context.scope, transactionId);
+    if (!transaction) throw BillingError.notFound('Transaction', transactionId);
+    const replayed = await tx.paymentAttempts.list(context.scope, {
+      filter: { submission_key: [{ op: 'eq', value: submission.submissionKey }] },
+      direction: 'asc',
+      perPage: 1,
+      countTotal: false,
+    });
+    const earlier = replayed.items[0];
+    if (earlier) {
+      if (earlier.transactionId !== transactionId) {
+        throw BillingError.invalidField('submission_key', 'belongs to another checkout');
+      }
+      return { attempt: earlier, transaction, replay: true };
+    }
+    requirePayable(transaction);
+    const inFlight = await tx.paymentAttempts.list(context.scope, {
+      filter: {
+        transaction_id: [{ op: 'eq', value: transactionId }],
+        status: [{ op: 'in', values: IN_FLIGHT }],
+      },
+      direction: 'asc',
+      perPage: 1,
+      countTotal: false,
+    });
+    if (inFlight.items.length > 0) {
+      throw new BillingError(
+        'transaction_payment_in_progress',
+        `A payment of transaction ${transactionId} is already in progress; wait for its outcome.`,
+      );
+    }
+    const customer = await payingCustomer(context, tx, transaction, submission.email);
+    if (transaction.status === 'ready' && !transaction.payments.some((payment) => payment.status === 'captured')) {
+      const address = await billingAddress(context, tx, transaction, customer, submission.address);
+      if (transaction.customerId !== customer.id || transaction.addressId !== address.id) {
+        // Rebuilt with the customer's address: its tax is the address's (the core's tax computation).
+        transaction = await updateTransactionIn(context, tx, transactionId, {
+          customerId: customer.id,
+          addressId: address.id,
+        });
+      }
+    }
+    const now = nowTimestamp(context);
+    const balance = BigInt(transaction.details.totals.balance);
+    const attempt: PaymentAttempt = {
+      id: context.ids.newId('payatt'),
+      transactionId,
+      kind: balance > 0n ? 'checkout' : 'setup',
+      provider: provider.name,
+      providerPaymentRef: null,
+      status: 'processing',
+      submissionKey: submission.submissionKey,
+      amount: balance > 0n ? balance.toString() : '0',
+      currencyCode: transaction.currencyCode,
+      saveMethod: submission.saveMethod,
+      actionUrl: null,
+      errorCode: null,
+      paymentMethodId: null,
+      createdAt: now,
+      updatedAt: now,
+    };
+    try {
+      await tx.paymentAttempts.insert(context.scope, attempt);
+    } catch (error) {
+      if (error instanceof DuplicateKeyError) {
+        throw new BillingError(
+          'transaction_payment_in_progress',
+          `A payment of transaction ${transactionId} is already in progress; wait for its outcome.`,
+        );
+      }
+      throw error;
+    }
+    return { attempt, transaction, replay: false };
+  });
+}
+
+/** Marks an attempt the provider refused outright (bad card details) as failed, freeing the transaction. */
+async function failAttempt(context: OperationContext, attemptId: string): Promise<void> {
+  await context.store.transaction(async (tx) => {
+    const attempt = await tx.paymentAttempts.findByIdForUpdate(context.scope, attemptId);
+    if (!attempt || !IN_FLIGHT.includes(attempt.status)) return;
+    await tx.paymentAttempts.update(context.scope, { ...attempt, status: 'failed', updatedAt: nowTimestamp(context) });
+  });
+}
+
+/** `POST /checkout` (the page's form): pays the transaction, or answers the replayed submission's outcome. */
+export async function submitCheckout(
+  context: OperationContext,
+  ports: CheckoutPorts,
+  transactionId: string,
+  submission: CheckoutSubmission,
+): Promise<CheckoutView> {
+  const provider = await requireProvider(context, ports.providers);
+  validateSubmission(submission);
+  const { attempt, transaction, replay } = await beginAttempt(context, provider, transactionId, submission);
+  if (!replay) {
+    const customer = transaction.customerId
+      ? await context.store.customers.findById(context.scope, transaction.customerId)
+      : undefined;
+    const party = {
+      scope: context.scope,
+      customerId: transaction.customerId ?? '',
+      customerEmail: customer?.email ?? submission.email,
+      transactionId,
+      attemptId: attempt.id,
+    };
+    let outcome: PaymentOutcome;
+    try {
+      outcome =
+        attempt.kind === 'setup'
+          ? await provider.setUpMethod({ ...party, method: submission.method, returnUrl: submission.returnUrl })
+          : await provider.payCheckout({
+              ...party,
+              amount: attempt.amount,
+              currencyCode: attempt.currencyCode,
+              method: submission.method,
+              saveMethod: submission.saveMethod || transaction.items.some((item) => item.price.billingCycle !== null),
+              returnUrl: submission.returnUrl,
+            });
+    } catch (error) {
+      await failAttempt(context, attempt.id);
+      throw error;
+    }
+    await context.store.transaction((tx) => applyOutcome(context, tx, attempt.id, outcome, ports.hooks));
+  }
+  return openCheckout(context, ports.providers, transactionId);
+}
+
+/** The customer came back from authenticating: asks the provider how the attempt ended and applies it. */
+export async function resumeCheckout(
+  context: OperationContext,
+  ports: CheckoutPorts,
+  transactionId: string,
+): Promise<CheckoutView> {
+  const attempt = await latestAttempt(context, context.store, transactionId);
+  if (attempt && IN_FLIGHT.includes(attempt.status) && attempt.providerPaymentRef !== null) {
+    const provider = await ports.providers.providerNamed(context.scope, attempt.provider);
+    if (provider) {
+      const outcome = await provider.resumeAttempt(context.scope, attempt.providerPaymentRef);
+      await context.store.transaction((tx) => applyOutcome(context, tx, attempt.id, outcome, ports.hooks));
+    }
+  }
+  return openCheckout(context, ports.providers, transactionId);
+}
+
+/** Saves the method a provider kept for the customer; `payment_method.saved`. */
+async function saveMethod(
+  context: OperationContext,
+  tx: Repositories,
+  attempt: PaymentAttempt,
+  transaction: Transaction,
+  method: ProviderMethod,
+): Promise<PaymentMethod | null> {
+  if (transaction.customerId === null) return null;
+  const recurring = transaction.items.some((item) => item.price.billingCycle !== null);
+  const wanted = attempt.saveMethod || recurring || attempt.kind === 'setup' || transaction.subscriptionId !== null;
+  if (!wanted) return null;
+  const now = nowTimestamp(context);
+  const saved: PaymentMethod = {
+    id: context.ids.newId('paymtd'),
+    customerId: transaction.customerId,
+    addressId: transaction.addressId,
+    type: method.type,
+    card: method.card,
+    paypal: null,
+    underlyingDetails: null,
+    origin: recurring || transaction.subscriptionId !== null ? 'subscription' : 'saved_during_purchase',
+    savedAt: now,
+    updatedAt: now,
+    internal: { provider: attempt.provider, providerMethodRef: method.providerMethodRef, status: 'saved' },
+  };
+  await tx.paymentMethods.insert(context.scope, saved);
+  await recordEvent(context, tx, 'payment_method.saved', 'payment_method', paymentMethodWire(saved));
+  return saved;
+}
+
+/** Makes `paymentMethodId` the subscription's method for its automatic charges. */
+export async function useMethodForSubscription(
+  context: OperationContext,
+  tx: Repositories,
+  subscriptionId: string,
+  paymentMethodId: string,
+): Promise<void> {
+  const subscription = await tx.subscriptions.findByIdForUpdate(context.scope, subscriptionId);
+  if (!subscription || subscription.internal.paymentMethodId === paymentMethodId) return;
+  await saveChange(context, tx, {
+    before: subscription,
+    after: { ...subscription, internal: { ...subscription.internal, paymentMethodId } },
+    eventTypes: [],
+    at: nowTimestamp(context),
+  });
+}
+
+/**
+ * Step 3: applies a provider's outcome to an attempt, once. Locks the transaction, then the
+ * attempt (the order of step 1), so two outcomes of one attempt (the customer's return and a
+ * webhook) apply one after the other and the second finds the attempt final.
+ */
+export async function applyOutcome(
+  context: OperationContext,
+  tx: Repositories,
+  attemptId: string,
+  outcome: PaymentOutcome,
+  hooks: TransactionHooks,
+): Promise<void> {
+  const unlocked = await tx.paymentAttempts.findById(context.scope, attemptId);
+  if (!unlocked) return;
+  const transaction = await tx.transactions.findByIdForUpdate(context.scope, unlocked.transactionId);
+  const attempt = await tx.paymentAttempts.findByIdForUpdate(context.scope, attemptId);
+  if (!transaction || !attempt || !IN_FLIGHT.includes(attempt.status)) return;
+  const now = nowTimestamp(context);
+  const base = { ...attempt, providerPaymentRef: outcome.providerPaymentRef, updatedAt: now };
+  switch (outcome.status) {
+    case 'requires_action':
+      await tx.paymentAttempts.update(context.scope, {
+        ...base,
+        status: 'requires_action',
+        actionUrl: outcome.actionUrl,
+      });
+      return;
+    case 'pending':
+      await tx.paymentAttempts.update(context.scope, { ...base, status: 'processing' });
+      return;
+    case 'declined': {
+      await tx.paymentAttempts.update(context.scope, {
+        ...base,
+        status: 'declined',
+        errorCode: outcome.errorCode,
+        actionUrl: null,
+      });
+      await recordDecline(context, tx, attempt, transaction, outcome.errorCode, outcome.method);
+      return;
+    }
+    case 'succeeded': {
+      const saved = await saveMethod(context, tx, attempt, transaction, outcome.method);
+      await tx.paymentAttempts.update(context.scope, {
+        ...base,
+        status: 'succeeded',
+        actionUrl: null,
+        paymentMethodId: saved?.id ?? null,
+      });
+      if (!PAYABLE.has(transaction.status)) return;
+      let completed: Transaction;
+      if (attempt.kind === 'setup' || BigInt(transaction.details.totals.balance) <= 0n) {
+        completed = await completeSettled(context, tx, transaction, { ...transaction, updatedAt: now }, hooks);
+      } else {
+        completed = await recordPaymentInTransaction(
+          context,
+          tx,
+          transaction.id,
+          {
+            status: 'captured',
+            methodType: outcome.method.type,
+            providerReference: outcome.providerPaymentRef,
+            paymentAttemptId: attempt.id,
+            paymentMethodId: saved?.id ?? null,
+            card: outcome.method.card,
+            amount: attempt.amount,
+          },
+          hooks,
+        );
+      }
+      if (saved && completed.subscriptionId !== null) {
+        await useMethodForSubscription(context, tx, completed.subscriptionId, saved.id);
+      }
+      return;
+    }
+  }
+}
+
+/**
+ * A declined attempt is kept in `payments[]` with its error code (`transaction.payment_failed`).
+ * A customer-present checkout leaves the transaction as it was, so the customer can retry; an
+ * off-session charge of an automatically collected transaction sends it `past_due`.
+ */
+async function recordDecline(
+  context: OperationContext,
+  tx: Repositories,
+  attempt: PaymentAttempt,
+  transaction: Transaction,
+  errorCode: string,
+  method: ProviderMethod | null,
+): Promise<void> {
+  if (!PAYABLE.has(transaction.status)) return;
+  if (attempt.kind === 'off_session') {
+    await recordPaymentInTransaction(
+      context,
+      tx,
+      transaction.id,
+      {
+        status: 'error',
+        methodType: 'card',
+        providerReference: attempt.providerPaymentRef ?? attempt.id,
+        errorCode,
+        paymentAttemptId: attempt.id,
+        paymentMethodId: attempt.paymentMethodId,
+        card: method?.card ?? null,
+        amount: attempt.amount,
+      },
+      {},
+    );
+    return;
+  }
+  const now = nowTimestamp(context);
+  await saveTransaction(
+    context,
+    tx,
+    transaction,
+    {
+      ...transaction,
+      payments: [
+        ...transaction.payments,
+        {
+          paymentAttemptId: attempt.id,
+          storedPaymentMethodId: null,
+          paymentMethodId: null,
+          amount: attempt.amount,
+          status: 'error',
+          errorCode,
+          methodDetails: { type: method?.type ?? 'card', card: method?.card ?? null, underlyingDetails: null },
+          providerReference: attempt.providerPaymentRef ?? attempt.id,
+          createdAt: now,
+          capturedAt: null,
+        },
+      ],
+      updatedAt: now,
+    },
+    ['transaction.payment_failed'],
+  );
+}

@@ -1,0 +1,53 @@
+/**
+ * @module
+ * A payment attempt: one call to a provider for one transaction, stored before the call and
+ * settled after it (ADR 1410, 1411). At most one attempt of a transaction is in flight
+ * (`processing` or `requires_action`); the first final outcome wins, so replays change nothing.
+ */
+import type { MethodInput, PaymentErrorCode } from './payment-provider.js';
+
+export type PaymentAttemptKind = 'checkout' | 'setup' | 'off_session';
+export type PaymentAttemptStatus = 'processing' | 'requires_action' | 'succeeded' | 'declined' | 'failed';
+export type PaymentAttemptColumn = 'id' | 'transaction_id' | 'status' | 'submission_key';
+
+export const IN_FLIGHT: readonly PaymentAttemptStatus[] = ['processing', 'requires_action'];
+
+export interface PaymentAttempt {
+  readonly id: string;
+  readonly transactionId: string;
+  readonly kind: PaymentAttemptKind;
+  readonly provider: string;
+  /** The provider's reference; null until the provider answered. */
+  readonly providerPaymentRef: string | null;
+  readonly status: PaymentAttemptStatus;
+  /** The checkout form's one-time key: a replayed submission finds its attempt. */
+  readonly submissionKey: string | null;
+  readonly amount: string;
+  readonly currencyCode: string;
+  readonly saveMethod: boolean;
+  /** For `requires_action`: where the customer authenticates. */
+  readonly actionUrl: string | null;
+  readonly errorCode: PaymentErrorCode | null;
+  /** The saved method this attempt charged or saved, once known. */
+  readonly paymentMethodId: string | null;
+  readonly createdAt: string;
+  readonly updatedAt: string;
+}
+
+/** What a checkout form submits, besides the method. */
+export interface CheckoutSubmission {
+  readonly submissionKey: string;
+  readonly email: string;
+  readonly address: {
+    readonly countryCode: string;
+    readonly postalCode: string | null;
+    readonly region: string | null;
+    readonly city: string | null;
+    readonly firstLine: string | null;
+  };
+  readonly method: MethodInput;
+  /** Keep the method for later even when nothing recurs. */
+  readonly saveMethod: boolean;
+  /** Where the provider's authentication page returns to. */
+  readonly returnUrl: string;
+}

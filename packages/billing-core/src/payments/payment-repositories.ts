@@ -1,0 +1,37 @@
+/**
+ * @module
+ * Storage ports of payments: saved methods, attempts, the sandbox provider's records and the
+ * checkout settings of each account environment.
+ */
+import type { Collection } from '../shared/collection.js';
+import type { Environment, Scope } from '../shared/scope.js';
+import type { PaymentAttempt, PaymentAttemptColumn } from './payment-attempt.js';
+import type { PaymentMethod, PaymentMethodColumn } from './payment-method.js';
+import type { SandboxPayment } from './sandbox-provider.js';
+
+export interface PaymentAttemptRepository extends Collection<PaymentAttempt, PaymentAttemptColumn> {
+  /** The attempt a provider's reference names, in whichever account it is (provider notifications). */
+  findByProviderRef(
+    provider: string,
+    providerPaymentRef: string,
+  ): Promise<{ readonly scope: Scope; readonly attempt: PaymentAttempt } | undefined>;
+  /** The account whose transaction `transactionId` is, in `environment` (the public checkout page). */
+  findTransactionAccount(environment: Environment, transactionId: string): Promise<string | undefined>;
+}
+
+export type SandboxPaymentColumn = 'id' | 'attempt_id';
+
+/** One row per account environment (id `checkout`). */
+export interface CheckoutSettings {
+  readonly id: 'checkout';
+  /** The account's default payment link; null for the page Drawdown serves. */
+  readonly defaultPaymentLink: string | null;
+  readonly updatedAt: string;
+}
+
+export interface PaymentRepositories {
+  readonly paymentMethods: Collection<PaymentMethod, PaymentMethodColumn>;
+  readonly paymentAttempts: PaymentAttemptRepository;
+  readonly sandboxPayments: Collection<SandboxPayment, SandboxPaymentColumn>;
+  readonly checkoutSettings: Collection<CheckoutSettings, 'id'>;
+}

@@ -1,0 +1,102 @@
+/**
+ * @module
+ * Payment storage (issue 14): saved methods and the sandbox provider's records are document
+ * tables; attempts are documents with the columns their unique indexes need (one in flight per
+ * transaction, one per form submission) and a cross-account lookup by provider reference.
+ */
+import type {
+  CheckoutSettings,
+  Environment,
+  ListQuery,
+  Page,
+  PaymentAttempt,
+  PaymentAttemptColumn,
+  PaymentAttemptRepository,
+  PaymentMethod,
+  PaymentMethodColumn,
+  SandboxPayment,
+  SandboxPaymentColumn,
+  Scope,
+} from '@drawdown/billing-core';
+import type { SqlExecutor } from '../sql/sql-database.js';
+import { DocumentCollection, type DocumentTableSpec } from './document-collection.js';
+
+export const paymentMethodsTable: DocumentTableSpec<PaymentMethod, PaymentMethodColumn> = {
+  table: 'payment_methods',
+  columns: {
+    customer_id: (method) => method.customerId,
+    address_id: (method) => method.addressId,
+    status: (method) => method.internal.status,
+  },
+};
+
+export const sandboxPaymentsTable: DocumentTableSpec<SandboxPayment, SandboxPaymentColumn> = {
+  table: 'sandbox_payments',
+  columns: { attempt_id: (payment) => payment.attemptId },
+};
+
+export const checkoutSettingsTable: DocumentTableSpec<CheckoutSettings, 'id'> = {
+  table: 'checkout_settings',
+  columns: {},
+};
+
+type StoredAttemptColumn = PaymentAttemptColumn | 'provider' | 'provider_ref';
+
+const paymentAttemptsTable: DocumentTableSpec<PaymentAttempt, StoredAttemptColumn> = {
+  table: 'payment_attempts',
+  columns: {
+    transaction_id: (attempt) => attempt.transactionId,
+    status: (attempt) => attempt.status,
+    submission_key: (attempt) => attempt.submissionKey,
+    provider: (attempt) => attempt.provider,
+    provider_ref: (attempt) => attempt.providerPaymentRef,
+  },
+};
+
+export class SqlPaymentAttemptRepository implements PaymentAttemptRepository {
+  private readonly documents: DocumentCollection<PaymentAttempt, StoredAttemptColumn>;
+
+  constructor(private readonly executor: SqlExecutor) {
+    this.documents = new DocumentCollection(executor, paymentAttemptsTable);
+  }
+
+  insert(scope: Scope, attempt: PaymentAttempt): Promise<void> {
+    return this.documents.insert(scope, attempt);
+  }
+
+  update(scope: Scope, attempt: PaymentAttempt): Promise<void> {
+    return this.documents.update(scope, attempt);
+  }
+
+  findById(scope: Scope, id: string): Promise<PaymentAttempt | undefined> {
+    return this.documents.findById(scope, id);
+  }
+
+  findByIdForUpdate(scope: Scope, id: string): Promise<PaymentAttempt | undefined> {
+    return this.documents.findByIdForUpdate(scope, id);
+  }
+
+  list(scope: Scope, query: ListQuery<PaymentAttemptColumn>): Promise<Page<PaymentAttempt>> {
+    return this.documents.list(scope, query);
+  }
+
+  async findByProviderRef(provider: string, providerPaymentRef: string) {
+    const row = await this.executor.get<{ account_id: string; environment: string; body: string }>(
+      'select account_id, environment, body from payment_attempts where provider = ? and provider_ref = ?',
+      [provider, providerPaymentRef],
+    );
+    if (!row) return undefined;
+    return {
+      scope: { accountId: row.account_id, environment: row.environment as Environment },
+      attempt: JSON.parse(row.body) as PaymentAttempt,
+    };
+  }
+
+  async findTransactionAccount(environment: Environment, transactionId: string): Promise<string | undefined> {
+    const row = await this.executor.get<{ account_id: string }>(
+      'select account_id from transactions where environment = ? and id = ?',
+      [environment, transactionId],
+    );
+    return row?.account_id;
+  }
+}
