@@ -95,7 +95,7 @@ import {
   getPaymentMethodChangeTransaction,
   listPaymentMethods,
 } from './payments/payment-methods.js';
-import type { IncomingNotification, PaymentProvider } from './payments/payment-provider.js';
+import type { IncomingNotification } from './payments/payment-provider.js';
 import { type ConfiguredProviders, paymentProvidersOf } from './payments/payment-providers.js';
 import {
   type ConfigureProviderInput,
