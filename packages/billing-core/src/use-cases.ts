@@ -86,6 +86,7 @@ import {
   submitCheckout,
 } from './payments/checkout.js';
 import { getCheckoutSettings, updateCheckoutSettings } from './payments/checkout-settings.js';
+import { chargeOutstandingSubscriptionTransactions, type OffSessionPorts } from './payments/off-session-charges.js';
 import type { CheckoutSubmission } from './payments/payment-attempt.js';
 import {
   answerSandboxChallenge,
@@ -151,6 +152,7 @@ import { cancelSubscription, pauseSubscription, resumeSubscription } from './sub
 import { runDueSubscriptions } from './subscriptions/process-due.js';
 import { getSubscription, listSubscriptions } from './subscriptions/read-subscriptions.js';
 import { advanceSandboxClock, readSandboxClock, type SandboxClockDependencies } from './subscriptions/sandbox-clock.js';
+import type { Subscription } from './subscriptions/subscription.js';
 import {
   defaultRenewalPayment,
   readSandboxPaymentOutcome,
@@ -283,10 +285,19 @@ export function createUseCases(ports: UseCasePorts) {
           );
       }
     };
-    const run = (context: OperationContext) => {
+    const run = async (context: OperationContext) => {
       switch (work) {
-        case 'renewals':
-          return runDueSubscriptions(context, 1_000, defaultRenewalPayment(context.scope), ports.yieldToOthers);
+        case 'renewals': {
+          const renewed = await runDueSubscriptions(
+            context,
+            1_000,
+            defaultRenewalPayment(context.scope),
+            ports.yieldToOthers,
+          );
+          // Live renewals are charged through the account's provider once committed (ADR 1423).
+          await chargeOutstandingSubscriptionTransactions(context, offSessionPorts(context));
+          return renewed;
+        }
         case 'overdue_invoices':
           return markOverdueInvoices(context, OVERDUE_BATCH_SIZE);
         case 'api_key_expiries':
@@ -359,6 +370,30 @@ export function createUseCases(ports: UseCasePorts) {
     },
     applyOutcome,
   };
+
+  const offSessionPorts = (context: OperationContext): OffSessionPorts => ({
+    providers,
+    hooks: subscriptionHooks(context),
+    reportError: ports.reportError,
+  });
+
+  /**
+   * A subscription use case whose charge, in live with a provider, is then taken from the
+   * subscription's saved method, outside the database transaction that issued it (ADR 1423).
+   */
+  function thenChargeSavedMethod<Args extends unknown[]>(
+    useCase: (context: OperationContext, ...args: Args) => Promise<Subscription>,
+  ): (caller: Caller, ...args: Args) => Promise<Subscription> {
+    return bind(async (context, ...args: Args) => {
+      const subscription = await useCase(context, ...args);
+      const charged = await chargeOutstandingSubscriptionTransactions(context, offSessionPorts(context), {
+        subscriptionId: subscription.id,
+      });
+      return charged > 0
+        ? ((await store.subscriptions.findById(context.scope, subscription.id)) ?? subscription)
+        : subscription;
+    });
+  }
 
   const delivery = { store, ids, wallClock };
   const simulationContext = (context: OperationContext) => ({ ...context, presenter: ports.entityPresenter });
@@ -451,13 +486,13 @@ export function createUseCases(ports: UseCasePorts) {
     getSubscription: bind(getSubscription),
     listSubscriptions: bind(listSubscriptions),
     getSubscriptionWithIncludes: bind(getSubscriptionWithIncludes),
-    updateSubscription: bind(updateSubscription),
+    updateSubscription: thenChargeSavedMethod(updateSubscription),
     previewSubscriptionUpdate: bind(previewSubscriptionUpdate),
-    activateSubscription: bind(activateSubscription),
-    createOneTimeCharge: bind(createOneTimeCharge),
+    activateSubscription: thenChargeSavedMethod(activateSubscription),
+    createOneTimeCharge: thenChargeSavedMethod(createOneTimeCharge),
     previewOneTimeCharge: bind(previewOneTimeCharge),
     pauseSubscription: bind(pauseSubscription),
-    resumeSubscription: bind(resumeSubscription),
+    resumeSubscription: thenChargeSavedMethod(resumeSubscription),
     cancelSubscription: bind(cancelSubscription),
     runDueWork,
     readSandboxPaymentOutcome: bind(readSandboxPaymentOutcome),

@@ -525,6 +525,19 @@ async function recordDecline(
       },
       {},
     );
+    // Dunning, as the public API documents it: an automatic charge that fails makes the subscription past due (ADR 1423).
+    if (transaction.subscriptionId !== null) {
+      const subscription = await tx.subscriptions.findByIdForUpdate(context.scope, transaction.subscriptionId);
+      if (subscription?.status === 'active') {
+        const at = nowTimestamp(context);
+        await saveChange(context, tx, {
+          before: subscription,
+          after: { ...subscription, status: 'past_due', updatedAt: at },
+          eventTypes: ['subscription.past_due', 'subscription.updated'],
+          at,
+        });
+      }
+    }
     return;
   }
   const now = nowTimestamp(context);
