@@ -71,6 +71,8 @@ export interface StripeDelivery {
 export interface FakeStripeOptions {
   readonly secretKey: string;
   readonly webhookSecret: string;
+  /** Stripe's clock in milliseconds (objects' `created`, signature timestamps); the system's when absent. */
+  readonly now?: () => number;
 }
 
 export interface FakeStripe {
@@ -179,7 +181,7 @@ export async function startFakeStripe(options: FakeStripeOptions): Promise<FakeS
   const inFlight = new Set<Promise<unknown>>();
   let webhookUrl: string | undefined;
   let baseUrl = '';
-  const now = () => Math.floor(Date.now() / 1000);
+  const now = () => Math.floor((options.now ?? Date.now)() / 1000);
 
   const save = (object: Json): Json => {
     store.set(String(object.id), object);
