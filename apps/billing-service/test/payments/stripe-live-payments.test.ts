@@ -20,7 +20,12 @@ const DAY_MS = 86_400_000;
 /** The service's wall clock, moved forward by tests (renewals fall due on it). */
 function movableClock(): Clock & { advance(ms: number): void } {
   let offset = 0;
-  return { now: () => Date.now() + offset, advance: (ms) => (offset += ms) };
+  return {
+    now: () => Date.now() + offset,
+    advance: (ms) => {
+      offset += ms;
+    },
+  };
 }
 
 /** Polls `read` until `done` holds; fails after a bound, never sleeps a fixed time to race a worker. */
