@@ -11,6 +11,7 @@ import { errorBody, respondError } from './http/envelope.js';
 import { refuseUnstorableQuery } from './http/list-params.js';
 import type { RateLimiter } from './http/rate-limiter.js';
 import { type RequestObserver, requestIdFrom, routeOf } from './http/request-observer.js';
+import { registerCheckoutRoutes } from './http/routes/checkout.js';
 import { registerCurrencyRoutes } from './http/routes/currencies.js';
 import { registerCustomerRoutes } from './http/routes/customers.js';
 import { registerDiscountRoutes } from './http/routes/discounts.js';
@@ -20,6 +21,7 @@ import { registerInvoiceDownloadRoutes } from './http/routes/invoices.js';
 import { registerMetricsRoutes } from './http/routes/metrics.js';
 import { registerNotificationSettingRoutes } from './http/routes/notification-settings.js';
 import { registerNotificationRoutes } from './http/routes/notifications.js';
+import { registerPaymentMethodRoutes } from './http/routes/payment-methods.js';
 import { type NoticeLogger, registerProviderWebhookRoutes } from './http/routes/payment-provider-webhooks.js';
 import { registerPreviewRoutes } from './http/routes/previews.js';
 import { registerPriceRoutes } from './http/routes/prices.js';
@@ -63,6 +65,7 @@ export interface EnvironmentOptions {
 /** Routes that answer without an API key. */
 function registerPublicRoutes(app: Hono<AppEnv>, dependencies: AppDependencies, environment: Environment): void {
   registerCurrencyRoutes(app);
+  registerCheckoutRoutes(app, environment);
   registerInvoiceDownloadRoutes(app, dependencies.invoiceLinks, environment);
   registerReportDownloadRoutes(app, dependencies.invoiceLinks, environment);
   // Live payments go through the account's provider, whose webhooks arrive here (ADR 1422).
@@ -146,6 +149,7 @@ export function createApp(dependencies: AppDependencies, options: EnvironmentOpt
   registerProductRoutes(app);
   registerPriceRoutes(app);
   registerCustomerRoutes(app);
+  registerPaymentMethodRoutes(app);
   registerDiscountRoutes(app);
   registerUsageCatalogueRoutes(app);
   registerEventRoutes(app);

@@ -165,6 +165,8 @@ export interface CoreServices {
   readonly invoiceLinks: InvoiceLinkSigner;
   /** Which webhook destinations may be saved and connected to. */
   readonly destinationGuard: DestinationGuard;
+  /** Where an environment is reached from outside: the checkout page's address in `checkout.url` (ADR 1412). */
+  setPublicBaseUrl(environment: 'live' | 'sandbox', url: string): void;
   /** Called after every committed transaction that wrote an outbox event (the delivery worker wakes). */
   onEventsWritten(listener: () => void): void;
   /** The process's structured log (ADR 1400). */
@@ -195,6 +197,8 @@ export async function composeServices(settings: StorageSettings, options: Compos
     allowPrivate: settings.allowPrivateWebhooks ?? false,
     resolveHost: settings.webhookDelivery?.resolveHost,
   });
+  // The environments' public addresses are known once the servers are bound (ADR 1412).
+  const publicBaseUrls: Partial<Record<'live' | 'sandbox', string>> = {};
   const useCases = createUseCases({
     store,
     ids,
@@ -209,6 +213,10 @@ export async function composeServices(settings: StorageSettings, options: Compos
     entityPresenter: wirePresenter,
     // Each account's configured provider (ADR 1420), unless the caller supplies one for all.
     livePaymentProvider: options.livePaymentProvider ?? accountPaymentProviders({ store, now: () => wallClock.now() }),
+    defaultPaymentLink: (environment) => {
+      const base = publicBaseUrls[environment];
+      return base === undefined ? undefined : `${base.replace(/\/+$/, '')}/checkout`;
+    },
   });
   return {
     useCases,
@@ -216,6 +224,9 @@ export async function composeServices(settings: StorageSettings, options: Compos
       store.billingSettings.obtainServiceSecret(name, candidate),
     ),
     destinationGuard,
+    setPublicBaseUrl: (environment, url) => {
+      publicBaseUrls[environment] = url;
+    },
     onEventsWritten: (listener) => {
       listeners.push(listener);
     },

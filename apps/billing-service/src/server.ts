@@ -186,6 +186,8 @@ export async function startService(
   for (const worker of workers) worker.start();
   bound.live = boundUrl(liveServer, config.host);
   bound.sandbox = boundUrl(sandboxServer, config.host);
+  services.setPublicBaseUrl('live', config.livePublicUrl ?? bound.live);
+  services.setPublicBaseUrl('sandbox', config.sandboxPublicUrl ?? bound.sandbox);
   const checks: ReadinessCheck[] = [
     {
       name: 'accepting',

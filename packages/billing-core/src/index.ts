@@ -316,6 +316,7 @@ export {
 export { type CheckoutPorts, type CheckoutView, useMethodForSubscription } from './payments/checkout.js';
 export type { CheckoutSettingsView } from './payments/checkout-settings.js';
 export {
+  type CheckoutDetails,
   type CheckoutSubmission,
   IN_FLIGHT,
   type PaymentAttempt,
@@ -323,13 +324,6 @@ export {
   type PaymentAttemptKind,
   type PaymentAttemptStatus,
 } from './payments/payment-attempt.js';
-export {
-  PAYMENT_METHOD_ORIGINS,
-  type PaymentMethod,
-  type PaymentMethodColumn,
-  type PaymentMethodOrigin,
-  paymentMethodWire,
-} from './payments/payment-method.js';
 export type { PaymentMethodListQuery } from './payments/payment-methods.js';
 export {
   type CardSummary,
@@ -633,6 +627,13 @@ export {
   simulateTransactionPayment,
   type TransactionHooks,
 } from './transactions/payments.js';
+export {
+  PAYMENT_METHOD_ORIGINS,
+  type PaymentMethod,
+  type PaymentMethodColumn,
+  type PaymentMethodOrigin,
+  paymentMethodWire,
+} from './transactions/saved-methods.js';
 export {
   type CountryTaxRate,
   DEFAULT_TAX_SETTINGS,

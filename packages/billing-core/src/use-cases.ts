@@ -83,11 +83,12 @@ import {
   type CheckoutView,
   openCheckout,
   resumeCheckout,
+  setCheckoutDetails,
   submitCheckout,
 } from './payments/checkout.js';
 import { getCheckoutSettings, updateCheckoutSettings } from './payments/checkout-settings.js';
 import { chargeOutstandingSubscriptionTransactions, type OffSessionPorts } from './payments/off-session-charges.js';
-import type { CheckoutSubmission } from './payments/payment-attempt.js';
+import type { CheckoutDetails, CheckoutSubmission } from './payments/payment-attempt.js';
 import {
   answerSandboxChallenge,
   applyProviderNotification,
@@ -552,6 +553,8 @@ export function createUseCases(ports: UseCasePorts) {
       const context = await checkoutContext(environment, transactionId);
       return submitCheckout(context, checkoutPorts(context), transactionId, submission);
     },
+    setCheckoutDetails: async (environment: Environment, transactionId: string, details: CheckoutDetails) =>
+      setCheckoutDetails(await checkoutContext(environment, transactionId), providers, transactionId, details),
     resumeCheckout: async (environment: Environment, transactionId: string) => {
       const context = await checkoutContext(environment, transactionId);
       return resumeCheckout(context, checkoutPorts(context), transactionId);

@@ -8,6 +8,7 @@
 import {
   AdvanceSandboxClockBody,
   CancelSubscriptionBody,
+  CheckoutFormBody,
   CreateAddressBody,
   CreateAdjustmentBody,
   CreateBusinessBody,
@@ -34,6 +35,7 @@ import {
   SubscriptionChargeBody,
   UpdateAddressBody,
   UpdateBusinessBody,
+  UpdateCheckoutSettingsBody,
   UpdateCustomerBody,
   UpdateDiscountBody,
   UpdateDiscountGroupBody,
@@ -50,8 +52,11 @@ import {
 import { METRIC_ENDPOINTS } from '@drawdown/billing-core';
 import type { ZodType } from 'zod';
 
-/** What a success answers: one entity, a page of them, nothing, a PDF or a CSV file. */
-export type SuccessShape = 'entity' | 'list' | 'empty' | 'pdf' | 'csv';
+/**
+ * What a success answers: one entity, a page of them, nothing, a PDF or a CSV file, an HTML page
+ * (the hosted checkout) or a redirect to one (its forms post, then redirect).
+ */
+export type SuccessShape = 'entity' | 'list' | 'empty' | 'pdf' | 'csv' | 'html' | 'redirect' | 'css';
 
 export interface ApiOperation {
   readonly method: 'get' | 'post' | 'put' | 'patch' | 'delete';
@@ -62,7 +67,7 @@ export interface ApiOperation {
   /** The permission the key needs; null for the public routes (no key). */
   readonly permission: string | null;
   readonly body?: { readonly name: string; readonly schema: ZodType };
-  readonly status: 200 | 201 | 202 | 204;
+  readonly status: 200 | 201 | 202 | 204 | 303;
   readonly shape: SuccessShape;
   /** Only on the sandbox application. */
   readonly sandboxOnly?: true;
@@ -87,7 +92,7 @@ function operation(
     tag,
     summary,
     permission,
-    status: options.status ?? (shape === 'empty' ? 204 : 200),
+    status: options.status ?? (shape === 'empty' ? 204 : shape === 'redirect' ? 303 : 200),
     shape,
     ...options,
   };
@@ -310,6 +315,95 @@ export const API_OPERATIONS: readonly ApiOperation[] = [
     ...body('CreateAdjustmentBody', CreateAdjustmentBody),
     status: 201,
   }),
+  operation('get', '/checkout', 'Checkout', 'The hosted checkout page of a transaction (`?_ptxn=txn_…`)', null, {
+    shape: 'html',
+  }),
+  operation('get', '/checkout/assets/checkout.css', 'Checkout', 'The checkout page’s stylesheet', null, {
+    shape: 'css',
+  }),
+  operation('post', '/checkout/details', 'Checkout', 'Checkout form: the customer’s email and address', null, {
+    ...body('CheckoutFormBody', CheckoutFormBody),
+    shape: 'redirect',
+  }),
+  operation('post', '/checkout/pay', 'Checkout', 'Checkout form: pay through the environment’s provider', null, {
+    ...body('CheckoutFormBody', CheckoutFormBody),
+    shape: 'redirect',
+  }),
+  operation('get', '/checkout/return', 'Checkout', 'Where a provider’s authentication step returns', null, {
+    shape: 'redirect',
+  }),
+  operation(
+    'get',
+    '/checkout/sandbox-authentication/:ref',
+    'Checkout',
+    'The sandbox’s 3-D Secure challenge page',
+    null,
+    {
+      shape: 'html',
+      sandboxOnly: true,
+    },
+  ),
+  operation(
+    'post',
+    '/checkout/sandbox-authentication/:ref',
+    'Checkout',
+    'Pass or fail the sandbox’s 3-D Secure challenge (form field `outcome`)',
+    null,
+    { shape: 'redirect', sandboxOnly: true },
+  ),
+  operation(
+    'post',
+    '/payment-providers/:name/notifications',
+    'Checkout',
+    'A payment provider’s notification (webhook), verified by the provider',
+    null,
+    { shape: 'entity' },
+  ),
+  operation(
+    'get',
+    '/checkout-settings',
+    'Checkout',
+    'Get the checkout settings (default payment link)',
+    'transaction.read',
+    {
+      shape: 'entity',
+    },
+  ),
+  operation('patch', '/checkout-settings', 'Checkout', 'Set the default payment link', 'transaction.write', {
+    ...body('UpdateCheckoutSettingsBody', UpdateCheckoutSettingsBody),
+  }),
+  operation(
+    'get',
+    '/customers/:customer/payment-methods',
+    'Payment methods',
+    'List a customer’s saved payment methods',
+    'payment_method.read',
+  ),
+  operation(
+    'get',
+    '/customers/:customer/payment-methods/:id',
+    'Payment methods',
+    'Get a saved payment method',
+    'payment_method.read',
+  ),
+  operation(
+    'delete',
+    '/customers/:customer/payment-methods/:id',
+    'Payment methods',
+    'Delete a saved payment method',
+    'payment_method.write',
+    {
+      shape: 'empty',
+    },
+  ),
+  operation(
+    'get',
+    '/subscriptions/:id/update-payment-method-transaction',
+    'Subscriptions',
+    'Get a transaction to update the payment method',
+    'transaction.write',
+    { shape: 'entity' },
+  ),
   operation('get', '/tax-settings', 'Tax settings', 'Get the tax settings', 'transaction.read', { shape: 'entity' }),
   operation('patch', '/tax-settings', 'Tax settings', 'Update the tax settings', 'transaction.write', {
     ...body('UpdateTaxSettingsBody', UpdateTaxSettingsBody),

@@ -96,6 +96,18 @@ function successResponse(operation: ApiOperation): JsonObject {
         description: 'The report as CSV.',
         content: { 'text/csv': { schema: { type: 'string', contentMediaType: 'text/csv' } } },
       };
+    case 'html':
+      return {
+        description: 'An HTML page.',
+        content: { 'text/html': { schema: { type: 'string', contentMediaType: 'text/html' } } },
+      };
+    case 'css':
+      return {
+        description: 'A stylesheet.',
+        content: { 'text/css': { schema: { type: 'string', contentMediaType: 'text/css' } } },
+      };
+    case 'redirect':
+      return { description: 'See other: the checkout page, or a provider’s authentication page.' };
     case 'list':
       return {
         description: 'A page of results.',
@@ -139,7 +151,12 @@ function operationObject(operation: ApiOperation): JsonObject {
       ? {
           requestBody: {
             required: true,
-            content: { 'application/json': { schema: { $ref: `#/components/schemas/${operation.body.name}` } } },
+            content: {
+              // The checkout's forms post as a browser does.
+              [operation.shape === 'redirect' ? 'application/x-www-form-urlencoded' : 'application/json']: {
+                schema: { $ref: `#/components/schemas/${operation.body.name}` },
+              },
+            },
           },
         }
       : {}),

@@ -7,7 +7,7 @@
  * unknown payments, on both engines.
  */
 import { randomBytes } from 'node:crypto';
-import type { CheckoutSubmission, Clock } from '@drawdown/billing-core';
+import type { CheckoutView, Clock } from '@drawdown/billing-core';
 import { type BillingHarness, ENGINES, startBillingHarness } from '@drawdown/testkit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type ApiClient, apiClient, type WireObject } from '../support/api-client.js';
@@ -88,15 +88,19 @@ describe.each(ENGINES)('%s: live payments through Stripe', (engine) => {
     return { transactionId: transaction.id, email };
   }
 
-  function submission(email: string, token: string): CheckoutSubmission {
-    return {
-      submissionKey: randomBytes(12).toString('hex'),
+  /** The customer's two checkout steps: their details (tax recomputed), then the card Stripe.js tokenised. */
+  async function pay(transactionId: string, email: string, token: string): Promise<CheckoutView> {
+    const detailed = await harness.services.useCases.setCheckoutDetails('live', transactionId, {
       email,
       address: { countryCode: 'GB', postalCode: 'SW1A 1AA', region: null, city: null, firstLine: null },
+    });
+    return harness.services.useCases.submitCheckout('live', transactionId, {
+      submissionKey: randomBytes(12).toString('hex'),
+      expectedAmount: detailed.transaction.details.totals.balance,
       method: { kind: 'token', token },
       saveMethod: false,
       returnUrl: `${harness.liveUrl}/checkout/return`,
-    };
+    });
   }
 
   async function transactionOf(id: string): Promise<WireObject> {
@@ -110,11 +114,7 @@ describe.each(ENGINES)('%s: live payments through Stripe', (engine) => {
   /** A subscription bought through a Stripe checkout with the success card. */
   async function subscribed(): Promise<{ transactionId: string; subscriptionId: string; email: string }> {
     const { transactionId, email } = await readyTransaction();
-    const view = await harness.services.useCases.submitCheckout(
-      'live',
-      transactionId,
-      submission(email, 'pm_card_visa'),
-    );
+    const view = await pay(transactionId, email, 'pm_card_visa');
     expect(view.transaction.status).toBe('completed');
     await stripe.settled();
     const subscriptionId = String((await transactionOf(transactionId)).subscription_id);
@@ -164,11 +164,7 @@ describe.each(ENGINES)('%s: live payments through Stripe', (engine) => {
     const { email } = {
       email: String((await live.get(`/customers/${(await transactionOf(transactionId)).customer_id}`)).entity.email),
     };
-    const view = await harness.services.useCases.submitCheckout(
-      'live',
-      transactionId,
-      submission(email, 'pm_card_authenticationRequired'),
-    );
+    const view = await pay(transactionId, email, 'pm_card_authenticationRequired');
     expect(view.transaction.status).toBe('ready');
     const intent = stripe
       .objects('pi_')
@@ -230,11 +226,7 @@ describe.each(ENGINES)('%s: live payments through Stripe', (engine) => {
       },
       subscriptionId,
     );
-    const updated = await harness.services.useCases.submitCheckout(
-      'live',
-      change.id,
-      submission(email, 'pm_card_chargeCustomerFail'),
-    );
+    const updated = await pay(change.id, email, 'pm_card_chargeCustomerFail');
     expect(updated.transaction.status).toBe('completed');
     const setup = stripe
       .objects('seti_')
@@ -362,18 +354,14 @@ describe.each(ENGINES)('%s: live payments through Stripe', (engine) => {
       address_id: address.id,
       items: [{ price_id: price.id, quantity: 1 }],
     });
+    await expect(pay(transaction.id, 'no-provider@example.com', 'pm_card_visa')).rejects.toMatchObject({
+      code: 'checkout_provider_not_configured',
+    });
     const paid = await api.post(`/transactions/${transaction.id}/payments`, {
       status: 'captured',
       method_type: 'card',
       provider_reference: 'reported-1',
     });
     expect(paid.entity.status).toBe('completed');
-    await expect(
-      harness.services.useCases.submitCheckout(
-        'live',
-        transaction.id,
-        submission('no-provider@example.com', 'pm_card_visa'),
-      ),
-    ).rejects.toMatchObject({ code: 'checkout_provider_not_configured' });
   });
 });

@@ -27,12 +27,12 @@ import { nowTimestamp, recordEvent } from '../shared/operation-context.js';
 import type { Repositories } from '../shared/repository.js';
 import { saveChange } from '../subscriptions/subscription-changes.js';
 import { completeSettled, recordPaymentInTransaction, type TransactionHooks } from '../transactions/payments.js';
+import type { PaymentMethod } from '../transactions/saved-methods.js';
+import { paymentMethodWire } from '../transactions/saved-methods.js';
 import type { Transaction } from '../transactions/transaction.js';
 import { saveTransaction } from '../transactions/transaction-changes.js';
 import { updateTransactionIn } from '../transactions/transactions.js';
-import { type CheckoutSubmission, IN_FLIGHT, type PaymentAttempt } from './payment-attempt.js';
-import type { PaymentMethod } from './payment-method.js';
-import { paymentMethodWire } from './payment-method.js';
+import { type CheckoutDetails, type CheckoutSubmission, IN_FLIGHT, type PaymentAttempt } from './payment-attempt.js';
 import type { PaymentOutcome, PaymentProvider, PaymentProviders, ProviderMethod } from './payment-provider.js';
 
 const PAYABLE: ReadonlySet<string> = new Set(['ready', 'billed', 'past_due']);
@@ -47,6 +47,8 @@ export interface CheckoutView {
   readonly attempt: PaymentAttempt | null;
   /** The provider that takes the payment; null when this environment has none (live without one). */
   readonly provider: string | null;
+  /** Who the customer pays: the account's name. */
+  readonly merchantName: string;
 }
 
 export interface CheckoutPorts {
@@ -82,6 +84,7 @@ async function viewOf(
     address: address ?? null,
     attempt: await latestAttempt(context, tx, transaction.id),
     provider: (await providers.providerFor(context.scope))?.name ?? null,
+    merchantName: context.account.name,
   };
 }
 
@@ -118,15 +121,35 @@ function requirePayable(transaction: Transaction): void {
   }
 }
 
-function validateSubmission(submission: CheckoutSubmission): void {
-  if (!EMAIL.test(submission.email) || submission.email.length > 320) {
+function validateDetails(details: CheckoutDetails): void {
+  if (!EMAIL.test(details.email.trim()) || details.email.length > 320) {
     throw BillingError.invalidField('email', 'must be an email address');
   }
-  if (!COUNTRY_CODE_PATTERN.test(submission.address.countryCode)) {
+  if (!COUNTRY_CODE_PATTERN.test(details.address.countryCode)) {
     throw BillingError.invalidField('country_code', 'must be an ISO 3166-1 alpha-2 code such as GB');
+  }
+}
+
+function validateSubmission(context: OperationContext, submission: CheckoutSubmission): void {
+  const method = submission.method;
+  if (method.kind === 'card_fields') {
+    const now = new Date(context.clock.now());
+    const expired =
+      method.expiryYear < now.getUTCFullYear() ||
+      (method.expiryYear === now.getUTCFullYear() && method.expiryMonth < now.getUTCMonth() + 1);
+    if (!Number.isInteger(method.expiryMonth) || method.expiryMonth < 1 || method.expiryMonth > 12 || expired) {
+      throw new BillingError(
+        'payment_method_input_invalid',
+        'The card has expired or its expiry date is not a month.',
+        [{ field: 'card_expiry', message: 'must be a month that has not passed, as MM/YY' }],
+      );
+    }
   }
   if (!/^[A-Za-z0-9_-]{16,64}$/.test(submission.submissionKey)) {
     throw BillingError.invalidField('submission_key', 'must be the key the checkout page issued');
+  }
+  if (!/^(0|[1-9]\d{0,17})$/.test(submission.expectedAmount)) {
+    throw BillingError.invalidField('expected_amount', 'must be the amount the checkout page showed');
   }
 }
 
@@ -177,7 +200,7 @@ async function billingAddress(
   tx: Repositories,
   transaction: Transaction,
   customer: Customer,
-  entered: CheckoutSubmission['address'],
+  entered: CheckoutDetails['address'],
 ): Promise<Address> {
   const current =
     transaction.addressId && transaction.customerId === customer.id
@@ -224,7 +247,7 @@ async function beginAttempt(
   submission: CheckoutSubmission,
 ): Promise<{ readonly attempt: PaymentAttempt; readonly transaction: Transaction; readonly replay: boolean }> {
   return context.store.transaction(async (tx) => {
-    let transaction = await tx.transactions.findByIdForUpdate(context.scope, transactionId);
+    const transaction = await tx.transactions.findByIdForUpdate(context.scope, transactionId);
     if (!transaction) throw BillingError.notFound('Transaction', transactionId);
     const replayed = await tx.paymentAttempts.list(context.scope, {
       filter: { submission_key: [{ op: 'eq', value: submission.submissionKey }] },
@@ -255,19 +278,20 @@ async function beginAttempt(
         `A payment of transaction ${transactionId} is already in progress; wait for its outcome.`,
       );
     }
-    const customer = await payingCustomer(context, tx, transaction, submission.email);
-    if (transaction.status === 'ready' && !transaction.payments.some((payment) => payment.status === 'captured')) {
-      const address = await billingAddress(context, tx, transaction, customer, submission.address);
-      if (transaction.customerId !== customer.id || transaction.addressId !== address.id) {
-        // Rebuilt with the customer's address: its tax is the address's (the core's tax computation).
-        transaction = await updateTransactionIn(context, tx, transactionId, {
-          customerId: customer.id,
-          addressId: address.id,
-        });
-      }
+    if (transaction.customerId === null || transaction.addressId === null) {
+      throw new BillingError(
+        'transaction_not_payable',
+        `Transaction ${transactionId} needs the customer's email and address before it can be paid.`,
+      );
     }
     const now = nowTimestamp(context);
     const balance = BigInt(transaction.details.totals.balance);
+    if (balance.toString() !== submission.expectedAmount && !(balance < 0n && submission.expectedAmount === '0')) {
+      throw new BillingError(
+        'transaction_checkout_amount_changed',
+        `Transaction ${transactionId} now owes ${balance}, not the ${submission.expectedAmount} shown; nothing was charged.`,
+      );
+    }
     const attempt: PaymentAttempt = {
       id: context.ids.newId('payatt'),
       transactionId,
@@ -309,6 +333,61 @@ async function failAttempt(context: OperationContext, attemptId: string): Promis
   });
 }
 
+/** The checkout may still take details (a draft or ready transaction nothing was paid on). */
+function takesDetails(transaction: Transaction): boolean {
+  return (
+    (transaction.status === 'draft' || transaction.status === 'ready') &&
+    !transaction.payments.some((payment) => payment.status === 'captured')
+  );
+}
+
+/**
+ * The checkout's first step: the customer (the transaction's, else the one with this email, else
+ * a new one) and the billing address. The transaction is rebuilt with them, so its tax is the
+ * address's (the core's transaction computation, as every transaction's); the page then shows the
+ * total the second step charges.
+ */
+export async function setCheckoutDetails(
+  context: OperationContext,
+  providers: PaymentProviders,
+  transactionId: string,
+  details: CheckoutDetails,
+): Promise<CheckoutView> {
+  validateDetails(details);
+  await context.store.transaction(async (tx) => {
+    const transaction = await tx.transactions.findByIdForUpdate(context.scope, transactionId);
+    if (!transaction) throw BillingError.notFound('Transaction', transactionId);
+    if (!takesDetails(transaction)) {
+      throw new BillingError(
+        transaction.status === 'completed' || transaction.status === 'paid'
+          ? 'transaction_not_payable'
+          : 'transaction_not_editable',
+        transaction.status === 'completed' || transaction.status === 'paid'
+          ? `Transaction ${transactionId} is already paid.`
+          : `Transaction ${transactionId} is ${transaction.status}; its customer and address can no longer change.`,
+      );
+    }
+    const inFlight = await tx.paymentAttempts.list(context.scope, {
+      filter: { transaction_id: [{ op: 'eq', value: transactionId }], status: [{ op: 'in', values: IN_FLIGHT }] },
+      direction: 'asc',
+      perPage: 1,
+      countTotal: false,
+    });
+    if (inFlight.items.length > 0) {
+      throw new BillingError(
+        'transaction_payment_in_progress',
+        `A payment of transaction ${transactionId} is in progress; its details cannot change now.`,
+      );
+    }
+    const customer = await payingCustomer(context, tx, transaction, details.email);
+    const address = await billingAddress(context, tx, transaction, customer, details.address);
+    if (transaction.customerId !== customer.id || transaction.addressId !== address.id) {
+      await updateTransactionIn(context, tx, transactionId, { customerId: customer.id, addressId: address.id });
+    }
+  });
+  return openCheckout(context, providers, transactionId);
+}
+
 /** `POST /checkout` (the page's form): pays the transaction, or answers the replayed submission's outcome. */
 export async function submitCheckout(
   context: OperationContext,
@@ -317,16 +396,17 @@ export async function submitCheckout(
   submission: CheckoutSubmission,
 ): Promise<CheckoutView> {
   const provider = await requireProvider(context, ports.providers);
-  validateSubmission(submission);
+  validateSubmission(context, submission);
   const { attempt, transaction, replay } = await beginAttempt(context, provider, transactionId, submission);
   if (!replay) {
     const customer = transaction.customerId
       ? await context.store.customers.findById(context.scope, transaction.customerId)
       : undefined;
+    if (!customer) throw BillingError.notFound('Customer', transaction.customerId ?? '');
     const party = {
       scope: context.scope,
       customerId: transaction.customerId ?? '',
-      customerEmail: customer?.email ?? submission.email,
+      customerEmail: customer.email,
       transactionId,
       attemptId: attempt.id,
     };

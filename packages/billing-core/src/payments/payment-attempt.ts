@@ -34,9 +34,8 @@ export interface PaymentAttempt {
   readonly updatedAt: string;
 }
 
-/** What a checkout form submits, besides the method. */
-export interface CheckoutSubmission {
-  readonly submissionKey: string;
+/** The checkout's first step: who pays and where (the address decides the tax). */
+export interface CheckoutDetails {
   readonly email: string;
   readonly address: {
     readonly countryCode: string;
@@ -45,6 +44,14 @@ export interface CheckoutSubmission {
     readonly city: string | null;
     readonly firstLine: string | null;
   };
+}
+
+/** The checkout's second step: the payment. */
+export interface CheckoutSubmission {
+  /** The form's one-time key: a replayed submission answers its first outcome. */
+  readonly submissionKey: string;
+  /** The balance the page showed, in lowest units: a different balance now is refused, never charged. */
+  readonly expectedAmount: string;
   readonly method: MethodInput;
   /** Keep the method for later even when nothing recurs. */
   readonly saveMethod: boolean;

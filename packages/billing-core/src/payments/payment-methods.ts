@@ -12,11 +12,11 @@ import type { Repositories, Store } from '../shared/repository.js';
 import type { Scope } from '../shared/scope.js';
 import { priceCharge, recurringItems } from '../subscriptions/subscription-billing.js';
 import type { TransactionHooks } from '../transactions/payments.js';
+import { type PaymentMethod, type PaymentMethodColumn, paymentMethodWire } from '../transactions/saved-methods.js';
 import type { Transaction } from '../transactions/transaction.js';
 import { insertTransaction } from '../transactions/transaction-changes.js';
 import { applyOutcome } from './checkout.js';
 import type { PaymentAttempt } from './payment-attempt.js';
-import { type PaymentMethod, type PaymentMethodColumn, paymentMethodWire } from './payment-method.js';
 import type { IncomingNotification, PaymentOutcome, PaymentProviders } from './payment-provider.js';
 import type { SandboxProvider } from './sandbox-provider.js';
 

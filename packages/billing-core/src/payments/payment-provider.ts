@@ -23,16 +23,9 @@
  * transactions: a provider call never runs inside a database transaction.
  */
 import type { Scope } from '../shared/scope.js';
+import type { CardSummary } from '../transactions/saved-methods.js';
 
-/** What Drawdown may keep of a card: never the number, only this summary. */
-export interface CardSummary {
-  /** The card brand as the public API names it: `visa`, `mastercard`, `american_express`, … or `unknown`. */
-  readonly type: string;
-  readonly last4: string;
-  readonly expiryMonth: number;
-  readonly expiryYear: number;
-  readonly cardholderName: string;
-}
+export type { CardSummary };
 
 /** A payment method as the provider keeps it. */
 export interface ProviderMethod {

@@ -5,8 +5,8 @@
  */
 import type { Collection } from '../shared/collection.js';
 import type { Environment, Scope } from '../shared/scope.js';
+import type { PaymentMethod, PaymentMethodColumn } from '../transactions/saved-methods.js';
 import type { PaymentAttempt, PaymentAttemptColumn } from './payment-attempt.js';
-import type { PaymentMethod, PaymentMethodColumn } from './payment-method.js';
 import type { SandboxPayment } from './sandbox-provider.js';
 
 export interface PaymentAttemptRepository extends Collection<PaymentAttempt, PaymentAttemptColumn> {

@@ -18,11 +18,15 @@ import { BillingError } from '../shared/billing-error.js';
 import type { IdGenerator } from '../shared/ids.js';
 import type { Repositories, Store } from '../shared/repository.js';
 import type { Scope } from '../shared/scope.js';
-import type { CardSummary, MethodInput, PaymentOutcome, PaymentProvider, ProviderMethod } from './payment-provider.js';
+import {
+  type CardSummary,
+  SANDBOX_PROVIDER,
+  type SandboxCardBehaviour,
+  sandboxOffSessionOutcome,
+} from '../transactions/saved-methods.js';
+import type { MethodInput, PaymentOutcome, PaymentProvider, ProviderMethod } from './payment-provider.js';
 
-export const SANDBOX_PROVIDER = 'sandbox';
-
-type Behaviour = 'success' | 'challenge' | 'decline' | 'later_decline';
+type Behaviour = SandboxCardBehaviour;
 
 export const SANDBOX_TEST_CARDS: Readonly<Record<string, { readonly brand: string; readonly behaviour: Behaviour }>> = {
   '4242424242424242': { brand: 'visa', behaviour: 'success' },
@@ -42,23 +46,8 @@ export interface SandboxPayment {
   readonly errorCode: 'declined' | 'authentication_failed' | null;
 }
 
-/** A saved sandbox method's token carries its card's behaviour, so off-session charges need no lookup. */
 function methodRef(ids: IdGenerator, behaviour: Behaviour): string {
   return `${ids.newId('sbxpm')}.${behaviour}`;
-}
-
-function behaviourOfRef(ref: string): Behaviour | undefined {
-  const behaviour = ref.slice(ref.lastIndexOf('.') + 1);
-  return ['success', 'challenge', 'decline', 'later_decline'].includes(behaviour)
-    ? (behaviour as Behaviour)
-    : undefined;
-}
-
-/** How an off-session charge of a saved sandbox method ends; undefined for a token that is not the sandbox's. */
-export function sandboxOffSessionOutcome(providerMethodRef: string): 'success' | 'failure' | undefined {
-  const behaviour = behaviourOfRef(providerMethodRef);
-  if (behaviour === undefined) return undefined;
-  return behaviour === 'decline' || behaviour === 'later_decline' ? 'failure' : 'success';
 }
 
 function refuse(detail: string, field: string): never {
@@ -123,6 +112,8 @@ export interface SandboxProvider extends PaymentProvider {
   /** A sandbox payment waiting on its challenge, or undefined. */
   findPayment(scope: Scope, providerPaymentRef: string): Promise<SandboxPayment | undefined>;
 }
+
+export { SANDBOX_PROVIDER, sandboxOffSessionOutcome };
 
 export function createSandboxProvider(ports: { readonly store: Store; readonly ids: IdGenerator }): SandboxProvider {
   const { store, ids } = ports;

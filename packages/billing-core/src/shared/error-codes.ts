@@ -102,6 +102,8 @@ export const ERROR_CODES = {
     'Payments can be simulated only in the sandbox; live records payments reported by the payment provider.',
   subscription_update_payment_method_not_allowed:
     'Only automatically collected subscriptions that are not canceled, and that have a billing address, have a payment method to update.',
+  transaction_checkout_amount_changed:
+    'The transaction now owes a different amount than the checkout page showed; nothing was charged. Reload and confirm the new amount.',
   checkout_provider_not_configured:
     'This environment has no payment provider, so its checkout cannot take payments; report payments with POST /transactions/{id}/payments.',
   transaction_payment_in_progress:

@@ -8,8 +8,7 @@
  * payment provider to report (DESIGN §4).
  */
 import type { DiscountTerms } from '../discounts/apply-discount.js';
-import type { PaymentMethod } from '../payments/payment-method.js';
-import { SANDBOX_PROVIDER, sandboxOffSessionOutcome } from '../payments/sandbox-provider.js';
+
 import type { OperationContext } from '../shared/operation-context.js';
 import type { Repositories } from '../shared/repository.js';
 import type { Scope } from '../shared/scope.js';
@@ -21,6 +20,7 @@ import {
   recordPaymentInTransaction,
   type TransactionHooks,
 } from '../transactions/payments.js';
+import { type PaymentMethod, SANDBOX_PROVIDER, sandboxOffSessionOutcome } from '../transactions/saved-methods.js';
 import { DEFAULT_TAX_SETTINGS } from '../transactions/tax-settings.js';
 import type { Transaction } from '../transactions/transaction.js';
 import { insertTransaction, saveTransaction } from '../transactions/transaction-changes.js';

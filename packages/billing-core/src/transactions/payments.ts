@@ -8,12 +8,12 @@
  * subscription the transaction paid for.
  */
 import type { EventTypeName } from '../events/event-types.js';
-import type { CardSummary } from '../payments/payment-provider.js';
 import { BillingError } from '../shared/billing-error.js';
 import type { OperationContext } from '../shared/operation-context.js';
 import { nowTimestamp } from '../shared/operation-context.js';
 import type { Repositories } from '../shared/repository.js';
 import { settleCreditOnCompletion } from './credit-balances.js';
+import type { CardSummary } from './saved-methods.js';
 import type { Transaction, TransactionPayment } from './transaction.js';
 import { saveTransaction, withInvoiceNumber } from './transaction-changes.js';
 import { requireTransition } from './transaction-status.js';

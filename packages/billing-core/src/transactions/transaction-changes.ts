@@ -22,7 +22,8 @@ const STATUS_EVENTS: Partial<Record<TransactionStatus, EventTypeName>> = {
   canceled: 'transaction.canceled',
 };
 
-const CHECKOUT_STATUSES: ReadonlySet<TransactionStatus> = new Set(['ready', 'billed', 'past_due']);
+// A draft takes the customer's details at the checkout, which makes it ready.
+const CHECKOUT_STATUSES: ReadonlySet<TransactionStatus> = new Set(['draft', 'ready', 'billed', 'past_due']);
 
 /** The payment link with the transaction: `?_ptxn=txn_…` (or `&_ptxn=` when the link has a query). */
 export function checkoutUrl(paymentLink: string, transactionId: string): string {

@@ -5,7 +5,7 @@
  * reference wire shape's, camel-cased, so the entity presents itself by snake-casing its keys.
  */
 import type { CustomData, Duration, Price, Product, TaxMode } from '../catalogue/entities.js';
-import type { CardSummary } from '../payments/payment-provider.js';
+import type { CardSummary } from './saved-methods.js';
 
 export const TRANSACTION_STATUSES = ['draft', 'ready', 'billed', 'paid', 'completed', 'canceled', 'past_due'] as const;
 export type TransactionStatus = (typeof TRANSACTION_STATUSES)[number];

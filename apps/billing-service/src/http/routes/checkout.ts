@@ -1,0 +1,197 @@
+/**
+ * @module
+ * The hosted checkout (ADR 1411), served without an API key on each environment's address:
+ * `GET /checkout?_ptxn=txn_…` shows the transaction, `POST /checkout/details` takes the
+ * customer's email and address (the tax follows), `POST /checkout/pay` pays through the
+ * environment's provider, `GET /checkout/return` is where an authentication step comes back to.
+ * The sandbox's 3-D Secure challenge page lives at `/checkout/sandbox-authentication/{ref}`, and
+ * providers post their notifications to `POST /payment-providers/{name}/notifications`.
+ * Forms post and redirect (303) to the page, so a reload never resubmits.
+ */
+import { randomBytes } from 'node:crypto';
+import { CheckoutFormBody } from '@drawdown/billing-contract';
+import { BillingError, type Environment, isIdOf, type MethodInput } from '@drawdown/billing-core';
+import type { Context, Hono } from 'hono';
+import {
+  CHECKOUT_HEADERS,
+  CHECKOUT_STYLESHEET,
+  type FormValues,
+  type PageMessage,
+  renderChallengePage,
+  renderCheckoutPage,
+} from '../../checkout/checkout-page.js';
+import type { AppEnv } from '../app-env.js';
+import { STATUS_BY_CODE } from '../error-mapping.js';
+
+type Status = 200 | 400 | 403 | 404 | 409;
+
+function html(c: Context<AppEnv>, body: string, status: Status = 200): Response {
+  for (const [name, value] of Object.entries(CHECKOUT_HEADERS)) c.header(name, value);
+  return c.html(body, status);
+}
+
+function seeOther(c: Context<AppEnv>, location: string): Response {
+  for (const [name, value] of Object.entries(CHECKOUT_HEADERS)) c.header(name, value);
+  return c.redirect(location, 303);
+}
+
+function transactionIdOf(c: Context<AppEnv>): string {
+  const id = c.req.query('_ptxn') ?? '';
+  if (!isIdOf('txn', id)) throw BillingError.notFound('Transaction', id.slice(0, 40));
+  return id;
+}
+
+function newSubmissionKey(): string {
+  return randomBytes(18).toString('base64url');
+}
+
+/** A browser marks a cross-site form post; the checkout takes forms only from its own pages. */
+function refuseCrossSite(c: Context<AppEnv>): void {
+  if (c.req.header('sec-fetch-site') === 'cross-site') {
+    throw new BillingError('forbidden', 'The checkout accepts forms only from its own pages.');
+  }
+}
+
+async function readForm(c: Context<AppEnv>) {
+  const raw = await c.req.parseBody();
+  const values: Record<string, string> = {};
+  for (const [name, value] of Object.entries(raw)) if (typeof value === 'string') values[name] = value;
+  const parsed = CheckoutFormBody.partial().passthrough().safeParse(values);
+  if (!parsed.success) throw BillingError.invalidField('form', 'has a field that is too long');
+  return values;
+}
+
+function statusOf(error: BillingError): Status {
+  const status = STATUS_BY_CODE[error.code];
+  return status === 409 || status === 404 || status === 403 ? status : 400;
+}
+
+function pageMessage(error: BillingError): PageMessage {
+  const fields: Record<string, string> = {};
+  for (const fieldError of error.fieldErrors) fields[fieldError.field] = fieldError.message;
+  return { kind: 'error', text: error.detail, fields };
+}
+
+function cardInput(form: Record<string, string>): MethodInput {
+  if (form.provider_token) return { kind: 'token', token: form.provider_token };
+  const expiry = /^\s*(\d{1,2})\s*\/\s*(\d{2}|\d{4})\s*$/.exec(form.card_expiry ?? '');
+  const year = expiry?.[2] ?? '';
+  return {
+    kind: 'card_fields',
+    number: form.card_number ?? '',
+    expiryMonth: expiry ? Number(expiry[1]) : 0,
+    expiryYear: year.length === 2 ? 2000 + Number(year) : Number(year),
+    cvc: (form.card_cvc ?? '').trim(),
+    cardholderName: form.cardholder_name ?? '',
+  };
+}
+
+function formValues(form: Record<string, string>): FormValues {
+  const { email, country_code, postal_code, region, city, first_line, cardholder_name } = form;
+  return { email, country_code, postal_code, region, city, first_line, cardholder_name } as FormValues;
+}
+
+export function registerCheckoutRoutes(app: Hono<AppEnv>, environment: Environment): void {
+  const sandbox = environment === 'sandbox';
+
+  async function showPage(c: Context<AppEnv>, transactionId: string, message?: PageMessage, values?: FormValues) {
+    const view = await c.var.useCases.openCheckout(environment, transactionId);
+    return renderCheckoutPage({
+      view,
+      sandbox,
+      query: `?_ptxn=${transactionId}`,
+      submissionKey: newSubmissionKey(),
+      message,
+      values,
+    });
+  }
+
+  /** Runs a form's action; a refusal re-renders the page with the message and what was entered (never card details). */
+  async function handleForm(
+    c: Context<AppEnv>,
+    action: (transactionId: string, form: Record<string, string>) => Promise<string | undefined>,
+  ): Promise<Response> {
+    const transactionId = transactionIdOf(c);
+    refuseCrossSite(c);
+    const form = await readForm(c);
+    try {
+      const redirect = await action(transactionId, form);
+      return seeOther(c, redirect ?? `/checkout?_ptxn=${transactionId}`);
+    } catch (error) {
+      if (!(error instanceof BillingError) || error.code === 'not_found') throw error;
+      return html(c, await showPage(c, transactionId, pageMessage(error), formValues(form)), statusOf(error));
+    }
+  }
+
+  app.get('/checkout/assets/checkout.css', (c) => {
+    c.header('Cache-Control', 'public, max-age=3600');
+    c.header('X-Content-Type-Options', 'nosniff');
+    return c.body(CHECKOUT_STYLESHEET, 200, { 'Content-Type': 'text/css; charset=utf-8' });
+  });
+
+  app.get('/checkout', async (c) => html(c, await showPage(c, transactionIdOf(c))));
+
+  app.post('/checkout/details', (c) =>
+    handleForm(c, async (transactionId, form) => {
+      await c.var.useCases.setCheckoutDetails(environment, transactionId, {
+        email: form.email ?? '',
+        address: {
+          countryCode: (form.country_code ?? '').trim().toUpperCase(),
+          postalCode: form.postal_code ?? null,
+          region: form.region ?? null,
+          city: form.city ?? null,
+          firstLine: form.first_line ?? null,
+        },
+      });
+      return undefined;
+    }),
+  );
+
+  app.post('/checkout/pay', (c) =>
+    handleForm(c, async (transactionId, form) => {
+      const view = await c.var.useCases.submitCheckout(environment, transactionId, {
+        submissionKey: form.submission_key ?? '',
+        expectedAmount: form.expected_amount ?? '',
+        method: cardInput(form),
+        saveMethod: form.save_method === 'on',
+        returnUrl: `${c.var.publicBaseUrl}/checkout/return?_ptxn=${transactionId}`,
+      });
+      const attempt = view.attempt;
+      return attempt?.status === 'requires_action' && attempt.actionUrl ? attempt.actionUrl : undefined;
+    }),
+  );
+
+  app.get('/checkout/return', async (c) => {
+    const transactionId = transactionIdOf(c);
+    await c.var.useCases.resumeCheckout(environment, transactionId);
+    return seeOther(c, `/checkout?_ptxn=${transactionId}`);
+  });
+
+  if (sandbox) {
+    app.get('/checkout/sandbox-authentication/:ref', async (c) => {
+      const ref = c.req.param('ref');
+      const attempt = await c.var.useCases.findSandboxChallenge(ref);
+      return html(c, renderChallengePage({ attempt, providerPaymentRef: ref }));
+    });
+    app.post('/checkout/sandbox-authentication/:ref', async (c) => {
+      refuseCrossSite(c);
+      const ref = c.req.param('ref');
+      const form = await readForm(c);
+      if (form.outcome !== 'pass' && form.outcome !== 'fail') {
+        throw BillingError.invalidField('outcome', 'must be pass or fail');
+      }
+      const attempt = await c.var.useCases.answerSandboxChallenge(ref, form.outcome === 'pass');
+      return seeOther(c, `/checkout?_ptxn=${attempt.transactionId}`);
+    });
+  }
+
+  app.post('/payment-providers/:name/notifications', async (c) => {
+    const rawBody = await c.req.text();
+    const headers: Record<string, string> = {};
+    c.req.raw.headers.forEach((value, name) => {
+      headers[name.toLowerCase()] = value;
+    });
+    const result = await c.var.useCases.applyProviderNotification(c.req.param('name'), { rawBody, headers });
+    return c.json({ data: { applied: result.applied }, meta: { request_id: c.var.requestId } });
+  });
+}

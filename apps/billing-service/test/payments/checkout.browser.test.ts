@@ -1,0 +1,171 @@
+/**
+ * The hosted checkout as a customer uses it, in real headless Chromium (Debian's, driven by
+ * playwright-core) against a real billing service: buy a subscription with the success card,
+ * fail with the decline card then succeed on retry, pass the 3-D Secure challenge. axe-core
+ * checks every page state for accessibility violations. Screenshots go to test-artifacts/.
+ */
+import { mkdirSync, readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { resolve } from 'node:path';
+import { type BillingHarness, startBillingHarness } from '@drawdown/testkit';
+import { type Browser, type BrowserContext, chromium, type Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type ApiClient, harnessClients } from '../support/api-client.js';
+import { createPrice, createProduct, unique } from '../support/catalogue-fixtures.js';
+import { createTransaction } from '../transactions/transaction-fixtures.js';
+import { CARDS } from './checkout-client.js';
+
+const CHROMIUM = '/usr/bin/chromium';
+const CHROMIUM_FLAGS = [
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+];
+const ARTIFACTS = resolve(import.meta.dirname, '../../../../test-artifacts');
+const AXE_SOURCE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
+
+interface AxeViolation {
+  readonly id: string;
+  readonly help: string;
+  readonly nodes: readonly { readonly target: readonly string[] }[];
+}
+
+describe('the hosted checkout in Chromium', () => {
+  let harness: BillingHarness;
+  let sandbox: ApiClient;
+  let browser: Browser;
+  let context: BrowserContext;
+  let page: Page;
+  let priceId: string;
+
+  /** Runs axe-core in the page (injected through the DevTools protocol, so the page's CSP does not apply). */
+  async function expectNoAxeViolations(label: string): Promise<void> {
+    await page.evaluate(AXE_SOURCE);
+    const violations = (await page.evaluate(
+      '(async () => (await axe.run(document, { resultTypes: ["violations"] })).violations.map((v) => ({ id: v.id, help: v.help, nodes: v.nodes.map((n) => ({ target: n.target })) })))()',
+    )) as AxeViolation[];
+    expect(violations, `${label}: ${JSON.stringify(violations)}`).toEqual([]);
+  }
+
+  async function newCheckout(): Promise<string> {
+    const customer = await sandbox.post('/customers', { email: `${unique('browser')}@example.com` });
+    expect(customer.status, customer.text).toBe(201);
+    const transaction = await createTransaction(sandbox, {
+      items: [{ price_id: priceId, quantity: 1 }],
+      customer_id: customer.id,
+    });
+    expect(transaction.status).toBe('draft');
+    return String((transaction.checkout as { url: string }).url);
+  }
+
+  async function fillDetails(): Promise<void> {
+    await page.getByLabel('Country code').fill('DE');
+    await page.getByLabel('Postal code').fill('10115');
+    await page.getByLabel('City').fill('Berlin');
+    await page.getByRole('button', { name: 'Continue' }).click();
+    await page.waitForSelector('#payment-heading');
+  }
+
+  async function fillCard(number: string): Promise<void> {
+    await page.getByLabel('Name on card').fill('Grace Hopper');
+    await page.getByLabel('Card number').fill(number);
+    await page.getByLabel('Expiry (MM/YY)').fill('12/39');
+    await page.getByLabel('Security code').fill('123');
+  }
+
+  async function transactionStatus(url: string): Promise<{ status: string; subscription_id: string | null }> {
+    const id = new URL(url).searchParams.get('_ptxn') ?? '';
+    return (await sandbox.get(`/transactions/${id}`)).entity as { status: string; subscription_id: string | null };
+  }
+
+  beforeAll(async () => {
+    mkdirSync(ARTIFACTS, { recursive: true });
+    harness = await startBillingHarness({ engine: 'sqlite' });
+    ({ sandbox } = harnessClients(harness));
+    const taxes = await sandbox.patch('/tax-settings', { country_rates: [{ country_code: 'DE', rate: '0.19' }] });
+    expect(taxes.status, taxes.text).toBe(200);
+    const productId = await createProduct(sandbox, { name: 'Analytics plan' });
+    priceId = String(
+      (await createPrice(sandbox, productId, { unit_price: { amount: '2500', currency_code: 'EUR' } })).id,
+    );
+    browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_FLAGS });
+    context = await browser.newContext({ viewport: { width: 1024, height: 900 }, locale: 'en-GB' });
+    page = await context.newPage();
+  });
+  afterAll(async () => {
+    await browser?.close();
+    await harness?.close();
+  });
+
+  it('buys a subscription with the success card', async () => {
+    const url = await newCheckout();
+    await page.goto(url);
+    await expect(page.title()).resolves.toBe('Checkout: Test account');
+    await expectNoAxeViolations('details step');
+    await fillDetails();
+    // The German address's 19% tax is shown before paying.
+    await expect(page.locator('#tax').textContent()).resolves.toBe('€4.75');
+    await expect(page.locator('#due').textContent()).resolves.toBe('€29.75');
+    await expectNoAxeViolations('payment step');
+    await fillCard(CARDS.success);
+    await page.getByRole('button', { name: 'Pay €29.75' }).click();
+    await page.waitForSelector('#checkout-message.success');
+    await expect(page.locator('#checkout-message').textContent()).resolves.toContain('Your subscription is active');
+    await expectNoAxeViolations('completed');
+    await page.screenshot({ path: resolve(ARTIFACTS, 'checkout-completed.png'), fullPage: true });
+    const transaction = await transactionStatus(url);
+    expect(transaction.status).toBe('completed');
+    expect(transaction.subscription_id).toMatch(/^sub_/);
+  });
+
+  it('fails with the decline card, then succeeds on retry', async () => {
+    const url = await newCheckout();
+    await page.goto(url);
+    await fillDetails();
+    await fillCard(CARDS.decline);
+    await page.getByRole('button', { name: /^Pay / }).click();
+    await page.waitForSelector('#checkout-error');
+    await expect(page.locator('#checkout-error').textContent()).resolves.toContain('Your card was declined');
+    await expectNoAxeViolations('declined');
+    expect((await transactionStatus(url)).status).toBe('ready');
+    await fillCard(CARDS.success);
+    await page.getByRole('button', { name: /^Pay / }).click();
+    await page.waitForSelector('#checkout-message.success');
+    expect((await transactionStatus(url)).status).toBe('completed');
+  });
+
+  it('passes the 3-D Secure challenge', async () => {
+    const url = await newCheckout();
+    await page.goto(url);
+    await fillDetails();
+    await fillCard(CARDS.challenge);
+    await page.getByRole('button', { name: /^Pay / }).click();
+    await page.waitForSelector('text=Confirm this payment');
+    expect(page.url()).toContain('/checkout/sandbox-authentication/');
+    await expectNoAxeViolations('challenge');
+    expect((await transactionStatus(url)).status).toBe('ready');
+    await page.getByRole('button', { name: 'Complete authentication' }).click();
+    await page.waitForSelector('#checkout-message.success');
+    expect((await transactionStatus(url)).status).toBe('completed');
+  });
+
+  it('shows a refused form in words, next to the field, and keeps what was typed (never the card number)', async () => {
+    const url = await newCheckout();
+    await page.goto(url);
+    await fillDetails();
+    await fillCard('1234 5678 9012 3456');
+    await page.getByRole('button', { name: /^Pay / }).click();
+    await page.waitForSelector('#checkout-error');
+    await expect(page.locator('#checkout-error').getAttribute('role')).resolves.toBe('alert');
+    await expect(page.getByLabel('Card number').getAttribute('aria-invalid')).resolves.toBe('true');
+    await expect(page.getByLabel('Card number').inputValue()).resolves.toBe('');
+    await expect(page.getByLabel('Name on card').inputValue()).resolves.toBe('Grace Hopper');
+    await expectNoAxeViolations('refused');
+    expect((await transactionStatus(url)).status).toBe('ready');
+  });
+});
