@@ -336,6 +336,44 @@ describe.each(ENGINES)('%s: live payments through Stripe', (engine) => {
     expect(JSON.parse(ignored.responseBody).data).toMatchObject({ kind: 'ignored', outcome: 'ignored' });
   });
 
+  it('a webhook for another account’s payment, signed with this account’s secret, changes nothing here', async () => {
+    const { transactionId } = await readyTransaction();
+    const customerId = String((await transactionOf(transactionId)).customer_id);
+    const email = String((await live.get(`/customers/${customerId}`)).entity.email);
+    await pay(transactionId, email, 'pm_card_authenticationRequired');
+    const intent = stripe
+      .objects('pi_')
+      .find((object) => (object.metadata as Record<string, string>).drawdown_transaction_id === transactionId);
+    // A second account on the same Stripe account and signing secret receives the payment's webhook too.
+    const other = await harness.createAccount({ earlyAccess: false });
+    await harness.services.useCases.configurePaymentProvider(other, {
+      provider: 'stripe',
+      secretKey: SECRET_KEY,
+      webhookSecret: WEBHOOK_SECRET,
+      apiBase: stripe.baseUrl,
+    });
+    await stripe.authenticate(String(intent?.id), 'pass');
+    await stripe.settled();
+    const event = stripe
+      .objects('evt_')
+      .find(
+        (candidate) =>
+          candidate.type === 'payment_intent.succeeded' &&
+          (candidate.data as { object: { id: string } }).object.id === intent?.id,
+      );
+    const body = JSON.stringify(event);
+    const elsewhere = await fetch(`${harness.liveUrl}/payment-providers/stripe/webhooks/${other}`, {
+      method: 'POST',
+      headers: { 'stripe-signature': stripeSignature(body, WEBHOOK_SECRET, Math.floor(clock.now() / 1000)) },
+      body,
+    });
+    expect(elsewhere.status).toBe(200);
+    expect(((await elsewhere.json()) as { data: unknown }).data).toMatchObject({ outcome: 'unknown_payment' });
+    // Here it applied once, from Stripe's own delivery.
+    expect((await transactionOf(transactionId)).status).toBe('completed');
+    expect((await transactionOf(transactionId)).payments).toHaveLength(1);
+  });
+
   it('without a provider, live keeps the reported-payment route', async () => {
     const other = await harness.createAccount({ earlyAccess: false });
     const key = await harness.createKey({ environment: 'live', permissions: ['all'], accountId: other });
