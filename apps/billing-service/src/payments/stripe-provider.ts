@@ -380,9 +380,18 @@ export class StripeProvider implements PaymentProvider {
   }
 
   private async methodById(reference: string | Stripe.PaymentMethod | null): Promise<ProviderMethod> {
-    if (reference === null) throw new Error('Stripe reported a success without a payment method');
-    if (typeof reference !== 'string') return methodOf(reference);
-    return methodOf(await this.stripe.paymentMethods.retrieve(reference));
+    if (reference !== null && typeof reference !== 'string') return methodOf(reference);
+    try {
+      if (reference !== null) return methodOf(await this.stripe.paymentMethods.retrieve(reference));
+    } catch (error) {
+      // A method Stripe no longer has (deleted since): the payment still counts, its card is unknown.
+      if (!(error instanceof Stripe.errors.StripeInvalidRequestError)) throw error;
+    }
+    return {
+      providerMethodRef: reference ?? '',
+      type: 'card',
+      card: { type: 'unknown', last4: '', expiryMonth: 0, expiryYear: 0, cardholderName: '' },
+    };
   }
 
   private async paymentIntentOutcome(call: () => Promise<PaymentIntent>): Promise<PaymentOutcome> {

@@ -332,6 +332,17 @@ describe.each(ENGINES)('%s: live payments through Stripe', (engine) => {
       kind: 'payment_succeeded',
       outcome: 'unknown_payment',
     });
+    // A payment method Stripe no longer has does not make the webhook fail (and Stripe retry it forever).
+    const gone = await stripe.sendEvent('payment_intent.succeeded', {
+      id: 'pi_notDrawdowns000000000002',
+      object: 'payment_intent',
+      amount: 999,
+      currency: 'gbp',
+      status: 'succeeded',
+      payment_method: 'pm_deletedSince0000000001',
+      metadata: {},
+    });
+    expect(JSON.parse(gone.responseBody).data).toMatchObject({ outcome: 'unknown_payment' });
     const ignored = await stripe.sendEvent('customer.created', { id: 'cus_x', object: 'customer' });
     expect(JSON.parse(ignored.responseBody).data).toMatchObject({ kind: 'ignored', outcome: 'ignored' });
   });
