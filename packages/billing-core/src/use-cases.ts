@@ -81,6 +81,7 @@ import {
   applyOutcome,
   type CheckoutPorts,
   type CheckoutView,
+  chargeSavedMethod,
   openCheckout,
   resumeCheckout,
   setCheckoutDetails,
@@ -586,6 +587,10 @@ export function createUseCases(ports: UseCasePorts) {
       deletePaymentMethod(context, providers, customerId, id),
     ),
     getPaymentMethodChangeTransaction: bind(getPaymentMethodChangeTransaction),
+    /** Charges a subscription transaction with the subscription's saved method, off-session (live providers). */
+    chargeSavedMethod: bind((context, transactionId: string) =>
+      chargeSavedMethod(context, checkoutPorts(context), transactionId),
+    ),
     getCheckoutSettings: bind(getCheckoutSettings),
     updateCheckoutSettings: bind(updateCheckoutSettings),
 

@@ -134,6 +134,20 @@ const ENDPOINTS: readonly Endpoint[] = [
   { method: 'GET', route: '/reports/:id', permission: 'report.read' },
   { method: 'GET', route: '/reports/:id/download-url', permission: 'report.read' },
   { method: 'GET', route: '/reports/:id/csv', permission: null },
+  { method: 'GET', route: '/customers/:customer/payment-methods', permission: 'payment_method.read' },
+  { method: 'GET', route: '/customers/:customer/payment-methods/:id', permission: 'payment_method.read' },
+  { method: 'DELETE', route: '/customers/:customer/payment-methods/:id', permission: 'payment_method.write' },
+  { method: 'GET', route: '/subscriptions/:id/update-payment-method-transaction', permission: 'transaction.write' },
+  { method: 'GET', route: '/checkout-settings', permission: 'transaction.read' },
+  { method: 'PATCH', route: '/checkout-settings', permission: 'transaction.write' },
+  { method: 'GET', route: '/checkout', permission: null },
+  { method: 'GET', route: '/checkout/assets/checkout.css', permission: null },
+  { method: 'POST', route: '/checkout/details', permission: null },
+  { method: 'POST', route: '/checkout/pay', permission: null },
+  { method: 'GET', route: '/checkout/return', permission: null },
+  { method: 'GET', route: '/checkout/sandbox-authentication/:ref', permission: null },
+  { method: 'POST', route: '/checkout/sandbox-authentication/:ref', permission: null },
+  { method: 'POST', route: '/payment-providers/:name/notifications', permission: null },
 ];
 
 /** A well-formed id for each path parameter, so requests reach the handler. */
@@ -159,6 +173,9 @@ const SAMPLE_IDS: Readonly<Record<string, string>> = {
   reports: 'rep_00000000000000000000000000',
   adjustments: 'adj_00000000000000000000000000',
   'credit-notes': 'adj_00000000000000000000000000',
+  'payment-methods': 'paymtd_00000000000000000000000000',
+  'sandbox-authentication': 'sbxpay_00000000000000000000000000',
+  'payment-providers': 'sandbox',
 };
 
 /** The route with each `:parameter` replaced by a sample id of the collection before it. */

@@ -265,6 +265,12 @@ describe.each(ENGINES)('%s: hosted checkout', (engine) => {
       'Sec-Fetch-Site': 'cross-site',
     });
     expect(crossSite.status).toBe(403);
+    const unstorable = await checkout.post(`/checkout/details?_ptxn=${id}`, {
+      email: 'a\u0000b@example.com',
+      country_code: 'GB',
+    });
+    expect(unstorable.status).toBe(400);
+    expect(unstorable.text).toContain('invalid_characters');
     const afterAll = await checkout.pay(id, CARDS.success);
     expect(afterAll.status).toBe(303);
     expect((await transaction(id)).status).toBe('completed');

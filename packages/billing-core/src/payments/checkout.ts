@@ -25,6 +25,7 @@ import { DuplicateKeyError } from '../shared/collection.js';
 import type { OperationContext } from '../shared/operation-context.js';
 import { nowTimestamp, recordEvent } from '../shared/operation-context.js';
 import type { Repositories } from '../shared/repository.js';
+import { markPastDue } from '../subscriptions/subscription-billing.js';
 import { saveChange } from '../subscriptions/subscription-changes.js';
 import { completeSettled, recordPaymentInTransaction, type TransactionHooks } from '../transactions/payments.js';
 import type { PaymentMethod } from '../transactions/saved-methods.js';
@@ -457,7 +458,7 @@ async function saveMethod(
   transaction: Transaction,
   method: ProviderMethod,
 ): Promise<PaymentMethod | null> {
-  if (transaction.customerId === null) return null;
+  if (transaction.customerId === null || attempt.kind === 'off_session') return null;
   const recurring = transaction.items.some((item) => item.price.billingCycle !== null);
   const wanted = attempt.saveMethod || recurring || attempt.kind === 'setup' || transaction.subscriptionId !== null;
   if (!wanted) return null;
@@ -559,7 +560,7 @@ export async function applyOutcome(
             methodType: outcome.method.type,
             providerReference: outcome.providerPaymentRef,
             paymentAttemptId: attempt.id,
-            paymentMethodId: saved?.id ?? null,
+            paymentMethodId: saved?.id ?? attempt.paymentMethodId,
             card: outcome.method.card,
             amount: attempt.amount,
           },
@@ -605,18 +606,12 @@ async function recordDecline(
       },
       {},
     );
-    // Dunning, as the public API documents it: an automatic charge that fails makes the subscription past due (ADR 1423).
-    if (transaction.subscriptionId !== null) {
-      const subscription = await tx.subscriptions.findByIdForUpdate(context.scope, transaction.subscriptionId);
-      if (subscription?.status === 'active') {
-        const at = nowTimestamp(context);
-        await saveChange(context, tx, {
-          before: subscription,
-          after: { ...subscription, status: 'past_due', updatedAt: at },
-          eventTypes: ['subscription.past_due', 'subscription.updated'],
-          at,
-        });
-      }
+    // Dunning, as a declined renewal in the sandbox: the subscription is past due.
+    const subscription = transaction.subscriptionId
+      ? await tx.subscriptions.findByIdForUpdate(context.scope, transaction.subscriptionId)
+      : undefined;
+    if (subscription && (subscription.status === 'active' || subscription.status === 'trialing')) {
+      await markPastDue(context, tx, subscription, nowTimestamp(context));
     }
     return;
   }
@@ -646,4 +641,103 @@ async function recordDecline(
     },
     ['transaction.payment_failed'],
   );
+}
+
+/**
+ * Charges an automatically collected subscription transaction off-session with the
+ * subscription's saved method, through the environment's provider (a live provider's renewals
+ * and immediate changes; ADR 1411). One attempt in flight per transaction, the outcome applied
+ * once: a decline sends the transaction `past_due` (dunning), a success completes it.
+ */
+export async function chargeSavedMethod(
+  context: OperationContext,
+  ports: CheckoutPorts,
+  transactionId: string,
+): Promise<Transaction> {
+  const provider = await requireProvider(context, ports.providers);
+  const started = await context.store.transaction(async (tx) => {
+    const transaction = await tx.transactions.findByIdForUpdate(context.scope, transactionId);
+    if (!transaction) throw BillingError.notFound('Transaction', transactionId);
+    requirePayable(transaction);
+    if (transaction.collectionMode !== 'automatic' || transaction.subscriptionId === null) {
+      throw new BillingError(
+        'transaction_not_payable',
+        `Transaction ${transactionId} is not an automatically collected subscription charge.`,
+      );
+    }
+    const subscription = await tx.subscriptions.findById(context.scope, transaction.subscriptionId);
+    const methodId = subscription?.internal.paymentMethodId;
+    const method = methodId ? await tx.paymentMethods.findById(context.scope, methodId) : undefined;
+    if (!method || method.internal.status !== 'saved' || method.internal.provider !== provider.name) {
+      throw new BillingError(
+        'transaction_not_payable',
+        `Subscription ${transaction.subscriptionId} has no saved ${provider.name} payment method to charge.`,
+      );
+    }
+    const inFlight = await tx.paymentAttempts.list(context.scope, {
+      filter: { transaction_id: [{ op: 'eq', value: transactionId }], status: [{ op: 'in', values: IN_FLIGHT }] },
+      direction: 'asc',
+      perPage: 1,
+      countTotal: false,
+    });
+    if (inFlight.items.length > 0) {
+      throw new BillingError(
+        'transaction_payment_in_progress',
+        `A payment of transaction ${transactionId} is already in progress; wait for its outcome.`,
+      );
+    }
+    const now = nowTimestamp(context);
+    const attempt: PaymentAttempt = {
+      id: context.ids.newId('payatt'),
+      transactionId,
+      kind: 'off_session',
+      provider: provider.name,
+      providerPaymentRef: null,
+      status: 'processing',
+      submissionKey: null,
+      amount: transaction.details.totals.balance,
+      currencyCode: transaction.currencyCode,
+      saveMethod: false,
+      actionUrl: null,
+      errorCode: null,
+      paymentMethodId: method.id,
+      createdAt: now,
+      updatedAt: now,
+    };
+    await tx.paymentAttempts.insert(context.scope, attempt);
+    const customer = transaction.customerId
+      ? await tx.customers.findById(context.scope, transaction.customerId)
+      : undefined;
+    return { attempt, method, transaction, email: customer?.email ?? '' };
+  });
+  let outcome: PaymentOutcome;
+  try {
+    outcome = await provider.chargeSavedMethod({
+      scope: context.scope,
+      customerId: started.transaction.customerId ?? '',
+      customerEmail: started.email,
+      transactionId,
+      attemptId: started.attempt.id,
+      amount: started.attempt.amount,
+      currencyCode: started.attempt.currencyCode,
+      providerMethodRef: started.method.internal.providerMethodRef,
+    });
+  } catch (error) {
+    await failAttempt(context, started.attempt.id);
+    throw error;
+  }
+  // Off-session, an authentication request cannot be answered: it is a decline (dunning follows).
+  const settled: PaymentOutcome =
+    outcome.status === 'requires_action'
+      ? {
+          status: 'declined',
+          providerPaymentRef: outcome.providerPaymentRef,
+          errorCode: 'authentication_failed',
+          method: null,
+        }
+      : outcome.status === 'succeeded'
+        ? { ...outcome, method: { ...outcome.method, card: started.method.card } }
+        : outcome;
+  await context.store.transaction((tx) => applyOutcome(context, tx, started.attempt.id, settled, ports.hooks));
+  return (await context.store.transactions.findById(context.scope, transactionId)) ?? started.transaction;
 }

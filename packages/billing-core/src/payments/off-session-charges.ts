@@ -138,6 +138,16 @@ async function chargeSavedMethodOf(
     ports.reportError(`charging transaction ${begun.transaction.id} off-session`, error);
     return true;
   }
-  await context.store.transaction((tx) => applyOutcome(context, tx, begun.attempt.id, outcome, ports.hooks));
+  // Off-session nobody can answer an authentication request: it is a decline, and dunning follows.
+  const settled: PaymentOutcome =
+    outcome.status === 'requires_action'
+      ? {
+          status: 'declined',
+          providerPaymentRef: outcome.providerPaymentRef,
+          errorCode: 'authentication_failed',
+          method: null,
+        }
+      : outcome;
+  await context.store.transaction((tx) => applyOutcome(context, tx, begun.attempt.id, settled, ports.hooks));
   return true;
 }

@@ -10,7 +10,14 @@
  */
 import { randomBytes } from 'node:crypto';
 import { CheckoutFormBody } from '@drawdown/billing-contract';
-import { BillingError, type Environment, isIdOf, type MethodInput } from '@drawdown/billing-core';
+import {
+  BillingError,
+  type Environment,
+  holdsUnstorableText,
+  isIdOf,
+  type MethodInput,
+  UNSTORABLE_TEXT_REASON,
+} from '@drawdown/billing-core';
 import type { Context, Hono } from 'hono';
 import {
   CHECKOUT_HEADERS,
@@ -55,7 +62,15 @@ function refuseCrossSite(c: Context<AppEnv>): void {
 async function readForm(c: Context<AppEnv>) {
   const raw = await c.req.parseBody();
   const values: Record<string, string> = {};
-  for (const [name, value] of Object.entries(raw)) if (typeof value === 'string') values[name] = value;
+  for (const [name, value] of Object.entries(raw)) {
+    if (typeof value !== 'string') continue;
+    if (holdsUnstorableText(name) || holdsUnstorableText(value)) {
+      throw new BillingError('invalid_characters', `The form field ${name.slice(0, 40)} ${UNSTORABLE_TEXT_REASON}.`, [
+        { field: name.slice(0, 40), message: UNSTORABLE_TEXT_REASON },
+      ]);
+    }
+    values[name] = value;
+  }
   const parsed = CheckoutFormBody.partial().passthrough().safeParse(values);
   if (!parsed.success) throw BillingError.invalidField('form', 'has a field that is too long');
   return values;
