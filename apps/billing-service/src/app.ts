@@ -11,6 +11,7 @@ import { errorBody, respondError } from './http/envelope.js';
 import { refuseUnstorableQuery } from './http/list-params.js';
 import type { RateLimiter } from './http/rate-limiter.js';
 import { type RequestObserver, requestIdFrom, routeOf } from './http/request-observer.js';
+import type { RequestTracing } from './http/request-tracing.js';
 import { registerCheckoutRoutes } from './http/routes/checkout.js';
 import { registerCurrencyRoutes } from './http/routes/currencies.js';
 import { registerCustomerRoutes } from './http/routes/customers.js';
@@ -48,6 +49,8 @@ export interface AppDependencies {
   logError(message: string, error: unknown, fields?: Record<string, unknown>): void;
   /** Hears every request's outcome: the access log and the request metrics. */
   readonly observeRequest?: RequestObserver | undefined;
+  /** Traces every request (OpenTelemetry, when configured). */
+  readonly tracing?: RequestTracing | undefined;
   /** Wakes the simulation delivery worker after a run or a replay (absent: it finds them by polling). */
   readonly wakeSimulationDelivery?: (() => void) | undefined;
   /** Wakes the report worker after a report is requested (absent: it finds them by polling). */
@@ -81,8 +84,9 @@ export function createApp(dependencies: AppDependencies, options: EnvironmentOpt
     c.set('useCases', dependencies.useCases);
     c.set('publicBaseUrl', options.publicBaseUrl().replace(/\/+$/, ''));
     c.header('Request-Id', c.var.requestId);
-    await next();
-    dependencies.observeRequest?.({
+    const span = dependencies.tracing?.start(c.req.method, (name) => c.req.header(name));
+    await (span ? span.run(next) : next());
+    const record = {
       requestId: c.var.requestId,
       method: c.req.method,
       route: routeOf(c),
@@ -90,7 +94,10 @@ export function createApp(dependencies: AppDependencies, options: EnvironmentOpt
       durationMs: performance.now() - startedAt,
       environment: options.environment,
       accountId: c.var.caller?.scope.accountId,
-    });
+      traceId: span?.traceId,
+    };
+    span?.end(record);
+    dependencies.observeRequest?.(record);
     // A request answered before its body was read (refused auth, a bad path, a bodiless action)
     // leaves the body on the wire; keep-alive clients would send the next request after it.
     if (bodyLeftUnread(c)) c.header('Connection', 'close');

@@ -38,6 +38,8 @@ export interface ServiceConfig {
   /** Where the operations endpoints (health, readiness, metrics, version) listen; null turns them off. */
   readonly opsAddress: ListenAddress | null;
   readonly logLevel: LogLevel;
+  /** An OTLP/HTTP traces endpoint (`http://collector:4318/v1/traces`); absent means no tracing. */
+  readonly otelTracesEndpoint: string | undefined;
   /** How long a shutdown waits for in-flight requests and worker batches before cutting them. */
   readonly shutdownTimeoutMs: number;
   /** Apply pending migrations at start instead of refusing to serve an unmigrated database. */
@@ -85,6 +87,15 @@ function positiveInteger(unit: string) {
 }
 
 const optionalText = (text: string | undefined) => (text === '' ? undefined : text);
+
+function httpUrl(text: string | undefined, name: string): string | undefined {
+  if (text === undefined || text === '') return undefined;
+  const url = URL.canParse(text) ? new URL(text) : undefined;
+  if (url?.protocol !== 'http:' && url?.protocol !== 'https:') {
+    throw new Error(`${name} must be an http:// or https:// URL; got ${text}`);
+  }
+  return text;
+}
 const yes = (text: string | undefined) => text === 'true';
 
 function listenAddress(text: string | undefined, name: string): ListenAddress | null {
@@ -239,6 +250,17 @@ export const SETTINGS = [
     placeholder: 'URL',
     description: 'Share rate-limit counts between processes through Redis.',
     parse: optionalText,
+  }),
+  setting({
+    key: 'otelTracesEndpoint',
+    flag: 'otel-traces-endpoint',
+    variable: 'DRAWDOWN_OTEL_TRACES_ENDPOINT',
+    kind: 'string',
+    fallback: undefined,
+    placeholder: 'URL',
+    description:
+      'Export an OpenTelemetry span per API request (continuing an incoming `traceparent`) to this OTLP/HTTP traces endpoint, e.g. `http://collector:4318/v1/traces`; unset: no tracing.',
+    parse: httpUrl,
   }),
   setting({
     key: 'allowPrivateWebhooks',

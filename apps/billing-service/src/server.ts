@@ -17,6 +17,7 @@ import { createFailureReporter, type FailureReporter, type Logger } from './oper
 import { createServiceMetrics } from './operations/metrics.js';
 import type { ReadinessCheck, ServiceOperations } from './operations/operations-app.js';
 import { createRequestDrain, type DrainOutcome } from './operations/request-drain.js';
+import { createTracing } from './operations/tracing.js';
 import { serviceVersion } from './operations/version.js';
 import { createDrawdownWorker } from './workers/drawdown-worker.js';
 import { createDueWorkWorker } from './workers/due-work-worker.js';
@@ -85,6 +86,7 @@ function accessLine(logger: Logger, record: RequestRecord): void {
     route: record.route,
     status: record.status,
     durationMs: Math.round(record.durationMs * 10) / 10,
+    ...(record.traceId === undefined ? {} : { traceId: record.traceId }),
   };
   if (record.status >= 500) logger.warn(fields, 'request');
   else logger.info(fields, 'request');
@@ -139,7 +141,9 @@ export async function startService(
     leaseMs: 60 * 60_000,
     onError: logError,
   });
+  const tracing = config.otelTracesEndpoint ? createTracing({ endpoint: config.otelTracesEndpoint }) : undefined;
   const dependencies = {
+    tracing,
     useCases,
     invoiceLinks: services.invoiceLinks,
     wakeSimulationDelivery: () => simulationDelivery.wake(),
@@ -218,6 +222,9 @@ export async function startService(
     await Promise.all(workers.map((worker) => worker.stop()));
     workersRunning = false;
     await rateLimits.close();
+    // Spans still in the batch are exported before the process goes; a collector that is down
+    // costs those spans, never the shutdown.
+    await tracing?.shutdown().catch((error: unknown) => logger.warn({ err: error }, 'tracing: spans not exported'));
     if (outcome.handlersLeft > 0) {
       // Closing the store under a running handler would fail a request that may already have
       // committed; leaving it open lets the process exit as a crash would, which is safe.

@@ -57,6 +57,8 @@ export const STATUS_BY_CODE = {
   subscription_charge_price_not_one_off: 400,
   subscription_update_when_paused: 409,
   subscription_update_when_past_due: 409,
+  subscription_next_billed_at_not_future: 400,
+  subscription_next_billed_at_too_far: 400,
   subscription_payment_declined: 409,
   sandbox_clock_cannot_go_back: 400,
   usage_events_limit_exceeded: 400,

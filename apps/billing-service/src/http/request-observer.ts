@@ -27,6 +27,8 @@ export interface RequestRecord {
   readonly durationMs: number;
   readonly environment: Environment;
   readonly accountId: string | undefined;
+  /** The trace the request's span belongs to, when requests are traced. */
+  readonly traceId?: string | undefined;
 }
 
 export type RequestObserver = (record: RequestRecord) => void;

@@ -86,7 +86,7 @@ const WALKS: readonly Walk[] = [
       addressId: { effect: 'subscriptions/proration.test.ts' },
       businessId: notOffered('biz_01h00000000000000000000000'),
       currencyCode: notOffered('EUR'),
-      nextBilledAt: notOffered('2030-01-01T00:00:00Z'),
+      nextBilledAt: { effect: 'subscriptions/billing-date.test.ts' },
       discount: { effect: 'discounts/subscription-discounts.test.ts' },
       collectionMode: { effect: 'usage/subscriptions-api.test.ts' },
       billingDetails: { effect: 'subscriptions/proration.test.ts' },

@@ -113,7 +113,7 @@ describe.each(ENGINES)('%s: update previews and credit balances', (engine) => {
     expectError(
       await w.api.patch(`/subscriptions/${subscriptionId}/preview`, { next_billed_at: '2026-05-01T00:00:00Z' }),
       400,
-      'field_not_supported',
+      'invalid_field',
     );
   });
 

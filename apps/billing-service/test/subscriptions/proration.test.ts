@@ -330,17 +330,16 @@ describe.each(ENGINES)('%s: subscription item changes and proration', (engine) =
       );
     });
 
-    it('refuses public API fields it does not offer yet (next_billed_at, currency_code, …) by name', async () => {
+    it('refuses public API fields it does not offer yet (currency_code, …) by name', async () => {
       const w = await world();
       const subscriptionId = await w.subscribe([{ priceId: w.priceA, quantity: 1 }]);
       const before = (await w.api.get(`/subscriptions/${subscriptionId}`)).entity;
       const refused = await w.api.patch(`/subscriptions/${subscriptionId}`, {
         currency_code: 'EUR',
-        next_billed_at: '2026-05-01T00:00:00Z',
         custom_data: { changed: true },
       });
       const error = expectError(refused, 400, 'field_not_supported');
-      expect(error.detail).toContain('currency_code, next_billed_at');
+      expect(error.detail).toContain('currency_code');
       expect((await w.api.get(`/subscriptions/${subscriptionId}`)).entity).toEqual(before);
       expectError(
         await w.api.patch(`/subscriptions/${subscriptionId}`, {

@@ -278,7 +278,7 @@ export class CatalogueStore implements Catalogue {
     if (query.networks.length === 0 || query.limit <= 0) return [];
     const { terms, strict, relaxed } = await planMatch(query.terms, this.#termIndex);
     if (strict === undefined) return [];
-    const demoteAccessories = !asksForAccessory(terms);
+    const demoteAccessories = !asksForAccessory(terms) && this.#namesAProduct(strict);
     const hits = this.#run(strict, query, query.sort, demoteAccessories);
     if (hits.length > 0 || relaxed === undefined) return hits;
     if (this.#matches(strict)) return hits;
@@ -290,6 +290,19 @@ export class CatalogueStore implements Catalogue {
     // The whole vocabulary is in memory: the request needs no look-up.
     vocabulary: () => this.#vocabularyNow(),
   };
+
+  /**
+   * True when a listing that is not an accessory has every term in its title: the query names a product, so its
+   * accessories go after it ("nintendo switch"). When only accessories' titles have every term ("headset for
+   * gaming": a gaming headset; a VR headset matches "gaming" only by its category), nothing is demoted.
+   */
+  #namesAProduct(expression: string): boolean {
+    return (
+      this.#statement(
+        'SELECT 1 FROM listings_fts JOIN listings l ON l.rowid = listings_fts.rowid WHERE listings_fts MATCH ? AND l.accessory = 0 LIMIT 1',
+      ).get(`{search_title aliases} : (${expression})`) !== undefined
+    );
+  }
 
   #matches(expression: string): boolean {
     return (

@@ -29,6 +29,12 @@ describe('buildMatchExpressions', () => {
     expect(buildMatchExpressions(['gift', 'lego', 'titanic'], unknown)[1]).toBe('("lego" AND "titanic")');
   });
 
+  it('adds a relaxed expression without usage words when a product word remains', () => {
+    expect(buildMatchExpressions(['kettle', 'kitchen'], () => false)).toEqual(['"kettle" AND "kitchen"', '("kettle")']);
+    expect(buildMatchExpressions(['wireless'], () => false)).toEqual(['"wireless"']);
+    expect(buildMatchExpressions(['macbook', 'air'], () => false)).toHaveLength(1);
+  });
+
   it('never drops a known word or a model code, so another model cannot stand in for the one asked for', () => {
     expect(buildMatchExpressions(['iphone', '14', 'pro'], () => false)).toHaveLength(1);
     expect(buildMatchExpressions(['iphone', '14', 'pro'], (term) => term === '14')).toHaveLength(1);

@@ -41,9 +41,42 @@ const SYNONYMS: Readonly<Record<string, readonly string[]>> = {
   'games console': ['console'],
   'air con': ['air conditioner'],
   'ps5 controller': ['dualsense'],
+  exercise: ['fitness'],
   'playstation controller': ['dualsense'],
   'playstation 5 controller': ['dualsense'],
 };
+
+/**
+ * Words that say how or where a product is used rather than what it is: "wireless earbuds", "a kettle for the
+ * kitchen". Listings are matched on them first; only when nothing at all has every word do they become
+ * optional, so earbuds that do not say "wireless" in the title still answer, and a kitchen kettle is a kettle.
+ * Brands, product nouns and model codes are never here: dropping one would offer another product.
+ */
+const OPTIONAL_WORDS: ReadonlySet<string> = new Set([
+  'wireless',
+  'bluetooth',
+  'cordless',
+  'portable',
+  'rechargeable',
+  'kitchen',
+  'bathroom',
+  'bedroom',
+  'living',
+  'garden',
+  'office',
+  'home',
+  'travel',
+  'travelling',
+  'gym',
+  'car',
+  'kids',
+  'children',
+  'outdoor',
+  'indoor',
+  'camping',
+  'school',
+  'work',
+]);
 
 /** Two-word synonym keys, merged into one term before matching ("record player"). */
 const PHRASE_KEYS = new Set(Object.keys(SYNONYMS).filter((key) => key.includes(' ')));
@@ -72,10 +105,13 @@ export function isModelTerm(term: string): boolean {
 }
 
 /**
- * Returns the strict expression (all terms) and, for three or more terms, the relaxed one (all but any one
- * term the catalogue does not know, `isUnknown`), so a stray word ("gift", "黑色") does not empty the result,
- * but a known word is never dropped: "iphone 14 pro" must not become "14 pro" and find a MacBook Pro 14-inch.
+ * Returns the strict expression (all terms) and, when nothing matches it, the relaxed one: for three or more
+ * terms, all but any one term the catalogue does not know (`isUnknown`), so a stray word ("gift", "黑色") does
+ * not empty the result; and, when the query has usage words (`OPTIONAL_WORDS`) beside a product word, every
+ * term but those. A known product word, a brand or a model code is never dropped: "iphone 14 pro" must not
+ * become "14 pro" and find a MacBook Pro 14-inch.
  * @example buildMatchExpressions(['sony', 'wh-1000xm5']) // ['"sony" AND ("wh 1000xm 5" OR "wh1000xm5")']
+ * @example buildMatchExpressions(['wireless', 'earbuds'])[1] // '(("earbuds" OR "earphones" OR …))'
  */
 export function buildMatchExpressions(
   terms: readonly string[],
@@ -85,19 +121,25 @@ export function buildMatchExpressions(
     ([expression]) => expression !== '',
   );
   if (entries.length === 0) return [];
+  const conjunction = (kept: readonly (readonly [string, string])[]) =>
+    `(${kept.map(([expression]) => expression).join(' AND ')})`;
   const strict = entries.map(([expression]) => expression).join(' AND ');
+  const alternatives: string[] = [];
   const droppable = entries
     .map(([, term], index) => (isModelTerm(term) || !isUnknown(term) ? -1 : index))
     .filter((index) => index >= 0);
-  if (entries.length < 3 || entries.length > MAX_RELAXED_TERMS || droppable.length === 0) return [strict];
-  const allButOne = droppable.map(
-    (skipped) =>
-      `(${entries
-        .filter((_, index) => index !== skipped)
-        .map(([expression]) => expression)
-        .join(' AND ')})`,
-  );
-  return [strict, allButOne.join(' OR ')];
+  if (entries.length >= 3 && entries.length <= MAX_RELAXED_TERMS) {
+    for (const skipped of droppable) alternatives.push(conjunction(entries.filter((_, index) => index !== skipped)));
+  }
+  const essential = entries.filter(([, term]) => !isOptionalWord(term));
+  if (essential.length > 0 && essential.length < entries.length) alternatives.push(conjunction(essential));
+  const relaxed = [...new Set(alternatives)];
+  return relaxed.length === 0 ? [strict] : [strict, relaxed.join(' OR ')];
+}
+
+/** True for a usage word that may be dropped when nothing has every word of the query (`OPTIONAL_WORDS`). */
+export function isOptionalWord(term: string): boolean {
+  return OPTIONAL_WORDS.has(wordsOf(foldText(term)).join(' '));
 }
 
 /** The expression of one term: its phrase, its run-together spelling and its synonyms, as alternatives. */

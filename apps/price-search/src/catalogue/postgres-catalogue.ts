@@ -96,9 +96,10 @@ const COLUMNS = [
   'seen_run',
 ] as const;
 
-// ts_rank weights for D (category), C (brand), B (aliases), A (title); normalisation 1 prefers short titles,
-// as BM25 does on SQLite.
-const RANK = `ts_rank('{0.2, 0.4, 0.6, 1.0}', l.document, q, 1)`;
+// ts_rank weights for D (category), C (brand), B (aliases), A (title), without length normalisation: a title
+// with every term already comes first (see #select), and a term repeated in the category ("Video Games >
+// Games" for "switch games") then counts, as BM25's term frequency does on SQLite.
+const RANK = `ts_rank('{0.2, 0.4, 0.6, 1.0}', l.document, q, 0)`;
 // Rows read per round trip while grouping offers into products.
 const PAGE_ROWS = 200;
 const COUNTS_TTL_MS = 60_000;
@@ -271,7 +272,7 @@ export class PostgresCatalogue implements Catalogue {
     if (query.networks.length === 0 || query.limit <= 0) return [];
     const { terms, strict, relaxed } = await planMatch(query.terms, this.#termIndex);
     if (strict === undefined) return [];
-    const demoteAccessories = !asksForAccessory(terms);
+    const demoteAccessories = !asksForAccessory(terms) && (await this.#namesAProduct(strict));
     const hits = await this.#select(strict, query, query.sort, demoteAccessories);
     if (hits.length > 0 || relaxed === undefined) return hits;
     if (await this.#matches(strict)) return hits;
@@ -300,6 +301,15 @@ export class PostgresCatalogue implements Catalogue {
     vocabulary: (request) => this.#vocabularyFor(request),
   };
 
+  /** True when a listing that is not an accessory has every term in its title or aliases (as on SQLite). */
+  async #namesAProduct(expression: string): Promise<boolean> {
+    const { rowCount } = await this.#pool.query(
+      "SELECT 1 FROM catalogue_listings WHERE document @@ to_tsquery('catalogue', $1) AND accessory = 0 LIMIT 1",
+      [toTsQuery(expression, 'AB')],
+    );
+    return (rowCount ?? 0) > 0;
+  }
+
   async #matches(expression: string): Promise<boolean> {
     const { rowCount } = await this.#pool.query(
       "SELECT 1 FROM catalogue_listings WHERE document @@ to_tsquery('catalogue', $1) LIMIT 1",
@@ -322,7 +332,10 @@ export class PostgresCatalogue implements Catalogue {
     const { rows } = await this.#pool.query<{ word: string; listings: number }>(
       `SELECT word, listings FROM catalogue_words WHERE word = ANY($1)
        UNION SELECT w.word, w.listings FROM catalogue_words w, unnest($2::text[]) AS near(word)
-         WHERE length(near.word) >= 5 AND w.word % near.word`,
+         WHERE length(near.word) >= 5 AND w.word % near.word
+       UNION SELECT w.word, w.listings FROM catalogue_words w, unnest($2::text[]) AS near(word)
+         WHERE length(near.word) >= 5 AND length(w.word) BETWEEN length(near.word) + 1 AND length(near.word) + 3
+           AND left(w.word, length(near.word)) = near.word`,
       [exact, request.near],
     );
     return new Vocabulary(new Map(rows.map((row) => [row.word, row.listings])));
@@ -363,10 +376,14 @@ export class PostgresCatalogue implements Catalogue {
       parameters.push(query.condition);
       filters.push(`l.condition = $${parameters.length}`);
     }
-    const order =
-      sort === 'price_asc'
-        ? 'l.price_pence, l.id'
-        : `${demoteAccessories ? 'l.accessory, ' : ''}${RANK} DESC, l.condition <> 'new', l.price_pence, l.id`;
+    let order = 'l.price_pence, l.id';
+    if (sort !== 'price_asc') {
+      // A listing with every term in its title first (bm25's column weights do this on SQLite; ts_rank's
+      // length normalisation can put a short title matching by category ahead of it).
+      parameters.push(toTsQuery(match, 'AB'));
+      const inTitle = `l.document @@ to_tsquery('catalogue', $${parameters.length})`;
+      order = `${demoteAccessories ? 'l.accessory, ' : ''}${inTitle} DESC, ${RANK} DESC, l.condition <> 'new', l.price_pence, l.id`;
+    }
     const sql = `
       SELECT l.title, l.price_pence AS "pricePence", l.condition, l.network, l.url, l.image_url AS "imageUrl",
         l.shipping_pence AS "shippingPence", l.availability, l.product_key AS "productKey"

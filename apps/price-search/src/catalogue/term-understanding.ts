@@ -9,7 +9,10 @@ import { foldText, wordsOf } from '../listing/search-text.js';
 import { buildMatchExpressions, isModelTerm, mergeSynonymPhrases, termExpression } from './match-expression.js';
 import type { Vocabulary } from './vocabulary.js';
 
-/** Which catalogue words a step needs: `exact` words looked up as they are, words `near` a misspelt one. */
+/**
+ * Which catalogue words a step needs: `exact` words looked up as they are, and the words `near` a misspelt one
+ * (up to two edits away, or beginning with it and at most three letters longer).
+ */
 export interface VocabularyRequest {
   readonly exact: readonly string[];
   readonly near: readonly string[];
@@ -21,7 +24,8 @@ export interface TermIndex {
   matches(expression: string): boolean | Promise<boolean>;
   /**
    * Catalogue words with their listing counts: at least the `exact` words that exist and the words near each
-   * `near` word (up to two edits). An engine may return its whole vocabulary.
+   * `near` word (up to two edits, or completions of it by up to three letters). An engine may return its whole
+   * vocabulary.
    */
   vocabulary(request: VocabularyRequest): Vocabulary | Promise<Vocabulary>;
 }
@@ -44,7 +48,7 @@ export interface MatchPlan {
 /**
  * The terms as the catalogue will match them: synonym phrases merged, and each word the index does not know
  * joined with the next ("quiet comfort"), split ("airfryer") or corrected ("iphnoe"), when that gives a word it
- * knows. A short word (3 or 4 letters) is corrected only to a word found together with the query's other words
+ * knows, or completed ("microsd" → "microsdxc"). A short word (3 or 4 letters) is corrected only to a word found together with the query's other words
  * ("airpods por"), since short words have many neighbours ("sofa", "soda"). Model codes are kept as they are.
  * When every word is known but they match nothing together, two words that make one catalogue word are joined
  * ("smart watch").
@@ -73,7 +77,7 @@ export async function understandTerms(raw: readonly string[], index: TermIndex):
       understood.push(parts.join(' '));
       continue;
     }
-    let corrected = vocabulary.correct(word);
+    let corrected = vocabulary.correct(word) ?? vocabulary.complete(word);
     const others = terms
       .filter((_, other) => other !== position)
       .map(termExpression)
@@ -132,13 +136,15 @@ export async function planMatch(raw: readonly string[], index: TermIndex): Promi
 
 /**
  * The same expression as a PostgreSQL tsquery: phrases become `<->` chains, AND `&`, OR `|`. Phrases hold only
- * letters, digits and spaces (see search-text.ts), so the translation is token by token.
+ * letters, digits and spaces (see search-text.ts), so the translation is token by token. `weights` ("AB")
+ * restricts every lexeme to those parts of the document (the title and its aliases).
  */
-export function toTsQuery(expression: string): string {
+export function toTsQuery(expression: string, weights = ''): string {
+  const label = weights === '' ? '' : `:${weights}`;
   return expression.replace(/"([^"]*)"|\bAND\b|\bOR\b/g, (token, phrase: string | undefined) => {
     if (token === 'AND') return '&';
     if (token === 'OR') return '|';
     const words = (phrase ?? '').split(' ').filter((word) => word !== '');
-    return words.length === 1 ? `'${words[0]}'` : `(${words.map((word) => `'${word}'`).join(' <-> ')})`;
+    return words.length === 1 ? `'${words[0]}'${label}` : `(${words.map((word) => `'${word}'${label}`).join(' <-> ')})`;
   });
 }

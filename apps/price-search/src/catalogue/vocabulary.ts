@@ -10,6 +10,8 @@
 // Shorter words have too many neighbours ("sofa" is one edit from "soda"): they are left alone.
 const MIN_CORRECTABLE_LENGTH = 5;
 const LONG_WORD_LENGTH = 8;
+// "microsd" → "microsdxc": a completion adds a few letters, never a second word.
+const MAX_COMPLETION_LETTERS = 3;
 
 /** Words of the catalogue with their listing counts. */
 export class Vocabulary {
@@ -51,6 +53,24 @@ export class Vocabulary {
         if (best === undefined || distance < best.distance || (distance === best.distance && count > best.count)) {
           best = { word: candidate, distance, count };
         }
+      }
+    }
+    return best?.word;
+  }
+
+  /**
+   * The most common catalogue word that begins with `word` and is at most three letters longer, for a shopper's
+   * shortening of a catalogue word ("microsd" for "microSDXC"); undefined for short words, words with digits
+   * (model codes) and words the catalogue already has.
+   */
+  complete(word: string): string | undefined {
+    if (word.length < MIN_CORRECTABLE_LENGTH || /\P{L}/u.test(word) || this.#counts.has(word)) return undefined;
+    let best: { word: string; count: number } | undefined;
+    for (let length = word.length + 1; length <= word.length + MAX_COMPLETION_LETTERS; length += 1) {
+      for (const candidate of this.#byLength.get(length) ?? []) {
+        if (!candidate.startsWith(word)) continue;
+        const count = this.#counts.get(candidate) ?? 0;
+        if (best === undefined || count > best.count) best = { word: candidate, count };
       }
     }
     return best?.word;

@@ -14,6 +14,10 @@ export interface SearchProductsRequest {
   readonly query: string;
   readonly max_results?: number;
   readonly max_price?: number;
+  /** Price floor in pounds. */
+  readonly min_price?: number;
+  /** Listings are priced in GBP only; any other currency is refused (`unsupported_currency`). */
+  readonly currency?: string;
   readonly networks?: readonly NetworkId[];
 }
 

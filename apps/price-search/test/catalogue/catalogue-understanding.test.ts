@@ -113,6 +113,33 @@ describe.each(ENGINES)('on %s', (current) => {
       expect(await titles(store, ['lego', 'titanic', 'gift'])).toEqual(['LEGO Icons Titanic 10294']);
       expect(await titles(store, ['iphone', '14', 'pro'])).toEqual([]);
     });
+
+    it('makes usage words optional only when nothing has every word, never a product word or a brand', async () => {
+      const store = await openStore([
+        item('Sony WF-1000XM5 Noise Cancelling Earbuds Black', 22900, { category: 'Electronics > Headphones' }),
+        item('JBL Wireless Speaker', 9900),
+        item('Breville Curve Kettle 1.7L', 3999, { category: 'Home > Kettles' }),
+        item('Apple MacBook Pro 14-inch M3', 179900),
+        item('Ninja Air Fryer', 9999),
+      ]);
+      expect(await titles(store, ['wireless', 'earbuds'])).toEqual(['Sony WF-1000XM5 Noise Cancelling Earbuds Black']);
+      expect(await titles(store, ['kettle', 'kitchen'])).toEqual(['Breville Curve Kettle 1.7L']);
+      // Every word matched by something: the usage word stays required.
+      expect(await titles(store, ['wireless', 'speaker'])).toEqual(['JBL Wireless Speaker']);
+      // Not usage words: "macbook air" must not become air fryers, nor "sony kettle" another brand's kettle.
+      expect(await titles(store, ['macbook', 'air'])).toEqual([]);
+      expect(await titles(store, ['sony', 'kettle'])).toEqual([]);
+    });
+
+    it('completes a shortened catalogue word, and reads "exercise" as fitness', async () => {
+      const store = await openStore([
+        item('SanDisk Ultra 128GB microSDXC Memory Card', 1169),
+        item('Peloton Bike Basics', 112300, { category: 'Sports > Fitness' }),
+        item('Brompton C Line Folding Bike', 167400, { category: 'Sports > Cycling' }),
+      ]);
+      expect(await titles(store, ['microsd', 'card', '128gb'])).toEqual(['SanDisk Ultra 128GB microSDXC Memory Card']);
+      expect(await titles(store, ['exercise', 'bike'])).toEqual(['Peloton Bike Basics']);
+    });
   });
 
   describe('catalogue ranking', () => {
@@ -124,6 +151,16 @@ describe.each(ENGINES)('on %s', (current) => {
       ]);
       expect((await titles(store, ['nintendo', 'switch']))[0]).toBe('Nintendo Switch OLED Model White');
       expect((await titles(store, ['switch', 'controller']))[0]).toBe('Nintendo Switch Pro Controller');
+    });
+
+    it('does not demote an accessory whose title has every word when no product’s title does', async () => {
+      const store = await openStore([
+        item('Meta Quest 3 128GB Mixed Reality Headset', 42299, { category: 'Video Games > VR' }),
+        item('HyperX Cloud III Wired Gaming Headset Black', 8095, { category: 'Video Games > Accessories' }),
+      ]);
+      // "gaming" matches the VR headset only through its category.
+      expect((await titles(store, ['headset', 'gaming']))[0]).toBe('HyperX Cloud III Wired Gaming Headset Black');
+      expect((await titles(store, ['meta', 'quest']))[0]).toBe('Meta Quest 3 128GB Mixed Reality Headset');
     });
 
     it('shows each product once, at its cheapest new offer, with the number of offers', async () => {

@@ -93,6 +93,8 @@ describe('MCP stdio server', () => {
       query: { type: 'string', maxLength: 200 },
       max_results: { default: 5, minimum: 1, maximum: 20 },
       max_price: { type: 'number' },
+      min_price: { type: 'number', minimum: 0 },
+      currency: { type: 'string', enum: ['GBP'] },
       networks: { type: 'array' },
     });
     expect(search?.outputSchema?.properties).toHaveProperty('results');
@@ -116,6 +118,33 @@ describe('MCP stdio server', () => {
       expect(text(result)).toContain(listing.url);
     }
     expect(output.meta).toMatchObject({ query: 'sony wh-1000xm5', broadened: false, returned: output.results.length });
+  });
+
+  it('passes min_price and currency to the API: listings below the floor are left out', async () => {
+    const { client } = shared;
+    const all = (await client.callTool({
+      name: 'search_products',
+      arguments: { query: 'kettle', max_results: 20 },
+    })) as CallToolResult;
+    const prices = (all.structuredContent as unknown as SearchOutput).results.map((listing) => listing.price);
+    expect(new Set(prices).size).toBeGreaterThan(1);
+    const floor = Math.max(...prices);
+    const result = (await client.callTool({
+      name: 'search_products',
+      arguments: { query: 'kettle', max_results: 20, min_price: floor, currency: 'GBP' },
+    })) as CallToolResult;
+    expect(result.isError).toBeFalsy();
+    const output = result.structuredContent as unknown as SearchOutput;
+    expect(output.results.length).toBeGreaterThan(0);
+    expect(output.results.length).toBeLessThan(prices.length);
+    for (const listing of output.results) expect(listing.price).toBeGreaterThanOrEqual(floor);
+
+    const euros = (await client.callTool({
+      name: 'search_products',
+      arguments: { query: 'kettle', currency: 'EUR' },
+    })) as CallToolResult;
+    expect(euros.isError).toBe(true);
+    expect(text(euros)).toContain('currency');
   });
 
   it('retries once with a broader query when nothing is found', async () => {

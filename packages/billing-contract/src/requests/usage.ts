@@ -11,6 +11,8 @@ const requestedItem = z.strictObject({
   quantity: z.number().int().min(1).max(999_999_999),
 });
 
+const timestamp = z.iso.datetime({ offset: true });
+
 export const UpdateSubscriptionBody = z.strictObject({
   items: z.array(requestedItem).min(1).max(100).optional(),
   proration_billing_mode: z
@@ -37,7 +39,7 @@ export const UpdateSubscriptionBody = z.strictObject({
   customer_id: z.unknown().optional(),
   business_id: z.unknown().optional(),
   currency_code: z.unknown().optional(),
-  next_billed_at: z.unknown().optional(),
+  next_billed_at: timestamp.optional(),
   discount: z
     .strictObject({ id: idOf('dsc'), effective_from: z.enum(['next_billing_period', 'immediately']) })
     .nullable()
@@ -46,12 +48,7 @@ export const UpdateSubscriptionBody = z.strictObject({
 });
 
 /** The fields of a subscription update that are refused as not offered yet, in wire spelling. */
-export const UNSUPPORTED_SUBSCRIPTION_UPDATE_FIELDS = [
-  'customer_id',
-  'business_id',
-  'currency_code',
-  'next_billed_at',
-] as const;
+export const UNSUPPORTED_SUBSCRIPTION_UPDATE_FIELDS = ['customer_id', 'business_id', 'currency_code'] as const;
 
 export const SubscriptionChargeBody = z.strictObject({
   effective_from: z.enum(['immediately', 'next_billing_period']),
@@ -70,7 +67,6 @@ export const SubscriptionChargeBody = z.strictObject({
 });
 
 const onResume = z.enum(['start_new_billing_period', 'continue_existing_billing_period']);
-const timestamp = z.iso.datetime({ offset: true });
 
 export const PauseSubscriptionBody = z.strictObject({
   effective_from: z.enum(['next_billing_period', 'immediately']).nullable().optional(),

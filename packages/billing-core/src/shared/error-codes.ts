@@ -72,6 +72,9 @@ export const ERROR_CODES = {
   subscription_currency_mismatch: 'Every price on a subscription must be priced in the subscription’s currency.',
   subscription_update_when_paused:
     'A paused subscription has no billing period to bill a change against: change its items with do_not_bill, or resume it first.',
+  subscription_next_billed_at_not_future: 'next_billed_at must be after the instant of the change.',
+  subscription_next_billed_at_too_far:
+    'next_billed_at can move no later than the end of the billing period after the current one.',
   subscription_update_when_past_due:
     'A past-due subscription cannot take a change that charges now; settle its open transaction first.',
   subscription_payment_declined:

@@ -75,18 +75,22 @@ function rateText(millionths: bigint): string {
  * rate is that fraction rounded half to even to six places.
  */
 export function remainingShare(period: BillingPeriod, at: string): PeriodShare {
-  const start = BigInt(Date.parse(period.startsAt));
-  const end = BigInt(Date.parse(period.endsAt));
-  const now = BigInt(Date.parse(at));
-  const clamped = now < start ? start : now > end ? end : now;
-  const remaining = end - clamped;
-  const whole = end - start;
+  const start = Date.parse(period.startsAt);
+  const end = Date.parse(period.endsAt);
+  const clamped = Math.min(Math.max(Date.parse(at), start), end);
+  return spanShare(period, { startsAt: new Date(clamped).toISOString(), endsAt: period.endsAt });
+}
+
+/** The share `span` is of `whole`, exact in milliseconds, with `span` as the line's proration period. */
+export function spanShare(whole: BillingPeriod, span: BillingPeriod): PeriodShare {
+  const remaining = BigInt(Date.parse(span.endsAt)) - BigInt(Date.parse(span.startsAt));
+  const length = BigInt(Date.parse(whole.endsAt)) - BigInt(Date.parse(whole.startsAt));
   return {
     remaining,
-    whole,
+    whole: length,
     proration: {
-      rate: rateText(divideRounded(remaining * RATE_SCALE, whole, 'half-even')),
-      billingPeriod: { startsAt: new Date(Number(clamped)).toISOString(), endsAt: period.endsAt },
+      rate: rateText(divideRounded(remaining * RATE_SCALE, length, 'half-even')),
+      billingPeriod: { startsAt: span.startsAt, endsAt: span.endsAt },
     },
   };
 }

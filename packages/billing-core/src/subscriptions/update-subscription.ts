@@ -19,6 +19,7 @@ import type { OperationContext } from '../shared/operation-context.js';
 import type { Repositories } from '../shared/repository.js';
 import { DEFAULT_BILLING_DETAILS } from '../transactions/due-dates.js';
 import type { BillingDetails, Transaction } from '../transactions/transaction.js';
+import { moveBillingDate, readNextBilledAt } from './billing-date.js';
 import { periodAt } from './billing-period.js';
 import {
   billsWhen,
@@ -58,6 +59,8 @@ export interface UpdateSubscriptionInput {
   /** Only `null` is accepted: it removes the scheduled change. */
   readonly scheduledChange?: null | undefined;
   readonly addressId?: string | undefined;
+  /** Moves the next billing date and the day later periods renew on (`billing-date.ts`). */
+  readonly nextBilledAt?: string | undefined;
   /** Invoice terms for manual collection; refused on a subscription collected automatically. */
   readonly billingDetails?: BillingDetails | null | undefined;
   /** A discount from the next billing period (ADR 1105); null removes the subscription's discount. */
@@ -128,12 +131,33 @@ export async function applySubscriptionUpdate(
       unsupported.map((field) => ({ field, message: 'is not offered on this operation yet' })),
     );
   }
-  const current = await requireChangeable(await tx.subscriptions.findByIdForUpdate(context.scope, id), id);
+  const locked = await requireChangeable(await tx.subscriptions.findByIdForUpdate(context.scope, id), id);
   const at = now(context);
+  let current = locked;
   let items = current.items;
   let lines: ChangeLine[] = [];
   const mode = input.prorationBillingMode;
-  if (input.items !== undefined) {
+  if (input.nextBilledAt !== undefined) {
+    if (input.items !== undefined) {
+      throw BillingError.invalidField(
+        'next_billed_at',
+        'cannot move in the same request as an item change: send each alone',
+      );
+    }
+    if (mode === undefined) {
+      throw BillingError.invalidField('proration_billing_mode', 'is required when next_billed_at changes');
+    }
+    if (mode.startsWith('prorated') && hasAllowances(current.items)) {
+      throw new BillingError(
+        'subscription_prorated_billing_not_allowed_for_allowance',
+        'Prorated billing modes are not allowed on a subscription whose price has allowances: move its billing date with do_not_bill.',
+      );
+    }
+    const moved = moveBillingDate(current, readNextBilledAt(input.nextBilledAt), mode, at);
+    current = moved.subscription;
+    items = current.items;
+    lines = [...moved.lines];
+  } else if (input.items !== undefined) {
     if (mode === undefined) {
       throw BillingError.invalidField('proration_billing_mode', 'is required when items change');
     }
@@ -170,7 +194,7 @@ export async function applySubscriptionUpdate(
     if (trial) items = items.map((item) => ({ ...item, status: 'trialing', trialDates: trial }));
     lines = period && !trial ? changeLines(current.items, items, mode, period, at) : [];
   } else if (mode !== undefined) {
-    throw BillingError.invalidField('proration_billing_mode', 'applies only to a change of items');
+    throw BillingError.invalidField('proration_billing_mode', 'applies only to a change of items or of next_billed_at');
   }
   const collectionMode = input.collectionMode ?? current.collectionMode;
   requireCollectionMode(items, collectionMode);
@@ -200,7 +224,7 @@ export async function applySubscriptionUpdate(
     updatedAt: at,
   };
   const saved = await saveChange(context, tx, {
-    before: current,
+    before: locked,
     after: next,
     balanceChange: sameItems(current.items, items) ? undefined : 'change_items',
     eventTypes: ['subscription.updated'],

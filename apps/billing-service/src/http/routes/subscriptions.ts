@@ -61,6 +61,7 @@ function toUpdateInput(body: UpdateBody): UpdateSubscriptionInput {
     customData: body.customData,
     scheduledChange: body.scheduledChange === null ? null : undefined,
     addressId: body.addressId,
+    nextBilledAt: body.nextBilledAt,
     billingDetails: billingDetailsOf(body.billingDetails),
     discount:
       body.discount == null ? body.discount : { id: body.discount.id, effectiveFrom: body.discount.effectiveFrom },

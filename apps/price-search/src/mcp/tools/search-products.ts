@@ -39,6 +39,12 @@ export const searchProductsInput = {
     .positive()
     .optional()
     .describe('Price ceiling in pounds; set it whenever the user states a budget'),
+  min_price: z
+    .number()
+    .min(0)
+    .optional()
+    .describe('Price floor in pounds, e.g. to skip accessories when the user wants the product itself'),
+  currency: z.enum(['GBP']).optional().describe('Listings are priced in GBP only; omit it or send GBP'),
   networks: z
     .array(z.enum(NETWORKS))
     .min(1)
@@ -80,6 +86,8 @@ export function registerSearchProducts(server: McpServer, client: RuleFollowingC
           query: args.query,
           max_results: args.max_results,
           ...(args.max_price === undefined ? {} : { max_price: args.max_price }),
+          ...(args.min_price === undefined ? {} : { min_price: args.min_price }),
+          ...(args.currency === undefined ? {} : { currency: args.currency }),
           ...(args.networks === undefined ? {} : { networks: args.networks }),
         });
         const summary =
