@@ -253,6 +253,34 @@ describe.each(ENGINES)('%s: live payments through Stripe', (engine) => {
     expect((await transactionOf(String(renewal?.id))).payments).toHaveLength(1);
   });
 
+  it('a renewal whose answer never arrives is settled by Stripe’s webhook: declined, past due', async () => {
+    const { subscriptionId, email } = await subscribed();
+    const change = await harness.services.useCases.getPaymentMethodChangeTransaction(
+      {
+        account: await harness.services.useCases.requireAccount(harness.accountId),
+        scope: { accountId: harness.accountId, environment: 'live' },
+      },
+      subscriptionId,
+    );
+    // A card Stripe refuses to set up leaves the update payable; the customer tries another.
+    const refused = await pay(change.id, email, 'pm_card_chargeDeclinedInsufficientFunds');
+    expect(refused.attempt).toMatchObject({ status: 'declined', errorCode: 'not_enough_balance' });
+    expect(refused.transaction.status).toBe('ready');
+    // This one attaches, but every charge of it declines.
+    expect((await pay(change.id, email, 'pm_card_chargeCustomerFail')).transaction.status).toBe('completed');
+    // The client's first try and both retries lose their answers: Drawdown never hears back.
+    stripe.loseAnswers(3);
+    const [renewal] = await renew(subscriptionId);
+    expect(renewal?.status).toBe('past_due');
+    expect(renewal?.payments).toEqual([expect.objectContaining({ status: 'error', error_code: 'declined' })]);
+    expect((await subscriptionOf(subscriptionId)).status).toBe('past_due');
+    // One PaymentIntent for the renewal, however many tries: the attempt id is the idempotency key.
+    const intents = stripe
+      .objects('pi_')
+      .filter((intent) => (intent.metadata as Record<string, string>).drawdown_transaction_id === renewal?.id);
+    expect(intents).toHaveLength(1);
+  });
+
   it('records a dispute as a chargeback adjustment, once', async () => {
     const { transactionId } = await subscribed();
     const intent = stripe

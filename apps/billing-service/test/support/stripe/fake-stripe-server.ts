@@ -102,6 +102,11 @@ export interface FakeStripe {
   ): Promise<StripeDelivery>;
   /** Posts a raw body with a raw `Stripe-Signature` header (or none). */
   postRaw(body: string, signature: string | undefined): Promise<StripeDelivery>;
+  /**
+   * The next `count` API requests are carried out but their answers never arrive (the
+   * connection is cut): the client sees a network failure after Stripe acted.
+   */
+  loseAnswers(count: number): void;
   close(): Promise<void>;
 }
 
@@ -181,6 +186,7 @@ export async function startFakeStripe(options: FakeStripeOptions): Promise<FakeS
   const inFlight = new Set<Promise<unknown>>();
   let webhookUrl: string | undefined;
   let baseUrl = '';
+  let answersToLose = 0;
   const now = () => Math.floor((options.now ?? Date.now)() / 1000);
 
   const save = (object: Json): Json => {
@@ -643,6 +649,11 @@ export async function startFakeStripe(options: FakeStripeOptions): Promise<FakeS
         body = { error: error.body };
       }
       if (idempotencyKey) idempotent.set(idempotencyKey, { params: rawBody, status, body });
+      if (answersToLose > 0) {
+        answersToLose -= 1;
+        req.socket.destroy();
+        return;
+      }
       answer(res, status, body);
     });
   });
@@ -734,6 +745,9 @@ export async function startFakeStripe(options: FakeStripeOptions): Promise<FakeS
       return deliver(event, sendOptions.secret, sendOptions.timestamp);
     },
     postRaw: (body, signature) => track(post(body, signature)),
+    loseAnswers: (count) => {
+      answersToLose = count;
+    },
     close: () =>
       new Promise<void>((resolve) => {
         server.closeAllConnections();
