@@ -301,6 +301,43 @@ describe.each(ENGINES)('%s: live payments through Stripe', (engine) => {
     expect(adjustments[0]).toMatchObject({ action: 'chargeback', type: 'full', status: 'approved' });
   });
 
+  it('two deliveries of one event at the same moment apply it once', async () => {
+    const { transactionId } = await subscribed();
+    const intent = stripe
+      .objects('pi_')
+      .find((object) => (object.metadata as Record<string, string>).drawdown_transaction_id === transactionId);
+    const body = JSON.stringify({
+      id: `evt_concurrent${randomBytes(8).toString('hex')}`,
+      object: 'event',
+      api_version: '2026-10-28.endive',
+      created: Math.floor(clock.now() / 1000),
+      livemode: false,
+      pending_webhooks: 1,
+      request: { id: null, idempotency_key: null },
+      type: 'charge.dispute.created',
+      data: {
+        object: {
+          id: `du_${randomBytes(8).toString('hex')}`,
+          object: 'dispute',
+          amount: intent?.amount,
+          currency: 'gbp',
+          charge: intent?.latest_charge,
+          payment_intent: intent?.id,
+          reason: 'product_not_received',
+          status: 'needs_response',
+        },
+      },
+    });
+    const signature = stripeSignature(body, WEBHOOK_SECRET, Math.floor(clock.now() / 1000));
+    const answers = await Promise.all([stripe.postRaw(body, signature), stripe.postRaw(body, signature)]);
+    expect(answers.map((answer) => answer.status)).toEqual([200, 200]);
+    expect(answers.map((answer) => JSON.parse(answer.responseBody).data.outcome).sort()).toEqual([
+      'applied',
+      'duplicate',
+    ]);
+    expect((await live.get(`/adjustments?transaction_id=${transactionId}`)).list).toHaveLength(1);
+  });
+
   it('refuses webhooks with a bad or stale signature, changing nothing', async () => {
     const { transactionId } = await readyTransaction();
     const body = JSON.stringify({
