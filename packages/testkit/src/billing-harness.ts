@@ -3,7 +3,14 @@
  * A real billing service on loopback ports for tests: both environments, a fresh database of
  * the chosen engine, and an early-access account with an all-permission key per environment.
  */
-import { type Clock, createAccount, createApiKey, type Environment, type Permission } from '@drawdown/billing-core';
+import {
+  type Clock,
+  createAccount,
+  createApiKey,
+  type Environment,
+  type PaymentProvider,
+  type Permission,
+} from '@drawdown/billing-core';
 import {
   type CoreServices,
   composeServices,
@@ -51,6 +58,8 @@ export interface HarnessOptions {
   readonly webhookDelivery?: ServiceConfig['webhookDelivery'];
   /** The service's wall clock, for tests that need exact instants (amounts prorated by time). */
   readonly clock?: Clock;
+  /** The live environment's payment provider (ADR 1410), for provider adapters' tests. */
+  readonly livePaymentProvider?: PaymentProvider;
 }
 
 export async function startBillingHarness(options: HarnessOptions = {}): Promise<BillingHarness> {
@@ -72,11 +81,14 @@ export async function startBillingHarness(options: HarnessOptions = {}): Promise
     },
     {},
   );
-  const services = await composeServices({
-    ...config,
-    webhookDelivery: options.webhookDelivery,
-    ...(options.clock ? { wallClock: options.clock } : {}),
-  });
+  const services = await composeServices(
+    {
+      ...config,
+      webhookDelivery: options.webhookDelivery,
+      ...(options.clock ? { wallClock: options.clock } : {}),
+    },
+    options.livePaymentProvider ? { livePaymentProvider: options.livePaymentProvider } : {},
+  );
   const service = await startService(services, { ...config, webhookDelivery: options.webhookDelivery });
   const account = await createAccount(services, { name: 'Test account', earlyAccess: true });
   const key = async (input: {

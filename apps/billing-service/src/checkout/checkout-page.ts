@@ -141,7 +141,11 @@ ${rows}
 ${discount}
 <tr><th scope="row" colspan="2">Tax</th><td class="amount" id="tax">${escapeHtml(money(totals.tax, currency))}</td></tr>
 ${credit}
-<tr><th scope="row" colspan="2">Due today</th><td class="amount" id="due">${escapeHtml(money(totals.balance, currency))}</td></tr>
+${
+  transaction.status === 'completed' || transaction.status === 'paid'
+    ? `<tr><th scope="row" colspan="2">Paid</th><td class="amount" id="paid">${escapeHtml(money(totals.grandTotal, currency))}</td></tr>`
+    : `<tr><th scope="row" colspan="2">Due today</th><td class="amount" id="due">${escapeHtml(money(totals.balance, currency))}</td></tr>`
+}
 </tfoot>
 </table>`;
 }
@@ -231,11 +235,23 @@ export interface CheckoutPageInput {
   readonly values?: FormValues | undefined;
 }
 
+const CARD_BRANDS: Readonly<Record<string, string>> = {
+  visa: 'Visa',
+  mastercard: 'Mastercard',
+  american_express: 'American Express',
+  discover: 'Discover',
+  jcb: 'JCB',
+  diners_club: 'Diners Club',
+  union_pay: 'UnionPay',
+  maestro: 'Maestro',
+};
+
 function completedPanel(view: CheckoutView): string {
   const { transaction } = view;
   const captured = [...transaction.payments].reverse().find((payment) => payment.status === 'captured');
   const card = captured?.methodDetails.card;
-  const paidWith = card ? ` with ${card.type} ending ${card.last4}` : '';
+  const brand = card ? (CARD_BRANDS[card.type] ?? card.type) : '';
+  const paidWith = card ? ` with ${brand} ending ${card.last4}` : '';
   const zero = BigInt(transaction.details.totals.grandTotal) === 0n;
   const text =
     transaction.origin === 'subscription_payment_method_change'
@@ -373,4 +389,13 @@ export function renderChallengePage(input: {
 </form>`
     : `<h1>Authentication finished</h1><p><a href="/checkout?_ptxn=${escapeHtml(attempt.transactionId)}">Back to the checkout</a></p>`;
   return page('Confirm this payment', body, true);
+}
+
+/** The page for a link that names no transaction of this environment. */
+export function renderNotFoundPage(sandbox: boolean): string {
+  return page(
+    'Checkout not found',
+    '<h1>Checkout not found</h1><p>This checkout link is not valid. Ask the seller for a new link.</p>',
+    sandbox,
+  );
 }

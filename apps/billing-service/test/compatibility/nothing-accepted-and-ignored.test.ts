@@ -190,6 +190,18 @@ const WALKS: readonly Walk[] = [
     },
   },
   {
+    file: 'payment-methods/operations/list-customer-payment-method-query-parameters.d.ts',
+    name: 'ListCustomerPaymentMethodQueryParameters',
+    endpoint: 'GET /customers/{customer}/payment-methods',
+    fields: {
+      addressId: { effect: 'payments/official-sdk-payment-methods.test.ts' },
+      after: { effect: 'payments/official-sdk-payment-methods.test.ts' },
+      orderBy: { effect: 'payments/official-sdk-payment-methods.test.ts' },
+      perPage: { effect: 'payments/official-sdk-payment-methods.test.ts' },
+      supportsCheckout: { effect: 'payments/official-sdk-payment-methods.test.ts' },
+    },
+  },
+  {
     file: 'pricing-preview/operations/pricing-preview-request-body.d.ts',
     name: 'PricingPreviewRequestBody',
     endpoint: 'POST /pricing-preview',

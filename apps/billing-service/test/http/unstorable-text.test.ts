@@ -122,6 +122,15 @@ describe.each(ENGINES)('%s: unstorable text', (engine) => {
         items: [{ item_id: 'txnitm_00000000000000000000000000', type: 'full' }],
       },
       'PATCH /tax-settings': { default_rate: '0.2' },
+      'PATCH /checkout-settings': { default_payment_link: 'https://example.com/pay' },
+      'DELETE /customers/:customer/payment-methods/:id': null,
+      // The hosted checkout's forms read form-encoded bodies, never JSON: test/payments/checkout.test.ts
+      // sends them unstorable text (400 invalid_characters). A provider's notification is a raw body
+      // the provider verifies before anything is read.
+      'POST /checkout/details': null,
+      'POST /checkout/pay': null,
+      'POST /checkout/sandbox-authentication/:ref': null,
+      'POST /payment-providers/:name/notifications': null,
       'POST /usage-events': {
         events: [
           {
@@ -187,15 +196,6 @@ describe.each(ENGINES)('%s: unstorable text', (engine) => {
         business: { name: 'Ada Ltd', tax_identifier: 'GB1' },
         address: { first_line: 'x', second_line: 'y', city: 'London', region: 'r' },
       },
-      // Issue 14. The hosted checkout's forms post form-encoded bodies, not JSON; their own test
-      // (test/payments/checkout.test.ts) sends them unstorable text. A provider's notification is
-      // verified by the provider before anything is read. DELETE reads no body.
-      'POST /checkout/details': null,
-      'POST /checkout/pay': null,
-      'POST /checkout/sandbox-authentication/:ref': null,
-      'POST /payment-providers/:name/notifications': null,
-      'DELETE /customers/:customer/payment-methods/:id': null,
-      'PATCH /checkout-settings': { default_payment_link: 'https://shop.example.com/pay' },
     };
     counter = openDatabase(
       harness.databaseUrl

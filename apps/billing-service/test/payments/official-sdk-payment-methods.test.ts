@@ -86,6 +86,11 @@ describe.each(ENGINES)('%s: the official SDK against payment methods', (engine) 
     const paged = paddle.paymentMethods.list(buyer.customerId, { perPage: 1 });
     expect(await paged.next()).toHaveLength(1);
     expect(paged.hasMore).toBe(true);
+    const ascending = await paddle.paymentMethods.list(buyer.customerId, { orderBy: 'id[ASC]' }).next();
+    expect(ascending.map((method) => method.id)).toEqual([oldest?.id, newest?.id]);
+    const pastNewest = await paddle.paymentMethods.list(buyer.customerId, { after: newest?.id ?? '' }).next();
+    expect(pastNewest.map((method) => method.id)).toEqual([oldest?.id]);
+    expect(await paddle.paymentMethods.list(buyer.customerId, { addressId: [buyer.addressId] }).next()).toHaveLength(2);
     expect(await paddle.paymentMethods.list(buyer.customerId, { addressId: [other.addressId] }).next()).toHaveLength(0);
     expect(await paddle.paymentMethods.list(buyer.customerId, { supportsCheckout: false }).next()).toHaveLength(0);
     expect(await paddle.paymentMethods.list(buyer.customerId, { supportsCheckout: true }).next()).toHaveLength(2);

@@ -26,6 +26,7 @@ import {
   type PageMessage,
   renderChallengePage,
   renderCheckoutPage,
+  renderNotFoundPage,
 } from '../../checkout/checkout-page.js';
 import type { AppEnv } from '../app-env.js';
 import { STATUS_BY_CODE } from '../error-mapping.js';
@@ -144,7 +145,14 @@ export function registerCheckoutRoutes(app: Hono<AppEnv>, environment: Environme
     return c.body(CHECKOUT_STYLESHEET, 200, { 'Content-Type': 'text/css; charset=utf-8' });
   });
 
-  app.get('/checkout', async (c) => html(c, await showPage(c, transactionIdOf(c))));
+  app.get('/checkout', async (c) => {
+    try {
+      return html(c, await showPage(c, transactionIdOf(c)));
+    } catch (error) {
+      if (error instanceof BillingError && error.code === 'not_found') return html(c, renderNotFoundPage(sandbox), 404);
+      throw error;
+    }
+  });
 
   app.post('/checkout/details', (c) =>
     handleForm(c, async (transactionId, form) => {
