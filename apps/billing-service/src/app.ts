@@ -13,6 +13,7 @@ import type { RateLimiter } from './http/rate-limiter.js';
 import { type RequestObserver, requestIdFrom, routeOf } from './http/request-observer.js';
 import type { RequestTracing } from './http/request-tracing.js';
 import { registerCheckoutRoutes } from './http/routes/checkout.js';
+import { registerClientTokenRoutes } from './http/routes/client-tokens.js';
 import { registerCurrencyRoutes } from './http/routes/currencies.js';
 import { registerCustomerRoutes } from './http/routes/customers.js';
 import { registerDiscountRoutes } from './http/routes/discounts.js';
@@ -157,6 +158,7 @@ export function createApp(dependencies: AppDependencies, options: EnvironmentOpt
   registerPriceRoutes(app);
   registerCustomerRoutes(app);
   registerPaymentMethodRoutes(app);
+  registerClientTokenRoutes(app);
   registerDiscountRoutes(app);
   registerUsageCatalogueRoutes(app);
   registerEventRoutes(app);

@@ -37,6 +37,7 @@ export {
 } from './requests/notifications.js';
 export { CreateReportBody } from './requests/reports.js';
 export { CreateSimulationBody, UpdateSimulationBody } from './requests/simulations.js';
+export { CreateClientTokenBody, GenerateCustomerAuthTokenBody, UpdateClientTokenBody } from './requests/tokens.js';
 export {
   CreateAdjustmentBody,
   CreateTransactionBody,

@@ -19,6 +19,24 @@ export {
   revokeApiKey,
 } from './access/api-keys.js';
 export type { AuthenticatedKey, AuthenticatedKeyCache, KeyReadTicket } from './access/authenticated-key-cache.js';
+export {
+  CLIENT_TOKEN_STATUSES,
+  type ClientToken,
+  type ClientTokenColumn,
+  type ClientTokenRepository,
+  type ClientTokenStatus,
+  type CreateClientTokenInput,
+  maskClientToken,
+  type StoredClientToken,
+  type UpdateClientTokenInput,
+} from './access/client-tokens.js';
+export {
+  CUSTOMER_AUTH_TOKEN_LIFETIME_MS,
+  type CustomerAuthToken,
+  type CustomerAuthTokenRepository,
+  type StoredCustomerAuthToken,
+  type VerifiedCustomer,
+} from './access/customer-auth-tokens.js';
 export { createDemoAccount, type DemoAccount, type DemoAccountRequest } from './access/demo-account.js';
 export {
   ALL_PERMISSIONS,
@@ -572,6 +590,16 @@ export {
   updateSubscription,
 } from './subscriptions/update-subscription.js';
 export {
+  conventionalTaxMode,
+  type LocationTax,
+  locationTax,
+  subdivisionOf,
+  type TaxLocation,
+  type TaxRateDataset,
+} from './tax/location-tax.js';
+export { TAX_RATE_DATASET } from './tax/tax-rate-dataset.js';
+export { isWellFormedEuVatId } from './tax/vat-id.js';
+export {
   ADJUSTMENT_ACTIONS,
   type Adjustment,
   type AdjustmentAction,
@@ -637,8 +665,11 @@ export {
 export {
   type CountryTaxRate,
   DEFAULT_TAX_SETTINGS,
+  type DefaultTaxMode,
   getTaxSettings,
+  TAX_RATE_DATASET_NAME,
   TAX_RATE_PATTERN,
+  type TaxRateSource,
   type TaxSettings,
   taxRateFor,
   type UpdateTaxSettingsInput,

@@ -23,6 +23,16 @@ import {
   revokeApiKey,
 } from './access/api-keys.js';
 import type { AuthenticatedKeyCache } from './access/authenticated-key-cache.js';
+import {
+  authenticateClientToken,
+  type CreateClientTokenInput,
+  createClientToken,
+  getClientToken,
+  listClientTokens,
+  type TokenContext,
+  updateClientToken,
+} from './access/client-tokens.js';
+import { generateCustomerAuthToken, verifyCustomerAuthToken } from './access/customer-auth-tokens.js';
 import { createDemoAccount, type DemoAccountRequest } from './access/demo-account.js';
 import { createAddress, getAddress, listAddresses, updateAddress } from './catalogue/addresses.js';
 import { createBusiness, getBusiness, listBusinesses, updateBusiness } from './catalogue/businesses.js';
@@ -254,6 +264,10 @@ export function createUseCases(ports: UseCasePorts) {
     authenticatedKeys: ports.authenticatedKeys,
   };
 
+  function tokenContext(context: OperationContext): TokenContext {
+    return { ...context, secrets: ports.secrets };
+  }
+
   function notificationSettingContext(context: OperationContext): NotificationSettingContext {
     return { ...context, secrets: ports.secrets, destinations: ports.webhookDestinations };
   }
@@ -431,6 +445,31 @@ export function createUseCases(ports: UseCasePorts) {
     /** A provider's webhook to an account's live address, verified by the provider and applied once (ADR 1422). */
     receiveProviderNotification: (accountId: string, provider: string, incoming: IncomingNotification) =>
       receiveProviderNotification(providerWebhooks, accountId, provider, incoming),
+
+    // Client-side tokens and customer authentication tokens (ADR 1431, ADR 1432).
+    createClientToken: bind((context, input: CreateClientTokenInput) =>
+      createClientToken(tokenContext(context), input),
+    ),
+    getClientToken: bind(getClientToken),
+    listClientTokens: bind(listClientTokens),
+    updateClientToken: bind(updateClientToken),
+    generateCustomerAuthToken: bind((context, customerId: string) =>
+      generateCustomerAuthToken(tokenContext(context), customerId),
+    ),
+    /** For pages a browser opens with a client-side token (the hosted checkout): its account environment. */
+    authenticateClientToken: (environment: Environment, token: string) =>
+      authenticateClientToken(store, ports.secrets, environment, token),
+    /**
+     * For pages that act for one customer: the customer a customer auth token was issued for in
+     * `scope` (and for `customerId`, when given), refused once expired on that environment's clock.
+     */
+    verifyCustomerAuthToken: async (scope: Scope, token: string, customerId?: string) => {
+      const account = await store.accounts.findById(scope.accountId);
+      if (!account) {
+        throw new BillingError('invalid_customer_auth_token', 'Invalid or expired customer authentication token.');
+      }
+      return verifyCustomerAuthToken(tokenContext(await contextOf({ account, scope })), token, customerId);
+    },
 
     // Catalogue.
     createProduct: bind(createProduct),

@@ -43,6 +43,7 @@ import {
   simulationsCollection,
 } from './repositories/simulation-repositories.js';
 import { SqlSubscriptionRepository } from './repositories/subscription-repository.js';
+import { SqlClientTokenRepository, SqlCustomerAuthTokenRepository } from './repositories/token-repositories.js';
 import { adjustmentsTable } from './repositories/transaction-adjustments.js';
 import { SqlTransactionRepository } from './repositories/transaction-repository.js';
 import { SqlBillingSettingsRepository } from './repositories/transaction-settings.js';
@@ -92,6 +93,8 @@ export function repositoriesOn(executor: SqlExecutor): Repositories {
     metricRollups: new SqlMetricRollupRepository(executor),
     reports: new SqlReportRepository(executor),
     creditBalances: new SqlCreditBalanceRepository(executor),
+    clientTokens: new SqlClientTokenRepository(executor),
+    customerAuthTokens: new SqlCustomerAuthTokenRepository(executor),
     paymentMethods: new DocumentCollection(executor, paymentMethodsTable),
     paymentAttempts: new SqlPaymentAttemptRepository(executor),
     sandboxPayments: new DocumentCollection(executor, sandboxPaymentsTable),

@@ -18,6 +18,7 @@ import { EventsResource, EventTypesResource } from './resources/events.js';
 import { NotificationSettingsResource, NotificationsResource } from './resources/notifications.js';
 import { SandboxClockResource } from './resources/sandbox-clock.js';
 import { SubscriptionsResource } from './resources/subscriptions.js';
+import { ClientTokensResource } from './resources/tokens.js';
 import { AdjustmentsResource, TaxSettingsResource, TransactionsResource } from './resources/transactions.js';
 import { UsageBalancesResource } from './resources/usage-balances.js';
 import { UsageEventsResource } from './resources/usage-events.js';
@@ -119,6 +120,7 @@ export class Drawdown {
   readonly transactions: TransactionsResource;
   readonly adjustments: AdjustmentsResource;
   readonly taxSettings: TaxSettingsResource;
+  readonly clientTokens: ClientTokensResource;
   readonly currencies: CurrenciesResource;
   readonly events: EventsResource;
   readonly eventTypes: EventTypesResource;
@@ -164,6 +166,7 @@ export class Drawdown {
     this.transactions = new TransactionsResource(http);
     this.adjustments = new AdjustmentsResource(http);
     this.taxSettings = new TaxSettingsResource(http);
+    this.clientTokens = new ClientTokensResource(http);
     this.currencies = new CurrenciesResource(http, runtime);
     this.events = new EventsResource(http);
     this.eventTypes = new EventTypesResource(http);

@@ -45,6 +45,7 @@ export type {
   SandboxClockResource,
 } from './resources/sandbox-clock.js';
 export type { SubscriptionsResource } from './resources/subscriptions.js';
+export type { ClientTokensResource } from './resources/tokens.js';
 export type { AdjustmentsResource, TaxSettingsResource, TransactionsResource } from './resources/transactions.js';
 export type { UsageBalancesResource } from './resources/usage-balances.js';
 export type { UsageEventsResource } from './resources/usage-events.js';
@@ -123,12 +124,20 @@ export type {
   SubscriptionStatus,
   UpdateSubscriptionInput,
 } from './types/subscriptions.js';
+export type {
+  ClientToken,
+  ClientTokenStatus,
+  CreateClientTokenInput,
+  CustomerAuthToken,
+  ListClientTokensParams,
+} from './types/tokens.js';
 export {
   type Adjustment,
   type AdjustmentAction,
   BILLING_HISTORY_STATUSES,
   type CreateAdjustmentInput,
   type CreateTransactionInput,
+  type DefaultTaxMode,
   type InvoicePdf,
   type ListAdjustmentsParams,
   type ListTransactionsParams,

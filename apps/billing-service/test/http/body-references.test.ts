@@ -295,7 +295,7 @@ const REFERENCES: readonly Reference[] = [
       row('items[].price_id', 'price', (id) => ({ items: [{ price_id: id, quantity: 1 }] })),
       row('customer_id', 'customer', (id) => ({ customer_id: id, address_id: null })),
       row('address_id', 'address', (id) => ({ address_id: id })),
-      row('business_id', 'business', (id) => ({ business_id: id }), true),
+      row('business_id', 'business', (id) => ({ business_id: id })),
       row('discount_id', 'discount', (id) => ({ discount_id: id }), true),
     ];
   }),
@@ -334,17 +334,20 @@ const REFERENCES: readonly Reference[] = [
     path: (_own, subscription) => `/subscriptions/${subscription}/charge`,
     body: (id) => ({ effective_from: 'next_billing_period', items: [{ price_id: id, quantity: 1 }] }),
   },
-  ...(['customer_id', 'business_id'] as const).map(
-    (field): Reference => ({
-      field: `UpdateSubscriptionBody.${field}`,
-      kind: field === 'customer_id' ? 'customer' : 'business',
-      method: 'PATCH',
-      path: (_own, subscription) => `/subscriptions/${subscription}`,
-      body: (id) => ({ [field]: id }),
-      code: 'field_not_supported',
-      notOffered: true,
-    }),
-  ),
+  {
+    field: 'UpdateSubscriptionBody.customer_id',
+    kind: 'customer',
+    method: 'PATCH',
+    path: (_own, subscription) => `/subscriptions/${subscription}`,
+    body: (id, own) => ({ customer_id: id, address_id: own.otherCustomers.address ?? '' }),
+  },
+  {
+    field: 'UpdateSubscriptionBody.business_id',
+    kind: 'business',
+    method: 'PATCH',
+    path: (_own, subscription) => `/subscriptions/${subscription}`,
+    body: (id) => ({ business_id: id }),
+  },
   {
     field: 'CreateAdjustmentBody.transaction_id',
     kind: 'transaction',

@@ -68,6 +68,7 @@ describe.each(ENGINES)('%s: unstorable text', (engine) => {
     ids.addresses = (await api.post(`/customers/${ids.customers}/addresses`, { country_code: 'GB' })).id;
     ids['usage-balance-units'] = await createUnit(api);
     ids.meters = String((await createMeter(api, ids['usage-balance-units'])).id);
+    ids['client-tokens'] = (await api.post('/client-tokens', { name: 'Probe' })).id;
     const unit = ids['usage-balance-units'];
     const item = { price_id: ids.prices, quantity: 1 };
     templates = {
@@ -121,7 +122,10 @@ describe.each(ENGINES)('%s: unstorable text', (engine) => {
         reason: 'r',
         items: [{ item_id: 'txnitm_00000000000000000000000000', type: 'full' }],
       },
-      'PATCH /tax-settings': { default_rate: '0.2' },
+      'PATCH /tax-settings': { default_rate: '0.2', seller_country_code: 'DE' },
+      'POST /client-tokens': { name: 'Checkout', description: 'd' },
+      'PATCH /client-tokens/:id': { status: 'revoked' },
+      'POST /customers/:customer/auth-token': {},
       'PATCH /checkout-settings': { default_payment_link: 'https://example.com/pay' },
       'DELETE /customers/:customer/payment-methods/:id': null,
       // The hosted checkout's forms read form-encoded bodies, never JSON: test/payments/checkout.test.ts

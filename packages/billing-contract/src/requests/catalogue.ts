@@ -61,7 +61,7 @@ const priceFields = {
   type: catalogueType.optional(),
   billing_cycle: duration.nullable().optional(),
   trial_period: duration.nullable().optional(),
-  tax_mode: z.enum(['account_setting', 'external', 'internal']).optional(),
+  tax_mode: z.enum(['account_setting', 'external', 'internal', 'location']).optional(),
   unit_price_overrides: z
     .array(
       z.strictObject({

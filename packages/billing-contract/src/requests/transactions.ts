@@ -101,7 +101,9 @@ export const CreateAdjustmentBody = z.strictObject({
 });
 
 export const UpdateTaxSettingsBody = z.strictObject({
-  default_tax_mode: z.enum(['internal', 'external']).optional(),
+  default_tax_mode: z.enum(['internal', 'external', 'location']).optional(),
+  rate_source: z.enum(['account', 'location']).optional(),
+  seller_country_code: z.string().max(2).nullable().optional(),
   default_rate: z.string().max(16).optional(),
   country_rates: z
     .array(z.strictObject({ country_code: z.string().max(2), rate: z.string().max(16) }))
@@ -129,7 +131,7 @@ const previewFields = {
   address_id: idOf('add').nullable().optional(),
   currency_code: z.string().max(3).nullable().optional(),
   address: previewAddress.nullable().optional(),
-  business_id: z.unknown().optional(),
+  business_id: idOf('biz').nullable().optional(),
   discount_id: z.unknown().optional(),
   customer_ip_address: z.unknown().optional(),
 };
@@ -150,4 +152,4 @@ export const PricingPreviewBody = z.strictObject({
 });
 
 /** Preview fields refused by name when sent with a value other than null. */
-export const UNSUPPORTED_PREVIEW_FIELDS = ['business_id', 'discount_id', 'customer_ip_address', 'discount'] as const;
+export const UNSUPPORTED_PREVIEW_FIELDS = ['discount_id', 'customer_ip_address', 'discount'] as const;

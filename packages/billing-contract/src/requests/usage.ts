@@ -36,8 +36,8 @@ export const UpdateSubscriptionBody = z.strictObject({
   address_id: idOf('add').optional(),
   // Fields of the public API that this operation does not offer yet: the core refuses each one
   // with `field_not_supported` rather than accepting and ignoring it.
-  customer_id: z.unknown().optional(),
-  business_id: z.unknown().optional(),
+  customer_id: idOf('ctm').optional(),
+  business_id: idOf('biz').nullable().optional(),
   currency_code: z.unknown().optional(),
   next_billed_at: timestamp.optional(),
   discount: z
@@ -48,7 +48,7 @@ export const UpdateSubscriptionBody = z.strictObject({
 });
 
 /** The fields of a subscription update that are refused as not offered yet, in wire spelling. */
-export const UNSUPPORTED_SUBSCRIPTION_UPDATE_FIELDS = ['customer_id', 'business_id', 'currency_code'] as const;
+export const UNSUPPORTED_SUBSCRIPTION_UPDATE_FIELDS = ['currency_code'] as const;
 
 export const SubscriptionChargeBody = z.strictObject({
   effective_from: z.enum(['immediately', 'next_billing_period']),

@@ -4,12 +4,15 @@
  * The usage-based billing permissions are offered only to accounts in early access.
  */
 
+/** Resources with one action only have that one: customer auth tokens are issued, never read back. */
 const RESOURCE_ACTIONS = {
   product: ['read', 'write'],
   price: ['read', 'write'],
   customer: ['read', 'write'],
   address: ['read', 'write'],
   business: ['read', 'write'],
+  client_token: ['read', 'write'],
+  customer_auth_token: ['write'],
   subscription: ['read', 'write'],
   transaction: ['read', 'write'],
   adjustment: ['read', 'write'],

@@ -51,7 +51,8 @@ export interface Product {
   readonly updatedAt: string;
 }
 
-export const TAX_MODES = ['account_setting', 'external', 'internal'] as const;
+/** `location`: the rate and whether prices include it follow the customer's location (ADR 1430). */
+export const TAX_MODES = ['account_setting', 'external', 'internal', 'location'] as const;
 export type TaxMode = (typeof TAX_MODES)[number];
 
 export interface Allowance {

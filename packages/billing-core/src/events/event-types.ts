@@ -121,19 +121,19 @@ export const EVENT_TYPES = {
     group: 'Client token',
     description: 'Occurs when a client-side token is created.',
     earlyAccess: false,
-    emitted: 'elsewhere',
+    emitted: 'drawdown',
   },
   'client_token.updated': {
     group: 'Client token',
     description: 'Occurs when a client-side token is updated.',
     earlyAccess: false,
-    emitted: 'elsewhere',
+    emitted: 'drawdown',
   },
   'client_token.revoked': {
     group: 'Client token',
     description: 'Occurs when a client-side token is revoked.',
     earlyAccess: false,
-    emitted: 'elsewhere',
+    emitted: 'drawdown',
   },
   'customer.created': {
     group: 'Customer',

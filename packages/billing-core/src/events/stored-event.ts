@@ -19,6 +19,7 @@ export type EntityKind =
   | 'transaction'
   | 'adjustment'
   | 'api_key'
+  | 'client_token'
   | 'report'
   | 'discount'
   | 'discount_group'

@@ -12,7 +12,10 @@ import { Decimal } from '../money/decimal.js';
 import { formatMinorUnits, resolveLocale } from '../money/money-format.js';
 import { BillingError } from '../shared/billing-error.js';
 import type { OperationContext } from '../shared/operation-context.js';
+import { isReverseCharge } from '../tax/location-tax.js';
+import { TAX_RATE_DATASET } from '../tax/tax-rate-dataset.js';
 import { invoiceDueAt } from '../transactions/due-dates.js';
+import { withTaxDefaults } from '../transactions/tax-settings.js';
 import type { Transaction } from '../transactions/transaction.js';
 import { findRevision, revisedParties } from '../transactions/transaction-revision.js';
 import { requireInvoice } from './invoice-availability.js';
@@ -70,6 +73,8 @@ export interface InvoiceParties {
   readonly address: Address | null;
   /** The business bought for, if any: its name and tax identifier are shown. */
   readonly business?: Business | null | undefined;
+  /** The transaction's VAT was reverse charged to the business (ADR 1430): the invoice says so. */
+  readonly reverseCharge?: boolean | undefined;
 }
 
 const dateFormatters = new Map<string, Intl.DateTimeFormat>();
@@ -203,6 +208,7 @@ export function buildInvoiceDocument(transaction: Transaction, parties: InvoiceP
     ...(owing && dueAt !== null
       ? [labels.payBy.replace('{amount}', money(totals.balance)).replace('{date}', format.date(dueAt))]
       : []),
+    ...(parties.reverseCharge ? [labels.reverseCharge] : []),
     ...[transaction.billingDetails?.additionalInformation].filter(
       (note): note is string => typeof note === 'string' && note !== '',
     ),
@@ -247,5 +253,33 @@ export async function getInvoiceDocument(context: OperationContext, transactionI
     { customer: customer ?? null, address: address ?? null, business: business ?? null },
     await findRevision(context, transaction),
   );
-  return buildInvoiceDocument(transaction, { account: context.account, ...parties });
+  const reverseCharge = await wasReverseCharged(context, transaction, parties);
+  return buildInvoiceDocument(transaction, { account: context.account, ...parties, reverseCharge });
+}
+
+/**
+ * Whether the invoice must say the VAT was reverse charged: no tax was charged, location tax
+ * priced the lines, and the business qualifies for the reverse charge (ADR 1430). Read when
+ * the document is made, with the tax settings of that moment.
+ */
+async function wasReverseCharged(
+  context: OperationContext,
+  transaction: Transaction,
+  parties: Pick<InvoiceParties, 'address' | 'business'>,
+): Promise<boolean> {
+  const { address, business } = parties;
+  if (!address || !business?.taxIdentifier) return false;
+  if (transaction.details.taxRatesUsed.some((used) => used.taxRate !== '0')) return false;
+  const settings = withTaxDefaults(await context.store.billingSettings.findTaxSettings(context.scope));
+  const located =
+    settings.rateSource === 'location' ||
+    transaction.items.some((item) =>
+      item.price.taxMode === 'account_setting'
+        ? settings.defaultTaxMode === 'location'
+        : item.price.taxMode === 'location',
+    );
+  return (
+    located &&
+    isReverseCharge(TAX_RATE_DATASET, address.countryCode, business.taxIdentifier, settings.sellerCountryCode)
+  );
 }

@@ -47,6 +47,8 @@ export interface InvoiceLabels {
   readonly attention: string;
   /** Printed on an unpaid invoice: how to pay, with `{amount}` and `{date}` filled in. */
   readonly payBy: string;
+  /** Printed when an EU business was reverse charged (ADR 1430). */
+  readonly reverseCharge: string;
 }
 
 export const INVOICE_LANGUAGES = ['en', 'de', 'fr', 'es', 'ja'] as const;
@@ -94,6 +96,8 @@ export const INVOICE_LABELS = {
     companyNumber: 'Company no.',
     attention: 'Attn.',
     payBy: 'Please pay {amount} by {date}, quoting the invoice number.',
+    reverseCharge:
+      'Reverse charge: VAT is to be accounted for by the recipient (Article 196, Council Directive 2006/112/EC).',
   },
   de: {
     invoice: 'Rechnung',
@@ -136,6 +140,8 @@ export const INVOICE_LABELS = {
     companyNumber: 'Handelsregisternr.',
     attention: 'z. Hd.',
     payBy: 'Bitte zahlen Sie {amount} bis {date} unter Angabe der Rechnungsnummer.',
+    reverseCharge:
+      'Steuerschuldnerschaft des Leistungsempfängers (Reverse Charge, Art. 196 der Richtlinie 2006/112/EG).',
   },
   fr: {
     invoice: 'Facture',
@@ -178,6 +184,7 @@ export const INVOICE_LABELS = {
     companyNumber: 'N° d’entreprise',
     attention: 'À l’attention de',
     payBy: 'Merci de régler {amount} avant le {date} en indiquant le numéro de facture.',
+    reverseCharge: 'Autoliquidation : TVA due par le preneur (article 196 de la directive 2006/112/CE).',
   },
   es: {
     invoice: 'Factura',
@@ -220,6 +227,8 @@ export const INVOICE_LABELS = {
     companyNumber: 'N.º de registro',
     attention: 'A la atención de',
     payBy: 'Pague {amount} antes del {date} indicando el número de factura.',
+    reverseCharge:
+      'Inversión del sujeto pasivo: IVA a cargo del destinatario (artículo 196 de la Directiva 2006/112/CE).',
   },
   ja: {
     invoice: '請求書',
@@ -262,6 +271,7 @@ export const INVOICE_LABELS = {
     companyNumber: '法人番号',
     attention: '担当',
     payBy: '{date}までに{amount}をお支払いください（請求書番号をご記載ください）。',
+    reverseCharge: 'リバースチャージ：付加価値税は受領者が納付します（EU指令2006/112/EC第196条）。',
   },
 } as const satisfies Record<InvoiceLanguage, InvoiceLabels>;
 

@@ -72,6 +72,8 @@ export const ERROR_CODES = {
   subscription_currency_mismatch: 'Every price on a subscription must be priced in the subscription’s currency.',
   subscription_update_when_paused:
     'A paused subscription has no billing period to bill a change against: change its items with do_not_bill, or resume it first.',
+  subscription_customer_change_not_allowed_for_allowance:
+    'A subscription whose prices have allowances grants them to its customer’s balances: it cannot move to another customer.',
   subscription_next_billed_at_not_future: 'next_billed_at must be after the instant of the change.',
   subscription_next_billed_at_too_far:
     'next_billed_at can move no later than the end of the billing period after the current one.',
@@ -152,6 +154,12 @@ export const ERROR_CODES = {
   business_not_found: 'The business_id does not name a business of this account and environment.',
   transaction_customer_is_required_for_business_validation: 'A business_id needs a customer_id to be checked against.',
   transaction_business_customer_mismatch: 'The business belongs to another customer than the one named.',
+
+  // Client-side tokens and customer authentication tokens
+  client_token_revoked: 'A revoked client-side token stays revoked; create a new one.',
+  invalid_client_token: 'The client-side token is malformed, unknown, revoked, or of another environment.',
+  invalid_customer_auth_token:
+    'The customer authentication token is malformed, unknown, expired, or of another account, environment or customer.',
 
   // Revisions
   transaction_invalid_status_to_revise: 'Only billed and completed transactions can be revised.',

@@ -35,6 +35,8 @@ export const ID_PREFIXES = {
   simulationRun: 'ntfsimrun',
   simulationRunEvent: 'ntfsimevt',
   report: 'rep',
+  clientToken: 'ctkn',
+  customerAuthToken: 'pca',
 } as const;
 
 export type IdPrefix = (typeof ID_PREFIXES)[keyof typeof ID_PREFIXES];

@@ -3,7 +3,10 @@
  * The storage ports. Adapters implement them for SQLite and PostgreSQL
  * (`@drawdown/billing-store`); the core sees only these interfaces.
  */
+
 import type { Account, ApiKey } from '../access/account.js';
+import type { ClientTokenRepository } from '../access/client-tokens.js';
+import type { CustomerAuthTokenRepository } from '../access/customer-auth-tokens.js';
 import type { Address, Business, Customer, Meter, Price, Product, UsageBalanceUnit } from '../catalogue/entities.js';
 import type { Discount, DiscountGroup } from '../discounts/discount.js';
 import type { StoredEvent } from '../events/stored-event.js';
@@ -219,6 +222,8 @@ export interface Repositories extends PaymentRepositories {
   readonly metricRollups: MetricRollupRepository;
   readonly reports: ReportRepository;
   readonly creditBalances: CreditBalanceRepository;
+  readonly clientTokens: ClientTokenRepository;
+  readonly customerAuthTokens: CustomerAuthTokenRepository;
   /** Each account environment's payment provider and credentials (ADR 1420). */
   readonly providerSettings: ProviderSettingsRepository;
   readonly providerCustomers: ProviderCustomerRepository;

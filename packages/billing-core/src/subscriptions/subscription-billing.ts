@@ -21,7 +21,7 @@ import {
   type TransactionHooks,
 } from '../transactions/payments.js';
 import { type PaymentMethod, SANDBOX_PROVIDER, sandboxOffSessionOutcome } from '../transactions/saved-methods.js';
-import { DEFAULT_TAX_SETTINGS } from '../transactions/tax-settings.js';
+import { withTaxDefaults } from '../transactions/tax-settings.js';
 import type { Transaction } from '../transactions/transaction.js';
 import { insertTransaction, saveTransaction } from '../transactions/transaction-changes.js';
 import { bill } from '../transactions/transactions.js';
@@ -199,12 +199,17 @@ export async function priceCharge(
   const address = subscription.addressId
     ? await tx.addresses.findById(context.scope, subscription.addressId)
     : undefined;
-  const taxSettings = (await tx.billingSettings.findTaxSettings(context.scope)) ?? DEFAULT_TAX_SETTINGS;
+  // The subscription's business rides on its charges: its VAT id may reverse charge them (ADR 1430).
+  const business = subscription.businessId
+    ? await tx.businesses.findById(context.scope, subscription.businessId)
+    : undefined;
+  const taxSettings = withTaxDefaults(await tx.billingSettings.findTaxSettings(context.scope));
   return buildTransaction(
     {
       items: charge.items,
       customer: customer ?? null,
       address: address ?? null,
+      business: business?.customerId === subscription.customerId ? business : null,
       currencyCode: subscription.currencyCode,
       collectionMode: subscription.collectionMode,
       origin: charge.origin,

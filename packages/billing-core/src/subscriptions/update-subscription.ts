@@ -12,8 +12,10 @@
  *
  * A preview runs exactly this code in a database transaction that is then rolled back.
  */
+
+import { resolveBusiness } from '../catalogue/businesses.js';
 import type { CustomData } from '../catalogue/entities.js';
-import { usableAddressOf } from '../catalogue/references.js';
+import { usableAddressOf, usableCustomer } from '../catalogue/references.js';
 import { BillingError } from '../shared/billing-error.js';
 import type { OperationContext } from '../shared/operation-context.js';
 import type { Repositories } from '../shared/repository.js';
@@ -59,6 +61,10 @@ export interface UpdateSubscriptionInput {
   /** Only `null` is accepted: it removes the scheduled change. */
   readonly scheduledChange?: null | undefined;
   readonly addressId?: string | undefined;
+  /** Moves the subscription to another customer of the account; needs an address of that customer. */
+  readonly customerId?: string | undefined;
+  /** A business of the subscription's customer; null removes it. */
+  readonly businessId?: string | null | undefined;
   /** Moves the next billing date and the day later periods renew on (`billing-date.ts`). */
   readonly nextBilledAt?: string | undefined;
   /** Invoice terms for manual collection; refused on a subscription collected automatically. */
@@ -198,8 +204,15 @@ export async function applySubscriptionUpdate(
   }
   const collectionMode = input.collectionMode ?? current.collectionMode;
   requireCollectionMode(items, collectionMode);
+  const customerId = await changedCustomer(context, tx, current, items, input);
   // The address bills every renewal: it must be the subscription customer's, and usable.
-  if (input.addressId !== undefined) await usableAddressOf(tx, context.scope, current.customerId, input.addressId);
+  if (input.addressId !== undefined) await usableAddressOf(tx, context.scope, customerId, input.addressId);
+  const businessId =
+    input.businessId === undefined
+      ? current.businessId
+      : input.businessId === null
+        ? null
+        : (await resolveBusiness(context, tx, input.businessId, customerId)).id;
   if (collectionMode === 'automatic' && input.billingDetails) {
     throw BillingError.invalidField('billing_details', 'applies only to a subscription collected manually');
   }
@@ -218,6 +231,8 @@ export async function applySubscriptionUpdate(
     collectionMode,
     billingDetails,
     customData: input.customData === undefined ? current.customData : input.customData,
+    customerId,
+    businessId,
     addressId: input.addressId ?? current.addressId,
     scheduledChange: input.scheduledChange === null ? null : current.scheduledChange,
     internal: { ...current.internal, pendingLines: [...(current.internal.pendingLines ?? []), ...pending] },
@@ -250,6 +265,43 @@ export async function applySubscriptionUpdate(
   }
   const pastDue = await markPastDue(context, tx, saved, at);
   return { subscription: pastDue, immediateTransaction: outcome.transaction, nextPeriodLines: [] };
+}
+
+/**
+ * The customer the subscription bills after the update. Another customer of the account takes
+ * an address of theirs in the same request (the old one is not theirs), and a business the old
+ * customer held must be replaced or removed: nothing of the old customer's carries over silently.
+ * Allowance balances belong to a customer, so a subscription with allowances keeps its customer.
+ */
+async function changedCustomer(
+  context: OperationContext,
+  tx: Repositories,
+  current: Subscription,
+  items: readonly SubscriptionItem[],
+  input: UpdateSubscriptionInput,
+): Promise<string> {
+  if (input.customerId === undefined || input.customerId === current.customerId) return current.customerId;
+  const customer = await usableCustomer(tx, context.scope, input.customerId);
+  if (hasAllowances(current.items) || hasAllowances(items)) {
+    throw new BillingError(
+      'subscription_customer_change_not_allowed_for_allowance',
+      `Subscription ${current.id} grants allowances to its customer's usage balances; it cannot move to another customer.`,
+      [{ field: 'customer_id', message: 'cannot change on a subscription whose prices have allowances' }],
+    );
+  }
+  if (input.addressId === undefined) {
+    throw BillingError.invalidField(
+      'address_id',
+      'is required when customer_id changes: an address of the new customer',
+    );
+  }
+  if (current.businessId !== null && input.businessId === undefined) {
+    throw BillingError.invalidField(
+      'business_id',
+      'is required when customer_id changes (a business of the new customer, or null): the current one is the previous customer’s',
+    );
+  }
+  return customer.id;
 }
 
 export async function updateSubscription(

@@ -11,10 +11,13 @@ import { isSupportedCurrency } from '../money/currencies.js';
 import { Decimal } from '../money/decimal.js';
 import { BillingError } from '../shared/billing-error.js';
 import type { IdGenerator } from '../shared/ids.js';
+import { type LocationTax, locationTax, type TaxLocation } from '../tax/location-tax.js';
+import { TAX_RATE_DATASET } from '../tax/tax-rate-dataset.js';
 import { DEFAULT_BILLING_DETAILS } from './due-dates.js';
 import { type TaxSettings, taxRateFor } from './tax-settings.js';
 import type {
   BillingDetails,
+  ResolvedTaxMode,
   Transaction,
   TransactionBillingPeriod,
   TransactionCollectionMode,
@@ -41,7 +44,9 @@ export interface BuildTransactionInput {
   readonly address: Address | null;
   /** A country without a stored address (previews); an address's own country wins. */
   readonly countryCode?: string | null | undefined;
-  /** Must belong to `customer`; the caller checks it is active. */
+  /** A postal code without a stored address (previews), for regional rates (ADR 1430). */
+  readonly postalCode?: string | null | undefined;
+  /** Must belong to `customer`; the caller checks it is active. Its tax id may reverse charge VAT. */
   readonly business?: Business | null | undefined;
   /** Defaults to the first item's currency; every item must be priced in it. */
   readonly currencyCode?: string | undefined;
@@ -63,7 +68,7 @@ export interface BuildTransactionInput {
 
 export interface BuildEnvironment {
   readonly ids: IdGenerator;
-  /** The account environment's current time, RFC 3339. */
+  /** The account environment's current time, RFC 3339; location rates are those in force then. */
   readonly now: string;
   readonly taxSettings: TaxSettings;
 }
@@ -101,6 +106,28 @@ function requireOneTrial(items: readonly BuildTransactionItem[]): void {
       'The recurring prices of a transaction that starts a subscription must all have the same trial period, or none.',
     );
   }
+}
+
+/** The rate and inclusion of each price's tax on one transaction (ADR 0403, ADR 1430). */
+export function taxResolver(input: BuildTransactionInput, environment: BuildEnvironment) {
+  const settings = environment.taxSettings;
+  const location: TaxLocation = {
+    countryCode: input.address?.countryCode ?? input.countryCode ?? null,
+    region: input.address?.region ?? null,
+    postalCode: input.address ? input.address.postalCode : (input.postalCode ?? null),
+    taxIdentifier: input.business?.taxIdentifier ?? null,
+  };
+  let located: LocationTax | undefined;
+  const byLocation = (): LocationTax => {
+    located ??= locationTax(TAX_RATE_DATASET, location, environment.now, settings.sellerCountryCode);
+    return located;
+  };
+  const accountRate = taxRateFor(settings, location.countryCode);
+  return (price: Price): { readonly rate: Decimal; readonly mode: ResolvedTaxMode } => {
+    const mode = price.taxMode === 'account_setting' ? settings.defaultTaxMode : price.taxMode;
+    if (mode === 'location') return byLocation();
+    return { rate: settings.rateSource === 'location' ? byLocation().rate : accountRate, mode };
+  };
 }
 
 /** `draft` until customer and address are both known, then `ready`. */
@@ -142,7 +169,7 @@ export function buildTransaction(
   const currencyCode = input.currencyCode ?? unitPriceFor(first.price, countryCode).currencyCode;
   if (!isSupportedCurrency(currencyCode))
     throw BillingError.invalidField('currency_code', 'is not a supported currency');
-  const rate = taxRateFor(environment.taxSettings, countryCode);
+  const taxOf = taxResolver(input, environment);
   const undiscounted = input.items.map((item, index) => {
     const { price, quantity } = item;
     if (item.change) {
@@ -156,6 +183,7 @@ export function buildTransaction(
       );
     }
     const unitPrice = unitPriceFor(price, countryCode);
+    const { rate, mode } = taxOf(price);
     if (unitPrice.currencyCode !== currencyCode) {
       throw BillingError.invalidField(
         `items[${index}].price_id`,
@@ -169,7 +197,7 @@ export function buildTransaction(
       quantity,
       unitAmount: input.startsTrials && isTrialPrice(price) ? 0n : BigInt(unitPrice.amount),
       rate: rate.isZero() ? Decimal.zero : rate,
-      mode: price.taxMode === 'account_setting' ? environment.taxSettings.defaultTaxMode : price.taxMode,
+      mode,
       share: item.change?.share ?? undefined,
     };
   });

@@ -1,14 +1,28 @@
 /**
  * @module
- * Tax configuration of one account environment (ADR 0403): the mode that prices with
- * `tax_mode: account_setting` use, a default rate, and rates by the billing address's country.
+ * Tax configuration of one account environment (ADR 0403, ADR 1430): the mode that prices with
+ * `tax_mode: account_setting` use (`internal`, `external` or `location`), where the rates of
+ * inclusive and exclusive prices come from (the account's own `default_rate` and
+ * `country_rates`, or the location dataset), and the seller's country for the EU reverse charge.
  * Changing the settings affects transactions computed afterwards; stored totals never change.
  */
 import { Decimal } from '../money/decimal.js';
 import { BillingError } from '../shared/billing-error.js';
 import type { OperationContext } from '../shared/operation-context.js';
 import { nowTimestamp } from '../shared/operation-context.js';
+import type { Repositories } from '../shared/repository.js';
+import { TAX_RATE_DATASET } from '../tax/tax-rate-dataset.js';
 import type { ResolvedTaxMode } from './transaction.js';
+
+/** What `tax_mode: account_setting` resolves to. */
+export type DefaultTaxMode = ResolvedTaxMode | 'location';
+
+/**
+ * Where the rate of an `internal` or `external` price comes from: the account's own rates
+ * (`account`, ADR 0403) or the location dataset (`location`). Prices in `location` mode always
+ * take the dataset's rate.
+ */
+export type TaxRateSource = 'account' | 'location';
 
 export interface CountryTaxRate {
   /** ISO 3166-1 alpha-2. */
@@ -17,7 +31,14 @@ export interface CountryTaxRate {
 }
 
 export interface TaxSettings {
-  readonly defaultTaxMode: ResolvedTaxMode;
+  readonly defaultTaxMode: DefaultTaxMode;
+  readonly rateSource: TaxRateSource;
+  /**
+   * The country the seller is established in (ISO 3166-1 alpha-2): an EU business buying in
+   * this same country is charged VAT, one in any other EU country is reverse charged. Null
+   * treats the seller as established outside every EU country.
+   */
+  readonly sellerCountryCode: string | null;
   /** A decimal fraction between 0 and 1 with at most 6 places: `"0.2"` is 20%. */
   readonly defaultRate: string;
   readonly countryRates: readonly CountryTaxRate[];
@@ -27,6 +48,8 @@ export interface TaxSettings {
 /** Until an account sets its own: prices exclusive of tax, at a zero rate. */
 export const DEFAULT_TAX_SETTINGS: TaxSettings = {
   defaultTaxMode: 'external',
+  rateSource: 'account',
+  sellerCountryCode: null,
   defaultRate: '0',
   countryRates: [],
   updatedAt: null,
@@ -37,7 +60,9 @@ const COUNTRY_CODE = /^[A-Z]{2}$/;
 export const MAX_COUNTRY_RATES = 250;
 
 export interface UpdateTaxSettingsInput {
-  readonly defaultTaxMode?: ResolvedTaxMode | undefined;
+  readonly defaultTaxMode?: DefaultTaxMode | undefined;
+  readonly rateSource?: TaxRateSource | undefined;
+  readonly sellerCountryCode?: string | null | undefined;
   readonly defaultRate?: string | undefined;
   /** Replaces the whole list when sent. */
   readonly countryRates?: readonly CountryTaxRate[] | undefined;
@@ -61,8 +86,23 @@ export function taxRateFor(settings: TaxSettings, countryCode: string | null): D
   return Decimal.parse(own?.rate ?? settings.defaultRate);
 }
 
+/** Settings stored before ADR 1430 lack its fields: they take the defaults. */
+export function withTaxDefaults(settings: Partial<TaxSettings> | undefined): TaxSettings {
+  return { ...DEFAULT_TAX_SETTINGS, ...settings };
+}
+
+/** The dataset behind location tax, named and dated for the settings' readers. */
+export const TAX_RATE_DATASET_NAME = `${TAX_RATE_DATASET.source}@${TAX_RATE_DATASET.version} (${TAX_RATE_DATASET.published})`;
+
+export async function findTaxSettings(
+  context: Pick<OperationContext, 'scope'>,
+  tx: Repositories,
+): Promise<TaxSettings> {
+  return withTaxDefaults(await tx.billingSettings.findTaxSettings(context.scope));
+}
+
 export async function getTaxSettings(context: OperationContext): Promise<TaxSettings> {
-  return (await context.store.billingSettings.findTaxSettings(context.scope)) ?? DEFAULT_TAX_SETTINGS;
+  return findTaxSettings(context, context.store);
 }
 
 export async function updateTaxSettings(
@@ -92,10 +132,16 @@ export async function updateTaxSettings(
     }
     countryRates.sort((left, right) => left.countryCode.localeCompare(right.countryCode));
   }
+  const sellerCountryCode = input.sellerCountryCode;
+  if (sellerCountryCode !== undefined && sellerCountryCode !== null && !COUNTRY_CODE.test(sellerCountryCode)) {
+    throw BillingError.invalidField('seller_country_code', 'must be an ISO 3166-1 alpha-2 code such as DE, or null');
+  }
   return context.store.transaction(async (tx) => {
-    const current = (await tx.billingSettings.findTaxSettings(context.scope)) ?? DEFAULT_TAX_SETTINGS;
+    const current = await findTaxSettings(context, tx);
     const next: TaxSettings = {
       defaultTaxMode: input.defaultTaxMode ?? current.defaultTaxMode,
+      rateSource: input.rateSource ?? current.rateSource,
+      sellerCountryCode: sellerCountryCode === undefined ? current.sellerCountryCode : sellerCountryCode,
       defaultRate: defaultRate ?? current.defaultRate,
       countryRates: countryRates ?? current.countryRates,
       updatedAt: nowTimestamp(context),

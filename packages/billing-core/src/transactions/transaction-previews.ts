@@ -3,10 +3,12 @@
  * Previews of what a transaction would charge, computed by the same builder as real
  * transactions (`buildTransaction`), from reads only: nothing is written. `POST
  * /transactions/preview` answers the priced transaction; `POST /pricing-preview` the priced
- * lines with amounts formatted for display. Tax is today's tax settings for the country of the
- * address (a stored one, or a country sent with the request), else the default rate.
+ * lines with amounts formatted for display. Tax is that of a transaction built now: the tax
+ * settings and, for location tax, the address (a stored one, or a country and postal code sent
+ * with the request) and the business's VAT id (ADR 1430).
  */
 import { COUNTRY_CODE_PATTERN } from '../catalogue/addresses.js';
+import { resolveBusiness } from '../catalogue/businesses.js';
 import { type CurrencyCode, isSupportedCurrency } from '../money/currencies.js';
 import { formatMinorUnits } from '../money/money-format.js';
 
@@ -14,7 +16,7 @@ import { BillingError } from '../shared/billing-error.js';
 import type { OperationContext } from '../shared/operation-context.js';
 import { nowTimestamp } from '../shared/operation-context.js';
 import { buildTransaction } from './build-transaction.js';
-import { DEFAULT_TAX_SETTINGS } from './tax-settings.js';
+import { withTaxDefaults } from './tax-settings.js';
 import type { AmountTotals, Transaction } from './transaction.js';
 import { resolveItems, resolveParties } from './transactions.js';
 
@@ -27,6 +29,8 @@ export interface PreviewTransactionInput {
   readonly items: readonly { readonly priceId: string; readonly quantity: number }[];
   readonly customerId?: string | null | undefined;
   readonly addressId?: string | null | undefined;
+  /** A business of the customer: its VAT id may reverse charge the tax (ADR 1430). */
+  readonly businessId?: string | null | undefined;
   readonly currencyCode?: string | null | undefined;
   readonly address?: PreviewAddress | null | undefined;
   /** Price trial items at their full price instead of free (`POST /transactions/preview`). */
@@ -39,6 +43,7 @@ export interface TransactionPreview {
   readonly ignoreTrials: boolean;
   readonly customerId: string | null;
   readonly addressId: string | null;
+  readonly businessId: string | null;
   readonly currencyCode: string;
   readonly address: PreviewAddress | null;
   /** The transaction as it would be built; never stored. */
@@ -69,13 +74,17 @@ export async function previewTransaction(
   const store = context.store;
   const items = await resolveItems(context, store, input.items);
   const { customer, address } = await resolveParties(context, store, input.customerId ?? null, input.addressId ?? null);
-  const taxSettings = (await store.billingSettings.findTaxSettings(context.scope)) ?? DEFAULT_TAX_SETTINGS;
+  const business =
+    input.businessId == null ? null : await resolveBusiness(context, store, input.businessId, customer?.id ?? null);
+  const taxSettings = withTaxDefaults(await store.billingSettings.findTaxSettings(context.scope));
   const transaction = buildTransaction(
     {
       items,
       customer,
       address,
+      business,
       countryCode: input.address?.countryCode ?? null,
+      postalCode: input.address?.postalCode ?? null,
       currencyCode: input.currencyCode ?? undefined,
       collectionMode: 'automatic',
       origin: 'api',
@@ -87,6 +96,7 @@ export async function previewTransaction(
     ignoreTrials: input.ignoreTrials === true,
     customerId: customer?.id ?? null,
     addressId: address?.id ?? null,
+    businessId: business?.id ?? null,
     currencyCode: transaction.currencyCode,
     address: address ? { countryCode: address.countryCode, postalCode: address.postalCode } : (input.address ?? null),
     transaction,

@@ -190,5 +190,5 @@ export interface Transaction {
   readonly revisedAt: string | null;
 }
 
-/** The tax mode a price's `account_setting` resolves to. */
-export type ResolvedTaxMode = Exclude<TaxMode, 'account_setting'>;
+/** How a priced line carries its tax: prices include it (`internal`) or exclude it (`external`). */
+export type ResolvedTaxMode = Exclude<TaxMode, 'account_setting' | 'location'>;

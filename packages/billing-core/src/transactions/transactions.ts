@@ -16,7 +16,7 @@ import type { Page } from '../shared/pagination.js';
 import type { Repositories } from '../shared/repository.js';
 import { type BuildTransactionItem, buildTransaction } from './build-transaction.js';
 import { drawCredit, releaseCredit } from './credit-balances.js';
-import { DEFAULT_TAX_SETTINGS } from './tax-settings.js';
+import { withTaxDefaults } from './tax-settings.js';
 import type {
   BillingDetails,
   Transaction,
@@ -166,7 +166,7 @@ export async function createTransaction(
     const { customer, address } = await resolveParties(context, tx, input.customerId ?? null, input.addressId ?? null);
     const business =
       input.businessId == null ? null : await resolveBusiness(context, tx, input.businessId, customer?.id ?? null);
-    const taxSettings = (await tx.billingSettings.findTaxSettings(context.scope)) ?? DEFAULT_TAX_SETTINGS;
+    const taxSettings = withTaxDefaults(await tx.billingSettings.findTaxSettings(context.scope));
     const discount = await chooseDiscount(context, tx, input, input.currencyCode);
     let transaction = buildTransaction(
       {
@@ -255,7 +255,7 @@ export async function updateTransactionIn(
             : current.businessId;
       const business =
         businessId === null ? null : await resolveBusiness(context, tx, businessId, customer?.id ?? null);
-      const taxSettings = (await tx.billingSettings.findTaxSettings(context.scope)) ?? DEFAULT_TAX_SETTINGS;
+      const taxSettings = withTaxDefaults(await tx.billingSettings.findTaxSettings(context.scope));
       const sameDiscount = input.discountId !== undefined && input.discountId === current.discountId;
       const chosen = sameDiscount
         ? undefined

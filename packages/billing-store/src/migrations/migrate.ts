@@ -21,6 +21,7 @@ import { reports } from './0053-reports.js';
 import { demoAccount } from './0080-demo-account.js';
 import { payments } from './0100-payments.js';
 import { paymentProviderSettings } from './0110-payment-provider-settings.js';
+import { clientAndCustomerTokens } from './0120-client-and-customer-tokens.js';
 import type { Migration } from './migration.js';
 
 export const MIGRATIONS: readonly Migration[] = [
@@ -39,6 +40,7 @@ export const MIGRATIONS: readonly Migration[] = [
   businesses,
   transactionRevisions,
   searchColumns,
+  clientAndCustomerTokens,
   payments,
   paymentProviderSettings,
 ];

@@ -31,6 +31,7 @@ import type {
   UpdateUsageBalanceUnitInput,
   UsageBalanceUnit,
 } from '../types/catalogue.js';
+import type { CustomerAuthToken } from '../types/tokens.js';
 import { Resource, segment } from './resource.js';
 
 /** The five calls of a top-level catalogue entity. */
@@ -85,6 +86,11 @@ export class CustomersResource extends CatalogueResource<
   ListCustomersParams
 > {
   protected readonly path = '/customers';
+
+  /** A customer authentication token for the hosted checkout, valid 30 minutes. */
+  generateAuthToken(customerId: string, options?: RequestOptions): Promise<CustomerAuthToken> {
+    return this.data({ method: 'POST', path: `${this.path}/${segment(customerId)}/auth-token`, ...options });
+  }
 }
 
 export class UsageBalanceUnitsResource extends CatalogueResource<

@@ -58,7 +58,7 @@ export interface Allowance {
   readonly amount: string;
 }
 
-export type TaxMode = 'account_setting' | 'external' | 'internal';
+export type TaxMode = 'account_setting' | 'external' | 'internal' | 'location';
 
 export interface UnitPriceOverride {
   readonly countryCodes: readonly string[];

@@ -219,8 +219,17 @@ export interface ListAdjustmentsParams extends PageParams {
   readonly status?: readonly string[];
 }
 
+/** `location`: the customer's location decides the rate and whether prices include it. */
+export type DefaultTaxMode = 'internal' | 'external' | 'location';
+
 export interface TaxSettings {
-  readonly defaultTaxMode: 'internal' | 'external';
+  readonly defaultTaxMode: DefaultTaxMode;
+  /** Where the rates of `internal` and `external` prices come from: these settings, or the location dataset. */
+  readonly rateSource: 'account' | 'location';
+  /** The seller's country for the EU reverse charge; null is outside every EU country. */
+  readonly sellerCountryCode: string | null;
+  /** The location rates dataset in use, such as `sales-tax@2.23.0 (2026-05-19)`. */
+  readonly locationRates: string;
   /** Decimal fraction: `"0.2"` is 20%. */
   readonly defaultRate: string;
   readonly countryRates: readonly { readonly countryCode: string; readonly rate: string }[];
@@ -228,7 +237,9 @@ export interface TaxSettings {
 }
 
 export interface UpdateTaxSettingsInput {
-  readonly defaultTaxMode?: 'internal' | 'external';
+  readonly defaultTaxMode?: DefaultTaxMode;
+  readonly rateSource?: 'account' | 'location';
+  readonly sellerCountryCode?: string | null;
   readonly defaultRate?: string;
   readonly countryRates?: readonly { readonly countryCode: string; readonly rate: string }[];
 }

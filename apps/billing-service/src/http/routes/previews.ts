@@ -43,6 +43,7 @@ function toPreviewInput(body: PreviewBody): PreviewTransactionInput {
     items,
     customerId: body.customerId,
     addressId: body.addressId,
+    businessId: body.businessId,
     currencyCode: body.currencyCode,
     address: body.address,
     ignoreTrials: body.ignoreTrials,
@@ -54,7 +55,7 @@ function presentParties(preview: TransactionPreview) {
   return {
     customerId: preview.customerId,
     addressId: preview.addressId,
-    businessId: null,
+    businessId: preview.businessId,
     currencyCode: preview.currencyCode,
     discountId: null,
     customerIpAddress: null,

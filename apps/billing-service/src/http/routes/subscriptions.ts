@@ -61,6 +61,8 @@ function toUpdateInput(body: UpdateBody): UpdateSubscriptionInput {
     customData: body.customData,
     scheduledChange: body.scheduledChange === null ? null : undefined,
     addressId: body.addressId,
+    customerId: body.customerId,
+    businessId: body.businessId,
     nextBilledAt: body.nextBilledAt,
     billingDetails: billingDetailsOf(body.billingDetails),
     discount:

@@ -19,6 +19,8 @@ import {
   INVOICE_DISPOSITIONS,
   INVOICE_LINK_LIFETIME_MS,
   type InvoiceDisposition,
+  TAX_RATE_DATASET_NAME,
+  type TaxSettings,
   TRANSACTION_INCLUDES,
   TRANSACTION_ORIGINS,
   TRANSACTION_STATUSES,
@@ -215,10 +217,13 @@ export function registerTransactionRoutes(app: Hono<AppEnv>, invoiceLinks: Invoi
     return respondPage(c, await c.var.useCases.listAdjustments(c.var.caller, query), perPage);
   });
 
+  // The settings name the location rates dataset in use (ADR 1430).
+  const presentTaxSettings = (settings: TaxSettings) => ({ ...settings, locationRates: TAX_RATE_DATASET_NAME });
   app.get('/tax-settings', need('transaction.read'), async (c) =>
-    respond(c, await c.var.useCases.getTaxSettings(c.var.caller)),
+    respond(c, presentTaxSettings(await c.var.useCases.getTaxSettings(c.var.caller))),
   );
   app.patch('/tax-settings', need('transaction.write'), async (c) => {
-    return respond(c, await c.var.useCases.updateTaxSettings(c.var.caller, await readBody(c, UpdateTaxSettingsBody)));
+    const body = await readBody(c, UpdateTaxSettingsBody);
+    return respond(c, presentTaxSettings(await c.var.useCases.updateTaxSettings(c.var.caller, body)));
   });
 }

@@ -1,0 +1,162 @@
+/**
+ * @module
+ * Client-side tokens (ADR 1431): the public tokens a browser page (the hosted checkout, as the
+ * public API's browser library does) authenticates with. `live_` or `test_` by environment and
+ * random after that. Stored hashed: the whole token is shown once, in the create answer; every
+ * later read, and every event, shows it masked to its last four characters. A revoked token
+ * stays revoked, and a token authenticates only in its own account and environment.
+ */
+import { BillingError } from '../shared/billing-error.js';
+import type { OperationContext } from '../shared/operation-context.js';
+import { nowTimestamp, recordEvent } from '../shared/operation-context.js';
+import type { ListQuery, Page } from '../shared/pagination.js';
+import type { Environment, Scope } from '../shared/scope.js';
+import type { KeySecrets } from './api-keys.js';
+
+export const CLIENT_TOKEN_STATUSES = ['active', 'revoked'] as const;
+export type ClientTokenStatus = (typeof CLIENT_TOKEN_STATUSES)[number];
+
+export interface ClientToken {
+  readonly id: string;
+  /** `live_…` / `test_…`: whole only in the create answer, else masked (`test_…a1b2`). */
+  readonly token: string;
+  readonly name: string;
+  readonly description: string | null;
+  readonly status: ClientTokenStatus;
+  readonly createdAt: string;
+  readonly updatedAt: string;
+  readonly revokedAt: string | null;
+}
+
+/** A client token as stored: the entity (masked) and the SHA-256 of the whole token. */
+export interface StoredClientToken {
+  readonly token: ClientToken;
+  readonly tokenHash: string;
+}
+
+export type ClientTokenColumn = 'id' | 'status';
+
+export interface ClientTokenRepository {
+  insert(scope: Scope, stored: StoredClientToken): Promise<void>;
+  update(scope: Scope, token: ClientToken): Promise<void>;
+  findById(scope: Scope, id: string): Promise<ClientToken | undefined>;
+  findByIdForUpdate(scope: Scope, id: string): Promise<ClientToken | undefined>;
+  list(scope: Scope, query: ListQuery<ClientTokenColumn>): Promise<Page<ClientToken>>;
+  /** The token whose whole text hashes to `tokenHash`, in any account, with its scope. */
+  findByHash(tokenHash: string): Promise<{ readonly scope: Scope; readonly token: ClientToken } | undefined>;
+}
+
+/** What the token use cases need beyond an operation: randomness and hashing. */
+export interface TokenContext extends OperationContext {
+  readonly secrets: Pick<KeySecrets, 'generateSecret' | 'hash'>;
+}
+
+const TOKEN_TAG = { live: 'live', sandbox: 'test' } as const satisfies Record<Environment, string>;
+const CLIENT_TOKEN_PATTERN = /^(live|test)_[a-z\d]{32}$/;
+const MASK_VISIBLE = 4;
+
+/** 32 lowercase letters and digits from the secret source (about 165 bits). */
+function tokenBody(secrets: TokenContext['secrets']): string {
+  let body = '';
+  while (body.length < 32)
+    body += secrets
+      .generateSecret()
+      .toLowerCase()
+      .replace(/[^a-z\d]/g, '');
+  return body.slice(0, 32);
+}
+
+export function maskClientToken(token: string): string {
+  return `${token.slice(0, 5)}…${token.slice(-MASK_VISIBLE)}`;
+}
+
+export interface CreateClientTokenInput {
+  readonly name: string;
+  readonly description?: string | null | undefined;
+}
+
+/** Creates an active token; the answer is the only place its whole text ever appears. */
+export async function createClientToken(context: TokenContext, input: CreateClientTokenInput): Promise<ClientToken> {
+  const whole = `${TOKEN_TAG[context.scope.environment]}_${tokenBody(context.secrets)}`;
+  const now = nowTimestamp(context);
+  const token: ClientToken = {
+    id: context.ids.newId('ctkn'),
+    token: maskClientToken(whole),
+    name: input.name,
+    description: input.description ?? null,
+    status: 'active',
+    createdAt: now,
+    updatedAt: now,
+    revokedAt: null,
+  };
+  await context.store.transaction(async (tx) => {
+    await tx.clientTokens.insert(context.scope, { token, tokenHash: context.secrets.hash(whole) });
+    await recordEvent(context, tx, 'client_token.created', 'client_token', token);
+  });
+  return { ...token, token: whole };
+}
+
+export async function getClientToken(context: OperationContext, id: string): Promise<ClientToken> {
+  const token = await context.store.clientTokens.findById(context.scope, id);
+  if (!token) throw BillingError.notFound('Client token', id);
+  return token;
+}
+
+export function listClientTokens(
+  context: OperationContext,
+  query: ListQuery<ClientTokenColumn>,
+): Promise<Page<ClientToken>> {
+  return context.store.clientTokens.list(context.scope, query);
+}
+
+export interface UpdateClientTokenInput {
+  readonly status?: ClientTokenStatus | undefined;
+}
+
+/**
+ * Revokes a token (`status: revoked`); asking for the status it has changes nothing.
+ * @throws BillingError `client_token_revoked` when asked to make a revoked token active.
+ */
+export async function updateClientToken(
+  context: OperationContext,
+  id: string,
+  input: UpdateClientTokenInput,
+): Promise<ClientToken> {
+  return context.store.transaction(async (tx) => {
+    const current = await tx.clientTokens.findByIdForUpdate(context.scope, id);
+    if (!current) throw BillingError.notFound('Client token', id);
+    if (input.status === undefined || input.status === current.status) return current;
+    if (current.status === 'revoked') {
+      throw new BillingError('client_token_revoked', `Client token ${id} is revoked and cannot be made active again.`, [
+        { field: 'status', message: 'a revoked client token stays revoked' },
+      ]);
+    }
+    const now = nowTimestamp(context);
+    const next: ClientToken = { ...current, status: 'revoked', revokedAt: now, updatedAt: now };
+    await tx.clientTokens.update(context.scope, next);
+    // As the public API does for status changes: the entity was updated, and revoked.
+    await recordEvent(context, tx, 'client_token.updated', 'client_token', next);
+    await recordEvent(context, tx, 'client_token.revoked', 'client_token', next);
+    return next;
+  });
+}
+
+/**
+ * The account environment an active client token belongs to, for pages that authenticate with
+ * one (the hosted checkout). Refused when the token is malformed, unknown, revoked, or of the
+ * other environment than the one it is presented to.
+ * @throws BillingError `invalid_client_token`.
+ */
+export async function authenticateClientToken(
+  store: OperationContext['store'],
+  secrets: Pick<KeySecrets, 'hash'>,
+  environment: Environment,
+  presented: string,
+): Promise<{ readonly scope: Scope; readonly token: ClientToken }> {
+  const refuse = () => new BillingError('invalid_client_token', 'Invalid, revoked or expired client-side token.');
+  const match = CLIENT_TOKEN_PATTERN.exec(presented);
+  if (!match || match[1] !== TOKEN_TAG[environment]) throw refuse();
+  const found = await store.clientTokens.findByHash(secrets.hash(presented));
+  if (!found || found.scope.environment !== environment || found.token.status !== 'active') throw refuse();
+  return found;
+}
