@@ -296,6 +296,16 @@ describe.each(ENGINES)('%s: live payments through Stripe', (engine) => {
       outcome: 'applied',
     });
     await stripe.redeliver(String(disputeEvent?.id));
+    // A second dispute of the same payment finds nothing left to charge back.
+    await stripe.dispute(String(intent?.id), 'duplicate');
+    await stripe.settled();
+    const second = stripe.objects('evt_').findLast((event) => event.type === 'charge.dispute.created');
+    expect(second?.id).not.toBe(disputeEvent?.id);
+    expect(
+      JSON.parse(stripe.deliveries.find((d) => d.eventId === second?.id)?.responseBody ?? '{}').data,
+    ).toMatchObject({
+      outcome: 'ignored',
+    });
     const adjustments = (await live.get(`/adjustments?transaction_id=${transactionId}`)).list;
     expect(adjustments).toHaveLength(1);
     expect(adjustments[0]).toMatchObject({ action: 'chargeback', type: 'full', status: 'approved' });

@@ -73,6 +73,8 @@ export interface ProviderNotificationLog {
     notification: { readonly ref: string; readonly kind: string; readonly outcome: NotificationOutcome },
     at: string,
   ): Promise<boolean>;
+  /** Corrects what a recorded notification came to, once its effect is known (same database transaction). */
+  settle(scope: Scope, provider: string, notificationRef: string, outcome: NotificationOutcome): Promise<void>;
 }
 
 /** The live route that receives an account's provider webhooks. */

@@ -105,7 +105,9 @@ export async function receiveProviderNotification(
       return 'duplicate';
     }
     if (notification.kind === 'payment_disputed') {
-      return (await recordChargeback(context, tx, found.transactionId, notification)) ? 'applied' : 'ignored';
+      if (await recordChargeback(context, tx, found.transactionId, notification)) return 'applied';
+      await tx.providerNotifications.settle(scope, provider.name, notificationRef, 'ignored');
+      return 'ignored';
     }
     const paymentOutcome = outcomeOf(notification);
     if (paymentOutcome) await ports.applyOutcome(context, tx, found.attemptId, paymentOutcome, hooks);

@@ -95,4 +95,12 @@ export class SqlProviderNotificationLog implements ProviderNotificationLog {
     );
     return changed > 0;
   }
+
+  async settle(scope: Scope, provider: string, notificationRef: string, outcome: NotificationOutcome): Promise<void> {
+    await this.sql.run(
+      `update provider_notifications set outcome = ?
+       where account_id = ? and environment = ? and provider = ? and notification_ref = ?`,
+      [outcome, scope.accountId, scope.environment, provider, notificationRef],
+    );
+  }
 }
