@@ -384,6 +384,18 @@ export function createUseCases(ports: UseCasePorts) {
       const found = await store.paymentAttempts.findByProviderRef(provider, providerPaymentRef);
       return found && { scope: found.scope, attemptId: found.attempt.id, transactionId: found.attempt.transactionId };
     },
+    async findAttemptById(scope, attemptId) {
+      const attempt = await store.paymentAttempts.findById(scope, attemptId);
+      return (
+        attempt && {
+          scope,
+          attemptId: attempt.id,
+          transactionId: attempt.transactionId,
+          provider: attempt.provider,
+          providerPaymentRef: attempt.providerPaymentRef,
+        }
+      );
+    },
     applyOutcome,
   };
 
@@ -619,7 +631,6 @@ export function createUseCases(ports: UseCasePorts) {
         providerName,
         incoming,
       ),
-    hasPaymentProvider: async (caller: Caller) => (await providers.providerFor(caller.scope)) !== undefined,
     listPaymentMethods: bind(listPaymentMethods),
     getPaymentMethod: bind(getPaymentMethod),
     deletePaymentMethod: bind((context, customerId: string, id: string) =>

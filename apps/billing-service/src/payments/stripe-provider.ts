@@ -328,6 +328,7 @@ export class StripeProvider implements PaymentProvider {
           kind: 'payment_succeeded',
           notificationRef,
           providerPaymentRef: intent.id,
+          attemptId: this.attemptOf(intent.metadata),
           method: await this.methodById(intent.payment_method),
         };
       }
@@ -338,6 +339,7 @@ export class StripeProvider implements PaymentProvider {
           kind: 'payment_declined',
           notificationRef,
           providerPaymentRef: intent.id,
+          attemptId: this.attemptOf(intent.metadata),
           errorCode: paymentErrorCodeOf(intent.last_payment_error ?? null),
           method: failed ? methodOf(failed) : null,
         };
@@ -348,6 +350,7 @@ export class StripeProvider implements PaymentProvider {
           kind: 'setup_succeeded',
           notificationRef,
           providerPaymentRef: intent.id,
+          attemptId: this.attemptOf(intent.metadata),
           method: await this.methodById(intent.payment_method),
         };
       }
@@ -358,6 +361,7 @@ export class StripeProvider implements PaymentProvider {
           kind: 'payment_declined',
           notificationRef,
           providerPaymentRef: intent.id,
+          attemptId: this.attemptOf(intent.metadata),
           errorCode: paymentErrorCodeOf(intent.last_setup_error ?? null),
           method: failed ? methodOf(failed) : null,
         };
@@ -377,6 +381,15 @@ export class StripeProvider implements PaymentProvider {
       default:
         return { kind: 'ignored', notificationRef };
     }
+  }
+
+  /** The attempt id Drawdown put in an intent's metadata, when the intent is this account's. */
+  private attemptOf(metadata: Stripe.Metadata | null | undefined): string | undefined {
+    const { scope } = this.dependencies;
+    if (metadata?.drawdown_account_id !== scope.accountId || metadata.drawdown_environment !== scope.environment) {
+      return undefined;
+    }
+    return metadata.drawdown_attempt_id;
   }
 
   private async methodById(reference: string | Stripe.PaymentMethod | null): Promise<ProviderMethod> {

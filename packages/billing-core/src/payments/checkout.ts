@@ -499,7 +499,7 @@ export async function useMethodForSubscription(
 }
 
 /**
- * Step 3: applies a provider's outcome to an attempt, once. Locks the transaction, then the
+ * Step 3: applies a provider's outcome to an attempt, once; false when the attempt was already final. Locks the transaction, then the
  * attempt (the order of step 1), so two outcomes of one attempt (the customer's return and a
  * webhook) apply one after the other and the second finds the attempt final.
  */
@@ -509,12 +509,12 @@ export async function applyOutcome(
   attemptId: string,
   outcome: PaymentOutcome,
   hooks: TransactionHooks,
-): Promise<void> {
+): Promise<boolean> {
   const unlocked = await tx.paymentAttempts.findById(context.scope, attemptId);
-  if (!unlocked) return;
+  if (!unlocked) return false;
   const transaction = await tx.transactions.findByIdForUpdate(context.scope, unlocked.transactionId);
   const attempt = await tx.paymentAttempts.findByIdForUpdate(context.scope, attemptId);
-  if (!transaction || !attempt || !IN_FLIGHT.includes(attempt.status)) return;
+  if (!transaction || !attempt || !IN_FLIGHT.includes(attempt.status)) return false;
   const now = nowTimestamp(context);
   const base = { ...attempt, providerPaymentRef: outcome.providerPaymentRef, updatedAt: now };
   switch (outcome.status) {
@@ -524,10 +524,10 @@ export async function applyOutcome(
         status: 'requires_action',
         actionUrl: outcome.actionUrl,
       });
-      return;
+      return true;
     case 'pending':
       await tx.paymentAttempts.update(context.scope, { ...base, status: 'processing' });
-      return;
+      return true;
     case 'declined': {
       await tx.paymentAttempts.update(context.scope, {
         ...base,
@@ -536,7 +536,7 @@ export async function applyOutcome(
         actionUrl: null,
       });
       await recordDecline(context, tx, attempt, transaction, outcome.errorCode, outcome.method);
-      return;
+      return true;
     }
     case 'succeeded': {
       const saved = await saveMethod(context, tx, attempt, transaction, outcome.method);
@@ -546,7 +546,7 @@ export async function applyOutcome(
         actionUrl: null,
         paymentMethodId: saved?.id ?? null,
       });
-      if (!PAYABLE.has(transaction.status)) return;
+      if (!PAYABLE.has(transaction.status)) return true;
       let completed: Transaction;
       if (attempt.kind === 'setup' || BigInt(transaction.details.totals.balance) <= 0n) {
         completed = await completeSettled(context, tx, transaction, { ...transaction, updatedAt: now }, hooks);
@@ -570,7 +570,7 @@ export async function applyOutcome(
       if (saved && completed.subscriptionId !== null) {
         await useMethodForSubscription(context, tx, completed.subscriptionId, saved.id);
       }
-      return;
+      return true;
     }
   }
 }

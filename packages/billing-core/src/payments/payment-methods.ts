@@ -192,10 +192,10 @@ export async function applyProviderNotification(
           method: notification.method,
         }
       : { status: 'succeeded', providerPaymentRef: notification.providerPaymentRef, method: notification.method };
-  await context.store.transaction((tx) =>
+  const applied = await context.store.transaction((tx) =>
     applyOutcome(context, tx, found.attempt.id, outcome, ports.hooksFor(context)),
   );
-  return { applied: true };
+  return { applied };
 }
 
 /**

@@ -151,12 +151,16 @@ export type ProviderNotification =
       /** The provider's id of this notification, for deduplication. */
       readonly notificationRef: string;
       readonly providerPaymentRef: string;
+      /** Drawdown's attempt, when the provider echoes it (Stripe's metadata): found even before its reference is stored. */
+      readonly attemptId?: string | undefined;
       readonly method: ProviderMethod;
     }
   | {
       readonly kind: 'payment_declined';
       readonly notificationRef: string;
       readonly providerPaymentRef: string;
+      /** Drawdown's attempt, when the provider echoes it (Stripe's metadata): found even before its reference is stored. */
+      readonly attemptId?: string | undefined;
       readonly errorCode: PaymentErrorCode;
       readonly method: ProviderMethod | null;
     }
@@ -164,6 +168,8 @@ export type ProviderNotification =
       readonly kind: 'setup_succeeded';
       readonly notificationRef: string;
       readonly providerPaymentRef: string;
+      /** Drawdown's attempt, when the provider echoes it (Stripe's metadata): found even before its reference is stored. */
+      readonly attemptId?: string | undefined;
       readonly method: ProviderMethod;
     }
   | {
@@ -171,6 +177,8 @@ export type ProviderNotification =
       readonly kind: 'payment_disputed';
       readonly notificationRef: string;
       readonly providerPaymentRef: string;
+      /** Drawdown's attempt, when the provider echoes it (Stripe's metadata): found even before its reference is stored. */
+      readonly attemptId?: string | undefined;
       readonly amount: string;
       readonly reason: string;
     }

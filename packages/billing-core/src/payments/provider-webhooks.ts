@@ -35,14 +35,19 @@ export interface ProviderWebhookPorts {
   contextFor(scope: Scope): Promise<OperationContext | undefined>;
   hooksFor(context: OperationContext): TransactionHooks;
   findAttempt(provider: string, providerPaymentRef: string): Promise<FoundAttempt | undefined>;
-  /** Applies an outcome to an attempt inside `tx`, once (ADR 1410). */
+  /** An attempt of this scope by its id (the provider echoed it before its reference was stored). */
+  findAttemptById(
+    scope: Scope,
+    attemptId: string,
+  ): Promise<(FoundAttempt & { readonly provider: string; readonly providerPaymentRef: string | null }) | undefined>;
+  /** Applies an outcome to an attempt inside `tx`, once (ADR 1410): false when the attempt already had its final outcome. */
   applyOutcome(
     context: OperationContext,
     tx: Repositories,
     attemptId: string,
     outcome: PaymentOutcome,
     hooks: TransactionHooks,
-  ): Promise<void>;
+  ): Promise<boolean>;
 }
 
 export interface ReceivedNotification {
@@ -93,8 +98,8 @@ export async function receiveProviderNotification(
     await ports.store.providerNotifications.record(scope, provider.name, { ...log, outcome: 'ignored' }, now);
     return { notificationRef, kind, outcome: 'ignored' };
   }
-  const found = await ports.findAttempt(provider.name, notification.providerPaymentRef);
-  if (!found || found.scope.accountId !== scope.accountId || found.scope.environment !== scope.environment) {
+  const found = await attemptOf(ports, scope, provider.name, notification);
+  if (!found) {
     await ports.store.providerNotifications.record(scope, provider.name, { ...log, outcome: 'unknown_payment' }, now);
     return { notificationRef, kind, outcome: 'unknown_payment' };
   }
@@ -110,10 +115,35 @@ export async function receiveProviderNotification(
       return 'ignored';
     }
     const paymentOutcome = outcomeOf(notification);
-    if (paymentOutcome) await ports.applyOutcome(context, tx, found.attemptId, paymentOutcome, hooks);
-    return 'applied';
+    if (paymentOutcome && (await ports.applyOutcome(context, tx, found.attemptId, paymentOutcome, hooks))) {
+      return 'applied';
+    }
+    // The attempt already had its outcome (the checkout or the off-session charge heard first).
+    await tx.providerNotifications.settle(scope, provider.name, notificationRef, 'ignored');
+    return 'ignored';
   });
   return { notificationRef, kind, outcome };
+}
+
+/** The attempt a notification is about, in this scope only: by the provider's reference, or by the attempt id it echoes. */
+async function attemptOf(
+  ports: ProviderWebhookPorts,
+  scope: Scope,
+  provider: string,
+  notification: Exclude<ProviderNotification, { kind: 'ignored' }>,
+): Promise<FoundAttempt | undefined> {
+  const byRef = await ports.findAttempt(provider, notification.providerPaymentRef);
+  if (byRef) {
+    return byRef.scope.accountId === scope.accountId && byRef.scope.environment === scope.environment
+      ? byRef
+      : undefined;
+  }
+  if (!notification.attemptId) return undefined;
+  const byId = await ports.findAttemptById(scope, notification.attemptId);
+  if (!byId || byId.provider !== provider) return undefined;
+  // An attempt whose reference is stored names another payment: not this one.
+  if (byId.providerPaymentRef !== null && byId.providerPaymentRef !== notification.providerPaymentRef) return undefined;
+  return byId;
 }
 
 /**

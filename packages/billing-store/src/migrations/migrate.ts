@@ -40,8 +40,8 @@ export const MIGRATIONS: readonly Migration[] = [
   businesses,
   transactionRevisions,
   searchColumns,
-  clientAndCustomerTokens,
   payments,
+  clientAndCustomerTokens,
   paymentProviderSettings,
 ];
 

@@ -103,7 +103,7 @@ export interface FakeStripe {
   /** Posts a raw body with a raw `Stripe-Signature` header (or none). */
   postRaw(body: string, signature: string | undefined): Promise<StripeDelivery>;
   /**
-   * The next `count` API requests are carried out but their answers never arrive (the
+   * The next `count` API writes (POSTs) are carried out but their answers never arrive (the
    * connection is cut): the client sees a network failure after Stripe acted.
    */
   loseAnswers(count: number): void;
@@ -649,7 +649,7 @@ export async function startFakeStripe(options: FakeStripeOptions): Promise<FakeS
         body = { error: error.body };
       }
       if (idempotencyKey) idempotent.set(idempotencyKey, { params: rawBody, status, body });
-      if (answersToLose > 0) {
+      if (answersToLose > 0 && method === 'POST') {
         answersToLose -= 1;
         req.socket.destroy();
         return;
