@@ -16,8 +16,12 @@ import {
 } from '@drawdown/price-search';
 import { Drawdown } from '@drawdown/sdk';
 
-const config = resolveServiceConfig({});
 const portalPort = Number(process.env.DRAWDOWN_PORTAL_PORT ?? 8082);
+// Sandbox portal session links and management URLs lead to the portal demo started below (ADR 1440).
+const demoHost = (process.env.DRAWDOWN_HOST ?? '127.0.0.1').replace(/^(0\.0\.0\.0|::)$/, '127.0.0.1');
+const config = resolveServiceConfig(
+  process.env.DRAWDOWN_SANDBOX_PORTAL_URL ? {} : { 'sandbox-portal-url': `http://${demoHost}:${portalPort}/billing` },
+);
 const searchPort = Number(process.env.DRAWDOWN_SEARCH_PORT ?? 8090);
 mkdirSync(config.dataDir, { recursive: true });
 

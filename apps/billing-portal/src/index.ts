@@ -28,10 +28,13 @@ export {
   type BillingPortalHandler,
   type BillingPortalOptions,
   createBillingPortal,
+  type PortalSessionGrant,
   type ResolveCustomerId,
 } from './portal/create-billing-portal.js';
 export { hasInvoice } from './portal/invoice-availability.js';
+export { LANGUAGES, type Language, pickLanguage } from './portal/messages.js';
 export type { PortalClient } from './portal/portal-client.js';
 export { FORBIDDEN, NO_CUSTOMER, NOT_AUTHENTICATED, type PortalRefusal } from './portal/portal-error.js';
 export { CONTENT_SECURITY_POLICY, SECURITY_HEADERS } from './portal/security-headers.js';
-export type { UsageMeterView } from './portal/usage-view.js';
+export type { SelfServiceOptions } from './portal/self-service.js';
+export type { UsageMeterView, UsagePeriodView } from './portal/usage-view.js';

@@ -207,18 +207,33 @@ describe('the billing portal in Chromium', () => {
 
     await viewAs('de-DE,de;q=0.9');
     expect(await page.locator('.amount').first().getAttribute('lang')).toBe('de-DE');
+    // Ada's stored locale is the API's default (en), so the browser's language decides the page's.
+    expect(await page.locator('html').getAttribute('lang')).toBe('de');
+    expect(await page.locator('#history-heading').textContent()).toBe('Abrechnungsverlauf');
     for (const text of await amountOf('EUR')) expect(text).toMatch(/^\d{1,3}(\.\d{3})*,\d{2} €$/);
     // The enterprise invoice (over 40 million dollars), to the cent.
     expect(largestUsd.length).toBeGreaterThan(9);
     expect(await amountOf('USD')).toContain(`${grouped(largestUsd, '.', ',')} $`);
 
+    for (const [tag, language, heading] of [
+      ['fr-FR', 'fr', 'Historique de facturation'],
+      ['es-ES,es;q=0.9', 'es', 'Historial de facturación'],
+    ] as const) {
+      await viewAs(tag);
+      expect(await page.locator('html').getAttribute('lang')).toBe(language);
+      expect(await page.locator('#history-heading').textContent()).toBe(heading);
+    }
+
     await viewAs('ja-JP');
+    expect(await page.locator('html').getAttribute('lang')).toBe('ja');
+    expect(await page.locator('#history-heading').textContent()).toBe('請求履歴');
     const yen = await amountOf('JPY');
     expect(yen.length).toBeGreaterThan(0);
     for (const text of yen) expect(text).toMatch(/^[￥¥]\d{1,3}(,\d{3})*$/);
 
     await viewAs('!!not a language tag!!');
     expect(await page.locator('.amount').first().getAttribute('lang')).toBe('en-US');
+    expect(await page.locator('html').getAttribute('lang')).toBe('en');
     expect(await amountOf('USD')).toContain(`$${grouped(largestUsd, ',', '.')}`);
     for (const text of await amountOf('JPY')) expect(text).toMatch(/^¥\d{1,3}(,\d{3})*$/);
     await page.unroute(`${demo.url}/**`);
@@ -273,11 +288,16 @@ describe('the billing portal in Chromium', () => {
       return browser.document.documentElement.scrollWidth - browser.innerWidth;
     });
     expect(overflow).toBeLessThanOrEqual(0);
-    const label = await page
-      .locator('#history-rows td[data-label="Amount"]')
-      .first()
-      .evaluate((cell) => (globalThis as unknown as BrowserGlobals).getComputedStyle(cell, '::before').content);
-    expect(label).toBe('"Amount"');
+    // Compact cards: the amount sits on the description's line, right-aligned, with no repeated labels.
+    const amountCell = page.locator('#history-rows td[data-label="Amount"]').first();
+    const descriptionCell = page.locator('#history-rows td[data-label="Description"]').first();
+    const [amountBox, descriptionBox] = [await amountCell.boundingBox(), await descriptionCell.boundingBox()];
+    expect(Math.abs((amountBox?.y ?? 0) - (descriptionBox?.y ?? 100))).toBeLessThan(24);
+    expect(
+      await amountCell.evaluate(
+        (cell) => (globalThis as unknown as BrowserGlobals).getComputedStyle(cell, '::before').content,
+      ),
+    ).toBe('none');
     await page.getByRole('heading', { name: 'Billing', exact: true }).scrollIntoViewIfNeeded();
     await page.screenshot({ path: resolve(ARTIFACTS, 'portal-phone.png') });
   });

@@ -6,6 +6,7 @@
 import { BillingError, type Environment, type UseCases } from '@drawdown/billing-core';
 import { bodyLeftUnread, clientAddress, limitBody } from '@drawdown/http-kit';
 import { Hono } from 'hono';
+import { DEFAULT_PORTAL_URL } from './config.js';
 import type { AppEnv } from './http/app-env.js';
 import { errorBody, respondError } from './http/envelope.js';
 import { refuseUnstorableQuery } from './http/list-params.js';
@@ -25,6 +26,7 @@ import { registerNotificationSettingRoutes } from './http/routes/notification-se
 import { registerNotificationRoutes } from './http/routes/notifications.js';
 import { registerPaymentMethodRoutes } from './http/routes/payment-methods.js';
 import { type NoticeLogger, registerProviderWebhookRoutes } from './http/routes/payment-provider-webhooks.js';
+import { registerPortalSessionRoutes } from './http/routes/portal-sessions.js';
 import { registerPreviewRoutes } from './http/routes/previews.js';
 import { registerPriceRoutes } from './http/routes/prices.js';
 import { registerProductRoutes } from './http/routes/products.js';
@@ -64,6 +66,8 @@ export interface EnvironmentOptions {
   readonly environment: Environment;
   /** The base URL advertised in pagination links; read per request, since a port may be bound late. */
   readonly publicBaseUrl: () => string;
+  /** The billing portal's public address for this environment (portal session and management URLs). */
+  readonly portalUrl?: (() => string) | undefined;
 }
 
 /** Routes that answer without an API key. */
@@ -84,6 +88,7 @@ export function createApp(dependencies: AppDependencies, options: EnvironmentOpt
     c.set('requestId', requestIdFrom(c.req.header('x-request-id')));
     c.set('useCases', dependencies.useCases);
     c.set('publicBaseUrl', options.publicBaseUrl().replace(/\/+$/, ''));
+    c.set('portalUrl', (options.portalUrl?.() ?? DEFAULT_PORTAL_URL).replace(/\/+$/, ''));
     c.header('Request-Id', c.var.requestId);
     const span = dependencies.tracing?.start(c.req.method, (name) => c.req.header(name));
     await (span ? span.run(next) : next());
@@ -158,6 +163,7 @@ export function createApp(dependencies: AppDependencies, options: EnvironmentOpt
   registerPriceRoutes(app);
   registerCustomerRoutes(app);
   registerPaymentMethodRoutes(app);
+  registerPortalSessionRoutes(app, dependencies.invoiceLinks);
   registerClientTokenRoutes(app);
   registerDiscountRoutes(app);
   registerUsageCatalogueRoutes(app);

@@ -23,6 +23,9 @@ export interface ServiceConfig {
   /** Advertised in pagination links; absent means the address the server is bound to. */
   readonly livePublicUrl: string | undefined;
   readonly sandboxPublicUrl: string | undefined;
+  /** Where customers reach the billing portal, per environment: portal session and management URLs (ADR 1440). */
+  readonly livePortalUrl: string;
+  readonly sandboxPortalUrl: string;
   readonly rateLimit: RateLimit | null;
   readonly trustProxy: boolean;
   /** Shares rate-limit counts between processes; absent means counting in process memory. */
@@ -97,6 +100,23 @@ function httpUrl(text: string | undefined, name: string): string | undefined {
   return text;
 }
 const yes = (text: string | undefined) => text === 'true';
+
+/** The portal demo's address (`billing-portal demo` on its default port): where a fresh install's portal is. */
+export const DEFAULT_PORTAL_URL = 'http://127.0.0.1:3000/billing';
+
+function portalUrl(text: string | undefined, name: string): string {
+  const value = (text ?? DEFAULT_PORTAL_URL).replace(/\/+$/, '');
+  let url: URL;
+  try {
+    url = new URL(value);
+  } catch {
+    throw new Error(`${name} must be an http or https URL; got ${text}`);
+  }
+  if ((url.protocol !== 'http:' && url.protocol !== 'https:') || url.search !== '' || url.hash !== '') {
+    throw new Error(`${name} must be an http or https URL without a query or fragment; got ${text}`);
+  }
+  return value;
+}
 
 function listenAddress(text: string | undefined, name: string): ListenAddress | null {
   if (text === undefined || text === 'off') return null;
@@ -220,6 +240,27 @@ export const SETTINGS = [
     placeholder: 'URL',
     description: 'Base URL advertised in sandbox links (default: the bound address).',
     parse: optionalText,
+  }),
+  setting({
+    key: 'livePortalUrl',
+    flag: 'live-portal-url',
+    variable: 'DRAWDOWN_LIVE_PORTAL_URL',
+    kind: 'string',
+    fallback: DEFAULT_PORTAL_URL,
+    placeholder: 'URL',
+    description:
+      "Where live customers reach the billing portal (where `@drawdown/billing-portal` is mounted): customer portal session URLs and subscriptions' `management_urls` point here.",
+    parse: portalUrl,
+  }),
+  setting({
+    key: 'sandboxPortalUrl',
+    flag: 'sandbox-portal-url',
+    variable: 'DRAWDOWN_SANDBOX_PORTAL_URL',
+    kind: 'string',
+    fallback: DEFAULT_PORTAL_URL,
+    placeholder: 'URL',
+    description: 'Where sandbox customers reach the billing portal (the portal demo by default).',
+    parse: portalUrl,
   }),
   setting({
     key: 'rateLimit',

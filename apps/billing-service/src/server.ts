@@ -119,6 +119,7 @@ export async function startService(
     options: webhookOptions,
     onError: logError,
     onAttempt: metrics.observeWebhookAttempt,
+    portalUrlFor: (environment) => (environment === 'live' ? config.livePortalUrl : config.sandboxPortalUrl),
   });
   services.onEventsWritten(() => webhookDelivery.wake());
   const simulationDelivery = createSimulationDeliveryWorker({
@@ -172,10 +173,12 @@ export async function startService(
   const live = createApp(dependencies, {
     environment: 'live',
     publicBaseUrl: () => config.livePublicUrl ?? bound.live,
+    portalUrl: () => config.livePortalUrl,
   });
   const sandbox = createApp(dependencies, {
     environment: 'sandbox',
     publicBaseUrl: () => config.sandboxPublicUrl ?? bound.sandbox,
+    portalUrl: () => config.sandboxPortalUrl,
   });
   const liveServer = await listen(drain.track(live.fetch), config.host, config.livePort);
   const sandboxServer = await listen(drain.track(sandbox.fetch), config.host, config.sandboxPort).catch(

@@ -35,6 +35,7 @@ export {
   TRAFFIC_SOURCE,
   UpdateNotificationSettingBody,
 } from './requests/notifications.js';
+export { CreatePortalSessionBody, VerifyPortalSessionBody } from './requests/portal-sessions.js';
 export { CreateReportBody } from './requests/reports.js';
 export { CreateSimulationBody, UpdateSimulationBody } from './requests/simulations.js';
 export { CreateClientTokenBody, GenerateCustomerAuthTokenBody, UpdateClientTokenBody } from './requests/tokens.js';

@@ -396,6 +396,14 @@ export {
   sandboxOffSessionOutcome,
 } from './payments/sandbox-provider.js';
 export {
+  MAX_PORTAL_SESSION_SUBSCRIPTIONS,
+  PORTAL_SESSION_LIFETIME_MS,
+  type PortalSessionClaims,
+  type PortalSessionGrant,
+  parsePortalSessionPayload,
+  portalSessionPayload,
+} from './portal/portal-sessions.js';
+export {
   type ClaimedReport,
   claimDueReports,
   csvCell,
@@ -777,4 +785,5 @@ export {
   type UsageEventResult,
   validateUsageEvent,
 } from './usage/usage-event.js';
+export { MAX_USAGE_PERIODS, type UsagePeriod, usagePeriodsOf } from './usage/usage-periods.js';
 export { type Caller, createUseCases, type DueWork, type UseCasePorts, type UseCases } from './use-cases.js';

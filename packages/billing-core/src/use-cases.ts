@@ -119,6 +119,7 @@ import {
 } from './payments/provider-settings.js';
 import { type ProviderWebhookPorts, receiveProviderNotification } from './payments/provider-webhooks.js';
 import { createSandboxProvider, SANDBOX_PROVIDER } from './payments/sandbox-provider.js';
+import { acceptPortalSession, createPortalSession } from './portal/portal-sessions.js';
 import { type ClaimedReport, claimDueReports, generateReport } from './reports/generate-report.js';
 import {
   createReport,
@@ -194,6 +195,7 @@ import { applyPendingDrawdowns } from './usage/apply-drawdowns.js';
 import { getUsageBalance, listUsageBalances } from './usage/read-usage-balances.js';
 import { recordUsageEvents } from './usage/record-usage-events.js';
 import type { UsageEventInput } from './usage/usage-event.js';
+import { listUsagePeriods } from './usage/usage-periods.js';
 
 /** Who asks: an authenticated account in one environment. */
 export interface Caller {
@@ -643,6 +645,10 @@ export function createUseCases(ports: UseCasePorts) {
     ),
     getCheckoutSettings: bind(getCheckoutSettings),
     updateCheckoutSettings: bind(updateCheckoutSettings),
+    // Customer portal sessions (ADR 1440): the claims to sign, and a signed token's claims accepted.
+    createPortalSession: bind(createPortalSession),
+    listUsagePeriods: bind(listUsagePeriods),
+    acceptPortalSession: bind(acceptPortalSession),
 
     // Events and notifications.
     listEvents: bind(listEvents),

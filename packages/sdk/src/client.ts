@@ -2,6 +2,7 @@
  * @module
  * The Drawdown client: one object per API key and environment, with a client per resource.
  */
+
 import type { BackoffPolicy } from './core/backoff.js';
 import { HttpClient } from './core/http-client.js';
 import { type Runtime, systemRuntime } from './core/runtime.js';
@@ -16,6 +17,7 @@ import {
 import { CurrenciesResource } from './resources/currencies.js';
 import { EventsResource, EventTypesResource } from './resources/events.js';
 import { NotificationSettingsResource, NotificationsResource } from './resources/notifications.js';
+import { BusinessesResource, CustomerPortalSessionsResource } from './resources/portal-sessions.js';
 import { SandboxClockResource } from './resources/sandbox-clock.js';
 import { SubscriptionsResource } from './resources/subscriptions.js';
 import { ClientTokensResource } from './resources/tokens.js';
@@ -112,6 +114,8 @@ export class Drawdown {
   readonly prices: PricesResource;
   readonly customers: CustomersResource;
   readonly addresses: AddressesResource;
+  readonly businesses: BusinessesResource;
+  readonly customerPortalSessions: CustomerPortalSessionsResource;
   readonly usageBalanceUnits: UsageBalanceUnitsResource;
   readonly meters: MetersResource;
   readonly usageBalances: UsageBalancesResource;
@@ -158,6 +162,8 @@ export class Drawdown {
     this.prices = new PricesResource(http);
     this.customers = new CustomersResource(http);
     this.addresses = new AddressesResource(http);
+    this.businesses = new BusinessesResource(http);
+    this.customerPortalSessions = new CustomerPortalSessionsResource(http);
     this.usageBalanceUnits = new UsageBalanceUnitsResource(http);
     this.meters = new MetersResource(http);
     this.usageBalances = new UsageBalancesResource(http);

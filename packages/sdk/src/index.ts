@@ -38,6 +38,7 @@ export {
 } from './resources/currencies.js';
 export type { EventsResource, EventTypesResource, ListEventsParams } from './resources/events.js';
 export type { NotificationSettingsResource, NotificationsResource } from './resources/notifications.js';
+export type { BusinessesResource, CustomerPortalSessionsResource } from './resources/portal-sessions.js';
 export type {
   AdvancedSandboxClock,
   AdvanceSandboxClockInput,
@@ -106,6 +107,13 @@ export type {
   TrafficSource,
   UpdateNotificationSettingInput,
 } from './types/notifications.js';
+export type {
+  Business,
+  CreateBusinessInput,
+  CustomerPortalSession,
+  UpdateBusinessInput,
+  VerifiedPortalSession,
+} from './types/portal-sessions.js';
 export type { CatalogueStatus, CustomData, Duration, Interval, Money, PageParams, TimePeriod } from './types/shared.js';
 export type {
   BillingDetails,
@@ -114,6 +122,8 @@ export type {
   ListSubscriptionsParams,
   OnResume,
   PauseSubscriptionInput,
+  PreviewedTransaction,
+  PreviewTotals,
   ProrationBillingMode,
   ResumeSubscriptionInput,
   ScheduledChange,
@@ -122,6 +132,7 @@ export type {
   SubscriptionItem,
   SubscriptionItemInput,
   SubscriptionStatus,
+  SubscriptionUpdatePreview,
   UpdateSubscriptionInput,
 } from './types/subscriptions.js';
 export type {
@@ -161,6 +172,7 @@ export type {
   UsageEvent,
   UsageEventInput,
   UsageEventResult,
+  UsagePeriod,
 } from './types/usage.js';
 export {
   DEFAULT_USAGE_RETRY,

@@ -41,6 +41,8 @@ export interface BillingHarness {
     expiresAt?: string;
   }): Promise<string>;
   createAccount(options: { earlyAccess: boolean; name?: string }): Promise<string>;
+  /** Points portal session and management URLs of both environments at `url` from now on (a portal started after the service). */
+  setPortalUrl(url: string): void;
   close(): Promise<void>;
 }
 
@@ -52,6 +54,8 @@ export interface HarnessOptions {
   /** The base URLs advertised in pagination links (`--live-public-url`, `--sandbox-public-url`). */
   readonly livePublicUrl?: string;
   readonly sandboxPublicUrl?: string;
+  /** Where portal session and management URLs point (`--live-portal-url`, `--sandbox-portal-url`). */
+  readonly portalUrl?: string;
   /** Deliver live webhooks to loopback receivers (`--allow-private-webhooks`). */
   readonly allowPrivateWebhooks?: boolean;
   /** Webhook delivery tuning, for example a retry schedule of milliseconds. */
@@ -75,6 +79,7 @@ export async function startBillingHarness(options: HarnessOptions = {}): Promise
       'log-level': 'warn',
       ...(options.livePublicUrl ? { 'live-public-url': options.livePublicUrl } : {}),
       ...(options.sandboxPublicUrl ? { 'sandbox-public-url': options.sandboxPublicUrl } : {}),
+      ...(options.portalUrl ? { 'live-portal-url': options.portalUrl, 'sandbox-portal-url': options.portalUrl } : {}),
       ...(storage.databaseUrl ? { 'database-url': storage.databaseUrl } : {}),
       ...(options.allowPrivateWebhooks ? { 'allow-private-webhooks': true } : {}),
       ...(options.trustProxy ? { 'trust-proxy': true } : {}),
@@ -89,7 +94,18 @@ export async function startBillingHarness(options: HarnessOptions = {}): Promise
     },
     options.livePaymentProvider ? { livePaymentProvider: options.livePaymentProvider } : {},
   );
-  const service = await startService(services, { ...config, webhookDelivery: options.webhookDelivery });
+  // The service reads the portal URLs per request, so a portal started later can be pointed at.
+  const portal = { live: config.livePortalUrl, sandbox: config.sandboxPortalUrl };
+  const service = await startService(services, {
+    ...config,
+    get livePortalUrl() {
+      return portal.live;
+    },
+    get sandboxPortalUrl() {
+      return portal.sandbox;
+    },
+    webhookDelivery: options.webhookDelivery,
+  });
   const account = await createAccount(services, { name: 'Test account', earlyAccess: true });
   const key = async (input: {
     environment: Environment;
@@ -118,6 +134,10 @@ export async function startBillingHarness(options: HarnessOptions = {}): Promise
     dataDir: storage.dataDir,
     databaseUrl: storage.databaseUrl,
     createKey: (input) => key(input),
+    setPortalUrl: (url) => {
+      portal.live = url.replace(/\/+$/, '');
+      portal.sandbox = portal.live;
+    },
     createAccount: async ({ earlyAccess, name }) =>
       (await createAccount(services, { name: name ?? 'Other account', earlyAccess })).id,
     close: async () => {

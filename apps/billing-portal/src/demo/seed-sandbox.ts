@@ -44,6 +44,8 @@ export interface SeedOptions {
 interface Catalogue {
   readonly planUsd: Price;
   readonly planEur: Price;
+  readonly teamUsd: Price;
+  readonly teamEur: Price;
   readonly supportUsd: Price;
   readonly supportEur: Price;
   readonly supportJpy: Price;
@@ -112,6 +114,29 @@ async function createCatalogue(client: Drawdown): Promise<Catalogue> {
       unitPrice: { amount: '4500', currencyCode: 'EUR' },
       billingCycle: monthly,
       allowances,
+    }),
+    // A bigger plan on the same product: what a customer can change to in the portal.
+    teamUsd: await client.prices.create({
+      productId: plan.id,
+      description: 'Team, monthly (USD)',
+      name: 'Team, monthly',
+      unitPrice: { amount: '9900', currencyCode: 'USD' },
+      billingCycle: monthly,
+      allowances: [
+        { usageBalanceUnitId: calls.id, amount: '5000' },
+        { usageBalanceUnitId: exports.id, amount: '200' },
+      ],
+    }),
+    teamEur: await client.prices.create({
+      productId: plan.id,
+      description: 'Team, monthly (EUR)',
+      name: 'Team, monthly',
+      unitPrice: { amount: '8900', currencyCode: 'EUR' },
+      billingCycle: monthly,
+      allowances: [
+        { usageBalanceUnitId: calls.id, amount: '5000' },
+        { usageBalanceUnitId: exports.id, amount: '200' },
+      ],
     }),
     supportUsd: await price(support.id, 'Support hour (USD)', '12000', 'USD'),
     supportEur: await price(support.id, 'Support hour (EUR)', '11000', 'EUR'),
@@ -199,9 +224,22 @@ async function seedAda(
   // The plan first: its payment starts the subscription that grants the allowances.
   await paidPurchase(client, party, catalogue.planUsd, 1);
   const rotation = [catalogue.supportUsd, catalogue.supportUsd, catalogue.supportEur, catalogue.supportJpy];
+  let refundable: Transaction | null = null;
   for (let index = 0; index < purchases; index += 1) {
     const price = rotation[index % rotation.length] ?? catalogue.supportUsd;
-    await paidPurchase(client, party, price, 1 + (index % 4));
+    const paid = await paidPurchase(client, party, price, 1 + (index % 4));
+    if (index === 1) refundable = paid;
+  }
+  // A partial refund of one purchase: the portal lists it with its credit note.
+  const line = refundable?.details.lineItems[0];
+  if (refundable && line) {
+    await client.adjustments.create({
+      action: 'refund',
+      transactionId: refundable.id,
+      reason: 'One support hour was not used',
+      type: 'partial',
+      items: [{ itemId: line.id, type: 'partial', amount: '12000' }],
+    });
   }
   await manualInvoice(client, party, catalogue.consultingUsd, 2);
   await manualInvoice(client, party, catalogue.enterpriseUsd, 3);

@@ -15,8 +15,10 @@ export const MAX_SESSIONS = 10_000;
 export interface Session {
   readonly id: string;
   readonly csrfToken: string;
-  /** The signed-in user's email. */
+  /** The signed-in user's email; empty for a customer who came through a portal session link. */
   readonly email: string;
+  /** The customer of a portal session link (ADR 1440); undefined for a signed-in demo user. */
+  readonly customerId?: string;
   readonly createdAt: number;
   lastSeenAt: number;
 }
@@ -49,11 +51,18 @@ export class SessionStore {
     return session;
   }
 
-  /** A new signed-in session for `email`, with its own id and CSRF token. */
-  create(email: string): Session {
+  /** A new signed-in session for `email` (or a portal session's customer), with its own id and CSRF token. */
+  create(email: string, customerId?: string): Session {
     this.#evict();
     const now = this.now();
-    const session: Session = { id: randomToken(), csrfToken: randomToken(), email, createdAt: now, lastSeenAt: now };
+    const session: Session = {
+      id: randomToken(),
+      csrfToken: randomToken(),
+      email,
+      ...(customerId === undefined ? {} : { customerId }),
+      createdAt: now,
+      lastSeenAt: now,
+    };
     this.#sessions.set(session.id, session);
     return session;
   }

@@ -192,9 +192,27 @@ export async function startPortalDemo(options: PortalDemoOptions): Promise<Porta
     client,
     basePath: PORTAL_BASE_PATH,
     resolveCustomerId: async (request) => {
-      const email = sessionOfRequest(request)?.email;
-      if (!email) return undefined;
-      return users.get(email)?.customerId ?? null;
+      const session = sessionOfRequest(request);
+      if (!session) return undefined;
+      if (session.customerId !== undefined) return session.customerId;
+      return users.get(session.email)?.customerId ?? null;
+    },
+    // The demo account lets its customers pause and resume (ADR 1441).
+    selfService: { pause: true },
+    // A customer portal session link signs its customer in: a new session, as a sign-in makes (ADR 1440).
+    startSession: (grant, request) => {
+      const previous = sessionOfRequest(request);
+      if (previous) sessions.destroy(previous.id);
+      const session = sessions.create('', grant.customerId);
+      const cookie = [
+        `${cookieName()}=${session.id}`,
+        `Max-Age=${Math.floor(SESSION_ABSOLUTE_MS / 1000)}`,
+        'Path=/',
+        'HttpOnly',
+        'SameSite=Lax',
+        ...(secure() ? ['Secure'] : []),
+      ].join('; ');
+      return { 'Set-Cookie': cookie };
     },
     csrfToken: (request) => sessionOfRequest(request)?.csrfToken,
     signInUrl: '/login',
@@ -278,7 +296,12 @@ export async function startPortalDemo(options: PortalDemoOptions): Promise<Porta
   });
 
   app.all(`${PORTAL_BASE_PATH}/*`, async (c) => {
-    const page = c.req.method === 'GET' && /^\/billing\/?$/.test(c.req.path);
+    // Pages (the overview, and the subscription pages that management URLs point at) send a
+    // visitor without a session to sign in; session links, assets and JSON answer for themselves.
+    const page =
+      c.req.method === 'GET' &&
+      !/^\/billing\/(session|assets\/|api\/)/.test(c.req.path) &&
+      /^\/billing(\/|$)/.test(c.req.path);
     if (page && !sessionOf(c)) return c.redirect('/login', 303);
     return portal(c.req.raw);
   });

@@ -17,6 +17,15 @@ export const PORTAL_SCRIPT = String.raw`(function () {
   var csrf = root.getAttribute('data-csrf') || '';
   var pollMs = Math.max(1000, Number(root.getAttribute('data-poll-ms')) || 5000);
   var statusRegion = document.getElementById('portal-status');
+  // The page's text in the viewer's language, from the server (ADR 1441).
+  var messages = {};
+  try { messages = JSON.parse(root.getAttribute('data-messages') || '{}') || {}; } catch (error) { messages = {}; }
+  function t(key, values) {
+    var text = typeof messages[key] === 'string' ? messages[key] : key;
+    return text.replace(/\{(\w+)\}/g, function (whole, name) {
+      return values && values[name] !== undefined ? String(values[name]) : whole;
+    });
+  }
   var BAR = 10000;
 
   function announce(message) {
@@ -62,28 +71,35 @@ export const PORTAL_SCRIPT = String.raw`(function () {
 
   // History rows loaded later get the server's markup.
   function invoiceCell(row) {
-    if (!row.hasInvoice) {
-      return [el('span', { class: 'secondary', 'aria-hidden': 'true' }, ['\u2014']), el('span', { class: 'visually-hidden' }, ['No invoice'])];
+    var cell = [];
+    if (row.payUrl) {
+      cell.push(el('a', { class: 'button pay-link', href: row.payUrl, 'aria-label': t('payNow') + ', ' + t('payLabel', { total: row.total, date: row.dateText }) }, [t('payNow')]));
     }
-    var form = el('form', { class: 'invoice-form', method: 'post', action: base + '/transactions/' + encodeURIComponent(row.id) + '/invoice', 'data-transaction-id': row.id }, [
+    if (!row.hasInvoice) {
+      if (cell.length === 0) cell.push(el('span', { class: 'secondary', 'aria-hidden': 'true' }, ['\u2014']), el('span', { class: 'visually-hidden' }, [t('noInvoice')]));
+      return cell;
+    }
+    cell.push(el('form', { class: 'invoice-form', method: 'post', action: base + '/transactions/' + encodeURIComponent(row.id) + '/invoice', 'data-transaction-id': row.id }, [
       el('input', { type: 'hidden', name: 'csrf_token', value: csrf }),
-      el('button', { type: 'submit', class: 'invoice-button', 'aria-label': 'Download PDF invoice of ' + row.dateText + ', ' + row.total }, ['Download PDF'])
-    ]);
-    return [form];
+      el('button', { type: 'submit', class: 'invoice-button', 'aria-label': t('downloadPdf') + ', ' + t('downloadPdfLabel', { date: row.dateText, total: row.total }) }, [t('downloadPdf')])
+    ]));
+    return cell;
   }
 
   function historyRow(row) {
     var description = [el('span', {}, [row.description])];
-    if (row.invoiceNumber) description.push(el('span', { class: 'secondary' }, ['Invoice ' + row.invoiceNumber]));
-    return el('tr', { role: 'row', 'data-transaction-id': row.id, 'data-status': row.status, 'data-currency': row.currencyCode }, [
-      el('td', { role: 'cell', 'data-label': 'Date' }, [el('time', { datetime: row.date }, [row.dateText])]),
-      el('td', { role: 'cell', 'data-label': 'Description' }, [el('div', { class: 'value' }, description)]),
-      el('td', { role: 'cell', 'data-label': 'Status' }, [el('span', { class: 'status status-' + row.status }, [row.statusLabel])]),
-      el('td', { role: 'cell', 'data-label': 'Amount', class: 'amount-cell' }, [el('div', { class: 'value' }, [
+    if (row.invoiceNumber) description.push(el('span', { class: 'secondary' }, [t('invoiceNumber', { number: row.invoiceNumber })]));
+    var attributes = { role: 'row', 'data-transaction-id': row.id, 'data-status': row.status, 'data-currency': row.currencyCode };
+    if (!row.hasInvoice && !row.payUrl) attributes.class = 'no-actions';
+    return el('tr', attributes, [
+      el('td', { role: 'cell', 'data-label': t('colDate'), class: 'date-cell' }, [el('time', { datetime: row.date }, [row.dateText])]),
+      el('td', { role: 'cell', 'data-label': t('colDescription'), class: 'description-cell' }, [el('div', { class: 'value' }, description)]),
+      el('td', { role: 'cell', 'data-label': t('colStatus'), class: 'status-cell' }, [el('span', { class: 'status status-' + row.status }, [row.statusLabel])]),
+      el('td', { role: 'cell', 'data-label': t('colAmount'), class: 'amount-cell' }, [el('div', { class: 'value' }, [
         el('span', { class: 'amount', lang: locale }, [row.total]),
-        el('span', { class: 'secondary' }, ['incl. tax ', el('span', { lang: locale }, [row.tax])])
+        el('span', { class: 'secondary' }, [t('inclTax') + ' ', el('span', { lang: locale }, [row.tax])])
       ])]),
-      el('td', { role: 'cell', 'data-label': 'Invoice' }, invoiceCell(row))
+      el('td', { role: 'cell', 'data-label': t('colInvoice'), class: 'invoice-cell' }, invoiceCell(row))
     ]);
   }
 
@@ -99,13 +115,13 @@ export const PORTAL_SCRIPT = String.raw`(function () {
       var next = more.getAttribute('data-next');
       if (!next || more.getAttribute('aria-busy') === 'true') return;
       more.setAttribute('aria-busy', 'true');
-      more.textContent = 'Loading\u2026';
+      more.textContent = t('loading');
       try {
         var response = await fetch(base + '/api/transactions?after=' + encodeURIComponent(next), {
           headers: { accept: 'application/json' }, credentials: 'same-origin', cache: 'no-store'
         });
         var body = await readJson(response);
-        if (!response.ok || !body) throw new Error(failureText(body, 'Could not load more transactions.'));
+        if (!response.ok || !body) throw new Error(failureText(body, t('loadFailed')));
         var first = null;
         body.data.forEach(function (row) {
           var node = historyRow(row);
@@ -116,20 +132,20 @@ export const PORTAL_SCRIPT = String.raw`(function () {
         if (body.hasMore && body.next) {
           more.setAttribute('data-next', body.next);
           more.setAttribute('href', base + '/?after=' + encodeURIComponent(body.next));
-          more.textContent = 'Load more transactions';
-          announce('Loaded ' + body.data.length + ' more transactions.');
+          more.textContent = t('loadMore');
+          announce(t('loadedMore', { count: body.data.length }));
         } else {
           more.remove();
           more = null;
-          announce('Loaded ' + body.data.length + ' more transactions. That is all of them.');
+          announce(t('loadedAll', { count: body.data.length }));
         }
         // Keep keyboard users where the new rows start.
         var target = first && first.querySelector('button, time');
         if (target && target.tagName === 'TIME') { target.setAttribute('tabindex', '-1'); }
         if (target) target.focus();
       } catch (error) {
-        if (more) more.textContent = 'Load more transactions';
-        announce(error.message || 'Could not load more transactions.');
+        if (more) more.textContent = t('loadMore');
+        announce(error.message || t('loadFailed'));
       } finally {
         if (more) more.removeAttribute('aria-busy');
       }
@@ -139,28 +155,33 @@ export const PORTAL_SCRIPT = String.raw`(function () {
   // Invoices: the link costs a call and expires in an hour, so it is fetched only on a press.
   document.addEventListener('submit', async function (event) {
     var form = event.target;
-    if (!(form instanceof HTMLFormElement) || !form.classList.contains('invoice-form')) return;
+    if (!(form instanceof HTMLFormElement)) return;
+    var creditNote = form.classList.contains('credit-note-form');
+    if (!creditNote && !form.classList.contains('invoice-form')) return;
     event.preventDefault();
     var button = form.querySelector('button');
     if (!button || button.getAttribute('aria-busy') === 'true') return;
-    var id = form.getAttribute('data-transaction-id');
+    var id = form.getAttribute(creditNote ? 'data-adjustment-id' : 'data-transaction-id');
+    var endpoint = creditNote
+      ? base + '/api/adjustments/' + encodeURIComponent(id) + '/credit-note'
+      : base + '/api/transactions/' + encodeURIComponent(id) + '/invoice';
     button.setAttribute('aria-busy', 'true');
     var label = button.textContent;
-    button.textContent = 'Preparing\u2026';
-    announce('Preparing the invoice.');
+    button.textContent = t('preparing');
+    announce(t('preparingInvoice'));
     try {
-      var response = await fetch(base + '/api/transactions/' + encodeURIComponent(id) + '/invoice', {
+      var response = await fetch(endpoint, {
         method: 'POST',
         headers: { accept: 'application/json', 'content-type': 'application/json', 'x-csrf-token': csrf },
         credentials: 'same-origin',
         body: JSON.stringify({ disposition: 'attachment' })
       });
       var body = await readJson(response);
-      if (!response.ok || !body || !body.data || !body.data.url) throw new Error(failureText(body, 'The invoice is not available right now.'));
-      announce('Your invoice download has started.');
+      if (!response.ok || !body || !body.data || !body.data.url) throw new Error(failureText(body, t('invoiceUnavailable')));
+      announce(t('invoiceStarted'));
       window.location.assign(body.data.url);
     } catch (error) {
-      announce(error.message || 'The invoice is not available right now.');
+      announce(error.message || t('invoiceUnavailable'));
     } finally {
       button.textContent = label;
       button.removeAttribute('aria-busy');
@@ -177,7 +198,7 @@ export const PORTAL_SCRIPT = String.raw`(function () {
     return { used: used, overage: overage };
   }
   function figures(view) {
-    return view.usedText + ' of ' + view.allowanceText + (view.unitName ? ' ' + view.unitName : '') + ' used';
+    return view.figures;
   }
   function meterNode(view) {
     var id = view.balanceId;
@@ -197,7 +218,7 @@ export const PORTAL_SCRIPT = String.raw`(function () {
       el('div', { class: 'meter-bar', role: 'meter', 'aria-labelledby': 'meter-' + id + '-name', 'aria-valuemin': '0',
         'aria-valuemax': view.allowance, 'aria-valuenow': view.used, 'aria-valuetext': view.summary }, [svg]),
       el('dl', { class: 'meter-legend' }, [
-        legend('used', 'Used', view.usedText), legend('remaining', 'Left', view.remainingText), legend('overage', 'Over allowance', view.overageText)
+        legend('used', t('legendUsed'), view.usedText), legend('remaining', t('legendLeft'), view.remainingText), legend('overage', t('legendOver'), view.overageText)
       ])
     ]);
   }
@@ -244,7 +265,7 @@ export const PORTAL_SCRIPT = String.raw`(function () {
       usageList.hidden = body.data.length === 0;
       if (usageEmpty) usageEmpty.hidden = body.data.length > 0;
       if (changed.length > 0) {
-        announce('Usage updated: ' + changed.map(function (view) { return view.name + ', ' + view.summary; }).join('; ') + '.');
+        announce(t('usageUpdated', { list: changed.map(function (view) { return view.name + ', ' + view.summary; }).join('; ') }));
       }
     } catch (error) {
       // A failed refresh keeps the last figures; the next one tries again.

@@ -55,10 +55,11 @@ table.history { width: 100%; border-collapse: collapse; }
 .status-billed { background: #fef3c7; color: #78350f; }
 .status-past_due { background: #fee2e2; color: #7f1d1d; }
 .status-canceled { background: #f3f4f6; color: #374151; }
-.meters { list-style: none; margin: 0; padding: 0; display: grid; gap: 1rem; }
+.meters { list-style: none; margin: 0; padding: 0; display: grid; grid-template-columns: minmax(0, 1fr); gap: 1rem; }
 .meter { border: 1px solid var(--line); border-radius: .5rem; padding: .75rem; }
 .meter-head { display: flex; flex-wrap: wrap; justify-content: space-between; gap: .25rem 1rem; align-items: baseline; }
-.meter-figures { margin: 0; font-variant-numeric: tabular-nums; }
+.meter-figures { margin: 0; font-variant-numeric: tabular-nums; min-width: 0; overflow-wrap: anywhere; }
+.meter-head > h3 { min-width: 0; }
 .meter-bar { margin: .5rem 0; border: 1px solid var(--remaining-edge); border-radius: .25rem; overflow: hidden; height: 1.5rem; }
 .meter-bar svg { display: block; width: 100%; height: 100%; }
 .bar-track { fill: var(--remaining); }
@@ -73,7 +74,48 @@ table.history { width: 100%; border-collapse: collapse; }
 .legend-overage dt::before { background: var(--over); }
 .meter-legend dd { margin: 0; font-weight: 600; font-variant-numeric: tabular-nums; }
 .meter-over .legend-overage dd { color: var(--over); }
-.meter-over .meter-figures::after { content: " · over allowance"; color: var(--over); font-weight: 600; }
+.meter-over .meter-figures { color: var(--over); font-weight: 600; }
+.periods { margin-top: .75rem; }
+.periods summary { cursor: pointer; font-weight: 600; color: var(--accent); min-height: 2.75rem; display: flex; align-items: center; }
+.period-chart { display: block; width: 100%; max-width: 36rem; height: 7rem; margin: .5rem 0; }
+.chart-base { stroke: var(--remaining-edge); stroke-width: 1; }
+.chart-allowance { stroke: var(--ink); stroke-width: 2; stroke-dasharray: 6 4; }
+.period-table-wrap { overflow-x: auto; }
+.period-table { border-collapse: collapse; font-size: .875rem; font-variant-numeric: tabular-nums; }
+.period-table th, .period-table td { text-align: right; padding: .25rem .5rem; border-bottom: 1px solid var(--line); }
+.period-table th[scope="row"], .period-table thead th:first-child { text-align: left; }
+.current-period th, .current-period td { font-weight: 700; }
+.notice { background: #dcfce7; color: #14532d; border: 1px solid #14532d; border-radius: .375rem; padding: .5rem .75rem;
+  margin: 0 0 1rem; }
+.plans { list-style: none; margin: 0; padding: 0; display: grid; grid-template-columns: minmax(0, 1fr); gap: 1rem; }
+.plan { border: 1px solid var(--line); border-radius: .5rem; padding: .75rem; }
+.plan-head { display: flex; flex-wrap: wrap; justify-content: space-between; gap: .25rem 1rem; align-items: center; }
+.status-plan-active, .status-plan-trialing { background: #dcfce7; color: #14532d; }
+.status-plan-paused { background: #f3f4f6; color: #374151; }
+.status-plan-past_due { background: #fee2e2; color: #7f1d1d; }
+.status-adjustment { background: #f3f4f6; color: #374151; }
+.scheduled { margin: .5rem 0 0; font-weight: 600; color: #78350f; }
+.facts { display: grid; grid-template-columns: repeat(auto-fit, minmax(9rem, 1fr)); gap: .5rem 1rem; margin: .75rem 0; }
+.facts div { margin: 0; }
+.facts dt { font-size: .875rem; color: var(--ink-soft); }
+.facts dd { margin: 0; font-weight: 600; font-variant-numeric: tabular-nums; }
+.actions { display: flex; flex-wrap: wrap; gap: .5rem; }
+.inline-form { margin: 0; display: inline; }
+.balance-due { margin: 0; display: flex; flex-wrap: wrap; gap: .25rem 1.5rem; font-size: 1.25rem; }
+.balance-none { margin: 0; }
+.pay-link { padding: .25rem .75rem; margin: 0 .5rem .25rem 0; }
+.invoice-cell { white-space: nowrap; }
+.details-form .field { margin-bottom: .75rem; }
+.details-form label { display: block; font-weight: 600; margin-bottom: .25rem; }
+.details-form input, .details-form select { font: inherit; width: 100%; max-width: 32rem; padding: .5rem;
+  border: 1px solid var(--remaining-edge); border-radius: .375rem; min-height: 2.75rem; background: var(--card); color: var(--ink); }
+.details-form input[aria-invalid="true"] { border: 2px solid #7f1d1d; }
+.field-row { display: grid; grid-template-columns: repeat(auto-fit, minmax(12rem, 1fr)); gap: 0 1rem; max-width: 33rem; }
+.field-error { color: #7f1d1d; margin: .25rem 0 0; font-weight: 600; }
+.subpage { max-width: 40rem; }
+.subpage h1 { margin-bottom: 1rem; }
+.site-name { margin: 0; font-weight: 700; }
+.preview dd { font-size: 1.05rem; }
 .message { max-width: 36rem; margin: 3rem auto; background: var(--card); padding: 1.5rem; border-radius: .5rem; }
 .login { max-width: 24rem; margin: 3rem auto; background: var(--card); padding: 1.5rem; border-radius: .5rem;
   border: 1px solid var(--line); }
@@ -85,14 +127,27 @@ table.history { width: 100%; border-collapse: collapse; }
 [hidden] { display: none !important; }
 @media (max-width: 40rem) {
   .top-inner, main { padding: .75rem; }
+  .panel { padding: .75rem; }
+  /* Rows become compact two-column cards: what and when on the left, how much and its state on the
+     right, the invoice button below only where there is one (30 rows fit in about 3,000 px). */
   .history thead { position: absolute; width: 1px; height: 1px; overflow: hidden; clip: rect(0 0 0 0); }
-  .history, .history tbody, .history tr, .history td { display: block; width: 100%; }
-  .history tr { border: 1px solid var(--line); border-radius: .5rem; margin-bottom: .75rem; padding: .25rem .5rem; }
-  .history td { border: 0; display: flex; justify-content: space-between; gap: 1rem; text-align: right; padding: .375rem 0; }
-  .history td::before { content: attr(data-label); font-weight: 600; color: var(--ink-soft); text-align: left; }
-  .history td::before { flex: none; }
-  .history td > .value, .history td > form { text-align: right; }
-  .history .amount-cell { text-align: right; }
+  .history, .history tbody { display: block; width: 100%; }
+  .history tr { display: grid; grid-template-columns: auto minmax(0, 1fr) auto; align-items: center;
+    grid-template-areas: "description description amount" "date status invoice";
+    gap: .125rem .5rem; border-bottom: 1px solid var(--line); padding: .375rem 0; }
+  .history td { display: block; border: 0; padding: 0; text-align: left; }
+  .history .description-cell { grid-area: description; }
+  .history .amount-cell { grid-area: amount; text-align: right; }
+  .history .date-cell { grid-area: date; color: var(--ink-soft); font-size: .875rem; }
+  .history .status-cell { grid-area: status; }
+  .history .invoice-cell { grid-area: invoice; justify-self: end; display: flex; gap: .25rem; }
+  .history tr.no-actions .invoice-cell { visibility: hidden; }
+  .history .invoice-cell:empty { display: none; }
+  .history .amount-cell .secondary { font-size: .8rem; white-space: nowrap; }
+  .history .amount { white-space: nowrap; }
+  .history .description-cell .secondary { display: inline; margin-left: .375rem; }
+  .status { font-size: .8rem; padding: 0 .5rem; white-space: nowrap; }
+  .invoice-button, .pay-link { margin: 0; padding: .25rem .5rem; font-size: .875rem; }
 }
 @media (prefers-reduced-motion: no-preference) { .meter-bar rect { transition: width .3s ease, x .3s ease; } }
 `;

@@ -7,6 +7,7 @@
  */
 import { BILLING_HISTORY_STATUSES, formatAmount, type Transaction, type TransactionStatus } from '@drawdown/sdk';
 import { hasInvoice } from './invoice-availability.js';
+import type { MessageKey, Translate } from './messages.js';
 import type { PortalClient } from './portal-client.js';
 
 /** The seed's page size: default and maximum. */
@@ -31,6 +32,8 @@ export interface HistoryRow {
   /** `grandTotalTax`, formatted: the tax within `total`. */
   readonly tax: string;
   readonly hasInvoice: boolean;
+  /** The service's checkout for a billed or past-due transaction, when it offers one (ADR 1441); else null. */
+  readonly payUrl: string | null;
 }
 
 export interface HistoryPage {
@@ -51,6 +54,17 @@ export const STATUS_LABELS: Readonly<Record<TransactionStatus, string>> = {
   canceled: 'Canceled',
 };
 
+/** The message of each status, for a translated page. */
+export const STATUS_MESSAGES: Readonly<Record<TransactionStatus, MessageKey>> = {
+  draft: 'statusDraft',
+  ready: 'statusReady',
+  billed: 'statusBilled',
+  paid: 'statusPaid',
+  completed: 'statusCompleted',
+  past_due: 'statusPastDue',
+  canceled: 'statusCanceled',
+};
+
 const dateFormats = new Map<string, Intl.DateTimeFormat>();
 
 function dateFormat(locale: string): Intl.DateTimeFormat {
@@ -61,6 +75,12 @@ function dateFormat(locale: string): Intl.DateTimeFormat {
     dateFormats.set(locale, format);
   }
   return format;
+}
+
+/** An RFC 3339 instant as a medium date in `locale` (UTC; the page script shows the viewer's time zone). */
+export function dateText(iso: string, locale: string): string {
+  const parsed = new Date(iso);
+  return Number.isNaN(parsed.getTime()) ? iso : dateFormat(locale).format(parsed);
 }
 
 function describe(transaction: Transaction): string {
@@ -74,7 +94,12 @@ function describe(transaction: Transaction): string {
   return all.length > 1 ? `${first} and ${all.length - 1} more` : first;
 }
 
-async function toRow(client: PortalClient, transaction: Transaction, locale: string): Promise<HistoryRow> {
+async function toRow(
+  client: PortalClient,
+  transaction: Transaction,
+  locale: string,
+  t: Translate | undefined,
+): Promise<HistoryRow> {
   const totals = transaction.details.totals;
   const currencyCode = transaction.currencyCode;
   const { decimalPlaces } = await client.currencies.decimalPlaces(currencyCode);
@@ -83,7 +108,9 @@ async function toRow(client: PortalClient, transaction: Transaction, locale: str
   return {
     id: transaction.id,
     status: transaction.status,
-    statusLabel: STATUS_LABELS[transaction.status] ?? transaction.status,
+    statusLabel: t
+      ? t(STATUS_MESSAGES[transaction.status] ?? 'statusDraft')
+      : (STATUS_LABELS[transaction.status] ?? transaction.status),
     date,
     dateText: Number.isNaN(parsedDate.getTime()) ? date : dateFormat(locale).format(parsedDate),
     description: describe(transaction),
@@ -92,6 +119,10 @@ async function toRow(client: PortalClient, transaction: Transaction, locale: str
     total: formatAmount(totals.grandTotal, currencyCode, locale, decimalPlaces),
     tax: formatAmount(totals.grandTotalTax ?? totals.tax, currencyCode, locale, decimalPlaces),
     hasInvoice: hasInvoice(transaction),
+    payUrl:
+      (transaction.status === 'billed' || transaction.status === 'past_due') && transaction.checkout?.url
+        ? transaction.checkout.url
+        : null,
   };
 }
 
@@ -104,6 +135,7 @@ export async function loadHistoryPage(
   customerId: string,
   after: string | null,
   locale: string,
+  t?: Translate,
 ): Promise<HistoryPage> {
   const collection = client.transactions.list({
     customerId: [customerId],
@@ -116,7 +148,7 @@ export async function loadHistoryPage(
   const own = transactions.filter(
     (transaction) => transaction.customerId === customerId && SHOWN_STATUSES.has(transaction.status),
   );
-  const rows = await Promise.all(own.map((transaction) => toRow(client, transaction, locale)));
+  const rows = await Promise.all(own.map((transaction) => toRow(client, transaction, locale, t)));
   const last = transactions.at(-1);
   const hasMore = collection.hasMore && last !== undefined;
   return { rows, hasMore, next: hasMore && last ? last.id : null };

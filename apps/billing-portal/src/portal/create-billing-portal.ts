@@ -3,23 +3,45 @@
  * The billing portal as a fetch handler that a host application mounts behind its own sign-in.
  * The customer id always comes from `resolveCustomerId` (the host's server-side session), never
  * from the request: a customer id in a query, body or header is never read (seed 001, rule 6).
+ * Every subscription, transaction and adjustment an action names is checked to be that
+ * customer's, as the service has it, before anything is done.
  *
  * Routes under `basePath`:
  * - `GET /` the page (HTML); `?after=txn_…` starts after a cursor, for browsers without script.
  * - `GET /api/transactions[?after=txn_…]` one page of history: `{ data, hasMore, next }`.
  * - `POST /api/transactions/{id}/invoice` a fresh invoice link: `{ data: { url } }`.
  * - `POST /transactions/{id}/invoice` the same for a plain form post: a page with the link.
+ * - `POST /adjustments/{id}/credit-note` a fresh credit note link: redirects to the PDF.
  * - `GET /api/usage` the usage bars: `{ data }`.
+ * - Self-service (ADR 1441): `GET /subscriptions/{id}/cancel` (confirmation), `POST …/cancel`,
+ *   `POST …/keep` (undo a scheduled cancellation), `POST …/pause`, `POST …/keep-running`,
+ *   `POST …/resume`, `GET …/change`, `GET …/change/preview?price_id&quantity`, `POST …/change`,
+ *   `GET …/payment-method`, `POST /billing-details`.
+ * - `GET /session?token=…&action=…` a customer portal session link (ADR 1440): verified by the
+ *   service, then handed to the host's `startSession`.
  * - `GET /assets/portal.js`, `GET /assets/portal.css`.
  */
 import { createHash } from 'node:crypto';
 import { readTextWithin } from '@drawdown/http-kit';
-import { localeFromAcceptLanguage } from '@drawdown/sdk';
+import {
+  DrawdownApiError,
+  localeFromAcceptLanguage,
+  type Subscription,
+  type VerifiedPortalSession,
+} from '@drawdown/sdk';
 import type { Context } from 'hono';
 import { Hono } from 'hono';
 import { PORTAL_SCRIPT } from './assets-script.js';
 import { PORTAL_CSS } from './assets-style.js';
-import { EMPTY_HISTORY, type HistoryPage, loadHistoryPage } from './billing-history.js';
+import { dateText, EMPTY_HISTORY, type HistoryPage, loadHistoryPage } from './billing-history.js';
+import {
+  formatLocaleFor,
+  type Language,
+  type MessageKey,
+  pickLanguage,
+  type Translate,
+  translator,
+} from './messages.js';
 import type { PortalClient } from './portal-client.js';
 import {
   badRequest,
@@ -32,15 +54,43 @@ import {
   refusalBody,
   refusalFromServiceError,
 } from './portal-error.js';
-import { type PageAssets, renderMessagePage, renderPage } from './render-page.js';
+import {
+  type PageAssets,
+  renderCancelConfirm,
+  renderChangeForm,
+  renderChangePreview,
+  renderDetailsForm,
+  renderMessagePage,
+  renderPage,
+  renderSubPage,
+  type SubPageInput,
+} from './render-page.js';
 import { withSecurityHeaders } from './security-headers.js';
+import {
+  changedItems,
+  describePreview,
+  loadAdjustments,
+  loadBalance,
+  loadBillingDetails,
+  loadPlans,
+  ownSubscription,
+  planChoices,
+  prorationFor,
+  readDetailsForm,
+  resolveSelfService,
+  type SelfServiceOptions,
+  saveBillingDetails,
+} from './self-service.js';
 import { loadUsage, UnitNameCache, type UsageMeterView } from './usage-view.js';
 
 /** The host's answer to "who is signed in": undefined for nobody, null for a user without a customer record. */
 export type ResolveCustomerId = (request: Request) => Promise<string | null | undefined>;
 
+/** A customer portal session the service verified (ADR 1440). */
+export type PortalSessionGrant = VerifiedPortalSession;
+
 export interface BillingPortalOptions {
-  /** A Drawdown SDK client with a server-side key holding `transaction.read` and `usage_balance.read`. */
+  /** A Drawdown SDK client with a server-side key; see `PortalClient` for the permissions each part needs. */
   readonly client: PortalClient;
   /** The signed-in user's customer id, from the host's server-side session. */
   readonly resolveCustomerId: ResolveCustomerId;
@@ -52,10 +102,21 @@ export interface BillingPortalOptions {
   readonly signInUrl?: string;
   /** Shown as a "Sign out" button (a POST with the CSRF token). */
   readonly signOutUrl?: string;
-  /** Page title. Default `Billing`. */
+  /** Page title. Default: "Billing" in the viewer's language. */
   readonly title?: string;
   /** How often the page refreshes the usage bars, in milliseconds. Default 5000. */
   readonly usagePollMs?: number;
+  /** What customers may do themselves (ADR 1441). */
+  readonly selfService?: SelfServiceOptions;
+  /**
+   * Signs the customer of a verified portal session in to the host (ADR 1440): return the headers
+   * (a `Set-Cookie`) that start the host's session for `grant.customerId`. Without it, session
+   * links answer 404.
+   */
+  readonly startSession?: (
+    grant: PortalSessionGrant,
+    request: Request,
+  ) => Promise<Headers | Record<string, string>> | Headers | Record<string, string>;
   /** Where unexpected failures are reported. Default `console.error`. */
   readonly logError?: (message: string, error: unknown) => void;
 }
@@ -64,6 +125,10 @@ export interface BillingPortalOptions {
 export type BillingPortalHandler = (request: Request) => Promise<Response>;
 
 const TRANSACTION_ID = /^txn_[a-z\d]{26}$/;
+const SUBSCRIPTION_ID = /^sub_[a-z\d]{26}$/;
+const ADJUSTMENT_ID = /^adj_[a-z\d]{26}$/;
+const PRICE_ID = /^pri_[a-z\d]{26}$/;
+const MAX_FORM_BYTES = 8 * 1024;
 
 function normaliseBasePath(basePath: string | undefined): string {
   const trimmed = (basePath ?? '/').trim().replace(/\/+$/, '');
@@ -79,8 +144,32 @@ function versioned(basePath: string, file: string, content: string): string {
 type Viewer = { readonly kind: 'customer'; readonly customerId: string } | { readonly kind: 'no_customer' };
 
 class Refused extends Error {
-  constructor(readonly refusal: PortalRefusal) {
+  constructor(
+    readonly refusal: PortalRefusal,
+    readonly page?: { readonly title: MessageKey; readonly text: MessageKey },
+  ) {
     super(refusal.detail);
+  }
+}
+
+/** What a finished action says on the page it returns to. */
+const NOTICES = {
+  cancel: 'doneCancel',
+  keep: 'doneKeep',
+  pause: 'donePause',
+  resume: 'doneResume',
+  change: 'doneChange',
+  details: 'doneDetails',
+} as const satisfies Record<string, MessageKey>;
+type Notice = keyof typeof NOTICES;
+
+/** A part of the page the key may not be allowed to read: left off (null) on 403, else the failure stands. */
+async function optional<T>(load: () => Promise<T>): Promise<T | null> {
+  try {
+    return await load();
+  } catch (error) {
+    if (error instanceof DrawdownApiError && error.status === 403) return null;
+    throw error;
   }
 }
 
@@ -97,10 +186,10 @@ class Refused extends Error {
  */
 export function createBillingPortal(options: BillingPortalOptions): BillingPortalHandler {
   const basePath = normaliseBasePath(options.basePath);
-  const title = options.title ?? 'Billing';
   const pollMs = Math.max(1_000, Math.floor(options.usagePollMs ?? 5_000));
   const logError = options.logError ?? ((message: string, error: unknown) => console.error(message, error));
   const unitNames = new UnitNameCache();
+  const allowed = resolveSelfService(options.selfService);
   const { client } = options;
   const assets: PageAssets = {
     scriptUrl: versioned(basePath, 'portal.js', PORTAL_SCRIPT),
@@ -114,6 +203,38 @@ export function createBillingPortal(options: BillingPortalOptions): BillingPorta
     return { kind: 'customer', customerId };
   }
 
+  async function customerOf(c: Context): Promise<string> {
+    const viewer = await viewerOf(c.req.raw);
+    if (viewer.kind === 'no_customer') throw new Refused(NO_CUSTOMER);
+    return viewer.customerId;
+  }
+
+  interface Text {
+    readonly language: Language;
+    readonly t: Translate;
+    /** Amounts and dates. */
+    readonly locale: string;
+  }
+
+  /** The viewer's language: the customer's stored locale, then Accept-Language (ADR 1441). */
+  async function textOf(c: Context, viewer?: Viewer): Promise<Text> {
+    const header = c.req.header('accept-language');
+    let stored: string | null = null;
+    if (viewer?.kind === 'customer') {
+      stored = (await optional(() => client.customers.get(viewer.customerId)))?.locale ?? null;
+    }
+    const language = pickLanguage(stored, header);
+    return { language, t: translator(language), locale: formatLocaleFor(language, localeFromAcceptLanguage(header)) };
+  }
+
+  function titleOf(text: Text): string {
+    return options.title ?? text.t('billing');
+  }
+
+  function subPage(text: Text): SubPageInput {
+    return { language: text.language, t: text.t, assets, basePath, title: titleOf(text) };
+  }
+
   function readCursor(c: Context): string | null {
     const after = c.req.query('after');
     if (after === undefined || after === '') return null;
@@ -121,8 +242,10 @@ export function createBillingPortal(options: BillingPortalOptions): BillingPorta
     return after;
   }
 
-  function localeOf(c: Context): string {
-    return localeFromAcceptLanguage(c.req.header('accept-language'));
+  function idParam(c: Context, pattern: RegExp, what: string): string {
+    const id = c.req.param('id') ?? '';
+    if (!pattern.test(id)) throw new Refused(badRequest(`The ${what} id is malformed.`));
+    return id;
   }
 
   /** Refuses a state-changing request that a browser says comes from another site. */
@@ -130,27 +253,70 @@ export function createBillingPortal(options: BillingPortalOptions): BillingPorta
     if (c.req.header('sec-fetch-site') === 'cross-site') throw new Refused(FORBIDDEN);
   }
 
+  async function readForm(c: Context): Promise<Record<string, string>> {
+    const type = c.req.header('content-type') ?? '';
+    if (!type.startsWith('application/x-www-form-urlencoded')) return {};
+    const text = await readTextWithin(c.req.raw, MAX_FORM_BYTES);
+    if (text === null) throw new Refused(badRequest('The form is too large.'));
+    const fields: Record<string, string> = {};
+    for (const [name, value] of new URLSearchParams(text)) fields[name] = value;
+    return fields;
+  }
+
   async function invoiceLink(c: Context, disposition: 'attachment' | 'inline'): Promise<string> {
     requireSameSite(c);
-    const viewer = await viewerOf(c.req.raw);
-    if (viewer.kind === 'no_customer') throw new Refused(NO_CUSTOMER);
-    const id = c.req.param('id') ?? '';
-    if (!TRANSACTION_ID.test(id)) throw new Refused(badRequest('The transaction id is malformed.'));
+    const customerId = await customerOf(c);
+    const id = idParam(c, TRANSACTION_ID, 'transaction');
     // Ownership is checked on the transaction as the service has it, never on anything sent.
     const transaction = await client.transactions.get(id);
-    if (transaction.customerId !== viewer.customerId) throw new Refused(FORBIDDEN);
+    if (transaction.customerId !== customerId) throw new Refused(FORBIDDEN);
     const { url } = await client.transactions.getInvoicePdf(id, { disposition });
     return url;
   }
 
-  async function history(c: Context, viewer: Viewer, after: string | null): Promise<HistoryPage> {
-    if (viewer.kind === 'no_customer') return EMPTY_HISTORY;
-    return loadHistoryPage(client, viewer.customerId, after, localeOf(c));
+  /** A fresh link to the credit note of one of the customer's own adjustments. */
+  async function creditNoteLink(c: Context): Promise<string> {
+    requireSameSite(c);
+    const customerId = await customerOf(c);
+    const id = idParam(c, ADJUSTMENT_ID, 'adjustment');
+    // Read by id alone, then checked: a customer filter in the query is not what decides.
+    const [adjustment] = await client.adjustments.list({ id: [id] }).next();
+    if (!adjustment) throw new Refused(NOT_FOUND);
+    if (adjustment.customerId !== customerId) throw new Refused(FORBIDDEN);
+    const { url } = await client.adjustments.getCreditNote(id, { disposition: 'attachment' });
+    return url;
   }
 
-  async function usage(c: Context, viewer: Viewer): Promise<readonly UsageMeterView[]> {
+  /** The customer's subscription named in the path, or a refusal: another customer's is `forbidden`. */
+  async function subscriptionOf(c: Context): Promise<{ customerId: string; subscription: Subscription }> {
+    const customerId = await customerOf(c);
+    const id = idParam(c, SUBSCRIPTION_ID, 'subscription');
+    const subscription = await ownSubscription(client, customerId, id);
+    if (!subscription) throw new Refused(FORBIDDEN);
+    return { customerId, subscription };
+  }
+
+  function back(notice: Notice, at?: string | null): string {
+    const query = new URLSearchParams({ done: notice, ...(at ? { at } : {}) });
+    return `${basePath}/?${query.toString()}#plan`;
+  }
+
+  async function history(viewer: Viewer, after: string | null, text: Text): Promise<HistoryPage> {
+    if (viewer.kind === 'no_customer') return EMPTY_HISTORY;
+    return loadHistoryPage(client, viewer.customerId, after, text.locale, text.t);
+  }
+
+  async function usage(viewer: Viewer, text: Text): Promise<readonly UsageMeterView[]> {
     if (viewer.kind === 'no_customer') return [];
-    return loadUsage(client, viewer.customerId, localeOf(c), unitNames);
+    return loadUsage(client, viewer.customerId, text.locale, unitNames, text.t);
+  }
+
+  function noticeOf(c: Context, text: Text): string | null {
+    const done = c.req.query('done') as Notice | undefined;
+    if (done === undefined || !(done in NOTICES)) return null;
+    const at = c.req.query('at');
+    const date = at && !Number.isNaN(Date.parse(at)) ? dateText(at, text.locale) : '';
+    return text.t(NOTICES[done], { date });
   }
 
   function refusalOf(error: unknown): PortalRefusal {
@@ -167,7 +333,7 @@ export function createBillingPortal(options: BillingPortalOptions): BillingPorta
   const api = new Hono({ strict: false });
   api.get('/transactions', async (c) => {
     const viewer = await viewerOf(c.req.raw);
-    const page = await history(c, viewer, readCursor(c));
+    const page = await history(viewer, readCursor(c), await textOf(c, viewer));
     return c.json({ data: page.rows, hasMore: page.hasMore, next: page.next });
   });
   api.post('/transactions/:id/invoice', async (c) => {
@@ -178,9 +344,10 @@ export function createBillingPortal(options: BillingPortalOptions): BillingPorta
     const disposition = body?.disposition === 'inline' ? 'inline' : 'attachment';
     return c.json({ data: { url: await invoiceLink(c, disposition) } });
   });
+  api.post('/adjustments/:id/credit-note', async (c) => c.json({ data: { url: await creditNoteLink(c) } }));
   api.get('/usage', async (c) => {
     const viewer = await viewerOf(c.req.raw);
-    return c.json({ data: await usage(c, viewer) });
+    return c.json({ data: await usage(viewer, await textOf(c, viewer)) });
   });
   api.all('*', () => {
     throw new Refused(NOT_FOUND);
@@ -207,17 +374,32 @@ export function createBillingPortal(options: BillingPortalOptions): BillingPorta
   app.get('/', async (c) => {
     const viewer = await viewerOf(c.req.raw);
     const after = readCursor(c);
-    const [page, meters, csrfToken] = await Promise.all([
-      history(c, viewer, after),
-      usage(c, viewer),
+    const text = await textOf(c, viewer);
+    const customerId = viewer.kind === 'customer' ? viewer.customerId : null;
+    const forCustomer = <T>(load: (id: string) => Promise<T>) =>
+      customerId === null ? Promise.resolve(null) : optional(() => load(customerId));
+    const [page, meters, csrfToken, plans, balance, adjustments] = await Promise.all([
+      history(viewer, after, text),
+      usage(viewer, text),
       options.csrfToken?.(c.req.raw),
+      forCustomer((id) => loadPlans(client, id, text.t, text.locale, allowed)),
+      forCustomer((id) => loadBalance(client, id, text.t, text.locale)),
+      forCustomer((id) => loadAdjustments(client, id, text.t, text.locale)),
     ]);
+    const details = allowed.billingDetails
+      ? await forCustomer(async (id) => {
+          const [first] = (await client.subscriptions.list({ customerId: [id], perPage: 1 }).next()) ?? [];
+          return loadBillingDetails(client, id, first?.customerId === id ? first.addressId : null);
+        })
+      : null;
     return c.html(
       renderPage({
         basePath,
         assets,
-        locale: localeOf(c),
-        title,
+        language: text.language,
+        t: text.t,
+        locale: text.locale,
+        title: titleOf(text),
         history: page,
         after,
         usage: meters,
@@ -225,6 +407,11 @@ export function createBillingPortal(options: BillingPortalOptions): BillingPorta
         signOutUrl: options.signOutUrl ?? null,
         hasCustomer: viewer.kind === 'customer',
         pollMs,
+        plans,
+        balance,
+        adjustments,
+        details,
+        notice: noticeOf(c, text),
       }),
     );
   });
@@ -232,38 +419,292 @@ export function createBillingPortal(options: BillingPortalOptions): BillingPorta
   // Without script, the invoice button is a form post: answer with a page that links the PDF.
   app.post('/transactions/:id/invoice', async (c) => {
     const url = await invoiceLink(c, 'attachment');
+    const text = await textOf(c);
     return c.html(
-      renderMessagePage('Your invoice is ready', 'The link works for one hour.', assets, {
-        href: url,
-        text: 'Download the invoice PDF',
+      renderMessagePage(
+        text.t('invoiceReady'),
+        text.t('linkOneHour'),
+        assets,
+        { href: url, text: text.t('downloadInvoicePdf') },
+        text.language,
+      ),
+    );
+  });
+
+  // A credit note without script: a page that links the PDF (a redirect to the service's
+  // address would leave 'self', which the policy's form-action refuses).
+  app.post('/adjustments/:id/credit-note', async (c) => {
+    const url = await creditNoteLink(c);
+    const text = await textOf(c);
+    return c.html(
+      renderMessagePage(
+        text.t('creditNoteReady'),
+        text.t('linkOneHour'),
+        assets,
+        { href: url, text: text.t('downloadCreditNotePdf') },
+        text.language,
+      ),
+    );
+  });
+
+  // Self-service: each action checks the subscription is the signed-in customer's first.
+  app.get('/subscriptions/:id/cancel', async (c) => {
+    const { subscription } = await subscriptionOf(c);
+    const text = await textOf(c, await viewerOf(c.req.raw));
+    if (!allowed.cancel) throw new Refused(NOT_FOUND);
+    const end = subscription.currentBillingPeriod?.endsAt ?? subscription.nextBilledAt;
+    const name = subscription.items
+      .map((item) => item.product?.name)
+      .filter(Boolean)
+      .join(', ');
+    return c.html(
+      renderCancelConfirm(
+        subPage(text),
+        (await options.csrfToken?.(c.req.raw)) ?? null,
+        subscription.id,
+        name,
+        end ? dateText(end, text.locale) : '',
+      ),
+    );
+  });
+  app.post('/subscriptions/:id/cancel', async (c) => {
+    requireSameSite(c);
+    if (!allowed.cancel) throw new Refused(NOT_FOUND);
+    const { subscription } = await subscriptionOf(c);
+    const canceled = await client.subscriptions.cancel(subscription.id, { effectiveFrom: 'next_billing_period' });
+    return c.redirect(back('cancel', canceled.scheduledChange?.effectiveAt), 303);
+  });
+  app.post('/subscriptions/:id/keep', async (c) => {
+    requireSameSite(c);
+    if (!allowed.cancel) throw new Refused(NOT_FOUND);
+    const { subscription } = await subscriptionOf(c);
+    if (subscription.scheduledChange?.action !== 'cancel') return c.redirect(back('keep'), 303);
+    await client.subscriptions.update(subscription.id, { scheduledChange: null });
+    return c.redirect(back('keep'), 303);
+  });
+  app.post('/subscriptions/:id/pause', async (c) => {
+    requireSameSite(c);
+    if (!allowed.pause) throw new Refused(NOT_FOUND);
+    const { subscription } = await subscriptionOf(c);
+    const paused = await client.subscriptions.pause(subscription.id, { effectiveFrom: 'next_billing_period' });
+    return c.redirect(back('pause', paused.scheduledChange?.effectiveAt), 303);
+  });
+  app.post('/subscriptions/:id/keep-running', async (c) => {
+    requireSameSite(c);
+    if (!allowed.pause) throw new Refused(NOT_FOUND);
+    const { subscription } = await subscriptionOf(c);
+    if (subscription.scheduledChange?.action === 'pause') {
+      await client.subscriptions.update(subscription.id, { scheduledChange: null });
+    }
+    return c.redirect(back('keep'), 303);
+  });
+  app.post('/subscriptions/:id/resume', async (c) => {
+    requireSameSite(c);
+    if (!allowed.pause) throw new Refused(NOT_FOUND);
+    const { subscription } = await subscriptionOf(c);
+    await client.subscriptions.resume(subscription.id, { effectiveFrom: 'immediately' });
+    return c.redirect(back('resume'), 303);
+  });
+
+  /** The change a form asks for: a price the plan may move to and a quantity within its limits. */
+  async function requestedChange(subscription: Subscription, text: Text, fields: Record<string, string>) {
+    const priceId = fields.price_id ?? '';
+    const quantity = Number(fields.quantity ?? '');
+    if (!PRICE_ID.test(priceId)) throw new Refused(badRequest('price_id must be a price id (pri_…).'));
+    const choices = await planChoices(client, subscription, text.t, text.locale);
+    const choice = choices.find((entry) => entry.priceId === priceId);
+    if (!choice) throw new Refused(badRequest('That plan cannot be chosen for this subscription.'));
+    if (!Number.isInteger(quantity) || quantity < choice.minimum || quantity > choice.maximum) {
+      throw new Refused(badRequest(`The quantity must be a whole number from ${choice.minimum} to ${choice.maximum}.`));
+    }
+    const [price] = await client.prices.list({ id: [priceId] }).next();
+    return {
+      priceId,
+      quantity,
+      label: choice.label,
+      input: {
+        items: changedItems(subscription, priceId, quantity),
+        prorationBillingMode: prorationFor(subscription, price),
+      },
+    };
+  }
+
+  app.get('/subscriptions/:id/change', async (c) => {
+    if (!allowed.changePlan) throw new Refused(NOT_FOUND);
+    const { subscription } = await subscriptionOf(c);
+    const text = await textOf(c, await viewerOf(c.req.raw));
+    const choices = await planChoices(client, subscription, text.t, text.locale);
+    const [item] = subscription.items;
+    return c.html(
+      renderChangeForm(subPage(text), subscription.id, choices, {
+        priceId: item?.price.id ?? '',
+        quantity: item?.quantity ?? 1,
       }),
     );
+  });
+  app.get('/subscriptions/:id/change/preview', async (c) => {
+    if (!allowed.changePlan) throw new Refused(NOT_FOUND);
+    const { subscription } = await subscriptionOf(c);
+    const text = await textOf(c, await viewerOf(c.req.raw));
+    const change = await requestedChange(subscription, text, c.req.query());
+    const preview = await client.subscriptions.previewUpdate(subscription.id, change.input);
+    return c.html(
+      renderChangePreview(
+        subPage(text),
+        (await options.csrfToken?.(c.req.raw)) ?? null,
+        subscription.id,
+        change,
+        await describePreview(client, preview, subscription.currencyCode, text.t, text.locale),
+      ),
+    );
+  });
+  app.post('/subscriptions/:id/change', async (c) => {
+    requireSameSite(c);
+    if (!allowed.changePlan) throw new Refused(NOT_FOUND);
+    const { subscription } = await subscriptionOf(c);
+    const text = await textOf(c);
+    const change = await requestedChange(subscription, text, await readForm(c));
+    await client.subscriptions.update(subscription.id, change.input);
+    return c.redirect(back('change'), 303);
+  });
+
+  // The payment method: the service's checkout for it when it offers one, else how to change it.
+  app.get('/subscriptions/:id/payment-method', async (c) => {
+    const { subscription } = await subscriptionOf(c);
+    const text = await textOf(c, await viewerOf(c.req.raw));
+    const checkout = await updatePaymentMethodCheckout(client, subscription);
+    if (checkout) return c.redirect(checkout, 303);
+    const message = subscription.collectionMode === 'manual' ? 'paymentMethodManual' : 'paymentMethodUnavailable';
+    return c.html(
+      renderSubPage(
+        subPage(text),
+        text.t('paymentMethodHeading'),
+        `<p class="hint">${escapeText(text.t(message))}</p>`,
+      ),
+    );
+  });
+
+  app.post('/billing-details', async (c) => {
+    requireSameSite(c);
+    if (!allowed.billingDetails) throw new Refused(NOT_FOUND);
+    const customerId = await customerOf(c);
+    const text = await textOf(c, { kind: 'customer', customerId });
+    const { values, errors } = readDetailsForm(await readForm(c));
+    if (Object.keys(errors).length > 0) {
+      const form = renderDetailsForm({
+        t: text.t,
+        basePath,
+        csrfToken: (await options.csrfToken?.(c.req.raw)) ?? null,
+        details: values,
+        errors,
+      });
+      return c.html(renderSubPage(subPage(text), text.t('detailsHeading'), form), 400);
+    }
+    const [first] = await client.subscriptions.list({ customerId: [customerId], perPage: 1 }).next();
+    const current = await loadBillingDetails(
+      client,
+      customerId,
+      first?.customerId === customerId ? first.addressId : null,
+    );
+    await saveBillingDetails(client, customerId, current, values);
+    return c.redirect(back('details'), 303);
+  });
+
+  // A customer portal session link (ADR 1440): the service verifies the token; the host signs in.
+  app.get('/session', async (c) => {
+    const { startSession } = options;
+    if (!startSession) throw new Refused(NOT_FOUND);
+    const token = c.req.query('token') ?? '';
+    const action = c.req.query('action') ?? 'overview';
+    const subscriptionId = c.req.query('subscription_id');
+    const invalid = new Refused(
+      { status: 404, code: 'portal_session_invalid', detail: 'This link is not valid.' },
+      { title: 'sessionInvalid', text: 'sessionInvalidText' },
+    );
+    if (token === '' || token.length > 2_048) throw invalid;
+    let grant: VerifiedPortalSession;
+    try {
+      grant = await client.customerPortalSessions.verify(token);
+    } catch (error) {
+      if (error instanceof DrawdownApiError && error.code === 'portal_session_expired') {
+        throw new Refused(
+          { status: 410, code: error.code, detail: 'This link has expired.' },
+          { title: 'sessionExpired', text: 'sessionExpiredText' },
+        );
+      }
+      if (error instanceof DrawdownApiError && (error.code === 'portal_session_invalid' || error.status === 400)) {
+        throw invalid;
+      }
+      throw error;
+    }
+    let target = `${basePath}/`;
+    if (action === 'cancel_subscription' || action === 'update_subscription_payment_method') {
+      if (!subscriptionId || !grant.subscriptionIds.includes(subscriptionId)) throw invalid;
+      target = `${basePath}/subscriptions/${subscriptionId}/${action === 'cancel_subscription' ? 'cancel' : 'payment-method'}`;
+    } else if (action !== 'overview') {
+      throw invalid;
+    }
+    const headers = new Headers(await startSession(grant, c.req.raw));
+    headers.set('Location', target);
+    return new Response(null, { status: 303, headers });
   });
 
   app.all('*', () => {
     throw new Refused(NOT_FOUND);
   });
 
-  app.onError((error, c) => {
+  app.onError(async (error, c) => {
     const refusal = refusalOf(error);
+    const text = await textOf(c).catch(() => ({ language: 'en' as const, t: translator('en'), locale: 'en-US' }));
+    const page = error instanceof Refused ? error.page : undefined;
     const link =
-      refusal === NOT_AUTHENTICATED && options.signInUrl ? { href: options.signInUrl, text: 'Sign in' } : null;
-    return c.html(renderMessagePage(refusal.detail, messageFor(refusal), assets, link), refusal.status);
+      refusal === NOT_AUTHENTICATED && options.signInUrl ? { href: options.signInUrl, text: text.t('signIn') } : null;
+    const title = page
+      ? text.t(page.title)
+      : refusal === NOT_AUTHENTICATED
+        ? text.t('notAuthenticated')
+        : refusal.detail;
+    const message = page ? text.t(page.text) : messageFor(refusal, text.t);
+    return c.html(renderMessagePage(title, message, assets, link, text.language), refusal.status);
   });
 
   return async (request) => withSecurityHeaders(await app.fetch(request));
 }
 
-function messageFor(refusal: PortalRefusal): string {
+/**
+ * The checkout that updates a subscription's payment method, when the service offers one
+ * (`GET /subscriptions/{id}/update-payment-method-transaction`, issue 14 part A); null when it
+ * does not, or for a manually collected subscription.
+ */
+async function updatePaymentMethodCheckout(client: PortalClient, subscription: Subscription): Promise<string | null> {
+  if (subscription.collectionMode !== 'automatic') return null;
+  const subscriptions = client.subscriptions as unknown as {
+    getPaymentMethodChangeTransaction?: (id: string) => Promise<{ checkout?: { url?: string | null } | null }>;
+  };
+  if (typeof subscriptions.getPaymentMethodChangeTransaction !== 'function') return null;
+  try {
+    const transaction = await subscriptions.getPaymentMethodChangeTransaction(subscription.id);
+    return transaction.checkout?.url ?? null;
+  } catch (error) {
+    if (error instanceof DrawdownApiError && (error.status === 404 || error.status === 403)) return null;
+    throw error;
+  }
+}
+
+function escapeText(value: string): string {
+  return value.replace(/[&<>"']/g, (character) => `&#${character.charCodeAt(0)};`);
+}
+
+function messageFor(refusal: PortalRefusal, t: Translate): string {
   switch (refusal.code) {
     case 'not_authenticated':
-      return 'Sign in to see your billing history.';
+      return t('notAuthenticatedText');
     case 'no_customer':
-      return 'There is no billing account for you yet.';
+      return t('noCustomerText');
     case 'forbidden':
-      return 'This belongs to another account.';
+      return t('forbiddenText');
     case 'not_found':
-      return 'There is nothing at this address.';
+      return t('notFoundText');
     default:
       return `${refusal.detail} (${refusal.code})`;
   }

@@ -5,5 +5,24 @@
  */
 import type { Drawdown } from '@drawdown/sdk';
 
-/** A Drawdown SDK client; its key needs `transaction.read` and `usage_balance.read` (and, for unit names, `usage_balance_unit.read`). */
-export type PortalClient = Pick<Drawdown, 'transactions' | 'currencies' | 'usageBalances' | 'usageBalanceUnits'>;
+/**
+ * A Drawdown SDK client. Its key needs `transaction.read` and `usage_balance.read` for the history
+ * and usage (and `usage_balance_unit.read` for unit names); the self-service parts need
+ * `subscription.write`, `price.read`, `customer.read`, `address.write`, `business.write`,
+ * `adjustment.read` and, for portal session links, `customer_portal_session.read` (ADR 1441).
+ * A part whose permission the key lacks is left off the page.
+ */
+export type PortalClient = Pick<
+  Drawdown,
+  | 'transactions'
+  | 'currencies'
+  | 'usageBalances'
+  | 'usageBalanceUnits'
+  | 'subscriptions'
+  | 'prices'
+  | 'customers'
+  | 'addresses'
+  | 'businesses'
+  | 'adjustments'
+  | 'customerPortalSessions'
+>;

@@ -8,7 +8,7 @@ import { DrawdownApiError, DrawdownConnectionError } from '@drawdown/sdk';
 
 /** A refusal the portal sends as JSON (or as a short page for the HTML routes). */
 export interface PortalRefusal {
-  readonly status: 400 | 401 | 403 | 404 | 409 | 429 | 500 | 502;
+  readonly status: 400 | 401 | 403 | 404 | 409 | 410 | 429 | 500 | 502;
   readonly code: string;
   readonly detail: string;
 }

@@ -41,6 +41,12 @@ export function decimalToString(value: ScaledDecimal): string {
   return `${negative ? '-' : ''}${integer}${fraction ? `.${fraction}` : ''}`;
 }
 
+/** The larger of two decimals, exactly. */
+export function maxDecimal(left: ScaledDecimal, right: ScaledDecimal): ScaledDecimal {
+  const scale = Math.max(left.scale, right.scale);
+  return rescale(left, scale) >= rescale(right, scale) ? left : right;
+}
+
 export function isPositive(value: ScaledDecimal): boolean {
   return value.coefficient > 0n;
 }

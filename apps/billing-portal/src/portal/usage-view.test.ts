@@ -1,6 +1,7 @@
 import type { UsageBalance } from '@drawdown/sdk';
 import { describe, expect, it } from 'vitest';
 import { hasInvoice } from './invoice-availability.js';
+import { translator } from './messages.js';
 import { toMeterView } from './usage-view.js';
 
 function balance(used: string, remaining: string, overage: string): UsageBalance {
@@ -25,7 +26,23 @@ describe('usage bars', () => {
   it('scales the bar to allowance plus overage and names the overage', () => {
     const view = toMeterView(balance('1000', '0', '250'), calls, 'en-US');
     expect([view.usedShare, view.remainingShare, view.overageShare]).toEqual([8_000, 0, 2_000]);
-    expect(view.summary).toBe('1,000 of 1,000 calls used, 0 left, 250 calls over the allowance');
+    // Everything used is counted: 1,000 within the allowance and 250 past it.
+    expect(view.summary).toBe('1,250 of 1,000 calls used, 0 left, 250 calls over the allowance');
+    expect(view.figures).toBe('1,250 used of 1,000 calls: 250 calls over');
+    expect(view.usedText).toBe('1,250');
+  });
+
+  it('writes the figures in the page’s language', () => {
+    const view = toMeterView(
+      balance('1000', '0', '180'),
+      { name: 'API-Aufrufe', unitName: 'Aufrufe' },
+      'de-DE',
+      translator('de'),
+    );
+    expect(view.figures).toBe('1.180 genutzt von 1.000 Aufrufe: 180 Aufrufe darüber');
+    expect(toMeterView(balance('640', '360', '0'), calls, 'fr-FR', translator('fr')).figures).toBe(
+      '640 sur 1\u202f000 calls utilisés',
+    );
   });
 
   it('shows an empty allowance, where all usage is overage', () => {

@@ -6,6 +6,8 @@ export interface AppEnv {
     requestId: string;
     /** The base URL this environment advertises, without a trailing slash. */
     publicBaseUrl: string;
+    /** Where this environment's customers reach the billing portal, without a trailing slash (ADR 1440). */
+    portalUrl: string;
     /** Every use case, bound once by the composition root. */
     useCases: UseCases;
     apiKey: ApiKey;

@@ -28,6 +28,7 @@ export const STATUS_BY_CODE = {
   price_not_found: 400,
   customer_not_found: 400,
   address_not_found: 400,
+  subscription_not_found: 400,
   customer_already_exists: 409,
   usage_balance_unit_not_found: 400,
   account_not_found: 404,
@@ -85,6 +86,8 @@ export const STATUS_BY_CODE = {
   // A signed link is its own credential: a bad one names nothing (404), an old one is gone (410).
   invoice_link_invalid: 404,
   invoice_link_expired: 410,
+  portal_session_invalid: 404,
+  portal_session_expired: 410,
   adjustment_transaction_status_not_allowed: 409,
   adjustment_amount_above_remaining: 400,
   simulation_destination_not_found: 400,

@@ -12,26 +12,34 @@ import {
   type UsageBalance,
   type WireData,
 } from '@drawdown/billing-core';
+import { managementUrls } from '../rendering/portal-session-links.js';
 import { toSnakeCase } from './wire-case.js';
 
-/** A subscription without the fields only the service uses. */
-export function presentSubscription(subscription: Subscription): unknown {
+/**
+ * A subscription without the fields only the service uses. With the environment's portal
+ * address, `management_urls` point at the portal's pages for it (ADR 1440).
+ */
+export function presentSubscription(subscription: Subscription, portalUrl?: string): unknown {
   const { internal: _internal, discount, ...wire } = subscription;
   // `intervals_used` is the service's count of discounted periods (ADR 1105), not a wire field.
   return {
     ...wire,
+    ...(portalUrl === undefined ? {} : { managementUrls: managementUrls(portalUrl, subscription) }),
     discount: discount === null ? null : { id: discount.id, startsAt: discount.startsAt, endsAt: discount.endsAt },
   };
 }
 
 /** `GET /subscriptions/{id}` with `include`: the asked-for projections beside the subscription. */
-export function presentSubscriptionWithIncludes(view: {
-  subscription: Subscription;
-  nextTransaction?: Transaction | null;
-  recurringTransaction?: Transaction | null;
-}): unknown {
+export function presentSubscriptionWithIncludes(
+  view: {
+    subscription: Subscription;
+    nextTransaction?: Transaction | null;
+    recurringTransaction?: Transaction | null;
+  },
+  portalUrl?: string,
+): unknown {
   return {
-    ...(presentSubscription(view.subscription) as Record<string, unknown>),
+    ...(presentSubscription(view.subscription, portalUrl) as Record<string, unknown>),
     ...(view.nextTransaction === undefined ? {} : { nextTransaction: presentPreviewTransaction(view.nextTransaction) }),
     ...(view.recurringTransaction === undefined
       ? {}
@@ -82,8 +90,8 @@ function presentUpdateSummary(change: Transaction | null) {
 }
 
 /** `PATCH /subscriptions/{id}/preview`: the subscription as it would be, and what it would bill. */
-export function presentSubscriptionPreview(preview: SubscriptionUpdatePreview): unknown {
-  const { id: _id, ...subscription } = presentSubscription(preview.subscription) as Record<string, unknown>;
+export function presentSubscriptionPreview(preview: SubscriptionUpdatePreview, portalUrl?: string): unknown {
+  const { id: _id, ...subscription } = presentSubscription(preview.subscription, portalUrl) as Record<string, unknown>;
   return {
     ...subscription,
     immediateTransaction: presentPreviewTransaction(preview.immediateTransaction),
@@ -118,10 +126,10 @@ export function presentUsageBalance(balance: UsageBalance): unknown {
 }
 
 /** The wire form of an event's entity, by kind. */
-export function presentEntity(kind: StoredEvent['entityKind'], entity: unknown): unknown {
+export function presentEntity(kind: StoredEvent['entityKind'], entity: unknown, portalUrl?: string): unknown {
   switch (kind) {
     case 'subscription':
-      return presentSubscription(entity as Subscription);
+      return presentSubscription(entity as Subscription, portalUrl);
     case 'usage_balance':
       return presentUsageBalance(entity as UsageBalance);
     default:
@@ -130,12 +138,12 @@ export function presentEntity(kind: StoredEvent['entityKind'], entity: unknown):
 }
 
 /** The event envelope of `GET /events` and webhook bodies: `event_id`, not `id`. */
-export function presentEvent(event: StoredEvent): unknown {
+export function presentEvent(event: StoredEvent, portalUrl?: string): unknown {
   return {
     eventId: event.id,
     eventType: event.eventType,
     occurredAt: event.occurredAt,
-    data: presentEntity(event.entityKind, event.entity),
+    data: presentEntity(event.entityKind, event.entity, portalUrl),
   };
 }
 

@@ -18,6 +18,7 @@ import {
   CreateDiscountGroupBody,
   CreateMeterBody,
   CreateNotificationSettingBody,
+  CreatePortalSessionBody,
   CreatePriceBody,
   CreateProductBody,
   CreateReportBody,
@@ -51,6 +52,7 @@ import {
   UpdateTaxSettingsBody,
   UpdateTransactionBody,
   UpdateUsageBalanceUnitBody,
+  VerifyPortalSessionBody,
 } from '@drawdown/billing-contract';
 import { METRIC_ENDPOINTS } from '@drawdown/billing-core';
 import type { ZodType } from 'zod';
@@ -177,6 +179,13 @@ export const API_OPERATIONS: readonly ApiOperation[] = [
     '/customers/:customer/usage-balances/:id',
     'Usage balances',
     'Get a usage balance',
+    'usage_balance.read',
+  ),
+  operation(
+    'get',
+    '/customers/:customer/usage-balances/:id/periods',
+    'Usage balances',
+    'A usage balance’s usage per billing period, newest first (Drawdown)',
     'usage_balance.read',
   ),
   ...crud(
@@ -560,6 +569,22 @@ export const API_OPERATIONS: readonly ApiOperation[] = [
     {
       ...body('ReviseTransactionBody', ReviseTransactionBody),
     },
+  ),
+  operation(
+    'post',
+    '/customers/:customer/portal-sessions',
+    'Customer portal sessions',
+    'Create a customer portal session',
+    'customer_portal_session.write',
+    { ...body('CreatePortalSessionBody', CreatePortalSessionBody), status: 201 },
+  ),
+  operation(
+    'post',
+    '/customer-portal-sessions/verify',
+    'Customer portal sessions',
+    'Verify a customer portal session token (Drawdown: for the billing portal)',
+    'customer_portal_session.read',
+    { ...body('VerifyPortalSessionBody', VerifyPortalSessionBody) },
   ),
   operation('get', '/adjustments/:id/credit-note', 'Adjustments', 'Get a credit note link', 'adjustment.read'),
   operation('get', '/credit-notes/:adjustmentId/pdf', 'Adjustments', 'Download a credit note PDF (signed link)', null, {

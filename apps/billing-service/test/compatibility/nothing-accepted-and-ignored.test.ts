@@ -133,6 +133,12 @@ const WALKS: readonly Walk[] = [
     fields: { effectiveFrom: { effect: 'usage/subscriptions-api.test.ts' } },
   },
   {
+    file: 'customer-portal-sessions/operations/create-customer-portal-session-request-object.d.ts',
+    name: 'CreateCustomerPortalSessionRequestBody',
+    endpoint: 'POST /customers/{customer}/portal-sessions',
+    fields: { subscriptionIds: { effect: 'customers/portal-sessions.test.ts' } },
+  },
+  {
     file: 'transactions/operations/create-transaction-request-body.d.ts',
     name: 'CreateTransactionRequestBody',
     endpoint: 'POST /transactions',

@@ -195,6 +195,8 @@ describe.each(ENGINES)('%s: unstorable text', (engine) => {
         address: { country_code: 'GB', postal_code: 'N1' },
       },
       'POST /pricing-preview': { items: [item], customer_id: ids.customers, currency_code: 'USD' },
+      'POST /customers/:customer/portal-sessions': { subscription_ids: ['sub_01aaaaaaaaaaaaaaaaaaaaaaaa'] },
+      'POST /customer-portal-sessions/verify': { token: 'not-a-token' },
       'POST /transactions/:id/revise': {
         customer: { name: 'Ada' },
         business: { name: 'Ada Ltd', tax_identifier: 'GB1' },

@@ -9,6 +9,7 @@ const RESOURCE_ACTIONS = {
   product: ['read', 'write'],
   price: ['read', 'write'],
   customer: ['read', 'write'],
+  customer_portal_session: ['read', 'write'],
   address: ['read', 'write'],
   business: ['read', 'write'],
   client_token: ['read', 'write'],

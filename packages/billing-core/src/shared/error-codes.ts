@@ -36,6 +36,8 @@ export const ERROR_CODES = {
   customer_already_exists: 'Another customer of this account and environment has this email.',
   customer_not_found: 'The customer_id does not name a customer of this account and environment.',
   address_not_found: 'The address_id does not name an address of the customer in this account and environment.',
+  subscription_not_found:
+    'A subscription_ids entry does not name a subscription of the customer in this account and environment.',
   usage_balance_unit_not_found: 'The usage_balance_unit_id does not name a unit of this account and environment.',
   account_not_found: 'No account has this id.',
   api_key_not_found: 'No API key has this id.',
@@ -122,6 +124,9 @@ export const ERROR_CODES = {
   invoice_link_invalid:
     'The invoice link is malformed or its signature does not match: it was altered or not issued here.',
   invoice_link_expired: 'The invoice link is older than one hour; request a new one.',
+  portal_session_invalid:
+    'The customer portal session token is malformed, its signature does not match, or it was issued for another account or environment.',
+  portal_session_expired: 'The customer portal session is older than one hour; create a new one.',
   adjustment_transaction_status_not_allowed:
     'Refunds need a completed transaction; credits a billed, past-due or completed one.',
   adjustment_credit_note_not_available:

@@ -35,6 +35,7 @@ export const ID_PREFIXES = {
   simulationRun: 'ntfsimrun',
   simulationRunEvent: 'ntfsimevt',
   report: 'rep',
+  customerPortalSession: 'cpls',
   clientToken: 'ctkn',
   customerAuthToken: 'pca',
 } as const;

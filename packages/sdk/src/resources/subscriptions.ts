@@ -12,6 +12,7 @@ import type {
   PauseSubscriptionInput,
   ResumeSubscriptionInput,
   Subscription,
+  SubscriptionUpdatePreview,
   UpdateSubscriptionInput,
 } from '../types/subscriptions.js';
 import { Resource, segment } from './resource.js';
@@ -32,6 +33,18 @@ export class SubscriptionsResource extends Resource {
 
   update(id: string, input: UpdateSubscriptionInput, options?: RequestOptions): Promise<Subscription> {
     return this.data({ method: 'PATCH', path: `/subscriptions/${segment(id)}`, body: input, ...options });
+  }
+
+  /**
+   * What an update would do, changing nothing: the subscription as it would be, with
+   * `immediateTransaction`, `nextTransaction` and `updateSummary` (`PATCH /subscriptions/{id}/preview`).
+   */
+  previewUpdate(
+    id: string,
+    input: UpdateSubscriptionInput,
+    options?: RequestOptions,
+  ): Promise<SubscriptionUpdatePreview> {
+    return this.data({ method: 'PATCH', path: `/subscriptions/${segment(id)}/preview`, body: input, ...options });
   }
 
   /** Pauses at the end of the period (default) or immediately. */

@@ -90,6 +90,20 @@ export class AdjustmentsResource extends Resource {
   create(input: CreateAdjustmentInput, options?: RequestOptions): Promise<Adjustment> {
     return this.data({ method: 'POST', path: '/adjustments', body: input, ...options });
   }
+
+  /** A fresh link to the adjustment's credit note PDF, valid for one hour. */
+  getCreditNote(
+    id: string,
+    params: { readonly disposition?: 'attachment' | 'inline' } = {},
+    options?: RequestOptions,
+  ): Promise<{ readonly url: string }> {
+    return this.data({
+      method: 'GET',
+      path: `/adjustments/${segment(id)}/credit-note`,
+      ...(params.disposition ? { query: { disposition: params.disposition } } : {}),
+      ...options,
+    });
+  }
 }
 
 /** The account's tax rates and default tax mode, applied to new transactions. */

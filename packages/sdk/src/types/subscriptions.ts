@@ -67,6 +67,32 @@ export interface Subscription {
   readonly customData: CustomData | null;
 }
 
+/** The totals of a previewed transaction, lowest currency units as strings. */
+export interface PreviewTotals {
+  readonly subtotal: string;
+  readonly tax: string;
+  readonly total: string;
+  readonly grandTotal?: string;
+  readonly [name: string]: string | undefined;
+}
+
+/** A transaction a change would bill (or null when it bills nothing). */
+export interface PreviewedTransaction {
+  readonly billingPeriod: TimePeriod | null;
+  readonly details: { readonly totals: PreviewTotals };
+}
+
+/** `PATCH /subscriptions/{id}/preview`: the subscription as it would be, and what it would bill. */
+export interface SubscriptionUpdatePreview extends Omit<Subscription, 'id'> {
+  readonly immediateTransaction: PreviewedTransaction | null;
+  readonly nextTransaction: PreviewedTransaction | null;
+  readonly updateSummary: {
+    readonly credit: { readonly amount: string; readonly currencyCode: string };
+    readonly charge: { readonly amount: string; readonly currencyCode: string };
+    readonly result: { readonly action: 'credit' | 'charge'; readonly amount: string; readonly currencyCode: string };
+  } | null;
+}
+
 export interface ListSubscriptionsParams extends PageParams {
   readonly id?: readonly string[];
   readonly customerId?: readonly string[];

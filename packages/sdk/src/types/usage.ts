@@ -12,6 +12,17 @@ export interface BalancePart {
 }
 
 /** What a customer has used and has left of one unit (`ubl_`). Allowance = used + remaining. */
+/** One billing period of a usage balance (Drawdown's own). Quantities are exact decimal strings. */
+export interface UsagePeriod {
+  readonly startsAt: string;
+  /** Null for the period still running. */
+  readonly endsAt: string | null;
+  readonly allowance: string;
+  /** Everything drawn down in the period, within the allowance and past it. */
+  readonly used: string;
+  readonly overage: string;
+}
+
 export interface UsageBalance {
   readonly id: string;
   readonly customerId: string;

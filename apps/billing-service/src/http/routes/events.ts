@@ -17,6 +17,6 @@ export function registerEventRoutes(app: Hono<AppEnv>): void {
   app.get('/events', need('event.read'), async (c) => {
     const { query, perPage } = parseListParams(c, listSpec);
     const page = await c.var.useCases.listEvents(c.var.caller, query);
-    return respondPage(c, page, perPage, presentEvent);
+    return respondPage(c, page, perPage, (event) => presentEvent(event, c.var.portalUrl));
   });
 }

@@ -32,12 +32,15 @@ export interface PresentedNotification extends Record<string, unknown> {
   readonly id: string;
 }
 
-export function presentNotification({ notification, event }: NotificationWithEvent): PresentedNotification {
+export function presentNotification(
+  { notification, event }: NotificationWithEvent,
+  portalUrl?: string,
+): PresentedNotification {
   return {
     id: notification.id,
     type: notification.type,
     status: notification.status,
-    payload: webhookPayload(event, notification.id),
+    payload: webhookPayload(event, notification.id, portalUrl),
     occurredAt: notification.occurredAt,
     deliveredAt: notification.deliveredAt,
     replayedAt: notification.replayedAt,
@@ -49,6 +52,9 @@ export function presentNotification({ notification, event }: NotificationWithEve
   };
 }
 
-export function presentNotificationPage(page: Page<NotificationWithEvent>): Page<PresentedNotification> {
-  return { ...page, items: page.items.map(presentNotification) };
+export function presentNotificationPage(
+  page: Page<NotificationWithEvent>,
+  portalUrl?: string,
+): Page<PresentedNotification> {
+  return { ...page, items: page.items.map((item) => presentNotification(item, portalUrl)) };
 }

@@ -84,12 +84,15 @@ export function registerNotificationRoutes(app: Hono<AppEnv>): void {
     const refined = { ...query, filter: { ...query.filter, ...search.filter }, anyOf: search.anyOf };
     return respondPage(
       c,
-      presentNotificationPage(await c.var.useCases.listNotifications(c.var.caller, refined)),
+      presentNotificationPage(await c.var.useCases.listNotifications(c.var.caller, refined), c.var.portalUrl),
       perPage,
     );
   });
   app.get('/notifications/:id', need('notification.read'), async (c) => {
-    return respond(c, presentNotification(await c.var.useCases.getNotification(c.var.caller, pathId(c, 'ntf'))));
+    return respond(
+      c,
+      presentNotification(await c.var.useCases.getNotification(c.var.caller, pathId(c, 'ntf')), c.var.portalUrl),
+    );
   });
   app.get('/notifications/:id/logs', need('notification.read'), async (c) => {
     const id = pathId(c, 'ntf');

@@ -123,54 +123,80 @@ export function registerSubscriptionRoutes(app: Hono<AppEnv>): void {
   app.get('/subscriptions', need('subscription.read'), async (c) => {
     refuseUnofferedFilters(c.req.url);
     const { query, perPage } = parseListParams(c, listSpec);
-    return respondPage(c, await c.var.useCases.listSubscriptions(c.var.caller, query), perPage, presentSubscription);
+    return respondPage(c, await c.var.useCases.listSubscriptions(c.var.caller, query), perPage, (subscription) =>
+      presentSubscription(subscription, c.var.portalUrl),
+    );
   });
   app.get('/subscriptions/:id', need('subscription.read'), async (c) => {
     const id = pathId(c, 'sub');
     const includes = parseIncludes(c.req.query('include'));
     return respond(
       c,
-      presentSubscriptionWithIncludes(await c.var.useCases.getSubscriptionWithIncludes(c.var.caller, id, includes)),
+      presentSubscriptionWithIncludes(
+        await c.var.useCases.getSubscriptionWithIncludes(c.var.caller, id, includes),
+        c.var.portalUrl,
+      ),
     );
   });
   app.patch('/subscriptions/:id', need('subscription.write'), async (c) => {
     const id = pathId(c, 'sub');
     const input = toUpdateInput(await readBody(c, UpdateSubscriptionBody));
-    return respond(c, presentSubscription(await c.var.useCases.updateSubscription(c.var.caller, id, input)));
+    return respond(
+      c,
+      presentSubscription(await c.var.useCases.updateSubscription(c.var.caller, id, input), c.var.portalUrl),
+    );
   });
   app.patch('/subscriptions/:id/preview', need('subscription.read'), async (c) => {
     const id = pathId(c, 'sub');
     const input = toUpdateInput(await readBody(c, UpdateSubscriptionBody));
     return respond(
       c,
-      presentSubscriptionPreview(await c.var.useCases.previewSubscriptionUpdate(c.var.caller, id, input)),
+      presentSubscriptionPreview(
+        await c.var.useCases.previewSubscriptionUpdate(c.var.caller, id, input),
+        c.var.portalUrl,
+      ),
     );
   });
   app.post('/subscriptions/:id/charge', need('subscription.write'), async (c) => {
     const id = pathId(c, 'sub');
     const input = toChargeInput(await readBody(c, SubscriptionChargeBody));
-    return respond(c, presentSubscription(await c.var.useCases.createOneTimeCharge(c.var.caller, id, input)));
+    return respond(
+      c,
+      presentSubscription(await c.var.useCases.createOneTimeCharge(c.var.caller, id, input), c.var.portalUrl),
+    );
   });
   app.post('/subscriptions/:id/charge/preview', need('subscription.read'), async (c) => {
     const id = pathId(c, 'sub');
     const input = toChargeInput(await readBody(c, SubscriptionChargeBody));
-    return respond(c, presentSubscriptionPreview(await c.var.useCases.previewOneTimeCharge(c.var.caller, id, input)));
+    return respond(
+      c,
+      presentSubscriptionPreview(await c.var.useCases.previewOneTimeCharge(c.var.caller, id, input), c.var.portalUrl),
+    );
   });
   app.post('/subscriptions/:id/activate', need('subscription.write'), async (c) => {
     const id = pathId(c, 'sub');
-    return respond(c, presentSubscription(await c.var.useCases.activateSubscription(c.var.caller, id)));
+    return respond(
+      c,
+      presentSubscription(await c.var.useCases.activateSubscription(c.var.caller, id), c.var.portalUrl),
+    );
   });
   app.post('/subscriptions/:id/pause', need('subscription.write'), async (c) => {
     const id = pathId(c, 'sub');
     const { effectiveFrom, resumeAt, onResume } = await readBody(c, PauseSubscriptionBody);
     const input = { effectiveFrom: effectiveFrom ?? undefined, resumeAt, onResume };
-    return respond(c, presentSubscription(await c.var.useCases.pauseSubscription(c.var.caller, id, input)));
+    return respond(
+      c,
+      presentSubscription(await c.var.useCases.pauseSubscription(c.var.caller, id, input), c.var.portalUrl),
+    );
   });
   app.post('/subscriptions/:id/resume', need('subscription.write'), async (c) => {
     const id = pathId(c, 'sub');
     const body = await readBody(c, ResumeSubscriptionBody);
     const input = { effectiveFrom: body?.effectiveFrom ?? undefined, onResume: body?.onResume };
-    return respond(c, presentSubscription(await c.var.useCases.resumeSubscription(c.var.caller, id, input)));
+    return respond(
+      c,
+      presentSubscription(await c.var.useCases.resumeSubscription(c.var.caller, id, input), c.var.portalUrl),
+    );
   });
   app.post('/subscriptions/:id/cancel', need('subscription.write'), async (c) => {
     const id = pathId(c, 'sub');
@@ -179,6 +205,7 @@ export function registerSubscriptionRoutes(app: Hono<AppEnv>): void {
       c,
       presentSubscription(
         await c.var.useCases.cancelSubscription(c.var.caller, id, { effectiveFrom: effectiveFrom ?? undefined }),
+        c.var.portalUrl,
       ),
     );
   });

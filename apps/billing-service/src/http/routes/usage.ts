@@ -35,6 +35,11 @@ export function registerUsageRoutes(app: Hono<AppEnv>): void {
     const balance = await c.var.useCases.getUsageBalance(c.var.caller, pathId(c, 'ctm', 'customer'), pathId(c, 'ubl'));
     return respond(c, presentUsageBalance(balance));
   });
+  // Drawdown's own: the balance's usage per billing period, newest first (ADR 1442).
+  app.get('/customers/:customer/usage-balances/:id/periods', need('usage_balance.read'), async (c) => {
+    const periods = await c.var.useCases.listUsagePeriods(c.var.caller, pathId(c, 'ctm', 'customer'), pathId(c, 'ubl'));
+    return respond(c, periods);
+  });
   app.post('/usage-events', need('usage_event.write'), async (c) => {
     // Unstorable text in an event is that event's rejection, not the request's (ADR 0901).
     const { events } = await readBody(c, RecordUsageEventsBody, { unstorableTextPerItemOf: 'events' });

@@ -74,6 +74,8 @@ export interface WebhookDeliveryWorkerInput {
   readonly onError: (message: string, error: unknown) => void;
   /** Hears how each attempt ended: `delivered` (2xx), `rejected` (another status) or `failed` (no response). */
   readonly onAttempt?: ((outcome: 'delivered' | 'rejected' | 'failed') => void) | undefined;
+  /** The billing portal's address per environment, for subscriptions' `management_urls` (ADR 1440). */
+  readonly portalUrlFor?: ((environment: Environment) => string) | undefined;
 }
 
 function outcomeLabel(outcome: DeliveryOutcome): 'delivered' | 'rejected' | 'failed' {
@@ -95,7 +97,7 @@ export function createWebhookDeliveryWorker(input: WebhookDeliveryWorkerInput): 
         destination: claim.setting.destination,
         environment: claim.scope.environment,
         endpointSecretKey: claim.setting.endpointSecretKey,
-        body: webhookBody(claim.event, claim.notification.id),
+        body: webhookBody(claim.event, claim.notification.id, input.portalUrlFor?.(claim.scope.environment)),
         signedAt: Math.floor(wallClock.now() / 1_000),
       },
       { guard, options, stopSignal: stopping.signal },

@@ -7,9 +7,12 @@ import type { StoredEvent } from '@drawdown/billing-core';
 import { presentEvent } from '../../http/presenters.js';
 import { toSnakeCase } from '../../http/wire-case.js';
 
-/** The webhook payload as a wire object; `GET /notifications` shows it as `payload`. */
-export function webhookPayload(event: StoredEvent, notificationId: string): unknown {
-  const { data, ...envelope } = presentEvent(event) as { readonly data: unknown } & Record<string, unknown>;
+/**
+ * The webhook payload as a wire object; `GET /notifications` shows it as `payload`. With the
+ * environment's portal address, subscriptions carry their `management_urls` (ADR 1440).
+ */
+export function webhookPayload(event: StoredEvent, notificationId: string, portalUrl?: string): unknown {
+  const { data, ...envelope } = presentEvent(event, portalUrl) as { readonly data: unknown } & Record<string, unknown>;
   return toSnakeCase({ ...envelope, notificationId, data });
 }
 
@@ -29,6 +32,6 @@ export function simulatedWebhookBody(envelope: WebhookEnvelope): string {
 }
 
 /** The raw body sent, and signed, for one notification. */
-export function webhookBody(event: StoredEvent, notificationId: string): string {
-  return JSON.stringify(webhookPayload(event, notificationId));
+export function webhookBody(event: StoredEvent, notificationId: string, portalUrl?: string): string {
+  return JSON.stringify(webhookPayload(event, notificationId, portalUrl));
 }

@@ -1,0 +1,468 @@
+/**
+ * @module
+ * What the self-service parts of the page show, read through the SDK and formatted for the
+ * viewer (ADR 1441): the customer's plans (name, price, period, next charge, scheduled change and
+ * the actions each allows), the outstanding balance with pay links where the service offers a
+ * checkout, refunds and credits with their credit notes, and the billing details form's values.
+ * Everything is filtered again by customer after the SDK call, as the history is (ADR 0800).
+ */
+import {
+  type Address,
+  type Adjustment,
+  type Business,
+  formatAmount,
+  type Price,
+  type Subscription,
+  type SubscriptionUpdatePreview,
+} from '@drawdown/sdk';
+import { dateText } from './billing-history.js';
+import type { Translate } from './messages.js';
+import type { PortalClient } from './portal-client.js';
+
+/** What the host lets customers do themselves (ADR 1441). */
+export interface SelfServiceOptions {
+  /** Cancel at the end of the period, and undo it. Default true. */
+  readonly cancel?: boolean;
+  /** Pause at the end of the period, undo it, and resume a paused plan. Default false: the account allows it by turning it on. */
+  readonly pause?: boolean;
+  /** Switch between the active prices of the plan's product (same currency and cycle) and change the quantity. Default true. */
+  readonly changePlan?: boolean;
+  /** Edit the billing address, business name and tax id. Default true. */
+  readonly billingDetails?: boolean;
+}
+
+export interface ResolvedSelfService {
+  readonly cancel: boolean;
+  readonly pause: boolean;
+  readonly changePlan: boolean;
+  readonly billingDetails: boolean;
+}
+
+export function resolveSelfService(options: SelfServiceOptions | undefined): ResolvedSelfService {
+  return {
+    cancel: options?.cancel ?? true,
+    pause: options?.pause ?? false,
+    changePlan: options?.changePlan ?? true,
+    billingDetails: options?.billingDetails ?? true,
+  };
+}
+
+/** Subscriptions the customer still has: everything but canceled. */
+const LIVE_STATUSES = ['active', 'trialing', 'past_due', 'paused'] as const;
+
+export interface PlanView {
+  readonly id: string;
+  readonly status: Subscription['status'];
+  readonly statusLabel: string;
+  readonly name: string;
+  /** "$49.00 every month" (quantity 1), or the same with the quantity beside it. */
+  readonly priceText: string;
+  readonly quantity: number;
+  readonly periodText: string | null;
+  readonly nextChargeText: string;
+  readonly scheduledText: string | null;
+  readonly scheduledAction: 'cancel' | 'pause' | 'resume' | null;
+  readonly collectionMode: Subscription['collectionMode'];
+  readonly actions: {
+    readonly cancel: boolean;
+    readonly keep: boolean;
+    readonly pause: boolean;
+    readonly keepRunning: boolean;
+    readonly resume: boolean;
+    readonly change: boolean;
+  };
+}
+
+function cycleText(cycle: Subscription['billingCycle'], t: Translate): string {
+  const one = { day: 'cycleDay', week: 'cycleWeek', month: 'cycleMonth', year: 'cycleYear' } as const;
+  const many = { day: 'cycleDays', week: 'cycleWeeks', month: 'cycleMonths', year: 'cycleYears' } as const;
+  const interval = cycle.interval as keyof typeof one;
+  if (!(interval in one)) return `${cycle.frequency} ${cycle.interval}`;
+  return cycle.frequency === 1 ? t(one[interval]) : t(many[interval], { count: cycle.frequency });
+}
+
+export async function money(
+  client: PortalClient,
+  amount: string,
+  currencyCode: string,
+  locale: string,
+): Promise<string> {
+  const { decimalPlaces } = await client.currencies.decimalPlaces(currencyCode);
+  return formatAmount(amount, currencyCode, locale, decimalPlaces);
+}
+
+const SUBSCRIPTION_LABELS = {
+  active: 'subActive',
+  trialing: 'subTrialing',
+  past_due: 'subPastDue',
+  paused: 'subPaused',
+  canceled: 'subCanceled',
+} as const;
+
+/** One plan, formatted; the next charge is the service's own preview of the next transaction. */
+async function toPlanView(
+  client: PortalClient,
+  subscription: Subscription,
+  t: Translate,
+  locale: string,
+  allowed: ResolvedSelfService,
+): Promise<PlanView> {
+  const withNext = (await client.subscriptions.get(subscription.id, {
+    include: ['next_transaction'],
+  })) as Subscription & {
+    readonly nextTransaction?: {
+      readonly details?: { readonly totals?: { readonly grandTotal?: string; readonly total?: string } };
+    } | null;
+  };
+  const [item] = subscription.items;
+  const names = [...new Set(subscription.items.map((entry) => entry.product?.name).filter(Boolean))];
+  const unit = item ? await money(client, item.price.unitPrice.amount, subscription.currencyCode, locale) : '';
+  const priceText = t('planPrice', { price: unit, cycle: cycleText(subscription.billingCycle, t) });
+  const period = subscription.currentBillingPeriod;
+  const nextTotals = withNext.nextTransaction?.details?.totals;
+  const nextAmount = nextTotals?.grandTotal ?? nextTotals?.total;
+  const nextChargeText =
+    subscription.nextBilledAt && nextAmount !== undefined && subscription.scheduledChange?.action !== 'cancel'
+      ? t('nextChargeValue', {
+          amount: await money(client, nextAmount, subscription.currencyCode, locale),
+          date: dateText(subscription.nextBilledAt, locale),
+        })
+      : t('noNextCharge');
+  const scheduled = subscription.scheduledChange;
+  const scheduledKey = { cancel: 'scheduledCancel', pause: 'scheduledPause', resume: 'scheduledResume' } as const;
+  const running =
+    subscription.status === 'active' || subscription.status === 'trialing' || subscription.status === 'past_due';
+  return {
+    id: subscription.id,
+    status: subscription.status,
+    statusLabel: t(SUBSCRIPTION_LABELS[subscription.status]),
+    name: names.join(', ') || (item?.price.name ?? item?.price.description ?? subscription.id),
+    priceText,
+    quantity: item?.quantity ?? 1,
+    periodText: period
+      ? t('periodRange', { start: dateText(period.startsAt, locale), end: dateText(period.endsAt, locale) })
+      : null,
+    nextChargeText,
+    scheduledText: scheduled
+      ? t(scheduledKey[scheduled.action], { date: dateText(scheduled.effectiveAt, locale) })
+      : null,
+    scheduledAction: scheduled?.action ?? null,
+    collectionMode: subscription.collectionMode,
+    actions: {
+      cancel: allowed.cancel && running && scheduled === null,
+      keep: allowed.cancel && scheduled?.action === 'cancel',
+      pause: allowed.pause && subscription.status === 'active' && scheduled === null,
+      keepRunning: allowed.pause && scheduled?.action === 'pause',
+      resume: allowed.pause && subscription.status === 'paused',
+      change: allowed.changePlan && subscription.status === 'active' && scheduled === null,
+    },
+  };
+}
+
+/** The customer's plans (canceled ones left out), oldest first. */
+export async function loadPlans(
+  client: PortalClient,
+  customerId: string,
+  t: Translate,
+  locale: string,
+  allowed: ResolvedSelfService,
+): Promise<readonly PlanView[]> {
+  const subscriptions = (
+    await client.subscriptions.list({ customerId: [customerId], status: [...LIVE_STATUSES], perPage: 20 }).next()
+  ).filter((subscription) => subscription.customerId === customerId);
+  return Promise.all(subscriptions.map((subscription) => toPlanView(client, subscription, t, locale, allowed)));
+}
+
+/** A subscription of the customer, or null when it is not theirs (the caller refuses it). */
+export async function ownSubscription(
+  client: PortalClient,
+  customerId: string,
+  subscriptionId: string,
+): Promise<Subscription | null> {
+  const subscription = await client.subscriptions.get(subscriptionId);
+  return subscription.customerId === customerId ? subscription : null;
+}
+
+export interface PlanChoice {
+  readonly priceId: string;
+  readonly label: string;
+  readonly minimum: number;
+  readonly maximum: number;
+}
+
+/** The prices a plan may move to: active prices of its product in its currency and billing cycle. */
+export async function planChoices(
+  client: PortalClient,
+  subscription: Subscription,
+  t: Translate,
+  locale: string,
+): Promise<readonly PlanChoice[]> {
+  const [item] = subscription.items;
+  if (!item) return [];
+  const prices = await client.prices
+    .list({ productId: [item.price.productId], status: ['active'], perPage: 50 })
+    .next();
+  const cycle = subscription.billingCycle;
+  const fits = (price: Price) =>
+    price.unitPrice.currencyCode === subscription.currencyCode &&
+    price.billingCycle !== null &&
+    price.billingCycle.interval === cycle.interval &&
+    price.billingCycle.frequency === cycle.frequency;
+  const candidates = prices.filter(fits);
+  if (!candidates.some((price) => price.id === item.price.id)) candidates.unshift(item.price);
+  return Promise.all(
+    candidates.map(async (price) => ({
+      priceId: price.id,
+      label: `${price.name ?? price.description} · ${t('planPrice', {
+        price: await money(client, price.unitPrice.amount, price.unitPrice.currencyCode, locale),
+        cycle: cycleText(cycle, t),
+      })}`,
+      minimum: price.quantity?.minimum ?? 1,
+      maximum: price.quantity?.maximum ?? 100,
+    })),
+  );
+}
+
+/**
+ * How a customer's change is billed: prorated now for plain prices; for prices with usage
+ * allowances (which the service refuses to prorate) the new price from the next period (ADR 1441).
+ */
+export function prorationFor(
+  current: Subscription,
+  next: Price | undefined,
+): 'prorated_immediately' | 'full_next_billing_period' {
+  const allowances =
+    current.items.some((item) => item.price.allowances?.length > 0) || (next?.allowances?.length ?? 0) > 0;
+  return allowances ? 'full_next_billing_period' : 'prorated_immediately';
+}
+
+/** The change as the first item's price and quantity; every other item stays as it is. */
+export function changedItems(subscription: Subscription, priceId: string, quantity: number) {
+  return subscription.items.map((item, index) =>
+    index === 0 ? { priceId, quantity } : { priceId: item.price.id, quantity: item.quantity },
+  );
+}
+
+export interface PreviewView {
+  readonly nowText: string;
+  readonly nextText: string;
+}
+
+/** The preview in words: what is charged or credited now, and the next charge after the change. */
+export async function describePreview(
+  client: PortalClient,
+  preview: SubscriptionUpdatePreview,
+  currencyCode: string,
+  t: Translate,
+  locale: string,
+): Promise<PreviewView> {
+  const result = preview.updateSummary?.result;
+  let nowText = t('nothingNow');
+  if (result && result.amount !== '0') {
+    const amount = await money(client, result.amount, currencyCode, locale);
+    nowText = `${t(result.action === 'credit' ? 'creditedNow' : 'chargedNow')}: ${amount}`;
+  } else {
+    const immediate = preview.immediateTransaction?.details.totals;
+    const total = immediate?.grandTotal ?? immediate?.total;
+    if (total && total !== '0') nowText = `${t('chargedNow')}: ${await money(client, total, currencyCode, locale)}`;
+  }
+  const next = preview.nextTransaction?.details.totals;
+  const nextTotal = next?.grandTotal ?? next?.total;
+  const nextText =
+    preview.nextBilledAt && nextTotal !== undefined
+      ? t('nextChargeValue', {
+          amount: await money(client, nextTotal, currencyCode, locale),
+          date: dateText(preview.nextBilledAt, locale),
+        })
+      : t('noNextCharge');
+  return { nowText, nextText };
+}
+
+export interface BalanceView {
+  /** One line per currency: "€90.00 due". */
+  readonly lines: readonly string[];
+  readonly count: number;
+  readonly pastDue: number;
+}
+
+/** What the customer still owes: billed and past-due transactions' balances, per currency. */
+export async function loadBalance(
+  client: PortalClient,
+  customerId: string,
+  t: Translate,
+  locale: string,
+): Promise<BalanceView> {
+  const open = (
+    await client.transactions
+      .list({ customerId: [customerId], status: ['billed', 'past_due'], perPage: 200, orderBy: 'id[DESC]' })
+      .next()
+  ).filter((transaction) => transaction.customerId === customerId);
+  const sums = new Map<string, bigint>();
+  for (const transaction of open) {
+    const totals = transaction.details.totals;
+    const due = BigInt(totals.balance ?? totals.grandTotal);
+    sums.set(transaction.currencyCode, (sums.get(transaction.currencyCode) ?? 0n) + due);
+  }
+  const lines = await Promise.all(
+    [...sums.entries()]
+      .sort(([left], [right]) => left.localeCompare(right))
+      .map(async ([currency, sum]) =>
+        t('balanceDue', { amount: await money(client, sum.toString(), currency, locale) }),
+      ),
+  );
+  return {
+    lines,
+    count: open.length,
+    pastDue: open.filter((transaction) => transaction.status === 'past_due').length,
+  };
+}
+
+export interface AdjustmentView {
+  readonly id: string;
+  readonly kindText: string;
+  readonly action: Adjustment['action'];
+  readonly date: string;
+  readonly dateText: string;
+  readonly statusText: string;
+  readonly total: string;
+  readonly forText: string | null;
+  readonly hasCreditNote: boolean;
+}
+
+const ADJUSTMENT_STATUS = {
+  approved: 'adjApproved',
+  pending_approval: 'adjPending',
+  rejected: 'adjRejected',
+  reversed: 'adjReversed',
+} as const;
+
+/** The customer's refunds and credits, newest first (the 50 latest). */
+export async function loadAdjustments(
+  client: PortalClient,
+  customerId: string,
+  t: Translate,
+  locale: string,
+): Promise<readonly AdjustmentView[]> {
+  const adjustments = (await client.adjustments.list({ customerId: [customerId], perPage: 50 }).next())
+    .filter((adjustment) => adjustment.customerId === customerId)
+    .sort((left, right) => right.id.localeCompare(left.id));
+  const numbers = new Map<string, string | null>();
+  for (const transactionId of new Set(adjustments.map((adjustment) => adjustment.transactionId)).values()) {
+    const transaction = await client.transactions.get(transactionId);
+    numbers.set(transactionId, transaction.customerId === customerId ? (transaction.invoiceNumber ?? null) : null);
+  }
+  return Promise.all(
+    adjustments.map(async (adjustment) => {
+      const number = numbers.get(adjustment.transactionId) ?? null;
+      const status = adjustment.status as keyof typeof ADJUSTMENT_STATUS;
+      return {
+        id: adjustment.id,
+        action: adjustment.action,
+        kindText: t(adjustment.action === 'refund' ? 'refund' : 'credit'),
+        date: adjustment.createdAt,
+        dateText: dateText(adjustment.createdAt, locale),
+        statusText: status in ADJUSTMENT_STATUS ? t(ADJUSTMENT_STATUS[status]) : adjustment.status,
+        total: await money(client, adjustment.totals.total ?? '0', adjustment.currencyCode, locale),
+        forText: number ? t('adjustmentFor', { number }) : null,
+        hasCreditNote: adjustment.status === 'approved' && number !== null,
+      };
+    }),
+  );
+}
+
+export interface BillingDetails {
+  readonly addressId: string | null;
+  readonly businessId: string | null;
+  readonly firstLine: string;
+  readonly secondLine: string;
+  readonly city: string;
+  readonly postalCode: string;
+  readonly region: string;
+  readonly countryCode: string;
+  readonly businessName: string;
+  readonly taxIdentifier: string;
+}
+
+/** The address the customer's plan is billed to (else their first active one) and their first active business. */
+export async function loadBillingDetails(
+  client: PortalClient,
+  customerId: string,
+  preferredAddressId: string | null,
+): Promise<BillingDetails> {
+  const addresses: Address[] = (
+    await client.addresses.list(customerId, { status: ['active'], perPage: 50 }).next()
+  ).filter((address) => address.customerId === customerId);
+  const address = addresses.find((entry) => entry.id === preferredAddressId) ?? addresses[0];
+  const businesses: Business[] = (
+    await client.businesses.list(customerId, { status: ['active'], perPage: 50 }).next()
+  ).filter((business) => business.customerId === customerId);
+  const [business] = businesses;
+  return {
+    addressId: address?.id ?? null,
+    businessId: business?.id ?? null,
+    firstLine: address?.firstLine ?? '',
+    secondLine: address?.secondLine ?? '',
+    city: address?.city ?? '',
+    postalCode: address?.postalCode ?? '',
+    region: address?.region ?? '',
+    countryCode: address?.countryCode ?? '',
+    businessName: business?.name ?? '',
+    taxIdentifier: business?.taxIdentifier ?? '',
+  };
+}
+
+export type DetailsField = 'firstLine' | 'city' | 'postalCode' | 'countryCode' | 'businessName';
+
+/** Reads the form; the errors name fields (message keys), nothing is saved while there are any. */
+export function readDetailsForm(form: Readonly<Record<string, string>>): {
+  values: Omit<BillingDetails, 'addressId' | 'businessId'>;
+  errors: Partial<Record<DetailsField, 'fieldRequired' | 'countryInvalid' | 'taxIdNeedsBusiness'>>;
+} {
+  const field = (name: string, max = 200) => (form[name] ?? '').trim().slice(0, max);
+  const values = {
+    firstLine: field('first_line'),
+    secondLine: field('second_line'),
+    city: field('city'),
+    postalCode: field('postal_code', 20),
+    region: field('region'),
+    countryCode: field('country_code', 10).toUpperCase(),
+    businessName: field('business_name'),
+    taxIdentifier: field('tax_identifier', 50),
+  };
+  const errors: Partial<Record<DetailsField, 'fieldRequired' | 'countryInvalid' | 'taxIdNeedsBusiness'>> = {};
+  if (values.firstLine === '') errors.firstLine = 'fieldRequired';
+  if (values.city === '') errors.city = 'fieldRequired';
+  if (values.postalCode === '') errors.postalCode = 'fieldRequired';
+  if (!/^[A-Z]{2}$/.test(values.countryCode)) errors.countryCode = 'countryInvalid';
+  if (values.taxIdentifier !== '' && values.businessName === '') errors.businessName = 'taxIdNeedsBusiness';
+  return { values, errors };
+}
+
+/** Saves the details: updates the address and business in place, or creates them. */
+export async function saveBillingDetails(
+  client: PortalClient,
+  customerId: string,
+  current: BillingDetails,
+  values: Omit<BillingDetails, 'addressId' | 'businessId'>,
+): Promise<void> {
+  const address = {
+    firstLine: values.firstLine,
+    secondLine: values.secondLine === '' ? null : values.secondLine,
+    city: values.city,
+    postalCode: values.postalCode,
+    region: values.region === '' ? null : values.region,
+    countryCode: values.countryCode,
+  };
+  if (current.addressId) await client.addresses.update(customerId, current.addressId, address);
+  else await client.addresses.create(customerId, address);
+  if (values.businessName === '') {
+    if (current.businessId) await client.businesses.update(customerId, current.businessId, { status: 'archived' });
+    return;
+  }
+  const business = {
+    name: values.businessName,
+    taxIdentifier: values.taxIdentifier === '' ? null : values.taxIdentifier,
+  };
+  if (current.businessId) await client.businesses.update(customerId, current.businessId, business);
+  else await client.businesses.create(customerId, business);
+}
