@@ -25,6 +25,7 @@ import { registerMetricsRoutes } from './http/routes/metrics.js';
 import { registerNotificationSettingRoutes } from './http/routes/notification-settings.js';
 import { registerNotificationRoutes } from './http/routes/notifications.js';
 import { registerPaymentMethodRoutes } from './http/routes/payment-methods.js';
+import { type NoticeLogger, registerProviderWebhookRoutes } from './http/routes/payment-provider-webhooks.js';
 import { registerPortalSessionRoutes } from './http/routes/portal-sessions.js';
 import { registerPreviewRoutes } from './http/routes/previews.js';
 import { registerPriceRoutes } from './http/routes/prices.js';
@@ -57,6 +58,8 @@ export interface AppDependencies {
   readonly wakeSimulationDelivery?: (() => void) | undefined;
   /** Wakes the report worker after a report is requested (absent: it finds them by polling). */
   readonly wakeReports?: (() => void) | undefined;
+  /** Where notices that are not failures go (a provider webhook for an unknown payment). */
+  readonly logNotice?: NoticeLogger | undefined;
 }
 
 export interface EnvironmentOptions {
@@ -73,6 +76,8 @@ function registerPublicRoutes(app: Hono<AppEnv>, dependencies: AppDependencies, 
   registerCheckoutRoutes(app, environment);
   registerInvoiceDownloadRoutes(app, dependencies.invoiceLinks, environment);
   registerReportDownloadRoutes(app, dependencies.invoiceLinks, environment);
+  // Live payments go through the account's provider, whose webhooks arrive here (ADR 1422).
+  if (environment === 'live') registerProviderWebhookRoutes(app, dependencies.logNotice ?? (() => {}));
 }
 
 export function createApp(dependencies: AppDependencies, options: EnvironmentOptions): Hono<AppEnv> {

@@ -48,6 +48,7 @@ import {
   type LogLevel,
 } from './operations/logger.js';
 import type { PoolFigures, QueueFigures } from './operations/metrics.js';
+import { accountPaymentProviders } from './payments/account-payment-providers.js';
 
 export { SchemaMismatch, type MigrationStatus, type SchemaState };
 
@@ -210,7 +211,8 @@ export async function composeServices(settings: StorageSettings, options: Compos
     yieldToOthers,
     reportError,
     entityPresenter: wirePresenter,
-    livePaymentProvider: options.livePaymentProvider,
+    // Each account's configured provider (ADR 1420), unless the caller supplies one for all.
+    livePaymentProvider: options.livePaymentProvider ?? accountPaymentProviders({ store, now: () => wallClock.now() }),
     defaultPaymentLink: (environment) => {
       const base = publicBaseUrls[environment];
       return base === undefined ? undefined : `${base.replace(/\/+$/, '')}/checkout`;

@@ -152,6 +152,7 @@ export async function startService(
     rateLimiter: rateLimits.limiter,
     trustProxy: config.trustProxy,
     logError,
+    logNotice: (message: string, fields: Record<string, unknown>) => logger.warn(fields, message),
     observeRequest: (record: RequestRecord) => {
       metrics.observeRequest(record);
       accessLine(logger, record);

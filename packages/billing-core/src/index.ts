@@ -367,6 +367,26 @@ export type {
   SandboxPaymentColumn,
 } from './payments/payment-repositories.js';
 export {
+  type ConfigureProviderInput,
+  configurePaymentProvider,
+  maskSecret,
+  type NotificationOutcome,
+  PAYMENT_PROVIDER_NAMES,
+  type PaymentProviderName,
+  type ProviderCustomerRepository,
+  type ProviderNotificationLog,
+  type ProviderSettings,
+  type ProviderSettingsDependencies,
+  type ProviderSettingsRepository,
+  type ProviderSettingsView,
+  parseProviderSettings,
+  removePaymentProvider,
+  type StripeProviderSettings,
+  showPaymentProvider,
+  viewOf,
+  webhookPathOf,
+} from './payments/provider-settings.js';
+export {
   createSandboxProvider,
   SANDBOX_PROVIDER,
   SANDBOX_TEST_CARDS,

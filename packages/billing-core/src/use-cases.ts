@@ -88,6 +88,7 @@ import {
   replayNotification,
 } from './notifications/notifications.js';
 import {
+  applyOutcome,
   type CheckoutPorts,
   type CheckoutView,
   chargeSavedMethod,
@@ -97,6 +98,7 @@ import {
   submitCheckout,
 } from './payments/checkout.js';
 import { getCheckoutSettings, updateCheckoutSettings } from './payments/checkout-settings.js';
+import { chargeOutstandingSubscriptionTransactions, type OffSessionPorts } from './payments/off-session-charges.js';
 import type { CheckoutDetails, CheckoutSubmission } from './payments/payment-attempt.js';
 import {
   answerSandboxChallenge,
@@ -106,8 +108,16 @@ import {
   getPaymentMethodChangeTransaction,
   listPaymentMethods,
 } from './payments/payment-methods.js';
-import type { IncomingNotification, PaymentProvider } from './payments/payment-provider.js';
-import { paymentProvidersOf } from './payments/payment-providers.js';
+import type { IncomingNotification } from './payments/payment-provider.js';
+import { type ConfiguredProviders, paymentProvidersOf } from './payments/payment-providers.js';
+import {
+  type ConfigureProviderInput,
+  configurePaymentProvider,
+  type ProviderSettingsDependencies,
+  removePaymentProvider,
+  showPaymentProvider,
+} from './payments/provider-settings.js';
+import { type ProviderWebhookPorts, receiveProviderNotification } from './payments/provider-webhooks.js';
 import { createSandboxProvider, SANDBOX_PROVIDER } from './payments/sandbox-provider.js';
 import { acceptPortalSession, createPortalSession } from './portal/portal-sessions.js';
 import { type ClaimedReport, claimDueReports, generateReport } from './reports/generate-report.js';
@@ -155,6 +165,7 @@ import { cancelSubscription, pauseSubscription, resumeSubscription } from './sub
 import { runDueSubscriptions } from './subscriptions/process-due.js';
 import { getSubscription, listSubscriptions } from './subscriptions/read-subscriptions.js';
 import { advanceSandboxClock, readSandboxClock, type SandboxClockDependencies } from './subscriptions/sandbox-clock.js';
+import type { Subscription } from './subscriptions/subscription.js';
 import {
   defaultRenewalPayment,
   readSandboxPaymentOutcome,
@@ -214,8 +225,11 @@ export interface UseCasePorts {
   reportError(message: string, error: unknown): void;
   /** The wire form of entities, which simulations copy into their payloads. */
   readonly entityPresenter: EntityPresenter;
-  /** Who moves money in live (ADR 1410); without one, live payments are reported. The sandbox has its own. */
-  readonly livePaymentProvider?: PaymentProvider | undefined;
+  /**
+   * Who moves money in live (ADR 1410): one provider for every account, or each account's
+   * configured one (ADR 1420); without one, live payments are reported. The sandbox has its own.
+   */
+  readonly livePaymentProvider?: ConfiguredProviders['live'];
   /** The checkout page Drawdown serves for an environment, when the service knows its address (ADR 1412). */
   defaultPaymentLink?(environment: Environment): string | undefined;
 }
@@ -289,10 +303,19 @@ export function createUseCases(ports: UseCasePorts) {
           );
       }
     };
-    const run = (context: OperationContext) => {
+    const run = async (context: OperationContext) => {
       switch (work) {
-        case 'renewals':
-          return runDueSubscriptions(context, 1_000, defaultRenewalPayment(context.scope), ports.yieldToOthers);
+        case 'renewals': {
+          const renewed = await runDueSubscriptions(
+            context,
+            1_000,
+            defaultRenewalPayment(context.scope),
+            ports.yieldToOthers,
+          );
+          // Live renewals are charged through the account's provider once committed (ADR 1423).
+          await chargeOutstandingSubscriptionTransactions(context, offSessionPorts(context));
+          return renewed;
+        }
         case 'overdue_invoices':
           return markOverdueInvoices(context, OVERDUE_BATCH_SIZE);
         case 'api_key_expiries':
@@ -345,6 +368,62 @@ export function createUseCases(ports: UseCasePorts) {
     const account = await store.accounts.findById(scope.accountId);
     return account ? contextOf({ account, scope }) : undefined;
   }
+  const providerSettings: ProviderSettingsDependencies = {
+    providerSettings: store.providerSettings,
+    now: () => toTimestamp(wallClock.now()),
+    requireAccount,
+  };
+
+  const providerWebhooks: ProviderWebhookPorts = {
+    store,
+    providers,
+    async contextFor(scope) {
+      const account = await store.accounts.findById(scope.accountId);
+      return account ? contextOf({ account, scope }) : undefined;
+    },
+    hooksFor: subscriptionHooks,
+    async findAttempt(provider, providerPaymentRef) {
+      const found = await store.paymentAttempts.findByProviderRef(provider, providerPaymentRef);
+      return found && { scope: found.scope, attemptId: found.attempt.id, transactionId: found.attempt.transactionId };
+    },
+    async findAttemptById(scope, attemptId) {
+      const attempt = await store.paymentAttempts.findById(scope, attemptId);
+      return (
+        attempt && {
+          scope,
+          attemptId: attempt.id,
+          transactionId: attempt.transactionId,
+          provider: attempt.provider,
+          providerPaymentRef: attempt.providerPaymentRef,
+        }
+      );
+    },
+    applyOutcome,
+  };
+
+  const offSessionPorts = (context: OperationContext): OffSessionPorts => ({
+    providers,
+    hooks: subscriptionHooks(context),
+    reportError: ports.reportError,
+  });
+
+  /**
+   * A subscription use case whose charge, in live with a provider, is then taken from the
+   * subscription's saved method, outside the database transaction that issued it (ADR 1423).
+   */
+  function thenChargeSavedMethod<Args extends unknown[]>(
+    useCase: (context: OperationContext, ...args: Args) => Promise<Subscription>,
+  ): (caller: Caller, ...args: Args) => Promise<Subscription> {
+    return bind(async (context, ...args: Args) => {
+      const subscription = await useCase(context, ...args);
+      const charged = await chargeOutstandingSubscriptionTransactions(context, offSessionPorts(context), {
+        subscriptionId: subscription.id,
+      });
+      return charged > 0
+        ? ((await store.subscriptions.findById(context.scope, subscription.id)) ?? subscription)
+        : subscription;
+    });
+  }
 
   const delivery = { store, ids, wallClock };
   const simulationContext = (context: OperationContext) => ({ ...context, presenter: ports.entityPresenter });
@@ -372,6 +451,14 @@ export function createUseCases(ports: UseCasePorts) {
     },
     authenticate: (authorization: string | undefined, environment: Environment) =>
       authenticate(access, authorization, environment),
+    /** The account's live payment provider (ADR 1420): operator actions, shown with secrets shortened. */
+    configurePaymentProvider: (accountId: string, input: ConfigureProviderInput) =>
+      configurePaymentProvider(providerSettings, accountId, input),
+    showPaymentProvider: (accountId: string) => showPaymentProvider(providerSettings, accountId),
+    removePaymentProvider: (accountId: string) => removePaymentProvider(providerSettings, accountId),
+    /** A provider's webhook to an account's live address, verified by the provider and applied once (ADR 1422). */
+    receiveProviderNotification: (accountId: string, provider: string, incoming: IncomingNotification) =>
+      receiveProviderNotification(providerWebhooks, accountId, provider, incoming),
 
     // Client-side tokens and customer authentication tokens (ADR 1431, ADR 1432).
     createClientToken: bind((context, input: CreateClientTokenInput) =>
@@ -454,13 +541,13 @@ export function createUseCases(ports: UseCasePorts) {
     getSubscription: bind(getSubscription),
     listSubscriptions: bind(listSubscriptions),
     getSubscriptionWithIncludes: bind(getSubscriptionWithIncludes),
-    updateSubscription: bind(updateSubscription),
+    updateSubscription: thenChargeSavedMethod(updateSubscription),
     previewSubscriptionUpdate: bind(previewSubscriptionUpdate),
-    activateSubscription: bind(activateSubscription),
-    createOneTimeCharge: bind(createOneTimeCharge),
+    activateSubscription: thenChargeSavedMethod(activateSubscription),
+    createOneTimeCharge: thenChargeSavedMethod(createOneTimeCharge),
     previewOneTimeCharge: bind(previewOneTimeCharge),
     pauseSubscription: bind(pauseSubscription),
-    resumeSubscription: bind(resumeSubscription),
+    resumeSubscription: thenChargeSavedMethod(resumeSubscription),
     cancelSubscription: bind(cancelSubscription),
     runDueWork,
     readSandboxPaymentOutcome: bind(readSandboxPaymentOutcome),

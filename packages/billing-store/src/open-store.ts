@@ -25,6 +25,11 @@ import { SqlMetricRollupRepository } from './repositories/metric-rollup-reposito
 import { SqlNotificationRepository } from './repositories/notification-repository.js';
 import { SqlNotificationSettingRepository } from './repositories/notification-setting-repository.js';
 import {
+  SqlProviderCustomerRepository,
+  SqlProviderNotificationLog,
+  SqlProviderSettingsRepository,
+} from './repositories/payment-provider-repositories.js';
+import {
   checkoutSettingsTable,
   paymentMethodsTable,
   SqlPaymentAttemptRepository,
@@ -94,6 +99,9 @@ export function repositoriesOn(executor: SqlExecutor): Repositories {
     checkoutSettings: new DocumentCollection(executor, checkoutSettingsTable),
     clientTokens: new SqlClientTokenRepository(executor),
     customerAuthTokens: new SqlCustomerAuthTokenRepository(executor),
+    providerSettings: new SqlProviderSettingsRepository(executor),
+    providerCustomers: new SqlProviderCustomerRepository(executor),
+    providerNotifications: new SqlProviderNotificationLog(executor),
   };
 }
 

@@ -14,6 +14,7 @@ import { runClockCommand } from './clock-command.js';
 import { checkKeysFile, type DemoOptions, makeDemoAccount } from './demo-command.js';
 import { BackupUsage, runBackup, runMigrate, runMigrateStatus } from './operations-commands.js';
 import { printResult } from './output.js';
+import { PAYMENT_PROVIDER_ACTIONS, runPaymentProviderCommand } from './payment-provider-command.js';
 import { runServe } from './serve-command.js';
 
 const USAGE = `Usage: drawdown <command> [options]
@@ -30,6 +31,15 @@ Commands:
   backup FILE                   Copy the SQLite database online (PostgreSQL: pg_dump, docs/deployment.md)
   accounts create [--name NAME] [--early-access]
   accounts list
+  accounts payment-provider show --account ID
+  accounts payment-provider set --account ID --provider stripe [--stripe-secret-key KEY]
+                                [--stripe-webhook-secret SECRET] [--stripe-api-base URL]
+                                The account's live payments go through Stripe (the key and the secret
+                                default to STRIPE_SECRET_KEY and STRIPE_WEBHOOK_SECRET; prefer those
+                                to flags, which other users of the machine can read); secrets are
+                                never shown again in full
+  accounts payment-provider remove --account ID
+                                Live goes back to recording reported payments
   keys create --account ID --env live|sandbox --permission NAME [--permission NAME …] [--name NAME] [--expires-at TIME]
   keys revoke KEY_ID
   keys list --account ID
@@ -57,6 +67,10 @@ const OPTIONS = {
   'expires-at': { type: 'string' },
   by: { type: 'string' },
   to: { type: 'string' },
+  provider: { type: 'string' },
+  'stripe-secret-key': { type: 'string' },
+  'stripe-webhook-secret': { type: 'string' },
+  'stripe-api-base': { type: 'string' },
   json: { type: 'boolean' },
   help: { type: 'boolean', short: 'h' },
 } as const;
@@ -126,6 +140,15 @@ export async function main(argv: readonly string[]): Promise<number> {
               );
           return 0;
         }
+        case 'accounts payment-provider':
+          return await runPaymentProviderCommand(services.useCases, rest[0], {
+            account: values.account as string,
+            provider: values.provider,
+            secretKey: values['stripe-secret-key'] ?? process.env.STRIPE_SECRET_KEY,
+            webhookSecret: values['stripe-webhook-secret'] ?? process.env.STRIPE_WEBHOOK_SECRET,
+            apiBase: values['stripe-api-base'],
+            json,
+          });
         case 'keys create': {
           if (!values.account) throw new UsageError('keys create needs --account');
           const environment = values.env;
@@ -192,6 +215,7 @@ const STORE_COMMANDS = new Set([
   'init ',
   'accounts create',
   'accounts list',
+  'accounts payment-provider',
   'keys create',
   'keys revoke',
   'keys list',
@@ -204,11 +228,16 @@ function checkUsage(
   positionals: readonly string[],
   values: { account?: string | undefined; env?: string | undefined },
 ): void {
-  const [command, subcommand] = positionals;
+  const [command, subcommand, action] = positionals;
   const name = `${command} ${subcommand ?? ''}`;
   if (!STORE_COMMANDS.has(name)) throw new UsageError(`Unknown command: ${positionals.join(' ')}`);
   if ((name === 'keys create' || name === 'keys list') && !values.account)
     throw new UsageError(`${name} needs --account`);
+  if (name === 'accounts payment-provider') {
+    if (!PAYMENT_PROVIDER_ACTIONS.includes(action ?? ''))
+      throw new UsageError('accounts payment-provider needs show, set or remove');
+    if (!values.account) throw new UsageError(`accounts payment-provider ${action} needs --account`);
+  }
   if (name === 'keys create' && !ENVIRONMENTS.includes(values.env as Environment))
     throw new UsageError('keys create needs --env live or --env sandbox');
 }

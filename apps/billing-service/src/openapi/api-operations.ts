@@ -120,6 +120,8 @@ export interface ApiOperation {
   readonly response?: ZodType;
   /** Only on the sandbox application. */
   readonly sandboxOnly?: true;
+  /** Only on the live application. */
+  readonly liveOnly?: true;
 }
 
 type Method = ApiOperation['method'];
@@ -130,7 +132,7 @@ function operation(
   tag: string,
   summary: string,
   permission: string | null,
-  options: Partial<Pick<ApiOperation, 'body' | 'status' | 'shape' | 'sandboxOnly' | 'response'>> = {},
+  options: Partial<Pick<ApiOperation, 'body' | 'status' | 'shape' | 'sandboxOnly' | 'liveOnly' | 'response'>> = {},
 ): ApiOperation {
   const shape = options.shape ?? (method === 'get' && !path.endsWith(':id') ? 'list' : 'entity');
   return {
@@ -178,6 +180,15 @@ const OPERATIONS: readonly ApiOperation[] = [
   operation('get', '/invoices/:transactionId/pdf', 'Transactions', 'Download an invoice PDF (signed link)', null, {
     shape: 'pdf',
   }),
+  // The payment provider's webhooks (ADR 1422): the provider's signature is the credential.
+  operation(
+    'post',
+    '/payment-providers/:provider/webhooks/:accountId',
+    'Payment providers',
+    "Receive a payment provider's webhook (Stripe: signed with the account's webhook secret)",
+    null,
+    { shape: 'entity', liveOnly: true },
+  ),
   ...crud(
     '/products',
     'Products',

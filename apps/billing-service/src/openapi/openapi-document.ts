@@ -200,6 +200,7 @@ function operationObject(operation: ApiOperation): JsonObject {
       ? { description: `Needs the \`${operation.permission}\` permission.` }
       : { security: [], description: 'Public: no API key.' }),
     ...(operation.sandboxOnly ? { 'x-drawdown-environments': ['sandbox'] } : {}),
+    ...(operation.liveOnly ? { 'x-drawdown-environments': ['live'] } : {}),
     ...(parameters.length > 0 ? { parameters } : {}),
     ...(operation.body
       ? {

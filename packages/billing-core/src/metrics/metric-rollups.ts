@@ -116,11 +116,12 @@ export function transactionMetricDeltas(before: Transaction | null, after: Trans
   return deltas;
 }
 
-/** A refund counts on the day it is approved (adjustments are approved as they are made), net of tax. */
+/** A refund or a chargeback counts on the day it is approved (adjustments are approved as they are made), net of tax. */
 export function adjustmentMetricDeltas(adjustment: Adjustment, at: string): MetricDelta[] {
-  if (adjustment.action !== 'refund' || adjustment.status !== 'approved') return [];
+  if (adjustment.status !== 'approved' || adjustment.action === 'credit') return [];
   const amount = BigInt(adjustment.totals.total) - BigInt(adjustment.totals.tax);
-  return [{ metric: 'refunds', currencyCode: adjustment.currencyCode, day: dayOf(at), amount, count: 1 }];
+  const metric = adjustment.action === 'refund' ? 'refunds' : 'chargebacks';
+  return [{ metric, currencyCode: adjustment.currencyCode, day: dayOf(at), amount, count: 1 }];
 }
 
 /** Subscribers are subscriptions that are active or past due (still subscribed, payment pending). */

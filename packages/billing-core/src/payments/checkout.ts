@@ -84,7 +84,7 @@ async function viewOf(
     customer: customer ?? null,
     address: address ?? null,
     attempt: await latestAttempt(context, tx, transaction.id),
-    provider: providers.providerFor(context.scope)?.name ?? null,
+    provider: (await providers.providerFor(context.scope))?.name ?? null,
     merchantName: context.account.name,
   };
 }
@@ -100,8 +100,8 @@ export async function openCheckout(
   return viewOf(context, context.store, transaction, providers);
 }
 
-function requireProvider(context: OperationContext, providers: PaymentProviders): PaymentProvider {
-  const provider = providers.providerFor(context.scope);
+async function requireProvider(context: OperationContext, providers: PaymentProviders): Promise<PaymentProvider> {
+  const provider = await providers.providerFor(context.scope);
   if (!provider) {
     throw new BillingError(
       'checkout_provider_not_configured',
@@ -396,7 +396,7 @@ export async function submitCheckout(
   transactionId: string,
   submission: CheckoutSubmission,
 ): Promise<CheckoutView> {
-  const provider = requireProvider(context, ports.providers);
+  const provider = await requireProvider(context, ports.providers);
   validateSubmission(context, submission);
   const { attempt, transaction, replay } = await beginAttempt(context, provider, transactionId, submission);
   if (!replay) {
@@ -441,7 +441,7 @@ export async function resumeCheckout(
 ): Promise<CheckoutView> {
   const attempt = await latestAttempt(context, context.store, transactionId);
   if (attempt && IN_FLIGHT.includes(attempt.status) && attempt.providerPaymentRef !== null) {
-    const provider = ports.providers.byName(attempt.provider);
+    const provider = await ports.providers.providerNamed(context.scope, attempt.provider);
     if (provider) {
       const outcome = await provider.resumeAttempt(context.scope, attempt.providerPaymentRef);
       await context.store.transaction((tx) => applyOutcome(context, tx, attempt.id, outcome, ports.hooks));
@@ -654,7 +654,7 @@ export async function chargeSavedMethod(
   ports: CheckoutPorts,
   transactionId: string,
 ): Promise<Transaction> {
-  const provider = requireProvider(context, ports.providers);
+  const provider = await requireProvider(context, ports.providers);
   const started = await context.store.transaction(async (tx) => {
     const transaction = await tx.transactions.findByIdForUpdate(context.scope, transactionId);
     if (!transaction) throw BillingError.notFound('Transaction', transactionId);

@@ -95,7 +95,8 @@ export async function deletePaymentMethod(
     await recordEvent(context, tx, 'payment_method.deleted', 'payment_method', paymentMethodWire(next, 'api'));
     return next;
   });
-  await providers.byName(deleted.internal.provider)?.detachMethod(context.scope, deleted.internal.providerMethodRef);
+  const provider = await providers.providerNamed(context.scope, deleted.internal.provider);
+  await provider?.detachMethod(context.scope, deleted.internal.providerMethodRef);
 }
 
 /**

@@ -151,12 +151,16 @@ export type ProviderNotification =
       /** The provider's id of this notification, for deduplication. */
       readonly notificationRef: string;
       readonly providerPaymentRef: string;
+      /** Drawdown's attempt, when the provider echoes it (Stripe's metadata): found even before its reference is stored. */
+      readonly attemptId?: string | undefined;
       readonly method: ProviderMethod;
     }
   | {
       readonly kind: 'payment_declined';
       readonly notificationRef: string;
       readonly providerPaymentRef: string;
+      /** Drawdown's attempt, when the provider echoes it (Stripe's metadata): found even before its reference is stored. */
+      readonly attemptId?: string | undefined;
       readonly errorCode: PaymentErrorCode;
       readonly method: ProviderMethod | null;
     }
@@ -164,6 +168,8 @@ export type ProviderNotification =
       readonly kind: 'setup_succeeded';
       readonly notificationRef: string;
       readonly providerPaymentRef: string;
+      /** Drawdown's attempt, when the provider echoes it (Stripe's metadata): found even before its reference is stored. */
+      readonly attemptId?: string | undefined;
       readonly method: ProviderMethod;
     }
   | {
@@ -171,6 +177,8 @@ export type ProviderNotification =
       readonly kind: 'payment_disputed';
       readonly notificationRef: string;
       readonly providerPaymentRef: string;
+      /** Drawdown's attempt, when the provider echoes it (Stripe's metadata): found even before its reference is stored. */
+      readonly attemptId?: string | undefined;
       readonly amount: string;
       readonly reason: string;
     }
@@ -211,7 +219,13 @@ export interface PaymentProvider {
  * has the configured one, or none (then payments are reported, `POST /transactions/{id}/payments`).
  */
 export interface PaymentProviders {
-  providerFor(scope: Scope): PaymentProvider | undefined;
+  /**
+   * Asynchronous: a live provider is configured per account and read from storage (ADR 1420),
+   * so an operator's change applies at once in every process.
+   */
+  providerFor(scope: Scope): Promise<PaymentProvider | undefined>;
   /** A provider by name, for its notification route. */
   byName(name: string): PaymentProvider | undefined;
+  /** The provider of this name that serves a scope (the one an attempt or a saved method was made with), if it still does. */
+  providerNamed(scope: Scope, name: string): Promise<PaymentProvider | undefined>;
 }

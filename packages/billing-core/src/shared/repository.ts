@@ -16,6 +16,11 @@ import type {
   NotificationSettingRepository,
 } from '../notifications/notification-repository.js';
 import type { PaymentRepositories } from '../payments/payment-repositories.js';
+import type {
+  ProviderCustomerRepository,
+  ProviderNotificationLog,
+  ProviderSettingsRepository,
+} from '../payments/provider-settings.js';
 import type { ReportRepository } from '../reports/report.js';
 import type {
   Simulation,
@@ -219,6 +224,10 @@ export interface Repositories extends PaymentRepositories {
   readonly creditBalances: CreditBalanceRepository;
   readonly clientTokens: ClientTokenRepository;
   readonly customerAuthTokens: CustomerAuthTokenRepository;
+  /** Each account environment's payment provider and credentials (ADR 1420). */
+  readonly providerSettings: ProviderSettingsRepository;
+  readonly providerCustomers: ProviderCustomerRepository;
+  readonly providerNotifications: ProviderNotificationLog;
 }
 
 /**

@@ -5,8 +5,10 @@
  * balance fall) or, on a completed transaction, is credit granted after payment; a `refund`
  * returns money on a completed transaction. Both lower `adjusted_totals`; neither touches
  * usage balances. Drawdown records adjustments approved at once: it moves no money itself.
+ * A `chargeback` is never asked for through the API: it records a payment the cardholder
+ * disputed, as the payment provider reported it (ADR 1422).
  */
-export const ADJUSTMENT_ACTIONS = ['credit', 'refund'] as const;
+export const ADJUSTMENT_ACTIONS = ['credit', 'refund', 'chargeback'] as const;
 export type AdjustmentAction = (typeof ADJUSTMENT_ACTIONS)[number];
 export type AdjustmentType = 'full' | 'partial';
 

@@ -16,7 +16,7 @@ import type { ListQuery, Page } from '../shared/pagination.js';
 import type { Repositories } from '../shared/repository.js';
 import type { Adjustment, AdjustmentAction, AdjustmentItem, AdjustmentType } from './adjustment.js';
 import { grantCredit } from './credit-balances.js';
-import { completeSettled, type TransactionHooks } from './payments.js';
+import { completeSettled, NO_HOOKS, type TransactionHooks } from './payments.js';
 import type { Transaction } from './transaction.js';
 import { saveTransaction } from './transaction-changes.js';
 import type { AdjustmentColumn } from './transaction-repository.js';
@@ -41,6 +41,7 @@ export interface CreateAdjustmentInput {
 const ALLOWED_STATUSES: Record<AdjustmentAction, ReadonlySet<string>> = {
   credit: new Set(['billed', 'past_due', 'completed']),
   refund: new Set(['completed']),
+  chargeback: new Set(['completed']),
 };
 
 interface Remaining {
@@ -92,144 +93,149 @@ export async function createAdjustment(
   input: CreateAdjustmentInput,
   hooks: TransactionHooks,
 ): Promise<Adjustment> {
+  return context.store.transaction((tx) => createAdjustmentInTransaction(context, tx, input, hooks));
+}
+
+/** `createAdjustment` inside the caller's database transaction (a provider's dispute records its chargeback with its own record). */
+export async function createAdjustmentInTransaction(
+  context: OperationContext,
+  tx: Repositories,
+  input: CreateAdjustmentInput,
+  hooks: TransactionHooks = NO_HOOKS,
+): Promise<Adjustment> {
   const type = input.type ?? 'partial';
   if (type === 'partial' && (input.items === undefined || input.items.length === 0)) {
     throw BillingError.invalidField('items', 'must list at least one item for a partial adjustment');
   }
-  return context.store.transaction(async (tx) => {
-    const transaction = await tx.transactions.findByIdForUpdate(context.scope, input.transactionId);
-    if (!transaction) {
-      throw new BillingError('transaction_not_found', `Transaction ${input.transactionId} not found.`);
+  const transaction = await tx.transactions.findByIdForUpdate(context.scope, input.transactionId);
+  if (!transaction) {
+    throw new BillingError('transaction_not_found', `Transaction ${input.transactionId} not found.`);
+  }
+  if (!ALLOWED_STATUSES[input.action].has(transaction.status) || transaction.customerId === null) {
+    throw new BillingError(
+      'adjustment_transaction_status_not_allowed',
+      `Transaction ${transaction.id} is ${transaction.status}: refunds need a completed transaction, credits a billed, past-due or completed one.`,
+    );
+  }
+  const remaining = await remainingByLine(context, tx, transaction);
+  const requested: readonly AdjustmentItemInput[] =
+    type === 'full'
+      ? transaction.details.lineItems
+          .filter((line) => (remaining.get(line.id)?.total ?? 0n) > 0n)
+          .map((line) => ({ itemId: line.id, type: 'full' as const }))
+      : (input.items ?? []);
+  if (requested.length === 0) throw amountAbove(`Nothing remains to adjust on transaction ${transaction.id}.`);
+  const seen = new Set<string>();
+  const items = requested.map((item, index): AdjustmentItem => {
+    const line = remaining.get(item.itemId);
+    if (!line) {
+      throw BillingError.invalidField(`items[${index}].item_id`, `is not a line item of transaction ${transaction.id}`);
     }
-    if (!ALLOWED_STATUSES[input.action].has(transaction.status) || transaction.customerId === null) {
-      throw new BillingError(
-        'adjustment_transaction_status_not_allowed',
-        `Transaction ${transaction.id} is ${transaction.status}: refunds need a completed transaction, credits a billed, past-due or completed one.`,
-      );
-    }
-    const remaining = await remainingByLine(context, tx, transaction);
-    const requested: readonly AdjustmentItemInput[] =
-      type === 'full'
-        ? transaction.details.lineItems
-            .filter((line) => (remaining.get(line.id)?.total ?? 0n) > 0n)
-            .map((line) => ({ itemId: line.id, type: 'full' as const }))
-        : (input.items ?? []);
-    if (requested.length === 0) throw amountAbove(`Nothing remains to adjust on transaction ${transaction.id}.`);
-    const seen = new Set<string>();
-    const items = requested.map((item, index): AdjustmentItem => {
-      const line = remaining.get(item.itemId);
-      if (!line) {
+    if (seen.has(item.itemId)) throw BillingError.invalidField(`items[${index}].item_id`, 'appears more than once');
+    seen.add(item.itemId);
+    let total = line.total;
+    if (item.type === 'partial') {
+      if (item.amount == null || !MINOR_UNIT_AMOUNT_PATTERN.test(item.amount) || BigInt(item.amount) <= 0n) {
         throw BillingError.invalidField(
-          `items[${index}].item_id`,
-          `is not a line item of transaction ${transaction.id}`,
+          `items[${index}].amount`,
+          'must be a positive integer string in the lowest currency unit for a partial item',
         );
       }
-      if (seen.has(item.itemId)) throw BillingError.invalidField(`items[${index}].item_id`, 'appears more than once');
-      seen.add(item.itemId);
-      let total = line.total;
-      if (item.type === 'partial') {
-        if (item.amount == null || !MINOR_UNIT_AMOUNT_PATTERN.test(item.amount) || BigInt(item.amount) <= 0n) {
-          throw BillingError.invalidField(
-            `items[${index}].amount`,
-            'must be a positive integer string in the lowest currency unit for a partial item',
-          );
-        }
-        total = BigInt(item.amount);
-      }
-      if (total <= 0n || total > line.total) {
-        throw amountAbove(`Item ${item.itemId} has ${line.total} left to adjust; ${total} was asked.`);
-      }
-      const tax = total === line.total ? line.tax : divideRounded(total * line.tax, line.total, 'half-even');
-      return {
-        id: context.ids.newId('adjitm'),
-        itemId: item.itemId,
-        type: item.type,
-        amount: total.toString(),
-        proration: null,
-        totals: { subtotal: (total - tax).toString(), tax: tax.toString(), total: total.toString() },
-      };
-    });
-    const sum = items.reduce(
-      (acc, item) => ({ tax: acc.tax + BigInt(item.totals.tax), total: acc.total + BigInt(item.totals.total) }),
-      { tax: 0n, total: 0n },
-    );
-    const unpaid = transaction.status !== 'completed';
-    const balance = BigInt(transaction.details.totals.balance);
-    if (unpaid && sum.total > balance) {
-      throw amountAbove(`A credit can cover at most the balance still due, ${balance}; ${sum.total} was asked.`);
+      total = BigInt(item.amount);
     }
-    const now = nowTimestamp(context);
-    const adjustment: Adjustment = {
-      id: context.ids.newId('adj'),
-      action: input.action,
-      type,
-      transactionId: transaction.id,
-      subscriptionId: transaction.subscriptionId,
-      customerId: transaction.customerId,
-      reason: input.reason,
-      creditAppliedToBalance: input.action === 'credit' ? !unpaid && transaction.collectionMode === 'automatic' : null,
-      currencyCode: transaction.currencyCode,
-      status: 'approved',
-      items,
-      totals: {
-        subtotal: (sum.total - sum.tax).toString(),
-        tax: sum.tax.toString(),
-        total: sum.total.toString(),
-        fee: '0',
-        earnings: (sum.total - sum.tax).toString(),
-        retainedFee: '0',
-        currencyCode: transaction.currencyCode,
-      },
-      payoutTotals: null,
-      taxMode: 'internal',
-      createdAt: now,
-      updatedAt: now,
+    if (total <= 0n || total > line.total) {
+      throw amountAbove(`Item ${item.itemId} has ${line.total} left to adjust; ${total} was asked.`);
+    }
+    const tax = total === line.total ? line.tax : divideRounded(total * line.tax, line.total, 'half-even');
+    return {
+      id: context.ids.newId('adjitm'),
+      itemId: item.itemId,
+      type: item.type,
+      amount: total.toString(),
+      proration: null,
+      totals: { subtotal: (total - tax).toString(), tax: tax.toString(), total: total.toString() },
     };
-    await tx.adjustments.insert(context.scope, adjustment);
-    await tx.metricRollups.add(context.scope, adjustmentMetricDeltas(adjustment, now));
-    await recordEvent(context, tx, 'adjustment.created', 'adjustment', adjustment);
-
-    const { lines, settlement } = decompose(transaction);
-    const credited = unpaid && input.action === 'credit';
-    const details = composeDetails(
-      lines,
-      {
-        ...settlement,
-        creditTotal: settlement.creditTotal + (credited ? sum.total : 0n),
-        creditTax: settlement.creditTax + (credited ? sum.tax : 0n),
-        adjustments: {
-          subtotal: settlement.adjustments.subtotal + (sum.total - sum.tax),
-          discount: 0n,
-          tax: settlement.adjustments.tax + sum.tax,
-          total: settlement.adjustments.total + sum.total,
-        },
-      },
-      transaction.currencyCode,
-    );
-    const adjusted: Transaction = { ...transaction, details, updatedAt: now };
-    // A credit on a completed, automatically collected transaction goes to the customer's
-    // credit balance, which their next transactions in this currency use first (ADR 1002).
-    if (
-      input.action === 'credit' &&
-      !unpaid &&
-      transaction.collectionMode === 'automatic' &&
-      transaction.customerId !== null
-    ) {
-      await grantCredit(context, tx, {
-        customerId: transaction.customerId,
-        currencyCode: transaction.currencyCode,
-        amount: sum.total,
-        transactionId: transaction.id,
-        at: now,
-      });
-    }
-    if (credited && BigInt(details.totals.balance) === 0n) {
-      await completeSettled(context, tx, transaction, adjusted, hooks);
-    } else {
-      await saveTransaction(context, tx, transaction, adjusted);
-    }
-    return adjustment;
   });
+  const sum = items.reduce(
+    (acc, item) => ({ tax: acc.tax + BigInt(item.totals.tax), total: acc.total + BigInt(item.totals.total) }),
+    { tax: 0n, total: 0n },
+  );
+  const unpaid = transaction.status !== 'completed';
+  const balance = BigInt(transaction.details.totals.balance);
+  if (unpaid && sum.total > balance) {
+    throw amountAbove(`A credit can cover at most the balance still due, ${balance}; ${sum.total} was asked.`);
+  }
+  const now = nowTimestamp(context);
+  const adjustment: Adjustment = {
+    id: context.ids.newId('adj'),
+    action: input.action,
+    type,
+    transactionId: transaction.id,
+    subscriptionId: transaction.subscriptionId,
+    customerId: transaction.customerId,
+    reason: input.reason,
+    creditAppliedToBalance: input.action === 'credit' ? !unpaid && transaction.collectionMode === 'automatic' : null,
+    currencyCode: transaction.currencyCode,
+    status: 'approved',
+    items,
+    totals: {
+      subtotal: (sum.total - sum.tax).toString(),
+      tax: sum.tax.toString(),
+      total: sum.total.toString(),
+      fee: '0',
+      earnings: (sum.total - sum.tax).toString(),
+      retainedFee: '0',
+      currencyCode: transaction.currencyCode,
+    },
+    payoutTotals: null,
+    taxMode: 'internal',
+    createdAt: now,
+    updatedAt: now,
+  };
+  await tx.adjustments.insert(context.scope, adjustment);
+  await tx.metricRollups.add(context.scope, adjustmentMetricDeltas(adjustment, now));
+  await recordEvent(context, tx, 'adjustment.created', 'adjustment', adjustment);
+
+  const { lines, settlement } = decompose(transaction);
+  const credited = unpaid && input.action === 'credit';
+  const details = composeDetails(
+    lines,
+    {
+      ...settlement,
+      creditTotal: settlement.creditTotal + (credited ? sum.total : 0n),
+      creditTax: settlement.creditTax + (credited ? sum.tax : 0n),
+      adjustments: {
+        subtotal: settlement.adjustments.subtotal + (sum.total - sum.tax),
+        discount: 0n,
+        tax: settlement.adjustments.tax + sum.tax,
+        total: settlement.adjustments.total + sum.total,
+      },
+    },
+    transaction.currencyCode,
+  );
+  const adjusted: Transaction = { ...transaction, details, updatedAt: now };
+  // A credit on a completed, automatically collected transaction goes to the customer's
+  // credit balance, which their next transactions in this currency use first (ADR 1002).
+  if (
+    input.action === 'credit' &&
+    !unpaid &&
+    transaction.collectionMode === 'automatic' &&
+    transaction.customerId !== null
+  ) {
+    await grantCredit(context, tx, {
+      customerId: transaction.customerId,
+      currencyCode: transaction.currencyCode,
+      amount: sum.total,
+      transactionId: transaction.id,
+      at: now,
+    });
+  }
+  if (credited && BigInt(details.totals.balance) === 0n) {
+    await completeSettled(context, tx, transaction, adjusted, hooks);
+  } else {
+    await saveTransaction(context, tx, transaction, adjusted);
+  }
+  return adjustment;
 }
 
 export function listAdjustments(

@@ -51,7 +51,7 @@ export function adjustmentsTotals(adjustments: readonly Adjustment[], currencyCo
   let subtotal = 0n;
   let tax = 0n;
   let total = 0n;
-  const byAction = { credit: 0n, refund: 0n };
+  const byAction = { credit: 0n, refund: 0n, chargeback: 0n };
   for (const adjustment of adjustments) {
     if (adjustment.status !== 'approved') continue;
     subtotal += BigInt(adjustment.totals.subtotal);
@@ -65,7 +65,11 @@ export function adjustmentsTotals(adjustments: readonly Adjustment[], currencyCo
     total: total.toString(),
     fee: '0',
     earnings: subtotal.toString(),
-    breakdown: { credit: byAction.credit.toString(), refund: byAction.refund.toString(), chargeback: '0' },
+    breakdown: {
+      credit: byAction.credit.toString(),
+      refund: byAction.refund.toString(),
+      chargeback: byAction.chargeback.toString(),
+    },
     currencyCode,
   };
 }

@@ -20,6 +20,7 @@ import { metricRollups } from './0052-metric-rollups.js';
 import { reports } from './0053-reports.js';
 import { demoAccount } from './0080-demo-account.js';
 import { payments } from './0100-payments.js';
+import { paymentProviderSettings } from './0110-payment-provider-settings.js';
 import { clientAndCustomerTokens } from './0120-client-and-customer-tokens.js';
 import type { Migration } from './migration.js';
 
@@ -41,6 +42,7 @@ export const MIGRATIONS: readonly Migration[] = [
   searchColumns,
   payments,
   clientAndCustomerTokens,
+  paymentProviderSettings,
 ];
 
 const MIGRATION_LOCK_KEY = 4_172_031_985;

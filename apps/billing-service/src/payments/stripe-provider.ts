@@ -1,0 +1,498 @@
+/**
+ * @module
+ * The Stripe payment provider (ADR 1421): one account's Stripe, through the official `stripe`
+ * client. Checkouts and off-session charges are PaymentIntents, method updates SetupIntents, each
+ * created and confirmed in one call with Drawdown's attempt id as the Idempotency-Key, so a
+ * retried call never charges twice. Each Drawdown customer gets one Stripe customer (stored
+ * mapping). Webhooks are verified with the client's own `webhooks.constructEvent` (signature and
+ * a five-minute tolerance) and read as the port's neutral notifications. Only card summaries
+ * (brand, last four, expiry, holder) ever leave Stripe.
+ */
+import {
+  BillingError,
+  type CheckoutPaymentRequest,
+  type IncomingNotification,
+  type MethodInput,
+  type OffSessionChargeRequest,
+  type PaymentErrorCode,
+  type PaymentOutcome,
+  type PaymentParty,
+  type PaymentProvider,
+  type ProviderCustomerRepository,
+  type ProviderMethod,
+  type ProviderNotification,
+  type Scope,
+  type SetupRequest,
+  type StripeProviderSettings,
+} from '@drawdown/billing-core';
+import Stripe from 'stripe';
+
+/** How old a webhook's signature may be, in seconds (Stripe's own default). */
+export const STRIPE_WEBHOOK_TOLERANCE_SECONDS = 300;
+
+export interface StripeProviderDependencies {
+  readonly scope: Scope;
+  readonly settings: StripeProviderSettings;
+  readonly customers: ProviderCustomerRepository;
+  /** The wall clock, in milliseconds: webhook signatures are checked against it. */
+  now(): number;
+}
+
+type PaymentIntent = Stripe.PaymentIntent;
+type SetupIntent = Stripe.SetupIntent;
+
+/** Stripe's card brands as the public API's `card.type` names them. */
+const CARD_TYPES: Readonly<Record<string, string>> = {
+  amex: 'american_express',
+  diners: 'diners_club',
+  discover: 'discover',
+  jcb: 'jcb',
+  mastercard: 'mastercard',
+  unionpay: 'union_pay',
+  visa: 'visa',
+};
+
+/** Stripe decline codes (and error codes) as the public API's payment `error_code`. */
+const ERROR_CODES: Readonly<Record<string, PaymentErrorCode>> = {
+  authentication_required: 'authentication_failed',
+  payment_intent_authentication_failure: 'authentication_failed',
+  setup_intent_authentication_failure: 'authentication_failed',
+  expired_card: 'expired_card',
+  insufficient_funds: 'not_enough_balance',
+  fraudulent: 'fraud',
+  stolen_card: 'fraud',
+  lost_card: 'fraud',
+  pickup_card: 'fraud',
+  merchant_blacklist: 'fraud',
+  card_not_supported: 'transaction_not_permitted',
+  transaction_not_allowed: 'transaction_not_permitted',
+  currency_not_supported: 'transaction_not_permitted',
+  incorrect_number: 'invalid_payment_details',
+  invalid_number: 'invalid_payment_details',
+  incorrect_cvc: 'invalid_payment_details',
+  invalid_cvc: 'invalid_payment_details',
+  invalid_expiry_month: 'invalid_payment_details',
+  invalid_expiry_year: 'invalid_payment_details',
+  invalid_amount: 'invalid_amount',
+  issuer_not_available: 'issuer_unavailable',
+  do_not_try_again: 'declined_not_retryable',
+  processing_error: 'psp_error',
+  card_velocity_exceeded: 'declined',
+  generic_decline: 'declined',
+  card_declined: 'declined',
+};
+
+export function paymentErrorCodeOf(
+  error: { code?: string | null; decline_code?: string | null } | null,
+): PaymentErrorCode {
+  if (!error) return 'unknown';
+  return ERROR_CODES[error.decline_code ?? ''] ?? ERROR_CODES[error.code ?? ''] ?? 'declined';
+}
+
+/** The Stripe client for one account's settings: its key, and its API base when it is not Stripe's own. */
+export function stripeClientFor(settings: StripeProviderSettings): Stripe {
+  const base = settings.apiBase ? new URL(settings.apiBase) : undefined;
+  return new Stripe(settings.secretKey, {
+    // The client sends a fresh Idempotency-Key on its own retries; ours (the attempt id) wins.
+    maxNetworkRetries: 2,
+    timeout: 30_000,
+    telemetry: false,
+    appInfo: { name: 'Drawdown', url: 'https://drawdown.dev' },
+    ...(base
+      ? {
+          protocol: base.protocol === 'http:' ? 'http' : 'https',
+          host: base.hostname,
+          port: base.port || (base.protocol === 'http:' ? '80' : '443'),
+        }
+      : {}),
+  });
+}
+
+/** Lowest units as Stripe's integer amount; Stripe takes at most 99,999,999 (and JSON numbers stay exact). */
+function stripeAmount(amount: string): number {
+  const value = Number(amount);
+  if (!/^\d+$/.test(amount) || !Number.isSafeInteger(value) || value < 1 || value > 99_999_999) {
+    throw new BillingError(
+      'invalid_field',
+      `Stripe charges from 1 to 99999999 of the lowest currency unit; ${amount} cannot be charged.`,
+      [{ field: 'amount', message: 'must be from 1 to 99999999 lowest units for Stripe' }],
+    );
+  }
+  return value;
+}
+
+function methodOf(paymentMethod: Stripe.PaymentMethod): ProviderMethod {
+  const card = paymentMethod.card;
+  return {
+    providerMethodRef: paymentMethod.id,
+    type: 'card',
+    card: {
+      type: CARD_TYPES[card?.brand ?? ''] ?? 'unknown',
+      last4: card?.last4 ?? '',
+      expiryMonth: card?.exp_month ?? 0,
+      expiryYear: card?.exp_year ?? 0,
+      cardholderName: paymentMethod.billing_details?.name ?? '',
+    },
+  };
+}
+
+function tokenOf(method: MethodInput): string {
+  if (method.kind === 'saved') return method.providerMethodRef;
+  if (method.kind === 'token' && /^pm_[A-Za-z0-9_]+$/.test(method.token)) return method.token;
+  throw new BillingError(
+    'payment_method_input_invalid',
+    method.kind === 'card_fields'
+      ? 'Card details go to Stripe, never to Drawdown: send the PaymentMethod id (pm_…) Stripe.js created.'
+      : 'A Stripe payment method is a PaymentMethod id (pm_…) created by Stripe.js.',
+  );
+}
+
+function isCardError(error: unknown): error is Stripe.errors.StripeCardError {
+  return error instanceof Stripe.errors.StripeError && error.type === 'StripeCardError';
+}
+
+function isMissingPaymentMethod(error: unknown): boolean {
+  return (
+    error instanceof Stripe.errors.StripeError &&
+    error.type === 'StripeInvalidRequestError' &&
+    (error.code === 'resource_missing' || error.code === 'payment_method_unexpected_state') &&
+    error.param === 'payment_method'
+  );
+}
+
+export class StripeProvider implements PaymentProvider {
+  readonly name = 'stripe';
+  private readonly stripe: Stripe;
+
+  constructor(private readonly dependencies: StripeProviderDependencies) {
+    this.stripe = stripeClientFor(dependencies.settings);
+  }
+
+  private metadata(party: PaymentParty, attemptId: string): Record<string, string> {
+    return {
+      drawdown_account_id: party.scope.accountId,
+      drawdown_environment: party.scope.environment,
+      drawdown_customer_id: party.customerId,
+      drawdown_transaction_id: party.transactionId,
+      drawdown_attempt_id: attemptId,
+    };
+  }
+
+  /** The Stripe customer of a Drawdown customer, made on first use (one per customer, however many processes ask). */
+  async stripeCustomerOf(party: PaymentParty): Promise<string> {
+    const { customers } = this.dependencies;
+    const known = await customers.find(party.scope, this.name, party.customerId);
+    if (known) return known;
+    const created = await this.stripe.customers.create(
+      {
+        email: party.customerEmail,
+        metadata: {
+          drawdown_account_id: party.scope.accountId,
+          drawdown_environment: party.scope.environment,
+          drawdown_customer_id: party.customerId,
+        },
+      },
+      { idempotencyKey: `drawdown-customer-${party.scope.accountId}-${party.scope.environment}-${party.customerId}` },
+    );
+    return customers.claim(
+      party.scope,
+      this.name,
+      party.customerId,
+      created.id,
+      new Date(this.dependencies.now()).toISOString(),
+    );
+  }
+
+  async payCheckout(request: CheckoutPaymentRequest): Promise<PaymentOutcome> {
+    const paymentMethod = tokenOf(request.method);
+    const customer = await this.stripeCustomerOf(request);
+    return this.paymentIntentOutcome(() =>
+      this.stripe.paymentIntents.create(
+        {
+          amount: stripeAmount(request.amount),
+          currency: request.currencyCode.toLowerCase(),
+          customer,
+          payment_method: paymentMethod,
+          allowed_payment_method_types: ['card'],
+          confirm: true,
+          return_url: request.returnUrl,
+          ...(request.saveMethod ? { setup_future_usage: 'off_session' as const } : {}),
+          metadata: this.metadata(request, request.attemptId),
+          expand: ['payment_method'],
+        },
+        { idempotencyKey: request.attemptId },
+      ),
+    );
+  }
+
+  async chargeSavedMethod(request: OffSessionChargeRequest): Promise<PaymentOutcome> {
+    const customer = await this.stripeCustomerOf(request);
+    return this.paymentIntentOutcome(() =>
+      this.stripe.paymentIntents.create(
+        {
+          amount: stripeAmount(request.amount),
+          currency: request.currencyCode.toLowerCase(),
+          customer,
+          payment_method: request.providerMethodRef,
+          allowed_payment_method_types: ['card'],
+          off_session: true,
+          confirm: true,
+          metadata: this.metadata(request, request.attemptId),
+          expand: ['payment_method'],
+        },
+        { idempotencyKey: request.attemptId },
+      ),
+    );
+  }
+
+  async setUpMethod(request: SetupRequest): Promise<PaymentOutcome> {
+    const paymentMethod = tokenOf(request.method);
+    const customer = await this.stripeCustomerOf(request);
+    try {
+      const intent = await this.stripe.setupIntents.create(
+        {
+          customer,
+          payment_method: paymentMethod,
+          allowed_payment_method_types: ['card'],
+          usage: 'off_session',
+          confirm: true,
+          return_url: request.returnUrl,
+          metadata: this.metadata(request, request.attemptId),
+          expand: ['payment_method'],
+        },
+        { idempotencyKey: request.attemptId },
+      );
+      return this.setupOutcome(intent);
+    } catch (error) {
+      if (isCardError(error) && error.setup_intent) {
+        return {
+          status: 'declined',
+          providerPaymentRef: error.setup_intent.id,
+          errorCode: paymentErrorCodeOf(error),
+          method: error.payment_method ? methodOf(error.payment_method) : null,
+        };
+      }
+      if (isMissingPaymentMethod(error)) throw unusableMethod();
+      throw error;
+    }
+  }
+
+  async resumeAttempt(_scope: Scope, providerPaymentRef: string): Promise<PaymentOutcome> {
+    if (providerPaymentRef.startsWith('seti_')) {
+      const intent = await this.stripe.setupIntents.retrieve(providerPaymentRef, { expand: ['payment_method'] });
+      return this.setupOutcome(intent);
+    }
+    const intent = await this.stripe.paymentIntents.retrieve(providerPaymentRef, { expand: ['payment_method'] });
+    return this.intentOutcome(intent);
+  }
+
+  async detachMethod(_scope: Scope, providerMethodRef: string): Promise<void> {
+    try {
+      await this.stripe.paymentMethods.detach(providerMethodRef);
+    } catch (error) {
+      // Already detached (or deleted at Stripe): there is nothing left to forget.
+      if (error instanceof Stripe.errors.StripeInvalidRequestError) return;
+      throw error;
+    }
+  }
+
+  async readNotification(incoming: IncomingNotification): Promise<ProviderNotification> {
+    const signature = incoming.headers['stripe-signature'];
+    let event: Stripe.Event;
+    try {
+      if (!signature) throw new Error('no Stripe-Signature header');
+      event = this.stripe.webhooks.constructEvent(
+        incoming.rawBody,
+        signature,
+        this.dependencies.settings.webhookSecret,
+        STRIPE_WEBHOOK_TOLERANCE_SECONDS,
+        undefined,
+        this.dependencies.now(),
+      );
+    } catch (error) {
+      const reason = error instanceof Error ? error.message.split('\n')[0] : String(error);
+      throw new BillingError(
+        'provider_notification_invalid',
+        `This Stripe webhook does not verify with the account's signing secret, or its signature is older than ${STRIPE_WEBHOOK_TOLERANCE_SECONDS} seconds: ${reason}`,
+      );
+    }
+    return this.notificationOf(event);
+  }
+
+  private async notificationOf(event: Stripe.Event): Promise<ProviderNotification> {
+    const notificationRef = event.id;
+    switch (event.type) {
+      case 'payment_intent.succeeded': {
+        const intent = event.data.object;
+        return {
+          kind: 'payment_succeeded',
+          notificationRef,
+          providerPaymentRef: intent.id,
+          attemptId: this.attemptOf(intent.metadata),
+          method: await this.methodById(intent.payment_method),
+        };
+      }
+      case 'payment_intent.payment_failed': {
+        const intent = event.data.object;
+        const failed = intent.last_payment_error?.payment_method;
+        return {
+          kind: 'payment_declined',
+          notificationRef,
+          providerPaymentRef: intent.id,
+          attemptId: this.attemptOf(intent.metadata),
+          errorCode: paymentErrorCodeOf(intent.last_payment_error ?? null),
+          method: failed ? methodOf(failed) : null,
+        };
+      }
+      case 'setup_intent.succeeded': {
+        const intent = event.data.object;
+        return {
+          kind: 'setup_succeeded',
+          notificationRef,
+          providerPaymentRef: intent.id,
+          attemptId: this.attemptOf(intent.metadata),
+          method: await this.methodById(intent.payment_method),
+        };
+      }
+      case 'setup_intent.setup_failed': {
+        const intent = event.data.object;
+        const failed = intent.last_setup_error?.payment_method;
+        return {
+          kind: 'payment_declined',
+          notificationRef,
+          providerPaymentRef: intent.id,
+          attemptId: this.attemptOf(intent.metadata),
+          errorCode: paymentErrorCodeOf(intent.last_setup_error ?? null),
+          method: failed ? methodOf(failed) : null,
+        };
+      }
+      case 'charge.dispute.created': {
+        const dispute = event.data.object;
+        const intent = typeof dispute.payment_intent === 'string' ? dispute.payment_intent : dispute.payment_intent?.id;
+        if (!intent) return { kind: 'ignored', notificationRef };
+        return {
+          kind: 'payment_disputed',
+          notificationRef,
+          providerPaymentRef: intent,
+          amount: String(dispute.amount),
+          reason: dispute.reason,
+        };
+      }
+      default:
+        return { kind: 'ignored', notificationRef };
+    }
+  }
+
+  /** The attempt id Drawdown put in an intent's metadata, when the intent is this account's. */
+  private attemptOf(metadata: Stripe.Metadata | null | undefined): string | undefined {
+    const { scope } = this.dependencies;
+    if (metadata?.drawdown_account_id !== scope.accountId || metadata.drawdown_environment !== scope.environment) {
+      return undefined;
+    }
+    return metadata.drawdown_attempt_id;
+  }
+
+  private async methodById(reference: string | Stripe.PaymentMethod | null): Promise<ProviderMethod> {
+    if (reference !== null && typeof reference !== 'string') return methodOf(reference);
+    try {
+      if (reference !== null) return methodOf(await this.stripe.paymentMethods.retrieve(reference));
+    } catch (error) {
+      // A method Stripe no longer has (deleted since): the payment still counts, its card is unknown.
+      if (!(error instanceof Stripe.errors.StripeInvalidRequestError)) throw error;
+    }
+    return {
+      providerMethodRef: reference ?? '',
+      type: 'card',
+      card: { type: 'unknown', last4: '', expiryMonth: 0, expiryYear: 0, cardholderName: '' },
+    };
+  }
+
+  private async paymentIntentOutcome(call: () => Promise<PaymentIntent>): Promise<PaymentOutcome> {
+    try {
+      return await this.intentOutcome(await call());
+    } catch (error) {
+      if (isCardError(error) && error.payment_intent) {
+        return {
+          status: 'declined',
+          providerPaymentRef: error.payment_intent.id,
+          errorCode: paymentErrorCodeOf(error),
+          method: error.payment_method ? methodOf(error.payment_method) : null,
+        };
+      }
+      if (isMissingPaymentMethod(error)) throw unusableMethod();
+      throw error;
+    }
+  }
+
+  private async intentOutcome(intent: PaymentIntent): Promise<PaymentOutcome> {
+    switch (intent.status) {
+      case 'succeeded':
+        return {
+          status: 'succeeded',
+          providerPaymentRef: intent.id,
+          method: await this.methodById(intent.payment_method),
+        };
+      case 'requires_action':
+        return { status: 'requires_action', providerPaymentRef: intent.id, actionUrl: actionUrlOf(intent.next_action) };
+      case 'requires_payment_method':
+        if (intent.last_payment_error) {
+          const failed = intent.last_payment_error.payment_method;
+          return {
+            status: 'declined',
+            providerPaymentRef: intent.id,
+            errorCode: paymentErrorCodeOf(intent.last_payment_error),
+            method: failed ? methodOf(failed) : null,
+          };
+        }
+        return { status: 'pending', providerPaymentRef: intent.id };
+      case 'canceled':
+        return { status: 'declined', providerPaymentRef: intent.id, errorCode: 'canceled', method: null };
+      default:
+        return { status: 'pending', providerPaymentRef: intent.id };
+    }
+  }
+
+  private async setupOutcome(intent: SetupIntent): Promise<PaymentOutcome> {
+    switch (intent.status) {
+      case 'succeeded':
+        return {
+          status: 'succeeded',
+          providerPaymentRef: intent.id,
+          method: await this.methodById(intent.payment_method),
+        };
+      case 'requires_action':
+        return { status: 'requires_action', providerPaymentRef: intent.id, actionUrl: actionUrlOf(intent.next_action) };
+      case 'requires_payment_method':
+        if (intent.last_setup_error) {
+          const failed = intent.last_setup_error.payment_method;
+          return {
+            status: 'declined',
+            providerPaymentRef: intent.id,
+            errorCode: paymentErrorCodeOf(intent.last_setup_error),
+            method: failed ? methodOf(failed) : null,
+          };
+        }
+        return { status: 'pending', providerPaymentRef: intent.id };
+      case 'canceled':
+        return { status: 'declined', providerPaymentRef: intent.id, errorCode: 'canceled', method: null };
+      default:
+        return { status: 'pending', providerPaymentRef: intent.id };
+    }
+  }
+}
+
+function unusableMethod(): BillingError {
+  return new BillingError(
+    'payment_method_input_invalid',
+    'Stripe does not know this payment method, or it belongs to another customer.',
+  );
+}
+
+function actionUrlOf(
+  next: { readonly type: string; readonly redirect_to_url?: { readonly url: string | null } } | null,
+): string {
+  const url = next?.redirect_to_url?.url;
+  if (!url)
+    throw new Error(`Stripe asked for an action Drawdown cannot send the customer to (${next?.type ?? 'none'})`);
+  return url;
+}

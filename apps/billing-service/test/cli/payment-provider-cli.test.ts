@@ -1,0 +1,144 @@
+/**
+ * `drawdown accounts payment-provider show|set|remove` as an operator runs it (ADR 1420): the
+ * built binary against SQLite and PostgreSQL. Secrets come from flags or from STRIPE_SECRET_KEY
+ * and STRIPE_WEBHOOK_SECRET, are refused when malformed, and are never printed in full.
+ */
+import { createTestStorage, ENGINES, type TestStorage } from '@drawdown/testkit';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildService, type CliResult, runCli } from '../support/cli-process.js';
+
+beforeAll(() => buildService(), 120_000);
+
+const SECRET_KEY = 'sk_live_cliTestSecretKey00001234';
+const WEBHOOK_SECRET = 'whsec_cliTestWebhookSecret5678';
+
+function json(result: CliResult): Record<string, unknown> {
+  expect(() => JSON.parse(result.stdout), `${result.stdout}${result.stderr}`).not.toThrow();
+  return JSON.parse(result.stdout) as Record<string, unknown>;
+}
+
+describe.each(ENGINES)('%s: drawdown accounts payment-provider', (engine) => {
+  let storage: TestStorage;
+  let storageArgs: string[];
+  const cli = (...args: string[]) => runCli([...args, ...storageArgs]);
+
+  beforeAll(async () => {
+    storage = await createTestStorage(engine);
+    storageArgs = [
+      '--data-dir',
+      storage.dataDir,
+      ...(storage.databaseUrl ? ['--database-url', storage.databaseUrl] : []),
+    ];
+    expect((await cli('migrate')).code).toBe(0);
+  });
+  afterAll(() => storage.dispose());
+
+  it('sets, shows and removes an account’s Stripe settings, never printing a secret in full', async () => {
+    const account = (json(await cli('accounts', 'create', '--name', 'Shop', '--json')).account as { id: string }).id;
+    const none = json(await cli('accounts', 'payment-provider', 'show', '--account', account, '--json'));
+    expect(none.payment_provider).toBeNull();
+
+    const set = await cli(
+      'accounts',
+      'payment-provider',
+      'set',
+      '--account',
+      account,
+      '--provider',
+      'stripe',
+      '--stripe-secret-key',
+      SECRET_KEY,
+      '--stripe-webhook-secret',
+      WEBHOOK_SECRET,
+      '--stripe-api-base',
+      'http://127.0.0.1:12111/',
+    );
+    expect(set.code, set.stderr).toBe(0);
+    expect(set.stdout).toContain('sk_live_…1234');
+    expect(set.stdout).toContain('whsec_…5678');
+    expect(set.stdout).toContain(`/payment-providers/stripe/webhooks/${account}`);
+    expect(set.stdout + set.stderr).not.toContain(SECRET_KEY);
+    expect(set.stdout + set.stderr).not.toContain(WEBHOOK_SECRET);
+
+    const shown = await cli('accounts', 'payment-provider', 'show', '--account', account, '--json');
+    expect(json(shown).payment_provider).toMatchObject({
+      accountId: account,
+      environment: 'live',
+      provider: 'stripe',
+      secretKey: 'sk_live_…1234',
+      webhookSecret: 'whsec_…5678',
+      apiBase: 'http://127.0.0.1:12111',
+    });
+    expect(shown.stdout).not.toContain(SECRET_KEY);
+
+    const removed = json(await cli('accounts', 'payment-provider', 'remove', '--account', account, '--json'));
+    expect(removed.removed).toBe(true);
+    expect(
+      json(await cli('accounts', 'payment-provider', 'show', '--account', account, '--json')).payment_provider,
+    ).toBeNull();
+    expect(json(await cli('accounts', 'payment-provider', 'remove', '--account', account, '--json')).removed).toBe(
+      false,
+    );
+  });
+
+  it('takes the secrets from STRIPE_SECRET_KEY and STRIPE_WEBHOOK_SECRET', async () => {
+    const account = (json(await cli('accounts', 'create', '--json')).account as { id: string }).id;
+    process.env.STRIPE_SECRET_KEY = 'rk_test_fromTheEnvironment0000abcd';
+    process.env.STRIPE_WEBHOOK_SECRET = 'whsec_fromTheEnvironment0000efgh';
+    try {
+      const set = await cli('accounts', 'payment-provider', 'set', '--account', account, '--json');
+      expect(set.code, set.stdout + set.stderr).toBe(0);
+      expect(json(set).payment_provider).toMatchObject({
+        secretKey: 'rk_test_…abcd',
+        webhookSecret: 'whsec_…efgh',
+        apiBase: null,
+      });
+    } finally {
+      delete process.env.STRIPE_SECRET_KEY;
+      delete process.env.STRIPE_WEBHOOK_SECRET;
+    }
+  });
+
+  it('refuses malformed settings, unknown accounts and bad usage, storing nothing', async () => {
+    const account = (json(await cli('accounts', 'create', '--json')).account as { id: string }).id;
+    const bad = await cli(
+      'accounts',
+      'payment-provider',
+      'set',
+      '--account',
+      account,
+      '--provider',
+      'paypal',
+      '--stripe-secret-key',
+      'pk_live_publishableNotSecret',
+      '--stripe-webhook-secret',
+      'secret',
+      '--stripe-api-base',
+      'ftp://proxy.example/v1',
+      '--json',
+    );
+    expect(bad.code).toBe(1);
+    const error = json(bad).error as { code: string; message: string };
+    expect(error.code).toBe('invalid_field');
+    for (const field of ['provider', 'secret_key', 'webhook_secret', 'api_base'])
+      expect(error.message).toContain(field);
+    expect(bad.stdout).not.toContain('pk_live_publishableNotSecret');
+    expect(
+      json(await cli('accounts', 'payment-provider', 'show', '--account', account, '--json')).payment_provider,
+    ).toBeNull();
+
+    const unknown = await cli(
+      'accounts',
+      'payment-provider',
+      'show',
+      '--account',
+      'acc_01hzzzzzzzzzzzzzzzzzzzzzzz',
+      '--json',
+    );
+    expect(unknown.code).toBe(1);
+    expect((json(unknown).error as { code: string }).code).toBe('account_not_found');
+
+    expect((await cli('accounts', 'payment-provider', 'show')).code).toBe(2);
+    expect((await cli('accounts', 'payment-provider', 'enable', '--account', account)).code).toBe(2);
+  });
+});

@@ -1,0 +1,205 @@
+/**
+ * @module
+ * Which payment provider an account's live environment pays through, and its credentials
+ * (ADR 1420). The operator sets it with `drawdown accounts payment-provider set`; without one,
+ * live keeps recording the payments the operator reports (`POST /transactions/{id}/payments`).
+ * Secrets are stored as given (the provider needs them as they are, as webhook endpoint secrets
+ * are) and never shown again in full: every read for people is `ProviderSettingsView`.
+ *
+ * Also here: the provider's records Drawdown keeps beside them (its customer per Drawdown
+ * customer, and the notifications already applied), as storage ports.
+ */
+import { BillingError, type FieldError } from '../shared/billing-error.js';
+import type { Scope } from '../shared/scope.js';
+
+export const PAYMENT_PROVIDER_NAMES = ['stripe'] as const;
+export type PaymentProviderName = (typeof PAYMENT_PROVIDER_NAMES)[number];
+
+/** An account's Stripe credentials. */
+export interface StripeProviderSettings {
+  readonly provider: 'stripe';
+  /** The secret (`sk_…`) or restricted (`rk_…`) API key. */
+  readonly secretKey: string;
+  /** The webhook endpoint's signing secret (`whsec_…`). */
+  readonly webhookSecret: string;
+  /** Where the Stripe API answers (`https://api.stripe.com` when null): a proxy, or a test server. */
+  readonly apiBase: string | null;
+  readonly updatedAt: string;
+}
+
+export type ProviderSettings = StripeProviderSettings;
+
+/** Provider settings as people may see them: secrets shortened to their kind and last four characters. */
+export interface ProviderSettingsView {
+  readonly accountId: string;
+  readonly environment: 'live';
+  readonly provider: PaymentProviderName;
+  readonly secretKey: string;
+  readonly webhookSecret: string;
+  readonly apiBase: string | null;
+  /** The path, on the live address, that the provider's webhooks must be sent to. */
+  readonly webhookPath: string;
+  readonly updatedAt: string;
+}
+
+export interface ProviderSettingsRepository {
+  find(scope: Scope): Promise<ProviderSettings | undefined>;
+  save(scope: Scope, settings: ProviderSettings): Promise<void>;
+  /** False when there was nothing to remove. */
+  remove(scope: Scope): Promise<boolean>;
+}
+
+/** The provider's customer for each Drawdown customer it has charged (Stripe's `cus_…`). */
+export interface ProviderCustomerRepository {
+  find(scope: Scope, provider: string, customerId: string): Promise<string | undefined>;
+  /**
+   * Records the provider's customer for `customerId` unless one is recorded already (another
+   * process got there first): returns the one recorded, which every caller then uses.
+   */
+  claim(scope: Scope, provider: string, customerId: string, providerCustomerId: string, at: string): Promise<string>;
+}
+
+/** What Drawdown did with one provider notification. */
+export type NotificationOutcome = 'applied' | 'ignored' | 'unknown_payment';
+
+/** Notifications already handled, by the provider's id (Stripe's `evt_…`): a replay changes nothing. */
+export interface ProviderNotificationLog {
+  /** Whether this notification was handled already. */
+  seen(scope: Scope, provider: string, notificationRef: string): Promise<boolean>;
+  /** Records it as handled; false when it was recorded already (a concurrent delivery won). */
+  record(
+    scope: Scope,
+    provider: string,
+    notification: { readonly ref: string; readonly kind: string; readonly outcome: NotificationOutcome },
+    at: string,
+  ): Promise<boolean>;
+  /** Corrects what a recorded notification came to, once its effect is known (same database transaction). */
+  settle(scope: Scope, provider: string, notificationRef: string, outcome: NotificationOutcome): Promise<void>;
+}
+
+/** The live route that receives an account's provider webhooks. */
+export function webhookPathOf(provider: PaymentProviderName, accountId: string): string {
+  return `/payment-providers/${provider}/webhooks/${accountId}`;
+}
+
+const STRIPE_SECRET_KEY = /^(sk|rk)_(live|test)_[0-9A-Za-z]{8,247}$/;
+const STRIPE_WEBHOOK_SECRET = /^whsec_[0-9A-Za-z+/=]{8,250}$/;
+
+export interface ConfigureProviderInput {
+  readonly provider: string;
+  readonly secretKey: string | undefined;
+  readonly webhookSecret: string | undefined;
+  readonly apiBase?: string | null | undefined;
+}
+
+/** An API base address: http(s), a host and maybe a port, nothing else (the client adds `/v1/…`). */
+function normalisedApiBase(value: string, errors: FieldError[]): string | null {
+  let url: URL;
+  try {
+    url = new URL(value);
+  } catch {
+    errors.push({ field: 'api_base', message: 'must be an absolute http or https URL' });
+    return null;
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') {
+    errors.push({ field: 'api_base', message: 'must use http or https' });
+  }
+  if (url.username || url.password || url.search || url.hash || (url.pathname !== '/' && url.pathname !== '')) {
+    errors.push({
+      field: 'api_base',
+      message: 'must be a scheme, host and port only (no path, query, fragment or credentials)',
+    });
+  }
+  return url.origin;
+}
+
+/** Checks and normalises an operator's provider settings; every problem at once. */
+export function parseProviderSettings(input: ConfigureProviderInput, at: string): ProviderSettings {
+  const errors: FieldError[] = [];
+  if (!(PAYMENT_PROVIDER_NAMES as readonly string[]).includes(input.provider)) {
+    errors.push({ field: 'provider', message: `must be one of: ${PAYMENT_PROVIDER_NAMES.join(', ')}` });
+  }
+  if (!input.secretKey || !STRIPE_SECRET_KEY.test(input.secretKey)) {
+    errors.push({
+      field: 'secret_key',
+      message: 'must be a Stripe secret or restricted key (sk_live_…, sk_test_…, rk_live_…, rk_test_…)',
+    });
+  }
+  if (!input.webhookSecret || !STRIPE_WEBHOOK_SECRET.test(input.webhookSecret)) {
+    errors.push({ field: 'webhook_secret', message: 'must be a Stripe webhook signing secret (whsec_…)' });
+  }
+  const apiBase = input.apiBase ? normalisedApiBase(input.apiBase, errors) : null;
+  if (errors.length > 0) {
+    throw new BillingError(
+      'invalid_field',
+      `Invalid payment provider settings. ${errors.map((e) => `${e.field}: ${e.message}`).join('; ')}`,
+      errors,
+    );
+  }
+  return {
+    provider: 'stripe',
+    secretKey: input.secretKey as string,
+    webhookSecret: input.webhookSecret as string,
+    apiBase,
+    updatedAt: at,
+  };
+}
+
+/** `sk_live_…wxyz`: the kind of secret and its last four characters, never more. */
+export function maskSecret(secret: string): string {
+  const kind = /^([a-z]+_(?:live_|test_)?)/.exec(secret)?.[1] ?? '';
+  return `${kind}…${secret.slice(-4)}`;
+}
+
+export function viewOf(accountId: string, settings: ProviderSettings): ProviderSettingsView {
+  return {
+    accountId,
+    environment: 'live',
+    provider: settings.provider,
+    secretKey: maskSecret(settings.secretKey),
+    webhookSecret: maskSecret(settings.webhookSecret),
+    apiBase: settings.apiBase,
+    webhookPath: webhookPathOf(settings.provider, accountId),
+    updatedAt: settings.updatedAt,
+  };
+}
+
+/** What the operator's provider commands need: the store, the wall clock, and the account check. */
+export interface ProviderSettingsDependencies {
+  readonly providerSettings: ProviderSettingsRepository;
+  now(): string;
+  requireAccount(accountId: string): Promise<unknown>;
+}
+
+const liveScope = (accountId: string): Scope => ({ accountId, environment: 'live' });
+
+/** `drawdown accounts payment-provider set`: the account's live environment pays through this provider from now on. */
+export async function configurePaymentProvider(
+  dependencies: ProviderSettingsDependencies,
+  accountId: string,
+  input: ConfigureProviderInput,
+): Promise<ProviderSettingsView> {
+  await dependencies.requireAccount(accountId);
+  const settings = parseProviderSettings(input, dependencies.now());
+  await dependencies.providerSettings.save(liveScope(accountId), settings);
+  return viewOf(accountId, settings);
+}
+
+/** `drawdown accounts payment-provider show`: the settings with their secrets shortened, or null. */
+export async function showPaymentProvider(
+  dependencies: ProviderSettingsDependencies,
+  accountId: string,
+): Promise<ProviderSettingsView | null> {
+  await dependencies.requireAccount(accountId);
+  const settings = await dependencies.providerSettings.find(liveScope(accountId));
+  return settings ? viewOf(accountId, settings) : null;
+}
+
+/** `drawdown accounts payment-provider remove`: live goes back to reported payments; false when none was set. */
+export async function removePaymentProvider(
+  dependencies: ProviderSettingsDependencies,
+  accountId: string,
+): Promise<boolean> {
+  await dependencies.requireAccount(accountId);
+  return dependencies.providerSettings.remove(liveScope(accountId));
+}
