@@ -1,6 +1,7 @@
 /**
  * @module
- * Subscriptions: list, get, update, and the actions pause, resume, cancel and activate. Actions
+ * Subscriptions: list, get, update, the transaction that changes the payment method, and the
+ * actions pause, resume, cancel and activate. Actions
  * are POSTs and are not repeated on a lost answer; read the subscription to learn whether one
  * took effect.
  */
@@ -15,6 +16,7 @@ import type {
   SubscriptionUpdatePreview,
   UpdateSubscriptionInput,
 } from '../types/subscriptions.js';
+import type { Transaction } from '../types/transactions.js';
 import { Resource, segment } from './resource.js';
 
 export class SubscriptionsResource extends Resource {
@@ -45,6 +47,19 @@ export class SubscriptionsResource extends Resource {
     options?: RequestOptions,
   ): Promise<SubscriptionUpdatePreview> {
     return this.data({ method: 'PATCH', path: `/subscriptions/${segment(id)}/preview`, body: input, ...options });
+  }
+
+  /**
+   * The transaction whose checkout replaces the subscription's payment method: a zero-value one,
+   * or the open past-due one when the subscription is past due
+   * (`GET /subscriptions/{id}/update-payment-method-transaction`). Send the customer to its `checkout.url`.
+   */
+  getPaymentMethodChangeTransaction(id: string, options?: RequestOptions): Promise<Transaction> {
+    return this.data({
+      method: 'GET',
+      path: `/subscriptions/${segment(id)}/update-payment-method-transaction`,
+      ...options,
+    });
   }
 
   /** Pauses at the end of the period (default) or immediately. */
