@@ -378,6 +378,14 @@ export const TRANSACTION_STEPS: readonly WalkStep[] = [
   },
   { operation: 'get /tax-settings', request: () => ({ path: '/tax-settings' }) },
   { operation: 'patch /tax-settings', request: () => ({ path: '/tax-settings', body: { default_rate: '0.2' } }) },
+  { operation: 'get /checkout-settings', request: () => ({ path: '/checkout-settings' }) },
+  {
+    operation: 'patch /checkout-settings',
+    request: () => ({ path: '/checkout-settings', body: { default_payment_link: 'https://shop.example.com/pay' } }),
+    keep: (response) => {
+      expect(dataOf(response).default_payment_link).toBe('https://shop.example.com/pay');
+    },
+  },
 ];
 
 export const SUBSCRIPTION_STEPS: readonly WalkStep[] = [
@@ -398,6 +406,43 @@ export const SUBSCRIPTION_STEPS: readonly WalkStep[] = [
   {
     operation: 'get /customers/:customer/usage-balances/:id',
     request: (f) => ({ path: `/customers/${f.customer}/usage-balances/${f.usageBalance}` }),
+  },
+  {
+    operation: 'get /customers/:customer/usage-balances/:id/periods',
+    request: (f) => ({ path: `/customers/${f.customer}/usage-balances/${f.usageBalance}/periods` }),
+    keep: (response) => {
+      expect(Array.isArray(response.body.data) && response.body.data.length > 0, response.text).toBe(true);
+    },
+  },
+  {
+    operation: 'get /subscriptions/:id/update-payment-method-transaction',
+    request: (f) => ({ path: `/subscriptions/${f.subscription}/update-payment-method-transaction` }),
+    keep: (response, f) => {
+      expect(dataOf(response).subscription_id).toBe(f.subscription);
+    },
+  },
+  {
+    operation: 'post /customers/:customer/portal-sessions',
+    request: (f) => ({
+      path: `/customers/${f.customer}/portal-sessions`,
+      body: { subscription_ids: [f.subscription] },
+    }),
+    keep: (response, f) => {
+      const urls = dataOf(response).urls as { general: { overview: string } };
+      f.portalToken = String(new URL(urls.general.overview).searchParams.get('token'));
+    },
+  },
+  {
+    operation: 'post /customer-portal-sessions/verify',
+    request: (f) => ({ path: '/customer-portal-sessions/verify', body: { token: f.portalToken } }),
+    keep: (response, f) => {
+      expect(dataOf(response).customer_id).toBe(f.customer);
+      expect(dataOf(response).subscription_ids).toEqual([f.subscription]);
+    },
+  },
+  {
+    operation: 'get /customers/:customer/payment-methods',
+    request: (f) => ({ path: `/customers/${f.customer}/payment-methods` }),
   },
   {
     operation: 'post /usage-events',

@@ -31,11 +31,13 @@ export const PaymentMethod = entity(
 
 export const CheckoutSettings = entity(
   'CheckoutSettings',
-  'The environment’s checkout settings: its default payment link (null for the page Drawdown serves).',
+  'The environment’s checkout settings: its default payment link (null for the page Drawdown serves) and the link `checkout.url` starts with.',
   z.strictObject({
-    id: z.literal('checkout'),
-    default_payment_link: z.url().nullable(),
-    updated_at: timestamp,
+    default_payment_link: z.string().nullable(),
+    /** What `checkout.url` starts with: the environment's own link, else the configured default. */
+    effective_payment_link: z.string().nullable(),
+    /** Null until the settings were first changed. */
+    updated_at: nullableTimestamp,
   }),
 );
 

@@ -193,7 +193,8 @@ const transactionFields = {
     line_items: z.array(z.strictObject({ id: id('txnitm'), ...previewLineFields })),
   }),
   payments: z.array(payment),
-  checkout: z.null(),
+  /** Where the customer pays: a link to the checkout page (null once nothing is left to pay). */
+  checkout: z.strictObject({ url: z.string().nullable() }).nullable(),
   created_at: timestamp,
   updated_at: timestamp,
   billed_at: nullableTimestamp,
