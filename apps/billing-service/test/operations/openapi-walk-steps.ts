@@ -7,6 +7,7 @@
  */
 import { expect } from 'vitest';
 import { eventually } from '../notifications/webhook-receiver.js';
+import { CARDS, checkoutClient } from '../payments/checkout-client.js';
 import type { ApiClient, ApiResponse, WireObject } from '../support/api-client.js';
 
 /** Ids and links the walk keeps between steps. */
@@ -442,7 +443,30 @@ export const SUBSCRIPTION_STEPS: readonly WalkStep[] = [
   },
   {
     operation: 'get /customers/:customer/payment-methods',
+    // A subscription bought through the hosted checkout with the sandbox success card saves that card.
+    before: async (f, api) => {
+      const created = await api.post('/transactions', {
+        customer_id: f.customer,
+        address_id: f.address,
+        items: [{ price_id: f.price, quantity: 1 }],
+      });
+      expect(created.status, created.text).toBe(201);
+      const paid = await checkoutClient(f.sandboxUrl ?? '').pay(created.id, CARDS.success);
+      expect(paid.status, paid.text).toBe(303);
+    },
     request: (f) => ({ path: `/customers/${f.customer}/payment-methods` }),
+    keep: (response, f) => {
+      expect(response.list.length, response.text).toBeGreaterThan(0);
+      f.paymentMethod = String(response.list[0]?.id);
+    },
+  },
+  {
+    operation: 'get /customers/:customer/payment-methods/:id',
+    request: (f) => ({ path: `/customers/${f.customer}/payment-methods/${f.paymentMethod}` }),
+  },
+  {
+    operation: 'delete /customers/:customer/payment-methods/:id',
+    request: (f) => ({ path: `/customers/${f.customer}/payment-methods/${f.paymentMethod}` }),
   },
   {
     operation: 'post /usage-events',

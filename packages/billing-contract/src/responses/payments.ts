@@ -4,7 +4,7 @@
  * checkout settings, provider notification acknowledgements, usage periods and portal sessions.
  */
 import { z } from 'zod';
-import { entity, id, nullableTimestamp, signedQuantity, timestamp } from './common.js';
+import { cardSummary, entity, id, nullableTimestamp, signedQuantity, timestamp } from './common.js';
 
 export const PaymentMethod = entity(
   'PaymentMethod',
@@ -14,13 +14,7 @@ export const PaymentMethod = entity(
     customer_id: id('ctm'),
     address_id: id('add').nullable(),
     type: z.literal('card'),
-    card: z.strictObject({
-      type: z.string(),
-      last4: z.string().regex(/^\d{4}$/),
-      expiry_month: z.number().int().min(1).max(12),
-      expiry_year: z.number().int(),
-      cardholder_name: z.string(),
-    }),
+    card: cardSummary,
     paypal: z.null(),
     underlying_details: z.null(),
     origin: z.enum(['saved_during_purchase', 'subscription']),
