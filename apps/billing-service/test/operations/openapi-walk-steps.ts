@@ -442,8 +442,7 @@ export const SUBSCRIPTION_STEPS: readonly WalkStep[] = [
     },
   },
   {
-    operation: 'get /customers/:customer/payment-methods',
-    // A subscription bought through the hosted checkout with the sandbox success card saves that card.
+    operation: 'get /checkout',
     before: async (f, api) => {
       const created = await api.post('/transactions', {
         customer_id: f.customer,
@@ -451,7 +450,19 @@ export const SUBSCRIPTION_STEPS: readonly WalkStep[] = [
         items: [{ price_id: f.price, quantity: 1 }],
       });
       expect(created.status, created.text).toBe(201);
-      const paid = await checkoutClient(f.sandboxUrl ?? '').pay(created.id, CARDS.success);
+      f.payable = created.id;
+    },
+    request: (f) => ({ path: `/checkout?_ptxn=${f.payable}` }),
+    keep: (response) => {
+      expect(response.text).toContain('name="card_number"');
+    },
+  },
+  { operation: 'get /checkout/assets/checkout.css', request: () => ({ path: '/checkout/assets/checkout.css' }) },
+  {
+    operation: 'get /customers/:customer/payment-methods',
+    // The subscription bought through the hosted checkout with the sandbox success card saves that card.
+    before: async (f) => {
+      const paid = await checkoutClient(f.sandboxUrl ?? '').pay(f.payable ?? '', CARDS.success);
       expect(paid.status, paid.text).toBe(303);
     },
     request: (f) => ({ path: `/customers/${f.customer}/payment-methods` }),

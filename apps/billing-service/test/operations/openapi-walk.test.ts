@@ -38,11 +38,9 @@ type Document = { paths: Record<string, Record<string, DocumentedOperation>> };
 
 /** Operations the walk cannot reach on this machine, each with its reason. Keep it short. */
 const NOT_WALKED: Readonly<Record<string, string>> = {
-  // The hosted checkout answers HTML pages and form redirects, not JSON; the walk's client speaks
-  // JSON only. Each is exercised through its forms (both engines) in test/payments/checkout.test.ts,
+  // The hosted checkout's forms post form-encoded fields and answer 303 redirects; the walk's client
+  // posts JSON. Each is exercised through its forms (both engines) in test/payments/checkout.test.ts,
   // and in a real browser with axe checks in test/payments/checkout.browser.test.ts.
-  'get /checkout': 'HTML page: test/payments/checkout.test.ts, checkout.browser.test.ts',
-  'get /checkout/assets/checkout.css': 'stylesheet: test/payments/checkout.browser.test.ts',
   'post /checkout/details': 'form post, 303: test/payments/checkout.test.ts (new customer’s email and address)',
   'post /checkout/pay': 'form post, 303: test/payments/checkout.test.ts (and the payment-method steps here use it)',
   'get /checkout/return': 'provider return redirect: test/payments/checkout.test.ts (3-D Secure challenge)',
