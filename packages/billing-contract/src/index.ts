@@ -106,6 +106,15 @@ export {
   UsageEventsAnswer as UsageEventsAnswerResponse,
 } from './responses/operations.js';
 export {
+  CheckoutSettings as CheckoutSettingsResponse,
+  PaymentMethod as PaymentMethodResponse,
+  PortalSession as PortalSessionResponse,
+  PortalSessionGrant as PortalSessionGrantResponse,
+  ProviderNotificationAnswer as ProviderNotificationAnswerResponse,
+  SandboxNotificationAnswer as SandboxNotificationAnswerResponse,
+  UsagePeriod as UsagePeriodResponse,
+} from './responses/payments.js';
+export {
   Subscription as SubscriptionResponse,
   SubscriptionPreview as SubscriptionPreviewResponse,
 } from './responses/subscriptions.js';

@@ -7,6 +7,7 @@
  */
 import { expect } from 'vitest';
 import { eventually } from '../notifications/webhook-receiver.js';
+import { CARDS, checkoutClient } from '../payments/checkout-client.js';
 import type { ApiClient, ApiResponse, WireObject } from '../support/api-client.js';
 
 /** Ids and links the walk keeps between steps. */
@@ -378,6 +379,14 @@ export const TRANSACTION_STEPS: readonly WalkStep[] = [
   },
   { operation: 'get /tax-settings', request: () => ({ path: '/tax-settings' }) },
   { operation: 'patch /tax-settings', request: () => ({ path: '/tax-settings', body: { default_rate: '0.2' } }) },
+  { operation: 'get /checkout-settings', request: () => ({ path: '/checkout-settings' }) },
+  {
+    operation: 'patch /checkout-settings',
+    request: () => ({ path: '/checkout-settings', body: { default_payment_link: 'https://shop.example.com/pay' } }),
+    keep: (response) => {
+      expect(dataOf(response).default_payment_link).toBe('https://shop.example.com/pay');
+    },
+  },
 ];
 
 export const SUBSCRIPTION_STEPS: readonly WalkStep[] = [
@@ -398,6 +407,77 @@ export const SUBSCRIPTION_STEPS: readonly WalkStep[] = [
   {
     operation: 'get /customers/:customer/usage-balances/:id',
     request: (f) => ({ path: `/customers/${f.customer}/usage-balances/${f.usageBalance}` }),
+  },
+  {
+    operation: 'get /customers/:customer/usage-balances/:id/periods',
+    request: (f) => ({ path: `/customers/${f.customer}/usage-balances/${f.usageBalance}/periods` }),
+    keep: (response) => {
+      expect(Array.isArray(response.body.data) && response.body.data.length > 0, response.text).toBe(true);
+    },
+  },
+  {
+    operation: 'get /subscriptions/:id/update-payment-method-transaction',
+    request: (f) => ({ path: `/subscriptions/${f.subscription}/update-payment-method-transaction` }),
+    keep: (response, f) => {
+      expect(dataOf(response).subscription_id).toBe(f.subscription);
+    },
+  },
+  {
+    operation: 'post /customers/:customer/portal-sessions',
+    request: (f) => ({
+      path: `/customers/${f.customer}/portal-sessions`,
+      body: { subscription_ids: [f.subscription] },
+    }),
+    keep: (response, f) => {
+      const urls = dataOf(response).urls as { general: { overview: string } };
+      f.portalToken = String(new URL(urls.general.overview).searchParams.get('token'));
+    },
+  },
+  {
+    operation: 'post /customer-portal-sessions/verify',
+    request: (f) => ({ path: '/customer-portal-sessions/verify', body: { token: f.portalToken } }),
+    keep: (response, f) => {
+      expect(dataOf(response).customer_id).toBe(f.customer);
+      expect(dataOf(response).subscription_ids).toEqual([f.subscription]);
+    },
+  },
+  {
+    operation: 'get /checkout',
+    before: async (f, api) => {
+      const created = await api.post('/transactions', {
+        customer_id: f.customer,
+        address_id: f.address,
+        items: [{ price_id: f.price, quantity: 1 }],
+      });
+      expect(created.status, created.text).toBe(201);
+      f.payable = created.id;
+    },
+    request: (f) => ({ path: `/checkout?_ptxn=${f.payable}` }),
+    keep: (response) => {
+      expect(response.text).toContain('name="card_number"');
+    },
+  },
+  { operation: 'get /checkout/assets/checkout.css', request: () => ({ path: '/checkout/assets/checkout.css' }) },
+  {
+    operation: 'get /customers/:customer/payment-methods',
+    // The subscription bought through the hosted checkout with the sandbox success card saves that card.
+    before: async (f) => {
+      const paid = await checkoutClient(f.sandboxUrl ?? '').pay(f.payable ?? '', CARDS.success);
+      expect(paid.status, paid.text).toBe(303);
+    },
+    request: (f) => ({ path: `/customers/${f.customer}/payment-methods` }),
+    keep: (response, f) => {
+      expect(response.list.length, response.text).toBeGreaterThan(0);
+      f.paymentMethod = String(response.list[0]?.id);
+    },
+  },
+  {
+    operation: 'get /customers/:customer/payment-methods/:id',
+    request: (f) => ({ path: `/customers/${f.customer}/payment-methods/${f.paymentMethod}` }),
+  },
+  {
+    operation: 'delete /customers/:customer/payment-methods/:id',
+    request: (f) => ({ path: `/customers/${f.customer}/payment-methods/${f.paymentMethod}` }),
   },
   {
     operation: 'post /usage-events',

@@ -47,5 +47,14 @@ export const period = z.strictObject({ starts_at: timestamp, ends_at: timestamp 
 /** What an import left behind; always null here (nothing is imported). */
 export const importMeta = z.null();
 
+/** What Drawdown keeps of a card (never its number): on a payment method and a payment's `method_details`. */
+export const cardSummary = z.strictObject({
+  type: z.string(),
+  last4: z.string().regex(/^\d{4}$/),
+  expiry_month: z.number().int().min(1).max(12),
+  expiry_year: z.number().int(),
+  cardholder_name: z.string(),
+});
+
 /** A signed, short-lived download link. */
 export const Link = entity('Link', 'A signed download link, valid for one hour.', z.strictObject({ url: z.url() }));

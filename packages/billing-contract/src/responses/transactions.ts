@@ -6,6 +6,7 @@ import { z } from 'zod';
 import { Address, Business, Customer, PriceSummary, ProductSummary } from './catalogue.js';
 import {
   amount,
+  cardSummary,
   countryCode,
   currencyCode,
   customData,
@@ -119,7 +120,7 @@ const payment = z.strictObject({
   amount,
   status: z.enum(['captured', 'error']),
   error_code: z.string().nullable(),
-  method_details: z.strictObject({ type: z.string(), card: z.null(), underlying_details: z.null() }),
+  method_details: z.strictObject({ type: z.string(), card: cardSummary.nullable(), underlying_details: z.null() }),
   provider_reference: z.string(),
   created_at: timestamp,
   captured_at: nullableTimestamp,
@@ -193,7 +194,8 @@ const transactionFields = {
     line_items: z.array(z.strictObject({ id: id('txnitm'), ...previewLineFields })),
   }),
   payments: z.array(payment),
-  checkout: z.null(),
+  /** Where the customer pays: a link to the checkout page (null once nothing is left to pay). */
+  checkout: z.strictObject({ url: z.string().nullable() }).nullable(),
   created_at: timestamp,
   updated_at: timestamp,
   billed_at: nullableTimestamp,

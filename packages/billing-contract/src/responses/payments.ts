@@ -1,0 +1,95 @@
+/**
+ * @module
+ * Response schemas of payments and the customer portal (issues 14 and 17): saved payment methods,
+ * checkout settings, provider notification acknowledgements, usage periods and portal sessions.
+ */
+import { z } from 'zod';
+import { cardSummary, entity, id, nullableTimestamp, signedQuantity, timestamp } from './common.js';
+
+export const PaymentMethod = entity(
+  'PaymentMethod',
+  'A payment method a customer saved for later charges; only a card summary, never its number.',
+  z.strictObject({
+    id: id('paymtd'),
+    customer_id: id('ctm'),
+    address_id: id('add').nullable(),
+    type: z.literal('card'),
+    card: cardSummary,
+    paypal: z.null(),
+    underlying_details: z.null(),
+    origin: z.enum(['saved_during_purchase', 'subscription']),
+    saved_at: timestamp,
+    updated_at: timestamp,
+  }),
+);
+
+export const CheckoutSettings = entity(
+  'CheckoutSettings',
+  'The environment’s checkout settings: its default payment link (null for the page Drawdown serves) and the link `checkout.url` starts with.',
+  z.strictObject({
+    default_payment_link: z.string().nullable(),
+    /** What `checkout.url` starts with: the environment's own link, else the configured default. */
+    effective_payment_link: z.string().nullable(),
+    /** Null until the settings were first changed. */
+    updated_at: nullableTimestamp,
+  }),
+);
+
+export const ProviderNotificationAnswer = entity(
+  'ProviderNotificationAnswer',
+  'What a payment provider’s webhook was turned into: applied, a duplicate, ignored or for an unknown payment.',
+  z.strictObject({
+    notification_id: z.string(),
+    kind: z.enum(['payment_succeeded', 'payment_declined', 'setup_succeeded', 'payment_disputed', 'ignored']),
+    outcome: z.enum(['applied', 'duplicate', 'ignored', 'unknown_payment']),
+  }),
+);
+
+export const SandboxNotificationAnswer = entity(
+  'SandboxNotificationAnswer',
+  'Whether the sandbox provider’s notification changed anything (false for a repeat).',
+  z.strictObject({ applied: z.boolean() }),
+);
+
+export const UsagePeriod = entity(
+  'UsagePeriod',
+  'A usage balance’s usage in one billing period; `ends_at` is null for the running period.',
+  z.strictObject({
+    starts_at: timestamp,
+    ends_at: nullableTimestamp,
+    allowance: signedQuantity,
+    used: signedQuantity,
+    overage: signedQuantity,
+  }),
+);
+
+export const PortalSession = entity(
+  'PortalSession',
+  'A customer portal session: authenticated links into the portal, valid for a short time.',
+  z.strictObject({
+    id: id('cpls'),
+    customer_id: id('ctm'),
+    urls: z.strictObject({
+      general: z.strictObject({ overview: z.url() }),
+      subscriptions: z.array(
+        z.strictObject({
+          id: id('sub'),
+          cancel_subscription: z.url(),
+          update_subscription_payment_method: z.url(),
+        }),
+      ),
+    }),
+    created_at: timestamp,
+  }),
+);
+
+export const PortalSessionGrant = entity(
+  'PortalSessionGrant',
+  'A verified portal session token (Drawdown): the customer and subscriptions it may show, until when.',
+  z.strictObject({
+    id: id('cpls'),
+    customer_id: id('ctm'),
+    subscription_ids: z.array(id('sub')),
+    expires_at: timestamp,
+  }),
+);
