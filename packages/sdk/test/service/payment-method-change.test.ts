@@ -4,7 +4,7 @@
  * card, which the billing portal links to.
  */
 import { Drawdown, DrawdownApiError } from '@drawdown/sdk';
-import { type BillingHarness, ENGINES, startBillingHarness, startSandboxSubscription } from '@drawdown/testkit';
+import { type BillingHarness, ENGINES, startBillingHarness } from '@drawdown/testkit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { unique } from '../support/fixtures.js';
 
@@ -27,10 +27,13 @@ describe.each(ENGINES)('%s: the payment-method change transaction', (engine) => 
       unitPrice: { amount: '1500', currencyCode: 'USD' },
       billingCycle: { interval: 'month', frequency: 1 },
     });
-    const subscriptionId = await startSandboxSubscription(harness, {
+    const address = await drawdown.addresses.create(customer.id, { countryCode: 'US' });
+    const checkout = await drawdown.transactions.create({
       customerId: customer.id,
+      addressId: address.id,
       items: [{ priceId: price.id, quantity: 1 }],
     });
+    const subscriptionId = String((await drawdown.transactions.simulatePayment(checkout.id, 'success')).subscriptionId);
     const transaction = await drawdown.subscriptions.getPaymentMethodChangeTransaction(subscriptionId);
     expect(transaction).toMatchObject({
       subscriptionId,
