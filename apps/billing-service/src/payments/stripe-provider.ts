@@ -424,35 +424,19 @@ export class StripeProvider implements PaymentProvider {
     }
   }
 
-  private async intentOutcome(intent: PaymentIntent): Promise<PaymentOutcome> {
-    switch (intent.status) {
-      case 'succeeded':
-        return {
-          status: 'succeeded',
-          providerPaymentRef: intent.id,
-          method: await this.methodById(intent.payment_method),
-        };
-      case 'requires_action':
-        return { status: 'requires_action', providerPaymentRef: intent.id, actionUrl: actionUrlOf(intent.next_action) };
-      case 'requires_payment_method':
-        if (intent.last_payment_error) {
-          const failed = intent.last_payment_error.payment_method;
-          return {
-            status: 'declined',
-            providerPaymentRef: intent.id,
-            errorCode: paymentErrorCodeOf(intent.last_payment_error),
-            method: failed ? methodOf(failed) : null,
-          };
-        }
-        return { status: 'pending', providerPaymentRef: intent.id };
-      case 'canceled':
-        return { status: 'declined', providerPaymentRef: intent.id, errorCode: 'canceled', method: null };
-      default:
-        return { status: 'pending', providerPaymentRef: intent.id };
-    }
+  private intentOutcome(intent: PaymentIntent): Promise<PaymentOutcome> {
+    return this.outcomeOf(intent, intent.last_payment_error);
   }
 
-  private async setupOutcome(intent: SetupIntent): Promise<PaymentOutcome> {
+  private setupOutcome(intent: SetupIntent): Promise<PaymentOutcome> {
+    return this.outcomeOf(intent, intent.last_setup_error);
+  }
+
+  /** What a PaymentIntent or a SetupIntent says happened: the two share their statuses. */
+  private async outcomeOf(
+    intent: PaymentIntent | SetupIntent,
+    lastError: PaymentIntent['last_payment_error'] | SetupIntent['last_setup_error'],
+  ): Promise<PaymentOutcome> {
     switch (intent.status) {
       case 'succeeded':
         return {
@@ -463,12 +447,12 @@ export class StripeProvider implements PaymentProvider {
       case 'requires_action':
         return { status: 'requires_action', providerPaymentRef: intent.id, actionUrl: actionUrlOf(intent.next_action) };
       case 'requires_payment_method':
-        if (intent.last_setup_error) {
-          const failed = intent.last_setup_error.payment_method;
+        if (lastError) {
+          const failed = lastError.payment_method;
           return {
             status: 'declined',
             providerPaymentRef: intent.id,
-            errorCode: paymentErrorCodeOf(intent.last_setup_error),
+            errorCode: paymentErrorCodeOf(lastError),
             method: failed ? methodOf(failed) : null,
           };
         }
