@@ -8,22 +8,11 @@
 import { mkdirSync, readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { BILLING_HISTORY_STATUSES, Drawdown } from '@drawdown/sdk';
-import { type BillingHarness, startBillingHarness } from '@drawdown/testkit';
+import { type BillingHarness, chromiumLaunchOptions, startBillingHarness } from '@drawdown/testkit';
 import { type Browser, type BrowserContext, chromium, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type PortalDemo, startPortalDemo, waitForBalances } from '../src/index.js';
 
-const CHROMIUM = '/usr/bin/chromium';
-const CHROMIUM_FLAGS = [
-  '--headless',
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-quic',
-  '--no-first-run',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-];
 const ARTIFACTS = resolve(import.meta.dirname, '../../../test-artifacts');
 const ADA_PASSWORD = 'ada-test-password';
 
@@ -117,7 +106,7 @@ describe('the billing portal in Chromium', () => {
       const total = transaction.details.totals.grandTotal;
       if (transaction.currencyCode === 'USD' && BigInt(total) > BigInt(largestUsd)) largestUsd = total;
     }
-    browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_FLAGS });
+    browser = await chromium.launch(chromiumLaunchOptions());
     context = await browser.newContext({
       locale: 'en-US',
       acceptDownloads: true,

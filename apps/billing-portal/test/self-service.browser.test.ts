@@ -12,22 +12,11 @@
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { Drawdown, type Subscription } from '@drawdown/sdk';
-import { type BillingHarness, startBillingHarness } from '@drawdown/testkit';
+import { type BillingHarness, chromiumLaunchOptions, startBillingHarness } from '@drawdown/testkit';
 import { type Browser, type BrowserContext, chromium, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type PortalDemo, startPortalDemo, waitForBalances } from '../src/index.js';
 
-const CHROMIUM = '/usr/bin/chromium';
-const CHROMIUM_FLAGS = [
-  '--headless',
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-quic',
-  '--no-first-run',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-];
 const PASSWORDS = { 'ada@example.com': 'ada-test-password', 'grace@example.com': 'grace-test-password' };
 const AXE_SOURCE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
 
@@ -75,7 +64,7 @@ describe('the self-service billing portal in Chromium', () => {
     harness.setPortalUrl(`${demo.url}/billing`);
     expect(await waitForBalances(admin, demo.seed.ada.customerId, 2, 5_000)).toBe(true);
     expect(await waitForBalances(admin, demo.seed.grace.customerId, 2, 5_000)).toBe(true);
-    browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_FLAGS });
+    browser = await chromium.launch(chromiumLaunchOptions());
   });
 
   afterAll(async () => {

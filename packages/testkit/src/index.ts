@@ -3,6 +3,7 @@
  * Test-only helpers: a PostgreSQL server, per-test databases, both engines, a running service.
  */
 export { type BillingHarness, type HarnessOptions, startBillingHarness } from './billing-harness.js';
+export { chromiumLaunchOptions } from './chromium.js';
 export { type FloodOptions, type FloodResult, floodChunked } from './chunked-flood.js';
 export { createTestStorage, ENGINES, type Engine, openTestStore, type TestStorage } from './engines.js';
 export { type PrivatePostgresServer, startPrivatePostgres } from './postgres-server.js';

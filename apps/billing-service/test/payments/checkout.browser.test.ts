@@ -7,7 +7,7 @@
 import { mkdirSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { resolve } from 'node:path';
-import { type BillingHarness, startBillingHarness } from '@drawdown/testkit';
+import { type BillingHarness, chromiumLaunchOptions, startBillingHarness } from '@drawdown/testkit';
 import { type Browser, type BrowserContext, chromium, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type ApiClient, harnessClients } from '../support/api-client.js';
@@ -15,17 +15,6 @@ import { createPrice, createProduct, unique } from '../support/catalogue-fixture
 import { createTransaction } from '../transactions/transaction-fixtures.js';
 import { CARDS } from './checkout-client.js';
 
-const CHROMIUM = '/usr/bin/chromium';
-const CHROMIUM_FLAGS = [
-  '--headless',
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-quic',
-  '--no-first-run',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-];
 const ARTIFACTS = resolve(import.meta.dirname, '../../../../test-artifacts');
 const AXE_SOURCE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
 
@@ -93,7 +82,7 @@ describe('the hosted checkout in Chromium', () => {
     priceId = String(
       (await createPrice(sandbox, productId, { unit_price: { amount: '2500', currency_code: 'EUR' } })).id,
     );
-    browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_FLAGS });
+    browser = await chromium.launch(chromiumLaunchOptions());
     context = await browser.newContext({ viewport: { width: 1024, height: 900 }, locale: 'en-GB' });
     page = await context.newPage();
   });
