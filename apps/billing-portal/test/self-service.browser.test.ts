@@ -119,7 +119,9 @@ describe('the self-service billing portal in Chromium', () => {
       const plan = page.locator(`#plan [data-subscription-id="${subscription.id}"]`);
       expect(await plan.locator('h3').textContent()).toBe('Drawdown Pro plan');
       const price = subscription.items[0]?.price.unitPrice;
-      const major = (Number(price?.amount) / 100).toFixed(2);
+      // Lowest units as major units, by text: "2900" → "29.00".
+      const lowest = (price?.amount ?? '0').padStart(3, '0');
+      const major = `${lowest.slice(0, -2)}.${lowest.slice(-2)}`;
       expect((await plan.locator('[data-part="price"]').textContent())?.replace(/[\u00a0\u202f]/g, ' ')).toContain(
         language === 'de' ? major.replace('.', ',') : major,
       );

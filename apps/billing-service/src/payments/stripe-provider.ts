@@ -110,15 +110,15 @@ export function stripeClientFor(settings: StripeProviderSettings): Stripe {
 
 /** Lowest units as Stripe's integer amount; Stripe takes at most 99,999,999 (and JSON numbers stay exact). */
 function stripeAmount(amount: string): number {
-  const value = Number(amount);
-  if (!/^\d+$/.test(amount) || !Number.isSafeInteger(value) || value < 1 || value > 99_999_999) {
+  // Checked as text first (one to eight digits, no leading zero), so the number is an exact integer.
+  if (!/^[1-9]\d{0,7}$/.test(amount)) {
     throw new BillingError(
       'invalid_field',
       `Stripe charges from 1 to 99999999 of the lowest currency unit; ${amount} cannot be charged.`,
       [{ field: 'amount', message: 'must be from 1 to 99999999 lowest units for Stripe' }],
     );
   }
-  return value;
+  return Number.parseInt(amount, 10);
 }
 
 function methodOf(paymentMethod: Stripe.PaymentMethod): ProviderMethod {
