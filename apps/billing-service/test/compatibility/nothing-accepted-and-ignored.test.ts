@@ -189,7 +189,7 @@ const WALKS: readonly Walk[] = [
       businessId: { effect: 'transactions/location-tax.test.ts' },
       currencyCode: { effect: 'transactions/previews.test.ts' },
       discountId: notOffered('dsc_01h00000000000000000000000'),
-      customerIpAddress: notOffered('203.0.113.7'),
+      customerIpAddress: { effect: 'transactions/ip-location-previews.test.ts' },
       address: { effect: 'transactions/previews.test.ts' },
       ignoreTrials: { effect: 'subscriptions/trials.test.ts' },
       discount: notOffered({ amount: '10', description: 'x', type: 'percentage' }),
@@ -219,7 +219,7 @@ const WALKS: readonly Walk[] = [
       currencyCode: { effect: 'transactions/previews.test.ts' },
       discountId: notOffered('dsc_01h00000000000000000000000'),
       address: { effect: 'transactions/previews.test.ts' },
-      customerIpAddress: notOffered('203.0.113.7'),
+      customerIpAddress: { effect: 'transactions/ip-location-previews.test.ts' },
     },
   },
 ];

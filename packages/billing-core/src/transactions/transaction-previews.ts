@@ -35,6 +35,13 @@ export interface PreviewTransactionInput {
   readonly address?: PreviewAddress | null | undefined;
   /** Price trial items at their full price instead of free (`POST /transactions/preview`). */
   readonly ignoreTrials?: boolean | null | undefined;
+  /** The customer's IP address as sent (`customer_ip_address`), echoed on the preview. */
+  readonly customerIpAddress?: string | null | undefined;
+  /**
+   * The country the edge located `customerIpAddress` in (ADR 1434), or null when it has none.
+   * It localizes prices and tax only when neither `address` nor `address_id` is sent.
+   */
+  readonly ipCountryCode?: string | null | undefined;
   /** Wire names of public API fields sent that previews do not offer: each is refused. */
   readonly unsupportedFields?: readonly string[] | undefined;
 }
@@ -46,6 +53,7 @@ export interface TransactionPreview {
   readonly businessId: string | null;
   readonly currencyCode: string;
   readonly address: PreviewAddress | null;
+  readonly customerIpAddress: string | null;
   /** The transaction as it would be built; never stored. */
   readonly transaction: Transaction;
 }
@@ -83,7 +91,8 @@ export async function previewTransaction(
       customer,
       address,
       business,
-      countryCode: input.address?.countryCode ?? null,
+      // An address sent or stored wins over the IP address's country (ADR 1434).
+      countryCode: input.address?.countryCode ?? (input.addressId ? null : (input.ipCountryCode ?? null)),
       postalCode: input.address?.postalCode ?? null,
       currencyCode: input.currencyCode ?? undefined,
       collectionMode: 'automatic',
@@ -99,6 +108,7 @@ export async function previewTransaction(
     businessId: business?.id ?? null,
     currencyCode: transaction.currencyCode,
     address: address ? { countryCode: address.countryCode, postalCode: address.postalCode } : (input.address ?? null),
+    customerIpAddress: input.customerIpAddress ?? null,
     transaction,
   };
 }
