@@ -85,7 +85,7 @@ const WALKS: readonly Walk[] = [
       customerId: { effect: 'subscriptions/subscription-parties.test.ts' },
       addressId: { effect: 'subscriptions/proration.test.ts' },
       businessId: { effect: 'subscriptions/subscription-parties.test.ts' },
-      currencyCode: notOffered('EUR'),
+      currencyCode: { effect: 'subscriptions/billing-cycle.test.ts' },
       nextBilledAt: { effect: 'subscriptions/billing-date.test.ts' },
       discount: { effect: 'discounts/subscription-discounts.test.ts' },
       collectionMode: { effect: 'usage/subscriptions-api.test.ts' },

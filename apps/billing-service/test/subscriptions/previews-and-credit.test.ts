@@ -108,7 +108,7 @@ describe.each(ENGINES)('%s: update previews and credit balances', (engine) => {
     expectError(
       await w.api.patch(`/subscriptions/${subscriptionId}/preview`, { items: [{ price_id: priceA, quantity: 2 }] }),
       400,
-      'invalid_field',
+      'subscription_items_update_missing_proration_billing_mode',
     );
     expectError(
       await w.api.patch(`/subscriptions/${subscriptionId}/preview`, { next_billed_at: '2026-05-01T00:00:00Z' }),

@@ -243,18 +243,26 @@ describe.each(ENGINES)('%s: subscriptions API', (engine) => {
   describe('updates', () => {
     it('requires proration_billing_mode when items change', async () => {
       const { tenant, subscriptionId, priceId } = await oneSubscription();
-      expectInvalidField(
+      expectError(
         await tenant.api.patch(`/subscriptions/${subscriptionId}`, { items: [{ price_id: priceId, quantity: 3 }] }),
-        'proration_billing_mode',
+        400,
+        'subscription_items_update_missing_proration_billing_mode',
       );
     });
 
-    it('refuses items of another billing cycle, a one-off price, an unknown price and a quantity out of range', async () => {
-      const { tenant, subscriptionId, unitId } = await oneSubscription();
+    it('refuses items of two billing cycles, a one-off price, an unknown price and a quantity out of range', async () => {
+      const { tenant, subscriptionId, unitId, priceId } = await oneSubscription();
       const yearly = await newPrice(tenant.api, [{ unitId, amount: '1' }], { interval: 'year', frequency: 1 });
       const patch = (items: unknown) =>
         tenant.api.patch(`/subscriptions/${subscriptionId}`, { items, proration_billing_mode: 'full_immediately' });
-      expectError(await patch([{ price_id: yearly, quantity: 1 }]), 400, 'subscription_billing_cycle_mismatch');
+      expectError(
+        await patch([
+          { price_id: priceId, quantity: 1 },
+          { price_id: yearly, quantity: 1 },
+        ]),
+        400,
+        'subscription_billing_cycle_mismatch',
+      );
       expectError(await patch([{ price_id: 'pri_01h00000000000000000000000', quantity: 1 }]), 400, 'price_not_found');
       const productId = (await tenant.api.post('/products', { name: 'One-off', tax_category: 'saas' })).id;
       const oneOff = (

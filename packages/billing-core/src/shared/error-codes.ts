@@ -83,6 +83,16 @@ export const ERROR_CODES = {
     'A past-due subscription cannot take a change that charges now; settle its open transaction first.',
   subscription_payment_declined:
     'The immediate charge (of a change with on_payment_failure prevent_change, or of an activation) was declined; nothing changed.',
+  subscription_items_update_missing_proration_billing_mode:
+    'proration_billing_mode is required when updating subscription items.',
+  subscription_invalid_billing_mode_for_scheduled_change:
+    'A subscription with a scheduled pause or cancellation can only be updated with do_not_bill, full_immediately or prorated_immediately.',
+  subscription_invalid_billing_mode_for_billing_cycle_change:
+    'A change of billing cycle takes prorated_immediately, full_immediately or do_not_bill: there is no renewal of the old cycle to bill it with.',
+  subscription_currency_update_not_allowed:
+    'The currency cannot change while credits are pending for the next renewal.',
+  subscription_currency_update_and_actions_creating_credits_not_allowed:
+    'Updating the currency and making a change that credits the customer are not allowed in one request.',
   sandbox_clock_cannot_go_back: 'The sandbox clock only moves forward.',
   usage_events_limit_exceeded: 'A usage-events request carries exactly one event.',
   usage_event_timestamp_too_old: 'occurred_at is more than 60 days in the past.',

@@ -3,7 +3,6 @@ import {
   PauseSubscriptionBody,
   ResumeSubscriptionBody,
   SubscriptionChargeBody,
-  UNSUPPORTED_SUBSCRIPTION_UPDATE_FIELDS,
   UpdateSubscriptionBody,
 } from '@drawdown/billing-contract';
 import {
@@ -46,13 +45,8 @@ const listSpec: ListSpec<SubscriptionColumn> = {
 
 type UpdateBody = CamelCased<z.output<typeof UpdateSubscriptionBody>>;
 
-function camelKey(field: string): string {
-  return field.replace(/_([a-z])/g, (_, letter: string) => letter.toUpperCase());
-}
-
-/** The update body as the core's input: public API fields not offered yet are named for refusal. */
+/** The update body as the core's input. */
 function toUpdateInput(body: UpdateBody): UpdateSubscriptionInput {
-  const unsupported: string[] = UNSUPPORTED_SUBSCRIPTION_UPDATE_FIELDS.filter((field) => camelKey(field) in body);
   return {
     items: body.items,
     prorationBillingMode: body.prorationBillingMode,
@@ -64,10 +58,10 @@ function toUpdateInput(body: UpdateBody): UpdateSubscriptionInput {
     customerId: body.customerId,
     businessId: body.businessId,
     nextBilledAt: body.nextBilledAt,
+    currencyCode: body.currencyCode,
     billingDetails: billingDetailsOf(body.billingDetails),
     discount:
       body.discount == null ? body.discount : { id: body.discount.id, effectiveFrom: body.discount.effectiveFrom },
-    unsupportedFields: unsupported,
   };
 }
 
