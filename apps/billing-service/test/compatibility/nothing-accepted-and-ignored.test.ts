@@ -60,7 +60,7 @@ const WALKS: readonly Walk[] = [
       id: { effect: 'usage/subscriptions-api.test.ts' },
       orderBy: { effect: 'compatibility/nothing-accepted-and-ignored.test.ts' },
       perPage: { effect: 'usage/subscriptions-api.test.ts' },
-      priceId: notOffered('pri_01h00000000000000000000000'),
+      priceId: { effect: 'usage/subscriptions-api.test.ts' },
       scheduledChangeAction: { effect: 'usage/subscriptions-api.test.ts' },
       status: { effect: 'usage/subscriptions-api.test.ts' },
     },

@@ -26,6 +26,7 @@ import type { BillingDetails, Transaction } from '../transactions/transaction.js
 import { changeBillingCycle, changedBillingCycle } from './billing-cycle.js';
 import { moveBillingDate, readNextBilledAt } from './billing-date.js';
 import { periodAt } from './billing-period.js';
+import { requireCardlessItems } from './cardless-trial.js';
 import {
   billsWhen,
   type ChangeLine,
@@ -175,6 +176,7 @@ export async function applySubscriptionUpdate(
     }
     requireBillable(current, mode);
     requireModeWithScheduledChange(current, mode);
+    requireCardlessItems(current, items);
     const period = current.currentBillingPeriod;
     // Nothing was charged for a trial, so a change during one bills nothing: the items it
     // leaves are charged when the trial ends (ADR 1004).
