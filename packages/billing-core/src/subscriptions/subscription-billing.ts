@@ -13,8 +13,8 @@ import type { OperationContext } from '../shared/operation-context.js';
 import type { Repositories } from '../shared/repository.js';
 import type { Scope } from '../shared/scope.js';
 import { type BuildTransactionItem, buildTransaction } from '../transactions/build-transaction.js';
-import { startsCardlessTrial } from '../transactions/cardless-trial-transactions.js';
 import { drawCredit } from '../transactions/credit-balances.js';
+import { startsCardlessTrial } from '../transactions/nothing-to-pay.js';
 import {
   completeSettled,
   NO_HOOKS,

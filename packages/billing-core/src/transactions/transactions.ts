@@ -15,8 +15,8 @@ import { nowTimestamp } from '../shared/operation-context.js';
 import type { Page } from '../shared/pagination.js';
 import type { Repositories } from '../shared/repository.js';
 import { type BuildTransactionItem, buildTransaction } from './build-transaction.js';
-import { completeIfCardlessTrial } from './cardless-trial-transactions.js';
 import { drawCredit, releaseCredit } from './credit-balances.js';
+import { completeWhenNothingToPay } from './nothing-to-pay.js';
 import type { TransactionHooks } from './payments.js';
 import { withTaxDefaults } from './tax-settings.js';
 import type {
@@ -190,7 +190,7 @@ export async function createTransaction(
       { ids: context.ids, now: nowTimestamp(context), taxSettings },
     );
     if (input.status === 'billed') transaction = await bill(context, tx, transaction);
-    return completeIfCardlessTrial(context, tx, await insertTransaction(context, tx, transaction), hooks);
+    return completeWhenNothingToPay(context, tx, await insertTransaction(context, tx, transaction), hooks);
   });
 }
 
@@ -202,7 +202,7 @@ export function updateTransaction(
   hooks: TransactionHooks,
 ): Promise<Transaction> {
   return context.store.transaction(async (tx) =>
-    completeIfCardlessTrial(context, tx, await updateTransactionIn(context, tx, id, input), hooks),
+    completeWhenNothingToPay(context, tx, await updateTransactionIn(context, tx, id, input), hooks),
   );
 }
 

@@ -1,10 +1,13 @@
 /**
  * @module
- * Cardless trials start from the API alone (ADR 1010): a transaction whose recurring items are
- * all cardless trial prices, and which owes nothing, needs no payment, so it completes as soon as
- * it is due and the completion starts the trialing subscription (through the hooks, as any
- * completion does). Automatic collection is due once the transaction is ready; manual
- * collection once it is billed, as the public API asks a cardless trial's invoice to be.
+ * Transactions that need no payment complete when they are created or updated, in the same
+ * database transaction, and the completion runs the hooks (a subscription starts) as a paid one's
+ * does:
+ * - an issued invoice (`billed`) whose balance is zero: its credit covers it, or it totals zero
+ *   (ADR 1011);
+ * - a cardless trial (ADR 1010): a transaction whose recurring items are all cardless trial
+ *   prices and which owes nothing, automatically collected, as soon as it is `ready`. Started
+ *   from the API alone, as the public API's cardless trials are.
  */
 import { isCardlessTrialPrice } from '../catalogue/prices.js';
 import type { OperationContext } from '../shared/operation-context.js';
@@ -24,15 +27,16 @@ export function startsCardlessTrial(transaction: Transaction): boolean {
   );
 }
 
-/** Completes `transaction` when it starts a cardless trial and is due; otherwise answers it unchanged. */
-export async function completeIfCardlessTrial(
+/** Completes `transaction` when nothing is left to pay on it (see above); otherwise answers it unchanged. */
+export async function completeWhenNothingToPay(
   context: OperationContext,
   tx: Repositories,
   transaction: Transaction,
   hooks: TransactionHooks,
 ): Promise<Transaction> {
-  const due =
-    transaction.collectionMode === 'automatic' ? transaction.status === 'ready' : transaction.status === 'billed';
-  if (!due || !startsCardlessTrial(transaction)) return transaction;
+  const settledInvoice = transaction.status === 'billed' && BigInt(transaction.details.totals.balance) === 0n;
+  const cardlessTrial =
+    transaction.collectionMode === 'automatic' && transaction.status === 'ready' && startsCardlessTrial(transaction);
+  if (!settledInvoice && !cardlessTrial) return transaction;
   return completeSettled(context, tx, transaction, transaction, hooks);
 }
