@@ -56,6 +56,8 @@ function toPreviewInput(body: PreviewBody): PreviewTransactionInput {
     currencyCode: body.currencyCode,
     address: body.address,
     ignoreTrials: body.ignoreTrials,
+    discountId: body.discountId,
+    discount: body.discount,
     unsupportedFields: unsupported,
   };
 }
@@ -66,7 +68,7 @@ function presentParties(preview: TransactionPreview) {
     addressId: preview.addressId,
     businessId: preview.businessId,
     currencyCode: preview.currencyCode,
-    discountId: null,
+    discountId: preview.discountId,
     customerIpAddress: preview.customerIpAddress,
     address: preview.address,
   };
