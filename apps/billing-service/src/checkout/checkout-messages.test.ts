@@ -43,6 +43,9 @@ describe('the checkout’s languages', () => {
     expect(pickCheckoutLocale({ acceptLanguage: 'de' }).locale).toBe('de-DE');
     expect(pickCheckoutLocale({ query: 'ja', acceptLanguage: 'de-CH' }).locale).toBe('ja-JP');
     expect(pickCheckoutLocale({ acceptLanguage: 'en-GB;q=0.9, fr-CA' }).locale).toBe('fr-CA');
+    expect(pickCheckoutLocale({ acceptLanguage: 'de-AT-u-nu-arab' }).locale).toBe('de-AT');
+    expect(pickCheckoutLocale({ acceptLanguage: 'ja_JP' }).locale).toBe('ja-JP');
+    expect(pickCheckoutLocale({ acceptLanguage: 'de-%%' }).locale).toBe('de-DE');
   });
 
   it('keeps only a query override in forms and redirects', () => {

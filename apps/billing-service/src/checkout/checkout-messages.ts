@@ -582,10 +582,14 @@ const USUAL_LOCALE: Readonly<Record<CheckoutLanguage, string>> = {
   ja: 'ja-JP',
 };
 
-/** A tag `Intl` accepts as it is, or null (bad tags fall back to the language's usual locale). */
+/**
+ * A tag's language, script and region as `Intl` canonicalizes them, or null for a bad tag (which
+ * falls back to the language's usual locale). Extensions (`-u-nu-arab`, `-u-ca-…`) are dropped:
+ * the page's formats are the locale's defaults.
+ */
 function canonicalLocale(tag: string): string | null {
   try {
-    return Intl.getCanonicalLocales(tag)[0] ?? null;
+    return new Intl.Locale(tag).baseName;
   } catch {
     return null;
   }
