@@ -13,8 +13,10 @@ export function acceptedLanguageTags(header: string | null | undefined): string[
     .slice(0, 32)
     .map((part, index) => {
       const [tag = '', ...parameters] = part.trim().split(';');
-      const q = parameters.map((p) => /^\s*q=([\d.]+)\s*$/.exec(p)?.[1]).find((value) => value !== undefined);
-      return { tag: tag.trim(), q: q === undefined ? 1 : Number(q), index };
+      const quality = parameters.find((parameter) => /^\s*q\s*=/i.test(parameter));
+      // A q that is not a number from 0 to 1 makes the entry malformed: it is dropped (NaN).
+      const q = quality === undefined ? '1' : /^\s*q\s*=\s*([01](?:\.\d{0,3})?)\s*$/i.exec(quality)?.[1];
+      return { tag: tag.trim(), q: q === undefined ? Number.NaN : Number(q), index };
     })
     .filter((entry) => entry.tag !== '' && entry.q > 0 && !Number.isNaN(entry.q))
     .sort((left, right) => right.q - left.q || left.index - right.index)
