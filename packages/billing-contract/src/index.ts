@@ -21,6 +21,7 @@ export {
   UpdateUsageBalanceUnitBody,
 } from './requests/catalogue.js';
 export { CheckoutFormBody, UpdateCheckoutSettingsBody } from './requests/checkout.js';
+export { SellerAddressBody, UpdateSellerDetailsBody } from './requests/seller-details.js';
 export { idOf } from './requests/common.js';
 export {
   CreateDiscountBody,
@@ -114,6 +115,7 @@ export {
   SandboxNotificationAnswer as SandboxNotificationAnswerResponse,
   UsagePeriod as UsagePeriodResponse,
 } from './responses/payments.js';
+export { SellerDetails as SellerDetailsResponse } from './responses/seller-details.js';
 export {
   Subscription as SubscriptionResponse,
   SubscriptionPreview as SubscriptionPreviewResponse,

@@ -31,6 +31,7 @@ import {
 } from './repositories/payment-provider-repositories.js';
 import {
   checkoutSettingsTable,
+  sellerDetailsTable,
   paymentMethodsTable,
   SqlPaymentAttemptRepository,
   sandboxPaymentsTable,
@@ -102,6 +103,7 @@ export function repositoriesOn(executor: SqlExecutor): Repositories {
     providerSettings: new SqlProviderSettingsRepository(executor),
     providerCustomers: new SqlProviderCustomerRepository(executor),
     providerNotifications: new SqlProviderNotificationLog(executor),
+    sellerDetails: new DocumentCollection(executor, sellerDetailsTable),
   };
 }
 

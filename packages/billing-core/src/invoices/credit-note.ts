@@ -19,6 +19,7 @@ import {
   type InvoiceParties,
 } from './invoice-document.js';
 import { INVOICE_LINK_LIFETIME_MS, type InvoiceDisposition } from './invoice-links.js';
+import { findSellerDetails } from './seller-details.js';
 
 /** What a signed credit note link carries. */
 export interface CreditNoteLinkClaims {
@@ -150,7 +151,7 @@ export async function getCreditNoteDocument(context: OperationContext, adjustmen
   return buildCreditNoteDocument(
     adjustment,
     transaction,
-    { account: context.account, ...parties },
+    { account: context.account, ...parties, seller: (await findSellerDetails(context)) ?? null },
     creditNoteNumber(transaction, position),
   );
 }

@@ -20,10 +20,24 @@ import type { Transaction } from '../transactions/transaction.js';
 import { findRevision, revisedParties } from '../transactions/transaction-revision.js';
 import { requireInvoice } from './invoice-availability.js';
 import { type InvoiceLabels, labelsFor } from './invoice-labels.js';
+import { findSellerDetails, type LogoFormat, type SellerAddress, type SellerDetails } from './seller-details.js';
 
 export interface InvoiceParty {
   readonly name: string;
   readonly lines: readonly string[];
+}
+
+/** The seller's logo as the document draws it: the image file (base64) and its text alternative. */
+export interface InvoiceLogo {
+  readonly contentType: LogoFormat;
+  readonly data: string;
+  readonly width: number;
+  readonly height: number;
+  readonly alt: string;
+}
+
+export interface InvoiceSeller extends InvoiceParty {
+  readonly logo: InvoiceLogo | null;
 }
 
 export interface InvoiceLine {
@@ -60,7 +74,7 @@ export interface InvoiceDocument {
   readonly currencyCode: string;
   /** Label and formatted value, in order: issue date, due date, paid date, billing period. */
   readonly facts: readonly (readonly [string, string])[];
-  readonly seller: InvoiceParty;
+  readonly seller: InvoiceSeller;
   readonly customer: InvoiceParty;
   readonly lines: readonly InvoiceLine[];
   readonly summary: readonly InvoiceSummaryRow[];
@@ -75,6 +89,8 @@ export interface InvoiceParties {
   readonly business?: Business | null | undefined;
   /** The transaction's VAT was reverse charged to the business (ADR 1430): the invoice says so. */
   readonly reverseCharge?: boolean | undefined;
+  /** The seller details the account environment set (ADR 1106); without them, the account's name. */
+  readonly seller?: SellerDetails | null | undefined;
 }
 
 const dateFormatters = new Map<string, Intl.DateTimeFormat>();
@@ -92,7 +108,7 @@ function percent(rate: string): string {
   return `${Decimal.parse(rate).multiply(Decimal.parse('100')).toString()}%`;
 }
 
-function addressLines(address: Address | null): string[] {
+function addressLines(address: SellerAddress | null): string[] {
   if (!address) return [];
   const cityLine = [address.postalCode, address.city].filter((part) => part).join(' ');
   return [address.firstLine, address.secondLine, cityLine, address.region, address.countryCode].filter(
@@ -140,6 +156,29 @@ function buyerOf(parties: InvoiceParties, labels: InvoiceLabels): InvoiceParty {
     };
   }
   return { name: person, lines: [...contact, ...addressLines(address)] };
+}
+
+/** The seller block: the legal name, address, tax identifier, company number and email the account set. */
+export function sellerOf(parties: InvoiceParties, labels: InvoiceLabels): InvoiceSeller {
+  const details = parties.seller;
+  if (!details) return { name: parties.account.name, lines: [`Account ${parties.account.id}`], logo: null };
+  const name = details.legalName ?? parties.account.name;
+  const lines = [
+    ...addressLines(details.address),
+    ...(details.taxIdentifier ? [`${labels.taxId} ${details.taxIdentifier}`] : []),
+    ...(details.companyNumber ? [`${labels.companyNumber} ${details.companyNumber}`] : []),
+    ...(details.email ? [`${labels.email} ${details.email}`] : []),
+  ];
+  const logo = details.logo
+    ? {
+        contentType: details.logo.contentType,
+        data: details.logo.data,
+        width: details.logo.width,
+        height: details.logo.height,
+        alt: labels.logoAlt.replace('{name}', name),
+      }
+    : null;
+  return { name, lines, logo };
 }
 
 /** Builds the document of a transaction's invoice. */
@@ -223,7 +262,7 @@ export function buildInvoiceDocument(transaction: Transaction, parties: InvoiceP
     locale,
     currencyCode: isSupportedCurrency(transaction.currencyCode) ? transaction.currencyCode : 'USD',
     facts,
-    seller: { name: parties.account.name, lines: [`Account ${parties.account.id}`] },
+    seller: sellerOf(parties, labels),
     customer: buyerOf(parties, labels),
     lines,
     summary,
@@ -254,7 +293,8 @@ export async function getInvoiceDocument(context: OperationContext, transactionI
     await findRevision(context, transaction),
   );
   const reverseCharge = await wasReverseCharged(context, transaction, parties);
-  return buildInvoiceDocument(transaction, { account: context.account, ...parties, reverseCharge });
+  const seller = (await findSellerDetails(context)) ?? null;
+  return buildInvoiceDocument(transaction, { account: context.account, ...parties, reverseCharge, seller });
 }
 
 /**

@@ -15,6 +15,7 @@ import type {
   NotificationRepository,
   NotificationSettingRepository,
 } from '../notifications/notification-repository.js';
+import type { SellerDetails } from '../invoices/seller-details.js';
 import type { PaymentRepositories } from '../payments/payment-repositories.js';
 import type {
   ProviderCustomerRepository,
@@ -228,6 +229,8 @@ export interface Repositories extends PaymentRepositories {
   readonly providerSettings: ProviderSettingsRepository;
   readonly providerCustomers: ProviderCustomerRepository;
   readonly providerNotifications: ProviderNotificationLog;
+  /** The seller the account environment's documents name (ADR 1106), as document `seller`. */
+  readonly sellerDetails: Collection<SellerDetails, 'id'>;
 }
 
 /**
