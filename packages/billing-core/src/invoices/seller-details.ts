@@ -148,6 +148,8 @@ async function logoOf(context: SellerDetailsContext, data: string): Promise<Sell
 }
 
 const COUNTRY = /^[A-Z]{2}$/;
+/** One address: a local part, `@`, and a domain with a dot; no spaces. */
+const EMAIL = /^[^\s@]+@[^\s@.]+(?:\.[^\s@.]+)+$/;
 
 function text(field: string, value: string | null, max: number, problems: FieldError[]): string | null {
   if (value === null) return null;
@@ -173,7 +175,10 @@ export async function updateSellerDetails(
     changes.taxIdentifier = text('tax_identifier', input.taxIdentifier, 64, problems);
   if (input.companyNumber !== undefined)
     changes.companyNumber = text('company_number', input.companyNumber, 64, problems);
-  if (input.email !== undefined) changes.email = text('email', input.email, 320, problems);
+  if (input.email !== undefined) {
+    changes.email = text('email', input.email, 320, problems);
+    if (changes.email && !EMAIL.test(changes.email)) problems.push({ field: 'email', message: 'must be an email address' });
+  }
   if (input.address !== undefined) {
     const address = input.address;
     if (address === null) changes.address = null;
