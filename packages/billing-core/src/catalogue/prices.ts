@@ -120,7 +120,7 @@ async function validateAllowances(
   }
 }
 
-async function validatePrice(
+export async function validatePrice(
   context: OperationContext,
   tx: Repositories,
   price: Price,
