@@ -160,6 +160,56 @@ describe.each(ENGINES)('%s: non-catalogue items', (engine) => {
     expect(billed.details?.totals?.balance).toBe('103698');
   });
 
+  it('prices a recurring non-catalogue price by its country override, and starts a subscription on it once paid', async () => {
+    const transaction = await paddle.transactions.create({
+      customerId: buyer.customerId,
+      addressId: buyer.addressId,
+      items: [
+        {
+          price: {
+            description: 'Enterprise plan for Acme',
+            productId: catalogueProduct,
+            unitPrice: { amount: '10000', currencyCode: 'GBP' },
+            unitPriceOverrides: [{ countryCodes: ['GB'], unitPrice: { amount: '9000', currencyCode: 'GBP' } }],
+            billingCycle: { interval: 'month', frequency: 1 },
+          },
+          quantity: 2,
+        },
+      ],
+    });
+    // The GB override: 9000 × 2 = 18000, tax 3600.
+    expect(transaction.details?.totals).toMatchObject({ subtotal: '18000', tax: '3600', total: '21600' });
+    const [plan] = transaction.items;
+    expect(plan?.price.billingCycle).toEqual({ interval: 'month', frequency: 1 });
+    const paid = await sandbox.post(`/transactions/${transaction.id}/simulate-payment`, { outcome: 'success' });
+    expect(paid.status, paid.text).toBe(200);
+    const subscriptionId = String(paid.entity.subscription_id);
+    expect(subscriptionId).toMatch(/^sub_/);
+    const subscription = await paddle.subscriptions.get(subscriptionId);
+    expect(subscription.items.map((item) => item.price?.id)).toEqual([plan?.price.id]);
+    expect(subscription.status).toBe('active');
+
+    // A trial on a recurring non-catalogue price: the first transaction bills nothing for it.
+    const trial = await paddle.transactions.create({
+      customerId: buyer.customerId,
+      addressId: buyer.addressId,
+      items: [
+        {
+          price: {
+            description: 'Add-on with a trial',
+            productId: catalogueProduct,
+            unitPrice: { amount: '500', currencyCode: 'GBP' },
+            billingCycle: { interval: 'month', frequency: 1 },
+            trialPeriod: { interval: 'day', frequency: 14 },
+          },
+          quantity: 1,
+        },
+      ],
+    });
+    expect(trial.items[0]?.price.trialPeriod).toMatchObject({ interval: 'day', frequency: 14 });
+    expect(trial.details?.totals).toMatchObject({ subtotal: '0', tax: '0', total: '0' });
+  });
+
   it('previews a non-catalogue price without storing it', async () => {
     const before = await customCounts();
     const preview = await paddle.transactions.preview({

@@ -88,12 +88,13 @@ describe.each(ENGINES)('%s: transaction and pricing previews', (engine) => {
       400,
       'field_not_supported',
     );
+    // A non-catalogue price needs its product (ADR 1108; the rest in non-catalogue-items.test.ts).
     expectError(
       await sandbox.post('/transactions/preview', {
         items: [{ price: { description: 'x', unit_price: { amount: '1', currency_code: 'USD' } }, quantity: 1 }],
       }),
       400,
-      'field_not_supported',
+      'invalid_field',
     );
     expectError(
       await sandbox.post('/transactions/preview', {
