@@ -60,14 +60,29 @@ const MARGIN = 50;
 const PAGE_WIDTH = 595.28; // A4
 const CONTENT_WIDTH = PAGE_WIDTH - 2 * MARGIN;
 /** The line table; the description wraps, every other cell stays on one line (ADR 1104). */
-const COLUMNS = [
+interface Column {
+  readonly key: 'description' | 'quantity' | 'unitPrice' | 'discount' | 'taxRate' | 'tax' | 'amount';
+  readonly width: number;
+  readonly align: 'left' | 'right';
+}
+const COLUMNS: readonly Column[] = [
   { key: 'description', width: 165, align: 'left' },
   { key: 'quantity', width: 40, align: 'right' },
   { key: 'unitPrice', width: 80, align: 'right' },
   { key: 'taxRate', width: 45, align: 'right' },
   { key: 'tax', width: 75, align: 'right' },
   { key: 'amount', width: 90, align: 'right' },
-] as const;
+];
+/** With line discounts, a discount column between unit price and tax rate (ADR 1109); same total width. */
+const DISCOUNTED_COLUMNS: readonly Column[] = [
+  { key: 'description', width: 125, align: 'left' },
+  { key: 'quantity', width: 30, align: 'right' },
+  { key: 'unitPrice', width: 75, align: 'right' },
+  { key: 'discount', width: 70, align: 'right' },
+  { key: 'taxRate', width: 50, align: 'right' },
+  { key: 'tax', width: 65, align: 'right' },
+  { key: 'amount', width: 80, align: 'right' },
+];
 const TABLE_FONT_SIZE = 9;
 const SMALLEST_FONT_SIZE = 4;
 /** Where a table row starts a new page. */
@@ -177,10 +192,12 @@ export function renderInvoicePdf(invoice: InvoiceDocument, options: RenderOption
 
   const table = pdf.struct('Table');
   root.add(table);
+  const columns = invoice.lineDiscounts ? DISCOUNTED_COLUMNS : COLUMNS;
   drawRow(
     pdf,
     table,
-    COLUMNS.map((column) => invoice.labels[column.key]),
+    columns,
+    columns.map((column) => invoice.labels[column.key]),
     'bold',
   );
   rule(pdf);
@@ -189,7 +206,8 @@ export function renderInvoicePdf(invoice: InvoiceDocument, options: RenderOption
     drawRow(
       pdf,
       table,
-      COLUMNS.map((column) => line[column.key]),
+      columns,
+      columns.map((column) => line[column.key]),
       'regular',
     );
   }
@@ -311,6 +329,7 @@ function fitOnOneLine(pdf: PDFKit.PDFDocument, text: string, x: number, y: numbe
 function drawRow(
   pdf: PDFKit.PDFDocument,
   table: PDFKit.PDFStructureElement,
+  columns: readonly Column[],
   cells: readonly string[],
   weight: Weight,
 ): void {
@@ -322,7 +341,7 @@ function drawRow(
   const row = pdf.struct('TR');
   table.add(row);
   cells.forEach((cell, index) => {
-    const column = COLUMNS[index];
+    const column = columns[index];
     if (!column) return;
     const cellX = x;
     const element = pdf.struct(header ? 'TH' : 'TD', structure(header ? { scope: 'Column' } : {}), () => {

@@ -279,4 +279,32 @@ describe('invoice layout', () => {
     expect(allRoles).not.toContain('Figure');
     expect(allRoles.filter((role) => role === 'TD').length).toBeGreaterThanOrEqual(120 * 6);
   });
+
+  it('shows each line’s discount in its own column, so amount less discount is what the tax is on', async () => {
+    const customer = customerOf('en-GB', 'Ada Lovelace');
+    const product = productOf('Analytics');
+    const built = buildTransaction(
+      {
+        items: [{ product, price: priceOf(product, '4900', 'GBP'), quantity: 12 }],
+        customer,
+        address,
+        collectionMode: 'manual',
+        origin: 'api',
+        discount: { id: 'dsc_01aaaaaaaaaaaaaaaaaaaaaaaa', type: 'percentage', amount: '10', currencyCode: null, restrictTo: null },
+      },
+      { ids, now: NOW, taxSettings: { ...DEFAULT_TAX_SETTINGS, countryRates: [{ countryCode: 'JP', rate: '0.2' }] } },
+    );
+    const transaction: Transaction = { ...built, status: 'billed', billedAt: NOW, invoiceNumber: '2026-00078' };
+    const document = buildInvoiceDocument(transaction, { account, customer, address });
+    expect(document.lineDiscounts).toBe(true);
+    const pdf = new Uint8Array(await renderInvoicePdf(document));
+    const { text } = await pdfText(pdf);
+    // 12 × £49.00 = £588.00 before the discount; 10% off is £58.80; 20% tax on £529.20 is £105.84.
+    expect(text).toMatch(/Unit price\s+Discount\s+Tax rate\s+Tax\s+Amount/);
+    expect(text).toMatch(/£49\.00\s+-£58\.80\s+20%\s+£105\.84\s+£588\.00/);
+    const roles = rolesOf((await pdfStructure(pdf)).trees[0] ?? null);
+    // Seven column headers; one line of seven cells.
+    expect(roles.filter((role) => role === 'TD').length).toBeGreaterThanOrEqual(7);
+    expect(roles.filter((role) => role === 'TH').length).toBeGreaterThanOrEqual(7);
+  });
 });

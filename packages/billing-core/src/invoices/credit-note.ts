@@ -105,6 +105,7 @@ export function buildCreditNoteDocument(
       description: price?.description ? `${name} — ${price.description}` : name,
       quantity: item.type === 'full' ? String(line?.quantity ?? '') : '—',
       unitPrice: '—',
+      discount: '',
       taxRate: invoice.lines[index]?.taxRate ?? '',
       tax: money(item.totals.tax),
       amount: money(item.totals.subtotal),
@@ -122,6 +123,8 @@ export function buildCreditNoteDocument(
       [labels.creditsInvoice, transaction.invoiceNumber ?? transaction.id],
     ],
     lines,
+    // Refunded and credited amounts are after any discount: no discount column (ADR 1109).
+    lineDiscounts: false,
     summary: [
       { label: labels.subtotal, amount: money(totals.subtotal), emphasis: false },
       { label: labels.tax, amount: money(totals.tax), emphasis: false },

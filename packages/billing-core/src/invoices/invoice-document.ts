@@ -40,10 +40,16 @@ export interface InvoiceSeller extends InvoiceParty {
   readonly logo: InvoiceLogo | null;
 }
 
+/**
+ * One line as printed. `amount` is the line before its discount (quantity × unit price), so the
+ * amounts add up to the subtotal; `discount` is what the discount takes off it (empty when the
+ * document has no line discounts), and `tax` is charged on amount less discount (ADR 1109).
+ */
 export interface InvoiceLine {
   readonly description: string;
   readonly quantity: string;
   readonly unitPrice: string;
+  readonly discount: string;
   readonly taxRate: string;
   readonly tax: string;
   readonly amount: string;
@@ -58,7 +64,16 @@ export interface InvoiceSummaryRow {
 /** The words the renderer prints around the document's own texts, in the document's language. */
 export type InvoiceLayoutLabels = Pick<
   InvoiceLabels,
-  'transaction' | 'from' | 'billTo' | 'description' | 'quantity' | 'unitPrice' | 'taxRate' | 'tax' | 'amount'
+  | 'transaction'
+  | 'from'
+  | 'billTo'
+  | 'description'
+  | 'quantity'
+  | 'unitPrice'
+  | 'discount'
+  | 'taxRate'
+  | 'tax'
+  | 'amount'
 >;
 
 export interface InvoiceDocument {
@@ -77,6 +92,8 @@ export interface InvoiceDocument {
   readonly seller: InvoiceSeller;
   readonly customer: InvoiceParty;
   readonly lines: readonly InvoiceLine[];
+  /** Whether the lines carry discounts: the table then has a discount column (ADR 1109). */
+  readonly lineDiscounts: boolean;
   readonly summary: readonly InvoiceSummaryRow[];
   readonly notes: readonly string[];
 }
@@ -136,8 +153,8 @@ export function documentFormat(transaction: Transaction, customer: Customer | nu
 }
 
 export function layoutLabels(labels: InvoiceLabels): InvoiceLayoutLabels {
-  const { transaction, from, billTo, description, quantity, unitPrice, taxRate, tax, amount } = labels;
-  return { transaction, from, billTo, description, quantity, unitPrice, taxRate, tax, amount };
+  const { transaction, from, billTo, description, quantity, unitPrice, discount, taxRate, tax, amount } = labels;
+  return { transaction, from, billTo, description, quantity, unitPrice, discount, taxRate, tax, amount };
 }
 
 /** The buyer block: the business (with its tax identifier) when there is one, then the person and address. */
@@ -206,13 +223,16 @@ export function buildInvoiceDocument(transaction: Transaction, parties: InvoiceP
     facts.push([labels.purchaseOrder, transaction.billingDetails.purchaseOrderNumber]);
   }
 
+  const lineDiscounts = transaction.details.lineItems.some((line) => BigInt(line.totals.discount) !== 0n);
   const lines = transaction.details.lineItems.map((line, index): InvoiceLine => {
     const price = transaction.items[index]?.price;
     const description = price?.description ? `${line.product.name} — ${price.description}` : line.product.name;
+    const discount = BigInt(line.totals.discount);
     return {
       description,
       quantity: String(line.quantity),
       unitPrice: money(line.unitTotals.subtotal),
+      discount: lineDiscounts ? money(-discount) : '',
       taxRate: percent(line.taxRate),
       tax: money(line.totals.tax),
       amount: money(line.totals.subtotal),
@@ -265,6 +285,7 @@ export function buildInvoiceDocument(transaction: Transaction, parties: InvoiceP
     seller: sellerOf(parties, labels),
     customer: buyerOf(parties, labels),
     lines,
+    lineDiscounts,
     summary,
     notes,
   };
