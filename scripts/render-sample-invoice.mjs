@@ -150,7 +150,5 @@ const seller = {
   logo: { contentType: 'image/png', width: 300, height: 100, sizeBytes: logo.length, data: logo.toString('base64') },
   updatedAt: NOW,
 };
-const pdf = await renderInvoicePdf(
-  buildInvoiceDocument(transaction, { account, customer, address, business, seller }),
-);
+const pdf = await renderInvoicePdf(buildInvoiceDocument(transaction, { account, customer, address, business, seller }));
 writeFileSync(process.argv[2] ?? 'sample-invoice.pdf', pdf);

@@ -21,7 +21,6 @@ export {
   UpdateUsageBalanceUnitBody,
 } from './requests/catalogue.js';
 export { CheckoutFormBody, UpdateCheckoutSettingsBody } from './requests/checkout.js';
-export { SellerAddressBody, UpdateSellerDetailsBody } from './requests/seller-details.js';
 export { idOf } from './requests/common.js';
 export {
   CreateDiscountBody,
@@ -39,6 +38,7 @@ export {
 } from './requests/notifications.js';
 export { CreatePortalSessionBody, VerifyPortalSessionBody } from './requests/portal-sessions.js';
 export { CreateReportBody } from './requests/reports.js';
+export { SellerAddressBody, UpdateSellerDetailsBody } from './requests/seller-details.js';
 export { CreateSimulationBody, UpdateSimulationBody } from './requests/simulations.js';
 export { CreateClientTokenBody, GenerateCustomerAuthTokenBody, UpdateClientTokenBody } from './requests/tokens.js';
 export {

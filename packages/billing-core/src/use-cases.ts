@@ -61,13 +61,13 @@ import { listEventTypes } from './events/event-types.js';
 import { listEvents } from './events/list-events.js';
 import { type CreditNoteLinkClaims, getCreditNoteDocument, issueCreditNoteLink } from './invoices/credit-note.js';
 import { getInvoiceDocument } from './invoices/invoice-document.js';
+import { type InvoiceLinkClaims, issueInvoiceLink, requireUnexpired } from './invoices/invoice-links.js';
 import {
   getSellerDetails,
   type ImageDecoder,
   type UpdateSellerDetailsInput,
   updateSellerDetails,
 } from './invoices/seller-details.js';
-import { type InvoiceLinkClaims, issueInvoiceLink, requireUnexpired } from './invoices/invoice-links.js';
 import { getMetrics } from './metrics/metrics.js';
 import {
   type ClaimInput,

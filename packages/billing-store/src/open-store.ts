@@ -31,10 +31,10 @@ import {
 } from './repositories/payment-provider-repositories.js';
 import {
   checkoutSettingsTable,
-  sellerDetailsTable,
   paymentMethodsTable,
   SqlPaymentAttemptRepository,
   sandboxPaymentsTable,
+  sellerDetailsTable,
 } from './repositories/payment-repositories.js';
 import { SqlReportRepository } from './repositories/report-repository.js';
 import { SqlSandboxClockRepository } from './repositories/sandbox-clock-repository.js';

@@ -7,7 +7,7 @@
  * address flag replaces the whole address (`--country` is then required); `--logo FILE` takes a
  * PNG or JPEG file, checked by decoding it, and `--remove-logo` removes it.
  */
-import { statSync, readFileSync } from 'node:fs';
+import { readFileSync, statSync } from 'node:fs';
 import {
   BillingError,
   type Caller,
@@ -57,7 +57,10 @@ function logoData(file: string): string {
   }
   // Refused before reading, so a huge file is never loaded.
   if (size > LOGO_LIMITS.maxBytes) {
-    throw new BillingError('invalid_logo', `The logo must be at most ${LOGO_LIMITS.maxBytes} bytes; ${file} is ${size}.`);
+    throw new BillingError(
+      'invalid_logo',
+      `The logo must be at most ${LOGO_LIMITS.maxBytes} bytes; ${file} is ${size}.`,
+    );
   }
   return readFileSync(file).toString('base64');
 }
@@ -114,7 +117,14 @@ const CLEARED: UpdateSellerDetailsInput = {
 
 function lines(environment: Environment, view: SellerDetailsView): [string, string][] {
   const address = view.address
-    ? [view.address.firstLine, view.address.secondLine, view.address.postalCode, view.address.city, view.address.region, view.address.countryCode]
+    ? [
+        view.address.firstLine,
+        view.address.secondLine,
+        view.address.postalCode,
+        view.address.city,
+        view.address.region,
+        view.address.countryCode,
+      ]
         .filter((part) => part !== null)
         .join(', ')
     : 'not set';
@@ -156,11 +166,10 @@ export async function runSellerDetailsCommand(
   if (options.json) {
     printResult(true, { account: account.id, seller_details: Object.fromEntries(shown) }, []);
   } else {
-    printResult(
-      false,
-      {},
-      [['Account', account.id], ...shown.flatMap(([environment, view]) => lines(environment, view))],
-    );
+    printResult(false, {}, [
+      ['Account', account.id],
+      ...shown.flatMap(([environment, view]) => lines(environment, view)),
+    ]);
   }
   return 0;
 }

@@ -69,6 +69,7 @@ import {
   SandboxNotificationAnswerResponse,
   SandboxPaymentOutcomeBody,
   SandboxPaymentOutcomeResponse,
+  SellerDetailsResponse,
   SimulatePaymentBody,
   SimulationResponse,
   SimulationRunEventResponse,
@@ -78,7 +79,6 @@ import {
   SubscriptionPreviewResponse,
   SubscriptionResponse,
   TaxSettingsResponse,
-  SellerDetailsResponse,
   TransactionPreviewResponse,
   TransactionResponse,
   UpdateAddressBody,
@@ -92,10 +92,10 @@ import {
   UpdateNotificationSettingBody,
   UpdatePriceBody,
   UpdateProductBody,
+  UpdateSellerDetailsBody,
   UpdateSimulationBody,
   UpdateSubscriptionBody,
   UpdateTaxSettingsBody,
-  UpdateSellerDetailsBody,
   UpdateTransactionBody,
   UpdateUsageBalanceUnitBody,
   UsageBalanceResponse,
@@ -508,9 +508,16 @@ const OPERATIONS: readonly ApiOperation[] = [
     ...body('UpdateTaxSettingsBody', UpdateTaxSettingsBody),
   }),
   // Drawdown's own resource (ADR 1106): the public API has no seller details.
-  operation('get', '/seller-details', 'Seller details', 'Get the seller invoices and credit notes name', 'transaction.read', {
-    shape: 'entity',
-  }),
+  operation(
+    'get',
+    '/seller-details',
+    'Seller details',
+    'Get the seller invoices and credit notes name',
+    'transaction.read',
+    {
+      shape: 'entity',
+    },
+  ),
   operation(
     'patch',
     '/seller-details',

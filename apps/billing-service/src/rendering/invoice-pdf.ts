@@ -127,12 +127,7 @@ export function renderInvoicePdf(invoice: InvoiceDocument, options: RenderOption
   // Attached first, so that every element added to it draws its content at once, in order.
   const root = pdf.struct('Document');
   pdf.addStructure(root);
-  const tagged = (
-    parent: PDFKit.PDFStructureElement,
-    role: string,
-    draw: () => void,
-    extra: StructureOptions = {},
-  ) => {
+  const tagged = (parent: PDFKit.PDFStructureElement, role: string, draw: () => void, extra: StructureOptions = {}) => {
     const element = pdf.struct(role, structure(extra), draw);
     parent.add(element);
     element.end();

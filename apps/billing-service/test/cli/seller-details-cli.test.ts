@@ -76,7 +76,20 @@ describe.each(ENGINES)('%s: drawdown accounts seller-details', (engine) => {
 
     const fake = join(storage.dataDir, 'fake.png');
     writeFileSync(fake, 'not a picture, whatever the name says');
-    const refused = await cli('accounts', 'seller-details', 'set', '--account', account, '--env', 'live', '--legal-name', 'Other', '--logo', fake, '--json');
+    const refused = await cli(
+      'accounts',
+      'seller-details',
+      'set',
+      '--account',
+      account,
+      '--env',
+      'live',
+      '--legal-name',
+      'Other',
+      '--logo',
+      fake,
+      '--json',
+    );
     expect(refused.code).toBe(1);
     expect((json(refused).error as { code: string }).code).toBe('invalid_logo');
 

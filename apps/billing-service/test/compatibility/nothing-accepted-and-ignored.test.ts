@@ -61,7 +61,11 @@ const NON_CATALOGUE_WALKS: readonly Walk[] = [
     file: 'transaction/transaction-item.d.ts',
     name: 'ITransactionItemWithPrice',
     endpoint: 'POST /transactions, PATCH /transactions/{transaction} items[]',
-    fields: { priceId: { effect: NON_CATALOGUE }, price: { effect: NON_CATALOGUE }, quantity: { effect: NON_CATALOGUE } },
+    fields: {
+      priceId: { effect: NON_CATALOGUE },
+      price: { effect: NON_CATALOGUE },
+      quantity: { effect: NON_CATALOGUE },
+    },
   },
   {
     root: 'types',

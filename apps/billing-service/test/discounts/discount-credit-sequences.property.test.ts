@@ -110,13 +110,13 @@ describe.each(ENGINES)('%s: discount, credit and adjustment sequences', (engine)
     const invoiceCredits = new Map<string, bigint>();
     const invoices: string[] = [];
 
-    const fetchAll = async (): Promise<WireObject[]> => {
+    const fetchAll = async (): Promise<readonly WireObject[]> => {
       const page = await api.get(`/transactions?customer_id=${buyer.customerId}&per_page=200`);
       expect(page.status, page.text).toBe(200);
       return page.list;
     };
     const billedInvoices = async () =>
-      (await fetchAll()).filter((transaction) => transaction.status === 'billed' && invoices.includes(transaction.id));
+      (await fetchAll()).filter((transaction) => transaction.status === 'billed' && invoices.includes(String(transaction.id)));
 
     for (const step of steps) {
       switch (step.kind) {
@@ -181,7 +181,7 @@ describe.each(ENGINES)('%s: discount, credit and adjustment sequences', (engine)
           if (!invoice) break;
           const paid = await api.post(`/transactions/${invoice.id}/payments`, {
             method_type: 'bank_transfer',
-            provider_reference: `wire-${invoice.id}`,
+            provider_reference: `wire-${String(invoice.id)}`,
           });
           expect(paid.status, paid.text).toBe(201);
           expect(paid.entity.status).toBe('completed');
@@ -189,7 +189,7 @@ describe.each(ENGINES)('%s: discount, credit and adjustment sequences', (engine)
         }
         case 'cancel': {
           // Invoices carrying a credit adjustment stay: their credit is the adjustment's record.
-          const cancelable = (await billedInvoices()).filter((invoice) => !invoiceCredits.has(invoice.id));
+          const cancelable = (await billedInvoices()).filter((invoice) => !invoiceCredits.has(String(invoice.id)));
           const invoice = cancelable[step.pick % Math.max(cancelable.length, 1)];
           if (!invoice) break;
           const canceled = await api.patch(`/transactions/${invoice.id}`, { status: 'canceled' });
@@ -210,7 +210,7 @@ describe.each(ENGINES)('%s: discount, credit and adjustment sequences', (engine)
             items: [{ item_id: line?.id, type: 'partial', amount: amount.toString() }],
           });
           expect(adjustment.status, adjustment.text).toBe(201);
-          invoiceCredits.set(invoice.id, (invoiceCredits.get(invoice.id) ?? 0n) + amount);
+          invoiceCredits.set(String(invoice.id), (invoiceCredits.get(String(invoice.id)) ?? 0n) + amount);
           break;
         }
       }
@@ -226,7 +226,10 @@ describe.each(ENGINES)('%s: discount, credit and adjustment sequences', (engine)
         const amount = (key: keyof Totals) => BigInt(totals[key]);
         const lines = (transaction.details as { line_items: { totals: Record<string, string> }[] }).line_items;
         for (const key of ['subtotal', 'discount', 'tax', 'total'] as const) {
-          expect(lines.reduce((sum, line) => sum + BigInt(line.totals[key] ?? '0'), 0n), key).toBe(amount(key));
+          expect(
+            lines.reduce((sum, line) => sum + BigInt(line.totals[key] ?? '0'), 0n),
+            key,
+          ).toBe(amount(key));
         }
         expect(amount('total')).toBe(amount('subtotal') - amount('discount') + amount('tax'));
         expect(amount('grand_total')).toBe(amount('total') - amount('credit'));
@@ -240,8 +243,8 @@ describe.each(ENGINES)('%s: discount, credit and adjustment sequences', (engine)
         }
         expect(amount('discount')).toBeLessThanOrEqual(amount('subtotal'));
         // What this transaction drew from the credit balance: its credit less the adjustments' part.
-        const drawn = amount('credit') - (invoiceCredits.get(transaction.id) ?? 0n);
-        expect(drawn, `credit drawn by ${transaction.id}`).toBeGreaterThanOrEqual(0n);
+        const drawn = amount('credit') - (invoiceCredits.get(String(transaction.id)) ?? 0n);
+        expect(drawn, `credit drawn by ${String(transaction.id)}`).toBeGreaterThanOrEqual(0n);
         if (transaction.status === 'billed') reserved += drawn;
         if (transaction.status === 'completed') used += drawn;
       }

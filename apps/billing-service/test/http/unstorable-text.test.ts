@@ -134,7 +134,10 @@ describe.each(ENGINES)('%s: unstorable text', (engine) => {
         items: [{ item_id: 'txnitm_00000000000000000000000000', type: 'full' }],
       },
       'PATCH /tax-settings': { default_rate: '0.2', seller_country_code: 'DE' },
-      'PATCH /seller-details': { legal_name: 'Analytical Engines Ltd', address: { country_code: 'GB', city: 'London' } },
+      'PATCH /seller-details': {
+        legal_name: 'Analytical Engines Ltd',
+        address: { country_code: 'GB', city: 'London' },
+      },
       'POST /client-tokens': { name: 'Checkout', description: 'd' },
       'PATCH /client-tokens/:id': { status: 'revoked' },
       'POST /customers/:customer/auth-token': {},

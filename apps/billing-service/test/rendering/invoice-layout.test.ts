@@ -264,7 +264,11 @@ describe('invoice layout', () => {
 
   it('names the account alone when no seller details are set, and tags every page of a long invoice', async () => {
     const customer = customerOf('en-GB', 'Ada Lovelace');
-    const lines = Array.from({ length: 120 }, (_, index) => ({ name: `Line ${index + 1}`, amount: '100', quantity: 1 }));
+    const lines = Array.from({ length: 120 }, (_, index) => ({
+      name: `Line ${index + 1}`,
+      amount: '100',
+      quantity: 1,
+    }));
     const pdf = new Uint8Array(
       await renderInvoicePdf(buildInvoiceDocument(billed(lines, 'GBP', customer), { account, customer, address })),
     );
@@ -290,7 +294,13 @@ describe('invoice layout', () => {
         address,
         collectionMode: 'manual',
         origin: 'api',
-        discount: { id: 'dsc_01aaaaaaaaaaaaaaaaaaaaaaaa', type: 'percentage', amount: '10', currencyCode: null, restrictTo: null },
+        discount: {
+          id: 'dsc_01aaaaaaaaaaaaaaaaaaaaaaaa',
+          type: 'percentage',
+          amount: '10',
+          currencyCode: null,
+          restrictTo: null,
+        },
       },
       { ids, now: NOW, taxSettings: { ...DEFAULT_TAX_SETTINGS, countryRates: [{ countryCode: 'JP', rate: '0.2' }] } },
     );

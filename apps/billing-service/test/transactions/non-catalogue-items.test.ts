@@ -92,7 +92,7 @@ describe.each(ENGINES)('%s: non-catalogue items', (engine) => {
       grandTotal: '7859',
     });
     const lines = transaction.details?.lineItems ?? [];
-    expect(lines.map((line) => [line.totals.subtotal, line.totals.tax, line.totals.total])).toEqual([
+    expect(lines.map((line) => [line.totals?.subtotal, line.totals?.tax, line.totals?.total])).toEqual([
       ['2000', '400', '2400'],
       ['2550', '510', '3060'],
       ['999', '200', '1199'],
@@ -108,29 +108,33 @@ describe.each(ENGINES)('%s: non-catalogue items', (engine) => {
       customData: { deal: 'acme-2026' },
       status: 'active',
     });
-    expect(bespoke?.price.id).toMatch(/^pri_/);
-    expect(ebooks?.price.productId).toMatch(/^pro_/);
-    expect(ebooks?.price.productId).not.toBe(catalogueProduct);
-    expect(setup?.price.taxMode).toBe('internal');
-    expect(lines[2]?.product).toMatchObject({ name: 'Difference Engine manual', type: 'custom', customData: { sku: 'DE-1' } });
+    expect(bespoke?.price?.id).toMatch(/^pri_/);
+    expect(ebooks?.price?.productId).toMatch(/^pro_/);
+    expect(ebooks?.price?.productId).not.toBe(catalogueProduct);
+    expect(setup?.price?.taxMode).toBe('internal');
+    expect(lines[2]?.product).toMatchObject({
+      name: 'Difference Engine manual',
+      type: 'custom',
+      customData: { sku: 'DE-1' },
+    });
 
     // Real entities: GET answers them; lists leave them out unless asked for type=custom.
-    const price = await paddle.prices.get(String(bespoke?.price.id));
+    const price = await paddle.prices.get(String(bespoke?.price?.id));
     expect(price.type).toBe('custom');
     expect(price.customData).toEqual({ deal: 'acme-2026' });
-    const product = await paddle.products.get(String(ebooks?.price.productId));
+    const product = await paddle.products.get(String(ebooks?.price?.productId));
     expect(product).toMatchObject({ type: 'custom', taxCategory: 'ebooks', customData: { sku: 'DE-1' } });
     const listed = (await sandbox.get('/prices?per_page=200')).list.map((entry) => entry.id);
     expect(listed).toContain(cataloguePrice);
-    expect(listed).not.toContain(bespoke?.price.id);
+    expect(listed).not.toContain(bespoke?.price?.id);
     const custom = (await sandbox.get('/prices?type=custom&per_page=200')).list.map((entry) => entry.id);
-    expect(custom).toEqual(expect.arrayContaining([bespoke?.price.id, ebooks?.price.id, setup?.price.id]));
+    expect(custom).toEqual(expect.arrayContaining([bespoke?.price?.id, ebooks?.price?.id, setup?.price?.id]));
     expect((await sandbox.get('/products?per_page=200')).list.map((entry) => entry.id)).not.toContain(
-      ebooks?.price.productId,
+      ebooks?.price?.productId,
     );
     // The catalogue product's own prices stay its catalogue prices.
     const withPrices = await sandbox.get(`/products/${catalogueProduct}?include=prices`);
-    expect((withPrices.entity.prices as WireObject[]).map((entry) => entry.id)).not.toContain(bespoke?.price.id);
+    expect((withPrices.entity.prices as WireObject[]).map((entry) => entry.id)).not.toContain(bespoke?.price?.id);
   });
 
   it('replaces the items of a ready transaction with a non-catalogue price, and bills it', async () => {
@@ -154,7 +158,7 @@ describe.each(ENGINES)('%s: non-catalogue items', (engine) => {
     });
     // 12345 × 7 = 86415; tax 17283; total 103698.
     expect(updated.details?.totals).toMatchObject({ subtotal: '86415', tax: '17283', total: '103698' });
-    expect(updated.items[0]?.price.type).toBe('custom');
+    expect(updated.items[0]?.price?.type).toBe('custom');
     const billed = await paddle.transactions.update(created.id, { status: 'billed' });
     expect(billed.status).toBe('billed');
     expect(billed.details?.totals?.balance).toBe('103698');
@@ -180,13 +184,13 @@ describe.each(ENGINES)('%s: non-catalogue items', (engine) => {
     // The GB override: 9000 × 2 = 18000, tax 3600.
     expect(transaction.details?.totals).toMatchObject({ subtotal: '18000', tax: '3600', total: '21600' });
     const [plan] = transaction.items;
-    expect(plan?.price.billingCycle).toEqual({ interval: 'month', frequency: 1 });
+    expect(plan?.price?.billingCycle).toEqual({ interval: 'month', frequency: 1 });
     const paid = await sandbox.post(`/transactions/${transaction.id}/simulate-payment`, { outcome: 'success' });
     expect(paid.status, paid.text).toBe(200);
     const subscriptionId = String(paid.entity.subscription_id);
     expect(subscriptionId).toMatch(/^sub_/);
     const subscription = await paddle.subscriptions.get(subscriptionId);
-    expect(subscription.items.map((item) => item.price?.id)).toEqual([plan?.price.id]);
+    expect(subscription.items.map((item) => item.price?.id)).toEqual([plan?.price?.id]);
     expect(subscription.status).toBe('active');
 
     // A trial on a recurring non-catalogue price: the first transaction bills nothing for it.
@@ -206,7 +210,7 @@ describe.each(ENGINES)('%s: non-catalogue items', (engine) => {
         },
       ],
     });
-    expect(trial.items[0]?.price.trialPeriod).toMatchObject({ interval: 'day', frequency: 14 });
+    expect(trial.items[0]?.price?.trialPeriod).toMatchObject({ interval: 'day', frequency: 14 });
     expect(trial.details?.totals).toMatchObject({ subtotal: '0', tax: '0', total: '0' });
   });
 
@@ -256,8 +260,16 @@ describe.each(ENGINES)('%s: non-catalogue items', (engine) => {
         ['neither product_id nor product', { price: price({ product_id: undefined }), quantity: 1 }, 'invalid_field'],
         ['a live product', { price: price({ product_id: foreignProduct }), quantity: 1 }, 'product_not_found'],
         ['an archived product', { price: price({ product_id: archived }), quantity: 1 }, 'entity_archived'],
-        ['a fractional amount', { price: price({ unit_price: { amount: '1.5', currency_code: 'GBP' } }), quantity: 1 }, 'invalid_field'],
-        ['an unknown currency', { price: price({ unit_price: { amount: '100', currency_code: 'XXX' } }), quantity: 1 }, 'invalid_field'],
+        [
+          'a fractional amount',
+          { price: price({ unit_price: { amount: '1.5', currency_code: 'GBP' } }), quantity: 1 },
+          'invalid_field',
+        ],
+        [
+          'an unknown currency',
+          { price: price({ unit_price: { amount: '100', currency_code: 'XXX' } }), quantity: 1 },
+          'invalid_field',
+        ],
         ['allowances', { price: price({ allowances: [] }), quantity: 1 }, 'invalid_field'],
         ['a type', { price: price({ type: 'standard' }), quantity: 1 }, 'invalid_field'],
         [
@@ -276,7 +288,16 @@ describe.each(ENGINES)('%s: non-catalogue items', (engine) => {
       }
       try {
         await paddle.transactions.create({
-          items: [{ price: { description: 'x', unitPrice: { amount: '-1', currencyCode: 'GBP' }, productId: catalogueProduct }, quantity: 1 }],
+          items: [
+            {
+              price: {
+                description: 'x',
+                unitPrice: { amount: '-1', currencyCode: 'GBP' },
+                productId: catalogueProduct,
+              },
+              quantity: 1,
+            },
+          ],
         });
         expect.unreachable();
       } catch (error) {

@@ -159,7 +159,10 @@ describe.each(ENGINES)('%s: seller details', (engine) => {
       ['a PNG cut short', png.subarray(0, png.length - 40).toString('base64')],
       ['a PNG with a corrupted chunk', corrupted.toString('base64')],
       ['a GIF', gif.toString('base64')],
-      ['a PNG signature and nothing else', Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]).toString('base64')],
+      [
+        'a PNG signature and nothing else',
+        Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]).toString('base64'),
+      ],
       ['a JPEG cut short', jpegFile(64, 64).subarray(0, 200).toString('base64')],
       ['an image 8 pixels high', pngFile(64, 8).toString('base64')],
       ['an image 2,100 pixels wide', pngFile(2100, 16).toString('base64')],

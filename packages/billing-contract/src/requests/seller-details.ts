@@ -23,5 +23,8 @@ export const UpdateSellerDetailsBody = z.strictObject({
   tax_identifier: text(64),
   company_number: text(64),
   email: z.email().max(320).nullable().optional(),
-  logo: z.strictObject({ data: z.string().max(349_528) }).nullable().optional(),
+  logo: z
+    .strictObject({ data: z.string().max(349_528) })
+    .nullable()
+    .optional(),
 });

@@ -5,8 +5,8 @@
  * patterns, amounts against balances) are checked by the core.
  */
 import { z } from 'zod';
-import { customData, duration, idOf } from './common.js';
 import { NonCataloguePriceBody } from './catalogue.js';
+import { customData, duration, idOf } from './common.js';
 import { NonCatalogueDiscountBody } from './discounts.js';
 
 const lowestUnitAmount = z

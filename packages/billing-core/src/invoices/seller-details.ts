@@ -72,7 +72,10 @@ export interface SellerDetailsView {
 
 export interface UpdateSellerDetailsInput {
   readonly legalName?: string | null | undefined;
-  readonly address?: { readonly [Key in keyof SellerAddress]?: SellerAddress[Key] | null | undefined } | null | undefined;
+  readonly address?:
+    | { readonly [Key in keyof SellerAddress]?: SellerAddress[Key] | null | undefined }
+    | null
+    | undefined;
   readonly taxIdentifier?: string | null | undefined;
   readonly companyNumber?: string | null | undefined;
   readonly email?: string | null | undefined;
@@ -96,7 +99,9 @@ const EMPTY: Omit<SellerDetails, 'updatedAt'> = {
 
 export function sellerDetailsView(details: SellerDetails | undefined): SellerDetailsView {
   const { id: _id, logo, ...rest } = details ?? { ...EMPTY, updatedAt: null };
-  const shown = logo ? { contentType: logo.contentType, width: logo.width, height: logo.height, sizeBytes: logo.sizeBytes } : null;
+  const shown = logo
+    ? { contentType: logo.contentType, width: logo.width, height: logo.height, sizeBytes: logo.sizeBytes }
+    : null;
   return { ...rest, logo: shown };
 }
 
@@ -132,8 +137,10 @@ function base64Bytes(text: string): Uint8Array | undefined {
 }
 
 async function logoOf(context: SellerDetailsContext, data: string): Promise<SellerLogo> {
-  const refuse = (problem: string) => new BillingError('invalid_logo', `The logo ${problem}.`, [{ field: 'logo.data', message: problem }]);
-  if (data.length > Math.ceil(LOGO_LIMITS.maxBytes / 3) * 4) throw refuse(`must be at most ${LOGO_LIMITS.maxBytes} bytes`);
+  const refuse = (problem: string) =>
+    new BillingError('invalid_logo', `The logo ${problem}.`, [{ field: 'logo.data', message: problem }]);
+  if (data.length > Math.ceil(LOGO_LIMITS.maxBytes / 3) * 4)
+    throw refuse(`must be at most ${LOGO_LIMITS.maxBytes} bytes`);
   const bytes = base64Bytes(data);
   if (!bytes || bytes.length === 0) throw refuse('must be a PNG or JPEG file in padded base64');
   if (bytes.length > LOGO_LIMITS.maxBytes) throw refuse(`must be at most ${LOGO_LIMITS.maxBytes} bytes`);
@@ -177,7 +184,8 @@ export async function updateSellerDetails(
     changes.companyNumber = text('company_number', input.companyNumber, 64, problems);
   if (input.email !== undefined) {
     changes.email = text('email', input.email, 320, problems);
-    if (changes.email && !EMAIL.test(changes.email)) problems.push({ field: 'email', message: 'must be an email address' });
+    if (changes.email && !EMAIL.test(changes.email))
+      problems.push({ field: 'email', message: 'must be an email address' });
   }
   if (input.address !== undefined) {
     const address = input.address;
@@ -198,7 +206,11 @@ export async function updateSellerDetails(
     }
   }
   if (problems.length > 0) {
-    throw new BillingError('invalid_field', `Invalid seller details: ${problems.map((p) => `${p.field} ${p.message}`).join('; ')}.`, problems);
+    throw new BillingError(
+      'invalid_field',
+      `Invalid seller details: ${problems.map((p) => `${p.field} ${p.message}`).join('; ')}.`,
+      problems,
+    );
   }
   if (input.logo !== undefined) changes.logo = input.logo === null ? null : await logoOf(context, input.logo.data);
 

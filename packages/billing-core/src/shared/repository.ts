@@ -10,12 +10,12 @@ import type { CustomerAuthTokenRepository } from '../access/customer-auth-tokens
 import type { Address, Business, Customer, Meter, Price, Product, UsageBalanceUnit } from '../catalogue/entities.js';
 import type { Discount, DiscountGroup } from '../discounts/discount.js';
 import type { StoredEvent } from '../events/stored-event.js';
+import type { SellerDetails } from '../invoices/seller-details.js';
 import type { MetricRollupRepository } from '../metrics/metric-rollups.js';
 import type {
   NotificationRepository,
   NotificationSettingRepository,
 } from '../notifications/notification-repository.js';
-import type { SellerDetails } from '../invoices/seller-details.js';
 import type { PaymentRepositories } from '../payments/payment-repositories.js';
 import type {
   ProviderCustomerRepository,

@@ -6,7 +6,6 @@
  */
 import { PreviewTransactionBody, PricingPreviewBody, UNSUPPORTED_PREVIEW_FIELDS } from '@drawdown/billing-contract';
 import {
-  BillingError,
   formatTotals,
   type PreviewTransactionInput,
   type TransactionPreview,

@@ -9,8 +9,8 @@ import {
   RecordPaymentBody,
   ReviseTransactionBody,
   SimulatePaymentBody,
-  UpdateTaxSettingsBody,
   UpdateSellerDetailsBody,
+  UpdateTaxSettingsBody,
   UpdateTransactionBody,
 } from '@drawdown/billing-contract';
 import {
