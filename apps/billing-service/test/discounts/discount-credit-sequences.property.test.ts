@@ -116,7 +116,9 @@ describe.each(ENGINES)('%s: discount, credit and adjustment sequences', (engine)
       return page.list;
     };
     const billedInvoices = async () =>
-      (await fetchAll()).filter((transaction) => transaction.status === 'billed' && invoices.includes(String(transaction.id)));
+      (await fetchAll()).filter(
+        (transaction) => transaction.status === 'billed' && invoices.includes(String(transaction.id)),
+      );
 
     for (const step of steps) {
       switch (step.kind) {

@@ -5,11 +5,7 @@
  * API that Drawdown does not offer here yet are refused by name (`field_not_supported`).
  */
 import { PreviewTransactionBody, PricingPreviewBody, UNSUPPORTED_PREVIEW_FIELDS } from '@drawdown/billing-contract';
-import {
-  formatTotals,
-  type PreviewTransactionInput,
-  type TransactionPreview,
-} from '@drawdown/billing-core';
+import { formatTotals, type PreviewTransactionInput, type TransactionPreview } from '@drawdown/billing-core';
 import type { Hono } from 'hono';
 import type { z } from 'zod';
 import type { AppEnv } from '../app-env.js';
