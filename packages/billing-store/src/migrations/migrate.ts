@@ -23,6 +23,7 @@ import { payments } from './0100-payments.js';
 import { paymentProviderSettings } from './0110-payment-provider-settings.js';
 import { clientAndCustomerTokens } from './0120-client-and-customer-tokens.js';
 import { sellerDetails } from './0140-seller-details.js';
+import { subscriptionFilterColumns } from './0180-subscription-filter-columns.js';
 import type { Migration } from './migration.js';
 
 export const MIGRATIONS: readonly Migration[] = [
@@ -44,6 +45,7 @@ export const MIGRATIONS: readonly Migration[] = [
   payments,
   clientAndCustomerTokens,
   paymentProviderSettings,
+  subscriptionFilterColumns,
   sellerDetails,
 ];
 
