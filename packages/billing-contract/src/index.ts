@@ -20,7 +20,7 @@ export {
   UpdateProductBody,
   UpdateUsageBalanceUnitBody,
 } from './requests/catalogue.js';
-export { CheckoutFormBody, UpdateCheckoutSettingsBody } from './requests/checkout.js';
+export { BrowserCheckoutBody, CheckoutFormBody, UpdateCheckoutSettingsBody } from './requests/checkout.js';
 export { idOf } from './requests/common.js';
 export {
   CreateDiscountBody,
@@ -106,6 +106,7 @@ export {
   UsageEventsAnswer as UsageEventsAnswerResponse,
 } from './responses/operations.js';
 export {
+  BrowserCheckoutStart as BrowserCheckoutStartResponse,
   CheckoutSettings as CheckoutSettingsResponse,
   PaymentMethod as PaymentMethodResponse,
   PortalSession as PortalSessionResponse,

@@ -89,12 +89,14 @@ import {
 } from './notifications/notifications.js';
 import {
   applyOutcome,
+  type BrowserCheckoutSubmission,
   type CheckoutPorts,
   type CheckoutView,
   chargeSavedMethod,
   openCheckout,
   resumeCheckout,
   setCheckoutDetails,
+  startBrowserCheckout,
   submitCheckout,
 } from './payments/checkout.js';
 import { getCheckoutSettings, updateCheckoutSettings } from './payments/checkout-settings.js';
@@ -609,6 +611,15 @@ export function createUseCases(ports: UseCasePorts) {
     },
     setCheckoutDetails: async (environment: Environment, transactionId: string, details: CheckoutDetails) =>
       setCheckoutDetails(await checkoutContext(environment, transactionId), providers, transactionId, details),
+    /** The checkout page's script asks for a payment Stripe.js confirms (ADR 1424). */
+    startBrowserCheckout: async (
+      environment: Environment,
+      transactionId: string,
+      submission: BrowserCheckoutSubmission,
+    ) => {
+      const context = await checkoutContext(environment, transactionId);
+      return startBrowserCheckout(context, checkoutPorts(context), transactionId, submission);
+    },
     resumeCheckout: async (environment: Environment, transactionId: string) => {
       const context = await checkoutContext(environment, transactionId);
       return resumeCheckout(context, checkoutPorts(context), transactionId);

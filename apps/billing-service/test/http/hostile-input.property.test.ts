@@ -36,7 +36,7 @@ interface Route {
  * `payments/checkout.test.ts`.
  */
 const BROWSER_ROUTES = new Set(
-  API_OPERATIONS.filter((operation) => ['html', 'css', 'redirect'].includes(operation.shape)).map(
+  API_OPERATIONS.filter((operation) => ['html', 'css', 'js', 'redirect'].includes(operation.shape)).map(
     (operation) => `${operation.method.toUpperCase()} ${openApiPath(operation.path)}`,
   ),
 );

@@ -51,6 +51,16 @@ export const SandboxNotificationAnswer = entity(
   z.strictObject({ applied: z.boolean() }),
 );
 
+export const BrowserCheckoutStart = entity(
+  'BrowserCheckoutStart',
+  'A payment the checkout page confirms with the provider’s browser library (Stripe.js): its client secret, never stored by Drawdown.',
+  z.strictObject({
+    payment_attempt_id: z.string(),
+    kind: z.enum(['checkout', 'setup']),
+    client_secret: z.string(),
+  }),
+);
+
 export const UsagePeriod = entity(
   'UsagePeriod',
   'A usage balance’s usage in one billing period; `ends_at` is null for the running period.',
