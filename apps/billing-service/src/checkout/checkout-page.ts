@@ -318,7 +318,8 @@ export function renderCheckoutPage(input: CheckoutPageInput): string {
       sandbox,
     );
   }
-  if (view.provider === null) {
+  // No provider, or Stripe without the publishable key Stripe.js needs: no card can be taken here.
+  if (!view.takesCards) {
     return page(
       title,
       `${header}${refusal}<div class="notice" role="status" id="checkout-message"><p>This checkout cannot take card payments. Contact ${escapeHtml(view.merchantName)} to pay.</p></div>${order}`,

@@ -538,7 +538,13 @@ export class StripeProvider implements PaymentProvider {
         }
         return { status: 'pending', providerPaymentRef: intent.id };
       case 'canceled':
-        return { status: 'declined', providerPaymentRef: intent.id, errorCode: 'canceled', method: null };
+        // Drawdown cancels a declined intent (closeDeclined): the decline is still what happened.
+        return {
+          status: 'declined',
+          providerPaymentRef: intent.id,
+          errorCode: lastError ? paymentErrorCodeOf(lastError) : 'canceled',
+          method: lastError?.payment_method ? methodOf(lastError.payment_method) : null,
+        };
       default:
         return { status: 'pending', providerPaymentRef: intent.id };
     }

@@ -60,6 +60,11 @@ export interface CheckoutView {
    * without a publishable key (its page cannot take cards).
    */
   readonly browserKey: string | null;
+  /**
+   * Whether the page can take a card: a provider is configured and, when its browser library
+   * takes the card (Stripe.js), it has the key to load it with.
+   */
+  readonly takesCards: boolean;
   /** Who the customer pays: the account's name. */
   readonly merchantName: string;
 }
@@ -99,6 +104,7 @@ async function viewOf(
     attempt: await latestAttempt(context, tx, transaction.id),
     provider: provider?.name ?? null,
     browserKey: provider?.browser?.publishableKey ?? null,
+    takesCards: provider !== undefined && (provider.browser === undefined || provider.browser.publishableKey !== null),
     merchantName: context.account.name,
   };
 }
