@@ -112,7 +112,6 @@ export {
   PortalSession as PortalSessionResponse,
   PortalSessionGrant as PortalSessionGrantResponse,
   ProviderNotificationAnswer as ProviderNotificationAnswerResponse,
-  SandboxNotificationAnswer as SandboxNotificationAnswerResponse,
   UsagePeriod as UsagePeriodResponse,
 } from './responses/payments.js';
 export {

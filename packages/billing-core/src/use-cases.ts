@@ -92,7 +92,6 @@ import {
   type BrowserCheckoutSubmission,
   type CheckoutPorts,
   type CheckoutView,
-  chargeSavedMethod,
   openCheckout,
   resumeCheckout,
   setCheckoutDetails,
@@ -100,11 +99,14 @@ import {
   submitCheckout,
 } from './payments/checkout.js';
 import { getCheckoutSettings, updateCheckoutSettings } from './payments/checkout-settings.js';
-import { chargeOutstandingSubscriptionTransactions, type OffSessionPorts } from './payments/off-session-charges.js';
+import {
+  chargeOutstandingSubscriptionTransactions,
+  chargeSavedMethod,
+  type OffSessionPorts,
+} from './payments/off-session-charges.js';
 import type { CheckoutDetails, CheckoutSubmission } from './payments/payment-attempt.js';
 import {
   answerSandboxChallenge,
-  applyProviderNotification,
   deletePaymentMethod,
   getPaymentMethod,
   getPaymentMethodChangeTransaction,
@@ -637,13 +639,6 @@ export function createUseCases(ports: UseCasePorts) {
       if (!context) throw BillingError.notFound('Sandbox payment', providerPaymentRef);
       return answerSandboxChallenge(context, sandboxProvider, providerPaymentRef, passed, subscriptionHooks(context));
     },
-    /** A provider's webhook, verified by the provider and applied to its attempt once. */
-    applyProviderNotification: (providerName: string, incoming: IncomingNotification) =>
-      applyProviderNotification(
-        { store, providers, contextFor: scopedContext, hooksFor: subscriptionHooks },
-        providerName,
-        incoming,
-      ),
     listPaymentMethods: bind(listPaymentMethods),
     getPaymentMethod: bind(getPaymentMethod),
     deletePaymentMethod: bind((context, customerId: string, id: string) =>
@@ -652,7 +647,7 @@ export function createUseCases(ports: UseCasePorts) {
     getPaymentMethodChangeTransaction: bind(getPaymentMethodChangeTransaction),
     /** Charges a subscription transaction with the subscription's saved method, off-session (live providers). */
     chargeSavedMethod: bind((context, transactionId: string) =>
-      chargeSavedMethod(context, checkoutPorts(context), transactionId),
+      chargeSavedMethod(context, offSessionPorts(context), transactionId),
     ),
     getCheckoutSettings: bind(getCheckoutSettings),
     updateCheckoutSettings: bind(updateCheckoutSettings),

@@ -157,7 +157,6 @@ const ENDPOINTS: readonly Endpoint[] = [
   { method: 'GET', route: '/checkout/return', permission: null },
   { method: 'GET', route: '/checkout/sandbox-authentication/:ref', permission: null },
   { method: 'POST', route: '/checkout/sandbox-authentication/:ref', permission: null },
-  { method: 'POST', route: '/payment-providers/:name/notifications', permission: null },
 ];
 
 /** A well-formed id for each path parameter, so requests reach the handler. */

@@ -135,7 +135,6 @@ describe.each(ENGINES)('%s: unstorable text', (engine) => {
       'POST /checkout/pay': null,
       'POST /checkout/intent': null,
       'POST /checkout/sandbox-authentication/:ref': null,
-      'POST /payment-providers/:name/notifications': null,
       'POST /usage-events': {
         events: [
           {

@@ -49,9 +49,6 @@ const NOT_WALKED: Readonly<Record<string, string>> = {
   // Live only with a Stripe account that has a publishable key (the walk's sandbox takes test-card fields).
   'post /checkout/intent':
     'live with Stripe.js: test/payments/stripe-checkout.test.ts (both engines) and stripe-checkout.browser.test.ts',
-  // Signed by the provider, answering a payment the provider holds as pending.
-  'post /payment-providers/:name/notifications':
-    'needs a pending sandbox payment: test/payments/provider-notifications.test.ts',
   // Live only, and only with a configured Stripe provider (the walk runs the sandbox without one).
   'post /payment-providers/:provider/webhooks/:accountId':
     'live with a Stripe account: test/payments/stripe-live-payments.test.ts (local Stripe server)',

@@ -16,7 +16,7 @@
  *    prices starts its subscription) and makes the method the subscription's. A decline records
  *    the failed payment (`transaction.payment_failed`); the transaction stays payable, so the
  *    customer can retry. An authentication step keeps the attempt in flight until the customer
- *    comes back (`resumeCheckout`) or the provider notifies (`applyProviderNotification`).
+ *    comes back (`resumeCheckout`) or the provider notifies (`receiveProviderNotification`).
  */
 import { COUNTRY_CODE_PATTERN } from '../catalogue/addresses.js';
 import type { Address, Customer } from '../catalogue/entities.js';
@@ -792,103 +792,4 @@ async function recordDecline(
     },
     ['transaction.payment_failed'],
   );
-}
-
-/**
- * Charges an automatically collected subscription transaction off-session with the
- * subscription's saved method, through the environment's provider (a live provider's renewals
- * and immediate changes; ADR 1411). One attempt in flight per transaction, the outcome applied
- * once: a decline sends the transaction `past_due` (dunning), a success completes it.
- */
-export async function chargeSavedMethod(
-  context: OperationContext,
-  ports: CheckoutPorts,
-  transactionId: string,
-): Promise<Transaction> {
-  const provider = await requireProvider(context, ports.providers);
-  const started = await context.store.transaction(async (tx) => {
-    const transaction = await tx.transactions.findByIdForUpdate(context.scope, transactionId);
-    if (!transaction) throw BillingError.notFound('Transaction', transactionId);
-    requirePayable(transaction);
-    if (transaction.collectionMode !== 'automatic' || transaction.subscriptionId === null) {
-      throw new BillingError(
-        'transaction_not_payable',
-        `Transaction ${transactionId} is not an automatically collected subscription charge.`,
-      );
-    }
-    const subscription = await tx.subscriptions.findById(context.scope, transaction.subscriptionId);
-    const methodId = subscription?.internal.paymentMethodId;
-    const method = methodId ? await tx.paymentMethods.findById(context.scope, methodId) : undefined;
-    if (!method || method.internal.status !== 'saved' || method.internal.provider !== provider.name) {
-      throw new BillingError(
-        'transaction_not_payable',
-        `Subscription ${transaction.subscriptionId} has no saved ${provider.name} payment method to charge.`,
-      );
-    }
-    const inFlight = await tx.paymentAttempts.list(context.scope, {
-      filter: { transaction_id: [{ op: 'eq', value: transactionId }], status: [{ op: 'in', values: IN_FLIGHT }] },
-      direction: 'asc',
-      perPage: 1,
-      countTotal: false,
-    });
-    if (inFlight.items.length > 0) {
-      throw new BillingError(
-        'transaction_payment_in_progress',
-        `A payment of transaction ${transactionId} is already in progress; wait for its outcome.`,
-      );
-    }
-    const now = nowTimestamp(context);
-    const attempt: PaymentAttempt = {
-      id: context.ids.newId('payatt'),
-      transactionId,
-      kind: 'off_session',
-      provider: provider.name,
-      providerPaymentRef: null,
-      status: 'processing',
-      submissionKey: null,
-      amount: transaction.details.totals.balance,
-      currencyCode: transaction.currencyCode,
-      saveMethod: false,
-      actionUrl: null,
-      errorCode: null,
-      paymentMethodId: method.id,
-      createdAt: now,
-      updatedAt: now,
-    };
-    await tx.paymentAttempts.insert(context.scope, attempt);
-    const customer = transaction.customerId
-      ? await tx.customers.findById(context.scope, transaction.customerId)
-      : undefined;
-    return { attempt, method, transaction, email: customer?.email ?? '' };
-  });
-  let outcome: PaymentOutcome;
-  try {
-    outcome = await provider.chargeSavedMethod({
-      scope: context.scope,
-      customerId: started.transaction.customerId ?? '',
-      customerEmail: started.email,
-      transactionId,
-      attemptId: started.attempt.id,
-      amount: started.attempt.amount,
-      currencyCode: started.attempt.currencyCode,
-      providerMethodRef: started.method.internal.providerMethodRef,
-    });
-  } catch (error) {
-    await failAttempt(context, started.attempt.id);
-    throw error;
-  }
-  // Off-session, an authentication request cannot be answered: it is a decline (dunning follows).
-  const settled: PaymentOutcome =
-    outcome.status === 'requires_action'
-      ? {
-          status: 'declined',
-          providerPaymentRef: outcome.providerPaymentRef,
-          errorCode: 'authentication_failed',
-          method: null,
-        }
-      : outcome.status === 'succeeded'
-        ? { ...outcome, method: { ...outcome.method, card: started.method.card } }
-        : outcome;
-  await context.store.transaction((tx) => applyOutcome(context, tx, started.attempt.id, settled, ports.hooks));
-  return (await context.store.transactions.findById(context.scope, transactionId)) ?? started.transaction;
 }

@@ -4,8 +4,8 @@
  * `GET /checkout?_ptxn=txn_…` shows the transaction, `POST /checkout/details` takes the
  * customer's email and address (the tax follows), `POST /checkout/pay` pays through the
  * environment's provider, `GET /checkout/return` is where an authentication step comes back to.
- * The sandbox's 3-D Secure challenge page lives at `/checkout/sandbox-authentication/{ref}`, and
- * providers post their notifications to `POST /payment-providers/{name}/notifications`.
+ * The sandbox's 3-D Secure challenge page lives at `/checkout/sandbox-authentication/{ref}`;
+ * providers' webhooks go to `POST /payment-providers/{provider}/webhooks/{account_id}` (ADR 1425).
  * Forms post and redirect (303) to the page, so a reload never resubmits.
  */
 import { randomBytes } from 'node:crypto';
@@ -271,14 +271,4 @@ export function registerCheckoutRoutes(
       return seeOther(c, `/checkout?_ptxn=${attempt.transactionId}`);
     });
   }
-
-  app.post('/payment-providers/:name/notifications', async (c) => {
-    const rawBody = await c.req.text();
-    const headers: Record<string, string> = {};
-    c.req.raw.headers.forEach((value, name) => {
-      headers[name.toLowerCase()] = value;
-    });
-    const result = await c.var.useCases.applyProviderNotification(c.req.param('name'), { rawBody, headers });
-    return c.json({ data: { applied: result.applied }, meta: { request_id: c.var.requestId } });
-  });
 }
