@@ -8,11 +8,13 @@
  * allowance like a renewal; continuing the existing period changes nothing; a cancellation
  * expires the subscription's unused allowance when it takes effect.
  */
+
 import { BillingError } from '../shared/billing-error.js';
 import { toTimestamp } from '../shared/clock.js';
 import type { OperationContext } from '../shared/operation-context.js';
 import type { Repositories } from '../shared/repository.js';
 import { periodAt } from './billing-period.js';
+import { requirePaymentMethodFor } from './cardless-trial.js';
 import type { OnResume, Subscription } from './subscription.js';
 import { billRenewal, defaultRenewalPayment, type RenewalPayment } from './subscription-billing.js';
 import { now, saveChange } from './subscription-changes.js';
@@ -99,6 +101,22 @@ export function canceledAt(subscription: Subscription, at: string): Subscription
   };
 }
 
+/** Saves the cancellation taking effect at `at`: unused allowance expires; `subscription.canceled`. */
+export function saveCancellation(
+  context: OperationContext,
+  tx: Repositories,
+  subscription: Subscription,
+  at: string,
+): Promise<Subscription> {
+  return saveChange(context, tx, {
+    before: subscription,
+    after: canceledAt(subscription, at),
+    balanceChange: 'end',
+    eventTypes: ['subscription.canceled', 'subscription.updated'],
+    at,
+  });
+}
+
 /**
  * Saves a resume. A new billing period grants the full allowance and bills the period, like a
  * renewal; continuing the interrupted period changes neither.
@@ -134,6 +152,7 @@ export async function pauseSubscription(
     const current = await requireChangeable(await tx.subscriptions.findByIdForUpdate(context.scope, id), id);
     if (current.status === 'paused')
       throw new BillingError('subscription_already_paused', `Subscription ${id} is already paused.`);
+    requirePaymentMethodFor(current, 'subscription_pausing_not_allowed_for_cardless_trial', 'pausing');
     if (current.scheduledChange) {
       throw new BillingError(
         'subscription_scheduled_change_pending',
@@ -223,15 +242,12 @@ export async function cancelSubscription(
     const at = now(context);
     // A paused subscription has no period to run out: it cancels at once.
     const immediately = (input.effectiveFrom ?? 'next_billing_period') === 'immediately' || current.status === 'paused';
-    if (immediately) {
-      return saveChange(context, tx, {
-        before: current,
-        after: canceledAt(current, at),
-        balanceChange: 'end',
-        eventTypes: ['subscription.canceled', 'subscription.updated'],
-        at,
-      });
-    }
+    if (immediately) return saveCancellation(context, tx, current, at);
+    requirePaymentMethodFor(
+      current,
+      'subscription_scheduled_change_not_allowed_for_cardless_trial',
+      'a scheduled cancellation (cancel it with effective_from immediately)',
+    );
     if (current.scheduledChange?.action === 'cancel') return current;
     if (current.scheduledChange) {
       throw new BillingError(
