@@ -20,7 +20,7 @@ export {
   UpdateProductBody,
   UpdateUsageBalanceUnitBody,
 } from './requests/catalogue.js';
-export { CheckoutFormBody, UpdateCheckoutSettingsBody } from './requests/checkout.js';
+export { BrowserCheckoutBody, CheckoutFormBody, UpdateCheckoutSettingsBody } from './requests/checkout.js';
 export { idOf } from './requests/common.js';
 export {
   CreateDiscountBody,
@@ -106,12 +106,12 @@ export {
   UsageEventsAnswer as UsageEventsAnswerResponse,
 } from './responses/operations.js';
 export {
+  BrowserCheckoutStart as BrowserCheckoutStartResponse,
   CheckoutSettings as CheckoutSettingsResponse,
   PaymentMethod as PaymentMethodResponse,
   PortalSession as PortalSessionResponse,
   PortalSessionGrant as PortalSessionGrantResponse,
   ProviderNotificationAnswer as ProviderNotificationAnswerResponse,
-  SandboxNotificationAnswer as SandboxNotificationAnswerResponse,
   UsagePeriod as UsagePeriodResponse,
 } from './responses/payments.js';
 export { SellerDetails as SellerDetailsResponse } from './responses/seller-details.js';

@@ -475,6 +475,13 @@ export const SUBSCRIPTION_STEPS: readonly WalkStep[] = [
   },
   { operation: 'get /checkout/assets/checkout.css', request: () => ({ path: '/checkout/assets/checkout.css' }) },
   {
+    operation: 'get /checkout/assets/stripe-checkout.js',
+    request: () => ({ path: '/checkout/assets/stripe-checkout.js' }),
+    keep: (response) => {
+      expect(response.text).toContain('stripe.elements(');
+    },
+  },
+  {
     operation: 'get /customers/:customer/payment-methods',
     // The subscription bought through the hosted checkout with the sandbox success card saves that card.
     before: async (f) => {
