@@ -145,6 +145,7 @@ export async function startService(
   const tracing = config.otelTracesEndpoint ? createTracing({ endpoint: config.otelTracesEndpoint }) : undefined;
   const dependencies = {
     tracing,
+    stripeJsUrl: config.stripeJsUrl,
     useCases,
     invoiceLinks: services.invoiceLinks,
     wakeSimulationDelivery: () => simulationDelivery.wake(),

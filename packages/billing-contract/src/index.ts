@@ -20,7 +20,7 @@ export {
   UpdateProductBody,
   UpdateUsageBalanceUnitBody,
 } from './requests/catalogue.js';
-export { CheckoutFormBody, UpdateCheckoutSettingsBody } from './requests/checkout.js';
+export { BrowserCheckoutBody, CheckoutFormBody, UpdateCheckoutSettingsBody } from './requests/checkout.js';
 export { idOf } from './requests/common.js';
 export {
   CreateDiscountBody,
@@ -38,6 +38,7 @@ export {
 } from './requests/notifications.js';
 export { CreatePortalSessionBody, VerifyPortalSessionBody } from './requests/portal-sessions.js';
 export { CreateReportBody } from './requests/reports.js';
+export { SellerAddressBody, UpdateSellerDetailsBody } from './requests/seller-details.js';
 export { CreateSimulationBody, UpdateSimulationBody } from './requests/simulations.js';
 export { CreateClientTokenBody, GenerateCustomerAuthTokenBody, UpdateClientTokenBody } from './requests/tokens.js';
 export {
@@ -105,14 +106,15 @@ export {
   UsageEventsAnswer as UsageEventsAnswerResponse,
 } from './responses/operations.js';
 export {
+  BrowserCheckoutStart as BrowserCheckoutStartResponse,
   CheckoutSettings as CheckoutSettingsResponse,
   PaymentMethod as PaymentMethodResponse,
   PortalSession as PortalSessionResponse,
   PortalSessionGrant as PortalSessionGrantResponse,
   ProviderNotificationAnswer as ProviderNotificationAnswerResponse,
-  SandboxNotificationAnswer as SandboxNotificationAnswerResponse,
   UsagePeriod as UsagePeriodResponse,
 } from './responses/payments.js';
+export { SellerDetails as SellerDetailsResponse } from './responses/seller-details.js';
 export {
   Subscription as SubscriptionResponse,
   SubscriptionPreview as SubscriptionPreviewResponse,

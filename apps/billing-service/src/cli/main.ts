@@ -15,6 +15,7 @@ import { checkKeysFile, type DemoOptions, makeDemoAccount } from './demo-command
 import { BackupUsage, runBackup, runMigrate, runMigrateStatus } from './operations-commands.js';
 import { printResult } from './output.js';
 import { PAYMENT_PROVIDER_ACTIONS, runPaymentProviderCommand } from './payment-provider-command.js';
+import { runSellerDetailsCommand, SELLER_DETAILS_ACTIONS } from './seller-details-command.js';
 import { runServe } from './serve-command.js';
 
 const USAGE = `Usage: drawdown <command> [options]
@@ -33,13 +34,24 @@ Commands:
   accounts list
   accounts payment-provider show --account ID
   accounts payment-provider set --account ID --provider stripe [--stripe-secret-key KEY]
-                                [--stripe-webhook-secret SECRET] [--stripe-api-base URL]
+                                [--stripe-webhook-secret SECRET] [--stripe-publishable-key KEY]
+                                [--stripe-api-base URL]
                                 The account's live payments go through Stripe (the key and the secret
                                 default to STRIPE_SECRET_KEY and STRIPE_WEBHOOK_SECRET; prefer those
                                 to flags, which other users of the machine can read); secrets are
-                                never shown again in full
+                                never shown again in full; the publishable key (pk_…) lets the
+                                checkout page take cards with Stripe.js
   accounts payment-provider remove --account ID
                                 Live goes back to recording reported payments
+  accounts seller-details show --account ID [--env live|sandbox]
+  accounts seller-details set --account ID [--env live|sandbox] [--legal-name NAME] [--first-line TEXT]
+                                [--second-line TEXT] [--city CITY] [--postal-code CODE] [--region REGION]
+                                [--country CC] [--tax-id ID] [--company-number NUMBER] [--email EMAIL]
+                                [--logo FILE.png|FILE.jpg | --remove-logo]
+                                The seller invoices and credit notes name (both environments unless
+                                --env); only the fields given change, address flags replace the address
+  accounts seller-details clear --account ID [--env live|sandbox]
+                                Documents name the account alone again
   keys create --account ID --env live|sandbox --permission NAME [--permission NAME …] [--name NAME] [--expires-at TIME]
   keys revoke KEY_ID
   keys list --account ID
@@ -70,7 +82,20 @@ const OPTIONS = {
   provider: { type: 'string' },
   'stripe-secret-key': { type: 'string' },
   'stripe-webhook-secret': { type: 'string' },
+  'stripe-publishable-key': { type: 'string' },
   'stripe-api-base': { type: 'string' },
+  'legal-name': { type: 'string' },
+  'first-line': { type: 'string' },
+  'second-line': { type: 'string' },
+  city: { type: 'string' },
+  'postal-code': { type: 'string' },
+  region: { type: 'string' },
+  country: { type: 'string' },
+  'tax-id': { type: 'string' },
+  'company-number': { type: 'string' },
+  email: { type: 'string' },
+  logo: { type: 'string' },
+  'remove-logo': { type: 'boolean' },
   json: { type: 'boolean' },
   help: { type: 'boolean', short: 'h' },
 } as const;
@@ -146,7 +171,26 @@ export async function main(argv: readonly string[]): Promise<number> {
             provider: values.provider,
             secretKey: values['stripe-secret-key'] ?? process.env.STRIPE_SECRET_KEY,
             webhookSecret: values['stripe-webhook-secret'] ?? process.env.STRIPE_WEBHOOK_SECRET,
+            publishableKey: values['stripe-publishable-key'] ?? process.env.STRIPE_PUBLISHABLE_KEY,
             apiBase: values['stripe-api-base'],
+            json,
+          });
+        case 'accounts seller-details':
+          return await runSellerDetailsCommand(services.useCases, rest[0], {
+            account: values.account as string,
+            env: values.env,
+            legalName: values['legal-name'],
+            firstLine: values['first-line'],
+            secondLine: values['second-line'],
+            city: values.city,
+            postalCode: values['postal-code'],
+            region: values.region,
+            country: values.country,
+            taxId: values['tax-id'],
+            companyNumber: values['company-number'],
+            email: values.email,
+            logo: values.logo,
+            removeLogo: values['remove-logo'] === true,
             json,
           });
         case 'keys create': {
@@ -216,6 +260,7 @@ const STORE_COMMANDS = new Set([
   'accounts create',
   'accounts list',
   'accounts payment-provider',
+  'accounts seller-details',
   'keys create',
   'keys revoke',
   'keys list',
@@ -237,6 +282,13 @@ function checkUsage(
     if (!PAYMENT_PROVIDER_ACTIONS.includes(action ?? ''))
       throw new UsageError('accounts payment-provider needs show, set or remove');
     if (!values.account) throw new UsageError(`accounts payment-provider ${action} needs --account`);
+  }
+  if (name === 'accounts seller-details') {
+    if (!SELLER_DETAILS_ACTIONS.includes(action ?? ''))
+      throw new UsageError('accounts seller-details needs show, set or clear');
+    if (!values.account) throw new UsageError(`accounts seller-details ${action} needs --account`);
+    if (values.env !== undefined && !ENVIRONMENTS.includes(values.env as Environment))
+      throw new UsageError('--env must be live or sandbox');
   }
   if (name === 'keys create' && !ENVIRONMENTS.includes(values.env as Environment))
     throw new UsageError('keys create needs --env live or --env sandbox');

@@ -11,6 +11,8 @@ import {
   AdjustmentResponse,
   AdvanceSandboxClockBody,
   AmountMetricResponse,
+  BrowserCheckoutBody,
+  BrowserCheckoutStartResponse,
   BusinessResponse,
   CancelSubscriptionBody,
   CheckoutFormBody,
@@ -66,9 +68,9 @@ import {
   RevenueMetricResponse,
   ReviseTransactionBody,
   SandboxClockResponse,
-  SandboxNotificationAnswerResponse,
   SandboxPaymentOutcomeBody,
   SandboxPaymentOutcomeResponse,
+  SellerDetailsResponse,
   SimulatePaymentBody,
   SimulationResponse,
   SimulationRunEventResponse,
@@ -91,6 +93,7 @@ import {
   UpdateNotificationSettingBody,
   UpdatePriceBody,
   UpdateProductBody,
+  UpdateSellerDetailsBody,
   UpdateSimulationBody,
   UpdateSubscriptionBody,
   UpdateTaxSettingsBody,
@@ -110,7 +113,7 @@ import type { ZodType } from 'zod';
  * array (no pagination), nothing, a PDF or a CSV file, an HTML page (the hosted checkout) or a
  * redirect to one (its forms post, then redirect).
  */
-export type SuccessShape = 'entity' | 'list' | 'array' | 'empty' | 'pdf' | 'csv' | 'html' | 'redirect' | 'css';
+export type SuccessShape = 'entity' | 'list' | 'array' | 'empty' | 'pdf' | 'csv' | 'html' | 'redirect' | 'css' | 'js';
 
 export interface ApiOperation {
   readonly method: 'get' | 'post' | 'put' | 'patch' | 'delete';
@@ -425,6 +428,22 @@ const OPERATIONS: readonly ApiOperation[] = [
   operation('get', '/checkout/assets/checkout.css', 'Checkout', 'The checkout page’s stylesheet', null, {
     shape: 'css',
   }),
+  operation(
+    'get',
+    '/checkout/assets/stripe-checkout.js',
+    'Checkout',
+    'The checkout page’s script that drives Stripe.js’s Payment Element',
+    null,
+    { shape: 'js' },
+  ),
+  operation(
+    'post',
+    '/checkout/intent',
+    'Checkout',
+    'Checkout page script: the PaymentIntent (or SetupIntent) Stripe.js confirms in the browser',
+    null,
+    { ...body('BrowserCheckoutBody', BrowserCheckoutBody), shape: 'entity' },
+  ),
   operation('post', '/checkout/details', 'Checkout', 'Checkout form: the customer’s email and address', null, {
     ...body('CheckoutFormBody', CheckoutFormBody),
     shape: 'redirect',
@@ -454,14 +473,6 @@ const OPERATIONS: readonly ApiOperation[] = [
     'Pass or fail the sandbox’s 3-D Secure challenge (form field `outcome`)',
     null,
     { shape: 'redirect', sandboxOnly: true },
-  ),
-  operation(
-    'post',
-    '/payment-providers/:name/notifications',
-    'Checkout',
-    'A payment provider’s notification (webhook), verified by the provider',
-    null,
-    { shape: 'entity' },
   ),
   operation(
     'get',
@@ -512,6 +523,25 @@ const OPERATIONS: readonly ApiOperation[] = [
   operation('patch', '/tax-settings', 'Tax settings', 'Update the tax settings', 'transaction.write', {
     ...body('UpdateTaxSettingsBody', UpdateTaxSettingsBody),
   }),
+  // Drawdown's own resource (ADR 1106): the public API has no seller details.
+  operation(
+    'get',
+    '/seller-details',
+    'Seller details',
+    'Get the seller invoices and credit notes name',
+    'transaction.read',
+    {
+      shape: 'entity',
+    },
+  ),
+  operation(
+    'patch',
+    '/seller-details',
+    'Seller details',
+    'Set the seller invoices and credit notes name (legal name, address, tax id, company number, email, PNG or JPEG logo)',
+    'transaction.write',
+    { ...body('UpdateSellerDetailsBody', UpdateSellerDetailsBody) },
+  ),
   operation('get', '/sandbox-clock', 'Sandbox clock', 'Read the sandbox clock', 'sandbox_clock.read', {
     shape: 'entity',
     sandboxOnly: true,
@@ -708,7 +738,7 @@ const RESPONSES: Readonly<Record<string, ZodType>> = {
   'get /customers/:customer/usage-balances/:id': UsageBalanceResponse,
   'get /customers/:customer/usage-balances/:id/periods': UsagePeriodResponse,
   'post /payment-providers/:provider/webhooks/:accountId': ProviderNotificationAnswerResponse,
-  'post /payment-providers/:name/notifications': SandboxNotificationAnswerResponse,
+  'post /checkout/intent': BrowserCheckoutStartResponse,
   'get /checkout-settings': CheckoutSettingsResponse,
   'patch /checkout-settings': CheckoutSettingsResponse,
   'get /customers/:customer/payment-methods': PaymentMethodResponse,
@@ -758,6 +788,8 @@ const RESPONSES: Readonly<Record<string, ZodType>> = {
   'get /adjustments/:id/credit-note': LinkResponse,
   'get /tax-settings': TaxSettingsResponse,
   'patch /tax-settings': TaxSettingsResponse,
+  'get /seller-details': SellerDetailsResponse,
+  'patch /seller-details': SellerDetailsResponse,
   'get /sandbox-clock': SandboxClockResponse,
   'post /sandbox-clock/advance': SandboxClockResponse,
   'get /sandbox-payment-outcome': SandboxPaymentOutcomeResponse,

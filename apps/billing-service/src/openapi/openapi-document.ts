@@ -165,6 +165,11 @@ function successResponse(operation: ApiOperation): JsonObject {
         description: 'A stylesheet.',
         content: { 'text/css': { schema: { type: 'string', contentMediaType: 'text/css' } } },
       };
+    case 'js':
+      return {
+        description: 'A script.',
+        content: { 'text/javascript': { schema: { type: 'string', contentMediaType: 'text/javascript' } } },
+      };
     case 'redirect':
       return { description: 'See other: the checkout page, or a provider’s authentication page.' };
     case 'list':

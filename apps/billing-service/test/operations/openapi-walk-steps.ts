@@ -9,6 +9,7 @@ import { expect } from 'vitest';
 import { eventually } from '../notifications/webhook-receiver.js';
 import { CARDS, checkoutClient } from '../payments/checkout-client.js';
 import type { ApiClient, ApiResponse, WireObject } from '../support/api-client.js';
+import { LOGO_PNG_BASE64 as WALK_LOGO_PNG } from '../support/images.js';
 
 /** Ids and links the walk keeps between steps. */
 export type Fixtures = Record<string, string>;
@@ -379,6 +380,21 @@ export const TRANSACTION_STEPS: readonly WalkStep[] = [
   },
   { operation: 'get /tax-settings', request: () => ({ path: '/tax-settings' }) },
   { operation: 'patch /tax-settings', request: () => ({ path: '/tax-settings', body: { default_rate: '0.2' } }) },
+  { operation: 'get /seller-details', request: () => ({ path: '/seller-details' }) },
+  {
+    operation: 'patch /seller-details',
+    request: () => ({
+      path: '/seller-details',
+      body: {
+        legal_name: 'Walk Ltd',
+        address: { first_line: '1 Walk Street', city: 'London', postal_code: 'N1 1AA', country_code: 'GB' },
+        tax_identifier: 'GB123456789',
+        company_number: '01234567',
+        email: 'billing@walk.example',
+        logo: { data: WALK_LOGO_PNG },
+      },
+    }),
+  },
   { operation: 'get /checkout-settings', request: () => ({ path: '/checkout-settings' }) },
   {
     operation: 'patch /checkout-settings',
@@ -458,6 +474,13 @@ export const SUBSCRIPTION_STEPS: readonly WalkStep[] = [
     },
   },
   { operation: 'get /checkout/assets/checkout.css', request: () => ({ path: '/checkout/assets/checkout.css' }) },
+  {
+    operation: 'get /checkout/assets/stripe-checkout.js',
+    request: () => ({ path: '/checkout/assets/stripe-checkout.js' }),
+    keep: (response) => {
+      expect(response.text).toContain('stripe.elements(');
+    },
+  },
   {
     operation: 'get /customers/:customer/payment-methods',
     // The subscription bought through the hosted checkout with the sandbox success card saves that card.

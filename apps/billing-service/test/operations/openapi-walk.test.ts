@@ -46,9 +46,9 @@ const NOT_WALKED: Readonly<Record<string, string>> = {
   'get /checkout/return': 'provider return redirect: test/payments/checkout.test.ts (3-D Secure challenge)',
   'get /checkout/sandbox-authentication/:ref': 'HTML challenge page: test/payments/checkout.test.ts (3-D Secure)',
   'post /checkout/sandbox-authentication/:ref': 'form post, 303: test/payments/checkout.test.ts (3-D Secure)',
-  // Signed by the provider, answering a payment the provider holds as pending.
-  'post /payment-providers/:name/notifications':
-    'needs a pending sandbox payment: test/payments/provider-notifications.test.ts',
+  // Live only with a Stripe account that has a publishable key (the walk's sandbox takes test-card fields).
+  'post /checkout/intent':
+    'live with Stripe.js: test/payments/stripe-checkout.test.ts (both engines) and stripe-checkout.browser.test.ts',
   // Live only, and only with a configured Stripe provider (the walk runs the sandbox without one).
   'post /payment-providers/:provider/webhooks/:accountId':
     'live with a Stripe account: test/payments/stripe-live-payments.test.ts (local Stripe server)',

@@ -45,10 +45,14 @@ export const ProviderNotificationAnswer = entity(
   }),
 );
 
-export const SandboxNotificationAnswer = entity(
-  'SandboxNotificationAnswer',
-  'Whether the sandbox provider’s notification changed anything (false for a repeat).',
-  z.strictObject({ applied: z.boolean() }),
+export const BrowserCheckoutStart = entity(
+  'BrowserCheckoutStart',
+  'A payment the checkout page confirms with the provider’s browser library (Stripe.js): its client secret, never stored by Drawdown.',
+  z.strictObject({
+    payment_attempt_id: z.string(),
+    kind: z.enum(['checkout', 'setup']),
+    client_secret: z.string(),
+  }),
 );
 
 export const UsagePeriod = entity(
