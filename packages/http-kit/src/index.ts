@@ -5,6 +5,7 @@
  * bodies refused on the stream as soon as they pass their limit.
  */
 
+export { acceptedLanguageTags, firstAcceptedLanguage, languageOfTag } from './accept-language.js';
 export { readBodyWithin, readTextWithin } from './bounded-body.js';
 export { clientAddress, forwardedClientAddress, socketAddress } from './client-address.js';
 export { bodyLeftUnread, limitBody, readRequestText } from './request-body.js';

@@ -8,6 +8,8 @@
  * forms, because counts are written as figures beside a noun that does not change ("Invoices: 3").
  */
 
+import { firstAcceptedLanguage, languageOfTag as sharedLanguageOfTag } from '@drawdown/http-kit';
+
 export const LANGUAGES = ['en', 'de', 'fr', 'es', 'ja'] as const;
 export type Language = (typeof LANGUAGES)[number];
 
@@ -882,25 +884,7 @@ export function scriptMessagesOf(language: Language): Readonly<Record<string, st
 }
 
 function languageOfTag(tag: string | null | undefined): Language | null {
-  if (!tag) return null;
-  const primary = tag.trim().toLowerCase().split(/[-_]/)[0] ?? '';
-  return (LANGUAGES as readonly string[]).includes(primary) ? (primary as Language) : null;
-}
-
-/** The languages an Accept-Language header asks for, best first (q=0 dropped). */
-function acceptedLanguages(header: string | null | undefined): string[] {
-  if (!header) return [];
-  return header
-    .split(',')
-    .slice(0, 32)
-    .map((part, index) => {
-      const [tag = '', ...parameters] = part.trim().split(';');
-      const q = parameters.map((p) => /^\s*q=([\d.]+)\s*$/.exec(p)?.[1]).find((value) => value !== undefined);
-      return { tag: tag.trim(), q: q === undefined ? 1 : Number(q), index };
-    })
-    .filter((entry) => entry.tag !== '' && entry.q > 0 && !Number.isNaN(entry.q))
-    .sort((left, right) => right.q - left.q || left.index - right.index)
-    .map((entry) => entry.tag);
+  return sharedLanguageOfTag(LANGUAGES, tag);
 }
 
 /**
@@ -913,11 +897,7 @@ export function pickLanguage(
 ): Language {
   const stored = customerLocale && customerLocale.toLowerCase() !== 'en' ? languageOfTag(customerLocale) : null;
   if (stored) return stored;
-  for (const tag of acceptedLanguages(acceptLanguage)) {
-    const language = languageOfTag(tag);
-    if (language) return language;
-  }
-  return 'en';
+  return firstAcceptedLanguage(LANGUAGES, acceptLanguage) ?? 'en';
 }
 
 /**

@@ -5,7 +5,8 @@
  * Every text reaches the page through `escape`. Two forms: the customer's details (email and
  * address, which decide the tax) and the payment: the sandbox's test-card fields, or, for a live
  * account paying through Stripe, Stripe.js's Payment Element driven by one script from the page's
- * own path (ADR 1424), under a CSP that adds Stripe's documented origins and nothing else.
+ * own path (ADR 1424), under a CSP that adds Stripe's documented origins and nothing else. Every
+ * text is in the page's language, amounts, dates and country names in its locale (ADR 1433).
  */
 import {
   type CheckoutView,
@@ -14,6 +15,8 @@ import {
   type PaymentAttempt,
   type Transaction,
 } from '@drawdown/billing-core';
+import { addressNeeds, countryName, countryOptions } from './checkout-countries.js';
+import type { CheckoutLocale, CheckoutTranslate } from './checkout-messages.js';
 
 const HTML_ESCAPES: Readonly<Record<string, string>> = {
   '&': '&amp;',
@@ -91,7 +94,7 @@ form { background: #fff; border: 1px solid #d0d4da; border-radius: .5rem; paddin
 .field { margin-bottom: .75rem; }
 label { display: block; font-weight: 600; margin-bottom: .25rem; }
 .hint { color: #454c55; font-size: .9rem; margin: .25rem 0 0; }
-input[type=text], input[type=email] { box-sizing: border-box; width: 100%; min-height: 44px; font-size: 1rem; padding: .5rem; border: 1px solid #6b7280; border-radius: .25rem; }
+input[type=text], input[type=email], select { box-sizing: border-box; width: 100%; min-height: 44px; font-size: 1rem; padding: .5rem; border: 1px solid #6b7280; border-radius: .25rem; }
 .check label { display: inline; font-weight: 400; }
 .check input { width: 1.25rem; height: 1.25rem; vertical-align: middle; }
 button, .button { display: inline-block; min-height: 44px; font-size: 1rem; padding: .5rem 1.25rem; border-radius: .25rem; border: 0; background: #0b57d0; color: #fff; cursor: pointer; text-decoration: none; }
@@ -109,13 +112,24 @@ button.secondary { background: #454c55; }
 @media (prefers-reduced-motion: reduce) { * { transition: none !important; } }
 `;
 
-function money(amount: string, currencyCode: string): string {
-  return formatMinorUnits(BigInt(amount), currencyCode as CurrencyCode, 'en');
+function money(amount: string, currencyCode: string, locale: string): string {
+  return formatMinorUnits(BigInt(amount), currencyCode as CurrencyCode, locale);
 }
 
-function page(title: string, body: string, sandbox: boolean, scripts: readonly string[] = []): string {
+/** A calendar date in the page's locale (the instant's UTC day, as the API's dates are UTC). */
+function dateText(iso: string, locale: string): string {
+  return new Intl.DateTimeFormat(locale, { dateStyle: 'long', timeZone: 'UTC' }).format(new Date(iso));
+}
+
+function page(
+  l: CheckoutLocale,
+  title: string,
+  body: string,
+  sandbox: boolean,
+  scripts: readonly string[] = [],
+): string {
   return `<!doctype html>
-<html lang="en">
+<html lang="${l.language}">
 <head>
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
@@ -123,9 +137,9 @@ function page(title: string, body: string, sandbox: boolean, scripts: readonly s
 <link rel="stylesheet" href="/checkout/assets/checkout.css">
 </head>
 <body>
-<a class="skip" href="#main">Skip to the checkout</a>
+<a class="skip" href="#main">${escapeHtml(l.t('skip'))}</a>
 <main id="main">
-${sandbox ? '<p><span class="badge">Test mode: sandbox, no real payment</span></p>' : ''}
+${sandbox ? `<p><span class="badge">${escapeHtml(l.t('sandboxBadge'))}</span></p>` : ''}
 ${body}
 </main>
 ${scripts.map((src) => `<script src="${escapeHtml(src)}"></script>`).join('\n')}
@@ -133,54 +147,72 @@ ${scripts.map((src) => `<script src="${escapeHtml(src)}"></script>`).join('\n')}
 </html>`;
 }
 
-function cycleText(transaction: Transaction, index: number): string {
+const RENEWS_ONE = { day: 'renewsDay', week: 'renewsWeek', month: 'renewsMonth', year: 'renewsYear' } as const;
+const RENEWS_MANY = { day: 'renewsDays', week: 'renewsWeeks', month: 'renewsMonths', year: 'renewsYears' } as const;
+
+function cycleText(transaction: Transaction, index: number, l: CheckoutLocale): string {
   const cycle = transaction.items[index]?.price.billingCycle;
   if (!cycle) return '';
-  const unit = cycle.frequency === 1 ? cycle.interval : `${cycle.frequency} ${cycle.interval}s`;
-  return ` (renews every ${unit})`;
+  const text =
+    cycle.frequency === 1
+      ? l.t(RENEWS_ONE[cycle.interval])
+      : l.t(RENEWS_MANY[cycle.interval], { count: new Intl.NumberFormat(l.locale).format(cycle.frequency) });
+  return ` (${text})`;
 }
 
-function itemsTable(transaction: Transaction): string {
+function itemsTable(transaction: Transaction, l: CheckoutLocale): string {
+  const { t, locale } = l;
   const { totals, lineItems } = transaction.details;
   const currency = transaction.currencyCode;
+  const amount = (value: string) => escapeHtml(money(value, currency, locale));
   const rows = lineItems
     .map(
       (line, index) => `<tr>
-<th scope="row">${escapeHtml(line.product.name)}${escapeHtml(cycleText(transaction, index))}</th>
-<td class="amount">${line.quantity}</td>
-<td class="amount">${escapeHtml(money(line.totals.subtotal, currency))}</td>
+<th scope="row">${escapeHtml(line.product.name)}${escapeHtml(cycleText(transaction, index, l))}</th>
+<td class="amount">${escapeHtml(new Intl.NumberFormat(locale).format(line.quantity))}</td>
+<td class="amount">${amount(line.totals.subtotal)}</td>
 </tr>`,
     )
     .join('\n');
   const discount =
     BigInt(totals.discount) > 0n
-      ? `<tr><th scope="row" colspan="2">Discount</th><td class="amount">−${escapeHtml(money(totals.discount, currency))}</td></tr>`
+      ? `<tr><th scope="row" colspan="2">${escapeHtml(t('discount'))}</th><td class="amount">−${amount(totals.discount)}</td></tr>`
       : '';
   const credit =
     BigInt(totals.credit) > 0n
-      ? `<tr><th scope="row" colspan="2">Credit applied</th><td class="amount">−${escapeHtml(money(totals.credit, currency))}</td></tr>`
+      ? `<tr><th scope="row" colspan="2">${escapeHtml(t('creditApplied'))}</th><td class="amount">−${amount(totals.credit)}</td></tr>`
       : '';
-  return `<table>
-<caption>Your order</caption>
-<thead><tr><th scope="col">Item</th><th scope="col" class="amount">Quantity</th><th scope="col" class="amount">Amount</th></tr></thead>
+  const period = transaction.billingPeriod
+    ? `<p class="hint" id="billing-period">${escapeHtml(
+        t('billingPeriod', {
+          start: dateText(transaction.billingPeriod.startsAt, locale),
+          end: dateText(transaction.billingPeriod.endsAt, locale),
+        }),
+      )}</p>`
+    : '';
+  return `<p class="hint" id="order-date">${escapeHtml(t('orderDate', { date: dateText(transaction.createdAt, locale) }))}</p>
+${period}
+<table>
+<caption>${escapeHtml(t('yourOrder'))}</caption>
+<thead><tr><th scope="col">${escapeHtml(t('colItem'))}</th><th scope="col" class="amount">${escapeHtml(t('colQuantity'))}</th><th scope="col" class="amount">${escapeHtml(t('colAmount'))}</th></tr></thead>
 <tbody>
 ${rows}
 </tbody>
 <tfoot>
-<tr><th scope="row" colspan="2">Subtotal</th><td class="amount" id="subtotal">${escapeHtml(money(totals.subtotal, currency))}</td></tr>
+<tr><th scope="row" colspan="2">${escapeHtml(t('subtotal'))}</th><td class="amount" id="subtotal">${amount(totals.subtotal)}</td></tr>
 ${discount}
-<tr><th scope="row" colspan="2">Tax</th><td class="amount" id="tax">${escapeHtml(money(totals.tax, currency))}</td></tr>
+<tr><th scope="row" colspan="2">${escapeHtml(t('tax'))}</th><td class="amount" id="tax">${amount(totals.tax)}</td></tr>
 ${credit}
 ${
   transaction.status === 'completed' || transaction.status === 'paid'
-    ? `<tr><th scope="row" colspan="2">Paid</th><td class="amount" id="paid">${escapeHtml(money(totals.grandTotal, currency))}</td></tr>`
-    : `<tr><th scope="row" colspan="2">Due today</th><td class="amount" id="due">${escapeHtml(money(totals.balance, currency))}</td></tr>`
+    ? `<tr><th scope="row" colspan="2">${escapeHtml(t('paid'))}</th><td class="amount" id="paid">${amount(totals.grandTotal)}</td></tr>`
+    : `<tr><th scope="row" colspan="2">${escapeHtml(t('dueToday'))}</th><td class="amount" id="due">${amount(totals.balance)}</td></tr>`
 }
 </tfoot>
 </table>`;
 }
 
-/** Messages for the page: a failed form (400/409) or the newest attempt's outcome. */
+/** Messages for the page: a failed form (400/409) or the newest attempt's outcome, in the page's language. */
 export interface PageMessage {
   readonly kind: 'error' | 'success' | 'notice';
   readonly text: string;
@@ -198,34 +230,84 @@ export interface FormValues {
   readonly cardholder_name?: string;
 }
 
-function field(
-  name: string,
-  label: string,
-  options: {
-    readonly value?: string | undefined;
-    readonly type?: 'text' | 'email';
-    readonly autocomplete?: string;
-    readonly required?: boolean;
-    readonly hint?: string;
-    readonly error?: string | undefined;
-    readonly readonly?: boolean;
-    readonly inputmode?: string;
-    readonly maxlength?: number;
-  },
-): string {
-  const id = `field-${name}`;
+interface FieldOptions {
+  readonly value?: string | undefined;
+  readonly type?: 'text' | 'email';
+  readonly autocomplete?: string;
+  readonly required?: boolean;
+  readonly hint?: string | undefined;
+  readonly error?: string | undefined;
+  readonly readonly?: boolean;
+  readonly inputmode?: string;
+  readonly maxlength?: number;
+}
+
+function describedBy(id: string, options: FieldOptions): string {
   const described = [options.hint ? `${id}-hint` : '', options.error ? `${id}-error` : ''].filter(Boolean).join(' ');
+  return `${described ? ` aria-describedby="${described}"` : ''}${options.error ? ' aria-invalid="true"' : ''}`;
+}
+
+function fieldNotes(id: string, options: FieldOptions): string {
+  return `${options.hint ? `<p class="hint" id="${id}-hint">${escapeHtml(options.hint)}</p>` : ''}
+${options.error ? `<p class="field-error" id="${id}-error">${escapeHtml(options.error)}</p>` : ''}`;
+}
+
+function field(name: string, label: string, options: FieldOptions): string {
+  const id = `field-${name}`;
   return `<div class="field">
 <label for="${id}">${escapeHtml(label)}</label>
 <input id="${id}" name="${name}" type="${options.type ?? 'text'}"${options.value ? ` value="${escapeHtml(options.value)}"` : ''}${
     options.autocomplete ? ` autocomplete="${options.autocomplete}"` : ''
   }${options.required ? ' required' : ''}${options.readonly ? ' readonly' : ''}${
     options.inputmode ? ` inputmode="${options.inputmode}"` : ''
-  }${options.maxlength ? ` maxlength="${options.maxlength}"` : ''}${described ? ` aria-describedby="${described}"` : ''}${
-    options.error ? ' aria-invalid="true"' : ''
-  }>
-${options.hint ? `<p class="hint" id="${id}-hint">${escapeHtml(options.hint)}</p>` : ''}
-${options.error ? `<p class="field-error" id="${id}-error">${escapeHtml(options.error)}</p>` : ''}
+  }${options.maxlength ? ` maxlength="${options.maxlength}"` : ''}${describedBy(id, options)}>
+${fieldNotes(id, options)}
+</div>`;
+}
+
+/** The country as a native select of every country, named and sorted in the page's locale. */
+function countrySelect(l: CheckoutLocale, selected: string | undefined, error: string | undefined): string {
+  const id = 'field-country_code';
+  const chosen = (selected ?? '').trim().toUpperCase();
+  const options = countryOptions(l.locale)
+    .map(
+      (country) =>
+        `<option value="${country.code}"${country.code === chosen ? ' selected' : ''}>${escapeHtml(country.name)}</option>`,
+    )
+    .join('');
+  return `<div class="field">
+<label for="${id}">${escapeHtml(l.t('country'))}</label>
+<select id="${id}" name="country_code" autocomplete="country" required${describedBy(id, { error })}>
+<option value=""${chosen === '' ? ' selected' : ''}>${escapeHtml(l.t('chooseCountry'))}</option>
+${options}
+</select>
+${fieldNotes(id, { error })}
+</div>`;
+}
+
+/** The region and postal code fields, labelled and required as the chosen country needs. */
+function regionFields(
+  l: CheckoutLocale,
+  countryCode: string | undefined,
+  values: { readonly postal?: string | undefined; readonly region?: string | undefined },
+  errors: Readonly<Record<string, string>>,
+): string {
+  const { t } = l;
+  const needs = addressNeeds(countryCode);
+  const postalLabel = t(needs.postalKind === 'zip' ? 'zipCode' : 'postalCode');
+  const regionLabel = t(needs.regionKind);
+  const hint = needs.regionOrPostalRequired
+    ? t('regionalHint', {
+        country: countryName((countryCode ?? '').toUpperCase(), l.locale),
+        region: regionLabel,
+        postal: postalLabel,
+      })
+    : countryCode
+      ? undefined
+      : t('optionalHint');
+  return `<div class="row">
+${field('postal_code', postalLabel, { value: values.postal, autocomplete: 'postal-code', error: errors.postal_code, hint, maxlength: 100 })}
+${field('region', regionLabel, { value: values.region, autocomplete: 'address-level1', error: errors.region, maxlength: 100 })}
 </div>`;
 }
 
@@ -237,28 +319,28 @@ function messageBox(message: PageMessage | undefined): string {
 }
 
 /** What the newest attempt says to the customer, when nothing else does. */
-export function attemptMessage(attempt: PaymentAttempt | null, transaction: Transaction): PageMessage | undefined {
+export function attemptMessage(
+  attempt: PaymentAttempt | null,
+  transaction: Transaction,
+  t: CheckoutTranslate,
+): PageMessage | undefined {
   if (!attempt) return undefined;
   if (attempt.status === 'declined' && transaction.status !== 'completed') {
-    const reason =
-      attempt.errorCode === 'authentication_failed'
-        ? 'The card’s authentication was not completed.'
-        : 'Your card was declined.';
-    return { kind: 'error', text: `${reason} Nothing was charged. Try again or use another card.` };
+    return {
+      kind: 'error',
+      text: t(attempt.errorCode === 'authentication_failed' ? 'authenticationFailed' : 'declined'),
+    };
   }
-  if (attempt.status === 'requires_action') {
-    return { kind: 'notice', text: 'Your bank asks you to confirm this payment. Continue to authentication.' };
-  }
-  if (attempt.status === 'processing') {
-    return { kind: 'notice', text: 'Your payment is being processed. Reload this page in a moment.' };
-  }
+  if (attempt.status === 'requires_action') return { kind: 'notice', text: t('requiresAction') };
+  if (attempt.status === 'processing') return { kind: 'notice', text: t('processing') };
   return undefined;
 }
 
 export interface CheckoutPageInput {
   readonly view: CheckoutView;
   readonly sandbox: boolean;
-  /** `?_ptxn=` of this checkout, for the forms' actions. */
+  readonly locale: CheckoutLocale;
+  /** `?_ptxn=` of this checkout (and `&locale=` when asked for), for the forms' actions. */
   readonly query: string;
   readonly submissionKey: string;
   readonly message?: PageMessage | undefined;
@@ -281,63 +363,71 @@ const CARD_BRANDS: Readonly<Record<string, string>> = {
   maestro: 'Maestro',
 };
 
-function completedPanel(view: CheckoutView): string {
+function completedPanel(view: CheckoutView, l: CheckoutLocale): string {
+  const { t } = l;
   const { transaction } = view;
   const captured = [...transaction.payments].reverse().find((payment) => payment.status === 'captured');
   const card = captured?.methodDetails.card;
-  const brand = card ? (CARD_BRANDS[card.type] ?? card.type) : '';
-  const paidWith = card ? ` with ${brand} ending ${card.last4}` : '';
+  const cardText = card ? t('cardEnding', { brand: CARD_BRANDS[card.type] ?? card.type, last4: card.last4 }) : null;
   const zero = BigInt(transaction.details.totals.grandTotal) === 0n;
+  const amount = money(transaction.details.totals.grandTotal, transaction.currencyCode, l.locale);
   const text =
     transaction.origin === 'subscription_payment_method_change'
-      ? `Your payment method was updated${paidWith}.`
+      ? cardText
+        ? t('methodUpdatedWith', { card: cardText })
+        : t('methodUpdated')
       : zero
-        ? 'Your order is complete; nothing was charged.'
-        : `Payment received: ${money(transaction.details.totals.grandTotal, transaction.currencyCode)}${paidWith}. Thank you.`;
+        ? t('zeroComplete')
+        : cardText
+          ? t('paymentReceivedWith', { amount, card: cardText })
+          : t('paymentReceived', { amount });
   const subscription =
     transaction.subscriptionId && transaction.origin !== 'subscription_payment_method_change'
-      ? ' Your subscription is active.'
+      ? ` ${t('subscriptionActive')}`
       : '';
   return `<div class="success" role="status" id="checkout-message"><p>${escapeHtml(text + subscription)}</p></div>`;
 }
 
+function noticePanel(text: string): string {
+  return `<div class="notice" role="status" id="checkout-message"><p>${escapeHtml(text)}</p></div>`;
+}
+
 export function renderCheckoutPage(input: CheckoutPageInput): string {
-  const { view, sandbox, query } = input;
+  const { view, sandbox, query, locale: l } = input;
+  const { t } = l;
   const { transaction, customer, address } = view;
-  const title = `Checkout: ${view.merchantName}`;
-  const header = `<h1>Checkout</h1><p class="merchant">Paying ${escapeHtml(view.merchantName)}</p>`;
-  const order = itemsTable(transaction);
+  const title = t('title', { merchant: view.merchantName });
+  const header = `<h1>${escapeHtml(t('heading'))}</h1><p class="merchant">${escapeHtml(t('paying', { merchant: view.merchantName }))}</p>`;
+  const order = itemsTable(transaction, l);
   const refusal = input.message?.kind === 'error' ? messageBox(input.message) : '';
   if (transaction.status === 'completed' || transaction.status === 'paid') {
-    return page(title, `${header}${refusal}${completedPanel(view)}${order}`, sandbox);
+    return page(l, title, `${header}${refusal}${completedPanel(view, l)}${order}`, sandbox);
   }
   if (transaction.status === 'canceled') {
-    return page(
-      title,
-      `${header}${refusal}<div class="notice" role="status" id="checkout-message"><p>This checkout is no longer available: the transaction was canceled. Nothing was charged.</p></div>${order}`,
-      sandbox,
-    );
+    return page(l, title, `${header}${refusal}${noticePanel(t('canceled'))}${order}`, sandbox);
   }
   // No provider, or Stripe without the publishable key Stripe.js needs: no card can be taken here.
   if (!view.takesCards) {
     return page(
+      l,
       title,
-      `${header}${refusal}<div class="notice" role="status" id="checkout-message"><p>This checkout cannot take card payments. Contact ${escapeHtml(view.merchantName)} to pay.</p></div>${order}`,
+      `${header}${refusal}${noticePanel(t('noProvider', { merchant: view.merchantName }))}${order}`,
       sandbox,
     );
   }
-  const message = input.message ?? attemptMessage(view.attempt, transaction);
+  const message = input.message ?? attemptMessage(view.attempt, transaction, t);
   const errors = input.message?.fields ?? {};
   const values = input.values ?? {};
   const takesDetails =
     (transaction.status === 'draft' || transaction.status === 'ready') &&
     !transaction.payments.some((payment) => payment.status === 'captured');
   const locked = customer !== null && transaction.customerId !== null;
+  const country = values.country_code ?? address?.countryCode;
   const details = takesDetails
     ? `<form method="post" action="/checkout/details${query}" aria-labelledby="details-heading" novalidate>
-<h2 id="details-heading">1. Your details</h2>
-<p class="hint">Tax is worked out for your address before you pay.</p>
-${field('email', 'Email', {
+<h2 id="details-heading">${escapeHtml(t('detailsHeading'))}</h2>
+<p class="hint">${escapeHtml(t('taxHint'))}</p>
+${field('email', t('email'), {
   type: 'email',
   value: values.email ?? customer?.email,
   autocomplete: 'email',
@@ -346,30 +436,24 @@ ${field('email', 'Email', {
   error: errors.email,
   maxlength: 320,
 })}
-${field('country_code', 'Country code', {
-  value: values.country_code ?? address?.countryCode,
-  autocomplete: 'country',
-  required: true,
-  hint: 'Two letters, for example GB, DE or US.',
-  error: errors.country_code,
-  maxlength: 2,
-})}
-<div class="row">
-${field('postal_code', 'Postal code', { value: values.postal_code ?? address?.postalCode ?? undefined, autocomplete: 'postal-code', error: errors.postal_code, maxlength: 100 })}
-${field('region', 'Region or state', { value: values.region ?? address?.region ?? undefined, autocomplete: 'address-level1', error: errors.region, maxlength: 100 })}
-</div>
-${field('city', 'City', { value: values.city ?? address?.city ?? undefined, autocomplete: 'address-level2', error: errors.city, maxlength: 200 })}
-${field('first_line', 'Address', { value: values.first_line ?? address?.firstLine ?? undefined, autocomplete: 'address-line1', error: errors.first_line, maxlength: 300 })}
-<button type="submit" class="secondary">${transaction.status === 'ready' ? 'Update details and tax' : 'Continue'}</button>
+${countrySelect(l, country, errors.country_code)}
+${regionFields(l, country, { postal: values.postal_code ?? address?.postalCode ?? undefined, region: values.region ?? address?.region ?? undefined }, errors)}
+${field('city', t('city'), { value: values.city ?? address?.city ?? undefined, autocomplete: 'address-level2', error: errors.city, maxlength: 200 })}
+${field('first_line', t('address'), { value: values.first_line ?? address?.firstLine ?? undefined, autocomplete: 'address-line1', error: errors.first_line, maxlength: 300 })}
+<button type="submit" class="secondary">${escapeHtml(transaction.status === 'ready' ? t('updateDetails') : t('continue'))}</button>
 </form>`
-    : `<h2>1. Your details</h2><p>${escapeHtml(customer?.email ?? '')}${address ? ` · ${escapeHtml(address.countryCode)}` : ''}</p>`;
+    : `<h2>${escapeHtml(t('detailsHeading'))}</h2><p>${escapeHtml(
+        address
+          ? t('detailsSummary', { email: customer?.email ?? '', country: countryName(address.countryCode, l.locale) })
+          : (customer?.email ?? ''),
+      )}</p>`;
   const payable = ['ready', 'billed', 'past_due'].includes(transaction.status) && transaction.addressId !== null;
   const balance = transaction.details.totals.balance;
   const zero = BigInt(balance) <= 0n;
   const recurring = transaction.items.some((item) => item.price.billingCycle !== null);
   const action =
     view.attempt?.status === 'requires_action' && view.attempt.actionUrl
-      ? `<p><a class="button" href="${escapeHtml(view.attempt.actionUrl)}">Continue to authentication</a></p>`
+      ? `<p><a class="button" href="${escapeHtml(view.attempt.actionUrl)}">${escapeHtml(t('continueToAuthentication'))}</a></p>`
       : '';
   const browser = input.browser && view.browserKey !== null ? input.browser : undefined;
   const waiting = view.attempt?.status === 'requires_action' || view.attempt?.status === 'processing';
@@ -377,7 +461,7 @@ ${field('first_line', 'Address', { value: values.first_line ?? address?.firstLin
     // Stripe.js keeps the card: an unconfirmed PaymentIntent in flight is confirmed again, not refused.
     const notice = waiting && !input.message ? undefined : message;
     const form = browserPaymentForm(input, browser, { balance, zero, recurring });
-    return page(title, `${header}${messageBox(notice)}${order}${details}${form}`, sandbox, [
+    return page(l, title, `${header}${messageBox(notice)}${order}${details}${form}`, sandbox, [
       browser.scriptUrl,
       STRIPE_CHECKOUT_SCRIPT_PATH,
     ]);
@@ -385,34 +469,34 @@ ${field('first_line', 'Address', { value: values.first_line ?? address?.firstLin
   const payment =
     payable && !waiting
       ? `<form method="post" action="/checkout/pay${query}" aria-labelledby="payment-heading" novalidate>
-<h2 id="payment-heading">2. Payment</h2>
+<h2 id="payment-heading">${escapeHtml(t('paymentHeading'))}</h2>
 <input type="hidden" name="submission_key" value="${escapeHtml(input.submissionKey)}">
 <input type="hidden" name="expected_amount" value="${escapeHtml(zero ? '0' : balance)}">
 ${
   sandbox
-    ? `<p class="hint" id="test-cards">Sandbox test cards, with any name, any future expiry and any security code:</p>
+    ? `<p class="hint" id="test-cards">${escapeHtml(t('testCardsHint'))}</p>
 <ul class="cards" aria-describedby="test-cards">
-<li>4242 4242 4242 4242: payment succeeds</li>
-<li>4000 0038 0000 0446: asks for 3-D Secure authentication</li>
-<li>4000 0000 0000 0002: declined</li>
+<li>${escapeHtml(t('testCardSuccess', { number: '4242 4242 4242 4242' }))}</li>
+<li>${escapeHtml(t('testCardChallenge', { number: '4000 0038 0000 0446' }))}</li>
+<li>${escapeHtml(t('testCardDecline', { number: '4000 0000 0000 0002' }))}</li>
 </ul>`
     : ''
 }
-${field('cardholder_name', 'Name on card', { value: values.cardholder_name, autocomplete: 'cc-name', required: true, error: errors.cardholder_name, maxlength: 200 })}
-${field('card_number', 'Card number', { autocomplete: 'cc-number', inputmode: 'numeric', required: true, error: errors.card_number, maxlength: 32 })}
+${field('cardholder_name', t('nameOnCard'), { value: values.cardholder_name, autocomplete: 'cc-name', required: true, error: errors.cardholder_name, maxlength: 200 })}
+${field('card_number', t('cardNumber'), { autocomplete: 'cc-number', inputmode: 'numeric', required: true, error: errors.card_number, maxlength: 32 })}
 <div class="row">
-${field('card_expiry', 'Expiry (MM/YY)', { autocomplete: 'cc-exp', required: true, error: errors.card_expiry, maxlength: 7 })}
-${field('card_cvc', 'Security code', { autocomplete: 'cc-csc', inputmode: 'numeric', required: true, error: errors.card_cvc, maxlength: 4 })}
+${field('card_expiry', t('expiry'), { autocomplete: 'cc-exp', required: true, error: errors.card_expiry, maxlength: 7 })}
+${field('card_cvc', t('securityCode'), { autocomplete: 'cc-csc', inputmode: 'numeric', required: true, error: errors.card_cvc, maxlength: 4 })}
 </div>
 ${
   recurring || zero
-    ? `<p class="hint">Your card is saved for this subscription’s future payments.</p>`
-    : `<div class="field check"><input id="field-save_method" type="checkbox" name="save_method" value="on"> <label for="field-save_method">Save this card for future purchases</label></div>`
+    ? `<p class="hint">${escapeHtml(t('cardSavedHint'))}</p>`
+    : `<div class="field check"><input id="field-save_method" type="checkbox" name="save_method" value="on"> <label for="field-save_method">${escapeHtml(t('saveCardLabel'))}</label></div>`
 }
-<button type="submit" id="pay-button">${zero ? 'Save card' : `Pay ${escapeHtml(money(balance, transaction.currencyCode))}`}</button>
+<button type="submit" id="pay-button">${escapeHtml(zero ? t('saveCardButton') : t('payButton', { amount: money(balance, transaction.currencyCode, l.locale) }))}</button>
 </form>`
       : '';
-  return page(title, `${header}${messageBox(message)}${action}${order}${details}${payment}`, sandbox);
+  return page(l, title, `${header}${messageBox(message)}${action}${order}${details}${payment}`, sandbox);
 }
 
 function browserPaymentForm(
@@ -420,30 +504,35 @@ function browserPaymentForm(
   browser: { readonly scriptUrl: string; readonly returnUrl: string },
   due: { readonly balance: string; readonly zero: boolean; readonly recurring: boolean },
 ): string {
+  const { t, locale } = input.locale;
   const { transaction } = input.view;
   const amount = due.zero ? '0' : due.balance;
   const keeps = due.recurring || due.zero;
   return `<form id="stripe-payment" method="post" action="/checkout/pay${input.query}" aria-labelledby="payment-heading" novalidate
  data-publishable-key="${escapeHtml(input.view.browserKey ?? '')}"
+ data-locale="${escapeHtml(input.locale.language)}"
  data-mode="${due.zero ? 'setup' : 'payment'}"
  data-amount="${escapeHtml(amount)}"
  data-currency="${escapeHtml(transaction.currencyCode.toLowerCase())}"
  data-future-usage="${keeps ? 'off_session' : ''}"
  data-intent-url="/checkout/intent${input.query}"
- data-return-url="${escapeHtml(browser.returnUrl)}">
-<h2 id="payment-heading">2. Payment</h2>
+ data-return-url="${escapeHtml(browser.returnUrl)}"
+ data-message-not-started="${escapeHtml(t('paymentNotStarted'))}"
+ data-message-not-confirmed="${escapeHtml(t('paymentNotConfirmed'))}"
+ data-message-connection="${escapeHtml(t('paymentConnection'))}">
+<h2 id="payment-heading">${escapeHtml(t('paymentHeading'))}</h2>
 <input type="hidden" name="submission_key" value="${escapeHtml(input.submissionKey)}">
 <input type="hidden" name="expected_amount" value="${escapeHtml(amount)}">
-<p class="hint" id="card-hint">Your card details go to Stripe, our payment processor, never to this site.</p>
+<p class="hint" id="card-hint">${escapeHtml(t('stripeCardHint'))}</p>
 <div id="payment-element" aria-describedby="card-hint"></div>
 <div class="error" role="alert" id="payment-error" tabindex="-1" hidden></div>
-<noscript><p class="notice">Paying by card needs JavaScript: the card form is Stripe’s.</p></noscript>
+<noscript><p class="notice">${escapeHtml(t('stripeNeedsScript'))}</p></noscript>
 ${
   keeps
-    ? `<p class="hint">Your card is saved for this subscription’s future payments.</p>`
-    : `<div class="field check"><input id="field-save_method" type="checkbox" name="save_method" value="on"> <label for="field-save_method">Save this card for future purchases</label></div>`
+    ? `<p class="hint">${escapeHtml(t('cardSavedHint'))}</p>`
+    : `<div class="field check"><input id="field-save_method" type="checkbox" name="save_method" value="on"> <label for="field-save_method">${escapeHtml(t('saveCardLabel'))}</label></div>`
 }
-<button type="submit" id="pay-button">${due.zero ? 'Save card' : `Pay ${escapeHtml(money(due.balance, transaction.currencyCode))}`}</button>
+<button type="submit" id="pay-button">${escapeHtml(due.zero ? t('saveCardButton') : t('payButton', { amount: money(due.balance, transaction.currencyCode, locale) }))}</button>
 </form>`;
 }
 
@@ -460,7 +549,7 @@ export const STRIPE_CHECKOUT_SCRIPT = `'use strict';
   var form = document.getElementById('stripe-payment');
   if (!form || typeof window.Stripe !== 'function') return;
   var data = form.dataset;
-  var stripe = window.Stripe(data.publishableKey);
+  var stripe = window.Stripe(data.publishableKey, { locale: data.locale });
   var setup = data.mode === 'setup';
   var options = setup
     ? { mode: 'setup', currency: data.currency, paymentMethodTypes: ['card'] }
@@ -496,7 +585,7 @@ export const STRIPE_CHECKOUT_SCRIPT = `'use strict';
         credentials: 'same-origin',
       }).then(function (response) {
         return response.json().then(function (answer) {
-          if (!response.ok) return showError(answer.error ? answer.error.detail : 'The payment could not be started.');
+          if (!response.ok) return showError(data.messageNotStarted);
           var confirm = answer.data.kind === 'setup' ? stripe.confirmSetup : stripe.confirmPayment;
           return confirm.call(stripe, {
             elements: elements,
@@ -505,12 +594,12 @@ export const STRIPE_CHECKOUT_SCRIPT = `'use strict';
           }).then(function (result) {
             // Only a failure comes back: on success Stripe.js has gone to the return URL.
             if (result.error && result.error.type === 'card_error') return window.location.assign(data.returnUrl);
-            showError(result.error ? result.error.message : 'The payment could not be confirmed.');
+            showError(result.error && result.error.message ? result.error.message : data.messageNotConfirmed);
           });
         });
       });
     }).catch(function () {
-      showError('The payment could not be started. Check your connection and try again.');
+      showError(data.messageConnection);
     });
   });
 })();
@@ -519,31 +608,39 @@ export const STRIPE_CHECKOUT_SCRIPT = `'use strict';
 export function renderChallengePage(input: {
   readonly attempt: PaymentAttempt;
   readonly providerPaymentRef: string;
+  readonly locale: CheckoutLocale;
 }): string {
-  const { attempt } = input;
-  const amount =
-    BigInt(attempt.amount) > 0n ? money(attempt.amount, attempt.currencyCode) : 'no charge (saving the card)';
+  const { attempt, locale: l } = input;
+  const { t } = l;
   const waiting = attempt.status === 'requires_action';
+  const text =
+    BigInt(attempt.amount) > 0n
+      ? t('confirmText', { amount: money(attempt.amount, attempt.currencyCode, l.locale) })
+      : t('confirmSetupText');
+  const action = `/checkout/sandbox-authentication/${escapeHtml(input.providerPaymentRef)}${
+    l.querySuffix ? `?${escapeHtml(l.querySuffix.slice(1))}` : ''
+  }`;
   const body = waiting
-    ? `<h1>Confirm this payment</h1>
-<p>Your bank asks you to confirm a payment of ${escapeHtml(amount)}. This page stands in for the bank’s 3-D Secure check.</p>
-<form method="post" action="/checkout/sandbox-authentication/${escapeHtml(input.providerPaymentRef)}">
+    ? `<h1>${escapeHtml(t('confirmTitle'))}</h1>
+<p>${escapeHtml(text)}</p>
+<form method="post" action="${action}">
 <input type="hidden" name="outcome" value="pass">
-<button type="submit">Complete authentication</button>
+<button type="submit">${escapeHtml(t('completeAuthentication'))}</button>
 </form>
-<form method="post" action="/checkout/sandbox-authentication/${escapeHtml(input.providerPaymentRef)}">
+<form method="post" action="${action}">
 <input type="hidden" name="outcome" value="fail">
-<button type="submit" class="secondary">Fail authentication</button>
+<button type="submit" class="secondary">${escapeHtml(t('failAuthentication'))}</button>
 </form>`
-    : `<h1>Authentication finished</h1><p><a href="/checkout?_ptxn=${escapeHtml(attempt.transactionId)}">Back to the checkout</a></p>`;
-  return page('Confirm this payment', body, true);
+    : `<h1>${escapeHtml(t('authenticationFinished'))}</h1><p><a href="/checkout?_ptxn=${escapeHtml(attempt.transactionId)}${escapeHtml(l.querySuffix)}">${escapeHtml(t('backToCheckout'))}</a></p>`;
+  return page(l, t('confirmTitle'), body, true);
 }
 
 /** The page for a link that names no transaction of this environment. */
-export function renderNotFoundPage(sandbox: boolean): string {
+export function renderNotFoundPage(sandbox: boolean, l: CheckoutLocale): string {
   return page(
-    'Checkout not found',
-    '<h1>Checkout not found</h1><p>This checkout link is not valid. Ask the seller for a new link.</p>',
+    l,
+    l.t('notFoundTitle'),
+    `<h1>${escapeHtml(l.t('notFoundTitle'))}</h1><p>${escapeHtml(l.t('notFoundText'))}</p>`,
     sandbox,
   );
 }

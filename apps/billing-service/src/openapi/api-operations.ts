@@ -415,9 +415,16 @@ const OPERATIONS: readonly ApiOperation[] = [
     ...body('CreateAdjustmentBody', CreateAdjustmentBody),
     status: 201,
   }),
-  operation('get', '/checkout', 'Checkout', 'The hosted checkout page of a transaction (`?_ptxn=txn_…`)', null, {
-    shape: 'html',
-  }),
+  operation(
+    'get',
+    '/checkout',
+    'Checkout',
+    'The hosted checkout page of a transaction (`?_ptxn=txn_…`; `&locale=de` picks en, de, fr, es or ja)',
+    null,
+    {
+      shape: 'html',
+    },
+  ),
   operation('get', '/checkout/assets/checkout.css', 'Checkout', 'The checkout page’s stylesheet', null, {
     shape: 'css',
   }),

@@ -50,7 +50,6 @@ interface Walk {
   readonly fields: Readonly<Record<string, Verdict>>;
 }
 
-const notOffered = (value: unknown): Verdict => ({ refused: 'field_not_supported', value });
 const unknownField = (value: unknown): Verdict => ({ refused: 'invalid_field', value });
 
 /** The non-catalogue items of transaction bodies and previews (ADR 1108): each field has its effect. */
@@ -245,7 +244,7 @@ const WALKS: readonly Walk[] = [
       businessId: { effect: 'transactions/location-tax.test.ts' },
       currencyCode: { effect: 'transactions/previews.test.ts' },
       discountId: { effect: 'transactions/previews.test.ts' },
-      customerIpAddress: notOffered('203.0.113.7'),
+      customerIpAddress: { effect: 'transactions/ip-location-previews.test.ts' },
       address: { effect: 'transactions/previews.test.ts' },
       ignoreTrials: { effect: 'subscriptions/trials.test.ts' },
       discount: { effect: 'transactions/previews.test.ts' },
@@ -275,7 +274,7 @@ const WALKS: readonly Walk[] = [
       currencyCode: { effect: 'transactions/previews.test.ts' },
       discountId: { effect: 'transactions/previews.test.ts' },
       address: { effect: 'transactions/previews.test.ts' },
-      customerIpAddress: notOffered('203.0.113.7'),
+      customerIpAddress: { effect: 'transactions/ip-location-previews.test.ts' },
     },
   },
 ];

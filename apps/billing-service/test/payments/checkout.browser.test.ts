@@ -53,7 +53,7 @@ describe('the hosted checkout in Chromium', () => {
   }
 
   async function fillDetails(): Promise<void> {
-    await page.getByLabel('Country code').fill('DE');
+    await page.getByLabel('Country').selectOption('DE');
     await page.getByLabel('Postal code').fill('10115');
     await page.getByLabel('City').fill('Berlin');
     await page.getByRole('button', { name: 'Continue' }).click();

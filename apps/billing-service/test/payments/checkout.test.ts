@@ -253,7 +253,7 @@ describe.each(ENGINES)('%s: hosted checkout', (engine) => {
     const id = await subscriptionTransaction();
     const real = await checkout.pay(id, '5555 5555 5555 4444');
     expect(real.status).toBe(400);
-    expect(real.text).toContain('only its test cards');
+    expect(real.text).toContain('The sandbox takes only the test cards listed above.');
     expect(real.text).not.toContain('5555 5555 5555 4444');
     const expired = await checkout.pay(id, CARDS.success, { card_expiry: '01/20' });
     expect(expired.status).toBe(400);

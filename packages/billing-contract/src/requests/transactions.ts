@@ -136,7 +136,8 @@ const previewFields = {
   address: previewAddress.nullable().optional(),
   business_id: idOf('biz').nullable().optional(),
   discount_id: idOf('dsc').nullable().optional(),
-  customer_ip_address: z.unknown().optional(),
+  /** Localizes prices and tax by its country when no address is sent (ADR 1434). */
+  customer_ip_address: z.string().max(45).nullable().optional(),
 };
 
 export const PreviewTransactionBody = z.strictObject({
@@ -155,4 +156,4 @@ export const PricingPreviewBody = z.strictObject({
 });
 
 /** Preview fields refused by name when sent with a value other than null. */
-export const UNSUPPORTED_PREVIEW_FIELDS = ['customer_ip_address'] as const;
+export const UNSUPPORTED_PREVIEW_FIELDS: readonly string[] = [];

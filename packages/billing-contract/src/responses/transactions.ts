@@ -233,7 +233,7 @@ const previewParties = {
   business_id: z.null(),
   currency_code: currencyCode,
   discount_id: z.null(),
-  customer_ip_address: z.null(),
+  customer_ip_address: z.string().nullable(),
   address: z.strictObject({ country_code: countryCode, postal_code: z.string().nullable().optional() }).nullable(),
 };
 

@@ -41,6 +41,13 @@ export interface PreviewTransactionInput {
   readonly discountId?: string | null | undefined;
   /** A non-catalogue discount the transaction would create (validated, not stored; transaction preview only). */
   readonly discount?: DiscountTermsInput | null | undefined;
+  /** The customer's IP address as sent (`customer_ip_address`), echoed on the preview. */
+  readonly customerIpAddress?: string | null | undefined;
+  /**
+   * The country the edge located `customerIpAddress` in (ADR 1434), or null when it has none.
+   * It localizes prices and tax only when neither `address` nor `address_id` is sent.
+   */
+  readonly ipCountryCode?: string | null | undefined;
   /** Wire names of public API fields sent that previews do not offer: each is refused. */
   readonly unsupportedFields?: readonly string[] | undefined;
 }
@@ -54,6 +61,7 @@ export interface TransactionPreview {
   readonly address: PreviewAddress | null;
   /** The catalogue discount applied, if one was named. */
   readonly discountId: string | null;
+  readonly customerIpAddress: string | null;
   /** The transaction as it would be built; never stored. */
   readonly transaction: Transaction;
 }
@@ -93,7 +101,8 @@ export async function previewTransaction(
       customer,
       address,
       business,
-      countryCode: input.address?.countryCode ?? null,
+      // An address sent or stored wins over the IP address's country (ADR 1434).
+      countryCode: input.address?.countryCode ?? (input.addressId ? null : (input.ipCountryCode ?? null)),
       postalCode: input.address?.postalCode ?? null,
       currencyCode: input.currencyCode ?? undefined,
       collectionMode: 'automatic',
@@ -111,6 +120,7 @@ export async function previewTransaction(
     currencyCode: transaction.currencyCode,
     address: address ? { countryCode: address.countryCode, postalCode: address.postalCode } : (input.address ?? null),
     discountId: input.discountId ?? null,
+    customerIpAddress: input.customerIpAddress ?? null,
     transaction,
   };
 }

@@ -6,12 +6,15 @@
  * environment's provider, `GET /checkout/return` is where an authentication step comes back to.
  * The sandbox's 3-D Secure challenge page lives at `/checkout/sandbox-authentication/{ref}`;
  * providers' webhooks go to `POST /payment-providers/{provider}/webhooks/{account_id}` (ADR 1425).
- * Forms post and redirect (303) to the page, so a reload never resubmits.
+ * Forms post and redirect (303) to the page, so a reload never resubmits. Every page is in the
+ * language `?locale=` names, else the customer's stored locale, else the browser's (ADR 1433);
+ * forms and redirects keep `?locale=`.
  */
 import { randomBytes } from 'node:crypto';
 import { BrowserCheckoutBody, CheckoutFormBody } from '@drawdown/billing-contract';
 import {
   BillingError,
+  type CheckoutView,
   type Environment,
   holdsUnstorableText,
   isIdOf,
@@ -19,6 +22,8 @@ import {
   UNSTORABLE_TEXT_REASON,
 } from '@drawdown/billing-core';
 import type { Context, Hono } from 'hono';
+import { addressNeeds, countryName, isCountryCode } from '../../checkout/checkout-countries.js';
+import { type CheckoutLocale, localizeCheckoutError, pickCheckoutLocale } from '../../checkout/checkout-messages.js';
 import {
   CHECKOUT_HEADERS,
   CHECKOUT_STYLESHEET,
@@ -93,10 +98,58 @@ function statusOf(error: BillingError): Status {
   return status === 409 || status === 404 || status === 403 ? status : 400;
 }
 
-function pageMessage(error: BillingError): PageMessage {
-  const fields: Record<string, string> = {};
-  for (const fieldError of error.fieldErrors) fields[fieldError.field] = fieldError.message;
-  return { kind: 'error', text: error.detail, fields };
+/** The page's language and locale for this request, and for this checkout's customer. */
+function localeOf(c: Context<AppEnv>, view?: CheckoutView): CheckoutLocale {
+  return pickCheckoutLocale({
+    query: c.req.query('locale'),
+    customerLocale: view?.customer?.locale,
+    acceptLanguage: c.req.header('accept-language'),
+  });
+}
+
+/** A refusal the page itself makes before the core sees the form: already in the page's language. */
+class CheckoutFormRefusal extends BillingError {
+  constructor(readonly pageMessage: PageMessage) {
+    super(
+      'invalid_field',
+      pageMessage.text,
+      Object.entries(pageMessage.fields ?? {}).map(([field, text]) => ({ field, message: text })),
+    );
+  }
+}
+
+/**
+ * The address fields as the chosen country needs them (ADR 1433): a country from the select's list,
+ * and where the tax follows the region (United States, Canada, Spain) the region or postal code.
+ */
+function checkAddressForm(form: Record<string, string>, l: CheckoutLocale): void {
+  const code = (form.country_code ?? '').trim().toUpperCase();
+  if (!isCountryCode(code)) {
+    throw new CheckoutFormRefusal({
+      kind: 'error',
+      text: l.t('errorSummary'),
+      fields: { country_code: l.t('errCountry') },
+    });
+  }
+  const needs = addressNeeds(code);
+  if (needs.regionOrPostalRequired && !(form.postal_code ?? '').trim() && !(form.region ?? '').trim()) {
+    const text = l.t('errRegionOrPostal', {
+      country: countryName(code, l.locale),
+      region: l.t(needs.regionKind),
+      postal: l.t(needs.postalKind === 'zip' ? 'zipCode' : 'postalCode'),
+    });
+    throw new CheckoutFormRefusal({ kind: 'error', text: l.t('errorSummary'), fields: { postal_code: text } });
+  }
+}
+
+function pageMessage(error: BillingError, l: CheckoutLocale, view: CheckoutView, sandbox: boolean): PageMessage {
+  if (error instanceof CheckoutFormRefusal) return error.pageMessage;
+  const status = view.transaction.status;
+  const localized = localizeCheckoutError(error, l.t, {
+    sandbox,
+    alreadyPaid: status === 'completed' || status === 'paid',
+  });
+  return { kind: 'error', text: localized.text, fields: localized.fields };
 }
 
 function cardInput(form: Record<string, string>): MethodInput {
@@ -134,23 +187,25 @@ export function registerCheckoutRoutes(
   async function showPage(
     c: Context<AppEnv>,
     transactionId: string,
-    message?: PageMessage,
+    refusal?: BillingError,
     values?: FormValues,
   ): Promise<RenderedPage> {
     const view = await c.var.useCases.openCheckout(environment, transactionId);
+    const locale = localeOf(c, view);
     const browser =
       view.browserKey !== null
         ? {
             scriptUrl: options.stripeJsUrl,
-            returnUrl: `${c.var.publicBaseUrl}/checkout/return?_ptxn=${transactionId}`,
+            returnUrl: `${c.var.publicBaseUrl}/checkout/return?_ptxn=${transactionId}${locale.querySuffix}`,
           }
         : undefined;
     const body = renderCheckoutPage({
       view,
       sandbox,
-      query: `?_ptxn=${transactionId}`,
+      locale,
+      query: `?_ptxn=${transactionId}${locale.querySuffix}`,
       submissionKey: newSubmissionKey(),
-      message,
+      message: refusal ? pageMessage(refusal, locale, view, sandbox) : undefined,
       values,
       browser,
     });
@@ -160,17 +215,23 @@ export function registerCheckoutRoutes(
   /** Runs a form's action; a refusal re-renders the page with the message and what was entered (never card details). */
   async function handleForm(
     c: Context<AppEnv>,
-    action: (transactionId: string, form: Record<string, string>) => Promise<string | undefined>,
+    action: (
+      transactionId: string,
+      form: Record<string, string>,
+      locale: CheckoutLocale,
+    ) => Promise<string | undefined>,
   ): Promise<Response> {
     const transactionId = transactionIdOf(c);
+    const locale = localeOf(c);
     refuseCrossSite(c);
     const form = await readForm(c);
     try {
-      const redirect = await action(transactionId, form);
-      return seeOther(c, redirect ?? `/checkout?_ptxn=${transactionId}`);
+      const view = await c.var.useCases.openCheckout(environment, transactionId);
+      const redirect = await action(transactionId, form, localeOf(c, view));
+      return seeOther(c, redirect ?? `/checkout?_ptxn=${transactionId}${locale.querySuffix}`);
     } catch (error) {
       if (!(error instanceof BillingError) || error.code === 'not_found') throw error;
-      return html(c, await showPage(c, transactionId, pageMessage(error), formValues(form)), statusOf(error));
+      return html(c, await showPage(c, transactionId, error, formValues(form)), statusOf(error));
     }
   }
 
@@ -190,13 +251,16 @@ export function registerCheckoutRoutes(
     try {
       return html(c, await showPage(c, transactionIdOf(c)));
     } catch (error) {
-      if (error instanceof BillingError && error.code === 'not_found') return html(c, renderNotFoundPage(sandbox), 404);
+      if (error instanceof BillingError && error.code === 'not_found') {
+        return html(c, renderNotFoundPage(sandbox, localeOf(c)), 404);
+      }
       throw error;
     }
   });
 
   app.post('/checkout/details', (c) =>
-    handleForm(c, async (transactionId, form) => {
+    handleForm(c, async (transactionId, form, locale) => {
+      checkAddressForm(form, locale);
       await c.var.useCases.setCheckoutDetails(environment, transactionId, {
         email: form.email ?? '',
         address: {
@@ -212,16 +276,20 @@ export function registerCheckoutRoutes(
   );
 
   app.post('/checkout/pay', (c) =>
-    handleForm(c, async (transactionId, form) => {
+    handleForm(c, async (transactionId, form, locale) => {
       const view = await c.var.useCases.submitCheckout(environment, transactionId, {
         submissionKey: form.submission_key ?? '',
         expectedAmount: form.expected_amount ?? '',
         method: cardInput(form),
         saveMethod: form.save_method === 'on',
-        returnUrl: `${c.var.publicBaseUrl}/checkout/return?_ptxn=${transactionId}`,
+        returnUrl: `${c.var.publicBaseUrl}/checkout/return?_ptxn=${transactionId}${locale.querySuffix}`,
       });
       const attempt = view.attempt;
-      return attempt?.status === 'requires_action' && attempt.actionUrl ? attempt.actionUrl : undefined;
+      if (attempt?.status !== 'requires_action' || !attempt.actionUrl) return undefined;
+      // The sandbox's own challenge page keeps the page's asked-for language.
+      return locale.querySuffix && attempt.actionUrl.startsWith('/checkout/sandbox-authentication/')
+        ? `${attempt.actionUrl}?${locale.querySuffix.slice(1)}`
+        : attempt.actionUrl;
     }),
   );
 
@@ -251,14 +319,14 @@ export function registerCheckoutRoutes(
   app.get('/checkout/return', async (c) => {
     const transactionId = transactionIdOf(c);
     await c.var.useCases.resumeCheckout(environment, transactionId);
-    return seeOther(c, `/checkout?_ptxn=${transactionId}`);
+    return seeOther(c, `/checkout?_ptxn=${transactionId}${localeOf(c).querySuffix}`);
   });
 
   if (sandbox) {
     app.get('/checkout/sandbox-authentication/:ref', async (c) => {
       const ref = c.req.param('ref');
       const attempt = await c.var.useCases.findSandboxChallenge(ref);
-      return html(c, renderChallengePage({ attempt, providerPaymentRef: ref }));
+      return html(c, renderChallengePage({ attempt, providerPaymentRef: ref, locale: localeOf(c) }));
     });
     app.post('/checkout/sandbox-authentication/:ref', async (c) => {
       refuseCrossSite(c);
@@ -268,7 +336,7 @@ export function registerCheckoutRoutes(
         throw BillingError.invalidField('outcome', 'must be pass or fail');
       }
       const attempt = await c.var.useCases.answerSandboxChallenge(ref, form.outcome === 'pass');
-      return seeOther(c, `/checkout?_ptxn=${attempt.transactionId}`);
+      return seeOther(c, `/checkout?_ptxn=${attempt.transactionId}${localeOf(c).querySuffix}`);
     });
   }
 }

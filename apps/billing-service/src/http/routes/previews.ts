@@ -3,11 +3,19 @@
  * `POST /transactions/preview` and `POST /pricing-preview`: what a transaction would charge,
  * priced by the same builder as real transactions and written nowhere. Fields of the public
  * API that Drawdown does not offer here yet are refused by name (`field_not_supported`).
+ * `customer_ip_address` is located offline to a country (ADR 1434), which prices and taxes the
+ * preview when no address is sent.
  */
 import { PreviewTransactionBody, PricingPreviewBody, UNSUPPORTED_PREVIEW_FIELDS } from '@drawdown/billing-contract';
-import { formatTotals, type PreviewTransactionInput, type TransactionPreview } from '@drawdown/billing-core';
+import {
+  BillingError,
+  formatTotals,
+  type PreviewTransactionInput,
+  type TransactionPreview,
+} from '@drawdown/billing-core';
 import type { Hono } from 'hono';
 import type { z } from 'zod';
+import { countryOfIp, isIpAddress } from '../../infrastructure/ip-country.js';
 import type { AppEnv } from '../app-env.js';
 import { respond } from '../envelope.js';
 import { readBody } from '../request-body.js';
@@ -31,8 +39,14 @@ function toPreviewInput(body: PreviewBody): PreviewTransactionInput {
     // A catalogue price by id or a non-catalogue price (ADR 1108); the core wants exactly one.
     return { priceId: item.priceId, price: item.price, quantity: item.quantity };
   });
+  const ip = body.customerIpAddress ?? null;
+  if (ip !== null && !isIpAddress(ip)) {
+    throw BillingError.invalidField('customer_ip_address', 'must be an IPv4 or IPv6 address');
+  }
   return {
     items,
+    customerIpAddress: ip,
+    ipCountryCode: ip === null ? null : countryOfIp(ip),
     customerId: body.customerId,
     addressId: body.addressId,
     businessId: body.businessId,
@@ -52,7 +66,7 @@ function presentParties(preview: TransactionPreview) {
     businessId: preview.businessId,
     currencyCode: preview.currencyCode,
     discountId: preview.discountId,
-    customerIpAddress: null,
+    customerIpAddress: preview.customerIpAddress,
     address: preview.address,
   };
 }
