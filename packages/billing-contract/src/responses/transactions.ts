@@ -230,9 +230,9 @@ export const Transaction = entity(
 const previewParties = {
   customer_id: id('ctm').nullable(),
   address_id: id('add').nullable(),
-  business_id: z.null(),
+  business_id: id('biz').nullable(),
   currency_code: currencyCode,
-  discount_id: z.null(),
+  discount_id: id('dsc').nullable(),
   customer_ip_address: z.string().nullable(),
   address: z.strictObject({ country_code: countryCode, postal_code: z.string().nullable().optional() }).nullable(),
 };
