@@ -67,9 +67,11 @@ export interface ServeProcess {
   stop(): Promise<number | null>;
 }
 
-/** Starts `drawdown serve` on two free ports and waits until it prints both addresses. */
+/**
+ * Starts `drawdown serve` on ports the system chooses (port 0) and waits until it prints both
+ * addresses: a port picked free beforehand can be taken by another process before serve binds it.
+ */
 export async function startServe(storageArgs: readonly string[]): Promise<ServeProcess> {
-  const [livePort, sandboxPort] = [await freePort(), await freePort()];
   const child: ChildProcess = spawn(
     process.execPath,
     [
@@ -77,9 +79,9 @@ export async function startServe(storageArgs: readonly string[]): Promise<ServeP
       'serve',
       ...storageArgs,
       '--live-port',
-      String(livePort),
+      '0',
       '--sandbox-port',
-      String(sandboxPort),
+      '0',
       // Operations endpoints on a free port, so test processes never collide on the default.
       '--ops-address',
       '127.0.0.1:0',
@@ -106,10 +108,11 @@ export async function startServe(storageArgs: readonly string[]): Promise<ServeP
       check();
       void exited.then((code) => reject(new Error(`drawdown serve exited with ${code}:\n${printed}`)));
     });
-  await waitFor(/sandbox:\s+http:\/\/\S+\n/);
+  const started = await waitFor(/sandbox:\s+http:\/\/\S+\n/);
+  const address = (name: string) => new RegExp(`${name}:\\s+(http://\\S+)\n`).exec(started)?.[1] ?? '';
   return {
-    liveUrl: `http://127.0.0.1:${livePort}`,
-    sandboxUrl: `http://127.0.0.1:${sandboxPort}`,
+    liveUrl: address('live'),
+    sandboxUrl: address('sandbox'),
     output: () => printed,
     waitFor,
     stop: async () => {

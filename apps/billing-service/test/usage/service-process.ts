@@ -5,7 +5,6 @@
  */
 import { type ChildProcess, execFile, execFileSync, spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { join, resolve } from 'node:path';
 
 export const REPO_ROOT = resolve(import.meta.dirname, '../../../..');
@@ -77,18 +76,6 @@ export async function createAccountWithCli(storage: StorageFlags): Promise<{ acc
   return { accountId, sandboxKey: String(key.token) };
 }
 
-export function freePort(): Promise<number> {
-  return new Promise((done, fail) => {
-    const server = createServer();
-    server.once('error', fail);
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      const port = typeof address === 'object' && address ? address.port : 0;
-      server.close(() => done(port));
-    });
-  });
-}
-
 export interface ServiceProcess {
   readonly sandboxUrl: string;
   readonly liveUrl: string;
@@ -102,10 +89,17 @@ export interface ServiceProcess {
   exitCode(): number | null;
 }
 
-/** Starts `drawdown serve` and waits until the sandbox address answers `key`. */
+/** The address `drawdown serve` printed for `name` (`live` or `sandbox`), once it has. */
+function printedAddress(output: string, name: string): string | undefined {
+  return new RegExp(`^\\s+${name}:\\s+(http://\\S+)$`, 'm').exec(output)?.[1];
+}
+
+/**
+ * Starts `drawdown serve` and waits until the sandbox address answers `key`. The ports are the
+ * system's choice (port 0), read from what the service prints: a port picked free beforehand can be
+ * taken by another process before the service binds it.
+ */
 export async function startServiceProcess(storage: StorageFlags, key: string): Promise<ServiceProcess> {
-  const livePort = await freePort();
-  const sandboxPort = await freePort();
   const child: ChildProcess = spawn(
     process.execPath,
     [
@@ -113,9 +107,9 @@ export async function startServiceProcess(storage: StorageFlags, key: string): P
       'serve',
       ...storageArgs(storage),
       '--live-port',
-      String(livePort),
+      '0',
       '--sandbox-port',
-      String(sandboxPort),
+      '0',
       '--rate-limit',
       'off',
       '--ops-address',
@@ -134,17 +128,30 @@ export async function startServiceProcess(storage: StorageFlags, key: string): P
     if (child.exitCode !== null || child.signalCode !== null) done();
     else child.once('exit', () => done());
   });
-  const sandboxUrl = `http://127.0.0.1:${sandboxPort}`;
+  const stop = async (signal: NodeJS.Signals) => {
+    if (child.exitCode === null && child.signalCode === null) child.kill(signal);
+    await exited;
+  };
+  let printed: { live: string; sandbox: string } | undefined;
+  for (let attempt = 0; attempt < 300 && printed === undefined; attempt += 1) {
+    if (child.exitCode !== null) break;
+    const live = printedAddress(output, 'live');
+    const sandbox = printedAddress(output, 'sandbox');
+    if (live && sandbox) printed = { live, sandbox };
+    else await new Promise((done) => setTimeout(done, 50));
+  }
+  if (printed === undefined) {
+    await stop('SIGKILL');
+    throw new Error(`the service did not start:\n${output}`);
+  }
+  const sandboxUrl = printed.sandbox;
   const service: ServiceProcess = {
     sandboxUrl,
-    liveUrl: `http://127.0.0.1:${livePort}`,
+    liveUrl: printed.live,
     output: () => output,
     exitCode: () => child.exitCode,
     running: () => child.exitCode === null && child.signalCode === null,
-    stop: async (signal) => {
-      if (child.exitCode === null && child.signalCode === null) child.kill(signal);
-      await exited;
-    },
+    stop,
   };
   for (let attempt = 0; attempt < 300; attempt += 1) {
     if (child.exitCode !== null) break;
