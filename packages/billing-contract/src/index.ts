@@ -20,7 +20,12 @@ export {
   UpdateProductBody,
   UpdateUsageBalanceUnitBody,
 } from './requests/catalogue.js';
-export { CheckoutFormBody, UpdateCheckoutSettingsBody } from './requests/checkout.js';
+export {
+  CheckoutDetailsFormBody,
+  CheckoutPayFormBody,
+  SandboxChallengeFormBody,
+  UpdateCheckoutSettingsBody,
+} from './requests/checkout.js';
 export { idOf } from './requests/common.js';
 export {
   CreateDiscountBody,
@@ -111,7 +116,7 @@ export {
   PortalSession as PortalSessionResponse,
   PortalSessionGrant as PortalSessionGrantResponse,
   ProviderNotificationAnswer as ProviderNotificationAnswerResponse,
-  SandboxNotificationAnswer as SandboxNotificationAnswerResponse,
+  ProviderNotificationApplied as ProviderNotificationAppliedResponse,
   UsagePeriod as UsagePeriodResponse,
 } from './responses/payments.js';
 export {

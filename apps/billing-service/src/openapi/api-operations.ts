@@ -13,7 +13,8 @@ import {
   AmountMetricResponse,
   BusinessResponse,
   CancelSubscriptionBody,
-  CheckoutFormBody,
+  CheckoutDetailsFormBody,
+  CheckoutPayFormBody,
   CheckoutSettingsResponse,
   ClientTokenResponse,
   ConversionMetricResponse,
@@ -59,14 +60,15 @@ import {
   PricingPreviewResponse,
   ProductResponse,
   ProviderNotificationAnswerResponse,
+  ProviderNotificationAppliedResponse,
   RecordPaymentBody,
   RecordUsageEventsBody,
   ReportResponse,
   ResumeSubscriptionBody,
   RevenueMetricResponse,
   ReviseTransactionBody,
+  SandboxChallengeFormBody,
   SandboxClockResponse,
-  SandboxNotificationAnswerResponse,
   SandboxPaymentOutcomeBody,
   SandboxPaymentOutcomeResponse,
   SimulatePaymentBody,
@@ -125,6 +127,8 @@ export interface ApiOperation {
   readonly shape: SuccessShape;
   /** The entity schema of a JSON success (`entity`, `list` and `array` shapes). */
   readonly response?: ZodType;
+  /** Where a `redirect` sends the browser: the `Location` header's pattern, and what it is. */
+  readonly location?: { readonly pattern: string; readonly description: string };
   /** Only on the sandbox application. */
   readonly sandboxOnly?: true;
   /** Only on the live application. */
@@ -139,7 +143,9 @@ function operation(
   tag: string,
   summary: string,
   permission: string | null,
-  options: Partial<Pick<ApiOperation, 'body' | 'status' | 'shape' | 'sandboxOnly' | 'liveOnly' | 'response'>> = {},
+  options: Partial<
+    Pick<ApiOperation, 'body' | 'status' | 'shape' | 'sandboxOnly' | 'liveOnly' | 'response' | 'location'>
+  > = {},
 ): ApiOperation {
   const shape = options.shape ?? (method === 'get' && !path.endsWith(':id') ? 'list' : 'entity');
   return {
@@ -155,6 +161,12 @@ function operation(
 }
 
 const body = (name: string, schema: ZodType) => ({ body: { name, schema } });
+
+/** The checkout page of the transaction the form was about (relative to the environment's address). */
+const TO_CHECKOUT_PAGE = {
+  pattern: '^/checkout\\?_ptxn=txn_[a-z\\d]{26}$',
+  description: 'the checkout page of the same transaction (`/checkout?_ptxn=txn_…`)',
+};
 
 /** The catalogue's four resources share one shape: list, create, get, update. */
 function crud(
@@ -419,15 +431,23 @@ const OPERATIONS: readonly ApiOperation[] = [
     shape: 'css',
   }),
   operation('post', '/checkout/details', 'Checkout', 'Checkout form: the customer’s email and address', null, {
-    ...body('CheckoutFormBody', CheckoutFormBody),
+    ...body('CheckoutDetailsFormBody', CheckoutDetailsFormBody),
     shape: 'redirect',
+    location: TO_CHECKOUT_PAGE,
   }),
   operation('post', '/checkout/pay', 'Checkout', 'Checkout form: pay through the environment’s provider', null, {
-    ...body('CheckoutFormBody', CheckoutFormBody),
+    ...body('CheckoutPayFormBody', CheckoutPayFormBody),
     shape: 'redirect',
+    location: {
+      pattern:
+        '^(/checkout\\?_ptxn=txn_[a-z\\d]{26}|/checkout/sandbox-authentication/sbxpay_[a-z\\d]{26}|https?://\\S+)$',
+      description:
+        'the checkout page of the same transaction, or the authentication step the payment needs: the sandbox’s 3-D Secure challenge (`/checkout/sandbox-authentication/sbxpay_…`) or the live provider’s page (an absolute URL)',
+    },
   }),
   operation('get', '/checkout/return', 'Checkout', 'Where a provider’s authentication step returns', null, {
     shape: 'redirect',
+    location: TO_CHECKOUT_PAGE,
   }),
   operation(
     'get',
@@ -446,13 +466,18 @@ const OPERATIONS: readonly ApiOperation[] = [
     'Checkout',
     'Pass or fail the sandbox’s 3-D Secure challenge (form field `outcome`)',
     null,
-    { shape: 'redirect', sandboxOnly: true },
+    {
+      ...body('SandboxChallengeFormBody', SandboxChallengeFormBody),
+      shape: 'redirect',
+      sandboxOnly: true,
+      location: TO_CHECKOUT_PAGE,
+    },
   ),
   operation(
     'post',
     '/payment-providers/:name/notifications',
     'Checkout',
-    'A payment provider’s notification (webhook), verified by the provider',
+    'A notification (webhook) of a payment provider configured for every account, verified by that provider. The sandbox provider sends none; Stripe, configured per account, posts to `/payment-providers/stripe/webhooks/{account_id}`',
     null,
     { shape: 'entity' },
   ),
@@ -701,7 +726,7 @@ const RESPONSES: Readonly<Record<string, ZodType>> = {
   'get /customers/:customer/usage-balances/:id': UsageBalanceResponse,
   'get /customers/:customer/usage-balances/:id/periods': UsagePeriodResponse,
   'post /payment-providers/:provider/webhooks/:accountId': ProviderNotificationAnswerResponse,
-  'post /payment-providers/:name/notifications': SandboxNotificationAnswerResponse,
+  'post /payment-providers/:name/notifications': ProviderNotificationAppliedResponse,
   'get /checkout-settings': CheckoutSettingsResponse,
   'patch /checkout-settings': CheckoutSettingsResponse,
   'get /customers/:customer/payment-methods': PaymentMethodResponse,

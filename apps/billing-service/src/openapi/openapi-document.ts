@@ -165,8 +165,20 @@ function successResponse(operation: ApiOperation): JsonObject {
         description: 'A stylesheet.',
         content: { 'text/css': { schema: { type: 'string', contentMediaType: 'text/css' } } },
       };
-    case 'redirect':
-      return { description: 'See other: the checkout page, or a provider’s authentication page.' };
+    case 'redirect': {
+      const location = operation.location;
+      if (!location) throw new Error(`${operation.method} ${operation.path} redirects without a documented Location`);
+      return {
+        description: `See other: ${location.description}.`,
+        headers: {
+          Location: {
+            required: true,
+            description: `Where the browser goes next: ${location.description}.`,
+            schema: { type: 'string', pattern: location.pattern },
+          },
+        },
+      };
+    }
     case 'list':
       return json('A page of results.', { type: 'array', items: entitySchema(operation) }, 'ListMeta');
     case 'array':

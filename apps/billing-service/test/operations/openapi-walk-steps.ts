@@ -5,10 +5,13 @@
  * To cover a new operation, add one step to the group it belongs to: its key (`method path` as
  * `api-operations.ts` spells it), the concrete request, and what to keep from the answer for later steps.
  */
+import type { BillingHarness } from '@drawdown/testkit';
 import { expect } from 'vitest';
 import { eventually } from '../notifications/webhook-receiver.js';
 import { CARDS, checkoutClient } from '../payments/checkout-client.js';
 import type { ApiClient, ApiResponse, WireObject } from '../support/api-client.js';
+import { type FakeStripe, stripeSignature } from '../support/stripe/fake-stripe-server.js';
+import { createBuyer, createOneOffPrice, createTransaction } from '../transactions/transaction-fixtures.js';
 
 /** Ids and links the walk keeps between steps. */
 export type Fixtures = Record<string, string>;
@@ -16,12 +19,26 @@ export type Fixtures = Record<string, string>;
 export interface WalkRequest {
   /** The concrete path with its query (`/products/pro_…?include=prices`). */
   readonly path: string;
+  /** A JSON body. */
   readonly body?: unknown;
+  /** A form, posted `application/x-www-form-urlencoded` as a browser posts the checkout's forms. */
+  readonly form?: Readonly<Record<string, string>>;
+  /** A body sent byte for byte (a provider's signed webhook), with `headers`. */
+  readonly rawBody?: string;
+  readonly headers?: Readonly<Record<string, string>>;
 }
+
+/**
+ * Which application a step calls: the walk's sandbox (the default) or live one, or `remote`, the
+ * live application of a second service whose live provider is one for every account (the generic
+ * provider-notification route finds only such providers).
+ */
+export type WalkTarget = 'sandbox' | 'live' | 'remote';
 
 export interface WalkStep {
   /** `method path` exactly as in `API_OPERATIONS` (`get /products/:id`). */
   readonly operation: string;
+  readonly on?: WalkTarget;
   readonly request: (fixtures: Fixtures) => WalkRequest;
   /** Runs after the documented answer was checked: keeps ids for later steps, asserts what the step must show. */
   readonly keep?: (response: ApiResponse, fixtures: Fixtures) => void;
@@ -718,3 +735,181 @@ export const SANDBOX_STEPS: readonly WalkStep[] = [
     request: () => ({ path: '/sandbox-clock/advance', body: { seconds: 3600 } }),
   },
 ];
+
+const locationOf = (response: ApiResponse) => String(response.headers.get('location'));
+
+/**
+ * The hosted checkout's forms on the sandbox, as a browser posts them: a new customer's details,
+ * then the 3-D Secure card, whose challenge page is shown and passed.
+ */
+export const CHECKOUT_FORM_STEPS: readonly WalkStep[] = [
+  {
+    operation: 'post /checkout/details',
+    before: async (f, api) => {
+      const draft = await api.post('/transactions', { items: [{ price_id: f.oneOffPrice, quantity: 1 }] });
+      expect(draft.entity.status, draft.text).toBe('draft');
+      f.draft = draft.id;
+    },
+    request: (f) => ({
+      path: `/checkout/details?_ptxn=${f.draft}`,
+      form: { email: 'walk-shopper@example.com', country_code: 'GB', postal_code: 'N1 9GU', city: 'London' },
+    }),
+    keep: (response, f) => {
+      expect(locationOf(response)).toBe(`/checkout?_ptxn=${f.draft}`);
+    },
+  },
+  {
+    operation: 'post /checkout/pay',
+    before: async (f) => {
+      f.payForm = JSON.stringify(await checkoutClient(f.sandboxUrl ?? '').form(f.draft ?? '', CARDS.challenge));
+    },
+    request: (f) => ({ path: `/checkout/pay?_ptxn=${f.draft}`, form: JSON.parse(f.payForm ?? '{}') }),
+    keep: (response, f) => {
+      f.challenge = locationOf(response);
+      expect(f.challenge).toMatch(/^\/checkout\/sandbox-authentication\/sbxpay_/);
+    },
+  },
+  {
+    operation: 'get /checkout/sandbox-authentication/:ref',
+    request: (f) => ({ path: f.challenge ?? '' }),
+    keep: (response) => {
+      expect(response.text).toContain('name="outcome" value="pass"');
+    },
+  },
+  {
+    operation: 'post /checkout/sandbox-authentication/:ref',
+    request: (f) => ({ path: f.challenge ?? '', form: { outcome: 'pass' } }),
+    keep: (response, f) => {
+      expect(locationOf(response)).toBe(`/checkout?_ptxn=${f.draft}`);
+    },
+  },
+  {
+    operation: 'get /transactions/:id',
+    // The challenge passed: the checkout's payment completed the transaction.
+    request: (f) => ({ path: `/transactions/${f.draft}` }),
+    keep: (response) => {
+      expect(dataOf(response).status).toBe('completed');
+    },
+  },
+];
+
+/**
+ * Live, through Stripe (the local Stripe-format server): a payment form with a token whose card
+ * needs 3-D Secure sends the browser to Stripe's page; the customer passes it; Stripe's signed
+ * `payment_intent.succeeded` webhook reaches the account's route and settles the payment; the
+ * customer comes back through `/checkout/return` to the checkout page.
+ */
+export function stripeSteps(stripe: FakeStripe, webhookSecret: string): WalkStep[] {
+  return [
+    {
+      operation: 'post /checkout/pay',
+      on: 'live',
+      before: async (f) => {
+        const page = await checkoutClient(f.liveUrl ?? '').form(f.liveTransaction ?? '', '');
+        f.liveForm = JSON.stringify({
+          submission_key: page.submission_key,
+          expected_amount: page.expected_amount,
+          provider_token: 'pm_card_authenticationRequired',
+        });
+      },
+      request: (f) => ({ path: `/checkout/pay?_ptxn=${f.liveTransaction}`, form: JSON.parse(f.liveForm ?? '{}') }),
+      keep: (response, f) => {
+        const location = new URL(locationOf(response));
+        expect(`${location.protocol}//${location.host}`).toBe(stripe.baseUrl);
+        f.intent = String(location.pathname.split('/').pop());
+        expect(f.intent).toMatch(/^pi_/);
+      },
+    },
+    {
+      operation: 'post /payment-providers/:provider/webhooks/:accountId',
+      on: 'live',
+      before: async (f) => {
+        // The customer passes 3-D Secure on Stripe's page; Stripe records the success.
+        await stripe.authenticate(f.intent ?? '', 'pass');
+        const event = stripe
+          .objects('evt_')
+          .find(
+            (candidate) =>
+              candidate.type === 'payment_intent.succeeded' &&
+              (candidate.data as { object: { id: string } }).object.id === f.intent,
+          );
+        expect(event, 'Stripe recorded payment_intent.succeeded').toBeDefined();
+        f.stripeEvent = JSON.stringify(event);
+      },
+      request: (f) => ({
+        path: `/payment-providers/stripe/webhooks/${f.liveAccount}`,
+        rawBody: f.stripeEvent ?? '',
+        headers: {
+          'content-type': 'application/json; charset=utf-8',
+          'stripe-signature': stripeSignature(f.stripeEvent ?? '', webhookSecret),
+        },
+      }),
+      keep: (response) => {
+        // The webhook arrives before the customer is back: it settles the payment.
+        expect(dataOf(response)).toMatchObject({ kind: 'payment_succeeded', outcome: 'applied' });
+      },
+    },
+    {
+      operation: 'get /checkout/return',
+      on: 'live',
+      request: (f) => ({ path: `/checkout/return?_ptxn=${f.liveTransaction}` }),
+      keep: (response, f) => {
+        expect(locationOf(response)).toBe(`/checkout?_ptxn=${f.liveTransaction}`);
+      },
+    },
+    {
+      operation: 'get /transactions/:id',
+      on: 'live',
+      request: (f) => ({ path: `/transactions/${f.liveTransaction}` }),
+      keep: (response) => {
+        expect(dataOf(response).status).toBe('completed');
+      },
+    },
+  ];
+}
+
+/**
+ * The generic provider-notification route, on a service whose live provider is one for every
+ * account (`remoteProvider`): a checkout's payment waits, and the provider's notification settles it.
+ */
+export function remoteProviderSteps(remote: BillingHarness): WalkStep[] {
+  return [
+    {
+      operation: 'post /payment-providers/:name/notifications',
+      on: 'remote',
+      before: async (f, api) => {
+        const price = await createOneOffPrice(api, '1500', 'GBP');
+        const buyer = await createBuyer(api, 'GB');
+        const created = await createTransaction(api, {
+          items: [{ price_id: price, quantity: 1 }],
+          customer_id: buyer.customerId,
+          address_id: buyer.addressId,
+        });
+        const paid = await checkoutClient(remote.liveUrl).pay(String(created.id), CARDS.success);
+        expect(paid.status, paid.text).toBe(303);
+        const attempts = await remote.services.store.paymentAttempts.list(
+          { accountId: remote.accountId, environment: 'live' },
+          { filter: { transaction_id: [{ op: 'eq', value: String(created.id) }] }, perPage: 1, direction: 'asc' },
+        );
+        f.remoteTransaction = String(created.id);
+        f.remoteRef = String(attempts.items[0]?.providerPaymentRef);
+      },
+      request: (f) => ({
+        path: '/payment-providers/remotepay/notifications',
+        rawBody: JSON.stringify({ id: 'evt_walk', type: 'succeeded', ref: f.remoteRef }),
+        headers: { 'content-type': 'application/json', 'x-remotepay-signature': 'valid' },
+      }),
+      keep: (response) => {
+        expect(dataOf(response).applied).toBe(true);
+      },
+    },
+    {
+      operation: 'get /transactions/:id',
+      on: 'remote',
+      request: (f) => ({ path: `/transactions/${f.remoteTransaction}` }),
+      keep: (response) => {
+        expect(dataOf(response).status).toBe('completed');
+      },
+    },
+  ];
+}

@@ -45,9 +45,9 @@ export const ProviderNotificationAnswer = entity(
   }),
 );
 
-export const SandboxNotificationAnswer = entity(
-  'SandboxNotificationAnswer',
-  'Whether the sandbox provider’s notification changed anything (false for a repeat).',
+export const ProviderNotificationApplied = entity(
+  'ProviderNotificationApplied',
+  'Whether the notification of a provider configured for every account (an embedder’s; the sandbox provider sends none) settled a payment: false for a repeat, a later notification of a settled payment, or an unknown payment.',
   z.strictObject({ applied: z.boolean() }),
 );
 

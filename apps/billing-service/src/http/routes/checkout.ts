@@ -9,7 +9,7 @@
  * Forms post and redirect (303) to the page, so a reload never resubmits.
  */
 import { randomBytes } from 'node:crypto';
-import { CheckoutFormBody } from '@drawdown/billing-contract';
+import { CheckoutDetailsFormBody, CheckoutPayFormBody, SandboxChallengeFormBody } from '@drawdown/billing-contract';
 import {
   BillingError,
   type Environment,
@@ -60,7 +60,10 @@ function refuseCrossSite(c: Context<AppEnv>): void {
   }
 }
 
-async function readForm(c: Context<AppEnv>) {
+/** What each form may hold, and how long each field may be: the documented form bodies. */
+type FormSchema = typeof CheckoutDetailsFormBody | typeof CheckoutPayFormBody | typeof SandboxChallengeFormBody;
+
+async function readForm(c: Context<AppEnv>, schema: FormSchema) {
   const raw = await c.req.parseBody();
   const values: Record<string, string> = {};
   for (const [name, value] of Object.entries(raw)) {
@@ -72,8 +75,12 @@ async function readForm(c: Context<AppEnv>) {
     }
     values[name] = value;
   }
-  const parsed = CheckoutFormBody.partial().passthrough().safeParse(values);
-  if (!parsed.success) throw BillingError.invalidField('form', 'has a field that is too long');
+  const parsed = schema.partial().passthrough().safeParse(values);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0];
+    const field = String(issue?.path[0] ?? 'form').slice(0, 40);
+    throw BillingError.invalidField(field, issue?.code === 'too_big' ? 'is too long' : 'is not an allowed value');
+  }
   return values;
 }
 
@@ -125,11 +132,12 @@ export function registerCheckoutRoutes(app: Hono<AppEnv>, environment: Environme
   /** Runs a form's action; a refusal re-renders the page with the message and what was entered (never card details). */
   async function handleForm(
     c: Context<AppEnv>,
+    schema: FormSchema,
     action: (transactionId: string, form: Record<string, string>) => Promise<string | undefined>,
   ): Promise<Response> {
     const transactionId = transactionIdOf(c);
     refuseCrossSite(c);
-    const form = await readForm(c);
+    const form = await readForm(c, schema);
     try {
       const redirect = await action(transactionId, form);
       return seeOther(c, redirect ?? `/checkout?_ptxn=${transactionId}`);
@@ -155,7 +163,7 @@ export function registerCheckoutRoutes(app: Hono<AppEnv>, environment: Environme
   });
 
   app.post('/checkout/details', (c) =>
-    handleForm(c, async (transactionId, form) => {
+    handleForm(c, CheckoutDetailsFormBody, async (transactionId, form) => {
       await c.var.useCases.setCheckoutDetails(environment, transactionId, {
         email: form.email ?? '',
         address: {
@@ -171,7 +179,7 @@ export function registerCheckoutRoutes(app: Hono<AppEnv>, environment: Environme
   );
 
   app.post('/checkout/pay', (c) =>
-    handleForm(c, async (transactionId, form) => {
+    handleForm(c, CheckoutPayFormBody, async (transactionId, form) => {
       const view = await c.var.useCases.submitCheckout(environment, transactionId, {
         submissionKey: form.submission_key ?? '',
         expectedAmount: form.expected_amount ?? '',
@@ -199,7 +207,7 @@ export function registerCheckoutRoutes(app: Hono<AppEnv>, environment: Environme
     app.post('/checkout/sandbox-authentication/:ref', async (c) => {
       refuseCrossSite(c);
       const ref = c.req.param('ref');
-      const form = await readForm(c);
+      const form = await readForm(c, SandboxChallengeFormBody);
       if (form.outcome !== 'pass' && form.outcome !== 'fail') {
         throw BillingError.invalidField('outcome', 'must be pass or fail');
       }
