@@ -73,10 +73,16 @@ function responseComponents(): JsonObject {
   );
 }
 
-/** One `if event_type starts with <prefix>. then data is <Entity>` per prefix the contract names. */
+/**
+ * One `if event_type is <type> (or starts with <prefix>.) then data is <Entity>` per entry the
+ * contract names.
+ */
 function eventData(): JsonObject[] {
-  return Object.entries(EVENT_DATA).map(([prefix, schema]) => ({
-    if: { required: ['event_type'], properties: { event_type: { pattern: `^${prefix}\\.` } } },
+  return Object.entries(EVENT_DATA).map(([key, schema]) => ({
+    if: {
+      required: ['event_type'],
+      properties: { event_type: { pattern: key.includes('.') ? `^${key.replace('.', '\\.')}$` : `^${key}\\.` } },
+    },
     // biome-ignore lint/suspicious/noThenProperty: `then` is JSON Schema's keyword here, not a thenable.
     then: { properties: { data: ref(String(RESPONSE_SCHEMAS.get(schema)?.id)) } },
   }));

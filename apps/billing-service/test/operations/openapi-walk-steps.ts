@@ -723,6 +723,12 @@ export const SANDBOX_STEPS: readonly WalkStep[] = [
       for (const kind of ['transaction', 'adjustment', 'report', 'meter', 'usage_balance_unit']) {
         expect(kinds, kind).toContain(kind);
       }
+      // The harness's key, the walk's client token and its saved (then deleted) card.
+      for (const kind of ['api_key', 'client_token', 'payment_method']) expect(kinds, kind).toContain(kind);
+      const types = new Set(response.list.map((event) => String(event.event_type)));
+      for (const type of ['payment_method.saved', 'payment_method.deleted', 'client_token.revoked']) {
+        expect(types, type).toContain(type);
+      }
     },
   },
   { operation: 'get /sandbox-payment-outcome', request: () => ({ path: '/sandbox-payment-outcome' }) },
