@@ -65,7 +65,6 @@ export {
   ResumeSubscriptionBody,
   SandboxPaymentOutcomeBody,
   SubscriptionChargeBody,
-  UNSUPPORTED_SUBSCRIPTION_UPDATE_FIELDS,
   UpdateSubscriptionBody,
 } from './requests/usage.js';
 export {

@@ -559,8 +559,12 @@ export function createUseCases(ports: UseCasePorts) {
     ) => advanceSandboxClock(sandboxClockOf(caller), ...args),
 
     // Transactions, payments, adjustments, invoices. Completing a transaction always runs the subscription hooks.
-    createTransaction: bind(createTransaction),
-    updateTransaction: bind(updateTransaction),
+    createTransaction: bind((context, input: Parameters<typeof createTransaction>[1]) =>
+      createTransaction(context, input, subscriptionHooks(context)),
+    ),
+    updateTransaction: bind((context, id: string, input: Parameters<typeof updateTransaction>[2]) =>
+      updateTransaction(context, id, input, subscriptionHooks(context)),
+    ),
     getTransaction: bind(getTransaction),
     listTransactions: bind(listTransactions),
     previewTransaction: bind(previewTransaction),

@@ -188,11 +188,6 @@ interface Reference {
   readonly perEvent?: true;
   /** The field also refuses an active entity of the caller (it may never change). */
   readonly immutable?: true;
-  /**
-   * The operation does not offer the field yet: every id, the caller's own usable one too, is
-   * refused by name (`field_not_supported`), never ignored.
-   */
-  readonly notOffered?: true;
 }
 
 const transactionBody = (own: Entities, changes: WireObject): WireObject => ({
@@ -283,20 +278,19 @@ const REFERENCES: readonly Reference[] = [
   }),
   ...(['PreviewTransactionBody', 'PricingPreviewBody'] as const).flatMap((schema): Reference[] => {
     const path = () => (schema === 'PreviewTransactionBody' ? '/transactions/preview' : '/pricing-preview');
-    const row = (field: string, kind: Kind, changes: (id: string) => WireObject, notOffered?: true): Reference => ({
+    const row = (field: string, kind: Kind, changes: (id: string) => WireObject): Reference => ({
       field: `${schema}.${field}`,
       kind,
       method: 'POST',
       path,
       body: (id, own) => transactionBody(own, changes(id)),
-      ...(notOffered ? { notOffered, code: 'field_not_supported' } : {}),
     });
     return [
       row('items[].price_id', 'price', (id) => ({ items: [{ price_id: id, quantity: 1 }] })),
       row('customer_id', 'customer', (id) => ({ customer_id: id, address_id: null })),
       row('address_id', 'address', (id) => ({ address_id: id })),
       row('business_id', 'business', (id) => ({ business_id: id })),
-      row('discount_id', 'discount', (id) => ({ discount_id: id }), true),
+      row('discount_id', 'discount', (id) => ({ discount_id: id })),
     ];
   }),
   {
@@ -465,7 +459,6 @@ describe.each(ENGINES)('%s: ids in request bodies', (engine) => {
     const otherCustomers = own.otherCustomers[reference.kind];
     if (otherCustomers !== undefined) cases.push(['another customer’s', otherCustomers]);
     if (reference.immutable) cases.push(['the caller’s own other one', otherUnit]);
-    if (reference.notOffered) cases.push(['the caller’s own usable one', own[reference.kind]]);
     const path = reference.path(own, subscription).replace(':meter', meter);
     const before = await state();
     for (const [label, id] of cases) {

@@ -7,6 +7,7 @@
 import { type BillingHarness, ENGINES, startBillingHarness } from '@drawdown/testkit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { expectError, type WireObject } from '../support/api-client.js';
+import { createOneOffPrice } from '../transactions/transaction-fixtures.js';
 import { DAY_SECONDS, frozenClock, newChangeWorld } from './change-fixtures.js';
 
 function details(transaction: WireObject) {
@@ -108,7 +109,7 @@ describe.each(ENGINES)('%s: update previews and credit balances', (engine) => {
     expectError(
       await w.api.patch(`/subscriptions/${subscriptionId}/preview`, { items: [{ price_id: priceA, quantity: 2 }] }),
       400,
-      'invalid_field',
+      'subscription_items_update_missing_proration_billing_mode',
     );
     expectError(
       await w.api.patch(`/subscriptions/${subscriptionId}/preview`, { next_billed_at: '2026-05-01T00:00:00Z' }),
@@ -174,6 +175,35 @@ describe.each(ENGINES)('%s: update previews and credit balances', (engine) => {
     expect(paid.entity.status, paid.text).toBe('completed');
     const [used] = await w.paddle.customers.getCreditBalance(w.buyer.customerId);
     expect(used?.balance).toEqual({ available: '0', reserved: '0', used: '1032' });
+  });
+
+  it('an invoice its credit covers in full completes when it is issued (ADR 1011)', async () => {
+    const w = await newChangeWorld(harness);
+    const downgraded = await w.subscribe([{ priceId: await w.price('3000'), quantity: 1 }]);
+    await w.advance(15 * DAY_SECONDS);
+    await w.paddle.subscriptions.update(downgraded, {
+      items: [{ priceId: await w.price('1000'), quantity: 1 }],
+      prorationBillingMode: 'prorated_immediately',
+    });
+    const [available] = await w.paddle.customers.getCreditBalance(w.buyer.customerId);
+    expect(available?.balance).toEqual({ available: '1032', reserved: '0', used: '0' });
+
+    const fee = await createOneOffPrice(w.api, '1000', 'USD');
+    const invoice = await w.api.post('/transactions', {
+      customer_id: w.buyer.customerId,
+      address_id: w.buyer.addressId,
+      items: [{ price_id: fee, quantity: 1 }],
+      collection_mode: 'manual',
+      billing_details: { payment_terms: { interval: 'day', frequency: 14 } },
+      status: 'billed',
+    });
+    expect(invoice.status, invoice.text).toBe(201);
+    expect(invoice.entity.status).toBe('completed');
+    expect(details(invoice.entity).totals).toMatchObject({ total: '1000', credit: '1000', balance: '0' });
+    const [after] = await w.paddle.customers.getCreditBalance(w.buyer.customerId);
+    expect(after?.balance).toEqual({ available: '32', reserved: '0', used: '1000' });
+    const events = (await w.api.get(`/events?event_type=transaction.completed`)).list;
+    expect(events.map((event) => (event.data as WireObject).id)).toContain(invoice.id);
   });
 
   it('two changes charging at once draw one credit exactly once between them', async () => {

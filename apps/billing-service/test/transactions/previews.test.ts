@@ -82,12 +82,88 @@ describe.each(ENGINES)('%s: transaction and pricing previews', (engine) => {
     expect(preview.currencyCode).toBe('USD');
   });
 
-  it('refuses what it does not offer by name, and ids of another account', async () => {
+  it('applies a catalogue discount (checked, not redeemed) and a non-catalogue one, as the transaction would', async () => {
+    const percent = await paddle.discounts.create({
+      description: '10% off',
+      type: 'percentage',
+      amount: '10',
+      usageLimit: 1,
+    });
+    // 3 × 2999 = 8997; 10% off: 899.7 → 900 (half to even per line); 8097 taxed 20%: 1619.4 → 1619.
+    const discounted = await paddle.transactions.preview({
+      items: [{ priceId, quantity: 3 }],
+      customerId: buyer.customerId,
+      addressId: buyer.addressId,
+      discountId: percent.id,
+    });
+    expect(discounted.discountId).toBe(percent.id);
+    expect(discounted.details.totals).toMatchObject({ subtotal: '8997', discount: '900', tax: '1619', total: '9716' });
+    const priced = await paddle.pricingPreview.preview({
+      items: [{ priceId, quantity: 3 }],
+      address: { countryCode: 'US' },
+      discountId: percent.id,
+    });
+    expect(priced.details.lineItems[0]?.totals).toMatchObject({ discount: '900', subtotal: '8997' });
+    // A preview counts no redemption: the one-use discount is still unused.
+    expect((await paddle.discounts.get(percent.id)).timesUsed).toBe(0);
+
+    // A flat non-catalogue discount of 500 in USD: 8997 - 500 = 8497, tax 1699.4 → 1699.
+    const custom = await sandbox.post('/transactions/preview', {
+      items: [{ price_id: priceId, quantity: 3 }],
+      customer_id: buyer.customerId,
+      address_id: buyer.addressId,
+      currency_code: 'USD',
+      discount: { description: 'Goodwill', type: 'flat', amount: '500' },
+    });
+    expect(custom.status, custom.text).toBe(200);
+    expect((custom.entity.details as { totals: Record<string, string> }).totals).toMatchObject({
+      discount: '500',
+      tax: '1699',
+      total: '10196',
+    });
+    expect((await sandbox.get('/discounts?mode=custom')).list).toEqual([]);
+  });
+
+  it('refuses discounts a transaction could not take, with the transaction’s codes', async () => {
+    const limited = await paddle.discounts.create({
+      description: 'Once',
+      type: 'percentage',
+      amount: '5',
+      usageLimit: 1,
+    });
+    const used = await sandbox.post('/transactions', {
+      items: [{ price_id: priceId, quantity: 1 }],
+      customer_id: buyer.customerId,
+      address_id: buyer.addressId,
+      discount_id: limited.id,
+    });
+    expect(used.status, used.text).toBe(201);
+    const body = { items: [{ price_id: priceId, quantity: 1 }], discount_id: limited.id };
+    expectError(await sandbox.post('/pricing-preview', body), 400, 'discount_usage_limit_exceeded');
     expectError(
-      await sandbox.post('/pricing-preview', { items: [{ price_id: priceId, quantity: 1 }], discount_id: 'dsc_1' }),
+      await sandbox.post('/transactions/preview', { ...body, discount_id: 'dsc_01h00000000000000000000000' }),
       400,
-      'field_not_supported',
+      'transaction_discount_not_found',
     );
+    expectError(
+      await sandbox.post('/transactions/preview', {
+        items: [{ price_id: priceId, quantity: 1 }],
+        discount: { description: 'Flat', type: 'flat', amount: '100' },
+      }),
+      400,
+      'transaction_requires_currency_code_for_custom_discount',
+    );
+    expectError(
+      await sandbox.post('/transactions/preview', {
+        ...body,
+        discount: { description: 'Both', type: 'percentage', amount: '5' },
+      }),
+      400,
+      'transaction_discount_conflict',
+    );
+  });
+
+  it('refuses what it does not offer by name, and ids of another account', async () => {
     expectError(
       await sandbox.post('/transactions/preview', {
         items: [{ price: { description: 'x', unit_price: { amount: '1', currency_code: 'USD' } }, quantity: 1 }],

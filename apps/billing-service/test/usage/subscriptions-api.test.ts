@@ -87,6 +87,41 @@ describe.each(ENGINES)('%s: subscriptions API', (engine) => {
     expectInvalidField(await tenant.api.get('/subscriptions?status=sleeping'), 'status');
   });
 
+  it('filters by price_id (any item, whole ids only) and next_billed_at with its comparison forms', async () => {
+    const tenant = await newTenant(harness);
+    const first = await oneSubscription(tenant);
+    const second = await oneSubscription(tenant);
+    // A second item on the first subscription: it matches by either price.
+    const extra = await newPrice(tenant.api, []);
+    const added = await tenant.api.patch(`/subscriptions/${first.subscriptionId}`, {
+      items: [
+        { price_id: first.priceId, quantity: 2 },
+        { price_id: extra, quantity: 1 },
+      ],
+      proration_billing_mode: 'do_not_bill',
+    });
+    expect(added.status, added.text).toBe(200);
+    const ids = async (query: string) =>
+      (await tenant.api.get(`/subscriptions${query}`)).list.map((subscription) => subscription.id).sort();
+    expect(await ids(`?price_id=${extra}`)).toEqual([first.subscriptionId]);
+    expect(await ids(`?price_id=${second.priceId}`)).toEqual([second.subscriptionId]);
+    expect(await ids(`?price_id=${first.priceId},${second.priceId}`)).toEqual(
+      [first.subscriptionId, second.subscriptionId].sort(),
+    );
+    expect(await ids('?price_id=pri_01h00000000000000000000000')).toEqual([]);
+    // Combined with another filter, both hold.
+    expect(await ids(`?price_id=${first.priceId},${second.priceId}&customer_id=${second.customerId}`)).toEqual([
+      second.subscriptionId,
+    ]);
+    const firstNext = String((await subscriptionOf(tenant, first.subscriptionId)).next_billed_at);
+    await tenant.api.post(`/subscriptions/${second.subscriptionId}/pause`, { effective_from: 'immediately' });
+    expect(await ids(`?next_billed_at=${firstNext}`)).toEqual([first.subscriptionId]);
+    expect(await ids(`?next_billed_at[LTE]=${firstNext}`)).toEqual([first.subscriptionId]);
+    expect(await ids(`?next_billed_at[GT]=${firstNext}`)).toEqual([]);
+    expectInvalidField(await tenant.api.get('/subscriptions?price_id=prx_1'), 'price_id');
+    expectInvalidField(await tenant.api.get('/subscriptions?next_billed_at[LT]=yesterday'), 'next_billed_at[LT]');
+  });
+
   it('pages through subscriptions with per_page and after', async () => {
     const tenant = await newTenant(harness);
     for (let index = 0; index < 3; index += 1) await oneSubscription(tenant);
@@ -243,18 +278,26 @@ describe.each(ENGINES)('%s: subscriptions API', (engine) => {
   describe('updates', () => {
     it('requires proration_billing_mode when items change', async () => {
       const { tenant, subscriptionId, priceId } = await oneSubscription();
-      expectInvalidField(
+      expectError(
         await tenant.api.patch(`/subscriptions/${subscriptionId}`, { items: [{ price_id: priceId, quantity: 3 }] }),
-        'proration_billing_mode',
+        400,
+        'subscription_items_update_missing_proration_billing_mode',
       );
     });
 
-    it('refuses items of another billing cycle, a one-off price, an unknown price and a quantity out of range', async () => {
-      const { tenant, subscriptionId, unitId } = await oneSubscription();
+    it('refuses items of two billing cycles, a one-off price, an unknown price and a quantity out of range', async () => {
+      const { tenant, subscriptionId, unitId, priceId } = await oneSubscription();
       const yearly = await newPrice(tenant.api, [{ unitId, amount: '1' }], { interval: 'year', frequency: 1 });
       const patch = (items: unknown) =>
         tenant.api.patch(`/subscriptions/${subscriptionId}`, { items, proration_billing_mode: 'full_immediately' });
-      expectError(await patch([{ price_id: yearly, quantity: 1 }]), 400, 'subscription_billing_cycle_mismatch');
+      expectError(
+        await patch([
+          { price_id: priceId, quantity: 1 },
+          { price_id: yearly, quantity: 1 },
+        ]),
+        400,
+        'subscription_billing_cycle_mismatch',
+      );
       expectError(await patch([{ price_id: 'pri_01h00000000000000000000000', quantity: 1 }]), 400, 'price_not_found');
       const productId = (await tenant.api.post('/products', { name: 'One-off', tax_category: 'saas' })).id;
       const oneOff = (

@@ -54,13 +54,16 @@ const allowance = z.strictObject({
   amount: decimalString,
 });
 
+/** A trial; `requires_payment_method: false` makes it a cardless trial (ADR 1010). */
+const trialPeriod = duration.extend({ requires_payment_method: z.boolean().optional() });
+
 const priceFields = {
   description: description.min(1),
   unit_price: money,
   name: name.nullable().optional(),
   type: catalogueType.optional(),
   billing_cycle: duration.nullable().optional(),
-  trial_period: duration.nullable().optional(),
+  trial_period: trialPeriod.nullable().optional(),
   tax_mode: z.enum(['account_setting', 'external', 'internal', 'location']).optional(),
   unit_price_overrides: z
     .array(

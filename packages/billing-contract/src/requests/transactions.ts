@@ -132,7 +132,7 @@ const previewFields = {
   currency_code: z.string().max(3).nullable().optional(),
   address: previewAddress.nullable().optional(),
   business_id: idOf('biz').nullable().optional(),
-  discount_id: z.unknown().optional(),
+  discount_id: idOf('dsc').nullable().optional(),
   customer_ip_address: z.unknown().optional(),
 };
 
@@ -140,7 +140,7 @@ export const PreviewTransactionBody = z.strictObject({
   items: z.array(previewItem).min(1).max(100),
   ...previewFields,
   ignore_trials: z.boolean().nullable().optional(),
-  discount: z.unknown().optional(),
+  discount: NonCatalogueDiscountBody.nullable().optional(),
 });
 
 export const PricingPreviewBody = z.strictObject({
@@ -152,4 +152,4 @@ export const PricingPreviewBody = z.strictObject({
 });
 
 /** Preview fields refused by name when sent with a value other than null. */
-export const UNSUPPORTED_PREVIEW_FIELDS = ['discount_id', 'customer_ip_address', 'discount'] as const;
+export const UNSUPPORTED_PREVIEW_FIELDS = ['customer_ip_address'] as const;

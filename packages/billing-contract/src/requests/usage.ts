@@ -34,11 +34,10 @@ export const UpdateSubscriptionBody = z.strictObject({
     })
     .optional(),
   address_id: idOf('add').optional(),
-  // Fields of the public API that this operation does not offer yet: the core refuses each one
-  // with `field_not_supported` rather than accepting and ignoring it.
   customer_id: idOf('ctm').optional(),
   business_id: idOf('biz').nullable().optional(),
-  currency_code: z.unknown().optional(),
+  /** The currency the subscription bills in; every item must be priced in it for the address (ADR 1009). */
+  currency_code: z.string().length(3).optional(),
   next_billed_at: timestamp.optional(),
   discount: z
     .strictObject({ id: idOf('dsc'), effective_from: z.enum(['next_billing_period', 'immediately']) })
@@ -46,9 +45,6 @@ export const UpdateSubscriptionBody = z.strictObject({
     .optional(),
   billing_details: billingDetails.nullable().optional(),
 });
-
-/** The fields of a subscription update that are refused as not offered yet, in wire spelling. */
-export const UNSUPPORTED_SUBSCRIPTION_UPDATE_FIELDS = ['currency_code'] as const;
 
 export const SubscriptionChargeBody = z.strictObject({
   effective_from: z.enum(['immediately', 'next_billing_period']),

@@ -54,7 +54,14 @@ const priceFields = {
   description: z.string(),
   type: catalogueType,
   billing_cycle: duration.nullable().describe('Null for a one-off price.'),
-  trial_period: duration.nullable(),
+  trial_period: duration
+    .extend({
+      requires_payment_method: z
+        .boolean()
+        .optional()
+        .describe('False for a cardless trial; absent on prices stored before Drawdown kept it (read as true).'),
+    })
+    .nullable(),
   tax_mode: z.enum(['account_setting', 'external', 'internal', 'location']),
   unit_price: money,
   unit_price_overrides: z.array(z.strictObject({ country_codes: z.array(countryCode), unit_price: money })),

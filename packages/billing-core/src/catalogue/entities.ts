@@ -61,6 +61,15 @@ export interface Allowance {
   readonly amount: string;
 }
 
+/**
+ * A price's trial: how long it lasts, and whether the customer must give a payment method to
+ * start it (`false`: a cardless trial, ADR 1010). Documents stored before the flag existed lack it
+ * and read as requiring one.
+ */
+export interface TrialPeriod extends Duration {
+  readonly requiresPaymentMethod?: boolean | undefined;
+}
+
 export interface UnitPriceOverride {
   readonly countryCodes: readonly string[];
   readonly unitPrice: Money;
@@ -74,7 +83,7 @@ export interface Price {
   readonly type: CatalogueType;
   /** Null for a one-off price. */
   readonly billingCycle: Duration | null;
-  readonly trialPeriod: Duration | null;
+  readonly trialPeriod: TrialPeriod | null;
   readonly taxMode: TaxMode;
   readonly unitPrice: Money;
   readonly unitPriceOverrides: readonly UnitPriceOverride[];

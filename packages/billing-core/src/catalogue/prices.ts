@@ -22,6 +22,7 @@ import type {
   Money,
   Price,
   TaxMode,
+  TrialPeriod,
   UnitPriceOverride,
 } from './entities.js';
 import { usableProduct, usableUsageBalanceUnit } from './references.js';
@@ -37,12 +38,27 @@ export interface CreatePriceInput {
   readonly name?: string | null | undefined;
   readonly type?: CatalogueType | undefined;
   readonly billingCycle?: Duration | null | undefined;
-  readonly trialPeriod?: Duration | null | undefined;
+  readonly trialPeriod?: TrialPeriod | null | undefined;
   readonly taxMode?: TaxMode | undefined;
   readonly unitPriceOverrides?: readonly UnitPriceOverride[] | undefined;
   readonly quantity?: { readonly minimum: number; readonly maximum: number } | undefined;
   readonly allowances?: readonly Allowance[] | undefined;
   readonly customData?: CustomData | undefined;
+}
+
+/** A recurring price whose trial asks for no payment method: a cardless trial (ADR 1010). */
+export function isCardlessTrialPrice(price: Pick<Price, 'billingCycle' | 'trialPeriod'>): boolean {
+  return price.billingCycle !== null && price.trialPeriod?.requiresPaymentMethod === false;
+}
+
+/** A trial as stored: `requires_payment_method` defaults to true, as in the public API. */
+function storedTrial(trial: TrialPeriod | null | undefined): TrialPeriod | null {
+  if (!trial) return null;
+  return {
+    interval: trial.interval,
+    frequency: trial.frequency,
+    requiresPaymentMethod: trial.requiresPaymentMethod ?? true,
+  };
 }
 
 type Optional<T> = { readonly [Key in keyof T]?: T[Key] | undefined };
@@ -151,7 +167,7 @@ export async function createPrice(context: OperationContext, input: CreatePriceI
       description: input.description,
       type: input.type ?? 'standard',
       billingCycle: input.billingCycle ?? null,
-      trialPeriod: input.trialPeriod ?? null,
+      trialPeriod: storedTrial(input.trialPeriod),
       taxMode: input.taxMode ?? 'account_setting',
       unitPrice: input.unitPrice,
       unitPriceOverrides: input.unitPriceOverrides ?? [],
@@ -179,7 +195,7 @@ export async function updatePrice(context: OperationContext, id: string, input: 
       description: input.description ?? current.description,
       type: input.type ?? current.type,
       billingCycle: input.billingCycle === undefined ? current.billingCycle : input.billingCycle,
-      trialPeriod: input.trialPeriod === undefined ? current.trialPeriod : input.trialPeriod,
+      trialPeriod: input.trialPeriod === undefined ? current.trialPeriod : storedTrial(input.trialPeriod),
       taxMode: input.taxMode ?? current.taxMode,
       unitPrice: input.unitPrice ?? current.unitPrice,
       unitPriceOverrides: input.unitPriceOverrides ?? current.unitPriceOverrides,

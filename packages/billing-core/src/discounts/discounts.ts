@@ -266,8 +266,18 @@ export async function listDiscounts(
  */
 export async function redeemDiscount(context: OperationContext, tx: Repositories, id: string): Promise<Discount> {
   const current = await tx.discounts.findByIdForUpdate(context.scope, id);
-  if (!current) throw new BillingError('transaction_discount_not_found', `Discount ${id} not found.`);
   const now = nowTimestamp(context);
+  requireRedeemable(current, id, now);
+  const used = { ...current, timesUsed: current.timesUsed + 1, updatedAt: now };
+  const next: Discount = { ...used, status: statusAfterUse(used) };
+  await tx.discounts.update(context.scope, next);
+  await recordEvent(context, tx, 'discount.updated', 'discount', next);
+  return next;
+}
+
+/** Refuses a discount that a transaction could not redeem at `now`. */
+function requireRedeemable(current: Discount | undefined, id: string, now: string): asserts current is Discount {
+  if (!current) throw new BillingError('transaction_discount_not_found', `Discount ${id} not found.`);
   const status = discountAt(current, now).status;
   if (status === 'archived') throw new BillingError('entity_archived', `Discount ${id} is archived.`);
   if (status === 'expired')
@@ -275,11 +285,26 @@ export async function redeemDiscount(context: OperationContext, tx: Repositories
   if (status === 'used') {
     throw new BillingError('discount_usage_limit_exceeded', `Discount ${id} has reached its usage limit.`);
   }
-  const used = { ...current, timesUsed: current.timesUsed + 1, updatedAt: now };
-  const next: Discount = { ...used, status: statusAfterUse(used) };
-  await tx.discounts.update(context.scope, next);
-  await recordEvent(context, tx, 'discount.updated', 'discount', next);
-  return next;
+}
+
+/** A catalogue discount a transaction could redeem now, counting nothing: what a preview applies. */
+export async function previewDiscount(context: OperationContext, store: Repositories, id: string): Promise<Discount> {
+  const current = await store.discounts.findById(context.scope, id);
+  requireRedeemable(current, id, nowTimestamp(context));
+  return current;
+}
+
+/** A non-catalogue discount as a transaction would create it, validated and written nowhere: what a preview applies. */
+export async function previewCustomDiscount(
+  context: OperationContext,
+  store: Repositories,
+  input: CreateDiscountInput,
+): Promise<Discount> {
+  const now = nowTimestamp(context);
+  const discount = newDiscount(context, input, now);
+  validateTerms(discount, now, true);
+  await validateRestrictTo(context, store, discount.restrictTo);
+  return discount;
 }
 
 /** Gives back one redemption (the transaction was canceled or its discount removed before billing). */

@@ -83,6 +83,26 @@ export const ERROR_CODES = {
     'A past-due subscription cannot take a change that charges now; settle its open transaction first.',
   subscription_payment_declined:
     'The immediate charge (of a change with on_payment_failure prevent_change, or of an activation) was declined; nothing changed.',
+  subscription_items_update_missing_proration_billing_mode:
+    'proration_billing_mode is required when updating subscription items.',
+  subscription_invalid_billing_mode_for_scheduled_change:
+    'A subscription with a scheduled pause or cancellation can only be updated with do_not_bill, full_immediately or prorated_immediately.',
+  subscription_invalid_billing_mode_for_billing_cycle_change:
+    'A change of billing cycle takes prorated_immediately, full_immediately or do_not_bill: there is no renewal of the old cycle to bill it with.',
+  subscription_currency_update_not_allowed:
+    'The currency cannot change while credits are pending for the next renewal.',
+  subscription_currency_update_and_actions_creating_credits_not_allowed:
+    'Updating the currency and making a change that credits the customer are not allowed in one request.',
+  subscription_pausing_not_allowed_for_cardless_trial:
+    'Pausing is not supported on a cardless trial subscription before a payment method is added.',
+  subscription_scheduled_change_not_allowed_for_cardless_trial:
+    'Scheduled changes are not allowed on a cardless trial subscription before a payment method is added; cancel it immediately instead.',
+  subscription_one_off_charges_not_allowed_on_cardless_trial:
+    'One-off charges cannot be added to a cardless trial subscription before a payment method is added.',
+  subscription_price_requires_payment_method_on_cardless_trial:
+    'Prices that require a payment method cannot be added to a cardless trial subscription before a payment method is added.',
+  subscription_missing_payment_method_cannot_activate:
+    'A cardless trial subscription needs a payment method to be activated.',
   sandbox_clock_cannot_go_back: 'The sandbox clock only moves forward.',
   usage_events_limit_exceeded: 'A usage-events request carries exactly one event.',
   usage_event_timestamp_too_old: 'occurred_at is more than 60 days in the past.',

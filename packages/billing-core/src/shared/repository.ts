@@ -59,7 +59,10 @@ export type SubscriptionColumn =
   | 'address_id'
   | 'status'
   | 'collection_mode'
-  | 'scheduled_change_action';
+  | 'scheduled_change_action'
+  /** Every item's price id, each between spaces. */
+  | 'price_ids'
+  | 'next_billed_at';
 /** `code` is lower-cased; `expires_key` is the expiry, or a far-future instant for none. */
 export type DiscountColumn = 'id' | 'status' | 'code' | 'mode' | 'discount_group_id' | 'expires_key';
 export type DiscountGroupColumn = 'id' | 'status';

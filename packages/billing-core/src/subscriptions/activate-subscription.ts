@@ -7,6 +7,7 @@
 import { BillingError } from '../shared/billing-error.js';
 import type { OperationContext } from '../shared/operation-context.js';
 import { periodAt } from './billing-period.js';
+import { requirePaymentMethodFor } from './cardless-trial.js';
 import type { Subscription } from './subscription.js';
 import { issueCharge, recurringItems, sandboxPaymentOutcome } from './subscription-billing.js';
 import { now, saveChange } from './subscription-changes.js';
@@ -22,6 +23,7 @@ export async function activateSubscription(context: OperationContext, id: string
         `Subscription ${id} is ${current.status}; only a trialing subscription can be activated.`,
       );
     }
+    requirePaymentMethodFor(current, 'subscription_missing_payment_method_cannot_activate', 'activation');
     const at = now(context);
     const period = periodAt(at, current.billingCycle, 0);
     const active: Subscription = {

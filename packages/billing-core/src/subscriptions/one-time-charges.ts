@@ -6,9 +6,11 @@
  * change does: `prevent_change` (the default) writes nothing, `apply_change` leaves the charge
  * and the subscription past due.
  */
+
 import { BillingError } from '../shared/billing-error.js';
 import type { OperationContext } from '../shared/operation-context.js';
 import type { Repositories } from '../shared/repository.js';
+import { requirePaymentMethodFor } from './cardless-trial.js';
 import { type ChangeLine, toPending } from './proration.js';
 import type { Subscription } from './subscription.js';
 import {
@@ -80,6 +82,7 @@ export async function applyOneTimeCharge(
   payment: RenewalPayment,
 ): Promise<SubscriptionUpdateResult> {
   const current = await requireChangeable(await tx.subscriptions.findByIdForUpdate(context.scope, id), id);
+  requirePaymentMethodFor(current, 'subscription_one_off_charges_not_allowed_on_cardless_trial', 'a one-time charge');
   if (current.status === 'paused') {
     throw new BillingError(
       'subscription_update_when_paused',

@@ -8,11 +8,13 @@
  * allowance like a renewal; continuing the existing period changes nothing; a cancellation
  * expires the subscription's unused allowance when it takes effect.
  */
+
 import { BillingError } from '../shared/billing-error.js';
 import { toTimestamp } from '../shared/clock.js';
 import type { OperationContext } from '../shared/operation-context.js';
 import type { Repositories } from '../shared/repository.js';
 import { periodAt } from './billing-period.js';
+import { requirePaymentMethodFor } from './cardless-trial.js';
 import type { OnResume, Subscription } from './subscription.js';
 import { billRenewal, defaultRenewalPayment, type RenewalPayment } from './subscription-billing.js';
 import { now, saveChange } from './subscription-changes.js';
@@ -134,6 +136,7 @@ export async function pauseSubscription(
     const current = await requireChangeable(await tx.subscriptions.findByIdForUpdate(context.scope, id), id);
     if (current.status === 'paused')
       throw new BillingError('subscription_already_paused', `Subscription ${id} is already paused.`);
+    requirePaymentMethodFor(current, 'subscription_pausing_not_allowed_for_cardless_trial', 'pausing');
     if (current.scheduledChange) {
       throw new BillingError(
         'subscription_scheduled_change_pending',
@@ -223,6 +226,13 @@ export async function cancelSubscription(
     const at = now(context);
     // A paused subscription has no period to run out: it cancels at once.
     const immediately = (input.effectiveFrom ?? 'next_billing_period') === 'immediately' || current.status === 'paused';
+    if (!immediately) {
+      requirePaymentMethodFor(
+        current,
+        'subscription_scheduled_change_not_allowed_for_cardless_trial',
+        'a scheduled cancellation (cancel it with effective_from immediately)',
+      );
+    }
     if (immediately) {
       return saveChange(context, tx, {
         before: current,

@@ -10,6 +10,7 @@ import { toTimestamp } from '../shared/clock.js';
 import type { OperationContext } from '../shared/operation-context.js';
 import type { Repositories } from '../shared/repository.js';
 import { periodAt } from './billing-period.js';
+import { awaitsPaymentMethod } from './cardless-trial.js';
 import { canceledAt, pausedAt, saveResume } from './pause-resume-cancel.js';
 import { nextDueAt, type Subscription } from './subscription.js';
 import { billRenewal, defaultRenewalPayment, type RenewalPayment } from './subscription-billing.js';
@@ -58,6 +59,16 @@ async function renew(
   payment: RenewalPayment,
 ): Promise<Subscription> {
   const at = subscription.nextBilledAt ?? toTimestamp(context.clock.now());
+  // A cardless trial that ends without a payment method is canceled, as the public API does (ADR 1010).
+  if (awaitsPaymentMethod(subscription)) {
+    return saveChange(context, tx, {
+      before: subscription,
+      after: canceledAt(subscription, at),
+      balanceChange: 'end',
+      eventTypes: ['subscription.canceled', 'subscription.updated'],
+      at,
+    });
+  }
   const periodIndex = subscription.internal.periodIndex + 1;
   // The end of a trial is a renewal into the first billing period, charged like any other.
   const endsTrial = subscription.status === 'trialing';

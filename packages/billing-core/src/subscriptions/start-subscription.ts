@@ -29,6 +29,8 @@ export interface StartSubscriptionInput {
   readonly businessId?: string | null | undefined;
   /** Carried on from the checkout's recurring discount (ADR 1105). */
   readonly discount?: SubscriptionDiscount | null | undefined;
+  /** Started without a payment method by a cardless trial transaction (ADR 1010). */
+  readonly cardlessTrial?: boolean | undefined;
 }
 
 /** Starts a subscription inside the caller's transaction (the one completing the payment). */
@@ -86,6 +88,7 @@ export async function startSubscription(
       pausedPeriod: null,
       version: 0,
       transactionId: input.transactionId,
+      ...(trial && input.cardlessTrial ? { cardlessTrial: true } : {}),
     },
   };
   return saveChange(context, tx, {

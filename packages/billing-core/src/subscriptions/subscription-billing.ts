@@ -7,13 +7,14 @@
  * sandbox renewals are paid (or failed) by simulation, in live they wait for the operator's
  * payment provider to report (DESIGN §4).
  */
-import type { DiscountTerms } from '../discounts/apply-discount.js';
 
+import type { DiscountTerms } from '../discounts/apply-discount.js';
 import type { OperationContext } from '../shared/operation-context.js';
 import type { Repositories } from '../shared/repository.js';
 import type { Scope } from '../shared/scope.js';
 import { type BuildTransactionItem, buildTransaction } from '../transactions/build-transaction.js';
 import { drawCredit } from '../transactions/credit-balances.js';
+import { startsCardlessTrial } from '../transactions/nothing-to-pay.js';
 import {
   completeSettled,
   NO_HOOKS,
@@ -83,6 +84,7 @@ export function subscriptionHooks(context: OperationContext): TransactionHooks {
         customData: transaction.customData,
         billingDetails: transaction.billingDetails,
         businessId: transaction.businessId,
+        cardlessTrial: startsCardlessTrial(transaction),
         discount: discountFromCheckout(
           transaction.discountId === null
             ? undefined

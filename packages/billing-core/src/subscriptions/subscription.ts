@@ -91,6 +91,8 @@ export interface SubscriptionInternal {
   readonly pendingLines?: readonly PendingChangeLine[] | undefined;
   /** The saved method automatic charges use (absent on older documents; ADR 1411). */
   readonly paymentMethodId?: string | null | undefined;
+  /** Started by a transaction that needed no payment method: a cardless trial (ADR 1010). */
+  readonly cardlessTrial?: boolean | undefined;
 }
 
 export interface Subscription {

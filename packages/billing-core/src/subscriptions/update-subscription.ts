@@ -14,15 +14,19 @@
  */
 
 import { resolveBusiness } from '../catalogue/businesses.js';
-import type { CustomData } from '../catalogue/entities.js';
+import type { Address, CustomData } from '../catalogue/entities.js';
 import { usableAddressOf, usableCustomer } from '../catalogue/references.js';
+import { isSupportedCurrency } from '../money/currencies.js';
 import { BillingError } from '../shared/billing-error.js';
 import type { OperationContext } from '../shared/operation-context.js';
 import type { Repositories } from '../shared/repository.js';
+import { unitPriceFor } from '../transactions/build-transaction.js';
 import { DEFAULT_BILLING_DETAILS } from '../transactions/due-dates.js';
 import type { BillingDetails, Transaction } from '../transactions/transaction.js';
+import { changeBillingCycle, changedBillingCycle } from './billing-cycle.js';
 import { moveBillingDate, readNextBilledAt } from './billing-date.js';
 import { periodAt } from './billing-period.js';
+import { requireCardlessItems } from './cardless-trial.js';
 import {
   billsWhen,
   type ChangeLine,
@@ -71,8 +75,8 @@ export interface UpdateSubscriptionInput {
   readonly billingDetails?: BillingDetails | null | undefined;
   /** A discount from the next billing period (ADR 1105); null removes the subscription's discount. */
   readonly discount?: SubscriptionDiscountInput | null | undefined;
-  /** Wire names of public API fields sent that this operation does not offer: each is refused. */
-  readonly unsupportedFields?: readonly string[] | undefined;
+  /** The currency the subscription bills in from now on (ADR 1009). */
+  readonly currencyCode?: string | undefined;
 }
 
 /** What an update did: the subscription after it, the charge it issued now, the lines it left for the next renewal. */
@@ -129,14 +133,6 @@ export async function applySubscriptionUpdate(
   input: UpdateSubscriptionInput,
   payment: RenewalPayment,
 ): Promise<SubscriptionUpdateResult> {
-  const unsupported = input.unsupportedFields ?? [];
-  if (unsupported.length > 0) {
-    throw new BillingError(
-      'field_not_supported',
-      `Drawdown does not offer ${unsupported.join(', ')} on a subscription update yet; nothing changed.`,
-      unsupported.map((field) => ({ field, message: 'is not offered on this operation yet' })),
-    );
-  }
   const locked = await requireChangeable(await tx.subscriptions.findByIdForUpdate(context.scope, id), id);
   const at = now(context);
   let current = locked;
@@ -165,7 +161,11 @@ export async function applySubscriptionUpdate(
     lines = [...moved.lines];
   } else if (input.items !== undefined) {
     if (mode === undefined) {
-      throw BillingError.invalidField('proration_billing_mode', 'is required when items change');
+      throw new BillingError(
+        'subscription_items_update_missing_proration_billing_mode',
+        'proration_billing_mode is required when updating subscription items.',
+        [{ field: 'proration_billing_mode', message: 'is required when items change' }],
+      );
     }
     items = await resolveItems(tx, context.scope, input.items, at, current.items);
     if (mode.startsWith('prorated') && (hasAllowances(current.items) || hasAllowances(items))) {
@@ -174,31 +174,28 @@ export async function applySubscriptionUpdate(
         'Prorated billing modes are not allowed on a subscription whose price has allowances: use full_immediately for upgrades and full_next_billing_period for downgrades.',
       );
     }
-    if (
-      items[0]?.price.billingCycle?.interval !== current.billingCycle.interval ||
-      items[0]?.price.billingCycle?.frequency !== current.billingCycle.frequency
-    ) {
-      throw new BillingError(
-        'subscription_billing_cycle_mismatch',
-        'New items must have the subscription’s billing cycle.',
-      );
-    }
-    for (const [index, item] of items.entries()) {
-      if (item.price.unitPrice.currencyCode !== current.currencyCode) {
-        throw new BillingError(
-          'subscription_currency_mismatch',
-          `Price ${item.price.id} is in ${item.price.unitPrice.currencyCode}; the subscription bills in ${current.currencyCode}.`,
-          [{ field: `items[${index}].price_id`, message: `must be priced in ${current.currencyCode}` }],
-        );
-      }
-    }
     requireBillable(current, mode);
+    requireModeWithScheduledChange(current, mode);
+    requireCardlessItems(current, items);
     const period = current.currentBillingPeriod;
     // Nothing was charged for a trial, so a change during one bills nothing: the items it
     // leaves are charged when the trial ends (ADR 1004).
     const trial = current.status === 'trialing' ? (current.items[0]?.trialDates ?? null) : null;
     if (trial) items = items.map((item) => ({ ...item, status: 'trialing', trialDates: trial }));
-    lines = period && !trial ? changeLines(current.items, items, mode, period, at) : [];
+    const cycle = changedBillingCycle(current, items);
+    if (cycle) {
+      const changed = changeBillingCycle(current, items, cycle, mode, at);
+      // An immediate change closes the old period now: lines next-period modes left for its
+      // renewal are billed with it, as a renewal would have billed them (ADR 1008).
+      const closes = changed.lines.length > 0;
+      lines = [...(closes ? (current.internal.pendingLines ?? []).map(fromPending) : []), ...changed.lines];
+      current = closes
+        ? { ...changed.subscription, internal: { ...changed.subscription.internal, pendingLines: [] } }
+        : changed.subscription;
+      if (closes) items = items.map((item) => ({ ...item, previouslyBilledAt: at }));
+    } else {
+      lines = period && !trial ? changeLines(current.items, items, mode, period, at) : [];
+    }
   } else if (mode !== undefined) {
     throw BillingError.invalidField('proration_billing_mode', 'applies only to a change of items or of next_billed_at');
   }
@@ -206,7 +203,9 @@ export async function applySubscriptionUpdate(
   requireCollectionMode(items, collectionMode);
   const customerId = await changedCustomer(context, tx, current, items, input);
   // The address bills every renewal: it must be the subscription customer's, and usable.
-  if (input.addressId !== undefined) await usableAddressOf(tx, context.scope, customerId, input.addressId);
+  const newAddress =
+    input.addressId === undefined ? undefined : await usableAddressOf(tx, context.scope, customerId, input.addressId);
+  const currencyCode = await billedCurrency(context, tx, current, items, newAddress, input, lines);
   const businessId =
     input.businessId === undefined
       ? current.businessId
@@ -234,6 +233,7 @@ export async function applySubscriptionUpdate(
     customerId,
     businessId,
     addressId: input.addressId ?? current.addressId,
+    currencyCode,
     scheduledChange: input.scheduledChange === null ? null : current.scheduledChange,
     internal: { ...current.internal, pendingLines: [...(current.internal.pendingLines ?? []), ...pending] },
     updatedAt: at,
@@ -265,6 +265,75 @@ export async function applySubscriptionUpdate(
   }
   const pastDue = await markPastDue(context, tx, saved, at);
   return { subscription: pastDue, immediateTransaction: outcome.transaction, nextPeriodLines: [] };
+}
+
+/** Next-period modes cannot bill a change on a subscription whose period ends in a pause or cancellation. */
+function requireModeWithScheduledChange(current: Subscription, mode: ProrationBillingMode): void {
+  if (current.scheduledChange !== null && billsWhen(mode) === 'next_renewal') {
+    throw new BillingError(
+      'subscription_invalid_billing_mode_for_scheduled_change',
+      `Subscription ${current.id} has a scheduled ${current.scheduledChange.action}, so it can only be updated with do_not_bill, full_immediately or prorated_immediately: no renewal may follow to bill the change.`,
+      [{ field: 'proration_billing_mode', message: 'must be do_not_bill, full_immediately or prorated_immediately' }],
+    );
+  }
+}
+
+/**
+ * The currency the subscription bills in after the update (ADR 1009). Each item bills at the
+ * unit price for the subscription's address country (an override, or the price's own), and
+ * Drawdown converts no currency: every item must be priced in that currency there. A change of
+ * currency follows the public API's rules on credits: none pending, none created with it.
+ */
+async function billedCurrency(
+  context: OperationContext,
+  tx: Repositories,
+  current: Subscription,
+  items: readonly SubscriptionItem[],
+  newAddress: Address | undefined,
+  input: UpdateSubscriptionInput,
+  lines: readonly ChangeLine[],
+): Promise<string> {
+  const currencyCode = input.currencyCode ?? current.currencyCode;
+  if (!isSupportedCurrency(currencyCode)) {
+    throw BillingError.invalidField('currency_code', 'is not a supported currency');
+  }
+  if (currencyCode !== current.currencyCode) {
+    if ((current.internal.pendingLines ?? []).some((line) => line.quantity < 0)) {
+      throw new BillingError(
+        'subscription_currency_update_not_allowed',
+        `Subscription ${current.id} has credits pending for its next renewal in ${current.currencyCode}; change its currency after that renewal.`,
+        [{ field: 'currency_code', message: 'cannot change while credits are pending' }],
+      );
+    }
+    if (lines.some((line) => line.quantity < 0)) {
+      throw new BillingError(
+        'subscription_currency_update_and_actions_creating_credits_not_allowed',
+        'Updating the currency and making a change that credits the customer are not allowed in one request: send them separately.',
+        [{ field: 'currency_code', message: 'cannot change in a request that creates credits' }],
+      );
+    }
+  }
+  const touched = input.items !== undefined || input.addressId !== undefined || currencyCode !== current.currencyCode;
+  if (!touched) return currencyCode;
+  const address =
+    newAddress ?? (current.addressId ? await tx.addresses.findById(context.scope, current.addressId) : undefined);
+  const countryCode = address?.countryCode ?? null;
+  for (const [index, item] of items.entries()) {
+    const unitPrice = unitPriceFor(item.price, countryCode);
+    if (unitPrice.currencyCode === currencyCode) continue;
+    const field =
+      input.items !== undefined
+        ? `items[${index}].price_id`
+        : input.currencyCode !== undefined
+          ? 'currency_code'
+          : 'address_id';
+    throw new BillingError(
+      'subscription_currency_mismatch',
+      `Price ${item.price.id} is priced in ${unitPrice.currencyCode}${countryCode ? ` for ${countryCode}` : ''}; the subscription would bill in ${currencyCode}, and Drawdown converts no currency.`,
+      [{ field, message: `must be priced in ${currencyCode} for the subscription's address` }],
+    );
+  }
+  return currencyCode;
 }
 
 /**

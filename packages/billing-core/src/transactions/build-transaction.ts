@@ -80,7 +80,8 @@ export interface Rebuilt {
   readonly lineIds: readonly string[];
 }
 
-function unitPriceFor(price: Price, countryCode: string | null) {
+/** The unit price that applies in `countryCode`: that country's override, or the price's own. */
+export function unitPriceFor(price: Price, countryCode: string | null) {
   const override =
     countryCode === null
       ? undefined

@@ -9,6 +9,8 @@
  */
 import { COUNTRY_CODE_PATTERN } from '../catalogue/addresses.js';
 import { resolveBusiness } from '../catalogue/businesses.js';
+import type { DiscountTerms } from '../discounts/apply-discount.js';
+import { type DiscountTermsInput, previewCustomDiscount, previewDiscount } from '../discounts/discounts.js';
 import { type CurrencyCode, isSupportedCurrency } from '../money/currencies.js';
 import { formatMinorUnits } from '../money/money-format.js';
 
@@ -35,6 +37,10 @@ export interface PreviewTransactionInput {
   readonly address?: PreviewAddress | null | undefined;
   /** Price trial items at their full price instead of free (`POST /transactions/preview`). */
   readonly ignoreTrials?: boolean | null | undefined;
+  /** A catalogue discount the transaction would redeem (checked, not counted). */
+  readonly discountId?: string | null | undefined;
+  /** A non-catalogue discount the transaction would create (validated, not stored; transaction preview only). */
+  readonly discount?: DiscountTermsInput | null | undefined;
   /** Wire names of public API fields sent that previews do not offer: each is refused. */
   readonly unsupportedFields?: readonly string[] | undefined;
 }
@@ -46,6 +52,8 @@ export interface TransactionPreview {
   readonly businessId: string | null;
   readonly currencyCode: string;
   readonly address: PreviewAddress | null;
+  /** The catalogue discount applied, if one was named. */
+  readonly discountId: string | null;
   /** The transaction as it would be built; never stored. */
   readonly transaction: Transaction;
 }
@@ -77,6 +85,7 @@ export async function previewTransaction(
   const business =
     input.businessId == null ? null : await resolveBusiness(context, store, input.businessId, customer?.id ?? null);
   const taxSettings = withTaxDefaults(await store.billingSettings.findTaxSettings(context.scope));
+  const discount = await previewDiscountTerms(context, input);
   const transaction = buildTransaction(
     {
       items,
@@ -89,6 +98,7 @@ export async function previewTransaction(
       collectionMode: 'automatic',
       origin: 'api',
       startsTrials: input.ignoreTrials !== true,
+      discount,
     },
     { ids: context.ids, now: nowTimestamp(context), taxSettings },
   );
@@ -99,8 +109,36 @@ export async function previewTransaction(
     businessId: business?.id ?? null,
     currencyCode: transaction.currencyCode,
     address: address ? { countryCode: address.countryCode, postalCode: address.postalCode } : (input.address ?? null),
+    discountId: input.discountId ?? null,
     transaction,
   };
+}
+
+/**
+ * The discount a preview applies, as the transaction would (ADR 1100), checked and written
+ * nowhere: a catalogue discount must be redeemable now; a flat non-catalogue one needs a currency.
+ */
+async function previewDiscountTerms(
+  context: OperationContext,
+  input: PreviewTransactionInput,
+): Promise<DiscountTerms | null> {
+  if (input.discountId != null && input.discount != null) {
+    throw new BillingError('transaction_discount_conflict', 'Send discount_id or discount, not both.');
+  }
+  if (input.discountId != null) return previewDiscount(context, context.store, input.discountId);
+  if (input.discount == null) return null;
+  const flat = input.discount.type !== 'percentage';
+  if (flat && !input.currencyCode) {
+    throw new BillingError(
+      'transaction_requires_currency_code_for_custom_discount',
+      'A preview with a flat non-catalogue discount needs a currency_code.',
+    );
+  }
+  return previewCustomDiscount(context, context.store, {
+    ...input.discount,
+    mode: 'custom',
+    currencyCode: flat ? input.currencyCode : null,
+  });
 }
 
 /** Amount totals formatted in the currency, for display. */

@@ -16,6 +16,8 @@ import type { Page } from '../shared/pagination.js';
 import type { Repositories } from '../shared/repository.js';
 import { type BuildTransactionItem, buildTransaction } from './build-transaction.js';
 import { drawCredit, releaseCredit } from './credit-balances.js';
+import { completeWhenNothingToPay } from './nothing-to-pay.js';
+import type { TransactionHooks } from './payments.js';
 import { withTaxDefaults } from './tax-settings.js';
 import type {
   BillingDetails,
@@ -157,9 +159,11 @@ export async function bill(
   return withInvoiceNumber(context, tx, { ...credited, status: 'billed', billedAt: now, updatedAt: now }, now);
 }
 
+/** Creates a transaction; one that starts a cardless trial completes at once, running `hooks` (ADR 1010). */
 export async function createTransaction(
   context: OperationContext,
   input: CreateTransactionInput,
+  hooks: TransactionHooks,
 ): Promise<Transaction> {
   return context.store.transaction(async (tx) => {
     const items = await resolveItems(context, tx, input.items);
@@ -186,16 +190,20 @@ export async function createTransaction(
       { ids: context.ids, now: nowTimestamp(context), taxSettings },
     );
     if (input.status === 'billed') transaction = await bill(context, tx, transaction);
-    return insertTransaction(context, tx, transaction);
+    return completeWhenNothingToPay(context, tx, await insertTransaction(context, tx, transaction), hooks);
   });
 }
 
+/** Updates a transaction; one that now starts a cardless trial completes at once, running `hooks`. */
 export function updateTransaction(
   context: OperationContext,
   id: string,
   input: UpdateTransactionInput,
+  hooks: TransactionHooks,
 ): Promise<Transaction> {
-  return context.store.transaction((tx) => updateTransactionIn(context, tx, id, input));
+  return context.store.transaction(async (tx) =>
+    completeWhenNothingToPay(context, tx, await updateTransactionIn(context, tx, id, input), hooks),
+  );
 }
 
 /** `updateTransaction` inside the caller's database transaction (a checkout sets the customer and address). */

@@ -22,6 +22,7 @@ import { demoAccount } from './0080-demo-account.js';
 import { payments } from './0100-payments.js';
 import { paymentProviderSettings } from './0110-payment-provider-settings.js';
 import { clientAndCustomerTokens } from './0120-client-and-customer-tokens.js';
+import { subscriptionFilterColumns } from './0180-subscription-filter-columns.js';
 import type { Migration } from './migration.js';
 
 export const MIGRATIONS: readonly Migration[] = [
@@ -43,6 +44,7 @@ export const MIGRATIONS: readonly Migration[] = [
   payments,
   clientAndCustomerTokens,
   paymentProviderSettings,
+  subscriptionFilterColumns,
 ];
 
 const MIGRATION_LOCK_KEY = 4_172_031_985;

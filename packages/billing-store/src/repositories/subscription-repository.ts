@@ -24,6 +24,8 @@ const subscriptionsTable: DocumentTableSpec<Subscription, StoredColumn> = {
     status: (subscription) => subscription.status,
     collection_mode: (subscription) => subscription.collectionMode,
     scheduled_change_action: (subscription) => subscription.scheduledChange?.action ?? null,
+    price_ids: (subscription) => ` ${subscription.items.map((item) => item.price.id).join(' ')} `,
+    next_billed_at: (subscription) => subscription.nextBilledAt,
     due_at: (subscription) => nextDueAt(subscription),
   },
 };

@@ -63,6 +63,29 @@ describe.each(ENGINES)('%s: migrations', (engine) => {
     }
   });
 
+  it('fills the subscription filter columns of rows stored before them from their documents', async () => {
+    const database = openDatabase(await freshConfig());
+    const before = MIGRATIONS.filter((migration) => migration.id !== '0180-subscription-filter-columns');
+    try {
+      await migrate(database, before);
+      const body = (items: string[], nextBilledAt: string | null) =>
+        JSON.stringify({ nextBilledAt, items: items.map((id) => ({ price: { id } })) });
+      const insert = 'insert into subscriptions (account_id, environment, id, body) values (?, ?, ?, ?)';
+      await database.run(insert, ['acc_1', 'sandbox', 'sub_two', body(['pri_a', 'pri_b'], '2026-04-01T00:00:00.000Z')]);
+      await database.run(insert, ['acc_1', 'sandbox', 'sub_none', body([], null)]);
+      expect(await migrate(database)).toEqual(['0180-subscription-filter-columns']);
+      const rows = await database.all<{ id: string; price_ids: string; next_billed_at: string | null }>(
+        'select id, price_ids, next_billed_at from subscriptions order by id',
+      );
+      expect(rows).toEqual([
+        { id: 'sub_none', price_ids: '  ', next_billed_at: null },
+        { id: 'sub_two', price_ids: ' pri_a pri_b ', next_billed_at: '2026-04-01T00:00:00.000Z' },
+      ]);
+    } finally {
+      await database.close();
+    }
+  });
+
   it('leaves no trace of a migration that fails part-way', async () => {
     const database = openDatabase(await freshConfig());
     const broken = {

@@ -47,6 +47,8 @@ function toPreviewInput(body: PreviewBody): PreviewTransactionInput {
     currencyCode: body.currencyCode,
     address: body.address,
     ignoreTrials: body.ignoreTrials,
+    discountId: body.discountId,
+    discount: body.discount,
     unsupportedFields: unsupported,
   };
 }
@@ -57,7 +59,7 @@ function presentParties(preview: TransactionPreview) {
     addressId: preview.addressId,
     businessId: preview.businessId,
     currencyCode: preview.currencyCode,
-    discountId: null,
+    discountId: preview.discountId,
     customerIpAddress: null,
     address: preview.address,
   };

@@ -3,11 +3,11 @@ import {
   PauseSubscriptionBody,
   ResumeSubscriptionBody,
   SubscriptionChargeBody,
-  UNSUPPORTED_SUBSCRIPTION_UPDATE_FIELDS,
   UpdateSubscriptionBody,
 } from '@drawdown/billing-contract';
 import {
   BillingError,
+  type ListQuery,
   type OneTimeChargeInput,
   SUBSCRIPTION_INCLUDES,
   SUBSCRIPTION_STATUSES,
@@ -41,18 +41,28 @@ const listSpec: ListSpec<SubscriptionColumn> = {
       column: 'scheduled_change_action',
       values: ['cancel', 'pause', 'resume'],
     },
+    // An item filter: the ids parse as ids, then match any whole id in the promoted column.
+    price_id: { kind: 'ids', column: 'price_ids', prefix: 'pri' },
+    next_billed_at: { kind: 'timestamp', column: 'next_billed_at' },
   },
 };
 
-type UpdateBody = CamelCased<z.output<typeof UpdateSubscriptionBody>>;
-
-function camelKey(field: string): string {
-  return field.replace(/_([a-z])/g, (_, letter: string) => letter.toUpperCase());
+/** `price_id=a,b`: subscriptions with an item of any of those prices. */
+function withPriceFilter(query: ListQuery<SubscriptionColumn>): ListQuery<SubscriptionColumn> {
+  const condition = query.filter.price_ids?.[0];
+  if (condition?.op !== 'in') return query;
+  const { price_ids: _priceIds, ...filter } = query.filter;
+  return {
+    ...query,
+    filter,
+    anyOf: condition.values.map((priceId) => ({ price_ids: [{ op: 'contains', value: ` ${priceId} ` }] })),
+  };
 }
 
-/** The update body as the core's input: public API fields not offered yet are named for refusal. */
+type UpdateBody = CamelCased<z.output<typeof UpdateSubscriptionBody>>;
+
+/** The update body as the core's input. */
 function toUpdateInput(body: UpdateBody): UpdateSubscriptionInput {
-  const unsupported: string[] = UNSUPPORTED_SUBSCRIPTION_UPDATE_FIELDS.filter((field) => camelKey(field) in body);
   return {
     items: body.items,
     prorationBillingMode: body.prorationBillingMode,
@@ -64,25 +74,11 @@ function toUpdateInput(body: UpdateBody): UpdateSubscriptionInput {
     customerId: body.customerId,
     businessId: body.businessId,
     nextBilledAt: body.nextBilledAt,
+    currencyCode: body.currencyCode,
     billingDetails: billingDetailsOf(body.billingDetails),
     discount:
       body.discount == null ? body.discount : { id: body.discount.id, effectiveFrom: body.discount.effectiveFrom },
-    unsupportedFields: unsupported,
   };
-}
-
-/** List filters of the public API that Drawdown does not offer yet: refused by name, never ignored. */
-const UNOFFERED_LIST_FILTERS = ['price_id', 'next_billed_at'] as const;
-
-function refuseUnofferedFilters(url: string): void {
-  const sent = [...new URL(url).searchParams.keys()].map((key) => key.replace(/\[[A-Z]+\]$/, ''));
-  const refused = UNOFFERED_LIST_FILTERS.filter((filter) => sent.includes(filter));
-  if (refused.length > 0) {
-    throw new BillingError(
-      'field_not_supported',
-      `Drawdown does not offer the ${refused.join(', ')} filter on subscriptions yet; nothing was listed.`,
-    );
-  }
 }
 
 function parseIncludes(raw: string | undefined): SubscriptionInclude[] {
@@ -121,10 +117,12 @@ function toChargeInput(body: ChargeBody): OneTimeChargeInput {
 
 export function registerSubscriptionRoutes(app: Hono<AppEnv>): void {
   app.get('/subscriptions', need('subscription.read'), async (c) => {
-    refuseUnofferedFilters(c.req.url);
     const { query, perPage } = parseListParams(c, listSpec);
-    return respondPage(c, await c.var.useCases.listSubscriptions(c.var.caller, query), perPage, (subscription) =>
-      presentSubscription(subscription, c.var.portalUrl),
+    return respondPage(
+      c,
+      await c.var.useCases.listSubscriptions(c.var.caller, withPriceFilter(query)),
+      perPage,
+      (subscription) => presentSubscription(subscription, c.var.portalUrl),
     );
   });
   app.get('/subscriptions/:id', need('subscription.read'), async (c) => {
