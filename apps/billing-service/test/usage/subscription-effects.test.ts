@@ -116,6 +116,33 @@ describe.each(ENGINES)('%s: effects of subscription changes on the balance', (en
     await expectBalancesRecomputable(harness, tenant.scope, customerId);
   });
 
+  it('Upgrade to a yearly price (full_immediately, ADR 1008): the new allowance is granted at once and lasts the new yearly period', async () => {
+    const { tenant, subscriptionId, unitId, customerId, action } = await subscribed({ amount: '10', used: '12' });
+    const yearly = await newPrice(tenant.api, [{ unitId, amount: '120' }], { interval: 'year', frequency: 1 });
+    const changedAt = await sandboxNow(tenant);
+    const response = await tenant.api.patch(`/subscriptions/${subscriptionId}`, {
+      items: [{ price_id: yearly, quantity: 1 }],
+      proration_billing_mode: 'full_immediately',
+    });
+    expect(response.status, response.text).toBe(200);
+    const period = response.entity.current_billing_period as { starts_at: string; ends_at: string };
+    // The yearly period starts at the change (this harness's clock runs: between the two readings).
+    expect(Date.parse(period.starts_at)).toBeGreaterThanOrEqual(changedAt);
+    expect(Date.parse(period.starts_at)).toBeLessThanOrEqual(await sandboxNow(tenant));
+    expect(period.ends_at).toBe(addCycles(period.starts_at, { interval: 'year', frequency: 1 }, 1));
+    // The seed's upgrade row: old allowance expired, new one granted in full, overage carried over.
+    expect(await totals(tenant, customerId, unitId)).toEqual({ used: '0', remaining: '120', overage: '2' });
+
+    // The old monthly period end passes: nothing expires, nothing is granted.
+    await postUsage(tenant.api, { customer_id: customerId, action, quantity: '5' });
+    await advance(tenant, { seconds: 40 * 86_400 });
+    expect(await totals(tenant, customerId, unitId)).toEqual({ used: '5', remaining: '115', overage: '2' });
+    // The yearly renewal grants the allowance again and clears the overage.
+    await advance(tenant, { to: new Date(Date.parse(period.ends_at) + 1_000).toISOString() });
+    expect(await totals(tenant, customerId, unitId)).toEqual({ used: '0', remaining: '120', overage: '0' });
+    await expectBalancesRecomputable(harness, tenant.scope, customerId);
+  });
+
   it('Downgrade (full_next_billing_period) applies at once: the remaining current allowance is lost', async () => {
     const { tenant, subscriptionId, unitId, customerId, action } = await subscribed({ amount: '10', used: '3' });
     const smaller = await newPrice(tenant.api, [{ unitId, amount: '5' }]);

@@ -28,7 +28,7 @@ export interface ImportProgress {
   readonly read: number;
   readonly imported: number;
   readonly rejected: number;
-  /** Bytes of the feed file read so far (streamed formats; undefined for XML, which is read whole). */
+  /** Bytes of the feed file read so far (every format is streamed). */
   readonly bytesRead?: number | undefined;
 }
 

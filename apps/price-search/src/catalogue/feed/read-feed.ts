@@ -1,12 +1,13 @@
 /**
  * @module
- * Reads a Google Merchant Center feed, TSV or RSS 2.0 XML (`g:` namespace), as a stream of raw rows.
+ * Reads a Google Merchant Center feed, TSV or RSS 2.0 XML (`g:` namespace), as a stream of raw rows; every
+ * format is streamed from the file, so an import's memory does not grow with the feed.
  * The format is taken from the first non-blank character: `<` is XML, anything else TSV.
  */
 import { createReadStream } from 'node:fs';
-import { open, readFile } from 'node:fs/promises';
+import { open } from 'node:fs/promises';
 import { parse } from 'csv-parse';
-import { XMLParser } from 'fast-xml-parser';
+import { SaxesParser } from 'saxes';
 import type { FeedRow } from './feed-record.js';
 
 /**
@@ -41,7 +42,7 @@ export async function detectFeedFormat(path: string): Promise<FeedFormat> {
 export async function* readFeed(path: string, format?: FeedFormat): AsyncGenerator<FeedRow> {
   const resolved = format ?? (await detectFeedFormat(path));
   if (resolved === 'xml') {
-    yield* readXmlFeed(await readFile(path, 'utf8'));
+    yield* readXmlFeed(path);
   } else if (resolved === 'awin_csv') {
     yield* readAwinCsvFeed(path);
   } else {
@@ -135,63 +136,123 @@ async function* readAwinCsvFeed(path: string): AsyncGenerator<FeedRow> {
   }
 }
 
-const xmlParser = new XMLParser({
-  removeNSPrefix: true,
-  // Keep every value a string: GTINs with leading zeros and ids like "0012" must not become numbers.
-  parseTagValue: false,
-  ignoreAttributes: true,
-  trimValues: true,
-  isArray: (_name, path) => path === 'rss.channel.item',
-});
+/** The element name without its namespace prefix (`g:price` → `price`). */
+function localName(name: string): string {
+  return name.slice(name.indexOf(':') + 1);
+}
 
-/** Reads the items of an RSS 2.0 feed held in memory. */
-export function* readXmlFeed(xml: string): Generator<FeedRow> {
-  let document: unknown;
-  try {
-    document = xmlParser.parse(xml, true);
-  } catch (error) {
-    throw new FeedFormatError(`not well-formed XML: ${error instanceof Error ? error.message : String(error)}`);
-  }
-  const items = itemsOf(document);
-  if (items === undefined) throw new FeedFormatError('not an RSS 2.0 feed: no rss > channel element');
-  let position = 0;
-  for (const item of items) {
-    position += 1;
-    const fields: Record<string, string> = {};
-    if (typeof item === 'object' && item !== null) {
-      for (const [name, value] of Object.entries(item)) {
-        // GMC's nested shipping (<g:shipping><g:country>GB</g:country><g:price>3.95 GBP</g:price></g:shipping>)
-        // becomes the TSV form "GB:::3.95 GBP", several entries comma-separated.
-        if (attributeName(name) === 'shipping' && typeof value === 'object' && value !== null) {
-          fields.shipping ??= (Array.isArray(value) ? value : [value]).map(shippingText).join(',');
-          continue;
-        }
-        // An attribute given twice (RSS <title> and <g:title>) arrives as an array: the first one wins.
-        const text = Array.isArray(value) ? value.find((entry) => typeof entry === 'string') : value;
-        if (typeof text === 'string') fields[attributeName(name)] ??= text;
-      }
+const NOT_RSS = 'not an RSS 2.0 feed: no rss > channel element';
+
+/**
+ * Collects the items of an RSS 2.0 feed from SAX events, one item at a time: the direct children
+ * of each `<item>` become its attributes (the first of a repeated name wins, as RSS `<title>` and
+ * `<g:title>` can both be there); other nested elements are skipped, except GMC's nested shipping
+ * (`<g:shipping><g:country>GB</g:country><g:price>3.95 GBP</g:price></g:shipping>`), which becomes
+ * the TSV form "GB:::3.95 GBP", several entries comma-separated.
+ */
+class RssItems {
+  readonly #path: string[] = [];
+  readonly #ready: FeedRow[] = [];
+  #channel = false;
+  #position = 0;
+  #fields: Record<string, string> | null = null;
+  #shipping: string[] = [];
+  #child: { name: string; text: string; nested: boolean; parts: Record<string, string> | null } | null = null;
+  #part: { name: string; text: string } | null = null;
+
+  open(name: string): void {
+    const depth = this.#path.length;
+    if (depth === 0 && name !== 'rss') throw new FeedFormatError(NOT_RSS);
+    if (depth === 1 && name === 'channel') this.#channel = true;
+    if (depth === 2 && name === 'item' && this.#path[1] === 'channel') {
+      this.#fields = {};
+      this.#shipping = [];
+    } else if (depth === 3 && this.#fields) {
+      const attribute = attributeName(name);
+      this.#child = { name: attribute, text: '', nested: false, parts: attribute === 'shipping' ? {} : null };
+    } else if (depth === 4 && this.#child) {
+      this.#child.nested = true;
+      if (this.#child.parts) this.#part = { name: attributeName(name), text: '' };
     }
-    yield { position, fields };
+    this.#path.push(name);
+  }
+
+  text(text: string): void {
+    const depth = this.#path.length;
+    if (depth === 4 && this.#child) this.#child.text += text;
+    else if (depth === 5 && this.#part) this.#part.text += text;
+  }
+
+  close(): void {
+    this.#path.pop();
+    const depth = this.#path.length;
+    if (depth === 4 && this.#part && this.#child?.parts) {
+      this.#child.parts[this.#part.name] = this.#part.text.trim();
+      this.#part = null;
+    } else if (depth === 3 && this.#child && this.#fields) {
+      const child = this.#child;
+      if (child.parts) {
+        const part = (key: string) => child.parts?.[key] ?? '';
+        this.#shipping.push(
+          child.nested ? `${part('country')}:${part('region')}:${part('service')}:${part('price')}` : child.text.trim(),
+        );
+      } else if (!child.nested) {
+        this.#fields[child.name] ??= child.text.trim();
+      }
+      this.#child = null;
+    } else if (depth === 2 && this.#fields) {
+      if (this.#shipping.length > 0) this.#fields.shipping ??= this.#shipping.join(',');
+      this.#position += 1;
+      this.#ready.push({ position: this.#position, fields: this.#fields });
+      this.#fields = null;
+    }
+  }
+
+  /** The items completed since the last call. */
+  take(): FeedRow[] {
+    return this.#ready.splice(0);
+  }
+
+  /** Refuses a document that never had `rss > channel`. */
+  finish(): void {
+    if (!this.#channel) throw new FeedFormatError(NOT_RSS);
   }
 }
 
-function shippingText(entry: unknown): string {
-  if (typeof entry === 'string') return entry;
-  if (typeof entry !== 'object' || entry === null) return '';
-  const part = (key: string): string => {
-    const value = (entry as Record<string, unknown>)[key];
-    return typeof value === 'string' ? value : '';
+/**
+ * Streams the items of the RSS 2.0 feed at `path`: the file is read in chunks and parsed as it
+ * arrives, so memory holds one chunk and the items of one chunk, never the whole feed.
+ */
+async function* readXmlFeed(path: string): AsyncGenerator<FeedRow> {
+  const items = new RssItems();
+  const parser = new SaxesParser();
+  parser.on('opentag', (tag) => items.open(localName(tag.name)));
+  parser.on('text', (text) => items.text(text));
+  parser.on('cdata', (text) => items.text(text));
+  parser.on('closetag', () => items.close());
+  // A failure is raised after the items completed before it have been handed out.
+  const parse = (step: () => void): FeedFormatError | undefined => {
+    try {
+      step();
+      return undefined;
+    } catch (error) {
+      if (error instanceof FeedFormatError) return error;
+      return new FeedFormatError(`not well-formed XML: ${error instanceof Error ? error.message : String(error)}`);
+    }
   };
-  return `${part('country')}:${part('region')}:${part('service')}:${part('price')}`;
-}
-
-function itemsOf(document: unknown): readonly unknown[] | undefined {
-  if (typeof document !== 'object' || document === null || !('rss' in document)) return undefined;
-  const rss = document.rss;
-  if (typeof rss !== 'object' || rss === null || !('channel' in rss)) return undefined;
-  const channel = rss.channel;
-  if (channel === '') return [];
-  if (typeof channel !== 'object' || channel === null) return undefined;
-  const items = 'item' in channel ? channel.item : [];
-  return Array.isArray(items) ? items : [];
+  const decoder = new TextDecoder('utf-8', { ignoreBOM: false });
+  let bytesRead = 0;
+  for await (const chunk of createReadStream(path) as AsyncIterable<Buffer>) {
+    bytesRead += chunk.length;
+    const failure = parse(() => parser.write(decoder.decode(chunk, { stream: true })));
+    for (const row of items.take()) yield { ...row, bytesRead };
+    if (failure) throw failure;
+  }
+  const failure = parse(() => {
+    parser.write(decoder.decode());
+    parser.close();
+  });
+  for (const row of items.take()) yield { ...row, bytesRead };
+  if (failure) throw failure;
+  items.finish();
 }
