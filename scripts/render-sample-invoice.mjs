@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 /**
- * Renders the sample invoice shown in the README: a billed invoice to a business buyer with a
- * discount, tax and payment instructions. Needs a build (`npm run build`); writes the PDF, then
+ * Renders the sample invoice shown in the README: a billed invoice from a seller with its
+ * details and logo (ADR 1106) to a business buyer, with a discount, tax and payment instructions. Needs a build (`npm run build`); writes the PDF, then
  * `pdftoppm` (poppler-utils) makes the PNG:
  *
  *   node scripts/render-sample-invoice.mjs docs/images/sample-invoice.pdf
@@ -9,6 +9,7 @@
  */
 import { writeFileSync } from 'node:fs';
 import { buildInvoiceDocument, buildTransaction, DEFAULT_TAX_SETTINGS } from '@drawdown/billing-core';
+import { PNG } from 'pngjs';
 import { renderInvoicePdf } from '../apps/billing-service/dist/rendering/invoice-pdf.js';
 
 const NOW = '2026-03-14T09:30:00.000Z';
@@ -106,5 +107,48 @@ const built = buildTransaction(
   { ids, now: NOW, taxSettings: { ...DEFAULT_TAX_SETTINGS, countryRates: [{ countryCode: 'GB', rate: '0.2' }] } },
 );
 const transaction = { ...built, status: 'billed', billedAt: NOW, invoiceNumber: '2026-00042' };
-const pdf = await renderInvoicePdf(buildInvoiceDocument(transaction, { account, customer, address, business }));
+
+/** A small drawn logo: three rising bars and a baseline, 300 × 100 pixels. */
+function logoPng() {
+  const width = 300;
+  const height = 100;
+  const png = new PNG({ width, height });
+  const bars = [
+    { x: 20, top: 60, colour: [31, 119, 180] },
+    { x: 70, top: 38, colour: [44, 160, 120] },
+    { x: 120, top: 14, colour: [240, 140, 30] },
+  ];
+  for (let y = 0; y < height; y += 1) {
+    for (let x = 0; x < width; x += 1) {
+      const at = (y * width + x) * 4;
+      const bar = bars.find((candidate) => x >= candidate.x && x < candidate.x + 40 && y >= candidate.top && y < 88);
+      const baseline = y >= 90 && y < 94 && x >= 10 && x < 290;
+      const [r, g, b] = bar ? bar.colour : baseline ? [60, 60, 60] : [255, 255, 255];
+      png.data[at] = r;
+      png.data[at + 1] = g;
+      png.data[at + 2] = b;
+      png.data[at + 3] = bar || baseline ? 255 : 0;
+    }
+  }
+  return PNG.sync.write(png);
+}
+const logo = logoPng();
+const seller = {
+  id: 'seller',
+  legalName: 'Analytical Engines Ltd',
+  address: {
+    firstLine: '1 Babbage Yard',
+    secondLine: null,
+    city: 'Cambridge',
+    postalCode: 'CB2 1TN',
+    region: null,
+    countryCode: 'GB',
+  },
+  taxIdentifier: 'GB987654321',
+  companyNumber: '09876543',
+  email: 'billing@analytical-engines.example',
+  logo: { contentType: 'image/png', width: 300, height: 100, sizeBytes: logo.length, data: logo.toString('base64') },
+  updatedAt: NOW,
+};
+const pdf = await renderInvoicePdf(buildInvoiceDocument(transaction, { account, customer, address, business, seller }));
 writeFileSync(process.argv[2] ?? 'sample-invoice.pdf', pdf);

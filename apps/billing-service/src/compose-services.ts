@@ -56,6 +56,7 @@ import { NO_SPANS, type Spans } from './operations/spans.js';
 import { tracedTransactions } from './operations/traced-store.js';
 import type { Tracing } from './operations/tracing.js';
 import { createInvoiceLinkSigner, type InvoiceLinkSigner } from './rendering/invoice-links.js';
+import { logoImageDecoder } from './rendering/logo-images.js';
 import type { WebhookDeliveryOptions } from './workers/webhook-delivery/delivery-worker.js';
 import { createDestinationGuard, type DestinationGuard } from './workers/webhook-delivery/destination-guard.js';
 import { wakeOnEvents } from './workers/webhook-delivery/wake-on-events.js';
@@ -225,6 +226,7 @@ export async function composeServices(settings: StorageSettings, options: Compos
     yieldToOthers,
     reportError,
     entityPresenter: wirePresenter,
+    images: logoImageDecoder,
     // Each account's configured provider (ADR 1420), unless the caller supplies one for all.
     livePaymentProvider: options.livePaymentProvider ?? accountPaymentProviders({ store, now: () => wallClock.now() }),
     defaultPaymentLink: (environment) => {

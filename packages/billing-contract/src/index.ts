@@ -43,6 +43,7 @@ export {
 } from './requests/notifications.js';
 export { CreatePortalSessionBody, VerifyPortalSessionBody } from './requests/portal-sessions.js';
 export { CreateReportBody } from './requests/reports.js';
+export { SellerAddressBody, UpdateSellerDetailsBody } from './requests/seller-details.js';
 export { CreateSimulationBody, UpdateSimulationBody } from './requests/simulations.js';
 export { CreateClientTokenBody, GenerateCustomerAuthTokenBody, UpdateClientTokenBody } from './requests/tokens.js';
 export {
@@ -118,6 +119,7 @@ export {
   ProviderNotificationApplied as ProviderNotificationAppliedResponse,
   UsagePeriod as UsagePeriodResponse,
 } from './responses/payments.js';
+export { SellerDetails as SellerDetailsResponse } from './responses/seller-details.js';
 export {
   Subscription as SubscriptionResponse,
   SubscriptionPreview as SubscriptionPreviewResponse,

@@ -219,6 +219,18 @@ export {
   requireUnexpired,
 } from './invoices/invoice-links.js';
 export {
+  type DecodedImage,
+  type ImageDecoder,
+  LOGO_FORMATS,
+  LOGO_LIMITS,
+  type LogoFormat,
+  type SellerAddress,
+  type SellerDetails,
+  type SellerDetailsView,
+  type SellerLogo,
+  type UpdateSellerDetailsInput,
+} from './invoices/seller-details.js';
+export {
   adjustmentMetricDeltas,
   dayOf,
   METRIC_NAMES,

@@ -62,6 +62,12 @@ import { listEvents } from './events/list-events.js';
 import { type CreditNoteLinkClaims, getCreditNoteDocument, issueCreditNoteLink } from './invoices/credit-note.js';
 import { getInvoiceDocument } from './invoices/invoice-document.js';
 import { type InvoiceLinkClaims, issueInvoiceLink, requireUnexpired } from './invoices/invoice-links.js';
+import {
+  getSellerDetails,
+  type ImageDecoder,
+  type UpdateSellerDetailsInput,
+  updateSellerDetails,
+} from './invoices/seller-details.js';
 import { getMetrics } from './metrics/metrics.js';
 import {
   type ClaimInput,
@@ -230,6 +236,8 @@ export interface UseCasePorts {
    * configured one (ADR 1420); without one, live payments are reported. The sandbox has its own.
    */
   readonly livePaymentProvider?: ConfiguredProviders['live'];
+  /** Decodes seller logos (PNG and JPEG) to check them (ADR 1106). */
+  readonly images: ImageDecoder;
   /** The checkout page Drawdown serves for an environment, when the service knows its address (ADR 1412). */
   defaultPaymentLink?(environment: Environment): string | undefined;
 }
@@ -646,6 +654,11 @@ export function createUseCases(ports: UseCasePorts) {
     /** Charges a subscription transaction with the subscription's saved method, off-session (live providers). */
     chargeSavedMethod: bind((context, transactionId: string) =>
       chargeSavedMethod(context, checkoutPorts(context), transactionId),
+    ),
+    /** The seller the documents name (ADR 1106): the API's `/seller-details` and the CLI. */
+    getSellerDetails: bind(getSellerDetails),
+    updateSellerDetails: bind((context, input: UpdateSellerDetailsInput) =>
+      updateSellerDetails({ ...context, images: ports.images }, input),
     ),
     getCheckoutSettings: bind(getCheckoutSettings),
     updateCheckoutSettings: bind(updateCheckoutSettings),

@@ -34,6 +34,7 @@ import {
   paymentMethodsTable,
   SqlPaymentAttemptRepository,
   sandboxPaymentsTable,
+  sellerDetailsTable,
 } from './repositories/payment-repositories.js';
 import { SqlReportRepository } from './repositories/report-repository.js';
 import { SqlSandboxClockRepository } from './repositories/sandbox-clock-repository.js';
@@ -102,6 +103,7 @@ export function repositoriesOn(executor: SqlExecutor): Repositories {
     providerSettings: new SqlProviderSettingsRepository(executor),
     providerCustomers: new SqlProviderCustomerRepository(executor),
     providerNotifications: new SqlProviderNotificationLog(executor),
+    sellerDetails: new DocumentCollection(executor, sellerDetailsTable),
   };
 }
 

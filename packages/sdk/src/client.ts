@@ -21,7 +21,12 @@ import { BusinessesResource, CustomerPortalSessionsResource } from './resources/
 import { SandboxClockResource } from './resources/sandbox-clock.js';
 import { SubscriptionsResource } from './resources/subscriptions.js';
 import { ClientTokensResource } from './resources/tokens.js';
-import { AdjustmentsResource, TaxSettingsResource, TransactionsResource } from './resources/transactions.js';
+import {
+  AdjustmentsResource,
+  SellerDetailsResource,
+  TaxSettingsResource,
+  TransactionsResource,
+} from './resources/transactions.js';
 import { UsageBalancesResource } from './resources/usage-balances.js';
 import { UsageEventsResource } from './resources/usage-events.js';
 import { parseEvent } from './types/events.js';
@@ -124,6 +129,7 @@ export class Drawdown {
   readonly transactions: TransactionsResource;
   readonly adjustments: AdjustmentsResource;
   readonly taxSettings: TaxSettingsResource;
+  readonly sellerDetails: SellerDetailsResource;
   readonly clientTokens: ClientTokensResource;
   readonly currencies: CurrenciesResource;
   readonly events: EventsResource;
@@ -172,6 +178,7 @@ export class Drawdown {
     this.transactions = new TransactionsResource(http);
     this.adjustments = new AdjustmentsResource(http);
     this.taxSettings = new TaxSettingsResource(http);
+    this.sellerDetails = new SellerDetailsResource(http);
     this.clientTokens = new ClientTokensResource(http);
     this.currencies = new CurrenciesResource(http, runtime);
     this.events = new EventsResource(http);

@@ -47,7 +47,12 @@ export type {
 } from './resources/sandbox-clock.js';
 export type { SubscriptionsResource } from './resources/subscriptions.js';
 export type { ClientTokensResource } from './resources/tokens.js';
-export type { AdjustmentsResource, TaxSettingsResource, TransactionsResource } from './resources/transactions.js';
+export type {
+  AdjustmentsResource,
+  SellerDetailsResource,
+  TaxSettingsResource,
+  TransactionsResource,
+} from './resources/transactions.js';
 export type { UsageBalancesResource } from './resources/usage-balances.js';
 export type { UsageEventsResource } from './resources/usage-events.js';
 export type {
@@ -152,7 +157,10 @@ export {
   type InvoicePdf,
   type ListAdjustmentsParams,
   type ListTransactionsParams,
+  type NonCataloguePriceInput,
   type RecordPaymentInput,
+  type SellerAddress,
+  type SellerDetails,
   type TaxSettings,
   type Transaction,
   type TransactionDetails,
@@ -162,6 +170,7 @@ export {
   type TransactionPayment,
   type TransactionStatus,
   type TransactionTotals,
+  type UpdateSellerDetailsInput,
   type UpdateTaxSettingsInput,
   type UpdateTransactionInput,
 } from './types/transactions.js';

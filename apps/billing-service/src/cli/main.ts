@@ -15,6 +15,7 @@ import { checkKeysFile, type DemoOptions, makeDemoAccount } from './demo-command
 import { BackupUsage, runBackup, runMigrate, runMigrateStatus } from './operations-commands.js';
 import { printResult } from './output.js';
 import { PAYMENT_PROVIDER_ACTIONS, runPaymentProviderCommand } from './payment-provider-command.js';
+import { runSellerDetailsCommand, SELLER_DETAILS_ACTIONS } from './seller-details-command.js';
 import { runServe } from './serve-command.js';
 
 const USAGE = `Usage: drawdown <command> [options]
@@ -40,6 +41,15 @@ Commands:
                                 never shown again in full
   accounts payment-provider remove --account ID
                                 Live goes back to recording reported payments
+  accounts seller-details show --account ID [--env live|sandbox]
+  accounts seller-details set --account ID [--env live|sandbox] [--legal-name NAME] [--first-line TEXT]
+                                [--second-line TEXT] [--city CITY] [--postal-code CODE] [--region REGION]
+                                [--country CC] [--tax-id ID] [--company-number NUMBER] [--email EMAIL]
+                                [--logo FILE.png|FILE.jpg | --remove-logo]
+                                The seller invoices and credit notes name (both environments unless
+                                --env); only the fields given change, address flags replace the address
+  accounts seller-details clear --account ID [--env live|sandbox]
+                                Documents name the account alone again
   keys create --account ID --env live|sandbox --permission NAME [--permission NAME …] [--name NAME] [--expires-at TIME]
   keys revoke KEY_ID
   keys list --account ID
@@ -71,6 +81,18 @@ const OPTIONS = {
   'stripe-secret-key': { type: 'string' },
   'stripe-webhook-secret': { type: 'string' },
   'stripe-api-base': { type: 'string' },
+  'legal-name': { type: 'string' },
+  'first-line': { type: 'string' },
+  'second-line': { type: 'string' },
+  city: { type: 'string' },
+  'postal-code': { type: 'string' },
+  region: { type: 'string' },
+  country: { type: 'string' },
+  'tax-id': { type: 'string' },
+  'company-number': { type: 'string' },
+  email: { type: 'string' },
+  logo: { type: 'string' },
+  'remove-logo': { type: 'boolean' },
   json: { type: 'boolean' },
   help: { type: 'boolean', short: 'h' },
 } as const;
@@ -149,6 +171,24 @@ export async function main(argv: readonly string[]): Promise<number> {
             apiBase: values['stripe-api-base'],
             json,
           });
+        case 'accounts seller-details':
+          return await runSellerDetailsCommand(services.useCases, rest[0], {
+            account: values.account as string,
+            env: values.env,
+            legalName: values['legal-name'],
+            firstLine: values['first-line'],
+            secondLine: values['second-line'],
+            city: values.city,
+            postalCode: values['postal-code'],
+            region: values.region,
+            country: values.country,
+            taxId: values['tax-id'],
+            companyNumber: values['company-number'],
+            email: values.email,
+            logo: values.logo,
+            removeLogo: values['remove-logo'] === true,
+            json,
+          });
         case 'keys create': {
           if (!values.account) throw new UsageError('keys create needs --account');
           const environment = values.env;
@@ -216,6 +256,7 @@ const STORE_COMMANDS = new Set([
   'accounts create',
   'accounts list',
   'accounts payment-provider',
+  'accounts seller-details',
   'keys create',
   'keys revoke',
   'keys list',
@@ -237,6 +278,13 @@ function checkUsage(
     if (!PAYMENT_PROVIDER_ACTIONS.includes(action ?? ''))
       throw new UsageError('accounts payment-provider needs show, set or remove');
     if (!values.account) throw new UsageError(`accounts payment-provider ${action} needs --account`);
+  }
+  if (name === 'accounts seller-details') {
+    if (!SELLER_DETAILS_ACTIONS.includes(action ?? ''))
+      throw new UsageError('accounts seller-details needs show, set or clear');
+    if (!values.account) throw new UsageError(`accounts seller-details ${action} needs --account`);
+    if (values.env !== undefined && !ENVIRONMENTS.includes(values.env as Environment))
+      throw new UsageError('--env must be live or sandbox');
   }
   if (name === 'keys create' && !ENVIRONMENTS.includes(values.env as Environment))
     throw new UsageError('keys create needs --env live or --env sandbox');

@@ -96,6 +96,7 @@ export const STATUS_BY_CODE = {
   // A signed link is its own credential: a bad one names nothing (404), an old one is gone (410).
   invoice_link_invalid: 404,
   invoice_link_expired: 410,
+  invalid_logo: 400,
   portal_session_invalid: 404,
   portal_session_expired: 410,
   adjustment_transaction_status_not_allowed: 409,

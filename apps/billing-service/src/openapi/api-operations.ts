@@ -71,6 +71,7 @@ import {
   SandboxClockResponse,
   SandboxPaymentOutcomeBody,
   SandboxPaymentOutcomeResponse,
+  SellerDetailsResponse,
   SimulatePaymentBody,
   SimulationResponse,
   SimulationRunEventResponse,
@@ -93,6 +94,7 @@ import {
   UpdateNotificationSettingBody,
   UpdatePriceBody,
   UpdateProductBody,
+  UpdateSellerDetailsBody,
   UpdateSimulationBody,
   UpdateSubscriptionBody,
   UpdateTaxSettingsBody,
@@ -530,6 +532,25 @@ const OPERATIONS: readonly ApiOperation[] = [
   operation('patch', '/tax-settings', 'Tax settings', 'Update the tax settings', 'transaction.write', {
     ...body('UpdateTaxSettingsBody', UpdateTaxSettingsBody),
   }),
+  // Drawdown's own resource (ADR 1106): the public API has no seller details.
+  operation(
+    'get',
+    '/seller-details',
+    'Seller details',
+    'Get the seller invoices and credit notes name',
+    'transaction.read',
+    {
+      shape: 'entity',
+    },
+  ),
+  operation(
+    'patch',
+    '/seller-details',
+    'Seller details',
+    'Set the seller invoices and credit notes name (legal name, address, tax id, company number, email, PNG or JPEG logo)',
+    'transaction.write',
+    { ...body('UpdateSellerDetailsBody', UpdateSellerDetailsBody) },
+  ),
   operation('get', '/sandbox-clock', 'Sandbox clock', 'Read the sandbox clock', 'sandbox_clock.read', {
     shape: 'entity',
     sandboxOnly: true,
@@ -776,6 +797,8 @@ const RESPONSES: Readonly<Record<string, ZodType>> = {
   'get /adjustments/:id/credit-note': LinkResponse,
   'get /tax-settings': TaxSettingsResponse,
   'patch /tax-settings': TaxSettingsResponse,
+  'get /seller-details': SellerDetailsResponse,
+  'patch /seller-details': SellerDetailsResponse,
   'get /sandbox-clock': SandboxClockResponse,
   'post /sandbox-clock/advance': SandboxClockResponse,
   'get /sandbox-payment-outcome': SandboxPaymentOutcomeResponse,

@@ -18,12 +18,16 @@ import { type Buyer, createBuyer } from '../transactions/transaction-fixtures.js
 const require = createRequire(import.meta.url);
 // The package's entry is dist/cjs/index…js; its declarations sit beside, in dist/types.
 const SDK_RESOURCES = join(dirname(require.resolve('@paddle/paddle-node-sdk')), '..', 'types', 'resources');
+const SDK_TYPES = join(dirname(require.resolve('@paddle/paddle-node-sdk')), '..', 'types', 'types');
 const TEST_ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
 
-/** The property names of `export interface <name> { … }` in an SDK declaration file. */
-function sdkFields(file: string, name: string): string[] {
-  const text = readFileSync(join(SDK_RESOURCES, file), 'utf8');
-  const body = new RegExp(`export interface ${name} \\{([^}]*)\\}`).exec(text)?.[1];
+/**
+ * The property names of `interface <name> { … }` in an SDK declaration file (under
+ * `types/resources`, or `types/types` for the shapes nested in request bodies).
+ */
+function sdkFields(file: string, name: string, root: Walk['root'] = 'resources'): string[] {
+  const text = readFileSync(join(root === 'types' ? SDK_TYPES : SDK_RESOURCES, file), 'utf8');
+  const body = new RegExp(`interface ${name}(?: extends [^{]+)? \\{([^}]*)\\}`).exec(text)?.[1];
   if (body === undefined) throw new Error(`${name} not found in ${file}`);
   return [...body.matchAll(/^\s*(\w+)\??:/gm)].map((match) => match[1] ?? '');
 }
@@ -38,6 +42,8 @@ type Verdict =
   | { readonly refused: 'field_not_supported' | 'invalid_field'; readonly value: unknown };
 
 interface Walk {
+  /** Where `file` is: the request types (default), or the shared shapes nested in them. */
+  readonly root?: 'resources' | 'types';
   readonly file: string;
   readonly name: string;
   readonly endpoint: string;
@@ -47,7 +53,57 @@ interface Walk {
 const notOffered = (value: unknown): Verdict => ({ refused: 'field_not_supported', value });
 const unknownField = (value: unknown): Verdict => ({ refused: 'invalid_field', value });
 
+/** The non-catalogue items of transaction bodies and previews (ADR 1108): each field has its effect. */
+const NON_CATALOGUE = 'transactions/non-catalogue-items.test.ts';
+const NON_CATALOGUE_WALKS: readonly Walk[] = [
+  {
+    root: 'types',
+    file: 'transaction/transaction-item.d.ts',
+    name: 'ITransactionItemWithPrice',
+    endpoint: 'POST /transactions, PATCH /transactions/{transaction} items[]',
+    fields: {
+      priceId: { effect: NON_CATALOGUE },
+      price: { effect: NON_CATALOGUE },
+      quantity: { effect: NON_CATALOGUE },
+    },
+  },
+  {
+    root: 'types',
+    file: 'transaction/transaction-preview-item.d.ts',
+    name: 'ITransactionItemWithPrice',
+    endpoint: 'POST /transactions/preview items[]',
+    fields: { priceId: { effect: NON_CATALOGUE }, price: { effect: NON_CATALOGUE } },
+  },
+  {
+    root: 'types',
+    file: 'price/non-catalog-price-request.d.ts',
+    name: 'INonCatalogBasePriceRequestBody',
+    endpoint: 'items[].price',
+    fields: {
+      name: { effect: NON_CATALOGUE },
+      description: { effect: NON_CATALOGUE },
+      unitPrice: { effect: NON_CATALOGUE },
+      billingCycle: { effect: NON_CATALOGUE },
+      trialPeriod: { effect: NON_CATALOGUE },
+      taxMode: { effect: NON_CATALOGUE },
+      unitPriceOverrides: { effect: NON_CATALOGUE },
+      quantity: { effect: NON_CATALOGUE },
+      customData: { effect: NON_CATALOGUE },
+    },
+  },
+  ...(['INonCatalogBasePriceRequestBodyWithProductId', 'INonCatalogBasePriceRequestBodyWithProduct'] as const).map(
+    (name): Walk => ({
+      root: 'types',
+      file: 'price/non-catalog-price-request.d.ts',
+      name,
+      endpoint: 'items[].price',
+      fields: { productId: { effect: NON_CATALOGUE }, product: { effect: NON_CATALOGUE } },
+    }),
+  ),
+];
+
 const WALKS: readonly Walk[] = [
+  ...NON_CATALOGUE_WALKS,
   {
     file: 'subscriptions/operations/list-subscription-query-parameters.d.ts',
     name: 'ListSubscriptionQueryParameters',
@@ -226,7 +282,7 @@ const WALKS: readonly Walk[] = [
 
 describe('the walk covers the official SDK’s request types', () => {
   it.each(WALKS.map((walk) => [walk.name, walk] as const))('classifies every field of %s', (_name, walk) => {
-    expect(Object.keys(walk.fields).sort()).toEqual(sdkFields(walk.file, walk.name).sort());
+    expect(Object.keys(walk.fields).sort()).toEqual(sdkFields(walk.file, walk.name, walk.root).sort());
   });
 
   it('names, for every field with an effect, a test that sends it', () => {

@@ -111,6 +111,8 @@ const ENDPOINTS: readonly Endpoint[] = [
   { method: 'GET', route: '/credit-notes/:adjustmentId/pdf', permission: null },
   { method: 'GET', route: '/tax-settings', permission: 'transaction.read' },
   { method: 'PATCH', route: '/tax-settings', permission: 'transaction.write' },
+  { method: 'GET', route: '/seller-details', permission: 'transaction.read' },
+  { method: 'PATCH', route: '/seller-details', permission: 'transaction.write' },
   { method: 'GET', route: '/simulation-types', permission: 'notification_simulation.read' },
   { method: 'GET', route: '/simulations', permission: 'notification_simulation.read' },
   { method: 'POST', route: '/simulations', permission: 'notification_simulation.write' },

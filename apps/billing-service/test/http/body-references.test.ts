@@ -190,6 +190,12 @@ interface Reference {
   readonly immutable?: true;
 }
 
+/** A non-catalogue price for product `productId` (ADR 1108). */
+const nonCatalogueItem = (productId: string): WireObject => ({
+  price: { description: 'Bespoke', unit_price: { amount: '100', currency_code: 'EUR' }, product_id: productId },
+  quantity: 1,
+});
+
 const transactionBody = (own: Entities, changes: WireObject): WireObject => ({
   items: [{ price_id: own.price, quantity: 1 }],
   customer_id: own.customer,
@@ -247,6 +253,13 @@ const REFERENCES: readonly Reference[] = [
         body: (id, own) => transactionBody(own, { items: [{ price_id: id, quantity: 1 }] }),
       },
       {
+        field: `${schema}.items[].price.product_id`,
+        kind: 'product',
+        method,
+        path,
+        body: (id, own) => transactionBody(own, { items: [nonCatalogueItem(id)] }),
+      },
+      {
         field: `${schema}.customer_id`,
         kind: 'customer',
         method,
@@ -287,6 +300,9 @@ const REFERENCES: readonly Reference[] = [
     });
     return [
       row('items[].price_id', 'price', (id) => ({ items: [{ price_id: id, quantity: 1 }] })),
+      ...(schema === 'PreviewTransactionBody'
+        ? [row('items[].price.product_id', 'product', (id) => ({ items: [nonCatalogueItem(id)] }))]
+        : []),
       row('customer_id', 'customer', (id) => ({ customer_id: id, address_id: null })),
       row('address_id', 'address', (id) => ({ address_id: id })),
       row('business_id', 'business', (id) => ({ business_id: id })),

@@ -71,6 +71,16 @@ describe.each(ENGINES)('%s: unstorable text', (engine) => {
     ids['client-tokens'] = (await api.post('/client-tokens', { name: 'Probe' })).id;
     const unit = ids['usage-balance-units'];
     const item = { price_id: ids.prices, quantity: 1 };
+    const nonCatalogueItem = {
+      price: {
+        description: 'Bespoke',
+        name: 'Bespoke price',
+        unit_price: { amount: '100', currency_code: 'USD' },
+        custom_data: { note: 'x' },
+        product: { name: 'Bespoke product', tax_category: 'standard', description: 'd', custom_data: { note: 'x' } },
+      },
+      quantity: 1,
+    };
     templates = {
       'POST /products': { name: 'P', tax_category: 'standard', description: 'd', custom_data: { note: 'x' } },
       'PATCH /products/:id': { name: 'Renamed', description: 'x', custom_data: { note: 'x' } },
@@ -107,13 +117,14 @@ describe.each(ENGINES)('%s: unstorable text', (engine) => {
       'POST /subscriptions/:id/resume': { effective_from: 'immediately' },
       'POST /subscriptions/:id/cancel': { effective_from: 'next_billing_period' },
       'POST /transactions': {
-        items: [item],
+        // A non-catalogue price with a product of its own: every text of both is walked (ADR 1108).
+        items: [item, nonCatalogueItem],
         customer_id: ids.customers,
         currency_code: 'USD',
         custom_data: { note: 'x' },
         billing_details: { purchase_order_number: 'po', additional_information: 'info' },
       },
-      'PATCH /transactions/:id': { custom_data: { note: 'x' } },
+      'PATCH /transactions/:id': { custom_data: { note: 'x' }, items: [nonCatalogueItem] },
       'POST /transactions/:id/simulate-payment': { method_type: 'card' },
       'POST /transactions/:id/payments': { method_type: 'card', provider_reference: 'ref', amount: '1' },
       'POST /adjustments': {
@@ -123,6 +134,10 @@ describe.each(ENGINES)('%s: unstorable text', (engine) => {
         items: [{ item_id: 'txnitm_00000000000000000000000000', type: 'full' }],
       },
       'PATCH /tax-settings': { default_rate: '0.2', seller_country_code: 'DE' },
+      'PATCH /seller-details': {
+        legal_name: 'Analytical Engines Ltd',
+        address: { country_code: 'GB', city: 'London' },
+      },
       'POST /client-tokens': { name: 'Checkout', description: 'd' },
       'PATCH /client-tokens/:id': { status: 'revoked' },
       'POST /customers/:customer/auth-token': {},
@@ -189,7 +204,7 @@ describe.each(ENGINES)('%s: unstorable text', (engine) => {
       'POST /subscriptions/:id/charge/preview': { effective_from: 'next_billing_period', items: [item] },
       'POST /subscriptions/:id/activate': null,
       'POST /transactions/preview': {
-        items: [item],
+        items: [item, nonCatalogueItem],
         customer_id: ids.customers,
         currency_code: 'USD',
         address: { country_code: 'GB', postal_code: 'N1' },

@@ -21,6 +21,7 @@ import { wirePresenter } from '../../src/http/presenters.js';
 import { createAuthenticatedKeyCache } from '../../src/infrastructure/authenticated-key-cache.js';
 import { keySecrets } from '../../src/infrastructure/key-secrets.js';
 import { createUlidIds } from '../../src/infrastructure/ulid-ids.js';
+import { logoImageDecoder } from '../../src/rendering/logo-images.js';
 import {
   createWebhookDeliveryWorker,
   DEFAULT_WEBHOOK_DELIVERY,
@@ -64,6 +65,7 @@ describe.each(ENGINES)('%s: the delivery worker', (engine) => {
         yieldToOthers: async () => {},
         reportError: (_message, error) => errors.push(error),
         entityPresenter: wirePresenter,
+        images: logoImageDecoder,
       }),
       wallClock: clock,
       guard: createDestinationGuard({ allowPrivate: false }),

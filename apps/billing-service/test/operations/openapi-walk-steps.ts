@@ -10,6 +10,7 @@ import { expect } from 'vitest';
 import { eventually } from '../notifications/webhook-receiver.js';
 import { CARDS, checkoutClient } from '../payments/checkout-client.js';
 import type { ApiClient, ApiResponse, WireObject } from '../support/api-client.js';
+import { LOGO_PNG_BASE64 as WALK_LOGO_PNG } from '../support/images.js';
 import { type FakeStripe, stripeSignature } from '../support/stripe/fake-stripe-server.js';
 import { createBuyer, createOneOffPrice, createTransaction } from '../transactions/transaction-fixtures.js';
 
@@ -396,6 +397,21 @@ export const TRANSACTION_STEPS: readonly WalkStep[] = [
   },
   { operation: 'get /tax-settings', request: () => ({ path: '/tax-settings' }) },
   { operation: 'patch /tax-settings', request: () => ({ path: '/tax-settings', body: { default_rate: '0.2' } }) },
+  { operation: 'get /seller-details', request: () => ({ path: '/seller-details' }) },
+  {
+    operation: 'patch /seller-details',
+    request: () => ({
+      path: '/seller-details',
+      body: {
+        legal_name: 'Walk Ltd',
+        address: { first_line: '1 Walk Street', city: 'London', postal_code: 'N1 1AA', country_code: 'GB' },
+        tax_identifier: 'GB123456789',
+        company_number: '01234567',
+        email: 'billing@walk.example',
+        logo: { data: WALK_LOGO_PNG },
+      },
+    }),
+  },
   { operation: 'get /checkout-settings', request: () => ({ path: '/checkout-settings' }) },
   {
     operation: 'patch /checkout-settings',

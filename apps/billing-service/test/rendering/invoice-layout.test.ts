@@ -15,11 +15,13 @@ import {
   type InvoiceLanguage,
   type Price,
   type Product,
+  type SellerDetails,
   type Transaction,
 } from '@drawdown/billing-core';
 import { describe, expect, it } from 'vitest';
 import { renderInvoicePdf } from '../../src/rendering/invoice-pdf.js';
-import { pdfText } from '../transactions/pdf-text.js';
+import { LOGO_PNG_BASE64 } from '../support/images.js';
+import { pdfStructure, pdfText, rolesOf } from '../transactions/pdf-text.js';
 
 const NOW = '2026-03-14T09:30:00.000Z';
 let counter = 0;
@@ -198,5 +200,121 @@ describe('invoice layout', () => {
     // 200 × £1.00 plus 10% tax.
     expect(text).toContain('£200.00');
     expect(text).toContain('£220.00');
+  });
+
+  const seller: SellerDetails = {
+    id: 'seller',
+    legalName: 'Analytical Engines Ltd',
+    address: {
+      firstLine: '12 St James’s Square',
+      secondLine: null,
+      city: 'London',
+      postalCode: 'SW1Y 4JH',
+      region: null,
+      countryCode: 'GB',
+    },
+    taxIdentifier: 'GB123456789',
+    companyNumber: '01234567',
+    email: 'billing@engines.example',
+    logo: { contentType: 'image/png', width: 240, height: 80, sizeBytes: 1, data: LOGO_PNG_BASE64 },
+    updatedAt: NOW,
+  };
+
+  for (const [language, locale] of languages) {
+    it(`prints the seller's details and tags the document in ${locale}`, async () => {
+      const customer = customerOf(locale, language === 'ja' ? '山田太郎' : 'Ada Lovelace');
+      const transaction = billed([{ name: 'Analytics', amount: '2500', quantity: 2 }], 'EUR', customer);
+      const pdf = new Uint8Array(
+        await renderInvoicePdf(buildInvoiceDocument(transaction, { account, customer, address, seller })),
+      );
+      const { text } = await pdfText(pdf);
+      const labels = INVOICE_LABELS[language];
+      for (const expected of [
+        'Analytical Engines Ltd',
+        '12 St James’s Square',
+        'SW1Y 4JH London',
+        `${labels.taxId} GB123456789`,
+        `${labels.companyNumber} 01234567`,
+        `${labels.email} billing@engines.example`,
+      ]) {
+        expect(text, `${locale}: ${expected}`).toContain(expected);
+      }
+      expect(text).not.toContain('Account acc_');
+
+      const structure = await pdfStructure(pdf);
+      expect(structure.marked).toBe(true);
+      expect(structure.info.Language).toBe(locale);
+      expect(structure.info.Title).toBe(`${labels.invoice} 2026-00077`);
+      expect(structure.metadataXml).toContain('<pdfuaid:part>1</pdfuaid:part>');
+      const tree = structure.trees[0] ?? null;
+      const roles = rolesOf(tree);
+      // Reading order: the logo, the title, the facts, seller then buyer, the lines, the summary.
+      expect(roles.slice(0, 4)).toEqual(['Root', 'Document', 'Figure', 'H1']);
+      expect(roles.filter((role) => role === 'Sect')).toHaveLength(2);
+      expect(roles.filter((role) => role === 'H2')).toHaveLength(2);
+      expect(roles.filter((role) => role === 'Table')).toHaveLength(2);
+      // The line table: a header row of six column headers, then one row of six cells.
+      expect(roles.filter((role) => role === 'TH')).toHaveLength(6 + 4);
+      expect(roles.filter((role) => role === 'TD')).toHaveLength(6 + 4);
+      const logo = tree?.children?.[0]?.children?.[0];
+      expect(logo?.role).toBe('Figure');
+      expect(logo?.alt).toBe(labels.logoAlt.replace('{name}', 'Analytical Engines Ltd'));
+    });
+  }
+
+  it('names the account alone when no seller details are set, and tags every page of a long invoice', async () => {
+    const customer = customerOf('en-GB', 'Ada Lovelace');
+    const lines = Array.from({ length: 120 }, (_, index) => ({
+      name: `Line ${index + 1}`,
+      amount: '100',
+      quantity: 1,
+    }));
+    const pdf = new Uint8Array(
+      await renderInvoicePdf(buildInvoiceDocument(billed(lines, 'GBP', customer), { account, customer, address })),
+    );
+    const { text } = await pdfText(pdf);
+    expect(text).toContain(`Account ${account.id}`);
+    const structure = await pdfStructure(pdf);
+    expect(structure.trees.length).toBeGreaterThan(1);
+    // Rows on later pages belong to the same table element as the first page's.
+    const rowsPerPage = structure.trees.map((tree) => rolesOf(tree).filter((role) => role === 'TR').length);
+    expect(rowsPerPage.every((rows) => rows > 0)).toBe(true);
+    const allRoles = structure.trees.flatMap((tree) => rolesOf(tree));
+    expect(allRoles).not.toContain('Figure');
+    expect(allRoles.filter((role) => role === 'TD').length).toBeGreaterThanOrEqual(120 * 6);
+  });
+
+  it('shows each line’s discount in its own column, so amount less discount is what the tax is on', async () => {
+    const customer = customerOf('en-GB', 'Ada Lovelace');
+    const product = productOf('Analytics');
+    const built = buildTransaction(
+      {
+        items: [{ product, price: priceOf(product, '4900', 'GBP'), quantity: 12 }],
+        customer,
+        address,
+        collectionMode: 'manual',
+        origin: 'api',
+        discount: {
+          id: 'dsc_01aaaaaaaaaaaaaaaaaaaaaaaa',
+          type: 'percentage',
+          amount: '10',
+          currencyCode: null,
+          restrictTo: null,
+        },
+      },
+      { ids, now: NOW, taxSettings: { ...DEFAULT_TAX_SETTINGS, countryRates: [{ countryCode: 'JP', rate: '0.2' }] } },
+    );
+    const transaction: Transaction = { ...built, status: 'billed', billedAt: NOW, invoiceNumber: '2026-00078' };
+    const document = buildInvoiceDocument(transaction, { account, customer, address });
+    expect(document.lineDiscounts).toBe(true);
+    const pdf = new Uint8Array(await renderInvoicePdf(document));
+    const { text } = await pdfText(pdf);
+    // 12 × £49.00 = £588.00 before the discount; 10% off is £58.80; 20% tax on £529.20 is £105.84.
+    expect(text).toMatch(/Unit price\s+Discount\s+Tax rate\s+Tax\s+Amount/);
+    expect(text).toMatch(/£49\.00\s+-£58\.80\s+20%\s+£105\.84\s+£588\.00/);
+    const roles = rolesOf((await pdfStructure(pdf)).trees[0] ?? null);
+    // Seven column headers; one line of seven cells.
+    expect(roles.filter((role) => role === 'TD').length).toBeGreaterThanOrEqual(7);
+    expect(roles.filter((role) => role === 'TH').length).toBeGreaterThanOrEqual(7);
   });
 });

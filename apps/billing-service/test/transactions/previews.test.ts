@@ -145,6 +145,7 @@ describe.each(ENGINES)('%s: transaction and pricing previews', (engine) => {
       400,
       'transaction_discount_not_found',
     );
+    // A non-catalogue price needs its product (ADR 1108; the rest in non-catalogue-items.test.ts).
     expectError(
       await sandbox.post('/transactions/preview', {
         items: [{ price_id: priceId, quantity: 1 }],
@@ -169,7 +170,7 @@ describe.each(ENGINES)('%s: transaction and pricing previews', (engine) => {
         items: [{ price: { description: 'x', unit_price: { amount: '1', currency_code: 'USD' } }, quantity: 1 }],
       }),
       400,
-      'field_not_supported',
+      'invalid_field',
     );
     expectError(
       await sandbox.post('/transactions/preview', {

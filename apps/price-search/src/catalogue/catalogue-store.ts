@@ -73,6 +73,7 @@ CREATE TABLE IF NOT EXISTS listings (
   shipping_pence INTEGER,
   feed_id TEXT,
   seen_run INTEGER,
+  import_id TEXT,
   UNIQUE (network, item_id)
 );
 CREATE INDEX IF NOT EXISTS listings_by_price ON listings (price_pence);
@@ -118,6 +119,7 @@ export class CatalogueStore implements Catalogue {
   readonly #db: Database.Database;
   readonly #upsert: Database.Statement;
   readonly #touch: Database.Statement;
+  readonly #importOf: Database.Statement;
   readonly #statements = new Map<string, Database.Statement>();
   #counts: { at: number; counts: Partial<Record<NetworkId, number>> } | undefined;
   #vocabulary: Vocabulary | undefined;
@@ -126,10 +128,13 @@ export class CatalogueStore implements Catalogue {
     this.#db = db;
     this.#upsert = db.prepare(`
       INSERT INTO listings (network, item_id, title, brand, category, url, price_pence, condition, availability,
-        search_title, aliases, product_key, accessory, gtin, mpn, image_url, shipping_pence, feed_id, seen_run)
+        search_title, aliases, product_key, accessory, gtin, mpn, image_url, shipping_pence, feed_id, seen_run,
+        import_id)
       VALUES (@network, @itemId, @title, @brand, @category, @url, @pricePence, @condition, @availability,
-        @searchTitle, @aliases, @productKey, @accessory, @gtin, @mpn, @imageUrl, @shippingPence, @feedId, @seenRun)
+        @searchTitle, @aliases, @productKey, @accessory, @gtin, @mpn, @imageUrl, @shippingPence, @feedId, @seenRun,
+        @importId)
       ON CONFLICT (network, item_id) DO UPDATE SET feed_id = excluded.feed_id, seen_run = excluded.seen_run,
+        import_id = excluded.import_id,
         title = excluded.title, brand = excluded.brand, category = excluded.category, url = excluded.url,
         price_pence = excluded.price_pence, condition = excluded.condition, availability = excluded.availability,
         search_title = excluded.search_title, aliases = excluded.aliases, product_key = excluded.product_key,
@@ -137,10 +142,11 @@ export class CatalogueStore implements Catalogue {
         shipping_pence = excluded.shipping_pence`);
     // An unchanged offer of a live feed only records the run that saw it: no row rewrite, no index update.
     this.#touch = db.prepare(`
-      UPDATE listings SET feed_id = @feedId, seen_run = @seenRun
+      UPDATE listings SET feed_id = @feedId, seen_run = @seenRun, import_id = @importId
       WHERE network = @network AND item_id = @itemId AND title = @title AND brand = @brand AND category = @category
         AND url = @url AND price_pence = @pricePence AND condition = @condition AND availability = @availability
         AND gtin IS @gtin AND mpn IS @mpn AND image_url IS @imageUrl AND shipping_pence IS @shippingPence`);
+    this.#importOf = db.prepare('SELECT import_id AS importId FROM listings WHERE network = ? AND item_id = ?');
   }
 
   /** Opens (and creates when needed) the catalogue at `path`, or in memory for `:memory:`. */
@@ -171,16 +177,35 @@ export class CatalogueStore implements Catalogue {
    * Inserts or replaces items (same network and id) in one transaction. `origin` names the live feed they came
    * from and the refresh run that saw them, so offers a later run no longer lists can be expired.
    */
-  upsert(items: readonly CatalogueItem[], origin?: { readonly feedId: string; readonly run: number }): void {
+  upsert(
+    items: readonly CatalogueItem[],
+    origin?: { readonly feedId: string; readonly run: number },
+    importId?: string,
+  ): void {
     const run = this.#db.transaction((batch: readonly CatalogueItem[]) => {
       for (const item of batch) {
-        const row = { ...rowOf(item), feedId: origin?.feedId ?? null, seenRun: origin?.run ?? null };
+        const row = {
+          ...rowOf(item),
+          feedId: origin?.feedId ?? null,
+          seenRun: origin?.run ?? null,
+          importId: importId ?? null,
+        };
         if (origin !== undefined && this.#touch.run(row).changes === 1) continue;
         this.#upsert.run(row);
       }
     });
     run(items);
     this.#changed();
+  }
+
+  /** The keys of `items` that import `importId` already wrote (one indexed lookup each). */
+  importedBy(importId: string, items: readonly CatalogueItem[]): Set<string> {
+    const written = new Set<string>();
+    for (const item of items) {
+      const row = this.#importOf.get(item.network, item.itemId) as { importId: string | null } | undefined;
+      if (row?.importId === importId) written.add(`${item.network}\u0000${item.itemId}`);
+    }
+    return written;
   }
 
   /** Removes the listings of `feedId` that run `run` did not see (offers the feed no longer has). */
@@ -531,6 +556,9 @@ function prepareSchema(db: Database.Database): void {
     })();
   }
   db.exec(SCHEMA);
+  // Catalogues made before imports were stamped gain the column in place (no index rebuild needed).
+  const columns = (db.prepare('PRAGMA table_info(listings)').all() as Array<{ name: string }>).map((c) => c.name);
+  if (!columns.includes('import_id')) db.exec('ALTER TABLE listings ADD COLUMN import_id TEXT');
   db.pragma(`user_version = ${SCHEMA_VERSION}`);
 }
 

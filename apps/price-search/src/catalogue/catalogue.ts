@@ -53,11 +53,20 @@ export interface CatalogueHit {
 export interface Catalogue {
   /** The best offer of each matching product, best first, up to `query.limit` products. */
   search(query: CatalogueQuery): Promise<CatalogueHit[]>;
-  /** Inserts or replaces items (same network and id); `origin` stamps the live feed and run that saw them. */
+  /**
+   * Inserts or replaces items (same network and id); `origin` stamps the live feed and run that saw them,
+   * `importId` the import that wrote them (see `importedBy`).
+   */
   upsert(
     items: readonly CatalogueItem[],
     origin?: { readonly feedId: string; readonly run: number },
+    importId?: string,
   ): void | Promise<void>;
+  /**
+   * The keys (`network` NUL `itemId`) of `items` that import `importId` already wrote: a feed's repeated ids,
+   * found in the catalogue itself so that an import's memory does not grow with the feed.
+   */
+  importedBy(importId: string, items: readonly CatalogueItem[]): Set<string> | Promise<Set<string>>;
   /** Removes the listings of `feedId` that run `run` did not see. */
   expireFeed(feedId: string, run: number): number | Promise<number>;
   /** Removes every listing. */

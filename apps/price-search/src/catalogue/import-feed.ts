@@ -1,8 +1,11 @@
 /**
  * @module
  * Imports a feed into the catalogue in batches, reporting progress and every rejected row with its reason.
- * Rows are independent: a bad row is counted and skipped, never fatal.
+ * Rows are independent: a bad row is counted and skipped, never fatal. Memory does not grow with the feed: rows
+ * are streamed, and an id the feed repeats is found within the batch, or in the catalogue itself for earlier
+ * batches (every row is stamped with this import's id), never in a set of every id seen.
  */
+import { randomUUID } from 'node:crypto';
 import type { NetworkId } from '../listing/networks.js';
 import type { Catalogue } from './catalogue.js';
 import { type CatalogueItem, checkFeedRow, type RowRejection } from './feed/feed-record.js';
@@ -39,13 +42,17 @@ export interface ImportReport extends ImportProgress {
 }
 
 const MAX_KEPT_REJECTIONS = 1_000;
+const DUPLICATE = 'duplicate id in this feed';
 
 /** Reads the feed at `input.path` and upserts its valid rows into `store`. */
 export async function importFeed(store: Catalogue, input: ImportFeedInput): Promise<ImportReport> {
   const batchSize = input.batchSize ?? 2_000;
   const rejections: RowRejection[] = [];
-  const seen = new Set<string>();
-  let batch: CatalogueItem[] = [];
+  const importId = randomUUID();
+  const key = (item: CatalogueItem): string => `${item.network}\u0000${item.itemId}`;
+  // Keys of the batch being filled: a repeat within it is refused as it is read.
+  const inBatch = new Set<string>();
+  let batch: { readonly item: CatalogueItem; readonly position: number }[] = [];
   let read = 0;
   let imported = 0;
   let rejected = 0;
@@ -57,9 +64,20 @@ export async function importFeed(store: Catalogue, input: ImportFeedInput): Prom
   };
   const flush = async (): Promise<void> => {
     if (batch.length === 0) return;
-    await store.upsert(batch, input.origin);
-    imported += batch.length;
+    // A repeat of an id an earlier batch of this import wrote: the first one stays, as within a batch.
+    const written = await store.importedBy(
+      importId,
+      batch.map((entry) => entry.item),
+    );
+    const fresh: CatalogueItem[] = [];
+    for (const { item, position } of batch) {
+      if (written.has(key(item))) reject({ position, itemId: item.itemId, reason: DUPLICATE });
+      else fresh.push(item);
+    }
+    if (fresh.length > 0) await store.upsert(fresh, input.origin, importId);
+    imported += fresh.length;
     batch = [];
+    inBatch.clear();
   };
 
   let bytesRead: number | undefined;
@@ -75,13 +93,12 @@ export async function importFeed(store: Catalogue, input: ImportFeedInput): Prom
       reject({ position: check.position, itemId: check.itemId, reason: check.reason });
       continue;
     }
-    const key = `${check.item.network}\u0000${check.item.itemId}`;
-    if (seen.has(key)) {
-      reject({ position: row.position, itemId: check.item.itemId, reason: 'duplicate id in this feed' });
+    if (inBatch.has(key(check.item))) {
+      reject({ position: row.position, itemId: check.item.itemId, reason: DUPLICATE });
       continue;
     }
-    seen.add(key);
-    batch.push(check.item);
+    inBatch.add(key(check.item));
+    batch.push({ item: check.item, position: row.position });
   }
   await flush();
   input.onProgress?.({ read, imported, rejected, bytesRead });

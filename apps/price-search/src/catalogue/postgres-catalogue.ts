@@ -57,6 +57,7 @@ CREATE TABLE IF NOT EXISTS catalogue_listings (
   ) STORED,
   UNIQUE (network, item_id)
 );
+ALTER TABLE catalogue_listings ADD COLUMN IF NOT EXISTS import_id TEXT;
 CREATE INDEX IF NOT EXISTS catalogue_listings_document ON catalogue_listings USING GIN (document);
 CREATE INDEX IF NOT EXISTS catalogue_listings_price ON catalogue_listings (price_pence);
 CREATE INDEX IF NOT EXISTS catalogue_listings_feed ON catalogue_listings (feed_id, seen_run);
@@ -94,6 +95,7 @@ const COLUMNS = [
   'shipping_pence',
   'feed_id',
   'seen_run',
+  'import_id',
 ] as const;
 
 // ts_rank weights for D (category), C (brand), B (aliases), A (title), without length normalisation: a title
@@ -152,7 +154,11 @@ export class PostgresCatalogue implements Catalogue {
     }
   }
 
-  async upsert(items: readonly CatalogueItem[], origin?: { readonly feedId: string; readonly run: number }) {
+  async upsert(
+    items: readonly CatalogueItem[],
+    origin?: { readonly feedId: string; readonly run: number },
+    importId?: string,
+  ) {
     if (items.length === 0) return;
     const rows = items.map((item) => [
       item.network,
@@ -174,10 +180,13 @@ export class PostgresCatalogue implements Catalogue {
       item.shippingPence ?? null,
       origin?.feedId ?? null,
       origin?.run ?? null,
+      importId ?? null,
     ]);
     // One statement per batch: each column arrives as an array and is unnested into rows. An unchanged offer only
     // gets its feed run stamped (the WHERE keeps the row, and so its index entries, untouched otherwise).
-    const changing = COLUMNS.filter((column) => !['network', 'item_id', 'feed_id', 'seen_run'].includes(column));
+    const changing = COLUMNS.filter(
+      (column) => !['network', 'item_id', 'feed_id', 'seen_run', 'import_id'].includes(column),
+    );
     const types = [
       'text',
       'text',
@@ -198,16 +207,27 @@ export class PostgresCatalogue implements Catalogue {
       'int8',
       'text',
       'int8',
+      'text',
     ];
     const arrays = COLUMNS.map((_, index) => rows.map((row) => row[index]));
     await this.#pool.query(
       `INSERT INTO catalogue_listings (${COLUMNS.join(', ')})
        SELECT * FROM unnest(${COLUMNS.map((_, index) => `$${index + 1}::${types[index]}[]`).join(', ')})
        ON CONFLICT (network, item_id) DO UPDATE SET
-         ${[...changing, 'feed_id', 'seen_run'].map((column) => `${column} = excluded.${column}`).join(', ')}`,
+         ${[...changing, 'feed_id', 'seen_run', 'import_id'].map((column) => `${column} = excluded.${column}`).join(', ')}`,
       arrays,
     );
     this.#changed();
+  }
+
+  async importedBy(importId: string, items: readonly CatalogueItem[]): Promise<Set<string>> {
+    if (items.length === 0) return new Set();
+    const { rows } = await this.#pool.query<{ network: string; item_id: string }>(
+      `SELECT network, item_id FROM catalogue_listings
+       WHERE import_id = $1 AND (network, item_id) IN (SELECT * FROM unnest($2::text[], $3::text[]))`,
+      [importId, items.map((item) => item.network), items.map((item) => item.itemId)],
+    );
+    return new Set(rows.map((row) => `${row.network}\u0000${row.item_id}`));
   }
 
   async expireFeed(feedId: string, run: number): Promise<number> {

@@ -85,6 +85,33 @@ const priceFields = {
 
 export const CreatePriceBody = z.strictObject({ product_id: idOf('pro'), ...priceFields });
 
+/**
+ * A non-catalogue price on a transaction item (ADR 1108): the price fields without `type` and
+ * `allowances`, for a catalogue product (`product_id`) or a product of its own (`product`).
+ */
+export const NonCataloguePriceBody = z.strictObject({
+  description: priceFields.description,
+  unit_price: priceFields.unit_price,
+  name: priceFields.name,
+  billing_cycle: priceFields.billing_cycle,
+  trial_period: priceFields.trial_period,
+  tax_mode: priceFields.tax_mode,
+  unit_price_overrides: priceFields.unit_price_overrides,
+  quantity: priceFields.quantity,
+  custom_data: priceFields.custom_data,
+  product_id: idOf('pro').nullable().optional(),
+  product: z
+    .strictObject({
+      name,
+      tax_category: TAX_CATEGORY,
+      description: description.nullable().optional(),
+      image_url: imageUrl.optional(),
+      custom_data: customData.optional(),
+    })
+    .nullable()
+    .optional(),
+});
+
 export const UpdatePriceBody = z.strictObject({
   ...priceFields,
   description: priceFields.description.optional(),

@@ -5,6 +5,7 @@
  * patterns, amounts against balances) are checked by the core.
  */
 import { z } from 'zod';
+import { NonCataloguePriceBody } from './catalogue.js';
 import { customData, duration, idOf } from './common.js';
 import { NonCatalogueDiscountBody } from './discounts.js';
 
@@ -12,8 +13,10 @@ const lowestUnitAmount = z
   .string()
   .regex(/^(0|[1-9]\d{0,17})$/, 'must be an integer string in the lowest currency unit');
 
+/** A catalogue price by id, or a non-catalogue `price` (ADR 1108); the core wants exactly one. */
 const transactionItem = z.strictObject({
-  price_id: idOf('pri'),
+  price_id: idOf('pri').nullable().optional(),
+  price: NonCataloguePriceBody.nullable().optional(),
   quantity: z.number().int().min(1).max(999_999_999),
 });
 
@@ -121,8 +124,8 @@ const previewItem = z.strictObject({
   quantity: z.number().int().min(1).max(999_999_999),
   /** Only `true` (or absent) is offered; `false` is refused by name. */
   include_in_totals: z.boolean().nullable().optional(),
-  /** Non-catalog prices are refused by name. */
-  price: z.unknown().optional(),
+  /** A non-catalogue price, priced in memory (ADR 1108). */
+  price: NonCataloguePriceBody.nullable().optional(),
 });
 
 /** Fields both previews accept on the wire; those not offered are refused by name when not null. */

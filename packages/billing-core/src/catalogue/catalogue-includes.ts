@@ -8,7 +8,7 @@ import type { Price, Product } from './entities.js';
 
 const PRICES_PAGE = 200;
 
-/** The product with every price of it, oldest first, whatever their status. */
+/** The product with every price of it, oldest first, whatever their status (ADR 1108 for custom prices). */
 export async function withProductPrices(
   context: OperationContext,
   product: Product,
@@ -17,7 +17,12 @@ export async function withProductPrices(
   let after: string | undefined;
   for (;;) {
     const page = await context.store.prices.list(context.scope, {
-      filter: { product_id: [{ op: 'in', values: [product.id] }] },
+      // A catalogue product embeds its catalogue prices: the non-catalogue prices transactions
+      // made for it (ADR 1108) are left out, as lists leave them out.
+      filter: {
+        product_id: [{ op: 'in', values: [product.id] }],
+        ...(product.type === 'standard' ? { type: [{ op: 'in' as const, values: ['standard'] }] } : {}),
+      },
       after,
       perPage: PRICES_PAGE,
       direction: 'asc',

@@ -136,7 +136,7 @@ async function validateAllowances(
   }
 }
 
-async function validatePrice(
+export async function validatePrice(
   context: OperationContext,
   tx: Repositories,
   price: Price,

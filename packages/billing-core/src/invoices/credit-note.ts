@@ -19,6 +19,7 @@ import {
   type InvoiceParties,
 } from './invoice-document.js';
 import { INVOICE_LINK_LIFETIME_MS, type InvoiceDisposition } from './invoice-links.js';
+import { findSellerDetails } from './seller-details.js';
 
 /** What a signed credit note link carries. */
 export interface CreditNoteLinkClaims {
@@ -104,6 +105,7 @@ export function buildCreditNoteDocument(
       description: price?.description ? `${name} — ${price.description}` : name,
       quantity: item.type === 'full' ? String(line?.quantity ?? '') : '—',
       unitPrice: '—',
+      discount: '',
       taxRate: invoice.lines[index]?.taxRate ?? '',
       tax: money(item.totals.tax),
       amount: money(item.totals.subtotal),
@@ -121,6 +123,8 @@ export function buildCreditNoteDocument(
       [labels.creditsInvoice, transaction.invoiceNumber ?? transaction.id],
     ],
     lines,
+    // Refunded and credited amounts are after any discount: no discount column (ADR 1109).
+    lineDiscounts: false,
     summary: [
       { label: labels.subtotal, amount: money(totals.subtotal), emphasis: false },
       { label: labels.tax, amount: money(totals.tax), emphasis: false },
@@ -150,7 +154,7 @@ export async function getCreditNoteDocument(context: OperationContext, adjustmen
   return buildCreditNoteDocument(
     adjustment,
     transaction,
-    { account: context.account, ...parties },
+    { account: context.account, ...parties, seller: (await findSellerDetails(context)) ?? null },
     creditNoteNumber(transaction, position),
   );
 }

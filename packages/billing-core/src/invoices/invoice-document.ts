@@ -20,16 +20,36 @@ import type { Transaction } from '../transactions/transaction.js';
 import { findRevision, revisedParties } from '../transactions/transaction-revision.js';
 import { requireInvoice } from './invoice-availability.js';
 import { type InvoiceLabels, labelsFor } from './invoice-labels.js';
+import { findSellerDetails, type LogoFormat, type SellerAddress, type SellerDetails } from './seller-details.js';
 
 export interface InvoiceParty {
   readonly name: string;
   readonly lines: readonly string[];
 }
 
+/** The seller's logo as the document draws it: the image file (base64) and its text alternative. */
+export interface InvoiceLogo {
+  readonly contentType: LogoFormat;
+  readonly data: string;
+  readonly width: number;
+  readonly height: number;
+  readonly alt: string;
+}
+
+export interface InvoiceSeller extends InvoiceParty {
+  readonly logo: InvoiceLogo | null;
+}
+
+/**
+ * One line as printed. `amount` is the line before its discount (quantity × unit price), so the
+ * amounts add up to the subtotal; `discount` is what the discount takes off it (empty when the
+ * document has no line discounts), and `tax` is charged on amount less discount (ADR 1109).
+ */
 export interface InvoiceLine {
   readonly description: string;
   readonly quantity: string;
   readonly unitPrice: string;
+  readonly discount: string;
   readonly taxRate: string;
   readonly tax: string;
   readonly amount: string;
@@ -44,7 +64,16 @@ export interface InvoiceSummaryRow {
 /** The words the renderer prints around the document's own texts, in the document's language. */
 export type InvoiceLayoutLabels = Pick<
   InvoiceLabels,
-  'transaction' | 'from' | 'billTo' | 'description' | 'quantity' | 'unitPrice' | 'taxRate' | 'tax' | 'amount'
+  | 'transaction'
+  | 'from'
+  | 'billTo'
+  | 'description'
+  | 'quantity'
+  | 'unitPrice'
+  | 'discount'
+  | 'taxRate'
+  | 'tax'
+  | 'amount'
 >;
 
 export interface InvoiceDocument {
@@ -60,9 +89,11 @@ export interface InvoiceDocument {
   readonly currencyCode: string;
   /** Label and formatted value, in order: issue date, due date, paid date, billing period. */
   readonly facts: readonly (readonly [string, string])[];
-  readonly seller: InvoiceParty;
+  readonly seller: InvoiceSeller;
   readonly customer: InvoiceParty;
   readonly lines: readonly InvoiceLine[];
+  /** Whether the lines carry discounts: the table then has a discount column (ADR 1109). */
+  readonly lineDiscounts: boolean;
   readonly summary: readonly InvoiceSummaryRow[];
   readonly notes: readonly string[];
 }
@@ -75,6 +106,8 @@ export interface InvoiceParties {
   readonly business?: Business | null | undefined;
   /** The transaction's VAT was reverse charged to the business (ADR 1430): the invoice says so. */
   readonly reverseCharge?: boolean | undefined;
+  /** The seller details the account environment set (ADR 1106); without them, the account's name. */
+  readonly seller?: SellerDetails | null | undefined;
 }
 
 const dateFormatters = new Map<string, Intl.DateTimeFormat>();
@@ -92,7 +125,7 @@ function percent(rate: string): string {
   return `${Decimal.parse(rate).multiply(Decimal.parse('100')).toString()}%`;
 }
 
-function addressLines(address: Address | null): string[] {
+function addressLines(address: SellerAddress | null): string[] {
   if (!address) return [];
   const cityLine = [address.postalCode, address.city].filter((part) => part).join(' ');
   return [address.firstLine, address.secondLine, cityLine, address.region, address.countryCode].filter(
@@ -120,8 +153,8 @@ export function documentFormat(transaction: Transaction, customer: Customer | nu
 }
 
 export function layoutLabels(labels: InvoiceLabels): InvoiceLayoutLabels {
-  const { transaction, from, billTo, description, quantity, unitPrice, taxRate, tax, amount } = labels;
-  return { transaction, from, billTo, description, quantity, unitPrice, taxRate, tax, amount };
+  const { transaction, from, billTo, description, quantity, unitPrice, discount, taxRate, tax, amount } = labels;
+  return { transaction, from, billTo, description, quantity, unitPrice, discount, taxRate, tax, amount };
 }
 
 /** The buyer block: the business (with its tax identifier) when there is one, then the person and address. */
@@ -140,6 +173,29 @@ function buyerOf(parties: InvoiceParties, labels: InvoiceLabels): InvoiceParty {
     };
   }
   return { name: person, lines: [...contact, ...addressLines(address)] };
+}
+
+/** The seller block: the legal name, address, tax identifier, company number and email the account set. */
+export function sellerOf(parties: InvoiceParties, labels: InvoiceLabels): InvoiceSeller {
+  const details = parties.seller;
+  if (!details) return { name: parties.account.name, lines: [`Account ${parties.account.id}`], logo: null };
+  const name = details.legalName ?? parties.account.name;
+  const lines = [
+    ...addressLines(details.address),
+    ...(details.taxIdentifier ? [`${labels.taxId} ${details.taxIdentifier}`] : []),
+    ...(details.companyNumber ? [`${labels.companyNumber} ${details.companyNumber}`] : []),
+    ...(details.email ? [`${labels.email} ${details.email}`] : []),
+  ];
+  const logo = details.logo
+    ? {
+        contentType: details.logo.contentType,
+        data: details.logo.data,
+        width: details.logo.width,
+        height: details.logo.height,
+        alt: labels.logoAlt.replace('{name}', name),
+      }
+    : null;
+  return { name, lines, logo };
 }
 
 /** Builds the document of a transaction's invoice. */
@@ -167,13 +223,16 @@ export function buildInvoiceDocument(transaction: Transaction, parties: InvoiceP
     facts.push([labels.purchaseOrder, transaction.billingDetails.purchaseOrderNumber]);
   }
 
+  const lineDiscounts = transaction.details.lineItems.some((line) => BigInt(line.totals.discount) !== 0n);
   const lines = transaction.details.lineItems.map((line, index): InvoiceLine => {
     const price = transaction.items[index]?.price;
     const description = price?.description ? `${line.product.name} — ${price.description}` : line.product.name;
+    const discount = BigInt(line.totals.discount);
     return {
       description,
       quantity: String(line.quantity),
       unitPrice: money(line.unitTotals.subtotal),
+      discount: lineDiscounts ? money(-discount) : '',
       taxRate: percent(line.taxRate),
       tax: money(line.totals.tax),
       amount: money(line.totals.subtotal),
@@ -223,9 +282,10 @@ export function buildInvoiceDocument(transaction: Transaction, parties: InvoiceP
     locale,
     currencyCode: isSupportedCurrency(transaction.currencyCode) ? transaction.currencyCode : 'USD',
     facts,
-    seller: { name: parties.account.name, lines: [`Account ${parties.account.id}`] },
+    seller: sellerOf(parties, labels),
     customer: buyerOf(parties, labels),
     lines,
+    lineDiscounts,
     summary,
     notes,
   };
@@ -254,7 +314,8 @@ export async function getInvoiceDocument(context: OperationContext, transactionI
     await findRevision(context, transaction),
   );
   const reverseCharge = await wasReverseCharged(context, transaction, parties);
-  return buildInvoiceDocument(transaction, { account: context.account, ...parties, reverseCharge });
+  const seller = (await findSellerDetails(context)) ?? null;
+  return buildInvoiceDocument(transaction, { account: context.account, ...parties, reverseCharge, seller });
 }
 
 /**

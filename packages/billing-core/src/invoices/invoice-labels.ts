@@ -45,6 +45,10 @@ export interface InvoiceLabels {
   readonly taxId: string;
   readonly companyNumber: string;
   readonly attention: string;
+  /** The logo's text alternative; `{name}` is the seller's name. */
+  readonly logoAlt: string;
+  /** Before the seller's contact email. */
+  readonly email: string;
   /** Printed on an unpaid invoice: how to pay, with `{amount}` and `{date}` filled in. */
   readonly payBy: string;
   /** Printed when an EU business was reverse charged (ADR 1430). */
@@ -95,6 +99,8 @@ export const INVOICE_LABELS = {
     taxId: 'Tax ID',
     companyNumber: 'Company no.',
     attention: 'Attn.',
+    logoAlt: '{name} logo',
+    email: 'Email',
     payBy: 'Please pay {amount} by {date}, quoting the invoice number.',
     reverseCharge:
       'Reverse charge: VAT is to be accounted for by the recipient (Article 196, Council Directive 2006/112/EC).',
@@ -139,6 +145,8 @@ export const INVOICE_LABELS = {
     taxId: 'USt-IdNr.',
     companyNumber: 'Handelsregisternr.',
     attention: 'z. Hd.',
+    logoAlt: 'Logo von {name}',
+    email: 'E-Mail',
     payBy: 'Bitte zahlen Sie {amount} bis {date} unter Angabe der Rechnungsnummer.',
     reverseCharge:
       'Steuerschuldnerschaft des Leistungsempfängers (Reverse Charge, Art. 196 der Richtlinie 2006/112/EG).',
@@ -183,6 +191,8 @@ export const INVOICE_LABELS = {
     taxId: 'N° de TVA',
     companyNumber: 'N° d’entreprise',
     attention: 'À l’attention de',
+    logoAlt: 'Logo de {name}',
+    email: 'E-mail',
     payBy: 'Merci de régler {amount} avant le {date} en indiquant le numéro de facture.',
     reverseCharge: 'Autoliquidation : TVA due par le preneur (article 196 de la directive 2006/112/CE).',
   },
@@ -226,6 +236,8 @@ export const INVOICE_LABELS = {
     taxId: 'NIF/IVA',
     companyNumber: 'N.º de registro',
     attention: 'A la atención de',
+    logoAlt: 'Logotipo de {name}',
+    email: 'Correo electrónico',
     payBy: 'Pague {amount} antes del {date} indicando el número de factura.',
     reverseCharge:
       'Inversión del sujeto pasivo: IVA a cargo del destinatario (artículo 196 de la Directiva 2006/112/CE).',
@@ -270,6 +282,8 @@ export const INVOICE_LABELS = {
     taxId: '登録番号',
     companyNumber: '法人番号',
     attention: '担当',
+    logoAlt: '{name}のロゴ',
+    email: 'メール',
     payBy: '{date}までに{amount}をお支払いください（請求書番号をご記載ください）。',
     reverseCharge: 'リバースチャージ：付加価値税は受領者が納付します（EU指令2006/112/EC第196条）。',
   },

@@ -144,6 +144,8 @@ export const ERROR_CODES = {
   invoice_link_invalid:
     'The invoice link is malformed or its signature does not match: it was altered or not issued here.',
   invoice_link_expired: 'The invoice link is older than one hour; request a new one.',
+  invalid_logo:
+    'The seller logo is not a PNG or JPEG file that decodes, is larger than 256 KiB, or is not 16 to 2,048 pixels a side; nothing changed.',
   portal_session_invalid:
     'The customer portal session token is malformed, its signature does not match, or it was issued for another account or environment.',
   portal_session_expired: 'The customer portal session is older than one hour; create a new one.',

@@ -10,6 +10,7 @@ import type { CustomerAuthTokenRepository } from '../access/customer-auth-tokens
 import type { Address, Business, Customer, Meter, Price, Product, UsageBalanceUnit } from '../catalogue/entities.js';
 import type { Discount, DiscountGroup } from '../discounts/discount.js';
 import type { StoredEvent } from '../events/stored-event.js';
+import type { SellerDetails } from '../invoices/seller-details.js';
 import type { MetricRollupRepository } from '../metrics/metric-rollups.js';
 import type {
   NotificationRepository,
@@ -231,6 +232,8 @@ export interface Repositories extends PaymentRepositories {
   readonly providerSettings: ProviderSettingsRepository;
   readonly providerCustomers: ProviderCustomerRepository;
   readonly providerNotifications: ProviderNotificationLog;
+  /** The seller the account environment's documents name (ADR 1106), as document `seller`. */
+  readonly sellerDetails: Collection<SellerDetails, 'id'>;
 }
 
 /**

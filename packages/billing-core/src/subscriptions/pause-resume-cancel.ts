@@ -101,6 +101,22 @@ export function canceledAt(subscription: Subscription, at: string): Subscription
   };
 }
 
+/** Saves the cancellation taking effect at `at`: unused allowance expires; `subscription.canceled`. */
+export function saveCancellation(
+  context: OperationContext,
+  tx: Repositories,
+  subscription: Subscription,
+  at: string,
+): Promise<Subscription> {
+  return saveChange(context, tx, {
+    before: subscription,
+    after: canceledAt(subscription, at),
+    balanceChange: 'end',
+    eventTypes: ['subscription.canceled', 'subscription.updated'],
+    at,
+  });
+}
+
 /**
  * Saves a resume. A new billing period grants the full allowance and bills the period, like a
  * renewal; continuing the interrupted period changes neither.
@@ -226,22 +242,12 @@ export async function cancelSubscription(
     const at = now(context);
     // A paused subscription has no period to run out: it cancels at once.
     const immediately = (input.effectiveFrom ?? 'next_billing_period') === 'immediately' || current.status === 'paused';
-    if (!immediately) {
-      requirePaymentMethodFor(
-        current,
-        'subscription_scheduled_change_not_allowed_for_cardless_trial',
-        'a scheduled cancellation (cancel it with effective_from immediately)',
-      );
-    }
-    if (immediately) {
-      return saveChange(context, tx, {
-        before: current,
-        after: canceledAt(current, at),
-        balanceChange: 'end',
-        eventTypes: ['subscription.canceled', 'subscription.updated'],
-        at,
-      });
-    }
+    if (immediately) return saveCancellation(context, tx, current, at);
+    requirePaymentMethodFor(
+      current,
+      'subscription_scheduled_change_not_allowed_for_cardless_trial',
+      'a scheduled cancellation (cancel it with effective_from immediately)',
+    );
     if (current.scheduledChange?.action === 'cancel') return current;
     if (current.scheduledChange) {
       throw new BillingError(

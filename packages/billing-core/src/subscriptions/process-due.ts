@@ -11,7 +11,7 @@ import type { OperationContext } from '../shared/operation-context.js';
 import type { Repositories } from '../shared/repository.js';
 import { periodAt } from './billing-period.js';
 import { awaitsPaymentMethod } from './cardless-trial.js';
-import { canceledAt, pausedAt, saveResume } from './pause-resume-cancel.js';
+import { pausedAt, saveCancellation, saveResume } from './pause-resume-cancel.js';
 import { nextDueAt, type Subscription } from './subscription.js';
 import { billRenewal, defaultRenewalPayment, type RenewalPayment } from './subscription-billing.js';
 import { saveChange } from './subscription-changes.js';
@@ -30,13 +30,7 @@ export async function applyDueStep(
     const at = change.effectiveAt;
     switch (change.action) {
       case 'cancel':
-        return saveChange(context, tx, {
-          before: subscription,
-          after: canceledAt(subscription, at),
-          balanceChange: 'end',
-          eventTypes: ['subscription.canceled', 'subscription.updated'],
-          at,
-        });
+        return saveCancellation(context, tx, subscription, at);
       case 'pause':
         return saveChange(context, tx, {
           before: subscription,
@@ -60,15 +54,7 @@ async function renew(
 ): Promise<Subscription> {
   const at = subscription.nextBilledAt ?? toTimestamp(context.clock.now());
   // A cardless trial that ends without a payment method is canceled, as the public API does (ADR 1010).
-  if (awaitsPaymentMethod(subscription)) {
-    return saveChange(context, tx, {
-      before: subscription,
-      after: canceledAt(subscription, at),
-      balanceChange: 'end',
-      eventTypes: ['subscription.canceled', 'subscription.updated'],
-      at,
-    });
-  }
+  if (awaitsPaymentMethod(subscription)) return saveCancellation(context, tx, subscription, at);
   const periodIndex = subscription.internal.periodIndex + 1;
   // The end of a trial is a renewal into the first billing period, charged like any other.
   const endsTrial = subscription.status === 'trialing';

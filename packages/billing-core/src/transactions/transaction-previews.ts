@@ -20,7 +20,7 @@ import { nowTimestamp } from '../shared/operation-context.js';
 import { buildTransaction } from './build-transaction.js';
 import { withTaxDefaults } from './tax-settings.js';
 import type { AmountTotals, Transaction } from './transaction.js';
-import { resolveItems, resolveParties } from './transactions.js';
+import { resolveItems, resolveParties, type TransactionItemInput } from './transactions.js';
 
 export interface PreviewAddress {
   readonly countryCode: string;
@@ -28,7 +28,7 @@ export interface PreviewAddress {
 }
 
 export interface PreviewTransactionInput {
-  readonly items: readonly { readonly priceId: string; readonly quantity: number }[];
+  readonly items: readonly TransactionItemInput[];
   readonly customerId?: string | null | undefined;
   readonly addressId?: string | null | undefined;
   /** A business of the customer: its VAT id may reverse charge the tax (ADR 1430). */
@@ -80,7 +80,8 @@ export async function previewTransaction(
     throw BillingError.invalidField('currency_code', 'is not a supported currency');
   }
   const store = context.store;
-  const items = await resolveItems(context, store, input.items);
+  // Non-catalogue prices are built in memory: a preview writes nothing (ADR 1108).
+  const items = await resolveItems(context, store, input.items, false);
   const { customer, address } = await resolveParties(context, store, input.customerId ?? null, input.addressId ?? null);
   const business =
     input.businessId == null ? null : await resolveBusiness(context, store, input.businessId, customer?.id ?? null);

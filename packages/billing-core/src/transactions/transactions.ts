@@ -6,6 +6,7 @@
  */
 import { resolveBusiness } from '../catalogue/businesses.js';
 import type { Address, CustomData, Customer } from '../catalogue/entities.js';
+import { type NonCataloguePriceInput, nonCatalogueItem } from '../catalogue/non-catalogue-items.js';
 import { usableAddressOf, usableCustomer, usablePrice } from '../catalogue/references.js';
 import type { DiscountTerms } from '../discounts/apply-discount.js';
 import { type DiscountTermsInput, insertDiscount, redeemDiscount, releaseDiscount } from '../discounts/discounts.js';
@@ -29,8 +30,10 @@ import { insertTransaction, saveTransaction, withInvoiceNumber } from './transac
 import type { TransactionListQuery } from './transaction-repository.js';
 import { requireTransition } from './transaction-status.js';
 
+/** A catalogue price by id, or a non-catalogue price (ADR 1108): exactly one of the two. */
 export interface TransactionItemInput {
-  readonly priceId: string;
+  readonly priceId?: string | null | undefined;
+  readonly price?: NonCataloguePriceInput | null | undefined;
   readonly quantity: number;
 }
 
@@ -73,14 +76,32 @@ export interface UpdateTransactionInput extends DiscountChoice {
 
 const EDITABLE_STATUSES: ReadonlySet<string> = new Set(['draft', 'ready']);
 
+/**
+ * The items' prices and products. Non-catalogue prices (and products) are made as `custom`
+ * entities, stored with `persist` (creates and updates) and in memory only without (previews).
+ */
 export async function resolveItems(
   context: OperationContext,
   tx: Repositories,
   items: readonly TransactionItemInput[],
+  persist = true,
 ): Promise<BuildTransactionItem[]> {
   const resolved: BuildTransactionItem[] = [];
-  for (const item of items) {
-    const price = await usablePrice(tx, context.scope, item.priceId);
+  for (const [index, item] of items.entries()) {
+    const hasId = item.priceId != null;
+    const hasPrice = item.price != null;
+    if (hasId === hasPrice) {
+      throw BillingError.invalidField(
+        `items[${index}].${hasId ? 'price' : 'price_id'}`,
+        hasId ? 'cannot be sent with price_id: send one of them' : 'or price is required',
+      );
+    }
+    if (item.price != null) {
+      const made = await nonCatalogueItem(context, tx, item.price, `items[${index}].price`, persist);
+      resolved.push({ ...made, quantity: item.quantity });
+      continue;
+    }
+    const price = await usablePrice(tx, context.scope, item.priceId ?? '');
     const product = await tx.products.findById(context.scope, price.productId);
     if (!product) throw new BillingError('product_not_found', `Product ${price.productId} not found.`);
     resolved.push({ price, product, quantity: item.quantity });

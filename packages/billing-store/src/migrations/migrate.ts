@@ -22,6 +22,7 @@ import { demoAccount } from './0080-demo-account.js';
 import { payments } from './0100-payments.js';
 import { paymentProviderSettings } from './0110-payment-provider-settings.js';
 import { clientAndCustomerTokens } from './0120-client-and-customer-tokens.js';
+import { sellerDetails } from './0140-seller-details.js';
 import { subscriptionFilterColumns } from './0180-subscription-filter-columns.js';
 import type { Migration } from './migration.js';
 
@@ -45,6 +46,7 @@ export const MIGRATIONS: readonly Migration[] = [
   clientAndCustomerTokens,
   paymentProviderSettings,
   subscriptionFilterColumns,
+  sellerDetails,
 ];
 
 const MIGRATION_LOCK_KEY = 4_172_031_985;

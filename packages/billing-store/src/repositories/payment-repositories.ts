@@ -17,6 +17,7 @@ import type {
   SandboxPayment,
   SandboxPaymentColumn,
   Scope,
+  SellerDetails,
 } from '@drawdown/billing-core';
 import type { SqlExecutor } from '../sql/sql-database.js';
 import { DocumentCollection, type DocumentTableSpec } from './document-collection.js';
@@ -37,6 +38,12 @@ export const sandboxPaymentsTable: DocumentTableSpec<SandboxPayment, SandboxPaym
 
 export const checkoutSettingsTable: DocumentTableSpec<CheckoutSettings, 'id'> = {
   table: 'checkout_settings',
+  columns: {},
+};
+
+/** One document per account environment, `seller` (ADR 1106). */
+export const sellerDetailsTable: DocumentTableSpec<SellerDetails, 'id'> = {
+  table: 'seller_details',
   columns: {},
 };
 

@@ -13,8 +13,10 @@ import type {
   ListAdjustmentsParams,
   ListTransactionsParams,
   RecordPaymentInput,
+  SellerDetails,
   TaxSettings,
   Transaction,
+  UpdateSellerDetailsInput,
   UpdateTaxSettingsInput,
   UpdateTransactionInput,
 } from '../types/transactions.js';
@@ -114,5 +116,16 @@ export class TaxSettingsResource extends Resource {
 
   update(input: UpdateTaxSettingsInput, options?: RequestOptions): Promise<TaxSettings> {
     return this.data({ method: 'PATCH', path: '/tax-settings', body: input, ...options });
+  }
+}
+
+/** The seller invoices and credit notes name (Drawdown's own `/seller-details`, ADR 1106). */
+export class SellerDetailsResource extends Resource {
+  get(options?: RequestOptions): Promise<SellerDetails> {
+    return this.data({ method: 'GET', path: '/seller-details', ...options });
+  }
+
+  update(input: UpdateSellerDetailsInput, options?: RequestOptions): Promise<SellerDetails> {
+    return this.data({ method: 'PATCH', path: '/seller-details', body: input, ...options });
   }
 }

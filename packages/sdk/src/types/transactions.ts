@@ -5,7 +5,7 @@
  */
 
 import type { TimestampRange } from '../core/query.js';
-import type { Price, Product } from './catalogue.js';
+import type { CreatePriceInput, CreateProductInput, Price, Product } from './catalogue.js';
 import type { CustomData, PageParams, TimePeriod } from './shared.js';
 import type { BillingDetails, CollectionMode } from './subscriptions.js';
 
@@ -133,10 +133,17 @@ export interface InvoicePdf {
   readonly url: string;
 }
 
-export interface TransactionItemInput {
-  readonly priceId: string;
-  readonly quantity: number;
-}
+/** A non-catalogue price (ADR 1108): for a catalogue product (`productId`) or with a `product` of its own. */
+export type NonCataloguePriceInput = Omit<CreatePriceInput, 'productId' | 'type' | 'allowances'> &
+  (
+    | { readonly productId: string; readonly product?: never }
+    | { readonly productId?: never; readonly product: Omit<CreateProductInput, 'type'> }
+  );
+
+/** A catalogue price by id, or a non-catalogue `price`. */
+export type TransactionItemInput =
+  | { readonly priceId: string; readonly price?: never; readonly quantity: number }
+  | { readonly priceId?: never; readonly price: NonCataloguePriceInput; readonly quantity: number };
 
 interface TransactionFieldsInput {
   readonly customerId?: string | null;
@@ -242,4 +249,41 @@ export interface UpdateTaxSettingsInput {
   readonly sellerCountryCode?: string | null;
   readonly defaultRate?: string;
   readonly countryRates?: readonly { readonly countryCode: string; readonly rate: string }[];
+}
+
+/** The seller invoices and credit notes name (ADR 1106); null fields are not printed. */
+export interface SellerAddress {
+  readonly firstLine: string | null;
+  readonly secondLine: string | null;
+  readonly city: string | null;
+  readonly postalCode: string | null;
+  readonly region: string | null;
+  readonly countryCode: string;
+}
+
+export interface SellerDetails {
+  readonly legalName: string | null;
+  readonly address: SellerAddress | null;
+  readonly taxIdentifier: string | null;
+  readonly companyNumber: string | null;
+  readonly email: string | null;
+  /** The logo's facts; its bytes appear only on the documents. */
+  readonly logo: {
+    readonly contentType: 'image/png' | 'image/jpeg';
+    readonly width: number;
+    readonly height: number;
+    readonly sizeBytes: number;
+  } | null;
+  readonly updatedAt: string | null;
+}
+
+/** Only the fields given change; null clears one. */
+export interface UpdateSellerDetailsInput {
+  readonly legalName?: string | null;
+  readonly address?: { readonly [Key in keyof SellerAddress]?: SellerAddress[Key] | null } | null;
+  readonly taxIdentifier?: string | null;
+  readonly companyNumber?: string | null;
+  readonly email?: string | null;
+  /** A PNG or JPEG file in padded base64, at most 256 KiB and 16 to 2,048 pixels a side; null removes it. */
+  readonly logo?: { readonly data: string } | null;
 }

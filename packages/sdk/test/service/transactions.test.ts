@@ -1,6 +1,6 @@
 /**
  * The SDK against a real service, on both engines: transactions (create, pay in the sandbox,
- * list with filters, get, invoice link), adjustments, tax settings, and the public currency list
+ * list with filters, get, invoice link, non-catalogue prices), adjustments, tax and seller settings, and the public currency list
  * with amounts formatted from it.
  */
 import { BILLING_HISTORY_STATUSES, Drawdown } from '@drawdown/sdk';
@@ -121,6 +121,38 @@ describe.each(ENGINES)('%s: transactions and currencies', (engine) => {
     expect(updated).toMatchObject({ defaultTaxMode: 'external', defaultRate: '0.2' });
     expect((await drawdown.taxSettings.get()).defaultRate).toBe('0.2');
     await drawdown.taxSettings.update({ defaultRate: '0' });
+  });
+
+  it('bills a non-catalogue price with a product of its own', async () => {
+    const transaction = await drawdown.transactions.create({
+      items: [
+        {
+          price: {
+            description: 'Bespoke quote',
+            unitPrice: { amount: '4321', currencyCode: 'EUR' },
+            product: { name: 'Bespoke work', taxCategory: 'standard', customData: { quote: 'Q-7' } },
+          },
+          quantity: 2,
+        },
+      ],
+    });
+    // 4321 × 2 = 8642, no tax configured in this sandbox.
+    expect(transaction.details.totals.subtotal).toBe('8642');
+    expect(transaction.items[0]?.price).toMatchObject({ type: 'custom', description: 'Bespoke quote' });
+    expect(transaction.details.lineItems[0]?.product).toMatchObject({ type: 'custom', customData: { quote: 'Q-7' } });
+  });
+
+  it('sets the seller details invoices name, and refuses a logo that is not an image', async () => {
+    const set = await drawdown.sellerDetails.update({
+      legalName: 'Acme Ltd',
+      address: { firstLine: '1 Main Street', city: 'Leeds', countryCode: 'GB' },
+      email: 'billing@acme.example',
+    });
+    expect(set).toMatchObject({ legalName: 'Acme Ltd', address: { city: 'Leeds', countryCode: 'GB' }, logo: null });
+    expect((await drawdown.sellerDetails.get()).email).toBe('billing@acme.example');
+    await expect(
+      drawdown.sellerDetails.update({ logo: { data: Buffer.from('not an image').toString('base64') } }),
+    ).rejects.toMatchObject({ code: 'invalid_logo' });
   });
 
   it('reads the public currency list without a key and formats totals with its decimal places', async () => {

@@ -5,12 +5,7 @@
  * API that Drawdown does not offer here yet are refused by name (`field_not_supported`).
  */
 import { PreviewTransactionBody, PricingPreviewBody, UNSUPPORTED_PREVIEW_FIELDS } from '@drawdown/billing-contract';
-import {
-  BillingError,
-  formatTotals,
-  type PreviewTransactionInput,
-  type TransactionPreview,
-} from '@drawdown/billing-core';
+import { formatTotals, type PreviewTransactionInput, type TransactionPreview } from '@drawdown/billing-core';
 import type { Hono } from 'hono';
 import type { z } from 'zod';
 import type { AppEnv } from '../app-env.js';
@@ -32,12 +27,9 @@ function toPreviewInput(body: PreviewBody): PreviewTransactionInput {
     (field) => fields[camelKey(field)] !== undefined && fields[camelKey(field)] !== null,
   );
   const items = body.items.map((item, index) => {
-    if (item.price !== undefined && item.price !== null) unsupported.push(`items[${index}].price`);
     if (item.includeInTotals === false) unsupported.push(`items[${index}].include_in_totals`);
-    if (item.priceId === undefined && (item.price === undefined || item.price === null)) {
-      throw BillingError.invalidField(`items[${index}].price_id`, 'is required');
-    }
-    return { priceId: item.priceId ?? '', quantity: item.quantity };
+    // A catalogue price by id or a non-catalogue price (ADR 1108); the core wants exactly one.
+    return { priceId: item.priceId, price: item.price, quantity: item.quantity };
   });
   return {
     items,

@@ -22,6 +22,8 @@ const listSpec: ListSpec<PriceColumn> = {
     recurring: { kind: 'boolean', column: 'recurring' },
   },
   includes: PRICE_INCLUDES,
+  // Non-catalogue (custom) items are listed only when asked for with type=custom (ADR 1108).
+  defaults: { type: 'standard' },
 };
 
 /** The price with its product embedded when `include=product` asked for it. */

@@ -21,6 +21,8 @@ const listSpec: ListSpec<ProductColumn> = {
     tax_category: { kind: 'enum', column: 'tax_category', values: TAX_CATEGORIES },
   },
   includes: PRODUCT_INCLUDES,
+  // Non-catalogue (custom) items are listed only when asked for with type=custom (ADR 1108).
+  defaults: { type: 'standard' },
 };
 
 /** The product with its prices embedded when `include=prices` asked for them. */

@@ -9,6 +9,7 @@ import {
   RecordPaymentBody,
   ReviseTransactionBody,
   SimulatePaymentBody,
+  UpdateSellerDetailsBody,
   UpdateTaxSettingsBody,
   UpdateTransactionBody,
 } from '@drawdown/billing-contract';
@@ -225,5 +226,14 @@ export function registerTransactionRoutes(app: Hono<AppEnv>, invoiceLinks: Invoi
   app.patch('/tax-settings', need('transaction.write'), async (c) => {
     const body = await readBody(c, UpdateTaxSettingsBody);
     return respond(c, presentTaxSettings(await c.var.useCases.updateTaxSettings(c.var.caller, body)));
+  });
+
+  // The seller the documents name (ADR 1106): a Drawdown resource, the public API has none.
+  app.get('/seller-details', need('transaction.read'), async (c) =>
+    respond(c, await c.var.useCases.getSellerDetails(c.var.caller)),
+  );
+  app.patch('/seller-details', need('transaction.write'), async (c) => {
+    const body = await readBody(c, UpdateSellerDetailsBody);
+    return respond(c, await c.var.useCases.updateSellerDetails(c.var.caller, body));
   });
 }

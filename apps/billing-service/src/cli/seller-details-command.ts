@@ -1,0 +1,175 @@
+/**
+ * @module
+ * `drawdown accounts seller-details show|set|clear --account ID [--env live|sandbox]` (ADR 1106):
+ * the seller an account's invoices and credit notes name, set by the operator beside the API's
+ * `PATCH /seller-details`. Without `--env` a command acts on both environments, so one command
+ * sets the seller of live and sandbox documents alike. `set` changes only the fields given; an
+ * address flag replaces the whole address (`--country` is then required); `--logo FILE` takes a
+ * PNG or JPEG file, checked by decoding it, and `--remove-logo` removes it.
+ */
+import { readFileSync, statSync } from 'node:fs';
+import {
+  BillingError,
+  type Caller,
+  ENVIRONMENTS,
+  type Environment,
+  LOGO_LIMITS,
+  type SellerDetailsView,
+  type UpdateSellerDetailsInput,
+  type UseCases,
+} from '@drawdown/billing-core';
+import { printResult } from './output.js';
+
+export const SELLER_DETAILS_ACTIONS: readonly string[] = ['show', 'set', 'clear'];
+
+export interface SellerDetailsOptions {
+  readonly account: string;
+  readonly env: string | undefined;
+  readonly legalName: string | undefined;
+  readonly firstLine: string | undefined;
+  readonly secondLine: string | undefined;
+  readonly city: string | undefined;
+  readonly postalCode: string | undefined;
+  readonly region: string | undefined;
+  readonly country: string | undefined;
+  readonly taxId: string | undefined;
+  readonly companyNumber: string | undefined;
+  readonly email: string | undefined;
+  readonly logo: string | undefined;
+  readonly removeLogo: boolean;
+  readonly json: boolean;
+}
+
+function environmentsOf(env: string | undefined): readonly Environment[] {
+  if (env === undefined) return ENVIRONMENTS;
+  if (!ENVIRONMENTS.includes(env as Environment)) {
+    throw new BillingError('invalid_field', `--env must be live or sandbox; got ${env}`);
+  }
+  return [env as Environment];
+}
+
+function logoData(file: string): string {
+  let size: number;
+  try {
+    size = statSync(file).size;
+  } catch {
+    throw new BillingError('invalid_field', `--logo: cannot read ${file}`);
+  }
+  // Refused before reading, so a huge file is never loaded.
+  if (size > LOGO_LIMITS.maxBytes) {
+    throw new BillingError(
+      'invalid_logo',
+      `The logo must be at most ${LOGO_LIMITS.maxBytes} bytes; ${file} is ${size}.`,
+    );
+  }
+  return readFileSync(file).toString('base64');
+}
+
+/** The fields `set` was given, as the use case's input. */
+function changesOf(options: SellerDetailsOptions): UpdateSellerDetailsInput {
+  if (options.logo !== undefined && options.removeLogo) {
+    throw new BillingError('invalid_field', 'Give --logo FILE or --remove-logo, not both.');
+  }
+  const addressParts = [
+    options.firstLine,
+    options.secondLine,
+    options.city,
+    options.postalCode,
+    options.region,
+    options.country,
+  ];
+  const address = addressParts.some((part) => part !== undefined)
+    ? {
+        firstLine: options.firstLine ?? null,
+        secondLine: options.secondLine ?? null,
+        city: options.city ?? null,
+        postalCode: options.postalCode ?? null,
+        region: options.region ?? null,
+        countryCode: options.country ?? '',
+      }
+    : undefined;
+  const changes: UpdateSellerDetailsInput = {
+    ...(options.legalName === undefined ? {} : { legalName: options.legalName }),
+    ...(address === undefined ? {} : { address }),
+    ...(options.taxId === undefined ? {} : { taxIdentifier: options.taxId }),
+    ...(options.companyNumber === undefined ? {} : { companyNumber: options.companyNumber }),
+    ...(options.email === undefined ? {} : { email: options.email }),
+    ...(options.logo === undefined ? {} : { logo: { data: logoData(options.logo) } }),
+    ...(options.removeLogo ? { logo: null } : {}),
+  };
+  if (Object.keys(changes).length === 0) {
+    throw new BillingError(
+      'invalid_field',
+      'seller-details set needs at least one of --legal-name, --first-line, --second-line, --city, --postal-code, --region, --country, --tax-id, --company-number, --email, --logo, --remove-logo',
+    );
+  }
+  return changes;
+}
+
+const CLEARED: UpdateSellerDetailsInput = {
+  legalName: null,
+  address: null,
+  taxIdentifier: null,
+  companyNumber: null,
+  email: null,
+  logo: null,
+};
+
+function lines(environment: Environment, view: SellerDetailsView): [string, string][] {
+  const address = view.address
+    ? [
+        view.address.firstLine,
+        view.address.secondLine,
+        view.address.postalCode,
+        view.address.city,
+        view.address.region,
+        view.address.countryCode,
+      ]
+        .filter((part) => part !== null)
+        .join(', ')
+    : 'not set';
+  const logo = view.logo
+    ? `${view.logo.contentType}, ${view.logo.width} × ${view.logo.height} px, ${view.logo.sizeBytes} bytes`
+    : 'none';
+  return [
+    ['Environment', environment],
+    ['Legal name', view.legalName ?? 'not set (documents show the account name)'],
+    ['Address', address],
+    ['Tax ID', view.taxIdentifier ?? 'not set'],
+    ['Company number', view.companyNumber ?? 'not set'],
+    ['Email', view.email ?? 'not set'],
+    ['Logo', logo],
+    ['Updated', view.updatedAt ?? 'never'],
+  ];
+}
+
+export async function runSellerDetailsCommand(
+  useCases: UseCases,
+  action: string | undefined,
+  options: SellerDetailsOptions,
+): Promise<number> {
+  const environments = environmentsOf(options.env);
+  const account = await useCases.requireAccount(options.account);
+  const callers: [Environment, Caller][] = environments.map((environment) => [
+    environment,
+    { account, scope: { accountId: account.id, environment } },
+  ]);
+  // Checked (and the logo decoded) once, before anything is written.
+  const changes = action === 'set' ? changesOf(options) : action === 'clear' ? CLEARED : undefined;
+  const shown: [Environment, SellerDetailsView][] = [];
+  for (const [environment, caller] of callers) {
+    const view = changes
+      ? await useCases.updateSellerDetails(caller, changes)
+      : await useCases.getSellerDetails(caller);
+    shown.push([environment, view]);
+  }
+  if (options.json) {
+    printResult(true, { account: account.id, seller_details: Object.fromEntries(shown) }, []);
+  } else {
+    printResult(false, {}, [
+      ['Account', account.id],
+      ...shown.flatMap(([environment, view]) => lines(environment, view)),
+    ]);
+  }
+  return 0;
+}

@@ -1,0 +1,110 @@
+/**
+ * `drawdown accounts seller-details show|set|clear` as an operator runs it (ADR 1106): the built
+ * binary against SQLite and PostgreSQL. Without --env it sets both environments; a logo file is
+ * checked by decoding it (a text file named .png is refused, nothing changes); clear empties them.
+ */
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { createTestStorage, ENGINES, type TestStorage } from '@drawdown/testkit';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildService, type CliResult, runCli } from '../support/cli-process.js';
+import { pngFile } from '../support/images.js';
+
+beforeAll(() => buildService(), 120_000);
+
+function json(result: CliResult): Record<string, unknown> {
+  expect(() => JSON.parse(result.stdout), `${result.stdout}${result.stderr}`).not.toThrow();
+  return JSON.parse(result.stdout) as Record<string, unknown>;
+}
+
+describe.each(ENGINES)('%s: drawdown accounts seller-details', (engine) => {
+  let storage: TestStorage;
+  let storageArgs: string[];
+  const cli = (...args: string[]) => runCli([...args, ...storageArgs]);
+
+  beforeAll(async () => {
+    storage = await createTestStorage(engine);
+    storageArgs = [
+      '--data-dir',
+      storage.dataDir,
+      ...(storage.databaseUrl ? ['--database-url', storage.databaseUrl] : []),
+    ];
+    expect((await cli('migrate')).code).toBe(0);
+  });
+  afterAll(() => storage.dispose());
+
+  it('sets both environments, refuses a file that is not an image, and clears', async () => {
+    const account = (json(await cli('accounts', 'create', '--name', 'Shop', '--json')).account as { id: string }).id;
+    const logo = join(storage.dataDir, 'logo.png');
+    writeFileSync(logo, pngFile(120, 40));
+    const set = await cli(
+      'accounts',
+      'seller-details',
+      'set',
+      '--account',
+      account,
+      '--legal-name',
+      'Shop Ltd',
+      '--first-line',
+      '1 High Street',
+      '--city',
+      'Leeds',
+      '--postal-code',
+      'LS1 1AA',
+      '--country',
+      'GB',
+      '--tax-id',
+      'GB999999973',
+      '--email',
+      'billing@shop.example',
+      '--logo',
+      logo,
+      '--json',
+    );
+    expect(set.code, set.stderr).toBe(0);
+    const both = json(set).seller_details as Record<string, Record<string, unknown>>;
+    for (const environment of ['live', 'sandbox']) {
+      expect(both[environment], environment).toMatchObject({
+        legalName: 'Shop Ltd',
+        address: { firstLine: '1 High Street', city: 'Leeds', postalCode: 'LS1 1AA', countryCode: 'GB' },
+        taxIdentifier: 'GB999999973',
+        companyNumber: null,
+        email: 'billing@shop.example',
+        logo: { contentType: 'image/png', width: 120, height: 40 },
+      });
+    }
+
+    const fake = join(storage.dataDir, 'fake.png');
+    writeFileSync(fake, 'not a picture, whatever the name says');
+    const refused = await cli(
+      'accounts',
+      'seller-details',
+      'set',
+      '--account',
+      account,
+      '--env',
+      'live',
+      '--legal-name',
+      'Other',
+      '--logo',
+      fake,
+      '--json',
+    );
+    expect(refused.code).toBe(1);
+    expect((json(refused).error as { code: string }).code).toBe('invalid_logo');
+
+    const live = json(await cli('accounts', 'seller-details', 'show', '--account', account, '--env', 'live', '--json'));
+    expect((live.seller_details as Record<string, { legalName: string }>).live?.legalName).toBe('Shop Ltd');
+
+    const cleared = await cli('accounts', 'seller-details', 'clear', '--account', account, '--env', 'sandbox');
+    expect(cleared.code, cleared.stderr).toBe(0);
+    expect(cleared.stdout).toContain('not set (documents show the account name)');
+    const after = json(await cli('accounts', 'seller-details', 'show', '--account', account, '--json'));
+    const shown = after.seller_details as Record<string, { legalName: string | null; logo: unknown }>;
+    expect(shown.sandbox).toMatchObject({ legalName: null, logo: null });
+    expect(shown.live?.legalName).toBe('Shop Ltd');
+
+    const usage = await cli('accounts', 'seller-details', 'set', '--account', account, '--env', 'staging');
+    expect(usage.code).toBe(2);
+  });
+});

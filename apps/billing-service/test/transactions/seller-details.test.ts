@@ -1,0 +1,195 @@
+/**
+ * Seller details (ADR 1106) through `GET/PATCH /seller-details`, on both engines: set per
+ * account environment, shown on invoices and credit notes (checked on the text PDF.js extracts,
+ * in the customer's language), the logo drawn as a tagged figure with its text alternative.
+ * A logo is what its bytes decode to: text renamed to PNG, a truncated or corrupted PNG, a GIF,
+ * and images too small or too large are refused with `invalid_logo`, and nothing changes.
+ */
+import { type BillingHarness, ENGINES, startBillingHarness } from '@drawdown/testkit';
+import { type Environment, Paddle } from '@paddle/paddle-node-sdk';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type ApiClient, expectError, harnessClients } from '../support/api-client.js';
+import { jpegFile, LOGO_PNG_BASE64, pngFile } from '../support/images.js';
+import { pdfStructure, pdfText, rolesOf, type StructNode } from './pdf-text.js';
+import { createBuyer, createOneOffPrice } from './transaction-fixtures.js';
+
+const SELLER = {
+  legal_name: 'Analytical Engines GmbH',
+  address: {
+    first_line: 'Friedrichstraße 10',
+    second_line: null,
+    city: 'Berlin',
+    postal_code: '10117',
+    region: null,
+    country_code: 'DE',
+  },
+  tax_identifier: 'DE123456789',
+  company_number: 'HRB 987654',
+  email: 'billing@engines.example',
+};
+
+function figures(node: StructNode | null): StructNode[] {
+  if (!node) return [];
+  return [...(node.role === 'Figure' ? [node] : []), ...(node.children ?? []).flatMap(figures)];
+}
+
+describe.each(ENGINES)('%s: seller details', (engine) => {
+  let harness: BillingHarness;
+  let sandbox: ApiClient;
+  let live: ApiClient;
+  let paddle: Paddle;
+
+  beforeAll(async () => {
+    harness = await startBillingHarness({ engine });
+    ({ sandbox, live } = harnessClients(harness));
+    paddle = new Paddle(harness.sandboxKey, {
+      environment: harness.sandboxUrl as Environment,
+      logLevel: 'none' as never,
+    });
+    await sandbox.patch('/tax-settings', { country_rates: [{ country_code: 'DE', rate: '0.19' }] });
+  });
+  afterAll(() => harness.close());
+
+  it('sets the seller of one environment, changing only the fields given', async () => {
+    const empty = await live.get('/seller-details');
+    expect(empty.status, empty.text).toBe(200);
+    expect(empty.entity).toEqual({
+      legal_name: null,
+      address: null,
+      tax_identifier: null,
+      company_number: null,
+      email: null,
+      logo: null,
+      updated_at: null,
+    });
+
+    const set = await sandbox.patch('/seller-details', { ...SELLER, logo: { data: LOGO_PNG_BASE64 } });
+    expect(set.status, set.text).toBe(200);
+    expect(set.entity).toMatchObject({
+      ...SELLER,
+      logo: {
+        content_type: 'image/png',
+        width: 240,
+        height: 80,
+        size_bytes: Buffer.from(LOGO_PNG_BASE64, 'base64').length,
+      },
+    });
+    expect(set.entity.updated_at).toEqual(expect.any(String));
+
+    // Only the email changes; a JPEG replaces the PNG.
+    const jpeg = jpegFile(64, 64);
+    const changed = await sandbox.patch('/seller-details', {
+      email: 'accounts@engines.example',
+      logo: { data: jpeg.toString('base64') },
+    });
+    expect(changed.status, changed.text).toBe(200);
+    expect(changed.entity).toMatchObject({
+      ...SELLER,
+      email: 'accounts@engines.example',
+      logo: { content_type: 'image/jpeg', width: 64, height: 64, size_bytes: jpeg.length },
+    });
+    // The live environment's seller is its own.
+    expect((await live.get('/seller-details')).entity.legal_name).toBeNull();
+
+    const back = await sandbox.patch('/seller-details', { email: SELLER.email, logo: { data: LOGO_PNG_BASE64 } });
+    expect(back.status, back.text).toBe(200);
+  });
+
+  it('prints the seller on the invoice and the credit note, in the customer’s language, with the logo tagged', async () => {
+    await sandbox.patch('/seller-details', { ...SELLER, logo: { data: LOGO_PNG_BASE64 } });
+    const buyer = await createBuyer(sandbox, 'DE', { locale: 'de-DE' });
+    const priceId = await createOneOffPrice(sandbox, '10000', 'EUR');
+    const ready = await paddle.transactions.create({
+      items: [{ priceId, quantity: 1 }],
+      customerId: buyer.customerId,
+      addressId: buyer.addressId,
+    });
+    const paid = await sandbox.post(`/transactions/${ready.id}/simulate-payment`, { outcome: 'success' });
+    expect(paid.status, paid.text).toBe(200);
+
+    const invoice = await paddle.transactions.getInvoicePDF(ready.id);
+    const invoicePdf = new Uint8Array(await (await fetch(invoice.url)).arrayBuffer());
+    const { text } = await pdfText(invoicePdf);
+    for (const expected of [
+      'Analytical Engines GmbH',
+      'Friedrichstraße 10',
+      '10117 Berlin',
+      'USt-IdNr. DE123456789',
+      'Handelsregisternr. HRB 987654',
+      'E-Mail billing@engines.example',
+      'Rechnung',
+    ]) {
+      expect(text, expected).toContain(expected);
+    }
+    expect(text).not.toContain('Account acc_');
+    const structure = await pdfStructure(invoicePdf);
+    expect(structure.marked).toBe(true);
+    expect(structure.info.Language).toBe('de-DE');
+    const [logo] = figures(structure.trees[0] ?? null);
+    expect(logo?.alt).toBe('Logo von Analytical Engines GmbH');
+
+    const adjustment = await paddle.adjustments.create({
+      action: 'refund',
+      transactionId: ready.id,
+      reason: 'Returned',
+      type: 'full',
+    });
+    const note = await paddle.adjustments.getCreditNotePDF(adjustment.id);
+    const notePdf = new Uint8Array(await (await fetch(note.url)).arrayBuffer());
+    const noteText = (await pdfText(notePdf)).text;
+    expect(noteText).toContain('Gutschrift');
+    expect(noteText).toContain('USt-IdNr. DE123456789');
+    expect(noteText).toContain('Analytical Engines GmbH');
+    const noteStructure = await pdfStructure(notePdf);
+    expect(rolesOf(noteStructure.trees[0] ?? null)).toEqual(
+      expect.arrayContaining(['Document', 'Figure', 'H1', 'Sect', 'Table', 'TR', 'TH', 'TD']),
+    );
+    expect(figures(noteStructure.trees[0] ?? null)[0]?.alt).toBe('Logo von Analytical Engines GmbH');
+  });
+
+  it('refuses logos that are not PNG or JPEG images that decode, and bad fields, changing nothing', async () => {
+    await sandbox.patch('/seller-details', { ...SELLER, logo: { data: LOGO_PNG_BASE64 } });
+    const before = (await sandbox.get('/seller-details')).entity;
+    const png = pngFile(64, 64);
+    const corrupted = Buffer.from(png);
+    corrupted[corrupted.length - 20] = (corrupted[corrupted.length - 20] ?? 0) ^ 0xff;
+    const gif = Buffer.from('R0lGODlhAQABAIAAAP///wAAACH5BAEAAAAALAAAAAABAAEAAAICRAEAOw==', 'base64');
+    const logos: [string, string][] = [
+      ['text saved as .png', Buffer.from('this is not an image at all').toString('base64')],
+      ['a PNG cut short', png.subarray(0, png.length - 40).toString('base64')],
+      ['a PNG with a corrupted chunk', corrupted.toString('base64')],
+      ['a GIF', gif.toString('base64')],
+      [
+        'a PNG signature and nothing else',
+        Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]).toString('base64'),
+      ],
+      ['a JPEG cut short', jpegFile(64, 64).subarray(0, 200).toString('base64')],
+      ['an image 8 pixels high', pngFile(64, 8).toString('base64')],
+      ['an image 2,100 pixels wide', pngFile(2100, 16).toString('base64')],
+      ['unpadded base64', LOGO_PNG_BASE64.replace(/=+$/, '').slice(0, -1)],
+      ['base64 with whitespace', `${LOGO_PNG_BASE64.slice(0, 40)}\n${LOGO_PNG_BASE64.slice(40)}`],
+    ];
+    for (const [name, data] of logos) {
+      const refused = await sandbox.patch('/seller-details', { legal_name: 'Changed', logo: { data } });
+      expect(refused.body.error?.code, `${name}: ${refused.text}`).toBe('invalid_logo');
+      expectError(refused, 400, 'invalid_logo');
+    }
+    const fields: [string, object][] = [
+      ['a lower-case country', { address: { country_code: 'de' } }],
+      ['a blank legal name', { legal_name: '   ' }],
+      ['an email without a domain', { email: 'billing@' }],
+      ['an unknown field', { website: 'https://engines.example' }],
+      ['a logo over 256 KiB', { logo: { data: 'A'.repeat(349_532) } }],
+    ];
+    for (const [name, body] of fields) {
+      const refused = await sandbox.patch('/seller-details', { legal_name: 'Changed', ...body });
+      expect(refused.status, `${name}: ${refused.text}`).toBe(400);
+      expect(refused.body.error?.code, name).toBe('invalid_field');
+    }
+    expect((await sandbox.get('/seller-details')).entity).toEqual(before);
+
+    // null removes the logo; the other fields stay.
+    const removed = await sandbox.patch('/seller-details', { logo: null });
+    expect(removed.entity).toMatchObject({ ...SELLER, logo: null });
+  });
+});

@@ -1,0 +1,224 @@
+/**
+ * @module
+ * The seller an account environment's invoices and credit notes name (ADR 1106): legal name,
+ * address, tax identifier, company number, contact email and a logo. The operator sets them
+ * through `PATCH /seller-details` or `drawdown accounts seller-details set`; a field not set
+ * leaves the document showing the account's name alone.
+ *
+ * The logo arrives as base64. The core checks its size and what it is, but decoding is I/O-free
+ * work it leaves to a port (`ImageDecoder`): the service decodes the whole image with real PNG
+ * and JPEG decoders, so a file is a logo because it decodes, never because of its name.
+ */
+import { BillingError, type FieldError } from '../shared/billing-error.js';
+import type { OperationContext } from '../shared/operation-context.js';
+import { nowTimestamp } from '../shared/operation-context.js';
+
+export const LOGO_FORMATS = ['image/png', 'image/jpeg'] as const;
+export type LogoFormat = (typeof LOGO_FORMATS)[number];
+
+/** A logo's limits: at most 256 KiB, 16 to 2,048 pixels a side. */
+export const LOGO_LIMITS = { maxBytes: 256 * 1024, minSide: 16, maxSide: 2048 } as const;
+
+export interface SellerAddress {
+  readonly firstLine: string | null;
+  readonly secondLine: string | null;
+  readonly city: string | null;
+  readonly postalCode: string | null;
+  readonly region: string | null;
+  readonly countryCode: string;
+}
+
+export interface SellerLogo {
+  readonly contentType: LogoFormat;
+  readonly width: number;
+  readonly height: number;
+  readonly sizeBytes: number;
+  /** The image file, base64. */
+  readonly data: string;
+}
+
+/** Stored once per account environment, as document `seller`. */
+export interface SellerDetails {
+  readonly id: 'seller';
+  readonly legalName: string | null;
+  readonly address: SellerAddress | null;
+  readonly taxIdentifier: string | null;
+  readonly companyNumber: string | null;
+  readonly email: string | null;
+  readonly logo: SellerLogo | null;
+  readonly updatedAt: string;
+}
+
+/** What the port found in an image file, or why it is not one. */
+export type DecodedImage =
+  | { readonly ok: true; readonly contentType: LogoFormat; readonly width: number; readonly height: number }
+  | { readonly ok: false; readonly problem: string };
+
+/** Decodes a whole image file (the service's PNG and JPEG decoders). */
+export interface ImageDecoder {
+  decode(bytes: Uint8Array): Promise<DecodedImage>;
+}
+
+/** The seller details as the API shows them: the logo's facts, not its bytes. */
+export interface SellerDetailsView {
+  readonly legalName: string | null;
+  readonly address: SellerAddress | null;
+  readonly taxIdentifier: string | null;
+  readonly companyNumber: string | null;
+  readonly email: string | null;
+  readonly logo: Omit<SellerLogo, 'data'> | null;
+  readonly updatedAt: string | null;
+}
+
+export interface UpdateSellerDetailsInput {
+  readonly legalName?: string | null | undefined;
+  readonly address?:
+    | { readonly [Key in keyof SellerAddress]?: SellerAddress[Key] | null | undefined }
+    | null
+    | undefined;
+  readonly taxIdentifier?: string | null | undefined;
+  readonly companyNumber?: string | null | undefined;
+  readonly email?: string | null | undefined;
+  /** Base64 of a PNG or JPEG file; null removes the logo. */
+  readonly logo?: { readonly data: string } | null | undefined;
+}
+
+export interface SellerDetailsContext extends OperationContext {
+  readonly images: ImageDecoder;
+}
+
+const EMPTY: Omit<SellerDetails, 'updatedAt'> = {
+  id: 'seller',
+  legalName: null,
+  address: null,
+  taxIdentifier: null,
+  companyNumber: null,
+  email: null,
+  logo: null,
+};
+
+export function sellerDetailsView(details: SellerDetails | undefined): SellerDetailsView {
+  const { id: _id, logo, ...rest } = details ?? { ...EMPTY, updatedAt: null };
+  const shown = logo
+    ? { contentType: logo.contentType, width: logo.width, height: logo.height, sizeBytes: logo.sizeBytes }
+    : null;
+  return { ...rest, logo: shown };
+}
+
+export async function findSellerDetails(context: OperationContext): Promise<SellerDetails | undefined> {
+  return context.store.sellerDetails.findById(context.scope, 'seller');
+}
+
+export async function getSellerDetails(context: OperationContext): Promise<SellerDetailsView> {
+  return sellerDetailsView(await findSellerDetails(context));
+}
+
+const BASE64 = /^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$/;
+const BASE64_DIGITS = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/';
+
+/** Strict base64 (padded, no whitespace) to bytes. */
+function base64Bytes(text: string): Uint8Array | undefined {
+  if (!BASE64.test(text)) return undefined;
+  const padding = text.endsWith('==') ? 2 : text.endsWith('=') ? 1 : 0;
+  const bytes = new Uint8Array((text.length / 4) * 3 - padding);
+  let at = 0;
+  for (let index = 0; index < text.length; index += 4) {
+    const digits = [0, 1, 2, 3].map((offset) => {
+      const digit = BASE64_DIGITS.indexOf(text[index + offset] ?? '=');
+      return digit < 0 ? 0 : digit;
+    });
+    const [a = 0, b = 0, c = 0, d = 0] = digits;
+    const word = (a << 18) | (b << 12) | (c << 6) | d;
+    for (const shift of [16, 8, 0]) {
+      if (at < bytes.length) bytes[at++] = (word >> shift) & 0xff;
+    }
+  }
+  return bytes;
+}
+
+async function logoOf(context: SellerDetailsContext, data: string): Promise<SellerLogo> {
+  const refuse = (problem: string) =>
+    new BillingError('invalid_logo', `The logo ${problem}.`, [{ field: 'logo.data', message: problem }]);
+  if (data.length > Math.ceil(LOGO_LIMITS.maxBytes / 3) * 4)
+    throw refuse(`must be at most ${LOGO_LIMITS.maxBytes} bytes`);
+  const bytes = base64Bytes(data);
+  if (!bytes || bytes.length === 0) throw refuse('must be a PNG or JPEG file in padded base64');
+  if (bytes.length > LOGO_LIMITS.maxBytes) throw refuse(`must be at most ${LOGO_LIMITS.maxBytes} bytes`);
+  const decoded = await context.images.decode(bytes);
+  if (!decoded.ok) throw refuse(`is not a PNG or JPEG image that decodes (${decoded.problem})`);
+  const { width, height } = decoded;
+  const { minSide, maxSide } = LOGO_LIMITS;
+  if (width < minSide || height < minSide || width > maxSide || height > maxSide) {
+    throw refuse(`must be ${minSide} to ${maxSide} pixels wide and high; it is ${width} × ${height}`);
+  }
+  return { contentType: decoded.contentType, width, height, sizeBytes: bytes.length, data };
+}
+
+const COUNTRY = /^[A-Z]{2}$/;
+/** One address: a local part, `@`, and a domain with a dot; no spaces. */
+const EMAIL = /^[^\s@]+@[^\s@.]+(?:\.[^\s@.]+)+$/;
+
+function text(field: string, value: string | null, max: number, problems: FieldError[]): string | null {
+  if (value === null) return null;
+  const trimmed = value.trim();
+  if (trimmed === '' || trimmed.length > max) {
+    problems.push({ field, message: `must be 1 to ${max} characters, or null` });
+  }
+  return trimmed;
+}
+
+/**
+ * Sets the given fields (absent ones keep their value, null clears one). Every field is checked
+ * before anything is written: one bad field changes nothing.
+ */
+export async function updateSellerDetails(
+  context: SellerDetailsContext,
+  input: UpdateSellerDetailsInput,
+): Promise<SellerDetailsView> {
+  const problems: FieldError[] = [];
+  const changes: { -readonly [Key in keyof SellerDetails]?: SellerDetails[Key] } = {};
+  if (input.legalName !== undefined) changes.legalName = text('legal_name', input.legalName, 200, problems);
+  if (input.taxIdentifier !== undefined)
+    changes.taxIdentifier = text('tax_identifier', input.taxIdentifier, 64, problems);
+  if (input.companyNumber !== undefined)
+    changes.companyNumber = text('company_number', input.companyNumber, 64, problems);
+  if (input.email !== undefined) {
+    changes.email = text('email', input.email, 320, problems);
+    if (changes.email && !EMAIL.test(changes.email))
+      problems.push({ field: 'email', message: 'must be an email address' });
+  }
+  if (input.address !== undefined) {
+    const address = input.address;
+    if (address === null) changes.address = null;
+    else {
+      const countryCode = address.countryCode ?? '';
+      if (!COUNTRY.test(countryCode)) {
+        problems.push({ field: 'address.country_code', message: 'must be an ISO 3166-1 alpha-2 code such as GB' });
+      }
+      changes.address = {
+        firstLine: text('address.first_line', address.firstLine ?? null, 300, problems),
+        secondLine: text('address.second_line', address.secondLine ?? null, 300, problems),
+        city: text('address.city', address.city ?? null, 200, problems),
+        postalCode: text('address.postal_code', address.postalCode ?? null, 100, problems),
+        region: text('address.region', address.region ?? null, 200, problems),
+        countryCode,
+      };
+    }
+  }
+  if (problems.length > 0) {
+    throw new BillingError(
+      'invalid_field',
+      `Invalid seller details: ${problems.map((p) => `${p.field} ${p.message}`).join('; ')}.`,
+      problems,
+    );
+  }
+  if (input.logo !== undefined) changes.logo = input.logo === null ? null : await logoOf(context, input.logo.data);
+
+  return context.store.transaction(async (tx) => {
+    const current = await tx.sellerDetails.findByIdForUpdate(context.scope, 'seller');
+    const details: SellerDetails = { ...EMPTY, ...current, ...changes, updatedAt: nowTimestamp(context) };
+    if (current) await tx.sellerDetails.update(context.scope, details);
+    else await tx.sellerDetails.insert(context.scope, details);
+    return sellerDetailsView(details);
+  });
+}
