@@ -6,7 +6,7 @@
 import { BillingError, type Environment, type UseCases } from '@drawdown/billing-core';
 import { bodyLeftUnread, clientAddress, limitBody } from '@drawdown/http-kit';
 import { Hono } from 'hono';
-import { DEFAULT_PORTAL_URL } from './config.js';
+import { DEFAULT_PORTAL_URL, DEFAULT_STRIPE_JS_URL } from './config.js';
 import type { AppEnv } from './http/app-env.js';
 import { errorBody, respondError } from './http/envelope.js';
 import { refuseUnstorableQuery } from './http/list-params.js';
@@ -58,6 +58,8 @@ export interface AppDependencies {
   readonly wakeSimulationDelivery?: (() => void) | undefined;
   /** Wakes the report worker after a report is requested (absent: it finds them by polling). */
   readonly wakeReports?: (() => void) | undefined;
+  /** Where the hosted checkout loads Stripe.js from (ADR 1424); Stripe's own address when absent. */
+  readonly stripeJsUrl?: string | undefined;
   /** Where notices that are not failures go (a provider webhook for an unknown payment). */
   readonly logNotice?: NoticeLogger | undefined;
 }
@@ -73,7 +75,7 @@ export interface EnvironmentOptions {
 /** Routes that answer without an API key. */
 function registerPublicRoutes(app: Hono<AppEnv>, dependencies: AppDependencies, environment: Environment): void {
   registerCurrencyRoutes(app);
-  registerCheckoutRoutes(app, environment);
+  registerCheckoutRoutes(app, environment, { stripeJsUrl: dependencies.stripeJsUrl ?? DEFAULT_STRIPE_JS_URL });
   registerInvoiceDownloadRoutes(app, dependencies.invoiceLinks, environment);
   registerReportDownloadRoutes(app, dependencies.invoiceLinks, environment);
   // Live payments go through the account's provider, whose webhooks arrive here (ADR 1422).

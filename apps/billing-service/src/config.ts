@@ -26,6 +26,8 @@ export interface ServiceConfig {
   /** Where customers reach the billing portal, per environment: portal session and management URLs (ADR 1440). */
   readonly livePortalUrl: string;
   readonly sandboxPortalUrl: string;
+  /** Where the hosted checkout loads Stripe.js from (ADR 1424); its origin is what the page's CSP allows. */
+  readonly stripeJsUrl: string;
   readonly rateLimit: RateLimit | null;
   readonly trustProxy: boolean;
   /** Shares rate-limit counts between processes; absent means counting in process memory. */
@@ -100,6 +102,23 @@ function httpUrl(text: string | undefined, name: string): string | undefined {
   return text;
 }
 const yes = (text: string | undefined) => text === 'true';
+
+/** Stripe.js, as Stripe documents it must be loaded: from js.stripe.com, never bundled or self-hosted. */
+export const DEFAULT_STRIPE_JS_URL = 'https://js.stripe.com/v3/';
+
+function stripeJsUrl(text: string | undefined, name: string): string {
+  const value = text ?? DEFAULT_STRIPE_JS_URL;
+  const url = URL.canParse(value) ? new URL(value) : undefined;
+  if (
+    (url?.protocol !== 'https:' && url?.protocol !== 'http:') ||
+    url.username !== '' ||
+    url.password !== '' ||
+    url.hash !== ''
+  ) {
+    throw new Error(`${name} must be an http or https URL without credentials or fragment; got ${text}`);
+  }
+  return value;
+}
 
 /** The portal demo's address (`billing-portal demo` on its default port): where a fresh install's portal is. */
 export const DEFAULT_PORTAL_URL = 'http://127.0.0.1:3000/billing';
@@ -261,6 +280,17 @@ export const SETTINGS = [
     placeholder: 'URL',
     description: 'Where sandbox customers reach the billing portal (the portal demo by default).',
     parse: portalUrl,
+  }),
+  setting({
+    key: 'stripeJsUrl',
+    flag: 'stripe-js-url',
+    variable: 'DRAWDOWN_STRIPE_JS_URL',
+    kind: 'string',
+    fallback: DEFAULT_STRIPE_JS_URL,
+    placeholder: 'URL',
+    description:
+      "Where the hosted checkout loads Stripe.js for accounts paying through Stripe. The page's Content-Security-Policy allows Stripe's documented origins for the default, and only this URL's origin otherwise (a local stand-in in tests).",
+    parse: stripeJsUrl,
   }),
   setting({
     key: 'rateLimit',

@@ -147,6 +147,7 @@ export async function startService(
   const { tracing } = services;
   const dependencies = {
     tracing,
+    stripeJsUrl: config.stripeJsUrl,
     useCases,
     invoiceLinks: services.invoiceLinks,
     wakeSimulationDelivery: () => simulationDelivery.wake(),

@@ -21,6 +21,7 @@ export {
   UpdateUsageBalanceUnitBody,
 } from './requests/catalogue.js';
 export {
+  BrowserCheckoutBody,
   CheckoutDetailsFormBody,
   CheckoutPayFormBody,
   SandboxChallengeFormBody,
@@ -111,12 +112,12 @@ export {
   UsageEventsAnswer as UsageEventsAnswerResponse,
 } from './responses/operations.js';
 export {
+  BrowserCheckoutStart as BrowserCheckoutStartResponse,
   CheckoutSettings as CheckoutSettingsResponse,
   PaymentMethod as PaymentMethodResponse,
   PortalSession as PortalSessionResponse,
   PortalSessionGrant as PortalSessionGrantResponse,
   ProviderNotificationAnswer as ProviderNotificationAnswerResponse,
-  ProviderNotificationApplied as ProviderNotificationAppliedResponse,
   UsagePeriod as UsagePeriodResponse,
 } from './responses/payments.js';
 export { SellerDetails as SellerDetailsResponse } from './responses/seller-details.js';

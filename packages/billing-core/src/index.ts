@@ -343,7 +343,13 @@ export {
   retryDelayMs,
   SANDBOX_RETRY_SCHEDULE,
 } from './notifications/retry-policy.js';
-export { type CheckoutPorts, type CheckoutView, useMethodForSubscription } from './payments/checkout.js';
+export {
+  type BrowserCheckoutStart,
+  type BrowserCheckoutSubmission,
+  type CheckoutPorts,
+  type CheckoutView,
+  useMethodForSubscription,
+} from './payments/checkout.js';
 export type { CheckoutSettingsView } from './payments/checkout-settings.js';
 export {
   type CheckoutDetails,
@@ -356,6 +362,9 @@ export {
 } from './payments/payment-attempt.js';
 export type { PaymentMethodListQuery } from './payments/payment-methods.js';
 export {
+  type BrowserConfirmation,
+  type BrowserPayment,
+  type BrowserPaymentRequest,
   type CardSummary,
   type CheckoutPaymentRequest,
   type IncomingNotification,

@@ -95,20 +95,24 @@ import {
 } from './notifications/notifications.js';
 import {
   applyOutcome,
+  type BrowserCheckoutSubmission,
   type CheckoutPorts,
   type CheckoutView,
-  chargeSavedMethod,
   openCheckout,
   resumeCheckout,
   setCheckoutDetails,
+  startBrowserCheckout,
   submitCheckout,
 } from './payments/checkout.js';
 import { getCheckoutSettings, updateCheckoutSettings } from './payments/checkout-settings.js';
-import { chargeOutstandingSubscriptionTransactions, type OffSessionPorts } from './payments/off-session-charges.js';
+import {
+  chargeOutstandingSubscriptionTransactions,
+  chargeSavedMethod,
+  type OffSessionPorts,
+} from './payments/off-session-charges.js';
 import type { CheckoutDetails, CheckoutSubmission } from './payments/payment-attempt.js';
 import {
   answerSandboxChallenge,
-  applyProviderNotification,
   deletePaymentMethod,
   getPaymentMethod,
   getPaymentMethodChangeTransaction,
@@ -621,6 +625,15 @@ export function createUseCases(ports: UseCasePorts) {
     },
     setCheckoutDetails: async (environment: Environment, transactionId: string, details: CheckoutDetails) =>
       setCheckoutDetails(await checkoutContext(environment, transactionId), providers, transactionId, details),
+    /** The checkout page's script asks for a payment Stripe.js confirms (ADR 1424). */
+    startBrowserCheckout: async (
+      environment: Environment,
+      transactionId: string,
+      submission: BrowserCheckoutSubmission,
+    ) => {
+      const context = await checkoutContext(environment, transactionId);
+      return startBrowserCheckout(context, checkoutPorts(context), transactionId, submission);
+    },
     resumeCheckout: async (environment: Environment, transactionId: string) => {
       const context = await checkoutContext(environment, transactionId);
       return resumeCheckout(context, checkoutPorts(context), transactionId);
@@ -638,13 +651,6 @@ export function createUseCases(ports: UseCasePorts) {
       if (!context) throw BillingError.notFound('Sandbox payment', providerPaymentRef);
       return answerSandboxChallenge(context, sandboxProvider, providerPaymentRef, passed, subscriptionHooks(context));
     },
-    /** A provider's webhook, verified by the provider and applied to its attempt once. */
-    applyProviderNotification: (providerName: string, incoming: IncomingNotification) =>
-      applyProviderNotification(
-        { store, providers, contextFor: scopedContext, hooksFor: subscriptionHooks },
-        providerName,
-        incoming,
-      ),
     listPaymentMethods: bind(listPaymentMethods),
     getPaymentMethod: bind(getPaymentMethod),
     deletePaymentMethod: bind((context, customerId: string, id: string) =>
@@ -653,7 +659,7 @@ export function createUseCases(ports: UseCasePorts) {
     getPaymentMethodChangeTransaction: bind(getPaymentMethodChangeTransaction),
     /** Charges a subscription transaction with the subscription's saved method, off-session (live providers). */
     chargeSavedMethod: bind((context, transactionId: string) =>
-      chargeSavedMethod(context, checkoutPorts(context), transactionId),
+      chargeSavedMethod(context, offSessionPorts(context), transactionId),
     ),
     /** The seller the documents name (ADR 1106): the API's `/seller-details` and the CLI. */
     getSellerDetails: bind(getSellerDetails),

@@ -62,6 +62,8 @@ export interface HarnessOptions {
   readonly webhookDelivery?: ServiceConfig['webhookDelivery'];
   /** The service's wall clock, for tests that need exact instants (amounts prorated by time). */
   readonly clock?: Clock;
+  /** Where the checkout page loads Stripe.js from (`--stripe-js-url`): a local stand-in in tests. */
+  readonly stripeJsUrl?: string;
   /** The live environment's payment provider (ADR 1410), for provider adapters' tests. */
   readonly livePaymentProvider?: PaymentProvider;
 }
@@ -83,6 +85,7 @@ export async function startBillingHarness(options: HarnessOptions = {}): Promise
       ...(storage.databaseUrl ? { 'database-url': storage.databaseUrl } : {}),
       ...(options.allowPrivateWebhooks ? { 'allow-private-webhooks': true } : {}),
       ...(options.trustProxy ? { 'trust-proxy': true } : {}),
+      ...(options.stripeJsUrl ? { 'stripe-js-url': options.stripeJsUrl } : {}),
     },
     {},
   );

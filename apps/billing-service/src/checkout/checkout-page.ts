@@ -3,7 +3,9 @@
  * The hosted checkout page (ADR 1411): server-rendered HTML with no script at all, styled by one
  * stylesheet from the page's own path, so the Content-Security-Policy allows nothing inline.
  * Every text reaches the page through `escape`. Two forms: the customer's details (email and
- * address, which decide the tax) and the payment (the sandbox's test-card fields).
+ * address, which decide the tax) and the payment: the sandbox's test-card fields, or, for a live
+ * account paying through Stripe, Stripe.js's Payment Element driven by one script from the page's
+ * own path (ADR 1424), under a CSP that adds Stripe's documented origins and nothing else.
  */
 import {
   type CheckoutView,
@@ -33,6 +35,31 @@ export const CHECKOUT_CSP = [
   "frame-ancestors 'none'",
   "base-uri 'none'",
 ].join('; ');
+
+/**
+ * The CSP of a page that loads Stripe.js (ADR 1424): Stripe's documented origins for its script,
+ * its frames (the Payment Element and 3-D Secure) and its API; for any other Stripe.js address
+ * (a stand-in in tests), that address's origin alone. `connect-src 'self'` is the page's own
+ * request for the PaymentIntent.
+ */
+export function stripeCheckoutCsp(stripeJsUrl: string): string {
+  const origin = new URL(stripeJsUrl).origin;
+  const stripe = origin === 'https://js.stripe.com';
+  const scripts = stripe ? 'https://js.stripe.com https://*.js.stripe.com' : origin;
+  const frames = stripe ? 'https://js.stripe.com https://*.js.stripe.com https://hooks.stripe.com' : origin;
+  const api = stripe ? 'https://api.stripe.com' : origin;
+  return [
+    "default-src 'none'",
+    `script-src 'self' ${scripts}`,
+    "style-src 'self'",
+    "img-src 'self' data:",
+    `frame-src ${frames}`,
+    `connect-src 'self' ${api}`,
+    "form-action 'self'",
+    "frame-ancestors 'none'",
+    "base-uri 'none'",
+  ].join('; ');
+}
 
 export const CHECKOUT_HEADERS: Readonly<Record<string, string>> = {
   'Content-Security-Policy': CHECKOUT_CSP,
@@ -76,6 +103,8 @@ button.secondary { background: #454c55; }
 .field-error { color: #b3261e; font-weight: 600; margin: .25rem 0 0; }
 .cards { margin: .5rem 0 0; padding-left: 1.25rem; color: #454c55; }
 .row { display: flex; gap: .75rem; }
+#payment-element { min-height: 3rem; margin-bottom: .75rem; }
+#payment-error[hidden] { display: none; }
 .row .field { flex: 1; }
 @media (prefers-reduced-motion: reduce) { * { transition: none !important; } }
 `;
@@ -84,7 +113,7 @@ function money(amount: string, currencyCode: string): string {
   return formatMinorUnits(BigInt(amount), currencyCode as CurrencyCode, 'en');
 }
 
-function page(title: string, body: string, sandbox: boolean): string {
+function page(title: string, body: string, sandbox: boolean, scripts: readonly string[] = []): string {
   return `<!doctype html>
 <html lang="en">
 <head>
@@ -99,6 +128,7 @@ function page(title: string, body: string, sandbox: boolean): string {
 ${sandbox ? '<p><span class="badge">Test mode: sandbox, no real payment</span></p>' : ''}
 ${body}
 </main>
+${scripts.map((src) => `<script src="${escapeHtml(src)}"></script>`).join('\n')}
 </body>
 </html>`;
 }
@@ -233,7 +263,12 @@ export interface CheckoutPageInput {
   readonly submissionKey: string;
   readonly message?: PageMessage | undefined;
   readonly values?: FormValues | undefined;
+  /** For a provider whose browser library takes the card (Stripe.js): where it loads from and where it returns to. */
+  readonly browser?: { readonly scriptUrl: string; readonly returnUrl: string } | undefined;
 }
+
+/** The checkout page's own script that drives Stripe.js's Payment Element (ADR 1424). */
+export const STRIPE_CHECKOUT_SCRIPT_PATH = '/checkout/assets/stripe-checkout.js';
 
 const CARD_BRANDS: Readonly<Record<string, string>> = {
   visa: 'Visa',
@@ -283,7 +318,8 @@ export function renderCheckoutPage(input: CheckoutPageInput): string {
       sandbox,
     );
   }
-  if (view.provider === null) {
+  // No provider, or Stripe without the publishable key Stripe.js needs: no card can be taken here.
+  if (!view.takesCards) {
     return page(
       title,
       `${header}${refusal}<div class="notice" role="status" id="checkout-message"><p>This checkout cannot take card payments. Contact ${escapeHtml(view.merchantName)} to pay.</p></div>${order}`,
@@ -335,8 +371,19 @@ ${field('first_line', 'Address', { value: values.first_line ?? address?.firstLin
     view.attempt?.status === 'requires_action' && view.attempt.actionUrl
       ? `<p><a class="button" href="${escapeHtml(view.attempt.actionUrl)}">Continue to authentication</a></p>`
       : '';
+  const browser = input.browser && view.browserKey !== null ? input.browser : undefined;
+  const waiting = view.attempt?.status === 'requires_action' || view.attempt?.status === 'processing';
+  if (browser && payable && !(view.attempt?.status === 'requires_action' && view.attempt.actionUrl)) {
+    // Stripe.js keeps the card: an unconfirmed PaymentIntent in flight is confirmed again, not refused.
+    const notice = waiting && !input.message ? undefined : message;
+    const form = browserPaymentForm(input, browser, { balance, zero, recurring });
+    return page(title, `${header}${messageBox(notice)}${order}${details}${form}`, sandbox, [
+      browser.scriptUrl,
+      STRIPE_CHECKOUT_SCRIPT_PATH,
+    ]);
+  }
   const payment =
-    payable && view.attempt?.status !== 'requires_action' && view.attempt?.status !== 'processing'
+    payable && !waiting
       ? `<form method="post" action="/checkout/pay${query}" aria-labelledby="payment-heading" novalidate>
 <h2 id="payment-heading">2. Payment</h2>
 <input type="hidden" name="submission_key" value="${escapeHtml(input.submissionKey)}">
@@ -367,6 +414,107 @@ ${
       : '';
   return page(title, `${header}${messageBox(message)}${action}${order}${details}${payment}`, sandbox);
 }
+
+function browserPaymentForm(
+  input: CheckoutPageInput,
+  browser: { readonly scriptUrl: string; readonly returnUrl: string },
+  due: { readonly balance: string; readonly zero: boolean; readonly recurring: boolean },
+): string {
+  const { transaction } = input.view;
+  const amount = due.zero ? '0' : due.balance;
+  const keeps = due.recurring || due.zero;
+  return `<form id="stripe-payment" method="post" action="/checkout/pay${input.query}" aria-labelledby="payment-heading" novalidate
+ data-publishable-key="${escapeHtml(input.view.browserKey ?? '')}"
+ data-mode="${due.zero ? 'setup' : 'payment'}"
+ data-amount="${escapeHtml(amount)}"
+ data-currency="${escapeHtml(transaction.currencyCode.toLowerCase())}"
+ data-future-usage="${keeps ? 'off_session' : ''}"
+ data-intent-url="/checkout/intent${input.query}"
+ data-return-url="${escapeHtml(browser.returnUrl)}">
+<h2 id="payment-heading">2. Payment</h2>
+<input type="hidden" name="submission_key" value="${escapeHtml(input.submissionKey)}">
+<input type="hidden" name="expected_amount" value="${escapeHtml(amount)}">
+<p class="hint" id="card-hint">Your card details go to Stripe, our payment processor, never to this site.</p>
+<div id="payment-element" aria-describedby="card-hint"></div>
+<div class="error" role="alert" id="payment-error" tabindex="-1" hidden></div>
+<noscript><p class="notice">Paying by card needs JavaScript: the card form is Stripe’s.</p></noscript>
+${
+  keeps
+    ? `<p class="hint">Your card is saved for this subscription’s future payments.</p>`
+    : `<div class="field check"><input id="field-save_method" type="checkbox" name="save_method" value="on"> <label for="field-save_method">Save this card for future purchases</label></div>`
+}
+<button type="submit" id="pay-button">${due.zero ? 'Save card' : `Pay ${escapeHtml(money(due.balance, transaction.currencyCode))}`}</button>
+</form>`;
+}
+
+/**
+ * The script behind the Stripe payment form (served from the page's own path; the CSP allows no
+ * inline script). Stripe's deferred-intent flow: the Payment Element is shown for the amount,
+ * `elements.submit()` checks the card, the page asks Drawdown for the PaymentIntent
+ * (`POST /checkout/intent`), and `stripe.confirmPayment` confirms it and goes to the return URL,
+ * where the server reads the intent back from Stripe before anything completes. A card error
+ * also goes to the return URL, so the server records the decline and the page shows it.
+ */
+export const STRIPE_CHECKOUT_SCRIPT = `'use strict';
+(function () {
+  var form = document.getElementById('stripe-payment');
+  if (!form || typeof window.Stripe !== 'function') return;
+  var data = form.dataset;
+  var stripe = window.Stripe(data.publishableKey);
+  var setup = data.mode === 'setup';
+  var options = setup
+    ? { mode: 'setup', currency: data.currency, paymentMethodTypes: ['card'] }
+    : { mode: 'payment', amount: Number(data.amount), currency: data.currency, paymentMethodTypes: ['card'] };
+  if (data.futureUsage && !setup) options.setupFutureUsage = data.futureUsage;
+  var elements = stripe.elements(options);
+  elements.create('payment').mount('#payment-element');
+  var button = document.getElementById('pay-button');
+  var errorBox = document.getElementById('payment-error');
+  var save = document.getElementById('field-save_method');
+  if (save && !setup) {
+    save.addEventListener('change', function () {
+      elements.update({ setupFutureUsage: save.checked ? 'off_session' : null });
+    });
+  }
+  function showError(message) {
+    errorBox.textContent = message;
+    errorBox.hidden = false;
+    errorBox.focus();
+    button.disabled = false;
+  }
+  form.addEventListener('submit', function (event) {
+    event.preventDefault();
+    if (button.disabled) return;
+    button.disabled = true;
+    errorBox.hidden = true;
+    elements.submit().then(function (submitted) {
+      if (submitted.error) return showError(submitted.error.message);
+      return fetch(data.intentUrl, {
+        method: 'POST',
+        headers: { 'content-type': 'application/x-www-form-urlencoded' },
+        body: new URLSearchParams(new FormData(form)),
+        credentials: 'same-origin',
+      }).then(function (response) {
+        return response.json().then(function (answer) {
+          if (!response.ok) return showError(answer.error ? answer.error.detail : 'The payment could not be started.');
+          var confirm = answer.data.kind === 'setup' ? stripe.confirmSetup : stripe.confirmPayment;
+          return confirm.call(stripe, {
+            elements: elements,
+            clientSecret: answer.data.client_secret,
+            confirmParams: { return_url: data.returnUrl },
+          }).then(function (result) {
+            // Only a failure comes back: on success Stripe.js has gone to the return URL.
+            if (result.error && result.error.type === 'card_error') return window.location.assign(data.returnUrl);
+            showError(result.error ? result.error.message : 'The payment could not be confirmed.');
+          });
+        });
+      });
+    }).catch(function () {
+      showError('The payment could not be started. Check your connection and try again.');
+    });
+  });
+})();
+`;
 
 export function renderChallengePage(input: {
   readonly attempt: PaymentAttempt;

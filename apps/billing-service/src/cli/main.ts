@@ -34,11 +34,13 @@ Commands:
   accounts list
   accounts payment-provider show --account ID
   accounts payment-provider set --account ID --provider stripe [--stripe-secret-key KEY]
-                                [--stripe-webhook-secret SECRET] [--stripe-api-base URL]
+                                [--stripe-webhook-secret SECRET] [--stripe-publishable-key KEY]
+                                [--stripe-api-base URL]
                                 The account's live payments go through Stripe (the key and the secret
                                 default to STRIPE_SECRET_KEY and STRIPE_WEBHOOK_SECRET; prefer those
                                 to flags, which other users of the machine can read); secrets are
-                                never shown again in full
+                                never shown again in full; the publishable key (pk_…) lets the
+                                checkout page take cards with Stripe.js
   accounts payment-provider remove --account ID
                                 Live goes back to recording reported payments
   accounts seller-details show --account ID [--env live|sandbox]
@@ -80,6 +82,7 @@ const OPTIONS = {
   provider: { type: 'string' },
   'stripe-secret-key': { type: 'string' },
   'stripe-webhook-secret': { type: 'string' },
+  'stripe-publishable-key': { type: 'string' },
   'stripe-api-base': { type: 'string' },
   'legal-name': { type: 'string' },
   'first-line': { type: 'string' },
@@ -168,6 +171,7 @@ export async function main(argv: readonly string[]): Promise<number> {
             provider: values.provider,
             secretKey: values['stripe-secret-key'] ?? process.env.STRIPE_SECRET_KEY,
             webhookSecret: values['stripe-webhook-secret'] ?? process.env.STRIPE_WEBHOOK_SECRET,
+            publishableKey: values['stripe-publishable-key'] ?? process.env.STRIPE_PUBLISHABLE_KEY,
             apiBase: values['stripe-api-base'],
             json,
           });

@@ -14,6 +14,7 @@ export interface PaymentProviderOptions {
   readonly provider: string | undefined;
   readonly secretKey: string | undefined;
   readonly webhookSecret: string | undefined;
+  readonly publishableKey: string | undefined;
   readonly apiBase: string | undefined;
   readonly json: boolean;
 }
@@ -25,6 +26,7 @@ function printView(json: boolean, view: ProviderSettingsView): void {
     ['Provider', view.provider],
     ['Secret key', view.secretKey],
     ['Webhook secret', view.webhookSecret],
+    ['Publishable key', view.publishableKey ?? 'none: the checkout page cannot take cards'],
     ['API base', view.apiBase ?? 'https://api.stripe.com'],
     ['Webhook path', `${view.webhookPath}  (on the live address)`],
     ['Updated', view.updatedAt],
@@ -42,6 +44,7 @@ export async function runPaymentProviderCommand(
         provider: options.provider ?? 'stripe',
         secretKey: options.secretKey,
         webhookSecret: options.webhookSecret,
+        publishableKey: options.publishableKey,
         apiBase: options.apiBase,
       });
       printView(options.json, view);

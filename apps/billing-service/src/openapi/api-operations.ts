@@ -11,6 +11,8 @@ import {
   AdjustmentResponse,
   AdvanceSandboxClockBody,
   AmountMetricResponse,
+  BrowserCheckoutBody,
+  BrowserCheckoutStartResponse,
   BusinessResponse,
   CancelSubscriptionBody,
   CheckoutDetailsFormBody,
@@ -60,7 +62,6 @@ import {
   PricingPreviewResponse,
   ProductResponse,
   ProviderNotificationAnswerResponse,
-  ProviderNotificationAppliedResponse,
   RecordPaymentBody,
   RecordUsageEventsBody,
   ReportResponse,
@@ -114,7 +115,7 @@ import type { ZodType } from 'zod';
  * array (no pagination), nothing, a PDF or a CSV file, an HTML page (the hosted checkout) or a
  * redirect to one (its forms post, then redirect).
  */
-export type SuccessShape = 'entity' | 'list' | 'array' | 'empty' | 'pdf' | 'csv' | 'html' | 'redirect' | 'css';
+export type SuccessShape = 'entity' | 'list' | 'array' | 'empty' | 'pdf' | 'csv' | 'html' | 'redirect' | 'css' | 'js';
 
 export interface ApiOperation {
   readonly method: 'get' | 'post' | 'put' | 'patch' | 'delete';
@@ -129,6 +130,8 @@ export interface ApiOperation {
   readonly shape: SuccessShape;
   /** The entity schema of a JSON success (`entity`, `list` and `array` shapes). */
   readonly response?: ZodType;
+  /** The body is posted form-encoded, as a page does (every `redirect` operation's is too). */
+  readonly formBody?: true;
   /** Where a `redirect` sends the browser: the `Location` header's pattern, and what it is. */
   readonly location?: { readonly pattern: string; readonly description: string };
   /** Only on the sandbox application. */
@@ -146,7 +149,7 @@ function operation(
   summary: string,
   permission: string | null,
   options: Partial<
-    Pick<ApiOperation, 'body' | 'status' | 'shape' | 'sandboxOnly' | 'liveOnly' | 'response' | 'location'>
+    Pick<ApiOperation, 'body' | 'status' | 'shape' | 'sandboxOnly' | 'liveOnly' | 'response' | 'location' | 'formBody'>
   > = {},
 ): ApiOperation {
   const shape = options.shape ?? (method === 'get' && !path.endsWith(':id') ? 'list' : 'entity');
@@ -432,6 +435,22 @@ const OPERATIONS: readonly ApiOperation[] = [
   operation('get', '/checkout/assets/checkout.css', 'Checkout', 'The checkout page’s stylesheet', null, {
     shape: 'css',
   }),
+  operation(
+    'get',
+    '/checkout/assets/stripe-checkout.js',
+    'Checkout',
+    'The checkout page’s script that drives Stripe.js’s Payment Element',
+    null,
+    { shape: 'js' },
+  ),
+  operation(
+    'post',
+    '/checkout/intent',
+    'Checkout',
+    'Checkout page script: the PaymentIntent (or SetupIntent) Stripe.js confirms in the browser',
+    null,
+    { ...body('BrowserCheckoutBody', BrowserCheckoutBody), shape: 'entity', formBody: true },
+  ),
   operation('post', '/checkout/details', 'Checkout', 'Checkout form: the customer’s email and address', null, {
     ...body('CheckoutDetailsFormBody', CheckoutDetailsFormBody),
     shape: 'redirect',
@@ -474,14 +493,6 @@ const OPERATIONS: readonly ApiOperation[] = [
       sandboxOnly: true,
       location: TO_CHECKOUT_PAGE,
     },
-  ),
-  operation(
-    'post',
-    '/payment-providers/:name/notifications',
-    'Checkout',
-    'A notification (webhook) of a payment provider configured for every account, verified by that provider. The sandbox provider sends none; Stripe, configured per account, posts to `/payment-providers/stripe/webhooks/{account_id}`',
-    null,
-    { shape: 'entity' },
   ),
   operation(
     'get',
@@ -747,7 +758,7 @@ const RESPONSES: Readonly<Record<string, ZodType>> = {
   'get /customers/:customer/usage-balances/:id': UsageBalanceResponse,
   'get /customers/:customer/usage-balances/:id/periods': UsagePeriodResponse,
   'post /payment-providers/:provider/webhooks/:accountId': ProviderNotificationAnswerResponse,
-  'post /payment-providers/:name/notifications': ProviderNotificationAppliedResponse,
+  'post /checkout/intent': BrowserCheckoutStartResponse,
   'get /checkout-settings': CheckoutSettingsResponse,
   'patch /checkout-settings': CheckoutSettingsResponse,
   'get /customers/:customer/payment-methods': PaymentMethodResponse,

@@ -171,6 +171,11 @@ function successResponse(operation: ApiOperation): JsonObject {
         description: 'A stylesheet.',
         content: { 'text/css': { schema: { type: 'string', contentMediaType: 'text/css' } } },
       };
+    case 'js':
+      return {
+        description: 'A script.',
+        content: { 'text/javascript': { schema: { type: 'string', contentMediaType: 'text/javascript' } } },
+      };
     case 'redirect': {
       const location = operation.location;
       if (!location) throw new Error(`${operation.method} ${operation.path} redirects without a documented Location`);
@@ -226,7 +231,9 @@ function operationObject(operation: ApiOperation): JsonObject {
             required: true,
             content: {
               // The checkout's forms post as a browser does.
-              [operation.shape === 'redirect' ? 'application/x-www-form-urlencoded' : 'application/json']: {
+              [operation.shape === 'redirect' || operation.formBody
+                ? 'application/x-www-form-urlencoded'
+                : 'application/json']: {
                 schema: { $ref: `#/components/schemas/${operation.body.name}` },
               },
             },

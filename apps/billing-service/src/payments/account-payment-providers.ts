@@ -24,7 +24,7 @@ export function accountPaymentProviders(
       built.delete(key);
       return undefined;
     }
-    const version = `${settings.updatedAt}/${settings.secretKey}/${settings.webhookSecret}/${settings.apiBase ?? ''}`;
+    const version = `${settings.updatedAt}/${settings.secretKey}/${settings.webhookSecret}/${settings.publishableKey ?? ''}/${settings.apiBase ?? ''}`;
     const known = built.get(key);
     if (known?.version === version) return known.provider;
     const provider = new StripeProvider({

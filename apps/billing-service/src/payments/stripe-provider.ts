@@ -10,6 +10,9 @@
  */
 import {
   BillingError,
+  type BrowserConfirmation,
+  type BrowserPayment,
+  type BrowserPaymentRequest,
   type CheckoutPaymentRequest,
   type IncomingNotification,
   type MethodInput,
@@ -163,9 +166,65 @@ function isMissingPaymentMethod(error: unknown): boolean {
 export class StripeProvider implements PaymentProvider {
   readonly name = 'stripe';
   private readonly stripe: Stripe;
+  /** Stripe.js's Payment Element takes the card on the hosted checkout (ADR 1424). */
+  readonly browser: BrowserConfirmation;
 
   constructor(private readonly dependencies: StripeProviderDependencies) {
     this.stripe = stripeClientFor(dependencies.settings);
+    this.browser = {
+      publishableKey: dependencies.settings.publishableKey ?? null,
+      createBrowserPayment: (request) => this.createBrowserPayment(request),
+    };
+  }
+
+  /**
+   * An unconfirmed PaymentIntent (or, for a zero balance, SetupIntent) that Stripe.js confirms
+   * in the customer's browser. Created with the attempt id as Idempotency-Key and the same
+   * parameters every time, so asking again answers the same intent and its client secret.
+   */
+  private async createBrowserPayment(request: BrowserPaymentRequest): Promise<BrowserPayment> {
+    const customer = await this.stripeCustomerOf(request);
+    const metadata = this.metadata(request, request.attemptId);
+    if (request.kind === 'setup') {
+      const intent = await this.stripe.setupIntents.create(
+        { customer, allowed_payment_method_types: ['card'], usage: 'off_session', metadata },
+        { idempotencyKey: request.attemptId },
+      );
+      return { providerPaymentRef: intent.id, clientSecret: clientSecretOf(intent.client_secret) };
+    }
+    const intent = await this.stripe.paymentIntents.create(
+      {
+        amount: stripeAmount(request.amount),
+        currency: request.currencyCode.toLowerCase(),
+        customer,
+        allowed_payment_method_types: ['card'],
+        ...(request.saveMethod ? { setup_future_usage: 'off_session' as const } : {}),
+        metadata,
+      },
+      { idempotencyKey: request.attemptId },
+    );
+    return { providerPaymentRef: intent.id, clientSecret: clientSecretOf(intent.client_secret) };
+  }
+
+  /**
+   * A declined intent stays confirmable at Stripe (`requires_payment_method`), but Drawdown's
+   * attempt is final: the intent is canceled so a stale browser tab cannot charge it. When it
+   * changed meanwhile (the customer confirmed it again), its new outcome is answered instead.
+   */
+  private async closeDeclined(intent: PaymentIntent | SetupIntent, outcome: PaymentOutcome): Promise<PaymentOutcome> {
+    if (outcome.status !== 'declined' || intent.status !== 'requires_payment_method') return outcome;
+    try {
+      if (intent.object === 'setup_intent') await this.stripe.setupIntents.cancel(intent.id);
+      else await this.stripe.paymentIntents.cancel(intent.id);
+      return outcome;
+    } catch (error) {
+      if (!(error instanceof Stripe.errors.StripeInvalidRequestError)) throw error;
+      if (intent.object === 'setup_intent') {
+        return this.setupOutcome(await this.stripe.setupIntents.retrieve(intent.id, { expand: ['payment_method'] }));
+      }
+      const fresh = await this.stripe.paymentIntents.retrieve(intent.id, { expand: ['payment_method'] });
+      return fresh.status === 'canceled' ? outcome : this.intentOutcome(fresh);
+    }
   }
 
   private metadata(party: PaymentParty, attemptId: string): Record<string, string> {
@@ -280,10 +339,10 @@ export class StripeProvider implements PaymentProvider {
   async resumeAttempt(_scope: Scope, providerPaymentRef: string): Promise<PaymentOutcome> {
     if (providerPaymentRef.startsWith('seti_')) {
       const intent = await this.stripe.setupIntents.retrieve(providerPaymentRef, { expand: ['payment_method'] });
-      return this.setupOutcome(intent);
+      return this.closeDeclined(intent, await this.setupOutcome(intent));
     }
     const intent = await this.stripe.paymentIntents.retrieve(providerPaymentRef, { expand: ['payment_method'] });
-    return this.intentOutcome(intent);
+    return this.closeDeclined(intent, await this.intentOutcome(intent));
   }
 
   async detachMethod(_scope: Scope, providerMethodRef: string): Promise<void> {
@@ -335,6 +394,22 @@ export class StripeProvider implements PaymentProvider {
       case 'payment_intent.payment_failed': {
         const intent = event.data.object;
         const failed = intent.last_payment_error?.payment_method;
+        const attemptId = this.attemptOf(intent.metadata);
+        if (attemptId !== undefined) {
+          // The intent as it is now, declined ones canceled (a stale tab cannot charge them later):
+          // the customer may have confirmed it again since this event was sent.
+          const now = await this.resumeAttempt(this.dependencies.scope, intent.id);
+          if (now.status === 'succeeded') {
+            return {
+              kind: 'payment_succeeded',
+              notificationRef,
+              providerPaymentRef: intent.id,
+              attemptId,
+              method: now.method,
+            };
+          }
+          if (now.status !== 'declined') return { kind: 'ignored', notificationRef };
+        }
         return {
           kind: 'payment_declined',
           notificationRef,
@@ -444,8 +519,13 @@ export class StripeProvider implements PaymentProvider {
           providerPaymentRef: intent.id,
           method: await this.methodById(intent.payment_method),
         };
-      case 'requires_action':
-        return { status: 'requires_action', providerPaymentRef: intent.id, actionUrl: actionUrlOf(intent.next_action) };
+      case 'requires_action': {
+        // Stripe.js authenticates in the page itself (`use_stripe_sdk`): nothing to send the customer to.
+        const url = intent.next_action?.redirect_to_url?.url;
+        return url
+          ? { status: 'requires_action', providerPaymentRef: intent.id, actionUrl: url }
+          : { status: 'pending', providerPaymentRef: intent.id };
+      }
       case 'requires_payment_method':
         if (lastError) {
           const failed = lastError.payment_method;
@@ -458,7 +538,13 @@ export class StripeProvider implements PaymentProvider {
         }
         return { status: 'pending', providerPaymentRef: intent.id };
       case 'canceled':
-        return { status: 'declined', providerPaymentRef: intent.id, errorCode: 'canceled', method: null };
+        // Drawdown cancels a declined intent (closeDeclined): the decline is still what happened.
+        return {
+          status: 'declined',
+          providerPaymentRef: intent.id,
+          errorCode: lastError ? paymentErrorCodeOf(lastError) : 'canceled',
+          method: lastError?.payment_method ? methodOf(lastError.payment_method) : null,
+        };
       default:
         return { status: 'pending', providerPaymentRef: intent.id };
     }
@@ -472,11 +558,7 @@ function unusableMethod(): BillingError {
   );
 }
 
-function actionUrlOf(
-  next: { readonly type: string; readonly redirect_to_url?: { readonly url: string | null } } | null,
-): string {
-  const url = next?.redirect_to_url?.url;
-  if (!url)
-    throw new Error(`Stripe asked for an action Drawdown cannot send the customer to (${next?.type ?? 'none'})`);
-  return url;
+function clientSecretOf(secret: string | null): string {
+  if (!secret) throw new Error('Stripe answered an intent without its client secret');
+  return secret;
 }

@@ -50,10 +50,14 @@ describe.each(ENGINES)('%s: drawdown accounts payment-provider', (engine) => {
       SECRET_KEY,
       '--stripe-webhook-secret',
       WEBHOOK_SECRET,
+      '--stripe-publishable-key',
+      'pk_live_cliTestPublishable0001',
       '--stripe-api-base',
       'http://127.0.0.1:12111/',
     );
     expect(set.code, set.stderr).toBe(0);
+    // The publishable key is public (every checkout page sends it to the browser): shown in full.
+    expect(set.stdout).toContain('pk_live_cliTestPublishable0001');
     expect(set.stdout).toContain('sk_live_…1234');
     expect(set.stdout).toContain('whsec_…5678');
     expect(set.stdout).toContain(`/payment-providers/stripe/webhooks/${account}`);
@@ -67,6 +71,7 @@ describe.each(ENGINES)('%s: drawdown accounts payment-provider', (engine) => {
       provider: 'stripe',
       secretKey: 'sk_live_…1234',
       webhookSecret: 'whsec_…5678',
+      publishableKey: 'pk_live_cliTestPublishable0001',
       apiBase: 'http://127.0.0.1:12111',
     });
     expect(shown.stdout).not.toContain(SECRET_KEY);

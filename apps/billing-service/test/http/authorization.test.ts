@@ -152,12 +152,13 @@ const ENDPOINTS: readonly Endpoint[] = [
   { method: 'PATCH', route: '/checkout-settings', permission: 'transaction.write' },
   { method: 'GET', route: '/checkout', permission: null },
   { method: 'GET', route: '/checkout/assets/checkout.css', permission: null },
+  { method: 'GET', route: '/checkout/assets/stripe-checkout.js', permission: null },
+  { method: 'POST', route: '/checkout/intent', permission: null },
   { method: 'POST', route: '/checkout/details', permission: null },
   { method: 'POST', route: '/checkout/pay', permission: null },
   { method: 'GET', route: '/checkout/return', permission: null },
   { method: 'GET', route: '/checkout/sandbox-authentication/:ref', permission: null },
   { method: 'POST', route: '/checkout/sandbox-authentication/:ref', permission: null },
-  { method: 'POST', route: '/payment-providers/:name/notifications', permission: null },
 ];
 
 /** A well-formed id for each path parameter, so requests reach the handler. */

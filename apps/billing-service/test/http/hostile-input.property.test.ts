@@ -31,15 +31,18 @@ interface Route {
 }
 
 /**
- * The hosted checkout's pages, stylesheet and form posts answer HTML, CSS or redirects by design,
- * to a browser, not the API's JSON envelope: their hostile input is covered by
- * `payments/checkout.test.ts`.
+ * The hosted checkout's pages, stylesheet, script and form posts answer HTML, CSS, JavaScript or
+ * redirects by design, to a browser, not the API's JSON envelope: their hostile input is covered
+ * by `payments/checkout.test.ts`. The page script's form post for a Stripe PaymentIntent
+ * (`POST /checkout/intent`) reads a form body of the transaction named in its query, refused
+ * field by field in `payments/stripe-checkout.test.ts`.
  */
-const BROWSER_ROUTES = new Set(
-  API_OPERATIONS.filter((operation) => ['html', 'css', 'redirect'].includes(operation.shape)).map(
+const BROWSER_ROUTES = new Set([
+  ...API_OPERATIONS.filter((operation) => ['html', 'css', 'js', 'redirect'].includes(operation.shape)).map(
     (operation) => `${operation.method.toUpperCase()} ${openApiPath(operation.path)}`,
   ),
-);
+  'POST /checkout/intent',
+]);
 
 /**
  * Every API route of the sandbox app, read from the app itself, so new routes are covered at

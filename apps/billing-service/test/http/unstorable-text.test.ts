@@ -148,8 +148,8 @@ describe.each(ENGINES)('%s: unstorable text', (engine) => {
       // the provider verifies before anything is read.
       'POST /checkout/details': null,
       'POST /checkout/pay': null,
+      'POST /checkout/intent': null,
       'POST /checkout/sandbox-authentication/:ref': null,
-      'POST /payment-providers/:name/notifications': null,
       'POST /usage-events': {
         events: [
           {

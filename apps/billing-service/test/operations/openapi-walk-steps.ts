@@ -5,14 +5,12 @@
  * To cover a new operation, add one step to the group it belongs to: its key (`method path` as
  * `api-operations.ts` spells it), the concrete request, and what to keep from the answer for later steps.
  */
-import type { BillingHarness } from '@drawdown/testkit';
 import { expect } from 'vitest';
 import { eventually } from '../notifications/webhook-receiver.js';
 import { CARDS, checkoutClient } from '../payments/checkout-client.js';
 import type { ApiClient, ApiResponse, WireObject } from '../support/api-client.js';
 import { LOGO_PNG_BASE64 as WALK_LOGO_PNG } from '../support/images.js';
 import { type FakeStripe, stripeSignature } from '../support/stripe/fake-stripe-server.js';
-import { createBuyer, createOneOffPrice, createTransaction } from '../transactions/transaction-fixtures.js';
 
 /** Ids and links the walk keeps between steps. */
 export type Fixtures = Record<string, string>;
@@ -29,12 +27,8 @@ export interface WalkRequest {
   readonly headers?: Readonly<Record<string, string>>;
 }
 
-/**
- * Which application a step calls: the walk's sandbox (the default) or live one, or `remote`, the
- * live application of a second service whose live provider is one for every account (the generic
- * provider-notification route finds only such providers).
- */
-export type WalkTarget = 'sandbox' | 'live' | 'remote';
+/** Which application a step calls: the walk's sandbox (the default) or live one. */
+export type WalkTarget = 'sandbox' | 'live';
 
 export interface WalkStep {
   /** `method path` exactly as in `API_OPERATIONS` (`get /products/:id`). */
@@ -492,6 +486,13 @@ export const SUBSCRIPTION_STEPS: readonly WalkStep[] = [
   },
   { operation: 'get /checkout/assets/checkout.css', request: () => ({ path: '/checkout/assets/checkout.css' }) },
   {
+    operation: 'get /checkout/assets/stripe-checkout.js',
+    request: () => ({ path: '/checkout/assets/stripe-checkout.js' }),
+    keep: (response) => {
+      expect(response.text).toContain('stripe.elements(');
+    },
+  },
+  {
     operation: 'get /customers/:customer/payment-methods',
     // The subscription bought through the hosted checkout with the sandbox success card saves that card.
     before: async (f) => {
@@ -816,29 +817,25 @@ export const CHECKOUT_FORM_STEPS: readonly WalkStep[] = [
 ];
 
 /**
- * Live, through Stripe (the local Stripe-format server): a payment form with a token whose card
- * needs 3-D Secure sends the browser to Stripe's page; the customer passes it; Stripe's signed
- * `payment_intent.succeeded` webhook reaches the account's route and settles the payment; the
- * customer comes back through `/checkout/return` to the checkout page.
+ * Live, through Stripe (the local Stripe-format server) and Stripe.js's path (ADR 1424): the page's
+ * script asks for the PaymentIntent; the browser confirms it at Stripe with a test card (as
+ * Stripe.js does, with the publishable key); Stripe's signed `payment_intent.succeeded` webhook
+ * reaches the account's route and settles the payment; the customer comes back through
+ * `/checkout/return` to the checkout page.
  */
-export function stripeSteps(stripe: FakeStripe, webhookSecret: string): WalkStep[] {
+export function stripeSteps(stripe: FakeStripe, keys: { webhookSecret: string; publishableKey: string }): WalkStep[] {
   return [
     {
-      operation: 'post /checkout/pay',
+      operation: 'post /checkout/intent',
       on: 'live',
-      before: async (f) => {
-        const page = await checkoutClient(f.liveUrl ?? '').form(f.liveTransaction ?? '', '');
-        f.liveForm = JSON.stringify({
-          submission_key: page.submission_key,
-          expected_amount: page.expected_amount,
-          provider_token: 'pm_card_authenticationRequired',
-        });
-      },
-      request: (f) => ({ path: `/checkout/pay?_ptxn=${f.liveTransaction}`, form: JSON.parse(f.liveForm ?? '{}') }),
+      request: (f) => ({
+        path: `/checkout/intent?_ptxn=${f.liveTransaction}`,
+        form: { submission_key: '0123456789abcdef01234567', expected_amount: f.liveAmount ?? '' },
+      }),
       keep: (response, f) => {
-        const location = new URL(locationOf(response));
-        expect(`${location.protocol}//${location.host}`).toBe(stripe.baseUrl);
-        f.intent = String(location.pathname.split('/').pop());
+        expect(dataOf(response)).toMatchObject({ kind: 'checkout' });
+        f.clientSecret = String(dataOf(response).client_secret);
+        f.intent = f.clientSecret.split('_secret_')[0] ?? '';
         expect(f.intent).toMatch(/^pi_/);
       },
     },
@@ -846,8 +843,22 @@ export function stripeSteps(stripe: FakeStripe, webhookSecret: string): WalkStep
       operation: 'post /payment-providers/:provider/webhooks/:accountId',
       on: 'live',
       before: async (f) => {
-        // The customer passes 3-D Secure on Stripe's page; Stripe records the success.
-        await stripe.authenticate(f.intent ?? '', 'pass');
+        // The browser confirms the intent at Stripe with a test card, as Stripe.js does.
+        const confirmed = await fetch(`${stripe.baseUrl}/v1/payment_intents/${f.intent}/confirm`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/x-www-form-urlencoded' },
+          body: new URLSearchParams({
+            key: keys.publishableKey,
+            client_secret: f.clientSecret ?? '',
+            'payment_method_data[type]': 'card',
+            'payment_method_data[card][number]': '4242424242424242',
+            'payment_method_data[card][exp_month]': '12',
+            'payment_method_data[card][exp_year]': '2039',
+            'payment_method_data[card][cvc]': '123',
+            return_url: `${f.liveUrl}/checkout/return`,
+          }),
+        });
+        expect(confirmed.status, await confirmed.text()).toBe(200);
         const event = stripe
           .objects('evt_')
           .find(
@@ -863,7 +874,7 @@ export function stripeSteps(stripe: FakeStripe, webhookSecret: string): WalkStep
         rawBody: f.stripeEvent ?? '',
         headers: {
           'content-type': 'application/json; charset=utf-8',
-          'stripe-signature': stripeSignature(f.stripeEvent ?? '', webhookSecret),
+          'stripe-signature': stripeSignature(f.stripeEvent ?? '', keys.webhookSecret),
         },
       }),
       keep: (response) => {
@@ -874,7 +885,7 @@ export function stripeSteps(stripe: FakeStripe, webhookSecret: string): WalkStep
     {
       operation: 'get /checkout/return',
       on: 'live',
-      request: (f) => ({ path: `/checkout/return?_ptxn=${f.liveTransaction}` }),
+      request: (f) => ({ path: `/checkout/return?_ptxn=${f.liveTransaction}&redirect_status=succeeded` }),
       keep: (response, f) => {
         expect(locationOf(response)).toBe(`/checkout?_ptxn=${f.liveTransaction}`);
       },
@@ -883,52 +894,6 @@ export function stripeSteps(stripe: FakeStripe, webhookSecret: string): WalkStep
       operation: 'get /transactions/:id',
       on: 'live',
       request: (f) => ({ path: `/transactions/${f.liveTransaction}` }),
-      keep: (response) => {
-        expect(dataOf(response).status).toBe('completed');
-      },
-    },
-  ];
-}
-
-/**
- * The generic provider-notification route, on a service whose live provider is one for every
- * account (`remoteProvider`): a checkout's payment waits, and the provider's notification settles it.
- */
-export function remoteProviderSteps(remote: BillingHarness): WalkStep[] {
-  return [
-    {
-      operation: 'post /payment-providers/:name/notifications',
-      on: 'remote',
-      before: async (f, api) => {
-        const price = await createOneOffPrice(api, '1500', 'GBP');
-        const buyer = await createBuyer(api, 'GB');
-        const created = await createTransaction(api, {
-          items: [{ price_id: price, quantity: 1 }],
-          customer_id: buyer.customerId,
-          address_id: buyer.addressId,
-        });
-        const paid = await checkoutClient(remote.liveUrl).pay(String(created.id), CARDS.success);
-        expect(paid.status, paid.text).toBe(303);
-        const attempts = await remote.services.store.paymentAttempts.list(
-          { accountId: remote.accountId, environment: 'live' },
-          { filter: { transaction_id: [{ op: 'eq', value: String(created.id) }] }, perPage: 1, direction: 'asc' },
-        );
-        f.remoteTransaction = String(created.id);
-        f.remoteRef = String(attempts.items[0]?.providerPaymentRef);
-      },
-      request: (f) => ({
-        path: '/payment-providers/remotepay/notifications',
-        rawBody: JSON.stringify({ id: 'evt_walk', type: 'succeeded', ref: f.remoteRef }),
-        headers: { 'content-type': 'application/json', 'x-remotepay-signature': 'valid' },
-      }),
-      keep: (response) => {
-        expect(dataOf(response).applied).toBe(true);
-      },
-    },
-    {
-      operation: 'get /transactions/:id',
-      on: 'remote',
-      request: (f) => ({ path: `/transactions/${f.remoteTransaction}` }),
       keep: (response) => {
         expect(dataOf(response).status).toBe('completed');
       },

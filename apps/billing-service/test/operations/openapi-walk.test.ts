@@ -5,8 +5,8 @@
  * has the documented media type (a page is HTML), and a redirect has the documented `Location`. The
  * hosted checkout's forms are posted form-encoded, as a browser does, each form checked against its
  * documented body first; redirects are not followed. The live Stripe webhook is walked against a
- * live account configured with the local Stripe-format server, with a correctly signed event; the
- * generic provider-notification route on a second service whose live provider serves every account.
+ * live account configured with the local Stripe-format server (the Stripe.js intent, confirmed at
+ * that server as the browser would, then Stripe's correctly signed event).
  * The steps live in `openapi-walk-steps.ts`, one per operation; the last test holds that every
  * operation of `API_OPERATIONS` was walked, none left out. `OPENAPI_WALK_DUMP=/tmp/walk` writes
  * the JSON answers to `/tmp/walk-<engine>.json`, for writing a new response schema from real output.
@@ -21,7 +21,6 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { API_OPERATIONS } from '../../src/openapi/api-operations.js';
 import { openApiDocument, openApiPath } from '../../src/openapi/openapi-document.js';
 import { startWebhookReceiver, type WebhookReceiver } from '../notifications/webhook-receiver.js';
-import { remoteProvider } from '../payments/remote-provider.js';
 import { type ApiClient, harnessClients } from '../support/api-client.js';
 import { type FakeStripe, startFakeStripe } from '../support/stripe/fake-stripe-server.js';
 import { createBuyer, createOneOffPrice, createTransaction } from '../transactions/transaction-fixtures.js';
@@ -34,7 +33,6 @@ import {
   metricSteps,
   NOTIFICATION_STEPS,
   REPORT_STEPS,
-  remoteProviderSteps,
   SANDBOX_STEPS,
   SUBSCRIPTION_STEPS,
   stripeSteps,
@@ -58,11 +56,10 @@ type Document = { paths: Record<string, Record<string, DocumentedOperation>> };
 const FORM = 'application/x-www-form-urlencoded';
 const STRIPE_SECRET_KEY = 'sk_test_drawdownWalk000000000001';
 const STRIPE_WEBHOOK_SECRET = 'whsec_drawdownWalkSecret0000000001';
+const STRIPE_PUBLISHABLE_KEY = 'pk_test_drawdownWalk000000000001';
 
 describe.each(ENGINES)('%s: every documented operation answers what the document says', (engine) => {
   let harness: BillingHarness;
-  /** A second service whose live provider serves every account (`remoteProvider`). */
-  let remote: BillingHarness | undefined;
   let stripe: FakeStripe | undefined;
   let api: ApiClient;
   let clients: Record<WalkTarget, ApiClient>;
@@ -77,7 +74,7 @@ describe.each(ENGINES)('%s: every documented operation answers what the document
   beforeAll(async () => {
     harness = await startBillingHarness({ engine, webhookDelivery: { pollIntervalMs: 20 } });
     api = harnessClients(harness).sandbox;
-    clients = { sandbox: api, live: harnessClients(harness).live, remote: api };
+    clients = { sandbox: api, live: harnessClients(harness).live };
     receiver = await startWebhookReceiver();
     fixtures.receiverUrl = receiver.url;
     fixtures.sandboxUrl = harness.sandboxUrl;
@@ -88,7 +85,6 @@ describe.each(ENGINES)('%s: every documented operation answers what the document
       writeFileSync(`${process.env.OPENAPI_WALK_DUMP}-${engine}.json`, JSON.stringify(answers, null, 2));
     await receiver?.close();
     await stripe?.close();
-    await remote?.close();
     await harness?.close();
   });
 
@@ -205,15 +201,20 @@ describe.each(ENGINES)('%s: every documented operation answers what the document
     await walkAll(SANDBOX_STEPS);
   });
 
-  it('the checkout’s forms, its 3-D Secure pages, Stripe’s webhook and the provider notification route', async () => {
+  it('the checkout’s forms, its 3-D Secure pages, the Stripe.js intent, Stripe’s webhook and the return', async () => {
     await walkAll(CHECKOUT_FORM_STEPS);
     // Live, through Stripe: the account is configured with the local Stripe-format server, which
     // keeps its events for the walk to post (it sends none itself).
-    stripe = await startFakeStripe({ secretKey: STRIPE_SECRET_KEY, webhookSecret: STRIPE_WEBHOOK_SECRET });
+    stripe = await startFakeStripe({
+      secretKey: STRIPE_SECRET_KEY,
+      webhookSecret: STRIPE_WEBHOOK_SECRET,
+      publishableKey: STRIPE_PUBLISHABLE_KEY,
+    });
     await harness.services.useCases.configurePaymentProvider(harness.accountId, {
       provider: 'stripe',
       secretKey: STRIPE_SECRET_KEY,
       webhookSecret: STRIPE_WEBHOOK_SECRET,
+      publishableKey: STRIPE_PUBLISHABLE_KEY,
       apiBase: stripe.baseUrl,
     });
     const live = clients.live;
@@ -227,10 +228,10 @@ describe.each(ENGINES)('%s: every documented operation answers what the document
     fixtures.liveUrl = harness.liveUrl;
     fixtures.liveAccount = harness.accountId;
     fixtures.liveTransaction = String(transaction.id);
-    await walkAll(stripeSteps(stripe, STRIPE_WEBHOOK_SECRET));
-    remote = await startBillingHarness({ engine, livePaymentProvider: remoteProvider });
-    clients.remote = harnessClients(remote).live;
-    await walkAll(remoteProviderSteps(remote));
+    fixtures.liveAmount = String((transaction.details as { totals: { balance: string } }).totals.balance);
+    await walkAll(
+      stripeSteps(stripe, { webhookSecret: STRIPE_WEBHOOK_SECRET, publishableKey: STRIPE_PUBLISHABLE_KEY }),
+    );
   });
 
   it('walked every operation of the document, none left out', () => {

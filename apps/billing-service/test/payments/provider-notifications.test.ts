@@ -3,7 +3,9 @@
  * both engines: the checkout's attempt waits (`pending`), the provider's notification settles it
  * once, a replayed notification changes nothing, a notification for an unknown payment is
  * answered and ignored, and one whose signature does not verify is refused. The provider here
- * is a stand-in for a remote one (the Stripe adapter's own tests speak Stripe's wire format).
+ * is a stand-in for a remote one (the Stripe adapter's own tests speak Stripe's wire format),
+ * configured for every account; its webhooks use the one route every provider's do
+ * (`/payment-providers/{provider}/webhooks/{account_id}`, ADR 1425).
  */
 import { type BillingHarness, ENGINES, startBillingHarness } from '@drawdown/testkit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -36,7 +38,7 @@ describe.each(ENGINES)('%s: provider notifications', (engine) => {
   }
 
   function notify(body: Record<string, string>, signature = 'valid') {
-    return fetch(`${harness.liveUrl}/payment-providers/remotepay/notifications`, {
+    return fetch(`${harness.liveUrl}/payment-providers/remotepay/webhooks/${harness.accountId}`, {
       method: 'POST',
       headers: { 'Content-Type': 'application/json', 'X-Remotepay-Signature': signature },
       body: JSON.stringify(body),
@@ -59,11 +61,13 @@ describe.each(ENGINES)('%s: provider notifications', (engine) => {
     expect((await live.get(`/transactions/${id}`)).entity.status).toBe('ready');
 
     const first = await notify({ id: 'evt_1', type: 'succeeded', ref });
-    expect(await first.json()).toMatchObject({ data: { applied: true } });
+    expect(await first.json()).toMatchObject({
+      data: { notification_id: 'evt_1', kind: 'payment_succeeded', outcome: 'applied' },
+    });
     const replay = await notify({ id: 'evt_1', type: 'succeeded', ref });
-    expect(await replay.json()).toMatchObject({ data: { applied: false } });
+    expect(await replay.json()).toMatchObject({ data: { outcome: 'duplicate' } });
     const late = await notify({ id: 'evt_2', type: 'declined', ref });
-    expect(await late.json()).toMatchObject({ data: { applied: false } });
+    expect(await late.json()).toMatchObject({ data: { outcome: 'ignored' } });
     const completed = (await live.get(`/transactions/${id}`)).entity;
     expect(completed.status).toBe('completed');
     expect(completed.payments).toMatchObject([
@@ -74,17 +78,24 @@ describe.each(ENGINES)('%s: provider notifications', (engine) => {
   it('records a declined notification and keeps the checkout payable; ignores unknown payments', async () => {
     const { id, ref } = await pendingCheckout();
     const declined = await notify({ id: 'evt_3', type: 'declined', ref });
-    expect(await declined.json()).toMatchObject({ data: { applied: true } });
+    expect(await declined.json()).toMatchObject({ data: { kind: 'payment_declined', outcome: 'applied' } });
     const after = (await live.get(`/transactions/${id}`)).entity;
     expect(after.status).toBe('ready');
     expect(after.payments).toMatchObject([{ status: 'error', error_code: 'declined' }]);
     const unknown = await notify({ id: 'evt_4', type: 'succeeded', ref: 'rp_payatt_unknown' });
     expect(unknown.status).toBe(200);
-    expect(await unknown.json()).toMatchObject({ data: { applied: false } });
-    const noSuchProvider = await fetch(`${harness.liveUrl}/payment-providers/nopay/notifications`, {
+    expect(await unknown.json()).toMatchObject({ data: { outcome: 'unknown_payment' } });
+    const noSuchProvider = await fetch(`${harness.liveUrl}/payment-providers/nopay/webhooks/${harness.accountId}`, {
       method: 'POST',
       body: '{}',
     });
     expect(noSuchProvider.status).toBe(404);
+    // The route Drawdown had for providers configured for every account is gone (ADR 1425): it is
+    // an unknown API path now, refused without a key like any other.
+    const oldRoute = await fetch(`${harness.liveUrl}/payment-providers/remotepay/notifications`, {
+      method: 'POST',
+      body: '{}',
+    });
+    expect(oldRoute.status).toBe(403);
   });
 });

@@ -260,6 +260,22 @@ describe.each(ENGINES)('%s: live payments through Stripe', (engine) => {
       stripe.deliveries.filter((d) => d.eventType === 'payment_intent.payment_failed').every((d) => d.status === 200),
     ).toBe(true);
     expect((await transactionOf(String(renewal?.id))).payments).toHaveLength(1);
+
+    // One charge path, one rule (ADR 1425): the automatic charge never comes back to a past-due
+    // renewal; a requested retry charges it through the same path, once at a time.
+    const intentsBefore = stripe.objects('pi_').length;
+    await harness.services.useCases.runDueWork('renewals');
+    expect(stripe.objects('pi_')).toHaveLength(intentsBefore);
+    const caller = {
+      account: await harness.services.useCases.requireAccount(harness.accountId),
+      scope: { accountId: harness.accountId, environment: 'live' as const },
+    };
+    const retried = await harness.services.useCases.chargeSavedMethod(caller, String(renewal?.id));
+    expect(retried.status).toBe('past_due');
+    expect(retried.payments.map((payment) => payment.errorCode)).toEqual(['declined', 'declined']);
+    expect(stripe.objects('pi_')).toHaveLength(intentsBefore + 1);
+    await stripe.settled();
+    expect((await transactionOf(String(renewal?.id))).payments).toHaveLength(2);
   });
 
   it('a renewal whose answer never arrives is settled by Stripe’s webhook: declined, past due', async () => {

@@ -42,3 +42,13 @@ export const CheckoutPayFormBody = z.strictObject({
 export const SandboxChallengeFormBody = z.strictObject({
   outcome: z.enum(['pass', 'fail']),
 });
+
+/**
+ * `POST /checkout/intent` (the checkout page's script, form-encoded): a payment for the
+ * provider's browser library to confirm (ADR 1424). No card field: Stripe.js keeps the card.
+ */
+export const BrowserCheckoutBody = z.strictObject({
+  submission_key: z.string().max(64),
+  expected_amount: z.string().max(20),
+  save_method: z.literal('on').optional(),
+});

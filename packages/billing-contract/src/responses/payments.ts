@@ -69,10 +69,14 @@ export const ProviderNotificationAnswer = entity(
   }),
 );
 
-export const ProviderNotificationApplied = entity(
-  'ProviderNotificationApplied',
-  'Whether the notification of a provider configured for every account (an embedder’s; the sandbox provider sends none) settled a payment: false for a repeat, a later notification of a settled payment, or an unknown payment.',
-  z.strictObject({ applied: z.boolean() }),
+export const BrowserCheckoutStart = entity(
+  'BrowserCheckoutStart',
+  'A payment the checkout page confirms with the provider’s browser library (Stripe.js): its client secret, never stored by Drawdown.',
+  z.strictObject({
+    payment_attempt_id: z.string(),
+    kind: z.enum(['checkout', 'setup']),
+    client_secret: z.string(),
+  }),
 );
 
 export const UsagePeriod = entity(

@@ -16,7 +16,7 @@
  *    prices starts its subscription) and makes the method the subscription's. A decline records
  *    the failed payment (`transaction.payment_failed`); the transaction stays payable, so the
  *    customer can retry. An authentication step keeps the attempt in flight until the customer
- *    comes back (`resumeCheckout`) or the provider notifies (`applyProviderNotification`).
+ *    comes back (`resumeCheckout`) or the provider notifies (`receiveProviderNotification`).
  */
 import { COUNTRY_CODE_PATTERN } from '../catalogue/addresses.js';
 import type { Address, Customer } from '../catalogue/entities.js';
@@ -34,7 +34,13 @@ import type { Transaction } from '../transactions/transaction.js';
 import { saveTransaction } from '../transactions/transaction-changes.js';
 import { updateTransactionIn } from '../transactions/transactions.js';
 import { type CheckoutDetails, type CheckoutSubmission, IN_FLIGHT, type PaymentAttempt } from './payment-attempt.js';
-import type { PaymentOutcome, PaymentProvider, PaymentProviders, ProviderMethod } from './payment-provider.js';
+import type {
+  BrowserPayment,
+  PaymentOutcome,
+  PaymentProvider,
+  PaymentProviders,
+  ProviderMethod,
+} from './payment-provider.js';
 
 const PAYABLE: ReadonlySet<string> = new Set(['ready', 'billed', 'past_due']);
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
@@ -48,6 +54,17 @@ export interface CheckoutView {
   readonly attempt: PaymentAttempt | null;
   /** The provider that takes the payment; null when this environment has none (live without one). */
   readonly provider: string | null;
+  /**
+   * When the provider's browser library takes the card on the page (Stripe.js, ADR 1424): the
+   * key it is loaded with. Null for the sandbox's own card fields, and for a live Stripe account
+   * without a publishable key (its page cannot take cards).
+   */
+  readonly browserKey: string | null;
+  /**
+   * Whether the page can take a card: a provider is configured and, when its browser library
+   * takes the card (Stripe.js), it has the key to load it with.
+   */
+  readonly takesCards: boolean;
   /** Who the customer pays: the account's name. */
   readonly merchantName: string;
 }
@@ -79,12 +96,15 @@ async function viewOf(
 ): Promise<CheckoutView> {
   const customer = transaction.customerId ? await tx.customers.findById(context.scope, transaction.customerId) : null;
   const address = transaction.addressId ? await tx.addresses.findById(context.scope, transaction.addressId) : null;
+  const provider = await providers.providerFor(context.scope);
   return {
     transaction,
     customer: customer ?? null,
     address: address ?? null,
     attempt: await latestAttempt(context, tx, transaction.id),
-    provider: (await providers.providerFor(context.scope))?.name ?? null,
+    provider: provider?.name ?? null,
+    browserKey: provider?.browser?.publishableKey ?? null,
+    takesCards: provider !== undefined && (provider.browser === undefined || provider.browser.publishableKey !== null),
     merchantName: context.account.name,
   };
 }
@@ -433,6 +453,137 @@ export async function submitCheckout(
   return openCheckout(context, ports.providers, transactionId);
 }
 
+/** The browser's request for a payment to confirm (ADR 1424): no card, only the page's key and the amount it showed. */
+export interface BrowserCheckoutSubmission {
+  readonly submissionKey: string;
+  readonly expectedAmount: string;
+  readonly saveMethod: boolean;
+}
+
+/** What the checkout page's script confirms with the provider's browser library. */
+export interface BrowserCheckoutStart {
+  readonly kind: 'checkout' | 'setup';
+  readonly clientSecret: string;
+  readonly attemptId: string;
+}
+
+function browserRequest(
+  attempt: PaymentAttempt,
+  transaction: Transaction,
+  customer: Customer,
+  context: OperationContext,
+): Parameters<NonNullable<PaymentProvider['browser']>['createBrowserPayment']>[0] {
+  return {
+    scope: context.scope,
+    customerId: customer.id,
+    customerEmail: customer.email,
+    transactionId: transaction.id,
+    attemptId: attempt.id,
+    kind: attempt.kind === 'setup' ? 'setup' : 'checkout',
+    amount: attempt.amount,
+    currencyCode: attempt.currencyCode,
+    saveMethod: attempt.saveMethod || transaction.items.some((item) => item.price.billingCycle !== null),
+  };
+}
+
+/**
+ * The checkout page's script asks for a payment its provider's browser library confirms
+ * (Stripe.js's Payment Element, ADR 1424). An attempt is stored as for a form payment (same
+ * locks, amount check, one in flight); the provider creates the unconfirmed payment for the
+ * attempt's amount, keyed by the attempt, and the browser confirms it. Nothing completes here:
+ * the transaction completes only when the server reads the confirmed payment back from the
+ * provider (`resumeCheckout` at the return URL) or the provider's webhook says so.
+ *
+ * An attempt of this kind still in flight is settled with the provider first: a payment the
+ * customer never confirmed is answered again (the same one, so a reload or a second tab never
+ * makes two), a declined one is recorded and a new attempt begins.
+ */
+export async function startBrowserCheckout(
+  context: OperationContext,
+  ports: CheckoutPorts,
+  transactionId: string,
+  submission: BrowserCheckoutSubmission,
+): Promise<BrowserCheckoutStart> {
+  const provider = await requireProvider(context, ports.providers);
+  const browser = provider.browser;
+  if (!browser || browser.publishableKey === null) {
+    throw new BillingError(
+      'checkout_provider_not_configured',
+      'This payment provider takes no card on the checkout page (a live Stripe account needs its publishable key).',
+    );
+  }
+  validateSubmission(context, { ...submission, method: { kind: 'token', token: '' }, returnUrl: '' });
+  const current = await latestAttempt(context, context.store, transactionId);
+  if (
+    current &&
+    IN_FLIGHT.includes(current.status) &&
+    current.provider === provider.name &&
+    current.kind !== 'off_session' &&
+    current.providerPaymentRef !== null
+  ) {
+    const outcome = await provider.resumeAttempt(context.scope, current.providerPaymentRef);
+    if (outcome.status === 'pending' || outcome.status === 'requires_action') {
+      const transaction = await context.store.transactions.findById(context.scope, transactionId);
+      const customer = transaction?.customerId
+        ? await context.store.customers.findById(context.scope, transaction.customerId)
+        : undefined;
+      if (!transaction || !customer) throw BillingError.notFound('Transaction', transactionId);
+      if (
+        current.amount !== submission.expectedAmount &&
+        !(current.kind === 'setup' && submission.expectedAmount === '0')
+      ) {
+        throw new BillingError(
+          'transaction_checkout_amount_changed',
+          `Transaction ${transactionId} now owes ${current.amount}, not the ${submission.expectedAmount} shown; nothing was charged.`,
+        );
+      }
+      const again = await browser.createBrowserPayment(browserRequest(current, transaction, customer, context));
+      return {
+        kind: current.kind === 'setup' ? 'setup' : 'checkout',
+        clientSecret: again.clientSecret,
+        attemptId: current.id,
+      };
+    }
+    await context.store.transaction((tx) => applyOutcome(context, tx, current.id, outcome, ports.hooks));
+  }
+  const { attempt, transaction, replay } = await beginAttempt(context, provider, transactionId, {
+    ...submission,
+    method: { kind: 'token', token: '' },
+    returnUrl: '',
+  });
+  if (replay && !IN_FLIGHT.includes(attempt.status)) {
+    throw new BillingError(
+      'transaction_not_payable',
+      `This payment of transaction ${transactionId} has already ended.`,
+    );
+  }
+  const customer = transaction.customerId
+    ? await context.store.customers.findById(context.scope, transaction.customerId)
+    : undefined;
+  if (!customer) throw BillingError.notFound('Customer', transaction.customerId ?? '');
+  let payment: BrowserPayment;
+  try {
+    payment = await browser.createBrowserPayment(browserRequest(attempt, transaction, customer, context));
+  } catch (error) {
+    if (!replay) await failAttempt(context, attempt.id);
+    throw error;
+  }
+  await context.store.transaction(async (tx) => {
+    const stored = await tx.paymentAttempts.findByIdForUpdate(context.scope, attempt.id);
+    if (!stored || stored.providerPaymentRef !== null || !IN_FLIGHT.includes(stored.status)) return;
+    await tx.paymentAttempts.update(context.scope, {
+      ...stored,
+      providerPaymentRef: payment.providerPaymentRef,
+      updatedAt: nowTimestamp(context),
+    });
+  });
+  return {
+    kind: attempt.kind === 'setup' ? 'setup' : 'checkout',
+    clientSecret: payment.clientSecret,
+    attemptId: attempt.id,
+  };
+}
+
 /** The customer came back from authenticating: asks the provider how the attempt ended and applies it. */
 export async function resumeCheckout(
   context: OperationContext,
@@ -646,103 +797,4 @@ async function recordDecline(
     },
     ['transaction.payment_failed'],
   );
-}
-
-/**
- * Charges an automatically collected subscription transaction off-session with the
- * subscription's saved method, through the environment's provider (a live provider's renewals
- * and immediate changes; ADR 1411). One attempt in flight per transaction, the outcome applied
- * once: a decline sends the transaction `past_due` (dunning), a success completes it.
- */
-export async function chargeSavedMethod(
-  context: OperationContext,
-  ports: CheckoutPorts,
-  transactionId: string,
-): Promise<Transaction> {
-  const provider = await requireProvider(context, ports.providers);
-  const started = await context.store.transaction(async (tx) => {
-    const transaction = await tx.transactions.findByIdForUpdate(context.scope, transactionId);
-    if (!transaction) throw BillingError.notFound('Transaction', transactionId);
-    requirePayable(transaction);
-    if (transaction.collectionMode !== 'automatic' || transaction.subscriptionId === null) {
-      throw new BillingError(
-        'transaction_not_payable',
-        `Transaction ${transactionId} is not an automatically collected subscription charge.`,
-      );
-    }
-    const subscription = await tx.subscriptions.findById(context.scope, transaction.subscriptionId);
-    const methodId = subscription?.internal.paymentMethodId;
-    const method = methodId ? await tx.paymentMethods.findById(context.scope, methodId) : undefined;
-    if (!method || method.internal.status !== 'saved' || method.internal.provider !== provider.name) {
-      throw new BillingError(
-        'transaction_not_payable',
-        `Subscription ${transaction.subscriptionId} has no saved ${provider.name} payment method to charge.`,
-      );
-    }
-    const inFlight = await tx.paymentAttempts.list(context.scope, {
-      filter: { transaction_id: [{ op: 'eq', value: transactionId }], status: [{ op: 'in', values: IN_FLIGHT }] },
-      direction: 'asc',
-      perPage: 1,
-      countTotal: false,
-    });
-    if (inFlight.items.length > 0) {
-      throw new BillingError(
-        'transaction_payment_in_progress',
-        `A payment of transaction ${transactionId} is already in progress; wait for its outcome.`,
-      );
-    }
-    const now = nowTimestamp(context);
-    const attempt: PaymentAttempt = {
-      id: context.ids.newId('payatt'),
-      transactionId,
-      kind: 'off_session',
-      provider: provider.name,
-      providerPaymentRef: null,
-      status: 'processing',
-      submissionKey: null,
-      amount: transaction.details.totals.balance,
-      currencyCode: transaction.currencyCode,
-      saveMethod: false,
-      actionUrl: null,
-      errorCode: null,
-      paymentMethodId: method.id,
-      createdAt: now,
-      updatedAt: now,
-    };
-    await tx.paymentAttempts.insert(context.scope, attempt);
-    const customer = transaction.customerId
-      ? await tx.customers.findById(context.scope, transaction.customerId)
-      : undefined;
-    return { attempt, method, transaction, email: customer?.email ?? '' };
-  });
-  let outcome: PaymentOutcome;
-  try {
-    outcome = await provider.chargeSavedMethod({
-      scope: context.scope,
-      customerId: started.transaction.customerId ?? '',
-      customerEmail: started.email,
-      transactionId,
-      attemptId: started.attempt.id,
-      amount: started.attempt.amount,
-      currencyCode: started.attempt.currencyCode,
-      providerMethodRef: started.method.internal.providerMethodRef,
-    });
-  } catch (error) {
-    await failAttempt(context, started.attempt.id);
-    throw error;
-  }
-  // Off-session, an authentication request cannot be answered: it is a decline (dunning follows).
-  const settled: PaymentOutcome =
-    outcome.status === 'requires_action'
-      ? {
-          status: 'declined',
-          providerPaymentRef: outcome.providerPaymentRef,
-          errorCode: 'authentication_failed',
-          method: null,
-        }
-      : outcome.status === 'succeeded'
-        ? { ...outcome, method: { ...outcome.method, card: started.method.card } }
-        : outcome;
-  await context.store.transaction((tx) => applyOutcome(context, tx, started.attempt.id, settled, ports.hooks));
-  return (await context.store.transactions.findById(context.scope, transactionId)) ?? started.transaction;
 }

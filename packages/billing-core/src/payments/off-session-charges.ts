@@ -1,21 +1,34 @@
 /**
  * @module
- * Live off-session charges (ADR 1423): a subscription's renewal, immediate change or one-time
- * charge issues a `ready` transaction inside its database transaction; afterwards, outside any
- * database transaction, the account's provider charges the subscription's saved method. The
- * same three steps as a checkout (ADR 1411): an `off_session` attempt stored under the
- * transaction's row lock (one per transaction: a second run finds it and charges nothing), the
- * provider's call keyed by the attempt, the outcome applied once. A decline sends the
- * transaction `past_due` and its subscription `past_due` (the public API's dunning); the
- * provider's webhook for the same attempt then changes nothing.
+ * Off-session charges of a subscription's saved method: the one path every automatic charge
+ * takes (ADRs 1423, 1425). A renewal, immediate change or one-time charge issues a `ready`
+ * transaction inside its database transaction; afterwards, outside any database transaction, the
+ * provider charges the subscription's saved method. The same three steps as a checkout
+ * (ADR 1411): an `off_session` attempt stored under the transaction's row lock, the provider's
+ * call keyed by the attempt, the outcome applied once.
+ *
+ * One retry rule, whoever asks:
+ * - `automatic` (after the commit, and the renewals worker): a `ready` transaction with no
+ *   attempt at all is charged once; a second run, or a second worker, finds the attempt.
+ * - `requested` (a retry someone asked for: `chargeSavedMethod`): a `ready` or `past_due`
+ *   transaction with no attempt in flight.
+ * Either way a decline sends the transaction and its subscription `past_due` (the public API's
+ * dunning), and a provider that does not answer leaves the attempt in flight for its webhook to
+ * settle (the provider may have charged: never a second attempt while one may have succeeded).
  */
+import { BillingError } from '../shared/billing-error.js';
+import { DuplicateKeyError } from '../shared/collection.js';
 import type { OperationContext } from '../shared/operation-context.js';
 import { nowTimestamp } from '../shared/operation-context.js';
 import type { TransactionHooks } from '../transactions/payments.js';
 import type { Transaction } from '../transactions/transaction.js';
 import { applyOutcome } from './checkout.js';
-import type { PaymentAttempt } from './payment-attempt.js';
+import { IN_FLIGHT, type PaymentAttempt } from './payment-attempt.js';
 import type { PaymentOutcome, PaymentProvider, PaymentProviders } from './payment-provider.js';
+
+/** A first automatic charge is for a `ready` transaction; a requested retry also for a `past_due` one. */
+const FIRST_CHARGE: ReadonlySet<string> = new Set(['ready']);
+const RETRYABLE: ReadonlySet<string> = new Set(['ready', 'past_due']);
 
 const CHARGED_ORIGINS: ReadonlySet<string> = new Set([
   'subscription_recurring',
@@ -62,38 +75,96 @@ export async function chargeOutstandingSubscriptionTransactions(
   let charged = 0;
   for (const transaction of page.items) {
     if (transaction.subscriptionId === null || !CHARGED_ORIGINS.has(transaction.origin)) continue;
-    if (await chargeSavedMethodOf(context, ports, provider, transaction)) charged += 1;
+    if ((await chargeOffSession(context, ports, provider, transaction.id, 'automatic')).charged) charged += 1;
   }
   return charged;
 }
 
-async function chargeSavedMethodOf(
+/** Who asks for an off-session charge: the service after a commit, or someone retrying one. */
+export type OffSessionTrigger = 'automatic' | 'requested';
+
+export type OffSessionResult =
+  | { readonly charged: true; readonly transaction: Transaction }
+  | { readonly charged: false; readonly refusal: BillingError };
+
+/**
+ * `chargeSavedMethod`: a retry of an automatically collected subscription charge with the
+ * subscription's saved method, now (the same path as the automatic charge, ADR 1425).
+ * @throws BillingError `transaction_not_payable`, `transaction_payment_in_progress`,
+ *   `checkout_provider_not_configured`.
+ */
+export async function chargeSavedMethod(
+  context: OperationContext,
+  ports: OffSessionPorts,
+  transactionId: string,
+): Promise<Transaction> {
+  const provider = await ports.providers.providerFor(context.scope);
+  if (!provider) {
+    throw new BillingError(
+      'checkout_provider_not_configured',
+      'This environment has no payment provider; the payment must be reported with POST /transactions/{id}/payments.',
+    );
+  }
+  const result = await chargeOffSession(context, ports, provider, transactionId, 'requested');
+  if (!result.charged) throw result.refusal;
+  return result.transaction;
+}
+
+const notPayable = (detail: string) => new BillingError('transaction_not_payable', detail);
+
+async function chargeOffSession(
   context: OperationContext,
   ports: OffSessionPorts,
   provider: PaymentProvider,
-  candidate: Transaction,
-): Promise<boolean> {
+  transactionId: string,
+  trigger: OffSessionTrigger,
+): Promise<OffSessionResult> {
   const begun = await context.store.transaction(async (tx) => {
-    const transaction = await tx.transactions.findByIdForUpdate(context.scope, candidate.id);
-    if (transaction?.status !== 'ready' || transaction.subscriptionId === null || transaction.customerId === null) {
-      return undefined;
+    const transaction = await tx.transactions.findByIdForUpdate(context.scope, transactionId);
+    if (!transaction) throw BillingError.notFound('Transaction', transactionId);
+    const retryable = trigger === 'requested' ? RETRYABLE : FIRST_CHARGE;
+    if (!retryable.has(transaction.status)) {
+      return notPayable(
+        transaction.status === 'completed' || transaction.status === 'paid'
+          ? `Transaction ${transactionId} is already paid.`
+          : `Transaction ${transactionId} is ${transaction.status} and cannot be charged.`,
+      );
+    }
+    if (
+      transaction.collectionMode !== 'automatic' ||
+      transaction.subscriptionId === null ||
+      transaction.customerId === null ||
+      !CHARGED_ORIGINS.has(transaction.origin)
+    ) {
+      return notPayable(`Transaction ${transactionId} is not an automatically collected subscription charge.`);
     }
     const balance = BigInt(transaction.details.totals.balance);
-    if (balance <= 0n) return undefined;
+    if (balance <= 0n) return notPayable(`Transaction ${transactionId} owes nothing.`);
     const earlier = await tx.paymentAttempts.list(context.scope, {
-      filter: { transaction_id: [{ op: 'eq', value: transaction.id }] },
+      filter: {
+        transaction_id: [{ op: 'eq', value: transaction.id }],
+        ...(trigger === 'requested' ? { status: [{ op: 'in' as const, values: IN_FLIGHT }] } : {}),
+      },
       direction: 'asc',
       perPage: 1,
       countTotal: false,
     });
-    // One automatic charge per transaction: after a decline the customer pays through checkout.
-    if (earlier.items.length > 0) return undefined;
+    if (earlier.items.length > 0) {
+      return new BillingError(
+        'transaction_payment_in_progress',
+        `A payment of transaction ${transactionId} is already in progress; wait for its outcome.`,
+      );
+    }
     const subscription = await tx.subscriptions.findById(context.scope, transaction.subscriptionId);
     const methodId = subscription?.internal.paymentMethodId ?? null;
     const method = methodId === null ? undefined : await tx.paymentMethods.findById(context.scope, methodId);
-    if (!method || method.internal.status !== 'saved' || method.internal.provider !== provider.name) return undefined;
+    if (!method || method.internal.status !== 'saved' || method.internal.provider !== provider.name) {
+      return notPayable(
+        `Subscription ${transaction.subscriptionId} has no saved ${provider.name} payment method to charge.`,
+      );
+    }
     const customer = await tx.customers.findById(context.scope, transaction.customerId);
-    if (!customer) return undefined;
+    if (!customer) return notPayable(`Transaction ${transactionId} has no customer to charge.`);
     const now = nowTimestamp(context);
     const attempt: PaymentAttempt = {
       id: context.ids.newId('payatt'),
@@ -112,15 +183,28 @@ async function chargeSavedMethodOf(
       createdAt: now,
       updatedAt: now,
     };
-    await tx.paymentAttempts.insert(context.scope, attempt);
+    try {
+      await tx.paymentAttempts.insert(context.scope, attempt);
+    } catch (error) {
+      // The partial unique index: another process began an attempt of this transaction just now.
+      if (error instanceof DuplicateKeyError) {
+        return new BillingError(
+          'transaction_payment_in_progress',
+          `A payment of transaction ${transactionId} is already in progress; wait for its outcome.`,
+        );
+      }
+      throw error;
+    }
     return {
       attempt,
       transaction,
       customerEmail: customer.email,
       providerMethodRef: method.internal.providerMethodRef,
+      card: method.card,
     };
   });
-  if (!begun) return false;
+  if (begun instanceof BillingError) return { charged: false, refusal: begun };
+
   let outcome: PaymentOutcome;
   try {
     outcome = await provider.chargeSavedMethod({
@@ -135,8 +219,9 @@ async function chargeSavedMethodOf(
     });
   } catch (error) {
     // The provider did not answer: the attempt stays in flight and its webhook settles it.
+    if (trigger === 'requested') throw error;
     ports.reportError(`charging transaction ${begun.transaction.id} off-session`, error);
-    return true;
+    return { charged: true, transaction: begun.transaction };
   }
   // Off-session nobody can answer an authentication request: it is a decline, and dunning follows.
   const settled: PaymentOutcome =
@@ -147,7 +232,11 @@ async function chargeSavedMethodOf(
           errorCode: 'authentication_failed',
           method: null,
         }
-      : outcome;
+      : // A provider that names no card (the sandbox's saved cards) charged the one on file.
+        outcome.status === 'succeeded' && outcome.method.card.last4 === '' && begun.card !== null
+        ? { ...outcome, method: { ...outcome.method, card: begun.card } }
+        : outcome;
   await context.store.transaction((tx) => applyOutcome(context, tx, begun.attempt.id, settled, ports.hooks));
-  return true;
+  const transaction = await context.store.transactions.findById(context.scope, transactionId);
+  return { charged: true, transaction: transaction ?? begun.transaction };
 }

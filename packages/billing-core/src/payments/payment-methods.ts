@@ -8,8 +8,7 @@ import { BillingError } from '../shared/billing-error.js';
 import type { OperationContext } from '../shared/operation-context.js';
 import { nowTimestamp, recordEvent } from '../shared/operation-context.js';
 import type { ListQuery, Page } from '../shared/pagination.js';
-import type { Repositories, Store } from '../shared/repository.js';
-import type { Scope } from '../shared/scope.js';
+import type { Repositories } from '../shared/repository.js';
 import { priceCharge, recurringItems } from '../subscriptions/subscription-billing.js';
 import type { TransactionHooks } from '../transactions/payments.js';
 import { type PaymentMethod, type PaymentMethodColumn, paymentMethodWire } from '../transactions/saved-methods.js';
@@ -17,7 +16,7 @@ import type { Transaction } from '../transactions/transaction.js';
 import { insertTransaction } from '../transactions/transaction-changes.js';
 import { applyOutcome } from './checkout.js';
 import type { PaymentAttempt } from './payment-attempt.js';
-import type { IncomingNotification, PaymentOutcome, PaymentProviders } from './payment-provider.js';
+import type { PaymentProviders } from './payment-provider.js';
 import type { SandboxProvider } from './sandbox-provider.js';
 
 async function requireCustomer(context: OperationContext, customerId: string): Promise<void> {
@@ -157,45 +156,6 @@ export async function getPaymentMethodChangeTransaction(
     }
     return insertTransaction(context, tx, priced);
   });
-}
-
-/**
- * A provider's notification (a webhook): verified by the provider, applied to the attempt its
- * reference names, once. An unknown reference or an ignored kind changes nothing. Disputes are
- * recorded as `transaction.updated`-free no-ops for now: Drawdown has no chargeback entity
- * (ADR 1411), so a dispute is reported back as not applied.
- */
-export async function applyProviderNotification(
-  ports: {
-    readonly store: Store;
-    readonly providers: PaymentProviders;
-    contextFor(scope: Scope): Promise<OperationContext | undefined>;
-    hooksFor(context: OperationContext): TransactionHooks;
-  },
-  providerName: string,
-  incoming: IncomingNotification,
-): Promise<{ readonly applied: boolean }> {
-  const provider = ports.providers.byName(providerName);
-  if (!provider) throw new BillingError('not_found', `No payment provider named ${providerName} is configured.`);
-  const notification = await provider.readNotification(incoming);
-  if (notification.kind === 'ignored' || notification.kind === 'payment_disputed') return { applied: false };
-  const found = await ports.store.paymentAttempts.findByProviderRef(provider.name, notification.providerPaymentRef);
-  if (!found) return { applied: false };
-  const context = await ports.contextFor(found.scope);
-  if (!context) return { applied: false };
-  const outcome: PaymentOutcome =
-    notification.kind === 'payment_declined'
-      ? {
-          status: 'declined',
-          providerPaymentRef: notification.providerPaymentRef,
-          errorCode: notification.errorCode,
-          method: notification.method,
-        }
-      : { status: 'succeeded', providerPaymentRef: notification.providerPaymentRef, method: notification.method };
-  const applied = await context.store.transaction((tx) =>
-    applyOutcome(context, tx, found.attempt.id, outcome, ports.hooksFor(context)),
-  );
-  return { applied };
 }
 
 /**

@@ -89,6 +89,36 @@ export interface SetupRequest extends PaymentParty {
 }
 
 /**
+ * A payment the customer's browser confirms with the provider's own library (Stripe.js's Payment
+ * Element, ADR 1424): the server creates it unconfirmed, for the attempt's exact amount, and the
+ * browser takes the card and confirms it. Idempotent on `attemptId`: asking again answers the
+ * same payment, so a page reload or a lost answer never makes a second one.
+ */
+export interface BrowserPaymentRequest extends PaymentParty {
+  readonly attemptId: string;
+  /** `checkout` charges `amount`; `setup` saves a method without a charge (the update-payment-method transaction). */
+  readonly kind: 'checkout' | 'setup';
+  readonly amount: string;
+  readonly currencyCode: string;
+  /** Keep the method for off-session charges. */
+  readonly saveMethod: boolean;
+}
+
+/** What the browser needs to confirm a payment: the provider's reference and its client secret. */
+export interface BrowserPayment {
+  readonly providerPaymentRef: string;
+  /** The secret the browser library confirms with (Stripe's `client_secret`); never stored by Drawdown. */
+  readonly clientSecret: string;
+}
+
+/** A provider whose browser library takes the card on the checkout page. */
+export interface BrowserConfirmation {
+  /** The key the browser library is loaded with (Stripe's publishable `pk_…`); null when none is configured. */
+  readonly publishableKey: string | null;
+  createBrowserPayment(request: BrowserPaymentRequest): Promise<BrowserPayment>;
+}
+
+/**
  * What a provider answered. `succeeded` and `declined` are final; `requires_action` waits for
  * the customer to authenticate at `actionUrl`; `pending` waits for a notification. A final
  * outcome of a waiting attempt arrives later through `readNotification` or `resumeAttempt`.
@@ -212,6 +242,8 @@ export interface PaymentProvider {
    * @throws BillingError `provider_notification_invalid` when its signature does not verify.
    */
   readNotification(incoming: IncomingNotification): Promise<ProviderNotification>;
+  /** Present when the provider's browser library takes the card on the checkout page (Stripe.js). */
+  readonly browser?: BrowserConfirmation | undefined;
 }
 
 /**

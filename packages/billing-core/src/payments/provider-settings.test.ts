@@ -21,6 +21,7 @@ describe('payment provider settings', () => {
       provider: 'stripe',
       secretKey: good.secretKey,
       webhookSecret: good.webhookSecret,
+      publishableKey: null,
       apiBase: 'http://127.0.0.1:12111',
       updatedAt: AT,
     });
@@ -50,6 +51,20 @@ describe('payment provider settings', () => {
     expect(refusal({ ...good, secretKey: undefined }).fieldErrors.map((f) => f.field)).toEqual(['secret_key']);
     expect(refusal({ ...good, apiBase: 'ftp://proxy' }).fieldErrors.map((f) => f.field)).toEqual(['api_base']);
     expect(refusal({ ...good, apiBase: 'not a url' }).fieldErrors.map((f) => f.field)).toEqual(['api_base']);
+  });
+
+  it('takes a publishable key of the secret key’s mode, and shows it in full (it is public)', () => {
+    const testKey = 'pk_live_publishable0001';
+    expect(parseProviderSettings({ ...good, publishableKey: testKey }, AT).publishableKey).toBe(testKey);
+    expect(viewOf('acc_1', parseProviderSettings({ ...good, publishableKey: testKey }, AT)).publishableKey).toBe(
+      testKey,
+    );
+    expect(refusal({ ...good, publishableKey: 'sk_live_notpublishable1' }).fieldErrors.map((f) => f.field)).toEqual([
+      'publishable_key',
+    ]);
+    expect(refusal({ ...good, publishableKey: 'pk_test_publishable0001' }).fieldErrors).toEqual([
+      { field: 'publishable_key', message: 'must be of the same mode (live or test) as the secret key' },
+    ]);
   });
 
   it('shows secrets only as their kind and last four characters', () => {

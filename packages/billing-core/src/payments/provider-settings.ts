@@ -22,6 +22,11 @@ export interface StripeProviderSettings {
   readonly secretKey: string;
   /** The webhook endpoint's signing secret (`whsec_…`). */
   readonly webhookSecret: string;
+  /**
+   * The publishable key (`pk_…`) Stripe.js is loaded with on the hosted checkout (ADR 1424);
+   * null (or absent, in settings stored before it existed) means the page cannot take cards.
+   */
+  readonly publishableKey?: string | null;
   /** Where the Stripe API answers (`https://api.stripe.com` when null): a proxy, or a test server. */
   readonly apiBase: string | null;
   readonly updatedAt: string;
@@ -36,6 +41,8 @@ export interface ProviderSettingsView {
   readonly provider: PaymentProviderName;
   readonly secretKey: string;
   readonly webhookSecret: string;
+  /** Public by design (it is sent to every browser), so shown in full. */
+  readonly publishableKey: string | null;
   readonly apiBase: string | null;
   /** The path, on the live address, that the provider's webhooks must be sent to. */
   readonly webhookPath: string;
@@ -84,11 +91,13 @@ export function webhookPathOf(provider: PaymentProviderName, accountId: string):
 
 const STRIPE_SECRET_KEY = /^(sk|rk)_(live|test)_[0-9A-Za-z]{8,247}$/;
 const STRIPE_WEBHOOK_SECRET = /^whsec_[0-9A-Za-z+/=]{8,250}$/;
+const STRIPE_PUBLISHABLE_KEY = /^pk_(live|test)_[0-9A-Za-z]{8,247}$/;
 
 export interface ConfigureProviderInput {
   readonly provider: string;
   readonly secretKey: string | undefined;
   readonly webhookSecret: string | undefined;
+  readonly publishableKey?: string | null | undefined;
   readonly apiBase?: string | null | undefined;
 }
 
@@ -128,6 +137,16 @@ export function parseProviderSettings(input: ConfigureProviderInput, at: string)
   if (!input.webhookSecret || !STRIPE_WEBHOOK_SECRET.test(input.webhookSecret)) {
     errors.push({ field: 'webhook_secret', message: 'must be a Stripe webhook signing secret (whsec_…)' });
   }
+  if (input.publishableKey && !STRIPE_PUBLISHABLE_KEY.test(input.publishableKey)) {
+    errors.push({ field: 'publishable_key', message: 'must be a Stripe publishable key (pk_live_…, pk_test_…)' });
+  }
+  if (
+    input.publishableKey &&
+    input.secretKey &&
+    /_(live|test)_/.exec(input.publishableKey)?.[1] !== /_(live|test)_/.exec(input.secretKey)?.[1]
+  ) {
+    errors.push({ field: 'publishable_key', message: 'must be of the same mode (live or test) as the secret key' });
+  }
   const apiBase = input.apiBase ? normalisedApiBase(input.apiBase, errors) : null;
   if (errors.length > 0) {
     throw new BillingError(
@@ -140,6 +159,7 @@ export function parseProviderSettings(input: ConfigureProviderInput, at: string)
     provider: 'stripe',
     secretKey: input.secretKey as string,
     webhookSecret: input.webhookSecret as string,
+    publishableKey: input.publishableKey || null,
     apiBase,
     updatedAt: at,
   };
@@ -158,6 +178,7 @@ export function viewOf(accountId: string, settings: ProviderSettings): ProviderS
     provider: settings.provider,
     secretKey: maskSecret(settings.secretKey),
     webhookSecret: maskSecret(settings.webhookSecret),
+    publishableKey: settings.publishableKey ?? null,
     apiBase: settings.apiBase,
     webhookPath: webhookPathOf(settings.provider, accountId),
     updatedAt: settings.updatedAt,

@@ -4,12 +4,17 @@
  * `GET /checkout?_ptxn=txn_…` shows the transaction, `POST /checkout/details` takes the
  * customer's email and address (the tax follows), `POST /checkout/pay` pays through the
  * environment's provider, `GET /checkout/return` is where an authentication step comes back to.
- * The sandbox's 3-D Secure challenge page lives at `/checkout/sandbox-authentication/{ref}`, and
- * providers post their notifications to `POST /payment-providers/{name}/notifications`.
+ * The sandbox's 3-D Secure challenge page lives at `/checkout/sandbox-authentication/{ref}`;
+ * providers' webhooks go to `POST /payment-providers/{provider}/webhooks/{account_id}` (ADR 1425).
  * Forms post and redirect (303) to the page, so a reload never resubmits.
  */
 import { randomBytes } from 'node:crypto';
-import { CheckoutDetailsFormBody, CheckoutPayFormBody, SandboxChallengeFormBody } from '@drawdown/billing-contract';
+import {
+  BrowserCheckoutBody,
+  CheckoutDetailsFormBody,
+  CheckoutPayFormBody,
+  SandboxChallengeFormBody,
+} from '@drawdown/billing-contract';
 import {
   BillingError,
   type Environment,
@@ -27,14 +32,25 @@ import {
   renderChallengePage,
   renderCheckoutPage,
   renderNotFoundPage,
+  STRIPE_CHECKOUT_SCRIPT,
+  STRIPE_CHECKOUT_SCRIPT_PATH,
+  stripeCheckoutCsp,
 } from '../../checkout/checkout-page.js';
 import type { AppEnv } from '../app-env.js';
 import { STATUS_BY_CODE } from '../error-mapping.js';
 
 type Status = 200 | 400 | 403 | 404 | 409;
 
-function html(c: Context<AppEnv>, body: string, status: Status = 200): Response {
+/** A rendered checkout page and the CSP it needs (Stripe's origins only on a page that loads Stripe.js). */
+interface RenderedPage {
+  readonly body: string;
+  readonly csp?: string | undefined;
+}
+
+function html(c: Context<AppEnv>, rendered: RenderedPage | string, status: Status = 200): Response {
+  const { body, csp } = typeof rendered === 'string' ? { body: rendered, csp: undefined } : rendered;
   for (const [name, value] of Object.entries(CHECKOUT_HEADERS)) c.header(name, value);
+  if (csp) c.header('Content-Security-Policy', csp);
   return c.html(body, status);
 }
 
@@ -61,7 +77,11 @@ function refuseCrossSite(c: Context<AppEnv>): void {
 }
 
 /** What each form may hold, and how long each field may be: the documented form bodies. */
-type FormSchema = typeof CheckoutDetailsFormBody | typeof CheckoutPayFormBody | typeof SandboxChallengeFormBody;
+type FormSchema =
+  | typeof BrowserCheckoutBody
+  | typeof CheckoutDetailsFormBody
+  | typeof CheckoutPayFormBody
+  | typeof SandboxChallengeFormBody;
 
 async function readForm(c: Context<AppEnv>, schema: FormSchema) {
   const raw = await c.req.parseBody();
@@ -114,19 +134,43 @@ function formValues(form: Record<string, string>): FormValues {
   return { email, country_code, postal_code, region, city, first_line, cardholder_name } as FormValues;
 }
 
-export function registerCheckoutRoutes(app: Hono<AppEnv>, environment: Environment): void {
-  const sandbox = environment === 'sandbox';
+export interface CheckoutRouteOptions {
+  /** Where the page loads Stripe.js from (ADR 1424). */
+  readonly stripeJsUrl: string;
+}
 
-  async function showPage(c: Context<AppEnv>, transactionId: string, message?: PageMessage, values?: FormValues) {
+export function registerCheckoutRoutes(
+  app: Hono<AppEnv>,
+  environment: Environment,
+  options: CheckoutRouteOptions,
+): void {
+  const sandbox = environment === 'sandbox';
+  const stripeCsp = stripeCheckoutCsp(options.stripeJsUrl);
+
+  async function showPage(
+    c: Context<AppEnv>,
+    transactionId: string,
+    message?: PageMessage,
+    values?: FormValues,
+  ): Promise<RenderedPage> {
     const view = await c.var.useCases.openCheckout(environment, transactionId);
-    return renderCheckoutPage({
+    const browser =
+      view.browserKey !== null
+        ? {
+            scriptUrl: options.stripeJsUrl,
+            returnUrl: `${c.var.publicBaseUrl}/checkout/return?_ptxn=${transactionId}`,
+          }
+        : undefined;
+    const body = renderCheckoutPage({
       view,
       sandbox,
       query: `?_ptxn=${transactionId}`,
       submissionKey: newSubmissionKey(),
       message,
       values,
+      browser,
     });
+    return { body, csp: browser ? stripeCsp : undefined };
   }
 
   /** Runs a form's action; a refusal re-renders the page with the message and what was entered (never card details). */
@@ -151,6 +195,12 @@ export function registerCheckoutRoutes(app: Hono<AppEnv>, environment: Environme
     c.header('Cache-Control', 'public, max-age=3600');
     c.header('X-Content-Type-Options', 'nosniff');
     return c.body(CHECKOUT_STYLESHEET, 200, { 'Content-Type': 'text/css; charset=utf-8' });
+  });
+
+  app.get(STRIPE_CHECKOUT_SCRIPT_PATH, (c) => {
+    c.header('Cache-Control', 'public, max-age=3600');
+    c.header('X-Content-Type-Options', 'nosniff');
+    return c.body(STRIPE_CHECKOUT_SCRIPT, 200, { 'Content-Type': 'text/javascript; charset=utf-8' });
   });
 
   app.get('/checkout', async (c) => {
@@ -192,6 +242,29 @@ export function registerCheckoutRoutes(app: Hono<AppEnv>, environment: Environme
     }),
   );
 
+  // The page's script asks for the PaymentIntent Stripe.js confirms (ADR 1424): JSON, so the
+  // script reads the client secret or the refusal; nothing completes before the return URL.
+  app.post('/checkout/intent', async (c) => {
+    const transactionId = transactionIdOf(c);
+    refuseCrossSite(c);
+    const form = await readForm(c, BrowserCheckoutBody);
+    const parsed = BrowserCheckoutBody.safeParse(form);
+    if (!parsed.success) {
+      const field = String(parsed.error.issues[0]?.path[0] ?? 'form');
+      throw BillingError.invalidField(field, 'is not a field of this form, or is missing or too long');
+    }
+    const started = await c.var.useCases.startBrowserCheckout(environment, transactionId, {
+      submissionKey: parsed.data.submission_key,
+      expectedAmount: parsed.data.expected_amount,
+      saveMethod: parsed.data.save_method === 'on',
+    });
+    c.header('Cache-Control', 'no-store');
+    return c.json({
+      data: { payment_attempt_id: started.attemptId, kind: started.kind, client_secret: started.clientSecret },
+      meta: { request_id: c.var.requestId },
+    });
+  });
+
   app.get('/checkout/return', async (c) => {
     const transactionId = transactionIdOf(c);
     await c.var.useCases.resumeCheckout(environment, transactionId);
@@ -215,14 +288,4 @@ export function registerCheckoutRoutes(app: Hono<AppEnv>, environment: Environme
       return seeOther(c, `/checkout?_ptxn=${attempt.transactionId}`);
     });
   }
-
-  app.post('/payment-providers/:name/notifications', async (c) => {
-    const rawBody = await c.req.text();
-    const headers: Record<string, string> = {};
-    c.req.raw.headers.forEach((value, name) => {
-      headers[name.toLowerCase()] = value;
-    });
-    const result = await c.var.useCases.applyProviderNotification(c.req.param('name'), { rawBody, headers });
-    return c.json({ data: { applied: result.applied }, meta: { request_id: c.var.requestId } });
-  });
 }

@@ -19,6 +19,7 @@
 import { createHmac, randomBytes } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { STRIPE_JS_STAND_IN } from './stripe-js-stand-in.js';
 
 const API_VERSION = '2026-10-28.endive';
 
@@ -51,6 +52,16 @@ const TEST_CARDS: Readonly<Record<string, TestCard>> = {
   pm_card_authenticationRequired: { brand: 'visa', last4: '3184', behaviour: 'authenticate' },
 };
 
+/** Stripe's documented test card numbers, as typed into the Payment Element, and the test method each behaves as. */
+const TEST_CARD_NUMBERS: Readonly<Record<string, string>> = {
+  '4242424242424242': 'pm_card_visa',
+  '5555555555554444': 'pm_card_mastercard',
+  '4000000000000002': 'pm_card_chargeDeclined',
+  '4000000000009995': 'pm_card_chargeDeclinedInsufficientFunds',
+  '4000000000000341': 'pm_card_chargeCustomerFail',
+  '4000002760003184': 'pm_card_authenticationRequired',
+};
+
 /** A request the fake received, as sent. */
 export interface ReceivedStripeRequest {
   readonly method: string;
@@ -71,6 +82,8 @@ export interface StripeDelivery {
 export interface FakeStripeOptions {
   readonly secretKey: string;
   readonly webhookSecret: string;
+  /** The publishable key the browser stand-in of Stripe.js (`GET /v3/`) authenticates with. */
+  readonly publishableKey?: string;
   /** Stripe's clock in milliseconds (objects' `created`, signature timestamps); the system's when absent. */
   readonly now?: () => number;
 }
@@ -78,6 +91,8 @@ export interface FakeStripeOptions {
 export interface FakeStripe {
   /** `http://127.0.0.1:<port>`: the API base a provider configuration names. */
   readonly baseUrl: string;
+  /** `http://127.0.0.1:<port>/v3/`: the stand-in of Stripe.js a checkout page loads (see `stripe-js-stand-in.ts`). */
+  readonly stripeJsUrl: string;
   readonly requests: readonly ReceivedStripeRequest[];
   readonly deliveries: readonly StripeDelivery[];
   /** Where webhooks go (Drawdown's Stripe webhook route); none are sent until set. */
@@ -307,10 +322,36 @@ export async function startFakeStripe(options: FakeStripeOptions): Promise<FakeS
     return expanded;
   }
 
+  /**
+   * The method a confirmation names: `payment_method`, or card details Stripe.js sent as
+   * `payment_method_data` (a test number; any other number is `incorrect_number`, as Stripe's is).
+   */
+  function confirmedMethod(intent: Json, params: Json): Json {
+    const customerId = (intent.customer as string | null) ?? null;
+    const data = params.payment_method_data as Json | undefined;
+    if (data && params.payment_method === undefined) {
+      const card = (data.card ?? {}) as Json;
+      const number = String(card.number ?? '').replace(/\s+/g, '');
+      const test = TEST_CARD_NUMBERS[number];
+      if (!test) {
+        throw cardError('incorrect_number', undefined, 'Your card number is incorrect.', { param: 'number' });
+      }
+      const method = paymentMethodOf(test, customerId);
+      Object.assign(method, {
+        billing_details: {
+          ...(method.billing_details as Json),
+          name: (data.billing_details as Json | undefined)?.name ?? null,
+        },
+        card: { ...(method.card as Json), exp_month: Number(card.exp_month), exp_year: Number(card.exp_year) },
+      });
+      return save(method);
+    }
+    return paymentMethodOf(params.payment_method ?? intent.payment_method, customerId);
+  }
+
   /** Confirms a PaymentIntent with its payment method: charges it, or asks for 3-D Secure, or declines. */
   function confirmPaymentIntent(intent: Json, params: Json, idempotencyKey: string | null): Json {
-    const customerId = (intent.customer as string | null) ?? null;
-    const method = paymentMethodOf(params.payment_method ?? intent.payment_method, customerId);
+    const method = confirmedMethod(intent, params);
     const card = cards.get(String(method.id)) ?? TEST_CARDS.pm_card_visa;
     const offSession = params.off_session === 'true' || params.off_session === 'one_off';
     intent.payment_method = method.id;
@@ -419,8 +460,7 @@ export async function startFakeStripe(options: FakeStripeOptions): Promise<FakeS
   }
 
   function confirmSetupIntent(intent: Json, params: Json, idempotencyKey: string | null): Json {
-    const customerId = (intent.customer as string | null) ?? null;
-    const method = paymentMethodOf(params.payment_method ?? intent.payment_method, customerId);
+    const method = confirmedMethod(intent, params);
     const card = cards.get(String(method.id)) ?? TEST_CARDS.pm_card_visa;
     intent.payment_method = method.id;
     if (typeof params.return_url === 'string') intent.return_url = params.return_url;
@@ -526,14 +566,31 @@ export async function startFakeStripe(options: FakeStripeOptions): Promise<FakeS
       const intent = requireObject(id, 'pi_', 'payment_intent', 'intent');
       if (method === 'GET' && action === undefined) return expand(intent, params);
       if (method === 'POST' && action === 'confirm') {
-        if (intent.status === 'succeeded') {
+        if (intent.status === 'succeeded' || intent.status === 'canceled') {
           throw invalidRequest(
-            'This PaymentIntent has already succeeded; it cannot be confirmed again.',
+            `This PaymentIntent's status is ${String(intent.status)}; it cannot be confirmed.`,
             undefined,
             'payment_intent_unexpected_state',
           );
         }
         return expand(confirmPaymentIntent(intent, params, idempotencyKey), params);
+      }
+      if (method === 'POST' && action === 'cancel') {
+        if (intent.status === 'succeeded' || intent.status === 'canceled') {
+          throw invalidRequest(
+            `You cannot cancel this PaymentIntent because it has a status of ${String(intent.status)}.`,
+            undefined,
+            'payment_intent_unexpected_state',
+          );
+        }
+        Object.assign(intent, {
+          status: 'canceled',
+          canceled_at: now(),
+          cancellation_reason: params.cancellation_reason ?? null,
+        });
+        save(intent);
+        emit('payment_intent.canceled', intent, idempotencyKey);
+        return expand(intent, params);
       }
     }
     if (resource === 'setup_intents' && method === 'POST' && id === undefined) {
@@ -562,7 +619,27 @@ export async function startFakeStripe(options: FakeStripeOptions): Promise<FakeS
       const intent = requireObject(id, 'seti_', 'setup_intent', 'intent');
       if (method === 'GET' && action === undefined) return expand(intent, params);
       if (method === 'POST' && action === 'confirm') {
+        if (intent.status === 'succeeded' || intent.status === 'canceled') {
+          throw invalidRequest(
+            `This SetupIntent's status is ${String(intent.status)}; it cannot be confirmed.`,
+            undefined,
+            'setup_intent_unexpected_state',
+          );
+        }
         return expand(confirmSetupIntent(intent, params, idempotencyKey), params);
+      }
+      if (method === 'POST' && action === 'cancel') {
+        if (intent.status === 'succeeded' || intent.status === 'canceled') {
+          throw invalidRequest(
+            `You cannot cancel this SetupIntent because it has a status of ${String(intent.status)}.`,
+            undefined,
+            'setup_intent_unexpected_state',
+          );
+        }
+        Object.assign(intent, { status: 'canceled' });
+        save(intent);
+        emit('setup_intent.canceled', intent, idempotencyKey);
+        return expand(intent, params);
       }
     }
     if (resource === 'payment_methods' && id) {
@@ -587,11 +664,23 @@ export async function startFakeStripe(options: FakeStripeOptions): Promise<FakeS
 
   function answer(res: ServerResponse, status: number, body: Json): void {
     res.writeHead(status, {
+      // Stripe's API answers browsers (Stripe.js) from any origin.
+      'access-control-allow-origin': '*',
       'content-type': 'application/json',
       'request-id': newId('req_'),
       'stripe-version': API_VERSION,
     });
     res.end(JSON.stringify(body, null, 2));
+  }
+
+  /** What a publishable key may do, as Stripe allows it: confirm an intent whose client secret it holds. */
+  function browserMayCall(method: string, path: string, params: Json): boolean {
+    if (!options.publishableKey || params.key !== options.publishableKey || method !== 'POST') return false;
+    const match = /^\/v1\/(payment_intents|setup_intents)\/([A-Za-z0-9_]+)\/confirm$/.exec(path);
+    const intent = match ? store.get(match[2] as string) : undefined;
+    return (
+      intent !== undefined && typeof params.client_secret === 'string' && intent.client_secret === params.client_secret
+    );
   }
 
   const server: Server = createServer((req, res) => {
@@ -609,8 +698,24 @@ export async function startFakeStripe(options: FakeStripeOptions): Promise<FakeS
         res.end('<!doctype html><title>3-D Secure test page</title><p>Complete or fail the test authentication.</p>');
         return;
       }
+      if (method === 'GET' && url.pathname === '/v3/') {
+        res.writeHead(200, { 'content-type': 'text/javascript; charset=utf-8', 'cache-control': 'no-store' });
+        res.end(STRIPE_JS_STAND_IN);
+        return;
+      }
+      if (method === 'OPTIONS') {
+        res.writeHead(204, {
+          'access-control-allow-origin': '*',
+          'access-control-allow-methods': 'GET, POST',
+          'access-control-allow-headers': 'content-type',
+        });
+        res.end();
+        return;
+      }
       const authorization = req.headers.authorization ?? '';
-      if (authorization !== `Bearer ${options.secretKey}`) {
+      if (!authorization && browserMayCall(method, url.pathname, params)) {
+        // Stripe.js: the publishable key and the intent's client secret, nothing else.
+      } else if (authorization !== `Bearer ${options.secretKey}`) {
         const shown = authorization.replace(/^Bearer /, '');
         answer(res, 401, {
           error: {
@@ -662,6 +767,7 @@ export async function startFakeStripe(options: FakeStripeOptions): Promise<FakeS
 
   return {
     baseUrl,
+    stripeJsUrl: `${baseUrl}/v3/`,
     requests,
     deliveries,
     sendWebhooksTo: (url) => {
