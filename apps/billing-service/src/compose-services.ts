@@ -52,6 +52,9 @@ import { accountPaymentProviders } from './payments/account-payment-providers.js
 
 export { SchemaMismatch, type MigrationStatus, type SchemaState };
 
+import { NO_SPANS, type Spans } from './operations/spans.js';
+import { tracedTransactions } from './operations/traced-store.js';
+import type { Tracing } from './operations/tracing.js';
 import { createInvoiceLinkSigner, type InvoiceLinkSigner } from './rendering/invoice-links.js';
 import { logoImageDecoder } from './rendering/logo-images.js';
 import type { WebhookDeliveryOptions } from './workers/webhook-delivery/delivery-worker.js';
@@ -157,6 +160,8 @@ export interface ComposeOptions {
   readonly logger?: Logger | undefined;
   /** The live environment's payment provider (ADR 1410); without one, live payments are reported. */
   readonly livePaymentProvider?: PaymentProvider | undefined;
+  /** Traces requests, worker batches, webhook attempts and database transactions (ADR 1452); none when absent. */
+  readonly tracing?: Tracing | undefined;
 }
 
 export interface CoreServices {
@@ -181,6 +186,10 @@ export interface CoreServices {
   readonly ids: IdGenerator;
   readonly clock: Clock;
   readonly secrets: KeySecrets;
+  /** The tracing the services were composed with (`startService` traces requests and shuts it down). */
+  readonly tracing: Tracing | undefined;
+  /** Where workers and deliveries open spans: the tracing, or nowhere. */
+  readonly spans: Spans;
 }
 
 export async function composeServices(settings: StorageSettings, options: ComposeOptions = {}): Promise<CoreServices> {
@@ -188,10 +197,15 @@ export async function composeServices(settings: StorageSettings, options: Compos
   const reportError = createFailureReporter(logger);
   const { store: opened, database } = await openStoreOn(storeConfig(settings), options.schema ?? 'migrate');
   const listeners: (() => void)[] = [];
+  const spans = options.tracing ?? NO_SPANS;
   // Requests that write events wake the delivery worker, so their webhooks leave at once.
-  const store = wakeOnEvents(opened, () => {
-    for (const listener of listeners) listener();
-  });
+  const store = tracedTransactions(
+    wakeOnEvents(opened, () => {
+      for (const listener of listeners) listener();
+    }),
+    spans,
+    settings.databaseUrl ? 'postgresql' : 'sqlite',
+  );
   const ids = createUlidIds();
   const wallClock = settings.wallClock ?? systemClock;
   const destinationGuard = createDestinationGuard({
@@ -239,5 +253,7 @@ export async function composeServices(settings: StorageSettings, options: Compos
     ids,
     clock: wallClock,
     secrets: keySecrets,
+    tracing: options.tracing,
+    spans,
   };
 }

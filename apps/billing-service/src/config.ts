@@ -330,7 +330,7 @@ export const SETTINGS = [
     fallback: undefined,
     placeholder: 'URL',
     description:
-      'Export an OpenTelemetry span per API request (continuing an incoming `traceparent`) to this OTLP/HTTP traces endpoint, e.g. `http://collector:4318/v1/traces`; unset: no tracing.',
+      'Export OpenTelemetry spans to this OTLP/HTTP traces endpoint, e.g. `http://collector:4318/v1/traces`: one per API request (continuing an incoming `traceparent`), per worker batch that did work, per webhook delivery attempt and per database transaction; unset: no tracing.',
     parse: httpUrl,
   }),
   setting({

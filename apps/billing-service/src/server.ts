@@ -17,7 +17,6 @@ import { createFailureReporter, type FailureReporter, type Logger } from './oper
 import { createServiceMetrics } from './operations/metrics.js';
 import type { ReadinessCheck, ServiceOperations } from './operations/operations-app.js';
 import { createRequestDrain, type DrainOutcome } from './operations/request-drain.js';
-import { createTracing } from './operations/tracing.js';
 import { serviceVersion } from './operations/version.js';
 import { createDrawdownWorker } from './workers/drawdown-worker.js';
 import { createDueWorkWorker } from './workers/due-work-worker.js';
@@ -120,6 +119,7 @@ export async function startService(
     onError: logError,
     onAttempt: metrics.observeWebhookAttempt,
     portalUrlFor: (environment) => (environment === 'live' ? config.livePortalUrl : config.sandboxPortalUrl),
+    spans: services.spans,
   });
   services.onEventsWritten(() => webhookDelivery.wake());
   const simulationDelivery = createSimulationDeliveryWorker({
@@ -135,14 +135,16 @@ export async function startService(
       leaseMs: webhookOptions.leaseMs,
     },
     onError: logError,
+    spans: services.spans,
   });
   // A report of a million rows takes minutes; the lease outlasts it so no second worker restarts it.
   const reports = createReportWorker(useCases, {
     pollMs: config.schedulerPollMs,
     leaseMs: 60 * 60_000,
     onError: logError,
+    spans: services.spans,
   });
-  const tracing = config.otelTracesEndpoint ? createTracing({ endpoint: config.otelTracesEndpoint }) : undefined;
+  const { tracing } = services;
   const dependencies = {
     tracing,
     stripeJsUrl: config.stripeJsUrl,
@@ -159,13 +161,18 @@ export async function startService(
       accessLine(logger, record);
     },
   };
-  const drawdowns = createDrawdownWorker(useCases, { pollMs: config.drawdownPollMs, onError: logError });
+  const drawdowns = createDrawdownWorker(useCases, {
+    pollMs: config.drawdownPollMs,
+    onError: logError,
+    spans: services.spans,
+  });
+  const scheduled = { pollMs: config.schedulerPollMs, onError: logError, spans: services.spans };
   services.store.usageIngest.onRecorded(() => drawdowns.wake());
   const workers = [
     drawdowns,
-    createDueWorkWorker(useCases, 'renewals', { pollMs: config.schedulerPollMs, onError: logError }),
-    createDueWorkWorker(useCases, 'overdue_invoices', { pollMs: config.schedulerPollMs, onError: logError }),
-    createDueWorkWorker(useCases, 'api_key_expiries', { pollMs: config.schedulerPollMs, onError: logError }),
+    createDueWorkWorker(useCases, 'renewals', scheduled),
+    createDueWorkWorker(useCases, 'overdue_invoices', scheduled),
+    createDueWorkWorker(useCases, 'api_key_expiries', scheduled),
     webhookDelivery,
     simulationDelivery,
     reports,

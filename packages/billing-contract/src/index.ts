@@ -20,7 +20,13 @@ export {
   UpdateProductBody,
   UpdateUsageBalanceUnitBody,
 } from './requests/catalogue.js';
-export { BrowserCheckoutBody, CheckoutFormBody, UpdateCheckoutSettingsBody } from './requests/checkout.js';
+export {
+  BrowserCheckoutBody,
+  CheckoutDetailsFormBody,
+  CheckoutPayFormBody,
+  SandboxChallengeFormBody,
+  UpdateCheckoutSettingsBody,
+} from './requests/checkout.js';
 export { idOf } from './requests/common.js';
 export {
   CreateDiscountBody,

@@ -5,6 +5,7 @@
 import {
   balanceTotals,
   type EntityPresenter,
+  type PaymentMethod,
   type Report,
   type StoredEvent,
   type Subscription,
@@ -140,6 +141,26 @@ export function presentReport(report: Report): unknown {
   };
 }
 
+/**
+ * A saved payment method as `payment_method.*` events carry it: the public API's payment method
+ * notification, which names the customer, address, type and origin but no card details (the
+ * entity `GET /customers/{id}/payment-methods` answers has them). A deletion adds why.
+ */
+export function presentPaymentMethodEvent(
+  method: Omit<PaymentMethod, 'internal'> & { readonly deletionReason?: string },
+): unknown {
+  return {
+    id: method.id,
+    customerId: method.customerId,
+    addressId: method.addressId,
+    type: method.type,
+    origin: method.origin,
+    savedAt: method.savedAt,
+    updatedAt: method.updatedAt,
+    ...(method.deletionReason === undefined ? {} : { deletionReason: method.deletionReason }),
+  };
+}
+
 /** The wire form of an event's entity, by kind. */
 export function presentEntity(kind: StoredEvent['entityKind'], entity: unknown, portalUrl?: string): unknown {
   switch (kind) {
@@ -149,6 +170,8 @@ export function presentEntity(kind: StoredEvent['entityKind'], entity: unknown, 
       return presentUsageBalance(entity as UsageBalance);
     case 'report':
       return presentReport(entity as Report);
+    case 'payment_method':
+      return presentPaymentMethodEvent(entity as PaymentMethod);
     default:
       return entity;
   }

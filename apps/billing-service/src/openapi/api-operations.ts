@@ -15,7 +15,8 @@ import {
   BrowserCheckoutStartResponse,
   BusinessResponse,
   CancelSubscriptionBody,
-  CheckoutFormBody,
+  CheckoutDetailsFormBody,
+  CheckoutPayFormBody,
   CheckoutSettingsResponse,
   ClientTokenResponse,
   ConversionMetricResponse,
@@ -67,6 +68,7 @@ import {
   ResumeSubscriptionBody,
   RevenueMetricResponse,
   ReviseTransactionBody,
+  SandboxChallengeFormBody,
   SandboxClockResponse,
   SandboxPaymentOutcomeBody,
   SandboxPaymentOutcomeResponse,
@@ -128,6 +130,10 @@ export interface ApiOperation {
   readonly shape: SuccessShape;
   /** The entity schema of a JSON success (`entity`, `list` and `array` shapes). */
   readonly response?: ZodType;
+  /** The body is posted form-encoded, as a page does (every `redirect` operation's is too). */
+  readonly formBody?: true;
+  /** Where a `redirect` sends the browser: the `Location` header's pattern, and what it is. */
+  readonly location?: { readonly pattern: string; readonly description: string };
   /** Only on the sandbox application. */
   readonly sandboxOnly?: true;
   /** Only on the live application. */
@@ -142,7 +148,9 @@ function operation(
   tag: string,
   summary: string,
   permission: string | null,
-  options: Partial<Pick<ApiOperation, 'body' | 'status' | 'shape' | 'sandboxOnly' | 'liveOnly' | 'response'>> = {},
+  options: Partial<
+    Pick<ApiOperation, 'body' | 'status' | 'shape' | 'sandboxOnly' | 'liveOnly' | 'response' | 'location' | 'formBody'>
+  > = {},
 ): ApiOperation {
   const shape = options.shape ?? (method === 'get' && !path.endsWith(':id') ? 'list' : 'entity');
   return {
@@ -158,6 +166,12 @@ function operation(
 }
 
 const body = (name: string, schema: ZodType) => ({ body: { name, schema } });
+
+/** The checkout page of the transaction the form was about (relative to the environment's address). */
+const TO_CHECKOUT_PAGE = {
+  pattern: '^/checkout\\?_ptxn=txn_[a-z\\d]{26}$',
+  description: 'the checkout page of the same transaction (`/checkout?_ptxn=txn_…`)',
+};
 
 /** The catalogue's four resources share one shape: list, create, get, update. */
 function crud(
@@ -442,18 +456,26 @@ const OPERATIONS: readonly ApiOperation[] = [
     'Checkout',
     'Checkout page script: the PaymentIntent (or SetupIntent) Stripe.js confirms in the browser',
     null,
-    { ...body('BrowserCheckoutBody', BrowserCheckoutBody), shape: 'entity' },
+    { ...body('BrowserCheckoutBody', BrowserCheckoutBody), shape: 'entity', formBody: true },
   ),
   operation('post', '/checkout/details', 'Checkout', 'Checkout form: the customer’s email and address', null, {
-    ...body('CheckoutFormBody', CheckoutFormBody),
+    ...body('CheckoutDetailsFormBody', CheckoutDetailsFormBody),
     shape: 'redirect',
+    location: TO_CHECKOUT_PAGE,
   }),
   operation('post', '/checkout/pay', 'Checkout', 'Checkout form: pay through the environment’s provider', null, {
-    ...body('CheckoutFormBody', CheckoutFormBody),
+    ...body('CheckoutPayFormBody', CheckoutPayFormBody),
     shape: 'redirect',
+    location: {
+      pattern:
+        '^(/checkout\\?_ptxn=txn_[a-z\\d]{26}|/checkout/sandbox-authentication/sbxpay_[a-z\\d]{26}|https?://\\S+)$',
+      description:
+        'the checkout page of the same transaction, or the authentication step the payment needs: the sandbox’s 3-D Secure challenge (`/checkout/sandbox-authentication/sbxpay_…`) or the live provider’s page (an absolute URL)',
+    },
   }),
   operation('get', '/checkout/return', 'Checkout', 'Where a provider’s authentication step returns', null, {
     shape: 'redirect',
+    location: TO_CHECKOUT_PAGE,
   }),
   operation(
     'get',
@@ -472,7 +494,12 @@ const OPERATIONS: readonly ApiOperation[] = [
     'Checkout',
     'Pass or fail the sandbox’s 3-D Secure challenge (form field `outcome`)',
     null,
-    { shape: 'redirect', sandboxOnly: true },
+    {
+      ...body('SandboxChallengeFormBody', SandboxChallengeFormBody),
+      shape: 'redirect',
+      sandboxOnly: true,
+      location: TO_CHECKOUT_PAGE,
+    },
   ),
   operation(
     'get',

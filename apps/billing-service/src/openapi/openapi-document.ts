@@ -73,10 +73,16 @@ function responseComponents(): JsonObject {
   );
 }
 
-/** One `if event_type starts with <prefix>. then data is <Entity>` per prefix the contract names. */
+/**
+ * One `if event_type is <type> (or starts with <prefix>.) then data is <Entity>` per entry the
+ * contract names.
+ */
 function eventData(): JsonObject[] {
-  return Object.entries(EVENT_DATA).map(([prefix, schema]) => ({
-    if: { required: ['event_type'], properties: { event_type: { pattern: `^${prefix}\\.` } } },
+  return Object.entries(EVENT_DATA).map(([key, schema]) => ({
+    if: {
+      required: ['event_type'],
+      properties: { event_type: { pattern: key.includes('.') ? `^${key.replace('.', '\\.')}$` : `^${key}\\.` } },
+    },
     // biome-ignore lint/suspicious/noThenProperty: `then` is JSON Schema's keyword here, not a thenable.
     then: { properties: { data: ref(String(RESPONSE_SCHEMAS.get(schema)?.id)) } },
   }));
@@ -170,8 +176,20 @@ function successResponse(operation: ApiOperation): JsonObject {
         description: 'A script.',
         content: { 'text/javascript': { schema: { type: 'string', contentMediaType: 'text/javascript' } } },
       };
-    case 'redirect':
-      return { description: 'See other: the checkout page, or a provider’s authentication page.' };
+    case 'redirect': {
+      const location = operation.location;
+      if (!location) throw new Error(`${operation.method} ${operation.path} redirects without a documented Location`);
+      return {
+        description: `See other: ${location.description}.`,
+        headers: {
+          Location: {
+            required: true,
+            description: `Where the browser goes next: ${location.description}.`,
+            schema: { type: 'string', pattern: location.pattern },
+          },
+        },
+      };
+    }
     case 'list':
       return json('A page of results.', { type: 'array', items: entitySchema(operation) }, 'ListMeta');
     case 'array':
@@ -213,7 +231,9 @@ function operationObject(operation: ApiOperation): JsonObject {
             required: true,
             content: {
               // The checkout's forms post as a browser does.
-              [operation.shape === 'redirect' ? 'application/x-www-form-urlencoded' : 'application/json']: {
+              [operation.shape === 'redirect' || operation.formBody
+                ? 'application/x-www-form-urlencoded'
+                : 'application/json']: {
                 schema: { $ref: `#/components/schemas/${operation.body.name}` },
               },
             },

@@ -4,6 +4,7 @@
  * batch of events commits in this process, and polls for events accepted by other processes.
  */
 import type { UseCases } from '@drawdown/billing-core';
+import type { Spans } from '../operations/spans.js';
 import { createPollingWorker, type Worker } from './polling-worker.js';
 
 export const DRAWDOWN_BATCH = 500;
@@ -16,13 +17,18 @@ export const DRAWDOWN_BUSY_INTERVAL_MS = 10;
 
 export function createDrawdownWorker(
   useCases: Pick<UseCases, 'applyPendingDrawdowns'>,
-  options: { pollMs: number; onError: (message: string, error: unknown) => void },
+  options: { pollMs: number; onError: (message: string, error: unknown) => void; spans?: Spans | undefined },
 ): Worker {
   return createPollingWorker({
     name: 'drawdown',
     idleMs: options.pollMs,
     busyIntervalMs: DRAWDOWN_BUSY_INTERVAL_MS,
     onError: options.onError,
-    runBatch: async () => (await useCases.applyPendingDrawdowns(DRAWDOWN_BATCH)) > 0,
+    spans: options.spans,
+    runBatch: async (batch) => {
+      const applied = await useCases.applyPendingDrawdowns(DRAWDOWN_BATCH);
+      batch.count('usage_events_applied', applied);
+      return applied > 0;
+    },
   });
 }

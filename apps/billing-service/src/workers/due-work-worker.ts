@@ -6,6 +6,7 @@
  * with several processes: each step re-checks under a row lock that it is still due.
  */
 import type { DueWork, UseCases } from '@drawdown/billing-core';
+import type { Spans } from '../operations/spans.js';
 import { createPollingWorker, type Worker } from './polling-worker.js';
 
 const NAMES: Readonly<Record<DueWork, string>> = {
@@ -17,12 +18,17 @@ const NAMES: Readonly<Record<DueWork, string>> = {
 export function createDueWorkWorker(
   useCases: Pick<UseCases, 'runDueWork'>,
   work: DueWork,
-  options: { pollMs: number; onError: (message: string, error: unknown) => void },
+  options: { pollMs: number; onError: (message: string, error: unknown) => void; spans?: Spans | undefined },
 ): Worker {
   return createPollingWorker({
     name: NAMES[work],
     idleMs: options.pollMs,
     onError: options.onError,
-    runBatch: async () => (await useCases.runDueWork(work)) > 0,
+    spans: options.spans,
+    runBatch: async (batch) => {
+      const done = await useCases.runDueWork(work);
+      batch.count('items_done', done);
+      return done > 0;
+    },
   });
 }

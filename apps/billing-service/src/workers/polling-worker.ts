@@ -3,7 +3,12 @@
  * A background loop that runs one batch of work after another. While batches find work it
  * runs them back to back; when idle it sleeps `idleMs`, or until `wake()` says new work
  * arrived. A failing batch is reported and retried after a pause; it never stops the loop.
+ * Each batch is traced as the root span of its own trace (ADR 1452), named `<worker> batch`; a
+ * batch that did nothing is marked idle, and tracing drops it.
  */
+
+import { NO_SPANS, type Spans } from '../operations/spans.js';
+import { IDLE_BATCH_ATTRIBUTE } from '../operations/tracing-attributes.js';
 
 export interface Worker {
   readonly name: string;
@@ -14,10 +19,19 @@ export interface Worker {
   wake(): void;
 }
 
+/** What a batch tells its span: how many of each thing it handled. */
+export interface BatchRecord {
+  /** Records `drawdown.batch.<name>`; a count above zero means the batch did work (it is not idle). */
+  count(name: string, value: number): void;
+}
+
 export interface PollingWorkerOptions {
   readonly name: string;
-  /** Does one batch; resolves true when it found work (so another batch runs at once). */
-  readonly runBatch: () => Promise<boolean>;
+  /**
+   * Does one batch; resolves true when it found work (so another batch runs at once). A batch
+   * that resolves false and counted nothing above zero is idle.
+   */
+  readonly runBatch: (batch: BatchRecord) => Promise<boolean>;
   readonly idleMs: number;
   /**
    * While batches find work, the next starts no sooner than this after the previous one
@@ -26,6 +40,23 @@ export interface PollingWorkerOptions {
   readonly busyIntervalMs?: number;
   readonly errorPauseMs?: number;
   readonly onError: (message: string, error: unknown) => void;
+  /** Where batches are traced; nowhere when absent. */
+  readonly spans?: Spans | undefined;
+}
+
+/** Runs one batch inside its span, marking it idle when it did nothing. */
+function tracedBatch(spans: Spans, name: string, runBatch: PollingWorkerOptions['runBatch']): Promise<boolean> {
+  return spans.inSpan(`${name} batch`, { kind: 'internal', batch: name }, async (span) => {
+    let worked = false;
+    const foundWork = await runBatch({
+      count: (counted, value) => {
+        span.setAttributes({ [`drawdown.batch.${counted}`]: value });
+        if (value > 0) worked = true;
+      },
+    });
+    span.setAttributes({ 'drawdown.batch.found_work': foundWork, [IDLE_BATCH_ATTRIBUTE]: !foundWork && !worked });
+    return foundWork;
+  });
 }
 
 export function createPollingWorker(options: PollingWorkerOptions): Worker {
@@ -72,7 +103,7 @@ export function createPollingWorker(options: PollingWorkerOptions): Worker {
       let foundWork = false;
       const startedAt = Date.now();
       try {
-        foundWork = await options.runBatch();
+        foundWork = await tracedBatch(options.spans ?? NO_SPANS, options.name, options.runBatch);
       } catch (error) {
         options.onError(`${options.name} batch failed`, error);
         await sleep(options.errorPauseMs ?? 1_000);

@@ -10,6 +10,7 @@ import { eventually } from '../notifications/webhook-receiver.js';
 import { CARDS, checkoutClient } from '../payments/checkout-client.js';
 import type { ApiClient, ApiResponse, WireObject } from '../support/api-client.js';
 import { LOGO_PNG_BASE64 as WALK_LOGO_PNG } from '../support/images.js';
+import { type FakeStripe, stripeSignature } from '../support/stripe/fake-stripe-server.js';
 
 /** Ids and links the walk keeps between steps. */
 export type Fixtures = Record<string, string>;
@@ -17,12 +18,22 @@ export type Fixtures = Record<string, string>;
 export interface WalkRequest {
   /** The concrete path with its query (`/products/pro_…?include=prices`). */
   readonly path: string;
+  /** A JSON body. */
   readonly body?: unknown;
+  /** A form, posted `application/x-www-form-urlencoded` as a browser posts the checkout's forms. */
+  readonly form?: Readonly<Record<string, string>>;
+  /** A body sent byte for byte (a provider's signed webhook), with `headers`. */
+  readonly rawBody?: string;
+  readonly headers?: Readonly<Record<string, string>>;
 }
+
+/** Which application a step calls: the walk's sandbox (the default) or live one. */
+export type WalkTarget = 'sandbox' | 'live';
 
 export interface WalkStep {
   /** `method path` exactly as in `API_OPERATIONS` (`get /products/:id`). */
   readonly operation: string;
+  readonly on?: WalkTarget;
   readonly request: (fixtures: Fixtures) => WalkRequest;
   /** Runs after the documented answer was checked: keeps ids for later steps, asserts what the step must show. */
   readonly keep?: (response: ApiResponse, fixtures: Fixtures) => void;
@@ -729,6 +740,12 @@ export const SANDBOX_STEPS: readonly WalkStep[] = [
       for (const kind of ['transaction', 'adjustment', 'report', 'meter', 'usage_balance_unit']) {
         expect(kinds, kind).toContain(kind);
       }
+      // The harness's key, the walk's client token and its saved (then deleted) card.
+      for (const kind of ['api_key', 'client_token', 'payment_method']) expect(kinds, kind).toContain(kind);
+      const types = new Set(response.list.map((event) => String(event.event_type)));
+      for (const type of ['payment_method.saved', 'payment_method.deleted', 'client_token.revoked']) {
+        expect(types, type).toContain(type);
+      }
     },
   },
   { operation: 'get /sandbox-payment-outcome', request: () => ({ path: '/sandbox-payment-outcome' }) },
@@ -741,3 +758,145 @@ export const SANDBOX_STEPS: readonly WalkStep[] = [
     request: () => ({ path: '/sandbox-clock/advance', body: { seconds: 3600 } }),
   },
 ];
+
+const locationOf = (response: ApiResponse) => String(response.headers.get('location'));
+
+/**
+ * The hosted checkout's forms on the sandbox, as a browser posts them: a new customer's details,
+ * then the 3-D Secure card, whose challenge page is shown and passed.
+ */
+export const CHECKOUT_FORM_STEPS: readonly WalkStep[] = [
+  {
+    operation: 'post /checkout/details',
+    before: async (f, api) => {
+      const draft = await api.post('/transactions', { items: [{ price_id: f.oneOffPrice, quantity: 1 }] });
+      expect(draft.entity.status, draft.text).toBe('draft');
+      f.draft = draft.id;
+    },
+    request: (f) => ({
+      path: `/checkout/details?_ptxn=${f.draft}`,
+      form: { email: 'walk-shopper@example.com', country_code: 'GB', postal_code: 'N1 9GU', city: 'London' },
+    }),
+    keep: (response, f) => {
+      expect(locationOf(response)).toBe(`/checkout?_ptxn=${f.draft}`);
+    },
+  },
+  {
+    operation: 'post /checkout/pay',
+    before: async (f) => {
+      f.payForm = JSON.stringify(await checkoutClient(f.sandboxUrl ?? '').form(f.draft ?? '', CARDS.challenge));
+    },
+    request: (f) => ({ path: `/checkout/pay?_ptxn=${f.draft}`, form: JSON.parse(f.payForm ?? '{}') }),
+    keep: (response, f) => {
+      f.challenge = locationOf(response);
+      expect(f.challenge).toMatch(/^\/checkout\/sandbox-authentication\/sbxpay_/);
+    },
+  },
+  {
+    operation: 'get /checkout/sandbox-authentication/:ref',
+    request: (f) => ({ path: f.challenge ?? '' }),
+    keep: (response) => {
+      expect(response.text).toContain('name="outcome" value="pass"');
+    },
+  },
+  {
+    operation: 'post /checkout/sandbox-authentication/:ref',
+    request: (f) => ({ path: f.challenge ?? '', form: { outcome: 'pass' } }),
+    keep: (response, f) => {
+      expect(locationOf(response)).toBe(`/checkout?_ptxn=${f.draft}`);
+    },
+  },
+  {
+    operation: 'get /transactions/:id',
+    // The challenge passed: the checkout's payment completed the transaction.
+    request: (f) => ({ path: `/transactions/${f.draft}` }),
+    keep: (response) => {
+      expect(dataOf(response).status).toBe('completed');
+    },
+  },
+];
+
+/**
+ * Live, through Stripe (the local Stripe-format server) and Stripe.js's path (ADR 1424): the page's
+ * script asks for the PaymentIntent; the browser confirms it at Stripe with a test card (as
+ * Stripe.js does, with the publishable key); Stripe's signed `payment_intent.succeeded` webhook
+ * reaches the account's route and settles the payment; the customer comes back through
+ * `/checkout/return` to the checkout page.
+ */
+export function stripeSteps(stripe: FakeStripe, keys: { webhookSecret: string; publishableKey: string }): WalkStep[] {
+  return [
+    {
+      operation: 'post /checkout/intent',
+      on: 'live',
+      request: (f) => ({
+        path: `/checkout/intent?_ptxn=${f.liveTransaction}`,
+        form: { submission_key: '0123456789abcdef01234567', expected_amount: f.liveAmount ?? '' },
+      }),
+      keep: (response, f) => {
+        expect(dataOf(response)).toMatchObject({ kind: 'checkout' });
+        f.clientSecret = String(dataOf(response).client_secret);
+        f.intent = f.clientSecret.split('_secret_')[0] ?? '';
+        expect(f.intent).toMatch(/^pi_/);
+      },
+    },
+    {
+      operation: 'post /payment-providers/:provider/webhooks/:accountId',
+      on: 'live',
+      before: async (f) => {
+        // The browser confirms the intent at Stripe with a test card, as Stripe.js does.
+        const confirmed = await fetch(`${stripe.baseUrl}/v1/payment_intents/${f.intent}/confirm`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/x-www-form-urlencoded' },
+          body: new URLSearchParams({
+            key: keys.publishableKey,
+            client_secret: f.clientSecret ?? '',
+            'payment_method_data[type]': 'card',
+            'payment_method_data[card][number]': '4242424242424242',
+            'payment_method_data[card][exp_month]': '12',
+            'payment_method_data[card][exp_year]': '2039',
+            'payment_method_data[card][cvc]': '123',
+            return_url: `${f.liveUrl}/checkout/return`,
+          }),
+        });
+        expect(confirmed.status, await confirmed.text()).toBe(200);
+        const event = stripe
+          .objects('evt_')
+          .find(
+            (candidate) =>
+              candidate.type === 'payment_intent.succeeded' &&
+              (candidate.data as { object: { id: string } }).object.id === f.intent,
+          );
+        expect(event, 'Stripe recorded payment_intent.succeeded').toBeDefined();
+        f.stripeEvent = JSON.stringify(event);
+      },
+      request: (f) => ({
+        path: `/payment-providers/stripe/webhooks/${f.liveAccount}`,
+        rawBody: f.stripeEvent ?? '',
+        headers: {
+          'content-type': 'application/json; charset=utf-8',
+          'stripe-signature': stripeSignature(f.stripeEvent ?? '', keys.webhookSecret),
+        },
+      }),
+      keep: (response) => {
+        // The webhook arrives before the customer is back: it settles the payment.
+        expect(dataOf(response)).toMatchObject({ kind: 'payment_succeeded', outcome: 'applied' });
+      },
+    },
+    {
+      operation: 'get /checkout/return',
+      on: 'live',
+      request: (f) => ({ path: `/checkout/return?_ptxn=${f.liveTransaction}&redirect_status=succeeded` }),
+      keep: (response, f) => {
+        expect(locationOf(response)).toBe(`/checkout?_ptxn=${f.liveTransaction}`);
+      },
+    },
+    {
+      operation: 'get /transactions/:id',
+      on: 'live',
+      request: (f) => ({ path: `/transactions/${f.liveTransaction}` }),
+      keep: (response) => {
+        expect(dataOf(response).status).toBe('completed');
+      },
+    },
+  ];
+}

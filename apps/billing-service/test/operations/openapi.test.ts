@@ -7,11 +7,14 @@
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { RESPONSE_SCHEMAS } from '@drawdown/billing-contract';
+import { EVENT_DATA, RESPONSE_SCHEMAS } from '@drawdown/billing-contract';
 import {
+  ALL_PERMISSIONS,
   CATALOGUE_TYPES,
   DISCOUNT_STATUSES,
   DISCOUNT_TYPES,
+  EVENT_TYPE_NAMES,
+  EVENT_TYPES,
   NOTIFICATION_STATUSES,
   REPORT_TYPES,
   SCENARIO_TYPES,
@@ -194,5 +197,81 @@ describe('the response schemas', () => {
     } finally {
       await harness.close();
     }
+  });
+});
+
+describe('event data', () => {
+  const emitted = EVENT_TYPE_NAMES.filter((type) => EVENT_TYPES[type].emitted !== 'never');
+
+  it('is documented field by field for every event type the service records', () => {
+    const covered = Object.keys(EVENT_DATA);
+    expect(emitted.filter((type) => !covered.includes(type) && !covered.includes(type.split('.')[0] ?? ''))).toEqual(
+      [],
+    );
+  });
+
+  it('is checked by type: API keys, client tokens and payment methods carry their notification shapes only', async () => {
+    const document = (await dereference(structuredClone(openApiDocument()) as never)) as unknown as Document;
+    const ajv = new Ajv2020({ strict: false, allErrors: true });
+    addFormats.default(ajv);
+    const check = ajv.compile(
+      document.paths['/events']?.get?.responses['200']?.content?.['application/json']?.schema ?? {},
+    );
+    const at = '2026-01-01T10:00:00.000Z';
+    const accepts = (eventType: string, data: unknown) =>
+      check({
+        data: [{ event_id: 'evt_01h0000000000000000000000a', event_type: eventType, occurred_at: at, data }],
+        meta: {
+          request_id: 'r',
+          pagination: { per_page: 1, next: 'http://x/events', has_more: false, estimated_total: 1 },
+        },
+      });
+    const apiKey = {
+      id: 'apikey_01h0000000000000000000000a',
+      name: 'CRM',
+      description: null,
+      key: 'pdl_live_apikey_01h0000000****',
+      status: 'active',
+      permissions: [...ALL_PERMISSIONS],
+      expires_at: null,
+      last_used_at: null,
+      created_at: at,
+      updated_at: at,
+    };
+    expect(accepts('api_key.created', apiKey), JSON.stringify(check.errors)).toBe(true);
+    expect(accepts('api_key.created', { ...apiKey, secret: 'x' })).toBe(false);
+    expect(accepts('api_key.created', { ...apiKey, key: 'pdl_live_apikey_01h0000000000000000000000a_secret' })).toBe(
+      false,
+    );
+    expect(accepts('api_key.revoked', { ...apiKey, status: 'paused' })).toBe(false);
+    const clientToken = {
+      id: 'ctkn_01h0000000000000000000000a',
+      token: 'test_…a1b2',
+      name: 'Shop',
+      description: null,
+      status: 'revoked',
+      created_at: at,
+      updated_at: at,
+      revoked_at: at,
+    };
+    expect(accepts('client_token.revoked', clientToken), JSON.stringify(check.errors)).toBe(true);
+    expect(accepts('client_token.revoked', { ...clientToken, id: 'apikey_01h0000000000000000000000a' })).toBe(false);
+    const method = {
+      id: 'paymtd_01h0000000000000000000000a',
+      customer_id: 'ctm_01h0000000000000000000000a',
+      address_id: 'add_01h0000000000000000000000a',
+      type: 'card',
+      origin: 'subscription',
+      saved_at: at,
+      updated_at: at,
+    };
+    expect(accepts('payment_method.saved', method), JSON.stringify(check.errors)).toBe(true);
+    expect(accepts('payment_method.deleted', { ...method, deletion_reason: 'api' })).toBe(true);
+    // The notification carries no card details, and a deletion says why.
+    const card = { type: 'visa', last4: '4242', expiry_month: 12, expiry_year: 2039, cardholder_name: 'Ada' };
+    expect(accepts('payment_method.saved', { ...method, card })).toBe(false);
+    expect(accepts('payment_method.saved', { ...method, deletion_reason: 'api' })).toBe(false);
+    expect(accepts('payment_method.deleted', method)).toBe(false);
+    expect(accepts('payment_method.deleted', { ...method, deletion_reason: 'expired' })).toBe(false);
   });
 });

@@ -3,7 +3,8 @@
  * exercised with the sandbox provider on both engines: a renewal whose first attempt failed
  * (`renewal_payments: failure`) is charged again with the subscription's saved card, once, and
  * the subscription comes back from past due; a card that declines off-session leaves both past
- * due; a second charge of a settled transaction is refused.
+ * due; a second charge of a settled transaction is refused. Each payment names the saved card as the
+ * documented card summary, declined ones too, and so does a renewal the sandbox clock charges.
  */
 import type { Caller } from '@drawdown/billing-core';
 import { type BillingHarness, ENGINES, startBillingHarness } from '@drawdown/testkit';
@@ -76,7 +77,33 @@ describe.each(ENGINES)('%s: off-session charges of saved methods', (engine) => {
     expect(charged.status).toBe('past_due');
     expect(charged.payments).toMatchObject([{ status: 'error' }, { status: 'error', errorCode: 'declined' }]);
     expect(charged.payments[1]?.paymentMethodId).toMatch(/^paymtd_/);
+    // The declined payment names the saved card, as the documented card summary (ADR 1451).
+    const wire = (await sandbox.get(`/transactions/${renewalId}`)).entity.payments as { method_details: unknown }[];
+    expect(wire[1]?.method_details).toMatchObject({
+      type: 'card',
+      card: { type: 'visa', last4: '3184', expiry_month: 12 },
+    });
     expect((await sandbox.get(`/subscriptions/${subscriptionId}`)).entity.status).toBe('past_due');
+  });
+
+  it('names the saved card on a renewal the sandbox clock charges automatically', async () => {
+    const buyer = await createBuyer(sandbox, 'GB');
+    const created = await createTransaction(sandbox, {
+      items: [{ price_id: priceId, quantity: 1 }],
+      customer_id: buyer.customerId,
+      address_id: buyer.addressId,
+    });
+    expect((await checkoutClient(harness.sandboxUrl).pay(String(created.id), CARDS.success)).status).toBe(303);
+    const subscriptionId = String((await sandbox.get(`/transactions/${created.id}`)).entity.subscription_id);
+    const advanced = await sandbox.post('/sandbox-clock/advance', { seconds: 32 * 86_400 });
+    expect(advanced.status, advanced.text).toBe(200);
+    const renewals = await sandbox.get(
+      `/transactions?subscription_id=${subscriptionId}&origin=subscription_recurring&status=completed`,
+    );
+    expect(renewals.list, renewals.text).toHaveLength(1);
+    expect(renewals.list[0]?.payments).toMatchObject([
+      { status: 'captured', method_details: { type: 'card', card: { type: 'visa', last4: '4242', expiry_month: 12 } } },
+    ]);
   });
 
   it('charges concurrently requested renewals once', async () => {

@@ -7,41 +7,12 @@
  * configured for every account; its webhooks use the one route every provider's do
  * (`/payment-providers/{provider}/webhooks/{account_id}`, ADR 1425).
  */
-import { BillingError, type PaymentProvider, type ProviderNotification } from '@drawdown/billing-core';
 import { type BillingHarness, ENGINES, startBillingHarness } from '@drawdown/testkit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type ApiClient, harnessClients } from '../support/api-client.js';
 import { createBuyer, createOneOffPrice, createTransaction } from '../transactions/transaction-fixtures.js';
 import { CARDS, checkoutClient } from './checkout-client.js';
-
-const CARD = { type: 'mastercard', last4: '4444', expiryMonth: 1, expiryYear: 2040, cardholderName: 'Ada' };
-
-/** Answers every payment `pending`; its notifications are JSON with a shared-secret header. */
-const remoteProvider: PaymentProvider = {
-  name: 'remotepay',
-  payCheckout: async (request) => ({ status: 'pending', providerPaymentRef: `rp_${request.attemptId}` }),
-  chargeSavedMethod: async (request) => ({ status: 'pending', providerPaymentRef: `rp_${request.attemptId}` }),
-  setUpMethod: async (request) => ({ status: 'pending', providerPaymentRef: `rp_${request.attemptId}` }),
-  resumeAttempt: async (_scope, ref) => ({ status: 'pending', providerPaymentRef: ref }),
-  detachMethod: async () => {},
-  async readNotification(incoming): Promise<ProviderNotification> {
-    if (incoming.headers['x-remotepay-signature'] !== 'valid') {
-      throw new BillingError('provider_notification_invalid', 'The signature does not verify.');
-    }
-    const body = JSON.parse(incoming.rawBody) as { id: string; type: string; ref: string };
-    const method = { providerMethodRef: 'rpm_1', type: 'card' as const, card: CARD };
-    if (body.type === 'succeeded') {
-      return { kind: 'payment_succeeded', notificationRef: body.id, providerPaymentRef: body.ref, method };
-    }
-    return {
-      kind: 'payment_declined',
-      notificationRef: body.id,
-      providerPaymentRef: body.ref,
-      errorCode: 'declined',
-      method,
-    };
-  },
-};
+import { remoteProvider } from './remote-provider.js';
 
 describe.each(ENGINES)('%s: provider notifications', (engine) => {
   let harness: BillingHarness;

@@ -50,6 +50,8 @@ export interface RequestOptions {
   readonly headers?: Readonly<Record<string, string>>;
   /** The Authorization header; `null` sends none. Defaults to `Bearer <client key>`. */
   readonly authorization?: string | null;
+  /** `manual` answers a redirect itself instead of following it. */
+  readonly redirect?: 'follow' | 'manual';
 }
 
 export interface ApiClient {
@@ -74,7 +76,12 @@ export function apiClient(baseUrl: string, key: string): ApiClient {
     if (body !== undefined && !Object.keys(headers).some((name) => name.toLowerCase() === 'content-type')) {
       headers['Content-Type'] = 'application/json';
     }
-    const response = await fetch(`${baseUrl}${path}`, { method, headers, ...(body === undefined ? {} : { body }) });
+    const response = await fetch(`${baseUrl}${path}`, {
+      method,
+      headers,
+      redirect: options.redirect ?? 'follow',
+      ...(body === undefined ? {} : { body }),
+    });
     const text = await response.text();
     let parsed: WireBody = {};
     try {

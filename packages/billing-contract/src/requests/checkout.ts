@@ -10,23 +10,37 @@ export const UpdateCheckoutSettingsBody = z.strictObject({
 });
 
 /**
- * The checkout page's form (`application/x-www-form-urlencoded`). Card fields reach only the
- * sandbox provider; a live provider's page sends its own token instead.
+ * The checkout page's details form (`application/x-www-form-urlencoded`, `POST /checkout/details`):
+ * the customer's email and the address the tax is computed for.
  */
-export const CheckoutFormBody = z.strictObject({
-  submission_key: z.string().max(64),
+export const CheckoutDetailsFormBody = z.strictObject({
   email: z.string().max(320),
   country_code: z.string().max(2),
   postal_code: z.string().max(100).optional(),
   region: z.string().max(100).optional(),
   city: z.string().max(200).optional(),
   first_line: z.string().max(300).optional(),
+});
+
+/**
+ * The checkout page's payment form (`POST /checkout/pay`): the one-time key and the amount the page
+ * showed, which the payment must equal. Card fields reach only the sandbox provider; a live
+ * provider's page sends its own token (`provider_token`) instead.
+ */
+export const CheckoutPayFormBody = z.strictObject({
+  submission_key: z.string().max(64),
+  expected_amount: z.string().max(20),
   cardholder_name: z.string().max(200).optional(),
   card_number: z.string().max(32).optional(),
   card_expiry: z.string().max(7).optional(),
   card_cvc: z.string().max(4).optional(),
   provider_token: z.string().max(500).optional(),
   save_method: z.literal('on').optional(),
+});
+
+/** The sandbox's 3-D Secure challenge page's form: pass or fail the challenge. */
+export const SandboxChallengeFormBody = z.strictObject({
+  outcome: z.enum(['pass', 'fail']),
 });
 
 /**

@@ -29,3 +29,25 @@ export const CustomerAuthToken = entity(
     expires_at: timestamp,
   }),
 );
+
+/**
+ * An API key as `api_key.*` events carry it (the public API's API key notification): never the
+ * secret; `key` is the token's public part with the secret masked. Drawdown keys have no
+ * description and do not record their last use, so both are null.
+ */
+export const ApiKeyEventData = entity(
+  'ApiKeyEventData',
+  'An API key as its events carry it: `key` is masked, never the secret.',
+  z.strictObject({
+    id: id('apikey'),
+    name: z.string(),
+    description: z.string().nullable(),
+    key: z.string().regex(/^pdl_(live|sdbx)_apikey_[a-z\d_]*\*{4}$/),
+    status: z.enum(['active', 'expired', 'revoked']),
+    permissions: z.array(z.string().regex(/^[a-z_]+\.(read|write)$/)),
+    expires_at: nullableTimestamp,
+    last_used_at: nullableTimestamp,
+    created_at: timestamp,
+    updated_at: timestamp,
+  }),
+);

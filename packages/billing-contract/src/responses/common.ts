@@ -49,7 +49,18 @@ export const importMeta = z.null();
 
 /** What Drawdown keeps of a card (never its number): on a payment method and a payment's `method_details`. */
 export const cardSummary = z.strictObject({
-  type: z.string(),
+  type: z.enum([
+    'american_express',
+    'diners_club',
+    'discover',
+    'jcb',
+    'mada',
+    'maestro',
+    'mastercard',
+    'union_pay',
+    'unknown',
+    'visa',
+  ]),
   last4: z.string().regex(/^\d{4}$/),
   expiry_month: z.number().int().min(1).max(12),
   expiry_year: z.number().int(),

@@ -4,10 +4,12 @@
  * delivery logs, and the webhook simulator (simulation types, simulations, runs, run events).
  */
 import { z } from 'zod';
+import { ApiKeyEventData, ClientToken } from './access.js';
 import { Address, Business, Customer, Meter, Price, Product, UsageBalance, UsageBalanceUnit } from './catalogue.js';
 import { entity, id, nullableTimestamp, timestamp } from './common.js';
 import { Discount, DiscountGroup } from './discounts.js';
 import { Report } from './operations.js';
+import { PaymentMethodDeletedEventData, PaymentMethodSavedEventData } from './payments.js';
 import { Subscription } from './subscriptions.js';
 import { Adjustment, Transaction } from './transactions.js';
 
@@ -15,12 +17,18 @@ import { Adjustment, Transaction } from './transactions.js';
 const eventTypeName = z.string().regex(/^[a-z_]+\.[a-z_]+$/);
 
 /**
- * The entity an event's `data` holds, by the event type's prefix (`transaction.paid` → Transaction).
- * The document turns this into one `if`/`then` per prefix on events and notification payloads.
+ * The entity an event's `data` holds, by the event type's prefix (`transaction.paid` → Transaction),
+ * or by the whole event type where the types of one prefix carry different shapes
+ * (`payment_method.deleted` adds `deletion_reason`). The document turns this into one `if`/`then`
+ * per entry on events and notification payloads.
  */
 export const EVENT_DATA: Readonly<Record<string, z.ZodType>> = {
   address: Address,
   adjustment: Adjustment,
+  api_key: ApiKeyEventData,
+  client_token: ClientToken,
+  'payment_method.saved': PaymentMethodSavedEventData,
+  'payment_method.deleted': PaymentMethodDeletedEventData,
   business: Business,
   customer: Customer,
   discount: Discount,

@@ -12,7 +12,8 @@ export const PaymentMethod = entity(
   z.strictObject({
     id: id('paymtd'),
     customer_id: id('ctm'),
-    address_id: id('add').nullable(),
+    // Never null: a method is saved only by a checkout payment, which needs the customer's address.
+    address_id: id('add'),
     type: z.literal('card'),
     card: cardSummary,
     paypal: z.null(),
@@ -21,6 +22,29 @@ export const PaymentMethod = entity(
     saved_at: timestamp,
     updated_at: timestamp,
   }),
+);
+
+/** What `payment_method.*` events carry: the public API's payment method notification, no card details. */
+const paymentMethodEventFields = {
+  id: id('paymtd'),
+  customer_id: id('ctm'),
+  address_id: id('add'),
+  type: z.literal('card'),
+  origin: z.enum(['saved_during_purchase', 'subscription']),
+  saved_at: timestamp,
+  updated_at: timestamp,
+};
+
+export const PaymentMethodSavedEventData = entity(
+  'PaymentMethodSavedEventData',
+  'A saved payment method as `payment_method.saved` carries it: who and how, never the card.',
+  z.strictObject(paymentMethodEventFields),
+);
+
+export const PaymentMethodDeletedEventData = entity(
+  'PaymentMethodDeletedEventData',
+  'A deleted payment method as `payment_method.deleted` carries it, with why it was deleted.',
+  z.strictObject({ ...paymentMethodEventFields, deletion_reason: z.enum(['replaced_by_newer_version', 'api']) }),
 );
 
 export const CheckoutSettings = entity(

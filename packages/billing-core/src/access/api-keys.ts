@@ -161,8 +161,8 @@ export function apiKeyStatus(key: ApiKey, now: number): 'active' | 'expired' | '
 }
 
 /**
- * An API key as its events carry it: never the secret or its hash. `key` is the token's public
- * part with the secret masked, as the reference shows keys after creation.
+ * An API key as its events carry it: never the secret or its hash. `key` is masked as the
+ * reference shows keys after creation (`pdl_live_apikey_01jkdpbhaz****`).
  */
 export interface ApiKeyEventEntity {
   readonly id: string;
@@ -182,7 +182,8 @@ export function apiKeyEventEntity(key: ApiKey, at: string): ApiKeyEventEntity {
     id: key.id,
     name: key.name,
     description: null,
-    key: `pdl_${ENVIRONMENT_TAG[key.environment]}_apikey_${key.id.slice('apikey_'.length)}_****`,
+    // As the public API masks keys: the prefix and the first ten characters of the id, then four stars.
+    key: `pdl_${ENVIRONMENT_TAG[key.environment]}_apikey_${key.id.slice('apikey_'.length, 'apikey_'.length + 10)}****`,
     status: apiKeyStatus(key, Date.parse(at)),
     permissions: key.permissions,
     expiresAt: key.expiresAt,

@@ -741,6 +741,11 @@ async function recordDecline(
 ): Promise<void> {
   if (!PAYABLE.has(transaction.status)) return;
   if (attempt.kind === 'off_session') {
+    // The card charged is the saved method's: a provider's decline may not describe it (the
+    // sandbox's off-session answer knows only the card's behaviour).
+    const charged = attempt.paymentMethodId
+      ? await tx.paymentMethods.findById(context.scope, attempt.paymentMethodId)
+      : undefined;
     await recordPaymentInTransaction(
       context,
       tx,
@@ -752,7 +757,7 @@ async function recordDecline(
         errorCode,
         paymentAttemptId: attempt.id,
         paymentMethodId: attempt.paymentMethodId,
-        card: method?.card ?? null,
+        card: charged?.card ?? method?.card ?? null,
         amount: attempt.amount,
       },
       {},

@@ -246,7 +246,7 @@ const EXAMPLES: Readonly<Record<string, WireData>> = {
     id: 'apikey_01jhexamp1e0000000000000ak',
     name: 'Example key',
     description: null,
-    key: 'pdl_sdbx_apikey_01jhexamp1e0000000000000ak_****',
+    key: 'pdl_sdbx_apikey_01jhexamp1****',
     status: 'active',
     permissions: ['product.read'],
     expires_at: null,
@@ -337,5 +337,7 @@ export function entityOfEventType(eventType: string): string {
 export function examplePayload(eventType: string): WireData {
   const example = EXAMPLES[entityOfEventType(eventType)];
   if (!example) throw new Error(`No example payload for ${eventType}.`);
-  return JSON.parse(JSON.stringify(example)) as WireData;
+  const payload = JSON.parse(JSON.stringify(example)) as WireData;
+  // A deletion says why, as the public API's payment_method.deleted does.
+  return eventType === 'payment_method.deleted' ? { ...payload, deletion_reason: 'api' } : payload;
 }

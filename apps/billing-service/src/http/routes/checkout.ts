@@ -11,7 +11,12 @@
  * forms and redirects keep `?locale=`.
  */
 import { randomBytes } from 'node:crypto';
-import { BrowserCheckoutBody, CheckoutFormBody } from '@drawdown/billing-contract';
+import {
+  BrowserCheckoutBody,
+  CheckoutDetailsFormBody,
+  CheckoutPayFormBody,
+  SandboxChallengeFormBody,
+} from '@drawdown/billing-contract';
 import {
   BillingError,
   type CheckoutView,
@@ -76,7 +81,14 @@ function refuseCrossSite(c: Context<AppEnv>): void {
   }
 }
 
-async function readForm(c: Context<AppEnv>) {
+/** What each form may hold, and how long each field may be: the documented form bodies. */
+type FormSchema =
+  | typeof BrowserCheckoutBody
+  | typeof CheckoutDetailsFormBody
+  | typeof CheckoutPayFormBody
+  | typeof SandboxChallengeFormBody;
+
+async function readForm(c: Context<AppEnv>, schema: FormSchema) {
   const raw = await c.req.parseBody();
   const values: Record<string, string> = {};
   for (const [name, value] of Object.entries(raw)) {
@@ -88,8 +100,12 @@ async function readForm(c: Context<AppEnv>) {
     }
     values[name] = value;
   }
-  const parsed = CheckoutFormBody.partial().passthrough().safeParse(values);
-  if (!parsed.success) throw BillingError.invalidField('form', 'has a field that is too long');
+  const parsed = schema.partial().passthrough().safeParse(values);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0];
+    const field = String(issue?.path[0] ?? 'form').slice(0, 40);
+    throw BillingError.invalidField(field, issue?.code === 'too_big' ? 'is too long' : 'is not an allowed value');
+  }
   return values;
 }
 
@@ -215,6 +231,7 @@ export function registerCheckoutRoutes(
   /** Runs a form's action; a refusal re-renders the page with the message and what was entered (never card details). */
   async function handleForm(
     c: Context<AppEnv>,
+    schema: FormSchema,
     action: (
       transactionId: string,
       form: Record<string, string>,
@@ -224,7 +241,7 @@ export function registerCheckoutRoutes(
     const transactionId = transactionIdOf(c);
     const locale = localeOf(c);
     refuseCrossSite(c);
-    const form = await readForm(c);
+    const form = await readForm(c, schema);
     try {
       const view = await c.var.useCases.openCheckout(environment, transactionId);
       const redirect = await action(transactionId, form, localeOf(c, view));
@@ -259,7 +276,7 @@ export function registerCheckoutRoutes(
   });
 
   app.post('/checkout/details', (c) =>
-    handleForm(c, async (transactionId, form, locale) => {
+    handleForm(c, CheckoutDetailsFormBody, async (transactionId, form, locale) => {
       checkAddressForm(form, locale);
       await c.var.useCases.setCheckoutDetails(environment, transactionId, {
         email: form.email ?? '',
@@ -276,7 +293,7 @@ export function registerCheckoutRoutes(
   );
 
   app.post('/checkout/pay', (c) =>
-    handleForm(c, async (transactionId, form, locale) => {
+    handleForm(c, CheckoutPayFormBody, async (transactionId, form, locale) => {
       const view = await c.var.useCases.submitCheckout(environment, transactionId, {
         submissionKey: form.submission_key ?? '',
         expectedAmount: form.expected_amount ?? '',
@@ -298,7 +315,7 @@ export function registerCheckoutRoutes(
   app.post('/checkout/intent', async (c) => {
     const transactionId = transactionIdOf(c);
     refuseCrossSite(c);
-    const form = await readForm(c);
+    const form = await readForm(c, BrowserCheckoutBody);
     const parsed = BrowserCheckoutBody.safeParse(form);
     if (!parsed.success) {
       const field = String(parsed.error.issues[0]?.path[0] ?? 'form');
@@ -331,7 +348,7 @@ export function registerCheckoutRoutes(
     app.post('/checkout/sandbox-authentication/:ref', async (c) => {
       refuseCrossSite(c);
       const ref = c.req.param('ref');
-      const form = await readForm(c);
+      const form = await readForm(c, SandboxChallengeFormBody);
       if (form.outcome !== 'pass' && form.outcome !== 'fail') {
         throw BillingError.invalidField('outcome', 'must be pass or fail');
       }

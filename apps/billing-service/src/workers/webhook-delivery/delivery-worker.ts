@@ -18,7 +18,8 @@ import {
   type RetrySchedule,
   type UseCases,
 } from '@drawdown/billing-core';
-import { createPollingWorker } from '../polling-worker.js';
+import type { Spans } from '../../operations/spans.js';
+import { type BatchRecord, createPollingWorker } from '../polling-worker.js';
 import type { DestinationGuard, ResolveHost } from './destination-guard.js';
 import { sendSignedWebhook } from './send-signed-webhook.js';
 import { webhookBody } from './webhook-body.js';
@@ -76,6 +77,8 @@ export interface WebhookDeliveryWorkerInput {
   readonly onAttempt?: ((outcome: 'delivered' | 'rejected' | 'failed') => void) | undefined;
   /** The billing portal's address per environment, for subscriptions' `management_urls` (ADR 1440). */
   readonly portalUrlFor?: ((environment: Environment) => string) | undefined;
+  /** Where batches and attempts are traced (ADR 1452); nowhere when absent. */
+  readonly spans?: Spans | undefined;
 }
 
 function outcomeLabel(outcome: DeliveryOutcome): 'delivered' | 'rejected' | 'failed' {
@@ -99,8 +102,9 @@ export function createWebhookDeliveryWorker(input: WebhookDeliveryWorkerInput): 
         endpointSecretKey: claim.setting.endpointSecretKey,
         body: webhookBody(claim.event, claim.notification.id, input.portalUrlFor?.(claim.scope.environment)),
         signedAt: Math.floor(wallClock.now() / 1_000),
+        attempt: claim.notification.timesAttempted + 1,
       },
-      { guard, options, stopSignal: stopping.signal },
+      { guard, options, stopSignal: stopping.signal, spans: input.spans },
     );
   }
 
@@ -167,8 +171,9 @@ export function createWebhookDeliveryWorker(input: WebhookDeliveryWorkerInput): 
     inFlight.set(claim.notification.id, running);
   }
 
-  async function runBatch(): Promise<boolean> {
+  async function runBatch(batch: BatchRecord): Promise<boolean> {
     const fannedOut = await useCases.fanOutEvents(options.fanOutBatchSize);
+    batch.count('events_fanned_out', fannedOut);
     const free = options.maxInFlight - inFlight.size;
     let claimed = 0;
     if (free > 0 && !stopping.signal.aborted) {
@@ -181,6 +186,7 @@ export function createWebhookDeliveryWorker(input: WebhookDeliveryWorkerInput): 
       });
       for (const claim of claims) launch(claim);
       claimed = claims.length;
+      batch.count('notifications_claimed', claimed);
     }
     return fannedOut >= options.fanOutBatchSize || (free > 0 && claimed === free);
   }
@@ -190,6 +196,7 @@ export function createWebhookDeliveryWorker(input: WebhookDeliveryWorkerInput): 
     runBatch,
     idleMs: options.pollIntervalMs,
     onError: input.onError,
+    spans: input.spans,
   });
 
   return {

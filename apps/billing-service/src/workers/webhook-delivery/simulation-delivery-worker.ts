@@ -6,6 +6,7 @@
  * event is attempted once: a failure is recorded, and a replay sends it again.
  */
 import type { ClaimedSimulationRun, Clock, UseCases } from '@drawdown/billing-core';
+import type { Spans } from '../../operations/spans.js';
 import { createPollingWorker, type Worker } from '../polling-worker.js';
 import type { DestinationGuard } from './destination-guard.js';
 import { type SendOptions, sendSignedWebhook } from './send-signed-webhook.js';
@@ -24,6 +25,8 @@ export function createSimulationDeliveryWorker(input: {
   readonly guard: DestinationGuard;
   readonly options: SimulationDeliveryOptions;
   readonly onError: (message: string, error: unknown) => void;
+  /** Where batches and attempts are traced (ADR 1452); nowhere when absent. */
+  readonly spans?: Spans | undefined;
 }): Worker {
   const { useCases, wallClock, guard, options } = input;
   const stopping = new AbortController();
@@ -49,8 +52,9 @@ export function createSimulationDeliveryWorker(input: {
             endpointSecretKey: setting.endpointSecretKey,
             body,
             signedAt: Math.floor(wallClock.now() / 1_000),
+            attempt: 1,
           },
-          { guard, options, stopSignal: stopping.signal },
+          { guard, options, stopSignal: stopping.signal, spans: input.spans },
         );
         if (stopping.signal.aborted) return;
         await useCases.recordSimulatedDelivery(
@@ -70,9 +74,11 @@ export function createSimulationDeliveryWorker(input: {
     name: 'simulation delivery',
     idleMs: options.pollIntervalMs,
     onError: input.onError,
-    runBatch: async () => {
+    spans: input.spans,
+    runBatch: async (batch) => {
       if (stopping.signal.aborted) return false;
       const claims = await useCases.claimDueSimulationRuns({ limit: options.maxRunsInFlight, leaseMs });
+      batch.count('runs_claimed', claims.length);
       const results = await Promise.allSettled(claims.map(sendRun));
       for (const result of results) {
         if (result.status === 'rejected') input.onError('sending a simulation run failed', result.reason);

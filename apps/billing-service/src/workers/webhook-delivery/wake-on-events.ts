@@ -5,16 +5,7 @@
  * events written by other processes are found by polling.
  */
 import type { EventLog, Repositories, Store } from '@drawdown/billing-core';
-
-function forwarding<T extends object>(target: T, overrides: Partial<T>): T {
-  return new Proxy(target, {
-    get(object, property) {
-      if (Object.hasOwn(overrides, property)) return overrides[property as keyof T];
-      const value: unknown = Reflect.get(object, property, object);
-      return typeof value === 'function' ? value.bind(object) : value;
-    },
-  });
-}
+import { forwarding } from '../../infrastructure/forwarding.js';
 
 /** The same store, whose committed transactions call `wake` when they appended an event. */
 export function wakeOnEvents(store: Store, wake: () => void): Store {
