@@ -241,14 +241,27 @@ export const TRANSACTION_STEPS: readonly WalkStep[] = [
     operation: 'post /pricing-preview',
     request: (f) => ({
       path: '/pricing-preview',
-      body: { items: checkoutItems(f), customer_id: f.customer, address_id: f.address, currency_code: 'USD' },
+      body: {
+        items: checkoutItems(f),
+        customer_id: f.customer,
+        address_id: f.address,
+        currency_code: 'USD',
+        discount_id: f.discount,
+      },
     }),
   },
   {
     operation: 'post /transactions/preview',
     request: (f) => ({
       path: '/transactions/preview',
-      body: { items: checkoutItems(f), customer_id: f.customer, address_id: f.address, currency_code: 'USD' },
+      body: {
+        items: checkoutItems(f),
+        customer_id: f.customer,
+        address_id: f.address,
+        business_id: f.business,
+        currency_code: 'USD',
+        discount_id: f.discount,
+      },
     }),
   },
   {
