@@ -8,10 +8,11 @@
  */
 import { TAX_RATE_DATASET } from '@drawdown/billing-core';
 import { type BillingHarness, ENGINES, startBillingHarness } from '@drawdown/testkit';
-import { type Environment, Paddle } from '@paddle/paddle-node-sdk';
+import type { Paddle } from '@paddle/paddle-node-sdk';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type ApiClient, expectInvalidField, harnessClients } from '../support/api-client.js';
 import { createProduct, unique } from '../support/catalogue-fixtures.js';
+import { officialSdk } from '../support/official-sdk.js';
 
 /** Public addresses of well-known national networks, each in the dataset's country. */
 const KNOWN = [
@@ -31,10 +32,7 @@ describe.each(ENGINES)('%s: previews located by customer_ip_address', (engine) =
   beforeAll(async () => {
     harness = await startBillingHarness({ engine });
     ({ sandbox } = harnessClients(harness));
-    paddle = new Paddle(harness.sandboxKey, {
-      environment: harness.sandboxUrl as Environment,
-      logLevel: 'none' as never,
-    });
+    paddle = officialSdk(harness.sandboxKey, harness.sandboxUrl);
     const settings = await sandbox.patch('/tax-settings', { default_tax_mode: 'location', seller_country_code: 'DE' });
     expect(settings.status, settings.text).toBe(200);
     const productId = await createProduct(sandbox, { name: 'Seat' });
