@@ -281,6 +281,16 @@ describe.each(ENGINES)('%s: webhook delivery', (engine) => {
       expect(original.replayed_at).toEqual(expect.any(String));
 
       const livePaddle = officialSdk(harness.liveKey, harness.liveUrl);
+      // The SDK's delivery logs, two a page: the three failed attempts across two pages. (The SDK's
+      // query type makes `after` required; the API and the SDK's own paging do not need it.)
+      const sdkLogs = [];
+      for await (const log of livePaddle.notifications.getLogs(String(failed?.id), { perPage: 2 } as Parameters<
+        Paddle['notifications']['getLogs']
+      >[1])) {
+        sdkLogs.push(log);
+      }
+      expect(sdkLogs.map((log) => log.responseCode)).toEqual([503, 503, 503]);
+      expect(sdkLogs.every((log) => /^ntflog_[a-z\d]{26}$/.test(log.id) && log.attemptedAt !== '')).toBe(true);
       const again = await livePaddle.notifications.replay(String(failed?.id));
       await receiver.waitFor('the SDK replay', () => requestsFor(receiver, again.notificationId).length === 1);
       expectAllVerified(receiver);
