@@ -108,6 +108,22 @@ describe.each(ENGINES)('%s: VAT ids checked with VIES', (engine) => {
     expect(vies.checksOf('FR11111111111')).toBe(1);
   });
 
+  it('checks the business a transaction update names before rebuilding it', async () => {
+    vies.register('NL123456789B01', { name: 'Amsterdam BV', address: 'DAM 1, 1012 JS AMSTERDAM' });
+    const registered = await buyer('NL', '1012 JS', 'NL123456789B01');
+    const transaction = await paddle.transactions.create({
+      items: [{ priceId: oneOffPrice, quantity: 1 }],
+      customerId: registered.customerId,
+      addressId: registered.addressId,
+    });
+    // A consumer in the Netherlands: 21% inside the price, 10000 × 0.21 / 1.21 → 1736.
+    expect(transaction.details?.totals).toMatchObject({ tax: '1736' });
+    expect(vies.checksOf('NL123456789B01')).toBe(0);
+    const updated = await paddle.transactions.update(transaction.id, { businessId: registered.businessId });
+    expect(updated.details?.totals).toMatchObject({ subtotal: '10000', tax: '0', total: '10000' });
+    expect(vies.checksOf('NL123456789B01')).toBe(1);
+  });
+
   it('falls back to the format when VIES is down, records the id unverified and asks again next time', async () => {
     vies.setDown('IT', 'MS_UNAVAILABLE');
     try {
