@@ -440,10 +440,6 @@ export function createUseCases(ports: UseCasePorts) {
   });
 
   /**
-   * A subscription use case whose charge, in live with a provider, is then taken from the
-   * subscription's saved method, outside the database transaction that issued it (ADR 1423).
-   */
-  /**
    * Before a subscription use case `(context, id, input?)` opens its database transaction, the
    * VAT id of the business its charge will name (the input's `businessId`, else the
    * subscription's) is checked with VIES (ADR 1437).
@@ -464,6 +460,10 @@ export function createUseCases(ports: UseCasePorts) {
     });
   }
 
+  /**
+   * A subscription use case whose charge, in live with a provider, is then taken from the
+   * subscription's saved method, outside the database transaction that issued it (ADR 1423).
+   */
   function thenChargeSavedMethod<Args extends unknown[]>(
     useCase: (context: OperationContext, ...args: Args) => Promise<Subscription>,
   ): (caller: Caller, ...args: Args) => Promise<Subscription> {

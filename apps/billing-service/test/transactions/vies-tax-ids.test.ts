@@ -44,7 +44,7 @@ describe.each(ENGINES)('%s: VAT ids checked with VIES', (engine) => {
   beforeAll(async () => {
     vies = await startFakeVies();
     // A short timeout so the hanging register is given up on quickly; loopback answers take milliseconds.
-    harness = await startBillingHarness({ engine, viesUrl: vies.baseUrl, vatIdTimeoutMs: 2_000 });
+    harness = await startBillingHarness({ engine, viesUrl: vies.baseUrl, vatIdTimeoutMs: 3_000 });
     ({ sandbox } = harnessClients(harness));
     paddle = new Paddle(harness.sandboxKey, {
       environment: harness.sandboxUrl as Environment,
@@ -155,6 +155,32 @@ describe.each(ENGINES)('%s: VAT ids checked with VIES', (engine) => {
     } finally {
       vies.setDown('ES', null);
     }
+  });
+
+  it('checks the business a subscription update names before the change, and its renewals reverse charge', async () => {
+    vies.register('ATU12345678', { name: 'Wien GmbH', address: 'RING 1, 1010 WIEN' });
+    const party = await buyer('AT', '1010', 'ATU12345678');
+    const checkout = await paddle.transactions.create({
+      items: [{ priceId: weeklyPrice, quantity: 1 }],
+      customerId: party.customerId,
+      addressId: party.addressId,
+    });
+    // A consumer in Austria: 20% inside the price, 10000 × 0.2 / 1.2 → 1667.
+    expect(checkout.details?.totals).toMatchObject({ tax: '1667' });
+    const paid = await sandbox.post(`/transactions/${checkout.id}/simulate-payment`, { outcome: 'success' });
+    expect(paid.status, paid.text).toBe(200);
+    const subscriptionId = String(paid.entity.subscription_id);
+    const updated = await paddle.subscriptions.update(subscriptionId, { businessId: party.businessId });
+    expect(updated.businessId).toBe(party.businessId);
+    expect(vies.checksOf('ATU12345678')).toBe(1);
+    expect((await sandbox.post('/sandbox-clock/advance', { seconds: 8 * DAY_SECONDS })).status).toBe(200);
+    const list = await sandbox.get(`/transactions?subscription_id=${subscriptionId}&origin=subscription_recurring`);
+    expect(list.list, list.text).toHaveLength(1);
+    expect((list.list[0] as { details: { totals: Record<string, string> } }).details.totals).toMatchObject({
+      tax: '0',
+      total: '10000',
+    });
+    expect(vies.checksOf('ATU12345678')).toBe(1);
   });
 
   it('reuses the verdict on renewals, re-checks after the lifetime, and never fails a renewal when VIES is down', async () => {
