@@ -5,7 +5,8 @@
  * reverse charged; a well-formed one VIES does not know is charged French VAT (20%: 10000 × 0.2 /
  * 1.2 = 1666.67 → 1667); with VIES down the id is reverse charged on its format and recorded
  * unverified; verdicts are reused, so renewals do not call VIES again within the lifetime, and
- * a renewal with VIES down keeps the last verdict and never fails.
+ * a renewal with VIES down keeps the last verdict and never fails. With `--vat-id-unavailable
+ * charge`, an id VIES cannot confirm pays VAT until it does.
  */
 import { type BillingHarness, ENGINES, startBillingHarness } from '@drawdown/testkit';
 import { type Environment, Paddle } from '@paddle/paddle-node-sdk';
@@ -226,5 +227,54 @@ describe.each(ENGINES)('%s: VAT ids checked with VIES', (engine) => {
     expect(after).toHaveLength(1);
     expect(after[0]?.details.totals).toMatchObject({ subtotal: '8264', tax: '1736', total: '10000' });
     expect(vies.checksOf('BE0123456789')).toBe(askedWhileDown + 1);
+  });
+});
+
+describe.each(ENGINES)('%s: VAT ids with VIES down and --vat-id-unavailable charge', (engine) => {
+  let vies: FakeVies;
+  let harness: BillingHarness;
+  let paddle: Paddle;
+
+  beforeAll(async () => {
+    vies = await startFakeVies();
+    harness = await startBillingHarness({ engine, viesUrl: vies.baseUrl, vatIdUnavailable: 'charge' });
+    const { sandbox } = harnessClients(harness);
+    paddle = new Paddle(harness.sandboxKey, {
+      environment: harness.sandboxUrl as Environment,
+      logLevel: 'none' as never,
+    });
+    const settings = await sandbox.patch('/tax-settings', { default_tax_mode: 'location', seller_country_code: 'DE' });
+    expect(settings.status, settings.text).toBe(200);
+  });
+  afterAll(async () => {
+    await harness?.close();
+    await vies?.close();
+  });
+
+  it('charges VAT until VIES confirms the id, then reverse charges', async () => {
+    const product = await paddle.products.create({ name: 'Seat', taxCategory: 'saas' });
+    const price = await paddle.prices.create({
+      productId: product.id,
+      description: 'Seat',
+      unitPrice: { amount: '10000', currencyCode: 'EUR' },
+      taxMode: 'location' as never,
+    });
+    const customer = await paddle.customers.create({ email: `${unique('buyer')}@example.com` });
+    const address = await paddle.addresses.create(customer.id, { countryCode: 'FR' as never, postalCode: '75001' });
+    const business = await paddle.businesses.create(customer.id, { name: 'ACME SA', taxIdentifier: 'FR40303265045' });
+    const buy = () =>
+      paddle.transactions.create({
+        items: [{ priceId: price.id, quantity: 1 }],
+        customerId: customer.id,
+        addressId: address.id,
+        businessId: business.id,
+      });
+    vies.register('FR40303265045', { name: 'ACME SA', address: 'PARIS' });
+    vies.setDown('FR', 'MS_UNAVAILABLE');
+    // No verdict and VIES down: French VAT, 10000 × 0.2 / 1.2 → 1667.
+    expect((await buy()).details?.totals).toMatchObject({ tax: '1667', total: '10000' });
+    vies.setDown('FR', null);
+    expect((await buy()).details?.totals).toMatchObject({ tax: '0', total: '10000' });
+    expect(vies.checksOf('FR40303265045')).toBe(2);
   });
 });
