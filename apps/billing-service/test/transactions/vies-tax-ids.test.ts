@@ -11,6 +11,7 @@
 import { type BillingHarness, ENGINES, startBillingHarness } from '@drawdown/testkit';
 import { type Environment, Paddle } from '@paddle/paddle-node-sdk';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { checkoutClient } from '../payments/checkout-client.js';
 import { type ApiClient, harnessClients } from '../support/api-client.js';
 import { unique } from '../support/catalogue-fixtures.js';
 import { type FakeVies, startFakeVies } from '../support/vies/fake-vies-server.js';
@@ -144,6 +145,38 @@ describe.each(ENGINES)('%s: VAT ids checked with VIES', (engine) => {
     } finally {
       vies.setDown('IT', null);
     }
+  });
+
+  it('checks the id again before the checkout recomputes the tax for the address it takes', async () => {
+    const checkout = checkoutClient(harness.sandboxUrl);
+    const email = `${unique('shopper')}@example.com`;
+    const customer = await paddle.customers.create({ email });
+    const address = await paddle.addresses.create(customer.id, { countryCode: 'PT' as never, postalCode: '1100-148' });
+    const business = await paddle.businesses.create(customer.id, { name: 'Lisboa Lda', taxIdentifier: 'PT123456789' });
+    vies.setDown('PT', 'MS_UNAVAILABLE');
+    let transactionId: string;
+    try {
+      const created = await paddle.transactions.create({
+        items: [{ priceId: oneOffPrice, quantity: 1 }],
+        customerId: customer.id,
+        addressId: address.id,
+        businessId: business.id,
+      });
+      transactionId = created.id;
+      // Unverified, reverse charged on its format (the default fallback).
+      expect(created.details?.totals).toMatchObject({ tax: '0' });
+    } finally {
+      vies.setDown('PT', null);
+    }
+    expect(vies.checksOf('PT123456789')).toBe(1);
+    // The customer corrects the postal code at checkout; VIES, back, does not know the id:
+    // Portuguese VAT, 23% inside the price, 10000 × 0.23 / 1.23 → 1870.
+    const details = await checkout.details(transactionId, { email, country_code: 'PT', postal_code: '1100-149' });
+    expect(details.status, details.text).toBe(303);
+    expect(vies.checksOf('PT123456789')).toBe(2);
+    const after = await paddle.transactions.get(transactionId);
+    expect(after.businessId).toBe(business.id);
+    expect(after.details?.totals).toMatchObject({ subtotal: '8130', tax: '1870', total: '10000' });
   });
 
   it('gives up on a VIES that does not answer within the timeout and falls back', async () => {
