@@ -61,8 +61,9 @@ export const REDUCED_RATES: ReducedRateTable = {
         source: 'Ley 37/1992 art. 91.Dos.1.2º as amended by Real Decreto-ley 15/2020 (4% from 23 April 2020)',
       },
       FR: {
-        periods: [{ from: '2011-12-31T23:00:00Z', rate: '0.055' }],
-        source: 'Code général des impôts art. 278-0 bis A (5.5% for books in any form, from 1 January 2012)',
+        periods: [{ from: '2012-12-31T23:00:00Z', rate: '0.055' }],
+        source:
+          'Code général des impôts art. 278-0 bis A (5.5% for books in any form; the rate since 1 January 2013, the earlier 2012 rates are not kept)',
       },
       GB: {
         periods: [{ from: '2020-04-30T23:00:00Z', rate: '0' }],
