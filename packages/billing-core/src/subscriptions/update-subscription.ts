@@ -258,13 +258,18 @@ export async function applySubscriptionUpdate(
   if (!outcome.declined) return { subscription: saved, immediateTransaction: outcome.transaction, nextPeriodLines: [] };
   if ((input.onPaymentFailure ?? 'prevent_change') === 'prevent_change') {
     // Thrown inside the database transaction: the change, its charge and its balance effects roll back together.
-    throw new BillingError(
-      'subscription_payment_declined',
-      `The immediate charge for this change to subscription ${id} was declined; with on_payment_failure prevent_change the subscription is unchanged.`,
-    );
+    throw declinedUpdate(id);
   }
   const pastDue = await markPastDue(context, tx, saved, at);
   return { subscription: pastDue, immediateTransaction: outcome.transaction, nextPeriodLines: [] };
+}
+
+/** The refusal of a change whose immediate charge was declined, with `prevent_change`. */
+export function declinedUpdate(id: string): BillingError {
+  return new BillingError(
+    'subscription_payment_declined',
+    `The immediate charge for this change to subscription ${id} was declined; with on_payment_failure prevent_change the subscription is unchanged.`,
+  );
 }
 
 /** Next-period modes cannot bill a change on a subscription whose period ends in a pause or cancellation. */
