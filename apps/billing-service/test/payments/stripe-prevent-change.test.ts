@@ -51,6 +51,7 @@ describe.each(ENGINES)('%s: on_payment_failure in live with Stripe', (engine) =>
   let monthlyPriceId: string;
   let biggerPriceId: string;
   let oneOffPriceId: string;
+  let trialPriceId: string;
   const scope = () => ({ accountId: harness.accountId, environment: 'live' as const });
   const caller = async () => ({
     account: await harness.services.useCases.requireAccount(harness.accountId),
@@ -76,16 +77,18 @@ describe.each(ENGINES)('%s: on_payment_failure in live with Stripe', (engine) =>
     });
     stripe.sendWebhooksTo(`${harness.liveUrl}/payment-providers/stripe/webhooks/${harness.accountId}`);
     const product = await live.post('/products', { name: 'Pro', tax_category: 'standard' });
-    const price = (amount: string, billing: boolean) =>
+    const price = (amount: string, billing: boolean, extra: Record<string, unknown> = {}) =>
       live.post('/prices', {
         product_id: product.id,
         description: `Pro ${amount}`,
         unit_price: { amount, currency_code: 'GBP' },
         ...(billing ? { billing_cycle: { interval: 'month', frequency: 1 } } : {}),
+        ...extra,
       });
     monthlyPriceId = (await price('2000', true)).id;
     biggerPriceId = (await price('5000', true)).id;
     oneOffPriceId = (await price('700', false)).id;
+    trialPriceId = (await price('3000', true, { trial_period: { interval: 'day', frequency: 14 } })).id;
   });
   afterAll(async () => {
     await stripe?.close();
@@ -110,7 +113,9 @@ describe.each(ENGINES)('%s: on_payment_failure in live with Stripe', (engine) =>
     });
   }
 
-  async function readyTransaction(): Promise<{ transactionId: string; email: string; customerId: string }> {
+  async function readyTransaction(
+    priceId = monthlyPriceId,
+  ): Promise<{ transactionId: string; email: string; customerId: string }> {
     const email = `c${randomBytes(5).toString('hex')}@example.com`;
     const customer = await live.post('/customers', { email });
     const address = await live.post(`/customers/${customer.id}/addresses`, {
@@ -120,14 +125,17 @@ describe.each(ENGINES)('%s: on_payment_failure in live with Stripe', (engine) =>
     const transaction = await live.post('/transactions', {
       customer_id: customer.id,
       address_id: address.id,
-      items: [{ price_id: monthlyPriceId, quantity: 1 }],
+      items: [{ price_id: priceId, quantity: 1 }],
     });
     return { transactionId: transaction.id, email, customerId: customer.id };
   }
 
   /** A subscription bought through a Stripe checkout, its saved card then `card` (a decline card through a SetupIntent). */
-  async function subscribed(card: 'pm_card_visa' | 'pm_card_chargeCustomerFail' = 'pm_card_visa') {
-    const { transactionId, email, customerId } = await readyTransaction();
+  async function subscribed(
+    card: 'pm_card_visa' | 'pm_card_chargeCustomerFail' = 'pm_card_visa',
+    priceId = monthlyPriceId,
+  ) {
+    const { transactionId, email, customerId } = await readyTransaction(priceId);
     expect((await pay(transactionId, email, 'pm_card_visa')).transaction.status).toBe('completed');
     await stripe.settled();
     const subscriptionId = String((await live.get(`/transactions/${transactionId}`)).entity.subscription_id);
@@ -260,6 +268,60 @@ describe.each(ENGINES)('%s: on_payment_failure in live with Stripe', (engine) =>
     expect(await attemptsInFlight()).toBe(0);
     // The webhooks that followed (capturable, succeeded) changed nothing more.
     expect((await live.get(`/transactions/${String(charge?.id)}`)).entity.payments).toHaveLength(1);
+  });
+
+  it('activate with a declined card changes nothing; with a good card it charges once, authorised then captured', async () => {
+    const declining = await subscribed('pm_card_chargeCustomerFail', trialPriceId);
+    expect((await live.get(`/subscriptions/${declining.subscriptionId}`)).entity.status).toBe('trialing');
+    const before = await snapshot(declining.subscriptionId, declining.customerId);
+    expect(await outcomeOf(paddle.subscriptions.activate(declining.subscriptionId))).toBe(
+      'subscription_payment_declined',
+    );
+    expect(await snapshot(declining.subscriptionId, declining.customerId)).toEqual(before);
+
+    const paying = await subscribed('pm_card_visa', trialPriceId);
+    const activated = await paddle.subscriptions.activate(paying.subscriptionId);
+    expect(activated.status).toBe('active');
+    await stripe.settled();
+    const charges = (
+      await live.get(`/transactions?subscription_id=${paying.subscriptionId}&origin=subscription_recurring`)
+    ).list;
+    expect(charges.map((charge) => charge.status)).toEqual(['completed']);
+    const [intent, ...more] = intentsFor(String(charges[0]?.id));
+    expect(more).toEqual([]);
+    const total = Number((charges[0]?.details as WireObject & { totals: WireObject }).totals.grand_total);
+    expect(total).toBeGreaterThan(0);
+    expect(intent).toMatchObject({ capture_method: 'manual', status: 'succeeded', amount_received: total });
+  });
+
+  it('another change landing between the authorisation and the commit: the hold is released, nothing of this change is written', async () => {
+    const { subscriptionId, customerId } = await subscribed();
+    const intents = stripe.objects('pi_').length;
+    let concurrent = '';
+    // While Stripe's answer to the authorisation is on its way, another request moves the
+    // subscription to the bigger price without billing: the held charge no longer matches.
+    const clear = stripe.beforeAnswer(CREATE_INTENT, async () => {
+      concurrent = await outcomeOf(
+        paddle.subscriptions.update(subscriptionId, {
+          items: [{ priceId: biggerPriceId, quantity: 1 }],
+          prorationBillingMode: 'do_not_bill',
+        }),
+      );
+      clear();
+    });
+    const outcome = await outcomeOf(upgrade(subscriptionId, 'prevent_change'));
+    clear();
+    expect(concurrent).toBe('applied');
+    expect(outcome).toBe('subscription_payment_amount_changed');
+    const after = await snapshot(subscriptionId, customerId);
+    expect((after.subscription.items as WireObject[]).map((item) => (item.price as WireObject).id)).toEqual([
+      biggerPriceId,
+    ]);
+    expect(after.transactions.filter((transaction) => transaction.origin === 'subscription_update')).toEqual([]);
+    const [hold, ...more] = holdsSince(intents);
+    expect(more).toEqual([]);
+    expect(hold).toMatchObject({ status: 'canceled', amount_received: 0 });
+    expect(await attemptsInFlight()).toBe(0);
   });
 
   it('a lost answer to the authorisation: nothing changes; recovery releases the hold, and a retry charges once', async () => {

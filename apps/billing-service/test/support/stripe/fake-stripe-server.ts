@@ -133,6 +133,11 @@ export interface FakeStripe {
    * acting. Returns a function that clears the fault and answers how many requests it hit.
    */
   fault(kind: 'lose_answer' | 'server_error', path: RegExp): () => number;
+  /**
+   * Until cleared, runs `hook` after Stripe acted on a POST whose path matches `path` and before
+   * its answer leaves: what the caller's other requests do meanwhile happens between the two.
+   */
+  beforeAnswer(path: RegExp, hook: () => Promise<void>): () => void;
   close(): Promise<void>;
 }
 
@@ -214,6 +219,7 @@ export async function startFakeStripe(options: FakeStripeOptions): Promise<FakeS
   let baseUrl = '';
   let answersToLose = 0;
   const faults = new Set<{ readonly kind: 'lose_answer' | 'server_error'; readonly path: RegExp; hits: number }>();
+  const hooks = new Set<{ readonly path: RegExp; readonly hook: () => Promise<void> }>();
   const faultFor = (method: string, path: string) =>
     method === 'POST' ? [...faults].find((fault) => fault.path.test(path)) : undefined;
   const now = () => Math.floor((options.now ?? Date.now)() / 1000);
@@ -833,6 +839,11 @@ export async function startFakeStripe(options: FakeStripeOptions): Promise<FakeS
         req.socket.destroy();
         return;
       }
+      const hook = method === 'POST' ? [...hooks].find((entry) => entry.path.test(url.pathname)) : undefined;
+      if (hook) {
+        void track(hook.hook()).finally(() => answer(res, status, body));
+        return;
+      }
       answer(res, status, body);
     });
   });
@@ -927,6 +938,13 @@ export async function startFakeStripe(options: FakeStripeOptions): Promise<FakeS
     postRaw: (body, signature) => track(post(body, signature)),
     loseAnswers: (count) => {
       answersToLose = count;
+    },
+    beforeAnswer: (path, hook) => {
+      const entry = { path, hook };
+      hooks.add(entry);
+      return () => {
+        hooks.delete(entry);
+      };
     },
     fault: (kind, path) => {
       const fault = { kind, path, hits: 0 };
