@@ -220,6 +220,11 @@ export class StripeProvider implements PaymentProvider {
         };
       }
       if (isMissingPaymentMethod(error)) throw unusableMethod();
+      // Stripe refused the request itself (validated before anything is charged): no hold exists.
+      // Only a lost answer may leave the attempt unknown, so this is answered as a decline.
+      if (error instanceof Stripe.errors.StripeInvalidRequestError) {
+        return { status: 'declined', providerPaymentRef: null, errorCode: 'invalid_payment_details', method: null };
+      }
       throw error;
     }
     if (intent.lastResponse.headers['idempotent-replayed'] === 'true') {

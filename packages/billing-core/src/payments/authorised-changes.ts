@@ -144,7 +144,14 @@ export async function changeWithAuthorisedCharge(
   const request = authorisationRequest(context, attempt, party);
   const report = (error: unknown) =>
     ports.reportError(`authorising transaction ${attempt.transactionId} off-session`, error);
-  const held = await ask(() => authorising.authorise(request), report);
+  let held: AuthorisationOutcome | undefined;
+  try {
+    held = await ask(() => authorising.authorise(request), report);
+  } catch (error) {
+    // The provider refused the request itself (an unusable method): nothing was held.
+    await closeAttempt(context, attempt.id, { status: 'failed', providerPaymentRef: null, errorCode: null });
+    throw error;
+  }
   if (held === undefined || held.status === 'pending') throw unconfirmed(change.subscriptionId);
   if (held.status === 'declined' || held.status === 'voided') {
     await closeAttempt(context, attempt.id, {
@@ -274,7 +281,8 @@ async function releaseUncommitted(
   attemptId: string,
   providerPaymentRef: string,
 ): Promise<void> {
-  await abandon(context, attemptId);
+  // A commit whose answer was lost may still have happened: then the hold is captured, never released.
+  if ((await abandon(context, attemptId)) !== 'uncommitted') return;
   const released = await ask(
     () => authorising.release(context.scope, providerPaymentRef),
     (error) => ports.reportError(`releasing the hold of attempt ${attemptId}`, error),
@@ -291,17 +299,21 @@ async function releaseUncommitted(
   await closeAttempt(context, attemptId, { status: 'failed', providerPaymentRef, errorCode: 'canceled' });
 }
 
-/** Marks an uncommitted attempt abandoned: no change may commit with it any more. False when its change committed. */
-async function abandon(context: OperationContext, attemptId: string): Promise<boolean> {
+/**
+ * Marks an uncommitted attempt abandoned, so no change may commit with it any more, and says
+ * where it stands: `uncommitted` (now abandoned), `committed` (its transaction exists), or
+ * `ended` (no longer in flight: someone else settled it).
+ */
+async function abandon(context: OperationContext, attemptId: string): Promise<'uncommitted' | 'committed' | 'ended'> {
   return context.store.transaction(async (tx) => {
     const attempt = await tx.paymentAttempts.findByIdForUpdate(context.scope, attemptId);
-    if (!attempt || !IN_FLIGHT.includes(attempt.status)) return false;
+    if (!attempt || !IN_FLIGHT.includes(attempt.status)) return 'ended';
     // Read after the attempt's lock: a commit holding it has finished, and its transaction shows.
-    if (await tx.transactions.findById(context.scope, attempt.transactionId)) return false;
+    if (await tx.transactions.findById(context.scope, attempt.transactionId)) return 'committed';
     if (!attempt.abandoned) {
       await tx.paymentAttempts.update(context.scope, { ...attempt, abandoned: true, updatedAt: nowTimestamp(context) });
     }
-    return true;
+    return 'uncommitted';
   });
 }
 
@@ -388,7 +400,13 @@ export async function recoverPaymentAttempts(
       continue;
     }
     const provider = await ports.providers.providerNamed(context.scope, attempt.provider);
-    const done = provider ? await recoverAttempt(context, ports, provider, attempt) : false;
+    let done = false;
+    try {
+      done = provider ? await recoverAttempt(context, ports, provider, attempt) : false;
+    } catch (error) {
+      // One attempt the provider refuses outright never holds up the others: reported, left for a person.
+      ports.reportError(`recovering payment attempt ${attempt.id}`, error);
+    }
     if (done) settled += 1;
     else waiting += 1;
   }
@@ -405,11 +423,12 @@ async function recoverAttempt(
   if (attempt.captureMethod === 'manual') {
     const authorising = provider.authorisation;
     if (!authorising) return false;
-    const uncommitted = await abandon(context, attempt.id);
+    const state = await abandon(context, attempt.id);
+    if (state === 'ended') return true;
     let reference = attempt.providerPaymentRef;
     if (reference === null) {
       // Stored only with the commit: a committed change always has it.
-      if (!uncommitted) return false;
+      if (state === 'committed') return false;
       // The hold's reference was never stored: the same key finds it (or makes it, to release it).
       const party = await recoveryParty(context, provider, attempt);
       if (!party) return false;
@@ -425,7 +444,7 @@ async function recoverAttempt(
       }
       reference = found.providerPaymentRef;
     }
-    if (uncommitted) {
+    if (state === 'uncommitted') {
       await releaseUncommitted(context, ports, authorising, attempt.id, reference);
     } else {
       await captureCommitted(context, ports, authorising, attempt.id, reference);
