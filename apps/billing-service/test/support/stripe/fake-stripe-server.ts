@@ -100,8 +100,8 @@ export interface FakeStripe {
   readonly stripeJsUrl: string;
   readonly requests: readonly ReceivedStripeRequest[];
   readonly deliveries: readonly StripeDelivery[];
-  /** Where webhooks go (Drawdown's Stripe webhook route); none are sent until set. */
-  sendWebhooksTo(url: string): void;
+  /** Where webhooks go (Drawdown's Stripe webhook route); none are sent until set, nor while unset again (undefined). */
+  sendWebhooksTo(url: string | undefined): void;
   /** Every webhook sent so far has been answered. */
   settled(): Promise<void>;
   /** The stored object (`cus_`, `pi_`, `seti_`, `pm_`, `du_`), as the API returns it. */
