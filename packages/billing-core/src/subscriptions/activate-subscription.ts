@@ -2,7 +2,9 @@
  * @module
  * `POST /subscriptions/{id}/activate`: ends a trial now. The first billing period starts at
  * once and is charged at once, collected the subscription's way (sandbox: the simulated card,
- * ADR 1003). A declined charge activates nothing: the database transaction rolls back.
+ * ADR 1003). A declined charge activates nothing: the database transaction rolls back. In live
+ * with a provider that authorises, the charge is held before this runs and captured after
+ * (`payments/authorised-changes.ts`, ADR 1426).
  */
 import { BillingError } from '../shared/billing-error.js';
 import type { OperationContext } from '../shared/operation-context.js';

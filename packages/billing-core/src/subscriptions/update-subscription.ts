@@ -9,6 +9,8 @@
  * balances move as the seed's effects table says, in the same database transaction as the
  * change and its charge. When an immediate charge is declined, `prevent_change` undoes the
  * whole change (nothing is written) and `apply_change` keeps it with the subscription past due.
+ * In live with a provider that authorises, `prevent_change` holds the money before this code
+ * commits and captures it after (`payments/authorised-changes.ts`, ADR 1426).
  *
  * A preview runs exactly this code in a database transaction that is then rolled back.
  */
