@@ -344,6 +344,12 @@ export {
   SANDBOX_RETRY_SCHEDULE,
 } from './notifications/retry-policy.js';
 export {
+  PROVIDER_RETRIES,
+  RECOVERY_GRACE_MS,
+  type RecoveryReport,
+  recoverPaymentAttempts,
+} from './payments/authorised-changes.js';
+export {
   type BrowserCheckoutStart,
   type BrowserCheckoutSubmission,
   type CheckoutPorts,
@@ -362,6 +368,8 @@ export {
 } from './payments/payment-attempt.js';
 export type { PaymentMethodListQuery } from './payments/payment-methods.js';
 export {
+  type AuthorisationOutcome,
+  type AuthorisingProvider,
   type BrowserConfirmation,
   type BrowserPayment,
   type BrowserPaymentRequest,

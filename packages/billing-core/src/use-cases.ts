@@ -94,6 +94,11 @@ import {
   replayNotification,
 } from './notifications/notifications.js';
 import {
+  type AuthorisedChange,
+  changeWithAuthorisedCharge,
+  recoverPaymentAttempts,
+} from './payments/authorised-changes.js';
+import {
   applyOutcome,
   type BrowserCheckoutSubmission,
   type CheckoutPorts,
@@ -169,8 +174,14 @@ import {
   type SimulationInput,
   updateSimulation,
 } from './simulations/simulations.js';
-import { activateSubscription } from './subscriptions/activate-subscription.js';
-import { createOneTimeCharge, previewOneTimeCharge } from './subscriptions/one-time-charges.js';
+import { activateSubscription, applyActivation, declinedActivation } from './subscriptions/activate-subscription.js';
+import {
+  applyOneTimeCharge,
+  createOneTimeCharge,
+  declinedOneTimeCharge,
+  type OneTimeChargeInput,
+  previewOneTimeCharge,
+} from './subscriptions/one-time-charges.js';
 import { cancelSubscription, pauseSubscription, resumeSubscription } from './subscriptions/pause-resume-cancel.js';
 import { runDueSubscriptions } from './subscriptions/process-due.js';
 import { getSubscription, listSubscriptions } from './subscriptions/read-subscriptions.js';
@@ -184,8 +195,11 @@ import {
   verifySubscriptionTaxId,
 } from './subscriptions/subscription-billing.js';
 import {
+  applySubscriptionUpdate,
+  declinedUpdate,
   getSubscriptionWithIncludes,
   previewSubscriptionUpdate,
+  type UpdateSubscriptionInput,
   updateSubscription,
 } from './subscriptions/update-subscription.js';
 import type { TaxIdVerification } from './tax/tax-id-checks.js';
@@ -257,7 +271,7 @@ export interface UseCasePorts {
 }
 
 /** Time-driven work that falls due per account and environment. */
-export type DueWork = 'renewals' | 'overdue_invoices' | 'api_key_expiries';
+export type DueWork = 'renewals' | 'overdue_invoices' | 'api_key_expiries' | 'payment_recovery';
 
 export function createUseCases(ports: UseCasePorts) {
   const { store, ids, wallClock } = ports;
@@ -332,6 +346,9 @@ export function createUseCases(ports: UseCasePorts) {
             until,
             toTimestamp(Date.parse(until) + API_KEY_EXPIRING_NOTICE_MS),
           );
+        case 'payment_recovery':
+          // Only live providers answer later; the sandbox settles every payment at once.
+          return environment === 'live' ? store.paymentAttempts.findInFlightAccounts('live') : Promise.resolve([]);
       }
     };
     const run = async (context: OperationContext) => {
@@ -351,6 +368,9 @@ export function createUseCases(ports: UseCasePorts) {
           return markOverdueInvoices(context, OVERDUE_BATCH_SIZE);
         case 'api_key_expiries':
           return noticeApiKeyExpiries(context);
+        case 'payment_recovery':
+          // Attempts a request left in flight (a lost answer, a crash) are settled with their keys (ADR 1426).
+          return (await recoverPaymentAttempts(context, offSessionPorts(context))).settled;
       }
     };
     const runAccount = async (accountId: string, environment: Environment, offsetMs: number) => {
@@ -479,6 +499,29 @@ export function createUseCases(ports: UseCasePorts) {
     });
   }
 
+  /**
+   * A subscription use case whose immediate charge must succeed for it to happen (`prevent_change`,
+   * activation): in live with a provider that authorises, the charge is held before the change
+   * commits and captured after (ADR 1426); otherwise it runs as `thenChargeSavedMethod` says.
+   */
+  function authorisedOrThenCharged<Id extends string, Rest extends unknown[]>(
+    useCase: (context: OperationContext, id: Id, ...rest: Rest) => Promise<Subscription>,
+    plan: (context: OperationContext, id: Id, ...rest: Rest) => AuthorisedChange | undefined,
+  ): (caller: Caller, id: Id, ...rest: Rest) => Promise<Subscription> {
+    const charged = thenChargeSavedMethod(useCase);
+    return async (caller, id, ...rest) => {
+      const context = await contextOf(caller);
+      const change = plan(context, id, ...rest);
+      if (change) {
+        // The VAT id is checked before anything is held, as thenChargeSavedMethod checks it (ADR 1437).
+        await verifyTaxIdOfSubscriptionChange(context, [id, ...rest]);
+        const done = await changeWithAuthorisedCharge(context, offSessionPorts(context), change);
+        if (done) return done;
+      }
+      return charged(caller, id, ...rest);
+    };
+  }
+
   const delivery = { store, ids, wallClock };
   const simulationContext = (context: OperationContext) => ({ ...context, presenter: ports.entityPresenter });
   const reportGeneration = {
@@ -595,10 +638,30 @@ export function createUseCases(ports: UseCasePorts) {
     getSubscription: bind(getSubscription),
     listSubscriptions: bind(listSubscriptions),
     getSubscriptionWithIncludes: bind(getSubscriptionWithIncludes),
-    updateSubscription: thenChargeSavedMethod(updateSubscription),
+    updateSubscription: authorisedOrThenCharged(updateSubscription, (context, id, input: UpdateSubscriptionInput) =>
+      (input.onPaymentFailure ?? 'prevent_change') === 'prevent_change'
+        ? {
+            subscriptionId: id,
+            apply: (tx, payment) => applySubscriptionUpdate(context, tx, id, input, payment),
+            declined: () => declinedUpdate(id),
+          }
+        : undefined,
+    ),
     previewSubscriptionUpdate: verifyingTaxId(previewSubscriptionUpdate),
-    activateSubscription: thenChargeSavedMethod(activateSubscription),
-    createOneTimeCharge: thenChargeSavedMethod(createOneTimeCharge),
+    activateSubscription: authorisedOrThenCharged(activateSubscription, (context, id) => ({
+      subscriptionId: id,
+      apply: (tx, payment) => applyActivation(context, tx, id, payment),
+      declined: () => declinedActivation(id),
+    })),
+    createOneTimeCharge: authorisedOrThenCharged(createOneTimeCharge, (context, id, input: OneTimeChargeInput) =>
+      input.effectiveFrom === 'immediately' && (input.onPaymentFailure ?? 'prevent_change') === 'prevent_change'
+        ? {
+            subscriptionId: id,
+            apply: (tx, payment) => applyOneTimeCharge(context, tx, id, input, payment),
+            declined: () => declinedOneTimeCharge(id),
+          }
+        : undefined,
+    ),
     previewOneTimeCharge: verifyingTaxId(previewOneTimeCharge),
     pauseSubscription: bind(pauseSubscription),
     resumeSubscription: thenChargeSavedMethod(resumeSubscription),

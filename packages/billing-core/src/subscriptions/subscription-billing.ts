@@ -34,7 +34,16 @@ import { saveChange } from './subscription-changes.js';
 import { discountFromCheckout } from './subscription-discount.js';
 
 /** How renewal payments are settled: simulated success or failure (sandbox), or left to a provider report. */
-export type RenewalPayment = 'success' | 'failure' | 'await_report';
+export type RenewalPayment = 'success' | 'failure' | 'await_report' | AuthorisedPayment;
+
+/**
+ * An immediate charge whose money a live provider already holds (ADR 1426): the charge is
+ * issued under `transactionId` (the id the authorisation was made for) and left `ready`, with
+ * its payment in flight, for the capture after the commit.
+ */
+export interface AuthorisedPayment {
+  readonly authorised: { readonly transactionId: string };
+}
 
 /** Sandbox renewals are paid by the simulated card; live ones wait for the provider's report. */
 export function defaultRenewalPayment(scope: Scope): RenewalPayment {
@@ -146,7 +155,8 @@ export async function issueCharge(
   charge: SubscriptionCharge,
   payment: RenewalPayment,
 ): Promise<ChargeOutcome> {
-  const built = await priceCharge(context, tx, subscription, charge);
+  const priced = await priceCharge(context, tx, subscription, charge);
+  const built = typeof payment === 'object' ? { ...priced, id: payment.authorised.transactionId } : priced;
   if (built.status !== 'ready') return { transaction: await insertTransaction(context, tx, built), declined: false };
   const issued =
     subscription.collectionMode === 'manual'
@@ -156,7 +166,9 @@ export async function issueCharge(
   if (BigInt(transaction.details.totals.balance) <= 0n) {
     return { transaction: await completeSettled(context, tx, transaction, transaction, NO_HOOKS), declined: false };
   }
-  if (subscription.collectionMode === 'manual' || payment === 'await_report') return { transaction, declined: false };
+  if (subscription.collectionMode === 'manual' || payment === 'await_report' || typeof payment === 'object') {
+    return { transaction, declined: false };
+  }
   // The sandbox charges the subscription's saved test card when it has one: its card decides
   // (a saved decline card declines), unless the caller asked for a failure (ADR 1411).
   const saved = await savedSandboxMethod(context, tx, subscription);

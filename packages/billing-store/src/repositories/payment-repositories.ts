@@ -113,4 +113,14 @@ export class SqlPaymentAttemptRepository implements PaymentAttemptRepository {
     );
     return row?.account_id;
   }
+
+  async findInFlightAccounts(environment: Environment): Promise<string[]> {
+    // The partial unique index of in-flight attempts holds exactly these rows.
+    const rows = await this.executor.all<{ account_id: string }>(
+      `select distinct account_id from payment_attempts
+        where environment = ? and status in ('processing', 'requires_action') order by account_id`,
+      [environment],
+    );
+    return rows.map((row) => row.account_id);
+  }
 }
