@@ -18,10 +18,6 @@ import { Vocabulary } from './vocabulary.js';
 
 interface CatalogueRow extends Omit<CatalogueHit, 'offers'> {
   readonly productKey: string;
-  /** Ranking columns of the relevance plan. */
-  readonly score?: number;
-  readonly accessory?: number;
-  readonly position?: number;
 }
 
 // Version 2 indexes a normalised title and its aliases (see search-text.ts) and keeps a product key and an
@@ -107,10 +103,11 @@ const VERSION_2_COLUMNS = [
 // Title matches weigh most; a brand or category match alone ranks lower.
 const BM25 = 'bm25(listings_fts, 10.0, 4.0, 2.0, 6.0)';
 
-// BM25 is computed for every match before sorting (about 6 µs a row here), so a one-word query matching a fifth
-// of a 100,000-row catalogue costs tens of milliseconds. Relevance for such queries is ranked among the first CANDIDATE_CAP
-// matches in catalogue order; for one very common word BM25 only prefers shorter titles anyway. Cheapest-first
-// ordering stays exact: broad queries walk the price index instead. See ADR 0203.
+// BM25 is computed for every row it ranks (about 6 µs a row here), so ranking every match of a one-word query
+// matching a fifth of a 100,000-row catalogue costs tens of milliseconds. Relevance is ranked among the first
+// CANDIDATE_CAP listings that pass the filters, in catalogue order; for one very common word BM25 only prefers
+// shorter titles anyway. Cheapest-first ordering stays exact: broad queries walk the price index instead. See ADRs
+// 0203, 0212 and 0216.
 export const CANDIDATE_CAP = 300;
 const COUNTS_TTL_MS = 60_000;
 
@@ -418,14 +415,18 @@ export class CatalogueStore implements Catalogue {
     } else {
       // The filters run before BM25 is computed, and only the first CANDIDATE_CAP listings that pass them are
       // scored. New offers before used ones of equal relevance, then the cheaper: the first offer of a product
-      // seen is the one shown.
+      // seen is the one shown. The candidates are a subquery joined to the listings again: written as a plain
+      // `SELECT * FROM (... LIMIT n) ORDER BY ...`, SQLite flattened it and scored and sorted every match before
+      // applying the limit (ADR 0216).
       sql = `
-        SELECT * FROM (
-          SELECT ${columns}, ${BM25} AS score, l.accessory AS accessory, l.rowid AS position
+        SELECT ${columns.replaceAll('l.', 'r.')}
+        FROM (
+          SELECT l.rowid AS position, ${BM25} AS score
           FROM listings_fts CROSS JOIN listings l ON l.rowid = listings_fts.rowid
           WHERE listings_fts MATCH @match AND ${filters.join(' AND ')}
-          LIMIT ${CANDIDATE_CAP})
-        ORDER BY ${demoteAccessories ? 'accessory, ' : ''}score, condition <> 'new', pricePence, position`;
+          LIMIT ${CANDIDATE_CAP}) c
+        CROSS JOIN listings r ON r.rowid = c.position
+        ORDER BY ${demoteAccessories ? 'r.accessory, ' : ''}c.score, r.condition <> 'new', r.price_pence, c.position`;
     }
     return groupByProduct(
       this.#statement(sql).iterate(parameters) as IterableIterator<CatalogueRow>,
@@ -460,7 +461,7 @@ const OFFER_LOOKAHEAD = 50;
 function groupByProduct(rows: IterableIterator<CatalogueRow>, limit: number, sort: SortIntent): CatalogueHit[] {
   const products = new Map<string, { hit: Omit<CatalogueHit, 'offers'>; offers: number }>();
   let extra = 0;
-  for (const { productKey, score: _score, accessory: _accessory, position: _position, ...hit } of rows) {
+  for (const { productKey, ...hit } of rows) {
     const known = products.get(productKey);
     if (known !== undefined) {
       known.offers += 1;

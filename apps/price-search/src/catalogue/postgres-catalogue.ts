@@ -105,6 +105,7 @@ const RANK = `ts_rank('{0.2, 0.4, 0.6, 1.0}', l.document, q, 0)`;
 // Rows read per round trip while grouping offers into products.
 const PAGE_ROWS = 200;
 const COUNTS_TTL_MS = 60_000;
+const STATS_INTERVAL_MS = 60_000;
 
 interface Row {
   title: string;
@@ -290,6 +291,7 @@ export class PostgresCatalogue implements Catalogue {
 
   async search(query: CatalogueQuery): Promise<CatalogueHit[]> {
     if (query.networks.length === 0 || query.limit <= 0) return [];
+    this.#analyzeWhenStale();
     const { terms, strict, relaxed } = await planMatch(query.terms, this.#termIndex);
     if (strict === undefined) return [];
     const demoteAccessories = !asksForAccessory(terms) && (await this.#namesAProduct(strict));
@@ -373,6 +375,7 @@ export class PostgresCatalogue implements Catalogue {
             search_title || ' ' || aliases || ' ' || lower(brand) || ' ' || lower(category), '[^[:alnum:]]+')) AS word
         WHERE word <> '' GROUP BY word`);
       await client.query('COMMIT');
+      await client.query('ANALYZE catalogue_words');
     } catch (error) {
       await client.query('ROLLBACK');
       throw error;
@@ -450,8 +453,33 @@ export class PostgresCatalogue implements Catalogue {
     return `${this.#changes}:${Math.floor(Date.now() / 60_000)}`;
   }
 
+  #statsStale = true;
+  #analyzedAt = Number.NEGATIVE_INFINITY;
+
+  /**
+   * Refreshes the planner's statistics of the listings in the background after writes, at most once a minute
+   * (ADR 0216). Without them (autovacuum off, or not yet run after an import) the "does this match" probes
+   * are planned as sequential scans of every listing, tens of milliseconds each for a rare word.
+   */
+  #analyzeWhenStale(): void {
+    const now = performance.now();
+    if (!this.#statsStale || now - this.#analyzedAt < STATS_INTERVAL_MS) return;
+    this.#statsStale = false;
+    this.#analyzedAt = now;
+    const analyze = this.#pool
+      .query('ANALYZE catalogue_listings')
+      .then(() => undefined)
+      .catch((error: unknown) => {
+        this.#statsStale = true;
+        console.error('price-search: catalogue ANALYZE failed', error);
+      })
+      .finally(() => this.#background.delete(analyze));
+    this.#background.add(analyze);
+  }
+
   #changed(): void {
     this.#changes += 1;
+    this.#statsStale = true;
     this.#wordsDirty = true;
     this.#refreshCountsLater();
   }

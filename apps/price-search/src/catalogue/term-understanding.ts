@@ -121,7 +121,8 @@ function joinPairs(terms: readonly string[], vocabulary: Vocabulary): string[] {
  * model belongs to ("iphone 14 pro" must not find a MacBook Pro 14-inch): then only words in another script
  * ("黑色") go.
  */
-export async function planMatch(raw: readonly string[], index: TermIndex): Promise<MatchPlan> {
+export async function planMatch(raw: readonly string[], catalogueIndex: TermIndex): Promise<MatchPlan> {
+  const index = rememberingMatches(catalogueIndex);
   const terms = await understandTerms(raw, index);
   const namesModel = terms.some(isModelTerm);
   const unknown = new Set<string>();
@@ -132,6 +133,26 @@ export async function planMatch(raw: readonly string[], index: TermIndex): Promi
   const droppable = (term: string): boolean => unknown.has(term) && (!namesModel || !/\p{Script=Latin}/u.test(term));
   const [strict, relaxed] = buildMatchExpressions(terms, droppable);
   return { terms, strict, relaxed };
+}
+
+/**
+ * The index with `matches` answered once per expression: understanding a query asks about each of its terms
+ * more than once (is it known? then, is it droppable?), and each answer is a catalogue query (on PostgreSQL a
+ * round trip). Lives for one query's planning only, so a catalogue change is never missed.
+ */
+function rememberingMatches(index: TermIndex): TermIndex {
+  const answers = new Map<string, boolean | Promise<boolean>>();
+  return {
+    matches(expression) {
+      let answer = answers.get(expression);
+      if (answer === undefined) {
+        answer = index.matches(expression);
+        answers.set(expression, answer);
+      }
+      return answer;
+    },
+    vocabulary: (request) => index.vocabulary(request),
+  };
 }
 
 /**

@@ -79,5 +79,17 @@ describe('CatalogueStore.search', () => {
     it('returns a full page ranked within the candidate window', async () => {
       expect(await broad().search(query(['black']))).toHaveLength(5);
     });
+
+    it(`scores only the first ${CANDIDATE_CAP} listings that pass the filters (ADR 0216)`, async () => {
+      const store = broad();
+      // The shortest title, so the best BM25 of all, but past the window: the window's own best comes first.
+      store.upsert([item(900_003, 'Black Cable', 1500)]);
+      const hits = await store.search(query(['black', 'cable'], { limit: 3 }));
+      expect(hits).toHaveLength(3);
+      expect(hits.map((hit) => hit.title)).not.toContain('Black Cable');
+      // With a filter only it passes, it is the one candidate and is found.
+      const cheap = await store.search(query(['black', 'cable'], { minPence: 1500 as Pence, maxPence: 1500 as Pence }));
+      expect(cheap.map((hit) => hit.title)).toContain('Black Cable');
+    });
   });
 });

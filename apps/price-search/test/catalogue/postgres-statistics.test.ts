@@ -1,0 +1,54 @@
+import { createPostgresTestDatabase } from '@drawdown/testkit';
+import pg from 'pg';
+import { describe, expect, it, onTestFinished } from 'vitest';
+import type { CatalogueItem } from '../../src/catalogue/feed/feed-record.js';
+import { PostgresCatalogue } from '../../src/catalogue/postgres-catalogue.js';
+import type { Pence } from '../../src/money/pence.js';
+
+const item = (index: number): CatalogueItem => ({
+  itemId: `item-${index}`,
+  network: 'argos_uk',
+  title: `Smeg Kettle ${index}`,
+  brand: 'Smeg',
+  category: 'Kettles',
+  url: `https://argos.example.co.uk/product/${index}`,
+  pricePence: (1000 + index) as Pence,
+  condition: 'new',
+  availability: 'in_stock',
+});
+
+async function lastAnalyze(url: string): Promise<Date | null> {
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  try {
+    const { rows } = await client.query<{ at: Date | null }>(
+      "SELECT last_analyze AS at FROM pg_stat_user_tables WHERE relname = 'catalogue_listings'",
+    );
+    return rows[0]?.at ?? null;
+  } finally {
+    await client.end();
+  }
+}
+
+describe('PostgresCatalogue planner statistics (ADR 0216)', () => {
+  it('analyzes the listings after writes, on the next lookup, before closing', async () => {
+    const database = await createPostgresTestDatabase();
+    onTestFinished(() => database.drop());
+    const catalogue = await PostgresCatalogue.open(database.url, { maxConnections: 2 });
+    await catalogue.upsert(Array.from({ length: 20 }, (_, index) => item(index)));
+    const query = {
+      terms: ['kettle'],
+      networks: ['argos_uk'] as const,
+      minPence: undefined,
+      maxPence: undefined,
+      condition: undefined,
+      sort: 'relevance' as const,
+      limit: 3,
+    };
+    expect(await lastAnalyze(database.url)).toBeNull();
+    expect(await catalogue.search(query)).toHaveLength(3);
+    // close() waits for the background work, the ANALYZE included.
+    await catalogue.close();
+    expect(await lastAnalyze(database.url)).toBeInstanceOf(Date);
+  });
+});
