@@ -631,9 +631,20 @@ export {
   type LocationTax,
   locationTax,
   subdivisionOf,
+  type TaxIdCheckOutcome,
   type TaxLocation,
   type TaxRateDataset,
 } from './tax/location-tax.js';
+export { REDUCED_RATES, type ReducedRateTable, reducedRateFor } from './tax/reduced-rates.js';
+export {
+  euVatIdOf,
+  storedTaxIdCheck,
+  type TaxIdCheck,
+  type TaxIdRegisterAnswer,
+  type TaxIdVerification,
+  type TaxIdVerifier,
+  verifyBusinessTaxId,
+} from './tax/tax-id-checks.js';
 export { TAX_RATE_DATASET } from './tax/tax-rate-dataset.js';
 export { isWellFormedEuVatId } from './tax/vat-id.js';
 export {

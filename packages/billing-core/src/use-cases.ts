@@ -192,6 +192,7 @@ import {
   readSandboxPaymentOutcome,
   setSandboxPaymentOutcome,
   subscriptionHooks,
+  verifySubscriptionTaxId,
 } from './subscriptions/subscription-billing.js';
 import {
   applySubscriptionUpdate,
@@ -201,6 +202,7 @@ import {
   type UpdateSubscriptionInput,
   updateSubscription,
 } from './subscriptions/update-subscription.js';
+import type { TaxIdVerification } from './tax/tax-id-checks.js';
 import { createAdjustment, listAdjustments } from './transactions/adjustments.js';
 import { listCreditBalances } from './transactions/credit-balances.js';
 import { markOverdueInvoices, OVERDUE_BATCH_SIZE } from './transactions/overdue-invoices.js';
@@ -214,7 +216,13 @@ import { getTaxSettings, updateTaxSettings } from './transactions/tax-settings.j
 import { withTransactionIncludes } from './transactions/transaction-includes.js';
 import { previewTransaction } from './transactions/transaction-previews.js';
 import { reviseTransaction } from './transactions/transaction-revision.js';
-import { createTransaction, getTransaction, listTransactions, updateTransaction } from './transactions/transactions.js';
+import {
+  createTransaction,
+  getTransaction,
+  listTransactions,
+  updateTransaction,
+  verifyStoredTransactionTaxId,
+} from './transactions/transactions.js';
 import { applyPendingDrawdowns } from './usage/apply-drawdowns.js';
 import { getUsageBalance, listUsageBalances } from './usage/read-usage-balances.js';
 import { recordUsageEvents } from './usage/record-usage-events.js';
@@ -258,6 +266,8 @@ export interface UseCasePorts {
   readonly images: ImageDecoder;
   /** The checkout page Drawdown serves for an environment, when the service knows its address (ADR 1412). */
   defaultPaymentLink?(environment: Environment): string | undefined;
+  /** VAT ids checked with VIES before reverse charge (ADR 1437); absent, the format check alone decides. */
+  readonly taxIdVerification?: TaxIdVerification | undefined;
 }
 
 /** Time-driven work that falls due per account and environment. */
@@ -274,6 +284,7 @@ export function createUseCases(ports: UseCasePorts) {
       scope: caller.scope,
       account: caller.account,
       defaultPaymentLink: ports.defaultPaymentLink?.(caller.scope.environment),
+      taxIds: ports.taxIdVerification,
     };
   }
 
@@ -304,7 +315,15 @@ export function createUseCases(ports: UseCasePorts) {
     if (caller.scope.environment !== 'sandbox') {
       throw new BillingError('not_found', 'The sandbox clock exists only in the sandbox environment.');
     }
-    return { store, ids, wallClock, account: caller.account, pause: ports.pause, yieldToOthers: ports.yieldToOthers };
+    return {
+      store,
+      ids,
+      wallClock,
+      account: caller.account,
+      pause: ports.pause,
+      yieldToOthers: ports.yieldToOthers,
+      taxIds: ports.taxIdVerification,
+    };
   }
 
   async function requireAccount(accountId: string): Promise<Account> {
@@ -365,6 +384,7 @@ export function createUseCases(ports: UseCasePorts) {
         account,
         scope: { accountId, environment },
         defaultPaymentLink: ports.defaultPaymentLink?.(environment),
+        taxIds: ports.taxIdVerification,
       });
     };
     let done = 0;
@@ -440,6 +460,27 @@ export function createUseCases(ports: UseCasePorts) {
   });
 
   /**
+   * Before a subscription use case `(context, id, input?)` opens its database transaction, the
+   * VAT id of the business its charge will name (the input's `businessId`, else the
+   * subscription's) is checked with VIES (ADR 1437).
+   */
+  async function verifyTaxIdOfSubscriptionChange(context: OperationContext, args: readonly unknown[]): Promise<void> {
+    const [id, input] = args;
+    if (typeof id !== 'string') return;
+    const named = (input as { businessId?: string | null } | undefined)?.businessId;
+    await verifySubscriptionTaxId(context, id, named);
+  }
+
+  function verifyingTaxId<Args extends unknown[], Result>(
+    useCase: (context: OperationContext, ...args: Args) => Promise<Result>,
+  ): (caller: Caller, ...args: Args) => Promise<Result> {
+    return bind(async (context, ...args: Args) => {
+      await verifyTaxIdOfSubscriptionChange(context, args);
+      return useCase(context, ...args);
+    });
+  }
+
+  /**
    * A subscription use case whose charge, in live with a provider, is then taken from the
    * subscription's saved method, outside the database transaction that issued it (ADR 1423).
    */
@@ -447,6 +488,7 @@ export function createUseCases(ports: UseCasePorts) {
     useCase: (context: OperationContext, ...args: Args) => Promise<Subscription>,
   ): (caller: Caller, ...args: Args) => Promise<Subscription> {
     return bind(async (context, ...args: Args) => {
+      await verifyTaxIdOfSubscriptionChange(context, args);
       const subscription = await useCase(context, ...args);
       const charged = await chargeOutstandingSubscriptionTransactions(context, offSessionPorts(context), {
         subscriptionId: subscription.id,
@@ -470,8 +512,13 @@ export function createUseCases(ports: UseCasePorts) {
     return async (caller, id, ...rest) => {
       const context = await contextOf(caller);
       const change = plan(context, id, ...rest);
-      const done = change ? await changeWithAuthorisedCharge(context, offSessionPorts(context), change) : undefined;
-      return done ?? charged(caller, id, ...rest);
+      if (change) {
+        // The VAT id is checked before anything is held, as thenChargeSavedMethod checks it (ADR 1437).
+        await verifyTaxIdOfSubscriptionChange(context, [id, ...rest]);
+        const done = await changeWithAuthorisedCharge(context, offSessionPorts(context), change);
+        if (done) return done;
+      }
+      return charged(caller, id, ...rest);
     };
   }
 
@@ -600,7 +647,7 @@ export function createUseCases(ports: UseCasePorts) {
           }
         : undefined,
     ),
-    previewSubscriptionUpdate: bind(previewSubscriptionUpdate),
+    previewSubscriptionUpdate: verifyingTaxId(previewSubscriptionUpdate),
     activateSubscription: authorisedOrThenCharged(activateSubscription, (context, id) => ({
       subscriptionId: id,
       apply: (tx, payment) => applyActivation(context, tx, id, payment),
@@ -615,7 +662,7 @@ export function createUseCases(ports: UseCasePorts) {
           }
         : undefined,
     ),
-    previewOneTimeCharge: bind(previewOneTimeCharge),
+    previewOneTimeCharge: verifyingTaxId(previewOneTimeCharge),
     pauseSubscription: bind(pauseSubscription),
     resumeSubscription: thenChargeSavedMethod(resumeSubscription),
     cancelSubscription: bind(cancelSubscription),
@@ -679,10 +726,15 @@ export function createUseCases(ports: UseCasePorts) {
       openCheckout(await checkoutContext(environment, transactionId), providers, transactionId),
     submitCheckout: async (environment: Environment, transactionId: string, submission: CheckoutSubmission) => {
       const context = await checkoutContext(environment, transactionId);
+      await verifyStoredTransactionTaxId(context, transactionId);
       return submitCheckout(context, checkoutPorts(context), transactionId, submission);
     },
-    setCheckoutDetails: async (environment: Environment, transactionId: string, details: CheckoutDetails) =>
-      setCheckoutDetails(await checkoutContext(environment, transactionId), providers, transactionId, details),
+    setCheckoutDetails: async (environment: Environment, transactionId: string, details: CheckoutDetails) => {
+      const context = await checkoutContext(environment, transactionId);
+      // Checkout recomputes tax for the address it takes; the VAT id is checked before (ADR 1437).
+      await verifyStoredTransactionTaxId(context, transactionId);
+      return setCheckoutDetails(context, providers, transactionId, details);
+    },
     /** The checkout page's script asks for a payment Stripe.js confirms (ADR 1424). */
     startBrowserCheckout: async (
       environment: Environment,

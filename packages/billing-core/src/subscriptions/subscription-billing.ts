@@ -12,6 +12,7 @@ import type { DiscountTerms } from '../discounts/apply-discount.js';
 import type { OperationContext } from '../shared/operation-context.js';
 import type { Repositories } from '../shared/repository.js';
 import type { Scope } from '../shared/scope.js';
+import { storedTaxIdCheck, verifyBusinessTaxId } from '../tax/tax-id-checks.js';
 import { type BuildTransactionItem, buildTransaction } from '../transactions/build-transaction.js';
 import { drawCredit } from '../transactions/credit-balances.js';
 import { startsCardlessTrial } from '../transactions/nothing-to-pay.js';
@@ -202,6 +203,28 @@ async function savedSandboxMethod(
   return method?.internal.status === 'saved' && method.internal.provider === SANDBOX_PROVIDER ? method : undefined;
 }
 
+/**
+ * Checks with VIES the VAT id of the business a subscription's next charge will name (its own,
+ * or `businessId` when a change names another), before the database transaction that prices it
+ * (ADR 1437). Reads only, then the register; a stored verdict younger than its lifetime is reused.
+ */
+export async function verifySubscriptionTaxId(
+  context: OperationContext,
+  subscriptionId: string,
+  businessId?: string | null,
+): Promise<void> {
+  if (!context.taxIds) return;
+  const subscription = await context.store.subscriptions.findById(context.scope, subscriptionId);
+  if (!subscription) return;
+  const id = businessId === undefined ? subscription.businessId : businessId;
+  if (!id) return;
+  const business = await context.store.businesses.findById(context.scope, id);
+  const address = subscription.addressId
+    ? await context.store.addresses.findById(context.scope, subscription.addressId)
+    : undefined;
+  await verifyBusinessTaxId(context, business, address?.countryCode ?? null);
+}
+
 /** A subscription charge priced as a transaction (customer, address, tax settings read), not stored. */
 export async function priceCharge(
   context: OperationContext,
@@ -218,12 +241,15 @@ export async function priceCharge(
     ? await tx.businesses.findById(context.scope, subscription.businessId)
     : undefined;
   const taxSettings = withTaxDefaults(await tx.billingSettings.findTaxSettings(context.scope));
+  const charged = business?.customerId === subscription.customerId ? business : null;
   return buildTransaction(
     {
       items: charge.items,
       customer: customer ?? null,
       address: address ?? null,
-      business: business?.customerId === subscription.customerId ? business : null,
+      business: charged,
+      // Stored by `verifySubscriptionTaxId` before the database transaction (ADR 1437).
+      taxIdCheck: await storedTaxIdCheck(context, tx, charged, address?.countryCode ?? null),
       currencyCode: subscription.currencyCode,
       collectionMode: subscription.collectionMode,
       origin: charge.origin,

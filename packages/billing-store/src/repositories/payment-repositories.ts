@@ -18,6 +18,7 @@ import type {
   SandboxPaymentColumn,
   Scope,
   SellerDetails,
+  TaxIdCheck,
 } from '@drawdown/billing-core';
 import type { SqlExecutor } from '../sql/sql-database.js';
 import { DocumentCollection, type DocumentTableSpec } from './document-collection.js';
@@ -38,6 +39,12 @@ export const sandboxPaymentsTable: DocumentTableSpec<SandboxPayment, SandboxPaym
 
 export const checkoutSettingsTable: DocumentTableSpec<CheckoutSettings, 'id'> = {
   table: 'checkout_settings',
+  columns: {},
+};
+
+/** VIES verdicts on VAT ids, keyed by the prefixed id (ADR 1437). */
+export const taxIdChecksTable: DocumentTableSpec<TaxIdCheck, 'id'> = {
+  table: 'tax_id_checks',
   columns: {},
 };
 
