@@ -435,7 +435,8 @@ export const SETTINGS = [
     kind: 'string',
     fallback: '1000',
     placeholder: 'MS',
-    description: 'How often renewals, scheduled changes and overdue invoices are looked for.',
+    description:
+      'How often renewals, scheduled changes, overdue invoices, API key expiries and live payment attempts left in flight are looked for.',
     parse: positiveInteger('milliseconds'),
   }),
   setting({
