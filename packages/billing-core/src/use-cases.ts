@@ -120,6 +120,7 @@ import {
 } from './payments/payment-methods.js';
 import type { IncomingNotification } from './payments/payment-provider.js';
 import { type ConfiguredProviders, paymentProvidersOf } from './payments/payment-providers.js';
+import { runDueRecoveries } from './payments/payment-recovery-runs.js';
 import {
   type ConfigureProviderInput,
   configurePaymentProvider,
@@ -174,7 +175,12 @@ import { createOneTimeCharge, previewOneTimeCharge } from './subscriptions/one-t
 import { cancelSubscription, pauseSubscription, resumeSubscription } from './subscriptions/pause-resume-cancel.js';
 import { runDueSubscriptions } from './subscriptions/process-due.js';
 import { getSubscription, listSubscriptions } from './subscriptions/read-subscriptions.js';
-import { advanceSandboxClock, readSandboxClock, type SandboxClockDependencies } from './subscriptions/sandbox-clock.js';
+import {
+  advanceSandboxClock,
+  readSandboxClock,
+  type SandboxClockDependencies,
+  type SandboxRecoveries,
+} from './subscriptions/sandbox-clock.js';
 import type { Subscription } from './subscriptions/subscription.js';
 import {
   defaultRenewalPayment,
@@ -247,7 +253,7 @@ export interface UseCasePorts {
 }
 
 /** Time-driven work that falls due per account and environment. */
-export type DueWork = 'renewals' | 'overdue_invoices' | 'api_key_expiries';
+export type DueWork = 'renewals' | 'overdue_invoices' | 'api_key_expiries' | 'payment_retries';
 
 export function createUseCases(ports: UseCasePorts) {
   const { store, ids, wallClock } = ports;
@@ -290,7 +296,38 @@ export function createUseCases(ports: UseCasePorts) {
     if (caller.scope.environment !== 'sandbox') {
       throw new BillingError('not_found', 'The sandbox clock exists only in the sandbox environment.');
     }
-    return { store, ids, wallClock, account: caller.account, pause: ports.pause, yieldToOthers: ports.yieldToOthers };
+    const scope = caller.scope;
+    const recoveries: SandboxRecoveries = {
+      nextDueAt: async (until) => (await store.recoveryRuns.findDue(scope, until, 1))[0]?.nextRetryAt ?? undefined,
+      run: async (clock, payments) => {
+        const context = contextForClock(caller, clock);
+        return runDueRecoveries(context, offSessionPorts(context), {
+          limit: Number.POSITIVE_INFINITY,
+          sandboxOutcome: payments,
+        });
+      },
+    };
+    return {
+      store,
+      ids,
+      wallClock,
+      account: caller.account,
+      pause: ports.pause,
+      yieldToOthers: ports.yieldToOthers,
+      recoveries,
+    };
+  }
+
+  /** An operation context on a given clock (the sandbox clock's jump). */
+  function contextForClock(caller: Caller, clock: Clock): OperationContext {
+    return {
+      store,
+      ids,
+      clock,
+      scope: caller.scope,
+      account: caller.account,
+      defaultPaymentLink: ports.defaultPaymentLink?.(caller.scope.environment),
+    };
   }
 
   async function requireAccount(accountId: string): Promise<Account> {
@@ -307,6 +344,8 @@ export function createUseCases(ports: UseCasePorts) {
           return store.subscriptions.findDueAccounts(environment, until);
         case 'overdue_invoices':
           return store.transactions.findOverdueAccounts(environment, until);
+        case 'payment_retries':
+          return store.recoveryRuns.findDueAccounts(environment, until);
         case 'api_key_expiries':
           return store.apiKeys.findExpiryNoticeAccounts(
             environment,
@@ -332,6 +371,9 @@ export function createUseCases(ports: UseCasePorts) {
           return markOverdueInvoices(context, OVERDUE_BATCH_SIZE);
         case 'api_key_expiries':
           return noticeApiKeyExpiries(context);
+        case 'payment_retries':
+          // Payment recovery (ADR 1460): the sandbox settles retries with its simulated card.
+          return runDueRecoveries(context, offSessionPorts(context), { limit: 100 });
       }
     };
     const runAccount = async (accountId: string, environment: Environment, offsetMs: number) => {

@@ -33,6 +33,7 @@ import {
   checkoutSettingsTable,
   paymentMethodsTable,
   SqlPaymentAttemptRepository,
+  SqlRecoveryRunRepository,
   sandboxPaymentsTable,
   sellerDetailsTable,
 } from './repositories/payment-repositories.js';
@@ -104,6 +105,7 @@ export function repositoriesOn(executor: SqlExecutor): Repositories {
     providerCustomers: new SqlProviderCustomerRepository(executor),
     providerNotifications: new SqlProviderNotificationLog(executor),
     sellerDetails: new DocumentCollection(executor, sellerDetailsTable),
+    recoveryRuns: new SqlRecoveryRunRepository(executor),
   };
 }
 

@@ -49,11 +49,13 @@ export const PaymentMethodDeletedEventData = entity(
 
 export const CheckoutSettings = entity(
   'CheckoutSettings',
-  'The environment’s checkout settings: its default payment link (null for the page Drawdown serves) and the link `checkout.url` starts with.',
+  'The environment’s checkout settings: its default payment link (null for the page Drawdown serves), the link `checkout.url` starts with, and what ends a payment recovery that recovered nothing.',
   z.strictObject({
     default_payment_link: z.string().nullable(),
     /** What `checkout.url` starts with: the environment's own link, else the configured default. */
     effective_payment_link: z.string().nullable(),
+    /** What ends a payment recovery that recovered nothing: the subscription canceled (the default) or paused. */
+    dunning_exhausted_action: z.enum(['subscription_canceled', 'subscription_paused']),
     /** Null until the settings were first changed. */
     updated_at: nullableTimestamp,
   }),

@@ -31,6 +31,7 @@ import type {
 } from '../simulations/simulation.js';
 import type { Subscription } from '../subscriptions/subscription.js';
 import type { CreditBalanceRepository } from '../transactions/credit-balances.js';
+import type { RecoveryRunRepository } from '../transactions/payment-recovery.js';
 import type {
   AdjustmentRepository,
   BillingSettingsRepository,
@@ -234,6 +235,8 @@ export interface Repositories extends PaymentRepositories {
   readonly providerNotifications: ProviderNotificationLog;
   /** The seller the account environment's documents name (ADR 1106), as document `seller`. */
   readonly sellerDetails: Collection<SellerDetails, 'id'>;
+  /** Payment recovery of declined subscription charges, one run per transaction (ADR 1460). */
+  readonly recoveryRuns: RecoveryRunRepository;
 }
 
 /**
