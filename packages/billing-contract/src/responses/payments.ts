@@ -66,7 +66,14 @@ export const ProviderNotificationAnswer = entity(
   'What a payment provider’s webhook was turned into: applied, a duplicate, ignored or for an unknown payment.',
   z.strictObject({
     notification_id: z.string(),
-    kind: z.enum(['payment_succeeded', 'payment_declined', 'setup_succeeded', 'payment_disputed', 'ignored']),
+    kind: z.enum([
+      'payment_succeeded',
+      'payment_declined',
+      'setup_succeeded',
+      'payment_disputed',
+      'payment_refunded',
+      'ignored',
+    ]),
     outcome: z.enum(['applied', 'duplicate', 'ignored', 'unknown_payment']),
   }),
 );

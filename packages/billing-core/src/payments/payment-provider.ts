@@ -175,6 +175,16 @@ export type PaymentErrorCode = (typeof PAYMENT_ERROR_CODES)[number];
  * unknown reference is ignored (answered, not applied). Notifications can repeat: applying one
  * twice changes nothing.
  */
+/** One refund of a payment at the provider. */
+export interface ProviderRefund {
+  /** The provider's id of the refund (Stripe: `re_…`): each is recorded once. */
+  readonly refundRef: string;
+  /** Lowest units, tax included. */
+  readonly amount: string;
+  /** The adjustment a refund Drawdown asked for carries (metadata): its own echo, never recorded again. */
+  readonly drawdownAdjustmentId: string | null;
+}
+
 export type ProviderNotification =
   | {
       readonly kind: 'payment_succeeded';
@@ -211,6 +221,18 @@ export type ProviderNotification =
       readonly attemptId?: string | undefined;
       readonly amount: string;
       readonly reason: string;
+    }
+  | {
+      /**
+       * A payment was refunded at the provider, perhaps by the seller in the provider's dashboard
+       * (ADR 1461): every refund of it so far, each once recorded as a `refund` adjustment.
+       */
+      readonly kind: 'payment_refunded';
+      readonly notificationRef: string;
+      readonly providerPaymentRef: string;
+      /** Drawdown's attempt, when the provider echoes it (Stripe's metadata): found even before its reference is stored. */
+      readonly attemptId?: string | undefined;
+      readonly refunds: readonly ProviderRefund[];
     }
   /** Something the provider sends that Drawdown does not act on (answered 200, not applied). */
   | { readonly kind: 'ignored'; readonly notificationRef: string };
