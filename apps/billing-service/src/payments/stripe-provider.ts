@@ -465,6 +465,30 @@ export class StripeProvider implements PaymentProvider {
             })),
         };
       }
+      case 'charge.dispute.closed': {
+        const dispute = event.data.object;
+        const intent = typeof dispute.payment_intent === 'string' ? dispute.payment_intent : dispute.payment_intent?.id;
+        if (!intent) return { kind: 'ignored', notificationRef };
+        return {
+          kind: 'dispute_closed',
+          notificationRef,
+          providerPaymentRef: intent,
+          disputeRef: dispute.id,
+          outcome: dispute.status === 'won' ? 'won' : dispute.status === 'lost' ? 'lost' : 'other',
+        };
+      }
+      case 'radar.early_fraud_warning.created': {
+        const warning = event.data.object;
+        const intent = typeof warning.payment_intent === 'string' ? warning.payment_intent : warning.payment_intent?.id;
+        if (!intent) return { kind: 'ignored', notificationRef };
+        return {
+          kind: 'fraud_warning',
+          notificationRef,
+          providerPaymentRef: intent,
+          warningRef: warning.id,
+          fraudType: warning.fraud_type,
+        };
+      }
       case 'charge.dispute.created': {
         const dispute = event.data.object;
         const intent = typeof dispute.payment_intent === 'string' ? dispute.payment_intent : dispute.payment_intent?.id;

@@ -1,5 +1,8 @@
 /**
- * Refunds made in Stripe's dashboard (ADR 1461), end to end on both engines: `charge.refunded`
+ * Disputes closed and early fraud warnings (ADR 1462), and refunds made in Stripe's dashboard
+ * (ADR 1461), end to end on both engines. A won dispute gives its chargeback back
+ * (`chargeback_reverse`), a lost one adds nothing to the chargeback recorded when it opened, an
+ * early fraud warning is a `chargeback_warning` that moves no money; each once. `charge.refunded`
  * for a payment Drawdown took becomes an approved `refund` adjustment (full or partial, per the
  * amounts), read back through the official SDK; a replayed event and a later event listing the
  * same refund add nothing; a refund Drawdown itself made (its adjustment id in the metadata) is
@@ -27,7 +30,7 @@ function movableClock(): Clock & { advance(ms: number): void } {
   };
 }
 
-describe.each(ENGINES)('%s: refunds made in Stripe’s dashboard', (engine) => {
+describe.each(ENGINES)('%s: disputes, fraud warnings and dashboard refunds from Stripe', (engine) => {
   const clock = movableClock();
   let harness: BillingHarness;
   let stripe: FakeStripe;
@@ -190,5 +193,69 @@ describe.each(ENGINES)('%s: refunds made in Stripe’s dashboard', (engine) => {
       kind: 'payment_refunded',
       outcome: 'unknown_payment',
     });
+  });
+  /** The answer Drawdown gave to the latest webhook of `type`, once every webhook is answered. */
+  async function lastAnswer(type: string): Promise<{ eventId: string; answer: WireObject }> {
+    await stripe.settled();
+    const event = stripe.objects('evt_').findLast((candidate) => candidate.type === type);
+    const delivery = stripe.deliveries.findLast((d) => d.eventId === event?.id);
+    expect(delivery?.status).toBe(200);
+    return { eventId: String(event?.id), answer: JSON.parse(delivery?.responseBody ?? '{}').data };
+  }
+
+  async function adjustedTotal(transactionId: string): Promise<string> {
+    const transaction = await paddle.transactions.get(transactionId, { include: ['adjustments_totals'] as never });
+    return String(transaction.adjustmentsTotals?.total);
+  }
+
+  it('reverses the chargeback of a dispute the seller won, once', async () => {
+    const { transactionId } = await subscribed();
+    const intent = intentOf(transactionId);
+    const total = String(((await transactionOf(transactionId)).details as { totals: { total: string } }).totals.total);
+    const dispute = await stripe.dispute(intent);
+    expect((await lastAnswer('charge.dispute.created')).answer.outcome).toBe('applied');
+    expect(await adjustedTotal(transactionId)).toBe(total);
+    await stripe.closeDispute(String(dispute.id), 'won');
+    const { eventId, answer } = await lastAnswer('charge.dispute.closed');
+    expect(answer).toMatchObject({ kind: 'dispute_closed', outcome: 'applied' });
+    const adjustments = (await refundsOf(transactionId)).reverse();
+    expect(adjustments.map((adjustment) => [adjustment.action, adjustment.totals?.total])).toEqual([
+      ['chargeback', total],
+      ['chargeback_reverse', total],
+    ]);
+    expect(await adjustedTotal(transactionId)).toBe('0');
+    expect(JSON.parse((await stripe.redeliver(eventId)).responseBody ?? '{}').data.outcome).toBe('duplicate');
+    expect(await refundsOf(transactionId)).toHaveLength(2);
+  });
+
+  it('adds nothing when the dispute is lost: the chargeback stands', async () => {
+    const { transactionId } = await subscribed();
+    const dispute = await stripe.dispute(intentOf(transactionId));
+    await lastAnswer('charge.dispute.created');
+    await stripe.closeDispute(String(dispute.id), 'lost');
+    expect((await lastAnswer('charge.dispute.closed')).answer).toMatchObject({
+      kind: 'dispute_closed',
+      outcome: 'ignored',
+    });
+    expect((await refundsOf(transactionId)).map((adjustment) => adjustment.action)).toEqual(['chargeback']);
+  });
+
+  it('records an early fraud warning as a chargeback warning that moves no money, once', async () => {
+    const { transactionId } = await subscribed();
+    const total = String(((await transactionOf(transactionId)).details as { totals: { total: string } }).totals.total);
+    await stripe.earlyFraudWarning(intentOf(transactionId));
+    const { eventId, answer } = await lastAnswer('radar.early_fraud_warning.created');
+    expect(answer).toMatchObject({ kind: 'fraud_warning', outcome: 'applied' });
+    const adjustments = await refundsOf(transactionId);
+    expect(adjustments).toHaveLength(1);
+    expect(adjustments[0]).toMatchObject({ action: 'chargeback_warning', type: 'full', status: 'approved' });
+    expect(adjustments[0]?.totals?.total).toBe(total);
+    expect(await adjustedTotal(transactionId)).toBe('0');
+    expect(JSON.parse((await stripe.redeliver(eventId)).responseBody ?? '{}').data.outcome).toBe('duplicate');
+    expect(await refundsOf(transactionId)).toHaveLength(1);
+    // The warning does not use up the transaction: the dispute that follows charges back in full.
+    await stripe.dispute(intentOf(transactionId));
+    expect((await lastAnswer('charge.dispute.created')).answer.outcome).toBe('applied');
+    expect(await adjustedTotal(transactionId)).toBe(total);
   });
 });

@@ -72,6 +72,8 @@ export const ProviderNotificationAnswer = entity(
       'setup_succeeded',
       'payment_disputed',
       'payment_refunded',
+      'dispute_closed',
+      'fraud_warning',
       'ignored',
     ]),
     outcome: z.enum(['applied', 'duplicate', 'ignored', 'unknown_payment']),

@@ -234,6 +234,24 @@ export type ProviderNotification =
       readonly attemptId?: string | undefined;
       readonly refunds: readonly ProviderRefund[];
     }
+  | {
+      /** A dispute closed (ADR 1462): `won` gives the chargeback back; `lost` and the rest change nothing. */
+      readonly kind: 'dispute_closed';
+      readonly notificationRef: string;
+      readonly providerPaymentRef: string;
+      readonly attemptId?: string | undefined;
+      readonly disputeRef: string;
+      readonly outcome: 'won' | 'lost' | 'other';
+    }
+  | {
+      /** The card issuer warned of likely fraud (Stripe Radar's early fraud warning, ADR 1462). */
+      readonly kind: 'fraud_warning';
+      readonly notificationRef: string;
+      readonly providerPaymentRef: string;
+      readonly attemptId?: string | undefined;
+      readonly warningRef: string;
+      readonly fraudType: string;
+    }
   /** Something the provider sends that Drawdown does not act on (answered 200, not applied). */
   | { readonly kind: 'ignored'; readonly notificationRef: string };
 

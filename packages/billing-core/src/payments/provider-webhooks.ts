@@ -13,7 +13,9 @@ import { BillingError } from '../shared/billing-error.js';
 import type { OperationContext } from '../shared/operation-context.js';
 import type { Repositories, Store } from '../shared/repository.js';
 import type { Scope } from '../shared/scope.js';
-import { createAdjustmentInTransaction } from '../transactions/adjustments.js';
+import type { Adjustment } from '../transactions/adjustment.js';
+import { adjustmentSign } from '../transactions/adjustment.js';
+import { createAdjustmentInTransaction, reverseChargebackInTransaction } from '../transactions/adjustments.js';
 import type { TransactionHooks } from '../transactions/payments.js';
 import type {
   IncomingNotification,
@@ -113,6 +115,13 @@ export async function receiveProviderNotification(
     if (notification.kind === 'payment_refunded') {
       if (await recordProviderRefunds(context, tx, provider.name, found.transactionId, notification, now))
         return 'applied';
+      await tx.providerNotifications.settle(scope, provider.name, notificationRef, 'ignored');
+      return 'ignored';
+    }
+    if (notification.kind === 'dispute_closed' || notification.kind === 'fraud_warning') {
+      if (await recordDisputeOutcome(context, tx, provider.name, found.transactionId, notification, now)) {
+        return 'applied';
+      }
       await tx.providerNotifications.settle(scope, provider.name, notificationRef, 'ignored');
       return 'ignored';
     }
@@ -252,9 +261,10 @@ async function remainingOf(
       after,
     });
     for (const adjustment of page.items) {
+      const sign = adjustmentSign(adjustment.action);
       for (const item of adjustment.items) {
         const total = left.get(item.itemId);
-        if (total !== undefined) left.set(item.itemId, total - BigInt(item.totals.total));
+        if (total !== undefined) left.set(item.itemId, total - sign * BigInt(item.totals.total));
       }
     }
     if (!page.hasMore) break;
@@ -279,4 +289,78 @@ export function spread(
     left -= take;
   }
   return shares.filter((share) => share.amount > 0n).map(({ itemId, amount: share }) => ({ itemId, amount: share }));
+}
+
+/**
+ * A dispute closed or an early fraud warning (ADR 1462). A dispute the seller **won** gives back
+ * the transaction's latest chargeback not yet reversed (`chargeback_reverse`); a lost one changes
+ * nothing (its chargeback was recorded when it opened). An early fraud warning becomes a `full`
+ * `chargeback_warning` adjustment, which moves no money, once per warning. False when nothing changed.
+ */
+async function recordDisputeOutcome(
+  context: OperationContext,
+  tx: Repositories,
+  provider: string,
+  transactionId: string,
+  notification: Extract<ProviderNotification, { kind: 'dispute_closed' | 'fraud_warning' }>,
+  now: string,
+): Promise<boolean> {
+  const transaction = await tx.transactions.findByIdForUpdate(context.scope, transactionId);
+  if (transaction?.status !== 'completed') return false;
+  if (notification.kind === 'fraud_warning') {
+    const first = await tx.providerNotifications.record(
+      context.scope,
+      provider,
+      { ref: `fraud_warning:${notification.warningRef}`, kind: 'fraud_warning', outcome: 'applied' },
+      now,
+    );
+    if (!first) return false;
+    try {
+      await createAdjustmentInTransaction(context, tx, {
+        action: 'chargeback_warning',
+        transactionId,
+        type: 'full',
+        reason: `Early fraud warning from the card issuer (${notification.fraudType}); payment ${notification.providerPaymentRef}.`,
+      });
+    } catch (error) {
+      // Refunded or charged back in full already: nothing left to warn about.
+      if (error instanceof BillingError && error.code === 'adjustment_amount_above_remaining') return false;
+      throw error;
+    }
+    return true;
+  }
+  if (notification.outcome !== 'won') return false;
+  const first = await tx.providerNotifications.record(
+    context.scope,
+    provider,
+    { ref: `dispute_won:${notification.disputeRef}`, kind: 'dispute_closed', outcome: 'applied' },
+    now,
+  );
+  if (!first) return false;
+  const chargebacks: Adjustment[] = [];
+  let reversals = 0;
+  let after: string | undefined;
+  for (;;) {
+    const page = await tx.adjustments.list(context.scope, {
+      filter: { transaction_id: [{ op: 'eq', value: transactionId }] },
+      perPage: 200,
+      direction: 'asc',
+      after,
+    });
+    for (const adjustment of page.items) {
+      if (adjustment.action === 'chargeback') chargebacks.push(adjustment);
+      if (adjustment.action === 'chargeback_reverse') reversals += 1;
+    }
+    if (!page.hasMore) break;
+    after = page.items.at(-1)?.id;
+  }
+  const open = chargebacks[chargebacks.length - 1 - reversals];
+  if (reversals >= chargebacks.length || !open) return false;
+  await reverseChargebackInTransaction(
+    context,
+    tx,
+    open,
+    `Dispute ${notification.disputeRef} won: the chargeback of payment ${notification.providerPaymentRef} is reversed.`,
+  );
+  return true;
 }
