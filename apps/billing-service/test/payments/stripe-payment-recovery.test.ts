@@ -2,10 +2,10 @@
  * Payment recovery (dunning, ADR 1460) in live, through Stripe: a real billing service whose
  * account is configured with Stripe pointed at the local Stripe-format server. A declined renewal
  * is retried by the scheduler on the documented schedule through the one off-session charge path,
- * each retry a new PaymentIntent keyed by its attempt (a retry whose answer is lost is settled by
- * the webhook and never charged twice; concurrent schedulers take it once); a retry after the
- * customer replaced the card recovers the payment; a run that recovers nothing cancels the
- * subscription after 30 days. Both engines, read back through the official SDK.
+ * each retry a new PaymentIntent keyed by its attempt (a retry whose answer is lost is sent again
+ * under the same idempotency key and makes one intent; concurrent schedulers take it once); the
+ * customer paying through the checkout stops the retries; a run that recovers nothing cancels
+ * the subscription after 30 days. Both engines, read back through the official SDK.
  */
 import { randomBytes } from 'node:crypto';
 import type { CheckoutView, Clock } from '@drawdown/billing-core';
@@ -198,13 +198,18 @@ describe.each(ENGINES)('%s: payment recovery through Stripe', (engine) => {
   it('retries the declined renewal a day later, once however many schedulers run, and stops when the customer pays', async () => {
     const { subscriptionId, renewalId } = await declinedRenewal();
     expect(intentsOf(renewalId)).toHaveLength(1);
-    // The first retry's answer is lost (the client tries three times): Stripe's webhook settles
-    // it, and the attempt id as idempotency key keeps it one PaymentIntent.
+    // The first retry's answers are lost: the client sends it again under the attempt id as
+    // idempotency key, and Stripe makes one PaymentIntent of it.
+    const creations = () =>
+      stripe.requests.filter((request) => request.method === 'POST' && request.path === '/v1/payment_intents').length;
+    const before = creations();
     stripe.loseAnswers(3);
     clock.advance(DAY_MS + 60_000);
     await Promise.all([1, 2, 3].map(() => harness.services.useCases.runDueWork('payment_retries')));
     stripe.loseAnswers(0);
     await retriesAfter(0, renewalId, 2);
+    // The client sent the creation again (its answer was lost), and Stripe made one intent of it.
+    expect(creations() - before).toBeGreaterThanOrEqual(2);
     expect(intentsOf(renewalId)).toHaveLength(2);
     const declined = await paddle.transactions.get(renewalId);
     expect(declined.status).toBe('past_due');

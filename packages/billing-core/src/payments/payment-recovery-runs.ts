@@ -6,9 +6,10 @@
  * 1. **Claim**, in one database transaction under the run's row lock: the run moves to its next
  *    step still in the future before anything is charged (steps a late scheduler missed are
  *    skipped, not caught up), so two workers never take the same retry, nor two retries of one
- *    run at once, and a retry whose answer is lost is never taken again. A run whose transaction was paid meanwhile (the
- *    customer paid through the checkout) ends `recovered`; one whose subscription was canceled or
- *    paused, or whose transaction was canceled, ends `stopped`; after the last retry the window's
+ *    run at once, and a retry whose answer is lost is never taken again. A run whose transaction
+ *    was paid meanwhile (the customer paid through the checkout) ends `recovered`; one whose
+ *    subscription was canceled or paused, or whose transaction was canceled, ends `stopped`
+ *    (as does a live run without a payment provider); after the last retry the window's
  *    end applies the environment's dunning exhausted action (cancel or pause the subscription,
  *    cancel the past-due transaction) and ends `exhausted`, unless a retry is still in flight
  *    (it waits for that retry's outcome).
@@ -59,18 +60,19 @@ export async function runDueRecoveries(
 ): Promise<number> {
   const provider = await ports.providers.providerFor(context.scope);
   let steps = 0;
-  let skipped: string | undefined;
+  // Runs that could not be taken now (another worker moved them on, or the window's end waits
+  // for a retry in flight): passed over this round, so they hold up no other run.
+  const passed = new Set<string>();
   while (steps < options.limit) {
     const until = new Date(context.clock.now()).toISOString();
-    const [next] = await context.store.recoveryRuns.findDue(context.scope, until, 1);
+    const due = await context.store.recoveryRuns.findDue(context.scope, until, passed.size + 1);
+    const next = due.find((run) => !passed.has(run.id));
     if (!next) break;
     const claim = await context.store.transaction((tx) =>
       claimStep(context, tx, next.id, until, provider !== undefined),
     );
-    // Another worker moved the run on: look again, unless the store keeps naming the same step.
     if (claim.kind === 'not_due') {
-      if (skipped === next.id) break;
-      skipped = next.id;
+      passed.add(next.id);
       continue;
     }
     steps += 1;
