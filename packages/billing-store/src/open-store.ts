@@ -36,6 +36,7 @@ import {
   SqlRecoveryRunRepository,
   sandboxPaymentsTable,
   sellerDetailsTable,
+  taxIdChecksTable,
 } from './repositories/payment-repositories.js';
 import { SqlReportRepository } from './repositories/report-repository.js';
 import { SqlSandboxClockRepository } from './repositories/sandbox-clock-repository.js';
@@ -105,6 +106,7 @@ export function repositoriesOn(executor: SqlExecutor): Repositories {
     providerCustomers: new SqlProviderCustomerRepository(executor),
     providerNotifications: new SqlProviderNotificationLog(executor),
     sellerDetails: new DocumentCollection(executor, sellerDetailsTable),
+    taxIdChecks: new DocumentCollection(executor, taxIdChecksTable),
     recoveryRuns: new SqlRecoveryRunRepository(executor),
   };
 }

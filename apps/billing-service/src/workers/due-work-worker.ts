@@ -14,6 +14,7 @@ const NAMES: Readonly<Record<DueWork, string>> = {
   renewals: 'renewals',
   overdue_invoices: 'overdue invoices',
   api_key_expiries: 'API key expiries',
+  payment_recovery: 'payment recovery',
   payment_retries: 'payment retries',
 };
 

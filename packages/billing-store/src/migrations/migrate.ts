@@ -25,6 +25,7 @@ import { clientAndCustomerTokens } from './0120-client-and-customer-tokens.js';
 import { sellerDetails } from './0140-seller-details.js';
 import { subscriptionFilterColumns } from './0180-subscription-filter-columns.js';
 import { paymentRecovery } from './0210-payment-recovery.js';
+import { taxIdChecks } from './0220-tax-id-checks.js';
 import type { Migration } from './migration.js';
 
 export const MIGRATIONS: readonly Migration[] = [
@@ -48,6 +49,7 @@ export const MIGRATIONS: readonly Migration[] = [
   paymentProviderSettings,
   subscriptionFilterColumns,
   sellerDetails,
+  taxIdChecks,
   paymentRecovery,
 ];
 
