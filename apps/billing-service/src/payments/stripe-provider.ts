@@ -156,6 +156,29 @@ function isCardError(error: unknown): error is Stripe.errors.StripeCardError {
   return error instanceof Stripe.errors.StripeError && error.type === 'StripeCardError';
 }
 
+/**
+ * The decline a card error reports for the intent it names (`payment_intent` or `setup_intent`);
+ * throws the refusal of a payment method Stripe does not know; undefined for any other error.
+ */
+function declinedBy(
+  error: unknown,
+  intent: 'payment_intent' | 'setup_intent',
+): Extract<PaymentOutcome, { status: 'declined' }> | undefined {
+  if (isCardError(error)) {
+    const named = error[intent];
+    if (named) {
+      return {
+        status: 'declined',
+        providerPaymentRef: named.id,
+        errorCode: paymentErrorCodeOf(error),
+        method: error.payment_method ? methodOf(error.payment_method) : null,
+      };
+    }
+  }
+  if (isMissingPaymentMethod(error)) throw unusableMethod();
+  return undefined;
+}
+
 function isMissingPaymentMethod(error: unknown): boolean {
   return (
     error instanceof Stripe.errors.StripeError &&
@@ -211,15 +234,8 @@ export class StripeProvider implements PaymentProvider {
         { idempotencyKey: request.attemptId },
       );
     } catch (error) {
-      if (isCardError(error) && error.payment_intent) {
-        return {
-          status: 'declined',
-          providerPaymentRef: error.payment_intent.id,
-          errorCode: paymentErrorCodeOf(error),
-          method: error.payment_method ? methodOf(error.payment_method) : null,
-        };
-      }
-      if (isMissingPaymentMethod(error)) throw unusableMethod();
+      const declined = declinedBy(error, 'payment_intent');
+      if (declined) return declined;
       // Stripe refused the request itself (validated before anything is charged): no hold exists.
       // Only a lost answer may leave the attempt unknown, so this is answered as a decline.
       if (error instanceof Stripe.errors.StripeInvalidRequestError) {
@@ -462,15 +478,8 @@ export class StripeProvider implements PaymentProvider {
       );
       return this.setupOutcome(intent);
     } catch (error) {
-      if (isCardError(error) && error.setup_intent) {
-        return {
-          status: 'declined',
-          providerPaymentRef: error.setup_intent.id,
-          errorCode: paymentErrorCodeOf(error),
-          method: error.payment_method ? methodOf(error.payment_method) : null,
-        };
-      }
-      if (isMissingPaymentMethod(error)) throw unusableMethod();
+      const declined = declinedBy(error, 'setup_intent');
+      if (declined) return declined;
       throw error;
     }
   }
@@ -673,15 +682,8 @@ export class StripeProvider implements PaymentProvider {
     try {
       return await this.intentOutcome(await call());
     } catch (error) {
-      if (isCardError(error) && error.payment_intent) {
-        return {
-          status: 'declined',
-          providerPaymentRef: error.payment_intent.id,
-          errorCode: paymentErrorCodeOf(error),
-          method: error.payment_method ? methodOf(error.payment_method) : null,
-        };
-      }
-      if (isMissingPaymentMethod(error)) throw unusableMethod();
+      const declined = declinedBy(error, 'payment_intent');
+      if (declined) return declined;
       throw error;
     }
   }
