@@ -174,6 +174,7 @@ export async function startService(
     createDueWorkWorker(useCases, 'overdue_invoices', scheduled),
     createDueWorkWorker(useCases, 'api_key_expiries', scheduled),
     createDueWorkWorker(useCases, 'payment_recovery', scheduled),
+    createDueWorkWorker(useCases, 'payment_retries', scheduled),
     webhookDelivery,
     simulationDelivery,
     reports,

@@ -391,6 +391,7 @@ export {
 export { type ConfiguredProviders, paymentProvidersOf } from './payments/payment-providers.js';
 export type {
   CheckoutSettings,
+  DunningExhaustedAction,
   PaymentAttemptRepository,
   PaymentRepositories,
   SandboxPaymentColumn,
@@ -693,6 +694,14 @@ export {
 } from './transactions/due-dates.js';
 export { formatInvoiceNumber } from './transactions/invoice-number.js';
 export { markOverdueInvoices, OVERDUE_BATCH_SIZE } from './transactions/overdue-invoices.js';
+export {
+  RECOVERY_RETRY_DAYS,
+  RECOVERY_WINDOW_DAYS,
+  type RecoveryRun,
+  type RecoveryRunColumn,
+  type RecoveryRunRepository,
+  type RecoveryRunStatus,
+} from './transactions/payment-recovery.js';
 export {
   completeSettled,
   NO_HOOKS,

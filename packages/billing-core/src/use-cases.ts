@@ -125,6 +125,7 @@ import {
 } from './payments/payment-methods.js';
 import type { IncomingNotification } from './payments/payment-provider.js';
 import { type ConfiguredProviders, paymentProvidersOf } from './payments/payment-providers.js';
+import { runDueRecoveries } from './payments/payment-recovery-runs.js';
 import {
   type ConfigureProviderInput,
   configurePaymentProvider,
@@ -185,7 +186,12 @@ import {
 import { cancelSubscription, pauseSubscription, resumeSubscription } from './subscriptions/pause-resume-cancel.js';
 import { runDueSubscriptions } from './subscriptions/process-due.js';
 import { getSubscription, listSubscriptions } from './subscriptions/read-subscriptions.js';
-import { advanceSandboxClock, readSandboxClock, type SandboxClockDependencies } from './subscriptions/sandbox-clock.js';
+import {
+  advanceSandboxClock,
+  readSandboxClock,
+  type SandboxClockDependencies,
+  type SandboxRecoveries,
+} from './subscriptions/sandbox-clock.js';
 import type { Subscription } from './subscriptions/subscription.js';
 import {
   defaultRenewalPayment,
@@ -271,7 +277,7 @@ export interface UseCasePorts {
 }
 
 /** Time-driven work that falls due per account and environment. */
-export type DueWork = 'renewals' | 'overdue_invoices' | 'api_key_expiries' | 'payment_recovery';
+export type DueWork = 'renewals' | 'overdue_invoices' | 'api_key_expiries' | 'payment_recovery' | 'payment_retries';
 
 export function createUseCases(ports: UseCasePorts) {
   const { store, ids, wallClock } = ports;
@@ -315,6 +321,17 @@ export function createUseCases(ports: UseCasePorts) {
     if (caller.scope.environment !== 'sandbox') {
       throw new BillingError('not_found', 'The sandbox clock exists only in the sandbox environment.');
     }
+    const scope = caller.scope;
+    const recoveries: SandboxRecoveries = {
+      nextDueAt: async (until) => (await store.recoveryRuns.findDue(scope, until, 1))[0]?.nextRetryAt ?? undefined,
+      run: async (clock, payments) => {
+        const context = contextForClock(caller, clock);
+        return runDueRecoveries(context, offSessionPorts(context), {
+          limit: Number.POSITIVE_INFINITY,
+          sandboxOutcome: payments,
+        });
+      },
+    };
     return {
       store,
       ids,
@@ -322,6 +339,20 @@ export function createUseCases(ports: UseCasePorts) {
       account: caller.account,
       pause: ports.pause,
       yieldToOthers: ports.yieldToOthers,
+      taxIds: ports.taxIdVerification,
+      recoveries,
+    };
+  }
+
+  /** An operation context on a given clock (the sandbox clock's jump). */
+  function contextForClock(caller: Caller, clock: Clock): OperationContext {
+    return {
+      store,
+      ids,
+      clock,
+      scope: caller.scope,
+      account: caller.account,
+      defaultPaymentLink: ports.defaultPaymentLink?.(caller.scope.environment),
       taxIds: ports.taxIdVerification,
     };
   }
@@ -340,6 +371,8 @@ export function createUseCases(ports: UseCasePorts) {
           return store.subscriptions.findDueAccounts(environment, until);
         case 'overdue_invoices':
           return store.transactions.findOverdueAccounts(environment, until);
+        case 'payment_retries':
+          return store.recoveryRuns.findDueAccounts(environment, until);
         case 'api_key_expiries':
           return store.apiKeys.findExpiryNoticeAccounts(
             environment,
@@ -371,6 +404,9 @@ export function createUseCases(ports: UseCasePorts) {
         case 'payment_recovery':
           // Attempts a request left in flight (a lost answer, a crash) are settled with their keys (ADR 1426).
           return (await recoverPaymentAttempts(context, offSessionPorts(context))).settled;
+        case 'payment_retries':
+          // Payment recovery (ADR 1460): the sandbox settles retries with its simulated card.
+          return runDueRecoveries(context, offSessionPorts(context), { limit: 100 });
       }
     };
     const runAccount = async (accountId: string, environment: Environment, offsetMs: number) => {

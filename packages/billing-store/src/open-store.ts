@@ -33,6 +33,7 @@ import {
   checkoutSettingsTable,
   paymentMethodsTable,
   SqlPaymentAttemptRepository,
+  SqlRecoveryRunRepository,
   sandboxPaymentsTable,
   sellerDetailsTable,
   taxIdChecksTable,
@@ -106,6 +107,7 @@ export function repositoriesOn(executor: SqlExecutor): Repositories {
     providerNotifications: new SqlProviderNotificationLog(executor),
     sellerDetails: new DocumentCollection(executor, sellerDetailsTable),
     taxIdChecks: new DocumentCollection(executor, taxIdChecksTable),
+    recoveryRuns: new SqlRecoveryRunRepository(executor),
   };
 }
 

@@ -505,15 +505,22 @@ const OPERATIONS: readonly ApiOperation[] = [
     'get',
     '/checkout-settings',
     'Checkout',
-    'Get the checkout settings (default payment link)',
+    'Get the checkout settings (default payment link, dunning exhausted action)',
     'transaction.read',
     {
       shape: 'entity',
     },
   ),
-  operation('patch', '/checkout-settings', 'Checkout', 'Set the default payment link', 'transaction.write', {
-    ...body('UpdateCheckoutSettingsBody', UpdateCheckoutSettingsBody),
-  }),
+  operation(
+    'patch',
+    '/checkout-settings',
+    'Checkout',
+    'Set the default payment link or the dunning exhausted action',
+    'transaction.write',
+    {
+      ...body('UpdateCheckoutSettingsBody', UpdateCheckoutSettingsBody),
+    },
+  ),
   operation(
     'get',
     '/customers/:customer/payment-methods',

@@ -589,6 +589,54 @@ export class StripeProvider implements PaymentProvider {
           method: failed ? methodOf(failed) : null,
         };
       }
+      case 'charge.refunded': {
+        // A refund made in Stripe's dashboard (or by Drawdown, its echo): every refund of the charge so far (ADR 1461).
+        const charge = event.data.object;
+        const intent = typeof charge.payment_intent === 'string' ? charge.payment_intent : charge.payment_intent?.id;
+        if (!intent) return { kind: 'ignored', notificationRef };
+        const refunds = await this.stripe.refunds.list({ charge: charge.id, limit: 100 }).catch((error: unknown) => {
+          // A charge Stripe does not know for this key: nothing of it to record (the payment is unknown too).
+          if (error instanceof Stripe.errors.StripeInvalidRequestError) return { data: [] as Stripe.Refund[] };
+          throw error;
+        });
+        return {
+          kind: 'payment_refunded',
+          notificationRef,
+          providerPaymentRef: intent,
+          attemptId: this.attemptOf(charge.metadata),
+          refunds: refunds.data
+            .filter((refund) => refund.status === 'succeeded')
+            .map((refund) => ({
+              refundRef: refund.id,
+              amount: String(refund.amount),
+              drawdownAdjustmentId: refund.metadata?.drawdown_adjustment_id ?? null,
+            })),
+        };
+      }
+      case 'charge.dispute.closed': {
+        const dispute = event.data.object;
+        const intent = typeof dispute.payment_intent === 'string' ? dispute.payment_intent : dispute.payment_intent?.id;
+        if (!intent) return { kind: 'ignored', notificationRef };
+        return {
+          kind: 'dispute_closed',
+          notificationRef,
+          providerPaymentRef: intent,
+          disputeRef: dispute.id,
+          outcome: dispute.status === 'won' ? 'won' : dispute.status === 'lost' ? 'lost' : 'other',
+        };
+      }
+      case 'radar.early_fraud_warning.created': {
+        const warning = event.data.object;
+        const intent = typeof warning.payment_intent === 'string' ? warning.payment_intent : warning.payment_intent?.id;
+        if (!intent) return { kind: 'ignored', notificationRef };
+        return {
+          kind: 'fraud_warning',
+          notificationRef,
+          providerPaymentRef: intent,
+          warningRef: warning.id,
+          fraudType: warning.fraud_type,
+        };
+      }
       case 'charge.dispute.created': {
         const dispute = event.data.object;
         const intent = typeof dispute.payment_intent === 'string' ? dispute.payment_intent : dispute.payment_intent?.id;

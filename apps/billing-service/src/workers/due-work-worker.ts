@@ -1,7 +1,8 @@
 /**
  * @module
  * Runs time-driven work when it falls due, for every account and both environments: renewals and
- * scheduled changes, manual invoices going past due, and API keys expiring or expired. Live accounts run on the wall clock;
+ * scheduled changes, manual invoices going past due, API keys expiring or expired, and payment
+ * recovery's retries (ADR 1460). Live accounts run on the wall clock;
  * each sandbox account on its own clock, so moving sandbox time forward makes its work due. Safe
  * with several processes: each step re-checks under a row lock that it is still due.
  */
@@ -14,6 +15,7 @@ const NAMES: Readonly<Record<DueWork, string>> = {
   overdue_invoices: 'overdue invoices',
   api_key_expiries: 'API key expiries',
   payment_recovery: 'payment recovery',
+  payment_retries: 'payment retries',
 };
 
 export function createDueWorkWorker(

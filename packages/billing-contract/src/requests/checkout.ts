@@ -4,9 +4,13 @@
  */
 import { z } from 'zod';
 
-/** `PATCH /checkout-settings`: the account's default payment link, or null for Drawdown's page. */
+/**
+ * `PATCH /checkout-settings`: the account's default payment link (null for Drawdown's page) and
+ * what ends a payment recovery that recovered nothing (ADR 1460); a field left out keeps its value.
+ */
 export const UpdateCheckoutSettingsBody = z.strictObject({
-  default_payment_link: z.string().max(2048).nullable(),
+  default_payment_link: z.string().max(2048).nullable().optional(),
+  dunning_exhausted_action: z.enum(['subscription_canceled', 'subscription_paused']).optional(),
 });
 
 /**

@@ -49,11 +49,13 @@ export const PaymentMethodDeletedEventData = entity(
 
 export const CheckoutSettings = entity(
   'CheckoutSettings',
-  'The environment’s checkout settings: its default payment link (null for the page Drawdown serves) and the link `checkout.url` starts with.',
+  'The environment’s checkout settings: its default payment link (null for the page Drawdown serves), the link `checkout.url` starts with, and what ends a payment recovery that recovered nothing.',
   z.strictObject({
     default_payment_link: z.string().nullable(),
     /** What `checkout.url` starts with: the environment's own link, else the configured default. */
     effective_payment_link: z.string().nullable(),
+    /** What ends a payment recovery that recovered nothing: the subscription canceled (the default) or paused. */
+    dunning_exhausted_action: z.enum(['subscription_canceled', 'subscription_paused']),
     /** Null until the settings were first changed. */
     updated_at: nullableTimestamp,
   }),
@@ -64,7 +66,16 @@ export const ProviderNotificationAnswer = entity(
   'What a payment provider’s webhook was turned into: applied, a duplicate, ignored or for an unknown payment.',
   z.strictObject({
     notification_id: z.string(),
-    kind: z.enum(['payment_succeeded', 'payment_declined', 'setup_succeeded', 'payment_disputed', 'ignored']),
+    kind: z.enum([
+      'payment_succeeded',
+      'payment_declined',
+      'setup_succeeded',
+      'payment_disputed',
+      'payment_refunded',
+      'dispute_closed',
+      'fraud_warning',
+      'ignored',
+    ]),
     outcome: z.enum(['applied', 'duplicate', 'ignored', 'unknown_payment']),
   }),
 );

@@ -128,7 +128,7 @@ const payment = z.strictObject({
 
 const adjustmentFields = {
   id: id('adj'),
-  action: z.enum(['credit', 'refund']),
+  action: z.enum(['credit', 'refund', 'chargeback', 'chargeback_reverse', 'chargeback_warning']),
   type: z.enum(['full', 'partial']),
   transaction_id: id('txn'),
   subscription_id: id('sub').nullable(),

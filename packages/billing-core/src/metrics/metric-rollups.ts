@@ -118,7 +118,9 @@ export function transactionMetricDeltas(before: Transaction | null, after: Trans
 
 /** A refund or a chargeback counts on the day it is approved (adjustments are approved as they are made), net of tax. */
 export function adjustmentMetricDeltas(adjustment: Adjustment, at: string): MetricDelta[] {
-  if (adjustment.status !== 'approved' || adjustment.action === 'credit') return [];
+  if (adjustment.status !== 'approved' || (adjustment.action !== 'refund' && adjustment.action !== 'chargeback')) {
+    return [];
+  }
   const amount = BigInt(adjustment.totals.total) - BigInt(adjustment.totals.tax);
   const metric = adjustment.action === 'refund' ? 'refunds' : 'chargebacks';
   return [{ metric, currencyCode: adjustment.currencyCode, day: dayOf(at), amount, count: 1 }];

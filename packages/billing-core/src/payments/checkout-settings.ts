@@ -1,25 +1,31 @@
 /**
  * @module
  * The checkout settings of an account environment (ADR 1412): its default payment link, the
- * page `checkout.url` points at. Null means the checkout page Drawdown serves.
+ * page `checkout.url` points at (null means the checkout page Drawdown serves), and what ends a
+ * payment recovery that recovered nothing (ADR 1460: the subscription is canceled, by default, or paused).
  */
 import { BillingError } from '../shared/billing-error.js';
 import type { OperationContext } from '../shared/operation-context.js';
 import { nowTimestamp } from '../shared/operation-context.js';
-import type { CheckoutSettings } from './payment-repositories.js';
+import type { CheckoutSettings, DunningExhaustedAction } from './payment-repositories.js';
 
 export interface CheckoutSettingsView {
   readonly defaultPaymentLink: string | null;
   /** What `checkout.url` starts with: the account's link, else the page Drawdown serves. */
   readonly effectivePaymentLink: string | null;
+  readonly dunningExhaustedAction: DunningExhaustedAction;
   readonly updatedAt: string | null;
 }
+
+/** Without a setting, a subscription whose payment was not recovered is canceled, as the public API does by default. */
+export const DEFAULT_DUNNING_EXHAUSTED_ACTION: DunningExhaustedAction = 'subscription_canceled';
 
 function viewOf(context: OperationContext, settings: CheckoutSettings | undefined): CheckoutSettingsView {
   const own = settings?.defaultPaymentLink ?? null;
   return {
     defaultPaymentLink: own,
     effectivePaymentLink: own ?? context.defaultPaymentLink ?? null,
+    dunningExhaustedAction: settings?.dunningExhaustedAction ?? DEFAULT_DUNNING_EXHAUSTED_ACTION,
     updatedAt: settings?.updatedAt ?? null,
   };
 }
@@ -41,21 +47,33 @@ function requireLink(context: OperationContext, link: string): void {
   }
 }
 
-/** Sets (or with null, clears) the default payment link. Transactions already given a `checkout.url` keep it. */
+/**
+ * Sets (or with null, clears) the default payment link, and sets the dunning exhausted action;
+ * a field left out keeps its value. Transactions already given a `checkout.url` keep it.
+ */
 export async function updateCheckoutSettings(
   context: OperationContext,
-  input: { readonly defaultPaymentLink: string | null },
+  input: {
+    readonly defaultPaymentLink?: string | null | undefined;
+    readonly dunningExhaustedAction?: DunningExhaustedAction | undefined;
+  },
 ): Promise<CheckoutSettingsView> {
-  if (input.defaultPaymentLink !== null) requireLink(context, input.defaultPaymentLink);
-  const settings: CheckoutSettings = {
-    id: 'checkout',
-    defaultPaymentLink: input.defaultPaymentLink,
-    updatedAt: nowTimestamp(context),
-  };
-  await context.store.transaction(async (tx) => {
+  if (input.defaultPaymentLink !== undefined && input.defaultPaymentLink !== null) {
+    requireLink(context, input.defaultPaymentLink);
+  }
+  const settings = await context.store.transaction(async (tx) => {
     const current = await tx.checkoutSettings.findByIdForUpdate(context.scope, 'checkout');
-    if (current) await tx.checkoutSettings.update(context.scope, settings);
-    else await tx.checkoutSettings.insert(context.scope, settings);
+    const next: CheckoutSettings = {
+      id: 'checkout',
+      defaultPaymentLink:
+        input.defaultPaymentLink === undefined ? (current?.defaultPaymentLink ?? null) : input.defaultPaymentLink,
+      dunningExhaustedAction:
+        input.dunningExhaustedAction ?? current?.dunningExhaustedAction ?? DEFAULT_DUNNING_EXHAUSTED_ACTION,
+      updatedAt: nowTimestamp(context),
+    };
+    if (current) await tx.checkoutSettings.update(context.scope, next);
+    else await tx.checkoutSettings.insert(context.scope, next);
+    return next;
   });
   return viewOf(context, settings);
 }

@@ -81,8 +81,11 @@ export async function chargeOutstandingSubscriptionTransactions(
   return charged;
 }
 
-/** Who asks for an off-session charge: the service after a commit, or someone retrying one. */
-export type OffSessionTrigger = 'automatic' | 'requested';
+/**
+ * Who asks for an off-session charge: the service after a commit, someone retrying one, or
+ * payment recovery's schedule (ADR 1460; a retry like a requested one, its failures logged).
+ */
+export type OffSessionTrigger = 'automatic' | 'requested' | 'scheduled';
 
 export type OffSessionResult =
   | { readonly charged: true; readonly transaction: Transaction }
@@ -113,7 +116,7 @@ export async function chargeSavedMethod(
 
 const notPayable = (detail: string) => new BillingError('transaction_not_payable', detail);
 
-async function chargeOffSession(
+export async function chargeOffSession(
   context: OperationContext,
   ports: OffSessionPorts,
   provider: PaymentProvider,
@@ -123,7 +126,7 @@ async function chargeOffSession(
   const begun = await context.store.transaction(async (tx) => {
     const transaction = await tx.transactions.findByIdForUpdate(context.scope, transactionId);
     if (!transaction) throw BillingError.notFound('Transaction', transactionId);
-    const retryable = trigger === 'requested' ? RETRYABLE : FIRST_CHARGE;
+    const retryable = trigger === 'automatic' ? FIRST_CHARGE : RETRYABLE;
     if (!retryable.has(transaction.status)) {
       return notPayable(
         transaction.status === 'completed' || transaction.status === 'paid'
@@ -144,7 +147,7 @@ async function chargeOffSession(
     const earlier = await tx.paymentAttempts.list(context.scope, {
       filter: {
         transaction_id: [{ op: 'eq', value: transaction.id }],
-        ...(trigger === 'requested' ? { status: [{ op: 'in' as const, values: IN_FLIGHT }] } : {}),
+        ...(trigger !== 'automatic' ? { status: [{ op: 'in' as const, values: IN_FLIGHT }] } : {}),
       },
       direction: 'asc',
       perPage: 1,

@@ -175,6 +175,16 @@ export type PaymentErrorCode = (typeof PAYMENT_ERROR_CODES)[number];
  * unknown reference is ignored (answered, not applied). Notifications can repeat: applying one
  * twice changes nothing.
  */
+/** One refund of a payment at the provider. */
+export interface ProviderRefund {
+  /** The provider's id of the refund (Stripe: `re_…`): each is recorded once. */
+  readonly refundRef: string;
+  /** Lowest units, tax included. */
+  readonly amount: string;
+  /** The adjustment a refund Drawdown asked for carries (metadata): its own echo, never recorded again. */
+  readonly drawdownAdjustmentId: string | null;
+}
+
 export type ProviderNotification =
   | {
       readonly kind: 'payment_succeeded';
@@ -211,6 +221,36 @@ export type ProviderNotification =
       readonly attemptId?: string | undefined;
       readonly amount: string;
       readonly reason: string;
+    }
+  | {
+      /**
+       * A payment was refunded at the provider, perhaps by the seller in the provider's dashboard
+       * (ADR 1461): every refund of it so far, each once recorded as a `refund` adjustment.
+       */
+      readonly kind: 'payment_refunded';
+      readonly notificationRef: string;
+      readonly providerPaymentRef: string;
+      /** Drawdown's attempt, when the provider echoes it (Stripe's metadata): found even before its reference is stored. */
+      readonly attemptId?: string | undefined;
+      readonly refunds: readonly ProviderRefund[];
+    }
+  | {
+      /** A dispute closed (ADR 1462): `won` gives the chargeback back; `lost` and the rest change nothing. */
+      readonly kind: 'dispute_closed';
+      readonly notificationRef: string;
+      readonly providerPaymentRef: string;
+      readonly attemptId?: string | undefined;
+      readonly disputeRef: string;
+      readonly outcome: 'won' | 'lost' | 'other';
+    }
+  | {
+      /** The card issuer warned of likely fraud (Stripe Radar's early fraud warning, ADR 1462). */
+      readonly kind: 'fraud_warning';
+      readonly notificationRef: string;
+      readonly providerPaymentRef: string;
+      readonly attemptId?: string | undefined;
+      readonly warningRef: string;
+      readonly fraudType: string;
     }
   /** Something the provider sends that Drawdown does not act on (answered 200, not applied). */
   | { readonly kind: 'ignored'; readonly notificationRef: string };

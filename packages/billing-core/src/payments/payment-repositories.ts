@@ -21,6 +21,9 @@ export interface PaymentAttemptRepository extends Collection<PaymentAttempt, Pay
   findInFlightAccounts(environment: Environment): Promise<string[]>;
 }
 
+/** What happens to a subscription whose payment recovery is exhausted: the public API's two choices. */
+export type DunningExhaustedAction = 'subscription_canceled' | 'subscription_paused';
+
 export type SandboxPaymentColumn = 'id' | 'attempt_id';
 
 /** One row per account environment (id `checkout`). */
@@ -28,6 +31,8 @@ export interface CheckoutSettings {
   readonly id: 'checkout';
   /** The account's default payment link; null for the page Drawdown serves. */
   readonly defaultPaymentLink: string | null;
+  /** What ends a payment recovery that recovered nothing (ADR 1460); absent in rows written before it: cancel. */
+  readonly dunningExhaustedAction?: DunningExhaustedAction | undefined;
   readonly updatedAt: string;
 }
 

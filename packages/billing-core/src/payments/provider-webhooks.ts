@@ -5,14 +5,17 @@
  * Drawdown then applies it once: the notification's id is recorded in the same database
  * transaction as its effect, so a replayed webhook changes nothing. A payment's success or
  * decline goes to the attempt its reference names (the first final outcome wins, ADR 1410);
- * a dispute becomes a `chargeback` adjustment of the transaction paid. A notification for a
+ * a dispute becomes a `chargeback` adjustment of the transaction paid, a refund made at the
+ * provider a `refund` adjustment (ADR 1461). A notification for a
  * payment this account never started is answered and ignored (`unknown_payment`).
  */
 import { BillingError } from '../shared/billing-error.js';
 import type { OperationContext } from '../shared/operation-context.js';
 import type { Repositories, Store } from '../shared/repository.js';
 import type { Scope } from '../shared/scope.js';
-import { createAdjustmentInTransaction } from '../transactions/adjustments.js';
+import type { Adjustment } from '../transactions/adjustment.js';
+import { adjustmentSign } from '../transactions/adjustment.js';
+import { createAdjustmentInTransaction, reverseChargebackInTransaction } from '../transactions/adjustments.js';
 import type { TransactionHooks } from '../transactions/payments.js';
 import type {
   IncomingNotification,
@@ -109,6 +112,19 @@ export async function receiveProviderNotification(
     if (!(await tx.providerNotifications.record(scope, provider.name, { ...log, outcome: 'applied' }, now))) {
       return 'duplicate';
     }
+    if (notification.kind === 'payment_refunded') {
+      if (await recordProviderRefunds(context, tx, provider.name, found.transactionId, notification, now))
+        return 'applied';
+      await tx.providerNotifications.settle(scope, provider.name, notificationRef, 'ignored');
+      return 'ignored';
+    }
+    if (notification.kind === 'dispute_closed' || notification.kind === 'fraud_warning') {
+      if (await recordDisputeOutcome(context, tx, provider.name, found.transactionId, notification, now)) {
+        return 'applied';
+      }
+      await tx.providerNotifications.settle(scope, provider.name, notificationRef, 'ignored');
+      return 'ignored';
+    }
     if (notification.kind === 'payment_disputed') {
       if (await recordChargeback(context, tx, found.transactionId, notification)) return 'applied';
       await tx.providerNotifications.settle(scope, provider.name, notificationRef, 'ignored');
@@ -171,4 +187,180 @@ async function recordChargeback(
     if (error instanceof BillingError && error.code === 'adjustment_amount_above_remaining') return false;
     throw error;
   }
+}
+
+/**
+ * Refunds made at the provider (ADR 1461), each recorded once as an approved `refund` adjustment
+ * of the transaction it paid: `full` when it takes all that remains, else `partial`, spread over
+ * the lines in proportion to what remains of each. A refund is recorded under its own reference in
+ * the notification log (so a later notification listing it again adds nothing); Drawdown's own
+ * refunds (their adjustment id in the metadata) are its echo and are skipped. False when nothing new.
+ */
+async function recordProviderRefunds(
+  context: OperationContext,
+  tx: Repositories,
+  provider: string,
+  transactionId: string,
+  notification: Extract<ProviderNotification, { kind: 'payment_refunded' }>,
+  now: string,
+): Promise<boolean> {
+  let recorded = false;
+  for (const refund of notification.refunds) {
+    if (refund.drawdownAdjustmentId !== null) continue;
+    const amount = BigInt(refund.amount);
+    if (amount <= 0n) continue;
+    const transaction = await tx.transactions.findByIdForUpdate(context.scope, transactionId);
+    if (transaction?.status !== 'completed') return recorded;
+    // The refund's own reference, in the same log as the notifications: once per refund, whichever event lists it.
+    const first = await tx.providerNotifications.record(
+      context.scope,
+      provider,
+      { ref: `refund:${refund.refundRef}`, kind: 'payment_refunded', outcome: 'applied' },
+      now,
+    );
+    if (!first) continue;
+    const reason = `Refunded at the payment provider: refund ${refund.refundRef} of payment ${notification.providerPaymentRef}.`;
+    const remaining = await remainingOf(context, tx, transactionId);
+    const left = remaining.reduce((sum, line) => sum + line.total, 0n);
+    if (left <= 0n) continue;
+    if (amount >= left) {
+      await createAdjustmentInTransaction(context, tx, { action: 'refund', transactionId, type: 'full', reason });
+    } else {
+      await createAdjustmentInTransaction(context, tx, {
+        action: 'refund',
+        transactionId,
+        type: 'partial',
+        reason,
+        items: spread(amount, remaining).map((line) => ({
+          itemId: line.itemId,
+          type: 'partial' as const,
+          amount: line.amount.toString(),
+        })),
+      });
+    }
+    recorded = true;
+  }
+  return recorded;
+}
+
+/** What remains to adjust of each line (its total, less every adjustment of it so far). */
+async function remainingOf(
+  context: OperationContext,
+  tx: Repositories,
+  transactionId: string,
+): Promise<{ readonly itemId: string; readonly total: bigint }[]> {
+  const transaction = await tx.transactions.findById(context.scope, transactionId);
+  if (!transaction) return [];
+  const left = new Map(transaction.details.lineItems.map((line) => [line.id, BigInt(line.totals.total)]));
+  let after: string | undefined;
+  for (;;) {
+    const page = await tx.adjustments.list(context.scope, {
+      filter: { transaction_id: [{ op: 'eq', value: transactionId }] },
+      perPage: 200,
+      direction: 'asc',
+      after,
+    });
+    for (const adjustment of page.items) {
+      const sign = adjustmentSign(adjustment.action);
+      for (const item of adjustment.items) {
+        const total = left.get(item.itemId);
+        if (total !== undefined) left.set(item.itemId, total - sign * BigInt(item.totals.total));
+      }
+    }
+    if (!page.hasMore) break;
+    after = page.items.at(-1)?.id;
+  }
+  return [...left].map(([itemId, total]) => ({ itemId, total })).filter((line) => line.total > 0n);
+}
+
+/** `amount` over the lines in proportion to what remains of each, exactly, none above its remainder. */
+export function spread(
+  amount: bigint,
+  lines: readonly { readonly itemId: string; readonly total: bigint }[],
+): { readonly itemId: string; readonly amount: bigint }[] {
+  const whole = lines.reduce((sum, line) => sum + line.total, 0n);
+  const shares = lines.map((line) => ({ itemId: line.itemId, cap: line.total, amount: (amount * line.total) / whole }));
+  let left = amount - shares.reduce((sum, share) => sum + share.amount, 0n);
+  for (const share of shares) {
+    if (left === 0n) break;
+    const room = share.cap - share.amount;
+    const take = room < left ? room : left;
+    share.amount += take;
+    left -= take;
+  }
+  return shares.filter((share) => share.amount > 0n).map(({ itemId, amount: share }) => ({ itemId, amount: share }));
+}
+
+/**
+ * A dispute closed or an early fraud warning (ADR 1462). A dispute the seller **won** gives back
+ * the transaction's latest chargeback not yet reversed (`chargeback_reverse`); a lost one changes
+ * nothing (its chargeback was recorded when it opened). An early fraud warning becomes a `full`
+ * `chargeback_warning` adjustment, which moves no money, once per warning. False when nothing changed.
+ */
+async function recordDisputeOutcome(
+  context: OperationContext,
+  tx: Repositories,
+  provider: string,
+  transactionId: string,
+  notification: Extract<ProviderNotification, { kind: 'dispute_closed' | 'fraud_warning' }>,
+  now: string,
+): Promise<boolean> {
+  const transaction = await tx.transactions.findByIdForUpdate(context.scope, transactionId);
+  if (transaction?.status !== 'completed') return false;
+  if (notification.kind === 'fraud_warning') {
+    const first = await tx.providerNotifications.record(
+      context.scope,
+      provider,
+      { ref: `fraud_warning:${notification.warningRef}`, kind: 'fraud_warning', outcome: 'applied' },
+      now,
+    );
+    if (!first) return false;
+    try {
+      await createAdjustmentInTransaction(context, tx, {
+        action: 'chargeback_warning',
+        transactionId,
+        type: 'full',
+        reason: `Early fraud warning from the card issuer (${notification.fraudType}); payment ${notification.providerPaymentRef}.`,
+      });
+    } catch (error) {
+      // Refunded or charged back in full already: nothing left to warn about.
+      if (error instanceof BillingError && error.code === 'adjustment_amount_above_remaining') return false;
+      throw error;
+    }
+    return true;
+  }
+  if (notification.outcome !== 'won') return false;
+  const first = await tx.providerNotifications.record(
+    context.scope,
+    provider,
+    { ref: `dispute_won:${notification.disputeRef}`, kind: 'dispute_closed', outcome: 'applied' },
+    now,
+  );
+  if (!first) return false;
+  const chargebacks: Adjustment[] = [];
+  let reversals = 0;
+  let after: string | undefined;
+  for (;;) {
+    const page = await tx.adjustments.list(context.scope, {
+      filter: { transaction_id: [{ op: 'eq', value: transactionId }] },
+      perPage: 200,
+      direction: 'asc',
+      after,
+    });
+    for (const adjustment of page.items) {
+      if (adjustment.action === 'chargeback') chargebacks.push(adjustment);
+      if (adjustment.action === 'chargeback_reverse') reversals += 1;
+    }
+    if (!page.hasMore) break;
+    after = page.items.at(-1)?.id;
+  }
+  const open = chargebacks[chargebacks.length - 1 - reversals];
+  if (reversals >= chargebacks.length || !open) return false;
+  await reverseChargebackInTransaction(
+    context,
+    tx,
+    open,
+    `Dispute ${notification.disputeRef} won: the chargeback of payment ${notification.providerPaymentRef} is reversed.`,
+  );
+  return true;
 }

@@ -32,6 +32,7 @@ import type {
 import type { Subscription } from '../subscriptions/subscription.js';
 import type { TaxIdCheck } from '../tax/tax-id-checks.js';
 import type { CreditBalanceRepository } from '../transactions/credit-balances.js';
+import type { RecoveryRunRepository } from '../transactions/payment-recovery.js';
 import type {
   AdjustmentRepository,
   BillingSettingsRepository,
@@ -237,6 +238,8 @@ export interface Repositories extends PaymentRepositories {
   readonly sellerDetails: Collection<SellerDetails, 'id'>;
   /** VIES verdicts on VAT ids, keyed by the prefixed id (ADR 1437). */
   readonly taxIdChecks: Collection<TaxIdCheck, 'id'>;
+  /** Payment recovery of declined subscription charges, one run per transaction (ADR 1460). */
+  readonly recoveryRuns: RecoveryRunRepository;
 }
 
 /**

@@ -37,6 +37,18 @@ export interface SandboxClockDependencies {
   readonly account: Account;
   /** VAT ids checked with VIES before renewals reverse charge (ADR 1437). */
   readonly taxIds?: TaxIdVerification | undefined;
+  /**
+   * Payment recovery (ADR 1460), given by the use cases (it charges through the payments
+   * module): when its next step falls due, and taking the steps due on a clock.
+   */
+  readonly recoveries?: SandboxRecoveries | undefined;
+}
+
+export interface SandboxRecoveries {
+  /** The earliest scheduled recovery step of the sandbox at or before `until`, if any. */
+  nextDueAt(until: string): Promise<string | undefined>;
+  /** Takes the steps due on `clock`, settling retries without a saved card as `payments`. */
+  run(clock: Clock, payments: 'success' | 'failure'): Promise<number>;
 }
 
 export interface SandboxClockReading {
@@ -88,13 +100,27 @@ export async function advanceSandboxClock(
   }
   // The steps run before the clock moves: a background scheduler, which reads the stored offset,
   // then finds nothing due and cannot take steps from under this call, so `stepsRun` counts them all.
+  // Payment recovery steps interleave with renewals in time order: the jump stops at each one.
+  let stepsRun = 0;
+  let stalled = false;
+  for (;;) {
+    const nextRecovery = stalled ? undefined : await dependencies.recoveries?.nextDueAt(new Date(target).toISOString());
+    const until = nextRecovery === undefined ? target : Math.min(target, Date.parse(nextRecovery));
+    const stop: Clock = { now: () => until };
+    stepsRun += await runDueSubscriptions(
+      { ...dependencies, clock: stop, scope },
+      Number.POSITIVE_INFINITY,
+      renewalPayments,
+      dependencies.yieldToOthers,
+    );
+    const recovered = dependencies.recoveries ? await dependencies.recoveries.run(stop, renewalPayments) : 0;
+    stepsRun += recovered;
+    if (until >= target) break;
+    // Another process took the step due here: go on to the target rather than wait on it.
+    stalled = recovered === 0;
+    await dependencies.yieldToOthers();
+  }
   const frozen: Clock = { now: () => target };
-  const stepsRun = await runDueSubscriptions(
-    { ...dependencies, clock: frozen, scope },
-    Number.POSITIVE_INFINITY,
-    renewalPayments,
-    dependencies.yieldToOthers,
-  );
   // A relative move adds exactly its length to the offset, so the time spent running the steps is
   // not lost from the sandbox clock; an absolute one lands on its target at this instant.
   // Manual invoices that fell more than a day past due during the jump are past due now.

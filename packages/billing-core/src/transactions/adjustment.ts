@@ -6,10 +6,28 @@
  * returns money on a completed transaction. Both lower `adjusted_totals`; neither touches
  * usage balances. Drawdown records adjustments approved at once: it moves no money itself.
  * A `chargeback` is never asked for through the API: it records a payment the cardholder
- * disputed, as the payment provider reported it (ADR 1422).
+ * disputed, as the payment provider reported it (ADR 1422); a `chargeback_reverse` gives back a
+ * chargeback the seller won, and a `chargeback_warning` records an early fraud warning, which
+ * moves no money (ADR 1462).
  */
-export const ADJUSTMENT_ACTIONS = ['credit', 'refund', 'chargeback'] as const;
+export const ADJUSTMENT_ACTIONS = [
+  'credit',
+  'refund',
+  'chargeback',
+  'chargeback_reverse',
+  'chargeback_warning',
+] as const;
 export type AdjustmentAction = (typeof ADJUSTMENT_ACTIONS)[number];
+
+/**
+ * How an adjustment counts against what its transaction's lines have left to adjust and in its
+ * adjusted totals: a reversal gives back (−1), a warning counts nothing (0), the rest take (1).
+ */
+export function adjustmentSign(action: AdjustmentAction): bigint {
+  if (action === 'chargeback_reverse') return -1n;
+  if (action === 'chargeback_warning') return 0n;
+  return 1n;
+}
 export type AdjustmentType = 'full' | 'partial';
 
 export interface AdjustmentItemTotals {

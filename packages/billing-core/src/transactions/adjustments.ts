@@ -14,7 +14,13 @@ import type { OperationContext } from '../shared/operation-context.js';
 import { nowTimestamp, recordEvent } from '../shared/operation-context.js';
 import type { ListQuery, Page } from '../shared/pagination.js';
 import type { Repositories } from '../shared/repository.js';
-import type { Adjustment, AdjustmentAction, AdjustmentItem, AdjustmentType } from './adjustment.js';
+import {
+  type Adjustment,
+  type AdjustmentAction,
+  type AdjustmentItem,
+  type AdjustmentType,
+  adjustmentSign,
+} from './adjustment.js';
 import { grantCredit } from './credit-balances.js';
 import { completeSettled, NO_HOOKS, type TransactionHooks } from './payments.js';
 import type { Transaction } from './transaction.js';
@@ -42,6 +48,8 @@ const ALLOWED_STATUSES: Record<AdjustmentAction, ReadonlySet<string>> = {
   credit: new Set(['billed', 'past_due', 'completed']),
   refund: new Set(['completed']),
   chargeback: new Set(['completed']),
+  chargeback_reverse: new Set(['completed']),
+  chargeback_warning: new Set(['completed']),
 };
 
 interface Remaining {
@@ -68,12 +76,13 @@ async function remainingByLine(
       after,
     });
     for (const adjustment of page.items) {
+      const sign = adjustmentSign(adjustment.action);
       for (const item of adjustment.items) {
         const line = remaining.get(item.itemId);
         if (line) {
           remaining.set(item.itemId, {
-            tax: line.tax - BigInt(item.totals.tax),
-            total: line.total - BigInt(item.totals.total),
+            tax: line.tax - sign * BigInt(item.totals.tax),
+            total: line.total - sign * BigInt(item.totals.total),
           });
         }
       }
@@ -195,6 +204,8 @@ export async function createAdjustmentInTransaction(
   await tx.adjustments.insert(context.scope, adjustment);
   await tx.metricRollups.add(context.scope, adjustmentMetricDeltas(adjustment, now));
   await recordEvent(context, tx, 'adjustment.created', 'adjustment', adjustment);
+  // An early fraud warning moves no money: the transaction's totals stay as they are (ADR 1462).
+  if (input.action === 'chargeback_warning') return adjustment;
 
   const { lines, settlement } = decompose(transaction);
   const credited = unpaid && input.action === 'credit';
@@ -235,6 +246,56 @@ export async function createAdjustmentInTransaction(
   } else {
     await saveTransaction(context, tx, transaction, adjusted);
   }
+  return adjustment;
+}
+
+/**
+ * `chargeback_reverse`: a chargeback the seller won is given back (ADR 1462): the same items and
+ * amounts as the chargeback, approved at once, raising what remains of each line again and
+ * lowering the transaction's adjusted totals by as much.
+ */
+export async function reverseChargebackInTransaction(
+  context: OperationContext,
+  tx: Repositories,
+  chargeback: Adjustment,
+  reason: string,
+): Promise<Adjustment> {
+  const transaction = await tx.transactions.findByIdForUpdate(context.scope, chargeback.transactionId);
+  if (!transaction || transaction.status !== 'completed') {
+    throw new BillingError(
+      'adjustment_transaction_status_not_allowed',
+      `Transaction ${chargeback.transactionId} is not completed: its chargeback cannot be reversed.`,
+    );
+  }
+  const now = nowTimestamp(context);
+  const adjustment: Adjustment = {
+    ...chargeback,
+    id: context.ids.newId('adj'),
+    action: 'chargeback_reverse',
+    reason,
+    items: chargeback.items.map((item) => ({ ...item, id: context.ids.newId('adjitm') })),
+    createdAt: now,
+    updatedAt: now,
+  };
+  await tx.adjustments.insert(context.scope, adjustment);
+  await recordEvent(context, tx, 'adjustment.created', 'adjustment', adjustment);
+  const total = BigInt(adjustment.totals.total);
+  const tax = BigInt(adjustment.totals.tax);
+  const { lines, settlement } = decompose(transaction);
+  const details = composeDetails(
+    lines,
+    {
+      ...settlement,
+      adjustments: {
+        subtotal: settlement.adjustments.subtotal - (total - tax),
+        discount: settlement.adjustments.discount,
+        tax: settlement.adjustments.tax - tax,
+        total: settlement.adjustments.total - total,
+      },
+    },
+    transaction.currencyCode,
+  );
+  await saveTransaction(context, tx, transaction, { ...transaction, details, updatedAt: now });
   return adjustment;
 }
 

@@ -13,6 +13,7 @@ import type { OperationContext } from '../shared/operation-context.js';
 import { nowTimestamp } from '../shared/operation-context.js';
 import type { Repositories } from '../shared/repository.js';
 import { settleCreditOnCompletion } from './credit-balances.js';
+import { scheduleRecovery } from './payment-recovery.js';
 import type { CardSummary } from './saved-methods.js';
 import type { Transaction, TransactionPayment } from './transaction.js';
 import { saveTransaction, withInvoiceNumber } from './transaction-changes.js';
@@ -136,7 +137,10 @@ export async function recordPaymentInTransaction(
       requireTransition(current.id, current.status, 'past_due');
       failed = { ...failed, status: 'past_due' };
     }
-    return saveTransaction(context, tx, current, failed, ['transaction.payment_failed']);
+    const saved = await saveTransaction(context, tx, current, failed, ['transaction.payment_failed']);
+    // A declined subscription charge enters payment recovery (ADR 1460).
+    if (saved.status === 'past_due') await scheduleRecovery(context, tx, saved, now);
+    return saved;
   }
   const { lines, settlement } = decompose(withPayment);
   const recomposed: Transaction = {

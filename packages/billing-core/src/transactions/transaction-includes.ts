@@ -9,7 +9,7 @@ import type { Discount } from '../discounts/discount.js';
 import { discountAt } from '../discounts/discount.js';
 import type { OperationContext } from '../shared/operation-context.js';
 import { nowTimestamp } from '../shared/operation-context.js';
-import type { Adjustment } from './adjustment.js';
+import { type Adjustment, adjustmentSign } from './adjustment.js';
 import type { Transaction } from './transaction.js';
 import { findRevision, revisedParties } from './transaction-revision.js';
 
@@ -54,10 +54,13 @@ export function adjustmentsTotals(adjustments: readonly Adjustment[], currencyCo
   const byAction = { credit: 0n, refund: 0n, chargeback: 0n };
   for (const adjustment of adjustments) {
     if (adjustment.status !== 'approved') continue;
-    subtotal += BigInt(adjustment.totals.subtotal);
-    tax += BigInt(adjustment.totals.tax);
-    total += BigInt(adjustment.totals.total);
-    byAction[adjustment.action] += BigInt(adjustment.totals.total);
+    // A won chargeback's reversal nets against the chargeback; a fraud warning moves no money (ADR 1462).
+    const sign = adjustmentSign(adjustment.action);
+    subtotal += sign * BigInt(adjustment.totals.subtotal);
+    tax += sign * BigInt(adjustment.totals.tax);
+    total += sign * BigInt(adjustment.totals.total);
+    const key = adjustment.action === 'chargeback_reverse' ? 'chargeback' : adjustment.action;
+    if (key !== 'chargeback_warning') byAction[key] += sign * BigInt(adjustment.totals.total);
   }
   return {
     subtotal: subtotal.toString(),

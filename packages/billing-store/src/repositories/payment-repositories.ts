@@ -14,6 +14,9 @@ import type {
   PaymentAttemptRepository,
   PaymentMethod,
   PaymentMethodColumn,
+  RecoveryRun,
+  RecoveryRunColumn,
+  RecoveryRunRepository,
   SandboxPayment,
   SandboxPaymentColumn,
   Scope,
@@ -122,5 +125,62 @@ export class SqlPaymentAttemptRepository implements PaymentAttemptRepository {
       [environment],
     );
     return rows.map((row) => row.account_id);
+  }
+}
+
+const recoveryRunsTable: DocumentTableSpec<RecoveryRun, RecoveryRunColumn> = {
+  table: 'recovery_runs',
+  columns: {
+    subscription_id: (run) => run.subscriptionId,
+    status: (run) => run.status,
+    next_retry_at: (run) => run.nextRetryAt,
+  },
+};
+
+/** Payment recovery runs (ADR 1460): documents, with the scheduler's lookups by due step. */
+export class SqlRecoveryRunRepository implements RecoveryRunRepository {
+  private readonly documents: DocumentCollection<RecoveryRun, RecoveryRunColumn>;
+
+  constructor(private readonly executor: SqlExecutor) {
+    this.documents = new DocumentCollection(executor, recoveryRunsTable);
+  }
+
+  insert(scope: Scope, run: RecoveryRun): Promise<void> {
+    return this.documents.insert(scope, run);
+  }
+
+  update(scope: Scope, run: RecoveryRun): Promise<void> {
+    return this.documents.update(scope, run);
+  }
+
+  findById(scope: Scope, id: string): Promise<RecoveryRun | undefined> {
+    return this.documents.findById(scope, id);
+  }
+
+  findByIdForUpdate(scope: Scope, id: string): Promise<RecoveryRun | undefined> {
+    return this.documents.findByIdForUpdate(scope, id);
+  }
+
+  list(scope: Scope, query: ListQuery<RecoveryRunColumn>): Promise<Page<RecoveryRun>> {
+    return this.documents.list(scope, query);
+  }
+
+  async findDueAccounts(environment: Environment, until: string): Promise<readonly string[]> {
+    const rows = await this.executor.all<{ account_id: string }>(
+      `select distinct account_id from recovery_runs
+       where environment = ? and status = 'scheduled' and next_retry_at <= ?`,
+      [environment, until],
+    );
+    return rows.map((row) => row.account_id);
+  }
+
+  async findDue(scope: Scope, until: string, limit: number): Promise<readonly RecoveryRun[]> {
+    const rows = await this.executor.all<{ body: string }>(
+      `select body from recovery_runs
+       where account_id = ? and environment = ? and status = 'scheduled' and next_retry_at <= ?
+       order by next_retry_at, id limit ?`,
+      [scope.accountId, scope.environment, until, limit],
+    );
+    return rows.map((row) => JSON.parse(row.body) as RecoveryRun);
   }
 }

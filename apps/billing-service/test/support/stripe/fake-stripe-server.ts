@@ -107,11 +107,21 @@ export interface FakeStripe {
   /** The stored object (`cus_`, `pi_`, `seti_`, `pm_`, `du_`), as the API returns it. */
   object(id: string): Json | undefined;
   /** Every object of one kind, oldest first. */
-  objects(prefix: 'cus_' | 'pi_' | 'seti_' | 'pm_' | 'du_' | 'evt_'): Json[];
+  objects(prefix: 'cus_' | 'pi_' | 'seti_' | 'pm_' | 'du_' | 're_' | 'issfr_' | 'evt_'): Json[];
   /** The customer finishes (or fails) 3-D Secure on the page `next_action` sent them to. */
   authenticate(intentId: string, outcome: 'pass' | 'fail'): Promise<void>;
   /** The cardholder disputes the payment of a PaymentIntent: `charge.dispute.created`. */
   dispute(paymentIntentId: string, reason?: string): Promise<Json>;
+  /**
+   * The seller refunds (part of) the charge of a PaymentIntent, as in Stripe's dashboard (or as
+   * Drawdown would, with its metadata): a succeeded Refund, the charge's `amount_refunded` and
+   * `refunded`, and `charge.refunded`. Refunds are listed at `GET /v1/refunds?charge=…`.
+   */
+  refund(paymentIntentId: string, amount?: number, metadata?: Record<string, string>): Promise<Json>;
+  /** A dispute ends: `won` or `lost` (`charge.dispute.closed`). */
+  closeDispute(disputeId: string, status: 'won' | 'lost'): Promise<Json>;
+  /** The card issuer warns of likely fraud on a PaymentIntent's charge: `radar.early_fraud_warning.created`. */
+  earlyFraudWarning(paymentIntentId: string, fraudType?: string): Promise<Json>;
   /** Sends a stored event again, freshly signed (Stripe redelivers after a failure, or on request). */
   redeliver(eventId: string): Promise<StripeDelivery>;
   /** Sends an event signed with `secret` (default: the right one) at `timestamp` (default: now). */
@@ -709,6 +719,13 @@ export async function startFakeStripe(options: FakeStripeOptions): Promise<FakeS
         return expand(intent, params);
       }
     }
+    if (resource === 'refunds' && method === 'GET' && id === undefined) {
+      const charge = requireObject(params.charge, 'ch_', 'charge', 'charge');
+      const data = [...store.values()]
+        .filter((object) => object.object === 'refund' && object.charge === charge.id)
+        .reverse();
+      return { object: 'list', data, has_more: false, url: '/v1/refunds' };
+    }
     if (resource === 'payment_methods' && id) {
       const paymentMethod = requireObject(id, 'pm_', 'PaymentMethod', 'payment_method');
       if (method === 'GET' && action === undefined) return paymentMethod;
@@ -915,6 +932,59 @@ export async function startFakeStripe(options: FakeStripeOptions): Promise<FakeS
       });
       emit('charge.dispute.created', dispute);
       return dispute;
+    },
+    closeDispute: async (disputeId, status) => {
+      const dispute = store.get(disputeId);
+      if (!dispute || dispute.object !== 'dispute') throw new Error(`no dispute ${disputeId}`);
+      if (dispute.status === 'won' || dispute.status === 'lost') throw new Error(`${disputeId} is already closed`);
+      Object.assign(dispute, { status });
+      save(dispute);
+      emit('charge.dispute.closed', dispute);
+      return dispute;
+    },
+    earlyFraudWarning: async (paymentIntentId, fraudType = 'made_with_stolen_card') => {
+      const intent = store.get(paymentIntentId);
+      if (intent?.status !== 'succeeded') throw new Error(`${paymentIntentId} has no charge to warn about`);
+      const warning = save({
+        id: newId('issfr_'),
+        object: 'radar.early_fraud_warning',
+        actionable: true,
+        charge: intent.latest_charge,
+        created: now(),
+        fraud_type: fraudType,
+        livemode: false,
+        payment_intent: intent.id,
+      });
+      emit('radar.early_fraud_warning.created', warning);
+      return warning;
+    },
+    refund: async (paymentIntentId, amount, metadata = {}) => {
+      const intent = store.get(paymentIntentId);
+      const charge = intent ? store.get(String(intent.latest_charge)) : undefined;
+      if (intent?.status !== 'succeeded' || !charge) throw new Error(`${paymentIntentId} has no charge to refund`);
+      const refunded = Number(charge.amount_refunded ?? 0);
+      const value = amount ?? Number(charge.amount) - refunded;
+      if (value <= 0 || refunded + value > Number(charge.amount))
+        throw new Error(`cannot refund ${value} of ${charge.id}`);
+      const refund = save({
+        id: newId('re_'),
+        object: 'refund',
+        amount: value,
+        charge: charge.id,
+        currency: charge.currency,
+        created: now(),
+        metadata,
+        payment_intent: intent.id,
+        reason: null,
+        status: 'succeeded',
+      });
+      Object.assign(charge, {
+        amount_refunded: refunded + value,
+        refunded: refunded + value === Number(charge.amount),
+      });
+      save(charge);
+      emit('charge.refunded', charge);
+      return refund;
     },
     redeliver: (eventId) => {
       const event = store.get(eventId);
