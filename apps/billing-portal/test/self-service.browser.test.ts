@@ -10,33 +10,16 @@
  * the result back through the API, not only from the page.
  */
 import { readFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import { Drawdown, type Subscription } from '@drawdown/sdk';
-import { type BillingHarness, chromiumLaunchOptions, startBillingHarness } from '@drawdown/testkit';
+import { axeViolations, type BillingHarness, chromiumLaunchOptions, startBillingHarness } from '@drawdown/testkit';
 import { type Browser, type BrowserContext, chromium, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type PortalDemo, startPortalDemo, waitForBalances } from '../src/index.js';
 
 const PASSWORDS = { 'ada@example.com': 'ada-test-password', 'grace@example.com': 'grace-test-password' };
-const AXE_SOURCE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
-
-interface AxeViolation {
-  readonly id: string;
-  readonly impact: string | null;
-  readonly nodes: readonly { readonly target: readonly string[] }[];
-}
-
-/** Runs axe in the page (WCAG 2 A and AA) and returns its violations, described for a failure message. */
-async function axeViolations(page: Page): Promise<string[]> {
-  await page.evaluate(AXE_SOURCE);
-  const violations = (await page.evaluate(
-    `axe.run(document, { runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'] } }).then((r) => r.violations.map((v) => ({ id: v.id, impact: v.impact, nodes: v.nodes.map((n) => ({ target: n.target })) })))`,
-  )) as AxeViolation[];
-  return violations.map((v) => `${v.id} (${v.impact}): ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
-}
 
 async function expectAccessible(page: Page): Promise<void> {
-  expect(await axeViolations(page)).toEqual([]);
+  expect(await axeViolations(page), page.url()).toEqual([]);
 }
 
 const VIEWPORTS = [

@@ -13,6 +13,7 @@ import {
   type KeySecrets,
   type PaymentProvider,
   type Store,
+  type TaxIdVerification,
   type UseCases,
 } from '@drawdown/billing-core';
 import {
@@ -39,6 +40,7 @@ import { createEnvironmentClocks } from './infrastructure/environment-clocks.js'
 import { keySecrets } from './infrastructure/key-secrets.js';
 import { systemClock } from './infrastructure/system-clock.js';
 import { createUlidIds } from './infrastructure/ulid-ids.js';
+import { createViesVerifier, DEFAULT_VIES_URL } from './infrastructure/vies-verifier.js';
 import { yieldToOthers } from './infrastructure/yield-to-others.js';
 import {
   createFailureReporter,
@@ -74,6 +76,27 @@ export interface StorageSettings {
   readonly webhookDelivery?: Partial<Pick<WebhookDeliveryOptions, 'resolveHost'>> | undefined;
   /** The wall clock; the system's unless a test needs exact instants (prorated amounts). */
   readonly wallClock?: Clock | undefined;
+  /** EU VAT ids checked with VIES (ADR 1437); the format check alone when absent or `off`. */
+  readonly vatIdCheck?: 'vies' | 'off' | undefined;
+  readonly viesUrl?: string | undefined;
+  readonly vatIdCacheDays?: number | undefined;
+  readonly vatIdTimeoutMs?: number | undefined;
+  readonly vatIdUnavailable?: 'format' | 'charge' | undefined;
+}
+
+const DAY_MS = 86_400_000;
+
+/** The VIES check the settings ask for, or none (ADR 1437). */
+function taxIdVerificationOf(settings: StorageSettings): TaxIdVerification | undefined {
+  if (settings.vatIdCheck !== 'vies') return undefined;
+  return {
+    verifier: createViesVerifier({
+      baseUrl: settings.viesUrl ?? DEFAULT_VIES_URL,
+      timeoutMs: settings.vatIdTimeoutMs ?? 5_000,
+    }),
+    cacheLifetimeMs: (settings.vatIdCacheDays ?? 30) * DAY_MS,
+    unavailableFallback: settings.vatIdUnavailable ?? 'format',
+  };
 }
 
 export function storeConfig(settings: StorageSettings): StoreConfig {
@@ -233,6 +256,7 @@ export async function composeServices(settings: StorageSettings, options: Compos
       const base = publicBaseUrls[environment];
       return base === undefined ? undefined : `${base.replace(/\/+$/, '')}/checkout`;
     },
+    taxIdVerification: taxIdVerificationOf(settings),
   });
   return {
     useCases,

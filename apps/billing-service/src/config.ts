@@ -7,6 +7,7 @@
  */
 import { resolve } from 'node:path';
 import { parseRateLimit, type RateLimit } from './http/rate-limiter.js';
+import { DEFAULT_VIES_URL } from './infrastructure/vies-verifier.js';
 import { LOG_LEVELS, type LogLevel } from './operations/logger.js';
 import type { ListenAddress } from './operations/operations-server.js';
 import type { WebhookDeliveryOptions } from './workers/webhook-delivery/delivery-worker.js';
@@ -28,6 +29,16 @@ export interface ServiceConfig {
   readonly sandboxPortalUrl: string;
   /** Where the hosted checkout loads Stripe.js from (ADR 1424); its origin is what the page's CSP allows. */
   readonly stripeJsUrl: string;
+  /** Check EU VAT ids with VIES before reverse charge (`vies`), or by their format alone (`off`; ADR 1437). */
+  readonly vatIdCheck: 'vies' | 'off';
+  /** The VIES REST API's base URL (a local stand-in in tests). */
+  readonly viesUrl: string;
+  /** How long a VIES verdict is reused before the id is checked again. */
+  readonly vatIdCacheDays: number;
+  /** How long one VIES check may take before it counts as unavailable. */
+  readonly vatIdTimeoutMs: number;
+  /** With VIES unavailable and no earlier verdict: reverse charge on the format (`format`) or charge VAT (`charge`). */
+  readonly vatIdUnavailable: 'format' | 'charge';
   readonly rateLimit: RateLimit | null;
   readonly trustProxy: boolean;
   /** Shares rate-limit counts between processes; absent means counting in process memory. */
@@ -118,6 +129,16 @@ function stripeJsUrl(text: string | undefined, name: string): string {
     throw new Error(`${name} must be an http or https URL without credentials or fragment; got ${text}`);
   }
   return value;
+}
+
+function choice<const T extends string>(values: readonly T[], fallback: T) {
+  return (text: string | undefined, name: string): T => {
+    const value = text ?? fallback;
+    if (!(values as readonly string[]).includes(value)) {
+      throw new Error(`${name} must be one of ${values.join(', ')}; got ${text}`);
+    }
+    return value as T;
+  };
 }
 
 /** The portal demo's address (`billing-portal demo` on its default port): where a fresh install's portal is. */
@@ -291,6 +312,60 @@ export const SETTINGS = [
     description:
       "Where the hosted checkout loads Stripe.js for accounts paying through Stripe. The page's Content-Security-Policy allows Stripe's documented origins for the default, and only this URL's origin otherwise (a local stand-in in tests).",
     parse: stripeJsUrl,
+  }),
+  setting({
+    key: 'vatIdCheck',
+    flag: 'vat-id-check',
+    variable: 'DRAWDOWN_VAT_ID_CHECK',
+    kind: 'string',
+    fallback: 'off',
+    placeholder: 'vies|off',
+    description:
+      "`vies` checks a business's EU VAT id with the EU's VIES service before reverse charge applies, outside any database transaction, and stores the verdict (ADR 1437); an id VIES says is invalid is charged VAT. `off` (the default: it needs outbound network and sends buyers' VAT ids to VIES) keeps the offline format check alone.",
+    parse: choice(['vies', 'off'] as const, 'off'),
+  }),
+  setting({
+    key: 'viesUrl',
+    flag: 'vies-url',
+    variable: 'DRAWDOWN_VIES_URL',
+    kind: 'string',
+    fallback: DEFAULT_VIES_URL,
+    placeholder: 'URL',
+    description:
+      'The VIES REST API base; Drawdown posts to `{base}/check-vat-number`. Point it at a proxy or a stand-in speaking the same format.',
+    parse: (text, name) => httpUrl(text ?? DEFAULT_VIES_URL, name) ?? DEFAULT_VIES_URL,
+  }),
+  setting({
+    key: 'vatIdCacheDays',
+    flag: 'vat-id-cache-days',
+    variable: 'DRAWDOWN_VAT_ID_CACHE_DAYS',
+    kind: 'string',
+    fallback: '30',
+    placeholder: 'DAYS',
+    description:
+      "How long a VIES verdict (valid or invalid) is reused before the id is checked again; renewals within it do not call VIES. Measured on each environment's clock.",
+    parse: positiveInteger('days'),
+  }),
+  setting({
+    key: 'vatIdTimeoutMs',
+    flag: 'vat-id-timeout-ms',
+    variable: 'DRAWDOWN_VAT_ID_TIMEOUT_MS',
+    kind: 'string',
+    fallback: '5000',
+    placeholder: 'MS',
+    description: 'How long one VIES check may take before VIES counts as unavailable.',
+    parse: positiveInteger('milliseconds'),
+  }),
+  setting({
+    key: 'vatIdUnavailable',
+    flag: 'vat-id-unavailable',
+    variable: 'DRAWDOWN_VAT_ID_UNAVAILABLE',
+    kind: 'string',
+    fallback: 'format',
+    placeholder: 'format|charge',
+    description:
+      'When VIES cannot answer and no earlier verdict is stored: `format` reverse charges a well-formed id as the format check would, and records it as unverified; `charge` charges VAT until VIES confirms the id. A stored verdict, however old, is kept while VIES is down. Renewals never fail because VIES is down.',
+    parse: choice(['format', 'charge'] as const, 'format'),
   }),
   setting({
     key: 'rateLimit',

@@ -173,6 +173,7 @@ export async function startService(
     createDueWorkWorker(useCases, 'renewals', scheduled),
     createDueWorkWorker(useCases, 'overdue_invoices', scheduled),
     createDueWorkWorker(useCases, 'api_key_expiries', scheduled),
+    createDueWorkWorker(useCases, 'payment_recovery', scheduled),
     webhookDelivery,
     simulationDelivery,
     reports,

@@ -344,6 +344,12 @@ export {
   SANDBOX_RETRY_SCHEDULE,
 } from './notifications/retry-policy.js';
 export {
+  PROVIDER_RETRIES,
+  RECOVERY_GRACE_MS,
+  type RecoveryReport,
+  recoverPaymentAttempts,
+} from './payments/authorised-changes.js';
+export {
   type BrowserCheckoutStart,
   type BrowserCheckoutSubmission,
   type CheckoutPorts,
@@ -362,6 +368,8 @@ export {
 } from './payments/payment-attempt.js';
 export type { PaymentMethodListQuery } from './payments/payment-methods.js';
 export {
+  type AuthorisationOutcome,
+  type AuthorisingProvider,
   type BrowserConfirmation,
   type BrowserPayment,
   type BrowserPaymentRequest,
@@ -623,9 +631,20 @@ export {
   type LocationTax,
   locationTax,
   subdivisionOf,
+  type TaxIdCheckOutcome,
   type TaxLocation,
   type TaxRateDataset,
 } from './tax/location-tax.js';
+export { REDUCED_RATES, type ReducedRateTable, reducedRateFor } from './tax/reduced-rates.js';
+export {
+  euVatIdOf,
+  storedTaxIdCheck,
+  type TaxIdCheck,
+  type TaxIdRegisterAnswer,
+  type TaxIdVerification,
+  type TaxIdVerifier,
+  verifyBusinessTaxId,
+} from './tax/tax-id-checks.js';
 export { TAX_RATE_DATASET } from './tax/tax-rate-dataset.js';
 export { isWellFormedEuVatId } from './tax/vat-id.js';
 export {

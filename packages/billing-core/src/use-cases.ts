@@ -94,6 +94,11 @@ import {
   replayNotification,
 } from './notifications/notifications.js';
 import {
+  type AuthorisedChange,
+  changeWithAuthorisedCharge,
+  recoverPaymentAttempts,
+} from './payments/authorised-changes.js';
+import {
   applyOutcome,
   type BrowserCheckoutSubmission,
   type CheckoutPorts,
@@ -169,8 +174,14 @@ import {
   type SimulationInput,
   updateSimulation,
 } from './simulations/simulations.js';
-import { activateSubscription } from './subscriptions/activate-subscription.js';
-import { createOneTimeCharge, previewOneTimeCharge } from './subscriptions/one-time-charges.js';
+import { activateSubscription, applyActivation, declinedActivation } from './subscriptions/activate-subscription.js';
+import {
+  applyOneTimeCharge,
+  createOneTimeCharge,
+  declinedOneTimeCharge,
+  type OneTimeChargeInput,
+  previewOneTimeCharge,
+} from './subscriptions/one-time-charges.js';
 import { cancelSubscription, pauseSubscription, resumeSubscription } from './subscriptions/pause-resume-cancel.js';
 import { runDueSubscriptions } from './subscriptions/process-due.js';
 import { getSubscription, listSubscriptions } from './subscriptions/read-subscriptions.js';
@@ -181,12 +192,17 @@ import {
   readSandboxPaymentOutcome,
   setSandboxPaymentOutcome,
   subscriptionHooks,
+  verifySubscriptionTaxId,
 } from './subscriptions/subscription-billing.js';
 import {
+  applySubscriptionUpdate,
+  declinedUpdate,
   getSubscriptionWithIncludes,
   previewSubscriptionUpdate,
+  type UpdateSubscriptionInput,
   updateSubscription,
 } from './subscriptions/update-subscription.js';
+import type { TaxIdVerification } from './tax/tax-id-checks.js';
 import { createAdjustment, listAdjustments } from './transactions/adjustments.js';
 import { listCreditBalances } from './transactions/credit-balances.js';
 import { markOverdueInvoices, OVERDUE_BATCH_SIZE } from './transactions/overdue-invoices.js';
@@ -200,7 +216,13 @@ import { getTaxSettings, updateTaxSettings } from './transactions/tax-settings.j
 import { withTransactionIncludes } from './transactions/transaction-includes.js';
 import { previewTransaction } from './transactions/transaction-previews.js';
 import { reviseTransaction } from './transactions/transaction-revision.js';
-import { createTransaction, getTransaction, listTransactions, updateTransaction } from './transactions/transactions.js';
+import {
+  createTransaction,
+  getTransaction,
+  listTransactions,
+  updateTransaction,
+  verifyStoredTransactionTaxId,
+} from './transactions/transactions.js';
 import { applyPendingDrawdowns } from './usage/apply-drawdowns.js';
 import { getUsageBalance, listUsageBalances } from './usage/read-usage-balances.js';
 import { recordUsageEvents } from './usage/record-usage-events.js';
@@ -244,10 +266,12 @@ export interface UseCasePorts {
   readonly images: ImageDecoder;
   /** The checkout page Drawdown serves for an environment, when the service knows its address (ADR 1412). */
   defaultPaymentLink?(environment: Environment): string | undefined;
+  /** VAT ids checked with VIES before reverse charge (ADR 1437); absent, the format check alone decides. */
+  readonly taxIdVerification?: TaxIdVerification | undefined;
 }
 
 /** Time-driven work that falls due per account and environment. */
-export type DueWork = 'renewals' | 'overdue_invoices' | 'api_key_expiries';
+export type DueWork = 'renewals' | 'overdue_invoices' | 'api_key_expiries' | 'payment_recovery';
 
 export function createUseCases(ports: UseCasePorts) {
   const { store, ids, wallClock } = ports;
@@ -260,6 +284,7 @@ export function createUseCases(ports: UseCasePorts) {
       scope: caller.scope,
       account: caller.account,
       defaultPaymentLink: ports.defaultPaymentLink?.(caller.scope.environment),
+      taxIds: ports.taxIdVerification,
     };
   }
 
@@ -290,7 +315,15 @@ export function createUseCases(ports: UseCasePorts) {
     if (caller.scope.environment !== 'sandbox') {
       throw new BillingError('not_found', 'The sandbox clock exists only in the sandbox environment.');
     }
-    return { store, ids, wallClock, account: caller.account, pause: ports.pause, yieldToOthers: ports.yieldToOthers };
+    return {
+      store,
+      ids,
+      wallClock,
+      account: caller.account,
+      pause: ports.pause,
+      yieldToOthers: ports.yieldToOthers,
+      taxIds: ports.taxIdVerification,
+    };
   }
 
   async function requireAccount(accountId: string): Promise<Account> {
@@ -313,6 +346,9 @@ export function createUseCases(ports: UseCasePorts) {
             until,
             toTimestamp(Date.parse(until) + API_KEY_EXPIRING_NOTICE_MS),
           );
+        case 'payment_recovery':
+          // Only live providers answer later; the sandbox settles every payment at once.
+          return environment === 'live' ? store.paymentAttempts.findInFlightAccounts('live') : Promise.resolve([]);
       }
     };
     const run = async (context: OperationContext) => {
@@ -332,6 +368,9 @@ export function createUseCases(ports: UseCasePorts) {
           return markOverdueInvoices(context, OVERDUE_BATCH_SIZE);
         case 'api_key_expiries':
           return noticeApiKeyExpiries(context);
+        case 'payment_recovery':
+          // Attempts a request left in flight (a lost answer, a crash) are settled with their keys (ADR 1426).
+          return (await recoverPaymentAttempts(context, offSessionPorts(context))).settled;
       }
     };
     const runAccount = async (accountId: string, environment: Environment, offsetMs: number) => {
@@ -345,6 +384,7 @@ export function createUseCases(ports: UseCasePorts) {
         account,
         scope: { accountId, environment },
         defaultPaymentLink: ports.defaultPaymentLink?.(environment),
+        taxIds: ports.taxIdVerification,
       });
     };
     let done = 0;
@@ -420,6 +460,27 @@ export function createUseCases(ports: UseCasePorts) {
   });
 
   /**
+   * Before a subscription use case `(context, id, input?)` opens its database transaction, the
+   * VAT id of the business its charge will name (the input's `businessId`, else the
+   * subscription's) is checked with VIES (ADR 1437).
+   */
+  async function verifyTaxIdOfSubscriptionChange(context: OperationContext, args: readonly unknown[]): Promise<void> {
+    const [id, input] = args;
+    if (typeof id !== 'string') return;
+    const named = (input as { businessId?: string | null } | undefined)?.businessId;
+    await verifySubscriptionTaxId(context, id, named);
+  }
+
+  function verifyingTaxId<Args extends unknown[], Result>(
+    useCase: (context: OperationContext, ...args: Args) => Promise<Result>,
+  ): (caller: Caller, ...args: Args) => Promise<Result> {
+    return bind(async (context, ...args: Args) => {
+      await verifyTaxIdOfSubscriptionChange(context, args);
+      return useCase(context, ...args);
+    });
+  }
+
+  /**
    * A subscription use case whose charge, in live with a provider, is then taken from the
    * subscription's saved method, outside the database transaction that issued it (ADR 1423).
    */
@@ -427,6 +488,7 @@ export function createUseCases(ports: UseCasePorts) {
     useCase: (context: OperationContext, ...args: Args) => Promise<Subscription>,
   ): (caller: Caller, ...args: Args) => Promise<Subscription> {
     return bind(async (context, ...args: Args) => {
+      await verifyTaxIdOfSubscriptionChange(context, args);
       const subscription = await useCase(context, ...args);
       const charged = await chargeOutstandingSubscriptionTransactions(context, offSessionPorts(context), {
         subscriptionId: subscription.id,
@@ -435,6 +497,29 @@ export function createUseCases(ports: UseCasePorts) {
         ? ((await store.subscriptions.findById(context.scope, subscription.id)) ?? subscription)
         : subscription;
     });
+  }
+
+  /**
+   * A subscription use case whose immediate charge must succeed for it to happen (`prevent_change`,
+   * activation): in live with a provider that authorises, the charge is held before the change
+   * commits and captured after (ADR 1426); otherwise it runs as `thenChargeSavedMethod` says.
+   */
+  function authorisedOrThenCharged<Id extends string, Rest extends unknown[]>(
+    useCase: (context: OperationContext, id: Id, ...rest: Rest) => Promise<Subscription>,
+    plan: (context: OperationContext, id: Id, ...rest: Rest) => AuthorisedChange | undefined,
+  ): (caller: Caller, id: Id, ...rest: Rest) => Promise<Subscription> {
+    const charged = thenChargeSavedMethod(useCase);
+    return async (caller, id, ...rest) => {
+      const context = await contextOf(caller);
+      const change = plan(context, id, ...rest);
+      if (change) {
+        // The VAT id is checked before anything is held, as thenChargeSavedMethod checks it (ADR 1437).
+        await verifyTaxIdOfSubscriptionChange(context, [id, ...rest]);
+        const done = await changeWithAuthorisedCharge(context, offSessionPorts(context), change);
+        if (done) return done;
+      }
+      return charged(caller, id, ...rest);
+    };
   }
 
   const delivery = { store, ids, wallClock };
@@ -553,11 +638,31 @@ export function createUseCases(ports: UseCasePorts) {
     getSubscription: bind(getSubscription),
     listSubscriptions: bind(listSubscriptions),
     getSubscriptionWithIncludes: bind(getSubscriptionWithIncludes),
-    updateSubscription: thenChargeSavedMethod(updateSubscription),
-    previewSubscriptionUpdate: bind(previewSubscriptionUpdate),
-    activateSubscription: thenChargeSavedMethod(activateSubscription),
-    createOneTimeCharge: thenChargeSavedMethod(createOneTimeCharge),
-    previewOneTimeCharge: bind(previewOneTimeCharge),
+    updateSubscription: authorisedOrThenCharged(updateSubscription, (context, id, input: UpdateSubscriptionInput) =>
+      (input.onPaymentFailure ?? 'prevent_change') === 'prevent_change'
+        ? {
+            subscriptionId: id,
+            apply: (tx, payment) => applySubscriptionUpdate(context, tx, id, input, payment),
+            declined: () => declinedUpdate(id),
+          }
+        : undefined,
+    ),
+    previewSubscriptionUpdate: verifyingTaxId(previewSubscriptionUpdate),
+    activateSubscription: authorisedOrThenCharged(activateSubscription, (context, id) => ({
+      subscriptionId: id,
+      apply: (tx, payment) => applyActivation(context, tx, id, payment),
+      declined: () => declinedActivation(id),
+    })),
+    createOneTimeCharge: authorisedOrThenCharged(createOneTimeCharge, (context, id, input: OneTimeChargeInput) =>
+      input.effectiveFrom === 'immediately' && (input.onPaymentFailure ?? 'prevent_change') === 'prevent_change'
+        ? {
+            subscriptionId: id,
+            apply: (tx, payment) => applyOneTimeCharge(context, tx, id, input, payment),
+            declined: () => declinedOneTimeCharge(id),
+          }
+        : undefined,
+    ),
+    previewOneTimeCharge: verifyingTaxId(previewOneTimeCharge),
     pauseSubscription: bind(pauseSubscription),
     resumeSubscription: thenChargeSavedMethod(resumeSubscription),
     cancelSubscription: bind(cancelSubscription),
@@ -621,10 +726,15 @@ export function createUseCases(ports: UseCasePorts) {
       openCheckout(await checkoutContext(environment, transactionId), providers, transactionId),
     submitCheckout: async (environment: Environment, transactionId: string, submission: CheckoutSubmission) => {
       const context = await checkoutContext(environment, transactionId);
+      await verifyStoredTransactionTaxId(context, transactionId);
       return submitCheckout(context, checkoutPorts(context), transactionId, submission);
     },
-    setCheckoutDetails: async (environment: Environment, transactionId: string, details: CheckoutDetails) =>
-      setCheckoutDetails(await checkoutContext(environment, transactionId), providers, transactionId, details),
+    setCheckoutDetails: async (environment: Environment, transactionId: string, details: CheckoutDetails) => {
+      const context = await checkoutContext(environment, transactionId);
+      // Checkout recomputes tax for the address it takes; the VAT id is checked before (ADR 1437).
+      await verifyStoredTransactionTaxId(context, transactionId);
+      return setCheckoutDetails(context, providers, transactionId, details);
+    },
     /** The checkout page's script asks for a payment Stripe.js confirms (ADR 1424). */
     startBrowserCheckout: async (
       environment: Environment,

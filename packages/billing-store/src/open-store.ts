@@ -35,6 +35,7 @@ import {
   SqlPaymentAttemptRepository,
   sandboxPaymentsTable,
   sellerDetailsTable,
+  taxIdChecksTable,
 } from './repositories/payment-repositories.js';
 import { SqlReportRepository } from './repositories/report-repository.js';
 import { SqlSandboxClockRepository } from './repositories/sandbox-clock-repository.js';
@@ -104,6 +105,7 @@ export function repositoriesOn(executor: SqlExecutor): Repositories {
     providerCustomers: new SqlProviderCustomerRepository(executor),
     providerNotifications: new SqlProviderNotificationLog(executor),
     sellerDetails: new DocumentCollection(executor, sellerDetailsTable),
+    taxIdChecks: new DocumentCollection(executor, taxIdChecksTable),
   };
 }
 

@@ -66,6 +66,12 @@ export interface HarnessOptions {
   readonly stripeJsUrl?: string;
   /** The live environment's payment provider (ADR 1410), for provider adapters' tests. */
   readonly livePaymentProvider?: PaymentProvider;
+  /** Check EU VAT ids with VIES at this base URL (`--vat-id-check vies --vies-url`; ADR 1437): a local stand-in. */
+  readonly viesUrl?: string;
+  /** `--vat-id-unavailable`: what happens with no VIES verdict. */
+  readonly vatIdUnavailable?: 'format' | 'charge';
+  /** `--vat-id-timeout-ms`. */
+  readonly vatIdTimeoutMs?: number;
 }
 
 export async function startBillingHarness(options: HarnessOptions = {}): Promise<BillingHarness> {
@@ -86,6 +92,9 @@ export async function startBillingHarness(options: HarnessOptions = {}): Promise
       ...(options.allowPrivateWebhooks ? { 'allow-private-webhooks': true } : {}),
       ...(options.trustProxy ? { 'trust-proxy': true } : {}),
       ...(options.stripeJsUrl ? { 'stripe-js-url': options.stripeJsUrl } : {}),
+      ...(options.viesUrl ? { 'vat-id-check': 'vies', 'vies-url': options.viesUrl } : {}),
+      ...(options.vatIdUnavailable ? { 'vat-id-unavailable': options.vatIdUnavailable } : {}),
+      ...(options.vatIdTimeoutMs ? { 'vat-id-timeout-ms': String(options.vatIdTimeoutMs) } : {}),
     },
     {},
   );

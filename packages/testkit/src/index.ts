@@ -2,6 +2,8 @@
  * @module
  * Test-only helpers: a PostgreSQL server, per-test databases, both engines, a running service.
  */
+
+export { axeViolations, type ScriptablePage } from './axe.js';
 export { type BillingHarness, type HarnessOptions, startBillingHarness } from './billing-harness.js';
 export { chromiumLaunchOptions } from './chromium.js';
 export { type FloodOptions, type FloodResult, floodChunked } from './chunked-flood.js';

@@ -2,14 +2,14 @@
  * @module
  * The checkout's country select and the address fields a country needs (ADR 1433). Country
  * names come from `Intl.DisplayNames` in the page's language, sorted by that language's
- * collation. The codes are ISO 3166-1 alpha-2's 249 officially assigned ones (a test checks
- * every one has a name in every page language). A country whose tax the dataset splits by
+ * collation. The codes are ISO 3166-1 alpha-2's 249 officially assigned ones and XK for Kosovo
+ * (a test checks every one has a name in every page language). A country whose tax the dataset splits by
  * region (the United States, Canada, Spain) needs the state, province or postal code, since
  * the tax follows them; elsewhere both fields are optional.
  */
 import { TAX_RATE_DATASET } from '@drawdown/billing-core';
 
-export const ISO_COUNTRY_CODES: readonly string[] = [
+export const CHECKOUT_COUNTRY_CODES: readonly string[] = [
   'AD',
   'AE',
   'AF',
@@ -254,6 +254,9 @@ export const ISO_COUNTRY_CODES: readonly string[] = [
   'VU',
   'WF',
   'WS',
+  // Kosovo: a user-assigned code, not one of ISO's 249, but the one the EU, SWIFT, CLDR and the
+  // tax dataset use, and one the API's addresses accept; a buyer there must be able to pay.
+  'XK',
   'YE',
   'YT',
   'ZA',
@@ -261,7 +264,7 @@ export const ISO_COUNTRY_CODES: readonly string[] = [
   'ZW',
 ];
 
-const CODES = new Set(ISO_COUNTRY_CODES);
+const CODES = new Set(CHECKOUT_COUNTRY_CODES);
 
 export function isCountryCode(code: string): boolean {
   return CODES.has(code);
@@ -280,7 +283,7 @@ export function countryOptions(locale: string): readonly CountryOption[] {
   if (cached) return cached;
   const names = new Intl.DisplayNames([locale], { type: 'region', fallback: 'code' });
   const collator = new Intl.Collator(locale);
-  const options = ISO_COUNTRY_CODES.map((code) => ({ code, name: names.of(code) ?? code })).sort((left, right) =>
+  const options = CHECKOUT_COUNTRY_CODES.map((code) => ({ code, name: names.of(code) ?? code })).sort((left, right) =>
     collator.compare(left.name, right.name),
   );
   optionsByLocale.set(locale, options);

@@ -1,6 +1,6 @@
 import { BillingError } from '@drawdown/billing-core';
 import { describe, expect, it } from 'vitest';
-import { addressNeeds, countryOptions, ISO_COUNTRY_CODES, regionalTaxCountries } from './checkout-countries.js';
+import { addressNeeds, CHECKOUT_COUNTRY_CODES, countryOptions, regionalTaxCountries } from './checkout-countries.js';
 import {
   CHECKOUT_LANGUAGES,
   CHECKOUT_MESSAGE_KEYS,
@@ -78,11 +78,12 @@ describe('the checkout’s languages', () => {
 });
 
 describe('the checkout’s countries', () => {
-  it('names every ISO 3166-1 code in every page language, sorted by that language', () => {
-    expect(ISO_COUNTRY_CODES).toHaveLength(249);
+  it('names every ISO 3166-1 code and Kosovo in every page language, sorted by that language', () => {
+    expect(CHECKOUT_COUNTRY_CODES).toHaveLength(250);
+    expect(countryOptions('en-GB').find((option) => option.code === 'XK')?.name).toBe('Kosovo');
     for (const locale of ['en-US', 'de-DE', 'fr-FR', 'es-ES', 'ja-JP']) {
       const names = new Intl.DisplayNames([locale], { type: 'region', fallback: 'none' });
-      for (const code of ISO_COUNTRY_CODES) expect(names.of(code), `${locale} ${code}`).toBeTruthy();
+      for (const code of CHECKOUT_COUNTRY_CODES) expect(names.of(code), `${locale} ${code}`).toBeTruthy();
       const options = countryOptions(locale);
       const collator = new Intl.Collator(locale);
       for (let index = 1; index < options.length; index += 1) {

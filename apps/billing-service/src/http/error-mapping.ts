@@ -72,6 +72,8 @@ export const STATUS_BY_CODE = {
   subscription_next_billed_at_not_future: 400,
   subscription_next_billed_at_too_far: 400,
   subscription_payment_declined: 409,
+  subscription_payment_amount_changed: 409,
+  subscription_payment_unconfirmed: 409,
   sandbox_clock_cannot_go_back: 400,
   usage_events_limit_exceeded: 400,
   usage_event_timestamp_too_old: 400,

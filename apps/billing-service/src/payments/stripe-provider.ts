@@ -9,6 +9,8 @@
  * (brand, last four, expiry, holder) ever leave Stripe.
  */
 import {
+  type AuthorisationOutcome,
+  type AuthorisingProvider,
   BillingError,
   type BrowserConfirmation,
   type BrowserPayment,
@@ -154,6 +156,29 @@ function isCardError(error: unknown): error is Stripe.errors.StripeCardError {
   return error instanceof Stripe.errors.StripeError && error.type === 'StripeCardError';
 }
 
+/**
+ * The decline a card error reports for the intent it names (`payment_intent` or `setup_intent`);
+ * throws the refusal of a payment method Stripe does not know; undefined for any other error.
+ */
+function declinedBy(
+  error: unknown,
+  intent: 'payment_intent' | 'setup_intent',
+): Extract<PaymentOutcome, { status: 'declined' }> | undefined {
+  if (isCardError(error)) {
+    const named = error[intent];
+    if (named) {
+      return {
+        status: 'declined',
+        providerPaymentRef: named.id,
+        errorCode: paymentErrorCodeOf(error),
+        method: error.payment_method ? methodOf(error.payment_method) : null,
+      };
+    }
+  }
+  if (isMissingPaymentMethod(error)) throw unusableMethod();
+  return undefined;
+}
+
 function isMissingPaymentMethod(error: unknown): boolean {
   return (
     error instanceof Stripe.errors.StripeError &&
@@ -168,6 +193,8 @@ export class StripeProvider implements PaymentProvider {
   private readonly stripe: Stripe;
   /** Stripe.js's Payment Element takes the card on the hosted checkout (ADR 1424). */
   readonly browser: BrowserConfirmation;
+  /** Authorise now, capture after the change commits (ADR 1426): PaymentIntents with `capture_method=manual`. */
+  readonly authorisation: AuthorisingProvider;
 
   constructor(private readonly dependencies: StripeProviderDependencies) {
     this.stripe = stripeClientFor(dependencies.settings);
@@ -175,6 +202,134 @@ export class StripeProvider implements PaymentProvider {
       publishableKey: dependencies.settings.publishableKey ?? null,
       createBrowserPayment: (request) => this.createBrowserPayment(request),
     };
+    this.authorisation = {
+      authorise: (request) => this.authorise(request),
+      capture: (_scope, reference, attemptId) => this.capture(reference, attemptId),
+      release: (_scope, reference) => this.release(reference),
+    };
+  }
+
+  /**
+   * A PaymentIntent with `capture_method=manual`, confirmed off-session with the saved method,
+   * keyed by the attempt id. Stripe answers a repeated request with its first answer
+   * (`Idempotent-Replayed: true`), which may be stale: the intent is then read as it is now.
+   */
+  private async authorise(request: OffSessionChargeRequest): Promise<AuthorisationOutcome> {
+    const customer = await this.stripeCustomerOf(request);
+    let intent: Stripe.Response<PaymentIntent>;
+    try {
+      intent = await this.stripe.paymentIntents.create(
+        {
+          amount: stripeAmount(request.amount),
+          currency: request.currencyCode.toLowerCase(),
+          customer,
+          payment_method: request.providerMethodRef,
+          allowed_payment_method_types: ['card'],
+          capture_method: 'manual',
+          off_session: true,
+          confirm: true,
+          metadata: this.metadata(request, request.attemptId),
+          expand: ['payment_method'],
+        },
+        { idempotencyKey: request.attemptId },
+      );
+    } catch (error) {
+      const declined = declinedBy(error, 'payment_intent');
+      if (declined) return declined;
+      // Stripe refused the request itself (validated before anything is charged): no hold exists.
+      // Only a lost answer may leave the attempt unknown, so this is answered as a decline.
+      if (error instanceof Stripe.errors.StripeInvalidRequestError) {
+        return { status: 'declined', providerPaymentRef: null, errorCode: 'invalid_payment_details', method: null };
+      }
+      throw error;
+    }
+    if (intent.lastResponse.headers['idempotent-replayed'] === 'true') {
+      return this.authorisationOf(await this.stripe.paymentIntents.retrieve(intent.id, { expand: ['payment_method'] }));
+    }
+    return this.authorisationOf(intent);
+  }
+
+  /** Captures the whole authorisation; one already captured, released or expired is answered as it stands. */
+  private async capture(reference: string, attemptId: string): Promise<AuthorisationOutcome> {
+    try {
+      return await this.authorisationOf(
+        await this.stripe.paymentIntents.capture(
+          reference,
+          { expand: ['payment_method'] },
+          { idempotencyKey: `${attemptId}-capture` },
+        ),
+      );
+    } catch (error) {
+      // `payment_intent_unexpected_state`: captured already, or canceled (released, or expired after 7 days).
+      if (!(error instanceof Stripe.errors.StripeInvalidRequestError)) throw error;
+      return this.authorisationOf(await this.stripe.paymentIntents.retrieve(reference, { expand: ['payment_method'] }));
+    }
+  }
+
+  /** Cancels an intent (a hold, or a checkout's unconfirmed PaymentIntent or SetupIntent); one that cannot be canceled is answered as it stands. */
+  private async release(reference: string): Promise<AuthorisationOutcome> {
+    if (reference.startsWith('seti_')) {
+      let intent: SetupIntent;
+      try {
+        intent = await this.stripe.setupIntents.cancel(reference);
+      } catch (error) {
+        if (!(error instanceof Stripe.errors.StripeInvalidRequestError)) throw error;
+        intent = await this.stripe.setupIntents.retrieve(reference);
+      }
+      return intent.status === 'canceled'
+        ? { status: 'voided', providerPaymentRef: intent.id }
+        : { status: 'pending', providerPaymentRef: intent.id };
+    }
+    try {
+      return await this.authorisationOf(
+        await this.stripe.paymentIntents.cancel(reference, { expand: ['payment_method'] }),
+      );
+    } catch (error) {
+      if (!(error instanceof Stripe.errors.StripeInvalidRequestError)) throw error;
+      return this.authorisationOf(await this.stripe.paymentIntents.retrieve(reference, { expand: ['payment_method'] }));
+    }
+  }
+
+  /** What a PaymentIntent says of its money: held, taken, declined, released, or not decided. */
+  private async authorisationOf(intent: PaymentIntent): Promise<AuthorisationOutcome> {
+    const lastError = intent.last_payment_error;
+    switch (intent.status) {
+      case 'requires_capture':
+        return {
+          status: 'authorised',
+          providerPaymentRef: intent.id,
+          method: await this.methodById(intent.payment_method),
+        };
+      case 'succeeded':
+        return {
+          status: 'captured',
+          providerPaymentRef: intent.id,
+          method: await this.methodById(intent.payment_method),
+        };
+      case 'canceled':
+        return lastError
+          ? {
+              status: 'declined',
+              providerPaymentRef: intent.id,
+              errorCode: paymentErrorCodeOf(lastError),
+              method: lastError.payment_method ? methodOf(lastError.payment_method) : null,
+            }
+          : { status: 'voided', providerPaymentRef: intent.id };
+      case 'requires_payment_method':
+      case 'requires_action':
+        // Off-session nobody can authenticate: a card that asks for it is declined.
+        if (lastError || intent.status === 'requires_action') {
+          return {
+            status: 'declined',
+            providerPaymentRef: intent.id,
+            errorCode: lastError ? paymentErrorCodeOf(lastError) : 'authentication_failed',
+            method: lastError?.payment_method ? methodOf(lastError.payment_method) : null,
+          };
+        }
+        return { status: 'pending', providerPaymentRef: intent.id };
+      default:
+        return { status: 'pending', providerPaymentRef: intent.id };
+    }
   }
 
   /**
@@ -323,15 +478,8 @@ export class StripeProvider implements PaymentProvider {
       );
       return this.setupOutcome(intent);
     } catch (error) {
-      if (isCardError(error) && error.setup_intent) {
-        return {
-          status: 'declined',
-          providerPaymentRef: error.setup_intent.id,
-          errorCode: paymentErrorCodeOf(error),
-          method: error.payment_method ? methodOf(error.payment_method) : null,
-        };
-      }
-      if (isMissingPaymentMethod(error)) throw unusableMethod();
+      const declined = declinedBy(error, 'setup_intent');
+      if (declined) return declined;
       throw error;
     }
   }
@@ -486,15 +634,8 @@ export class StripeProvider implements PaymentProvider {
     try {
       return await this.intentOutcome(await call());
     } catch (error) {
-      if (isCardError(error) && error.payment_intent) {
-        return {
-          status: 'declined',
-          providerPaymentRef: error.payment_intent.id,
-          errorCode: paymentErrorCodeOf(error),
-          method: error.payment_method ? methodOf(error.payment_method) : null,
-        };
-      }
-      if (isMissingPaymentMethod(error)) throw unusableMethod();
+      const declined = declinedBy(error, 'payment_intent');
+      if (declined) return declined;
       throw error;
     }
   }

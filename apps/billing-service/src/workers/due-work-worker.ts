@@ -13,6 +13,7 @@ const NAMES: Readonly<Record<DueWork, string>> = {
   renewals: 'renewals',
   overdue_invoices: 'overdue invoices',
   api_key_expiries: 'API key expiries',
+  payment_recovery: 'payment recovery',
 };
 
 export function createDueWorkWorker(

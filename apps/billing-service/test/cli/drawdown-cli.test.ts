@@ -11,7 +11,14 @@ import { createTestStorage, ENGINES, type TestStorage } from '@drawdown/testkit'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { KEY_CACHE_TTL_MS } from '../../src/infrastructure/authenticated-key-cache.js';
 import { apiClient, expectError } from '../support/api-client.js';
-import { buildService, type CliResult, runCli, type ServeProcess, startServe } from '../support/cli-process.js';
+import {
+  buildService,
+  type CliResult,
+  runCli,
+  type ServeProcess,
+  startServe,
+  storageFlags,
+} from '../support/cli-process.js';
 
 beforeAll(() => buildService(), 120_000);
 
@@ -36,11 +43,7 @@ describe.each(ENGINES)('%s: the drawdown command', (engine) => {
 
   beforeAll(async () => {
     storage = await createTestStorage(engine);
-    storageArgs = [
-      '--data-dir',
-      storage.dataDir,
-      ...(storage.databaseUrl ? ['--database-url', storage.databaseUrl] : []),
-    ];
+    storageArgs = storageFlags(storage);
   });
   afterAll(async () => {
     await server?.stop();

@@ -5,17 +5,12 @@
  */
 import { createTestStorage, ENGINES, type TestStorage } from '@drawdown/testkit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildService, type CliResult, runCli } from '../support/cli-process.js';
+import { buildService, jsonOutput, runCli, storageFlags } from '../support/cli-process.js';
 
 beforeAll(() => buildService(), 120_000);
 
 const SECRET_KEY = 'sk_live_cliTestSecretKey00001234';
 const WEBHOOK_SECRET = 'whsec_cliTestWebhookSecret5678';
-
-function json(result: CliResult): Record<string, unknown> {
-  expect(() => JSON.parse(result.stdout), `${result.stdout}${result.stderr}`).not.toThrow();
-  return JSON.parse(result.stdout) as Record<string, unknown>;
-}
 
 describe.each(ENGINES)('%s: drawdown accounts payment-provider', (engine) => {
   let storage: TestStorage;
@@ -24,18 +19,15 @@ describe.each(ENGINES)('%s: drawdown accounts payment-provider', (engine) => {
 
   beforeAll(async () => {
     storage = await createTestStorage(engine);
-    storageArgs = [
-      '--data-dir',
-      storage.dataDir,
-      ...(storage.databaseUrl ? ['--database-url', storage.databaseUrl] : []),
-    ];
+    storageArgs = storageFlags(storage);
     expect((await cli('migrate')).code).toBe(0);
   });
   afterAll(() => storage.dispose());
 
   it('sets, shows and removes an account’s Stripe settings, never printing a secret in full', async () => {
-    const account = (json(await cli('accounts', 'create', '--name', 'Shop', '--json')).account as { id: string }).id;
-    const none = json(await cli('accounts', 'payment-provider', 'show', '--account', account, '--json'));
+    const account = (jsonOutput(await cli('accounts', 'create', '--name', 'Shop', '--json')).account as { id: string })
+      .id;
+    const none = jsonOutput(await cli('accounts', 'payment-provider', 'show', '--account', account, '--json'));
     expect(none.payment_provider).toBeNull();
 
     const set = await cli(
@@ -65,7 +57,7 @@ describe.each(ENGINES)('%s: drawdown accounts payment-provider', (engine) => {
     expect(set.stdout + set.stderr).not.toContain(WEBHOOK_SECRET);
 
     const shown = await cli('accounts', 'payment-provider', 'show', '--account', account, '--json');
-    expect(json(shown).payment_provider).toMatchObject({
+    expect(jsonOutput(shown).payment_provider).toMatchObject({
       accountId: account,
       environment: 'live',
       provider: 'stripe',
@@ -76,24 +68,24 @@ describe.each(ENGINES)('%s: drawdown accounts payment-provider', (engine) => {
     });
     expect(shown.stdout).not.toContain(SECRET_KEY);
 
-    const removed = json(await cli('accounts', 'payment-provider', 'remove', '--account', account, '--json'));
+    const removed = jsonOutput(await cli('accounts', 'payment-provider', 'remove', '--account', account, '--json'));
     expect(removed.removed).toBe(true);
     expect(
-      json(await cli('accounts', 'payment-provider', 'show', '--account', account, '--json')).payment_provider,
+      jsonOutput(await cli('accounts', 'payment-provider', 'show', '--account', account, '--json')).payment_provider,
     ).toBeNull();
-    expect(json(await cli('accounts', 'payment-provider', 'remove', '--account', account, '--json')).removed).toBe(
-      false,
-    );
+    expect(
+      jsonOutput(await cli('accounts', 'payment-provider', 'remove', '--account', account, '--json')).removed,
+    ).toBe(false);
   });
 
   it('takes the secrets from STRIPE_SECRET_KEY and STRIPE_WEBHOOK_SECRET', async () => {
-    const account = (json(await cli('accounts', 'create', '--json')).account as { id: string }).id;
+    const account = (jsonOutput(await cli('accounts', 'create', '--json')).account as { id: string }).id;
     process.env.STRIPE_SECRET_KEY = 'rk_test_fromTheEnvironment0000abcd';
     process.env.STRIPE_WEBHOOK_SECRET = 'whsec_fromTheEnvironment0000efgh';
     try {
       const set = await cli('accounts', 'payment-provider', 'set', '--account', account, '--json');
       expect(set.code, set.stdout + set.stderr).toBe(0);
-      expect(json(set).payment_provider).toMatchObject({
+      expect(jsonOutput(set).payment_provider).toMatchObject({
         secretKey: 'rk_test_…abcd',
         webhookSecret: 'whsec_…efgh',
         apiBase: null,
@@ -105,7 +97,7 @@ describe.each(ENGINES)('%s: drawdown accounts payment-provider', (engine) => {
   });
 
   it('refuses malformed settings, unknown accounts and bad usage, storing nothing', async () => {
-    const account = (json(await cli('accounts', 'create', '--json')).account as { id: string }).id;
+    const account = (jsonOutput(await cli('accounts', 'create', '--json')).account as { id: string }).id;
     const bad = await cli(
       'accounts',
       'payment-provider',
@@ -123,13 +115,13 @@ describe.each(ENGINES)('%s: drawdown accounts payment-provider', (engine) => {
       '--json',
     );
     expect(bad.code).toBe(1);
-    const error = json(bad).error as { code: string; message: string };
+    const error = jsonOutput(bad).error as { code: string; message: string };
     expect(error.code).toBe('invalid_field');
     for (const field of ['provider', 'secret_key', 'webhook_secret', 'api_base'])
       expect(error.message).toContain(field);
     expect(bad.stdout).not.toContain('pk_live_publishableNotSecret');
     expect(
-      json(await cli('accounts', 'payment-provider', 'show', '--account', account, '--json')).payment_provider,
+      jsonOutput(await cli('accounts', 'payment-provider', 'show', '--account', account, '--json')).payment_provider,
     ).toBeNull();
 
     const unknown = await cli(
@@ -141,7 +133,7 @@ describe.each(ENGINES)('%s: drawdown accounts payment-provider', (engine) => {
       '--json',
     );
     expect(unknown.code).toBe(1);
-    expect((json(unknown).error as { code: string }).code).toBe('account_not_found');
+    expect((jsonOutput(unknown).error as { code: string }).code).toBe('account_not_found');
 
     expect((await cli('accounts', 'payment-provider', 'show')).code).toBe(2);
     expect((await cli('accounts', 'payment-provider', 'enable', '--account', account)).code).toBe(2);

@@ -7,15 +7,10 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { createTestStorage, ENGINES, type TestStorage } from '@drawdown/testkit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildService, type CliResult, runCli } from '../support/cli-process.js';
+import { buildService, jsonOutput, runCli, storageFlags } from '../support/cli-process.js';
 import { pngFile } from '../support/images.js';
 
 beforeAll(() => buildService(), 120_000);
-
-function json(result: CliResult): Record<string, unknown> {
-  expect(() => JSON.parse(result.stdout), `${result.stdout}${result.stderr}`).not.toThrow();
-  return JSON.parse(result.stdout) as Record<string, unknown>;
-}
 
 describe.each(ENGINES)('%s: drawdown accounts seller-details', (engine) => {
   let storage: TestStorage;
@@ -24,17 +19,14 @@ describe.each(ENGINES)('%s: drawdown accounts seller-details', (engine) => {
 
   beforeAll(async () => {
     storage = await createTestStorage(engine);
-    storageArgs = [
-      '--data-dir',
-      storage.dataDir,
-      ...(storage.databaseUrl ? ['--database-url', storage.databaseUrl] : []),
-    ];
+    storageArgs = storageFlags(storage);
     expect((await cli('migrate')).code).toBe(0);
   });
   afterAll(() => storage.dispose());
 
   it('sets both environments, refuses a file that is not an image, and clears', async () => {
-    const account = (json(await cli('accounts', 'create', '--name', 'Shop', '--json')).account as { id: string }).id;
+    const account = (jsonOutput(await cli('accounts', 'create', '--name', 'Shop', '--json')).account as { id: string })
+      .id;
     const logo = join(storage.dataDir, 'logo.png');
     writeFileSync(logo, pngFile(120, 40));
     const set = await cli(
@@ -62,7 +54,7 @@ describe.each(ENGINES)('%s: drawdown accounts seller-details', (engine) => {
       '--json',
     );
     expect(set.code, set.stderr).toBe(0);
-    const both = json(set).seller_details as Record<string, Record<string, unknown>>;
+    const both = jsonOutput(set).seller_details as Record<string, Record<string, unknown>>;
     for (const environment of ['live', 'sandbox']) {
       expect(both[environment], environment).toMatchObject({
         legalName: 'Shop Ltd',
@@ -91,15 +83,17 @@ describe.each(ENGINES)('%s: drawdown accounts seller-details', (engine) => {
       '--json',
     );
     expect(refused.code).toBe(1);
-    expect((json(refused).error as { code: string }).code).toBe('invalid_logo');
+    expect((jsonOutput(refused).error as { code: string }).code).toBe('invalid_logo');
 
-    const live = json(await cli('accounts', 'seller-details', 'show', '--account', account, '--env', 'live', '--json'));
+    const live = jsonOutput(
+      await cli('accounts', 'seller-details', 'show', '--account', account, '--env', 'live', '--json'),
+    );
     expect((live.seller_details as Record<string, { legalName: string }>).live?.legalName).toBe('Shop Ltd');
 
     const cleared = await cli('accounts', 'seller-details', 'clear', '--account', account, '--env', 'sandbox');
     expect(cleared.code, cleared.stderr).toBe(0);
     expect(cleared.stdout).toContain('not set (documents show the account name)');
-    const after = json(await cli('accounts', 'seller-details', 'show', '--account', account, '--json'));
+    const after = jsonOutput(await cli('accounts', 'seller-details', 'show', '--account', account, '--json'));
     const shown = after.seller_details as Record<string, { legalName: string | null; logo: unknown }>;
     expect(shown.sandbox).toMatchObject({ legalName: null, logo: null });
     expect(shown.live?.legalName).toBe('Shop Ltd');

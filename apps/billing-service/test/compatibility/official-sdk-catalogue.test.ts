@@ -4,8 +4,9 @@
  */
 
 import { type BillingHarness, ENGINES, startBillingHarness } from '@drawdown/testkit';
-import { ApiError, type Environment, Paddle } from '@paddle/paddle-node-sdk';
+import { ApiError, type Paddle } from '@paddle/paddle-node-sdk';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { officialSdk } from '../support/official-sdk.js';
 
 describe.each(ENGINES)('%s: the official SDK against the catalogue', (engine) => {
   let harness: BillingHarness;
@@ -13,10 +14,7 @@ describe.each(ENGINES)('%s: the official SDK against the catalogue', (engine) =>
 
   beforeAll(async () => {
     harness = await startBillingHarness({ engine });
-    paddle = new Paddle(harness.sandboxKey, {
-      environment: harness.sandboxUrl as Environment,
-      logLevel: 'none' as never,
-    });
+    paddle = officialSdk(harness.sandboxKey, harness.sandboxUrl);
   });
   afterAll(() => harness.close());
 
@@ -119,10 +117,7 @@ describe.each(ENGINES)('%s: the official SDK against the catalogue', (engine) =>
   });
 
   it('raises ApiError with invalid_token for a live key on the sandbox address', async () => {
-    const wrongEnvironment = new Paddle(harness.liveKey, {
-      environment: harness.sandboxUrl as Environment,
-      logLevel: 'none' as never,
-    });
+    const wrongEnvironment = officialSdk(harness.liveKey, harness.sandboxUrl);
     const error = await wrongEnvironment.products
       .get('pro_00000000000000000000000000')
       .catch((caught: unknown) => caught);

@@ -6,10 +6,11 @@
  * the customer's; subscriptions' `management_urls` are real URLs.
  */
 import { type BillingHarness, ENGINES, startBillingHarness, startSandboxSubscription } from '@drawdown/testkit';
-import { ApiError, type Environment, Paddle } from '@paddle/paddle-node-sdk';
+import { ApiError, type Paddle } from '@paddle/paddle-node-sdk';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type ApiClient, apiClient, expectError, harnessClients } from '../support/api-client.js';
 import { createProduct } from '../support/catalogue-fixtures.js';
+import { officialSdk } from '../support/official-sdk.js';
 import { type Buyer, createBuyer } from '../transactions/transaction-fixtures.js';
 
 const PORTAL = 'https://billing.example.test/portal';
@@ -27,10 +28,7 @@ describe.each(ENGINES)('%s: customer portal sessions', (engine) => {
   beforeAll(async () => {
     harness = await startBillingHarness({ engine, portalUrl: `${PORTAL}/` });
     ({ sandbox, live } = harnessClients(harness));
-    paddle = new Paddle(harness.sandboxKey, {
-      environment: harness.sandboxUrl as Environment,
-      logLevel: 'none' as never,
-    });
+    paddle = officialSdk(harness.sandboxKey, harness.sandboxUrl);
     buyer = await createBuyer(sandbox, 'DE');
     other = await createBuyer(sandbox, 'DE');
     const productId = await createProduct(sandbox, { name: 'Team plan' });

@@ -3,10 +3,11 @@
  * SDK, on both engines: each narrows the list as documented, and malformed values are refused.
  */
 import { type BillingHarness, ENGINES, startBillingHarness } from '@drawdown/testkit';
-import { type Environment, Paddle } from '@paddle/paddle-node-sdk';
+import type { Paddle } from '@paddle/paddle-node-sdk';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eventually, startWebhookReceiver, type WebhookReceiver } from '../notifications/webhook-receiver.js';
 import { type ApiClient, harnessClients } from '../support/api-client.js';
+import { officialSdk } from '../support/official-sdk.js';
 
 describe.each(ENGINES)('%s: notification list filters', (engine) => {
   let harness: BillingHarness;
@@ -21,10 +22,7 @@ describe.each(ENGINES)('%s: notification list filters', (engine) => {
   beforeAll(async () => {
     harness = await startBillingHarness({ engine, webhookDelivery: { pollIntervalMs: 20 } });
     ({ sandbox } = harnessClients(harness));
-    paddle = new Paddle(harness.sandboxKey, {
-      environment: harness.sandboxUrl as Environment,
-      logLevel: 'none' as never,
-    });
+    paddle = officialSdk(harness.sandboxKey, harness.sandboxUrl);
     receiver = await startWebhookReceiver();
     const setting = await sandbox.post('/notification-settings', {
       description: 'filters',

@@ -4,20 +4,11 @@
  * of products, prices and transactions embedding what it names (unknown values refused).
  */
 import { type BillingHarness, ENGINES, startBillingHarness } from '@drawdown/testkit';
-import { ApiError, type Environment, Paddle } from '@paddle/paddle-node-sdk';
+import type { Paddle } from '@paddle/paddle-node-sdk';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type ApiClient, harnessClients } from '../support/api-client.js';
+import { officialSdk, sdkRefusal } from '../support/official-sdk.js';
 import { type Buyer, createBuyer, createOneOffPrice } from '../transactions/transaction-fixtures.js';
-
-async function refusal(promise: Promise<unknown>): Promise<string> {
-  try {
-    await promise;
-  } catch (error) {
-    if (error instanceof ApiError) return String(error.code);
-    throw error;
-  }
-  throw new Error('expected a refusal');
-}
 
 describe.each(ENGINES)('%s: businesses and includes through the official SDK', (engine) => {
   let harness: BillingHarness;
@@ -30,10 +21,7 @@ describe.each(ENGINES)('%s: businesses and includes through the official SDK', (
   beforeAll(async () => {
     harness = await startBillingHarness({ engine });
     ({ sandbox } = harnessClients(harness));
-    paddle = new Paddle(harness.sandboxKey, {
-      environment: harness.sandboxUrl as Environment,
-      logLevel: 'none' as never,
-    });
+    paddle = officialSdk(harness.sandboxKey, harness.sandboxUrl);
     buyer = await createBuyer(sandbox, 'GB');
     other = await createBuyer(sandbox, 'GB');
     priceId = await createOneOffPrice(sandbox, '2500', 'GBP');
@@ -66,7 +54,7 @@ describe.each(ENGINES)('%s: businesses and includes through the official SDK', (
     for await (const item of paddle.businesses.list(other.customerId)) none.push(item.id);
     expect(none).toEqual([]);
 
-    expect(await refusal(paddle.businesses.get(other.customerId, business.id))).toBe('not_found');
+    expect(await sdkRefusal(paddle.businesses.get(other.customerId, business.id))).toBe('not_found');
     expect((await paddle.businesses.archive(buyer.customerId, business.id)).status).toBe('archived');
   });
 
@@ -88,11 +76,11 @@ describe.each(ENGINES)('%s: businesses and includes through the official SDK', (
     expect(transaction.address?.id).toBe(buyer.addressId);
 
     const base = { items: [{ priceId, quantity: 1 }] };
-    expect(await refusal(paddle.transactions.create({ ...base, businessId: business.id }))).toBe(
+    expect(await sdkRefusal(paddle.transactions.create({ ...base, businessId: business.id }))).toBe(
       'transaction_customer_is_required_for_business_validation',
     );
     expect(
-      await refusal(
+      await sdkRefusal(
         paddle.transactions.create({
           ...base,
           customerId: buyer.customerId,
@@ -102,7 +90,7 @@ describe.each(ENGINES)('%s: businesses and includes through the official SDK', (
       ),
     ).toBe('transaction_business_customer_mismatch');
     expect(
-      await refusal(
+      await sdkRefusal(
         paddle.transactions.create({
           ...base,
           customerId: buyer.customerId,
@@ -113,7 +101,7 @@ describe.each(ENGINES)('%s: businesses and includes through the official SDK', (
     ).toBe('business_not_found');
     await paddle.businesses.archive(other.customerId, foreign.id);
     expect(
-      await refusal(
+      await sdkRefusal(
         paddle.transactions.create({
           ...base,
           customerId: other.customerId,

@@ -5,9 +5,10 @@
  * adjustments of transactions without an invoice are refused with a specific code.
  */
 import { type BillingHarness, ENGINES, startBillingHarness } from '@drawdown/testkit';
-import { ApiError, type Environment, Paddle } from '@paddle/paddle-node-sdk';
+import { ApiError, type Paddle } from '@paddle/paddle-node-sdk';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type ApiClient, harnessClients } from '../support/api-client.js';
+import { officialSdk } from '../support/official-sdk.js';
 import { pdfText } from '../transactions/pdf-text.js';
 import { type Buyer, createBuyer, createOneOffPrice } from '../transactions/transaction-fixtures.js';
 
@@ -21,10 +22,7 @@ describe.each(ENGINES)('%s: credit notes through the official SDK', (engine) => 
   beforeAll(async () => {
     harness = await startBillingHarness({ engine });
     ({ sandbox } = harnessClients(harness));
-    paddle = new Paddle(harness.sandboxKey, {
-      environment: harness.sandboxUrl as Environment,
-      logLevel: 'none' as never,
-    });
+    paddle = officialSdk(harness.sandboxKey, harness.sandboxUrl);
     await sandbox.patch('/tax-settings', { country_rates: [{ country_code: 'GB', rate: '0.2' }] });
     buyer = await createBuyer(sandbox, 'GB');
     priceId = await createOneOffPrice(sandbox, '5000', 'GBP');

@@ -6,21 +6,12 @@
  * refused with specific codes.
  */
 import { type BillingHarness, ENGINES, startBillingHarness } from '@drawdown/testkit';
-import { ApiError, type Environment, Paddle } from '@paddle/paddle-node-sdk';
+import type { Paddle } from '@paddle/paddle-node-sdk';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type ApiClient, harnessClients } from '../support/api-client.js';
+import { officialSdk, sdkRefusal } from '../support/official-sdk.js';
 import { pdfText } from '../transactions/pdf-text.js';
 import { type Buyer, createBuyer, createOneOffPrice } from '../transactions/transaction-fixtures.js';
-
-async function refusal(promise: Promise<unknown>): Promise<string> {
-  try {
-    await promise;
-  } catch (error) {
-    if (error instanceof ApiError) return String(error.code);
-    throw error;
-  }
-  throw new Error('expected a refusal');
-}
 
 describe.each(ENGINES)('%s: revising transactions through the official SDK', (engine) => {
   let harness: BillingHarness;
@@ -32,10 +23,7 @@ describe.each(ENGINES)('%s: revising transactions through the official SDK', (en
   beforeAll(async () => {
     harness = await startBillingHarness({ engine });
     ({ sandbox } = harnessClients(harness));
-    paddle = new Paddle(harness.sandboxKey, {
-      environment: harness.sandboxUrl as Environment,
-      logLevel: 'none' as never,
-    });
+    paddle = officialSdk(harness.sandboxKey, harness.sandboxUrl);
     buyer = await createBuyer(sandbox, 'GB');
     priceId = await createOneOffPrice(sandbox, '2500', 'GBP');
   });
@@ -50,7 +38,7 @@ describe.each(ENGINES)('%s: revising transactions through the official SDK', (en
       businessId: business.id,
     });
     await sandbox.post(`/transactions/${ready.id}/simulate-payment`, { outcome: 'success' });
-    expect(await refusal(paddle.transactions.revise(ready.id, {}))).toBe('invalid_field');
+    expect(await sdkRefusal(paddle.transactions.revise(ready.id, {}))).toBe('invalid_field');
 
     const revised = await paddle.transactions.revise(ready.id, {
       customer: { name: 'Ada King' },
@@ -75,7 +63,7 @@ describe.each(ENGINES)('%s: revising transactions through the official SDK', (en
       expect(text).toContain(expected);
     expect(text).not.toContain('Old Name Ltd');
 
-    expect(await refusal(paddle.transactions.revise(ready.id, { customer: { name: 'Again' } }))).toBe(
+    expect(await sdkRefusal(paddle.transactions.revise(ready.id, { customer: { name: 'Again' } }))).toBe(
       'transaction_revised_limit_reached',
     );
     const events = await sandbox.get('/events?per_page=200');
@@ -90,7 +78,7 @@ describe.each(ENGINES)('%s: revising transactions through the official SDK', (en
       collectionMode: 'manual',
       status: 'billed',
     });
-    expect(await refusal(paddle.transactions.revise(invoice.id, { business: { name: 'Nobody' } }))).toBe(
+    expect(await sdkRefusal(paddle.transactions.revise(invoice.id, { business: { name: 'Nobody' } }))).toBe(
       'invalid_field',
     );
     expect(
@@ -102,7 +90,7 @@ describe.each(ENGINES)('%s: revising transactions through the official SDK', (en
       customerId: buyer.customerId,
       addressId: buyer.addressId,
     });
-    expect(await refusal(paddle.transactions.revise(ready.id, { customer: { name: 'Early' } }))).toBe(
+    expect(await sdkRefusal(paddle.transactions.revise(ready.id, { customer: { name: 'Early' } }))).toBe(
       'transaction_invalid_status_to_revise',
     );
     expect((await paddle.transactions.get(ready.id)).revisedAt).toBeNull();

@@ -5,10 +5,11 @@
  * `discount`), removes one, and refuses `immediately` with a specific code.
  */
 import { type BillingHarness, ENGINES, startBillingHarness } from '@drawdown/testkit';
-import { type Environment, Paddle } from '@paddle/paddle-node-sdk';
+import type { Paddle } from '@paddle/paddle-node-sdk';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type ApiClient, harnessClients } from '../support/api-client.js';
 import { createProduct } from '../support/catalogue-fixtures.js';
+import { officialSdk } from '../support/official-sdk.js';
 import { type Buyer, createBuyer, totalsOf } from '../transactions/transaction-fixtures.js';
 
 const MONTH = 32 * 86_400;
@@ -23,10 +24,7 @@ describe.each(ENGINES)('%s: subscription discounts', (engine) => {
   beforeAll(async () => {
     harness = await startBillingHarness({ engine });
     ({ sandbox } = harnessClients(harness));
-    paddle = new Paddle(harness.sandboxKey, {
-      environment: harness.sandboxUrl as Environment,
-      logLevel: 'none' as never,
-    });
+    paddle = officialSdk(harness.sandboxKey, harness.sandboxUrl);
     buyer = await createBuyer(sandbox, 'GB');
     const price = await sandbox.post('/prices', {
       product_id: await createProduct(sandbox, { name: 'Team plan' }),

@@ -6,10 +6,11 @@
  * revenue as running totals. The sandbox clock is set to noon so a test never straddles a day.
  */
 import { type BillingHarness, ENGINES, startBillingHarness, startSandboxSubscription } from '@drawdown/testkit';
-import { type Environment, Paddle } from '@paddle/paddle-node-sdk';
+import type { Paddle } from '@paddle/paddle-node-sdk';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type ApiClient, expectError, harnessClients, type WireObject } from '../support/api-client.js';
 import { createCustomer, createPrice, createProduct } from '../support/catalogue-fixtures.js';
+import { officialSdk } from '../support/official-sdk.js';
 import { createBuyer, createOneOffPrice, readyTransaction, totalsOf } from '../transactions/transaction-fixtures.js';
 
 const DAY_MS = 86_400_000;
@@ -60,10 +61,7 @@ describe.each(ENGINES)('metrics on %s', (engine) => {
   beforeAll(async () => {
     harness = await startBillingHarness({ engine });
     sandbox = harnessClients(harness).sandbox;
-    paddle = new Paddle(harness.sandboxKey, {
-      environment: harness.sandboxUrl as Environment,
-      logLevel: 'none' as never,
-    });
+    paddle = officialSdk(harness.sandboxKey, harness.sandboxUrl);
     // Noon the day after tomorrow (UTC): everything below happens well inside one sandbox day.
     firstDay = Math.floor(Date.now() / DAY_MS) * DAY_MS + 2 * DAY_MS;
     await sandbox.post('/sandbox-clock/advance', { to: new Date(firstDay + DAY_MS / 2).toISOString() });

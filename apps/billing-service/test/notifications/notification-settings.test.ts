@@ -4,9 +4,10 @@
  * their codes, and the server-side request forgery rule of live destinations.
  */
 import { type BillingHarness, ENGINES, startBillingHarness } from '@drawdown/testkit';
-import { type Environment, Paddle } from '@paddle/paddle-node-sdk';
+import type { Paddle } from '@paddle/paddle-node-sdk';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type ApiClient, apiClient, expectError, expectInvalidField, harnessClients } from '../support/api-client.js';
+import { officialSdk } from '../support/official-sdk.js';
 
 const SECRET_FORMAT = /^pdl_ntfset_([a-z\d]{26})_[A-Za-z\d]{32}$/;
 
@@ -26,10 +27,7 @@ describe.each(ENGINES)('%s: notification settings', (engine) => {
 
   beforeAll(async () => {
     harness = await startBillingHarness({ engine });
-    paddle = new Paddle(harness.sandboxKey, {
-      environment: harness.sandboxUrl as Environment,
-      logLevel: 'none' as never,
-    });
+    paddle = officialSdk(harness.sandboxKey, harness.sandboxUrl);
     ({ sandbox, live } = harnessClients(harness));
   });
   afterAll(() => harness.close());

@@ -17,8 +17,7 @@ import {
   AddressCreatedEvent,
   CustomerCreatedEvent,
   CustomerUpdatedEvent,
-  type Environment,
-  Paddle,
+  type Paddle,
   PriceCreatedEvent,
   ProductCreatedEvent,
   ProductUpdatedEvent,
@@ -26,6 +25,7 @@ import {
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEFAULT_WEBHOOK_DELIVERY } from '../../src/workers/webhook-delivery/delivery-worker.js';
 import { type ApiClient, apiClient, harnessClients, type WireObject } from '../support/api-client.js';
+import { officialSdk } from '../support/official-sdk.js';
 import {
   eventually,
   type ReceivedWebhook,
@@ -89,10 +89,7 @@ describe.each(ENGINES)('%s: webhook delivery', (engine) => {
   beforeAll(async () => {
     harness = await startBillingHarness({ engine, allowPrivateWebhooks: true, webhookDelivery: FAST_DELIVERY });
     ({ sandbox, live } = harnessClients(harness));
-    paddle = new Paddle(harness.sandboxKey, {
-      environment: harness.sandboxUrl as Environment,
-      logLevel: 'none' as never,
-    });
+    paddle = officialSdk(harness.sandboxKey, harness.sandboxUrl);
   });
   afterAll(() => harness.close());
 
@@ -283,7 +280,17 @@ describe.each(ENGINES)('%s: webhook delivery', (engine) => {
       expect(original.status).toBe('failed');
       expect(original.replayed_at).toEqual(expect.any(String));
 
-      const livePaddle = new Paddle(harness.liveKey, { environment: harness.liveUrl as Environment });
+      const livePaddle = officialSdk(harness.liveKey, harness.liveUrl);
+      // The SDK's delivery logs, two a page: the three failed attempts across two pages. (The SDK's
+      // query type makes `after` required; the API and the SDK's own paging do not need it.)
+      const sdkLogs = [];
+      for await (const log of livePaddle.notifications.getLogs(String(failed?.id), { perPage: 2 } as Parameters<
+        Paddle['notifications']['getLogs']
+      >[1])) {
+        sdkLogs.push(log);
+      }
+      expect(sdkLogs.map((log) => log.responseCode)).toEqual([503, 503, 503]);
+      expect(sdkLogs.every((log) => /^ntflog_[a-z\d]{26}$/.test(log.id) && log.attemptedAt !== '')).toBe(true);
       const again = await livePaddle.notifications.replay(String(failed?.id));
       await receiver.waitFor('the SDK replay', () => requestsFor(receiver, again.notificationId).length === 1);
       expectAllVerified(receiver);

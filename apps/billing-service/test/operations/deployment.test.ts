@@ -11,7 +11,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { createTestStorage, findOrStartRedis, type RedisServer, type TestStorage } from '@drawdown/testkit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildService, freePort, REPO_ROOT } from '../support/cli-process.js';
+import { buildService, REPO_ROOT } from '../support/cli-process.js';
 
 const dockerfile = readFileSync(join(REPO_ROOT, 'Dockerfile'), 'utf8');
 const compose = readFileSync(join(REPO_ROOT, 'deploy/compose.yaml'), 'utf8');
@@ -79,20 +79,20 @@ describe('the Dockerfile and compose file', () => {
   });
 
   it('runs migrate, then serve with a passing health check, then stops cleanly on SIGTERM', async () => {
-    const [livePort, sandboxPort, opsPort] = [await freePort(), await freePort(), await freePort()];
     const env: NodeJS.ProcessEnv = {
       PATH: process.env.PATH,
       ...imageEnvironment(),
-      // The compose file's variables, pointed at this test's PostgreSQL and Redis, on free loopback ports.
+      // The compose file's variables, pointed at this test's PostgreSQL and Redis, on loopback ports the
+      // system picks (port 0; a port picked free beforehand can be taken before serve binds it).
       DRAWDOWN_DATABASE_URL: storage.databaseUrl,
       DRAWDOWN_REDIS_URL: redis.url,
       DRAWDOWN_TRUST_PROXY: 'true',
       DRAWDOWN_DATABASE_POOL_SIZE: '10',
       DRAWDOWN_DATA_DIR: storage.dataDir,
       DRAWDOWN_HOST: '127.0.0.1',
-      DRAWDOWN_LIVE_PORT: String(livePort),
-      DRAWDOWN_SANDBOX_PORT: String(sandboxPort),
-      DRAWDOWN_OPS_ADDRESS: `127.0.0.1:${opsPort}`,
+      DRAWDOWN_LIVE_PORT: '0',
+      DRAWDOWN_SANDBOX_PORT: '0',
+      DRAWDOWN_OPS_ADDRESS: '127.0.0.1:0',
     };
     const entrypoint = instruction('ENTRYPOINT');
     const commands = composeCommands();
@@ -114,6 +114,16 @@ describe('the Dockerfile and compose file', () => {
       output += chunk.toString();
     });
     const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+    const opsPort = await new Promise<string>((resolve, reject) => {
+      const printed = () => /operations: http:\/\/127\.0\.0\.1:(\d+)/.exec(output)?.[1];
+      const watch = () => {
+        const port = printed();
+        if (port) resolve(port);
+        else if (child.exitCode !== null) reject(new Error(`serve exited before printing its addresses:\n${output}`));
+        else setTimeout(watch, 50);
+      };
+      watch();
+    });
     const check = /CMD (\[.*\])\s*$/m.exec(dockerfile.slice(dockerfile.indexOf('HEALTHCHECK')))?.[1] ?? '[]';
     const healthCommand = (JSON.parse(check) as string[]).map((part) => part.replace(':8088', `:${opsPort}`));
     let healthy = { code: 1, output: '' };

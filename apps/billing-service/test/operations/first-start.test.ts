@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { createTestStorage, ENGINES, type TestStorage } from '@drawdown/testkit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { apiClient } from '../support/api-client.js';
-import { buildService, runCli, type ServeProcess, startServe } from '../support/cli-process.js';
+import { buildService, runCli, type ServeProcess, startServe, storageFlags } from '../support/cli-process.js';
 
 describe.each(ENGINES)('%s: two first starts at once', (engine) => {
   let storage: TestStorage;
@@ -18,11 +18,7 @@ describe.each(ENGINES)('%s: two first starts at once', (engine) => {
   beforeAll(async () => {
     buildService();
     storage = await createTestStorage(engine);
-    storageArgs = [
-      '--data-dir',
-      storage.dataDir,
-      ...(storage.databaseUrl ? ['--database-url', storage.databaseUrl] : []),
-    ];
+    storageArgs = storageFlags(storage);
   }, 180_000);
   afterAll(async () => {
     for (const server of servers) await server.stop();

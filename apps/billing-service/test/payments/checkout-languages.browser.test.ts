@@ -1,14 +1,4 @@
-/**
- * The hosted checkout in German (chosen by the browser's Accept-Language) and in Japanese (chosen
- * by the `?locale=` override over an English browser), in real headless Chromium (ADR 1433):
- * every text, the refusals, the 3-D Secure challenge page and the completed state are in the
- * page's language; amounts, dates and country names follow its locale; the country is a
- * labelled select; a country whose tax follows the region asks for the ZIP code or state.
- * axe-core checks every state.
- */
-import { readFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
-import { type BillingHarness, chromiumLaunchOptions, startBillingHarness } from '@drawdown/testkit';
+import { axeViolations, type BillingHarness, chromiumLaunchOptions, startBillingHarness } from '@drawdown/testkit';
 import { type Browser, chromium, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type ApiClient, harnessClients } from '../support/api-client.js';
@@ -16,13 +6,7 @@ import { createPrice, createProduct, unique } from '../support/catalogue-fixture
 import { createTransaction } from '../transactions/transaction-fixtures.js';
 import { CARDS } from './checkout-client.js';
 
-const AXE_SOURCE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
 const NBSP = '\u00a0';
-
-interface AxeViolation {
-  readonly id: string;
-  readonly nodes: readonly { readonly target: readonly string[] }[];
-}
 
 describe('the hosted checkout in the portal’s languages, in Chromium', () => {
   let harness: BillingHarness;
@@ -31,11 +15,7 @@ describe('the hosted checkout in the portal’s languages, in Chromium', () => {
   let priceId: string;
 
   async function expectNoAxeViolations(page: Page, label: string): Promise<void> {
-    await page.evaluate(AXE_SOURCE);
-    const violations = (await page.evaluate(
-      '(async () => (await axe.run(document, { resultTypes: ["violations"] })).violations.map((v) => ({ id: v.id, nodes: v.nodes.map((n) => ({ target: n.target })) })))()',
-    )) as AxeViolation[];
-    expect(violations, `${label}: ${JSON.stringify(violations)}`).toEqual([]);
+    expect(await axeViolations(page), label).toEqual([]);
   }
 
   async function newCheckout(): Promise<{ url: string; createdAt: string }> {

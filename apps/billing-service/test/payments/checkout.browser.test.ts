@@ -4,10 +4,9 @@
  * fail with the decline card then succeed on retry, pass the 3-D Secure challenge. axe-core
  * checks every page state for accessibility violations. Screenshots go to test-artifacts/.
  */
-import { mkdirSync, readFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
+import { mkdirSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { type BillingHarness, chromiumLaunchOptions, startBillingHarness } from '@drawdown/testkit';
+import { axeViolations, type BillingHarness, chromiumLaunchOptions, startBillingHarness } from '@drawdown/testkit';
 import { type Browser, type BrowserContext, chromium, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type ApiClient, harnessClients } from '../support/api-client.js';
@@ -16,13 +15,6 @@ import { createTransaction } from '../transactions/transaction-fixtures.js';
 import { CARDS } from './checkout-client.js';
 
 const ARTIFACTS = resolve(import.meta.dirname, '../../../../test-artifacts');
-const AXE_SOURCE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
-
-interface AxeViolation {
-  readonly id: string;
-  readonly help: string;
-  readonly nodes: readonly { readonly target: readonly string[] }[];
-}
 
 describe('the hosted checkout in Chromium', () => {
   let harness: BillingHarness;
@@ -32,13 +24,8 @@ describe('the hosted checkout in Chromium', () => {
   let page: Page;
   let priceId: string;
 
-  /** Runs axe-core in the page (injected through the DevTools protocol, so the page's CSP does not apply). */
   async function expectNoAxeViolations(label: string): Promise<void> {
-    await page.evaluate(AXE_SOURCE);
-    const violations = (await page.evaluate(
-      '(async () => (await axe.run(document, { resultTypes: ["violations"] })).violations.map((v) => ({ id: v.id, help: v.help, nodes: v.nodes.map((n) => ({ target: n.target })) })))()',
-    )) as AxeViolation[];
-    expect(violations, `${label}: ${JSON.stringify(violations)}`).toEqual([]);
+    expect(await axeViolations(page), label).toEqual([]);
   }
 
   async function newCheckout(): Promise<string> {

@@ -6,10 +6,11 @@
  * renewals then charge (a saved "subsequent decline" card sends the renewal past due).
  */
 import { type BillingHarness, ENGINES, startBillingHarness } from '@drawdown/testkit';
-import { ApiError, type Environment, Paddle } from '@paddle/paddle-node-sdk';
+import { ApiError, type Paddle } from '@paddle/paddle-node-sdk';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type ApiClient, harnessClients, type WireObject } from '../support/api-client.js';
 import { createPrice, createProduct } from '../support/catalogue-fixtures.js';
+import { officialSdk } from '../support/official-sdk.js';
 import { type Buyer, createBuyer, createOneOffPrice, createTransaction } from '../transactions/transaction-fixtures.js';
 import { CARDS, type CheckoutClient, checkoutClient } from './checkout-client.js';
 
@@ -46,10 +47,7 @@ describe.each(ENGINES)('%s: the official SDK against payment methods', (engine) 
   beforeAll(async () => {
     harness = await startBillingHarness({ engine });
     ({ sandbox } = harnessClients(harness));
-    paddle = new Paddle(harness.sandboxKey, {
-      environment: harness.sandboxUrl as Environment,
-      logLevel: 'none' as never,
-    });
+    paddle = officialSdk(harness.sandboxKey, harness.sandboxUrl);
     checkout = checkoutClient(harness.sandboxUrl);
     buyer = await createBuyer(sandbox, 'GB');
     other = await createBuyer(sandbox, 'GB');

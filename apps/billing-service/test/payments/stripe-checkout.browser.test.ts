@@ -8,9 +8,7 @@
  * more (Chromium reports any violation to the console, which the test watches).
  */
 import { randomBytes } from 'node:crypto';
-import { readFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
-import { type BillingHarness, chromiumLaunchOptions, startBillingHarness } from '@drawdown/testkit';
+import { axeViolations, type BillingHarness, chromiumLaunchOptions, startBillingHarness } from '@drawdown/testkit';
 import { type Browser, chromium, type Page } from 'playwright-core';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { type ApiClient, apiClient, type WireObject } from '../support/api-client.js';
@@ -19,13 +17,6 @@ import { type FakeStripe, startFakeStripe } from '../support/stripe/fake-stripe-
 const SECRET_KEY = 'sk_test_drawdownBrowserTest000001';
 const WEBHOOK_SECRET = 'whsec_drawdownBrowserTestSecret001';
 const PUBLISHABLE_KEY = 'pk_test_drawdownBrowserTest000001';
-const AXE_SOURCE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
-
-interface AxeViolation {
-  readonly id: string;
-  readonly help: string;
-  readonly nodes: readonly { readonly target: readonly string[] }[];
-}
 
 describe('a live checkout paid with Stripe.js in Chromium', () => {
   let harness: BillingHarness;
@@ -37,11 +28,7 @@ describe('a live checkout paid with Stripe.js in Chromium', () => {
   let consoleProblems: string[];
 
   async function expectNoAxeViolations(label: string): Promise<void> {
-    await page.evaluate(AXE_SOURCE);
-    const violations = (await page.evaluate(
-      '(async () => (await axe.run(document, { resultTypes: ["violations"] })).violations.map((v) => ({ id: v.id, help: v.help, nodes: v.nodes.map((n) => ({ target: n.target })) })))()',
-    )) as AxeViolation[];
-    expect(violations, `${label}: ${JSON.stringify(violations)}`).toEqual([]);
+    expect(await axeViolations(page), label).toEqual([]);
   }
 
   /** A ready transaction of a new customer with a GB address, and its checkout URL. */

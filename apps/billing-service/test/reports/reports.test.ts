@@ -5,10 +5,11 @@
  * `report.updated` are recorded; bad filters and unavailable types are refused.
  */
 import { type BillingHarness, ENGINES, startBillingHarness } from '@drawdown/testkit';
-import { type Environment, Paddle } from '@paddle/paddle-node-sdk';
+import type { Paddle } from '@paddle/paddle-node-sdk';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eventually } from '../notifications/webhook-receiver.js';
 import { type ApiClient, expectError, harnessClients, type WireObject } from '../support/api-client.js';
+import { officialSdk } from '../support/official-sdk.js';
 import { createBuyer, createOneOffPrice, readyTransaction, totalsOf } from '../transactions/transaction-fixtures.js';
 
 /** A small RFC 4180 reader: quoted fields, doubled quotes, CRLF rows. */
@@ -48,10 +49,7 @@ describe.each(ENGINES)('reports on %s', (engine) => {
   beforeAll(async () => {
     harness = await startBillingHarness({ engine });
     sandbox = harnessClients(harness).sandbox;
-    paddle = new Paddle(harness.sandboxKey, {
-      environment: harness.sandboxUrl as Environment,
-      logLevel: 'none' as never,
-    });
+    paddle = officialSdk(harness.sandboxKey, harness.sandboxUrl);
   });
   afterAll(async () => harness?.close());
 

@@ -6,11 +6,12 @@
  * change nothing real: entities, events and balances stay as they were.
  */
 import { type BillingHarness, ENGINES, startBillingHarness, startSandboxSubscription } from '@drawdown/testkit';
-import { type Environment, Paddle } from '@paddle/paddle-node-sdk';
+import type { Paddle } from '@paddle/paddle-node-sdk';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eventually, startWebhookReceiver, type WebhookReceiver } from '../notifications/webhook-receiver.js';
 import { type ApiClient, expectError, harnessClients, type WireObject } from '../support/api-client.js';
 import { createCustomer, createPrice, createProduct } from '../support/catalogue-fixtures.js';
+import { officialSdk } from '../support/official-sdk.js';
 
 describe.each(ENGINES)('webhook simulations on %s', (engine) => {
   let harness: BillingHarness;
@@ -22,10 +23,7 @@ describe.each(ENGINES)('webhook simulations on %s', (engine) => {
   beforeAll(async () => {
     harness = await startBillingHarness({ engine, webhookDelivery: { pollIntervalMs: 20 } });
     sandbox = harnessClients(harness).sandbox;
-    paddle = new Paddle(harness.sandboxKey, {
-      environment: harness.sandboxUrl as Environment,
-      logLevel: 'none' as never,
-    });
+    paddle = officialSdk(harness.sandboxKey, harness.sandboxUrl);
     receiver = await startWebhookReceiver();
     const setting = await paddle.notificationSettings.create({
       description: 'simulations',

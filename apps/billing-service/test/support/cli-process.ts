@@ -5,8 +5,8 @@
  */
 import { type ChildProcess, execFile, execFileSync, spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { join } from 'node:path';
+import { expect } from 'vitest';
 
 export const REPO_ROOT = join(import.meta.dirname, '..', '..', '..', '..');
 const BIN = join(REPO_ROOT, 'apps', 'billing-service', 'bin', 'drawdown.js');
@@ -27,6 +27,20 @@ export interface CliResult {
   readonly stderr: string;
 }
 
+/** The flags that point a command at `storage`: its data folder, and its PostgreSQL database if it has one. */
+export function storageFlags(storage: {
+  readonly dataDir: string;
+  readonly databaseUrl?: string | undefined;
+}): string[] {
+  return ['--data-dir', storage.dataDir, ...(storage.databaseUrl ? ['--database-url', storage.databaseUrl] : [])];
+}
+
+/** A command's `--json` output, parsed; the test fails with everything it printed when it is not JSON. */
+export function jsonOutput(result: CliResult): Record<string, unknown> {
+  expect(() => JSON.parse(result.stdout), `${result.stdout}${result.stderr}`).not.toThrow();
+  return JSON.parse(result.stdout) as Record<string, unknown>;
+}
+
 /** Runs one `drawdown` command to completion, in `cwd` (the repository root unless given). */
 export function runCli(args: readonly string[], cwd = REPO_ROOT): Promise<CliResult> {
   return new Promise((resolve) => {
@@ -40,20 +54,6 @@ export function runCli(args: readonly string[], cwd = REPO_ROOT): Promise<CliRes
 /** The environment without the DRAWDOWN_* variables of the machine, so flags alone decide. */
 function cliEnvironment(): NodeJS.ProcessEnv {
   return Object.fromEntries(Object.entries(process.env).filter(([name]) => !name.startsWith('DRAWDOWN_')));
-}
-
-/** A port free on 127.0.0.1 at the time of asking. */
-export function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      server.close(() =>
-        typeof address === 'object' && address ? resolve(address.port) : reject(new Error('no port')),
-      );
-    });
-  });
 }
 
 export interface ServeProcess {

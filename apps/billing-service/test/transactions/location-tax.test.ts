@@ -7,10 +7,11 @@
  */
 import { TAX_RATE_DATASET } from '@drawdown/billing-core';
 import { type BillingHarness, ENGINES, startBillingHarness } from '@drawdown/testkit';
-import { type Environment, Paddle } from '@paddle/paddle-node-sdk';
+import type { Paddle } from '@paddle/paddle-node-sdk';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type ApiClient, apiClient, expectError, expectInvalidField, harnessClients } from '../support/api-client.js';
 import { createProduct, unique } from '../support/catalogue-fixtures.js';
+import { officialSdk } from '../support/official-sdk.js';
 import { pdfText } from './pdf-text.js';
 
 interface Place {
@@ -64,10 +65,7 @@ describe.each(ENGINES)('%s: tax by location', (engine) => {
   beforeAll(async () => {
     harness = await startBillingHarness({ engine });
     ({ sandbox } = harnessClients(harness));
-    paddle = new Paddle(harness.sandboxKey, {
-      environment: harness.sandboxUrl as Environment,
-      logLevel: 'none' as never,
-    });
+    paddle = officialSdk(harness.sandboxKey, harness.sandboxUrl);
     const settings = await sandbox.patch('/tax-settings', { default_tax_mode: 'location', seller_country_code: 'DE' });
     expect(settings.status, settings.text).toBe(200);
     expect(settings.entity).toMatchObject({

@@ -7,10 +7,11 @@
  * malformed items (and another environment's product) are refused with a specific code and write nothing.
  */
 import { type BillingHarness, ENGINES, startBillingHarness } from '@drawdown/testkit';
-import { ApiError, type Environment, Paddle } from '@paddle/paddle-node-sdk';
+import { ApiError, type Paddle } from '@paddle/paddle-node-sdk';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type ApiClient, expectError, harnessClients, type WireObject } from '../support/api-client.js';
 import { createProduct } from '../support/catalogue-fixtures.js';
+import { officialSdk } from '../support/official-sdk.js';
 import { type Buyer, createBuyer, createOneOffPrice } from './transaction-fixtures.js';
 
 describe.each(ENGINES)('%s: non-catalogue items', (engine) => {
@@ -25,10 +26,7 @@ describe.each(ENGINES)('%s: non-catalogue items', (engine) => {
   beforeAll(async () => {
     harness = await startBillingHarness({ engine });
     ({ sandbox, live } = harnessClients(harness));
-    paddle = new Paddle(harness.sandboxKey, {
-      environment: harness.sandboxUrl as Environment,
-      logLevel: 'none' as never,
-    });
+    paddle = officialSdk(harness.sandboxKey, harness.sandboxUrl);
     await sandbox.patch('/tax-settings', { country_rates: [{ country_code: 'GB', rate: '0.2' }] });
     buyer = await createBuyer(sandbox, 'GB');
     catalogueProduct = await createProduct(sandbox, { name: 'Consulting' });

@@ -4,9 +4,10 @@
  * fetches an invoice link with getInvoicePDF.
  */
 import { type BillingHarness, ENGINES, startBillingHarness } from '@drawdown/testkit';
-import { ApiError, type Environment, Paddle } from '@paddle/paddle-node-sdk';
+import { ApiError, type Paddle } from '@paddle/paddle-node-sdk';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type ApiClient, harnessClients } from '../support/api-client.js';
+import { officialSdk } from '../support/official-sdk.js';
 import { type Buyer, createBuyer, createOneOffPrice, readyTransaction } from './transaction-fixtures.js';
 
 describe.each(ENGINES)('%s: the official SDK against transactions', (engine) => {
@@ -21,10 +22,7 @@ describe.each(ENGINES)('%s: the official SDK against transactions', (engine) => 
   beforeAll(async () => {
     harness = await startBillingHarness({ engine });
     ({ sandbox } = harnessClients(harness));
-    paddle = new Paddle(harness.sandboxKey, {
-      environment: harness.sandboxUrl as Environment,
-      logLevel: 'none' as never,
-    });
+    paddle = officialSdk(harness.sandboxKey, harness.sandboxUrl);
     buyer = await createBuyer(sandbox, 'GB');
     other = await createBuyer(sandbox, 'GB');
     const priceId = await createOneOffPrice(sandbox, '4999', 'GBP');

@@ -8,6 +8,7 @@ import { type Environment, Paddle } from '@paddle/paddle-node-sdk';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type ApiClient, expectError, harnessClients } from '../support/api-client.js';
 import { createProduct } from '../support/catalogue-fixtures.js';
+import { officialSdk } from '../support/official-sdk.js';
 import { type Buyer, createBuyer } from './transaction-fixtures.js';
 
 describe.each(ENGINES)('%s: transaction and pricing previews', (engine) => {
@@ -20,10 +21,7 @@ describe.each(ENGINES)('%s: transaction and pricing previews', (engine) => {
   beforeAll(async () => {
     harness = await startBillingHarness({ engine });
     ({ sandbox } = harnessClients(harness));
-    paddle = new Paddle(harness.sandboxKey, {
-      environment: harness.sandboxUrl as Environment,
-      logLevel: 'none' as never,
-    });
+    paddle = officialSdk(harness.sandboxKey, harness.sandboxUrl);
     const settings = await sandbox.patch('/tax-settings', {
       default_tax_mode: 'external',
       default_rate: '0.2',

@@ -6,10 +6,11 @@
  * and images too small or too large are refused with `invalid_logo`, and nothing changes.
  */
 import { type BillingHarness, ENGINES, startBillingHarness } from '@drawdown/testkit';
-import { type Environment, Paddle } from '@paddle/paddle-node-sdk';
+import type { Paddle } from '@paddle/paddle-node-sdk';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type ApiClient, expectError, harnessClients } from '../support/api-client.js';
 import { jpegFile, LOGO_PNG_BASE64, pngFile } from '../support/images.js';
+import { officialSdk } from '../support/official-sdk.js';
 import { pdfStructure, pdfText, rolesOf, type StructNode } from './pdf-text.js';
 import { createBuyer, createOneOffPrice } from './transaction-fixtures.js';
 
@@ -42,10 +43,7 @@ describe.each(ENGINES)('%s: seller details', (engine) => {
   beforeAll(async () => {
     harness = await startBillingHarness({ engine });
     ({ sandbox, live } = harnessClients(harness));
-    paddle = new Paddle(harness.sandboxKey, {
-      environment: harness.sandboxUrl as Environment,
-      logLevel: 'none' as never,
-    });
+    paddle = officialSdk(harness.sandboxKey, harness.sandboxUrl);
     await sandbox.patch('/tax-settings', { country_rates: [{ country_code: 'DE', rate: '0.19' }] });
   });
   afterAll(() => harness.close());

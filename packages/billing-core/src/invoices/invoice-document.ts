@@ -5,6 +5,7 @@
  * draws it (pdfkit). Amounts are formatted exactly from lowest units with the currency's ISO
  * 4217 decimal places, in the customer's locale (en-US when the locale is malformed).
  */
+
 import type { Account } from '../access/account.js';
 import type { Address, Business, Customer } from '../catalogue/entities.js';
 import { type CurrencyCode, isSupportedCurrency } from '../money/currencies.js';
@@ -13,6 +14,7 @@ import { formatMinorUnits, resolveLocale } from '../money/money-format.js';
 import { BillingError } from '../shared/billing-error.js';
 import type { OperationContext } from '../shared/operation-context.js';
 import { isReverseCharge } from '../tax/location-tax.js';
+import { storedTaxIdCheck } from '../tax/tax-id-checks.js';
 import { TAX_RATE_DATASET } from '../tax/tax-rate-dataset.js';
 import { invoiceDueAt } from '../transactions/due-dates.js';
 import { withTaxDefaults } from '../transactions/tax-settings.js';
@@ -341,6 +343,13 @@ async function wasReverseCharged(
     );
   return (
     located &&
-    isReverseCharge(TAX_RATE_DATASET, address.countryCode, business.taxIdentifier, settings.sellerCountryCode)
+    isReverseCharge(
+      TAX_RATE_DATASET,
+      address.countryCode,
+      business.taxIdentifier,
+      settings.sellerCountryCode,
+      // The VIES verdict stored when the transaction was priced (ADR 1437).
+      await storedTaxIdCheck(context, context.store, business, address.countryCode),
+    )
   );
 }

@@ -346,7 +346,7 @@ async function beginAttempt(
 }
 
 /** Marks an attempt the provider refused outright (bad card details) as failed, freeing the transaction. */
-async function failAttempt(context: OperationContext, attemptId: string): Promise<void> {
+export async function failAttempt(context: OperationContext, attemptId: string): Promise<void> {
   await context.store.transaction(async (tx) => {
     const attempt = await tx.paymentAttempts.findByIdForUpdate(context.scope, attemptId);
     if (!attempt || !IN_FLIGHT.includes(attempt.status)) return;
@@ -467,7 +467,7 @@ export interface BrowserCheckoutStart {
   readonly attemptId: string;
 }
 
-function browserRequest(
+export function browserRequest(
   attempt: PaymentAttempt,
   transaction: Transaction,
   customer: Customer,

@@ -13,8 +13,9 @@
  * - `requested` (a retry someone asked for: `chargeSavedMethod`): a `ready` or `past_due`
  *   transaction with no attempt in flight.
  * Either way a decline sends the transaction and its subscription `past_due` (the public API's
- * dunning), and a provider that does not answer leaves the attempt in flight for its webhook to
- * settle (the provider may have charged: never a second attempt while one may have succeeded).
+ * dunning), and a provider that does not answer leaves the attempt in flight for its webhook, or
+ * the recovery step (`authorised-changes.ts`, ADR 1426) asking again with the same key, to settle
+ * (the provider may have charged: never a second attempt while one may have succeeded).
  */
 import { BillingError } from '../shared/billing-error.js';
 import { DuplicateKeyError } from '../shared/collection.js';

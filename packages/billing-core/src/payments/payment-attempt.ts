@@ -30,6 +30,14 @@ export interface PaymentAttempt {
   readonly errorCode: PaymentErrorCode | null;
   /** The saved method this attempt charged or saved, once known. */
   readonly paymentMethodId: string | null;
+  /**
+   * `manual`: an off-session authorisation taken before a subscription change commits
+   * (`prevent_change` in live, ADR 1426). Its `transactionId` is the id the change's transaction
+   * gets when it commits: while no such transaction exists, the change has not committed.
+   */
+  readonly captureMethod?: 'manual' | undefined;
+  /** An uncommitted authorisation the recovery step gave up: no change may commit with it (ADR 1426). */
+  readonly abandoned?: boolean | undefined;
   readonly createdAt: string;
   readonly updatedAt: string;
 }

@@ -223,6 +223,41 @@ export interface IncomingNotification {
   readonly headers: Readonly<Record<string, string>>;
 }
 
+/**
+ * What an off-session authorisation (a hold on the saved method, captured later) stands at.
+ * `authorised`: held, not captured; `captured`: the money is taken; `declined`: nothing held;
+ * `voided`: the hold was released; `pending`: the provider has not decided yet.
+ */
+export type AuthorisationOutcome =
+  | { readonly status: 'authorised'; readonly providerPaymentRef: string; readonly method: ProviderMethod }
+  | { readonly status: 'captured'; readonly providerPaymentRef: string; readonly method: ProviderMethod }
+  | {
+      readonly status: 'declined';
+      readonly providerPaymentRef: string | null;
+      readonly errorCode: PaymentErrorCode;
+      readonly method: ProviderMethod | null;
+    }
+  | { readonly status: 'voided'; readonly providerPaymentRef: string }
+  | { readonly status: 'pending'; readonly providerPaymentRef: string };
+
+/**
+ * Authorise now, capture after the commit (ADR 1426): how a live provider lets a subscription
+ * change with `on_payment_failure: prevent_change` secure its money before it commits. Every call
+ * is idempotent on the attempt id; a thrown error means the answer was lost (the provider may
+ * have acted), never a decline.
+ */
+export interface AuthorisingProvider {
+  /**
+   * Authorises `amount` on the saved method off-session, keyed by `attemptId`. Asked again with
+   * the same request it answers the same authorisation as it stands now, and never makes a second.
+   */
+  authorise(request: OffSessionChargeRequest): Promise<AuthorisationOutcome>;
+  /** Captures an authorisation in full; capturing one already captured answers `captured`. */
+  capture(scope: Scope, providerPaymentRef: string, attemptId: string): Promise<AuthorisationOutcome>;
+  /** Releases an authorisation; one already released, declined or never held answers as it stands. */
+  release(scope: Scope, providerPaymentRef: string): Promise<AuthorisationOutcome>;
+}
+
 /** One payment provider (sandbox, Stripe, …), as the core calls it. */
 export interface PaymentProvider {
   /** `sandbox`, `stripe`: stored with every attempt and saved method. */
@@ -244,6 +279,8 @@ export interface PaymentProvider {
   readNotification(incoming: IncomingNotification): Promise<ProviderNotification>;
   /** Present when the provider's browser library takes the card on the checkout page (Stripe.js). */
   readonly browser?: BrowserConfirmation | undefined;
+  /** Present when the provider can hold a saved method's money and capture it later (Stripe, ADR 1426). */
+  readonly authorisation?: AuthorisingProvider | undefined;
 }
 
 /**

@@ -17,6 +17,8 @@ export interface PaymentAttemptRepository extends Collection<PaymentAttempt, Pay
   ): Promise<{ readonly scope: Scope; readonly attempt: PaymentAttempt } | undefined>;
   /** The account whose transaction `transactionId` is, in `environment` (the public checkout page). */
   findTransactionAccount(environment: Environment, transactionId: string): Promise<string | undefined>;
+  /** The accounts with an attempt in flight in `environment` (`processing` or `requires_action`): the recovery step's work list (ADR 1426). */
+  findInFlightAccounts(environment: Environment): Promise<string[]>;
 }
 
 export type SandboxPaymentColumn = 'id' | 'attempt_id';

@@ -83,6 +83,10 @@ export const ERROR_CODES = {
     'A past-due subscription cannot take a change that charges now; settle its open transaction first.',
   subscription_payment_declined:
     'The immediate charge (of a change with on_payment_failure prevent_change, or of an activation) was declined; nothing changed.',
+  subscription_payment_amount_changed:
+    'The immediate charge changed between its authorisation and the change (another change landed first); the hold was released, nothing changed. Retry.',
+  subscription_payment_unconfirmed:
+    'The payment provider did not answer about the immediate charge of a change with on_payment_failure prevent_change; nothing changed, and any hold on the card is released. Retry.',
   subscription_items_update_missing_proration_billing_mode:
     'proration_billing_mode is required when updating subscription items.',
   subscription_invalid_billing_mode_for_scheduled_change:

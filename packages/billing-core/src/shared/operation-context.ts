@@ -1,6 +1,7 @@
 import type { Account } from '../access/account.js';
 import type { EventTypeName } from '../events/event-types.js';
 import type { EntityKind } from '../events/stored-event.js';
+import type { TaxIdVerification } from '../tax/tax-id-checks.js';
 import type { Clock } from './clock.js';
 import { toTimestamp } from './clock.js';
 import type { IdGenerator } from './ids.js';
@@ -20,6 +21,8 @@ export interface OperationContext {
    * Absent, transactions get no `checkout` (contexts built outside the service).
    */
   readonly defaultPaymentLink?: string | undefined;
+  /** VAT ids checked with VIES (ADR 1437); absent, reverse charge follows the offline format check alone. */
+  readonly taxIds?: TaxIdVerification | undefined;
 }
 
 /** Writes the outbox row for a change, inside the transaction that made the change. */

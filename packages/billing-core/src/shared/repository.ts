@@ -30,6 +30,7 @@ import type {
   SimulationRunRepository,
 } from '../simulations/simulation.js';
 import type { Subscription } from '../subscriptions/subscription.js';
+import type { TaxIdCheck } from '../tax/tax-id-checks.js';
 import type { CreditBalanceRepository } from '../transactions/credit-balances.js';
 import type {
   AdjustmentRepository,
@@ -239,6 +240,8 @@ export interface Repositories extends PaymentRepositories {
   readonly providerNotifications: ProviderNotificationLog;
   /** The seller the account environment's documents name (ADR 1106), as document `seller`. */
   readonly sellerDetails: Collection<SellerDetails, 'id'>;
+  /** VIES verdicts on VAT ids, keyed by the prefixed id (ADR 1437). */
+  readonly taxIdChecks: Collection<TaxIdCheck, 'id'>;
 }
 
 /**

@@ -121,13 +121,18 @@ export async function applyOneTimeCharge(
   );
   if (!outcome.declined) return { subscription: saved, immediateTransaction: outcome.transaction, nextPeriodLines: [] };
   if ((input.onPaymentFailure ?? 'prevent_change') === 'prevent_change') {
-    throw new BillingError(
-      'subscription_payment_declined',
-      `The one-time charge on subscription ${id} was declined; with on_payment_failure prevent_change nothing was charged.`,
-    );
+    throw declinedOneTimeCharge(id);
   }
   const pastDue = await markPastDue(context, tx, saved, at);
   return { subscription: pastDue, immediateTransaction: outcome.transaction, nextPeriodLines: [] };
+}
+
+/** The refusal of a one-time charge that was declined, with `prevent_change`. */
+export function declinedOneTimeCharge(id: string): BillingError {
+  return new BillingError(
+    'subscription_payment_declined',
+    `The one-time charge on subscription ${id} was declined; with on_payment_failure prevent_change nothing was charged.`,
+  );
 }
 
 /** `POST /subscriptions/{id}/charge`. */

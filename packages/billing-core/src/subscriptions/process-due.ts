@@ -13,7 +13,12 @@ import { periodAt } from './billing-period.js';
 import { awaitsPaymentMethod } from './cardless-trial.js';
 import { pausedAt, saveCancellation, saveResume } from './pause-resume-cancel.js';
 import { nextDueAt, type Subscription } from './subscription.js';
-import { billRenewal, defaultRenewalPayment, type RenewalPayment } from './subscription-billing.js';
+import {
+  billRenewal,
+  defaultRenewalPayment,
+  type RenewalPayment,
+  verifySubscriptionTaxId,
+} from './subscription-billing.js';
 import { saveChange } from './subscription-changes.js';
 import { discountForRenewal } from './subscription-discount.js';
 
@@ -122,6 +127,9 @@ export async function runDueSubscriptions(
     const until = toTimestamp(context.clock.now());
     const [id] = await context.store.subscriptions.findDue(context.scope, until, 1);
     if (id === undefined) break;
+    // A renewal may reverse charge: the business's VAT id is checked (or its stored verdict
+    // reused) before the step's database transaction, never inside it (ADR 1437).
+    await verifySubscriptionTaxId(context, id);
     const ran = await context.store.transaction(async (tx) => {
       const subscription = await tx.subscriptions.findByIdForUpdate(context.scope, id);
       const due = subscription ? nextDueAt(subscription) : null;

@@ -10,6 +10,7 @@ import { BillingError } from '../shared/billing-error.js';
 import type { Clock } from '../shared/clock.js';
 import type { IdGenerator } from '../shared/ids.js';
 import type { Store } from '../shared/repository.js';
+import type { TaxIdVerification } from '../tax/tax-id-checks.js';
 import { markOverdueInvoices, OVERDUE_BATCH_SIZE } from '../transactions/overdue-invoices.js';
 import { applyPendingDrawdowns } from '../usage/apply-drawdowns.js';
 import { runDueSubscriptions } from './process-due.js';
@@ -34,6 +35,8 @@ export interface SandboxClockDependencies {
   readonly ids: IdGenerator;
   readonly wallClock: Clock;
   readonly account: Account;
+  /** VAT ids checked with VIES before renewals reverse charge (ADR 1437). */
+  readonly taxIds?: TaxIdVerification | undefined;
 }
 
 export interface SandboxClockReading {
@@ -53,7 +56,7 @@ export async function readSandboxClock(dependencies: SandboxClockDependencies): 
 export async function advanceSandboxClock(
   dependencies: SandboxClockDependencies,
   to: number | { readonly by: number },
-  renewalPayments: Exclude<RenewalPayment, 'await_report'> = 'success',
+  renewalPayments: Extract<RenewalPayment, 'success' | 'failure'> = 'success',
 ): Promise<SandboxClockReading & { readonly stepsRun: number }> {
   const scope = { accountId: dependencies.account.id, environment: 'sandbox' as const };
   const current = await readSandboxClock(dependencies);

@@ -12,6 +12,7 @@ import type { DiscountTerms } from '../discounts/apply-discount.js';
 import type { OperationContext } from '../shared/operation-context.js';
 import type { Repositories } from '../shared/repository.js';
 import type { Scope } from '../shared/scope.js';
+import { storedTaxIdCheck, verifyBusinessTaxId } from '../tax/tax-id-checks.js';
 import { type BuildTransactionItem, buildTransaction } from '../transactions/build-transaction.js';
 import { drawCredit } from '../transactions/credit-balances.js';
 import { startsCardlessTrial } from '../transactions/nothing-to-pay.js';
@@ -33,7 +34,16 @@ import { saveChange } from './subscription-changes.js';
 import { discountFromCheckout } from './subscription-discount.js';
 
 /** How renewal payments are settled: simulated success or failure (sandbox), or left to a provider report. */
-export type RenewalPayment = 'success' | 'failure' | 'await_report';
+export type RenewalPayment = 'success' | 'failure' | 'await_report' | AuthorisedPayment;
+
+/**
+ * An immediate charge whose money a live provider already holds (ADR 1426): the charge is
+ * issued under `transactionId` (the id the authorisation was made for) and left `ready`, with
+ * its payment in flight, for the capture after the commit.
+ */
+export interface AuthorisedPayment {
+  readonly authorised: { readonly transactionId: string };
+}
 
 /** Sandbox renewals are paid by the simulated card; live ones wait for the provider's report. */
 export function defaultRenewalPayment(scope: Scope): RenewalPayment {
@@ -145,7 +155,8 @@ export async function issueCharge(
   charge: SubscriptionCharge,
   payment: RenewalPayment,
 ): Promise<ChargeOutcome> {
-  const built = await priceCharge(context, tx, subscription, charge);
+  const priced = await priceCharge(context, tx, subscription, charge);
+  const built = typeof payment === 'object' ? { ...priced, id: payment.authorised.transactionId } : priced;
   if (built.status !== 'ready') return { transaction: await insertTransaction(context, tx, built), declined: false };
   const issued =
     subscription.collectionMode === 'manual'
@@ -155,7 +166,9 @@ export async function issueCharge(
   if (BigInt(transaction.details.totals.balance) <= 0n) {
     return { transaction: await completeSettled(context, tx, transaction, transaction, NO_HOOKS), declined: false };
   }
-  if (subscription.collectionMode === 'manual' || payment === 'await_report') return { transaction, declined: false };
+  if (subscription.collectionMode === 'manual' || payment === 'await_report' || typeof payment === 'object') {
+    return { transaction, declined: false };
+  }
   // The sandbox charges the subscription's saved test card when it has one: its card decides
   // (a saved decline card declines), unless the caller asked for a failure (ADR 1411).
   const saved = await savedSandboxMethod(context, tx, subscription);
@@ -190,6 +203,28 @@ async function savedSandboxMethod(
   return method?.internal.status === 'saved' && method.internal.provider === SANDBOX_PROVIDER ? method : undefined;
 }
 
+/**
+ * Checks with VIES the VAT id of the business a subscription's next charge will name (its own,
+ * or `businessId` when a change names another), before the database transaction that prices it
+ * (ADR 1437). Reads only, then the register; a stored verdict younger than its lifetime is reused.
+ */
+export async function verifySubscriptionTaxId(
+  context: OperationContext,
+  subscriptionId: string,
+  businessId?: string | null,
+): Promise<void> {
+  if (!context.taxIds) return;
+  const subscription = await context.store.subscriptions.findById(context.scope, subscriptionId);
+  if (!subscription) return;
+  const id = businessId === undefined ? subscription.businessId : businessId;
+  if (!id) return;
+  const business = await context.store.businesses.findById(context.scope, id);
+  const address = subscription.addressId
+    ? await context.store.addresses.findById(context.scope, subscription.addressId)
+    : undefined;
+  await verifyBusinessTaxId(context, business, address?.countryCode ?? null);
+}
+
 /** A subscription charge priced as a transaction (customer, address, tax settings read), not stored. */
 export async function priceCharge(
   context: OperationContext,
@@ -206,12 +241,15 @@ export async function priceCharge(
     ? await tx.businesses.findById(context.scope, subscription.businessId)
     : undefined;
   const taxSettings = withTaxDefaults(await tx.billingSettings.findTaxSettings(context.scope));
+  const charged = business?.customerId === subscription.customerId ? business : null;
   return buildTransaction(
     {
       items: charge.items,
       customer: customer ?? null,
       address: address ?? null,
-      business: business?.customerId === subscription.customerId ? business : null,
+      business: charged,
+      // Stored by `verifySubscriptionTaxId` before the database transaction (ADR 1437).
+      taxIdCheck: await storedTaxIdCheck(context, tx, charged, address?.countryCode ?? null),
       currencyCode: subscription.currencyCode,
       collectionMode: subscription.collectionMode,
       origin: charge.origin,

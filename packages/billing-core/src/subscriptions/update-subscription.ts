@@ -9,6 +9,8 @@
  * balances move as the seed's effects table says, in the same database transaction as the
  * change and its charge. When an immediate charge is declined, `prevent_change` undoes the
  * whole change (nothing is written) and `apply_change` keeps it with the subscription past due.
+ * In live with a provider that authorises, `prevent_change` holds the money before this code
+ * commits and captures it after (`payments/authorised-changes.ts`, ADR 1426).
  *
  * A preview runs exactly this code in a database transaction that is then rolled back.
  */
@@ -258,13 +260,18 @@ export async function applySubscriptionUpdate(
   if (!outcome.declined) return { subscription: saved, immediateTransaction: outcome.transaction, nextPeriodLines: [] };
   if ((input.onPaymentFailure ?? 'prevent_change') === 'prevent_change') {
     // Thrown inside the database transaction: the change, its charge and its balance effects roll back together.
-    throw new BillingError(
-      'subscription_payment_declined',
-      `The immediate charge for this change to subscription ${id} was declined; with on_payment_failure prevent_change the subscription is unchanged.`,
-    );
+    throw declinedUpdate(id);
   }
   const pastDue = await markPastDue(context, tx, saved, at);
   return { subscription: pastDue, immediateTransaction: outcome.transaction, nextPeriodLines: [] };
+}
+
+/** The refusal of a change whose immediate charge was declined, with `prevent_change`. */
+export function declinedUpdate(id: string): BillingError {
+  return new BillingError(
+    'subscription_payment_declined',
+    `The immediate charge for this change to subscription ${id} was declined; with on_payment_failure prevent_change the subscription is unchanged.`,
+  );
 }
 
 /** Next-period modes cannot bill a change on a subscription whose period ends in a pause or cancellation. */

@@ -130,3 +130,81 @@ describe('location tax from the sales-tax dataset (ADR 1430)', () => {
     expect(conventionalTaxMode('JP')).toBe('internal');
   });
 });
+
+describe('reduced rates by tax category (ADR 1436)', () => {
+  const ebookAt = (countryCode: string, at = NOW, postalCode?: string) =>
+    locationTax(TAX_RATE_DATASET, { countryCode, postalCode }, at, null, 'ebooks').rate.toString();
+
+  it('takes the e-book rate where the table has one, the standard rate elsewhere and for other categories', () => {
+    expect(ebookAt('GB')).toBe('0');
+    expect(ebookAt('DE')).toBe('0.07');
+    expect(ebookAt('IE')).toBe('0');
+    expect(ebookAt('FR')).toBe('0.055');
+    expect(ebookAt('DK')).toBe('0.25');
+    expect(ebookAt('AU')).toBe('0.1');
+    expect(locationTax(TAX_RATE_DATASET, { countryCode: 'DE' }, NOW, null, 'saas').rate.toString()).toBe('0.19');
+  });
+
+  it('follows the table’s dates: Ireland 9% in 2022, the UK’s standard rate before May 2020', () => {
+    expect(ebookAt('IE', '2022-06-01T00:00:00Z')).toBe('0.09');
+    expect(ebookAt('IE', '2018-06-01T00:00:00Z')).toBe('0.23');
+    expect(ebookAt('GB', '2020-04-30T22:59:59Z')).toBe('0.2');
+    expect(ebookAt('GB', '2020-04-30T23:00:00Z')).toBe('0');
+    expect(ebookAt('DE', '2020-09-01T00:00:00Z')).toBe('0.05');
+  });
+
+  it('leaves regions with their own rates to the dataset (Canary Islands)', () => {
+    expect(ebookAt('ES')).toBe('0.04');
+    expect(ebookAt('ES', NOW, '35001')).toBe(
+      locationTax(TAX_RATE_DATASET, { countryCode: 'ES', postalCode: '35001' }, NOW, null, 'standard').rate.toString(),
+    );
+  });
+
+  it('still reverse charges an EU business buying e-books', () => {
+    const tax = locationTax(TAX_RATE_DATASET, { countryCode: 'DE', taxIdentifier: 'DE123456789' }, NOW, null, 'ebooks');
+    expect(tax).toMatchObject({ reverseCharge: true });
+    expect(tax.rate.toString()).toBe('0');
+  });
+});
+
+describe('a register check of the tax id decides the reverse charge (ADR 1437)', () => {
+  const french = { countryCode: 'FR', taxIdentifier: 'FR40303265045' };
+  const withCheck = (
+    status: 'valid' | 'invalid' | 'unverified',
+    reverseChargeWhenUnverified = true,
+    id = 'FR40303265045',
+  ) =>
+    locationTax(
+      TAX_RATE_DATASET,
+      { ...french, taxIdCheck: { taxIdentifier: id, status, reverseChargeWhenUnverified } },
+      NOW,
+      'DE',
+    );
+
+  it('reverse charges a valid id, charges VAT for an invalid one', () => {
+    expect(withCheck('valid').reverseCharge).toBe(true);
+    expect(withCheck('invalid').reverseCharge).toBe(false);
+    expect(withCheck('invalid').rate.toString()).toBe('0.2');
+  });
+
+  it('follows the fallback for an unverified id', () => {
+    expect(withCheck('unverified', true).reverseCharge).toBe(true);
+    expect(withCheck('unverified', false).reverseCharge).toBe(false);
+  });
+
+  it('ignores a verdict on another id and never reverse charges a malformed id', () => {
+    expect(withCheck('invalid', true, 'FR11111111111').reverseCharge).toBe(true);
+    expect(
+      locationTax(
+        TAX_RATE_DATASET,
+        {
+          countryCode: 'FR',
+          taxIdentifier: 'FR-nope',
+          taxIdCheck: { taxIdentifier: 'FR-nope', status: 'valid', reverseChargeWhenUnverified: true },
+        },
+        NOW,
+        'DE',
+      ).reverseCharge,
+    ).toBe(false);
+  });
+});

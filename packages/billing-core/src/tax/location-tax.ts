@@ -8,7 +8,9 @@
  * country, buying from a seller in another country, is reverse charged: no VAT.
  * Pure: no I/O, no clock (the instant is an argument), no floats.
  */
+import type { TaxCategory } from '../catalogue/entities.js';
 import { Decimal } from '../money/decimal.js';
+import { REDUCED_RATES, type ReducedRateTable, reducedRateFor } from './reduced-rates.js';
 import { normalizeVatId, vatCountryOf } from './vat-id.js';
 
 /** Prices inclusive of tax (`internal`) or exclusive of it (`external`). */
@@ -50,6 +52,21 @@ export interface TaxLocation {
   readonly postalCode?: string | null | undefined;
   /** The buying business's tax id, for the reverse charge. */
   readonly taxIdentifier?: string | null | undefined;
+  /**
+   * What the tax authority's register said of `taxIdentifier` (ADR 1437), checked before the
+   * transaction was built. Absent: not checked (verification off), the format check decides.
+   */
+  readonly taxIdCheck?: TaxIdCheckOutcome | null | undefined;
+}
+
+/** A register's verdict on a tax id, as the tax resolver uses it (ADR 1437). */
+export interface TaxIdCheckOutcome {
+  /** The id checked, normalized; the verdict applies only to that id. */
+  readonly taxIdentifier: string;
+  /** `unverified`: the register could not be asked (down, timeout, or an id it does not cover). */
+  readonly status: 'valid' | 'invalid' | 'unverified';
+  /** Whether an unverified id is still reverse charged on its format (the configured fallback). */
+  readonly reverseChargeWhenUnverified: boolean;
 }
 
 export interface LocationTax {
@@ -284,28 +301,51 @@ export function isReverseCharge(
   buyerCountry: string | null,
   taxIdentifier: string | null | undefined,
   sellerCountry: string | null,
+  check?: TaxIdCheckOutcome | null,
 ): boolean {
   if (buyerCountry === null || !taxIdentifier || !dataset.euCountries.includes(buyerCountry)) return false;
   if (sellerCountry === buyerCountry) return false;
-  return vatCountryOf(normalizeVatId(taxIdentifier), buyerCountry) === buyerCountry;
+  const id = normalizeVatId(taxIdentifier);
+  if (vatCountryOf(id, buyerCountry) !== buyerCountry) return false;
+  return taxIdCheckAllows(check, id);
 }
 
-/** The location's tax at `at`: the country's rate plus its region's, never below zero. */
+/**
+ * Whether a register check lets a well-formed id be reverse charged: no check (verification
+ * off) or a check of another id leaves the format verdict; `invalid` refuses; `unverified`
+ * follows the configured fallback (ADR 1437).
+ */
+export function taxIdCheckAllows(check: TaxIdCheckOutcome | null | undefined, normalizedId: string): boolean {
+  if (!check || normalizeVatId(check.taxIdentifier) !== normalizedId) return true;
+  if (check.status === 'valid') return true;
+  if (check.status === 'invalid') return false;
+  return check.reverseChargeWhenUnverified;
+}
+
+/**
+ * The location's tax at `at` for a product of `category`: the country's rate plus its
+ * region's, never below zero; where the country taxes the category at a reduced rate (ADR
+ * 1436) and no region's rate applies, that rate instead.
+ */
 export function locationTax(
   dataset: TaxRateDataset,
   location: TaxLocation,
   at: string,
   sellerCountry: string | null,
+  category?: TaxCategory | null,
+  reduced: ReducedRateTable = REDUCED_RATES,
 ): LocationTax {
   const { countryCode } = location;
   const mode = conventionalTaxMode(countryCode);
   const country = countryCode === null ? undefined : dataset.countries[countryCode];
   if (!country) return { rate: Decimal.zero, mode, subdivision: null, reverseCharge: false };
-  if (isReverseCharge(dataset, countryCode, location.taxIdentifier, sellerCountry)) {
+  if (isReverseCharge(dataset, countryCode, location.taxIdentifier, sellerCountry, location.taxIdCheck)) {
     return { rate: Decimal.zero, mode, subdivision: null, reverseCharge: true };
   }
   const code = subdivisionOf(location);
   const region = code === null ? undefined : country.regions?.[code];
+  const reducedRate = region ? null : reducedRateFor(reduced, category, countryCode, at);
+  if (reducedRate !== null) return { rate: Decimal.parse(reducedRate), mode, subdivision: null, reverseCharge: false };
   let rate = Decimal.parse(rateInForce(country, at).rate);
   if (region) rate = rate.add(Decimal.parse(rateInForce(region, at).rate));
   if (rate.isNegative()) rate = Decimal.zero;

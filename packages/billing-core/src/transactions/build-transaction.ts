@@ -5,13 +5,13 @@
  * the subscription engine's activations, renewals and plan changes all build through here,
  * so every transaction obeys the same rules and arithmetic.
  */
-import type { Address, Business, CustomData, Customer, Price, Product } from '../catalogue/entities.js';
+import type { Address, Business, CustomData, Customer, Price, Product, TaxCategory } from '../catalogue/entities.js';
 import { type DiscountTerms, discountLines } from '../discounts/apply-discount.js';
 import { isSupportedCurrency } from '../money/currencies.js';
 import { Decimal } from '../money/decimal.js';
 import { BillingError } from '../shared/billing-error.js';
 import type { IdGenerator } from '../shared/ids.js';
-import { type LocationTax, locationTax, type TaxLocation } from '../tax/location-tax.js';
+import { type LocationTax, locationTax, type TaxIdCheckOutcome, type TaxLocation } from '../tax/location-tax.js';
 import { TAX_RATE_DATASET } from '../tax/tax-rate-dataset.js';
 import { DEFAULT_BILLING_DETAILS } from './due-dates.js';
 import { type TaxSettings, taxRateFor } from './tax-settings.js';
@@ -48,6 +48,8 @@ export interface BuildTransactionInput {
   readonly postalCode?: string | null | undefined;
   /** Must belong to `customer`; the caller checks it is active. Its tax id may reverse charge VAT. */
   readonly business?: Business | null | undefined;
+  /** The register's verdict on the business's tax id, checked before the build (ADR 1437). */
+  readonly taxIdCheck?: TaxIdCheckOutcome | null | undefined;
   /** Defaults to the first item's currency; every item must be priced in it. */
   readonly currencyCode?: string | undefined;
   readonly collectionMode: TransactionCollectionMode;
@@ -117,17 +119,23 @@ export function taxResolver(input: BuildTransactionInput, environment: BuildEnvi
     region: input.address?.region ?? null,
     postalCode: input.address ? input.address.postalCode : (input.postalCode ?? null),
     taxIdentifier: input.business?.taxIdentifier ?? null,
+    taxIdCheck: input.taxIdCheck ?? null,
   };
-  let located: LocationTax | undefined;
-  const byLocation = (): LocationTax => {
-    located ??= locationTax(TAX_RATE_DATASET, location, environment.now, settings.sellerCountryCode);
-    return located;
+  // One location, but the rate may differ by the product's tax category (ADR 1436).
+  const located = new Map<TaxCategory, LocationTax>();
+  const byLocation = (category: TaxCategory): LocationTax => {
+    let tax = located.get(category);
+    if (!tax) {
+      tax = locationTax(TAX_RATE_DATASET, location, environment.now, settings.sellerCountryCode, category);
+      located.set(category, tax);
+    }
+    return tax;
   };
   const accountRate = taxRateFor(settings, location.countryCode);
-  return (price: Price): { readonly rate: Decimal; readonly mode: ResolvedTaxMode } => {
+  return (price: Price, product: Product): { readonly rate: Decimal; readonly mode: ResolvedTaxMode } => {
     const mode = price.taxMode === 'account_setting' ? settings.defaultTaxMode : price.taxMode;
-    if (mode === 'location') return byLocation();
-    return { rate: settings.rateSource === 'location' ? byLocation().rate : accountRate, mode };
+    if (mode === 'location') return byLocation(product.taxCategory);
+    return { rate: settings.rateSource === 'location' ? byLocation(product.taxCategory).rate : accountRate, mode };
   };
 }
 
@@ -184,7 +192,7 @@ export function buildTransaction(
       );
     }
     const unitPrice = unitPriceFor(price, countryCode);
-    const { rate, mode } = taxOf(price);
+    const { rate, mode } = taxOf(price, item.product);
     if (unitPrice.currencyCode !== currencyCode) {
       throw BillingError.invalidField(
         `items[${index}].price_id`,

@@ -17,6 +17,7 @@ import { formatMinorUnits } from '../money/money-format.js';
 import { BillingError } from '../shared/billing-error.js';
 import type { OperationContext } from '../shared/operation-context.js';
 import { nowTimestamp } from '../shared/operation-context.js';
+import { storedTaxIdCheck, verifyBusinessTaxId } from '../tax/tax-id-checks.js';
 import { buildTransaction } from './build-transaction.js';
 import { withTaxDefaults } from './tax-settings.js';
 import type { AmountTotals, Transaction } from './transaction.js';
@@ -95,14 +96,19 @@ export async function previewTransaction(
     input.businessId == null ? null : await resolveBusiness(context, store, input.businessId, customer?.id ?? null);
   const taxSettings = withTaxDefaults(await store.billingSettings.findTaxSettings(context.scope));
   const discount = await previewDiscountTerms(context, input);
+  // An address sent or stored wins over the IP address's country (ADR 1434).
+  const countryCode = input.address?.countryCode ?? (input.addressId ? null : (input.ipCountryCode ?? null));
+  // A preview runs in no database transaction: the VAT id is checked with VIES here (ADR 1437).
+  const buyerCountry = address?.countryCode ?? countryCode;
+  await verifyBusinessTaxId(context, business, buyerCountry);
   const transaction = buildTransaction(
     {
       items,
       customer,
       address,
       business,
-      // An address sent or stored wins over the IP address's country (ADR 1434).
-      countryCode: input.address?.countryCode ?? (input.addressId ? null : (input.ipCountryCode ?? null)),
+      taxIdCheck: await storedTaxIdCheck(context, store, business, buyerCountry),
+      countryCode,
       postalCode: input.address?.postalCode ?? null,
       currencyCode: input.currencyCode ?? undefined,
       collectionMode: 'automatic',

@@ -15,6 +15,7 @@ import type { OperationContext } from '../shared/operation-context.js';
 import { nowTimestamp } from '../shared/operation-context.js';
 import type { Page } from '../shared/pagination.js';
 import type { Repositories } from '../shared/repository.js';
+import { storedTaxIdCheck, verifyBusinessTaxId } from '../tax/tax-id-checks.js';
 import { type BuildTransactionItem, buildTransaction } from './build-transaction.js';
 import { drawCredit, releaseCredit } from './credit-balances.js';
 import { completeWhenNothingToPay } from './nothing-to-pay.js';
@@ -180,12 +181,36 @@ export async function bill(
   return withInvoiceNumber(context, tx, { ...credited, status: 'billed', billedAt: now, updatedAt: now }, now);
 }
 
+/**
+ * Checks the VAT id of the business a transaction will name with VIES (ADR 1437), before the
+ * database transaction that builds it: reads only, then the register and the verdict's own write.
+ * Ids that do not resolve are left to the build, which refuses them.
+ */
+export async function verifyTransactionTaxId(
+  context: OperationContext,
+  businessId: string | null,
+  addressId: string | null,
+): Promise<void> {
+  if (!context.taxIds || businessId === null) return;
+  const business = await context.store.businesses.findById(context.scope, businessId);
+  const address = addressId === null ? undefined : await context.store.addresses.findById(context.scope, addressId);
+  await verifyBusinessTaxId(context, business, address?.countryCode ?? null);
+}
+
+/** `verifyTransactionTaxId` for the business and address a stored transaction names. */
+export async function verifyStoredTransactionTaxId(context: OperationContext, transactionId: string): Promise<void> {
+  if (!context.taxIds) return;
+  const transaction = await context.store.transactions.findById(context.scope, transactionId);
+  if (transaction) await verifyTransactionTaxId(context, transaction.businessId, transaction.addressId);
+}
+
 /** Creates a transaction; one that starts a cardless trial completes at once, running `hooks` (ADR 1010). */
 export async function createTransaction(
   context: OperationContext,
   input: CreateTransactionInput,
   hooks: TransactionHooks,
 ): Promise<Transaction> {
+  await verifyTransactionTaxId(context, input.businessId ?? null, input.addressId ?? null);
   return context.store.transaction(async (tx) => {
     const items = await resolveItems(context, tx, input.items);
     const { customer, address } = await resolveParties(context, tx, input.customerId ?? null, input.addressId ?? null);
@@ -193,12 +218,14 @@ export async function createTransaction(
       input.businessId == null ? null : await resolveBusiness(context, tx, input.businessId, customer?.id ?? null);
     const taxSettings = withTaxDefaults(await tx.billingSettings.findTaxSettings(context.scope));
     const discount = await chooseDiscount(context, tx, input, input.currencyCode);
+    const taxIdCheck = await storedTaxIdCheck(context, tx, business, address?.countryCode ?? null);
     let transaction = buildTransaction(
       {
         items,
         customer,
         address,
         business,
+        taxIdCheck,
         currencyCode: input.currencyCode,
         collectionMode: input.collectionMode ?? 'automatic',
         origin: 'api',
@@ -216,12 +243,20 @@ export async function createTransaction(
 }
 
 /** Updates a transaction; one that now starts a cardless trial completes at once, running `hooks`. */
-export function updateTransaction(
+export async function updateTransaction(
   context: OperationContext,
   id: string,
   input: UpdateTransactionInput,
   hooks: TransactionHooks,
 ): Promise<Transaction> {
+  if (context.taxIds) {
+    const current = await context.store.transactions.findById(context.scope, id);
+    if (current) {
+      const businessId = input.businessId !== undefined ? input.businessId : current.businessId;
+      const addressId = input.addressId !== undefined ? input.addressId : current.addressId;
+      await verifyTransactionTaxId(context, businessId, addressId);
+    }
+  }
   return context.store.transaction(async (tx) =>
     completeWhenNothingToPay(context, tx, await updateTransactionIn(context, tx, id, input), hooks),
   );
@@ -291,6 +326,8 @@ export async function updateTransactionIn(
         : await chooseDiscount(context, tx, input, input.currencyCode ?? current.currencyCode);
       if (chosen !== undefined && current.discountId !== null) await releaseDiscount(context, tx, current.discountId);
       const discount = chosen === undefined ? await currentDiscount(context, tx, current) : chosen;
+      // The verdict was stored before this database transaction (ADR 1437): read, never asked for, here.
+      const taxIdCheck = await storedTaxIdCheck(context, tx, business, address?.countryCode ?? null);
       const rebuilt = buildTransaction(
         {
           items: items.map((item) => {
@@ -301,6 +338,7 @@ export async function updateTransactionIn(
           customer,
           address,
           business,
+          taxIdCheck,
           currencyCode: input.currencyCode ?? (input.items === undefined ? current.currencyCode : undefined),
           collectionMode: input.collectionMode ?? current.collectionMode,
           origin: current.origin,

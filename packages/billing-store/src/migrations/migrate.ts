@@ -24,6 +24,7 @@ import { paymentProviderSettings } from './0110-payment-provider-settings.js';
 import { clientAndCustomerTokens } from './0120-client-and-customer-tokens.js';
 import { sellerDetails } from './0140-seller-details.js';
 import { subscriptionFilterColumns } from './0180-subscription-filter-columns.js';
+import { taxIdChecks } from './0220-tax-id-checks.js';
 import type { Migration } from './migration.js';
 
 export const MIGRATIONS: readonly Migration[] = [
@@ -47,6 +48,7 @@ export const MIGRATIONS: readonly Migration[] = [
   paymentProviderSettings,
   subscriptionFilterColumns,
   sellerDetails,
+  taxIdChecks,
 ];
 
 const MIGRATION_LOCK_KEY = 4_172_031_985;

@@ -18,6 +18,7 @@ import type {
   SandboxPaymentColumn,
   Scope,
   SellerDetails,
+  TaxIdCheck,
 } from '@drawdown/billing-core';
 import type { SqlExecutor } from '../sql/sql-database.js';
 import { DocumentCollection, type DocumentTableSpec } from './document-collection.js';
@@ -38,6 +39,12 @@ export const sandboxPaymentsTable: DocumentTableSpec<SandboxPayment, SandboxPaym
 
 export const checkoutSettingsTable: DocumentTableSpec<CheckoutSettings, 'id'> = {
   table: 'checkout_settings',
+  columns: {},
+};
+
+/** VIES verdicts on VAT ids, keyed by the prefixed id (ADR 1437). */
+export const taxIdChecksTable: DocumentTableSpec<TaxIdCheck, 'id'> = {
+  table: 'tax_id_checks',
   columns: {},
 };
 
@@ -105,5 +112,15 @@ export class SqlPaymentAttemptRepository implements PaymentAttemptRepository {
       [environment, transactionId],
     );
     return row?.account_id;
+  }
+
+  async findInFlightAccounts(environment: Environment): Promise<string[]> {
+    // The partial unique index of in-flight attempts holds exactly these rows.
+    const rows = await this.executor.all<{ account_id: string }>(
+      `select distinct account_id from payment_attempts
+        where environment = ? and status in ('processing', 'requires_action') order by account_id`,
+      [environment],
+    );
+    return rows.map((row) => row.account_id);
   }
 }

@@ -2,8 +2,8 @@
  * @module
  * A local HTTP server speaking Stripe's documented wire format, for the Stripe provider's tests:
  * the real `stripe` client talks to it over loopback (its `host`, `port` and `protocol` options).
- * Only the endpoints the provider uses: customers, PaymentIntents, SetupIntents and
- * PaymentMethods. Requests are form-encoded with bracketed keys (`metadata[key]=…`), answers
+ * Only the endpoints the provider uses: customers, PaymentIntents (with `capture_method=manual`,
+ * capture and cancel), SetupIntents and PaymentMethods. Requests are form-encoded with bracketed keys (`metadata[key]=…`), answers
  * are Stripe's JSON objects and error envelopes (`{error: {type, code, decline_code, message,
  * payment_intent, …}}`, 402 for card errors), `Idempotency-Key` replays the first answer, and
  * webhooks go out as Stripe sends them: a JSON event signed in `Stripe-Signature`
@@ -15,6 +15,11 @@
  * `pm_card_authenticationRequired` needs 3-D Secure on every payment (an off-session charge
  * fails with `authentication_required`). Using a test method clones it into a new `pm_…`, as
  * Stripe does.
+ *
+ * Faults a test injects (`fault`): an answer lost after Stripe acted (the connection is cut; a
+ * replay under the same Idempotency-Key is lost too while the fault lasts), or a `500 api_error`
+ * before Stripe acted (nothing saved under the key, as Stripe saves results only once execution
+ * begins). A declined card is a test method (`pm_card_chargeDeclined`), as at Stripe.
  */
 import { createHmac, randomBytes } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
@@ -95,8 +100,8 @@ export interface FakeStripe {
   readonly stripeJsUrl: string;
   readonly requests: readonly ReceivedStripeRequest[];
   readonly deliveries: readonly StripeDelivery[];
-  /** Where webhooks go (Drawdown's Stripe webhook route); none are sent until set. */
-  sendWebhooksTo(url: string): void;
+  /** Where webhooks go (Drawdown's Stripe webhook route); none are sent until set, nor while unset again (undefined). */
+  sendWebhooksTo(url: string | undefined): void;
   /** Every webhook sent so far has been answered. */
   settled(): Promise<void>;
   /** The stored object (`cus_`, `pi_`, `seti_`, `pm_`, `du_`), as the API returns it. */
@@ -122,6 +127,17 @@ export interface FakeStripe {
    * connection is cut): the client sees a network failure after Stripe acted.
    */
   loseAnswers(count: number): void;
+  /**
+   * Until cleared, POSTs whose path matches `path` fail: `lose_answer` carries the request out
+   * (or replays it) and cuts the connection; `server_error` answers `500 api_error` without
+   * acting. Returns a function that clears the fault and answers how many requests it hit.
+   */
+  fault(kind: 'lose_answer' | 'server_error', path: RegExp): () => number;
+  /**
+   * Until cleared, runs `hook` after Stripe acted on a POST whose path matches `path` and before
+   * its answer leaves: what the caller's other requests do meanwhile happens between the two.
+   */
+  beforeAnswer(path: RegExp, hook: () => Promise<void>): () => void;
   close(): Promise<void>;
 }
 
@@ -202,6 +218,10 @@ export async function startFakeStripe(options: FakeStripeOptions): Promise<FakeS
   let webhookUrl: string | undefined;
   let baseUrl = '';
   let answersToLose = 0;
+  const faults = new Set<{ readonly kind: 'lose_answer' | 'server_error'; readonly path: RegExp; hits: number }>();
+  const hooks = new Set<{ readonly path: RegExp; readonly hook: () => Promise<void> }>();
+  const faultFor = (method: string, path: string) =>
+    method === 'POST' ? [...faults].find((fault) => fault.path.test(path)) : undefined;
   const now = () => Math.floor((options.now ?? Date.now)() / 1000);
 
   const save = (object: Json): Json => {
@@ -384,10 +404,13 @@ export async function startFakeStripe(options: FakeStripeOptions): Promise<FakeS
   }
 
   function succeedPaymentIntent(intent: Json, method: Json, idempotencyKey: string | null): Json {
+    const manual = intent.capture_method === 'manual';
     const charge = save({
       id: newId('ch_'),
       object: 'charge',
       amount: intent.amount,
+      amount_captured: manual ? 0 : intent.amount,
+      captured: !manual,
       currency: intent.currency,
       payment_intent: intent.id,
       payment_method: method.id,
@@ -396,6 +419,20 @@ export async function startFakeStripe(options: FakeStripeOptions): Promise<FakeS
       created: now(),
     });
     if (intent.setup_future_usage && intent.customer) method.customer = intent.customer;
+    if (manual) {
+      // An authorisation: the money is held until captured (or released by a cancel).
+      Object.assign(intent, {
+        status: 'requires_capture',
+        amount_capturable: intent.amount,
+        latest_charge: charge.id,
+        last_payment_error: null,
+        next_action: null,
+      });
+      save(intent);
+      emit('charge.succeeded', charge, idempotencyKey);
+      emit('payment_intent.amount_capturable_updated', intent, idempotencyKey);
+      return intent;
+    }
     Object.assign(intent, {
       status: 'succeeded',
       amount_received: intent.amount,
@@ -534,7 +571,9 @@ export async function startFakeStripe(options: FakeStripeOptions): Promise<FakeS
         id: newId('pi_'),
         object: 'payment_intent',
         amount,
+        amount_capturable: 0,
         amount_received: 0,
+        capture_method: params.capture_method === 'manual' ? 'manual' : 'automatic_async',
         currency: params.currency,
         customer: params.customer ?? null,
         client_secret: '',
@@ -575,6 +614,28 @@ export async function startFakeStripe(options: FakeStripeOptions): Promise<FakeS
         }
         return expand(confirmPaymentIntent(intent, params, idempotencyKey), params);
       }
+      if (method === 'POST' && action === 'capture') {
+        if (intent.status !== 'requires_capture') {
+          throw invalidRequest(
+            `This PaymentIntent could not be captured because it has a status of ${String(intent.status)}. Only a PaymentIntent with one of the following statuses may be captured: requires_capture.`,
+            undefined,
+            'payment_intent_unexpected_state',
+          );
+        }
+        const amount =
+          params.amount_to_capture === undefined ? Number(intent.amount_capturable) : Number(params.amount_to_capture);
+        if (!Number.isSafeInteger(amount) || amount < 1 || amount > Number(intent.amount_capturable)) {
+          throw invalidRequest('Invalid amount_to_capture', 'amount_to_capture');
+        }
+        const charge = store.get(String(intent.latest_charge)) as Json;
+        Object.assign(charge, { captured: true, amount_captured: amount });
+        save(charge);
+        Object.assign(intent, { status: 'succeeded', amount_capturable: 0, amount_received: amount });
+        save(intent);
+        emit('charge.captured', charge, idempotencyKey);
+        emit('payment_intent.succeeded', intent, idempotencyKey);
+        return expand(intent, params);
+      }
       if (method === 'POST' && action === 'cancel') {
         if (intent.status === 'succeeded' || intent.status === 'canceled') {
           throw invalidRequest(
@@ -583,7 +644,13 @@ export async function startFakeStripe(options: FakeStripeOptions): Promise<FakeS
             'payment_intent_unexpected_state',
           );
         }
+        // A held authorisation is released: its uncaptured charge is refunded in full.
+        if (intent.status === 'requires_capture') {
+          const charge = store.get(String(intent.latest_charge));
+          if (charge) save(Object.assign(charge, { refunded: true, amount_refunded: charge.amount }));
+        }
         Object.assign(intent, {
+          amount_capturable: 0,
           status: 'canceled',
           canceled_at: now(),
           cancellation_reason: params.cancellation_reason ?? null,
@@ -727,6 +794,15 @@ export async function startFakeStripe(options: FakeStripeOptions): Promise<FakeS
       }
       const idempotencyKey =
         method === 'POST' ? ((req.headers['idempotency-key'] as string | undefined) ?? null) : null;
+      const fault = faultFor(method, url.pathname);
+      if (fault) fault.hits += 1;
+      if (fault?.kind === 'server_error') {
+        // Before execution: nothing is saved under the key, so a retry executes.
+        answer(res, 500, {
+          error: { type: 'api_error', message: 'An unknown error occurred (injected by the test).' },
+        });
+        return;
+      }
       if (idempotencyKey) {
         const earlier = idempotent.get(idempotencyKey);
         if (earlier) {
@@ -737,6 +813,10 @@ export async function startFakeStripe(options: FakeStripeOptions): Promise<FakeS
                 message: `Keys for idempotent requests can only be used with the same parameters they were first used with. Try using a key other than '${idempotencyKey}' if you meant to execute a different request.`,
               },
             });
+            return;
+          }
+          if (fault?.kind === 'lose_answer') {
+            req.socket.destroy();
             return;
           }
           res.setHeader('idempotent-replayed', 'true');
@@ -754,9 +834,14 @@ export async function startFakeStripe(options: FakeStripeOptions): Promise<FakeS
         body = { error: error.body };
       }
       if (idempotencyKey) idempotent.set(idempotencyKey, { params: rawBody, status, body });
-      if (answersToLose > 0 && method === 'POST') {
-        answersToLose -= 1;
+      if ((answersToLose > 0 && method === 'POST') || fault?.kind === 'lose_answer') {
+        if (fault?.kind !== 'lose_answer') answersToLose -= 1;
         req.socket.destroy();
+        return;
+      }
+      const hook = method === 'POST' ? [...hooks].find((entry) => entry.path.test(url.pathname)) : undefined;
+      if (hook) {
+        void track(hook.hook()).finally(() => answer(res, status, body));
         return;
       }
       answer(res, status, body);
@@ -853,6 +938,21 @@ export async function startFakeStripe(options: FakeStripeOptions): Promise<FakeS
     postRaw: (body, signature) => track(post(body, signature)),
     loseAnswers: (count) => {
       answersToLose = count;
+    },
+    beforeAnswer: (path, hook) => {
+      const entry = { path, hook };
+      hooks.add(entry);
+      return () => {
+        hooks.delete(entry);
+      };
+    },
+    fault: (kind, path) => {
+      const fault = { kind, path, hits: 0 };
+      faults.add(fault);
+      return () => {
+        faults.delete(fault);
+        return fault.hits;
+      };
     },
     close: () =>
       new Promise<void>((resolve) => {
