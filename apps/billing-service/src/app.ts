@@ -4,7 +4,7 @@
  * address; a key only ever authenticates on its own environment's application.
  */
 import { BillingError, type Environment, type UseCases } from '@drawdown/billing-core';
-import { bodyLeftUnread, clientAddress, limitBody } from '@drawdown/http-kit';
+import { bodyLeftUnread, clientAddress, limitBody, requestHeader } from '@drawdown/http-kit';
 import { Hono } from 'hono';
 import { DEFAULT_PORTAL_URL, DEFAULT_STRIPE_JS_URL } from './config.js';
 import type { AppEnv } from './http/app-env.js';
@@ -87,21 +87,22 @@ export function createApp(dependencies: AppDependencies, options: EnvironmentOpt
 
   app.use(async (c, next) => {
     const startedAt = performance.now();
-    c.set('requestId', requestIdFrom(c.req.header('x-request-id')));
+    const requestId = requestIdFrom(requestHeader(c, 'x-request-id'));
+    c.set('requestId', requestId);
     c.set('useCases', dependencies.useCases);
     c.set('publicBaseUrl', options.publicBaseUrl().replace(/\/+$/, ''));
     c.set('portalUrl', (options.portalUrl?.() ?? DEFAULT_PORTAL_URL).replace(/\/+$/, ''));
-    c.header('Request-Id', c.var.requestId);
-    const span = dependencies.tracing?.start(c.req.method, (name) => c.req.header(name));
+    c.header('Request-Id', requestId);
+    const span = dependencies.tracing?.start(c.req.method, (name) => requestHeader(c, name));
     await (span ? span.run(next) : next());
     const record = {
-      requestId: c.var.requestId,
+      requestId,
       method: c.req.method,
       route: routeOf(c),
       status: c.res.status,
       durationMs: performance.now() - startedAt,
       environment: options.environment,
-      accountId: c.var.caller?.scope.accountId,
+      accountId: c.get('caller')?.scope.accountId,
       traceId: span?.traceId,
     };
     span?.end(record);
@@ -153,7 +154,7 @@ export function createApp(dependencies: AppDependencies, options: EnvironmentOpt
 
   app.use(async (c, next) => {
     const { key, account } = await dependencies.useCases.authenticate(
-      c.req.header('authorization'),
+      requestHeader(c, 'authorization'),
       options.environment,
     );
     c.set('apiKey', key);
@@ -189,9 +190,9 @@ export function createApp(dependencies: AppDependencies, options: EnvironmentOpt
   app.onError((error, c) => {
     if (error instanceof BillingError) return respondError(c, error);
     dependencies.logError(`${c.req.method} ${routeOf(c)} failed`, error, {
-      requestId: c.var.requestId,
+      requestId: c.get('requestId'),
       environment: options.environment,
-      accountId: c.var.caller?.scope.accountId,
+      accountId: c.get('caller')?.scope.accountId,
     });
     return respondError(
       c,

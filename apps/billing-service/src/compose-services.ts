@@ -222,13 +222,13 @@ export async function composeServices(settings: StorageSettings, options: Compos
   const listeners: (() => void)[] = [];
   const spans = options.tracing ?? NO_SPANS;
   // Requests that write events wake the delivery worker, so their webhooks leave at once.
-  const store = tracedTransactions(
-    wakeOnEvents(opened, () => {
-      for (const listener of listeners) listener();
-    }),
-    spans,
-    settings.databaseUrl ? 'postgresql' : 'sqlite',
-  );
+  const woken = wakeOnEvents(opened, () => {
+    for (const listener of listeners) listener();
+  });
+  // Without tracing, transactions are not wrapped at all (ADR 0715).
+  const store = options.tracing
+    ? tracedTransactions(woken, options.tracing, settings.databaseUrl ? 'postgresql' : 'sqlite')
+    : woken;
   const ids = createUlidIds();
   const wallClock = settings.wallClock ?? systemClock;
   const destinationGuard = createDestinationGuard({

@@ -13,7 +13,7 @@ import { MemoryRateLimiter, type RateLimiter } from './http/rate-limiter.js';
 import { RedisRateLimiter } from './http/redis-rate-limiter.js';
 import type { RequestRecord } from './http/request-observer.js';
 import { openApiDocument } from './openapi/openapi-document.js';
-import { createFailureReporter, type FailureReporter, type Logger } from './operations/logger.js';
+import { createFailureReporter, type FailureReporter, flushLogs, type Logger } from './operations/logger.js';
 import { createServiceMetrics } from './operations/metrics.js';
 import type { ReadinessCheck, ServiceOperations } from './operations/operations-app.js';
 import { createRequestDrain, type DrainOutcome } from './operations/request-drain.js';
@@ -242,10 +242,13 @@ export async function startService(
       // Closing the store under a running handler would fail a request that may already have
       // committed; leaving it open lets the process exit as a crash would, which is safe.
       logger.error({ handlersLeft: outcome.handlersLeft }, 'handlers still running: the store is left open');
+      flushLogs(logger);
       return outcome;
     }
     await services.store.close();
     logger.info('stopped');
+    // Access lines are written asynchronously (ADR 0715): none is left in the buffer.
+    flushLogs(logger);
     return outcome;
   };
   return {

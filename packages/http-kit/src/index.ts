@@ -8,4 +8,4 @@
 export { acceptedLanguageTags, firstAcceptedLanguage, languageOfTag } from './accept-language.js';
 export { readBodyWithin, readTextWithin } from './bounded-body.js';
 export { clientAddress, forwardedClientAddress, socketAddress } from './client-address.js';
-export { bodyLeftUnread, limitBody, readRequestText } from './request-body.js';
+export { bodyLeftUnread, limitBody, readRequestText, requestHeader } from './request-body.js';

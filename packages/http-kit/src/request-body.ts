@@ -120,6 +120,27 @@ export function readRequestText(c: Context): Promise<string> {
   return text;
 }
 
+/**
+ * A request header by its lower-case name, as `c.req.header(name)` gives it (repeated fields
+ * joined with ", ", as the WHATWG `Headers` joins them), read from the Node request's raw header
+ * list: asking the `Request` would build undici `Headers` of every field, validating each, on
+ * every request (ADR 0715).
+ */
+export function requestHeader(c: Context, name: string): string | undefined {
+  const incoming = incomingOf(c);
+  if (!incoming) return c.req.header(name);
+  const raw = incoming.rawHeaders;
+  let value: string | undefined;
+  for (let index = 0; index < raw.length; index += 2) {
+    const field = raw[index] as string;
+    if (field.length === name.length && field.toLowerCase() === name) {
+      const item = raw[index + 1] as string;
+      value = value === undefined ? item : `${value}, ${item}`;
+    }
+  }
+  return value;
+}
+
 /** Whether the request carried a body that no route read (the connection cannot be reused then). */
 export function bodyLeftUnread(c: Context): boolean {
   const incoming = incomingOf(c);

@@ -10,15 +10,17 @@ import { composeServices } from '../compose-services.js';
 import type { ServiceConfig } from '../config.js';
 import { createLogger } from '../operations/logger.js';
 import { type OperationsServer, startOperationsServer } from '../operations/operations-server.js';
-import { createTracing } from '../operations/tracing.js';
 import { serviceVersion } from '../operations/version.js';
 import { startService } from '../server.js';
 import { type DemoOptions, makeDemoAccount } from './demo-command.js';
 
 export async function runServe(config: ServiceConfig, demo: DemoOptions | null): Promise<number> {
   const logger = createLogger({ level: config.logLevel });
-  // Requests, worker batches, webhook attempts and database transactions (ADRs 1407, 1452).
-  const tracing = config.otelTracesEndpoint ? createTracing({ endpoint: config.otelTracesEndpoint }) : undefined;
+  // Requests, worker batches, webhook attempts and database transactions (ADRs 1407, 1452). The
+  // OpenTelemetry SDK is loaded only when traces are exported (ADR 0715).
+  const tracing = config.otelTracesEndpoint
+    ? (await import('../operations/tracing.js')).createTracing({ endpoint: config.otelTracesEndpoint })
+    : undefined;
   const services = await composeServices(config, {
     schema: config.migrateOnStart ? 'migrate' : 'require',
     logger,

@@ -10,7 +10,7 @@ import { documentationUrl, errorType, STATUS_BY_CODE } from './error-mapping.js'
 import { toSnakeCase } from './wire-case.js';
 
 export function respond(c: Context<AppEnv>, data: unknown, status: 200 | 201 | 202 = 200): Response {
-  return c.json({ data: toSnakeCase(data), meta: { request_id: c.var.requestId } }, status);
+  return c.json({ data: toSnakeCase(data), meta: { request_id: c.get('requestId') } }, status);
 }
 
 /** A list page. `next` repeats the request's query with `after` set to the page's last id. */
@@ -23,11 +23,11 @@ export function respondPage<Entity extends { readonly id: string }>(
   const url = new URL(c.req.url);
   const last = page.items.at(-1);
   if (last) url.searchParams.set('after', last.id);
-  const next = `${c.var.publicBaseUrl}${url.pathname}${url.search}`;
+  const next = `${c.get('publicBaseUrl')}${url.pathname}${url.search}`;
   return c.json({
     data: page.items.map((item) => toSnakeCase(present(item))),
     meta: {
-      request_id: c.var.requestId,
+      request_id: c.get('requestId'),
       pagination: { per_page: perPage, next, has_more: page.hasMore, estimated_total: page.estimatedTotal },
     },
   });
@@ -50,5 +50,5 @@ export function errorBody(requestId: string, code: ErrorCode, detail: string, fi
 export function respondError(c: Context<AppEnv>, error: BillingError, headers: Record<string, string> = {}): Response {
   const status = STATUS_BY_CODE[error.code];
   for (const [name, value] of Object.entries(headers)) c.header(name, value);
-  return c.json(errorBody(c.var.requestId, error.code, error.detail, error.fieldErrors), status);
+  return c.json(errorBody(c.get('requestId'), error.code, error.detail, error.fieldErrors), status);
 }

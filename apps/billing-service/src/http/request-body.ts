@@ -7,7 +7,7 @@
  * with one entry per field.
  */
 import { BillingError, type FieldError, findUnstorableText, UNSTORABLE_TEXT_REASON } from '@drawdown/billing-core';
-import { readRequestText } from '@drawdown/http-kit';
+import { readRequestText, requestHeader } from '@drawdown/http-kit';
 import type { Context } from 'hono';
 import type { z } from 'zod';
 import type { AppEnv } from './app-env.js';
@@ -64,7 +64,7 @@ function unstorableOutside(value: unknown, list: string): string | null {
 export async function readJson(c: Context<AppEnv>, options: ReadOptions = {}): Promise<unknown> {
   const text = await readRequestText(c);
   if (text.trim() === '') return {};
-  const contentType = c.req.header('content-type') ?? '';
+  const contentType = requestHeader(c, 'content-type') ?? '';
   if (!/^application\/(?:[\w.+-]+\+)?json\b/i.test(contentType)) {
     throw new BillingError('bad_request', 'Request bodies must be JSON, sent with Content-Type: application/json.');
   }

@@ -9,7 +9,7 @@ import type { AppEnv } from './app-env.js';
 /** Refuses the request with `forbidden` unless the key holds `permission` (or its write). */
 export function need(permission: Permission): MiddlewareHandler<AppEnv> {
   return async (c, next) => {
-    if (!permits(c.var.apiKey.permissions, permission)) {
+    if (!permits(c.get('apiKey').permissions, permission)) {
       throw new BillingError('forbidden', `The API key lacks the ${permission} permission this operation needs.`);
     }
     await next();

@@ -14,7 +14,12 @@ export type LogLevel = (typeof LOG_LEVELS)[number];
 
 export interface LoggerOptions {
   readonly level: LogLevel;
-  /** Where lines go; standard error when absent (standard output stays for what a command prints). */
+  /**
+   * Where lines go; standard error when absent (standard output stays for what a command prints),
+   * buffered and written asynchronously (ADR 0715): whatever is still buffered is written
+   * synchronously when the process exits, a fatal error included, and `flushLogs` empties the
+   * buffer on a graceful shutdown.
+   */
   readonly destination?: DestinationStream | undefined;
 }
 
@@ -27,8 +32,54 @@ export function createLogger(options: LoggerOptions): Logger {
       formatters: { level: (label) => ({ level: label }) },
       serializers: { err: pino.stdSerializers.err },
     },
-    options.destination ?? pino.destination({ fd: 2, sync: true }),
+    options.destination ?? bufferedStandardError(),
   );
+}
+
+/** Lines wait at most this long in the buffer before they are written. */
+const LOG_FLUSH_DELAY_MS = 100;
+
+/**
+ * Standard error, buffered: lines are collected and written asynchronously in one write once
+ * 4 KiB are waiting or the oldest has waited `LOG_FLUSH_DELAY_MS` (a write per line, even an
+ * asynchronous one, costs more CPU than the line itself at a few thousand requests a second).
+ */
+function bufferedStandardError(): DestinationStream {
+  const stream = pino.destination({ fd: 2, sync: false, minLength: 4096 });
+  const write = stream.write.bind(stream);
+  let timer: NodeJS.Timeout | undefined;
+  stream.write = (line: string) => {
+    const accepted = write(line);
+    if (timer === undefined) {
+      timer = setTimeout(() => {
+        timer = undefined;
+        try {
+          stream.flush();
+        } catch {
+          // Closed at exit: its last lines were written synchronously then.
+        }
+      }, LOG_FLUSH_DELAY_MS);
+      timer.unref();
+    }
+    return accepted;
+  };
+  return stream;
+}
+
+/**
+ * Writes out, synchronously, every line the logger still buffers: the last step of a graceful
+ * shutdown. (An exit of any kind, a fatal error's included, does the same through pino's exit
+ * hook; a SIGKILL loses the lines still buffered, at most the last 100 ms of them.)
+ */
+export function flushLogs(logger: Logger): void {
+  const stream = (logger as unknown as Record<symbol, unknown>)[pino.symbols.streamSym] as
+    | { flushSync?: () => void }
+    | undefined;
+  try {
+    stream?.flushSync?.();
+  } catch {
+    // A stream not yet open or already closed has nothing this process can still write.
+  }
 }
 
 /** A logger that writes nothing, for tests and library callers that bring none. */

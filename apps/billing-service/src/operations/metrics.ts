@@ -57,6 +57,14 @@ export function createServiceMetrics(sources: MetricsSources): ServiceMetrics {
     labelNames: ['environment', 'method', 'route'] as const,
     registers: [registry],
   });
+  const requestSeries = new Map<
+    string,
+    {
+      readonly count: { inc(): void };
+      readonly latency: { observe(value: number): void };
+      readonly error: { inc(): void } | undefined;
+    }
+  >();
   const latency = new Histogram({
     name: 'drawdown_http_request_duration_seconds',
     help: 'Time from the request reaching the application to its response being ready.',
@@ -142,10 +150,22 @@ export function createServiceMetrics(sources: MetricsSources): ServiceMetrics {
   return {
     registry,
     observeRequest(record) {
-      const labels = { environment: record.environment, method: record.method, route: record.route };
-      requests.inc({ ...labels, status: String(record.status) });
-      latency.observe(labels, record.durationMs / 1000);
-      if (record.status >= 500) errors.inc(labels);
+      // The label sets are few (routes × methods × statuses): each one's series is looked up once
+      // and kept, instead of prom-client hashing the labels on every request.
+      const key = `${record.environment} ${record.method} ${record.route} ${record.status}`;
+      let series = requestSeries.get(key);
+      if (!series) {
+        const labels = { environment: record.environment, method: record.method, route: record.route };
+        series = {
+          count: requests.labels({ ...labels, status: String(record.status) }),
+          latency: latency.labels(labels),
+          error: record.status >= 500 ? errors.labels(labels) : undefined,
+        };
+        requestSeries.set(key, series);
+      }
+      series.count.inc();
+      series.latency.observe(record.durationMs / 1000);
+      series.error?.inc();
     },
     observeWebhookAttempt(outcome) {
       webhookAttempts.inc({ outcome });

@@ -74,7 +74,11 @@ describe.each(ENGINES)('%s: SIGTERM under load', (engine) => {
           `${running.sandboxUrl}/${entry.kind === 'customer' ? 'customers' : 'usage-events'}`,
           {
             method: 'POST',
-            headers: { authorization: `Bearer ${sandboxKey}`, 'content-type': 'application/json' },
+            headers: {
+              authorization: `Bearer ${sandboxKey}`,
+              'content-type': 'application/json',
+              'x-request-id': entry.key,
+            },
             body: JSON.stringify(body),
             signal: AbortSignal.timeout(20_000),
           },
@@ -153,8 +157,13 @@ describe.each(ENGINES)('%s: SIGTERM under load', (engine) => {
       .output()
       .split('\n')
       .filter((line) => line.startsWith('{'))
-      .map((line) => JSON.parse(line) as { msg: string; level: string });
+      .map((line) => JSON.parse(line) as { msg: string; level: string; requestId?: string });
     expect(lines.map((line) => line.msg)).toEqual(expect.arrayContaining(['signal received', 'stopped']));
+    // Access lines are written asynchronously (ADR 0715); every answered request's is out before exit.
+    const logged = new Set(lines.filter((line) => line.msg === 'request').map((line) => line.requestId));
+    expect(
+      sent.filter((entry) => entry.outcome === 'answered' && !logged.has(entry.key)).map((entry) => entry.key),
+    ).toEqual([]);
     expect(lines.filter((line) => line.level === 'error')).toEqual([]);
   }, 180_000);
 });

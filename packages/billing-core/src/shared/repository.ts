@@ -123,7 +123,12 @@ export interface PendingUsageEvent {
 export interface UsageEventRepository {
   /** The oldest accepted events not yet drawn down, held until commit so no other worker takes them. */
   claimPending(limit: number, scope?: Scope): Promise<readonly PendingUsageEvent[]>;
-  markApplied(events: readonly PendingUsageEvent[], appliedAt: string): Promise<void>;
+  /**
+   * Claims like `claimPending` and stamps the claimed events applied at `appliedAt`, in one
+   * statement (ADR 0716): the drawdown's transaction commits the stamp with the balances, or
+   * rolls both back. Oldest first.
+   */
+  takePending(limit: number, appliedAt: string, scope?: Scope): Promise<readonly PendingUsageEvent[]>;
   /** Whether any accepted event of the scope is not yet drawn down, claimed by a worker or not. */
   hasPending(scope: Scope): Promise<boolean>;
   /** Every recorded event of a customer, oldest first (for recomputation and audits). */

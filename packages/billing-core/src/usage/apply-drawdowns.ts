@@ -77,7 +77,7 @@ export async function applyPendingDrawdowns(
   options: { readonly limit: number; readonly scope?: Scope },
 ): Promise<number> {
   return dependencies.store.transaction(async (tx) => {
-    const pending = await tx.usageEvents.claimPending(options.limit, options.scope);
+    const pending = await tx.usageEvents.takePending(options.limit, toTimestamp(dependencies.now()), options.scope);
     if (pending.length === 0) return 0;
     const groups = new Map<string, BalanceGroup>();
     for (const item of pending) {
@@ -107,7 +107,6 @@ export async function applyPendingDrawdowns(
       if (balance) changes.push(await drawDownBalance(tx, dependencies, balance, group));
     }
     await tx.usageBalances.saveMany(changes);
-    await tx.usageEvents.markApplied(pending, toTimestamp(dependencies.now()));
     return pending.length;
   });
 }

@@ -39,31 +39,51 @@ export function toRecordedEvent(row: UsageEventRow): RecordedUsageEvent {
   };
 }
 
+const PENDING_COLUMNS =
+  'sequence, account_id, environment, id, customer_id, action, event_key, occurred_at, quantity, accepted_at, drawdowns';
+
+function pendingWhere(scope: Scope | undefined): string {
+  return scope ? 'applied_at is null and account_id = ? and environment = ?' : 'applied_at is null';
+}
+
+function toPending(row: UsageEventRow): PendingUsageEvent {
+  return {
+    scope: { accountId: row.account_id, environment: row.environment },
+    sequence: Number(row.sequence),
+    event: toRecordedEvent(row),
+  };
+}
+
 export class SqlUsageEventRepository implements UsageEventRepository {
   constructor(private readonly sql: SqlExecutor) {}
 
   async claimPending(limit: number, scope?: Scope): Promise<readonly PendingUsageEvent[]> {
-    const where = scope ? 'applied_at is null and account_id = ? and environment = ?' : 'applied_at is null';
-    // Two workers on PostgreSQL skip each other's rows instead of waiting for them.
-    const lock = this.sql.dialect === 'postgres' ? ' for update skip locked' : '';
     const rows = await this.sql.all<UsageEventRow>(
-      `select sequence, account_id, environment, id, customer_id, action, event_key, occurred_at, quantity, accepted_at, drawdowns
-       from usage_events where ${where} order by sequence limit ?${lock}`,
+      `select ${PENDING_COLUMNS} from usage_events where ${pendingWhere(scope)} order by sequence limit ?${this.lock()}`,
       scope ? [scope.accountId, scope.environment, limit] : [limit],
     );
-    return rows.map((row) => ({
-      scope: { accountId: row.account_id, environment: row.environment },
-      sequence: Number(row.sequence),
-      event: toRecordedEvent(row),
-    }));
+    return rows.map(toPending);
   }
 
-  async markApplied(events: readonly PendingUsageEvent[], appliedAt: string): Promise<void> {
-    if (events.length === 0) return;
-    await this.sql.run(
-      `update usage_events set applied_at = ? where sequence in (${events.map(() => '?').join(', ')})`,
-      [appliedAt, ...events.map((pending) => pending.sequence)],
+  /**
+   * One statement where a claim and a later update were two: on PostgreSQL the row lock of
+   * `for update` and the update's new row version were two writes per event, and two round
+   * trips per batch (ADR 0716).
+   */
+  async takePending(limit: number, appliedAt: string, scope?: Scope): Promise<readonly PendingUsageEvent[]> {
+    const rows = await this.sql.all<UsageEventRow>(
+      `update usage_events set applied_at = ?
+       where sequence in (select sequence from usage_events where ${pendingWhere(scope)} order by sequence limit ?${this.lock()})
+       returning ${PENDING_COLUMNS}`,
+      scope ? [appliedAt, scope.accountId, scope.environment, limit] : [appliedAt, limit],
     );
+    // RETURNING gives no order: drawdowns apply in the order of acceptance.
+    return rows.map(toPending).sort((a, b) => a.sequence - b.sequence);
+  }
+
+  /** Two workers on PostgreSQL skip each other's rows instead of waiting for them. */
+  private lock(): string {
+    return this.sql.dialect === 'postgres' ? ' for update skip locked' : '';
   }
 
   async hasPending(scope: Scope): Promise<boolean> {

@@ -43,7 +43,8 @@ export function registerUsageRoutes(app: Hono<AppEnv>): void {
   app.post('/usage-events', need('usage_event.write'), async (c) => {
     // Unstorable text in an event is that event's rejection, not the request's (ADR 0901).
     const { events } = await readBody(c, RecordUsageEventsBody, { unstorableTextPerItemOf: 'events' });
-    const results = await c.var.useCases.recordUsageEvents(c.var.caller, events);
+    // c.get, not c.var: Hono's c.var copies every variable on each read, and this is the hot path.
+    const results = await c.get('useCases').recordUsageEvents(c.get('caller'), events);
     return respond(c, { events: results }, 202);
   });
 }
