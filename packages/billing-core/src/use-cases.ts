@@ -517,21 +517,30 @@ export function createUseCases(ports: UseCasePorts) {
   }
 
   /**
-   * A subscription use case whose charge, in live with a provider, is then taken from the
+   * Runs a subscription use case, then, in live with a provider, takes its charge from the
    * subscription's saved method, outside the database transaction that issued it (ADR 1423).
    */
+  async function runThenCharge<Args extends unknown[]>(
+    context: OperationContext,
+    useCase: (context: OperationContext, ...args: Args) => Promise<Subscription>,
+    args: Args,
+  ): Promise<Subscription> {
+    const subscription = await useCase(context, ...args);
+    const charged = await chargeOutstandingSubscriptionTransactions(context, offSessionPorts(context), {
+      subscriptionId: subscription.id,
+    });
+    return charged > 0
+      ? ((await store.subscriptions.findById(context.scope, subscription.id)) ?? subscription)
+      : subscription;
+  }
+
+  /** A subscription use case whose charge is taken after it commits (`runThenCharge`), its VAT id checked first. */
   function thenChargeSavedMethod<Args extends unknown[]>(
     useCase: (context: OperationContext, ...args: Args) => Promise<Subscription>,
   ): (caller: Caller, ...args: Args) => Promise<Subscription> {
     return bind(async (context, ...args: Args) => {
       await verifyTaxIdOfSubscriptionChange(context, args);
-      const subscription = await useCase(context, ...args);
-      const charged = await chargeOutstandingSubscriptionTransactions(context, offSessionPorts(context), {
-        subscriptionId: subscription.id,
-      });
-      return charged > 0
-        ? ((await store.subscriptions.findById(context.scope, subscription.id)) ?? subscription)
-        : subscription;
+      return runThenCharge(context, useCase, args);
     });
   }
 
@@ -539,23 +548,18 @@ export function createUseCases(ports: UseCasePorts) {
    * A subscription use case whose immediate charge must succeed for it to happen (`prevent_change`,
    * activation): in live with a provider that authorises, the charge is held before the change
    * commits and captured after (ADR 1426); otherwise it runs as `thenChargeSavedMethod` says.
+   * The VAT id is checked once, before anything is held (ADR 1437).
    */
   function authorisedOrThenCharged<Id extends string, Rest extends unknown[]>(
     useCase: (context: OperationContext, id: Id, ...rest: Rest) => Promise<Subscription>,
     plan: (context: OperationContext, id: Id, ...rest: Rest) => AuthorisedChange | undefined,
   ): (caller: Caller, id: Id, ...rest: Rest) => Promise<Subscription> {
-    const charged = thenChargeSavedMethod(useCase);
-    return async (caller, id, ...rest) => {
-      const context = await contextOf(caller);
+    return bind(async (context, id: Id, ...rest: Rest) => {
+      await verifyTaxIdOfSubscriptionChange(context, [id, ...rest]);
       const change = plan(context, id, ...rest);
-      if (change) {
-        // The VAT id is checked before anything is held, as thenChargeSavedMethod checks it (ADR 1437).
-        await verifyTaxIdOfSubscriptionChange(context, [id, ...rest]);
-        const done = await changeWithAuthorisedCharge(context, offSessionPorts(context), change);
-        if (done) return done;
-      }
-      return charged(caller, id, ...rest);
-    };
+      const done = change ? await changeWithAuthorisedCharge(context, offSessionPorts(context), change) : undefined;
+      return done ?? runThenCharge(context, useCase, [id, ...rest]);
+    });
   }
 
   const delivery = { store, ids, wallClock };
