@@ -1,115 +1,20 @@
-/**
- * Disputes closed and early fraud warnings (ADR 1462), and refunds made in Stripe's dashboard
- * (ADR 1461), end to end on both engines. A won dispute gives its chargeback back
- * (`chargeback_reverse`), a lost one adds nothing to the chargeback recorded when it opened, an
- * early fraud warning is a `chargeback_warning` that moves no money; each once. `charge.refunded`
- * for a payment Drawdown took becomes an approved `refund` adjustment (full or partial, per the
- * amounts), read back through the official SDK; a replayed event and a later event listing the
- * same refund add nothing; a refund Drawdown itself made (its adjustment id in the metadata) is
- * its echo and is ignored; a refund of a payment Drawdown never took is `unknown_payment`.
- */
-import { randomBytes } from 'node:crypto';
-import type { CheckoutView, Clock } from '@drawdown/billing-core';
-import { type BillingHarness, ENGINES, startBillingHarness } from '@drawdown/testkit';
-import { type Environment, Paddle } from '@paddle/paddle-node-sdk';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type ApiClient, apiClient, type WireObject } from '../support/api-client.js';
-import { type FakeStripe, startFakeStripe } from '../support/stripe/fake-stripe-server.js';
-
-const SECRET_KEY = 'sk_test_drawdownLiveTest00000001';
-const WEBHOOK_SECRET = 'whsec_drawdownLiveTestSecret000001';
-
-/** The service's wall clock, moved forward by tests (renewals fall due on it). */
-function movableClock(): Clock & { advance(ms: number): void } {
-  let offset = 0;
-  return {
-    now: () => Date.now() + offset,
-    advance: (ms) => {
-      offset += ms;
-    },
-  };
-}
+import { ENGINES } from '@drawdown/testkit';
+import type { Paddle } from '@paddle/paddle-node-sdk';
+import { beforeAll, describe, expect, it } from 'vitest';
+import type { ApiClient, WireObject } from '../support/api-client.js';
+import type { FakeStripe } from '../support/stripe/fake-stripe-server.js';
+import { useLiveStripeAccount } from '../support/stripe/live-stripe-account.js';
 
 describe.each(ENGINES)('%s: disputes, fraud warnings and dashboard refunds from Stripe', (engine) => {
-  const clock = movableClock();
-  let harness: BillingHarness;
+  const account = useLiveStripeAccount(engine);
+  const { transactionOf, subscribed } = account;
   let stripe: FakeStripe;
   let live: ApiClient;
-  let priceId: string;
-  let webhookUrl: string;
   let paddle: Paddle;
 
-  beforeAll(async () => {
-    harness = await startBillingHarness({ engine, clock });
-    stripe = await startFakeStripe({ secretKey: SECRET_KEY, webhookSecret: WEBHOOK_SECRET, now: clock.now });
-    live = apiClient(harness.liveUrl, harness.liveKey);
-    paddle = new Paddle(harness.liveKey, { environment: harness.liveUrl as Environment, logLevel: 'none' as never });
-    await harness.services.useCases.configurePaymentProvider(harness.accountId, {
-      provider: 'stripe',
-      secretKey: SECRET_KEY,
-      webhookSecret: WEBHOOK_SECRET,
-      apiBase: stripe.baseUrl,
-    });
-    webhookUrl = `${harness.liveUrl}/payment-providers/stripe/webhooks/${harness.accountId}`;
-    stripe.sendWebhooksTo(webhookUrl);
-    const product = await live.post('/products', { name: 'Pro', tax_category: 'standard' });
-    const price = await live.post('/prices', {
-      product_id: product.id,
-      description: 'Pro monthly',
-      unit_price: { amount: '2000', currency_code: 'GBP' },
-      billing_cycle: { interval: 'month', frequency: 1 },
-    });
-    priceId = price.id;
+  beforeAll(() => {
+    ({ stripe, live, paddle } = account);
   });
-  afterAll(async () => {
-    await stripe.close();
-    await harness.close();
-  });
-
-  async function readyTransaction(): Promise<{ transactionId: string; email: string }> {
-    const email = `c${randomBytes(5).toString('hex')}@example.com`;
-    const customer = await live.post('/customers', { email });
-    const address = await live.post(`/customers/${customer.id}/addresses`, {
-      country_code: 'GB',
-      postal_code: 'SW1A 1AA',
-    });
-    const transaction = await live.post('/transactions', {
-      customer_id: customer.id,
-      address_id: address.id,
-      items: [{ price_id: priceId, quantity: 1 }],
-    });
-    expect(transaction.entity.status).toBe('ready');
-    return { transactionId: transaction.id, email };
-  }
-
-  /** The customer's two checkout steps: their details (tax recomputed), then the card Stripe.js tokenised. */
-  async function pay(transactionId: string, email: string, token: string): Promise<CheckoutView> {
-    const detailed = await harness.services.useCases.setCheckoutDetails('live', transactionId, {
-      email,
-      address: { countryCode: 'GB', postalCode: 'SW1A 1AA', region: null, city: null, firstLine: null },
-    });
-    return harness.services.useCases.submitCheckout('live', transactionId, {
-      submissionKey: randomBytes(12).toString('hex'),
-      expectedAmount: detailed.transaction.details.totals.balance,
-      method: { kind: 'token', token },
-      saveMethod: false,
-      returnUrl: `${harness.liveUrl}/checkout/return`,
-    });
-  }
-
-  async function transactionOf(id: string): Promise<WireObject> {
-    return (await live.get(`/transactions/${id}`)).entity;
-  }
-
-  /** A subscription bought through a Stripe checkout with the success card. */
-  async function subscribed(): Promise<{ transactionId: string; subscriptionId: string; email: string }> {
-    const { transactionId, email } = await readyTransaction();
-    const view = await pay(transactionId, email, 'pm_card_visa');
-    expect(view.transaction.status).toBe('completed');
-    await stripe.settled();
-    const subscriptionId = String((await transactionOf(transactionId)).subscription_id);
-    return { transactionId, subscriptionId, email };
-  }
 
   function intentOf(transactionId: string) {
     const intent = stripe

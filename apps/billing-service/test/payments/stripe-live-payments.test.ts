@@ -7,135 +7,22 @@
  * unknown payments, on both engines.
  */
 import { randomBytes } from 'node:crypto';
-import type { CheckoutView, Clock } from '@drawdown/billing-core';
-import { type BillingHarness, ENGINES, startBillingHarness } from '@drawdown/testkit';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type BillingHarness, ENGINES } from '@drawdown/testkit';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { type ApiClient, apiClient, type WireObject } from '../support/api-client.js';
-import { type FakeStripe, startFakeStripe, stripeSignature } from '../support/stripe/fake-stripe-server.js';
-
-const SECRET_KEY = 'sk_test_drawdownLiveTest00000001';
-const WEBHOOK_SECRET = 'whsec_drawdownLiveTestSecret000001';
-const DAY_MS = 86_400_000;
-
-/** The service's wall clock, moved forward by tests (renewals fall due on it). */
-function movableClock(): Clock & { advance(ms: number): void } {
-  let offset = 0;
-  return {
-    now: () => Date.now() + offset,
-    advance: (ms) => {
-      offset += ms;
-    },
-  };
-}
-
-/** Polls `read` until `done` holds; fails after a bound, never sleeps a fixed time to race a worker. */
-async function eventually<T>(read: () => Promise<T>, done: (value: T) => boolean, what: string): Promise<T> {
-  for (let tries = 0; tries < 200; tries += 1) {
-    const value = await read();
-    if (done(value)) return value;
-    await new Promise((resolve) => setTimeout(resolve, 25));
-  }
-  throw new Error(`timed out waiting for ${what}`);
-}
+import { type FakeStripe, stripeSignature } from '../support/stripe/fake-stripe-server.js';
+import { SECRET_KEY, useLiveStripeAccount, WEBHOOK_SECRET } from '../support/stripe/live-stripe-account.js';
 
 describe.each(ENGINES)('%s: live payments through Stripe', (engine) => {
-  const clock = movableClock();
+  const account = useLiveStripeAccount(engine);
+  const { clock, readyTransaction, pay, transactionOf, subscriptionOf, subscribed, renew } = account;
   let harness: BillingHarness;
   let stripe: FakeStripe;
   let live: ApiClient;
-  let priceId: string;
-  let webhookUrl: string;
 
-  beforeAll(async () => {
-    harness = await startBillingHarness({ engine, clock });
-    stripe = await startFakeStripe({ secretKey: SECRET_KEY, webhookSecret: WEBHOOK_SECRET, now: clock.now });
-    live = apiClient(harness.liveUrl, harness.liveKey);
-    await harness.services.useCases.configurePaymentProvider(harness.accountId, {
-      provider: 'stripe',
-      secretKey: SECRET_KEY,
-      webhookSecret: WEBHOOK_SECRET,
-      apiBase: stripe.baseUrl,
-    });
-    webhookUrl = `${harness.liveUrl}/payment-providers/stripe/webhooks/${harness.accountId}`;
-    stripe.sendWebhooksTo(webhookUrl);
-    const product = await live.post('/products', { name: 'Pro', tax_category: 'standard' });
-    const price = await live.post('/prices', {
-      product_id: product.id,
-      description: 'Pro monthly',
-      unit_price: { amount: '2000', currency_code: 'GBP' },
-      billing_cycle: { interval: 'month', frequency: 1 },
-    });
-    priceId = price.id;
+  beforeAll(() => {
+    ({ harness, stripe, live } = account);
   });
-  afterAll(async () => {
-    await stripe.close();
-    await harness.close();
-  });
-
-  async function readyTransaction(): Promise<{ transactionId: string; email: string }> {
-    const email = `c${randomBytes(5).toString('hex')}@example.com`;
-    const customer = await live.post('/customers', { email });
-    const address = await live.post(`/customers/${customer.id}/addresses`, {
-      country_code: 'GB',
-      postal_code: 'SW1A 1AA',
-    });
-    const transaction = await live.post('/transactions', {
-      customer_id: customer.id,
-      address_id: address.id,
-      items: [{ price_id: priceId, quantity: 1 }],
-    });
-    expect(transaction.entity.status).toBe('ready');
-    return { transactionId: transaction.id, email };
-  }
-
-  /** The customer's two checkout steps: their details (tax recomputed), then the card Stripe.js tokenised. */
-  async function pay(transactionId: string, email: string, token: string): Promise<CheckoutView> {
-    const detailed = await harness.services.useCases.setCheckoutDetails('live', transactionId, {
-      email,
-      address: { countryCode: 'GB', postalCode: 'SW1A 1AA', region: null, city: null, firstLine: null },
-    });
-    return harness.services.useCases.submitCheckout('live', transactionId, {
-      submissionKey: randomBytes(12).toString('hex'),
-      expectedAmount: detailed.transaction.details.totals.balance,
-      method: { kind: 'token', token },
-      saveMethod: false,
-      returnUrl: `${harness.liveUrl}/checkout/return`,
-    });
-  }
-
-  async function transactionOf(id: string): Promise<WireObject> {
-    return (await live.get(`/transactions/${id}`)).entity;
-  }
-
-  async function subscriptionOf(id: string): Promise<WireObject> {
-    return (await live.get(`/subscriptions/${id}`)).entity;
-  }
-
-  /** A subscription bought through a Stripe checkout with the success card. */
-  async function subscribed(): Promise<{ transactionId: string; subscriptionId: string; email: string }> {
-    const { transactionId, email } = await readyTransaction();
-    const view = await pay(transactionId, email, 'pm_card_visa');
-    expect(view.transaction.status).toBe('completed');
-    await stripe.settled();
-    const subscriptionId = String((await transactionOf(transactionId)).subscription_id);
-    return { transactionId, subscriptionId, email };
-  }
-
-  /** Moves the service's clock past the subscription's period and lets the renewal (and its charge) run. */
-  async function renew(subscriptionId: string): Promise<readonly WireObject[]> {
-    const before = await subscriptionOf(subscriptionId);
-    const endsAt = Date.parse(String((before.current_billing_period as WireObject).ends_at));
-    clock.advance(Math.max(0, endsAt - clock.now()) + DAY_MS);
-    await harness.services.useCases.runDueWork('renewals');
-    const renewals = await eventually(
-      async () =>
-        (await live.get(`/transactions?subscription_id=${subscriptionId}&origin=subscription_recurring`)).list,
-      (list) => list.length > 0 && list.every((transaction) => transaction.status !== 'ready'),
-      'the renewal to be charged',
-    );
-    await stripe.settled();
-    return renewals;
-  }
 
   it('pays a checkout through a PaymentIntent, saves the card and starts the subscription', async () => {
     const { transactionId, subscriptionId } = await subscribed();
