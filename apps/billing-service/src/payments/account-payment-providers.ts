@@ -10,6 +10,8 @@ export interface AccountProviderDependencies {
   readonly store: Pick<Repositories, 'providerSettings' | 'providerCustomers'>;
   /** The wall clock, in milliseconds. */
   now(): number;
+  /** The Stripe client's retries of an unanswered request (`--stripe-network-retries`). */
+  readonly networkRetries?: number;
 }
 
 export function accountPaymentProviders(
@@ -34,6 +36,7 @@ export function accountPaymentProviders(
       settings,
       customers: dependencies.store.providerCustomers,
       now: dependencies.now,
+      ...(dependencies.networkRetries === undefined ? {} : { networkRetries: dependencies.networkRetries }),
     });
     built.set(key, { version, provider });
     return provider;
