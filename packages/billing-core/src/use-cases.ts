@@ -672,7 +672,7 @@ export function createUseCases(ports: UseCasePorts) {
     getUsageBalance: bind(getUsageBalance),
     /** The drawdown worker's batch: applies up to `limit` accepted events, of every account. */
     applyPendingDrawdowns: (limit: number) =>
-      applyPendingDrawdowns({ store, ids, now: () => wallClock.now() }, { limit }),
+      applyPendingDrawdowns({ store, ids }, { limit }),
 
     // Subscriptions and time.
     getSubscription: bind(getSubscription),

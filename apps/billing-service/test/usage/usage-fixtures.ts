@@ -168,7 +168,7 @@ async function pendingEvents(harness: BillingHarness): Promise<number> {
   const raw = rawDatabases.get(harness);
   if (raw) {
     const row = await raw.get<{ pending: number | string }>(
-      'select count(*) as pending from usage_events where applied_at is null',
+      'select count(*) as pending from usage_pending',
     );
     return Number(row?.pending ?? 0);
   }

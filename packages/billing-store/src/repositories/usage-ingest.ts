@@ -3,7 +3,10 @@
  * Durable acceptance of usage events with group commit, per engine. In the batch's
  * transaction each event is checked against its customer, resolved against the meters of its
  * action (fixing rate and unit at acceptance), and inserted unless the same event (customer,
- * action, event_key, occurred_at) is already stored.
+ * action, event_key, occurred_at) is already stored. The unique index holds a 16-byte hash of
+ * that identity; an insert the index refuses is a duplicate only once the stored row's whole
+ * identity is confirmed equal, and an event inserted is listed in `usage_pending` for the
+ * drawdown, in the same transaction (ADR 0717).
  */
 import {
   type IngestOutcome,
@@ -17,6 +20,12 @@ import type Sqlite from 'better-sqlite3';
 import type { PostgresDatabase } from '../sql/postgres-database.js';
 import type { SqliteDatabase } from '../sql/sqlite-database.js';
 import { GroupCommit } from './group-commit.js';
+import {
+  IdempotencyHashCollision,
+  type StoredIdentity,
+  sameIdentity,
+  usageIdempotencyHash,
+} from './usage-idempotency.js';
 
 interface IngestItem {
   readonly scope: Scope;
@@ -25,10 +34,13 @@ interface IngestItem {
 }
 
 const INSERT_COLUMNS =
-  'account_id, environment, id, customer_id, action, event_key, occurred_at, quantity, accepted_at, drawdowns';
+  'account_id, environment, id, customer_id, action, event_key, occurred_at, quantity, accepted_at, drawdowns, idempotency_hash';
 const COLUMN_NAMES = INSERT_COLUMNS.split(', ');
-/** The insert's columns as a `json_to_recordset` record type: every column is text. */
+/** The insert's columns as a `json_to_recordset` record type: every column is text (the hash in hex). */
 const RECORD_COLUMNS = COLUMN_NAMES.map((name) => `${name} text`).join(', ');
+/** The same columns read from the record, the hash decoded. */
+const RECORD_VALUES = INSERT_COLUMNS.replace('idempotency_hash', "decode(idempotency_hash, 'hex')");
+const IDENTITY_COLUMNS = 'account_id, environment, customer_id, action, event_key, occurred_at';
 
 function toRecord(values: readonly (string | null)[]): Record<string, string | null> {
   return Object.fromEntries(COLUMN_NAMES.map((name, index) => [name, values[index] ?? null]));
@@ -59,7 +71,7 @@ abstract class GroupCommitIngest implements UsageEventIngest {
   }
 }
 
-function rowValues(item: IngestItem, meters: readonly Meter[]): (string | null)[] {
+function rowValues<Hash>(item: IngestItem, meters: readonly Meter[], hash: Hash): (string | Hash | null)[] {
   const { scope, event } = item;
   return [
     scope.accountId,
@@ -72,11 +84,28 @@ function rowValues(item: IngestItem, meters: readonly Meter[]): (string | null)[
     event.quantity,
     item.acceptedAt,
     JSON.stringify(resolveDrawdowns(meters, event.quantity)),
+    hash,
   ];
 }
 
+/** An insert the hash index refused: the same event, or a collision, which is refused, never merged. */
+function confirmDuplicate(stored: StoredIdentity | undefined, item: IngestItem): 'duplicate' {
+  if (stored && sameIdentity(stored, item.scope, item.event)) return 'duplicate';
+  throw new IdempotencyHashCollision(
+    `usage event ${item.event.id} shares its idempotency hash with a different stored event; it was not recorded`,
+  );
+}
+
 export class SqliteUsageIngest extends GroupCommitIngest {
-  private statements: { customer: Sqlite.Statement; meters: Sqlite.Statement; insert: Sqlite.Statement } | undefined;
+  private statements:
+    | {
+        customer: Sqlite.Statement;
+        meters: Sqlite.Statement;
+        insert: Sqlite.Statement;
+        pending: Sqlite.Statement;
+        stored: Sqlite.Statement;
+      }
+    | undefined;
 
   constructor(private readonly database: SqliteDatabase) {
     super(1);
@@ -90,10 +119,12 @@ export class SqliteUsageIngest extends GroupCommitIngest {
         ),
         meters: connection.prepare('select body from meters where account_id = ? and environment = ? and action = ?'),
         insert: connection.prepare(
-          `insert into usage_events (${INSERT_COLUMNS}) values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?) on conflict do nothing`,
+          `insert into usage_events (${INSERT_COLUMNS}) values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) on conflict do nothing`,
         ),
+        pending: connection.prepare('insert into usage_pending (sequence) values (?)'),
+        stored: connection.prepare(`select ${IDENTITY_COLUMNS} from usage_events where idempotency_hash = ?`),
       };
-      const { customer, meters, insert } = this.statements;
+      const { customer, meters, insert, pending, stored } = this.statements;
       return items.map((item): IngestOutcome => {
         const { accountId, environment } = item.scope;
         const found = customer.get(accountId, environment, item.event.customerId) as { status: string } | undefined;
@@ -102,7 +133,11 @@ export class SqliteUsageIngest extends GroupCommitIngest {
         const matching = (meters.all(accountId, environment, item.event.action) as { body: string }[]).map(
           (row) => JSON.parse(row.body) as Meter,
         );
-        return insert.run(...rowValues(item, matching)).changes === 1 ? 'recorded' : 'duplicate';
+        const hash = usageIdempotencyHash(item.scope, item.event);
+        const result = insert.run(...rowValues(item, matching, hash));
+        if (result.changes !== 1) return confirmDuplicate(stored.get(hash) as StoredIdentity | undefined, item);
+        pending.run(result.lastInsertRowid);
+        return 'recorded';
       });
     });
   }
@@ -112,7 +147,9 @@ export class SqliteUsageIngest extends GroupCommitIngest {
  * On PostgreSQL every statement is a network round trip (about 110 µs of client CPU each, plus
  * the server's parse and plan), so a batch takes three statements whatever its size: the
  * batch's customers and meters are looked up per scope, and its rows go in with one
- * multi-row insert from a JSON array, `returning` the ids that were new (ADR 0701).
+ * multi-row insert from a JSON array, `returning` the ids that were new (ADR 0701), which lists
+ * them in `usage_pending` in the same statement. Only a batch with refused inserts reads the
+ * stored identities of their hashes, a fourth statement (ADR 0717).
  */
 export class PostgresUsageIngest extends GroupCommitIngest {
   constructor(private readonly database: PostgresDatabase) {
@@ -131,6 +168,7 @@ export class PostgresUsageIngest extends GroupCommitIngest {
       const known = new Set<IngestItem>();
       const archived = new Set<IngestItem>();
       const rows: (string | null)[][] = [];
+      const hashes = new Map<IngestItem, string>();
       for (const { scope, items: scoped } of byScope.values()) {
         const customerIds = [...new Set(scoped.map((item) => item.event.customerId))];
         const found = new Map(
@@ -158,7 +196,9 @@ export class PostgresUsageIngest extends GroupCommitIngest {
             continue;
           }
           known.add(item);
-          rows.push(rowValues(item, metersByAction.get(item.event.action) ?? []));
+          const hash = usageIdempotencyHash(item.scope, item.event).toString('hex');
+          hashes.set(item, hash);
+          rows.push(rowValues(item, metersByAction.get(item.event.action) ?? [], hash));
         }
       }
       const inserted =
@@ -167,20 +207,34 @@ export class PostgresUsageIngest extends GroupCommitIngest {
           : new Set(
               (
                 await tx.all<{ id: string }>(
-                  `insert into usage_events (${INSERT_COLUMNS})
-                   select ${INSERT_COLUMNS}
-                   from rows from (json_to_recordset(?::json) as (${RECORD_COLUMNS})) with ordinality as r(${INSERT_COLUMNS}, n)
-                   order by n
-                   on conflict do nothing
-                   returning id`,
+                  `with inserted as (
+                     insert into usage_events (${INSERT_COLUMNS})
+                     select ${RECORD_VALUES}
+                     from rows from (json_to_recordset(?::json) as (${RECORD_COLUMNS})) with ordinality as r(${INSERT_COLUMNS}, n)
+                     order by n
+                     on conflict do nothing
+                     returning sequence, id
+                   ), pending as (insert into usage_pending (sequence) select sequence from inserted)
+                   select id from inserted`,
                   [JSON.stringify(rows.map(toRecord))],
                 )
               ).map((row) => row.id),
             );
+      const refused = [...known].filter((item) => !inserted.has(item.event.id));
+      const stored = new Map<string, StoredIdentity>();
+      if (refused.length > 0) {
+        for (const row of await tx.all<StoredIdentity & { hash: string }>(
+          `select encode(idempotency_hash, 'hex') as hash, ${IDENTITY_COLUMNS} from usage_events
+           where idempotency_hash in (select decode(json_array_elements_text(?::json), 'hex'))`,
+          [JSON.stringify(refused.map((item) => hashes.get(item)))],
+        ))
+          stored.set(row.hash, row);
+      }
       return items.map((item): IngestOutcome => {
         if (archived.has(item)) return 'archived_customer';
         if (!known.has(item)) return 'unknown_customer';
-        return inserted.has(item.event.id) ? 'recorded' : 'duplicate';
+        if (inserted.has(item.event.id)) return 'recorded';
+        return confirmDuplicate(stored.get(hashes.get(item) as string), item);
       });
     });
   }
