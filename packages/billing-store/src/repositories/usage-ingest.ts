@@ -46,25 +46,37 @@ function toRecord(values: readonly (string | null)[]): Record<string, string | n
   return Object.fromEntries(COLUMN_NAMES.map((name, index) => [name, values[index] ?? null]));
 }
 
+/**
+ * A batch's outcome for one event: a collision is returned, not thrown, so it fails that event
+ * alone and never the batch (on PostgreSQL the batch's insert has already committed, ADR 0718).
+ */
+type CommitOutcome = IngestOutcome | IdempotencyHashCollision;
+
 abstract class GroupCommitIngest implements UsageEventIngest {
   private readonly listeners: (() => void)[] = [];
-  private readonly group: GroupCommit<IngestItem, IngestOutcome>;
+  private readonly group: GroupCommit<IngestItem, CommitOutcome>;
 
   constructor(maxInFlight: number) {
     this.group = new GroupCommit((items) => this.commitAndNotify(items), { maxBatch: 512, maxInFlight });
   }
 
-  record(scope: Scope, event: UsageEventInput & { readonly id: string }, acceptedAt: string): Promise<IngestOutcome> {
-    return this.group.submit({ scope, event, acceptedAt });
+  async record(
+    scope: Scope,
+    event: UsageEventInput & { readonly id: string },
+    acceptedAt: string,
+  ): Promise<IngestOutcome> {
+    const outcome = await this.group.submit({ scope, event, acceptedAt });
+    if (outcome instanceof IdempotencyHashCollision) throw outcome;
+    return outcome;
   }
 
   onRecorded(listener: () => void): void {
     this.listeners.push(listener);
   }
 
-  protected abstract commit(items: readonly IngestItem[]): Promise<readonly IngestOutcome[]>;
+  protected abstract commit(items: readonly IngestItem[]): Promise<readonly CommitOutcome[]>;
 
-  private async commitAndNotify(items: readonly IngestItem[]): Promise<readonly IngestOutcome[]> {
+  private async commitAndNotify(items: readonly IngestItem[]): Promise<readonly CommitOutcome[]> {
     const outcomes = await this.commit(items);
     if (outcomes.includes('recorded')) for (const listener of this.listeners) listener();
     return outcomes;
@@ -89,9 +101,12 @@ function rowValues<Hash>(item: IngestItem, meters: readonly Meter[], hash: Hash)
 }
 
 /** An insert the hash index refused: the same event, or a collision, which is refused, never merged. */
-function confirmDuplicate(stored: StoredIdentity | undefined, item: IngestItem): 'duplicate' {
+function confirmDuplicate(
+  stored: StoredIdentity | undefined,
+  item: IngestItem,
+): 'duplicate' | IdempotencyHashCollision {
   if (stored && sameIdentity(stored, item.scope, item.event)) return 'duplicate';
-  throw new IdempotencyHashCollision(
+  return new IdempotencyHashCollision(
     `usage event ${item.event.id} shares its idempotency hash with a different stored event; it was not recorded`,
   );
 }
@@ -111,7 +126,7 @@ export class SqliteUsageIngest extends GroupCommitIngest {
     super(1);
   }
 
-  protected commit(items: readonly IngestItem[]): Promise<readonly IngestOutcome[]> {
+  protected commit(items: readonly IngestItem[]): Promise<readonly CommitOutcome[]> {
     return this.database.transactionSync((connection) => {
       this.statements ??= {
         customer: connection.prepare(
@@ -125,7 +140,7 @@ export class SqliteUsageIngest extends GroupCommitIngest {
         stored: connection.prepare(`select ${IDENTITY_COLUMNS} from usage_events where idempotency_hash = ?`),
       };
       const { customer, meters, insert, pending, stored } = this.statements;
-      return items.map((item): IngestOutcome => {
+      return items.map((item): CommitOutcome => {
         const { accountId, environment } = item.scope;
         const found = customer.get(accountId, environment, item.event.customerId) as { status: string } | undefined;
         if (!found) return 'unknown_customer';
@@ -162,7 +177,7 @@ export class PostgresUsageIngest extends GroupCommitIngest {
    * two round trips a batch instead of five (BEGIN, customers, meters, insert, COMMIT). The
    * customer check reads without a lock, exactly as it did inside a read-committed transaction.
    */
-  protected async commit(items: readonly IngestItem[]): Promise<readonly IngestOutcome[]> {
+  protected async commit(items: readonly IngestItem[]): Promise<readonly CommitOutcome[]> {
     const sql = this.database;
     const byScope = new Map<string, { scope: Scope; items: IngestItem[] }>();
     for (const item of items) {
@@ -245,7 +260,7 @@ export class PostgresUsageIngest extends GroupCommitIngest {
       ))
         stored.set(row.hash, row);
     }
-    return items.map((item): IngestOutcome => {
+    return items.map((item): CommitOutcome => {
       if (archived.has(item)) return 'archived_customer';
       if (!known.has(item)) return 'unknown_customer';
       if (inserted.has(item.event.id)) return 'recorded';
