@@ -1,12 +1,12 @@
 /**
  * @module
  * Durable acceptance of usage events with group commit, per engine. In the batch's
- * transaction each event is checked against its customer, resolved against the meters of its
+ * transaction (on PostgreSQL, its one insert statement: ADR 0718) each event is checked against its customer, resolved against the meters of its
  * action (fixing rate and unit at acceptance), and inserted unless the same event (customer,
  * action, event_key, occurred_at) is already stored. The unique index holds a 16-byte hash of
  * that identity; an insert the index refuses is a duplicate only once the stored row's whole
  * identity is confirmed equal, and an event inserted is listed in `usage_pending` for the
- * drawdown, in the same transaction (ADR 0717).
+ * drawdown, in the same transaction or statement (ADR 0717).
  */
 import {
   type IngestOutcome,
