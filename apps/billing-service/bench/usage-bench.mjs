@@ -7,7 +7,8 @@
  *    before and after the engines; the mean is the ceiling);
  * 2. ingestion through the built service on SQLite (synchronous=FULL) and PostgreSQL: requests
  *    per second and p50/p99 of durable 202s, every request a new event;
- * 3. drawdown lag (accepted_at → applied_at, from usage_events) at half the measured rate;
+ * 3. drawdown lag (accepted_at → applied_at, from usage_events, or from the bench's own stamps of
+ *    deleted usage_pending rows after migration 0200) at half the measured rate;
  * 4. with 1,000,000 events stored: ingestion again, and balance read p99 (one connection alone,
  *    and ten);
  * 5. service RSS with 1,000,000 events stored, while it serves reads and a little ingestion.
@@ -17,7 +18,8 @@
  *
  * Environment: BENCH_DURATION (s, default 10), BENCH_CONNECTIONS (default 100),
  * BENCH_ENGINES (sqlite,postgres), BENCH_POSTGRES_URL, BENCH_STORED_EVENTS (1000000),
- * BENCH_PHASES (ingest,lag,stored,reads,memory), BENCH_GENERATOR (wrk|node), BENCH_PROFILE=1
+ * BENCH_PHASES (ingest,lag,stored,reads,memory), BENCH_LAG_RATE (events/s of the lag run; half
+ * the measured ingestion rate by default), BENCH_GENERATOR (wrk|node), BENCH_PROFILE=1
  * (the service runs with --cpu-prof; profiles land beside the results), BENCH_BASELINE=<another
  * checkout's apps/billing-service, built> with BENCH_ROUNDS (2): both builds measured in turns.
  */
@@ -52,6 +54,8 @@ const config = {
   readConnections: 10,
   customers: 8,
   storedEvents: Number(env.BENCH_STORED_EVENTS ?? 1_000_000),
+  /** A fixed rate for the lag run instead of half the measured one, so builds compare at one batch size. */
+  lagRate: env.BENCH_LAG_RATE ? Number(env.BENCH_LAG_RATE) : undefined,
   memoryIngestRate: 200,
   engines: (env.BENCH_ENGINES ?? 'sqlite,postgres')
     .split(',')
@@ -245,8 +249,9 @@ async function runEngine(engine, build, turn) {
     }
 
     if (config.phases.has('lag') && result.ingest) {
-      const rate = Math.max(1, Math.floor(result.ingest.requestsPerSecond / 2));
+      const rate = config.lagRate ?? Math.max(1, Math.floor(result.ingest.requestsPerSecond / 2));
       const before = await store.maxSequence();
+      await store.startLagStamps();
       // /metrics sampled each second of the run: the lag gauge (age of the oldest waiting event) beside the measured lag.
       const sampled = [];
       const sampler = setInterval(() => {
@@ -262,6 +267,7 @@ async function runEngine(engine, build, turn) {
         rate,
       }).finally(() => clearInterval(sampler));
       await waitForDrain(store);
+      await store.stopLagStamps();
       const lags = (await store.stamps(before)).map((row) => Date.parse(row.applied_at) - Date.parse(row.accepted_at));
       result.lag = {
         rate,

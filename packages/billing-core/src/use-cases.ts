@@ -671,8 +671,7 @@ export function createUseCases(ports: UseCasePorts) {
     listUsageBalances: bind(listUsageBalances),
     getUsageBalance: bind(getUsageBalance),
     /** The drawdown worker's batch: applies up to `limit` accepted events, of every account. */
-    applyPendingDrawdowns: (limit: number) =>
-      applyPendingDrawdowns({ store, ids, now: () => wallClock.now() }, { limit }),
+    applyPendingDrawdowns: (limit: number) => applyPendingDrawdowns({ store, ids }, { limit }),
 
     // Subscriptions and time.
     getSubscription: bind(getSubscription),

@@ -4,8 +4,15 @@
  * PostgreSQL database per run, the usage_events counts and lag stamps, and the seeding of
  * stored events in big batches for the memory measurement. Read-only toward the service's
  * state except for the seeded rows, which are marked applied so no worker touches them.
+ *
+ * Two schemas, since a run compares two builds: before migration 0200 a pending event has
+ * `applied_at` null and the drawdown stamps it; from 0200 (ADR 0717) pending events are the rows
+ * of `usage_pending`, which the drawdown deletes, and nothing is stamped. For the lag phase the
+ * bench then stamps them itself: `startLagStamps` adds a trigger that records, for each deleted
+ * pending row, the start of the deleting transaction (what the drawdown's `applied_at` was), and
+ * `stopLagStamps` drops it, so the ingestion phases never pay for it.
  */
-import { randomBytes } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import { join } from 'node:path';
 import Sqlite from 'better-sqlite3';
 import pg from 'pg';
@@ -41,6 +48,18 @@ export async function createPostgresDatabase(serverUrl) {
   };
 }
 
+/** The compact idempotency key of migration 0200 (ADR 0717), as the service computes it. */
+function idempotencyHash(accountId, environment, customerId, action, eventKey, occurredAt) {
+  return createHash('sha256')
+    .update([accountId, environment, customerId, action, eventKey, occurredAt].join('\u0000'), 'utf8')
+    .digest()
+    .subarray(0, 16);
+}
+
+/** Lag stamps from the bench's trigger (schema 0200 on): the events' acceptance beside the deletion's time. */
+const TRIGGER_STAMPS = `select e.accepted_at, b.applied_at from bench_applied b join usage_events e on e.sequence = b.sequence
+  where b.sequence > ?`;
+
 function sqliteProbe(dataDir) {
   const db = new Sqlite(join(dataDir, 'drawdown.sqlite'));
   db.pragma('busy_timeout = 30000');
@@ -51,25 +70,56 @@ function sqliteProbe(dataDir) {
       .prepare(sql)
       .pluck()
       .get(...params);
+  const pendingTable = value("select count(*) from sqlite_master where type = 'table' and name = 'usage_pending'") > 0;
   return {
     engine: 'sqlite',
+    pendingTable,
     maxSequence: async () => Number(value('select coalesce(max(sequence), 0) from usage_events')),
     count: async () => Number(value('select count(*) from usage_events')),
-    pending: async () => Number(value('select count(*) from usage_events where applied_at is null')),
+    pending: async () =>
+      Number(
+        value(
+          pendingTable
+            ? 'select count(*) from usage_pending'
+            : 'select count(*) from usage_events where applied_at is null',
+        ),
+      ),
     countWithPrefix: async (prefix) =>
       Number(value('select count(*) from usage_events where event_key like ?', `${prefix}-%`)),
+    async startLagStamps() {
+      if (!pendingTable) return;
+      db.exec(`create table if not exists bench_applied (sequence integer, applied_at text);
+        create trigger if not exists bench_stamp after delete on usage_pending begin
+          insert into bench_applied values (old.sequence, strftime('%Y-%m-%dT%H:%M:%fZ', 'now'));
+        end;`);
+    },
+    async stopLagStamps() {
+      if (pendingTable) db.exec('drop trigger if exists bench_stamp');
+    },
     stamps: async (afterSequence) =>
       db
-        .prepare('select accepted_at, applied_at from usage_events where sequence > ? and applied_at is not null')
+        .prepare(
+          pendingTable
+            ? TRIGGER_STAMPS
+            : 'select accepted_at, applied_at from usage_events where sequence > ? and applied_at is not null',
+        )
         .all(afterSequence),
     sampleDrawdowns: async () => value('select drawdowns from usage_events where drawdowns <> ? limit 1', '[]'),
     async seed(rows, batchFrom) {
       const insert = db.prepare(
-        `insert into usage_events (account_id, environment, id, customer_id, action, event_key, occurred_at,
+        pendingTable
+          ? `insert into usage_events (account_id, environment, id, customer_id, action, event_key, occurred_at,
+           quantity, accepted_at, drawdowns, idempotency_hash) values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`
+          : `insert into usage_events (account_id, environment, id, customer_id, action, event_key, occurred_at,
            quantity, accepted_at, drawdowns, applied_at) values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
       );
       const insertMany = db.transaction((from, to) => {
-        for (let index = from; index < to; index += 1) insert.run(...rows(index));
+        for (let index = from; index < to; index += 1) {
+          const row = rows(index);
+          // Seeded rows are applied: before 0200 by their stamp, from 0200 by having no pending row.
+          if (pendingTable) row[10] = idempotencyHash(row[0], row[1], row[3], row[4], row[5], row[6]);
+          insert.run(...row);
+        }
       });
       for (let from = 0; from < batchFrom.total; from += SEED_BATCH) {
         insertMany(from, Math.min(batchFrom.total, from + SEED_BATCH));
@@ -88,17 +138,45 @@ async function postgresProbe(url) {
   const client = new pg.Client({ connectionString: url });
   await client.connect();
   const value = async (sql, params = []) => Object.values((await client.query(sql, params)).rows[0] ?? {})[0];
+  const pendingTable = (await value(`select to_regclass('usage_pending') is not null`)) === true;
   return {
     engine: 'postgres',
+    pendingTable,
     maxSequence: async () => Number(await value('select coalesce(max(sequence), 0) from usage_events')),
     count: async () => Number(await value('select count(*) from usage_events')),
-    pending: async () => Number(await value('select count(*) from usage_events where applied_at is null')),
+    pending: async () =>
+      Number(
+        await value(
+          pendingTable
+            ? 'select count(*) from usage_pending'
+            : 'select count(*) from usage_events where applied_at is null',
+        ),
+      ),
     countWithPrefix: async (prefix) =>
       Number(await value('select count(*) from usage_events where event_key like $1', [`${prefix}-%`])),
+    async startLagStamps() {
+      if (!pendingTable) return;
+      // One statement-level trigger per deleting statement: a few µs per batch, not per event.
+      await client.query(`create table if not exists bench_applied (sequence bigint, applied_at text);
+        create or replace function bench_stamp() returns trigger language plpgsql as $f$
+        begin
+          insert into bench_applied
+            select sequence, to_char(now() at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') from gone;
+          return null;
+        end $f$;
+        drop trigger if exists bench_stamp on usage_pending;
+        create trigger bench_stamp after delete on usage_pending referencing old table as gone
+          for each statement execute function bench_stamp();`);
+    },
+    async stopLagStamps() {
+      if (pendingTable) await client.query('drop trigger if exists bench_stamp on usage_pending');
+    },
     stamps: async (afterSequence) =>
       (
         await client.query(
-          'select accepted_at, applied_at from usage_events where sequence > $1 and applied_at is not null',
+          pendingTable
+            ? TRIGGER_STAMPS.replace('?', '$1')
+            : 'select accepted_at, applied_at from usage_events where sequence > $1 and applied_at is not null',
           [afterSequence],
         )
       ).rows,
@@ -109,13 +187,22 @@ async function postgresProbe(url) {
       const { accountId, customerIds, action, occurredAt, acceptedAt, drawdowns, prefix } = batchFrom;
       for (let from = 0; from < batchFrom.total; from += SEED_BATCH * 4) {
         const to = Math.min(batchFrom.total, from + SEED_BATCH * 4);
+        const rowsSql = `select $1::text as account_id, 'live'::text as environment, $2 || n as id,
+             ($3::text[])[1 + n % array_length($3::text[], 1)] as customer_id, $4::text as action,
+             $5 || lpad(to_hex((n * 2654435761) % 4294967296), 8, '0') || '-' || n as event_key, $6::text as occurred_at,
+             '1'::text as quantity, $7::text as accepted_at, $8::text as drawdowns
+           from generate_series($9::bigint, $10::bigint) as n`;
         await client.query(
-          `insert into usage_events (account_id, environment, id, customer_id, action, event_key, occurred_at,
+          pendingTable
+            ? `insert into usage_events (account_id, environment, id, customer_id, action, event_key, occurred_at,
+             quantity, accepted_at, drawdowns, idempotency_hash)
+           select *, substring(sha256(convert_to(account_id, 'UTF8') || '\\x00'::bytea || convert_to(environment, 'UTF8') ||
+             '\\x00'::bytea || convert_to(customer_id, 'UTF8') || '\\x00'::bytea || convert_to(action, 'UTF8') ||
+             '\\x00'::bytea || convert_to(event_key, 'UTF8') || '\\x00'::bytea || convert_to(occurred_at, 'UTF8')) from 1 for 16)
+           from (${rowsSql}) as r`
+            : `insert into usage_events (account_id, environment, id, customer_id, action, event_key, occurred_at,
              quantity, accepted_at, drawdowns, applied_at)
-           select $1, 'live', $2 || n, ($3::text[])[1 + n % array_length($3::text[], 1)], $4,
-             $5 || lpad(to_hex((n * 2654435761) % 4294967296), 8, '0') || '-' || n, $6,
-             '1', $7, $8, $7
-           from generate_series($9::bigint, $10::bigint) as n`,
+           select *, accepted_at from (${rowsSql}) as r`,
           [
             accountId,
             `uev_${prefix}`,

@@ -60,9 +60,7 @@ async function snapshot(database: SqlDatabase): Promise<Record<string, string>> 
 
 async function waitUntilIdle(database: SqlDatabase): Promise<void> {
   for (let attempt = 0; attempt < 500; attempt += 1) {
-    const row = await database.get<{ pending: number | string }>(
-      'select count(*) as pending from usage_events where applied_at is null',
-    );
+    const row = await database.get<{ pending: number | string }>('select count(*) as pending from usage_pending');
     if (Number(row?.pending) === 0) return;
     await new Promise((resolve) => setTimeout(resolve, 20));
   }

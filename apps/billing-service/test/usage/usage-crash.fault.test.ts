@@ -69,9 +69,7 @@ describe.each(ENGINES)('%s: SIGKILL during usage ingestion', (engine) => {
 
   async function waitUntilApplied(): Promise<void> {
     for (let attempt = 0; attempt < 1_000; attempt += 1) {
-      const row = await raw.get<{ pending: number | string }>(
-        'select count(*) as pending from usage_events where applied_at is null',
-      );
+      const row = await raw.get<{ pending: number | string }>('select count(*) as pending from usage_pending');
       if (Number(row?.pending) === 0) return;
       await new Promise((done) => setTimeout(done, 20));
     }

@@ -167,9 +167,7 @@ const rawDatabases = new WeakMap<BillingHarness, SqlDatabase>();
 async function pendingEvents(harness: BillingHarness): Promise<number> {
   const raw = rawDatabases.get(harness);
   if (raw) {
-    const row = await raw.get<{ pending: number | string }>(
-      'select count(*) as pending from usage_events where applied_at is null',
-    );
+    const row = await raw.get<{ pending: number | string }>('select count(*) as pending from usage_pending');
     return Number(row?.pending ?? 0);
   }
   // SQLite reads outside a transaction see only committed rows, and a claim skips nothing.

@@ -124,11 +124,11 @@ export interface UsageEventRepository {
   /** The oldest accepted events not yet drawn down, held until commit so no other worker takes them. */
   claimPending(limit: number, scope?: Scope): Promise<readonly PendingUsageEvent[]>;
   /**
-   * Claims like `claimPending` and stamps the claimed events applied at `appliedAt`, in one
-   * statement (ADR 0716): the drawdown's transaction commits the stamp with the balances, or
-   * rolls both back. Oldest first.
+   * Claims like `claimPending` and removes the claimed events from the pending list, in one
+   * statement on PostgreSQL (ADRs 0716, 0717): the drawdown's transaction commits their removal
+   * with the balances, or rolls both back and they are pending again. Oldest first.
    */
-  takePending(limit: number, appliedAt: string, scope?: Scope): Promise<readonly PendingUsageEvent[]>;
+  takePending(limit: number, scope?: Scope): Promise<readonly PendingUsageEvent[]>;
   /** Whether any accepted event of the scope is not yet drawn down, claimed by a worker or not. */
   hasPending(scope: Scope): Promise<boolean>;
   /** Every recorded event of a customer, oldest first (for recomputation and audits). */

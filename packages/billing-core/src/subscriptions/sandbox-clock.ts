@@ -89,7 +89,7 @@ export async function advanceSandboxClock(
   }
   // Usage accepted before the jump belongs to the period it was accepted in. A worker may hold
   // some of it (claims skip each other's rows), so wait until none of the account's is pending.
-  const drawdowns = { ...dependencies, now: () => dependencies.wallClock.now() };
+  const drawdowns = dependencies;
   for (let round = 0; round < MAX_DRAIN_ROUNDS; round += 1) {
     if ((await applyPendingDrawdowns(drawdowns, { limit: 500, scope })) > 0) {
       await dependencies.yieldToOthers();

@@ -1,11 +1,10 @@
 /**
  * @module
  * The drawdown worker's use case: takes accepted events not yet drawn down, applies each
- * event's drawdowns to the customer's balances, and marks the events applied, all in one
+ * event's drawdowns to the customer's balances, and takes the events off the pending list, all in one
  * transaction, so each event counts exactly once. A drawdown that takes remaining from above
  * zero to zero writes `usage_balance.depleted` to the outbox in the same transaction.
  */
-import { toTimestamp } from '../shared/clock.js';
 import type { IdGenerator } from '../shared/ids.js';
 import type { BalanceChange, BalanceKey, PendingUsageEvent, Repositories, Store } from '../shared/repository.js';
 import type { Scope } from '../shared/scope.js';
@@ -15,8 +14,6 @@ import type { UsageBalance } from './usage-balance.js';
 export interface DrawdownDependencies {
   readonly store: Store;
   readonly ids: IdGenerator;
-  /** Wall-clock now, for the `applied_at` stamp. */
-  now(): number;
 }
 
 interface Drawdown {
@@ -77,7 +74,7 @@ export async function applyPendingDrawdowns(
   options: { readonly limit: number; readonly scope?: Scope },
 ): Promise<number> {
   return dependencies.store.transaction(async (tx) => {
-    const pending = await tx.usageEvents.takePending(options.limit, toTimestamp(dependencies.now()), options.scope);
+    const pending = await tx.usageEvents.takePending(options.limit, options.scope);
     if (pending.length === 0) return 0;
     const groups = new Map<string, BalanceGroup>();
     for (const item of pending) {

@@ -24,6 +24,7 @@ import { paymentProviderSettings } from './0110-payment-provider-settings.js';
 import { clientAndCustomerTokens } from './0120-client-and-customer-tokens.js';
 import { sellerDetails } from './0140-seller-details.js';
 import { subscriptionFilterColumns } from './0180-subscription-filter-columns.js';
+import { compactUsageIdempotency } from './0200-compact-usage-idempotency.js';
 import { paymentRecovery } from './0210-payment-recovery.js';
 import { taxIdChecks } from './0220-tax-id-checks.js';
 import type { Migration } from './migration.js';
@@ -51,6 +52,7 @@ export const MIGRATIONS: readonly Migration[] = [
   sellerDetails,
   taxIdChecks,
   paymentRecovery,
+  compactUsageIdempotency,
 ];
 
 const MIGRATION_LOCK_KEY = 4_172_031_985;
@@ -63,7 +65,10 @@ export async function migrate(database: SqlDatabase, migrations: readonly Migrat
     const newlyApplied: string[] = [];
     for (const migration of migrations) {
       if (applied.has(migration.id)) continue;
-      for (const statement of migration.statements(tx.dialect)) await tx.run(statement);
+      for (const step of migration.statements(tx.dialect)) {
+        if (typeof step === 'string') await tx.run(step);
+        else await step(tx);
+      }
       await tx.run('insert into schema_migrations (id, applied_at) values (?, ?)', [
         migration.id,
         new Date().toISOString(),

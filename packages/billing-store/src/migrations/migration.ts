@@ -1,9 +1,15 @@
-import type { Dialect } from '../sql/sql-database.js';
+import type { Dialect, SqlExecutor } from '../sql/sql-database.js';
+
+/**
+ * A step of a migration: a statement, or work in the migration's transaction for what SQL alone
+ * cannot do on one engine (a backfill computed in JavaScript, say).
+ */
+export type MigrationStep = string | ((tx: SqlExecutor) => Promise<void>);
 
 /** One forward-only schema change, written once for both engines. */
 export interface Migration {
   readonly id: string;
-  statements(dialect: Dialect): readonly string[];
+  statements(dialect: Dialect): readonly MigrationStep[];
 }
 
 /** Column types that differ between the engines. */

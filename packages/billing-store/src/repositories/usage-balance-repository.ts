@@ -118,46 +118,46 @@ export class SqlUsageBalanceRepository implements UsageBalanceRepository {
   }
 
   /**
-   * On PostgreSQL two statements whatever the count: the documents from one JSON array, then
-   * every ledger entry in order from another (ADR 0712).
+   * On PostgreSQL one statement whatever the count: the documents from one JSON array and every
+   * ledger entry in order from another (ADRs 0712, 0718).
    */
   async saveMany(changes: readonly BalanceChange[]): Promise<void> {
     if (this.sql.dialect !== 'postgres' || changes.length < 2) {
       for (const change of changes) await this.save(change.scope, change.balance, change.entries);
       return;
     }
-    // A balance's customer and unit never change: only its document is rewritten.
-    await this.sql.run(
-      `update usage_balances as b set body = r.body
-       from json_to_recordset(?::json) as r(account_id text, environment text, id text, body text)
-       where b.account_id = r.account_id and b.environment = r.environment and b.id = r.id`,
-      [
-        JSON.stringify(
-          changes.map((change) => ({
-            account_id: change.scope.accountId,
-            environment: change.scope.environment,
-            id: change.balance.id,
-            body: JSON.stringify(change.balance),
-          })),
-        ),
-      ],
-    );
-    const entries = changes.flatMap((change) =>
-      change.entries.map((entry) => ({
+    // A balance's customer and unit never change: only its document is rewritten. The documents
+    // and the ledger entries go in one statement, one round trip (ADR 0718).
+    const documents = JSON.stringify(
+      changes.map((change) => ({
         account_id: change.scope.accountId,
         environment: change.scope.environment,
-        balance_id: change.balance.id,
-        entry: JSON.stringify(entry),
+        id: change.balance.id,
+        body: JSON.stringify(change.balance),
       })),
     );
-    if (entries.length === 0) return;
+    const entries = JSON.stringify(
+      changes.flatMap((change) =>
+        change.entries.map((entry) => ({
+          account_id: change.scope.accountId,
+          environment: change.scope.environment,
+          balance_id: change.balance.id,
+          entry: JSON.stringify(entry),
+        })),
+      ),
+    );
     await this.sql.run(
-      `insert into usage_ledger (account_id, environment, balance_id, entry)
+      `with saved as (
+         update usage_balances as b set body = r.body
+         from json_to_recordset(?::json) as r(account_id text, environment text, id text, body text)
+         where b.account_id = r.account_id and b.environment = r.environment and b.id = r.id
+       )
+       insert into usage_ledger (account_id, environment, balance_id, entry)
        select account_id, environment, balance_id, entry
        from rows from (json_to_recordset(?::json) as (account_id text, environment text, balance_id text, entry text))
          with ordinality as r(account_id, environment, balance_id, entry, n)
        order by n`,
-      [JSON.stringify(entries)],
+      [documents, entries],
     );
   }
 

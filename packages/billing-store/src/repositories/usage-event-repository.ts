@@ -40,10 +40,18 @@ export function toRecordedEvent(row: UsageEventRow): RecordedUsageEvent {
 }
 
 const PENDING_COLUMNS =
-  'sequence, account_id, environment, id, customer_id, action, event_key, occurred_at, quantity, accepted_at, drawdowns';
+  'e.sequence, e.account_id, e.environment, e.id, e.customer_id, e.action, e.event_key, e.occurred_at, e.quantity, e.accepted_at, e.drawdowns';
 
-function pendingWhere(scope: Scope | undefined): string {
-  return scope ? 'applied_at is null and account_id = ? and environment = ?' : 'applied_at is null';
+/**
+ * The oldest pending sequences (of a scope, when given); on PostgreSQL two workers skip each
+ * other's rows instead of waiting for them. `usage_pending` holds only sequences
+ * (ADR 0717), so a scoped pick joins the events; the pending list is short.
+ */
+function pendingPick(scope: Scope | undefined, locked: boolean): string {
+  return scope
+    ? `select p.sequence from usage_pending p join usage_events e on e.sequence = p.sequence
+       where e.account_id = ? and e.environment = ? order by p.sequence limit ?${locked ? ' for update of p skip locked' : ''}`
+    : `select sequence from usage_pending order by sequence limit ?${locked ? ' for update skip locked' : ''}`;
 }
 
 function toPending(row: UsageEventRow): PendingUsageEvent {
@@ -59,44 +67,58 @@ export class SqlUsageEventRepository implements UsageEventRepository {
 
   async claimPending(limit: number, scope?: Scope): Promise<readonly PendingUsageEvent[]> {
     const rows = await this.sql.all<UsageEventRow>(
-      `select ${PENDING_COLUMNS} from usage_events where ${pendingWhere(scope)} order by sequence limit ?${this.lock()}`,
+      `select ${PENDING_COLUMNS} from usage_events e where e.sequence in (${pendingPick(scope, this.sql.dialect === 'postgres')})
+       order by e.sequence`,
       scope ? [scope.accountId, scope.environment, limit] : [limit],
     );
     return rows.map(toPending);
   }
 
   /**
-   * One statement where a claim and a later update were two: on PostgreSQL the row lock of
-   * `for update` and the update's new row version were two writes per event, and two round
-   * trips per batch (ADR 0716).
+   * Takes the oldest pending events off `usage_pending` and returns them. Applying an event
+   * deletes its pending row and leaves the event's own row untouched: no second version of a
+   * wide row, no second set of index entries (ADR 0717; before, ADR 0716 stamped `applied_at`).
+   * On PostgreSQL one statement; a second worker skips the rows the first holds.
    */
-  async takePending(limit: number, appliedAt: string, scope?: Scope): Promise<readonly PendingUsageEvent[]> {
+  async takePending(limit: number, scope?: Scope): Promise<readonly PendingUsageEvent[]> {
+    const params = scope ? [scope.accountId, scope.environment, limit] : [limit];
+    if (this.sql.dialect === 'postgres') {
+      const rows = await this.sql.all<UsageEventRow>(
+        `with taken as (delete from usage_pending where sequence in (${pendingPick(scope, this.sql.dialect === 'postgres')}) returning sequence)
+         select ${PENDING_COLUMNS} from usage_events e join taken t on t.sequence = e.sequence`,
+        params,
+      );
+      // A join gives no order: drawdowns apply in the order of acceptance.
+      return rows.map(toPending).sort((a, b) => a.sequence - b.sequence);
+    }
+    // SQLite: the transaction holds the only write lock, so a read then a delete take the same rows.
     const rows = await this.sql.all<UsageEventRow>(
-      `update usage_events set applied_at = ?
-       where sequence in (select sequence from usage_events where ${pendingWhere(scope)} order by sequence limit ?${this.lock()})
-       returning ${PENDING_COLUMNS}`,
-      scope ? [appliedAt, scope.accountId, scope.environment, limit] : [appliedAt, limit],
+      `select ${PENDING_COLUMNS} from usage_events e where e.sequence in (${pendingPick(scope, false)}) order by e.sequence`,
+      params,
     );
-    // RETURNING gives no order: drawdowns apply in the order of acceptance.
-    return rows.map(toPending).sort((a, b) => a.sequence - b.sequence);
-  }
-
-  /** Two workers on PostgreSQL skip each other's rows instead of waiting for them. */
-  private lock(): string {
-    return this.sql.dialect === 'postgres' ? ' for update skip locked' : '';
+    if (rows.length > 0)
+      await this.sql.run('delete from usage_pending where sequence in (select value from json_each(?))', [
+        JSON.stringify(rows.map((row) => Number(row.sequence))),
+      ]);
+    return rows.map(toPending);
   }
 
   async hasPending(scope: Scope): Promise<boolean> {
     const row = await this.sql.get<{ found: number }>(
-      'select 1 as found from usage_events where applied_at is null and account_id = ? and environment = ? limit 1',
+      `select 1 as found from usage_pending p join usage_events e on e.sequence = p.sequence
+       where e.account_id = ? and e.environment = ? limit 1`,
       [scope.accountId, scope.environment],
     );
     return row !== undefined;
   }
 
+  /**
+   * For tests, audits and recomputation, never on a hot path: no index leads with the customer
+   * since the idempotency index holds a hash (ADR 0717), so this reads the scope's events.
+   */
   async listByCustomer(scope: Scope, customerId: string): Promise<readonly RecordedUsageEvent[]> {
     const rows = await this.sql.all<UsageEventRow>(
-      `select * from usage_events where account_id = ? and environment = ? and customer_id = ? order by sequence`,
+      `select sequence, account_id, environment, id, customer_id, action, event_key, occurred_at, quantity, accepted_at, drawdowns from usage_events where account_id = ? and environment = ? and customer_id = ? order by sequence`,
       [scope.accountId, scope.environment, customerId],
     );
     return rows.map(toRecordedEvent);

@@ -5,7 +5,8 @@
  * engine-neutral except where a dialect flag says otherwise.
  */
 
-export type SqlValue = string | number | bigint | null;
+/** A `Uint8Array` (a Buffer) is a `blob` on SQLite and a `bytea` on PostgreSQL. */
+export type SqlValue = string | number | bigint | null | Uint8Array;
 export type Dialect = 'sqlite' | 'postgres';
 export type Row = Record<string, unknown>;
 

@@ -1,5 +1,5 @@
 /**
- * Taking pending usage events (ADR 0716): the oldest first, stamped applied in the taker's
+ * Taking pending usage events (ADRs 0716, 0717): the oldest first, taken off the pending list in the taker's
  * transaction and pending again if it rolls back; on PostgreSQL a second transaction skips the
  * events a first one holds instead of taking them twice.
  */
@@ -9,7 +9,6 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { aCustomer, freshScope } from '../support/builders.js';
 
 const ACCEPTED_AT = '2026-01-01T00:00:00.000Z';
-const APPLIED_AT = '2026-01-01T00:00:01.000Z';
 
 describe.each(ENGINES)('%s: taking pending usage events', (engine) => {
   let store: Store;
@@ -50,14 +49,14 @@ describe.each(ENGINES)('%s: taking pending usage events', (engine) => {
 
   it('takes the oldest first and never the same event twice', async () => {
     const { scope, keys } = await accepted(5);
-    const first = await store.transaction((tx) => tx.usageEvents.takePending(3, APPLIED_AT, scope));
+    const first = await store.transaction((tx) => tx.usageEvents.takePending(3, scope));
     expect(keysOf(first)).toEqual(keys.slice(0, 3));
     expect(first.map((item) => item.sequence)).toEqual([...first.map((item) => item.sequence)].sort((a, b) => a - b));
     expect(await store.usageEvents.hasPending(scope)).toBe(true);
-    const second = await store.transaction((tx) => tx.usageEvents.takePending(3, APPLIED_AT, scope));
+    const second = await store.transaction((tx) => tx.usageEvents.takePending(3, scope));
     expect(keysOf(second)).toEqual(keys.slice(3));
     expect(await store.usageEvents.hasPending(scope)).toBe(false);
-    expect(await store.transaction((tx) => tx.usageEvents.takePending(3, APPLIED_AT, scope))).toEqual([]);
+    expect(await store.transaction((tx) => tx.usageEvents.takePending(3, scope))).toEqual([]);
   });
 
   it('leaves the events pending when the transaction rolls back', async () => {
@@ -65,12 +64,12 @@ describe.each(ENGINES)('%s: taking pending usage events', (engine) => {
     const failure = new Error('drawdown failed');
     await expect(
       store.transaction(async (tx) => {
-        expect(keysOf(await tx.usageEvents.takePending(10, APPLIED_AT, scope))).toEqual(keys);
+        expect(keysOf(await tx.usageEvents.takePending(10, scope))).toEqual(keys);
         throw failure;
       }),
     ).rejects.toBe(failure);
     expect(await store.usageEvents.hasPending(scope)).toBe(true);
-    const again = await store.transaction((tx) => tx.usageEvents.takePending(10, APPLIED_AT, scope));
+    const again = await store.transaction((tx) => tx.usageEvents.takePending(10, scope));
     expect(keysOf(again)).toEqual(keys);
   });
 
@@ -85,11 +84,11 @@ describe.each(ENGINES)('%s: taking pending usage events', (engine) => {
       tookFirst = resolve;
     });
     const first = store.transaction(async (tx) => {
-      tookFirst(keysOf(await tx.usageEvents.takePending(2, APPLIED_AT, scope)));
+      tookFirst(keysOf(await tx.usageEvents.takePending(2, scope)));
       await held;
     });
     expect(await firstTaken).toEqual(keys.slice(0, 2));
-    const second = await store.transaction((tx) => tx.usageEvents.takePending(10, APPLIED_AT, scope));
+    const second = await store.transaction((tx) => tx.usageEvents.takePending(10, scope));
     expect(keysOf(second)).toEqual(keys.slice(2));
     release();
     await first;
