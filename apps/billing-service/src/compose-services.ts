@@ -185,6 +185,11 @@ export interface ComposeOptions {
   readonly livePaymentProvider?: PaymentProvider | undefined;
   /** Traces requests, worker batches, webhook attempts and database transactions (ADR 1452); none when absent. */
   readonly tracing?: Tracing | undefined;
+  /**
+   * Test-only: the Stripe client's own retries of a request left without an answer (2 when
+   * absent), so tests of lost answers do not wait out its backoff. Not a setting of `drawdown serve`.
+   */
+  readonly stripeMaxNetworkRetries?: number | undefined;
 }
 
 export interface CoreServices {
@@ -251,7 +256,13 @@ export async function composeServices(settings: StorageSettings, options: Compos
     entityPresenter: wirePresenter,
     images: logoImageDecoder,
     // Each account's configured provider (ADR 1420), unless the caller supplies one for all.
-    livePaymentProvider: options.livePaymentProvider ?? accountPaymentProviders({ store, now: () => wallClock.now() }),
+    livePaymentProvider:
+      options.livePaymentProvider ??
+      accountPaymentProviders({
+        store,
+        now: () => wallClock.now(),
+        stripeMaxNetworkRetries: options.stripeMaxNetworkRetries,
+      }),
     defaultPaymentLink: (environment) => {
       const base = publicBaseUrls[environment];
       return base === undefined ? undefined : `${base.replace(/\/+$/, '')}/checkout`;

@@ -386,9 +386,20 @@ export {
   type PaymentProviders,
   type ProviderMethod,
   type ProviderNotification,
+  type RefundingProvider,
+  type RefundOutcome,
+  type RefundRequest,
   type SetupRequest,
 } from './payments/payment-provider.js';
 export { type ConfiguredProviders, paymentProvidersOf } from './payments/payment-providers.js';
+export {
+  createAdjustmentThroughProvider,
+  type ProviderRefundColumn,
+  type ProviderRefundRecord,
+  type ProviderRefundRepository,
+  type ProviderRefundStatus,
+  recoverProviderRefunds,
+} from './payments/provider-refunds.js';
 export type {
   CheckoutSettings,
   DunningExhaustedAction,

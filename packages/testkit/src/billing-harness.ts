@@ -66,6 +66,8 @@ export interface HarnessOptions {
   readonly stripeJsUrl?: string;
   /** The live environment's payment provider (ADR 1410), for provider adapters' tests. */
   readonly livePaymentProvider?: PaymentProvider;
+  /** The Stripe client's own retries of a lost answer (2 when absent): 0 keeps lost-answer tests fast. */
+  readonly stripeMaxNetworkRetries?: number;
   /** Check EU VAT ids with VIES at this base URL (`--vat-id-check vies --vies-url`; ADR 1437): a local stand-in. */
   readonly viesUrl?: string;
   /** `--vat-id-unavailable`: what happens with no VIES verdict. */
@@ -104,7 +106,12 @@ export async function startBillingHarness(options: HarnessOptions = {}): Promise
       webhookDelivery: options.webhookDelivery,
       ...(options.clock ? { wallClock: options.clock } : {}),
     },
-    options.livePaymentProvider ? { livePaymentProvider: options.livePaymentProvider } : {},
+    {
+      ...(options.livePaymentProvider ? { livePaymentProvider: options.livePaymentProvider } : {}),
+      ...(options.stripeMaxNetworkRetries === undefined
+        ? {}
+        : { stripeMaxNetworkRetries: options.stripeMaxNetworkRetries }),
+    },
   );
   // The service reads the portal URLs per request, so a portal started later can be pointed at.
   const portal = { live: config.livePortalUrl, sandbox: config.sandboxPortalUrl };

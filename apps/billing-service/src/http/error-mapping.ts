@@ -103,6 +103,8 @@ export const STATUS_BY_CODE = {
   portal_session_expired: 410,
   adjustment_transaction_status_not_allowed: 409,
   adjustment_amount_above_remaining: 400,
+  adjustment_pending_refund_request: 400,
+  adjustment_refund_spans_payments: 400,
   simulation_destination_not_found: 400,
   simulation_destination_platform_only: 400,
   simulation_options_conflict: 400,

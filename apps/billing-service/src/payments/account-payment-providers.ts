@@ -11,6 +11,8 @@ export interface AccountProviderDependencies {
   readonly store: Pick<Repositories, 'providerSettings' | 'providerCustomers'>;
   /** The wall clock, in milliseconds. */
   now(): number;
+  /** The Stripe client's own retries (2 when absent); a test-only setting (ADR 1463), never a deployment's. */
+  readonly stripeMaxNetworkRetries?: number | undefined;
 }
 
 export function accountPaymentProviders(
@@ -32,6 +34,7 @@ export function accountPaymentProviders(
       settings,
       customers: dependencies.store.providerCustomers,
       now: dependencies.now,
+      maxNetworkRetries: dependencies.stripeMaxNetworkRetries,
     });
     built.set(key, { version, provider });
     return provider;

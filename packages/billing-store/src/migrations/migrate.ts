@@ -26,6 +26,7 @@ import { sellerDetails } from './0140-seller-details.js';
 import { subscriptionFilterColumns } from './0180-subscription-filter-columns.js';
 import { paymentRecovery } from './0210-payment-recovery.js';
 import { taxIdChecks } from './0220-tax-id-checks.js';
+import { providerRefunds } from './0230-provider-refunds.js';
 import type { Migration } from './migration.js';
 
 export const MIGRATIONS: readonly Migration[] = [
@@ -51,6 +52,7 @@ export const MIGRATIONS: readonly Migration[] = [
   sellerDetails,
   taxIdChecks,
   paymentRecovery,
+  providerRefunds,
 ];
 
 const MIGRATION_LOCK_KEY = 4_172_031_985;
