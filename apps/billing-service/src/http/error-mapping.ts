@@ -11,6 +11,7 @@ export const STATUS_BY_CODE = {
   bad_request: 400,
   invalid_field: 400,
   request_body_too_large: 413,
+  request_body_empty: 400,
   not_found: 404,
   method_not_allowed: 405,
   field_not_supported: 400,

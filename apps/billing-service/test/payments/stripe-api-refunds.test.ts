@@ -279,6 +279,7 @@ describe.each(ENGINES)('%s: refund adjustments sent to Stripe', (engine) => {
     }
     expect(adjustment.status).toBe('pending_approval');
     expect(stripeRefundsOf(intent)).toHaveLength(1);
+    const asked = refundPostsFor(adjustment.id).length;
     const { harness, clock } = account;
     // Within the grace period a request may still be running: recovery leaves it.
     await harness.services.useCases.runDueWork('payment_recovery');
@@ -287,7 +288,7 @@ describe.each(ENGINES)('%s: refund adjustments sent to Stripe', (engine) => {
     await harness.services.useCases.runDueWork('payment_recovery');
     expect(await statusOf(adjustment.id, transactionId)).toBe('approved');
     // Found among the payment's refunds by its metadata: never asked for again.
-    expect(refundPostsFor(adjustment.id)).toHaveLength(1);
+    expect(refundPostsFor(adjustment.id)).toHaveLength(asked);
     expect(stripeRefundsOf(intent)).toHaveLength(1);
     expect(await eventsOf(adjustment.id)).toEqual([
       ['adjustment.created', 'pending_approval'],
@@ -307,11 +308,13 @@ describe.each(ENGINES)('%s: refund adjustments sent to Stripe', (engine) => {
     }
     expect(adjustment.status).toBe('pending_approval');
     expect(stripeRefundsOf(intent)).toHaveLength(0);
+    const asked = refundPostsFor(adjustment.id).length;
     account.clock.advance(ELEVEN_MINUTES_MS);
     await account.harness.services.useCases.runDueWork('payment_recovery');
     expect(await statusOf(adjustment.id, transactionId)).toBe('approved');
     expect(stripeRefundsOf(intent)).toHaveLength(1);
-    expect(refundPostsFor(adjustment.id)).toHaveLength(2);
+    // Not found at Stripe, so asked once more, with the same key.
+    expect(refundPostsFor(adjustment.id)).toHaveLength(asked + 1);
     await stripe.settled();
     expect(await adjustmentsOf(transactionId)).toHaveLength(1);
   });

@@ -11,6 +11,7 @@ export const ERROR_CODES = {
   bad_request: 'The request could not be read: malformed JSON, a wrong content type, or a bad path.',
   invalid_field: 'One or more fields failed validation; `errors[]` names each field.',
   request_body_too_large: 'The request body is larger than the service accepts.',
+  request_body_empty: 'The body of an update names no field to change; nothing changed.',
   not_found: 'The addressed entity does not exist in this account and environment.',
   method_not_allowed: 'The path exists but does not accept this HTTP method.',
   field_not_supported:
