@@ -392,6 +392,13 @@ export {
   type SetupRequest,
 } from './payments/payment-provider.js';
 export { type ConfiguredProviders, paymentProvidersOf } from './payments/payment-providers.js';
+export type {
+  CheckoutSettings,
+  DunningExhaustedAction,
+  PaymentAttemptRepository,
+  PaymentRepositories,
+  SandboxPaymentColumn,
+} from './payments/payment-repositories.js';
 export {
   createAdjustmentThroughProvider,
   type ProviderRefundColumn,
@@ -400,13 +407,6 @@ export {
   type ProviderRefundStatus,
   recoverProviderRefunds,
 } from './payments/provider-refunds.js';
-export type {
-  CheckoutSettings,
-  DunningExhaustedAction,
-  PaymentAttemptRepository,
-  PaymentRepositories,
-  SandboxPaymentColumn,
-} from './payments/payment-repositories.js';
 export {
   type ConfigureProviderInput,
   configurePaymentProvider,

@@ -126,6 +126,7 @@ import {
 import type { IncomingNotification } from './payments/payment-provider.js';
 import { type ConfiguredProviders, paymentProvidersOf } from './payments/payment-providers.js';
 import { runDueRecoveries } from './payments/payment-recovery-runs.js';
+import { createAdjustmentThroughProvider, recoverProviderRefunds } from './payments/provider-refunds.js';
 import {
   type ConfigureProviderInput,
   configurePaymentProvider,
@@ -134,7 +135,6 @@ import {
   showPaymentProvider,
 } from './payments/provider-settings.js';
 import { type ProviderWebhookPorts, receiveProviderNotification } from './payments/provider-webhooks.js';
-import { createAdjustmentThroughProvider, recoverProviderRefunds } from './payments/provider-refunds.js';
 import { createSandboxProvider, SANDBOX_PROVIDER } from './payments/sandbox-provider.js';
 import { acceptPortalSession, createPortalSession } from './portal/portal-sessions.js';
 import { type ClaimedReport, claimDueReports, generateReport } from './reports/generate-report.js';

@@ -43,7 +43,10 @@ describe.each(ENGINES)('%s: refund adjustments sent to Stripe', (engine) => {
 
   function refundPostsFor(adjustmentId: string) {
     return stripe.requests.filter(
-      (request) => request.method === 'POST' && request.path === '/v1/refunds' && request.headers['idempotency-key'] === adjustmentId,
+      (request) =>
+        request.method === 'POST' &&
+        request.path === '/v1/refunds' &&
+        request.headers['idempotency-key'] === adjustmentId,
     );
   }
 
@@ -165,11 +168,15 @@ describe.each(ENGINES)('%s: refund adjustments sent to Stripe', (engine) => {
     expect(stripe.object(intent)?.amount).toBe(Number(total - 500n));
     const line = ((await transactionOf(transactionId)).details as { line_items: WireObject[] }).line_items[0];
     expect(
-      await sdkRefusal(paddle.adjustments.create({ action: 'refund', transactionId, reason: 'All of it', type: 'full' })),
+      await sdkRefusal(
+        paddle.adjustments.create({ action: 'refund', transactionId, reason: 'All of it', type: 'full' }),
+      ),
     ).toBe('adjustment_refund_spans_payments');
     expect(await adjustmentsOf(transactionId)).toHaveLength(0);
     expect(stripe.requests.filter((request) => request.path === '/v1/refunds' && request.method === 'POST')).toEqual(
-      expect.not.arrayContaining([expect.objectContaining({ params: expect.objectContaining({ payment_intent: intent }) })]),
+      expect.not.arrayContaining([
+        expect.objectContaining({ params: expect.objectContaining({ payment_intent: intent }) }),
+      ]),
     );
     const adjustment = await paddle.adjustments.create({
       action: 'refund',
@@ -188,7 +195,12 @@ describe.each(ENGINES)('%s: refund adjustments sent to Stripe', (engine) => {
     stripe.sendWebhooksTo(undefined);
     await stripe.refund(intent);
     stripe.sendWebhooksTo(account.webhookUrl);
-    const adjustment = await paddle.adjustments.create({ action: 'refund', transactionId, reason: 'Again', type: 'full' });
+    const adjustment = await paddle.adjustments.create({
+      action: 'refund',
+      transactionId,
+      reason: 'Again',
+      type: 'full',
+    });
     expect(adjustment.status).toBe('rejected');
     expect(stripeRefundsOf(intent)).toHaveLength(1);
     expect(await eventsOf(adjustment.id)).toEqual([
@@ -241,7 +253,11 @@ describe.each(ENGINES)('%s: refund adjustments sent to Stripe', (engine) => {
           (stripe.object(delivery.eventId)?.data as { object: WireObject }).object.payment_intent === intent,
       );
     const release = stripe.beforeAnswer(/^\/v1\/refunds$/, async () => {
-      await eventually(async () => delivered(), (found) => found !== undefined, 'the charge.refunded webhook');
+      await eventually(
+        async () => delivered(),
+        (found) => found !== undefined,
+        'the charge.refunded webhook',
+      );
     });
     let adjustment: Awaited<ReturnType<Paddle['adjustments']['create']>>;
     try {

@@ -139,7 +139,7 @@ const adjustmentFields = {
   status: z
     .enum(['pending_approval', 'approved', 'rejected'])
     .describe(
-      'Approved when made, except a live refund sent to the account\'s payment provider: `pending_approval` until the provider answers, then `approved` or `rejected` (ADR 1463).',
+      "Approved when made, except a live refund sent to the account's payment provider: `pending_approval` until the provider answers, then `approved` or `rejected` (ADR 1463).",
     ),
   items: z.array(
     z.strictObject({

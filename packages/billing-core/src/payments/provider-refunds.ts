@@ -26,11 +26,7 @@ import { nowTimestamp } from '../shared/operation-context.js';
 import type { Repositories } from '../shared/repository.js';
 import type { Environment } from '../shared/scope.js';
 import type { Adjustment } from '../transactions/adjustment.js';
-import {
-  type CreateAdjustmentInput,
-  createAdjustment,
-  decidePendingAdjustment,
-} from '../transactions/adjustments.js';
+import { type CreateAdjustmentInput, createAdjustment, decidePendingAdjustment } from '../transactions/adjustments.js';
 import type { TransactionHooks } from '../transactions/payments.js';
 import type { Transaction } from '../transactions/transaction.js';
 import { RECOVERY_GRACE_MS } from './authorised-changes.js';

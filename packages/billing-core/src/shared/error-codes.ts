@@ -161,9 +161,9 @@ export const ERROR_CODES = {
   adjustment_amount_above_remaining:
     'The adjustment asks for more than remains to adjust on the line, or (for a credit) more than the balance due.',
   adjustment_pending_refund_request:
-    'A refund of the transaction awaits the payment provider\'s answer: no further adjustment until it is approved or rejected.',
+    "A refund of the transaction awaits the payment provider's answer: no further adjustment until it is approved or rejected.",
   adjustment_refund_spans_payments:
-    'The refund cannot be sent to one payment the account\'s payment provider took for the transaction (it paid less, or paid it in parts): refund at most what one payment has left.',
+    "The refund cannot be sent to one payment the account's payment provider took for the transaction (it paid less, or paid it in parts): refund at most what one payment has left.",
 
   // Simulations
   simulation_destination_not_found:

@@ -235,7 +235,8 @@ export async function createAdjustmentInTransaction(
     createdAt: now,
     updatedAt: now,
   };
-  const sent = input.action === 'refund' && options.pendingRefund && (await options.pendingRefund(tx, transaction, built));
+  const sent =
+    input.action === 'refund' && options.pendingRefund && (await options.pendingRefund(tx, transaction, built));
   const adjustment: Adjustment = sent ? { ...built, status: 'pending_approval' } : built;
   await tx.adjustments.insert(context.scope, adjustment);
   if (sent) {

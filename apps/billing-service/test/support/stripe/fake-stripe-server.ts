@@ -575,7 +575,11 @@ export async function startFakeStripe(options: FakeStripeOptions): Promise<FakeS
     const refunded = Number(charge.amount_refunded ?? 0);
     const left = Number(charge.amount) - refunded;
     if (left <= 0) {
-      throw invalidRequest(`Charge ${String(charge.id)} has already been refunded.`, undefined, 'charge_already_refunded');
+      throw invalidRequest(
+        `Charge ${String(charge.id)} has already been refunded.`,
+        undefined,
+        'charge_already_refunded',
+      );
     }
     const value = amount ?? left;
     if (value > left) {
@@ -800,7 +804,11 @@ export async function startFakeStripe(options: FakeStripeOptions): Promise<FakeS
         ? store.get(String(intent.latest_charge))
         : requireObject(params.charge, 'ch_', 'charge', 'charge');
       if (!charge || charge.captured !== true) {
-        throw invalidRequest('This charge has not been captured and cannot be refunded.', undefined, 'charge_not_captured');
+        throw invalidRequest(
+          'This charge has not been captured and cannot be refunded.',
+          undefined,
+          'charge_not_captured',
+        );
       }
       const amount = params.amount === undefined ? undefined : Number(params.amount);
       if (amount !== undefined && (!Number.isSafeInteger(amount) || amount < 1 || String(amount) !== params.amount)) {
