@@ -188,6 +188,27 @@ describe.each(ENGINES)('%s: refund adjustments sent to Stripe', (engine) => {
     expect(stripeRefundsOf(intent).map((refund) => refund.amount)).toEqual([Number(total - 500n)]);
   });
 
+  it('records a refund of a transaction paid outside Stripe approved at once, as before, and asks Stripe nothing', async () => {
+    const { transactionId } = await readyTransaction();
+    const total = await totalOf(transactionId);
+    const reported = await live.post(`/transactions/${transactionId}/payments`, {
+      method_type: 'bank_transfer',
+      provider_reference: 'wire-paid-outside',
+    });
+    expect(reported.entity.status, reported.text).toBe('completed');
+    const posts = stripe.requests.filter((request) => request.path === '/v1/refunds').length;
+    const adjustment = await paddle.adjustments.create({
+      action: 'refund',
+      transactionId,
+      reason: 'Wired',
+      type: 'full',
+    });
+    expect(adjustment.status).toBe('approved');
+    expect(stripe.requests.filter((request) => request.path === '/v1/refunds')).toHaveLength(posts);
+    expect(await eventsOf(adjustment.id)).toEqual([['adjustment.created', 'approved']]);
+    expect(await adjustedTotal(transactionId)).toBe(total);
+  });
+
   it('rejects the adjustment when Stripe refuses the refund, and moves no money', async () => {
     const { transactionId } = await subscribed();
     const intent = intentOf(transactionId);
