@@ -223,7 +223,12 @@ async function sendRefund(
     ports.reportError(`sending refund ${record.id} to ${provider.name}`, error);
     return undefined;
   }
-  await context.store.transaction((tx) => settleProviderRefund(context, tx, record.id, outcome, ports.hooks));
+  try {
+    await context.store.transaction((tx) => settleProviderRefund(context, tx, record.id, outcome, ports.hooks));
+  } catch (error) {
+    // The refund exists and its webhook or the recovery step decides it: the request still answers.
+    ports.reportError(`applying ${provider.name}'s answer to refund ${record.id}`, error);
+  }
   return context.store.adjustments.findById(context.scope, record.id);
 }
 

@@ -227,7 +227,12 @@ async function recordProviderRefunds(
 ): Promise<boolean> {
   const { transactionId } = found;
   let recorded = false;
-  for (const refund of notification.refunds) {
+  // Drawdown's own first: deciding one locks its refund record, then the transaction, the order the
+  // API's answer takes too (ADR 1463); the dashboard's refunds then lock only the transaction.
+  const ownFirst = [...notification.refunds].sort(
+    (a, b) => Number(a.drawdownAdjustmentId === null) - Number(b.drawdownAdjustmentId === null),
+  );
+  for (const refund of ownFirst) {
     if (refund.drawdownAdjustmentId !== null) {
       // Drawdown's own refund (ADR 1463): its succeeding approves the adjustment, if nothing did yet.
       const settled = await settleProviderRefund(

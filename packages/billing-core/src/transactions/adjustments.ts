@@ -119,7 +119,9 @@ export async function createAdjustment(
   options: AdjustmentRequestOptions = {},
 ): Promise<Adjustment> {
   return context.store.transaction(async (tx) => {
-    // The public API refuses any adjustment while a refund of the transaction awaits its approval.
+    // The public API refuses any adjustment while a refund of the transaction awaits its approval;
+    // read under the transaction's row lock, so two requests never both pass it.
+    await tx.transactions.findByIdForUpdate(context.scope, input.transactionId);
     const pending = await tx.adjustments.list(context.scope, {
       filter: {
         transaction_id: [{ op: 'eq', value: input.transactionId }],
