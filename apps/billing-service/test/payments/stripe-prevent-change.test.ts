@@ -65,7 +65,7 @@ describe.each(ENGINES)('%s: on_payment_failure in live with Stripe', (engine) =>
       publishableKey: PUBLISHABLE_KEY,
       now: clock.now,
     });
-    harness = await startBillingHarness({ engine, clock, stripeJsUrl: stripe.stripeJsUrl });
+    harness = await startBillingHarness({ engine, clock, stripeJsUrl: stripe.stripeJsUrl, stripeMaxNetworkRetries: 0 });
     live = apiClient(harness.liveUrl, harness.liveKey);
     paddle = new Paddle(harness.liveKey, { environment: harness.liveUrl as Environment, logLevel: 'none' as never });
     await harness.services.useCases.configurePaymentProvider(harness.accountId, {
