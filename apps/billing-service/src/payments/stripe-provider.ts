@@ -227,6 +227,14 @@ export class StripeProvider implements PaymentProvider {
    * went back. A lost answer throws.
    */
   private async refund(request: RefundRequest): Promise<RefundOutcome> {
+    // An amount Stripe cannot take is refused before anything is sent: nothing went back.
+    if (!/^[1-9]\d{0,7}$/.test(request.amount)) {
+      return {
+        status: 'failed',
+        refundRef: null,
+        reason: `Stripe refunds 1 to 99999999 lowest units; ${request.amount} asked.`,
+      };
+    }
     try {
       const refund = await this.stripe.refunds.create(
         {
