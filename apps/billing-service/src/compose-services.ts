@@ -82,6 +82,8 @@ export interface StorageSettings {
   readonly vatIdCacheDays?: number | undefined;
   readonly vatIdTimeoutMs?: number | undefined;
   readonly vatIdUnavailable?: 'format' | 'charge' | undefined;
+  /** The Stripe client's retries of an unanswered request; Stripe's client default (2) when absent. */
+  readonly stripeNetworkRetries?: number | undefined;
 }
 
 const DAY_MS = 86_400_000;
@@ -185,11 +187,6 @@ export interface ComposeOptions {
   readonly livePaymentProvider?: PaymentProvider | undefined;
   /** Traces requests, worker batches, webhook attempts and database transactions (ADR 1452); none when absent. */
   readonly tracing?: Tracing | undefined;
-  /**
-   * Test-only: the Stripe client's own retries of a request left without an answer (2 when
-   * absent), so tests of lost answers do not wait out its backoff. Not a setting of `drawdown serve`.
-   */
-  readonly stripeMaxNetworkRetries?: number | undefined;
 }
 
 export interface CoreServices {
@@ -261,7 +258,7 @@ export async function composeServices(settings: StorageSettings, options: Compos
       accountPaymentProviders({
         store,
         now: () => wallClock.now(),
-        stripeMaxNetworkRetries: options.stripeMaxNetworkRetries,
+        ...(settings.stripeNetworkRetries === undefined ? {} : { networkRetries: settings.stripeNetworkRetries }),
       }),
     defaultPaymentLink: (environment) => {
       const base = publicBaseUrls[environment];

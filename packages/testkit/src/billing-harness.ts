@@ -66,12 +66,12 @@ export interface HarnessOptions {
   readonly stripeJsUrl?: string;
   /** The live environment's payment provider (ADR 1410), for provider adapters' tests. */
   readonly livePaymentProvider?: PaymentProvider;
-  /** The Stripe client's own retries of a lost answer (2 when absent): 0 keeps lost-answer tests fast. */
-  readonly stripeMaxNetworkRetries?: number;
   /** Check EU VAT ids with VIES at this base URL (`--vat-id-check vies --vies-url`; ADR 1437): a local stand-in. */
   readonly viesUrl?: string;
   /** `--vat-id-unavailable`: what happens with no VIES verdict. */
   readonly vatIdUnavailable?: 'format' | 'charge';
+  /** The Stripe client's retries of an unanswered request (`--stripe-network-retries`); 2 when absent. */
+  readonly stripeNetworkRetries?: number;
   /** `--vat-id-timeout-ms`. */
   readonly vatIdTimeoutMs?: number;
 }
@@ -96,6 +96,9 @@ export async function startBillingHarness(options: HarnessOptions = {}): Promise
       ...(options.stripeJsUrl ? { 'stripe-js-url': options.stripeJsUrl } : {}),
       ...(options.viesUrl ? { 'vat-id-check': 'vies', 'vies-url': options.viesUrl } : {}),
       ...(options.vatIdUnavailable ? { 'vat-id-unavailable': options.vatIdUnavailable } : {}),
+      ...(options.stripeNetworkRetries === undefined
+        ? {}
+        : { 'stripe-network-retries': String(options.stripeNetworkRetries) }),
       ...(options.vatIdTimeoutMs ? { 'vat-id-timeout-ms': String(options.vatIdTimeoutMs) } : {}),
     },
     {},
@@ -106,12 +109,7 @@ export async function startBillingHarness(options: HarnessOptions = {}): Promise
       webhookDelivery: options.webhookDelivery,
       ...(options.clock ? { wallClock: options.clock } : {}),
     },
-    {
-      ...(options.livePaymentProvider ? { livePaymentProvider: options.livePaymentProvider } : {}),
-      ...(options.stripeMaxNetworkRetries === undefined
-        ? {}
-        : { stripeMaxNetworkRetries: options.stripeMaxNetworkRetries }),
-    },
+    options.livePaymentProvider ? { livePaymentProvider: options.livePaymentProvider } : {},
   );
   // The service reads the portal URLs per request, so a portal started later can be pointed at.
   const portal = { live: config.livePortalUrl, sandbox: config.sandboxPortalUrl };

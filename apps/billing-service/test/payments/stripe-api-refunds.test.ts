@@ -1,7 +1,7 @@
 /**
  * Refund adjustments made through the API reach Stripe (ADR 1463): the official SDK's
  * `adjustments.create` against a live account whose payments Stripe took, through the local
- * Stripe-format server. The Stripe client does not retry here (`stripeMaxNetworkRetries: 0`), so
+ * Stripe-format server. The Stripe client does not retry here (`stripeNetworkRetries: 0`), so
  * a lost answer fails at once and the recovery step is what settles it.
  */
 import { ENGINES } from '@drawdown/testkit';
@@ -15,7 +15,7 @@ import { eventually, useLiveStripeAccount } from '../support/stripe/live-stripe-
 const ELEVEN_MINUTES_MS = 11 * 60_000;
 
 describe.each(ENGINES)('%s: refund adjustments sent to Stripe', (engine) => {
-  const account = useLiveStripeAccount(engine, { stripeMaxNetworkRetries: 0 });
+  const account = useLiveStripeAccount(engine, { stripeNetworkRetries: 0 });
   const { transactionOf, subscribed, readyTransaction, pay } = account;
   let stripe: FakeStripe;
   let live: ApiClient;

@@ -65,11 +65,11 @@ export interface LiveStripeAccount {
 /**
  * Registers the calling suite's `beforeAll` and `afterAll`: a harness on `engine` on its own
  * movable clock, its live account configured with Stripe, and one monthly price. With
- * `stripeMaxNetworkRetries: 0` a lost answer fails at once instead of after the client's backoff.
+ * `stripeNetworkRetries: 0` a lost answer fails at once instead of after the client's backoff.
  */
 export function useLiveStripeAccount(
   engine: Engine,
-  options: { readonly stripeMaxNetworkRetries?: number } = {},
+  options: { readonly stripeNetworkRetries?: number } = {},
 ): LiveStripeAccount {
   const clock = movableClock();
   let harness: BillingHarness;
