@@ -64,8 +64,8 @@ export interface LiveStripeAccount {
 
 /**
  * Registers the calling suite's `beforeAll` and `afterAll`: a harness on `engine` on its own
- * movable clock, its live account configured with Stripe, and one monthly price. With
- * `stripeNetworkRetries: 0` a lost answer fails at once instead of after the client's backoff.
+ * movable clock, its live account configured with Stripe, and one monthly price. Lost-answer
+ * tests may ask for fewer Stripe client retries (`stripeNetworkRetries`) to wait out fewer back-offs.
  */
 export function useLiveStripeAccount(
   engine: Engine,
