@@ -386,6 +386,9 @@ export {
   type PaymentProviders,
   type ProviderMethod,
   type ProviderNotification,
+  type RefundingProvider,
+  type RefundOutcome,
+  type RefundRequest,
   type SetupRequest,
 } from './payments/payment-provider.js';
 export { type ConfiguredProviders, paymentProvidersOf } from './payments/payment-providers.js';
@@ -396,6 +399,14 @@ export type {
   PaymentRepositories,
   SandboxPaymentColumn,
 } from './payments/payment-repositories.js';
+export {
+  createAdjustmentThroughProvider,
+  type ProviderRefundColumn,
+  type ProviderRefundRecord,
+  type ProviderRefundRepository,
+  type ProviderRefundStatus,
+  recoverProviderRefunds,
+} from './payments/provider-refunds.js';
 export {
   type ConfigureProviderInput,
   configurePaymentProvider,

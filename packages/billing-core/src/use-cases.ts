@@ -126,6 +126,7 @@ import {
 import type { IncomingNotification } from './payments/payment-provider.js';
 import { type ConfiguredProviders, paymentProvidersOf } from './payments/payment-providers.js';
 import { runDueRecoveries } from './payments/payment-recovery-runs.js';
+import { createAdjustmentThroughProvider, recoverProviderRefunds } from './payments/provider-refunds.js';
 import {
   type ConfigureProviderInput,
   configurePaymentProvider,
@@ -209,7 +210,8 @@ import {
   updateSubscription,
 } from './subscriptions/update-subscription.js';
 import type { TaxIdVerification } from './tax/tax-id-checks.js';
-import { createAdjustment, listAdjustments } from './transactions/adjustments.js';
+import type { createAdjustment } from './transactions/adjustments.js';
+import { listAdjustments } from './transactions/adjustments.js';
 import { listCreditBalances } from './transactions/credit-balances.js';
 import { markOverdueInvoices, OVERDUE_BATCH_SIZE } from './transactions/overdue-invoices.js';
 import {
@@ -381,7 +383,13 @@ export function createUseCases(ports: UseCasePorts) {
           );
         case 'payment_recovery':
           // Only live providers answer later; the sandbox settles every payment at once.
-          return environment === 'live' ? store.paymentAttempts.findInFlightAccounts('live') : Promise.resolve([]);
+          // Attempts in flight and refunds waiting for the provider's answer (ADRs 1426, 1463).
+          return environment === 'live'
+            ? Promise.all([
+                store.paymentAttempts.findInFlightAccounts('live'),
+                store.providerRefunds.findProcessingAccounts('live'),
+              ]).then(([attempts, refunds]) => [...new Set([...attempts, ...refunds])].sort())
+            : Promise.resolve([]);
       }
     };
     const run = async (context: OperationContext) => {
@@ -403,7 +411,10 @@ export function createUseCases(ports: UseCasePorts) {
           return noticeApiKeyExpiries(context);
         case 'payment_recovery':
           // Attempts a request left in flight (a lost answer, a crash) are settled with their keys (ADR 1426).
-          return (await recoverPaymentAttempts(context, offSessionPorts(context))).settled;
+          return (
+            (await recoverPaymentAttempts(context, offSessionPorts(context))).settled +
+            (await recoverProviderRefunds(context, offSessionPorts(context))).settled
+          );
         case 'payment_retries':
           // Payment recovery (ADR 1460): the sandbox settles retries with its simulated card.
           return runDueRecoveries(context, offSessionPorts(context), { limit: 100 });
@@ -733,8 +744,9 @@ export function createUseCases(ports: UseCasePorts) {
     simulateTransactionPayment: bind((context, transactionId: string, outcome: SimulatedOutcome) =>
       simulateTransactionPayment(context, transactionId, outcome, subscriptionHooks(context)),
     ),
+    // A live refund goes to the account's payment provider when it took the payment (ADR 1463).
     createAdjustment: bind((context, input: Parameters<typeof createAdjustment>[1]) =>
-      createAdjustment(context, input, subscriptionHooks(context)),
+      createAdjustmentThroughProvider(context, offSessionPorts(context), input),
     ),
     listAdjustments: bind(listAdjustments),
     getTaxSettings: bind(getTaxSettings),

@@ -33,6 +33,7 @@ import {
   checkoutSettingsTable,
   paymentMethodsTable,
   SqlPaymentAttemptRepository,
+  SqlProviderRefundRepository,
   SqlRecoveryRunRepository,
   sandboxPaymentsTable,
   sellerDetailsTable,
@@ -108,6 +109,7 @@ export function repositoriesOn(executor: SqlExecutor): Repositories {
     sellerDetails: new DocumentCollection(executor, sellerDetailsTable),
     taxIdChecks: new DocumentCollection(executor, taxIdChecksTable),
     recoveryRuns: new SqlRecoveryRunRepository(executor),
+    providerRefunds: new SqlProviderRefundRepository(executor),
   };
 }
 

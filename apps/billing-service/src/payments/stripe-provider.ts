@@ -26,6 +26,9 @@ import {
   type ProviderCustomerRepository,
   type ProviderMethod,
   type ProviderNotification,
+  type RefundingProvider,
+  type RefundOutcome,
+  type RefundRequest,
   type Scope,
   type SetupRequest,
   type StripeProviderSettings,
@@ -197,6 +200,8 @@ export class StripeProvider implements PaymentProvider {
   readonly browser: BrowserConfirmation;
   /** Authorise now, capture after the change commits (ADR 1426): PaymentIntents with `capture_method=manual`. */
   readonly authorisation: AuthorisingProvider;
+  /** Refund adjustments made through the API (ADR 1463): Refunds of the PaymentIntent, keyed by the adjustment id. */
+  readonly refunds: RefundingProvider;
 
   constructor(private readonly dependencies: StripeProviderDependencies) {
     this.stripe = stripeClientFor(dependencies.settings, dependencies.networkRetries);
@@ -209,6 +214,56 @@ export class StripeProvider implements PaymentProvider {
       capture: (_scope, reference, attemptId) => this.capture(reference, attemptId),
       release: (_scope, reference) => this.release(reference),
     };
+    this.refunds = {
+      refund: (request) => this.refund(request),
+      findRefund: (_scope, reference, adjustmentId) => this.findRefund(reference, adjustmentId),
+    };
+  }
+
+  /**
+   * A Refund of the PaymentIntent's charge for `amount`, keyed by the adjustment id, which its
+   * metadata also carries (so the `charge.refunded` echo is known, ADR 1461). Stripe refusing the
+   * refund (`charge_already_refunded`, an amount above what is left, …) is a failed refund: nothing
+   * went back. A lost answer throws.
+   */
+  private async refund(request: RefundRequest): Promise<RefundOutcome> {
+    // An amount Stripe cannot take is refused before anything is sent: nothing went back.
+    if (!/^[1-9]\d{0,7}$/.test(request.amount)) {
+      return {
+        status: 'failed',
+        refundRef: null,
+        reason: `Stripe refunds 1 to 99999999 lowest units; ${request.amount} asked.`,
+      };
+    }
+    try {
+      const refund = await this.stripe.refunds.create(
+        {
+          payment_intent: request.providerPaymentRef,
+          amount: stripeAmount(request.amount),
+          metadata: {
+            drawdown_account_id: request.scope.accountId,
+            drawdown_environment: request.scope.environment,
+            drawdown_transaction_id: request.transactionId,
+            drawdown_adjustment_id: request.adjustmentId,
+          },
+        },
+        { idempotencyKey: request.adjustmentId },
+      );
+      return refundOutcomeOf(refund);
+    } catch (error) {
+      if (error instanceof Stripe.errors.StripeInvalidRequestError) {
+        return { status: 'failed', refundRef: null, reason: `${error.code ?? 'invalid_request'}: ${error.message}` };
+      }
+      throw error;
+    }
+  }
+
+  /** The refund of the PaymentIntent whose metadata names the adjustment, if Stripe made one. */
+  private async findRefund(reference: string, adjustmentId: string): Promise<RefundOutcome | undefined> {
+    for await (const refund of this.stripe.refunds.list({ payment_intent: reference, limit: 100 })) {
+      if (refund.metadata?.drawdown_adjustment_id === adjustmentId) return refundOutcomeOf(refund);
+    }
+    return undefined;
   }
 
   /**
@@ -615,6 +670,25 @@ export class StripeProvider implements PaymentProvider {
             })),
         };
       }
+      case 'refund.updated':
+      case 'refund.failed':
+      case 'charge.refund.updated': {
+        // A refund's status changed: only Drawdown's own are acted on (ADR 1463).
+        const refund = event.data.object as Stripe.Refund;
+        const intent = typeof refund.payment_intent === 'string' ? refund.payment_intent : refund.payment_intent?.id;
+        const adjustmentId = this.refundAdjustmentOf(refund.metadata);
+        if (!intent || adjustmentId === undefined) return { kind: 'ignored', notificationRef };
+        const outcome = refundOutcomeOf(refund);
+        return {
+          kind: 'refund_updated',
+          notificationRef,
+          providerPaymentRef: intent,
+          refundRef: refund.id,
+          drawdownAdjustmentId: adjustmentId,
+          status: outcome.status,
+          reason: outcome.status === 'failed' ? outcome.reason : null,
+        };
+      }
       case 'charge.dispute.closed': {
         const dispute = event.data.object;
         const intent = typeof dispute.payment_intent === 'string' ? dispute.payment_intent : dispute.payment_intent?.id;
@@ -654,6 +728,15 @@ export class StripeProvider implements PaymentProvider {
       default:
         return { kind: 'ignored', notificationRef };
     }
+  }
+
+  /** The adjustment id Drawdown put in a refund's metadata, when the refund is this account's. */
+  private refundAdjustmentOf(metadata: Stripe.Metadata | null | undefined): string | undefined {
+    const { scope } = this.dependencies;
+    if (metadata?.drawdown_account_id !== scope.accountId || metadata.drawdown_environment !== scope.environment) {
+      return undefined;
+    }
+    return metadata.drawdown_adjustment_id;
   }
 
   /** The attempt id Drawdown put in an intent's metadata, when the intent is this account's. */
@@ -740,6 +823,15 @@ export class StripeProvider implements PaymentProvider {
         return { status: 'pending', providerPaymentRef: intent.id };
     }
   }
+}
+
+/** What a Stripe Refund's status says: `succeeded`; `failed` or `canceled` (nothing went back); else not decided. */
+function refundOutcomeOf(refund: Stripe.Refund): RefundOutcome {
+  if (refund.status === 'succeeded') return { status: 'succeeded', refundRef: refund.id };
+  if (refund.status === 'failed' || refund.status === 'canceled') {
+    return { status: 'failed', refundRef: refund.id, reason: refund.failure_reason ?? refund.status };
+  }
+  return { status: 'pending', refundRef: refund.id };
 }
 
 function unusableMethod(): BillingError {

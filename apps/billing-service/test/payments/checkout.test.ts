@@ -106,6 +106,14 @@ describe.each(ENGINES)('%s: hosted checkout', (engine) => {
     expect(cleared.entity.effective_payment_link).toBe(`${harness.sandboxUrl}/checkout`);
   });
 
+  it('refuses an update of the checkout settings that names no setting, and changes nothing', async () => {
+    const before = (await sandbox.get('/checkout-settings')).entity;
+    const empty = await sandbox.patch('/checkout-settings', {});
+    expect(empty.status, empty.text).toBe(400);
+    expect(JSON.parse(empty.text).error.code).toBe('request_body_empty');
+    expect((await sandbox.get('/checkout-settings')).entity).toEqual(before);
+  });
+
   it('takes a new customer’s email and address, recomputes the tax for it, then pays with the success card', async () => {
     const draft = await createTransaction(sandbox, { items: [{ price_id: oneOffPriceId, quantity: 1 }] });
     expect(draft.status).toBe('draft');

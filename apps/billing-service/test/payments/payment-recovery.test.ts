@@ -36,6 +36,7 @@ describe.each(ENGINES)('%s: payment recovery in the sandbox', (engine) => {
   let paddle: Paddle;
   let yearlyPriceId: string;
   let monthlyPriceId: string;
+  let weeklyPriceId: string;
 
   async function advance(days: number, renewalPayments?: 'success' | 'failure'): Promise<void> {
     const advanced = await sandbox.post('/sandbox-clock/advance', {
@@ -99,6 +100,14 @@ describe.each(ENGINES)('%s: payment recovery in the sandbox', (engine) => {
     monthlyPriceId = String(
       (await createPrice(sandbox, productId, { unit_price: { amount: '900', currency_code: 'GBP' } })).id,
     );
+    weeklyPriceId = String(
+      (
+        await createPrice(sandbox, productId, {
+          unit_price: { amount: '300', currency_code: 'GBP' },
+          billing_cycle: { interval: 'week', frequency: 1 },
+        })
+      ).id,
+    );
   });
   afterAll(() => harness.close());
 
@@ -140,6 +149,31 @@ describe.each(ENGINES)('%s: payment recovery in the sandbox', (engine) => {
     expect(await eventTypesOf(subscriptionId)).toContain('subscription.canceled');
     expect(await eventTypesOf(renewalId)).toContain('transaction.canceled');
     expect(await paymentsOf(renewalId)).toHaveLength(8);
+  });
+
+  it('cancels every renewal left past due when the first decline’s window ends, not only its own', async () => {
+    const { subscriptionId, renewalId } = await declinedRenewal(weeklyPriceId, 8);
+    // Renewals go on while the subscription is past due; each is declined and opens its own run.
+    await advance(22, 'failure');
+    const pastDue = await sandbox.get(
+      `/transactions?subscription_id=${subscriptionId}&origin=subscription_recurring&status=past_due&per_page=50`,
+    );
+    expect(pastDue.list.length, pastDue.text).toBeGreaterThan(1);
+    expect((await paddle.subscriptions.get(subscriptionId)).status).toBe('past_due');
+    // Thirty days after the first decline: the subscription and all its past-due renewals end.
+    await advance(8, 'failure');
+    expect((await paddle.subscriptions.get(subscriptionId)).status).toBe('canceled');
+    const renewals = await sandbox.get(
+      `/transactions?subscription_id=${subscriptionId}&origin=subscription_recurring&per_page=50`,
+    );
+    expect(renewals.list.map((renewal) => renewal.status)).toEqual(renewals.list.map(() => 'canceled'));
+    expect(renewals.list.map((renewal) => renewal.id)).toEqual(
+      expect.arrayContaining([renewalId, ...pastDue.list.map((renewal) => renewal.id)]),
+    );
+    // Their runs ended too: later time takes no retry of any of them.
+    const payments = await Promise.all(renewals.list.map((renewal) => paymentsOf(String(renewal.id))));
+    await advance(30, 'failure');
+    expect(await Promise.all(renewals.list.map((renewal) => paymentsOf(String(renewal.id))))).toEqual(payments);
   });
 
   it('pauses the subscription instead when the environment says so', async () => {

@@ -136,7 +136,11 @@ const adjustmentFields = {
   reason: z.string(),
   credit_applied_to_balance: z.boolean().nullable(),
   currency_code: currencyCode,
-  status: z.literal('approved').describe('Drawdown approves adjustments when they are made (no review step).'),
+  status: z
+    .enum(['pending_approval', 'approved', 'rejected'])
+    .describe(
+      "Approved when made, except a live refund sent to the account's payment provider: `pending_approval` until the provider answers, then `approved` or `rejected` (ADR 1463).",
+    ),
   items: z.array(
     z.strictObject({
       id: id('adjitm'),

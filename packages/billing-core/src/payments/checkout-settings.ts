@@ -49,7 +49,8 @@ function requireLink(context: OperationContext, link: string): void {
 
 /**
  * Sets (or with null, clears) the default payment link, and sets the dunning exhausted action;
- * a field left out keeps its value. Transactions already given a `checkout.url` keep it.
+ * a field left out keeps its value, and a body naming neither is refused (`request_body_empty`).
+ * Transactions already given a `checkout.url` keep it.
  */
 export async function updateCheckoutSettings(
   context: OperationContext,
@@ -58,6 +59,13 @@ export async function updateCheckoutSettings(
     readonly dunningExhaustedAction?: DunningExhaustedAction | undefined;
   },
 ): Promise<CheckoutSettingsView> {
+  // An empty body would change only `updated_at`: refused, not accepted and ignored.
+  if (input.defaultPaymentLink === undefined && input.dunningExhaustedAction === undefined) {
+    throw new BillingError(
+      'request_body_empty',
+      'Name at least one setting to change: default_payment_link or dunning_exhausted_action. Nothing changed.',
+    );
+  }
   if (input.defaultPaymentLink !== undefined && input.defaultPaymentLink !== null) {
     requireLink(context, input.defaultPaymentLink);
   }

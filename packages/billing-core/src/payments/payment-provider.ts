@@ -235,6 +235,20 @@ export type ProviderNotification =
       readonly refunds: readonly ProviderRefund[];
     }
   | {
+      /**
+       * A refund changed status at the provider (Stripe's `refund.updated`, `refund.failed`): only
+       * Drawdown's own refunds (ADR 1463) are acted on; the rest arrive as `payment_refunded`.
+       */
+      readonly kind: 'refund_updated';
+      readonly notificationRef: string;
+      readonly providerPaymentRef: string;
+      readonly attemptId?: string | undefined;
+      readonly refundRef: string;
+      readonly drawdownAdjustmentId: string | null;
+      readonly status: 'succeeded' | 'failed' | 'pending';
+      readonly reason: string | null;
+    }
+  | {
       /** A dispute closed (ADR 1462): `won` gives the chargeback back; `lost` and the rest change nothing. */
       readonly kind: 'dispute_closed';
       readonly notificationRef: string;
@@ -298,6 +312,37 @@ export interface AuthorisingProvider {
   release(scope: Scope, providerPaymentRef: string): Promise<AuthorisationOutcome>;
 }
 
+/** A refund Drawdown asks a provider for (ADR 1463): one adjustment, sent to one payment. */
+export interface RefundRequest {
+  readonly scope: Scope;
+  /** The `refund` adjustment (`adj_…`): the provider's idempotency key and its metadata. */
+  readonly adjustmentId: string;
+  readonly transactionId: string;
+  /** The payment refunded (Stripe: the PaymentIntent `pi_…`). */
+  readonly providerPaymentRef: string;
+  /** Lowest units, tax included. */
+  readonly amount: string;
+  readonly currencyCode: string;
+}
+
+/**
+ * What a provider says of a refund: `succeeded` (the money went back), `failed` (refused, or
+ * failed later: nothing went back), `pending` (not decided yet; a notification or the recovery
+ * step hears the rest).
+ */
+export type RefundOutcome =
+  | { readonly status: 'succeeded'; readonly refundRef: string }
+  | { readonly status: 'failed'; readonly refundRef: string | null; readonly reason: string }
+  | { readonly status: 'pending'; readonly refundRef: string };
+
+/** A provider that refunds payments it took (Stripe, ADR 1463). A thrown error means the answer was lost. */
+export interface RefundingProvider {
+  /** Refunds `amount` of the payment, keyed by the adjustment id: asked again, it never refunds twice. */
+  refund(request: RefundRequest): Promise<RefundOutcome>;
+  /** The refund made for this adjustment, found among the payment's refunds by its metadata; undefined when none was made. */
+  findRefund(scope: Scope, providerPaymentRef: string, adjustmentId: string): Promise<RefundOutcome | undefined>;
+}
+
 /** One payment provider (sandbox, Stripe, …), as the core calls it. */
 export interface PaymentProvider {
   /** `sandbox`, `stripe`: stored with every attempt and saved method. */
@@ -321,6 +366,8 @@ export interface PaymentProvider {
   readonly browser?: BrowserConfirmation | undefined;
   /** Present when the provider can hold a saved method's money and capture it later (Stripe, ADR 1426). */
   readonly authorisation?: AuthorisingProvider | undefined;
+  /** Present when refund adjustments are sent to the provider (Stripe, ADR 1463). */
+  readonly refunds?: RefundingProvider | undefined;
 }
 
 /**

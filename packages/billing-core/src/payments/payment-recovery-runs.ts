@@ -11,8 +11,8 @@
  *    subscription was canceled or paused, or whose transaction was canceled, ends `stopped`
  *    (as does a live run without a payment provider); after the last retry the window's
  *    end applies the environment's dunning exhausted action (cancel or pause the subscription,
- *    cancel the past-due transaction) and ends `exhausted`, unless a retry is still in flight
- *    (it waits for that retry's outcome).
+ *    cancel every past-due transaction of it, ending their runs) and ends `exhausted`, unless a
+ *    retry of any of them is still in flight (it waits for that retry's outcome).
  * 2. **Retry**, outside any database transaction, through the one off-session charge path
  *    (ADR 1425, trigger `scheduled`): an attempt stored under the transaction's lock (none while
  *    another is in flight), the provider called with the attempt's id as idempotency key, the
@@ -31,6 +31,7 @@ import {
 } from '../transactions/payment-recovery.js';
 import { recordPaymentInTransaction } from '../transactions/payments.js';
 import { SANDBOX_PROVIDER } from '../transactions/saved-methods.js';
+import type { Transaction } from '../transactions/transaction.js';
 import { saveTransaction } from '../transactions/transaction-changes.js';
 import { DEFAULT_DUNNING_EXHAUSTED_ACTION } from './checkout-settings.js';
 import { chargeOffSession, type OffSessionPorts } from './off-session-charges.js';
@@ -130,20 +131,32 @@ async function claimStep(
     await tx.recoveryRuns.update(context.scope, claimed);
     return { kind: 'retry', run: claimed };
   }
+  // Every past-due charge of the subscription ends with it: renewals made while it was past due
+  // have runs of their own, whose windows end later (the public API cancels a subscription's
+  // past-due transactions when it cancels or pauses it). Locked in id order after the run's own.
+  const others = await pastDueTransactionsOf(context, tx, subscription.id, transaction.id);
   // A retry still in flight (its answer lost, its webhook not yet here) may yet succeed: wait for it.
   // The attempt is stored under the transaction's lock, held here too, so the two never cross.
-  const inFlight = await tx.paymentAttempts.list(context.scope, {
-    filter: { transaction_id: [{ op: 'eq', value: transaction.id }], status: [{ op: 'in', values: IN_FLIGHT }] },
-    direction: 'asc',
-    perPage: 1,
-    countTotal: false,
-  });
-  if (inFlight.items.length > 0) return { kind: 'not_due' };
+  for (const candidate of [transaction, ...others]) {
+    const inFlight = await tx.paymentAttempts.list(context.scope, {
+      filter: { transaction_id: [{ op: 'eq', value: candidate.id }], status: [{ op: 'in', values: IN_FLIGHT }] },
+      direction: 'asc',
+      perPage: 1,
+      countTotal: false,
+    });
+    if (inFlight.items.length > 0) return { kind: 'not_due' };
+  }
   // The window ended and nothing was recovered: the environment's dunning exhausted action.
   const settings = await tx.checkoutSettings.findById(context.scope, 'checkout');
   const action = settings?.dunningExhaustedAction ?? DEFAULT_DUNNING_EXHAUSTED_ACTION;
-  // The past-due charge is canceled, so nobody pays it after the subscription ended (or on resume).
+  // The past-due charges are canceled, so nobody pays them after the subscription ended (or on resume),
+  // and their own runs end with them.
   await saveTransaction(context, tx, transaction, { ...transaction, status: 'canceled', updatedAt: at });
+  for (const other of others) {
+    await saveTransaction(context, tx, other, { ...other, status: 'canceled', updatedAt: at });
+    const otherRun = await tx.recoveryRuns.findByIdForUpdate(context.scope, other.id);
+    if (otherRun?.status === 'scheduled') await endRun(context, tx, otherRun, 'stopped', at);
+  }
   if (action === 'subscription_paused') {
     await saveChange(context, tx, {
       before: subscription,
@@ -155,6 +168,38 @@ async function claimStep(
     await saveCancellation(context, tx, subscription, at);
   }
   return endRun(context, tx, run, 'exhausted', at);
+}
+
+/** The subscription's other past-due transactions, each locked, in id order. */
+async function pastDueTransactionsOf(
+  context: OperationContext,
+  tx: Repositories,
+  subscriptionId: string,
+  except: string,
+): Promise<Transaction[]> {
+  const ids: string[] = [];
+  let after: string | undefined;
+  for (;;) {
+    const page = await tx.transactions.list(context.scope, {
+      filter: {
+        subscription_id: [{ op: 'eq', value: subscriptionId }],
+        status: [{ op: 'eq', value: 'past_due' }],
+      },
+      direction: 'asc',
+      perPage: 100,
+      after,
+      countTotal: false,
+    });
+    for (const transaction of page.items) if (transaction.id !== except) ids.push(transaction.id);
+    if (!page.hasMore) break;
+    after = page.items.at(-1)?.id;
+  }
+  const locked: Transaction[] = [];
+  for (const id of ids.sort()) {
+    const transaction = await tx.transactions.findByIdForUpdate(context.scope, id);
+    if (transaction?.status === 'past_due') locked.push(transaction);
+  }
+  return locked;
 }
 
 /** One retry, claimed: the off-session path, or the sandbox's simulated card. */

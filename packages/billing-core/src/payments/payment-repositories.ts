@@ -7,6 +7,7 @@ import type { Collection } from '../shared/collection.js';
 import type { Environment, Scope } from '../shared/scope.js';
 import type { PaymentMethod, PaymentMethodColumn } from '../transactions/saved-methods.js';
 import type { PaymentAttempt, PaymentAttemptColumn } from './payment-attempt.js';
+import type { ProviderRefundRepository } from './provider-refunds.js';
 import type { SandboxPayment } from './sandbox-provider.js';
 
 export interface PaymentAttemptRepository extends Collection<PaymentAttempt, PaymentAttemptColumn> {
@@ -41,4 +42,6 @@ export interface PaymentRepositories {
   readonly paymentAttempts: PaymentAttemptRepository;
   readonly sandboxPayments: Collection<SandboxPayment, SandboxPaymentColumn>;
   readonly checkoutSettings: Collection<CheckoutSettings, 'id'>;
+  /** Refunds of provider payments: Drawdown's own, sent to the provider, and those made at it (ADR 1463). */
+  readonly providerRefunds: ProviderRefundRepository;
 }

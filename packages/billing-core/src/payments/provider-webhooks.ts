@@ -6,7 +6,8 @@
  * transaction as its effect, so a replayed webhook changes nothing. A payment's success or
  * decline goes to the attempt its reference names (the first final outcome wins, ADR 1410);
  * a dispute becomes a `chargeback` adjustment of the transaction paid, a refund made at the
- * provider a `refund` adjustment (ADR 1461). A notification for a
+ * provider a `refund` adjustment (ADR 1461), and the answer about a refund Drawdown asked for
+ * decides its pending adjustment (ADR 1463). A notification for a
  * payment this account never started is answered and ignored (`unknown_payment`).
  */
 import { BillingError } from '../shared/billing-error.js';
@@ -23,6 +24,7 @@ import type {
   PaymentProviders,
   ProviderNotification,
 } from './payment-provider.js';
+import { recordRefundMadeAtProvider, settleProviderRefund } from './provider-refunds.js';
 import type { NotificationOutcome } from './provider-settings.js';
 
 /** The attempt a provider's payment reference names, wherever it is. */
@@ -112,9 +114,26 @@ export async function receiveProviderNotification(
     if (!(await tx.providerNotifications.record(scope, provider.name, { ...log, outcome: 'applied' }, now))) {
       return 'duplicate';
     }
+    if (notification.kind === 'refund_updated') {
+      // Drawdown's own refund decided at the provider (ADR 1463); any other refund arrives as `charge.refunded`.
+      const settled =
+        notification.drawdownAdjustmentId !== null &&
+        (await settleProviderRefund(
+          context,
+          tx,
+          notification.drawdownAdjustmentId,
+          notification.status === 'failed'
+            ? { status: 'failed', refundRef: notification.refundRef, reason: notification.reason ?? 'failed' }
+            : { status: notification.status, refundRef: notification.refundRef },
+          hooks,
+          notification.providerPaymentRef,
+        ));
+      if (settled) return 'applied';
+      await tx.providerNotifications.settle(scope, provider.name, notificationRef, 'ignored');
+      return 'ignored';
+    }
     if (notification.kind === 'payment_refunded') {
-      if (await recordProviderRefunds(context, tx, provider.name, found.transactionId, notification, now))
-        return 'applied';
+      if (await recordProviderRefunds(context, tx, provider.name, found, notification, now, hooks)) return 'applied';
       await tx.providerNotifications.settle(scope, provider.name, notificationRef, 'ignored');
       return 'ignored';
     }
@@ -193,20 +212,40 @@ async function recordChargeback(
  * Refunds made at the provider (ADR 1461), each recorded once as an approved `refund` adjustment
  * of the transaction it paid: `full` when it takes all that remains, else `partial`, spread over
  * the lines in proportion to what remains of each. A refund is recorded under its own reference in
- * the notification log (so a later notification listing it again adds nothing); Drawdown's own
- * refunds (their adjustment id in the metadata) are its echo and are skipped. False when nothing new.
+ * the notification log (so a later notification listing it again adds nothing). Drawdown's own
+ * refunds (their adjustment id in the metadata) are never recorded again: a succeeded one approves
+ * its adjustment if it is still pending (ADR 1463). False when nothing new.
  */
 async function recordProviderRefunds(
   context: OperationContext,
   tx: Repositories,
   provider: string,
-  transactionId: string,
+  found: FoundAttempt,
   notification: Extract<ProviderNotification, { kind: 'payment_refunded' }>,
   now: string,
+  hooks: TransactionHooks,
 ): Promise<boolean> {
+  const { transactionId } = found;
   let recorded = false;
-  for (const refund of notification.refunds) {
-    if (refund.drawdownAdjustmentId !== null) continue;
+  // Drawdown's own first: deciding one locks its refund record, then the transaction, the order the
+  // API's answer takes too (ADR 1463); the dashboard's refunds then lock only the transaction.
+  const ownFirst = [...notification.refunds].sort(
+    (a, b) => Number(a.drawdownAdjustmentId === null) - Number(b.drawdownAdjustmentId === null),
+  );
+  for (const refund of ownFirst) {
+    if (refund.drawdownAdjustmentId !== null) {
+      // Drawdown's own refund (ADR 1463): its succeeding approves the adjustment, if nothing did yet.
+      const settled = await settleProviderRefund(
+        context,
+        tx,
+        refund.drawdownAdjustmentId,
+        { status: 'succeeded', refundRef: refund.refundRef },
+        hooks,
+        notification.providerPaymentRef,
+      );
+      recorded ||= settled;
+      continue;
+    }
     const amount = BigInt(refund.amount);
     if (amount <= 0n) continue;
     const transaction = await tx.transactions.findByIdForUpdate(context.scope, transactionId);
@@ -223,10 +262,16 @@ async function recordProviderRefunds(
     const remaining = await remainingOf(context, tx, transactionId);
     const left = remaining.reduce((sum, line) => sum + line.total, 0n);
     if (left <= 0n) continue;
+    let adjustment: Adjustment;
     if (amount >= left) {
-      await createAdjustmentInTransaction(context, tx, { action: 'refund', transactionId, type: 'full', reason });
+      adjustment = await createAdjustmentInTransaction(context, tx, {
+        action: 'refund',
+        transactionId,
+        type: 'full',
+        reason,
+      });
     } else {
-      await createAdjustmentInTransaction(context, tx, {
+      adjustment = await createAdjustmentInTransaction(context, tx, {
         action: 'refund',
         transactionId,
         type: 'partial',
@@ -238,6 +283,15 @@ async function recordProviderRefunds(
         })),
       });
     }
+    // Beside its adjustment, so what is left to refund of this payment counts it (ADR 1463).
+    await recordRefundMadeAtProvider(
+      context,
+      tx,
+      provider,
+      adjustment,
+      { attemptId: found.attemptId, providerPaymentRef: notification.providerPaymentRef },
+      refund.refundRef,
+    );
     recorded = true;
   }
   return recorded;
@@ -261,6 +315,7 @@ async function remainingOf(
       after,
     });
     for (const adjustment of page.items) {
+      if (adjustment.status === 'rejected') continue;
       const sign = adjustmentSign(adjustment.action);
       for (const item of adjustment.items) {
         const total = left.get(item.itemId);

@@ -11,6 +11,7 @@ export const ERROR_CODES = {
   bad_request: 'The request could not be read: malformed JSON, a wrong content type, or a bad path.',
   invalid_field: 'One or more fields failed validation; `errors[]` names each field.',
   request_body_too_large: 'The request body is larger than the service accepts.',
+  request_body_empty: 'The body of an update names no field to change; nothing changed.',
   not_found: 'The addressed entity does not exist in this account and environment.',
   method_not_allowed: 'The path exists but does not accept this HTTP method.',
   field_not_supported:
@@ -159,6 +160,10 @@ export const ERROR_CODES = {
     'The adjustment has no credit note: its transaction has no invoice, or the adjustment is not approved.',
   adjustment_amount_above_remaining:
     'The adjustment asks for more than remains to adjust on the line, or (for a credit) more than the balance due.',
+  adjustment_pending_refund_request:
+    "A refund of the transaction awaits the payment provider's answer: no further adjustment until it is approved or rejected.",
+  adjustment_refund_spans_payments:
+    "The refund cannot be sent to one payment the account's payment provider took for the transaction (it paid less, or paid it in parts): refund at most what one payment has left.",
 
   // Simulations
   simulation_destination_not_found:

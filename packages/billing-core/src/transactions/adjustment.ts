@@ -4,7 +4,8 @@
  * lowers what an unpaid invoice still owes (its `credit` total rises, so grand total and
  * balance fall) or, on a completed transaction, is credit granted after payment; a `refund`
  * returns money on a completed transaction. Both lower `adjusted_totals`; neither touches
- * usage balances. Drawdown records adjustments approved at once: it moves no money itself.
+ * usage balances. Drawdown records adjustments approved at once, except a refund it sends to the
+ * live account's payment provider, which waits for the provider's answer (ADR 1463).
  * A `chargeback` is never asked for through the API: it records a payment the cardholder
  * disputed, as the payment provider reported it (ADR 1422); a `chargeback_reverse` gives back a
  * chargeback the seller won, and a `chargeback_warning` records an early fraud warning, which
@@ -29,6 +30,7 @@ export function adjustmentSign(action: AdjustmentAction): bigint {
   return 1n;
 }
 export type AdjustmentType = 'full' | 'partial';
+export type AdjustmentStatus = 'pending_approval' | 'approved' | 'rejected';
 
 export interface AdjustmentItemTotals {
   readonly subtotal: string;
@@ -68,7 +70,11 @@ export interface Adjustment {
   /** True when a credit went to a completed transaction (nothing was left to owe). */
   readonly creditAppliedToBalance: boolean | null;
   readonly currencyCode: string;
-  readonly status: 'approved';
+  /**
+   * `approved` at once, except a refund sent to the account's payment provider (ADR 1463):
+   * `pending_approval` until the provider answers, then `approved` or `rejected`.
+   */
+  readonly status: AdjustmentStatus;
   readonly items: readonly AdjustmentItem[];
   readonly totals: AdjustmentTotals;
   readonly payoutTotals: null;

@@ -76,6 +76,8 @@ async function remainingByLine(
       after,
     });
     for (const adjustment of page.items) {
+      // A rejected refund gave nothing back; a pending one holds its amounts until it is decided (ADR 1463).
+      if (adjustment.status === 'rejected') continue;
       const sign = adjustmentSign(adjustment.action);
       for (const item of adjustment.items) {
         const line = remaining.get(item.itemId);
@@ -97,12 +99,45 @@ function amountAbove(detail: string): BillingError {
   return new BillingError('adjustment_amount_above_remaining', detail);
 }
 
+/**
+ * How `POST /adjustments` makes one. `pendingRefund`, for a refund the account's payment provider
+ * must make (ADR 1463): the callback (in the same database transaction) records what the provider
+ * will be asked, or refuses the refund, and says whether it goes to the provider; if so the
+ * adjustment is stored `pending_approval` and the transaction's totals wait for its approval.
+ */
+export interface AdjustmentRequestOptions {
+  /** True when the refund is sent to the provider (then pending); false when it is recorded as before. */
+  readonly pendingRefund?:
+    | ((tx: Repositories, transaction: Transaction, adjustment: Adjustment) => Promise<boolean>)
+    | undefined;
+}
+
 export async function createAdjustment(
   context: OperationContext,
   input: CreateAdjustmentInput,
   hooks: TransactionHooks,
+  options: AdjustmentRequestOptions = {},
 ): Promise<Adjustment> {
-  return context.store.transaction((tx) => createAdjustmentInTransaction(context, tx, input, hooks));
+  return context.store.transaction(async (tx) => {
+    // The public API refuses any adjustment while a refund of the transaction awaits its approval;
+    // read under the transaction's row lock, so two requests never both pass it.
+    await tx.transactions.findByIdForUpdate(context.scope, input.transactionId);
+    const pending = await tx.adjustments.list(context.scope, {
+      filter: {
+        transaction_id: [{ op: 'eq', value: input.transactionId }],
+        status: [{ op: 'eq', value: 'pending_approval' }],
+      },
+      perPage: 1,
+      direction: 'asc',
+    });
+    if (pending.items.length > 0) {
+      throw new BillingError(
+        'adjustment_pending_refund_request',
+        `Refund ${pending.items[0]?.id} of transaction ${input.transactionId} awaits the payment provider's answer: no further adjustment until it is approved or rejected.`,
+      );
+    }
+    return createAdjustmentInTransaction(context, tx, input, hooks, options);
+  });
 }
 
 /** `createAdjustment` inside the caller's database transaction (a provider's dispute records its chargeback with its own record). */
@@ -111,6 +146,7 @@ export async function createAdjustmentInTransaction(
   tx: Repositories,
   input: CreateAdjustmentInput,
   hooks: TransactionHooks = NO_HOOKS,
+  options: AdjustmentRequestOptions = {},
 ): Promise<Adjustment> {
   const type = input.type ?? 'partial';
   if (type === 'partial' && (input.items === undefined || input.items.length === 0)) {
@@ -175,7 +211,7 @@ export async function createAdjustmentInTransaction(
     throw amountAbove(`A credit can cover at most the balance still due, ${balance}; ${sum.total} was asked.`);
   }
   const now = nowTimestamp(context);
-  const adjustment: Adjustment = {
+  const built: Adjustment = {
     id: context.ids.newId('adj'),
     action: input.action,
     type,
@@ -201,11 +237,59 @@ export async function createAdjustmentInTransaction(
     createdAt: now,
     updatedAt: now,
   };
+  const sent =
+    input.action === 'refund' && options.pendingRefund && (await options.pendingRefund(tx, transaction, built));
+  const adjustment: Adjustment = sent ? { ...built, status: 'pending_approval' } : built;
   await tx.adjustments.insert(context.scope, adjustment);
-  await tx.metricRollups.add(context.scope, adjustmentMetricDeltas(adjustment, now));
+  if (sent) {
+    // The provider decides (ADR 1463): totals, metrics and credit notes wait for the approval.
+    await recordEvent(context, tx, 'adjustment.created', 'adjustment', adjustment);
+    return adjustment;
+  }
   await recordEvent(context, tx, 'adjustment.created', 'adjustment', adjustment);
+  await applyApprovedAdjustment(context, tx, transaction, adjustment, hooks);
+  return adjustment;
+}
+
+/**
+ * A pending refund the provider decided (ADR 1463), inside the caller's database transaction:
+ * `approved` applies it as an adjustment approved at once would have been (the transaction's
+ * adjusted totals, metrics; its credit note becomes available); `rejected` changes nothing else.
+ * Either way `adjustment.updated` is recorded. False when it was no longer pending.
+ */
+export async function decidePendingAdjustment(
+  context: OperationContext,
+  tx: Repositories,
+  adjustmentId: string,
+  status: 'approved' | 'rejected',
+  hooks: TransactionHooks = NO_HOOKS,
+): Promise<Adjustment | undefined> {
+  const pending = await tx.adjustments.findByIdForUpdate(context.scope, adjustmentId);
+  if (pending?.status !== 'pending_approval') return undefined;
+  const transaction = await tx.transactions.findByIdForUpdate(context.scope, pending.transactionId);
+  if (!transaction) return undefined;
+  const decided: Adjustment = { ...pending, status, updatedAt: nowTimestamp(context) };
+  await tx.adjustments.update(context.scope, decided);
+  await recordEvent(context, tx, 'adjustment.updated', 'adjustment', decided);
+  if (status === 'approved') await applyApprovedAdjustment(context, tx, transaction, decided, hooks);
+  return decided;
+}
+
+/** What an approved adjustment does to its transaction (read and locked by the caller) and the metrics. */
+async function applyApprovedAdjustment(
+  context: OperationContext,
+  tx: Repositories,
+  transaction: Transaction,
+  adjustment: Adjustment,
+  hooks: TransactionHooks,
+): Promise<void> {
+  const now = adjustment.updatedAt;
+  await tx.metricRollups.add(context.scope, adjustmentMetricDeltas(adjustment, now));
   // An early fraud warning moves no money: the transaction's totals stay as they are (ADR 1462).
-  if (input.action === 'chargeback_warning') return adjustment;
+  if (adjustment.action === 'chargeback_warning') return;
+  const sum = { tax: BigInt(adjustment.totals.tax), total: BigInt(adjustment.totals.total) };
+  const unpaid = transaction.status !== 'completed';
+  const input = { action: adjustment.action };
 
   const { lines, settlement } = decompose(transaction);
   const credited = unpaid && input.action === 'credit';
@@ -246,7 +330,6 @@ export async function createAdjustmentInTransaction(
   } else {
     await saveTransaction(context, tx, transaction, adjusted);
   }
-  return adjustment;
 }
 
 /**

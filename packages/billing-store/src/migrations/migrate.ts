@@ -27,6 +27,7 @@ import { subscriptionFilterColumns } from './0180-subscription-filter-columns.js
 import { compactUsageIdempotency } from './0200-compact-usage-idempotency.js';
 import { paymentRecovery } from './0210-payment-recovery.js';
 import { taxIdChecks } from './0220-tax-id-checks.js';
+import { providerRefunds } from './0230-provider-refunds.js';
 import type { Migration } from './migration.js';
 
 export const MIGRATIONS: readonly Migration[] = [
@@ -53,6 +54,7 @@ export const MIGRATIONS: readonly Migration[] = [
   taxIdChecks,
   paymentRecovery,
   compactUsageIdempotency,
+  providerRefunds,
 ];
 
 const MIGRATION_LOCK_KEY = 4_172_031_985;

@@ -14,6 +14,9 @@ import type {
   PaymentAttemptRepository,
   PaymentMethod,
   PaymentMethodColumn,
+  ProviderRefundColumn,
+  ProviderRefundRecord,
+  ProviderRefundRepository,
   RecoveryRun,
   RecoveryRunColumn,
   RecoveryRunRepository,
@@ -122,6 +125,34 @@ export class SqlPaymentAttemptRepository implements PaymentAttemptRepository {
     const rows = await this.executor.all<{ account_id: string }>(
       `select distinct account_id from payment_attempts
         where environment = ? and status in ('processing', 'requires_action') order by account_id`,
+      [environment],
+    );
+    return rows.map((row) => row.account_id);
+  }
+}
+
+const providerRefundsTable: DocumentTableSpec<ProviderRefundRecord, ProviderRefundColumn> = {
+  table: 'provider_refunds',
+  columns: {
+    transaction_id: (refund) => refund.transactionId,
+    status: (refund) => refund.status,
+    provider_payment_ref: (refund) => refund.providerPaymentRef,
+  },
+};
+
+/** Refunds of provider payments (ADR 1463): documents, with the recovery step's cross-account lookup. */
+export class SqlProviderRefundRepository
+  extends DocumentCollection<ProviderRefundRecord, ProviderRefundColumn>
+  implements ProviderRefundRepository
+{
+  constructor(private readonly sql: SqlExecutor) {
+    super(sql, providerRefundsTable);
+  }
+
+  async findProcessingAccounts(environment: Environment): Promise<string[]> {
+    // The partial index of processing refunds holds exactly these rows.
+    const rows = await this.sql.all<{ account_id: string }>(
+      `select distinct account_id from provider_refunds where environment = ? and status = 'processing' order by account_id`,
       [environment],
     );
     return rows.map((row) => row.account_id);

@@ -3,7 +3,8 @@
  * A local HTTP server speaking Stripe's documented wire format, for the Stripe provider's tests:
  * the real `stripe` client talks to it over loopback (its `host`, `port` and `protocol` options).
  * Only the endpoints the provider uses: customers, PaymentIntents (with `capture_method=manual`,
- * capture and cancel), SetupIntents and PaymentMethods. Requests are form-encoded with bracketed keys (`metadata[key]=…`), answers
+ * capture and cancel), SetupIntents, PaymentMethods and Refunds (create by PaymentIntent or
+ * charge, retrieve, list by charge or PaymentIntent; refused as Stripe refuses them). Requests are form-encoded with bracketed keys (`metadata[key]=…`), answers
  * are Stripe's JSON objects and error envelopes (`{error: {type, code, decline_code, message,
  * payment_intent, …}}`, 402 for card errors), `Idempotency-Key` replays the first answer, and
  * webhooks go out as Stripe sends them: a JSON event signed in `Stripe-Signature`
@@ -118,6 +119,13 @@ export interface FakeStripe {
    * `refunded`, and `charge.refunded`. Refunds are listed at `GET /v1/refunds?charge=…`.
    */
   refund(paymentIntentId: string, amount?: number, metadata?: Record<string, string>): Promise<Json>;
+  /**
+   * While on, refunds made through the API (`POST /v1/refunds`) stay `pending` until
+   * `settleRefund` decides them, as a bank's slower refunds do at Stripe.
+   */
+  holdRefunds(on: boolean): void;
+  /** A pending refund ends: `succeeded` (`charge.refunded`, `refund.updated`) or `failed` (`refund.failed`, `refund.updated`). */
+  settleRefund(refundId: string, status: 'succeeded' | 'failed'): Promise<Json>;
   /** A dispute ends: `won` or `lost` (`charge.dispute.closed`). */
   closeDispute(disputeId: string, status: 'won' | 'lost'): Promise<Json>;
   /** The card issuer warns of likely fraud on a PaymentIntent's charge: `radar.early_fraud_warning.created`. */
@@ -234,6 +242,7 @@ export async function startFakeStripe(options: FakeStripeOptions): Promise<FakeS
   let webhookUrl: string | undefined;
   let baseUrl = '';
   let answersToLose = 0;
+  let refundsHeld = false;
   const faults = new Set<{ readonly kind: 'lose_answer' | 'server_error'; readonly path: RegExp; hits: number }>();
   const hooks = new Set<{ readonly path: RegExp; readonly hook: () => Promise<void> }>();
   const faultFor = (method: string, path: string) =>
@@ -558,6 +567,55 @@ export async function startFakeStripe(options: FakeStripeOptions): Promise<FakeS
     return intent;
   }
 
+  /**
+   * A Refund of (part of) a captured charge, as Stripe makes one: refused when the charge is
+   * refunded already (`charge_already_refunded`) or the amount is above what is left
+   * (`amount_too_large`); `succeeded` at once (`charge.refunded`) unless refunds are held.
+   */
+  function makeRefund(
+    charge: Json,
+    amount: number | undefined,
+    metadata: Record<string, string>,
+    idempotencyKey: string | null,
+  ): Json {
+    const refunded = Number(charge.amount_refunded ?? 0);
+    const left = Number(charge.amount) - refunded;
+    if (left <= 0) {
+      throw invalidRequest(
+        `Charge ${String(charge.id)} has already been refunded.`,
+        undefined,
+        'charge_already_refunded',
+      );
+    }
+    const value = amount ?? left;
+    if (value > left) {
+      throw invalidRequest(
+        `Refund amount (${value}) is greater than unrefunded amount on charge (${left})`,
+        'amount',
+        'amount_too_large',
+      );
+    }
+    const refund = save({
+      id: newId('re_'),
+      object: 'refund',
+      amount: value,
+      charge: charge.id,
+      currency: charge.currency,
+      created: now(),
+      failure_reason: null,
+      metadata,
+      payment_intent: charge.payment_intent,
+      reason: null,
+      status: refundsHeld ? 'pending' : 'succeeded',
+    });
+    // Pending refunds count in `amount_refunded` too; a failed one gives its amount back.
+    Object.assign(charge, { amount_refunded: refunded + value, refunded: refunded + value === Number(charge.amount) });
+    save(charge);
+    emit('refund.created', refund, idempotencyKey);
+    if (refund.status === 'succeeded') emit('charge.refunded', charge, idempotencyKey);
+    return refund;
+  }
+
   function handle(method: string, path: string, params: Json, idempotencyKey: string | null): Json {
     const parts = path.split('/').filter(Boolean);
     const [version, resource, id, action] = parts;
@@ -726,11 +784,43 @@ export async function startFakeStripe(options: FakeStripeOptions): Promise<FakeS
       }
     }
     if (resource === 'refunds' && method === 'GET' && id === undefined) {
-      const charge = requireObject(params.charge, 'ch_', 'charge', 'charge');
+      // Either filter, as Stripe documents; newest first, one page (tests never make 100).
+      const charge = params.charge === undefined ? undefined : requireObject(params.charge, 'ch_', 'charge', 'charge');
+      const intent =
+        params.payment_intent === undefined
+          ? undefined
+          : requireObject(params.payment_intent, 'pi_', 'payment_intent', 'payment_intent');
       const data = [...store.values()]
-        .filter((object) => object.object === 'refund' && object.charge === charge.id)
+        .filter(
+          (object) =>
+            object.object === 'refund' &&
+            (charge === undefined || object.charge === charge.id) &&
+            (intent === undefined || object.payment_intent === intent.id),
+        )
         .reverse();
       return { object: 'list', data, has_more: false, url: '/v1/refunds' };
+    }
+    if (resource === 'refunds' && method === 'GET' && id) return requireObject(id, 're_', 'refund', 'refund');
+    if (resource === 'refunds' && method === 'POST' && id === undefined) {
+      const intent =
+        params.payment_intent !== undefined
+          ? requireObject(params.payment_intent, 'pi_', 'payment_intent', 'payment_intent')
+          : undefined;
+      const charge = intent
+        ? store.get(String(intent.latest_charge))
+        : requireObject(params.charge, 'ch_', 'charge', 'charge');
+      if (!charge || charge.captured !== true) {
+        throw invalidRequest(
+          'This charge has not been captured and cannot be refunded.',
+          undefined,
+          'charge_not_captured',
+        );
+      }
+      const amount = params.amount === undefined ? undefined : Number(params.amount);
+      if (amount !== undefined && (!Number.isSafeInteger(amount) || amount < 1 || String(amount) !== params.amount)) {
+        throw invalidRequest('Invalid integer: amount', 'amount');
+      }
+      return makeRefund(charge, amount, (params.metadata as Record<string, string> | undefined) ?? {}, idempotencyKey);
     }
     if (resource === 'payment_methods' && id) {
       const paymentMethod = requireObject(id, 'pm_', 'PaymentMethod', 'payment_method');
@@ -968,28 +1058,35 @@ export async function startFakeStripe(options: FakeStripeOptions): Promise<FakeS
       const intent = store.get(paymentIntentId);
       const charge = intent ? store.get(String(intent.latest_charge)) : undefined;
       if (intent?.status !== 'succeeded' || !charge) throw new Error(`${paymentIntentId} has no charge to refund`);
-      const refunded = Number(charge.amount_refunded ?? 0);
-      const value = amount ?? Number(charge.amount) - refunded;
-      if (value <= 0 || refunded + value > Number(charge.amount))
-        throw new Error(`cannot refund ${value} of ${charge.id}`);
-      const refund = save({
-        id: newId('re_'),
-        object: 'refund',
-        amount: value,
-        charge: charge.id,
-        currency: charge.currency,
-        created: now(),
-        metadata,
-        payment_intent: intent.id,
-        reason: null,
-        status: 'succeeded',
-      });
-      Object.assign(charge, {
-        amount_refunded: refunded + value,
-        refunded: refunded + value === Number(charge.amount),
-      });
-      save(charge);
+      const held = refundsHeld;
+      refundsHeld = false;
+      try {
+        return makeRefund(charge, amount, metadata, null);
+      } finally {
+        refundsHeld = held;
+      }
+    },
+    holdRefunds: (on) => {
+      refundsHeld = on;
+    },
+    settleRefund: async (refundId, status) => {
+      const refund = store.get(refundId);
+      if (refund?.status !== 'pending') throw new Error(`${refundId} is not a pending refund`);
+      const charge = store.get(String(refund.charge)) as Json;
+      if (status === 'failed') {
+        const refunded = Number(charge.amount_refunded) - Number(refund.amount);
+        Object.assign(charge, { amount_refunded: refunded, refunded: false });
+        save(charge);
+        Object.assign(refund, { status: 'failed', failure_reason: 'lost_or_stolen_card' });
+        save(refund);
+        emit('refund.failed', refund);
+        emit('refund.updated', refund);
+        return refund;
+      }
+      Object.assign(refund, { status: 'succeeded' });
+      save(refund);
       emit('charge.refunded', charge);
+      emit('refund.updated', refund);
       return refund;
     },
     redeliver: (eventId) => {
