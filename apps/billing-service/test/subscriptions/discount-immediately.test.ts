@@ -194,6 +194,40 @@ describe.each(ENGINES)('%s: subscription discounts from now, and on immediate ch
     expect((await base.paddle.discounts.get(discount.id)).timesUsed).toBe(1);
   });
 
+  it('a next-period change’s prorated line takes its share of the renewal’s discount, as its preview shows', async () => {
+    const base = await newChangeWorld(harness);
+    const discount = await base.paddle.discounts.create({
+      description: '10% off for good',
+      type: 'percentage',
+      amount: '10',
+      recur: true,
+    });
+    const monthly = await base.price('3000');
+    const subscriptionId = await base.subscribe([{ priceId: monthly, quantity: 1 }], { discount_id: discount.id });
+    await base.advance(15 * DAY_SECONDS);
+    const request = {
+      items: [{ priceId: monthly, quantity: 2 }],
+      prorationBillingMode: 'prorated_next_billing_period' as const,
+    };
+    const preview = await base.paddle.subscriptions.previewUpdate(subscriptionId, request);
+    // 1 April: 2 × 3000 less 600, and the +1 line's 1548 less 16/31 of 300 = 155.
+    expect(preview.nextTransaction?.details.totals).toMatchObject({
+      subtotal: '7548',
+      discount: '755',
+      total: '6793',
+    });
+    expect(preview.recurringTransactionDetails?.totals).toMatchObject({ discount: '600', total: '5400' });
+    await base.paddle.subscriptions.update(subscriptionId, request);
+    expect(await base.transactionsOf(subscriptionId, 'subscription_update')).toEqual([]);
+    await base.advance(MONTH_END);
+    const [renewal] = await base.transactionsOf(subscriptionId, 'subscription_recurring');
+    expect(lines(renewal)).toEqual([
+      [monthly, 2, '600', '5400'],
+      [monthly, 1, '155', '1393'],
+    ]);
+    expect(totals(renewal)).toMatchObject({ subtotal: '7548', discount: '755', total: '6793' });
+  });
+
   it('immediately with no immediate charge: the period still counts, and a later change in it takes the discount', async () => {
     const w = await world();
     const discount = await w.paddle.discounts.create({
@@ -305,6 +339,13 @@ describe.each(ENGINES)('%s: subscription discounts from now, and on immediate ch
       recur: true,
       usageLimit: 1,
     });
+    const archived = await w.paddle.discounts.create({
+      description: 'Withdrawn',
+      type: 'percentage',
+      amount: '5',
+      recur: true,
+    });
+    expect((await w.api.patch(`/discounts/${archived.id}`, { status: 'archived' })).status).toBe(200);
     const first = await w.subscribe([{ priceId: w.monthly, quantity: 1 }]);
     await w.paddle.subscriptions.update(first, { discount: { id: once.id, effectiveFrom: 'next_billing_period' } });
 
@@ -313,6 +354,7 @@ describe.each(ENGINES)('%s: subscription discounts from now, and on immediate ch
     const cases: [string, string, number][] = [
       [foreign.id, 'transaction_discount_not_found', 400],
       [expired.id, 'discount_expired', 400],
+      [archived.id, 'entity_archived', 400],
       [euros.id, 'subscription_invalid_discount_currency', 400],
       [elsewhere.id, 'subscription_discount_not_valid_for_items', 400],
       [once.id, 'discount_usage_limit_exceeded', 400],
