@@ -228,6 +228,37 @@ describe.each(ENGINES)('%s: subscription discounts from now, and on immediate ch
     expect(totals(renewal)).toMatchObject({ subtotal: '7548', discount: '755', total: '6793' });
   });
 
+  it('a one-time charge billed now takes the subscription’s discount, as its preview shows', async () => {
+    const base = await newChangeWorld(harness);
+    const discount = await base.paddle.discounts.create({
+      description: '10% off for good',
+      type: 'percentage',
+      amount: '10',
+      recur: true,
+    });
+    const monthly = await base.price('3000');
+    const setup = await base.api.post('/prices', {
+      product_id: await createProduct(base.api, { name: 'Onboarding' }),
+      description: 'Onboarding session',
+      unit_price: { amount: '1500', currency_code: 'USD' },
+    });
+    expect(setup.status, setup.text).toBe(201);
+    const subscriptionId = await base.subscribe([{ priceId: monthly, quantity: 1 }], { discount_id: discount.id });
+    const request = { effectiveFrom: 'immediately' as const, items: [{ priceId: setup.id, quantity: 2 }] };
+    const preview = await base.paddle.subscriptions.previewOneTimeCharge(subscriptionId, request);
+    // 2 × 1500 less 10 %: one-off lines are not prorated.
+    expect(preview.immediateTransaction?.details.totals).toMatchObject({
+      subtotal: '3000',
+      discount: '300',
+      total: '2700',
+    });
+    await base.paddle.subscriptions.createOneTimeCharge(subscriptionId, request);
+    const [charge] = await base.transactionsOf(subscriptionId, 'subscription_charge');
+    expect(charge).toMatchObject({ status: 'completed', discount_id: discount.id });
+    expect(totals(charge)).toMatchObject({ subtotal: '3000', discount: '300', total: '2700' });
+    expect((await base.paddle.discounts.get(discount.id)).timesUsed).toBe(1);
+  });
+
   it('immediately with no immediate charge: the period still counts, and a later change in it takes the discount', async () => {
     const w = await world();
     const discount = await w.paddle.discounts.create({
