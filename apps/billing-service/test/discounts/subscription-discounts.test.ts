@@ -2,7 +2,7 @@
  * Discounts on subscriptions, on both engines: a recurring discount from the checkout applies to
  * as many renewals as it recurs for, counted once per period even when two clock advances race;
  * `PATCH /subscriptions/{id}` sets one from the next billing period (the official SDK's
- * `discount`), removes one, and refuses `immediately` with a specific code.
+ * `discount`) and removes one. `immediately` is in `subscriptions/discount-immediately.test.ts`.
  */
 import { type BillingHarness, ENGINES, startBillingHarness } from '@drawdown/testkit';
 import type { Paddle } from '@paddle/paddle-node-sdk';
@@ -82,7 +82,7 @@ describe.each(ENGINES)('%s: subscription discounts', (engine) => {
     expect(await renewalDiscounts(subscriptionId)).toEqual(['2500', '0']);
   });
 
-  it('sets a discount from the next billing period with the SDK, removes it, and refuses immediately', async () => {
+  it('sets a discount from the next billing period with the SDK, and removes it', async () => {
     const subscriptionId = await subscribe({});
     const discount = await paddle.discounts.create({
       description: 'Ten off, one period',
@@ -93,11 +93,6 @@ describe.each(ENGINES)('%s: subscription discounts', (engine) => {
       maximumRecurringIntervals: 1,
       usageLimit: 5,
     });
-    const refused = await sandbox.patch(`/subscriptions/${subscriptionId}`, {
-      discount: { id: discount.id, effective_from: 'immediately' },
-    });
-    expect(refused.body.error?.code).toBe('subscription_discount_immediately_not_supported');
-
     const updated = await paddle.subscriptions.update(subscriptionId, {
       discount: { id: discount.id, effectiveFrom: 'next_billing_period' },
     });

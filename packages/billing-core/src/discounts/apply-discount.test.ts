@@ -69,4 +69,15 @@ describe('discountLines', () => {
       'transaction_discount_not_eligible',
     );
   });
+
+  it('gives back from a credit line what the same charge line took (ADR 1013)', () => {
+    // A percentage rounds the same way either side of zero, so a change and its reversal net to nothing.
+    expect(discountLines(terms({ amount: '12.5' }), [line('a', -12n, -1), line('b', 12n)], 'EUR')).toEqual([-2n, 2n]);
+    const perSeat = terms({ type: 'flat_per_seat', amount: '300', currencyCode: 'EUR' });
+    expect(discountLines(perSeat, [line('a', -1000n, -3), line('b', -500n, -2)], 'EUR')).toEqual([-900n, -500n]);
+    // A flat discount is shared among the charge lines only, at most their amount.
+    const flat = terms({ type: 'flat', amount: '5000', currencyCode: 'EUR' });
+    expect(discountLines(flat, [line('a', -300n, -1), line('b', 700n)], 'EUR')).toEqual([0n, 700n]);
+    expect(discountLines(flat, [line('a', -300n, -1)], 'EUR')).toEqual([0n]);
+  });
 });

@@ -6,6 +6,9 @@
  * - `flat_per_seat`: each eligible line loses amount × quantity, at most its gross.
  * - `flat`: the amount once per transaction, at most the eligible gross, shared among eligible
  *   lines in proportion to their gross by largest remainder, so the shares sum exactly.
+ * A credit line of a subscription change (negative gross) takes the negative of what the same
+ * charge would: a percentage or per-seat discount gives back what it took (ADR 1013); a flat one
+ * is shared among charge lines only.
  */
 import { Decimal } from '../money/decimal.js';
 import { divideRounded } from '../money/rounding.js';
@@ -95,11 +98,17 @@ export function discountLines(
       );
     }
     case 'flat_per_seat': {
+      // A credit line (negative quantity and gross) gives back what the same charge line took.
       const perSeat = BigInt(discount.amount);
-      return lines.map((line, index) => (flags[index] ? min(perSeat * BigInt(line.quantity), line.gross) : 0n));
+      return lines.map((line, index) => {
+        if (!flags[index]) return 0n;
+        const sign = line.gross < 0n ? -1n : 1n;
+        return sign * min(perSeat * BigInt(Math.abs(line.quantity)), sign * line.gross);
+      });
     }
     case 'flat': {
-      const weights = lines.map((line, index) => (flags[index] ? line.gross : 0n));
+      // Once per transaction, over its charge lines: credit lines take no share of it.
+      const weights = lines.map((line, index) => (flags[index] && line.gross > 0n ? line.gross : 0n));
       const eligibleGross = weights.reduce((sum, weight) => sum + weight, 0n);
       return allocate(min(BigInt(discount.amount), eligibleGross), weights);
     }

@@ -202,8 +202,11 @@ export const ERROR_CODES = {
   transaction_revised_limit_reached: 'A transaction can be revised once, and this one already was.',
 
   // Discounts
-  subscription_discount_immediately_not_supported:
-    'A subscription discount applies from the next billing period; effective_from: immediately is not offered.',
+  subscription_trialing_discount_update_invalid_options:
+    'A discount can be set on a trialing subscription only with effective_from: next_billing_period.',
+  subscription_invalid_discount_currency: 'A flat discount must be in the currency the subscription bills in.',
+  subscription_discount_not_valid_for_items:
+    'The discount is restricted to prices and products none of the subscription’s items use.',
   discount_group_not_found: 'The discount_group_id does not name a discount group of this account and environment.',
   discount_code_conflict:
     'Another discount of this account and environment has this code (compared case-insensitively).',

@@ -21,6 +21,7 @@ import {
   sandboxPaymentOutcome,
 } from './subscription-billing.js';
 import { now, saveChange } from './subscription-changes.js';
+import { discountForCharge } from './subscription-discount.js';
 import {
   type OnPaymentFailure,
   previewInRollback,
@@ -112,11 +113,17 @@ export async function applyOneTimeCharge(
     at,
   });
   if (!immediately) return { subscription: saved, immediateTransaction: null, nextPeriodLines: lines };
+  // The subscription's started discount takes its share, as renewals take it for charges left to them (ADR 1013).
   const outcome = await issueCharge(
     context,
     tx,
     saved,
-    { origin: 'subscription_charge', items: changeItems(lines), billingPeriod: saved.currentBillingPeriod },
+    {
+      origin: 'subscription_charge',
+      items: changeItems(lines),
+      billingPeriod: saved.currentBillingPeriod,
+      discount: await discountForCharge(context, tx, saved, at, lines),
+    },
     payment,
   );
   if (!outcome.declined) return { subscription: saved, immediateTransaction: outcome.transaction, nextPeriodLines: [] };

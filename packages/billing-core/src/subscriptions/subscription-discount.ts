@@ -1,11 +1,12 @@
 /**
  * @module
- * A subscription's discount (ADR 1105): a recurring discount from the checkout that started it,
- * or one set with `PATCH /subscriptions/{id}` `{discount: {id, effective_from:
- * next_billing_period}}`. Each renewal applies it to the new period's transaction while it has
- * intervals left; the count lives on the subscription and is saved with the renewal that used
- * it, under the subscription's row lock and version, so each interval is counted exactly once
- * even when two workers renew at once.
+ * A subscription's discount (ADR 1105, ADR 1013): a recurring discount from the checkout that
+ * started it, or one set with `PATCH /subscriptions/{id}` `{discount: {id, effective_from}}`,
+ * from the next billing period or from now. Each renewal applies it to the new period's
+ * transaction while it has intervals left; charges within a period it applies to (an update's
+ * immediate transaction) take it too. The count lives on the subscription and is saved with the
+ * renewal that used it, under the subscription's row lock and version, so each interval is
+ * counted exactly once even when two workers renew at once.
  */
 import { type DiscountTerms, discountEligible } from '../discounts/apply-discount.js';
 import type { Discount } from '../discounts/discount.js';
@@ -58,31 +59,101 @@ export async function discountForRenewal(
 }
 
 /**
- * The subscription's discount after an update asked for `input`: a catalogue discount, redeemed
- * now (usage limits counted), applied from the next billing period; null removes it.
- * @throws BillingError `subscription_discount_immediately_not_supported`, and the refusals of
- *   `redeemDiscount`.
+ * The subscription's discount after an update asked for `input` (ADR 1105, ADR 1013): a
+ * catalogue discount, redeemed now (usage limits counted), for the subscription's items and
+ * currency after the update; null removes it and gives the redemption back.
+ * - `next_billing_period`: it starts with the next renewal, which is its first interval.
+ * - `immediately`: it starts now and the current billing period is its first interval; the
+ *   update's immediate transaction, if it makes one, and any later charge in this period take it
+ *   (`discountForCharge`). Asking it of the subscription's own discount not yet started starts it
+ *   now, with no second redemption. Refused on a trialing subscription (nothing is billed before
+ *   the trial ends) and on a paused one (it has no current period).
+ * @throws BillingError `subscription_trialing_discount_update_invalid_options`, `invalid_field`,
+ *   `subscription_invalid_discount_currency`, `subscription_discount_not_valid_for_items`, and the
+ *   refusals of `redeemDiscount`.
  */
 export async function changeSubscriptionDiscount(
   context: OperationContext,
   tx: Repositories,
   subscription: Subscription,
   input: SubscriptionDiscountInput | null,
+  at: string,
 ): Promise<SubscriptionDiscount | null> {
-  if (input !== null && input.effectiveFrom !== 'next_billing_period') {
+  const current = subscription.discount;
+  if (input === null) {
+    if (current !== null) await releaseDiscount(context, tx, current.id);
+    return null;
+  }
+  const immediately = input.effectiveFrom === 'immediately';
+  if (immediately) requireCurrentPeriod(subscription);
+  if (input.id === current?.id) {
+    // The subscription's own discount: `immediately` starts it now if it waits for the next renewal.
+    if (!immediately || current.startsAt <= at) return current;
+    return { ...current, startsAt: at, intervalsUsed: (current.intervalsUsed ?? 0) + 1 };
+  }
+  if (current !== null) await releaseDiscount(context, tx, current.id);
+  const discount = await redeemDiscount(context, tx, input.id);
+  requireApplicable(discount, subscription);
+  return immediately
+    ? { id: discount.id, startsAt: at, endsAt: null, intervalsUsed: 1 }
+    : { id: discount.id, startsAt: subscription.nextBilledAt ?? at, endsAt: null, intervalsUsed: 0 };
+}
+
+function requireCurrentPeriod(subscription: Subscription): void {
+  if (subscription.status === 'trialing') {
     throw new BillingError(
-      'subscription_discount_immediately_not_supported',
-      'A subscription discount takes effect from the next billing period; effective_from: immediately is not offered.',
+      'subscription_trialing_discount_update_invalid_options',
+      `Subscription ${subscription.id} is trialing: a discount takes effect from the next billing period, the trial's end.`,
+      [{ field: 'discount.effective_from', message: 'must be next_billing_period while the subscription is trialing' }],
     );
   }
-  if (input !== null && input.id === subscription.discount?.id) return subscription.discount;
-  if (subscription.discount !== null) await releaseDiscount(context, tx, subscription.discount.id);
-  if (input === null) return null;
-  const discount = await redeemDiscount(context, tx, input.id);
-  return {
-    id: discount.id,
-    startsAt: subscription.nextBilledAt ?? subscription.updatedAt,
-    endsAt: null,
-    intervalsUsed: 0,
-  };
+  if (subscription.status === 'paused' || subscription.currentBillingPeriod === null) {
+    throw BillingError.invalidField(
+      'discount.effective_from',
+      'must be next_billing_period while the subscription is paused: it has no current billing period',
+    );
+  }
+}
+
+/** A discount the subscription could not use at all: a flat one in another currency, or one for none of its items. */
+function requireApplicable(discount: Discount, subscription: Subscription): void {
+  if (discount.type !== 'percentage' && discount.currencyCode !== subscription.currencyCode) {
+    throw new BillingError(
+      'subscription_invalid_discount_currency',
+      `Discount ${discount.id} is in ${discount.currencyCode}; subscription ${subscription.id} bills in ${subscription.currencyCode}.`,
+      [{ field: 'discount.id', message: `must be a percentage discount or one in ${subscription.currencyCode}` }],
+    );
+  }
+  const lines = subscription.items.map((item) => ({ priceId: item.price.id, productId: item.product.id }));
+  if (!discountEligible(discount, lines)) {
+    throw new BillingError(
+      'subscription_discount_not_valid_for_items',
+      `Discount ${discount.id} is restricted to prices and products none of subscription ${subscription.id}'s items use.`,
+      [{ field: 'discount.id', message: 'must apply to at least one item of the subscription' }],
+    );
+  }
+}
+
+/**
+ * The discount terms a charge the subscription makes at `at` within its current period takes (an
+ * update's immediate transaction): its discount once started, while it applies to the charge's
+ * subscription (its items and currency, as renewals judge it). Counts no interval: the current
+ * period was counted when the discount started applying to it (checkout, renewal or `immediately`).
+ */
+export async function discountForCharge(
+  context: OperationContext,
+  tx: Repositories,
+  subscription: Subscription,
+  at: string,
+  charged: readonly { readonly price: { readonly id: string }; readonly product: { readonly id: string } }[],
+): Promise<DiscountTerms | null> {
+  const current = subscription.discount;
+  if (current === null || current.startsAt > at) return null;
+  const discount = await tx.discounts.findById(context.scope, current.id);
+  if (!discount) return null;
+  const lines = charged.map((item) => ({ priceId: item.price.id, productId: item.product.id }));
+  const applies =
+    discountEligible(discount, lines) &&
+    (discount.type === 'percentage' || discount.currencyCode === subscription.currencyCode);
+  return applies ? discount : null;
 }

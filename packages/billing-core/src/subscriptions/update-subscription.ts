@@ -49,7 +49,12 @@ import {
   sandboxPaymentOutcome,
 } from './subscription-billing.js';
 import { now, saveChange } from './subscription-changes.js';
-import { changeSubscriptionDiscount, type SubscriptionDiscountInput } from './subscription-discount.js';
+import {
+  changeSubscriptionDiscount,
+  discountForCharge,
+  discountForRenewal,
+  type SubscriptionDiscountInput,
+} from './subscription-discount.js';
 import { type RequestedItem, requireCollectionMode, resolveItems } from './subscription-items.js';
 
 export { PRORATION_BILLING_MODES, type ProrationBillingMode } from './proration.js';
@@ -75,7 +80,7 @@ export interface UpdateSubscriptionInput {
   readonly nextBilledAt?: string | undefined;
   /** Invoice terms for manual collection; refused on a subscription collected automatically. */
   readonly billingDetails?: BillingDetails | null | undefined;
-  /** A discount from the next billing period (ADR 1105); null removes the subscription's discount. */
+  /** A discount from the next billing period or from now (ADRs 1105, 1013); null removes the subscription's discount. */
   readonly discount?: SubscriptionDiscountInput | null | undefined;
   /** The currency the subscription bills in from now on (ADR 1009). */
   readonly currencyCode?: string | undefined;
@@ -224,7 +229,7 @@ export async function applySubscriptionUpdate(
   const discount =
     input.discount === undefined
       ? current.discount
-      : await changeSubscriptionDiscount(context, tx, current, input.discount);
+      : await changeSubscriptionDiscount(context, tx, { ...current, items, currencyCode }, input.discount, at);
   const next: Subscription = {
     ...current,
     discount,
@@ -250,11 +255,17 @@ export async function applySubscriptionUpdate(
   if (when !== 'now' || lines.length === 0) {
     return { subscription: saved, immediateTransaction: null, nextPeriodLines: when === 'next_renewal' ? lines : [] };
   }
+  // The subscription's discount, once started, takes its share of the charge (ADR 1013).
   const outcome = await issueCharge(
     context,
     tx,
     saved,
-    { origin: 'subscription_update', items: changeItems(lines), billingPeriod: saved.currentBillingPeriod },
+    {
+      origin: 'subscription_update',
+      items: changeItems(lines),
+      billingPeriod: saved.currentBillingPeriod,
+      discount: await discountForCharge(context, tx, saved, at, lines),
+    },
     payment,
   );
   if (!outcome.declined) return { subscription: saved, immediateTransaction: outcome.transaction, nextPeriodLines: [] };
@@ -460,6 +471,8 @@ export async function projectPreview(
           billingPeriod: subscription.currentBillingPeriod,
         })
       : null;
+  // The next renewal applies the subscription's discount if it has an interval left, as the renewal will.
+  const discount = nextPeriod ? (await discountForRenewal(context, tx, subscription)).terms : null;
   return {
     ...result,
     changeTransaction: changeLinesPriced,
@@ -468,6 +481,7 @@ export async function projectPreview(
           origin: 'subscription_recurring',
           items: [...recurringItems(subscription), ...changeItems(pending)],
           billingPeriod: nextPeriod,
+          discount,
         })
       : null,
     recurringTransaction: nextPeriod
@@ -475,6 +489,7 @@ export async function projectPreview(
           origin: 'subscription_recurring',
           items: recurringItems(subscription),
           billingPeriod: nextPeriod,
+          discount,
         })
       : null,
   };

@@ -9,6 +9,7 @@ import type { Address, Business, CustomData, Customer, Price, Product, TaxCatego
 import { type DiscountTerms, discountLines } from '../discounts/apply-discount.js';
 import { isSupportedCurrency } from '../money/currencies.js';
 import { Decimal } from '../money/decimal.js';
+import { divideRounded } from '../money/rounding.js';
 import { BillingError } from '../shared/billing-error.js';
 import type { IdGenerator } from '../shared/ids.js';
 import { type LocationTax, locationTax, type TaxIdCheckOutcome, type TaxLocation } from '../tax/location-tax.js';
@@ -224,7 +225,10 @@ export function buildTransaction(
           })),
           currencyCode,
         );
-  const lines = undiscounted.map((line, index): PricedLine => ({ ...line, discount: discounts[index] ?? 0n }));
+  // A prorated line takes its share of the whole period's discount, rounded once like its amount (ADR 1013).
+  const lines = undiscounted.map(
+    (line, index): PricedLine => ({ ...line, discount: prorated(discounts[index] ?? 0n, line.share) }),
+  );
   const customerId = input.customer?.id ?? null;
   const addressId = input.address?.id ?? null;
   const billingDetails =
@@ -260,4 +264,9 @@ export function buildTransaction(
     billedAt: null,
     revisedAt: null,
   };
+}
+
+/** `amount` scaled by a prorated line's share of its period, rounded half to even; whole without one. */
+function prorated(amount: bigint, share: PeriodShare | undefined): bigint {
+  return share && amount !== 0n ? divideRounded(amount * share.remaining, share.whole, 'half-even') : amount;
 }

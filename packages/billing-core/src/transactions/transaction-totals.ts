@@ -122,9 +122,14 @@ export function priceLines(lines: readonly PricedLine[]): PricedLines {
   const lineItems = lines.map((line): TransactionLineItem => {
     const quantity = BigInt(line.quantity);
     const amounts = taxLine(shareOf(line.unitAmount * quantity, line.share), line.rate, line.mode, line.discount);
-    // One unit's share of the line's discount, rounded on its own like the rest of unit totals.
-    // Change lines (credits for removed units) carry no discount and may have no positive quantity.
-    const unitDiscount = line.discount === 0n ? 0n : divideRounded(line.discount, quantity, 'half-even');
+    // One unit's share of the line's discount, rounded on its own like the rest of unit totals. A
+    // credit line (negative quantity) gives a discount back: its unit discount is what one unit took.
+    const unitDiscount =
+      line.discount === 0n
+        ? 0n
+        : quantity < 0n
+          ? divideRounded(-line.discount, -quantity, 'half-even')
+          : divideRounded(line.discount, quantity, 'half-even');
     const unit = taxLine(shareOf(line.unitAmount, line.share), line.rate, line.mode, unitDiscount);
     const rate = line.rate.toString();
     totals = addAmounts(totals, amounts);
