@@ -6,7 +6,7 @@
 import { readRequestText } from '@drawdown/http-kit';
 import type { HttpBindings } from '@hono/node-server';
 import type { Context, Hono } from 'hono';
-import { toWireListing } from '../../listing/listing.js';
+import { type Listing, toWireListing } from '../../listing/listing.js';
 import { runLookup } from '../../lookup/run-lookup.js';
 import { secondsUntil } from '../../metering/calendar-month.js';
 import { meterKeyOf } from '../../metering/lookup-meter.js';
@@ -66,8 +66,21 @@ export function registerPostQuery(app: Hono<{ Bindings: HttpBindings }>, deps: H
       c.header('x-quota-remaining', String(result.quota.remaining));
       c.header('x-quota-reset', result.quota.resetsAt.toISOString());
     }
-    return c.json(result.listings.map(toWireListing));
+    return c.body(wireBody(result.listings), 200, { 'content-type': 'application/json' });
   });
+}
+
+// The engine answers a repeated lookup with the same listings array: its JSON is built once and kept as long
+// as the engine keeps the answer.
+const wireBodies = new WeakMap<readonly Listing[], string>();
+
+function wireBody(listings: readonly Listing[]): string {
+  let body = wireBodies.get(listings);
+  if (body === undefined) {
+    body = JSON.stringify(listings.map(toWireListing));
+    wireBodies.set(listings, body);
+  }
+  return body;
 }
 
 async function readJson(c: Context): Promise<unknown> {
