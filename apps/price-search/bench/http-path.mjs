@@ -28,6 +28,11 @@ const load = (dist, module) => import(pathToFileURL(`${dist.replace(/\/$/, '')}/
 if (process.argv[2] === '--serve') {
   const [dist, cataloguePath, statePath, profilePath] = process.argv.slice(3);
   let stopProfile = async () => {};
+  // The CPU this process spends during the warm run (from SIGUSR2 to SIGTERM), printed at exit.
+  let cpuFrom;
+  process.on('SIGUSR2', () => {
+    cpuFrom = process.cpuUsage();
+  });
   if (profilePath !== undefined) {
     const { Session } = await import('node:inspector/promises');
     const session = new Session();
@@ -49,11 +54,13 @@ if (process.argv[2] === '--serve') {
     requestsPerMinute: { free: 1e9, pro: 1e9, scale: 1e9 },
   });
   console.log(running.url);
-  process.on('SIGTERM', () =>
-    stopProfile()
+  process.on('SIGTERM', () => {
+    const used = process.cpuUsage(cpuFrom);
+    console.log(`CPU ${used.user + used.system}`);
+    return stopProfile()
       .then(() => running.close())
-      .then(() => process.exit(0)),
-  );
+      .then(() => process.exit(0));
+  });
   await new Promise(() => {});
 }
 
@@ -68,7 +75,16 @@ if (process.argv[2] === '--bare') {
     });
   });
   server.listen(0, '127.0.0.1', () => console.log(`http://127.0.0.1:${server.address().port}`));
-  process.on('SIGTERM', () => server.close(() => process.exit(0)));
+  let cpuFrom;
+  process.on('SIGUSR2', () => {
+    cpuFrom = process.cpuUsage();
+  });
+  process.on('SIGTERM', () => {
+    const used = process.cpuUsage(cpuFrom);
+    console.log(`CPU ${used.user + used.system}`);
+    server.close(() => process.exit(0));
+    server.closeAllConnections();
+  });
   await new Promise(() => {});
 }
 
@@ -116,7 +132,11 @@ try {
   for (let round = 0; round < ROUNDS; round += 1) {
     const load0 = loadavg()[0];
     const [bare] = await loadServer([self, '--bare'], undefined, 1, bodies);
-    const row = { round, load: load0.toFixed(2), bare: Math.round(bare.rate) };
+    const row = {
+      round,
+      load: load0.toFixed(2),
+      bare: `${Math.round(bare.rate)} req/s, ${bare.cpuPerRequestUs.toFixed(0)} µs CPU a request`,
+    };
     for (const [index, build] of builds.entries()) {
       const profile = process.env.BENCH_CPU_PROF
         ? [join(process.env.BENCH_CPU_PROF, `warm-build${index}-r${round}.cpuprofile`)]
@@ -129,7 +149,7 @@ try {
       );
       row[`b${index}`] = {
         cold: `${Math.round(cold.rate)} req/s (${(cold.rate / bare.rate).toFixed(3)}) p50/p99 ${cold.p50}/${cold.p99} ms`,
-        warm: `${Math.round(warm.rate)} req/s (${(warm.rate / bare.rate).toFixed(3)}) p50/p99 ${warm.p50}/${warm.p99} ms`,
+        warm: `${Math.round(warm.rate)} req/s (${(warm.rate / bare.rate).toFixed(3)}) p50/p99 ${warm.p50}/${warm.p99} ms, ${warm.cpuPerRequestUs.toFixed(0)} µs CPU a request`,
       };
     }
     row.loadAfter = loadavg()[0].toFixed(2);
@@ -167,8 +187,8 @@ end
     );
     const results = [];
     for (let index = 0; index < runs; index += 1) {
-      // The warm run is the one profiled (BENCH_CPU_PROF).
-      if (index === 1) server.kill('SIGUSR2');
+      // The last run is the one whose CPU is counted (and profiled, BENCH_CPU_PROF).
+      if (index === runs - 1) server.kill('SIGUSR2');
       const { stdout } = await run(
         'taskset',
         ['-c', '1', 'wrk', '-t1', `-c${CONNECTIONS}`, `-d${SECONDS}s`, '-s', wrkScript, url],
@@ -186,9 +206,20 @@ end
         p99: Number(p99).toFixed(2),
       });
     }
-    return results;
-  } finally {
+    let output = '';
+    server.stdout.on('data', (chunk) => {
+      output += chunk;
+    });
     server.kill('SIGTERM');
     await once(server, 'exit');
+    const cpu = /CPU (\d+)/.exec(output);
+    const last = results.at(-1);
+    if (cpu !== null && last !== undefined) last.cpuPerRequestUs = Number(cpu[1]) / (last.rate * SECONDS);
+    return results;
+  } finally {
+    if (server.exitCode === null) {
+      server.kill('SIGTERM');
+      await once(server, 'exit');
+    }
   }
 }

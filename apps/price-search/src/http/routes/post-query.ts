@@ -3,7 +3,7 @@
  * POST /api/query: translates HTTP to a lookup and back. The response is the contract's bare JSON array of
  * listings; what else a client may want (networks that failed, quota left) travels in headers.
  */
-import { readRequestText } from '@drawdown/http-kit';
+import { readRequestText, requestHeader } from '@drawdown/http-kit';
 import type { HttpBindings } from '@hono/node-server';
 import type { Context, Hono } from 'hono';
 import { type Listing, toWireListing } from '../../listing/listing.js';
@@ -25,11 +25,11 @@ export function registerPostQuery(app: Hono<{ Bindings: HttpBindings }>, deps: H
   app.post('/api/query', async (c) => {
     const address = clientAddress(
       c.env?.incoming?.socket?.remoteAddress,
-      c.req.header('x-forwarded-for'),
+      requestHeader(c, 'x-forwarded-for'),
       deps.trustedProxies,
     );
     const client = identifyClient(
-      { authorization: c.req.header('authorization'), apiKey: c.req.header('x-api-key') },
+      { authorization: requestHeader(c, 'authorization'), apiKey: requestHeader(c, 'x-api-key') },
       address,
       deps.keys,
     );
@@ -58,15 +58,20 @@ export function registerPostQuery(app: Hono<{ Bindings: HttpBindings }>, deps: H
       }
     }
 
-    c.header('x-lookup-id', result.lookupId);
-    c.header('x-networks-searched', result.networksSearched.join(','));
-    if (result.networksFailed.length > 0) c.header('x-networks-failed', result.networksFailed.join(','));
+    // Headers as a plain object: on @hono/node-server the response is then written without building WHATWG
+    // Headers (c.header() would build them on every request).
+    const headers: Record<string, string> = {
+      'content-type': 'application/json',
+      'x-lookup-id': result.lookupId,
+      'x-networks-searched': result.networksSearched.join(','),
+    };
+    if (result.networksFailed.length > 0) headers['x-networks-failed'] = result.networksFailed.join(',');
     if (result.quota.limit !== undefined && result.quota.remaining !== undefined) {
-      c.header('x-quota-limit', String(result.quota.limit));
-      c.header('x-quota-remaining', String(result.quota.remaining));
-      c.header('x-quota-reset', result.quota.resetsAt.toISOString());
+      headers['x-quota-limit'] = String(result.quota.limit);
+      headers['x-quota-remaining'] = String(result.quota.remaining);
+      headers['x-quota-reset'] = result.quota.resetsAt.toISOString();
     }
-    return c.body(wireBody(result.listings), 200, { 'content-type': 'application/json' });
+    return new Response(wireBody(result.listings), { status: 200, headers });
   });
 }
 
@@ -84,7 +89,7 @@ function wireBody(listings: readonly Listing[]): string {
 }
 
 async function readJson(c: Context): Promise<unknown> {
-  const type = c.req.header('content-type') ?? '';
+  const type = requestHeader(c, 'content-type') ?? '';
   if (!/^application\/json\s*(;|$)/i.test(type)) {
     throw new ApiError('unsupported_media_type', 'Send the body as JSON with Content-Type: application/json.');
   }
