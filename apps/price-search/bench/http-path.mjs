@@ -24,14 +24,17 @@ const self = fileURLToPath(import.meta.url);
 const load = (dist, module) => import(pathToFileURL(`${dist.replace(/\/$/, '')}/${module}`).href);
 
 // Server child: one build's service on a catalogue file and a state file; prints its URL, serves until killed.
-// With a profile path it profiles its CPU from SIGUSR2 (sent before the warm run) and writes the profile at exit.
+// With a profile path it profiles its CPU from SIGUSR2 (sent before the last run) and writes the profile at exit.
 if (process.argv[2] === '--serve') {
   const [dist, cataloguePath, statePath, profilePath] = process.argv.slice(3);
   let stopProfile = async () => {};
-  // The CPU this process spends during the warm run (from SIGUSR2 to SIGTERM), printed at exit.
-  let cpuFrom;
-  process.on('SIGUSR2', () => {
+  // The CPU this process spends in each run: SIGUSR1 (sent before each run) and SIGTERM print the CPU used
+  // since the previous mark.
+  let cpuFrom = process.cpuUsage();
+  process.on('SIGUSR1', () => {
+    const used = process.cpuUsage(cpuFrom);
     cpuFrom = process.cpuUsage();
+    console.log(`CPU ${used.user + used.system}`);
   });
   if (profilePath !== undefined) {
     const { Session } = await import('node:inspector/promises');
@@ -75,9 +78,11 @@ if (process.argv[2] === '--bare') {
     });
   });
   server.listen(0, '127.0.0.1', () => console.log(`http://127.0.0.1:${server.address().port}`));
-  let cpuFrom;
-  process.on('SIGUSR2', () => {
+  let cpuFrom = process.cpuUsage();
+  process.on('SIGUSR1', () => {
+    const used = process.cpuUsage(cpuFrom);
     cpuFrom = process.cpuUsage();
+    console.log(`CPU ${used.user + used.system}`);
   });
   process.on('SIGTERM', () => {
     const used = process.cpuUsage(cpuFrom);
@@ -148,7 +153,7 @@ try {
         bodies,
       );
       row[`b${index}`] = {
-        cold: `${Math.round(cold.rate)} req/s (${(cold.rate / bare.rate).toFixed(3)}) p50/p99 ${cold.p50}/${cold.p99} ms`,
+        cold: `${Math.round(cold.rate)} req/s (${(cold.rate / bare.rate).toFixed(3)}) p50/p99 ${cold.p50}/${cold.p99} ms, ${cold.cpuPerRequestUs.toFixed(0)} µs CPU a request`,
         warm: `${Math.round(warm.rate)} req/s (${(warm.rate / bare.rate).toFixed(3)}) p50/p99 ${warm.p50}/${warm.p99} ms, ${warm.cpuPerRequestUs.toFixed(0)} µs CPU a request`,
       };
     }
@@ -186,9 +191,14 @@ end
 `,
     );
     const results = [];
+    let output = '';
+    server.stdout.on('data', (chunk) => {
+      output += chunk;
+    });
     for (let index = 0; index < runs; index += 1) {
-      // The last run is the one whose CPU is counted (and profiled, BENCH_CPU_PROF).
-      if (index === runs - 1) server.kill('SIGUSR2');
+      // A CPU mark before each run; the last run is the one profiled (BENCH_CPU_PROF).
+      server.kill('SIGUSR1');
+      if (index === runs - 1 && args.at(-1).endsWith('.cpuprofile')) server.kill('SIGUSR2');
       const { stdout } = await run(
         'taskset',
         ['-c', '1', 'wrk', '-t1', `-c${CONNECTIONS}`, `-d${SECONDS}s`, '-s', wrkScript, url],
@@ -206,15 +216,13 @@ end
         p99: Number(p99).toFixed(2),
       });
     }
-    let output = '';
-    server.stdout.on('data', (chunk) => {
-      output += chunk;
-    });
     server.kill('SIGTERM');
     await once(server, 'exit');
-    const cpu = /CPU (\d+)/.exec(output);
-    const last = results.at(-1);
-    if (cpu !== null && last !== undefined) last.cpuPerRequestUs = Number(cpu[1]) / (last.rate * SECONDS);
+    // The first mark is the start-up's CPU; then one per run.
+    const marks = [...output.matchAll(/CPU (\d+)/g)].map((match) => Number(match[1])).slice(1);
+    results.forEach((result, index) => {
+      result.cpuPerRequestUs = (marks[index] ?? Number.NaN) / (result.rate * SECONDS);
+    });
     return results;
   } finally {
     if (server.exitCode === null) {
