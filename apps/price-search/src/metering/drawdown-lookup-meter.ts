@@ -87,7 +87,7 @@ export const USAGE_BATCH_MS = 1_000;
 export const USAGE_BATCH_LOOKUPS = 100;
 
 // Lookup ids remembered so that recording one twice counts it once.
-const RECORDED_IDS_KEPT = 100_000;
+const RECORDED_IDS_KEPT = 10_000;
 
 /** Answered lookups of one customer not yet reported. */
 interface UsageBatch {
