@@ -110,6 +110,8 @@ const BM25 = 'bm25(listings_fts, 10.0, 4.0, 2.0, 6.0)';
 // 0203, 0212 and 0216.
 export const CANDIDATE_CAP = 300;
 const COUNTS_TTL_MS = 60_000;
+// The part of a catalogue file read through a memory map (ADR 0217): 100,000 listings take about 40 MB.
+const CATALOGUE_MMAP_BYTES = 1024 * 1024 * 1024;
 // Probe answers kept (an expression and a boolean each); the oldest is dropped first.
 const PROBES_KEPT = 20_000;
 
@@ -155,6 +157,10 @@ export class CatalogueStore implements Catalogue {
     if (path !== ':memory:') {
       db.pragma('journal_mode = WAL');
       db.pragma('synchronous = NORMAL');
+      // Lookups read the FTS index and the listings all over the file: through a memory map SQLite reads its
+      // pages in place, instead of a read system call and a copy per page missing from its 2 MiB cache (a
+      // quarter of a cold lookup's CPU at 100,000 listings; ADR 0217).
+      db.pragma(`mmap_size = ${CATALOGUE_MMAP_BYTES}`);
     }
     prepareSchema(db);
     return new CatalogueStore(db);
