@@ -14,7 +14,7 @@ import { ApiError } from '../api-error.js';
 import { clientAddress } from '../client-address.js';
 import type { HttpDependencies } from '../http-dependencies.js';
 import { identifyClient } from '../identify-client.js';
-import { parseQueryBody } from '../query-body.js';
+import { parseQueryBody, type QueryRequest } from '../query-body.js';
 
 // Clients are told to come back after this long when every network failed: long enough for a marketplace
 // blip to pass, short enough for an agent's conversation.
@@ -43,7 +43,7 @@ export function registerPostQuery(app: Hono<{ Bindings: HttpBindings }>, deps: H
       );
     }
 
-    const request = parseQueryBody(await readJson(c));
+    const request = await readQueryRequest(c);
     const result = await runLookup(deps, { client, ...request });
     if (!result.ok) {
       switch (result.code) {
@@ -88,15 +88,30 @@ function wireBody(listings: readonly Listing[]): string {
   return body;
 }
 
-async function readJson(c: Context): Promise<unknown> {
+// Valid bodies seen lately and what they ask (validation is pure): a repeated body is not parsed again. Only
+// short bodies are kept (a real query's body is under 200 bytes; padding could make one 16 KB).
+const BODIES_KEPT = 2_000;
+const BODY_KEPT_CHARS = 1_024;
+const requests = new Map<string, QueryRequest>();
+
+async function readQueryRequest(c: Context): Promise<QueryRequest> {
   const type = requestHeader(c, 'content-type') ?? '';
   if (!/^application\/json\s*(;|$)/i.test(type)) {
     throw new ApiError('unsupported_media_type', 'Send the body as JSON with Content-Type: application/json.');
   }
   const text = await readRequestText(c);
+  const known = requests.get(text);
+  if (known !== undefined) return known;
+  let body: unknown;
   try {
-    return JSON.parse(text) as unknown;
+    body = JSON.parse(text) as unknown;
   } catch {
     throw new ApiError('invalid_json', 'The request body is not valid JSON.');
   }
+  const request = parseQueryBody(body);
+  if (text.length <= BODY_KEPT_CHARS) {
+    requests.set(text, request);
+    if (requests.size > BODIES_KEPT) requests.delete(requests.keys().next().value ?? '');
+  }
+  return request;
 }
