@@ -6,7 +6,7 @@
 // Options (env): BENCH_LISTINGS (default 100000), BENCH_SECONDS (per wrk run, default 10), BENCH_CONNECTIONS
 // (10), BENCH_ROUNDS (turns of every build, default 2), BENCH_KEEP (a directory to keep catalogues in between
 // runs), BENCH_HEADER (authorization | x-api-key, default authorization).
-import { execFile, spawn } from 'node:child_process';
+import { execFile, spawn, spawnSync } from 'node:child_process';
 import { once } from 'node:events';
 import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
@@ -166,9 +166,16 @@ try {
   if (keep === undefined) rmSync(dir, { recursive: true, force: true });
 }
 
+// The server on one core and wrk on the other, when taskset exists.
+function pinned(core, command, args) {
+  return spawnSync('taskset', ['--version']).error === undefined
+    ? ['taskset', ['-c', String(core), command, ...args]]
+    : [command, args];
+}
+
 async function loadServer(args, key, runs, bodies) {
   // The server on core 0, wrk on core 1.
-  const server = spawn('taskset', ['-c', '0', process.execPath, ...args], { stdio: ['ignore', 'pipe', 'inherit'] });
+  const server = spawn(...pinned(0, process.execPath, args), { stdio: ['ignore', 'pipe', 'inherit'] });
   try {
     const [firstLine] = await once(server.stdout, 'data');
     const url = String(firstLine).trim();
@@ -200,8 +207,7 @@ end
       server.kill('SIGUSR1');
       if (index === runs - 1 && args.at(-1).endsWith('.cpuprofile')) server.kill('SIGUSR2');
       const { stdout } = await run(
-        'taskset',
-        ['-c', '1', 'wrk', '-t1', `-c${CONNECTIONS}`, `-d${SECONDS}s`, '-s', wrkScript, url],
+        ...pinned(1, 'wrk', ['-t1', `-c${CONNECTIONS}`, `-d${SECONDS}s`, '-s', wrkScript, url]),
         { encoding: 'utf8' },
       );
       const match = /BENCH (\d+) (\d+) (\d+) ([\d.]+) ([\d.]+)/.exec(stdout);
