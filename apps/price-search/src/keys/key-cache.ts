@@ -7,8 +7,6 @@
  * a read in flight when a key was forgotten is not kept. A revocation by another process (the CLI) is honoured
  * within the second.
  */
-import type { StoredKey } from './key-store.js';
-
 /** How long an authenticated key is trusted without reading it again. */
 export const KEY_CACHE_TTL_MS = 1_000;
 /** Entries kept at most; the oldest is dropped first. */
@@ -20,20 +18,26 @@ export interface KeyReadTicket {
   readonly forgotten: number;
 }
 
-interface Entry {
-  readonly key: StoredKey;
+/** What the cache needs of a stored key. */
+export interface CachedKey {
+  readonly id: string;
+  readonly revokedAt: string | undefined;
+}
+
+interface Entry<K extends CachedKey> {
+  readonly key: K;
   readonly expiresAt: number;
 }
 
 /** The cache; `now` is a monotonic clock in milliseconds (tests move it). */
-export class AuthenticatedKeyCache {
-  readonly #entries = new Map<string, Entry>();
+export class AuthenticatedKeyCache<K extends CachedKey = CachedKey> {
+  readonly #entries = new Map<string, Entry<K>>();
   #forgotten = 0;
 
   constructor(private readonly now: () => number = () => performance.now()) {}
 
   /** The key stored under this hash while its entry is fresh. */
-  find(keyHash: string): StoredKey | undefined {
+  find(keyHash: string): K | undefined {
     const entry = this.#entries.get(keyHash);
     if (entry === undefined) return undefined;
     if (this.now() >= entry.expiresAt) {
@@ -48,7 +52,7 @@ export class AuthenticatedKeyCache {
   }
 
   /** Keeps an active key found by a read, unless a key was forgotten since `ticket` was taken. */
-  remember(keyHash: string, key: StoredKey, ticket: KeyReadTicket): void {
+  remember(keyHash: string, key: K, ticket: KeyReadTicket): void {
     if (key.revokedAt !== undefined || ticket.forgotten !== this.#forgotten) return;
     this.#entries.delete(keyHash);
     this.#entries.set(keyHash, { key, expiresAt: ticket.startedAt + KEY_CACHE_TTL_MS });

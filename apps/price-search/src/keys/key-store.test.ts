@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { describe, expect, it, onTestFinished } from 'vitest';
 import { openStateDatabase } from '../shared/state-database.js';
 import { AuthenticatedKeyCache, KEY_CACHE_TTL_MS, type KeyReadTicket } from './key-cache.js';
-import { KeyStore } from './key-store.js';
+import { KeyStore, type StoredKey } from './key-store.js';
 
 /** A service's key store and the CLI's (another connection to the same state file), on a clock the test moves. */
 function setup() {
@@ -17,7 +17,7 @@ function setup() {
     rmSync(dir, { recursive: true, force: true });
   });
   let now = 1_000;
-  const cache = new AuthenticatedKeyCache(() => now);
+  const cache = new AuthenticatedKeyCache<StoredKey>(() => now);
   return {
     keys: new KeyStore(service, cache),
     cliKeys: new KeyStore(cli),

@@ -33,11 +33,11 @@ interface KeyRow {
 /** API keys in the state database. Lookups by key go through an in-process cache of one second (ADR 0217). */
 export class KeyStore {
   readonly #findByHash: Database.Statement<[string], KeyRow>;
-  readonly #cache: AuthenticatedKeyCache;
+  readonly #cache: AuthenticatedKeyCache<StoredKey>;
 
   constructor(
     private readonly db: Database.Database,
-    cache: AuthenticatedKeyCache = new AuthenticatedKeyCache(),
+    cache: AuthenticatedKeyCache<StoredKey> = new AuthenticatedKeyCache<StoredKey>(),
   ) {
     this.#cache = cache;
     db.exec(`CREATE TABLE IF NOT EXISTS api_keys (
