@@ -1,4 +1,5 @@
 import { readdirSync, readFileSync } from 'node:fs';
+import { availableParallelism } from 'node:os';
 import { join } from 'node:path';
 import { defineConfig } from 'vitest/config';
 
@@ -28,5 +29,11 @@ export default defineConfig({
     testTimeout: 30_000,
     hookTimeout: 60_000,
     pool: 'forks',
+    // Two test files at a time at least, whatever the core count (vitest's default is one fewer
+    // worker than cores: one on a two-core machine). Most files spend much of their time waiting
+    // on servers, child processes, browsers and databases, and every file pays a second or two of
+    // start-up and import: one after another, a two-core machine sat half idle. Every test owns
+    // its ports (port 0), databases, data folders and Redis keys, so files do not meet.
+    maxWorkers: Math.max(2, availableParallelism()),
   },
 });

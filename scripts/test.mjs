@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // The one test command (`npm test`, also what .ci/run runs): build, lint and format check,
 // typecheck sources and tests, run every test, and end with a plain "N passed, N failed" line.
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync } from 'node:fs';
 
 const root = new URL('..', import.meta.url).pathname;
@@ -12,18 +12,47 @@ function step(title, command, args) {
   return result.status ?? 1;
 }
 
-const checks = [
-  ['browser for the portal tests', 'bash', ['scripts/ensure-chromium.sh']],
-  ['build', 'npx', ['tsc', '-b', 'tsconfig.build.json']],
-  ['lint and format (warnings fail too)', 'npx', ['biome', 'check', '--error-on-warnings', '.']],
-  ['typecheck sources and tests', 'npx', ['tsc', '-p', 'tsconfig.json']],
-];
-for (const [title, command, args] of checks) {
-  if (step(title, command, args) !== 0) {
-    process.stdout.write(`\n${title} failed\n`);
-    process.exit(1);
-  }
+/** Runs a check with its output kept, so checks running side by side print one after another. */
+function check(title, command, args) {
+  return new Promise((resolve) => {
+    const started = Date.now();
+    const child = spawn(command, args, { cwd: root, env: process.env, stdio: ['ignore', 'pipe', 'pipe'] });
+    const output = [];
+    child.stdout.on('data', (chunk) => output.push(chunk));
+    child.stderr.on('data', (chunk) => output.push(chunk));
+    child.on('error', (error) => output.push(Buffer.from(`${error.message}\n`)));
+    child.on('close', (code) =>
+      resolve({
+        title,
+        command,
+        args,
+        code: code ?? 1,
+        output: Buffer.concat(output),
+        seconds: (Date.now() - started) / 1000,
+      }),
+    );
+  });
 }
+
+if (step('browser for the portal tests', 'bash', ['scripts/ensure-chromium.sh']) !== 0) {
+  process.stdout.write('\nbrowser for the portal tests failed\n');
+  process.exit(1);
+}
+
+// The build, the lint and the typecheck read the same sources and write nothing the others read
+// (the build writes dist/, the typecheck emits nothing), so they run side by side: each is
+// mostly one core's work, and together they took a minute and a half one after another.
+const checks = await Promise.all([
+  check('build', 'npx', ['tsc', '-b', 'tsconfig.build.json']),
+  check('lint and format (warnings fail too)', 'npx', ['biome', 'check', '--error-on-warnings', '.']),
+  check('typecheck sources and tests', 'npx', ['tsc', '-p', 'tsconfig.json']),
+]);
+for (const { title, command, args, code, output, seconds } of checks) {
+  process.stdout.write(`\n== ${title}: ${command} ${args.join(' ')} (${seconds.toFixed(0)} s)\n`);
+  process.stdout.write(output);
+  if (code !== 0) process.stdout.write(`\n${title} failed\n`);
+}
+if (checks.some(({ code }) => code !== 0)) process.exit(1);
 
 mkdirSync(`${root}.test-results`, { recursive: true });
 const report = `${root}.test-results/vitest.json`;

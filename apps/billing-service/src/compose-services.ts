@@ -82,6 +82,8 @@ export interface StorageSettings {
   readonly vatIdCacheDays?: number | undefined;
   readonly vatIdTimeoutMs?: number | undefined;
   readonly vatIdUnavailable?: 'format' | 'charge' | undefined;
+  /** The Stripe client's retries of an unanswered request; Stripe's client default (2) when absent. */
+  readonly stripeNetworkRetries?: number | undefined;
 }
 
 const DAY_MS = 86_400_000;
@@ -251,7 +253,11 @@ export async function composeServices(settings: StorageSettings, options: Compos
     entityPresenter: wirePresenter,
     images: logoImageDecoder,
     // Each account's configured provider (ADR 1420), unless the caller supplies one for all.
-    livePaymentProvider: options.livePaymentProvider ?? accountPaymentProviders({ store, now: () => wallClock.now() }),
+    livePaymentProvider: options.livePaymentProvider ?? accountPaymentProviders({
+        store,
+        now: () => wallClock.now(),
+        ...(settings.stripeNetworkRetries === undefined ? {} : { networkRetries: settings.stripeNetworkRetries }),
+      }),
     defaultPaymentLink: (environment) => {
       const base = publicBaseUrls[environment];
       return base === undefined ? undefined : `${base.replace(/\/+$/, '')}/checkout`;

@@ -39,6 +39,8 @@ export interface ServiceConfig {
   readonly vatIdTimeoutMs: number;
   /** With VIES unavailable and no earlier verdict: reverse charge on the format (`format`) or charge VAT (`charge`). */
   readonly vatIdUnavailable: 'format' | 'charge';
+  /** How many times the Stripe client retries a request whose answer did not come (ADR 1421). */
+  readonly stripeNetworkRetries: number;
   readonly rateLimit: RateLimit | null;
   readonly trustProxy: boolean;
   /** Shares rate-limit counts between processes; absent means counting in process memory. */
@@ -355,6 +357,21 @@ export const SETTINGS = [
     placeholder: 'MS',
     description: 'How long one VIES check may take before VIES counts as unavailable.',
     parse: positiveInteger('milliseconds'),
+  }),
+  setting({
+    key: 'stripeNetworkRetries',
+    flag: 'stripe-network-retries',
+    variable: 'DRAWDOWN_STRIPE_NETWORK_RETRIES',
+    kind: 'string',
+    fallback: '2',
+    placeholder: 'N',
+    description:
+      "How many times the Stripe client sends a request again, with Stripe's exponential back-off, when the connection fails or Stripe answers 409, 429 or 5xx (0 to 5). Every retry carries Drawdown's own idempotency key, so Stripe acts at most once; a request still unanswered after the last retry is settled by the payment recovery step (ADR 1426).",
+    parse: (text, name) => {
+      const value = Number(text);
+      if (!/^\d$/.test(text ?? '') || value > 5) throw new Error(`${name} must be a whole number from 0 to 5; got ${text}`);
+      return value;
+    },
   }),
   setting({
     key: 'vatIdUnavailable',

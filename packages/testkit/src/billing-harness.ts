@@ -70,6 +70,8 @@ export interface HarnessOptions {
   readonly viesUrl?: string;
   /** `--vat-id-unavailable`: what happens with no VIES verdict. */
   readonly vatIdUnavailable?: 'format' | 'charge';
+  /** The Stripe client's retries of an unanswered request (`--stripe-network-retries`); 2 when absent. */
+  readonly stripeNetworkRetries?: number;
   /** `--vat-id-timeout-ms`. */
   readonly vatIdTimeoutMs?: number;
 }
@@ -94,6 +96,9 @@ export async function startBillingHarness(options: HarnessOptions = {}): Promise
       ...(options.stripeJsUrl ? { 'stripe-js-url': options.stripeJsUrl } : {}),
       ...(options.viesUrl ? { 'vat-id-check': 'vies', 'vies-url': options.viesUrl } : {}),
       ...(options.vatIdUnavailable ? { 'vat-id-unavailable': options.vatIdUnavailable } : {}),
+      ...(options.stripeNetworkRetries === undefined
+        ? {}
+        : { 'stripe-network-retries': String(options.stripeNetworkRetries) }),
       ...(options.vatIdTimeoutMs ? { 'vat-id-timeout-ms': String(options.vatIdTimeoutMs) } : {}),
     },
     {},

@@ -16,7 +16,6 @@ import { BackupUsage, runBackup, runMigrate, runMigrateStatus } from './operatio
 import { printResult } from './output.js';
 import { PAYMENT_PROVIDER_ACTIONS, runPaymentProviderCommand } from './payment-provider-command.js';
 import { runSellerDetailsCommand, SELLER_DETAILS_ACTIONS } from './seller-details-command.js';
-import { runServe } from './serve-command.js';
 
 const USAGE = `Usage: drawdown <command> [options]
 
@@ -128,6 +127,9 @@ export async function main(argv: readonly string[]): Promise<number> {
       throw new UsageError('--demo-live-key and --keys-file go with init or serve --demo');
     if (command === 'serve') {
       if (values.demo) checkKeysFile(demo);
+      // Loaded only for serve: the HTTP apps, workers and operations server are most of the module
+      // graph, and every other command is a short process that should start quickly.
+      const { runServe } = await import('./serve-command.js');
       return await runServe(config, values.demo ? demo : null);
     }
     if (values.demo) throw new UsageError('--demo goes with serve; use drawdown init to make the demo account');

@@ -5,12 +5,13 @@
  * client built from the settings is kept until they change.
  */
 import type { PaymentProvider, Repositories, Scope } from '@drawdown/billing-core';
-import { StripeProvider } from './stripe-provider.js';
 
 export interface AccountProviderDependencies {
   readonly store: Pick<Repositories, 'providerSettings' | 'providerCustomers'>;
   /** The wall clock, in milliseconds. */
   now(): number;
+  /** The Stripe client's retries of an unanswered request (`--stripe-network-retries`). */
+  readonly networkRetries?: number;
 }
 
 export function accountPaymentProviders(
@@ -27,11 +28,15 @@ export function accountPaymentProviders(
     const version = `${settings.updatedAt}/${settings.secretKey}/${settings.webhookSecret}/${settings.publishableKey ?? ''}/${settings.apiBase ?? ''}`;
     const known = built.get(key);
     if (known?.version === version) return known.provider;
+    // The Stripe client is loaded with the first account that uses it (a quarter of a second to
+    // import), not by every process that composes the services.
+    const { StripeProvider } = await import('./stripe-provider.js');
     const provider = new StripeProvider({
       scope,
       settings,
       customers: dependencies.store.providerCustomers,
       now: dependencies.now,
+      ...(dependencies.networkRetries === undefined ? {} : { networkRetries: dependencies.networkRetries }),
     });
     built.set(key, { version, provider });
     return provider;

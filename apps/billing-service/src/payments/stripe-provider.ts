@@ -41,6 +41,8 @@ export interface StripeProviderDependencies {
   readonly customers: ProviderCustomerRepository;
   /** The wall clock, in milliseconds: webhook signatures are checked against it. */
   now(): number;
+  /** Retries of a request whose answer did not come; 2, the Stripe client's own default, when absent. */
+  readonly networkRetries?: number;
 }
 
 type PaymentIntent = Stripe.PaymentIntent;
@@ -95,11 +97,11 @@ export function paymentErrorCodeOf(
 }
 
 /** The Stripe client for one account's settings: its key, and its API base when it is not Stripe's own. */
-export function stripeClientFor(settings: StripeProviderSettings): Stripe {
+export function stripeClientFor(settings: StripeProviderSettings, networkRetries = 2): Stripe {
   const base = settings.apiBase ? new URL(settings.apiBase) : undefined;
   return new Stripe(settings.secretKey, {
     // The client sends a fresh Idempotency-Key on its own retries; ours (the attempt id) wins.
-    maxNetworkRetries: 2,
+    maxNetworkRetries: networkRetries,
     timeout: 30_000,
     telemetry: false,
     appInfo: { name: 'Drawdown', url: 'https://drawdown.dev' },
@@ -197,7 +199,7 @@ export class StripeProvider implements PaymentProvider {
   readonly authorisation: AuthorisingProvider;
 
   constructor(private readonly dependencies: StripeProviderDependencies) {
-    this.stripe = stripeClientFor(dependencies.settings);
+    this.stripe = stripeClientFor(dependencies.settings, dependencies.networkRetries);
     this.browser = {
       publishableKey: dependencies.settings.publishableKey ?? null,
       createBrowserPayment: (request) => this.createBrowserPayment(request),

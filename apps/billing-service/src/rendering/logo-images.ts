@@ -9,7 +9,6 @@
 import type { DecodedImage, ImageDecoder } from '@drawdown/billing-core';
 import { LOGO_LIMITS } from '@drawdown/billing-core';
 import jpeg from 'jpeg-js';
-import PDFDocument from 'pdfkit';
 import { PNG } from 'pngjs';
 
 const PNG_SIGNATURE = [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a];
@@ -47,7 +46,10 @@ function decodePixels(bytes: Uint8Array): DecodedImage {
 }
 
 /** Draws the image into a PDF that is thrown away: pdfkit's own PNG and JPEG readers must take it too. */
-function drawsInPdf(bytes: Uint8Array): Promise<void> {
+async function drawsInPdf(bytes: Uint8Array): Promise<void> {
+  // Loaded on first use: pdfkit and its fonts cost a third of a second to import, which every
+  // short CLI process would pay otherwise.
+  const { default: PDFDocument } = await import('pdfkit');
   return new Promise((resolve, reject) => {
     const pdf = new PDFDocument({ size: [100, 100], margin: 0 });
     pdf.on('data', () => {});

@@ -8,7 +8,7 @@ import { mkdtemp, readdir, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createTestStorage, ENGINES, type TestStorage } from '@drawdown/testkit';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { KEY_CACHE_TTL_MS } from '../../src/infrastructure/authenticated-key-cache.js';
 import { apiClient, expectError } from '../support/api-client.js';
 import {
@@ -21,6 +21,9 @@ import {
 } from '../support/cli-process.js';
 
 beforeAll(() => buildService(), 120_000);
+// Each test runs a dozen or more separate processes one after another: on a loaded machine that
+// takes longer than the suite's 30 s default, though it takes 5-10 s on a quiet one.
+vi.setConfig({ testTimeout: 120_000 });
 
 function parseJson(result: CliResult): Record<string, unknown> {
   expect(() => JSON.parse(result.stdout), `${result.stdout}${result.stderr}`).not.toThrow();

@@ -4,10 +4,13 @@
  * and STRIPE_WEBHOOK_SECRET, are refused when malformed, and are never printed in full.
  */
 import { createTestStorage, ENGINES, type TestStorage } from '@drawdown/testkit';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { buildService, jsonOutput, runCli, storageFlags } from '../support/cli-process.js';
 
 beforeAll(() => buildService(), 120_000);
+// Each test runs a dozen or more separate processes one after another: on a loaded machine that
+// takes longer than the suite's 30 s default, though it takes 5-10 s on a quiet one.
+vi.setConfig({ testTimeout: 120_000 });
 
 const SECRET_KEY = 'sk_live_cliTestSecretKey00001234';
 const WEBHOOK_SECRET = 'whsec_cliTestWebhookSecret5678';

@@ -6,11 +6,14 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { createTestStorage, ENGINES, type TestStorage } from '@drawdown/testkit';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { buildService, jsonOutput, runCli, storageFlags } from '../support/cli-process.js';
 import { pngFile } from '../support/images.js';
 
 beforeAll(() => buildService(), 120_000);
+// Each test runs a dozen or more separate processes one after another: on a loaded machine that
+// takes longer than the suite's 30 s default, though it takes 5-10 s on a quiet one.
+vi.setConfig({ testTimeout: 120_000 });
 
 describe.each(ENGINES)('%s: drawdown accounts seller-details', (engine) => {
   let storage: TestStorage;

@@ -4,8 +4,10 @@
  * is retried by the scheduler on the documented schedule through the one off-session charge path,
  * each retry a new PaymentIntent keyed by its attempt (a retry whose answer is lost is sent again
  * under the same idempotency key and makes one intent; concurrent schedulers take it once); the
- * customer paying through the checkout stops the retries; a run that recovers nothing cancels
- * the subscription after 30 days. Both engines, read back through the official SDK.
+ * customer paying through the checkout stops the retries; a retry the card's issuer approves
+ * pays the renewal and revives the subscription; the 30-day end waits while a retry's answer is
+ * still missing, and Stripe's late answer then revives the subscription; a run that recovers
+ * nothing cancels the subscription after 30 days. Both engines, read back through the official SDK.
  */
 import { randomBytes } from 'node:crypto';
 import { type BillingHarness, ENGINES } from '@drawdown/testkit';
@@ -15,7 +17,9 @@ import type { FakeStripe } from '../support/stripe/fake-stripe-server.js';
 import { DAY_MS, eventually, useLiveStripeAccount } from '../support/stripe/live-stripe-account.js';
 
 describe.each(ENGINES)('%s: payment recovery through Stripe', (engine) => {
-  const account = useLiveStripeAccount(engine);
+  // One Stripe client retry (the default is two): still a repeat under the attempt's key for the
+  // lost answers below, with one back-off to wait out instead of two.
+  const account = useLiveStripeAccount(engine, { stripeNetworkRetries: 1 });
   const { clock, pay, transactionOf, subscriptionOf, subscribed, renew } = account;
   let harness: BillingHarness;
   let stripe: FakeStripe;
@@ -118,6 +122,69 @@ describe.each(ENGINES)('%s: payment recovery through Stripe', (engine) => {
       'error',
       'captured',
     ]);
+  });
+
+  it('a retry the issuer approves pays the renewal, revives the subscription, and ends the schedule', async () => {
+    const { subscriptionId, renewalId } = await declinedRenewal();
+    const [declinedIntent] = intentsOf(renewalId);
+    stripe.issuerApproves(String(declinedIntent?.payment_method));
+    await retriesAfter(1, renewalId, 2);
+    const renewal = await paddle.transactions.get(renewalId);
+    expect(renewal.status).toBe('completed');
+    expect(renewal.payments.map((payment) => payment.status)).toEqual(['error', 'captured']);
+    const [, paidIntent] = intentsOf(renewalId);
+    expect(paidIntent).toMatchObject({ status: 'succeeded', payment_method: declinedIntent?.payment_method });
+    expect(String(paidIntent?.amount_received)).toBe(renewal.details?.totals?.grandTotal);
+    expect((await paddle.subscriptions.get(subscriptionId)).status).toBe('active');
+    // The run ended with the payment: the later steps of the schedule (3, 5 and 8 days) charge nothing.
+    for (const days of [2, 2, 3]) await retriesAfter(days, renewalId, 2);
+    expect(intentsOf(renewalId)).toHaveLength(2);
+  });
+
+  it('the 30-day end waits for a retry still in flight; when Stripe’s answer comes, the subscription lives', async () => {
+    const { subscriptionId, renewalId } = await declinedRenewal();
+    let payments = 1;
+    for (const days of [1, 2, 2, 3, 4, 6]) {
+      payments += 1;
+      await retriesAfter(days, renewalId, payments);
+    }
+    // The last retry (25 days after the first decline) succeeds at Stripe, but no answer comes
+    // back: neither to the request (nor to its repeats under the same key) nor as a webhook.
+    const [first] = intentsOf(renewalId);
+    stripe.issuerApproves(String(first?.payment_method));
+    stripe.sendWebhooksTo(undefined);
+    const clearFault = stripe.fault('lose_answer', /^\/v1\/payment_intents$/);
+    try {
+      clock.advance(7 * DAY_MS + 60_000);
+      await harness.services.useCases.runDueWork('payment_retries');
+      expect(intentsOf(renewalId)).toHaveLength(payments + 1);
+      expect(intentsOf(renewalId).at(-1)?.status).toBe('succeeded');
+      // The window ends (30 days after the first decline) with that retry still in flight; the
+      // recovery step asks Stripe again and hears nothing. Nothing is canceled.
+      clock.advance(6 * DAY_MS);
+      await harness.services.useCases.runDueWork('payment_retries');
+      await harness.services.useCases.runDueWork('payment_recovery');
+      await harness.services.useCases.runDueWork('payment_retries');
+      expect((await paddle.subscriptions.get(subscriptionId)).status).toBe('past_due');
+      expect((await paddle.transactions.get(renewalId)).status).toBe('past_due');
+    } finally {
+      clearFault();
+      stripe.sendWebhooksTo(account.webhookUrl);
+    }
+    // Stripe answers at last (the recovery step asks again under the same key): the renewal is
+    // paid and the subscription active, and the schedule's end cancels nothing afterwards.
+    await harness.services.useCases.runDueWork('payment_recovery');
+    await eventually(
+      () => paddle.subscriptions.get(subscriptionId),
+      (subscription) => subscription.status === 'active',
+      'the subscription to be active again',
+    );
+    const renewal = await paddle.transactions.get(renewalId);
+    expect(renewal.status).toBe('completed');
+    expect(renewal.payments.at(-1)?.status).toBe('captured');
+    await harness.services.useCases.runDueWork('payment_retries');
+    expect((await paddle.subscriptions.get(subscriptionId)).status).toBe('active');
+    expect(intentsOf(renewalId)).toHaveLength(payments + 1);
   });
 
   it('cancels the subscription and its renewal 30 days after the first decline when no retry succeeded', async () => {

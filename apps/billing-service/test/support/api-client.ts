@@ -76,12 +76,21 @@ export function apiClient(baseUrl: string, key: string): ApiClient {
     if (body !== undefined && !Object.keys(headers).some((name) => name.toLowerCase() === 'content-type')) {
       headers['Content-Type'] = 'application/json';
     }
-    const response = await fetch(`${baseUrl}${path}`, {
-      method,
-      headers,
-      redirect: options.redirect ?? 'follow',
-      ...(body === undefined ? {} : { body }),
-    });
+    let response: Response;
+    try {
+      response = await fetch(`${baseUrl}${path}`, {
+        method,
+        headers,
+        redirect: options.redirect ?? 'follow',
+        ...(body === undefined ? {} : { body }),
+      });
+    } catch (error) {
+      // undici says only "fetch failed"; the request and the socket's own error say what happened.
+      const cause = (error as { cause?: { code?: string; message?: string } }).cause;
+      throw new Error(`${method} ${path}: fetch failed (${cause?.code ?? ''} ${cause?.message ?? ''})`, {
+        cause: error,
+      });
+    }
     const text = await response.text();
     let parsed: WireBody = {};
     try {

@@ -10,12 +10,25 @@
  * new connection (nothing of it was committed); one lost during the commit is not, since it may
  * have committed, and its error reaches the caller.
  */
-import pg from 'pg';
+import { createRequire } from 'node:module';
+import type pg from 'pg';
 import type { Row, SqlDatabase, SqlExecutor, SqlValue } from './sql-database.js';
 import { UniqueViolation } from './sql-database.js';
 
-// Numeric columns come back as strings by default; counts and sequences fit in a JS number.
-pg.types.setTypeParser(pg.types.builtins.INT8, (value) => Number.parseInt(value, 10));
+let loadedPg: typeof pg | undefined;
+
+/**
+ * node-postgres, loaded by the first PostgreSQL database a process opens: importing it costs a
+ * SQLite process (and every short CLI command on SQLite) a few hundred milliseconds, since it
+ * also makes Node load its fetch implementation.
+ */
+function nodePostgres(): typeof pg {
+  if (loadedPg) return loadedPg;
+  loadedPg = createRequire(import.meta.url)('pg') as typeof pg;
+  // Numeric columns come back as strings by default; counts and sequences fit in a JS number.
+  loadedPg.types.setTypeParser(loadedPg.types.builtins.INT8, (value) => Number.parseInt(value, 10));
+  return loadedPg;
+}
 
 const RETRYABLE = new Set(['40001', '40P01']);
 /** The server ended the session: admin shutdown, crash shutdown, cannot connect now, idle timeout. */
@@ -122,7 +135,7 @@ export class PostgresDatabase implements SqlDatabase {
   private readonly executor: PostgresExecutor;
 
   constructor(url: string, options: PostgresOptions = {}) {
-    this.pool = new pg.Pool({ connectionString: url, max: options.maxConnections ?? 10 });
+    this.pool = new (nodePostgres().Pool)({ connectionString: url, max: options.maxConnections ?? 10 });
     // An idle client that loses its server must not crash the process; the pool drops it.
     this.pool.on('error', () => {});
     // And no client is ever without a handler, whatever the pool is doing with it at the time (a

@@ -138,6 +138,12 @@ export interface FakeStripe {
    */
   loseAnswers(count: number): void;
   /**
+   * The issuer approves the charges of a card from now on (the cardholder paid their card off, or
+   * the bank lifted a block): what a retry of a declined payment hopes for. No Stripe test card
+   * changes its behaviour, so this is the test server's own control, not an API call.
+   */
+  issuerApproves(paymentMethodId: string): void;
+  /**
    * Until cleared, POSTs whose path matches `path` fail: `lose_answer` carries the request out
    * (or replays it) and cuts the connection; `server_error` answers `500 api_error` without
    * acting. Returns a function that clears the fault and answers how many requests it hit.
@@ -1008,6 +1014,11 @@ export async function startFakeStripe(options: FakeStripeOptions): Promise<FakeS
     postRaw: (body, signature) => track(post(body, signature)),
     loseAnswers: (count) => {
       answersToLose = count;
+    },
+    issuerApproves: (paymentMethodId) => {
+      const card = cards.get(paymentMethodId);
+      if (!card) throw new Error(`${paymentMethodId} is not a card this server made`);
+      cards.set(paymentMethodId, { ...card, behaviour: 'success' });
     },
     beforeAnswer: (path, hook) => {
       const entry = { path, hook };

@@ -64,9 +64,13 @@ export interface LiveStripeAccount {
 
 /**
  * Registers the calling suite's `beforeAll` and `afterAll`: a harness on `engine` on its own
- * movable clock, its live account configured with Stripe, and one monthly price.
+ * movable clock, its live account configured with Stripe, and one monthly price. Lost-answer
+ * tests may ask for fewer Stripe client retries (`stripeNetworkRetries`) to wait out fewer back-offs.
  */
-export function useLiveStripeAccount(engine: Engine): LiveStripeAccount {
+export function useLiveStripeAccount(
+  engine: Engine,
+  options: { readonly stripeNetworkRetries?: number } = {},
+): LiveStripeAccount {
   const clock = movableClock();
   let harness: BillingHarness;
   let stripe: FakeStripe;
@@ -76,7 +80,7 @@ export function useLiveStripeAccount(engine: Engine): LiveStripeAccount {
   let webhookUrl: string;
 
   beforeAll(async () => {
-    harness = await startBillingHarness({ engine, clock });
+    harness = await startBillingHarness({ engine, clock, ...options });
     stripe = await startFakeStripe({ secretKey: SECRET_KEY, webhookSecret: WEBHOOK_SECRET, now: clock.now });
     live = apiClient(harness.liveUrl, harness.liveKey);
     paddle = officialSdk(harness.liveKey, harness.liveUrl);
