@@ -253,7 +253,9 @@ export async function composeServices(settings: StorageSettings, options: Compos
     entityPresenter: wirePresenter,
     images: logoImageDecoder,
     // Each account's configured provider (ADR 1420), unless the caller supplies one for all.
-    livePaymentProvider: options.livePaymentProvider ?? accountPaymentProviders({
+    livePaymentProvider:
+      options.livePaymentProvider ??
+      accountPaymentProviders({
         store,
         now: () => wallClock.now(),
         ...(settings.stripeNetworkRetries === undefined ? {} : { networkRetries: settings.stripeNetworkRetries }),

@@ -369,7 +369,8 @@ export const SETTINGS = [
       "How many times the Stripe client sends a request again, with Stripe's exponential back-off, when the connection fails or Stripe answers 409, 429 or 5xx (0 to 5). Every retry carries Drawdown's own idempotency key, so Stripe acts at most once; a request still unanswered after the last retry is settled by the payment recovery step (ADR 1426).",
     parse: (text, name) => {
       const value = Number(text);
-      if (!/^\d$/.test(text ?? '') || value > 5) throw new Error(`${name} must be a whole number from 0 to 5; got ${text}`);
+      if (!/^\d$/.test(text ?? '') || value > 5)
+        throw new Error(`${name} must be a whole number from 0 to 5; got ${text}`);
       return value;
     },
   }),
