@@ -156,6 +156,8 @@ export async function composeService(options: ServiceOptions = {}): Promise<Pric
       billing,
       feeds,
       close() {
+        // Answered lookups still waiting for their batch are written before the state database closes.
+        if (localMeter instanceof LocalLookupMeter) localMeter.flush();
         stateDb.close();
         return catalogue.close();
       },

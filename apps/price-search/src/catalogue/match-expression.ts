@@ -142,8 +142,22 @@ export function isOptionalWord(term: string): boolean {
   return OPTIONAL_WORDS.has(wordsOf(foldText(term)).join(' '));
 }
 
+// Expressions of recent terms (the function is pure and each lookup asks it several times per term).
+const expressions = new Map<string, string>();
+const EXPRESSIONS_KEPT = 5_000;
+
 /** The expression of one term: its phrase, its run-together spelling and its synonyms, as alternatives. */
 export function termExpression(term: string): string {
+  let expression = expressions.get(term);
+  if (expression === undefined) {
+    expression = buildTermExpression(term);
+    expressions.set(term, expression);
+    if (expressions.size > EXPRESSIONS_KEPT) expressions.delete(expressions.keys().next().value ?? '');
+  }
+  return expression;
+}
+
+function buildTermExpression(term: string): string {
   const key = wordsOf(foldText(term)).join(' ');
   const phrase = phraseOf(term);
   if (phrase === undefined) return '';

@@ -105,6 +105,8 @@ const RANK = `ts_rank('{0.2, 0.4, 0.6, 1.0}', l.document, q, 0)`;
 // Rows read per round trip while grouping offers into products.
 const PAGE_ROWS = 200;
 const COUNTS_TTL_MS = 60_000;
+// Probe answers kept (an expression and a boolean each); the oldest is dropped first.
+const PROBES_KEPT = 20_000;
 const STATS_INTERVAL_MS = 60_000;
 
 interface Row {
@@ -325,19 +327,44 @@ export class PostgresCatalogue implements Catalogue {
 
   /** True when a listing that is not an accessory has every term in its title or aliases (as on SQLite). */
   async #namesAProduct(expression: string): Promise<boolean> {
-    const { rowCount } = await this.#pool.query(
-      "SELECT 1 FROM catalogue_listings WHERE document @@ to_tsquery('catalogue', $1) AND accessory = 0 LIMIT 1",
-      [toTsQuery(expression, 'AB')],
-    );
-    return (rowCount ?? 0) > 0;
+    return this.#probe(`product\n${expression}`, async () => {
+      const { rowCount } = await this.#pool.query(
+        "SELECT 1 FROM catalogue_listings WHERE document @@ to_tsquery('catalogue', $1) AND accessory = 0 LIMIT 1",
+        [toTsQuery(expression, 'AB')],
+      );
+      return (rowCount ?? 0) > 0;
+    });
   }
 
   async #matches(expression: string): Promise<boolean> {
-    const { rowCount } = await this.#pool.query(
-      "SELECT 1 FROM catalogue_listings WHERE document @@ to_tsquery('catalogue', $1) LIMIT 1",
-      [toTsQuery(expression)],
-    );
-    return (rowCount ?? 0) > 0;
+    return this.#probe(`match\n${expression}`, async () => {
+      const { rowCount } = await this.#pool.query(
+        "SELECT 1 FROM catalogue_listings WHERE document @@ to_tsquery('catalogue', $1) LIMIT 1",
+        [toTsQuery(expression)],
+      );
+      return (rowCount ?? 0) > 0;
+    });
+  }
+
+  // Answers of the "does anything match" probes, kept while `cacheStamp` stays the same (this process's writes,
+  // and at most a minute for other instances' writes), as the engine keeps whole answers (ADR 0217).
+  readonly #probes = new Map<string, boolean>();
+  #probesStamp = '';
+
+  async #probe(key: string, ask: () => Promise<boolean>): Promise<boolean> {
+    const stamp = this.cacheStamp();
+    if (stamp !== this.#probesStamp) {
+      this.#probes.clear();
+      this.#probesStamp = stamp;
+    }
+    const known = this.#probes.get(key);
+    if (known !== undefined) return known;
+    const answer = await ask();
+    if (this.cacheStamp() === stamp) {
+      this.#probes.set(key, answer);
+      if (this.#probes.size > PROBES_KEPT) this.#probes.delete(this.#probes.keys().next().value ?? '');
+    }
+    return answer;
   }
 
   /**

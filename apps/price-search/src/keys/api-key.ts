@@ -4,7 +4,7 @@
  * once, at creation. SHA-256 without salt is enough here: keys are random, not passwords, so there is nothing
  * to guess from a dictionary.
  */
-import { createHash, randomBytes } from 'node:crypto';
+import { hash, randomBytes } from 'node:crypto';
 
 const PREFIX = 'psk_';
 const KEY_SHAPE = /^psk_[A-Za-z0-9_-]{43}$/;
@@ -21,7 +21,7 @@ export function generateKeyId(): string {
 
 /** The stored form of a key. */
 export function hashApiKey(rawKey: string): string {
-  return createHash('sha256').update(rawKey, 'utf8').digest('hex');
+  return hash('sha256', rawKey, 'hex');
 }
 
 /** True when the text has the shape of a key (checked before hashing, so junk is refused cheaply). */

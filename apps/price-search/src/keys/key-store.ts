@@ -6,6 +6,7 @@
 import type Database from 'better-sqlite3';
 import type { KeyPlan } from '../metering/plans.js';
 import { generateApiKey, generateKeyId, hashApiKey } from './api-key.js';
+import { AuthenticatedKeyCache } from './key-cache.js';
 
 /** A stored key, without its secret. */
 export interface StoredKey {
@@ -29,9 +30,16 @@ interface KeyRow {
   revoked_at: string | null;
 }
 
-/** API keys in the state database. */
+/** API keys in the state database. Lookups by key go through an in-process cache of one second (ADR 0217). */
 export class KeyStore {
-  constructor(private readonly db: Database.Database) {
+  readonly #findByHash: Database.Statement<[string], KeyRow>;
+  readonly #cache: AuthenticatedKeyCache<StoredKey>;
+
+  constructor(
+    private readonly db: Database.Database,
+    cache: AuthenticatedKeyCache<StoredKey> = new AuthenticatedKeyCache<StoredKey>(),
+  ) {
+    this.#cache = cache;
     db.exec(`CREATE TABLE IF NOT EXISTS api_keys (
       id TEXT PRIMARY KEY,
       key_hash TEXT NOT NULL UNIQUE,
@@ -40,6 +48,7 @@ export class KeyStore {
       created_at TEXT NOT NULL,
       revoked_at TEXT
     )`);
+    this.#findByHash = db.prepare('SELECT * FROM api_keys WHERE key_hash = ?');
   }
 
   /** Creates a key for `plan`. */
@@ -63,15 +72,24 @@ export class KeyStore {
     const result = this.db
       .prepare('UPDATE api_keys SET revoked_at = ? WHERE id = ? AND revoked_at IS NULL')
       .run(now.toISOString(), id);
+    this.#cache.forget(id);
     return result.changes === 1;
   }
 
-  /** The key whose raw value is `rawKey`, revoked or not. */
+  /**
+   * The key whose raw value is `rawKey`, revoked or not. An active key found in the last second is answered
+   * from memory; a key revoked by another process is therefore refused within a second of the revocation.
+   */
   findByKey(rawKey: string): StoredKey | undefined {
-    const row = this.db.prepare('SELECT * FROM api_keys WHERE key_hash = ?').get(hashApiKey(rawKey)) as
-      | KeyRow
-      | undefined;
-    return row === undefined ? undefined : fromRow(row);
+    const keyHash = hashApiKey(rawKey);
+    const cached = this.#cache.find(keyHash);
+    if (cached !== undefined) return cached;
+    const ticket = this.#cache.beginRead();
+    const row = this.#findByHash.get(keyHash);
+    if (row === undefined) return undefined;
+    const key = fromRow(row);
+    this.#cache.remember(keyHash, key, ticket);
+    return key;
   }
 
   /** All keys, newest first. */

@@ -1,8 +1,9 @@
 /**
  * @module
  * The metering adapter for paid plans billed by Drawdown. Anonymous (free) clients and keys without a billing
- * customer stay on the local meter. For a linked key every answered lookup is reported to Drawdown as one usage
- * event (action `lookup`, event key = the lookup id, so a retry never counts twice). Drawdown never refuses
+ * customer stay on the local meter. For a linked key the answered lookups are reported to Drawdown in usage
+ * events of one customer's lookups of up to a second (action `lookup`, quantity = the lookups, event key = the
+ * first lookup's id, so a retry never counts twice; ADR 0217). Drawdown never refuses
  * usage, it records overage; this service refuses a Pro key once Drawdown says its lookups balance is depleted,
  * and serves it again after a renewal refills the balance. Scale has no allowance: recorded, never refused.
  */
@@ -80,6 +81,21 @@ export interface DrawdownLookupMeterOptions {
   readonly balanceTtlMs?: number;
 }
 
+/** Answered lookups of a customer are reported at most this long after the first of them... */
+export const USAGE_BATCH_MS = 1_000;
+/** ...or as soon as this many are gathered. */
+export const USAGE_BATCH_LOOKUPS = 100;
+
+// Lookup ids remembered so that recording one twice counts it once.
+const RECORDED_IDS_KEPT = 10_000;
+
+/** Answered lookups of one customer not yet reported. */
+interface UsageBatch {
+  readonly firstLookupId: LookupId;
+  readonly occurredAt: Date;
+  count: number;
+}
+
 const ACTIVE_STATUSES: readonly Subscription['status'][] = ['active', 'past_due', 'trialing'];
 
 /** Meters paid keys through Drawdown. */
@@ -88,6 +104,9 @@ export class DrawdownLookupMeter implements LookupMeter {
   readonly #states = new Map<string, MutableState>();
   readonly #inFlight = new Set<Promise<unknown>>();
   readonly #log: (message: string) => void;
+  readonly #batches = new Map<string, UsageBatch>();
+  readonly #recorded = new Set<LookupId>();
+  #flushTimer: ReturnType<typeof setTimeout> | undefined;
 
   constructor(options: DrawdownLookupMeterOptions) {
     this.#options = options;
@@ -117,26 +136,65 @@ export class DrawdownLookupMeter implements LookupMeter {
 
     const state = this.#states.get(customerId);
     if (state?.remaining !== undefined) state.remaining = Math.max(0, state.remaining - 1);
-    // The answer does not wait for the billing service: the SDK retries in the background and close() waits.
+    // The answer does not wait for the billing service: lookups are gathered per customer and reported in one
+    // usage event a second (ADR 0217); the SDK retries in the background and close() waits.
+    // Idempotent per lookup id: an id recorded again (among the last RECORDED_IDS_KEPT) is not counted again.
+    if (this.#recorded.has(lookupId)) return;
+    this.#recorded.add(lookupId);
+    if (this.#recorded.size > RECORDED_IDS_KEPT)
+      this.#recorded.delete(this.#recorded.values().next().value as LookupId);
+    const now = this.#options.clock.now();
+    let batch = this.#batches.get(customerId);
+    // A batch never spans the end of a billing period (or of a month when the period is unknown): each event is
+    // charged to the period of its occurred_at.
+    if (batch !== undefined && now >= this.#periodEndAfter(customerId, batch.occurredAt)) {
+      this.#send(customerId, batch);
+      batch = undefined;
+    }
+    if (batch === undefined) {
+      batch = { firstLookupId: lookupId, occurredAt: now, count: 0 };
+      this.#batches.set(customerId, batch);
+    }
+    batch.count += 1;
+    if (batch.count >= USAGE_BATCH_LOOKUPS) this.#send(customerId, batch);
+    else this.#flushTimer ??= setTimeout(() => this.flush(), USAGE_BATCH_MS).unref();
+  }
+
+  /** Reports every gathered batch now (one usage event per customer); `close()` does this first. */
+  flush(): void {
+    if (this.#flushTimer !== undefined) clearTimeout(this.#flushTimer);
+    this.#flushTimer = undefined;
+    for (const [customerId, batch] of this.#batches) this.#send(customerId, batch);
+  }
+
+  #periodEndAfter(customerId: string, occurredAt: Date): Date {
+    const periodEndsAt = this.#states.get(customerId)?.periodEndsAt;
+    return periodEndsAt !== undefined && periodEndsAt > occurredAt ? periodEndsAt : startOfNextMonth(occurredAt);
+  }
+
+  /**
+   * One usage event for a batch: quantity = its lookups, event_key = its first lookup's id (unique, and fixed
+   * before the first attempt, so the SDK's retries count once).
+   */
+  #send(customerId: string, batch: UsageBatch): void {
+    this.#batches.delete(customerId);
+    const { firstLookupId, occurredAt, count } = batch;
+    const what = count === 1 ? `lookup ${firstLookupId}` : `${count} lookups from ${firstLookupId}`;
     this.#track(
       this.#options.client
         .reportUsage({
           customerId,
           action: LOOKUP_ACTION,
-          quantity: '1',
-          eventKey: lookupId,
-          occurredAt: this.#options.clock.now(),
+          quantity: String(count),
+          eventKey: firstLookupId,
+          occurredAt,
         })
         .then((report) => {
           if (report.kind !== 'accepted') {
-            this.#log(
-              `usage of lookup ${lookupId} for ${customerId} not counted (${report.kind}): ${describe(report)}`,
-            );
+            this.#log(`usage of ${what} for ${customerId} not counted (${report.kind}): ${describe(report)}`);
           }
         })
-        .catch((error: unknown) =>
-          this.#log(`usage of lookup ${lookupId} for ${customerId} not reported: ${String(error)}`),
-        ),
+        .catch((error: unknown) => this.#log(`usage of ${what} for ${customerId} not reported: ${String(error)}`)),
     );
   }
 
@@ -173,8 +231,9 @@ export class DrawdownLookupMeter implements LookupMeter {
     return { blocked, periodEndsAt, allowance, remaining };
   }
 
-  /** Waits for every usage report and balance read under way. */
+  /** Reports the gathered lookups, then waits for every usage report and balance read under way. */
   async close(): Promise<void> {
+    this.flush();
     while (this.#inFlight.size > 0) await Promise.allSettled([...this.#inFlight]);
   }
 

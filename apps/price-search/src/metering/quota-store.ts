@@ -8,6 +8,8 @@ import type Database from 'better-sqlite3';
 export class QuotaStore {
   readonly #read: Database.Statement<[string, string], { used: number }>;
   readonly #increment: Database.Statement<[string, string]>;
+  readonly #add: Database.Statement<[string, string, number]>;
+  readonly #addAll: (counts: ReadonlyArray<readonly [string, string, number]>) => void;
 
   constructor(db: Database.Database) {
     db.exec(`CREATE TABLE IF NOT EXISTS quota_usage (
@@ -19,6 +21,11 @@ export class QuotaStore {
     this.#read = db.prepare('SELECT used FROM quota_usage WHERE meter_key = ? AND month = ?');
     this.#increment = db.prepare(`INSERT INTO quota_usage (meter_key, month, used) VALUES (?, ?, 1)
       ON CONFLICT (meter_key, month) DO UPDATE SET used = used + 1`);
+    this.#add = db.prepare(`INSERT INTO quota_usage (meter_key, month, used) VALUES (?, ?, ?)
+      ON CONFLICT (meter_key, month) DO UPDATE SET used = used + excluded.used`);
+    this.#addAll = db.transaction((counts: ReadonlyArray<readonly [string, string, number]>) => {
+      for (const [meterKey, month, count] of counts) this.#add.run(meterKey, month, count);
+    });
   }
 
   /** Lookups counted for `meterKey` in `month` ("2026-11"). */
@@ -29,5 +36,10 @@ export class QuotaStore {
   /** Counts one lookup. */
   increment(meterKey: string, month: string): void {
     this.#increment.run(meterKey, month);
+  }
+
+  /** Adds several counts in one transaction: all of them or, when it throws, none. */
+  addAll(counts: ReadonlyArray<readonly [meterKey: string, month: string, count: number]>): void {
+    this.#addAll(counts);
   }
 }

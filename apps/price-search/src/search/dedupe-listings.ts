@@ -10,9 +10,19 @@ import type { Listing } from '../listing/listing.js';
 import { baseTitle } from '../listing/product-identity.js';
 import { searchTextOf } from '../listing/search-text.js';
 
+// Normalised forms of recent titles (the same listings come back across lookups).
+const normalised = new Map<string, string>();
+const TITLES_KEPT = 20_000;
+
 /** Normalises a title for comparison: case, punctuation, accents and condition notes do not make another product. */
 export function normaliseTitle(title: string): string {
-  return searchTextOf(baseTitle(title));
+  let text = normalised.get(title);
+  if (text === undefined) {
+    text = searchTextOf(baseTitle(title));
+    normalised.set(title, text);
+    if (normalised.size > TITLES_KEPT) normalised.delete(normalised.keys().next().value ?? '');
+  }
+  return text;
 }
 
 /** Keeps the first listing of each product, so rank before deduplicating to keep the better-ranked offer. */

@@ -54,6 +54,19 @@ const OVERFETCH = 2;
 // Answers kept for repeated lookups (shoppers and agents repeat popular queries; the client rules retry).
 const CACHE_ENTRIES = 2_000;
 
+// The cache key's part from the parsed query, kept per parsed object (a repeated text is parsed once, see
+// run-lookup.ts, and its parsed form is the same object).
+const parsedKeys = new WeakMap<ParsedQuery, string>();
+
+function keyOfParsed(parsed: ParsedQuery): string {
+  let key = parsedKeys.get(parsed);
+  if (key === undefined) {
+    key = JSON.stringify([parsed.terms, parsed.budget, parsed.condition ?? null, parsed.sort]);
+    parsedKeys.set(parsed, key);
+  }
+  return key;
+}
+
 /** Runs lookups across connectors. */
 export class SearchEngine {
   readonly #cache = new Map<string, { stamp: string; outcome: SearchOutcome }>();
@@ -78,14 +91,7 @@ export class SearchEngine {
     const stamps = selected.map((entry) => entry.connector.cacheStamp?.());
     if (stamps.some((stamp) => stamp === undefined)) return this.#search(request, selected);
     const stamp = stamps.join('|');
-    const key = JSON.stringify([
-      parsed.terms,
-      parsed.budget,
-      parsed.condition ?? null,
-      parsed.sort,
-      networks,
-      maxResults,
-    ]);
+    const key = `${keyOfParsed(parsed)}|${networks.join(',')}|${maxResults}`;
     const cached = this.#cache.get(key);
     if (cached !== undefined && cached.stamp === stamp) {
       // Refresh the entry's place in the eviction order.

@@ -100,15 +100,17 @@ function setup() {
   const client = new FakeDrawdown();
   const local = new CountingLocalMeter();
   const logged: string[] = [];
+  const clock = new FakeClock('2026-11-20T12:00:00Z');
   const meter = new DrawdownLookupMeter({
     client,
     local,
     customers: links,
     lookupsUnitId: UNIT,
-    clock: new FakeClock('2026-11-20T12:00:00Z'),
+    clock,
     log: (message) => logged.push(message),
   });
-  return { db, links, client, local, meter, logged };
+  onTestFinished(() => meter.close());
+  return { db, links, client, local, meter, logged, clock };
 }
 
 describe('DrawdownLookupMeter', () => {
@@ -185,6 +187,43 @@ describe('DrawdownLookupMeter', () => {
     await meter.close();
     expect(client.reported).toEqual([
       expect.objectContaining({ customerId: 'ctm_01scale', eventKey: 's1', action: 'lookup', quantity: '1' }),
+    ]);
+  });
+
+  it('reports a customer’s lookups as one usage event keyed by the first lookup, each lookup id counted once', async () => {
+    const { meter, client } = setup();
+    for (const lookup of ['l1', 'l2', 'l3']) {
+      await meter.authorize(pro, id(lookup));
+      await meter.record(pro, id(lookup));
+    }
+    await meter.record(pro, id('l2'));
+    await meter.record(scale, id('s1'));
+    expect(client.reported).toEqual([]);
+    meter.flush();
+    await meter.close();
+    expect(client.reported).toEqual([
+      expect.objectContaining({ customerId: CUSTOMER, eventKey: 'l1', quantity: '3' }),
+      expect.objectContaining({ customerId: 'ctm_01scale', eventKey: 's1', quantity: '1' }),
+    ]);
+    // A later batch starts afresh; an id already counted is not counted again.
+    await meter.record(pro, id('l3'));
+    await meter.record(pro, id('l4'));
+    await meter.close();
+    expect(client.reported.at(-1)).toEqual(expect.objectContaining({ eventKey: 'l4', quantity: '1' }));
+    expect(client.reported).toHaveLength(3);
+  });
+
+  it('never lets one usage event span the end of the billing period', async () => {
+    const { meter, client, clock } = setup();
+    clock.set('2026-12-14T23:59:59.500Z');
+    await meter.authorize(pro, id('l1'));
+    await meter.record(pro, id('l1'));
+    clock.set(PERIOD_END);
+    await meter.record(pro, id('l2'));
+    await meter.close();
+    expect(client.reported).toEqual([
+      expect.objectContaining({ eventKey: 'l1', quantity: '1', occurredAt: new Date('2026-12-14T23:59:59.500Z') }),
+      expect.objectContaining({ eventKey: 'l2', quantity: '1', occurredAt: new Date(PERIOD_END) }),
     ]);
   });
 

@@ -48,6 +48,28 @@ describe('CatalogueStore.search', () => {
     expect(await store.search(query(['smeg', 'klf03', 'kettle'], { maxPence: 5000 as Pence }))).toEqual([]);
   });
 
+  it('asks its "does anything match" probes again after a write (their answers are kept between lookups)', async () => {
+    const store = openStore([
+      item(1, 'Nintendo Switch Pro Controller', 5500, { category: 'Video Games > Accessories' }),
+    ]);
+    // Only an accessory has the words: nothing is demoted, and "oled", unknown, is dropped.
+    expect((await store.search(query(['nintendo', 'switch']))).map((hit) => hit.title)).toEqual([
+      'Nintendo Switch Pro Controller',
+    ]);
+    expect((await store.search(query(['nintendo', 'switch', 'oled']))).map((hit) => hit.title)).toEqual([
+      'Nintendo Switch Pro Controller',
+    ]);
+    store.upsert([item(2, 'Nintendo Switch OLED Model White', 27895, { category: 'Video Games > Consoles' })]);
+    // The console now names the product, so the controller goes after it; "oled" now matches.
+    expect((await store.search(query(['nintendo', 'switch']))).map((hit) => hit.title)).toEqual([
+      'Nintendo Switch OLED Model White',
+      'Nintendo Switch Pro Controller',
+    ]);
+    expect((await store.search(query(['nintendo', 'switch', 'oled']))).map((hit) => hit.title)).toEqual([
+      'Nintendo Switch OLED Model White',
+    ]);
+  });
+
   it('relaxes one word when no listing matches all of them', async () => {
     const store = openStore([item(1, 'Smeg KLF03 Kettle Cream', 14995)]);
     expect((await store.search(query(['gift', 'smeg', 'kettle']))).map((hit) => hit.title)).toEqual([

@@ -3,10 +3,10 @@
  * POST /api/query: translates HTTP to a lookup and back. The response is the contract's bare JSON array of
  * listings; what else a client may want (networks that failed, quota left) travels in headers.
  */
-import { readRequestText } from '@drawdown/http-kit';
+import { readRequestText, requestHeader } from '@drawdown/http-kit';
 import type { HttpBindings } from '@hono/node-server';
 import type { Context, Hono } from 'hono';
-import { toWireListing } from '../../listing/listing.js';
+import { type Listing, toWireListing } from '../../listing/listing.js';
 import { runLookup } from '../../lookup/run-lookup.js';
 import { secondsUntil } from '../../metering/calendar-month.js';
 import { meterKeyOf } from '../../metering/lookup-meter.js';
@@ -14,7 +14,7 @@ import { ApiError } from '../api-error.js';
 import { clientAddress } from '../client-address.js';
 import type { HttpDependencies } from '../http-dependencies.js';
 import { identifyClient } from '../identify-client.js';
-import { parseQueryBody } from '../query-body.js';
+import { parseQueryBody, type QueryRequest } from '../query-body.js';
 
 // Clients are told to come back after this long when every network failed: long enough for a marketplace
 // blip to pass, short enough for an agent's conversation.
@@ -25,11 +25,11 @@ export function registerPostQuery(app: Hono<{ Bindings: HttpBindings }>, deps: H
   app.post('/api/query', async (c) => {
     const address = clientAddress(
       c.env?.incoming?.socket?.remoteAddress,
-      c.req.header('x-forwarded-for'),
+      requestHeader(c, 'x-forwarded-for'),
       deps.trustedProxies,
     );
     const client = identifyClient(
-      { authorization: c.req.header('authorization'), apiKey: c.req.header('x-api-key') },
+      { authorization: requestHeader(c, 'authorization'), apiKey: requestHeader(c, 'x-api-key') },
       address,
       deps.keys,
     );
@@ -43,7 +43,7 @@ export function registerPostQuery(app: Hono<{ Bindings: HttpBindings }>, deps: H
       );
     }
 
-    const request = parseQueryBody(await readJson(c));
+    const request = await readQueryRequest(c);
     const result = await runLookup(deps, { client, ...request });
     if (!result.ok) {
       switch (result.code) {
@@ -58,27 +58,60 @@ export function registerPostQuery(app: Hono<{ Bindings: HttpBindings }>, deps: H
       }
     }
 
-    c.header('x-lookup-id', result.lookupId);
-    c.header('x-networks-searched', result.networksSearched.join(','));
-    if (result.networksFailed.length > 0) c.header('x-networks-failed', result.networksFailed.join(','));
+    // Headers as a plain object: on @hono/node-server the response is then written without building WHATWG
+    // Headers (c.header() would build them on every request).
+    const headers: Record<string, string> = {
+      'content-type': 'application/json',
+      'x-lookup-id': result.lookupId,
+      'x-networks-searched': result.networksSearched.join(','),
+    };
+    if (result.networksFailed.length > 0) headers['x-networks-failed'] = result.networksFailed.join(',');
     if (result.quota.limit !== undefined && result.quota.remaining !== undefined) {
-      c.header('x-quota-limit', String(result.quota.limit));
-      c.header('x-quota-remaining', String(result.quota.remaining));
-      c.header('x-quota-reset', result.quota.resetsAt.toISOString());
+      headers['x-quota-limit'] = String(result.quota.limit);
+      headers['x-quota-remaining'] = String(result.quota.remaining);
+      headers['x-quota-reset'] = result.quota.resetsAt.toISOString();
     }
-    return c.json(result.listings.map(toWireListing));
+    return new Response(wireBody(result.listings), { status: 200, headers });
   });
 }
 
-async function readJson(c: Context): Promise<unknown> {
-  const type = c.req.header('content-type') ?? '';
+// The engine answers a repeated lookup with the same listings array: its JSON is built once and kept as long
+// as the engine keeps the answer.
+const wireBodies = new WeakMap<readonly Listing[], string>();
+
+function wireBody(listings: readonly Listing[]): string {
+  let body = wireBodies.get(listings);
+  if (body === undefined) {
+    body = JSON.stringify(listings.map(toWireListing));
+    wireBodies.set(listings, body);
+  }
+  return body;
+}
+
+// Valid bodies seen lately and what they ask (validation is pure): a repeated body is not parsed again. Only
+// short bodies are kept (a real query's body is under 200 bytes; padding could make one 16 KB).
+const BODIES_KEPT = 2_000;
+const BODY_KEPT_CHARS = 1_024;
+const requests = new Map<string, QueryRequest>();
+
+async function readQueryRequest(c: Context): Promise<QueryRequest> {
+  const type = requestHeader(c, 'content-type') ?? '';
   if (!/^application\/json\s*(;|$)/i.test(type)) {
     throw new ApiError('unsupported_media_type', 'Send the body as JSON with Content-Type: application/json.');
   }
   const text = await readRequestText(c);
+  const known = requests.get(text);
+  if (known !== undefined) return known;
+  let body: unknown;
   try {
-    return JSON.parse(text) as unknown;
+    body = JSON.parse(text) as unknown;
   } catch {
     throw new ApiError('invalid_json', 'The request body is not valid JSON.');
   }
+  const request = parseQueryBody(body);
+  if (text.length <= BODY_KEPT_CHARS) {
+    requests.set(text, request);
+    if (requests.size > BODIES_KEPT) requests.delete(requests.keys().next().value ?? '');
+  }
+  return request;
 }
