@@ -433,4 +433,30 @@ describe.each(ENGINES)('%s: subscription discounts from now, and on immediate ch
     expect(await subscription(w, subscriptionId)).toEqual(before);
     expect((await w.paddle.discounts.get(discount.id)).timesUsed).toBe(0);
   });
+
+  it('activate bills the first period with the discount set for it, counting one interval', async () => {
+    const w = await newChangeWorld(harness);
+    const trial = await w.price('3000', { trial_period: { interval: 'day', frequency: 7 } });
+    const subscriptionId = await w.subscribe([{ priceId: trial, quantity: 1 }]);
+    const discount = await w.paddle.discounts.create({
+      description: 'Two months at 5% off',
+      type: 'percentage',
+      amount: '5',
+      recur: true,
+      maximumRecurringIntervals: 2,
+    });
+    await w.paddle.subscriptions.update(subscriptionId, {
+      discount: { id: discount.id, effectiveFrom: 'next_billing_period' },
+    });
+    await w.paddle.subscriptions.activate(subscriptionId);
+    const [first] = await w.transactionsOf(subscriptionId, 'subscription_recurring');
+    // 5% of 3000 is 150: the activation is the discount's first interval, as the trial's end would be.
+    expect(totals(first)).toMatchObject({ subtotal: '3000', discount: '150', total: '2850' });
+    expect((await subscription(w, subscriptionId)).discount).toMatchObject({ id: discount.id });
+    // The next renewal is the second and last interval; the one after is billed in full.
+    await w.advance(31 * DAY_SECONDS);
+    const [, second] = await w.transactionsOf(subscriptionId, 'subscription_recurring');
+    expect(totals(second)).toMatchObject({ discount: '150', total: '2850' });
+    expect((await subscription(w, subscriptionId)).discount).toBeNull();
+  });
 });

@@ -391,21 +391,40 @@ export async function recoverPaymentAttempts(
     perPage: 100,
     countTotal: false,
   });
-  const cutoff = context.clock.now() - graceMs;
+  return settleStale(
+    page.items,
+    context.clock.now() - graceMs,
+    async (attempt) => {
+      const provider = await ports.providers.providerNamed(context.scope, attempt.provider);
+      return provider ? recoverAttempt(context, ports, provider, attempt) : false;
+    },
+    (attempt, error) =>
+      // One attempt the provider refuses outright never holds up the others: reported, left for a person.
+      ports.reportError(`recovering payment attempt ${attempt.id}`, error),
+  );
+}
+
+/**
+ * The loop both recovery steps share (payment attempts here, provider refunds in
+ * `provider-refunds.ts`): each record in flight since before `cutoff` is settled on its own; one
+ * the provider fails on is reported and left waiting, never holding up the others.
+ */
+export async function settleStale<Item extends { readonly updatedAt: string }>(
+  items: readonly Item[],
+  cutoff: number,
+  settle: (item: Item) => Promise<boolean>,
+  report: (item: Item, error: unknown) => void,
+): Promise<RecoveryReport> {
   let settled = 0;
   let waiting = 0;
-  for (const attempt of page.items) {
-    if (Date.parse(attempt.updatedAt) > cutoff) {
-      waiting += 1;
-      continue;
-    }
-    const provider = await ports.providers.providerNamed(context.scope, attempt.provider);
+  for (const item of items) {
     let done = false;
-    try {
-      done = provider ? await recoverAttempt(context, ports, provider, attempt) : false;
-    } catch (error) {
-      // One attempt the provider refuses outright never holds up the others: reported, left for a person.
-      ports.reportError(`recovering payment attempt ${attempt.id}`, error);
+    if (Date.parse(item.updatedAt) <= cutoff) {
+      try {
+        done = await settle(item);
+      } catch (error) {
+        report(item, error);
+      }
     }
     if (done) settled += 1;
     else waiting += 1;

@@ -29,7 +29,7 @@ import type { Adjustment } from '../transactions/adjustment.js';
 import { type CreateAdjustmentInput, createAdjustment, decidePendingAdjustment } from '../transactions/adjustments.js';
 import type { TransactionHooks } from '../transactions/payments.js';
 import type { Transaction } from '../transactions/transaction.js';
-import { RECOVERY_GRACE_MS } from './authorised-changes.js';
+import { RECOVERY_GRACE_MS, settleStale } from './authorised-changes.js';
 import type { PaymentAttempt } from './payment-attempt.js';
 import type { PaymentProvider, PaymentProviders, RefundOutcome } from './payment-provider.js';
 
@@ -326,38 +326,24 @@ export async function recoverProviderRefunds(
     perPage: 100,
     countTotal: false,
   });
-  const cutoff = context.clock.now() - graceMs;
-  let settled = 0;
-  let waiting = 0;
-  for (const record of page.items) {
-    if (Date.parse(record.updatedAt) > cutoff) {
-      waiting += 1;
-      continue;
-    }
-    const provider = await ports.providers.providerNamed(context.scope, record.provider);
-    const refunds = provider?.refunds;
-    let done = false;
-    try {
-      if (refunds) {
-        const outcome =
-          (await refunds.findRefund(context.scope, record.providerPaymentRef, record.id)) ??
-          (await refunds.refund({
-            scope: context.scope,
-            adjustmentId: record.id,
-            transactionId: record.transactionId,
-            providerPaymentRef: record.providerPaymentRef,
-            amount: record.amount,
-            currencyCode: record.currencyCode,
-          }));
-        done = await context.store.transaction((tx) =>
-          settleProviderRefund(context, tx, record.id, outcome, ports.hooks),
-        );
-      }
-    } catch (error) {
-      ports.reportError(`recovering refund ${record.id}`, error);
-    }
-    if (done) settled += 1;
-    else waiting += 1;
-  }
-  return { settled, waiting };
+  return settleStale(
+    page.items,
+    context.clock.now() - graceMs,
+    async (record) => {
+      const refunds = (await ports.providers.providerNamed(context.scope, record.provider))?.refunds;
+      if (!refunds) return false;
+      const outcome =
+        (await refunds.findRefund(context.scope, record.providerPaymentRef, record.id)) ??
+        (await refunds.refund({
+          scope: context.scope,
+          adjustmentId: record.id,
+          transactionId: record.transactionId,
+          providerPaymentRef: record.providerPaymentRef,
+          amount: record.amount,
+          currencyCode: record.currencyCode,
+        }));
+      return context.store.transaction((tx) => settleProviderRefund(context, tx, record.id, outcome, ports.hooks));
+    },
+    (record, error) => ports.reportError(`recovering refund ${record.id}`, error),
+  );
 }

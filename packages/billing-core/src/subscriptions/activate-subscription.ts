@@ -14,6 +14,7 @@ import { requirePaymentMethodFor } from './cardless-trial.js';
 import type { Subscription } from './subscription.js';
 import { issueCharge, type RenewalPayment, recurringItems, sandboxPaymentOutcome } from './subscription-billing.js';
 import { now, saveChange } from './subscription-changes.js';
+import { discountForRenewal } from './subscription-discount.js';
 import { requireChangeable, type SubscriptionUpdateResult } from './update-subscription.js';
 
 export async function activateSubscription(context: OperationContext, id: string): Promise<Subscription> {
@@ -47,19 +48,23 @@ export async function applyActivation(
   requirePaymentMethodFor(current, 'subscription_missing_payment_method_cannot_activate', 'activation');
   const at = now(context);
   const period = periodAt(at, current.billingCycle, 0);
+  const items = current.items.map((item) => ({
+    ...item,
+    status: 'active' as const,
+    previouslyBilledAt: at,
+    nextBilledAt: period.endsAt,
+    updatedAt: at,
+  }));
+  // The first period is the discount's next interval, as when the trial ends by the clock (ADR 1105).
+  const { terms, discount } = await discountForRenewal(context, tx, { ...current, items });
   const active: Subscription = {
     ...current,
     status: 'active',
     firstBilledAt: at,
     currentBillingPeriod: period,
     nextBilledAt: period.endsAt,
-    items: current.items.map((item) => ({
-      ...item,
-      status: 'active',
-      previouslyBilledAt: at,
-      nextBilledAt: period.endsAt,
-      updatedAt: at,
-    })),
+    items,
+    discount,
     internal: { ...current.internal, billingAnchor: at, periodIndex: 0 },
     updatedAt: at,
   };
@@ -74,7 +79,7 @@ export async function applyActivation(
     context,
     tx,
     saved,
-    { origin: 'subscription_recurring', items: recurringItems(saved), billingPeriod: period },
+    { origin: 'subscription_recurring', items: recurringItems(saved), billingPeriod: period, discount: terms },
     payment,
   );
   if (outcome.declined) throw declinedActivation(id);
