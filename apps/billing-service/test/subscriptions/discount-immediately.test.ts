@@ -434,6 +434,37 @@ describe.each(ENGINES)('%s: subscription discounts from now, and on immediate ch
     expect((await w.paddle.discounts.get(discount.id)).timesUsed).toBe(0);
   });
 
+  it('a resume that starts a new period bills it with the discount, counting one interval', async () => {
+    const w = await newChangeWorld(harness);
+    const monthly = await w.price('3000');
+    const discount = await w.paddle.discounts.create({
+      description: '10% off three months',
+      type: 'percentage',
+      amount: '10',
+      recur: true,
+      maximumRecurringIntervals: 3,
+    });
+    // The checkout is the first interval.
+    const subscriptionId = await w.subscribe([{ priceId: monthly, quantity: 1 }], { discount_id: discount.id });
+    expect((await w.api.post(`/subscriptions/${subscriptionId}/pause`, { effective_from: 'immediately' })).status).toBe(
+      200,
+    );
+    await w.advance(5 * DAY_SECONDS);
+    const resumed = await w.api.post(`/subscriptions/${subscriptionId}/resume`, {
+      effective_from: 'immediately',
+      on_resume: 'start_new_billing_period',
+    });
+    expect(resumed.status, resumed.text).toBe(200);
+    const [newPeriod] = await w.transactionsOf(subscriptionId, 'subscription_recurring');
+    // 10% of 3000 is 300: the new period is the second interval.
+    expect(totals(newPeriod)).toMatchObject({ subtotal: '3000', discount: '300', total: '2700' });
+    // The next renewal is the third and last; the one after is billed in full.
+    await w.advance(31 * DAY_SECONDS);
+    const [, third] = await w.transactionsOf(subscriptionId, 'subscription_recurring');
+    expect(totals(third)).toMatchObject({ discount: '300', total: '2700' });
+    expect((await subscription(w, subscriptionId)).discount).toBeNull();
+  });
+
   it('activate bills the first period with the discount set for it, counting one interval', async () => {
     const w = await newChangeWorld(harness);
     const trial = await w.price('3000', { trial_period: { interval: 'day', frequency: 7 } });

@@ -18,6 +18,7 @@ import { requirePaymentMethodFor } from './cardless-trial.js';
 import type { OnResume, Subscription } from './subscription.js';
 import { billRenewal, defaultRenewalPayment, type RenewalPayment } from './subscription-billing.js';
 import { now, saveChange } from './subscription-changes.js';
+import { discountForRenewal } from './subscription-discount.js';
 import { requireChangeable } from './update-subscription.js';
 
 export interface PauseInput {
@@ -131,8 +132,12 @@ export async function saveResume(
 ): Promise<Subscription> {
   const newPeriod = onResume === 'start_new_billing_period' || current.internal.pausedPeriod === null;
   const reopened = resumedAt(current, at, onResume);
+  // A new period is the discount's next interval, as a renewal's is (ADR 1013).
+  const { terms, discount } = newPeriod
+    ? await discountForRenewal(context, tx, reopened)
+    : { terms: null, discount: reopened.discount };
   // Lines left for the next renewal are billed with the new period a resume starts.
-  const next = newPeriod ? { ...reopened, internal: { ...reopened.internal, pendingLines: [] } } : reopened;
+  const next = newPeriod ? { ...reopened, discount, internal: { ...reopened.internal, pendingLines: [] } } : reopened;
   const resumed = await saveChange(context, tx, {
     before: current,
     after: next,
@@ -140,7 +145,7 @@ export async function saveResume(
     eventTypes: ['subscription.resumed', 'subscription.updated'],
     at,
   });
-  return newPeriod ? billRenewal(context, tx, resumed, payment, current.internal.pendingLines) : resumed;
+  return newPeriod ? billRenewal(context, tx, resumed, payment, current.internal.pendingLines, terms) : resumed;
 }
 
 export async function pauseSubscription(
