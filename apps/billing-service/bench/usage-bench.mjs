@@ -260,6 +260,11 @@ async function runEngine(engine, build, turn) {
           () => {},
         );
       }, 1_000);
+      // CPU per event at this rate, until drained: batches are smaller than at saturation, so this is
+      // the per-event cost at a rate the service carries comfortably (PostgreSQL's figure includes
+      // the bench's own stamping trigger, one insert per event).
+      const lagServiceCpuBefore = cpuTimeOf(service.pid) ?? 0;
+      const lagDatabaseCpuBefore = database ? cpuTimeOfMatching(database.name) : 0;
       const loadAtHalf = await runLoad({
         ...load,
         keyPrefix: `lag-${runId}`,
@@ -267,8 +272,11 @@ async function runEngine(engine, build, turn) {
         rate,
       }).finally(() => clearInterval(sampler));
       await waitForDrain(store);
+      const lagServiceCpuMs = (cpuTimeOf(service.pid) ?? 0) - lagServiceCpuBefore;
+      const lagDatabaseCpuMs = database ? cpuTimeOfMatching(database.name) - lagDatabaseCpuBefore : null;
       await store.stopLagStamps();
       const lags = (await store.stamps(before)).map((row) => Date.parse(row.applied_at) - Date.parse(row.accepted_at));
+      const lagPerEvent = (ms) => (ms === null || lags.length === 0 ? null : Math.round((ms * 1000) / lags.length));
       result.lag = {
         rate,
         events: lags.length,
@@ -281,6 +289,8 @@ async function runEngine(engine, build, turn) {
         refused: loadAtHalf.refused,
         metricsMaxLagMs: Math.round(Math.max(0, ...sampled.map((figures) => figures.drawdownLagSeconds * 1000))),
         metricsMaxPending: Math.max(0, ...sampled.map((figures) => figures.pendingUsageEvents)),
+        serviceCpuPerEventUs: lagPerEvent(lagServiceCpuMs),
+        databaseCpuPerEventUs: lagPerEvent(lagDatabaseCpuMs),
       };
       log(
         `${engine} drawdown lag at ${rate}/s: p50 ${result.lag.p50Ms} / p99 ${result.lag.p99Ms} / max ${result.lag.maxMs} ms; ` +
@@ -452,6 +462,9 @@ function summarise(results) {
     ),
     row('  202 latency p50 / p99, ms', (engine) =>
       pair(engine.lag?.ingestLatencyMs.p50, engine.lag?.ingestLatencyMs.p99),
+    ),
+    row('  CPU per event at this rate (service / PostgreSQL), µs', (engine) =>
+      engine.lag ? `${engine.lag.serviceCpuPerEventUs} / ${engine.lag.databaseCpuPerEventUs ?? '-'}` : null,
     ),
     row('events stored', (engine) => engine.stored?.events, '1,000,000'),
     row(

@@ -243,7 +243,7 @@ export class PostgresUsageIngest extends GroupCommitIngest {
                    select ${RECORD_VALUES}
                    from rows from (json_to_recordset(?::json) as (${RECORD_COLUMNS})) with ordinality as r(${INSERT_COLUMNS}, n)
                    order by n
-                   on conflict do nothing
+                   on conflict (idempotency_hash) do nothing
                    returning sequence, id
                  ), pending as (insert into usage_pending (sequence) select sequence from inserted)
                  select id from inserted`,
