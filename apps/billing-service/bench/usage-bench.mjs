@@ -14,7 +14,8 @@
  * 5. service RSS with 1,000,000 events stored, while it serves reads and a little ingestion.
  *
  * PostgreSQL's CPU is the user + system time, from /proc/<pid>/stat, of the server processes whose
- * command line names the run's database (its backends: not the WAL writer or checkpointer).
+ * title names the run's database (its backends and autovacuum workers: not the WAL writer or
+ * checkpointer; not the service, whose command line names the database too).
  *
  * Environment: BENCH_DURATION (s, default 10), BENCH_CONNECTIONS (default 100),
  * BENCH_ENGINES (sqlite,postgres), BENCH_POSTGRES_URL, BENCH_STORED_EVENTS (1000000),
@@ -34,7 +35,7 @@ import { runLoad, WRK_AVAILABLE, WRK_MISSING_HINT } from './lib/load-generator.m
 import { scrapeMetrics } from './lib/metrics-scrape.mjs';
 import {
   cpuTimeOf,
-  cpuTimeOfMatching,
+  databaseCpuTimeOf,
   killAll,
   memoryOf,
   PINNING,
@@ -97,7 +98,7 @@ const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 async function measured(spec, pid, databaseName) {
   const serverBefore = cpuTimeOf(pid);
   const waitBefore = runQueueWaitOf(pid);
-  const databaseBefore = databaseName ? cpuTimeOfMatching(databaseName) : null;
+  const databaseBefore = databaseName ? databaseCpuTimeOf(databaseName) : null;
   const result = await runLoad(spec);
   const serverMs = (cpuTimeOf(pid) ?? 0) - (serverBefore ?? 0);
   const waitedMs = ((runQueueWaitOf(pid) ?? 0) - (waitBefore ?? 0)) / 1e6;
@@ -109,7 +110,7 @@ async function measured(spec, pid, databaseName) {
     waitingForCoreShare: round(waitedMs / 1000 / result.durationSec),
   };
   if (databaseName && databaseBefore !== null) {
-    const databaseMs = cpuTimeOfMatching(databaseName) - databaseBefore;
+    const databaseMs = databaseCpuTimeOf(databaseName) - databaseBefore;
     result.databaseCpu = { share: round(databaseMs / 1000 / result.durationSec), usPerRequest: perRequest(databaseMs) };
   }
   return result;
@@ -222,7 +223,7 @@ async function runEngine(engine, build, turn) {
       const keyPrefix = `ingest-${runId}`;
       // CPU per accepted event counts from the load's start until its last drawdown is applied.
       const serviceCpuBefore = cpuTimeOf(service.pid) ?? 0;
-      const databaseCpuBefore = database ? cpuTimeOfMatching(database.name) : 0;
+      const databaseCpuBefore = database ? databaseCpuTimeOf(database.name) : 0;
       const ingest = await measured(
         { ...load, keyPrefix, durationSec: config.durationSec },
         service.pid,
@@ -235,7 +236,7 @@ async function runEngine(engine, build, turn) {
       const perEvent = (ms) => (added > 0 ? Math.round((ms * 1000) / added) : null);
       ingest.perAcceptedEvent = {
         serviceCpuUs: perEvent((cpuTimeOf(service.pid) ?? 0) - serviceCpuBefore),
-        databaseCpuUs: database ? perEvent(cpuTimeOfMatching(database.name) - databaseCpuBefore) : null,
+        databaseCpuUs: database ? perEvent(databaseCpuTimeOf(database.name) - databaseCpuBefore) : null,
       };
       // Requests still in flight when the generator stopped may commit without being counted.
       if (added < ingest.accepted || added > ingest.accepted + ingest.refused + config.connections) {
@@ -264,7 +265,7 @@ async function runEngine(engine, build, turn) {
       // the per-event cost at a rate the service carries comfortably (PostgreSQL's figure includes
       // the bench's own stamping trigger, one insert per event).
       const lagServiceCpuBefore = cpuTimeOf(service.pid) ?? 0;
-      const lagDatabaseCpuBefore = database ? cpuTimeOfMatching(database.name) : 0;
+      const lagDatabaseCpuBefore = database ? databaseCpuTimeOf(database.name) : 0;
       const loadAtHalf = await runLoad({
         ...load,
         keyPrefix: `lag-${runId}`,
@@ -273,7 +274,7 @@ async function runEngine(engine, build, turn) {
       }).finally(() => clearInterval(sampler));
       await waitForDrain(store);
       const lagServiceCpuMs = (cpuTimeOf(service.pid) ?? 0) - lagServiceCpuBefore;
-      const lagDatabaseCpuMs = database ? cpuTimeOfMatching(database.name) - lagDatabaseCpuBefore : null;
+      const lagDatabaseCpuMs = database ? databaseCpuTimeOf(database.name) - lagDatabaseCpuBefore : null;
       await store.stopLagStamps();
       const lags = (await store.stamps(before)).map((row) => Date.parse(row.applied_at) - Date.parse(row.accepted_at));
       const lagPerEvent = (ms) => (ms === null || lags.length === 0 ? null : Math.round((ms * 1000) / lags.length));
