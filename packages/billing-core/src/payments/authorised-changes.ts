@@ -25,7 +25,7 @@
  * between the provider's call and the write) is found again through its idempotency key.
  */
 
-import { BillingError } from '../shared/billing-error.js';
+import { BillingError, StandingFailure } from '../shared/billing-error.js';
 import type { OperationContext } from '../shared/operation-context.js';
 import { nowTimestamp } from '../shared/operation-context.js';
 import type { Repositories } from '../shared/repository.js';
@@ -43,9 +43,6 @@ import type {
   PaymentOutcome,
   PaymentProvider,
 } from './payment-provider.js';
-
-/** How many times a provider call whose answer was lost is asked again, with the same key, before it is left to recovery. */
-export const PROVIDER_RETRIES = 2;
 
 /** How long an attempt in flight is left to the request that made it before the recovery step settles it. */
 export const RECOVERY_GRACE_MS = 10 * 60_000;
@@ -78,18 +75,20 @@ async function dryRun(context: OperationContext, change: AuthorisedChange): Prom
   throw new Error('A dry run committed');
 }
 
-/** Asks the provider, again with the same key while the answer is lost; undefined when it never came. */
+/**
+ * Asks the provider once; undefined when the answer was lost. Re-sending under the same key is
+ * the provider client's own retry policy (`--stripe-network-retries`, ADR 1426): asking again
+ * here as well multiplied it (three asks of three requests each) while the caller waited.
+ */
 async function ask<T>(call: () => Promise<T>, report: (error: unknown) => void): Promise<T | undefined> {
-  for (let attempt = 0; attempt <= PROVIDER_RETRIES; attempt += 1) {
-    try {
-      return await call();
-    } catch (error) {
-      // A refusal of the request itself (an unusable method) is an answer, not a lost one.
-      if (error instanceof BillingError) throw error;
-      report(error);
-    }
+  try {
+    return await call();
+  } catch (error) {
+    // A refusal of the request itself (an unusable method) is an answer, not a lost one.
+    if (error instanceof BillingError) throw error;
+    report(error);
+    return undefined;
   }
-  return undefined;
 }
 
 const unconfirmed = (id: string) =>
@@ -396,11 +395,24 @@ export async function recoverPaymentAttempts(
     context.clock.now() - graceMs,
     async (attempt) => {
       const provider = await ports.providers.providerNamed(context.scope, attempt.provider);
-      return provider ? recoverAttempt(context, ports, provider, attempt) : false;
+      if (!provider) throw providerGone(attempt.provider, `payment attempt ${attempt.id}`);
+      return recoverAttempt(context, ports, provider, attempt);
     },
     (attempt, error) =>
       // One attempt the provider refuses outright never holds up the others: reported, left for a person.
       ports.reportError(`recovering payment attempt ${attempt.id}`, error),
+  );
+}
+
+/**
+ * Why a record in flight cannot be settled: its provider's settings were removed (`payment-provider
+ * remove --force`, ADR 1465): a standing failure, reported (once an hour) until the settings are
+ * set again; the record waits, since only the provider knows
+ * whether it charged or refunded.
+ */
+export function providerGone(provider: string, what: string): StandingFailure {
+  return new StandingFailure(
+    `${what} waits for ${provider}, which is no longer this account's payment provider; its outcome is unknown until the settings are set again (drawdown accounts payment-provider set)`,
   );
 }
 
