@@ -473,7 +473,14 @@ describe.each(ENGINES)('%s: on_payment_failure in live with Stripe', (engine) =>
     expect(intentsFor(transactionId)).toHaveLength(2);
   });
 
-  it('a crash between a renewal charge’s creation and the storing of its reference: recovery finds it by its key, charged once', async () => {
+  it.each([
+    { when: 'within the day Stripe keeps keys', pruned: false, searchFails: false },
+    { when: 'after Stripe pruned the key (24 hours)', pruned: true, searchFails: false },
+    { when: 'by its key while Stripe’s search fails (within the day)', pruned: false, searchFails: true },
+  ])('a crash between a renewal charge’s creation and the storing of its reference: recovery finds it $when, charged once', async ({
+    pruned,
+    searchFails,
+  }) => {
     const { subscriptionId } = await subscribed();
     const webhooks = `${harness.liveUrl}/payment-providers/stripe/webhooks/${harness.accountId}`;
     // No webhook can settle it, and no answer reaches Drawdown: what a process dying right after
@@ -513,10 +520,21 @@ describe.each(ENGINES)('%s: on_payment_failure in live with Stripe', (engine) =>
       clear();
     }
     await stripe.settled();
+    // A repeat under a pruned key would act again: only the search by the attempt's metadata,
+    // which recovery does first, keeps it from charging the renewal a second time.
+    if (pruned) stripe.forgetIdempotencyKeys();
+    const searched = stripe.searches.length;
 
     clock.advance(RECOVERY_GRACE_MS + 1_000);
-    await harness.services.useCases.runDueWork('payment_recovery');
+    const clearSearch = searchFails ? stripe.fault('server_error', /^\/v1\/payment_intents\/search$/, 'GET') : () => 0;
+    try {
+      await harness.services.useCases.runDueWork('payment_recovery');
+    } finally {
+      if (searchFails) expect(clearSearch()).toBeGreaterThan(0);
+    }
     stripe.sendWebhooksTo(webhooks);
+    // (Every renewal in flight is looked for: earlier tests' subscriptions renewed at this jump too.)
+    if (!searchFails) expect(stripe.searches.length).toBeGreaterThan(searched);
     const settled = (await live.get(`/transactions/${String(renewal?.id)}`)).entity;
     expect(settled.status).toBe('completed');
     expect(settled.payments).toEqual([expect.objectContaining({ status: 'captured' })]);

@@ -460,7 +460,11 @@ async function recoverAttempt(
     if (reference === null) {
       // Stored only with the commit: a committed change always has it.
       if (state === 'committed') return false;
-      // The hold's reference was never stored: the same key finds it (or makes it, to release it).
+      // The hold's reference was never stored: found by the attempt it names, or else the same
+      // key finds it (or makes it, to release it).
+      reference = (await findAttemptPayment(context, provider, attempt, report)) ?? null;
+    }
+    if (reference === null) {
       const party = await recoveryParty(context, provider, attempt);
       if (!party) return false;
       const found = await ask(() => authorising.authorise(authorisationRequest(context, attempt, party)), report);
@@ -484,6 +488,35 @@ async function recoverAttempt(
     return after !== undefined && !IN_FLIGHT.includes(after.status);
   }
   if (attempt.providerPaymentRef !== null) return false; // the provider's webhook or the customer's return settles it
+  // The reference was never stored. Looked for first by the attempt id the payment carries: once
+  // the provider forgot the key (Stripe: after 24 hours), asking again would pay a second time.
+  const found = await findAttemptPayment(context, provider, attempt, report);
+  if (found !== undefined) {
+    const current = await provider.resumeAttempt(context.scope, found);
+    if (current.status === 'succeeded' || current.status === 'declined') {
+      await context.store.transaction((tx) => applyOutcome(context, tx, attempt.id, current, ports.hooks));
+      return true;
+    }
+    if (attempt.kind === 'off_session') {
+      if (current.status === 'pending') return false;
+      // Off-session, nobody is there to authenticate: a decline, as when asked again below.
+      const declined: PaymentOutcome = {
+        status: 'declined',
+        providerPaymentRef: current.providerPaymentRef,
+        errorCode: 'authentication_failed',
+        method: null,
+      };
+      await context.store.transaction((tx) => applyOutcome(context, tx, attempt.id, declined, ports.hooks));
+      return true;
+    }
+    // A checkout payment never confirmed by a browser (its secret never reached one): released.
+    const releasing = provider.authorisation;
+    if (!releasing) return false;
+    const voided = await ask(() => releasing.release(context.scope, found), report);
+    if (voided === undefined || voided.status !== 'voided') return false;
+    await failAttempt(context, attempt.id);
+    return true;
+  }
   if (attempt.kind === 'off_session') {
     const party = await recoveryParty(context, provider, attempt);
     if (!party) return false;
@@ -526,6 +559,33 @@ async function recoverAttempt(
   if (released === undefined || released.status !== 'voided') return false;
   await failAttempt(context, attempt.id);
   return true;
+}
+
+/**
+ * Stripe keeps an idempotency key for 24 hours; a repeat after that acts again. Within this age a
+ * repeat under the attempt's key can only replay the first outcome.
+ */
+const KEY_KEPT_MS = 23 * 60 * 60_000;
+
+/**
+ * The provider's payment of an attempt whose reference was never stored, by the id it carries
+ * (ADR 1466); undefined when there is none, and the attempt may be asked for again under its key.
+ * A lookup that fails is reported; while the key is surely kept, asking again is still safe, so
+ * the caller goes on; after that the error stands and the attempt waits for the next run.
+ */
+async function findAttemptPayment(
+  context: OperationContext,
+  provider: PaymentProvider,
+  attempt: PaymentAttempt,
+  report: (error: unknown) => void,
+): Promise<string | undefined> {
+  try {
+    return await provider.findAttemptPayment?.(context.scope, attempt.id);
+  } catch (error) {
+    if (context.clock.now() - Date.parse(attempt.createdAt) >= KEY_KEPT_MS) throw error;
+    report(error);
+    return undefined;
+  }
 }
 
 async function recoveryParty(
