@@ -641,8 +641,11 @@ export {
 } from './subscriptions/update-subscription.js';
 export {
   conventionalTaxMode,
+  type LocationRateOverride,
   type LocationTax,
   locationTax,
+  normalizedPostalCode,
+  overrideFor,
   subdivisionOf,
   type TaxIdCheckOutcome,
   type TaxLocation,
@@ -741,6 +744,8 @@ export {
   type TaxRateSource,
   type TaxSettings,
   taxRateFor,
+  type LocationOverrideInput,
+  MAX_LOCATION_OVERRIDES,
   type UpdateTaxSettingsInput,
   updateTaxSettings,
 } from './transactions/tax-settings.js';
