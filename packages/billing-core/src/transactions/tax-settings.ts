@@ -6,12 +6,13 @@
  * `country_rates`, or the location dataset), and the seller's country for the EU reverse charge.
  * Changing the settings affects transactions computed afterwards; stored totals never change.
  */
+
+import { TAX_CATEGORIES, type TaxCategory } from '../catalogue/entities.js';
 import { Decimal } from '../money/decimal.js';
 import { BillingError } from '../shared/billing-error.js';
 import type { OperationContext } from '../shared/operation-context.js';
 import { nowTimestamp } from '../shared/operation-context.js';
 import type { Repositories } from '../shared/repository.js';
-import { TAX_CATEGORIES, type TaxCategory } from '../catalogue/entities.js';
 import type { LocationRateOverride } from '../tax/location-tax.js';
 import { TAX_RATE_DATASET } from '../tax/tax-rate-dataset.js';
 import type { ResolvedTaxMode } from './transaction.js';
