@@ -82,6 +82,24 @@ describe.each(ENGINES)('%s: refund adjustments sent to Stripe', (engine) => {
     return (await adjustmentsOf(transactionId)).find((adjustment) => adjustment.id === adjustmentId)?.status;
   }
 
+  /** A full refund of a new subscription's payment whose answer, and webhooks, never reach Drawdown: left pending. */
+  async function refundWithLostAnswer(reason: string) {
+    const { transactionId } = await subscribed();
+    const intent = intentOf(transactionId);
+    stripe.sendWebhooksTo(undefined);
+    const clear = stripe.fault('lose_answer', /^\/v1\/refunds$/);
+    let adjustment: Awaited<ReturnType<Paddle['adjustments']['create']>>;
+    try {
+      adjustment = await paddle.adjustments.create({ action: 'refund', transactionId, reason, type: 'full' });
+    } finally {
+      // (The client may retry a reset connection once itself: the same key, replayed and lost again.)
+      expect(clear()).toBeGreaterThanOrEqual(1);
+      stripe.sendWebhooksTo(account.webhookUrl);
+    }
+    expect(adjustment.status).toBe('pending_approval');
+    return { transactionId, intent, adjustment };
+  }
+
   it('refunds the whole payment at Stripe, keyed by the adjustment, and approves the adjustment once', async () => {
     const { transactionId } = await subscribed();
     const intent = intentOf(transactionId);
@@ -302,19 +320,7 @@ describe.each(ENGINES)('%s: refund adjustments sent to Stripe', (engine) => {
   });
 
   it('settles a refund whose answer was lost through the recovery step, without refunding twice', async () => {
-    const { transactionId } = await subscribed();
-    const intent = intentOf(transactionId);
-    stripe.sendWebhooksTo(undefined);
-    const clear = stripe.fault('lose_answer', /^\/v1\/refunds$/);
-    let adjustment: Awaited<ReturnType<Paddle['adjustments']['create']>>;
-    try {
-      adjustment = await paddle.adjustments.create({ action: 'refund', transactionId, reason: 'Lost', type: 'full' });
-    } finally {
-      // (The client may retry a reset connection once itself: the same key, replayed and lost again.)
-      expect(clear()).toBeGreaterThanOrEqual(1);
-      stripe.sendWebhooksTo(account.webhookUrl);
-    }
-    expect(adjustment.status).toBe('pending_approval');
+    const { transactionId, intent, adjustment } = await refundWithLostAnswer('Lost');
     expect(stripeRefundsOf(intent)).toHaveLength(1);
     const asked = refundPostsFor(adjustment.id).length;
     const { harness, clock } = account;
@@ -357,18 +363,7 @@ describe.each(ENGINES)('%s: refund adjustments sent to Stripe', (engine) => {
   });
 
   it('keeps the provider settings while a refund waits for its answer; forced away, the refund waits until they are back', async () => {
-    const { transactionId } = await subscribed();
-    const intent = intentOf(transactionId);
-    stripe.sendWebhooksTo(undefined);
-    const clear = stripe.fault('lose_answer', /^\/v1\/refunds$/);
-    let adjustment: Awaited<ReturnType<Paddle['adjustments']['create']>>;
-    try {
-      adjustment = await paddle.adjustments.create({ action: 'refund', transactionId, reason: 'Gone', type: 'full' });
-    } finally {
-      clear();
-      stripe.sendWebhooksTo(account.webhookUrl);
-    }
-    expect(adjustment.status).toBe('pending_approval');
+    const { transactionId, intent, adjustment } = await refundWithLostAnswer('Gone');
     const { harness, clock } = account;
     const useCases = harness.services.useCases;
     const refusal = await useCases.removePaymentProvider(harness.accountId).then(
