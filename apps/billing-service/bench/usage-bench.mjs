@@ -14,7 +14,8 @@
  * 5. service RSS with 1,000,000 events stored, while it serves reads and a little ingestion.
  *
  * PostgreSQL's CPU is the user + system time, from /proc/<pid>/stat, of the server processes whose
- * command line names the run's database (its backends: not the WAL writer or checkpointer).
+ * title names the run's database (its backends and autovacuum workers: not the WAL writer or
+ * checkpointer; not the service, whose command line names the database too).
  *
  * Environment: BENCH_DURATION (s, default 10), BENCH_CONNECTIONS (default 100),
  * BENCH_ENGINES (sqlite,postgres), BENCH_POSTGRES_URL, BENCH_STORED_EVENTS (1000000),
@@ -34,7 +35,7 @@ import { runLoad, WRK_AVAILABLE, WRK_MISSING_HINT } from './lib/load-generator.m
 import { scrapeMetrics } from './lib/metrics-scrape.mjs';
 import {
   cpuTimeOf,
-  cpuTimeOfMatching,
+  databaseCpuTimeOf,
   killAll,
   memoryOf,
   PINNING,
@@ -97,7 +98,7 @@ const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 async function measured(spec, pid, databaseName) {
   const serverBefore = cpuTimeOf(pid);
   const waitBefore = runQueueWaitOf(pid);
-  const databaseBefore = databaseName ? cpuTimeOfMatching(databaseName) : null;
+  const databaseBefore = databaseName ? databaseCpuTimeOf(databaseName) : null;
   const result = await runLoad(spec);
   const serverMs = (cpuTimeOf(pid) ?? 0) - (serverBefore ?? 0);
   const waitedMs = ((runQueueWaitOf(pid) ?? 0) - (waitBefore ?? 0)) / 1e6;
@@ -109,7 +110,7 @@ async function measured(spec, pid, databaseName) {
     waitingForCoreShare: round(waitedMs / 1000 / result.durationSec),
   };
   if (databaseName && databaseBefore !== null) {
-    const databaseMs = cpuTimeOfMatching(databaseName) - databaseBefore;
+    const databaseMs = databaseCpuTimeOf(databaseName) - databaseBefore;
     result.databaseCpu = { share: round(databaseMs / 1000 / result.durationSec), usPerRequest: perRequest(databaseMs) };
   }
   return result;
@@ -222,7 +223,7 @@ async function runEngine(engine, build, turn) {
       const keyPrefix = `ingest-${runId}`;
       // CPU per accepted event counts from the load's start until its last drawdown is applied.
       const serviceCpuBefore = cpuTimeOf(service.pid) ?? 0;
-      const databaseCpuBefore = database ? cpuTimeOfMatching(database.name) : 0;
+      const databaseCpuBefore = database ? databaseCpuTimeOf(database.name) : 0;
       const ingest = await measured(
         { ...load, keyPrefix, durationSec: config.durationSec },
         service.pid,
@@ -235,7 +236,7 @@ async function runEngine(engine, build, turn) {
       const perEvent = (ms) => (added > 0 ? Math.round((ms * 1000) / added) : null);
       ingest.perAcceptedEvent = {
         serviceCpuUs: perEvent((cpuTimeOf(service.pid) ?? 0) - serviceCpuBefore),
-        databaseCpuUs: database ? perEvent(cpuTimeOfMatching(database.name) - databaseCpuBefore) : null,
+        databaseCpuUs: database ? perEvent(databaseCpuTimeOf(database.name) - databaseCpuBefore) : null,
       };
       // Requests still in flight when the generator stopped may commit without being counted.
       if (added < ingest.accepted || added > ingest.accepted + ingest.refused + config.connections) {
@@ -260,6 +261,11 @@ async function runEngine(engine, build, turn) {
           () => {},
         );
       }, 1_000);
+      // CPU per event at this rate, until drained: batches are smaller than at saturation, so this is
+      // the per-event cost at a rate the service carries comfortably (PostgreSQL's figure includes
+      // the bench's own stamping trigger, one insert per event).
+      const lagServiceCpuBefore = cpuTimeOf(service.pid) ?? 0;
+      const lagDatabaseCpuBefore = database ? databaseCpuTimeOf(database.name) : 0;
       const loadAtHalf = await runLoad({
         ...load,
         keyPrefix: `lag-${runId}`,
@@ -267,8 +273,11 @@ async function runEngine(engine, build, turn) {
         rate,
       }).finally(() => clearInterval(sampler));
       await waitForDrain(store);
+      const lagServiceCpuMs = (cpuTimeOf(service.pid) ?? 0) - lagServiceCpuBefore;
+      const lagDatabaseCpuMs = database ? databaseCpuTimeOf(database.name) - lagDatabaseCpuBefore : null;
       await store.stopLagStamps();
       const lags = (await store.stamps(before)).map((row) => Date.parse(row.applied_at) - Date.parse(row.accepted_at));
+      const lagPerEvent = (ms) => (ms === null || lags.length === 0 ? null : Math.round((ms * 1000) / lags.length));
       result.lag = {
         rate,
         events: lags.length,
@@ -281,6 +290,8 @@ async function runEngine(engine, build, turn) {
         refused: loadAtHalf.refused,
         metricsMaxLagMs: Math.round(Math.max(0, ...sampled.map((figures) => figures.drawdownLagSeconds * 1000))),
         metricsMaxPending: Math.max(0, ...sampled.map((figures) => figures.pendingUsageEvents)),
+        serviceCpuPerEventUs: lagPerEvent(lagServiceCpuMs),
+        databaseCpuPerEventUs: lagPerEvent(lagDatabaseCpuMs),
       };
       log(
         `${engine} drawdown lag at ${rate}/s: p50 ${result.lag.p50Ms} / p99 ${result.lag.p99Ms} / max ${result.lag.maxMs} ms; ` +
@@ -452,6 +463,9 @@ function summarise(results) {
     ),
     row('  202 latency p50 / p99, ms', (engine) =>
       pair(engine.lag?.ingestLatencyMs.p50, engine.lag?.ingestLatencyMs.p99),
+    ),
+    row('  CPU per event at this rate (service / PostgreSQL), µs', (engine) =>
+      engine.lag ? `${engine.lag.serviceCpuPerEventUs} / ${engine.lag.databaseCpuPerEventUs ?? '-'}` : null,
     ),
     row('events stored', (engine) => engine.stored?.events, '1,000,000'),
     row(

@@ -6,7 +6,7 @@
  * pool's connections, and whether the database answers at all.
  */
 import { PostgresDatabase } from './sql/postgres-database.js';
-import type { SqlDatabase } from './sql/sql-database.js';
+import { PLAN_EACH_EXECUTION, type SqlDatabase } from './sql/sql-database.js';
 
 export interface QueueFigures {
   readonly pendingUsageEvents: number;
@@ -18,7 +18,7 @@ export interface QueueFigures {
 
 export async function readQueueFigures(database: SqlDatabase): Promise<QueueFigures> {
   const usage = await database.get<{ pending: number | string; oldest: string | null }>(
-    'select count(*) as pending, min(e.accepted_at) as oldest from usage_pending p join usage_events e on e.sequence = p.sequence',
+    `${PLAN_EACH_EXECUTION}select count(*) as pending, min(e.accepted_at) as oldest from usage_pending p join usage_events e on e.sequence = p.sequence`,
   );
   const outbox = await database.get<{ waiting: number | string }>(
     'select count(*) as waiting from events where fanned_out = 0',

@@ -142,13 +142,21 @@ export function cpuTimeOf(pid) {
   }
 }
 
-/** CPU time used so far by every process whose command line contains `text` (e.g. one database's backends). */
-export function cpuTimeOfMatching(text) {
+/**
+ * CPU time used so far by one PostgreSQL database's server processes: its backends and
+ * autovacuum workers, whose process titles (`postgres: <cluster>: <user> <database> …`) name it.
+ * Only titles that start with `postgres:` count: the billing service's own command line names
+ * the database too (`--database-url …/<database>`), and counting it (as this bench did before
+ * 2026-11-28) added the service's CPU to PostgreSQL's.
+ */
+export function databaseCpuTimeOf(databaseName) {
+  // The name as a whole word: a backend's title goes on with its client, an autovacuum worker's ends.
+  const named = new RegExp(`^postgres: .* ${databaseName}(?: |\\u0000|$)`);
   let total = 0;
   for (const entry of readdirSync('/proc')) {
     if (!/^\d+$/.test(entry)) continue;
     try {
-      if (!readFileSync(`/proc/${entry}/cmdline`, 'utf8').includes(text)) continue;
+      if (!named.test(readFileSync(`/proc/${entry}/cmdline`, 'utf8'))) continue;
     } catch {
       continue;
     }

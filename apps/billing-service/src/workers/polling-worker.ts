@@ -34,8 +34,8 @@ export interface PollingWorkerOptions {
   readonly runBatch: (batch: BatchRecord) => Promise<boolean>;
   readonly idleMs: number;
   /**
-   * While batches find work, the next starts no sooner than this after the previous one
-   * started, so work arriving meanwhile joins one batch instead of one each (0: at once).
+   * A batch starts no sooner than this after the previous one started (after a long idle sleep
+   * that is at once), so work arriving meanwhile joins one batch instead of one each (0: at once).
    */
   readonly busyIntervalMs?: number;
   readonly errorPauseMs?: number;
@@ -110,7 +110,11 @@ export function createPollingWorker(options: PollingWorkerOptions): Worker {
         continue;
       }
       if (!foundWork && running) await sleep(options.idleMs);
-      else if (running) await pause(startedAt + (options.busyIntervalMs ?? 0) - Date.now());
+      // Whether the batch found work or a wake cut its idle sleep short, the next starts no sooner
+      // than the interval after this one started: a wake that arrives right after an empty batch
+      // (the events it announces were taken by the batch before) waits for more to gather rather
+      // than running an empty batch again at once (ADR 0726).
+      if (running) await pause(startedAt + (options.busyIntervalMs ?? 0) - Date.now());
     }
   }
 

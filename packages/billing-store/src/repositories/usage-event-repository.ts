@@ -10,7 +10,7 @@ import type {
   Scope,
   UsageEventRepository,
 } from '@drawdown/billing-core';
-import type { SqlExecutor } from '../sql/sql-database.js';
+import { PLAN_EACH_EXECUTION, type SqlExecutor } from '../sql/sql-database.js';
 
 export interface UsageEventRow extends Record<string, unknown> {
   sequence: number;
@@ -67,7 +67,7 @@ export class SqlUsageEventRepository implements UsageEventRepository {
 
   async claimPending(limit: number, scope?: Scope): Promise<readonly PendingUsageEvent[]> {
     const rows = await this.sql.all<UsageEventRow>(
-      `select ${PENDING_COLUMNS} from usage_events e where e.sequence in (${pendingPick(scope, this.sql.dialect === 'postgres')})
+      `${PLAN_EACH_EXECUTION}select ${PENDING_COLUMNS} from usage_events e where e.sequence in (${pendingPick(scope, this.sql.dialect === 'postgres')})
        order by e.sequence`,
       scope ? [scope.accountId, scope.environment, limit] : [limit],
     );
@@ -83,13 +83,17 @@ export class SqlUsageEventRepository implements UsageEventRepository {
   async takePending(limit: number, scope?: Scope): Promise<readonly PendingUsageEvent[]> {
     const params = scope ? [scope.accountId, scope.environment, limit] : [limit];
     if (this.sql.dialect === 'postgres') {
+      // The events are read by primary key from the array of taken sequences, and the statement
+      // is planned on each execution: prepared, its generic plan (made while the tables were
+      // small) hashed or filtered the whole of `usage_events` on every batch, a scan that grew
+      // with the store (ADR 0723).
       const rows = await this.sql.all<UsageEventRow>(
-        `with taken as (delete from usage_pending where sequence in (${pendingPick(scope, this.sql.dialect === 'postgres')}) returning sequence)
-         select ${PENDING_COLUMNS} from usage_events e join taken t on t.sequence = e.sequence`,
+        `${PLAN_EACH_EXECUTION}with taken as (delete from usage_pending where sequence = any(array(${pendingPick(scope, true)})) returning sequence)
+         select ${PENDING_COLUMNS} from usage_events e where e.sequence = any(array(select sequence from taken))
+         order by e.sequence`,
         params,
       );
-      // A join gives no order: drawdowns apply in the order of acceptance.
-      return rows.map(toPending).sort((a, b) => a.sequence - b.sequence);
+      return rows.map(toPending);
     }
     // SQLite: the transaction holds the only write lock, so a read then a delete take the same rows.
     const rows = await this.sql.all<UsageEventRow>(
@@ -105,7 +109,7 @@ export class SqlUsageEventRepository implements UsageEventRepository {
 
   async hasPending(scope: Scope): Promise<boolean> {
     const row = await this.sql.get<{ found: number }>(
-      `select 1 as found from usage_pending p join usage_events e on e.sequence = p.sequence
+      `${PLAN_EACH_EXECUTION}select 1 as found from usage_pending p join usage_events e on e.sequence = p.sequence
        where e.account_id = ? and e.environment = ? limit 1`,
       [scope.accountId, scope.environment],
     );

@@ -18,6 +18,7 @@ import {
 } from '@drawdown/billing-core';
 import type Sqlite from 'better-sqlite3';
 import type { PostgresDatabase } from '../sql/postgres-database.js';
+import { PLAN_EACH_EXECUTION } from '../sql/sql-database.js';
 import type { SqliteDatabase } from '../sql/sqlite-database.js';
 import { GroupCommit } from './group-commit.js';
 import {
@@ -242,7 +243,7 @@ export class PostgresUsageIngest extends GroupCommitIngest {
                    select ${RECORD_VALUES}
                    from rows from (json_to_recordset(?::json) as (${RECORD_COLUMNS})) with ordinality as r(${INSERT_COLUMNS}, n)
                    order by n
-                   on conflict do nothing
+                   on conflict (idempotency_hash) do nothing
                    returning sequence, id
                  ), pending as (insert into usage_pending (sequence) select sequence from inserted)
                  select id from inserted`,
@@ -254,7 +255,7 @@ export class PostgresUsageIngest extends GroupCommitIngest {
     const stored = new Map<string, StoredIdentity>();
     if (refused.length > 0) {
       for (const row of await sql.all<StoredIdentity & { hash: string }>(
-        `select encode(idempotency_hash, 'hex') as hash, ${IDENTITY_COLUMNS} from usage_events
+        `${PLAN_EACH_EXECUTION}select encode(idempotency_hash, 'hex') as hash, ${IDENTITY_COLUMNS} from usage_events
          where idempotency_hash in (select decode(json_array_elements_text(?::json), 'hex'))`,
         [JSON.stringify(refused.map((item) => hashes.get(item)))],
       ))

@@ -13,7 +13,7 @@
 import { createRequire } from 'node:module';
 import type pg from 'pg';
 import type { Row, SqlDatabase, SqlExecutor, SqlValue } from './sql-database.js';
-import { UniqueViolation } from './sql-database.js';
+import { PLAN_EACH_EXECUTION, UniqueViolation } from './sql-database.js';
 
 let loadedPg: typeof pg | undefined;
 
@@ -63,7 +63,10 @@ function toPostgres(sql: string): PreparedText {
     let index = 0;
     const text = sql.replace(/\?/g, () => `$${++index}`);
     const prepared =
-      DATA_STATEMENT.test(sql) && index <= MAX_PREPARED_PARAMETERS && preparedCount < MAX_PREPARED_STATEMENTS;
+      DATA_STATEMENT.test(sql) &&
+      !sql.startsWith(PLAN_EACH_EXECUTION) &&
+      index <= MAX_PREPARED_PARAMETERS &&
+      preparedCount < MAX_PREPARED_STATEMENTS;
     if (prepared) preparedCount += 1;
     statement = { text, name: prepared ? `dd${preparedCount}` : undefined };
     numbered.set(sql, statement);

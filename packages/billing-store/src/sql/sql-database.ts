@@ -33,6 +33,15 @@ export class UniqueViolation extends Error {
   override readonly name = 'UniqueViolation';
 }
 
+/**
+ * Marks a statement PostgreSQL must plan on every execution instead of preparing it by name
+ * (ADR 0723): one that joins a parameter-sized set (a JSON array, an array of sequences) to a
+ * table that grows. A named statement gets a generic plan after five executions and keeps it
+ * for the life of the connection; planned while the table was small, that plan scans the whole
+ * table on every execution once it is large. A comment, so SQLite runs the text unchanged.
+ */
+export const PLAN_EACH_EXECUTION = '/* planned per execution */ ';
+
 /** `FOR UPDATE` where the engine has row locks; SQLite transactions already hold the write lock. */
 export function forUpdate(dialect: Dialect): string {
   return dialect === 'postgres' ? ' for update' : '';
