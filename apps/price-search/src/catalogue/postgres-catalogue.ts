@@ -102,8 +102,9 @@ const COLUMNS = [
 // with every term already comes first (see #select), and a term repeated in the category ("Video Games >
 // Games" for "switch games") then counts, as BM25's term frequency does on SQLite.
 const RANK = `ts_rank('{0.2, 0.4, 0.6, 1.0}', l.document, q, 0)`;
-// Rows read per round trip while grouping offers into products.
+// Rows grouped into products per page; the first query reads two pages at once.
 const PAGE_ROWS = 200;
+const FIRST_ROWS = 2 * PAGE_ROWS;
 const COUNTS_TTL_MS = 60_000;
 // Probe answers kept (an expression and a boolean each); the oldest is dropped first.
 const PROBES_KEPT = 20_000;
@@ -440,10 +441,16 @@ export class PostgresCatalogue implements Catalogue {
       FROM catalogue_listings l, to_tsquery('catalogue', $1) q
       WHERE l.document @@ q AND ${filters.join(' AND ')}
       ORDER BY ${order}
-      LIMIT ${PAGE_ROWS} OFFSET $${parameters.length + 1}`;
+      LIMIT $${parameters.length + 1} OFFSET $${parameters.length + 2}`;
+    const fetchRows = async (count: number, offset: number): Promise<Row[]> =>
+      (await this.#pool.query<Row>(sql, [...parameters, count, offset])).rows;
+    // The first two pages come in one query: every lookup whose first page is full reads the second (to count
+    // the offers of the products found, or to find more products), and each query matches, ranks and sorts every
+    // matching listing again, so asking for the second page separately doubled the database's work (ADR 0219).
+    const first = await fetchRows(FIRST_ROWS, 0);
     const products = new Map<string, { hit: Omit<CatalogueHit, 'offers'>; offers: number }>();
     for (let offset = 0; ; offset += PAGE_ROWS) {
-      const { rows } = await this.#pool.query<Row>(sql, [...parameters, offset]);
+      const rows = offset < FIRST_ROWS ? first.slice(offset, offset + PAGE_ROWS) : await fetchRows(PAGE_ROWS, offset);
       for (const row of rows) {
         const hit = {
           title: row.title,
