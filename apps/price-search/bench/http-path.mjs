@@ -238,7 +238,8 @@ end
       if (Number(statusErrors) + Number(otherErrors) > 0) {
         console.error(`wrk: ${statusErrors} non-2xx answers, ${otherErrors} socket errors`);
       }
-      if (catalogue.startsWith('postgres')) databaseCpu[index] = (await backendCpuUs(catalogue)) - databaseCpu[index];
+      if (catalogue.startsWith('postgres'))
+        databaseCpu[index] = cpuSince(databaseCpu[index], await backendCpuUs(catalogue));
       results.push({
         rate: Number(requests) / SECONDS,
         p50: Number(p50).toFixed(2),
@@ -281,7 +282,17 @@ async function admin(work) {
   }
 }
 
-/** CPU microseconds used so far by the backends connected to the database of `url` (Linux /proc). */
+/**
+ * The CPU microseconds the backends used between two marks: a backend that started since counts whole, one that
+ * ended is not counted (the pool closes idle connections), so the figure can only be low.
+ */
+function cpuSince(before, after) {
+  let used = 0;
+  for (const [pid, us] of after) used += us - (before.get(pid) ?? 0);
+  return used;
+}
+
+/** CPU microseconds used so far by each backend connected to the database of `url` (Linux /proc), by pid. */
 async function backendCpuUs(url) {
   const { default: pg } = await import('pg');
   const { readFileSync } = await import('node:fs');
@@ -291,15 +302,16 @@ async function backendCpuUs(url) {
     const { rows } = await client.query(
       'SELECT pid FROM pg_stat_activity WHERE datname = current_database() AND pid <> pg_backend_pid()',
     );
-    const ticks = rows.reduce((sum, { pid }) => {
+    const used = new Map();
+    for (const { pid } of rows) {
       try {
         const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
-        return sum + Number(fields[11]) + Number(fields[12]);
+        used.set(pid, ((Number(fields[11]) + Number(fields[12])) * 1_000_000) / 100);
       } catch {
-        return sum;
+        // The backend ended meanwhile.
       }
-    }, 0);
-    return (ticks * 1_000_000) / 100;
+    }
+    return used;
   } finally {
     await client.end();
   }
