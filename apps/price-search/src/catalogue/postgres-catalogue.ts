@@ -14,7 +14,6 @@ import { aliasesOf, searchTextOf } from '../listing/search-text.js';
 import type { Pence } from '../money/pence.js';
 import type { SortIntent } from '../query/parse-query.js';
 import { CANDIDATE_CAP, type Catalogue, type CatalogueHit, type CatalogueQuery, type FeedState } from './catalogue.js';
-
 import type { CatalogueItem } from './feed/feed-record.js';
 import { planMatch, type TermIndex, toTsQuery, type VocabularyRequest } from './term-understanding.js';
 import { oneEditAway, Vocabulary } from './vocabulary.js';
@@ -538,11 +537,18 @@ export class PostgresCatalogue implements Catalogue {
     // too, but may be off or late; then the planner statistics are refreshed.
     const analyze = this.#pool
       .query("SELECT gin_clean_pending_list('catalogue_listings_document'::regclass)")
+      .then(
+        () => undefined,
+        (error: unknown) => {
+          this.#statsStale = true;
+          console.error('price-search: merging the catalogue index pending list failed', error);
+        },
+      )
       .then(() => this.#pool.query('ANALYZE catalogue_listings'))
       .then(() => undefined)
       .catch((error: unknown) => {
         this.#statsStale = true;
-        console.error('price-search: catalogue index maintenance (pending list, ANALYZE) failed', error);
+        console.error('price-search: catalogue ANALYZE failed', error);
       })
       .finally(() => this.#background.delete(analyze));
     this.#background.add(analyze);
