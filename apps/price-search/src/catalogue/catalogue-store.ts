@@ -392,10 +392,11 @@ export class CatalogueStore implements Catalogue {
   }
 
   // What the last `first_candidates` query read: whether its window was full, and the products of its rows.
-  #window: { full: boolean; products: ReadonlySet<string> } = { full: false, products: new Set() };
+  #window: { full: boolean; products: readonly string[] } = { full: false, products: [] };
 
   /** True when a listing that passes the query's filters belongs to none of `products`. */
-  #moreProducts(match: string, query: CatalogueQuery, products: ReadonlySet<string>): boolean {
+  #moreProducts(match: string, query: CatalogueQuery, shown: readonly string[]): boolean {
+    const products = new Set(shown);
     const { filters, parameters } = filtersOf(query, match);
     const sql = `
       SELECT l.product_key FROM listings_fts CROSS JOIN listings l ON l.rowid = listings_fts.rowid
@@ -466,24 +467,9 @@ export class CatalogueStore implements Catalogue {
     }
     const rows = this.#statement(sql).iterate(parameters) as IterableIterator<CatalogueRow>;
     if (plan !== 'first_candidates') return groupByProduct(rows, query.limit, sort);
-    let read = 0;
-    const products = new Set<string>();
-    const counted: IterableIterator<CatalogueRow> = {
-      next: () => {
-        const next = rows.next();
-        if (next.done !== true) {
-          read += 1;
-          products.add(next.value.productKey);
-        }
-        return next;
-      },
-      return: (value?: unknown) => rows.return?.(value) ?? { done: true, value: undefined },
-      [Symbol.iterator]() {
-        return this;
-      },
-    };
-    const hits = groupByProduct(counted, query.limit, sort);
-    this.#window = { full: read >= CANDIDATE_CAP, products };
+    const read = { rows: 0, products: [] as readonly string[] };
+    const hits = groupByProduct(rows, query.limit, sort, read);
+    this.#window = { full: read.rows >= CANDIDATE_CAP, products: read.products };
     return hits;
   }
 
@@ -536,10 +522,17 @@ const OFFER_LOOKAHEAD = 50;
  * first (best-ranked) row and shows its best offer among the rows read: for relevance new before used, then
  * the cheapest; for cheapest-first the first, cheapest row.
  */
-function groupByProduct(rows: IterableIterator<CatalogueRow>, limit: number, sort: SortIntent): CatalogueHit[] {
+function groupByProduct(
+  rows: IterableIterator<CatalogueRow>,
+  limit: number,
+  sort: SortIntent,
+  read?: { rows: number; products: readonly string[] },
+): CatalogueHit[] {
   const products = new Map<string, { hit: Omit<CatalogueHit, 'offers'>; offers: number }>();
   let extra = 0;
+  let count = 0;
   for (const { productKey, ...hit } of rows) {
+    count += 1;
     const known = products.get(productKey);
     if (known !== undefined) {
       known.offers += 1;
@@ -554,6 +547,11 @@ function groupByProduct(rows: IterableIterator<CatalogueRow>, limit: number, sor
     }
   }
   rows.return?.();
+  if (read !== undefined) {
+    read.rows = count;
+    // While the page is short, every row read was of one of these products.
+    read.products = [...products.keys()];
+  }
   return [...products.values()].map(({ hit, offers }) => ({ ...hit, offers }));
 }
 
