@@ -5,7 +5,9 @@
 //   node bench/http-path.mjs <dist> [<dist> ...]        e.g. /work/main/apps/price-search/dist ./dist
 // Options (env): BENCH_LISTINGS (default 100000), BENCH_SECONDS (per wrk run, default 10), BENCH_CONNECTIONS
 // (10), BENCH_ROUNDS (turns of every build, default 2), BENCH_KEEP (a directory to keep catalogues in between
-// runs), BENCH_HEADER (authorization | x-api-key, default authorization).
+// runs), BENCH_HEADER (authorization | x-api-key, default authorization), BENCH_ENGINE (sqlite | postgres, default
+// sqlite: with postgres each build gets a fresh database on BENCH_POSTGRES_URL, dropped afterwards, and the CPU of
+// that database's backends is reported per request beside the server's).
 import { execFile, spawn, spawnSync } from 'node:child_process';
 import { once } from 'node:events';
 import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -20,6 +22,11 @@ const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 10);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 2);
 const HEADER = process.env.BENCH_HEADER ?? 'authorization';
+const ENGINE = process.env.BENCH_ENGINE ?? 'sqlite';
+const POSTGRES_URL = process.env.BENCH_POSTGRES_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
+// A catalogue location: a PostgreSQL URL or a SQLite file.
+const locationOf = (catalogue) =>
+  catalogue.startsWith('postgres') ? { catalogueUrl: catalogue } : { cataloguePath: catalogue };
 const self = fileURLToPath(import.meta.url);
 const load = (dist, module) => import(pathToFileURL(`${dist.replace(/\/$/, '')}/${module}`).href);
 
@@ -51,7 +58,7 @@ if (process.argv[2] === '--serve') {
   const { startPriceSearch } = await load(dist, 'index.js');
   const running = await startPriceSearch({
     port: 0,
-    cataloguePath,
+    ...locationOf(cataloguePath),
     statePath,
     demoFeed: false,
     requestsPerMinute: { free: 1e9, pro: 1e9, scale: 1e9 },
@@ -98,7 +105,7 @@ if (process.argv[2] === '--setup') {
   const [dist, feed, cataloguePath, statePath] = process.argv.slice(3);
   const { composeService } = await load(dist, 'index.js');
   const { importFeed } = await load(dist, 'catalogue/import-feed.js');
-  const service = await composeService({ cataloguePath, statePath, demoFeed: false });
+  const service = await composeService({ ...locationOf(cataloguePath), statePath, demoFeed: false });
   if (Object.keys(service.catalogue.countByNetwork()).length === 0) {
     await importFeed(service.catalogue, { path: feed, network: 'ebay_uk' });
   }
@@ -115,6 +122,7 @@ const dir = keep ?? mkdtempSync(join(tmpdir(), 'price-search-http-'));
 mkdirSync(dir, { recursive: true });
 const run = promisify(execFile);
 const wrkScript = join(dir, 'query.lua');
+const databases = [];
 try {
   const feed = join(dir, 'feed.tsv');
   if (!existsSync(feed)) {
@@ -125,7 +133,15 @@ try {
   const queries = generateQueries(400);
   const builds = [];
   for (const [index, dist] of dists.entries()) {
-    const cataloguePath = join(dir, `catalogue-${index}.db`);
+    let cataloguePath = join(dir, `catalogue-${index}.db`);
+    if (ENGINE === 'postgres') {
+      const database = `price_search_http_${process.pid}_${index}`;
+      await admin((client) => client.query(`CREATE DATABASE ${database}`));
+      databases.push(database);
+      const url = new URL(POSTGRES_URL);
+      url.pathname = `/${database}`;
+      cataloguePath = url.toString();
+    }
     const statePath = join(dir, `state-${index}-${Date.now()}.db`);
     const { stdout } = await run(process.execPath, [self, '--setup', dist, feed, cataloguePath, statePath], {
       encoding: 'utf8',
@@ -153,8 +169,8 @@ try {
         bodies,
       );
       row[`b${index}`] = {
-        cold: `${Math.round(cold.rate)} req/s (${(cold.rate / bare.rate).toFixed(3)}) p50/p99 ${cold.p50}/${cold.p99} ms, ${cold.cpuPerRequestUs.toFixed(0)} µs CPU a request`,
-        warm: `${Math.round(warm.rate)} req/s (${(warm.rate / bare.rate).toFixed(3)}) p50/p99 ${warm.p50}/${warm.p99} ms, ${warm.cpuPerRequestUs.toFixed(0)} µs CPU a request`,
+        cold: `${Math.round(cold.rate)} req/s (${(cold.rate / bare.rate).toFixed(3)}) p50/p99 ${cold.p50}/${cold.p99} ms, ${cold.cpuPerRequestUs.toFixed(0)} µs CPU a request${databaseText(cold)}`,
+        warm: `${Math.round(warm.rate)} req/s (${(warm.rate / bare.rate).toFixed(3)}) p50/p99 ${warm.p50}/${warm.p99} ms, ${warm.cpuPerRequestUs.toFixed(0)} µs CPU a request${databaseText(warm)}`,
       };
     }
     row.loadAfter = loadavg()[0].toFixed(2);
@@ -164,6 +180,9 @@ try {
   console.log(`builds: ${dists.map((dist, index) => `b${index}=${dist}`).join(', ')}`);
 } finally {
   if (keep === undefined) rmSync(dir, { recursive: true, force: true });
+  for (const database of databases) {
+    await admin((client) => client.query(`DROP DATABASE IF EXISTS ${database} WITH (FORCE)`));
+  }
 }
 
 // The server on one core and wrk on the other, when taskset exists.
@@ -202,9 +221,12 @@ end
     server.stdout.on('data', (chunk) => {
       output += chunk;
     });
+    const catalogue = args[3] ?? '';
+    const databaseCpu = [];
     for (let index = 0; index < runs; index += 1) {
       // A CPU mark before each run; the last run is the one profiled (BENCH_CPU_PROF).
       server.kill('SIGUSR1');
+      if (catalogue.startsWith('postgres')) databaseCpu.push(await backendCpuUs(catalogue));
       if (index === runs - 1 && args.at(-1).endsWith('.cpuprofile')) server.kill('SIGUSR2');
       const { stdout } = await run(
         ...pinned(1, 'wrk', ['-t1', `-c${CONNECTIONS}`, `-d${SECONDS}s`, '-s', wrkScript, url]),
@@ -216,6 +238,8 @@ end
       if (Number(statusErrors) + Number(otherErrors) > 0) {
         console.error(`wrk: ${statusErrors} non-2xx answers, ${otherErrors} socket errors`);
       }
+      if (catalogue.startsWith('postgres'))
+        databaseCpu[index] = cpuSince(databaseCpu[index], await backendCpuUs(catalogue));
       results.push({
         rate: Number(requests) / SECONDS,
         p50: Number(p50).toFixed(2),
@@ -228,6 +252,8 @@ end
     const marks = [...output.matchAll(/CPU (\d+)/g)].map((match) => Number(match[1])).slice(1);
     results.forEach((result, index) => {
       result.cpuPerRequestUs = (marks[index] ?? Number.NaN) / (result.rate * SECONDS);
+      if (databaseCpu[index] !== undefined)
+        result.databaseCpuPerRequestUs = databaseCpu[index] / (result.rate * SECONDS);
     });
     return results;
   } finally {
@@ -235,5 +261,58 @@ end
       server.kill('SIGTERM');
       await once(server, 'exit');
     }
+  }
+}
+
+function databaseText(result) {
+  return result.databaseCpuPerRequestUs === undefined
+    ? ''
+    : ` + ${result.databaseCpuPerRequestUs.toFixed(0)} µs database CPU a request`;
+}
+
+/** Runs `work` with a client on the server's maintenance database. */
+async function admin(work) {
+  const { default: pg } = await import('pg');
+  const client = new pg.Client({ connectionString: POSTGRES_URL });
+  await client.connect();
+  try {
+    return await work(client);
+  } finally {
+    await client.end();
+  }
+}
+
+/**
+ * The CPU microseconds the backends used between two marks: a backend that started since counts whole, one that
+ * ended is not counted (the pool closes idle connections), so the figure can only be low.
+ */
+function cpuSince(before, after) {
+  let used = 0;
+  for (const [pid, us] of after) used += us - (before.get(pid) ?? 0);
+  return used;
+}
+
+/** CPU microseconds used so far by each backend connected to the database of `url` (Linux /proc), by pid. */
+async function backendCpuUs(url) {
+  const { default: pg } = await import('pg');
+  const { readFileSync } = await import('node:fs');
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  try {
+    const { rows } = await client.query(
+      'SELECT pid FROM pg_stat_activity WHERE datname = current_database() AND pid <> pg_backend_pid()',
+    );
+    const used = new Map();
+    for (const { pid } of rows) {
+      try {
+        const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+        used.set(pid, ((Number(fields[11]) + Number(fields[12])) * 1_000_000) / 100);
+      } catch {
+        // The backend ended meanwhile.
+      }
+    }
+    return used;
+  } finally {
+    await client.end();
   }
 }

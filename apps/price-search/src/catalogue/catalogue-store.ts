@@ -11,7 +11,7 @@ import type { NetworkId } from '../listing/networks.js';
 import { asksForAccessory, isAccessory, productKeyOf } from '../listing/product-identity.js';
 import { aliasesOf, foldText, searchTextOf, wordsOf } from '../listing/search-text.js';
 import type { SortIntent } from '../query/parse-query.js';
-import type { Catalogue, CatalogueHit, CatalogueQuery, FeedState } from './catalogue.js';
+import { CANDIDATE_CAP, type Catalogue, type CatalogueHit, type CatalogueQuery, type FeedState } from './catalogue.js';
 import type { CatalogueItem } from './feed/feed-record.js';
 import { planMatch, type TermIndex } from './term-understanding.js';
 import { Vocabulary } from './vocabulary.js';
@@ -103,12 +103,15 @@ const VERSION_2_COLUMNS = [
 // Title matches weigh most; a brand or category match alone ranks lower.
 const BM25 = 'bm25(listings_fts, 10.0, 4.0, 2.0, 6.0)';
 
-// BM25 is computed for every row it ranks (about 6 µs a row here), so ranking every match of a one-word query
-// matching a fifth of a 100,000-row catalogue costs tens of milliseconds. Relevance is ranked among the first
-// CANDIDATE_CAP listings that pass the filters, in catalogue order; for one very common word BM25 only prefers
-// shorter titles anyway. Cheapest-first ordering stays exact: broad queries walk the price index instead. See ADRs
-// 0203, 0212 and 0216.
-export const CANDIDATE_CAP = 300;
+// Ranking every match of a one-word query matching a fifth of a 100,000-row catalogue costs tens of milliseconds.
+// Relevance is ranked among the first CANDIDATE_CAP listings that pass the filters, in catalogue order (rowid);
+// for one very common word BM25 only prefers shorter titles anyway. Each candidate costs about 2 µs of walking
+// and scoring, and BM25's fixed part (the document count of each phrase) about 0.3 ms a query: 150 candidates
+// gave the same best BM25 score as ranking every match on all 336 ranked queries of the search bench (ADR 0220).
+// Cheapest-first ordering stays exact: broad queries walk the price index instead. See ADRs 0203, 0212, 0216.
+export { CANDIDATE_CAP };
+// Above this many matches, a cheapest-first query walks the price index instead of sorting the matches.
+const PRICE_INDEX_ABOVE = 300;
 const COUNTS_TTL_MS = 60_000;
 // The part of a catalogue file read through a memory map (ADR 0217): 100,000 listings take about 40 MB.
 const CATALOGUE_MMAP_BYTES = 1024 * 1024 * 1024;
@@ -378,20 +381,44 @@ export class CatalogueStore implements Catalogue {
     if (sort === 'price_asc') {
       return this.#select(match, query, sort, this.#beyondCap(match) ? 'price_index' : 'join', demoteAccessories);
     }
-    return this.#select(match, query, sort, 'first_candidates', demoteAccessories);
+    const hits = this.#select(match, query, sort, 'first_candidates', demoteAccessories);
+    // A short page from a full window (its candidates were offers of too few products): when a listing that
+    // passes the filters belongs to a product the window did not hold, every match is ranked. Usually the
+    // catalogue simply has no more products, and that check walks the matches without scoring them.
+    if (hits.length < query.limit && this.#window.full && this.#moreProducts(match, query, this.#window.products)) {
+      return this.#select(match, query, sort, 'all_candidates', demoteAccessories);
+    }
+    return hits;
   }
 
-  /** True when more than CANDIDATE_CAP listings match (found by walking at most that many). */
+  // What the last `first_candidates` query read: whether its window was full, and the products of its rows.
+  #window: { full: boolean; products: readonly string[] } = { full: false, products: [] };
+
+  /** True when a listing that passes the query's filters belongs to none of `products`. */
+  #moreProducts(match: string, query: CatalogueQuery, shown: readonly string[]): boolean {
+    const products = new Set(shown);
+    const { filters, parameters } = filtersOf(query, match);
+    const sql = `
+      SELECT l.product_key FROM listings_fts CROSS JOIN listings l ON l.rowid = listings_fts.rowid
+      WHERE listings_fts MATCH @match AND ${filters.join(' AND ')}`;
+    for (const productKey of this.#statement(sql).pluck().iterate(parameters) as IterableIterator<string>) {
+      if (!products.has(productKey)) return true;
+    }
+    return false;
+  }
+
+  /** True when more than PRICE_INDEX_ABOVE listings match (found by walking at most that many). */
   #beyondCap(match: string): boolean {
     const probe = this.#statement(
-      `SELECT rowid FROM listings_fts WHERE listings_fts MATCH ? ORDER BY rowid LIMIT 1 OFFSET ${CANDIDATE_CAP}`,
+      `SELECT rowid FROM listings_fts WHERE listings_fts MATCH ? ORDER BY rowid LIMIT 1 OFFSET ${PRICE_INDEX_ABOVE}`,
     );
     return probe.pluck().get(match) !== undefined;
   }
 
   /**
    * One catalogue query. `first_candidates` (relevance: FTS drives, the filters are checked, the first
-   * CANDIDATE_CAP listings that pass are scored with BM25 and sorted), `join` (cheapest first: every match that
+   * CANDIDATE_CAP listings that pass are scored with BM25 and sorted), `all_candidates` (the same over every
+   * listing that passes: when the window held too few products), `join` (cheapest first: every match that
    * passes the filters, sorted by price), or `price_index` (cheapest first over many matches: the price index
    * drives and each row is checked against the set of matches).
    * Rows stream in result order and are grouped by product as they come, so the page is full whenever enough
@@ -401,27 +428,10 @@ export class CatalogueStore implements Catalogue {
     match: string,
     query: CatalogueQuery,
     sort: SortIntent,
-    plan: 'join' | 'first_candidates' | 'price_index',
+    plan: 'join' | 'first_candidates' | 'all_candidates' | 'price_index',
     demoteAccessories: boolean,
   ): CatalogueHit[] {
-    const filters = ["l.availability = 'in_stock'"];
-    const parameters: Record<string, string | number> = { match };
-    query.networks.forEach((network, index) => {
-      parameters[`network${index}`] = network;
-    });
-    filters.push(`l.network IN (${query.networks.map((_, index) => `@network${index}`).join(', ')})`);
-    if (query.maxPence !== undefined) {
-      filters.push('l.price_pence <= @maxPence');
-      parameters.maxPence = query.maxPence;
-    }
-    if (query.minPence !== undefined) {
-      filters.push('l.price_pence >= @minPence');
-      parameters.minPence = query.minPence;
-    }
-    if (query.condition !== undefined) {
-      filters.push('l.condition = @condition');
-      parameters.condition = query.condition;
-    }
+    const { filters, parameters } = filtersOf(query, match);
     const columns = `l.title AS title, l.price_pence AS pricePence, l.condition AS condition, l.network AS network,
       l.url AS url, l.image_url AS imageUrl, l.shipping_pence AS shippingPence, l.availability AS availability,
       l.product_key AS productKey`;
@@ -451,15 +461,16 @@ export class CatalogueStore implements Catalogue {
           SELECT l.rowid AS position, ${BM25} AS score
           FROM listings_fts CROSS JOIN listings l ON l.rowid = listings_fts.rowid
           WHERE listings_fts MATCH @match AND ${filters.join(' AND ')}
-          LIMIT ${CANDIDATE_CAP}) c
+          ${plan === 'first_candidates' ? `LIMIT ${CANDIDATE_CAP}` : ''}) c
         CROSS JOIN listings r ON r.rowid = c.position
         ORDER BY ${demoteAccessories ? 'r.accessory, ' : ''}c.score, r.condition <> 'new', r.price_pence, c.position`;
     }
-    return groupByProduct(
-      this.#statement(sql).iterate(parameters) as IterableIterator<CatalogueRow>,
-      query.limit,
-      sort,
-    );
+    const rows = this.#statement(sql).iterate(parameters) as IterableIterator<CatalogueRow>;
+    if (plan !== 'first_candidates') return groupByProduct(rows, query.limit, sort);
+    const read = { rows: 0, products: [] as readonly string[] };
+    const hits = groupByProduct(rows, query.limit, sort, read);
+    this.#window = { full: read.rows >= CANDIDATE_CAP, products: read.products };
+    return hits;
   }
 
   #statement(sql: string): Database.Statement {
@@ -477,6 +488,32 @@ export class CatalogueStore implements Catalogue {
   }
 }
 
+/** The filters of a catalogue query as SQL over the listings (`l`), with their parameters. */
+function filtersOf(
+  query: CatalogueQuery,
+  match: string,
+): { filters: string[]; parameters: Record<string, string | number> } {
+  const filters = ["l.availability = 'in_stock'"];
+  const parameters: Record<string, string | number> = { match };
+  query.networks.forEach((network, index) => {
+    parameters[`network${index}`] = network;
+  });
+  filters.push(`l.network IN (${query.networks.map((_, index) => `@network${index}`).join(', ')})`);
+  if (query.maxPence !== undefined) {
+    filters.push('l.price_pence <= @maxPence');
+    parameters.maxPence = query.maxPence;
+  }
+  if (query.minPence !== undefined) {
+    filters.push('l.price_pence >= @minPence');
+    parameters.minPence = query.minPence;
+  }
+  if (query.condition !== undefined) {
+    filters.push('l.condition = @condition');
+    parameters.condition = query.condition;
+  }
+  return { filters, parameters };
+}
+
 // Once a page is full, this many more rows are read so that other offers of the products shown are counted.
 const OFFER_LOOKAHEAD = 50;
 
@@ -485,10 +522,17 @@ const OFFER_LOOKAHEAD = 50;
  * first (best-ranked) row and shows its best offer among the rows read: for relevance new before used, then
  * the cheapest; for cheapest-first the first, cheapest row.
  */
-function groupByProduct(rows: IterableIterator<CatalogueRow>, limit: number, sort: SortIntent): CatalogueHit[] {
+function groupByProduct(
+  rows: IterableIterator<CatalogueRow>,
+  limit: number,
+  sort: SortIntent,
+  read?: { rows: number; products: readonly string[] },
+): CatalogueHit[] {
   const products = new Map<string, { hit: Omit<CatalogueHit, 'offers'>; offers: number }>();
   let extra = 0;
+  let count = 0;
   for (const { productKey, ...hit } of rows) {
+    count += 1;
     const known = products.get(productKey);
     if (known !== undefined) {
       known.offers += 1;
@@ -503,6 +547,11 @@ function groupByProduct(rows: IterableIterator<CatalogueRow>, limit: number, sor
     }
   }
   rows.return?.();
+  if (read !== undefined) {
+    read.rows = count;
+    // While the page is short, every row read was of one of these products.
+    read.products = [...products.keys()];
+  }
   return [...products.values()].map(({ hit, offers }) => ({ ...hit, offers }));
 }
 

@@ -10,6 +10,13 @@ import type { Pence } from '../money/pence.js';
 import type { SortIntent } from '../query/parse-query.js';
 import type { CatalogueItem } from './feed/feed-record.js';
 
+/**
+ * Relevance is ranked among the first this many listings that pass a query's filters, in the order the index
+ * finds them (both engines; ADRs 0212, 0216 and 0220). When a full window holds fewer products than the page
+ * needs, every match is ranked instead. Cheapest-first ordering is always exact.
+ */
+export const CANDIDATE_CAP = 150;
+
 /** A catalogue search. */
 export interface CatalogueQuery {
   readonly terms: readonly string[];

@@ -13,7 +13,7 @@ import { asksForAccessory, isAccessory, productKeyOf } from '../listing/product-
 import { aliasesOf, searchTextOf } from '../listing/search-text.js';
 import type { Pence } from '../money/pence.js';
 import type { SortIntent } from '../query/parse-query.js';
-import type { Catalogue, CatalogueHit, CatalogueQuery, FeedState } from './catalogue.js';
+import { CANDIDATE_CAP, type Catalogue, type CatalogueHit, type CatalogueQuery, type FeedState } from './catalogue.js';
 import type { CatalogueItem } from './feed/feed-record.js';
 import { planMatch, type TermIndex, toTsQuery, type VocabularyRequest } from './term-understanding.js';
 import { oneEditAway, Vocabulary } from './vocabulary.js';
@@ -102,8 +102,9 @@ const COLUMNS = [
 // with every term already comes first (see #select), and a term repeated in the category ("Video Games >
 // Games" for "switch games") then counts, as BM25's term frequency does on SQLite.
 const RANK = `ts_rank('{0.2, 0.4, 0.6, 1.0}', l.document, q, 0)`;
-// Rows read per round trip while grouping offers into products.
+// Rows grouped into products per page; the first query reads two pages at once.
 const PAGE_ROWS = 200;
+const FIRST_ROWS = 2 * PAGE_ROWS;
 const COUNTS_TTL_MS = 60_000;
 // Probe answers kept (an expression and a boolean each); the oldest is dropped first.
 const PROBES_KEPT = 20_000;
@@ -297,10 +298,38 @@ export class PostgresCatalogue implements Catalogue {
     const { terms, strict, relaxed } = await planMatch(query.terms, this.#termIndex);
     if (strict === undefined) return [];
     const demoteAccessories = !asksForAccessory(terms) && (await this.#namesAProduct(strict));
-    const hits = await this.#select(strict, query, query.sort, demoteAccessories);
+    const hits = await this.#ranked(strict, query, query.sort, demoteAccessories);
     if (hits.length > 0 || relaxed === undefined) return hits;
     if (await this.#matches(strict)) return hits;
-    return this.#select(relaxed, query, 'relevance', demoteAccessories);
+    return this.#ranked(relaxed, query, 'relevance', demoteAccessories);
+  }
+
+  /**
+   * Relevance is ranked among the first CANDIDATE_CAP listings that pass the filters (in the order the index
+   * finds them), as on SQLite; when a full window holds fewer products than the page needs, every match is
+   * ranked. Cheapest-first stays exact (ADR 0220).
+   */
+  async #ranked(match: string, query: CatalogueQuery, sort: SortIntent, demoteAccessories: boolean) {
+    if (sort === 'price_asc') return (await this.#select(match, query, sort, demoteAccessories, false)).hits;
+    const { hits, rows, products } = await this.#select(match, query, sort, demoteAccessories, true);
+    // A short page from a full window: rank every match only if some listing past it is another product.
+    if (hits.length < query.limit && rows >= CANDIDATE_CAP && (await this.#moreProducts(match, query, products))) {
+      return (await this.#select(match, query, sort, demoteAccessories, false)).hits;
+    }
+    return hits;
+  }
+
+  /** True when a listing that passes the query's filters belongs to none of `products`. */
+  async #moreProducts(match: string, query: CatalogueQuery, products: readonly string[]): Promise<boolean> {
+    const parameters: unknown[] = [toTsQuery(match), query.networks];
+    const filters = filtersOf(query, parameters);
+    parameters.push(products);
+    const { rowCount } = await this.#pool.query(
+      `SELECT 1 FROM catalogue_listings l WHERE l.document @@ to_tsquery('catalogue', $1) AND ${filters.join(' AND ')}
+        AND NOT (l.product_key = ANY($${parameters.length})) LIMIT 1`,
+      parameters,
+    );
+    return (rowCount ?? 0) > 0;
   }
 
   /** Waits for background count refreshes, then closes the pool. */
@@ -411,21 +440,15 @@ export class PostgresCatalogue implements Catalogue {
     }
   }
 
-  async #select(match: string, query: CatalogueQuery, sort: SortIntent, demoteAccessories: boolean) {
+  async #select(
+    match: string,
+    query: CatalogueQuery,
+    sort: SortIntent,
+    demoteAccessories: boolean,
+    windowed: boolean,
+  ): Promise<{ hits: CatalogueHit[]; rows: number; products: string[] }> {
     const parameters: unknown[] = [toTsQuery(match), query.networks];
-    const filters = ["l.availability = 'in_stock'", 'l.network = ANY($2)'];
-    if (query.maxPence !== undefined) {
-      parameters.push(query.maxPence);
-      filters.push(`l.price_pence <= $${parameters.length}`);
-    }
-    if (query.minPence !== undefined) {
-      parameters.push(query.minPence);
-      filters.push(`l.price_pence >= $${parameters.length}`);
-    }
-    if (query.condition !== undefined) {
-      parameters.push(query.condition);
-      filters.push(`l.condition = $${parameters.length}`);
-    }
+    const filters = filtersOf(query, parameters);
     let order = 'l.price_pence, l.id';
     if (sort !== 'price_asc') {
       // A listing with every term in its title first (bm25's column weights do this on SQLite; ts_rank's
@@ -437,13 +460,24 @@ export class PostgresCatalogue implements Catalogue {
     const sql = `
       SELECT l.title, l.price_pence AS "pricePence", l.condition, l.network, l.url, l.image_url AS "imageUrl",
         l.shipping_pence AS "shippingPence", l.availability, l.product_key AS "productKey"
-      FROM catalogue_listings l, to_tsquery('catalogue', $1) q
-      WHERE l.document @@ q AND ${filters.join(' AND ')}
+      FROM ${
+        windowed
+          ? `(SELECT l.* FROM catalogue_listings l WHERE l.document @@ to_tsquery('catalogue', $1) AND ${filters.join(' AND ')}
+              LIMIT ${CANDIDATE_CAP}) l`
+          : 'catalogue_listings l'
+      }, to_tsquery('catalogue', $1) q
+      ${windowed ? '' : `WHERE l.document @@ q AND ${filters.join(' AND ')}`}
       ORDER BY ${order}
-      LIMIT ${PAGE_ROWS} OFFSET $${parameters.length + 1}`;
+      LIMIT $${parameters.length + 1} OFFSET $${parameters.length + 2}`;
+    const fetchRows = async (count: number, offset: number): Promise<Row[]> =>
+      (await this.#pool.query<Row>(sql, [...parameters, count, offset])).rows;
+    // The first two pages come in one query: every lookup whose first page is full reads the second (to count
+    // the offers of the products found, or to find more products), and each query matches, ranks and sorts every
+    // matching listing again, so asking for the second page separately doubled the database's work (ADR 0219).
+    const first = await fetchRows(FIRST_ROWS, 0);
     const products = new Map<string, { hit: Omit<CatalogueHit, 'offers'>; offers: number }>();
     for (let offset = 0; ; offset += PAGE_ROWS) {
-      const { rows } = await this.#pool.query<Row>(sql, [...parameters, offset]);
+      const rows = offset < FIRST_ROWS ? first.slice(offset, offset + PAGE_ROWS) : await fetchRows(PAGE_ROWS, offset);
       for (const row of rows) {
         const hit = {
           title: row.title,
@@ -467,7 +501,11 @@ export class PostgresCatalogue implements Catalogue {
       if (rows.length < PAGE_ROWS || (products.size >= query.limit && offset > 0)) break;
       if (products.size >= query.limit && rows.length === PAGE_ROWS) continue;
     }
-    return [...products.values()].map(({ hit, offers }) => ({ ...hit, offers }));
+    return {
+      hits: [...products.values()].map(({ hit, offers }) => ({ ...hit, offers })),
+      rows: first.length,
+      products: [...products.keys()],
+    };
   }
 
   #changes = 0;
@@ -493,8 +531,20 @@ export class PostgresCatalogue implements Catalogue {
     if (!this.#statsStale || now - this.#analyzedAt < STATS_INTERVAL_MS) return;
     this.#statsStale = false;
     this.#analyzedAt = now;
+    // Rows written since the last time sit in the GIN index's pending list (fastupdate, up to 4 MB, about 4,000
+    // listings after an import), which every full-text search scans one entry at a time: merging it into the
+    // index halves the database's CPU per cold lookup at 100,000 listings (ADR 0221). Autovacuum would do it
+    // too, but may be off or late; then the planner statistics are refreshed.
     const analyze = this.#pool
-      .query('ANALYZE catalogue_listings')
+      .query("SELECT gin_clean_pending_list('catalogue_listings_document'::regclass)")
+      .then(
+        () => undefined,
+        (error: unknown) => {
+          this.#statsStale = true;
+          console.error('price-search: merging the catalogue index pending list failed', error);
+        },
+      )
+      .then(() => this.#pool.query('ANALYZE catalogue_listings'))
       .then(() => undefined)
       .catch((error: unknown) => {
         this.#statsStale = true;
@@ -520,6 +570,27 @@ export class PostgresCatalogue implements Catalogue {
       counts: Object.fromEntries(rows.map((row) => [row.network, Number(row.n)])),
     };
   }
+}
+
+/**
+ * The filters of a catalogue query as SQL over the listings (`l`); `parameters` holds the tsquery ($1) and the
+ * networks ($2), and gets the filters' values appended.
+ */
+function filtersOf(query: CatalogueQuery, parameters: unknown[]): string[] {
+  const filters = ["l.availability = 'in_stock'", 'l.network = ANY($2)'];
+  if (query.maxPence !== undefined) {
+    parameters.push(query.maxPence);
+    filters.push(`l.price_pence <= $${parameters.length}`);
+  }
+  if (query.minPence !== undefined) {
+    parameters.push(query.minPence);
+    filters.push(`l.price_pence >= $${parameters.length}`);
+  }
+  if (query.condition !== undefined) {
+    parameters.push(query.condition);
+    filters.push(`l.condition = $${parameters.length}`);
+  }
+  return filters;
 }
 
 function betterOffer(candidate: Omit<CatalogueHit, 'offers'>, current: Omit<CatalogueHit, 'offers'>): boolean {

@@ -79,7 +79,9 @@ describe('CatalogueStore.search', () => {
 
   describe(`a query matching more than ${CANDIDATE_CAP} listings`, () => {
     const broad = (): CatalogueStore => {
-      const items = Array.from({ length: CANDIDATE_CAP + 500 }, (_, index) =>
+      // 800 listings (past the candidate window and past the 300 matches above which cheapest-first walks the
+      // price index), two of them at 10.00.
+      const items = Array.from({ length: Math.max(CANDIDATE_CAP, 300) + 500 }, (_, index) =>
         item(index, `Black Cable ${index}`, 1000 + (index % 700)),
       );
       // Past the candidate window: the only cheap one, and the only refurbished one.

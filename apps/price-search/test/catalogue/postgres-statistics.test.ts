@@ -51,4 +51,29 @@ describe('PostgresCatalogue planner statistics (ADR 0216)', () => {
     await catalogue.close();
     expect(await lastAnalyze(database.url)).toBeInstanceOf(Date);
   });
+
+  it('merges the full-text index pending list after writes, on the next lookup (ADR 0221)', async () => {
+    const database = await createPostgresTestDatabase();
+    onTestFinished(() => database.drop());
+    const catalogue = await PostgresCatalogue.open(database.url, { maxConnections: 2 });
+    await catalogue.upsert(Array.from({ length: 200 }, (_, index) => item(index)));
+    await catalogue.search({
+      terms: ['kettle'],
+      networks: ['argos_uk'],
+      minPence: undefined,
+      maxPence: undefined,
+      condition: undefined,
+      sort: 'relevance',
+      limit: 3,
+    });
+    await catalogue.close();
+    // Nothing left to merge: the pages the writes added to the pending list were merged already.
+    const client = new pg.Client({ connectionString: database.url });
+    await client.connect();
+    onTestFinished(() => client.end());
+    const { rows } = await client.query<{ pages: string }>(
+      "SELECT gin_clean_pending_list('catalogue_listings_document'::regclass) AS pages",
+    );
+    expect(Number(rows[0]?.pages)).toBe(0);
+  });
 });
