@@ -27,3 +27,31 @@ describe('parseTimestamp', () => {
     expect(canonicalTimestamp('2026-03-01T12:00:00.100+00:00')?.canonical).toBe('2026-03-01T12:00:00.1Z');
   });
 });
+
+describe('canonicalTimestamp', () => {
+  it('spells the seconds as the instant’s UTC text, whatever was read before', () => {
+    for (const text of [
+      '0001-01-01T00:00:00Z',
+      '0099-12-31T23:59:59.999999999Z',
+      '1969-12-31T23:59:59.5Z',
+      '2024-02-29T12:00:00+00:00',
+      '9999-12-31T23:59:59.000Z',
+      '2026-03-01T12:00:00.120Z',
+      '2026-03-01T12:00:00.120Z',
+      '2026-02-30T00:00:00Z',
+    ]) {
+      const found = canonicalTimestamp(text);
+      const parsed = parseTimestamp(text, { utcOnly: true });
+      if (!parsed) {
+        expect(found).toBeNull();
+        continue;
+      }
+      const whole = parsed.epochMs - (((parsed.epochMs % 1000) + 1000) % 1000);
+      const seconds = new Date(whole).toISOString().slice(0, 19);
+      expect(found).toEqual({
+        canonical: `${seconds}${parsed.fraction ? `.${parsed.fraction}` : ''}Z`,
+        epochMs: parsed.epochMs,
+      });
+    }
+  });
+});
