@@ -65,11 +65,14 @@ export async function readJson(c: Context<AppEnv>, options: ReadOptions = {}): P
   return parseJsonText(await readRequestText(c), requestHeader(c, 'content-type'), options);
 }
 
+/** The Content-Types a JSON body may come with. */
+export const JSON_CONTENT_TYPE = /^application\/(?:[\w.+-]+\+)?json\b/i;
+
 /** `readJson` of a body already read, with its Content-Type: the same rules, the same errors. */
 export function parseJsonText(text: string, contentTypeHeader: string | undefined, options: ReadOptions = {}): unknown {
   if (text.trim() === '') return {};
   const contentType = contentTypeHeader ?? '';
-  if (!/^application\/(?:[\w.+-]+\+)?json\b/i.test(contentType)) {
+  if (!JSON_CONTENT_TYPE.test(contentType)) {
     throw new BillingError('bad_request', 'Request bodies must be JSON, sent with Content-Type: application/json.');
   }
   let value: unknown;

@@ -17,14 +17,14 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { RecordUsageEventsBody } from '@drawdown/billing-contract';
 import type { UseCases } from '@drawdown/billing-core';
-import { BillingError, type Environment, permits } from '@drawdown/billing-core';
+import { BillingError, type Environment, permits, type UsageEventInput } from '@drawdown/billing-core';
 import { forwardedClientAddress, incomingHeader, readIncomingText } from '@drawdown/http-kit';
 import type { Context } from 'hono';
 import type { AppEnv } from './app-env.js';
 import { errorBody, unexpectedFailure } from './envelope.js';
 import { STATUS_BY_CODE } from './error-mapping.js';
 import type { RateDecision, RateLimiter } from './rate-limiter.js';
-import { parseJsonText, validatedBody } from './request-body.js';
+import { JSON_CONTENT_TYPE, parseJsonText, validatedBody } from './request-body.js';
 import { type RequestObserver, requestIdFrom } from './request-observer.js';
 import { toSnakeCase } from './wire-case.js';
 
@@ -65,6 +65,54 @@ export function rateDecisionTakenAhead(c: Context<AppEnv>): RateDecision | undef
 }
 
 const JSON_HEADER = 'application/json';
+
+/** The event's wire fields, their domain names and `RecordUsageEventsBody`'s length limits. */
+const EVENT_FIELDS = [
+  ['event_key', 'eventKey', 1_024],
+  ['customer_id', 'customerId', 64],
+  ['action', 'action', 200],
+  ['quantity', 'quantity', 128],
+  ['occurred_at', 'occurredAt', 64],
+] as const;
+/** `RecordUsageEventsBody`'s bound on the list. */
+const MAX_LISTED_EVENTS = 1_000;
+
+/**
+ * The events of a body in the shape every client sends (`{"events": [...]}` with the five string
+ * fields, nothing else), as the full reading (`parseJsonText`, then `validatedBody`) would give
+ * them; undefined for any other body, which the full reading then decides. Such a body passes
+ * every rule of the full reading: it is JSON of depth 3, its only text outside the events is the
+ * key `events`, the schema's keys and limits hold, and the events' own text is the use case's
+ * to check (ADR 0901).
+ */
+export function plainEvents(text: string, contentType: string | undefined): UsageEventInput[] | undefined {
+  if (!JSON_CONTENT_TYPE.test(contentType ?? '')) return undefined;
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+  if (value === null || typeof value !== 'object' || Array.isArray(value)) return undefined;
+  const keys = Object.keys(value);
+  if (keys.length !== 1 || keys[0] !== 'events') return undefined;
+  const list = (value as { events: unknown }).events;
+  if (!Array.isArray(list) || list.length > MAX_LISTED_EVENTS) return undefined;
+  const events: UsageEventInput[] = [];
+  for (const item of list) {
+    if (item === null || typeof item !== 'object' || Array.isArray(item)) return undefined;
+    if (Object.keys(item).length !== EVENT_FIELDS.length) return undefined;
+    const fields: Record<string, string> = {};
+    for (const [wire, name, maxLength] of EVENT_FIELDS) {
+      if (!Object.hasOwn(item, wire)) return undefined;
+      const field = (item as Record<string, unknown>)[wire];
+      if (typeof field !== 'string' || field.length > maxLength) return undefined;
+      fields[name] = field;
+    }
+    events.push(fields as unknown as UsageEventInput);
+  }
+  return events;
+}
 
 export function createUsageEventsFastPath(dependencies: FastPathDependencies, environment: Environment): FastPath {
   const { useCases, rateLimiter, observeRequest } = dependencies;
@@ -110,8 +158,11 @@ export function createUsageEventsFastPath(dependencies: FastPathDependencies, en
     let events: Parameters<UseCases['recordUsageEvents']>[1];
     try {
       const text = await readIncomingText(incoming);
-      const json = parseJsonText(text, incomingHeader(incoming, 'content-type'), { unstorableTextPerItemOf: 'events' });
-      ({ events } = validatedBody(json, RecordUsageEventsBody));
+      const contentType = incomingHeader(incoming, 'content-type');
+      events =
+        plainEvents(text, contentType) ??
+        validatedBody(parseJsonText(text, contentType, { unstorableTextPerItemOf: 'events' }), RecordUsageEventsBody)
+          .events;
     } catch {
       return handOver(incoming, outgoing, app);
     }

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { toTimestamp } from './clock.js';
 import { canonicalTimestamp, parseTimestamp } from './timestamps.js';
 
 describe('parseTimestamp', () => {
@@ -53,5 +54,15 @@ describe('canonicalTimestamp', () => {
         epochMs: parsed.epochMs,
       });
     }
+  });
+});
+
+describe('toTimestamp', () => {
+  it('spells each instant as Date does, the same instant twice in a row included, and refuses NaN', () => {
+    for (const ms of [0, 0, 1_795_830_000_123, 1_795_830_000_123, 1_795_830_000_124, -1, -1, 253_402_300_799_999]) {
+      expect(toTimestamp(ms)).toBe(new Date(ms).toISOString());
+    }
+    expect(() => toTimestamp(Number.NaN)).toThrow(RangeError);
+    expect(() => toTimestamp(Number.NaN)).toThrow(RangeError);
   });
 });
