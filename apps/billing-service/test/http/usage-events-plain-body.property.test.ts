@@ -53,7 +53,7 @@ const nearEvent = fc
     const entries: [string, unknown][] = FIELDS.map((name, index) => [name, values[index]]);
     const event: Record<string, unknown> = {};
     for (const [name, value] of reversed ? entries.reverse() : entries) if (name !== drop) event[name] = value;
-    if (long) event[long] = 'x'.repeat((LIMITS[long] ?? 0) + (values[0].length % 2));
+    if (long) event[long] = 'x'.repeat((LIMITS[long] ?? 0) + ((values[0] ?? '').length % 2));
     if (notString) event[notString[0]] = notString[1];
     if (extra) Object.defineProperty(event, extra, { value: 1, enumerable: true });
     return event;
