@@ -344,7 +344,6 @@ export {
   SANDBOX_RETRY_SCHEDULE,
 } from './notifications/retry-policy.js';
 export {
-  PROVIDER_RETRIES,
   RECOVERY_GRACE_MS,
   type RecoveryReport,
   recoverPaymentAttempts,
@@ -410,12 +409,14 @@ export {
 export {
   type ConfigureProviderInput,
   configurePaymentProvider,
+  type InFlightAtProvider,
   maskSecret,
   type NotificationOutcome,
   PAYMENT_PROVIDER_NAMES,
   type PaymentProviderName,
   type ProviderCustomerRepository,
   type ProviderNotificationLog,
+  type ProviderRemoval,
   type ProviderSettings,
   type ProviderSettingsDependencies,
   type ProviderSettingsRepository,
@@ -475,7 +476,7 @@ export {
   requireDownloadableReport,
   requireReportFilters,
 } from './reports/reports.js';
-export { BillingError, type FieldError } from './shared/billing-error.js';
+export { BillingError, type FieldError, StandingFailure } from './shared/billing-error.js';
 export { type Clock, toTimestamp } from './shared/clock.js';
 export { ERROR_CODES, type ErrorCode, isErrorCode } from './shared/error-codes.js';
 export { ID_PREFIXES, type IdGenerator, type IdPrefix, isIdOf } from './shared/ids.js';
@@ -640,8 +641,11 @@ export {
 } from './subscriptions/update-subscription.js';
 export {
   conventionalTaxMode,
+  type LocationRateOverride,
   type LocationTax,
   locationTax,
+  normalizedPostalCode,
+  overrideFor,
   subdivisionOf,
   type TaxIdCheckOutcome,
   type TaxLocation,
@@ -735,6 +739,8 @@ export {
   DEFAULT_TAX_SETTINGS,
   type DefaultTaxMode,
   getTaxSettings,
+  type LocationOverrideInput,
+  MAX_LOCATION_OVERRIDES,
   TAX_RATE_DATASET_NAME,
   TAX_RATE_PATTERN,
   type TaxRateSource,

@@ -115,7 +115,7 @@ import {
   chargeSavedMethod,
   type OffSessionPorts,
 } from './payments/off-session-charges.js';
-import type { CheckoutDetails, CheckoutSubmission } from './payments/payment-attempt.js';
+import { type CheckoutDetails, type CheckoutSubmission, IN_FLIGHT } from './payments/payment-attempt.js';
 import {
   answerSandboxChallenge,
   deletePaymentMethod,
@@ -471,6 +471,27 @@ export function createUseCases(ports: UseCasePorts) {
     providerSettings: store.providerSettings,
     now: () => toTimestamp(wallClock.now()),
     requireAccount,
+    async inFlightAtProvider(scope) {
+      const [attempts, refunds] = await Promise.all([
+        store.paymentAttempts.list(scope, {
+          filter: { status: [{ op: 'in', values: IN_FLIGHT }] },
+          direction: 'asc',
+          perPage: 10,
+          countTotal: true,
+        }),
+        store.providerRefunds.list(scope, {
+          filter: { status: [{ op: 'eq', value: 'processing' }] },
+          direction: 'asc',
+          perPage: 10,
+          countTotal: true,
+        }),
+      ]);
+      const summary = (page: { items: readonly { id: string }[]; estimatedTotal: number }) => ({
+        ids: page.items.map((item) => item.id),
+        total: page.estimatedTotal,
+      });
+      return { attempts: summary(attempts), refunds: summary(refunds) };
+    },
   };
 
   const providerWebhooks: ProviderWebhookPorts = {
@@ -603,7 +624,8 @@ export function createUseCases(ports: UseCasePorts) {
     configurePaymentProvider: (accountId: string, input: ConfigureProviderInput) =>
       configurePaymentProvider(providerSettings, accountId, input),
     showPaymentProvider: (accountId: string) => showPaymentProvider(providerSettings, accountId),
-    removePaymentProvider: (accountId: string) => removePaymentProvider(providerSettings, accountId),
+    removePaymentProvider: (accountId: string, options?: { readonly force?: boolean }) =>
+      removePaymentProvider(providerSettings, accountId, options),
     /** A provider's webhook to an account's live address, verified by the provider and applied once (ADR 1422). */
     receiveProviderNotification: (accountId: string, provider: string, incoming: IncomingNotification) =>
       receiveProviderNotification(providerWebhooks, accountId, provider, incoming),

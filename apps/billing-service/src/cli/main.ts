@@ -40,8 +40,9 @@ Commands:
                                 to flags, which other users of the machine can read); secrets are
                                 never shown again in full; the publishable key (pk_…) lets the
                                 checkout page take cards with Stripe.js
-  accounts payment-provider remove --account ID
-                                Live goes back to recording reported payments
+  accounts payment-provider remove --account ID [--force]
+                                Live goes back to recording reported payments; refused while a
+                                payment or refund waits for the provider's answer, unless --force
   accounts seller-details show --account ID [--env live|sandbox]
   accounts seller-details set --account ID [--env live|sandbox] [--legal-name NAME] [--first-line TEXT]
                                 [--second-line TEXT] [--city CITY] [--postal-code CODE] [--region REGION]
@@ -95,6 +96,7 @@ const OPTIONS = {
   email: { type: 'string' },
   logo: { type: 'string' },
   'remove-logo': { type: 'boolean' },
+  force: { type: 'boolean' },
   json: { type: 'boolean' },
   help: { type: 'boolean', short: 'h' },
 } as const;
@@ -175,6 +177,7 @@ export async function main(argv: readonly string[]): Promise<number> {
             webhookSecret: values['stripe-webhook-secret'] ?? process.env.STRIPE_WEBHOOK_SECRET,
             publishableKey: values['stripe-publishable-key'] ?? process.env.STRIPE_PUBLISHABLE_KEY,
             apiBase: values['stripe-api-base'],
+            force: values.force === true,
             json,
           });
         case 'accounts seller-details':

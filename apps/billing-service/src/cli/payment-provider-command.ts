@@ -16,6 +16,8 @@ export interface PaymentProviderOptions {
   readonly webhookSecret: string | undefined;
   readonly publishableKey: string | undefined;
   readonly apiBase: string | undefined;
+  /** `remove --force`: remove even while payments or refunds wait for the provider's answer. */
+  readonly force: boolean;
   readonly json: boolean;
 }
 
@@ -51,11 +53,25 @@ export async function runPaymentProviderCommand(
       return 0;
     }
     case 'remove': {
-      const removed = await useCases.removePaymentProvider(options.account);
-      printResult(options.json, { removed }, [
-        ['Account', options.account],
-        ['Removed', removed ? 'yes: live records reported payments again' : 'no provider was set'],
-      ]);
+      const { removed, leftInFlight } = await useCases.removePaymentProvider(options.account, { force: options.force });
+      const left = leftInFlight
+        ? `${leftInFlight.attempts.total} payment attempt(s) and ${leftInFlight.refunds.total} refund(s) left waiting, unsettled until settings are set again`
+        : 'nothing';
+      printResult(
+        options.json,
+        {
+          removed,
+          left_in_flight: leftInFlight && {
+            payment_attempts: { ids: leftInFlight.attempts.ids, total: leftInFlight.attempts.total },
+            refunds: { ids: leftInFlight.refunds.ids, total: leftInFlight.refunds.total },
+          },
+        },
+        [
+          ['Account', options.account],
+          ['Removed', removed ? 'yes: live records reported payments again' : 'no provider was set'],
+          ...(leftInFlight ? [['Left in flight', left] as [string, string]] : []),
+        ],
+      );
       return 0;
     }
     default: {

@@ -90,6 +90,7 @@ export const STATUS_BY_CODE = {
   transaction_payment_amount_invalid: 400,
   transaction_payment_simulation_sandbox_only: 400,
   checkout_provider_not_configured: 409,
+  payment_provider_work_in_flight: 409,
   transaction_checkout_amount_changed: 409,
   subscription_update_payment_method_not_allowed: 409,
   transaction_payment_in_progress: 409,

@@ -5,6 +5,7 @@
  * stack never spans lines. A failure that repeats (a database outage fails every poll and
  * every request) is written a few times per window, then counted and summarised once.
  */
+import { StandingFailure } from '@drawdown/billing-core';
 import { type DestinationStream, type Logger, pino } from 'pino';
 
 export type { Logger } from 'pino';
@@ -98,6 +99,9 @@ export interface FailureLimit {
   readonly now: () => number;
 }
 
+/** How often a standing failure (`StandingFailure`: it lasts until an operator acts) is written again. */
+export const STANDING_FAILURE_WINDOW_MS = 3_600_000;
+
 export const DEFAULT_FAILURE_LIMIT: FailureLimit = { perWindow: 5, windowMs: 10_000, now: () => performance.now() };
 
 function errorKey(message: string, error: unknown): string {
@@ -111,26 +115,30 @@ function errorKey(message: string, error: unknown): string {
  * suppressed in between.
  */
 export function createFailureReporter(logger: Logger, limit: FailureLimit = DEFAULT_FAILURE_LIMIT): FailureReporter {
-  const windows = new Map<string, { startedAt: number; written: number; suppressed: number }>();
+  const windows = new Map<string, { startedAt: number; windowMs: number; written: number; suppressed: number }>();
   return (message, error, fields = {}) => {
     const key = errorKey(message, error);
     const now = limit.now();
+    // A standing condition (it lasts until someone acts) is written once per hour, not per window.
+    const standing = error instanceof StandingFailure;
+    const windowMs = standing ? STANDING_FAILURE_WINDOW_MS : limit.windowMs;
+    const perWindow = standing ? 1 : limit.perWindow;
     let window = windows.get(key);
-    if (!window || now - window.startedAt >= limit.windowMs) {
+    if (!window || now - window.startedAt >= window.windowMs) {
       const suppressed = window?.suppressed ?? 0;
-      window = { startedAt: now, written: 0, suppressed: 0 };
+      window = { startedAt: now, windowMs, written: 0, suppressed: 0 };
       windows.set(key, window);
       if (suppressed > 0) fields = { ...fields, suppressedSinceLastWindow: suppressed };
       // Forget failures that stopped: the map holds only what failed recently.
       for (const [other, value] of windows)
-        if (now - value.startedAt >= limit.windowMs && value.suppressed === 0) windows.delete(other);
+        if (now - value.startedAt >= value.windowMs && value.suppressed === 0) windows.delete(other);
     }
-    if (window.written >= limit.perWindow) {
+    if (window.written >= perWindow) {
       window.suppressed += 1;
       return;
     }
     window.written += 1;
-    const note = window.written === limit.perWindow ? { repeatsSuppressedFor: `${limit.windowMs} ms` } : {};
+    const note = window.written === perWindow ? { repeatsSuppressedFor: `${windowMs} ms` } : {};
     logger.error({ ...fields, ...note, err: error instanceof Error ? error : new Error(String(error)) }, message);
   };
 }

@@ -550,6 +550,20 @@ export class StripeProvider implements PaymentProvider {
     return this.closeDeclined(intent, await this.intentOutcome(intent));
   }
 
+  async findAttemptPayment(scope: Scope, attemptId: string): Promise<string | undefined> {
+    // Drawdown's ids are letters, digits and underscores: nothing to escape in the query.
+    if (!/^[A-Za-z0-9_]+$/.test(attemptId)) throw new Error(`unexpected attempt id ${attemptId}`);
+    const found = await this.stripe.paymentIntents.search({
+      query: `metadata['drawdown_attempt_id']:'${attemptId}'`,
+      limit: 10,
+    });
+    // One Stripe account may serve several Drawdown accounts: the metadata names the owner too.
+    return found.data.find(
+      (intent) =>
+        intent.metadata?.drawdown_attempt_id === attemptId && intent.metadata?.drawdown_account_id === scope.accountId,
+    )?.id;
+  }
+
   async detachMethod(_scope: Scope, providerMethodRef: string): Promise<void> {
     try {
       await this.stripe.paymentMethods.detach(providerMethodRef);

@@ -7,13 +7,13 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Writable } from 'node:stream';
-import { createAccount, createApiKey } from '@drawdown/billing-core';
+import { createAccount, createApiKey, StandingFailure } from '@drawdown/billing-core';
 import { createTestStorage, ENGINES, type TestStorage } from '@drawdown/testkit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type CoreServices, composeServices } from '../../src/compose-services.js';
 import { resolveServiceConfig } from '../../src/config.js';
 import { configurationDocument } from '../../src/configuration-doc.js';
-import { createFailureReporter, createLogger } from '../../src/operations/logger.js';
+import { createFailureReporter, createLogger, STANDING_FAILURE_WINDOW_MS } from '../../src/operations/logger.js';
 import { createOperationsApp } from '../../src/operations/operations-app.js';
 import { type RunningService, startService } from '../../src/server.js';
 
@@ -126,6 +126,26 @@ describe('repeated failures', () => {
     expect(log.lines.at(-1)).toMatchObject({ msg: 'drawdown batch failed', suppressedSinceLastWindow: 235 });
     // Stacks stay inside the JSON line.
     expect(String((log.lines[0]?.err as { stack: string }).stack)).toContain('ECONNREFUSED');
+  });
+});
+
+describe('standing failures', () => {
+  it('are written once an hour, whatever else fails, with the count of the repeats in between', () => {
+    const log = memoryLog();
+    let now = 0;
+    const report = createFailureReporter(log.logger, { perWindow: 5, windowMs: 10_000, now: () => now });
+    const stranded = new StandingFailure('refund adj_1 waits for stripe, which is no longer this account’s provider');
+    for (let second = 0; second < 3_600; second += 1) {
+      now = second * 1_000;
+      report('recovering refund adj_1', stranded);
+      // Another failure reported meanwhile keeps its own, shorter window.
+      if (second % 100 === 0) report('drawdown batch failed', new Error('boom'));
+    }
+    expect(log.lines.filter((line) => line.msg === 'recovering refund adj_1')).toHaveLength(1);
+    expect(log.lines.filter((line) => line.msg === 'drawdown batch failed')).toHaveLength(36);
+    now = STANDING_FAILURE_WINDOW_MS;
+    report('recovering refund adj_1', stranded);
+    expect(log.lines.at(-1)).toMatchObject({ msg: 'recovering refund adj_1', suppressedSinceLastWindow: 3_599 });
   });
 });
 

@@ -10,7 +10,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import type { ApiClient, WireObject } from '../support/api-client.js';
 import { sdkRefusal } from '../support/official-sdk.js';
 import type { FakeStripe } from '../support/stripe/fake-stripe-server.js';
-import { eventually, useLiveStripeAccount } from '../support/stripe/live-stripe-account.js';
+import { eventually, SECRET_KEY, useLiveStripeAccount, WEBHOOK_SECRET } from '../support/stripe/live-stripe-account.js';
 
 const ELEVEN_MINUTES_MS = 11 * 60_000;
 
@@ -80,6 +80,24 @@ describe.each(ENGINES)('%s: refund adjustments sent to Stripe', (engine) => {
 
   async function statusOf(adjustmentId: string, transactionId: string): Promise<string | undefined> {
     return (await adjustmentsOf(transactionId)).find((adjustment) => adjustment.id === adjustmentId)?.status;
+  }
+
+  /** A full refund of a new subscription's payment whose answer, and webhooks, never reach Drawdown: left pending. */
+  async function refundWithLostAnswer(reason: string) {
+    const { transactionId } = await subscribed();
+    const intent = intentOf(transactionId);
+    stripe.sendWebhooksTo(undefined);
+    const clear = stripe.fault('lose_answer', /^\/v1\/refunds$/);
+    let adjustment: Awaited<ReturnType<Paddle['adjustments']['create']>>;
+    try {
+      adjustment = await paddle.adjustments.create({ action: 'refund', transactionId, reason, type: 'full' });
+    } finally {
+      // (The client may retry a reset connection once itself: the same key, replayed and lost again.)
+      expect(clear()).toBeGreaterThanOrEqual(1);
+      stripe.sendWebhooksTo(account.webhookUrl);
+    }
+    expect(adjustment.status).toBe('pending_approval');
+    return { transactionId, intent, adjustment };
   }
 
   it('refunds the whole payment at Stripe, keyed by the adjustment, and approves the adjustment once', async () => {
@@ -302,19 +320,7 @@ describe.each(ENGINES)('%s: refund adjustments sent to Stripe', (engine) => {
   });
 
   it('settles a refund whose answer was lost through the recovery step, without refunding twice', async () => {
-    const { transactionId } = await subscribed();
-    const intent = intentOf(transactionId);
-    stripe.sendWebhooksTo(undefined);
-    const clear = stripe.fault('lose_answer', /^\/v1\/refunds$/);
-    let adjustment: Awaited<ReturnType<Paddle['adjustments']['create']>>;
-    try {
-      adjustment = await paddle.adjustments.create({ action: 'refund', transactionId, reason: 'Lost', type: 'full' });
-    } finally {
-      // (The client may retry a reset connection once itself: the same key, replayed and lost again.)
-      expect(clear()).toBeGreaterThanOrEqual(1);
-      stripe.sendWebhooksTo(account.webhookUrl);
-    }
-    expect(adjustment.status).toBe('pending_approval');
+    const { transactionId, intent, adjustment } = await refundWithLostAnswer('Lost');
     expect(stripeRefundsOf(intent)).toHaveLength(1);
     const asked = refundPostsFor(adjustment.id).length;
     const { harness, clock } = account;
@@ -354,5 +360,49 @@ describe.each(ENGINES)('%s: refund adjustments sent to Stripe', (engine) => {
     expect(refundPostsFor(adjustment.id)).toHaveLength(asked + 1);
     await stripe.settled();
     expect(await adjustmentsOf(transactionId)).toHaveLength(1);
+  });
+
+  it('keeps the provider settings while a refund waits for its answer; forced away, the refund waits until they are back', async () => {
+    const { transactionId, intent, adjustment } = await refundWithLostAnswer('Gone');
+    const { harness, clock } = account;
+    const useCases = harness.services.useCases;
+    const refusal = await useCases.removePaymentProvider(harness.accountId).then(
+      () => undefined,
+      (error: { code?: string; message?: string }) => error,
+    );
+    expect(refusal?.code).toBe('payment_provider_work_in_flight');
+    expect(refusal?.message).toContain(adjustment.id);
+    expect(await useCases.showPaymentProvider(harness.accountId)).not.toBeNull();
+
+    const forced = await useCases.removePaymentProvider(harness.accountId, { force: true });
+    expect(forced.removed).toBe(true);
+    expect(forced.leftInFlight?.refunds).toEqual({ ids: [adjustment.id], total: 1 });
+    expect(await useCases.showPaymentProvider(harness.accountId)).toBeNull();
+    // Past the grace period, with no provider to ask, recovery settles nothing and guesses nothing.
+    clock.advance(ELEVEN_MINUTES_MS);
+    const asked = refundPostsFor(adjustment.id).length;
+    expect(await useCases.runDueWork('payment_recovery')).toBe(0);
+    expect(await statusOf(adjustment.id, transactionId)).toBe('pending_approval');
+    expect(refundPostsFor(adjustment.id)).toHaveLength(asked);
+
+    // Set again, the next recovery run finds the refund Stripe made, and approves it once.
+    await useCases.configurePaymentProvider(harness.accountId, {
+      provider: 'stripe',
+      secretKey: SECRET_KEY,
+      webhookSecret: WEBHOOK_SECRET,
+      apiBase: stripe.baseUrl,
+    });
+    await useCases.runDueWork('payment_recovery');
+    expect(await statusOf(adjustment.id, transactionId)).toBe('approved');
+    expect(stripeRefundsOf(intent)).toHaveLength(1);
+    expect(refundPostsFor(adjustment.id)).toHaveLength(asked);
+    // Nothing waits any more: removing needs no force (and the suite's later tests get it back).
+    expect(await useCases.removePaymentProvider(harness.accountId)).toEqual({ removed: true, leftInFlight: null });
+    await useCases.configurePaymentProvider(harness.accountId, {
+      provider: 'stripe',
+      secretKey: SECRET_KEY,
+      webhookSecret: WEBHOOK_SECRET,
+      apiBase: stripe.baseUrl,
+    });
   });
 });

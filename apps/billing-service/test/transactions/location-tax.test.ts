@@ -340,6 +340,60 @@ describe.each(ENGINES)('%s: tax by location', (engine) => {
     }
   });
 
+  it('takes the account’s location overrides where they match: a ZIP code’s local tax, a state’s exempt category (ADR 1467)', async () => {
+    // The suite's location price is of a `saas` product; this one is `standard`.
+    const standardProduct = await createProduct(sandbox, { name: 'Boxed kit', tax_category: 'standard' });
+    const standardPrice = (
+      await paddle.prices.create({
+        productId: standardProduct,
+        description: 'Boxed kit, location',
+        unitPrice: { amount: '10000', currencyCode: 'USD' },
+        taxMode: 'location' as never,
+      })
+    ).id;
+    const overrides = [
+      // San Francisco: California's 7.25% state rate plus local district taxes, 8.625% in all.
+      { country_code: 'US', postal_code_prefix: '94105', rate: '0.08625' },
+      // Texas: the state's rate, but nothing on SaaS (an operator's choice, for the test).
+      { country_code: 'US', region: 'TX', tax_category: 'saas', rate: '0' },
+      { country_code: 'US', region: 'TX', rate: '0.0825' },
+    ];
+    const set = await sandbox.patch('/tax-settings', { location_overrides: overrides });
+    expect(set.status, set.text).toBe(200);
+    expect(set.entity.location_overrides).toEqual([
+      { country_code: 'US', region: null, postal_code_prefix: '94105', tax_category: null, rate: '0.08625' },
+      { country_code: 'US', region: 'TX', postal_code_prefix: null, tax_category: null, rate: '0.0825' },
+      { country_code: 'US', region: 'TX', postal_code_prefix: null, tax_category: 'saas', rate: '0' },
+    ]);
+    try {
+      const sanFrancisco = await taxed({ country_code: 'US', postal_code: '94105-1804' });
+      // Exclusive in the US: 10000 + 8.625% = 862.5 → 862 (half to even).
+      expect(sanFrancisco.transaction.details?.totals).toMatchObject({ subtotal: '10000', tax: '862', total: '10862' });
+      expect(sanFrancisco.transaction.details?.taxRatesUsed.map((used) => used.taxRate)).toEqual(['0.08625']);
+      // Elsewhere in California, the dataset's rate still.
+      const losAngeles = await taxed({ country_code: 'US', postal_code: '90012' });
+      expect(losAngeles.transaction.details?.taxRatesUsed.map((used) => used.taxRate)).toEqual([
+        datasetRate('US', 'CA'),
+      ]);
+      // Texas by region name or by ZIP: the category's override beats the state's.
+      const dallas = await taxed({ country_code: 'US', region: 'Texas', postal_code: '75201' });
+      expect(dallas.transaction.details?.totals).toMatchObject({ tax: '0', total: '10000' });
+      const houston = await taxed({ country_code: 'US', postal_code: '77002' }, standardPrice);
+      expect(houston.transaction.details?.totals).toMatchObject({ tax: '825', total: '10825' });
+      // The preview computes with the same overrides.
+      const preview = await paddle.pricingPreview.preview({
+        items: [{ priceId: locationPrice, quantity: 1 }],
+        address: { countryCode: 'US', postalCode: '94105' },
+      });
+      expect(preview.details.lineItems[0]?.taxRate).toBe('0.08625');
+    } finally {
+      expect((await sandbox.patch('/tax-settings', { location_overrides: [] })).entity.location_overrides).toEqual([]);
+    }
+    // Without overrides, San Francisco pays the dataset's state rate again.
+    const after = await taxed({ country_code: 'US', postal_code: '94105' });
+    expect(after.transaction.details?.taxRatesUsed.map((used) => used.taxRate)).toEqual([datasetRate('US', 'CA')]);
+  });
+
   it('refuses bad settings and changes nothing', async () => {
     const before = (await sandbox.get('/tax-settings')).entity;
     expectInvalidField(await sandbox.patch('/tax-settings', { seller_country_code: 'de' }), 'seller_country_code');
@@ -347,6 +401,27 @@ describe.each(ENGINES)('%s: tax by location', (engine) => {
     expectInvalidField(
       await sandbox.patch('/tax-settings', { default_tax_mode: 'account_setting' }),
       'default_tax_mode',
+    );
+    const override = { country_code: 'US', region: 'CA', rate: '0.09' };
+    const newYork = { country_code: 'US', region: 'NY', rate: '0.04' };
+    const refusedOverride = async (entry: Record<string, unknown>, field: string, list = [override, entry]) =>
+      expectInvalidField(await sandbox.patch('/tax-settings', { location_overrides: list }), field);
+    await refusedOverride({ ...newYork, country_code: 'us' }, 'location_overrides[1].country_code');
+    await refusedOverride({ ...newYork, region: 'California' }, 'location_overrides[1].region');
+    await refusedOverride({ ...newYork, postal_code_prefix: '941 05' }, 'location_overrides[1].postal_code_prefix');
+    await refusedOverride({ ...newYork, tax_category: 'groceries' }, 'location_overrides[1].tax_category');
+    await refusedOverride({ ...newYork, rate: '0.5%' }, 'location_overrides[1].rate');
+    await refusedOverride({ ...newYork, rate: '1.5' }, 'location_overrides[1].rate');
+    // The same place and category twice, however written (an absent region is null).
+    await refusedOverride({ ...override }, 'location_overrides[1].country_code');
+    await refusedOverride({ country_code: 'US', region: null, rate: '0.01' }, 'location_overrides[1].country_code', [
+      { country_code: 'US', rate: '0.02' },
+      { country_code: 'US', region: null, rate: '0.01' },
+    ]);
+    expectError(
+      await sandbox.patch('/tax-settings', { location_overrides: [{ ...override, county: 'Alameda' }] }),
+      400,
+      'invalid_field',
     );
     expect((await sandbox.get('/tax-settings')).entity).toEqual(before);
   });

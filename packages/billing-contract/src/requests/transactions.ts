@@ -112,6 +112,19 @@ export const UpdateTaxSettingsBody = z.strictObject({
     .array(z.strictObject({ country_code: z.string().max(2), rate: z.string().max(16) }))
     .max(1_000)
     .optional(),
+  /** Drawdown (ADR 1467): rates for parts of countries, replacing the dataset's under location tax. */
+  location_overrides: z
+    .array(
+      z.strictObject({
+        country_code: z.string().max(2),
+        region: z.string().max(3).nullable().optional(),
+        postal_code_prefix: z.string().max(10).nullable().optional(),
+        tax_category: z.string().max(32).nullable().optional(),
+        rate: z.string().max(16),
+      }),
+    )
+    .max(5_000)
+    .optional(),
 });
 
 const previewAddress = z.strictObject({

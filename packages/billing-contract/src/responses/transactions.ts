@@ -3,7 +3,7 @@
  * Response schemas of transactions (and their previews), adjustments and tax settings.
  */
 import { z } from 'zod';
-import { Address, Business, Customer, PriceSummary, ProductSummary } from './catalogue.js';
+import { Address, Business, Customer, PriceSummary, ProductSummary, TAX_CATEGORIES } from './catalogue.js';
 import {
   amount,
   cardSummary,
@@ -304,6 +304,19 @@ export const TaxSettings = entity(
     seller_country_code: countryCode.nullable(),
     default_rate: rate,
     country_rates: z.array(z.strictObject({ country_code: countryCode, rate })),
+    location_overrides: z
+      .array(
+        z.strictObject({
+          country_code: countryCode,
+          region: z.string().nullable(),
+          postal_code_prefix: z.string().nullable(),
+          tax_category: z.enum(TAX_CATEGORIES).nullable(),
+          rate,
+        }),
+      )
+      .describe(
+        'Drawdown (ADR 1467): rates the account set for parts of countries (a region, a postal code prefix, a tax category), replacing the dataset’s rate wherever location tax applies; the most specific match wins.',
+      ),
     updated_at: nullableTimestamp,
     location_rates: z.string().describe('The location rate dataset the service computes with, by name and version.'),
   }),

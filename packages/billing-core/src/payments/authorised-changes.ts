@@ -25,7 +25,7 @@
  * between the provider's call and the write) is found again through its idempotency key.
  */
 
-import { BillingError } from '../shared/billing-error.js';
+import { BillingError, StandingFailure } from '../shared/billing-error.js';
 import type { OperationContext } from '../shared/operation-context.js';
 import { nowTimestamp } from '../shared/operation-context.js';
 import type { Repositories } from '../shared/repository.js';
@@ -43,9 +43,6 @@ import type {
   PaymentOutcome,
   PaymentProvider,
 } from './payment-provider.js';
-
-/** How many times a provider call whose answer was lost is asked again, with the same key, before it is left to recovery. */
-export const PROVIDER_RETRIES = 2;
 
 /** How long an attempt in flight is left to the request that made it before the recovery step settles it. */
 export const RECOVERY_GRACE_MS = 10 * 60_000;
@@ -78,18 +75,20 @@ async function dryRun(context: OperationContext, change: AuthorisedChange): Prom
   throw new Error('A dry run committed');
 }
 
-/** Asks the provider, again with the same key while the answer is lost; undefined when it never came. */
+/**
+ * Asks the provider once; undefined when the answer was lost. Re-sending under the same key is
+ * the provider client's own retry policy (`--stripe-network-retries`, ADR 1426): asking again
+ * here as well multiplied it (three asks of three requests each) while the caller waited.
+ */
 async function ask<T>(call: () => Promise<T>, report: (error: unknown) => void): Promise<T | undefined> {
-  for (let attempt = 0; attempt <= PROVIDER_RETRIES; attempt += 1) {
-    try {
-      return await call();
-    } catch (error) {
-      // A refusal of the request itself (an unusable method) is an answer, not a lost one.
-      if (error instanceof BillingError) throw error;
-      report(error);
-    }
+  try {
+    return await call();
+  } catch (error) {
+    // A refusal of the request itself (an unusable method) is an answer, not a lost one.
+    if (error instanceof BillingError) throw error;
+    report(error);
+    return undefined;
   }
-  return undefined;
 }
 
 const unconfirmed = (id: string) =>
@@ -396,11 +395,24 @@ export async function recoverPaymentAttempts(
     context.clock.now() - graceMs,
     async (attempt) => {
       const provider = await ports.providers.providerNamed(context.scope, attempt.provider);
-      return provider ? recoverAttempt(context, ports, provider, attempt) : false;
+      if (!provider) throw providerGone(attempt.provider, `payment attempt ${attempt.id}`);
+      return recoverAttempt(context, ports, provider, attempt);
     },
     (attempt, error) =>
       // One attempt the provider refuses outright never holds up the others: reported, left for a person.
       ports.reportError(`recovering payment attempt ${attempt.id}`, error),
+  );
+}
+
+/**
+ * Why a record in flight cannot be settled: its provider's settings were removed (`payment-provider
+ * remove --force`, ADR 1465): a standing failure, reported (once an hour) until the settings are
+ * set again; the record waits, since only the provider knows
+ * whether it charged or refunded.
+ */
+export function providerGone(provider: string, what: string): StandingFailure {
+  return new StandingFailure(
+    `${what} waits for ${provider}, which is no longer this account's payment provider; its outcome is unknown until the settings are set again (drawdown accounts payment-provider set)`,
   );
 }
 
@@ -448,7 +460,11 @@ async function recoverAttempt(
     if (reference === null) {
       // Stored only with the commit: a committed change always has it.
       if (state === 'committed') return false;
-      // The hold's reference was never stored: the same key finds it (or makes it, to release it).
+      // The hold's reference was never stored: found by the attempt it names, or else the same
+      // key finds it (or makes it, to release it).
+      reference = (await findAttemptPayment(context, provider, attempt, report)) ?? null;
+    }
+    if (reference === null) {
       const party = await recoveryParty(context, provider, attempt);
       if (!party) return false;
       const found = await ask(() => authorising.authorise(authorisationRequest(context, attempt, party)), report);
@@ -472,6 +488,35 @@ async function recoverAttempt(
     return after !== undefined && !IN_FLIGHT.includes(after.status);
   }
   if (attempt.providerPaymentRef !== null) return false; // the provider's webhook or the customer's return settles it
+  // The reference was never stored. Looked for first by the attempt id the payment carries: once
+  // the provider forgot the key (Stripe: after 24 hours), asking again would pay a second time.
+  const found = await findAttemptPayment(context, provider, attempt, report);
+  if (found !== undefined) {
+    const current = await provider.resumeAttempt(context.scope, found);
+    if (current.status === 'succeeded' || current.status === 'declined') {
+      await context.store.transaction((tx) => applyOutcome(context, tx, attempt.id, current, ports.hooks));
+      return true;
+    }
+    if (attempt.kind === 'off_session') {
+      if (current.status === 'pending') return false;
+      // Off-session, nobody is there to authenticate: a decline, as when asked again below.
+      const declined: PaymentOutcome = {
+        status: 'declined',
+        providerPaymentRef: current.providerPaymentRef,
+        errorCode: 'authentication_failed',
+        method: null,
+      };
+      await context.store.transaction((tx) => applyOutcome(context, tx, attempt.id, declined, ports.hooks));
+      return true;
+    }
+    // A checkout payment never confirmed by a browser (its secret never reached one): released.
+    const releasing = provider.authorisation;
+    if (!releasing) return false;
+    const voided = await ask(() => releasing.release(context.scope, found), report);
+    if (voided === undefined || voided.status !== 'voided') return false;
+    await failAttempt(context, attempt.id);
+    return true;
+  }
   if (attempt.kind === 'off_session') {
     const party = await recoveryParty(context, provider, attempt);
     if (!party) return false;
@@ -514,6 +559,33 @@ async function recoverAttempt(
   if (released === undefined || released.status !== 'voided') return false;
   await failAttempt(context, attempt.id);
   return true;
+}
+
+/**
+ * Stripe keeps an idempotency key for 24 hours; a repeat after that acts again. Within this age a
+ * repeat under the attempt's key can only replay the first outcome.
+ */
+const KEY_KEPT_MS = 23 * 60 * 60_000;
+
+/**
+ * The provider's payment of an attempt whose reference was never stored, by the id it carries
+ * (ADR 1466); undefined when there is none, and the attempt may be asked for again under its key.
+ * A lookup that fails is reported; while the key is surely kept, asking again is still safe, so
+ * the caller goes on; after that the error stands and the attempt waits for the next run.
+ */
+async function findAttemptPayment(
+  context: OperationContext,
+  provider: PaymentProvider,
+  attempt: PaymentAttempt,
+  report: (error: unknown) => void,
+): Promise<string | undefined> {
+  try {
+    return await provider.findAttemptPayment?.(context.scope, attempt.id);
+  } catch (error) {
+    if (context.clock.now() - Date.parse(attempt.createdAt) >= KEY_KEPT_MS) throw error;
+    report(error);
+    return undefined;
+  }
 }
 
 async function recoveryParty(

@@ -355,6 +355,13 @@ export interface PaymentProvider {
    * back from authenticating). Idempotent; a final outcome stays final.
    */
   resumeAttempt(scope: Scope, providerPaymentRef: string): Promise<PaymentOutcome>;
+  /**
+   * The payment an attempt made at the provider, found by the attempt id it carries (Stripe: a
+   * search of PaymentIntents by metadata), whatever became of the idempotency key; undefined when
+   * the provider never made one. Recovery looks here before asking again under the key (ADR 1466).
+   * Absent for providers that settle at once (the sandbox).
+   */
+  findAttemptPayment?(scope: Scope, attemptId: string): Promise<string | undefined>;
   /** Forgets a saved method at the provider (DELETE of a payment method). */
   detachMethod(scope: Scope, providerMethodRef: string): Promise<void>;
   /**

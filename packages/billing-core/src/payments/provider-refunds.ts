@@ -29,7 +29,7 @@ import type { Adjustment } from '../transactions/adjustment.js';
 import { type CreateAdjustmentInput, createAdjustment, decidePendingAdjustment } from '../transactions/adjustments.js';
 import type { TransactionHooks } from '../transactions/payments.js';
 import type { Transaction } from '../transactions/transaction.js';
-import { RECOVERY_GRACE_MS, settleStale } from './authorised-changes.js';
+import { providerGone, RECOVERY_GRACE_MS, settleStale } from './authorised-changes.js';
 import type { PaymentAttempt } from './payment-attempt.js';
 import type { PaymentProvider, PaymentProviders, RefundOutcome } from './payment-provider.js';
 
@@ -330,7 +330,9 @@ export async function recoverProviderRefunds(
     page.items,
     context.clock.now() - graceMs,
     async (record) => {
-      const refunds = (await ports.providers.providerNamed(context.scope, record.provider))?.refunds;
+      const provider = await ports.providers.providerNamed(context.scope, record.provider);
+      if (!provider) throw providerGone(record.provider, `refund ${record.id}`);
+      const refunds = provider.refunds;
       if (!refunds) return false;
       const outcome =
         (await refunds.findRefund(context.scope, record.providerPaymentRef, record.id)) ??

@@ -190,6 +190,20 @@ export interface ProviderSettingsDependencies {
   readonly providerSettings: ProviderSettingsRepository;
   now(): string;
   requireAccount(accountId: string): Promise<unknown>;
+  /** The live environment's work still waiting for its provider's answer (the recovery step's list, ADRs 1426 and 1463). */
+  inFlightAtProvider(scope: Scope): Promise<InFlightAtProvider>;
+}
+
+/** Payment attempts in flight and refunds still processing at the provider: ids of the first few, and how many in all. */
+export interface InFlightAtProvider {
+  readonly attempts: { readonly ids: readonly string[]; readonly total: number };
+  readonly refunds: { readonly ids: readonly string[]; readonly total: number };
+}
+
+/** What `payment-provider remove` did, and what it left waiting for a provider no longer configured (`--force`). */
+export interface ProviderRemoval {
+  readonly removed: boolean;
+  readonly leftInFlight: InFlightAtProvider | null;
 }
 
 const liveScope = (accountId: string): Scope => ({ accountId, environment: 'live' });
@@ -216,11 +230,36 @@ export async function showPaymentProvider(
   return settings ? viewOf(accountId, settings) : null;
 }
 
-/** `drawdown accounts payment-provider remove`: live goes back to reported payments; false when none was set. */
+const listed = (kind: string, work: InFlightAtProvider['attempts']): string =>
+  `${work.total} ${kind} (${work.ids.join(', ')}${work.total > work.ids.length ? ', …' : ''})`;
+
+/**
+ * `drawdown accounts payment-provider remove`: live goes back to reported payments; `removed`
+ * false when none was set. Refused with `payment_provider_work_in_flight` while a payment attempt
+ * or a refund still waits for the provider's answer: only the provider can say whether it
+ * charged or refunded, and without its settings the recovery step cannot ask (ADR 1465).
+ * `force` removes anyway (leaked keys), and says what it left waiting.
+ */
 export async function removePaymentProvider(
   dependencies: ProviderSettingsDependencies,
   accountId: string,
-): Promise<boolean> {
+  options: { readonly force?: boolean } = {},
+): Promise<ProviderRemoval> {
   await dependencies.requireAccount(accountId);
-  return dependencies.providerSettings.remove(liveScope(accountId));
+  const scope = liveScope(accountId);
+  if (!(await dependencies.providerSettings.find(scope))) return { removed: false, leftInFlight: null };
+  const inFlight = await dependencies.inFlightAtProvider(scope);
+  const waiting = inFlight.attempts.total + inFlight.refunds.total > 0;
+  if (waiting && !options.force) {
+    const parts = [
+      ...(inFlight.attempts.total > 0 ? [listed('payment attempt(s)', inFlight.attempts)] : []),
+      ...(inFlight.refunds.total > 0 ? [listed('refund(s)', inFlight.refunds)] : []),
+    ];
+    throw new BillingError(
+      'payment_provider_work_in_flight',
+      `Account ${accountId} has ${parts.join(' and ')} waiting for the payment provider's answer; nothing was removed. The payment recovery step settles them within minutes; remove the settings after that, or with --force to leave them unsettled until settings are set again.`,
+    );
+  }
+  const removed = await dependencies.providerSettings.remove(scope);
+  return { removed, leftInFlight: waiting ? inFlight : null };
 }

@@ -29,3 +29,12 @@ export class BillingError extends Error {
     return new BillingError('not_found', `${entity} ${id} not found.`);
   }
 }
+
+/**
+ * A failure that lasts until an operator acts (work waiting for a provider whose settings were
+ * removed, ADR 1465): background work meets it on every run, so reporters write it rarely
+ * (once an hour) rather than once a run.
+ */
+export class StandingFailure extends Error {
+  override readonly name = 'StandingFailure';
+}

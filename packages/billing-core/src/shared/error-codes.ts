@@ -138,6 +138,8 @@ export const ERROR_CODES = {
     'The transaction now owes a different amount than the checkout page showed; nothing was charged. Reload and confirm the new amount.',
   checkout_provider_not_configured:
     'This environment has no payment provider, so its checkout cannot take payments; report payments with POST /transactions/{id}/payments.',
+  payment_provider_work_in_flight:
+    'A payment attempt or a refund still waits for the payment provider’s answer, so its settings were not removed; wait for the recovery step, or remove with --force.',
   transaction_payment_in_progress:
     'A payment of this transaction is already in progress (another submission, or an authentication step); wait for its outcome.',
   payment_method_input_invalid:

@@ -1,5 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { conventionalTaxMode, locationTax, subdivisionOf, type TaxLocation } from './location-tax.js';
+import type { TaxCategory } from '../catalogue/entities.js';
+import {
+  conventionalTaxMode,
+  type LocationRateOverride,
+  locationTax,
+  subdivisionOf,
+  type TaxLocation,
+} from './location-tax.js';
 import { TAX_RATE_DATASET } from './tax-rate-dataset.js';
 import { isWellFormedEuVatId } from './vat-id.js';
 
@@ -206,5 +213,51 @@ describe('a register check of the tax id decides the reverse charge (ADR 1437)',
         'DE',
       ).reverseCharge,
     ).toBe(false);
+  });
+});
+
+describe('location overrides (ADR 1467)', () => {
+  const override = (entry: Partial<LocationRateOverride> & { rate: string }): LocationRateOverride => ({
+    countryCode: 'US',
+    region: null,
+    postalCodePrefix: null,
+    taxCategory: null,
+    ...entry,
+  });
+  const overrides = [
+    override({ rate: '0.01' }),
+    override({ region: 'CA', rate: '0.09' }),
+    override({ region: 'CA', taxCategory: 'saas', rate: '0' }),
+    override({ postalCodePrefix: '941', rate: '0.085' }),
+    override({ postalCodePrefix: '94105', rate: '0.08625' }),
+    override({ countryCode: 'GB', postalCodePrefix: 'BT', rate: '0.2' }),
+  ];
+  const rate = (location: TaxLocation, category: TaxCategory = 'standard') =>
+    locationTax(TAX_RATE_DATASET, location, NOW, null, category, overrides).rate.toString();
+
+  it('takes the most specific match: the category first, then the longest postal prefix, then a region', () => {
+    expect(rate({ countryCode: 'US', postalCode: '94105-1804' })).toBe('0.08625');
+    expect(rate({ countryCode: 'US', postalCode: '94110' })).toBe('0.085');
+    // California exempts SaaS in every ZIP code: the category's rule beats a place's.
+    expect(rate({ countryCode: 'US', postalCode: '94110' }, 'saas')).toBe('0');
+    expect(rate({ countryCode: 'US', postalCode: '90012' })).toBe('0.09');
+    expect(rate({ countryCode: 'US', postalCode: '90012' }, 'saas')).toBe('0');
+    expect(rate({ countryCode: 'US', region: 'Oregon' })).toBe('0.01');
+    expect(rate({ countryCode: 'GB', postalCode: 'bt1 1aa' })).toBe('0.2');
+  });
+
+  it('leaves the dataset’s rate where nothing matches, and the reverse charge before any override', () => {
+    expect(rate({ countryCode: 'DE' })).toBe(TAX_RATE_DATASET.countries.DE?.rate);
+    const euOverride = [override({ countryCode: 'FR', rate: '0.1' })];
+    const business = locationTax(
+      TAX_RATE_DATASET,
+      { countryCode: 'FR', taxIdentifier: 'FR40303265045' },
+      NOW,
+      'DE',
+      'standard',
+      euOverride,
+    );
+    expect(business).toMatchObject({ reverseCharge: true });
+    expect(business.rate.toString()).toBe('0');
   });
 });

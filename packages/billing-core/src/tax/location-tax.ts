@@ -78,6 +78,63 @@ export interface LocationTax {
   readonly reverseCharge: boolean;
 }
 
+/**
+ * A rate the account sets for part of a country (ADR 1467): it replaces the dataset's rate
+ * (country plus region, or a reduced rate) for addresses it matches, for US local sales tax,
+ * a state that exempts a category, or any rate the dataset lacks.
+ */
+export interface LocationRateOverride {
+  /** ISO 3166-1 alpha-2. */
+  readonly countryCode: string;
+  /** The region code `subdivisionOf` gives (`CA`, `TX`, `QC`), or null for the whole country. */
+  readonly region: string | null;
+  /** A prefix of the postal code with spaces and hyphens removed (`94105`, `SW1A`), or null. */
+  readonly postalCodePrefix: string | null;
+  /** Only products of this tax category, or null for all. */
+  readonly taxCategory: TaxCategory | null;
+  /** A decimal fraction from 0 to 1, as every rate. */
+  readonly rate: string;
+}
+
+/** The postal code as overrides compare it: upper case, without spaces or hyphens. */
+export function normalizedPostalCode(postalCode: string | null | undefined): string {
+  return (postalCode ?? '').toUpperCase().replace(/[\s-]/g, '');
+}
+
+/**
+ * The override that applies to an address and category: among the matching ones, one naming
+ * the category beats one for every category (taxability first: a state exempting SaaS exempts
+ * it in every ZIP code); then the longest postal prefix; then one naming a region. Undefined
+ * when none matches.
+ */
+export function overrideFor(
+  overrides: readonly LocationRateOverride[],
+  location: TaxLocation,
+  region: string | null,
+  category: TaxCategory | null | undefined,
+): LocationRateOverride | undefined {
+  if (overrides.length === 0 || location.countryCode === null) return undefined;
+  const postal = normalizedPostalCode(location.postalCode);
+  let best: LocationRateOverride | undefined;
+  let bestScore = -1;
+  for (const entry of overrides) {
+    if (entry.countryCode !== location.countryCode) continue;
+    if (entry.region !== null && entry.region !== region) continue;
+    if (entry.postalCodePrefix !== null && !postal.startsWith(entry.postalCodePrefix)) continue;
+    if (entry.taxCategory !== null && entry.taxCategory !== category) continue;
+    // Taxability comes first (a category's rule beats a rule for every category), then the place.
+    const score =
+      (entry.taxCategory === null ? 0 : 100) +
+      (entry.postalCodePrefix?.length ?? 0) * 2 +
+      (entry.region === null ? 0 : 1);
+    if (score > bestScore) {
+      best = entry;
+      bestScore = score;
+    }
+  }
+  return best;
+}
+
 /** Countries where consumer prices are shown before tax and tax is added at checkout. */
 const TAX_EXCLUSIVE_COUNTRIES: ReadonlySet<string> = new Set(['US', 'CA']);
 
@@ -323,9 +380,10 @@ export function taxIdCheckAllows(check: TaxIdCheckOutcome | null | undefined, no
 }
 
 /**
- * The location's tax at `at` for a product of `category`: the country's rate plus its
- * region's, never below zero; where the country taxes the category at a reduced rate (ADR
- * 1436) and no region's rate applies, that rate instead.
+ * The location's tax at `at` for a product of `category`: the account's override for the
+ * address where one matches (ADR 1467); else the country's rate plus its region's, never below
+ * zero; where the country taxes the category at a reduced rate (ADR 1436) and no region's rate
+ * applies, that rate instead.
  */
 export function locationTax(
   dataset: TaxRateDataset,
@@ -333,6 +391,7 @@ export function locationTax(
   at: string,
   sellerCountry: string | null,
   category?: TaxCategory | null,
+  overrides: readonly LocationRateOverride[] = [],
   reduced: ReducedRateTable = REDUCED_RATES,
 ): LocationTax {
   const { countryCode } = location;
@@ -343,6 +402,15 @@ export function locationTax(
     return { rate: Decimal.zero, mode, subdivision: null, reverseCharge: true };
   }
   const code = subdivisionOf(location);
+  const override = overrideFor(overrides, location, code, category);
+  if (override) {
+    return {
+      rate: Decimal.parse(override.rate),
+      mode,
+      subdivision: code === null ? null : `${countryCode}-${code}`,
+      reverseCharge: false,
+    };
+  }
   const region = code === null ? undefined : country.regions?.[code];
   const reducedRate = region ? null : reducedRateFor(reduced, category, countryCode, at);
   if (reducedRate !== null) return { rate: Decimal.parse(reducedRate), mode, subdivision: null, reverseCharge: false };

@@ -127,7 +127,14 @@ export function taxResolver(input: BuildTransactionInput, environment: BuildEnvi
   const byLocation = (category: TaxCategory): LocationTax => {
     let tax = located.get(category);
     if (!tax) {
-      tax = locationTax(TAX_RATE_DATASET, location, environment.now, settings.sellerCountryCode, category);
+      tax = locationTax(
+        TAX_RATE_DATASET,
+        location,
+        environment.now,
+        settings.sellerCountryCode,
+        category,
+        settings.locationOverrides,
+      );
       located.set(category, tax);
     }
     return tax;

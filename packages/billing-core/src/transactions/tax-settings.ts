@@ -6,11 +6,14 @@
  * `country_rates`, or the location dataset), and the seller's country for the EU reverse charge.
  * Changing the settings affects transactions computed afterwards; stored totals never change.
  */
+
+import { TAX_CATEGORIES, type TaxCategory } from '../catalogue/entities.js';
 import { Decimal } from '../money/decimal.js';
 import { BillingError } from '../shared/billing-error.js';
 import type { OperationContext } from '../shared/operation-context.js';
 import { nowTimestamp } from '../shared/operation-context.js';
 import type { Repositories } from '../shared/repository.js';
+import type { LocationRateOverride } from '../tax/location-tax.js';
 import { TAX_RATE_DATASET } from '../tax/tax-rate-dataset.js';
 import type { ResolvedTaxMode } from './transaction.js';
 
@@ -42,6 +45,11 @@ export interface TaxSettings {
   /** A decimal fraction between 0 and 1 with at most 6 places: `"0.2"` is 20%. */
   readonly defaultRate: string;
   readonly countryRates: readonly CountryTaxRate[];
+  /**
+   * Rates the account sets for parts of countries, replacing the dataset's wherever location tax
+   * applies (ADR 1467): US local sales tax, a category a state exempts, a rate the dataset lacks.
+   */
+  readonly locationOverrides: readonly LocationRateOverride[];
   readonly updatedAt: string | null;
 }
 
@@ -52,12 +60,17 @@ export const DEFAULT_TAX_SETTINGS: TaxSettings = {
   sellerCountryCode: null,
   defaultRate: '0',
   countryRates: [],
+  locationOverrides: [],
   updatedAt: null,
 };
 
 export const TAX_RATE_PATTERN = /^(0(\.\d{1,6})?|1(\.0{1,6})?)$/;
 const COUNTRY_CODE = /^[A-Z]{2}$/;
 export const MAX_COUNTRY_RATES = 250;
+/** Enough for every ZIP code of several states; each transaction scans them once per category. */
+export const MAX_LOCATION_OVERRIDES = 5_000;
+const REGION_CODE = /^[A-Z0-9]{1,3}$/;
+const POSTAL_PREFIX = /^[A-Z0-9]{1,10}$/;
 
 export interface UpdateTaxSettingsInput {
   readonly defaultTaxMode?: DefaultTaxMode | undefined;
@@ -66,6 +79,69 @@ export interface UpdateTaxSettingsInput {
   readonly defaultRate?: string | undefined;
   /** Replaces the whole list when sent. */
   readonly countryRates?: readonly CountryTaxRate[] | undefined;
+  /** Replaces the whole list when sent. */
+  readonly locationOverrides?: readonly LocationOverrideInput[] | undefined;
+}
+
+export interface LocationOverrideInput {
+  readonly countryCode: string;
+  readonly region?: string | null | undefined;
+  readonly postalCodePrefix?: string | null | undefined;
+  readonly taxCategory?: string | null | undefined;
+  readonly rate: string;
+}
+
+/** Checks the overrides one by one (each refusal names its entry) and sorts them for display. */
+function requireLocationOverrides(input: readonly LocationOverrideInput[]): LocationRateOverride[] {
+  if (input.length > MAX_LOCATION_OVERRIDES) {
+    throw BillingError.invalidField('location_overrides', `must hold at most ${MAX_LOCATION_OVERRIDES} entries`);
+  }
+  const seen = new Set<string>();
+  const overrides: LocationRateOverride[] = [];
+  for (const [index, entry] of input.entries()) {
+    const field = (name: string) => `location_overrides[${index}].${name}`;
+    if (!COUNTRY_CODE.test(entry.countryCode)) {
+      throw BillingError.invalidField(field('country_code'), 'must be an ISO 3166-1 alpha-2 code');
+    }
+    const region = entry.region ?? null;
+    if (region !== null && !REGION_CODE.test(region)) {
+      throw BillingError.invalidField(
+        field('region'),
+        'must be a region code of 1 to 3 capital letters or digits, such as CA or TX, or null',
+      );
+    }
+    const postalCodePrefix = entry.postalCodePrefix ?? null;
+    if (postalCodePrefix !== null && !POSTAL_PREFIX.test(postalCodePrefix)) {
+      throw BillingError.invalidField(
+        field('postal_code_prefix'),
+        'must be 1 to 10 capital letters or digits (a postal code without spaces or hyphens, or its start), or null',
+      );
+    }
+    const taxCategory = entry.taxCategory ?? null;
+    if (taxCategory !== null && !(TAX_CATEGORIES as readonly string[]).includes(taxCategory)) {
+      throw BillingError.invalidField(field('tax_category'), `must be one of ${TAX_CATEGORIES.join(', ')}, or null`);
+    }
+    const key = [entry.countryCode, region, postalCodePrefix, taxCategory].join('\u0000');
+    if (seen.has(key)) {
+      throw BillingError.invalidField(field('country_code'), 'the same place and category appear more than once');
+    }
+    seen.add(key);
+    overrides.push({
+      countryCode: entry.countryCode,
+      region,
+      postalCodePrefix,
+      taxCategory: taxCategory as TaxCategory | null,
+      rate: requireRate(field('rate'), entry.rate),
+    });
+  }
+  const text = (value: string | null) => value ?? '';
+  return overrides.sort(
+    (left, right) =>
+      left.countryCode.localeCompare(right.countryCode) ||
+      text(left.region).localeCompare(text(right.region)) ||
+      text(left.postalCodePrefix).localeCompare(text(right.postalCodePrefix)) ||
+      text(left.taxCategory).localeCompare(text(right.taxCategory)),
+  );
 }
 
 /** Checks a rate and returns its canonical text (`"0.20"` is stored as `"0.2"`). */
@@ -132,6 +208,8 @@ export async function updateTaxSettings(
     }
     countryRates.sort((left, right) => left.countryCode.localeCompare(right.countryCode));
   }
+  const locationOverrides =
+    input.locationOverrides === undefined ? undefined : requireLocationOverrides(input.locationOverrides);
   const sellerCountryCode = input.sellerCountryCode;
   if (sellerCountryCode !== undefined && sellerCountryCode !== null && !COUNTRY_CODE.test(sellerCountryCode)) {
     throw BillingError.invalidField('seller_country_code', 'must be an ISO 3166-1 alpha-2 code such as DE, or null');
@@ -144,6 +222,7 @@ export async function updateTaxSettings(
       sellerCountryCode: sellerCountryCode === undefined ? current.sellerCountryCode : sellerCountryCode,
       defaultRate: defaultRate ?? current.defaultRate,
       countryRates: countryRates ?? current.countryRates,
+      locationOverrides: locationOverrides ?? current.locationOverrides,
       updatedAt: nowTimestamp(context),
     };
     await tx.billingSettings.saveTaxSettings(context.scope, next);

@@ -155,8 +155,13 @@ export interface FakeStripe {
    * Until cleared, POSTs whose path matches `path` fail: `lose_answer` carries the request out
    * (or replays it) and cuts the connection; `server_error` answers `500 api_error` without
    * acting. Returns a function that clears the fault and answers how many requests it hit.
+   * `method: 'GET'` faults reads instead (a search Stripe cannot answer, say).
    */
-  fault(kind: 'lose_answer' | 'server_error', path: RegExp): () => number;
+  fault(kind: 'lose_answer' | 'server_error', path: RegExp, method?: 'POST' | 'GET'): () => number;
+  /** Forgets every Idempotency-Key, as Stripe prunes keys after 24 hours: a repeat then acts again. */
+  forgetIdempotencyKeys(): void;
+  /** The queries of `GET /v1/payment_intents/search`, in order. */
+  readonly searches: readonly string[];
   /**
    * Until cleared, runs `hook` after Stripe acted on a POST whose path matches `path` and before
    * its answer leaves: what the caller's other requests do meanwhile happens between the two.
@@ -243,10 +248,16 @@ export async function startFakeStripe(options: FakeStripeOptions): Promise<FakeS
   let baseUrl = '';
   let answersToLose = 0;
   let refundsHeld = false;
-  const faults = new Set<{ readonly kind: 'lose_answer' | 'server_error'; readonly path: RegExp; hits: number }>();
+  const searches: string[] = [];
+  const faults = new Set<{
+    readonly kind: 'lose_answer' | 'server_error';
+    readonly path: RegExp;
+    readonly method: 'POST' | 'GET';
+    hits: number;
+  }>();
   const hooks = new Set<{ readonly path: RegExp; readonly hook: () => Promise<void> }>();
   const faultFor = (method: string, path: string) =>
-    method === 'POST' ? [...faults].find((fault) => fault.path.test(path)) : undefined;
+    [...faults].find((fault) => fault.method === method && fault.path.test(path));
   const now = () => Math.floor((options.now ?? Date.now)() / 1000);
 
   const save = (object: Json): Json => {
@@ -674,6 +685,22 @@ export async function startFakeStripe(options: FakeStripeOptions): Promise<FakeS
         intent.status = 'requires_confirmation';
       }
       return expand(intent, params);
+    }
+    if (resource === 'payment_intents' && method === 'GET' && id === 'search') {
+      // Stripe's search query language, in the one form Drawdown sends: metadata['key']:'value'.
+      const query = /^metadata\['([a-z_]+)'\]:'((?:[^'\\]|\\.)*)'$/.exec(String(params.query ?? ''));
+      if (!query) throw invalidRequest(`Invalid search query: ${String(params.query)}`, 'query');
+      const [, key, raw] = query;
+      const value = String(raw).replace(/\\(.)/g, '$1');
+      const data = [...store.values()]
+        .filter(
+          (object) =>
+            object.object === 'payment_intent' &&
+            (object.metadata as Record<string, string> | undefined)?.[String(key)] === value,
+        )
+        .reverse();
+      searches.push(String(params.query));
+      return { object: 'search_result', data, has_more: false, next_page: null, url: '/v1/payment_intents/search' };
     }
     if (resource === 'payment_intents' && id) {
       const intent = requireObject(id, 'pi_', 'payment_intent', 'intent');
@@ -1124,8 +1151,12 @@ export async function startFakeStripe(options: FakeStripeOptions): Promise<FakeS
         hooks.delete(entry);
       };
     },
-    fault: (kind, path) => {
-      const fault = { kind, path, hits: 0 };
+    forgetIdempotencyKeys: () => {
+      idempotent.clear();
+    },
+    searches,
+    fault: (kind, path, method = 'POST') => {
+      const fault = { kind, path, method, hits: 0 };
       faults.add(fault);
       return () => {
         faults.delete(fault);
