@@ -8,7 +8,7 @@ import { bodyLeftUnread, clientAddress, limitBody, requestHeader } from '@drawdo
 import { Hono } from 'hono';
 import { DEFAULT_PORTAL_URL, DEFAULT_STRIPE_JS_URL } from './config.js';
 import type { AppEnv } from './http/app-env.js';
-import { errorBody, respondError } from './http/envelope.js';
+import { errorBody, respondError, unexpectedFailure } from './http/envelope.js';
 import { refuseUnstorableQuery } from './http/list-params.js';
 import type { RateLimiter } from './http/rate-limiter.js';
 import { type RequestObserver, requestIdFrom, routeOf } from './http/request-observer.js';
@@ -37,6 +37,7 @@ import { registerSubscriptionRoutes } from './http/routes/subscriptions.js';
 import { registerTransactionRoutes } from './http/routes/transactions.js';
 import { registerUsageRoutes } from './http/routes/usage.js';
 import { registerUsageCatalogueRoutes } from './http/routes/usage-catalogue.js';
+import { rateDecisionTakenAhead } from './http/usage-events-fast-path.js';
 import type { InvoiceLinkSigner } from './rendering/invoice-links.js';
 
 export const MAX_BODY_BYTES = 1024 * 1024;
@@ -114,10 +115,13 @@ export function createApp(dependencies: AppDependencies, options: EnvironmentOpt
 
   app.use(async (c, next) => {
     if (dependencies.rateLimiter) {
-      const decision = await dependencies.rateLimiter.hit(
-        clientAddress(c, dependencies.trustProxy ? 1 : 0) ?? 'in-process',
-        Date.now(),
-      );
+      // A request the usage-events fast path handed over was counted there (ADR 0719).
+      const decision =
+        rateDecisionTakenAhead(c) ??
+        (await dependencies.rateLimiter.hit(
+          clientAddress(c, dependencies.trustProxy ? 1 : 0) ?? 'in-process',
+          Date.now(),
+        ));
       if (!decision.allowed) {
         const error = new BillingError(
           'too_many_requests',
@@ -194,10 +198,7 @@ export function createApp(dependencies: AppDependencies, options: EnvironmentOpt
       environment: options.environment,
       accountId: c.get('caller')?.scope.accountId,
     });
-    return respondError(
-      c,
-      new BillingError('internal_error', 'The service failed unexpectedly; the request is safe to retry.'),
-    );
+    return respondError(c, unexpectedFailure());
   });
 
   return app;

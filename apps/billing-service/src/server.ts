@@ -3,15 +3,16 @@
  * Runs the billing service: both environments' HTTP servers and the workers over one store,
  * with its logs, metrics and readiness checks, and a graceful close (ADR 1401).
  */
-import type { Server } from 'node:http';
-import { serve } from '@hono/node-server';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { getRequestListener } from '@hono/node-server';
 import { Redis } from 'ioredis';
-import { createApp } from './app.js';
+import { createApp, MAX_BODY_BYTES } from './app.js';
 import type { CoreServices } from './compose-services.js';
 import type { ServiceConfig } from './config.js';
 import { MemoryRateLimiter, type RateLimiter } from './http/rate-limiter.js';
 import { RedisRateLimiter } from './http/redis-rate-limiter.js';
 import type { RequestRecord } from './http/request-observer.js';
+import { createUsageEventsFastPath, type FastPath } from './http/usage-events-fast-path.js';
 import { openApiDocument } from './openapi/openapi-document.js';
 import { createFailureReporter, type FailureReporter, flushLogs, type Logger } from './operations/logger.js';
 import { createServiceMetrics } from './operations/metrics.js';
@@ -41,16 +42,31 @@ export interface RunningService {
 export interface ServiceRuntime {
   /** Where the service logs; the composition root's logger when absent. */
   readonly logger?: Logger | undefined;
+  /**
+   * Serve `POST /usage-events` on node:http directly (ADR 0719); on unless tracing is configured.
+   * Tests turn it off to compare its answers with the app's.
+   */
+  readonly usageFastPath?: boolean | undefined;
+  /** Hears each request the fast path served itself or handed to the app (tests prove which path answered). */
+  readonly onUsageFastPath?: ((outcome: 'served' | 'handed_over') => void) | undefined;
 }
 
 function listen(
   fetch: (request: Request) => Response | Promise<Response>,
+  fastPath: FastPath | undefined,
   host: string,
   port: number,
 ): Promise<Server> {
+  // The listener `serve` of @hono/node-server would build, with the fast path in front (ADR 0719).
+  const app = getRequestListener(fetch, { hostname: host });
+  const listener = fastPath
+    ? (incoming: IncomingMessage, outgoing: ServerResponse) =>
+        fastPath.matches(incoming) ? fastPath.serve(incoming, outgoing, app) : app(incoming, outgoing)
+    : app;
   return new Promise((resolve, reject) => {
-    const server = serve({ fetch, hostname: host, port }, () => resolve(server as Server)) as Server;
+    const server = createServer({}, listener);
     server.once('error', reject);
+    server.listen(port, host, () => resolve(server));
   });
 }
 
@@ -190,13 +206,26 @@ export async function startService(
     publicBaseUrl: () => config.sandboxPublicUrl ?? bound.sandbox,
     portalUrl: () => config.sandboxPortalUrl,
   });
-  const liveServer = await listen(drain.track(live.fetch), config.host, config.livePort);
-  const sandboxServer = await listen(drain.track(sandbox.fetch), config.host, config.sandboxPort).catch(
-    (error: unknown) => {
-      liveServer.close();
-      throw error;
-    },
-  );
+  // Traced requests go through the app, whose middleware makes the span current for the handler.
+  const fastPathFor = (environment: 'live' | 'sandbox'): FastPath | undefined => {
+    if (runtime.usageFastPath === false || tracing) return undefined;
+    const fastPath = createUsageEventsFastPath(
+      { ...dependencies, maxBodyBytes: MAX_BODY_BYTES, onOutcome: runtime.onUsageFastPath },
+      environment,
+    );
+    // Its handlers count for the drain as the app's do: the store closes only after they return.
+    return { matches: fastPath.matches, serve: drain.track(fastPath.serve) };
+  };
+  const liveServer = await listen(drain.track(live.fetch), fastPathFor('live'), config.host, config.livePort);
+  const sandboxServer = await listen(
+    drain.track(sandbox.fetch),
+    fastPathFor('sandbox'),
+    config.host,
+    config.sandboxPort,
+  ).catch((error: unknown) => {
+    liveServer.close();
+    throw error;
+  });
   drain.adopt(liveServer);
   drain.adopt(sandboxServer);
   let workersRunning = true;

@@ -8,4 +8,11 @@
 export { acceptedLanguageTags, firstAcceptedLanguage, languageOfTag } from './accept-language.js';
 export { readBodyWithin, readTextWithin } from './bounded-body.js';
 export { clientAddress, forwardedClientAddress, socketAddress } from './client-address.js';
-export { bodyLeftUnread, limitBody, readRequestText, requestHeader } from './request-body.js';
+export {
+  bodyLeftUnread,
+  incomingHeader,
+  limitBody,
+  readIncomingText,
+  readRequestText,
+  requestHeader,
+} from './request-body.js';

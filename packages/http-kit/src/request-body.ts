@@ -109,6 +109,15 @@ export function readRequestText(c: Context): Promise<string> {
   const incoming = incomingOf(c);
   if (!incoming || takenElsewhere(incoming)) return c.req.text();
   if (!carriesBody(c.req.method)) return Promise.resolve('');
+  return readIncomingText(incoming);
+}
+
+/**
+ * The body of a Node request that carries one, read as `readRequestText` reads it and remembered
+ * the same way: a handler that reads it before handing the request to the app (ADR 0719) leaves
+ * the app the same text, or the same failure, and the body counts as read.
+ */
+export function readIncomingText(incoming: IncomingMessage): Promise<string> {
   let text = texts.get(incoming);
   if (!text) {
     const ahead = readAhead.get(incoming);
@@ -128,7 +137,11 @@ export function readRequestText(c: Context): Promise<string> {
  */
 export function requestHeader(c: Context, name: string): string | undefined {
   const incoming = incomingOf(c);
-  if (!incoming) return c.req.header(name);
+  return incoming ? incomingHeader(incoming, name) : c.req.header(name);
+}
+
+/** `requestHeader` of a Node request itself. */
+export function incomingHeader(incoming: IncomingMessage, name: string): string | undefined {
   const raw = incoming.rawHeaders;
   let value: string | undefined;
   for (let index = 0; index < raw.length; index += 2) {

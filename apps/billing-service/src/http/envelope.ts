@@ -3,7 +3,7 @@
  * The wire envelopes: `{data, meta: {request_id}}` for success, `{error, meta}` for failure,
  * and `meta.pagination` on lists with an absolute `next` link on the advertised base URL.
  */
-import type { BillingError, ErrorCode, FieldError, Page } from '@drawdown/billing-core';
+import { BillingError, type ErrorCode, type FieldError, type Page } from '@drawdown/billing-core';
 import type { Context } from 'hono';
 import type { AppEnv } from './app-env.js';
 import { documentationUrl, errorType, STATUS_BY_CODE } from './error-mapping.js';
@@ -51,4 +51,9 @@ export function respondError(c: Context<AppEnv>, error: BillingError, headers: R
   const status = STATUS_BY_CODE[error.code];
   for (const [name, value] of Object.entries(headers)) c.header(name, value);
   return c.json(errorBody(c.get('requestId'), error.code, error.detail, error.fieldErrors), status);
+}
+
+/** What a client is told of a failure that is not a `BillingError` (logged apart, with the request's id). */
+export function unexpectedFailure(): BillingError {
+  return new BillingError('internal_error', 'The service failed unexpectedly; the request is safe to retry.');
 }

@@ -62,10 +62,17 @@ function unstorableOutside(value: unknown, list: string): string | null {
 }
 
 export async function readJson(c: Context<AppEnv>, options: ReadOptions = {}): Promise<unknown> {
-  const text = await readRequestText(c);
+  return parseJsonText(await readRequestText(c), requestHeader(c, 'content-type'), options);
+}
+
+/** The Content-Types a JSON body may come with. */
+export const JSON_CONTENT_TYPE = /^application\/(?:[\w.+-]+\+)?json\b/i;
+
+/** `readJson` of a body already read, with its Content-Type: the same rules, the same errors. */
+export function parseJsonText(text: string, contentTypeHeader: string | undefined, options: ReadOptions = {}): unknown {
   if (text.trim() === '') return {};
-  const contentType = requestHeader(c, 'content-type') ?? '';
-  if (!/^application\/(?:[\w.+-]+\+)?json\b/i.test(contentType)) {
+  const contentType = contentTypeHeader ?? '';
+  if (!JSON_CONTENT_TYPE.test(contentType)) {
     throw new BillingError('bad_request', 'Request bodies must be JSON, sent with Content-Type: application/json.');
   }
   let value: unknown;
@@ -106,7 +113,11 @@ export async function readBody<Schema extends z.ZodType>(
   schema: Schema,
   options: ReadOptions = {},
 ): Promise<CamelCased<z.output<Schema>>> {
-  const json = await readJson(c, options);
+  return validatedBody(await readJson(c, options), schema);
+}
+
+/** A parsed body checked against its schema, in the domain's camelCase (`readBody`'s second half). */
+export function validatedBody<Schema extends z.ZodType>(json: unknown, schema: Schema): CamelCased<z.output<Schema>> {
   const parsed = schema.safeParse(json);
   if (!parsed.success) throw validationError(toFieldErrors(parsed.error.issues));
   return toCamelCase(parsed.data);

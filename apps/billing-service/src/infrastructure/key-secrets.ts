@@ -1,4 +1,4 @@
-import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
+import { createHash, hash, randomBytes, timingSafeEqual } from 'node:crypto';
 import type { KeySecrets } from '@drawdown/billing-core';
 
 const ALPHABET = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789';
@@ -20,7 +20,8 @@ export const keySecrets: KeySecrets = {
     return secret;
   },
   hash(secret) {
-    return createHash('sha256').update(secret, 'utf8').digest('hex');
+    // Every request hashes its token (the key cache's key, ADR 0710): the one-shot form is cheaper.
+    return hash('sha256', secret, 'hex');
   },
   matches(hash, candidate) {
     const expected = Buffer.from(hash, 'hex');

@@ -11,5 +11,11 @@ export interface Clock {
 
 /** RFC 3339 UTC text with millisecond precision, the form every timestamp takes on the wire. */
 export function toTimestamp(epochMilliseconds: number): string {
-  return new Date(epochMilliseconds).toISOString();
+  // Under load many events are accepted within one millisecond: the last spelling is kept.
+  if (epochMilliseconds === lastSpelled.epochMilliseconds) return lastSpelled.text;
+  const text = new Date(epochMilliseconds).toISOString();
+  lastSpelled = { epochMilliseconds, text };
+  return text;
 }
+
+let lastSpelled = { epochMilliseconds: Number.NaN, text: '' };

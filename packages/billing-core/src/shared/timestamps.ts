@@ -5,7 +5,6 @@
  * compare as text); a usage event's `occurred_at` keeps its own precision, trailing zeros
  * trimmed, so that two spellings of one instant name one event.
  */
-import { toTimestamp } from './clock.js';
 
 const RFC3339 = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2}):(\d{2})(?:\.(\d{1,9}))?(Z|[+-]\d{2}:\d{2})$/;
 /** RFC 3339 also allows lower-case `t` and `z`; usage events keep the upper-case spelling only (ADR 0151). */
@@ -23,6 +22,13 @@ export interface ParsedTimestamp {
  * hour 24, leap second 60). `utcOnly` refuses offsets other than `Z` and `+00:00`.
  */
 export function parseTimestamp(text: string, options: { readonly utcOnly: boolean }): ParsedTimestamp | null {
+  return parseMatched(text, options)?.parsed ?? null;
+}
+
+function parseMatched(
+  text: string,
+  options: { readonly utcOnly: boolean },
+): { readonly parsed: ParsedTimestamp; readonly match: RegExpExecArray } | null {
   const match = (options.utcOnly ? RFC3339 : RFC3339_ANY_CASE).exec(text);
   if (!match) return null;
   const [, year, month, day, hour, minute, second, fraction = '', zone = 'Z'] = match;
@@ -41,13 +47,30 @@ export function parseTimestamp(text: string, options: { readonly utcOnly: boolea
   // Dates roll 31 February over into March; a real date round-trips.
   if (check.getUTCDate() !== Number(day) || check.getUTCMonth() !== Number(month) - 1) return null;
   const milliseconds = Number(fraction.slice(0, 3).padEnd(3, '0'));
-  return { epochMs: check.getTime() - offset * 60_000 + milliseconds, fraction: fraction.replace(/0+$/, '') };
+  return {
+    parsed: { epochMs: check.getTime() - offset * 60_000 + milliseconds, fraction: fraction.replace(/0+$/, '') },
+    match,
+  };
 }
 
 /** A usage event's `occurred_at`: RFC 3339 in UTC, in its canonical spelling (`Z`, no trailing zeros). */
 export function canonicalTimestamp(text: string): { readonly canonical: string; readonly epochMs: number } | null {
-  const parsed = parseTimestamp(text, { utcOnly: true });
-  if (!parsed) return null;
-  const seconds = toTimestamp(parsed.epochMs - (((parsed.epochMs % 1000) + 1000) % 1000)).slice(0, 19);
-  return { canonical: `${seconds}${parsed.fraction ? `.${parsed.fraction}` : ''}Z`, epochMs: parsed.epochMs };
+  // An event's timestamp is read when it is validated and again for its window: the second read is free.
+  if (text === lastCanonical.text) return lastCanonical.result;
+  const found = parseMatched(text, { utcOnly: true });
+  let result: { readonly canonical: string; readonly epochMs: number } | null = null;
+  if (found) {
+    const { parsed, match } = found;
+    // UTC only (`Z` or `+00:00`), so the date and time as written are the UTC ones `toTimestamp`
+    // would spell: four-digit year, two-digit fields.
+    const seconds = `${match[1]}-${match[2]}-${match[3]}T${match[4]}:${match[5]}:${match[6]}`;
+    result = { canonical: `${seconds}${parsed.fraction ? `.${parsed.fraction}` : ''}Z`, epochMs: parsed.epochMs };
+  }
+  lastCanonical = { text, result };
+  return result;
 }
+
+let lastCanonical: {
+  readonly text: string | undefined;
+  readonly result: { readonly canonical: string; readonly epochMs: number } | null;
+} = { text: undefined, result: null };

@@ -84,7 +84,12 @@ abstract class GroupCommitIngest implements UsageEventIngest {
   }
 }
 
-function rowValues<Hash>(item: IngestItem, meters: readonly Meter[], hash: Hash): (string | Hash | null)[] {
+function rowValues<Hash>(
+  item: IngestItem,
+  meters: readonly Meter[],
+  hash: Hash,
+  drawdowns = JSON.stringify(resolveDrawdowns(meters, item.event.quantity)),
+): (string | Hash | null)[] {
   const { scope, event } = item;
   return [
     scope.accountId,
@@ -96,7 +101,7 @@ function rowValues<Hash>(item: IngestItem, meters: readonly Meter[], hash: Hash)
     event.occurredAt,
     event.quantity,
     item.acceptedAt,
-    JSON.stringify(resolveDrawdowns(meters, event.quantity)),
+    drawdowns,
     hash,
   ];
 }
@@ -137,24 +142,51 @@ export class SqliteUsageIngest extends GroupCommitIngest {
         insert: connection.prepare(
           `insert into usage_events (${INSERT_COLUMNS}) values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) on conflict do nothing`,
         ),
-        pending: connection.prepare('insert into usage_pending (sequence) values (?)'),
+        // The batch's new events are listed pending in one statement (a JSON array of sequences).
+        pending: connection.prepare('insert into usage_pending (sequence) select value from json_each(?)'),
         stored: connection.prepare(`select ${IDENTITY_COLUMNS} from usage_events where idempotency_hash = ?`),
       };
       const { customer, meters, insert, pending, stored } = this.statements;
-      return items.map((item): CommitOutcome => {
+      // A batch's events name few customers and actions: each is read once per batch, inside its
+      // transaction (nothing in the batch changes them), rather than once per event.
+      const statuses = new Map<string, string | undefined>();
+      const metersOf = new Map<string, Meter[]>();
+      const drawdownsOf = new Map<string, string>();
+      const inserted: (number | bigint)[] = [];
+      const outcomes = items.map((item): CommitOutcome => {
         const { accountId, environment } = item.scope;
-        const found = customer.get(accountId, environment, item.event.customerId) as { status: string } | undefined;
-        if (!found) return 'unknown_customer';
-        if (found.status === 'archived') return 'archived_customer';
-        const matching = (meters.all(accountId, environment, item.event.action) as { body: string }[]).map(
-          (row) => JSON.parse(row.body) as Meter,
-        );
+        const customerKey = `${accountId}\u0000${environment}\u0000${item.event.customerId}`;
+        let status = statuses.get(customerKey);
+        if (status === undefined && !statuses.has(customerKey)) {
+          status = (customer.get(accountId, environment, item.event.customerId) as { status: string } | undefined)
+            ?.status;
+          statuses.set(customerKey, status);
+        }
+        if (status === undefined) return 'unknown_customer';
+        if (status === 'archived') return 'archived_customer';
+        const actionKey = `${accountId}\u0000${environment}\u0000${item.event.action}`;
+        let matching = metersOf.get(actionKey);
+        if (!matching) {
+          matching = (meters.all(accountId, environment, item.event.action) as { body: string }[]).map(
+            (row) => JSON.parse(row.body) as Meter,
+          );
+          metersOf.set(actionKey, matching);
+        }
+        // Events of one action and quantity draw the same amounts: resolved once per batch.
+        const drawdownsKey = `${actionKey}\u0000${item.event.quantity}`;
+        let drawdowns = drawdownsOf.get(drawdownsKey);
+        if (drawdowns === undefined) {
+          drawdowns = JSON.stringify(resolveDrawdowns(matching, item.event.quantity));
+          drawdownsOf.set(drawdownsKey, drawdowns);
+        }
         const hash = usageIdempotencyHash(item.scope, item.event);
-        const result = insert.run(...rowValues(item, matching, hash));
+        const result = insert.run(...rowValues(item, matching, hash, drawdowns));
         if (result.changes !== 1) return confirmDuplicate(stored.get(hash) as StoredIdentity | undefined, item);
-        pending.run(result.lastInsertRowid);
+        inserted.push(result.lastInsertRowid);
         return 'recorded';
       });
+      if (inserted.length > 0) pending.run(`[${inserted.join(',')}]`);
+      return outcomes;
     });
   }
 }

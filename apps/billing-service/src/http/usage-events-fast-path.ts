@@ -1,0 +1,237 @@
+/**
+ * @module
+ * `POST /usage-events` served on node:http directly (ADR 0719): the hottest request of the
+ * service, answered without building Hono's context, the undici-compatible `Request` and the
+ * `Response` of @hono/node-server, which together cost about a fifth of a usage event's CPU.
+ *
+ * The rules stay the app's own, by construction. Every step before the use case either passes or
+ * hands the request to the Hono app untouched, which then answers it exactly as it answers
+ * any request: a rate-limit refusal (the decision is handed over, not counted twice), a body
+ * without a declared length or over the limit, a refused key or permission (the app reads
+ * the key again and refuses it itself), a body that is not JSON, too deep, holds unstorable
+ * text outside the events or fails the schema. The body is read through http-kit, which
+ * remembers it, so the app reads the same text (or the same failure) and never sees it as
+ * unread. From the use case on, the answer is the app's envelope, error mapping and access line,
+ * built by the same functions. With tracing configured every request goes through the app.
+ */
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { RecordUsageEventsBody } from '@drawdown/billing-contract';
+import type { UseCases } from '@drawdown/billing-core';
+import { BillingError, type Environment, permits, type UsageEventInput } from '@drawdown/billing-core';
+import { forwardedClientAddress, incomingHeader, readIncomingText } from '@drawdown/http-kit';
+import type { Context } from 'hono';
+import type { AppEnv } from './app-env.js';
+import { errorBody, unexpectedFailure } from './envelope.js';
+import { STATUS_BY_CODE } from './error-mapping.js';
+import type { RateDecision, RateLimiter } from './rate-limiter.js';
+import { JSON_CONTENT_TYPE, parseJsonText, validatedBody } from './request-body.js';
+import { type RequestObserver, requestIdFrom } from './request-observer.js';
+import { toSnakeCase } from './wire-case.js';
+
+export const USAGE_EVENTS_PATH = '/usage-events';
+const ROUTE = '/usage-events';
+
+/** Node's request listener: the Hono app's, as @hono/node-server builds it. */
+export type NodeListener = (incoming: IncomingMessage, outgoing: ServerResponse) => unknown;
+
+export interface FastPath {
+  /** Whether the request is the fast path's to serve; every other request goes to the app. */
+  matches(incoming: IncomingMessage): boolean;
+  /** Serves a request it matches, or hands it to `app`; never rejects. */
+  serve(incoming: IncomingMessage, outgoing: ServerResponse, app: NodeListener): Promise<unknown>;
+}
+
+export interface FastPathDependencies {
+  readonly useCases: Pick<UseCases, 'authenticate' | 'recordUsageEvents'>;
+  readonly rateLimiter: RateLimiter | null;
+  readonly trustProxy: boolean;
+  readonly maxBodyBytes: number;
+  readonly observeRequest?: RequestObserver | undefined;
+  logError(message: string, error: unknown, fields?: Record<string, unknown>): void;
+  /** Hears whether each request was served here or handed to the app. */
+  readonly onOutcome?: ((outcome: 'served' | 'handed_over') => void) | undefined;
+}
+
+/** Rate decisions the fast path took before handing a request to the app, which must not count it again. */
+const decidedAhead = new WeakMap<IncomingMessage, RateDecision>();
+
+/** The rate decision taken for this request before the app saw it, if any (and forgets it). */
+export function rateDecisionTakenAhead(c: Context<AppEnv>): RateDecision | undefined {
+  const incoming = (c.env as { incoming?: IncomingMessage } | undefined)?.incoming;
+  if (!incoming) return undefined;
+  const decision = decidedAhead.get(incoming);
+  decidedAhead.delete(incoming);
+  return decision;
+}
+
+const JSON_HEADER = 'application/json';
+
+/** The event's wire fields, their domain names and `RecordUsageEventsBody`'s length limits. */
+const EVENT_FIELDS = [
+  ['event_key', 'eventKey', 1_024],
+  ['customer_id', 'customerId', 64],
+  ['action', 'action', 200],
+  ['quantity', 'quantity', 128],
+  ['occurred_at', 'occurredAt', 64],
+] as const;
+/** `RecordUsageEventsBody`'s bound on the list. */
+const MAX_LISTED_EVENTS = 1_000;
+
+/**
+ * The events of a body in the shape every client sends (`{"events": [...]}` with the five string
+ * fields, nothing else), as the full reading (`parseJsonText`, then `validatedBody`) would give
+ * them; undefined for any other body, which the full reading then decides. Such a body passes
+ * every rule of the full reading: it is JSON of depth 3, its only text outside the events is the
+ * key `events`, the schema's keys and limits hold, and the events' own text is the use case's
+ * to check (ADR 0901).
+ */
+export function plainEvents(text: string, contentType: string | undefined): UsageEventInput[] | undefined {
+  if (!JSON_CONTENT_TYPE.test(contentType ?? '')) return undefined;
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+  if (value === null || typeof value !== 'object' || Array.isArray(value)) return undefined;
+  const keys = Object.keys(value);
+  if (keys.length !== 1 || keys[0] !== 'events') return undefined;
+  const list = (value as { events: unknown }).events;
+  if (!Array.isArray(list) || list.length > MAX_LISTED_EVENTS) return undefined;
+  const events: UsageEventInput[] = [];
+  for (const item of list) {
+    if (item === null || typeof item !== 'object' || Array.isArray(item)) return undefined;
+    if (Object.keys(item).length !== EVENT_FIELDS.length) return undefined;
+    const fields: Record<string, string> = {};
+    for (const [wire, name, maxLength] of EVENT_FIELDS) {
+      if (!Object.hasOwn(item, wire)) return undefined;
+      const field = (item as Record<string, unknown>)[wire];
+      if (typeof field !== 'string' || field.length > maxLength) return undefined;
+      fields[name] = field;
+    }
+    events.push(fields as unknown as UsageEventInput);
+  }
+  return events;
+}
+
+export function createUsageEventsFastPath(dependencies: FastPathDependencies, environment: Environment): FastPath {
+  const { useCases, rateLimiter, observeRequest } = dependencies;
+  const trustedProxies = dependencies.trustProxy ? 1 : 0;
+
+  async function serve(incoming: IncomingMessage, outgoing: ServerResponse, app: NodeListener): Promise<unknown> {
+    const startedAt = performance.now();
+    if (rateLimiter) {
+      const address =
+        forwardedClientAddress(incomingHeader(incoming, 'x-forwarded-for'), trustedProxies) ??
+        incoming.socket.remoteAddress ??
+        'in-process';
+      let decision: RateDecision;
+      try {
+        decision = await rateLimiter.hit(address, Date.now());
+      } catch {
+        // The app asks again and answers the failure as it answers it for any request.
+        dependencies.onOutcome?.('handed_over');
+        return app(incoming, outgoing);
+      }
+      if (!decision.allowed) {
+        decidedAhead.set(incoming, decision);
+        dependencies.onOutcome?.('handed_over');
+        return app(incoming, outgoing);
+      }
+    }
+    const declared = incoming.headers['content-length'];
+    if (
+      declared === undefined ||
+      incoming.headers['transfer-encoding'] !== undefined ||
+      Number.parseInt(declared || '0', 10) > dependencies.maxBodyBytes
+    ) {
+      return handOver(incoming, outgoing, app);
+    }
+    let caller: Parameters<UseCases['recordUsageEvents']>[0];
+    try {
+      const { key, account } = await useCases.authenticate(incomingHeader(incoming, 'authorization'), environment);
+      if (!permits(key.permissions, 'usage_event.write')) return handOver(incoming, outgoing, app);
+      caller = { account, scope: { accountId: account.id, environment } };
+    } catch {
+      return handOver(incoming, outgoing, app);
+    }
+    let events: Parameters<UseCases['recordUsageEvents']>[1];
+    try {
+      const text = await readIncomingText(incoming);
+      const contentType = incomingHeader(incoming, 'content-type');
+      events =
+        plainEvents(text, contentType) ??
+        validatedBody(parseJsonText(text, contentType, { unstorableTextPerItemOf: 'events' }), RecordUsageEventsBody)
+          .events;
+    } catch {
+      return handOver(incoming, outgoing, app);
+    }
+    const requestId = requestIdFrom(incomingHeader(incoming, 'x-request-id'));
+    const accountId = caller.scope.accountId;
+    let status: number;
+    let body: string;
+    try {
+      const results = await useCases.recordUsageEvents(caller, events);
+      status = 202;
+      body = JSON.stringify({ data: toSnakeCase({ events: results }), meta: { request_id: requestId } });
+    } catch (error) {
+      // The app's onError: a BillingError is the client's answer; anything else is logged and masked.
+      let failure: BillingError;
+      if (error instanceof BillingError) failure = error;
+      else {
+        dependencies.logError(`POST ${ROUTE} failed`, error, { requestId, environment, accountId });
+        failure = unexpectedFailure();
+      }
+      status = STATUS_BY_CODE[failure.code];
+      body = JSON.stringify(errorBody(requestId, failure.code, failure.detail, failure.fieldErrors));
+    }
+    observeRequest?.({
+      requestId,
+      method: 'POST',
+      route: ROUTE,
+      status,
+      durationMs: performance.now() - startedAt,
+      environment,
+      accountId,
+      traceId: undefined,
+    });
+    // The headers @hono/node-server writes for the app's c.json() with Request-Id set.
+    outgoing.writeHead(status, {
+      'request-id': requestId,
+      'content-type': JSON_HEADER,
+      'Content-Length': Buffer.byteLength(body),
+    });
+    outgoing.end(body);
+    dependencies.onOutcome?.('served');
+    return undefined;
+  }
+
+  /** Hands the request to the app; a rate decision was already taken, so it is handed over too. */
+  function handOver(incoming: IncomingMessage, outgoing: ServerResponse, app: NodeListener): unknown {
+    if (rateLimiter) decidedAhead.set(incoming, { allowed: true });
+    dependencies.onOutcome?.('handed_over');
+    return app(incoming, outgoing);
+  }
+
+  return {
+    matches: (incoming) => incoming.method === 'POST' && incoming.url === USAGE_EVENTS_PATH,
+    serve: (incoming, outgoing, app) =>
+      serve(incoming, outgoing, app).then(undefined, (error: unknown) => {
+        // Nothing above throws by design; should something, the socket must not hang.
+        const requestId = requestIdFrom(incomingHeader(incoming, 'x-request-id'));
+        dependencies.logError(`POST ${ROUTE} failed`, error, { requestId, environment });
+        if (outgoing.headersSent) {
+          outgoing.destroy();
+          return;
+        }
+        const failure = unexpectedFailure();
+        const body = JSON.stringify(errorBody(requestId, failure.code, failure.detail, []));
+        outgoing.writeHead(500, {
+          'request-id': requestId,
+          'content-type': JSON_HEADER,
+          'Content-Length': Buffer.byteLength(body),
+        });
+        outgoing.end(body);
+      }),
+  };
+}
