@@ -43,6 +43,11 @@ export interface ServiceConfig {
   readonly stripeNetworkRetries: number;
   readonly rateLimit: RateLimit | null;
   readonly trustProxy: boolean;
+  /**
+   * How long an idle keep-alive connection of the live and sandbox APIs stays open: longer than a
+   * load balancer's idle timeout, so it never sends a request on a socket the service is closing.
+   */
+  readonly keepAliveTimeoutMs: number;
   /** Shares rate-limit counts between processes; absent means counting in process memory. */
   readonly redisUrl: string | undefined;
   /** How often the drawdown worker looks for events accepted by other processes. */
@@ -444,6 +449,17 @@ export const SETTINGS = [
     fallback: '20',
     placeholder: 'MS',
     description: 'How often the drawdown worker looks for usage accepted by other processes.',
+    parse: positiveInteger('milliseconds'),
+  }),
+  setting({
+    key: 'keepAliveTimeoutMs',
+    flag: 'keep-alive-timeout-ms',
+    variable: 'DRAWDOWN_KEEP_ALIVE_TIMEOUT_MS',
+    kind: 'string',
+    fallback: '72000',
+    placeholder: 'MS',
+    description:
+      'How long an idle keep-alive connection to the live and sandbox APIs stays open. Keep it above your load balancer’s idle timeout (60 s on common ones), or the balancer may send a request on a connection the service is closing and answer 502.',
     parse: positiveInteger('milliseconds'),
   }),
   setting({

@@ -56,6 +56,7 @@ function listen(
   fastPath: FastPath | undefined,
   host: string,
   port: number,
+  keepAliveTimeoutMs: number,
 ): Promise<Server> {
   // The listener `serve` of @hono/node-server would build, with the fast path in front (ADR 0719).
   const app = getRequestListener(fetch, { hostname: host });
@@ -65,6 +66,8 @@ function listen(
     : app;
   return new Promise((resolve, reject) => {
     const server = createServer({}, listener);
+    // Node's 5 s default is shorter than a load balancer's idle timeout (ADR 1408).
+    server.keepAliveTimeout = keepAliveTimeoutMs;
     server.once('error', reject);
     server.listen(port, host, () => resolve(server));
   });
@@ -216,12 +219,19 @@ export async function startService(
     // Its handlers count for the drain as the app's do: the store closes only after they return.
     return { matches: fastPath.matches, serve: drain.track(fastPath.serve) };
   };
-  const liveServer = await listen(drain.track(live.fetch), fastPathFor('live'), config.host, config.livePort);
+  const liveServer = await listen(
+    drain.track(live.fetch),
+    fastPathFor('live'),
+    config.host,
+    config.livePort,
+    config.keepAliveTimeoutMs,
+  );
   const sandboxServer = await listen(
     drain.track(sandbox.fetch),
     fastPathFor('sandbox'),
     config.host,
     config.sandboxPort,
+    config.keepAliveTimeoutMs,
   ).catch((error: unknown) => {
     liveServer.close();
     throw error;
