@@ -13,7 +13,7 @@ function keepAliveHeader(url: string): Promise<string | undefined> {
   return new Promise((resolve, reject) => {
     const outgoing = request(`${url}/event-types`, { headers: { connection: 'keep-alive' } }, (response) => {
       response.resume();
-      response.on('end', () => resolve(response.headers['keep-alive']));
+      response.on('end', () => resolve(String(response.headers['keep-alive'])));
     });
     outgoing.on('error', reject);
     outgoing.end();
