@@ -219,20 +219,10 @@ export async function startService(
     // Its handlers count for the drain as the app's do: the store closes only after they return.
     return { matches: fastPath.matches, serve: drain.track(fastPath.serve) };
   };
-  const liveServer = await listen(
-    drain.track(live.fetch),
-    fastPathFor('live'),
-    config.host,
-    config.livePort,
-    config.keepAliveTimeoutMs,
-  );
-  const sandboxServer = await listen(
-    drain.track(sandbox.fetch),
-    fastPathFor('sandbox'),
-    config.host,
-    config.sandboxPort,
-    config.keepAliveTimeoutMs,
-  ).catch((error: unknown) => {
+  const listenFor = (environment: 'live' | 'sandbox', app: typeof live, port: number) =>
+    listen(drain.track(app.fetch), fastPathFor(environment), config.host, port, config.keepAliveTimeoutMs);
+  const liveServer = await listenFor('live', live, config.livePort);
+  const sandboxServer = await listenFor('sandbox', sandbox, config.sandboxPort).catch((error: unknown) => {
     liveServer.close();
     throw error;
   });

@@ -8,14 +8,13 @@
  * path served itself and which it handed to the app.
  */
 import { request as httpRequest } from 'node:http';
-import { Writable } from 'node:stream';
 import { createAccount, createApiKey } from '@drawdown/billing-core';
 import { createTestStorage, ENGINES, type TestStorage } from '@drawdown/testkit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type CoreServices, composeServices } from '../../src/compose-services.js';
 import { resolveServiceConfig } from '../../src/config.js';
-import { createLogger } from '../../src/operations/logger.js';
 import { type RunningService, startService } from '../../src/server.js';
+import { memoryLog } from '../support/memory-log.js';
 
 interface RawAnswer {
   readonly status: number;
@@ -63,17 +62,6 @@ function send(
       outgoing.end();
     }
   });
-}
-
-function memoryLog() {
-  const lines: Record<string, unknown>[] = [];
-  const stream = new Writable({
-    write(chunk: Buffer, _encoding, done) {
-      for (const line of chunk.toString().split('\n').filter(Boolean)) lines.push(JSON.parse(line));
-      done();
-    },
-  });
-  return { lines, logger: createLogger({ level: 'info', destination: stream }) };
 }
 
 /** An access line without what differs between any two requests (time, duration, process). */

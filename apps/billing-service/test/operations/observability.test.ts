@@ -6,29 +6,18 @@
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { Writable } from 'node:stream';
 import { createAccount, createApiKey, StandingFailure } from '@drawdown/billing-core';
 import { createTestStorage, ENGINES, type TestStorage } from '@drawdown/testkit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type CoreServices, composeServices } from '../../src/compose-services.js';
 import { resolveServiceConfig } from '../../src/config.js';
 import { configurationDocument } from '../../src/configuration-doc.js';
-import { createFailureReporter, createLogger, STANDING_FAILURE_WINDOW_MS } from '../../src/operations/logger.js';
+import { createFailureReporter, STANDING_FAILURE_WINDOW_MS } from '../../src/operations/logger.js';
 import { createOperationsApp } from '../../src/operations/operations-app.js';
 import { type RunningService, startService } from '../../src/server.js';
+import { memoryLog } from '../support/memory-log.js';
 
 const REPO_ROOT = join(import.meta.dirname, '../../../..');
-
-function memoryLog() {
-  const lines: Record<string, unknown>[] = [];
-  const stream = new Writable({
-    write(chunk: Buffer, _encoding, done) {
-      for (const line of chunk.toString().split('\n').filter(Boolean)) lines.push(JSON.parse(line));
-      done();
-    },
-  });
-  return { lines, logger: createLogger({ level: 'info', destination: stream }) };
-}
 
 describe.each(ENGINES)('%s: request ids, access lines and metrics', (engine) => {
   let storage: TestStorage;
