@@ -31,7 +31,7 @@ import type { TransactionHooks } from '../transactions/payments.js';
 import type { Transaction } from '../transactions/transaction.js';
 import { providerGone, RECOVERY_GRACE_MS, settleStale } from './authorised-changes.js';
 import type { PaymentAttempt } from './payment-attempt.js';
-import type { PaymentProvider, PaymentProviders, RefundOutcome } from './payment-provider.js';
+import type { PaymentProvider, PaymentProviders, RefundOutcome, RefundRequest } from './payment-provider.js';
 
 export type ProviderRefundStatus = 'processing' | 'succeeded' | 'failed';
 
@@ -202,6 +202,18 @@ async function recordPendingRefund(
 }
 
 /** Asks the provider for the refund, outside any database transaction, and applies its answer; undefined when it did not answer. */
+/** The provider's refund of a record, keyed by its adjustment: the same request however often it is sent. */
+function refundRequest(context: OperationContext, record: ProviderRefundRecord): RefundRequest {
+  return {
+    scope: context.scope,
+    adjustmentId: record.id,
+    transactionId: record.transactionId,
+    providerPaymentRef: record.providerPaymentRef,
+    amount: record.amount,
+    currencyCode: record.currencyCode,
+  };
+}
+
 async function sendRefund(
   context: OperationContext,
   ports: ProviderRefundPorts,
@@ -210,14 +222,9 @@ async function sendRefund(
 ): Promise<Adjustment | undefined> {
   let outcome: RefundOutcome;
   try {
-    outcome = await (provider.refunds as NonNullable<PaymentProvider['refunds']>).refund({
-      scope: context.scope,
-      adjustmentId: record.id,
-      transactionId: record.transactionId,
-      providerPaymentRef: record.providerPaymentRef,
-      amount: record.amount,
-      currencyCode: record.currencyCode,
-    });
+    outcome = await (provider.refunds as NonNullable<PaymentProvider['refunds']>).refund(
+      refundRequest(context, record),
+    );
   } catch (error) {
     // The answer was lost: the provider may have refunded. A webhook or the recovery step decides.
     ports.reportError(`sending refund ${record.id} to ${provider.name}`, error);
@@ -336,14 +343,7 @@ export async function recoverProviderRefunds(
       if (!refunds) return false;
       const outcome =
         (await refunds.findRefund(context.scope, record.providerPaymentRef, record.id)) ??
-        (await refunds.refund({
-          scope: context.scope,
-          adjustmentId: record.id,
-          transactionId: record.transactionId,
-          providerPaymentRef: record.providerPaymentRef,
-          amount: record.amount,
-          currencyCode: record.currencyCode,
-        }));
+        (await refunds.refund(refundRequest(context, record)));
       return context.store.transaction((tx) => settleProviderRefund(context, tx, record.id, outcome, ports.hooks));
     },
     (record, error) => ports.reportError(`recovering refund ${record.id}`, error),
