@@ -276,11 +276,13 @@ const STORE_COMMANDS = new Set([
 /** Refuses bad usage before the data folder is opened, so it is reported as usage whatever the schema. */
 function checkUsage(
   positionals: readonly string[],
-  values: { account?: string | undefined; env?: string | undefined },
+  values: { account?: string | undefined; env?: string | undefined; force?: boolean | undefined },
 ): void {
   const [command, subcommand, action] = positionals;
   const name = `${command} ${subcommand ?? ''}`;
   if (!STORE_COMMANDS.has(name)) throw new UsageError(`Unknown command: ${positionals.join(' ')}`);
+  if (values.force && !(name === 'accounts payment-provider' && action === 'remove'))
+    throw new UsageError('--force is only for accounts payment-provider remove');
   if ((name === 'keys create' || name === 'keys list') && !values.account)
     throw new UsageError(`${name} needs --account`);
   if (name === 'accounts payment-provider') {

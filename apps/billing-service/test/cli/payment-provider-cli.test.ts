@@ -140,5 +140,9 @@ describe.each(ENGINES)('%s: drawdown accounts payment-provider', (engine) => {
 
     expect((await cli('accounts', 'payment-provider', 'show')).code).toBe(2);
     expect((await cli('accounts', 'payment-provider', 'enable', '--account', account)).code).toBe(2);
+    // --force means something only to remove: anywhere else it is refused, not ignored.
+    const forced = await cli('accounts', 'payment-provider', 'show', '--account', account, '--force');
+    expect(forced.code).toBe(2);
+    expect(forced.stderr).toContain('--force is only for accounts payment-provider remove');
   });
 });
