@@ -14,6 +14,7 @@ import { RedisRateLimiter } from './http/redis-rate-limiter.js';
 import type { RequestRecord } from './http/request-observer.js';
 import { createUsageEventsFastPath, type FastPath } from './http/usage-events-fast-path.js';
 import { openApiDocument } from './openapi/openapi-document.js';
+import { accessLineWriter } from './operations/access-line.js';
 import { createFailureReporter, type FailureReporter, flushLogs, type Logger } from './operations/logger.js';
 import { createServiceMetrics } from './operations/metrics.js';
 import type { ReadinessCheck, ServiceOperations } from './operations/operations-app.js';
@@ -95,21 +96,6 @@ function createRateLimiter(
   };
 }
 
-function accessLine(logger: Logger, record: RequestRecord): void {
-  const fields = {
-    requestId: record.requestId,
-    environment: record.environment,
-    accountId: record.accountId,
-    method: record.method,
-    route: record.route,
-    status: record.status,
-    durationMs: Math.round(record.durationMs * 10) / 10,
-    ...(record.traceId === undefined ? {} : { traceId: record.traceId }),
-  };
-  if (record.status >= 500) logger.warn(fields, 'request');
-  else logger.info(fields, 'request');
-}
-
 export async function startService(
   services: CoreServices,
   config: ServiceConfig,
@@ -123,6 +109,7 @@ export async function startService(
     now: () => services.clock.now(),
   });
   const drain = createRequestDrain();
+  const writeAccessLine = accessLineWriter(logger);
   const rateLimits = createRateLimiter(config, logError);
   const { useCases } = services;
   const webhookOptions = {
@@ -177,7 +164,7 @@ export async function startService(
     logNotice: (message: string, fields: Record<string, unknown>) => logger.warn(fields, message),
     observeRequest: (record: RequestRecord) => {
       metrics.observeRequest(record);
-      accessLine(logger, record);
+      writeAccessLine(record);
     },
   };
   const drawdowns = createDrawdownWorker(useCases, {

@@ -24,8 +24,20 @@ export interface LoggerOptions {
   readonly destination?: DestinationStream | undefined;
 }
 
+/**
+ * Loggers made by `createLogger`: their options are the ones below (no mixin, hooks, redaction,
+ * message prefix or nested key), so a line of known fields can be spelled without pino's generic
+ * path, byte for byte as pino spells it (`access-line.ts`, ADR 0727).
+ */
+const plainLoggers = new WeakSet<Logger>();
+
+/** Whether `logger` came from `createLogger` (a child logger did not). */
+export function isPlainLogger(logger: Logger): boolean {
+  return plainLoggers.has(logger);
+}
+
 export function createLogger(options: LoggerOptions): Logger {
-  return pino(
+  const logger = pino(
     {
       level: options.level,
       base: { service: 'drawdown' },
@@ -35,6 +47,8 @@ export function createLogger(options: LoggerOptions): Logger {
     },
     options.destination ?? bufferedStandardError(),
   );
+  plainLoggers.add(logger);
+  return logger;
 }
 
 /** Lines wait at most this long in the buffer before they are written. */
