@@ -173,7 +173,7 @@ function describeWarmUp(report: WarmUpReport): string {
   const failures =
     report.failed === 0 ? '' : `, ${report.failed} failed (first: ${report.firstError ?? 'unknown error'})`;
   const budget = report.stoppedByBudget ? ', stopped by its time budget' : '';
-  return `${report.lookups} synthetic lookups in ${report.ms} ms${failures}${budget}`;
+  return `${report.ms} ms (catalogue prepared in ${report.prepareMs} ms, then ${report.lookups} synthetic lookups)${failures}${budget}`;
 }
 
 async function importCommand(args: readonly string[]): Promise<number> {

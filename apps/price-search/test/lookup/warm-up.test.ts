@@ -58,7 +58,15 @@ describe.each(ENGINES)('the start-up warm-up on %s (ADR 0222)', (engine) => {
   it('does nothing when disabled', async () => {
     const { service, location } = await composedOn(engine, { demoFeed: true });
     const report = await service.warmUp(0);
-    expect(report).toEqual({ ran: false, ms: 0, lookups: 0, failed: 0, firstError: undefined, stoppedByBudget: false });
+    expect(report).toEqual({
+      ran: false,
+      ms: 0,
+      prepareMs: 0,
+      lookups: 0,
+      failed: 0,
+      firstError: undefined,
+      stoppedByBudget: false,
+    });
     if (engine === 'postgres') {
       // Not even the preparation: the word table the demo import left stale is still unbuilt.
       const client = new pg.Client({ connectionString: location });
