@@ -62,6 +62,8 @@ if (process.argv[2] === '--serve') {
     statePath,
     demoFeed: false,
     requestsPerMinute: { free: 1e9, pro: 1e9, scale: 1e9 },
+    // BENCH_WARM_UP_MS: the start-up warm-up's budget (ADR 0222; 0 turns it off); the service's default otherwise.
+    ...(process.env.BENCH_WARM_UP_MS === undefined ? {} : { warmUpMs: Number(process.env.BENCH_WARM_UP_MS) }),
   });
   console.log(running.url);
   process.on('SIGTERM', () => {

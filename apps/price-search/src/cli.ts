@@ -18,6 +18,7 @@ import { ebayOptionsFrom, readEnvironment } from './config.js';
 import { type FeedSource, readFeedSources } from './feeds/feed-source.js';
 import { KeyStore } from './keys/key-store.js';
 import { isNetworkId, NETWORKS } from './listing/networks.js';
+import type { WarmUpReport } from './lookup/warm-up.js';
 import { createMcpServer } from './mcp/mcp-server.js';
 import { isKeyPlan, KEY_PLANS } from './metering/plans.js';
 import { openStateDatabase } from './shared/state-database.js';
@@ -27,9 +28,10 @@ const USAGE = `Usage: price-search <command> [options]
 
 Commands:
   serve [--port 8090] [--host 127.0.0.1] [--data-dir DIR] [--catalogue FILE | --catalogue-url URL] [--demo] [--feeds FILE]
-        [--billing-url URL] [--lookups-unit ubu_…]
+        [--billing-url URL] [--lookups-unit ubu_…] [--warm-up-ms 3000]
       Start the HTTP API. Without an imported catalogue or live feeds the bundled demo feed is served from
-      memory. --feeds (or PRICE_SEARCH_FEEDS) names a JSON list of live product feeds refreshed on a schedule.
+      memory. Before listening, the catalogue is warmed up for at most --warm-up-ms (or PRICE_SEARCH_WARM_UP_MS;
+      0 disables it) with lookups made from its own listings, none metered or cached. --feeds (or PRICE_SEARCH_FEEDS) names a JSON list of live product feeds refreshed on a schedule.
       With a billing URL (and DRAWDOWN_BILLING_KEY, DRAWDOWN_WEBHOOK_SECRET), keys linked to a Drawdown
       customer are metered by Drawdown, which notifies POST /billing/webhooks.
   import <feed> [--network ID] [--format tsv|xml|awin_csv] [--replace] [--data-dir DIR] [--catalogue FILE | --catalogue-url URL]
@@ -42,6 +44,7 @@ Commands:
       Run the MCP stdio server against the HTTP API (env PRICE_SEARCH_API_URL, PRICE_SEARCH_API_KEY).
 
 Environment: PRICE_SEARCH_PORT, PRICE_SEARCH_HOST, PRICE_SEARCH_DATA_DIR, PRICE_SEARCH_TRUSTED_PROXIES,
+  PRICE_SEARCH_WARM_UP_MS,
   EBAY_CLIENT_ID, EBAY_CLIENT_SECRET, EBAY_BASE_URL, EBAY_AFFILIATE_CAMPAIGN_ID,
   DRAWDOWN_BILLING_URL, DRAWDOWN_BILLING_KEY, DRAWDOWN_WEBHOOK_SECRET, DRAWDOWN_LOOKUPS_UNIT_ID`;
 
@@ -87,10 +90,16 @@ async function serveCommand(args: readonly string[]): Promise<number> {
       feeds: { type: 'string' },
       'billing-url': { type: 'string' },
       'lookups-unit': { type: 'string' },
+      'warm-up-ms': { type: 'string' },
     },
   });
   const env = readEnvironment();
   const files = paths(values['data-dir'], values.catalogue);
+  const warmUpMs = values['warm-up-ms'] === undefined ? env.PRICE_SEARCH_WARM_UP_MS : Number(values['warm-up-ms']);
+  if (!Number.isInteger(warmUpMs) || warmUpMs < 0 || warmUpMs > 600_000) {
+    console.error(`price-search: invalid --warm-up-ms "${values['warm-up-ms']}" (0 to 600000)`);
+    return 1;
+  }
   const feedsPath = values.feeds ?? process.env.PRICE_SEARCH_FEEDS;
   let feeds: FeedSource[] = [];
   try {
@@ -129,8 +138,10 @@ async function serveCommand(args: readonly string[]): Promise<number> {
     ebay,
     drawdown,
     feeds,
+    warmUpMs,
   });
   console.error(`price-search listening on ${running.url}`);
+  console.error(`  warm-up:   ${describeWarmUp(running.warmUp)}`);
   console.error(
     `  catalogue: ${catalogueUrl !== undefined ? 'PostgreSQL' : useDemo ? 'bundled demo feed (in memory): example listings, not live offers' : files.catalogue}`,
   );
@@ -155,6 +166,14 @@ async function serveCommand(args: readonly string[]): Promise<number> {
   });
   await running.close();
   return 0;
+}
+
+function describeWarmUp(report: WarmUpReport): string {
+  if (!report.ran) return 'off';
+  const failures =
+    report.failed === 0 ? '' : `, ${report.failed} failed (first: ${report.firstError ?? 'unknown error'})`;
+  const budget = report.stoppedByBudget ? ', stopped by its time budget' : '';
+  return `${report.ms} ms (catalogue prepared in ${report.prepareMs} ms, then ${report.lookups} synthetic lookups)${failures}${budget}`;
 }
 
 async function importCommand(args: readonly string[]): Promise<number> {

@@ -21,6 +21,7 @@ import type { FeedSource } from './feeds/feed-source.js';
 import type { HttpDependencies } from './http/http-dependencies.js';
 import { KeyStore } from './keys/key-store.js';
 import { NETWORKS } from './listing/networks.js';
+import { type WarmUpReport, warmUp } from './lookup/warm-up.js';
 import { LocalLookupMeter } from './metering/local-lookup-meter.js';
 import type { LookupMeter } from './metering/lookup-meter.js';
 import { type Plan, REQUESTS_PER_MINUTE } from './metering/plans.js';
@@ -78,6 +79,11 @@ export interface PriceSearchService {
   readonly billing: DrawdownBilling | undefined;
   /** Refreshes the live feeds; `startPriceSearch` runs its schedule. Undefined without feeds. */
   readonly feeds: FeedRefresher | undefined;
+  /**
+   * Prepares the catalogue and runs synthetic lookups on it for at most `budgetMs` (0: nothing), metering
+   * nothing and keeping no answer (ADR 0222); `startPriceSearch` calls it before listening.
+   */
+  warmUp(budgetMs: number): Promise<WarmUpReport>;
   /** Closes the databases (a PostgreSQL catalogue's pool asynchronously). */
   close(): void | Promise<void>;
 }
@@ -155,6 +161,7 @@ export async function composeService(options: ServiceOptions = {}): Promise<Pric
       catalogue,
       billing,
       feeds,
+      warmUp: (budgetMs) => warmUp({ engine, catalogue, networks: catalogueNetworks }, budgetMs),
       close() {
         // Answered lookups still waiting for their batch are written before the state database closes.
         if (localMeter instanceof LocalLookupMeter) localMeter.flush();

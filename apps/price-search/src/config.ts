@@ -5,6 +5,7 @@
 import { join } from 'node:path';
 import { z } from 'zod';
 import type { EbayOptions } from './compose-service.js';
+import { DEFAULT_WARM_UP_MS } from './lookup/warm-up.js';
 
 const Environment = z.object({
   PRICE_SEARCH_PORT: z.coerce.number().int().min(0).max(65_535).default(8090),
@@ -12,6 +13,8 @@ const Environment = z.object({
   // Relative to the working directory; the repository ignores /data/, so a start from the root leaves no trace.
   PRICE_SEARCH_DATA_DIR: z.string().min(1).default(join('data', 'price-search')),
   PRICE_SEARCH_TRUSTED_PROXIES: z.coerce.number().int().min(0).max(10).default(0),
+  // The start-up warm-up's time budget (ADR 0222); 0 disables it.
+  PRICE_SEARCH_WARM_UP_MS: z.coerce.number().int().min(0).max(600_000).default(DEFAULT_WARM_UP_MS),
   PRICE_SEARCH_API_URL: z.url().default('http://127.0.0.1:8090'),
   PRICE_SEARCH_API_KEY: z.string().optional(),
   EBAY_CLIENT_ID: z.string().optional(),

@@ -20,6 +20,7 @@ export { ApiError, ERROR_CODES, type ErrorBody, type ErrorCode, STATUS_BY_CODE }
 export type { Condition, Listing, WireListing } from './listing/listing.js';
 export { NETWORKS, type NetworkId } from './listing/networks.js';
 export type { HealthBody } from './lookup/service-health.js';
+export { DEFAULT_WARM_UP_MS, type WarmUpReport } from './lookup/warm-up.js';
 export { createMcpServer, type McpServerOptions } from './mcp/mcp-server.js';
 export type { ClientIdentity, LookupId, LookupMeter, MeterDecision } from './metering/lookup-meter.js';
 export { KEY_PLANS, type KeyPlan, MONTHLY_LOOKUPS, PLANS, type Plan, REQUESTS_PER_MINUTE } from './metering/plans.js';

@@ -6,6 +6,7 @@ import type { AddressInfo } from 'node:net';
 import { serve } from '@hono/node-server';
 import { createApp } from './app.js';
 import { composeService, type ServiceOptions } from './compose-service.js';
+import { DEFAULT_WARM_UP_MS, type WarmUpReport } from './lookup/warm-up.js';
 
 /** Options of a running service. */
 export interface StartOptions extends ServiceOptions {
@@ -13,12 +14,19 @@ export interface StartOptions extends ServiceOptions {
   readonly port?: number;
   /** Default 127.0.0.1. */
   readonly host?: string;
+  /**
+   * Time budget in milliseconds of the warm-up run before listening (ADR 0222): the catalogue prepared and
+   * synthetic lookups made from its listings, nothing metered, no answer kept. Default 3,000; 0 disables it.
+   */
+  readonly warmUpMs?: number;
 }
 
 /** A running service. */
 export interface RunningPriceSearch {
   /** Base URL, e.g. http://127.0.0.1:8090 */
   readonly url: string;
+  /** What the warm-up before listening did. */
+  readonly warmUp: WarmUpReport;
   close(): Promise<void>;
 }
 
@@ -31,6 +39,8 @@ export async function startPriceSearch(options: StartOptions = {}): Promise<Runn
   const app = createApp(service.deps);
   const host = options.host ?? '127.0.0.1';
   try {
+    // Before listening, so that no client waits behind it (a readiness check sees the port closed until then).
+    const warmed = await service.warmUp(options.warmUpMs ?? DEFAULT_WARM_UP_MS);
     const { server, port } = await new Promise<{ server: ReturnType<typeof serve>; port: number }>(
       (resolve, reject) => {
         const server = serve({ fetch: app.fetch, port: options.port ?? 8090, hostname: host }, (info: AddressInfo) =>
@@ -44,6 +54,7 @@ export async function startPriceSearch(options: StartOptions = {}): Promise<Runn
     let closing: Promise<void> | undefined;
     return {
       url: `http://${urlHost}:${port}`,
+      warmUp: warmed,
       // Idempotent: a second close waits for the first.
       close: () => {
         closing ??= new Promise<void>((resolve, reject) => {
@@ -64,7 +75,7 @@ export async function startPriceSearch(options: StartOptions = {}): Promise<Runn
       },
     };
   } catch (error) {
-    service.close();
+    await service.close();
     throw error;
   }
 }

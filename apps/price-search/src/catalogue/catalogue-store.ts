@@ -11,7 +11,14 @@ import type { NetworkId } from '../listing/networks.js';
 import { asksForAccessory, isAccessory, productKeyOf } from '../listing/product-identity.js';
 import { aliasesOf, foldText, searchTextOf, wordsOf } from '../listing/search-text.js';
 import type { SortIntent } from '../query/parse-query.js';
-import { CANDIDATE_CAP, type Catalogue, type CatalogueHit, type CatalogueQuery, type FeedState } from './catalogue.js';
+import {
+  CANDIDATE_CAP,
+  type Catalogue,
+  type CatalogueHit,
+  type CatalogueQuery,
+  type FeedState,
+  type ListingSample,
+} from './catalogue.js';
 import type { CatalogueItem } from './feed/feed-record.js';
 import { planMatch, type TermIndex } from './term-understanding.js';
 import { Vocabulary } from './vocabulary.js';
@@ -287,6 +294,33 @@ export class CatalogueStore implements Catalogue {
   }
 
   #changes = 0;
+
+  /** Builds the vocabulary now (it is otherwise built by the first lookup with a word the index does not know). */
+  prepare(): void {
+    this.#vocabularyNow();
+  }
+
+  /** Up to `count` in-stock listings, one every n-th row of the catalogue. */
+  sampleListings(count: number): ListingSample[] {
+    if (count <= 0) return [];
+    const last = (this.#db.prepare('SELECT max(rowid) FROM listings').pluck().get() as number | null) ?? 0;
+    const step = Math.max(1, Math.floor(last / count));
+    return this.#db
+      .prepare(
+        `SELECT title, price_pence AS pricePence, condition FROM listings
+         WHERE rowid % ? = 0 AND availability = 'in_stock' ORDER BY rowid LIMIT ?`,
+      )
+      .all(step, count) as ListingSample[];
+  }
+
+  forgetAnswers(): void {
+    this.#probes.clear();
+  }
+
+  /** Probe answers remembered (see `forgetAnswers`). */
+  get answersKept(): number {
+    return this.#probes.size;
+  }
 
   /** Changes whenever this process writes to the catalogue: results cached under an older stamp are stale. */
   cacheStamp(): string {

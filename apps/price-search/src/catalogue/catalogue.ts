@@ -56,6 +56,13 @@ export interface CatalogueHit {
   readonly offers: number;
 }
 
+/** What the start-up warm-up reads of a listing to make a query from it. */
+export interface ListingSample {
+  readonly title: string;
+  readonly pricePence: Pence;
+  readonly condition: Condition;
+}
+
 /** A catalogue engine. Methods may answer synchronously (SQLite) or not (PostgreSQL); callers await them. */
 export interface Catalogue {
   /** The best offer of each matching product, best first, up to `query.limit` products. */
@@ -86,5 +93,17 @@ export interface Catalogue {
   saveFeedState(state: FeedState): void | Promise<void>;
   /** A stamp that changes whenever search results may have changed; results are cached under it. */
   cacheStamp(): string;
+  /**
+   * Builds now what the engine would otherwise build on its first lookups (the vocabulary, the word table,
+   * planner statistics) and opens its connections: the start-up warm-up (ADR 0222) calls it before listening.
+   */
+  prepare(): void | Promise<void>;
+  /**
+   * Up to `count` in-stock listings spread evenly over the whole catalogue, in catalogue order (the same ones
+   * every time while the catalogue is unchanged): the start-up warm-up makes its synthetic queries from them.
+   */
+  sampleListings(count: number): ListingSample[] | Promise<ListingSample[]>;
+  /** Forgets every remembered probe answer (the warm-up's lookups leave nothing behind that answers a client's). */
+  forgetAnswers(): void;
   close(): void | Promise<void>;
 }

@@ -13,7 +13,14 @@ import { asksForAccessory, isAccessory, productKeyOf } from '../listing/product-
 import { aliasesOf, searchTextOf } from '../listing/search-text.js';
 import type { Pence } from '../money/pence.js';
 import type { SortIntent } from '../query/parse-query.js';
-import { CANDIDATE_CAP, type Catalogue, type CatalogueHit, type CatalogueQuery, type FeedState } from './catalogue.js';
+import {
+  CANDIDATE_CAP,
+  type Catalogue,
+  type CatalogueHit,
+  type CatalogueQuery,
+  type FeedState,
+  type ListingSample,
+} from './catalogue.js';
 import type { CatalogueItem } from './feed/feed-record.js';
 import { planMatch, type TermIndex, toTsQuery, type VocabularyRequest } from './term-understanding.js';
 import { oneEditAway, Vocabulary } from './vocabulary.js';
@@ -129,15 +136,18 @@ export class PostgresCatalogue implements Catalogue {
   #wordsDirty = true;
 
   readonly #markClosing: () => void;
+  readonly #maxConnections: number;
 
-  private constructor(pool: pg.Pool, markClosing: () => void) {
+  private constructor(pool: pg.Pool, markClosing: () => void, maxConnections: number) {
     this.#pool = pool;
     this.#markClosing = markClosing;
+    this.#maxConnections = maxConnections;
   }
 
   /** Connects, creates the schema when needed (the pg_trgm extension must be available) and reads the counts. */
   static async open(connectionString: string, options: { maxConnections?: number } = {}): Promise<PostgresCatalogue> {
-    const pool = new pg.Pool({ connectionString, max: options.maxConnections ?? 10 });
+    const maxConnections = options.maxConnections ?? 10;
+    const pool = new pg.Pool({ connectionString, max: maxConnections });
     // An idle connection the server drops (restart, failover) is replaced on next use; without a listener its
     // error would end the process. Connections still closing after `close()` are not worth a word.
     let closing = false;
@@ -149,7 +159,7 @@ export class PostgresCatalogue implements Catalogue {
     };
     try {
       await pool.query(SCHEMA);
-      const catalogue = new PostgresCatalogue(pool, markClosing);
+      const catalogue = new PostgresCatalogue(pool, markClosing, maxConnections);
       await catalogue.#refreshCounts();
       return catalogue;
     } catch (error) {
@@ -294,7 +304,7 @@ export class PostgresCatalogue implements Catalogue {
 
   async search(query: CatalogueQuery): Promise<CatalogueHit[]> {
     if (query.networks.length === 0 || query.limit <= 0) return [];
-    this.#analyzeWhenStale();
+    void this.#analyzeWhenStale();
     const { terms, strict, relaxed } = await planMatch(query.terms, this.#termIndex);
     if (strict === undefined) return [];
     const demoteAccessories = !asksForAccessory(terms) && (await this.#namesAProduct(strict));
@@ -511,6 +521,52 @@ export class PostgresCatalogue implements Catalogue {
   #changes = 0;
 
   /**
+   * Builds the word table when stale, merges the full-text index's pending list and refreshes the planner's
+   * statistics when stale (otherwise done on and after the first lookups), and opens every connection of the
+   * pool, each reading the text search configuration once (a new backend loads the stemmer's dictionary on its
+   * first `to_tsquery`).
+   */
+  async prepare(): Promise<void> {
+    if (this.#wordsDirty) {
+      await this.#rebuildWords();
+      this.#wordsDirty = false;
+    }
+    await this.#analyzeWhenStale();
+    const clients = await Promise.all(Array.from({ length: this.#maxConnections }, () => this.#pool.connect()));
+    try {
+      await Promise.all(clients.map((client) => client.query("SELECT to_tsquery('catalogue', 'catalogue')")));
+    } finally {
+      for (const client of clients) client.release();
+    }
+  }
+
+  /** Up to `count` in-stock listings, one every n-th id. */
+  async sampleListings(count: number): Promise<ListingSample[]> {
+    if (count <= 0) return [];
+    const { rows } = await this.#pool.query<{
+      title: string;
+      pricePence: string;
+      condition: ListingSample['condition'];
+    }>(
+      `SELECT title, price_pence AS "pricePence", condition FROM catalogue_listings
+       WHERE id % greatest(1, (SELECT coalesce(max(id), 0) FROM catalogue_listings) / $1) = 0
+         AND availability = 'in_stock'
+       ORDER BY id LIMIT $1`,
+      [count],
+    );
+    return rows.map((row) => ({ ...row, pricePence: Number(row.pricePence) as Pence }));
+  }
+
+  forgetAnswers(): void {
+    this.#probes.clear();
+  }
+
+  /** Probe answers remembered (see `forgetAnswers`). */
+  get answersKept(): number {
+    return this.#probes.size;
+  }
+
+  /**
    * Changes with this process's writes and every minute: other service instances may write to the same database,
    * so a cached result lives at most a minute.
    */
@@ -526,9 +582,9 @@ export class PostgresCatalogue implements Catalogue {
    * (ADR 0216). Without them (autovacuum off, or not yet run after an import) the "does this match" probes
    * are planned as sequential scans of every listing, tens of milliseconds each for a rare word.
    */
-  #analyzeWhenStale(): void {
+  #analyzeWhenStale(): Promise<void> {
     const now = performance.now();
-    if (!this.#statsStale || now - this.#analyzedAt < STATS_INTERVAL_MS) return;
+    if (!this.#statsStale || now - this.#analyzedAt < STATS_INTERVAL_MS) return Promise.resolve();
     this.#statsStale = false;
     this.#analyzedAt = now;
     // Rows written since the last time sit in the GIN index's pending list (fastupdate, up to 4 MB, about 4,000
@@ -552,6 +608,7 @@ export class PostgresCatalogue implements Catalogue {
       })
       .finally(() => this.#background.delete(analyze));
     this.#background.add(analyze);
+    return analyze;
   }
 
   #changed(): void {

@@ -83,11 +83,14 @@ export class SearchEngine {
    * lookup made since the sources last changed is answered from memory; a lookup touching a live marketplace
    * always asks it.
    */
-  async search(request: SearchRequest): Promise<SearchOutcome> {
+  async search(request: SearchRequest, options: { readonly synthetic?: boolean } = {}): Promise<SearchOutcome> {
     const { parsed, networks, maxResults } = request;
     const selected = this.options.connectors
       .map((connector) => ({ connector, networks: connector.networks.filter((network) => networks.includes(network)) }))
       .filter((entry) => entry.networks.length > 0);
+    // A synthetic lookup (the start-up warm-up, ADR 0222) neither reads nor fills the result cache and leaves
+    // the connectors' health as it was.
+    if (options.synthetic === true) return this.#search(request, selected, false);
     const stamps = selected.map((entry) => entry.connector.cacheStamp?.());
     if (stamps.some((stamp) => stamp === undefined)) return this.#search(request, selected);
     const stamp = stamps.join('|');
@@ -108,9 +111,15 @@ export class SearchEngine {
     return outcome;
   }
 
+  /** Answers held for repeated lookups. */
+  get cachedLookups(): number {
+    return this.#cache.size;
+  }
+
   async #search(
     request: SearchRequest,
     selected: ReadonlyArray<{ connector: Connector; networks: NetworkId[] }>,
+    recordHealth = true,
   ): Promise<SearchOutcome> {
     const { parsed, networks, maxResults } = request;
 
@@ -135,11 +144,11 @@ export class SearchEngine {
               ),
             deadlineMs,
           );
-          this.options.health.record(connector.id, { ok: true });
+          if (recordHealth) this.options.health.record(connector.id, { ok: true });
           return { run: { connectorId: connector.id, networks: served, ok: true, error: undefined }, listings };
         } catch (error) {
           const message = error instanceof Error ? error.message : String(error);
-          this.options.health.record(connector.id, { ok: false, error: message });
+          if (recordHealth) this.options.health.record(connector.id, { ok: false, error: message });
           return { run: { connectorId: connector.id, networks: served, ok: false, error: message }, listings: [] };
         }
       }),

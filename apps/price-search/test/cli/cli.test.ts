@@ -85,3 +85,14 @@ describe('price-search import', () => {
     expect(await runCli(['import', 'feed.tsv', '--network', 'ebay_us', '--data-dir', tempDir()])).toBe(1);
   });
 });
+
+describe('price-search serve', () => {
+  it('refuses a warm-up budget that is not a whole number of milliseconds up to 600000, before starting', async () => {
+    const output = captureOutput();
+    for (const value of ['soon', '1.5', '600001']) {
+      expect(await runCli(['serve', '--port', '0', '--data-dir', tempDir(), '--warm-up-ms', value])).toBe(1);
+    }
+    expect(output.stderr()).toContain('invalid --warm-up-ms "soon" (0 to 600000)');
+    expect(output.stderr()).not.toContain('listening');
+  });
+});

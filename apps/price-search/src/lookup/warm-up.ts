@@ -1,0 +1,159 @@
+/**
+ * @module
+ * The start-up warm-up (ADR 0222). Before the service listens, the catalogue builds what it would otherwise
+ * build on its first lookups (the vocabulary; on PostgreSQL the word table and planner statistics) and opens its
+ * connections, then synthetic lookups made from the catalogue's own listings run through the engine (query
+ * parsing, understanding, the catalogue's SQL, ranking, the response's JSON) until a time budget is spent, so
+ * that the first clients do not pay for cold code, unread catalogue pages and a lazy vocabulary. Nothing is
+ * metered and no answer is kept: the engine's result cache is neither read nor filled, the catalogue's probe
+ * answers are forgotten afterwards, and connector health is left as it was. Live marketplaces are never asked.
+ */
+import type { Catalogue, ListingSample } from '../catalogue/catalogue.js';
+import { toWireListing } from '../listing/listing.js';
+import type { NetworkId } from '../listing/networks.js';
+import { parseQuery } from '../query/parse-query.js';
+import type { SearchEngine } from '../search/search-engine.js';
+
+/** The default time budget of the warm-up, in milliseconds (0 disables it). */
+export const DEFAULT_WARM_UP_MS = 3_000;
+/** At most this many synthetic lookups, whatever the budget. */
+export const WARM_UP_LOOKUPS = 1_000;
+// Lookups in flight at once: on PostgreSQL each of the pool's connections takes part.
+const IN_FLIGHT = 10;
+// Results asked per synthetic lookup (the API's default page).
+const RESULTS = 10;
+
+/** What the warm-up did. */
+export interface WarmUpReport {
+  /** False when the budget was 0. */
+  readonly ran: boolean;
+  /** The whole warm-up, in milliseconds. */
+  readonly ms: number;
+  /** Of which the catalogue's preparation (not bounded by the budget). */
+  readonly prepareMs: number;
+  readonly lookups: number;
+  /** Lookups that threw or whose catalogue failed; the warm-up goes on regardless. */
+  readonly failed: number;
+  /** The first failure's message (preparation or lookup), when anything failed. */
+  readonly firstError: string | undefined;
+  /** True when the time budget ended the lookups before every sample was asked. */
+  readonly stoppedByBudget: boolean;
+}
+
+/** What the warm-up works on. */
+export interface WarmUpTarget {
+  readonly engine: SearchEngine;
+  readonly catalogue: Catalogue;
+  /** The networks the catalogue serves (live connectors' networks are left out). */
+  readonly networks: readonly NetworkId[];
+}
+
+/**
+ * Warms the service up within `budgetMs` (0: does nothing). The catalogue's preparation is not cut short (it is
+ * work the first lookups would otherwise do); the lookups stop when the budget is spent. Never throws.
+ */
+export async function warmUp(
+  target: WarmUpTarget,
+  budgetMs: number,
+  now: () => number = () => performance.now(),
+): Promise<WarmUpReport> {
+  if (budgetMs <= 0) {
+    return { ran: false, ms: 0, prepareMs: 0, lookups: 0, failed: 0, firstError: undefined, stoppedByBudget: false };
+  }
+  const started = now();
+  const deadline = started + budgetMs;
+  let firstError: string | undefined;
+  let failed = 0;
+  const fail = (error: unknown): void => {
+    failed += 1;
+    firstError ??= error instanceof Error ? error.message : String(error);
+  };
+
+  let texts: string[] = [];
+  try {
+    await target.catalogue.prepare();
+    if (target.networks.length > 0) {
+      const samples = await target.catalogue.sampleListings(WARM_UP_LOOKUPS);
+      texts = samples.map(warmUpQueryOf);
+    }
+  } catch (error) {
+    fail(error);
+  }
+  const prepareMs = Math.round(now() - started);
+
+  let next = 0;
+  let lookups = 0;
+  const worker = async (): Promise<void> => {
+    while (next < texts.length && now() < deadline) {
+      const text = texts[next] ?? '';
+      next += 1;
+      const parsed = parseQuery(text);
+      if (parsed.terms.length === 0) continue;
+      lookups += 1;
+      try {
+        const outcome = await target.engine.search(
+          { parsed, networks: target.networks, maxResults: RESULTS },
+          { synthetic: true },
+        );
+        const failedRun = outcome.runs.find((run) => !run.ok);
+        if (failedRun !== undefined) fail(failedRun.error);
+        // The response's own work: every listing converted and serialised as the route does.
+        JSON.stringify(outcome.listings.map(toWireListing));
+      } catch (error) {
+        fail(error);
+      }
+    }
+  };
+  await Promise.all(Array.from({ length: IN_FLIGHT }, worker));
+  target.catalogue.forgetAnswers();
+  return {
+    ran: true,
+    ms: Math.round(now() - started),
+    prepareMs,
+    lookups,
+    failed,
+    firstError,
+    stoppedByBudget: next < texts.length,
+  };
+}
+
+/**
+ * A synthetic query from a listing: the first one to three words of its title; every sixth with a budget just
+ * above its price, every sixth its first three words with two letters swapped in the longest (the vocabulary's
+ * corrections), every sixth with its condition or asking for the cheapest first.
+ */
+export function warmUpQueryOf(sample: ListingSample, index: number): string {
+  const words = sample.title.split(/\s+/).filter((word) => word !== '');
+  const base = words.slice(0, 1 + (index % 3)).join(' ');
+  switch (index % 6) {
+    case 1:
+      return `${base} under £${Math.ceil(sample.pricePence / 100)}`;
+    case 3:
+      return withSwappedLetters(words.slice(0, 3).join(' '));
+    case 5:
+      return sample.condition === 'new' ? `cheapest ${base}` : `${sample.condition} ${base}`;
+    default:
+      return base;
+  }
+}
+
+/**
+ * The text with two different adjacent letters swapped from the middle of its longest word of five letters or
+ * more ("kettle" → "ketlte"); unchanged without such a word.
+ */
+function withSwappedLetters(text: string): string {
+  const words = text.split(' ');
+  let longest = -1;
+  words.forEach((word, position) => {
+    if (/^\p{L}{5,}$/u.test(word) && (longest < 0 || word.length > (words[longest] ?? '').length)) longest = position;
+  });
+  const word = words[longest];
+  if (word === undefined) return text;
+  for (let at = Math.floor(word.length / 2); at < word.length; at += 1) {
+    if (word[at - 1] !== word[at]) {
+      words[longest] = `${word.slice(0, at - 1)}${word[at]}${word[at - 1]}${word.slice(at + 1)}`;
+      break;
+    }
+  }
+  return words.join(' ');
+}
