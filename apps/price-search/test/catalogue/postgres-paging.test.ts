@@ -3,20 +3,10 @@ import pg from 'pg';
 import { describe, expect, it, onTestFinished, vi } from 'vitest';
 import type { CatalogueItem } from '../../src/catalogue/feed/feed-record.js';
 import { PostgresCatalogue } from '../../src/catalogue/postgres-catalogue.js';
-import type { Pence } from '../../src/money/pence.js';
+import { kettleOffer } from '../support/catalogue-engines.js';
 
 // 450 offers of five products ("Smeg Kettle 0" to "4"), cheapest first in turn: offer i is of product i % 5.
-const offer = (index: number): CatalogueItem => ({
-  itemId: `item-${index}`,
-  network: 'argos_uk',
-  title: `Smeg Kettle ${index % 5}`,
-  brand: 'Smeg',
-  category: 'Kettles',
-  url: `https://argos.example.co.uk/product/${index}`,
-  pricePence: (1000 + index) as Pence,
-  condition: 'new',
-  availability: 'in_stock',
-});
+const offer = (index: number): CatalogueItem => kettleOffer(index, index % 5);
 
 describe('PostgresCatalogue ranked query (ADR 0219)', () => {
   it('reads the first two pages of rows in one query, with the same products and offer counts', async () => {

@@ -3,19 +3,9 @@ import pg from 'pg';
 import { describe, expect, it, onTestFinished } from 'vitest';
 import type { CatalogueItem } from '../../src/catalogue/feed/feed-record.js';
 import { PostgresCatalogue } from '../../src/catalogue/postgres-catalogue.js';
-import type { Pence } from '../../src/money/pence.js';
+import { kettleOffer } from '../support/catalogue-engines.js';
 
-const item = (index: number): CatalogueItem => ({
-  itemId: `item-${index}`,
-  network: 'argos_uk',
-  title: `Smeg Kettle ${index}`,
-  brand: 'Smeg',
-  category: 'Kettles',
-  url: `https://argos.example.co.uk/product/${index}`,
-  pricePence: (1000 + index) as Pence,
-  condition: 'new',
-  availability: 'in_stock',
-});
+const item = (index: number): CatalogueItem => kettleOffer(index);
 
 async function lastAnalyze(url: string): Promise<Date | null> {
   const client = new pg.Client({ connectionString: url });

@@ -6,14 +6,13 @@ import pg from 'pg';
 import { describe, expect, it, onTestFinished } from 'vitest';
 import { createApp } from '../../src/app.js';
 import { CatalogueStore } from '../../src/catalogue/catalogue-store.js';
-import type { CatalogueItem } from '../../src/catalogue/feed/feed-record.js';
 import type { PostgresCatalogue } from '../../src/catalogue/postgres-catalogue.js';
 import { composeService, type ServiceOptions } from '../../src/compose-service.js';
 import { NETWORKS } from '../../src/listing/networks.js';
 import { warmUp, warmUpQueryOf } from '../../src/lookup/warm-up.js';
 import type { Pence } from '../../src/money/pence.js';
 import { startPriceSearch } from '../../src/start-price-search.js';
-import { catalogueLocation, ENGINES, type Engine } from '../support/catalogue-engines.js';
+import { catalogueLocation, ENGINES, type Engine, kettleOffer } from '../support/catalogue-engines.js';
 
 async function composedOn(engine: Engine, options: ServiceOptions) {
   const { location, drop } = await catalogueLocation(engine);
@@ -114,17 +113,7 @@ describe('the start-up warm-up', () => {
     onTestFinished(() => rmSync(dir, { recursive: true, force: true }));
     const path = join(dir, 'catalogue.db');
     const store = CatalogueStore.open(path);
-    const items: CatalogueItem[] = Array.from({ length: 30 }, (_, index) => ({
-      itemId: `item-${index}`,
-      network: 'argos_uk',
-      title: `Smeg Kettle ${index}`,
-      brand: 'Smeg',
-      category: 'Kettles',
-      url: `https://argos.example.co.uk/product/${index}`,
-      pricePence: (1000 + index) as Pence,
-      condition: 'new',
-      availability: 'in_stock',
-    }));
+    const items = Array.from({ length: 30 }, (_, index) => kettleOffer(index));
     store.upsert(items);
     store.close();
     const service = await composeService({ cataloguePath: path, statePath: ':memory:', demoFeed: false });

@@ -2,7 +2,9 @@ import { createPostgresTestDatabase, ENGINES, type Engine } from '@drawdown/test
 import { onTestFinished } from 'vitest';
 import type { Catalogue } from '../../src/catalogue/catalogue.js';
 import { CatalogueStore } from '../../src/catalogue/catalogue-store.js';
+import type { CatalogueItem } from '../../src/catalogue/feed/feed-record.js';
 import { PostgresCatalogue } from '../../src/catalogue/postgres-catalogue.js';
+import type { Pence } from '../../src/money/pence.js';
 
 export { ENGINES, type Engine };
 
@@ -30,4 +32,22 @@ export async function openTestCatalogue(engine: Engine): Promise<Catalogue> {
     await database.drop();
   });
   return catalogue;
+}
+
+/**
+ * Offer `index` of a catalogue of Smeg kettles on argos_uk: `Smeg Kettle <product>` (the product defaults to the
+ * offer's own index), priced 1,000 + index pence, new and in stock.
+ */
+export function kettleOffer(index: number, product: number = index): CatalogueItem {
+  return {
+    itemId: `item-${index}`,
+    network: 'argos_uk',
+    title: `Smeg Kettle ${product}`,
+    brand: 'Smeg',
+    category: 'Kettles',
+    url: `https://argos.example.co.uk/product/${index}`,
+    pricePence: (1000 + index) as Pence,
+    condition: 'new',
+    availability: 'in_stock',
+  };
 }
