@@ -512,6 +512,22 @@ describe.each(ENGINES)('%s: on_payment_failure in live with Stripe', (engine) =>
       expect(seen.intents).toHaveLength(1);
       [charged] = seen.intents;
       expect(charged?.status).toBe('succeeded');
+      // The charge is asked once plus the client's one network retry (`stripeNetworkRetries: 1`), each
+      // answer lost. The retry sleeps in the Stripe client for up to a second first: wait until it has
+      // reached Stripe too, while the fault holds, or it could land after the key is forgotten below
+      // and make a second intent that no real retry could (Stripe keeps keys for a day).
+      await eventually(
+        async () =>
+          stripe.requests.filter(
+            (request) =>
+              request.method === 'POST' &&
+              CREATE_INTENT.test(request.path) &&
+              (request.params.metadata as Record<string, string> | undefined)?.drawdown_transaction_id ===
+                String(renewal?.id),
+          ).length,
+        (sent) => sent >= 2,
+        'the renewal charge and its retry at Stripe',
+      );
       // The symptom of issue 14: every later attempt is refused while this one is in flight.
       expect(await outcomeOf(harness.services.useCases.chargeSavedMethod(await caller(), String(renewal?.id)))).toBe(
         'transaction_payment_in_progress',
