@@ -95,7 +95,7 @@ async function serveCommand(args: readonly string[]): Promise<number> {
   });
   const env = readEnvironment();
   const files = paths(values['data-dir'], values.catalogue);
-  const warmUpMs = values['warm-up-ms'] === undefined ? env.PRICE_SEARCH_WARM_UP_MS : Number(values['warm-up-ms']);
+  const warmUpMs = values['warm-up-ms'] === undefined ? env.PRICE_SEARCH_WARM_UP_MS : wholeNumber(values['warm-up-ms']);
   if (!Number.isInteger(warmUpMs) || warmUpMs < 0 || warmUpMs > 600_000) {
     console.error(`price-search: invalid --warm-up-ms "${values['warm-up-ms']}" (0 to 600000)`);
     return 1;
@@ -111,7 +111,7 @@ async function serveCommand(args: readonly string[]): Promise<number> {
   const catalogueUrl = values['catalogue-url'] ?? process.env.PRICE_SEARCH_CATALOGUE_URL;
   // A PostgreSQL catalogue gets the demo feed only when asked (--demo): it may be shared.
   const useDemo = values.demo || (catalogueUrl === undefined && feeds.length === 0 && !existsSync(files.catalogue));
-  const port = values.port === undefined ? env.PRICE_SEARCH_PORT : Number(values.port);
+  const port = values.port === undefined ? env.PRICE_SEARCH_PORT : wholeNumber(values.port);
   if (!Number.isInteger(port) || port < 0 || port > 65_535) {
     console.error(`price-search: invalid port "${values.port}"`);
     return 1;
@@ -166,6 +166,14 @@ async function serveCommand(args: readonly string[]): Promise<number> {
   });
   await running.close();
   return 0;
+}
+
+/**
+ * A flag's value as a whole number written in decimal digits, or NaN: `Number` alone would read "" as 0 and
+ * "0x10" or "1e3" as numbers nobody typed.
+ */
+function wholeNumber(text: string): number {
+  return /^\d{1,15}$/.test(text) ? Number(text) : Number.NaN;
 }
 
 function describeWarmUp(report: WarmUpReport): string {

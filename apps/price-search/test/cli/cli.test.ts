@@ -89,7 +89,7 @@ describe('price-search import', () => {
 describe('price-search serve', () => {
   it('refuses a warm-up budget that is not a whole number of milliseconds up to 600000, before starting', async () => {
     const output = captureOutput();
-    for (const value of ['soon', '1.5', '600001']) {
+    for (const value of ['soon', '1.5', '600001', '', '0x10', '1e3', ' 5']) {
       expect(await runCli(['serve', '--port', '0', '--data-dir', tempDir(), '--warm-up-ms', value])).toBe(1);
     }
     expect(output.stderr()).toContain('invalid --warm-up-ms "soon" (0 to 600000)');
