@@ -87,6 +87,8 @@ const search = await startPriceSearch({
   // eBay credentials in the environment (EBAY_CLIENT_ID, EBAY_CLIENT_SECRET) turn the live connector on.
   ebay: ebayOptionsFrom(searchEnvironment),
   trustedProxies: searchEnvironment.PRICE_SEARCH_TRUSTED_PROXIES ?? 0,
+  // The start-up warm-up's budget (ADR 0222), as `price-search serve` reads it.
+  warmUpMs: searchEnvironment.PRICE_SEARCH_WARM_UP_MS,
   cataloguePath: join(config.dataDir, 'price-search-catalogue.sqlite'),
   statePath: join(config.dataDir, 'price-search-state.sqlite'),
 });
