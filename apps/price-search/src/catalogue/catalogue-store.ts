@@ -3,6 +3,7 @@
  * The offline catalogue in SQLite: a `listings` table and an FTS5 index over the normalised title, brand,
  * category and the title's run-together spellings, with the Porter stemmer, ranked by `bm25()`; offers are
  * grouped by product and accessories ranked after products. A file path persists it; `:memory:` keeps it in the process.
+ * Lookups check filters, order and group on listing facts held in memory while they are current (ADR 0225).
  */
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
@@ -20,6 +21,7 @@ import {
   type ListingSample,
 } from './catalogue.js';
 import type { CatalogueItem } from './feed/feed-record.js';
+import { type FactsRow, type GroupedHit, ListingFacts } from './listing-facts.js';
 import { planMatch, type TermIndex } from './term-understanding.js';
 import { Vocabulary } from './vocabulary.js';
 
@@ -124,6 +126,24 @@ const COUNTS_TTL_MS = 60_000;
 const CATALOGUE_MMAP_BYTES = 1024 * 1024 * 1024;
 // Probe answers kept (an expression and a boolean each); the oldest is dropped first.
 const PROBES_KEPT = 20_000;
+// After the catalogue changes, the listing facts are rebuilt by the next lookup, but no sooner after the last
+// rebuild than this many times its duration: while an import writes batch after batch, rebuilding takes at most
+// a tenth of the time, and lookups in between read the filters from the listings (ADR 0225).
+const FACTS_REBUILD_SPACING = 9;
+// Above this many matches, a cheapest-first lookup on the facts walks every listing in price order instead of
+// sorting the matches.
+const PRICE_WALK_ABOVE = 2_000;
+
+/** Options of a catalogue (tests and benches). */
+export interface CatalogueStoreOptions {
+  /**
+   * Whether lookups use the in-memory listing facts (ADR 0225; default true). Off, every lookup filters, ranks
+   * and groups in SQL: the same answers, as the equivalence test checks.
+   */
+  readonly listingFacts?: boolean;
+  /** FACTS_REBUILD_SPACING, for tests: 0 rebuilds stale facts at every lookup, Infinity never after the first. */
+  readonly factsRebuildSpacing?: number;
+}
 
 /** The catalogue database. */
 export class CatalogueStore implements Catalogue {
@@ -134,9 +154,25 @@ export class CatalogueStore implements Catalogue {
   readonly #statements = new Map<string, Database.Statement>();
   #counts: { at: number; counts: Partial<Record<NetworkId, number>> } | undefined;
   #vocabulary: Vocabulary | undefined;
+  readonly #useFacts: boolean;
+  readonly #factsRebuildSpacing: number;
+  readonly #dataVersion: Database.Statement;
+  // The last `PRAGMA data_version` seen: it changes when another connection (another process: `price-search
+  // import` beside a running server) commits to the catalogue.
+  #seenVersion: number;
+  // The listing facts, with the data version and write count they were read at, and when they may be rebuilt.
+  #facts: { facts: ListingFacts; version: number; changes: number } | undefined;
+  #factsRebuildAfter = Number.NEGATIVE_INFINITY;
+  // The test of the lookup in progress, called by SQL through `listing_passes(rowid)`.
+  #passes: ((rowid: number) => boolean) | undefined;
 
-  private constructor(db: Database.Database) {
+  private constructor(db: Database.Database, options: CatalogueStoreOptions) {
     this.#db = db;
+    this.#useFacts = options.listingFacts ?? true;
+    this.#factsRebuildSpacing = options.factsRebuildSpacing ?? FACTS_REBUILD_SPACING;
+    this.#dataVersion = db.prepare('PRAGMA data_version').pluck();
+    this.#seenVersion = this.#dataVersion.get() as number;
+    db.function('listing_passes', { directOnly: true }, (rowid) => (this.#passes?.(rowid as number) === true ? 1 : 0));
     this.#upsert = db.prepare(`
       INSERT INTO listings (network, item_id, title, brand, category, url, price_pence, condition, availability,
         search_title, aliases, product_key, accessory, gtin, mpn, image_url, shipping_pence, feed_id, seen_run,
@@ -161,7 +197,7 @@ export class CatalogueStore implements Catalogue {
   }
 
   /** Opens (and creates when needed) the catalogue at `path`, or in memory for `:memory:`. */
-  static open(path: string): CatalogueStore {
+  static open(path: string, options: CatalogueStoreOptions = {}): CatalogueStore {
     if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true });
     const db = new Database(path);
     if (path !== ':memory:') {
@@ -173,14 +209,14 @@ export class CatalogueStore implements Catalogue {
       db.pragma(`mmap_size = ${CATALOGUE_MMAP_BYTES}`);
     }
     prepareSchema(db);
-    return new CatalogueStore(db);
+    return new CatalogueStore(db, options);
   }
 
   /** Opens an in-memory copy of a serialized catalogue (see `serialize`). */
-  static fromImage(image: Buffer): CatalogueStore {
+  static fromImage(image: Buffer, options: CatalogueStoreOptions = {}): CatalogueStore {
     const db = new Database(image);
     prepareSchema(db);
-    return new CatalogueStore(db);
+    return new CatalogueStore(db, options);
   }
 
   /** The whole database as bytes, for `fromImage`. */
@@ -279,8 +315,49 @@ export class CatalogueStore implements Catalogue {
     this.#changes += 1;
   }
 
-  // Answers of the "does anything match" probes, kept across lookups until this process writes to the catalogue
-  // (the rule of the engine's result cache, `cacheStamp`): the same words recur across different queries, and
+  /**
+   * Notices a commit by another connection (`PRAGMA data_version`, a few microseconds): what this process
+   * derived from the catalogue is stale then, as after its own writes.
+   */
+  #observeOtherWriters(): void {
+    const version = this.#dataVersion.get() as number;
+    if (version === this.#seenVersion) return;
+    this.#seenVersion = version;
+    this.#counts = undefined;
+    this.#vocabulary = undefined;
+    this.#probes.clear();
+  }
+
+  /**
+   * The listing facts if they are those of the catalogue as it is now, rebuilding them when they are missing or
+   * stale and the last rebuild is far enough behind (FACTS_REBUILD_SPACING); undefined otherwise.
+   */
+  #currentFacts(): ListingFacts | undefined {
+    if (!this.#useFacts) return undefined;
+    const held = this.#facts;
+    if (held !== undefined && held.version === this.#seenVersion && held.changes === this.#changes) return held.facts;
+    const now = performance.now();
+    if (now < this.#factsRebuildAfter) return undefined;
+    this.#buildFacts();
+    // (A build takes some time; the floor keeps Infinity × 0 from reading as "rebuild any time".)
+    this.#factsRebuildAfter = now + this.#factsRebuildSpacing * Math.max(performance.now() - now, Number.MIN_VALUE);
+    return this.#facts?.facts;
+  }
+
+  #buildFacts(): void {
+    const maxRowid = (this.#db.prepare('SELECT max(rowid) FROM listings').pluck().get() as number | null) ?? 0;
+    const rows = this.#db
+      .prepare(
+        `SELECT rowid, price_pence, network, condition, availability = 'in_stock', accessory, product_key
+         FROM listings`,
+      )
+      .raw()
+      .iterate() as IterableIterator<FactsRow>;
+    this.#facts = { facts: ListingFacts.fromRows(maxRowid, rows), version: this.#seenVersion, changes: this.#changes };
+  }
+
+  // Answers of the "does anything match" probes, kept across lookups until this process or another writes to the
+  // catalogue (the rule of the engine's result cache, `cacheStamp`): the same words recur across different queries, and
   // each probe is an FTS query (ADR 0217).
   readonly #probes = new Map<string, boolean>();
 
@@ -297,7 +374,9 @@ export class CatalogueStore implements Catalogue {
 
   /** Builds the vocabulary now (it is otherwise built by the first lookup with a word the index does not know). */
   prepare(): void {
+    this.#observeOtherWriters();
     this.#vocabularyNow();
+    if (this.#useFacts) this.#buildFacts();
   }
 
   /** Up to `count` in-stock listings, one every n-th row of the catalogue. */
@@ -322,9 +401,13 @@ export class CatalogueStore implements Catalogue {
     return this.#probes.size;
   }
 
-  /** Changes whenever this process writes to the catalogue: results cached under an older stamp are stale. */
+  /**
+   * Changes whenever this process or another one writes to the catalogue: results cached under an older stamp
+   * are stale.
+   */
   cacheStamp(): string {
-    return String(this.#changes);
+    this.#observeOtherWriters();
+    return `${this.#changes}:${this.#seenVersion}`;
   }
 
   /**
@@ -358,6 +441,7 @@ export class CatalogueStore implements Catalogue {
    */
   async search(query: CatalogueQuery): Promise<CatalogueHit[]> {
     if (query.networks.length === 0 || query.limit <= 0) return [];
+    this.#observeOtherWriters();
     const { terms, strict, relaxed } = await planMatch(query.terms, this.#termIndex);
     if (strict === undefined) return [];
     const demoteAccessories = !asksForAccessory(terms) && this.#namesAProduct(strict);
@@ -412,6 +496,107 @@ export class CatalogueStore implements Catalogue {
   }
 
   #run(match: string, query: CatalogueQuery, sort: SortIntent, demoteAccessories: boolean): CatalogueHit[] {
+    const facts = this.#currentFacts();
+    const hits = facts === undefined ? undefined : this.#runOnFacts(facts, match, query, sort, demoteAccessories);
+    if (hits === undefined) return this.#runInSql(match, query, sort, demoteAccessories);
+    this.#lookupsOnFacts += 1;
+    return hits;
+  }
+
+  #lookupsOnFacts = 0;
+
+  /** Catalogue queries answered on the listing facts since the catalogue was opened (for tests and benches). */
+  get lookupsOnFacts(): number {
+    return this.#lookupsOnFacts;
+  }
+
+  /**
+   * One lookup on the listing facts (ADR 0225), with the same answer as `#runInSql`: FTS finds the matches and
+   * `listing_passes(rowid)` checks each one's filters in memory, so no listing row is read until the page is
+   * known; BM25 scores the first CANDIDATE_CAP that pass (every one when that window holds too few products),
+   * and the candidates are ordered and grouped here. Only the listings shown are read, and checked against the
+   * facts: undefined when they disagree (another process wrote since the facts were read), and the lookup is
+   * made in SQL.
+   */
+  #runOnFacts(
+    facts: ListingFacts,
+    match: string,
+    query: CatalogueQuery,
+    sort: SortIntent,
+    demoteAccessories: boolean,
+  ): CatalogueHit[] | undefined {
+    const passes = facts.passes(query);
+    this.#passes = passes;
+    try {
+      if (sort === 'price_asc') {
+        const matches = this.#statement(
+          'SELECT rowid FROM listings_fts WHERE listings_fts MATCH ? AND listing_passes(rowid)',
+        )
+          .pluck()
+          .all(match) as number[];
+        const ordered = matches.length > PRICE_WALK_ABOVE ? facts.walkByPrice(matches) : facts.orderByPrice(matches);
+        return this.#shown(facts, facts.group(ordered, query.limit, false, OFFER_LOOKAHEAD));
+      }
+      const read = { rows: 0, products: [] as readonly number[] };
+      const window = this.#ranked(match, true);
+      const hits = facts.group(
+        facts.orderByRelevance(window, demoteAccessories),
+        query.limit,
+        true,
+        OFFER_LOOKAHEAD,
+        read,
+      );
+      if (hits.length < query.limit && window.length >= CANDIDATE_CAP) {
+        // As in SQL: every match is ranked only when a listing that passes belongs to a product the window lacks.
+        const shown = new Set(read.products);
+        this.#passes = (rowid) => passes(rowid) && !shown.has(facts.productOf(rowid));
+        const more =
+          this.#statement(
+            'SELECT 1 FROM listings_fts WHERE listings_fts MATCH ? AND listing_passes(rowid) LIMIT 1',
+          ).get(match) !== undefined;
+        this.#passes = passes;
+        if (more) {
+          const all = facts.orderByRelevance(this.#ranked(match, false), demoteAccessories);
+          return this.#shown(facts, facts.group(all, query.limit, true, OFFER_LOOKAHEAD));
+        }
+      }
+      return this.#shown(facts, hits);
+    } finally {
+      this.#passes = undefined;
+    }
+  }
+
+  /** Rowid and BM25 score of the matches that pass `listing_passes`: the first CANDIDATE_CAP, or all. */
+  #ranked(match: string, window: boolean): Array<[number, number]> {
+    return this.#statement(
+      `SELECT rowid, ${BM25} FROM listings_fts WHERE listings_fts MATCH ? AND listing_passes(rowid)${
+        window ? ` LIMIT ${CANDIDATE_CAP}` : ''
+      }`,
+    )
+      .raw()
+      .all(match) as Array<[number, number]>;
+  }
+
+  /** The listings of a page, read by rowid; undefined when one is gone or differs from its facts. */
+  #shown(facts: ListingFacts, grouped: readonly GroupedHit[]): CatalogueHit[] | undefined {
+    const read = this.#statement(
+      `SELECT title, price_pence AS pricePence, condition, network, url, image_url AS imageUrl,
+        shipping_pence AS shippingPence, availability FROM listings WHERE rowid = ?`,
+    );
+    const hits: CatalogueHit[] = [];
+    for (const { rowid, offers } of grouped) {
+      const row = read.get(rowid) as Omit<CatalogueHit, 'offers'> | undefined;
+      if (row === undefined || !facts.agreesWith(rowid, row)) {
+        this.#facts = undefined;
+        return undefined;
+      }
+      hits.push({ ...row, offers });
+    }
+    return hits;
+  }
+
+  /** One lookup in SQL: the filters read from the listings, ranked and ordered by SQLite. */
+  #runInSql(match: string, query: CatalogueQuery, sort: SortIntent, demoteAccessories: boolean): CatalogueHit[] {
     if (sort === 'price_asc') {
       return this.#select(match, query, sort, this.#beyondCap(match) ? 'price_index' : 'join', demoteAccessories);
     }
