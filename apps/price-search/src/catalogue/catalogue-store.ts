@@ -126,10 +126,10 @@ const COUNTS_TTL_MS = 60_000;
 const CATALOGUE_MMAP_BYTES = 1024 * 1024 * 1024;
 // Probe answers kept (an expression and a boolean each); the oldest is dropped first.
 const PROBES_KEPT = 20_000;
-// After the catalogue changes, the listing facts are rebuilt by the next lookup, but no sooner after the last
-// rebuild than this many times its duration: while an import writes batch after batch, rebuilding takes at most
+// After the catalogue changes, the listing facts (and, after another process's writes, the vocabulary) are rebuilt
+// by the next lookup, but no sooner after the last rebuild than this many times its duration: while an import writes batch after batch, rebuilding takes at most
 // a tenth of the time, and lookups in between read the filters from the listings (ADR 0225).
-const FACTS_REBUILD_SPACING = 9;
+const REBUILD_SPACING = 9;
 // Above this many matches, a cheapest-first lookup on the facts walks every listing in price order instead of
 // sorting the matches.
 const PRICE_WALK_ABOVE = 2_000;
@@ -141,8 +141,11 @@ export interface CatalogueStoreOptions {
    * and groups in SQL: the same answers, as the equivalence test checks.
    */
   readonly listingFacts?: boolean;
-  /** FACTS_REBUILD_SPACING, for tests: 0 rebuilds stale facts at every lookup, Infinity never after the first. */
-  readonly factsRebuildSpacing?: number;
+  /**
+   * REBUILD_SPACING, for tests: 0 rebuilds stale facts and a vocabulary another process made stale at once,
+   * Infinity never after their first build.
+   */
+  readonly rebuildSpacing?: number;
 }
 
 /** The catalogue database. */
@@ -155,7 +158,7 @@ export class CatalogueStore implements Catalogue {
   #counts: { at: number; counts: Partial<Record<NetworkId, number>> } | undefined;
   #vocabulary: Vocabulary | undefined;
   readonly #useFacts: boolean;
-  readonly #factsRebuildSpacing: number;
+  readonly #rebuildSpacing: number;
   readonly #dataVersion: Database.Statement;
   // The last `PRAGMA data_version` seen: it changes when another connection (another process: `price-search
   // import` beside a running server) commits to the catalogue.
@@ -169,7 +172,7 @@ export class CatalogueStore implements Catalogue {
   private constructor(db: Database.Database, options: CatalogueStoreOptions) {
     this.#db = db;
     this.#useFacts = options.listingFacts ?? true;
-    this.#factsRebuildSpacing = options.factsRebuildSpacing ?? FACTS_REBUILD_SPACING;
+    this.#rebuildSpacing = options.rebuildSpacing ?? REBUILD_SPACING;
     this.#dataVersion = db.prepare('PRAGMA data_version').pluck();
     this.#seenVersion = this.#dataVersion.get() as number;
     db.function('listing_passes', { directOnly: true }, (rowid) => (this.#passes?.(rowid as number) === true ? 1 : 0));
@@ -324,27 +327,25 @@ export class CatalogueStore implements Catalogue {
     if (version === this.#seenVersion) return;
     this.#seenVersion = version;
     this.#counts = undefined;
-    this.#vocabulary = undefined;
+    this.#vocabularyStale = true;
     this.#probes.clear();
   }
 
   /**
    * The listing facts if they are those of the catalogue as it is now, rebuilding them when they are missing or
-   * stale and the last rebuild is far enough behind (FACTS_REBUILD_SPACING); undefined otherwise.
+   * stale and the last rebuild is far enough behind (REBUILD_SPACING); undefined otherwise.
    */
   #currentFacts(): ListingFacts | undefined {
     if (!this.#useFacts) return undefined;
     const held = this.#facts;
     if (held !== undefined && held.version === this.#seenVersion && held.changes === this.#changes) return held.facts;
-    const now = performance.now();
-    if (now < this.#factsRebuildAfter) return undefined;
+    if (performance.now() < this.#factsRebuildAfter) return undefined;
     this.#buildFacts();
-    // (A build takes some time; the floor keeps Infinity × 0 from reading as "rebuild any time".)
-    this.#factsRebuildAfter = now + this.#factsRebuildSpacing * Math.max(performance.now() - now, Number.MIN_VALUE);
     return this.#facts?.facts;
   }
 
   #buildFacts(): void {
+    const started = performance.now();
     const maxRowid = (this.#db.prepare('SELECT max(rowid) FROM listings').pluck().get() as number | null) ?? 0;
     const rows = this.#db
       .prepare(
@@ -354,6 +355,13 @@ export class CatalogueStore implements Catalogue {
       .raw()
       .iterate() as IterableIterator<FactsRow>;
     this.#facts = { facts: ListingFacts.fromRows(maxRowid, rows), version: this.#seenVersion, changes: this.#changes };
+    this.#factsRebuildAfter = this.#rebuildAfter(started);
+  }
+
+  /** When a build that started at `started` and ends now may be made again (REBUILD_SPACING). */
+  #rebuildAfter(started: number): number {
+    // The floor keeps Infinity × 0 (a build faster than the clock) from reading as "rebuild any time".
+    return started + this.#rebuildSpacing * Math.max(performance.now() - started, Number.MIN_VALUE);
   }
 
   // Answers of the "does anything match" probes, kept across lookups until this process or another writes to the
@@ -480,8 +488,17 @@ export class CatalogueStore implements Catalogue {
     );
   }
 
+  // Another process wrote since the vocabulary was built: it is rebuilt by the next lookup that needs it, but, as
+  // the facts, no sooner after the last build than REBUILD_SPACING times its duration (an import beside a
+  // running server commits batch after batch; a vocabulary a few batches old only corrects fewer words).
+  #vocabularyStale = false;
+  #vocabularyRebuildAfter = Number.NEGATIVE_INFINITY;
+
   #vocabularyNow(): Vocabulary {
+    if (this.#vocabularyStale && performance.now() >= this.#vocabularyRebuildAfter) this.#vocabulary = undefined;
     if (this.#vocabulary === undefined) {
+      const started = performance.now();
+      this.#vocabularyStale = false;
       const rows = this.#db
         .prepare('SELECT search_title, brand, category, aliases FROM listings')
         .raw()
@@ -491,6 +508,7 @@ export class CatalogueStore implements Catalogue {
           for (const row of rows) yield wordsOf(foldText(row.join(' ')));
         })(),
       );
+      this.#vocabularyRebuildAfter = this.#rebuildAfter(started);
     }
     return this.#vocabulary;
   }

@@ -177,10 +177,11 @@ describe('lookups on the listing facts (ADR 0225)', () => {
     { rebuild: 'not rebuilt yet (an import is writing)', spacing: Number.POSITIVE_INFINITY, onFacts: 0 },
   ])('see what another process writes, the facts $rebuild', async ({ spacing, onFacts }) => {
     const path = join(dir, `other-writer-${spacing}.db`);
-    const reader = CatalogueStore.open(path, { factsRebuildSpacing: spacing });
+    const reader = CatalogueStore.open(path, { rebuildSpacing: spacing });
     const other = CatalogueStore.open(path);
     try {
       other.upsert([kettle(1, 4_000), kettle(2, 6_000)]);
+      reader.prepare();
       const titles = async () => (await reader.search(underFifty)).map((hit) => hit.title);
       expect(await titles()).toEqual(['Smeg Kettle 1']);
       expect(reader.lookupsOnFacts).toBe(1);
@@ -191,6 +192,12 @@ describe('lookups on the listing facts (ADR 0225)', () => {
       expect(reader.cacheStamp()).not.toBe(stamp);
       expect(await titles()).toEqual(['Smeg Kettle 4', 'Smeg Kettle 2']);
       expect(reader.lookupsOnFacts).toBe(1 + onFacts);
+
+      // A word only the other process's listings have: corrected once the vocabulary is rebuilt (while it is
+      // not, the lookup finds nothing, as before the write).
+      other.upsert([{ ...kettle(5, 3_500), itemId: 'toaster-5', title: 'Dualit Toaster', category: 'Toasters' }]);
+      const toasters = await reader.search({ ...underFifty, terms: ['toastre'] });
+      expect(toasters.map((hit) => hit.title)).toEqual(onFacts === 1 ? ['Dualit Toaster'] : []);
     } finally {
       reader.close();
       other.close();
