@@ -94,8 +94,8 @@ export interface Catalogue {
   /** A stamp that changes whenever search results may have changed; results are cached under it. */
   cacheStamp(): string;
   /**
-   * Builds now what the engine would otherwise build on its first lookups (the vocabulary, the word table,
-   * planner statistics) and opens its connections: the start-up warm-up (ADR 0222) calls it before listening.
+   * Builds now what the engine would otherwise build on its first lookups (the vocabulary, SQLite's listing
+   * facts and merged full-text index, PostgreSQL's word table and planner statistics) and opens its connections: the start-up warm-up (ADR 0222) calls it before listening.
    */
   prepare(): void | Promise<void>;
   /**

@@ -1,6 +1,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import Database from 'better-sqlite3';
 import { afterAll, describe, expect, it } from 'vitest';
 import { CatalogueStore } from '../../src/catalogue/catalogue-store.js';
 import type { CatalogueItem } from '../../src/catalogue/feed/feed-record.js';
@@ -201,6 +202,45 @@ describe('lookups on the listing facts (ADR 0225)', () => {
     } finally {
       reader.close();
       other.close();
+    }
+  });
+
+  it('are prepared after the full-text index is merged into one segment (ADR 0226)', () => {
+    const path = join(dir, 'segments.db');
+    const store = CatalogueStore.open(path);
+    try {
+      // Each transaction's rows become a segment of the index until FTS5 merges them.
+      for (let batch = 0; batch < 6; batch += 1) {
+        store.upsert(Array.from({ length: 20 }, (_, index) => kettle(batch * 20 + index, 2_000 + index)));
+      }
+      const segments = new Database(path, { readonly: true });
+      const count = () => segments.prepare('SELECT count(DISTINCT segid) FROM listings_fts_idx').pluck().get();
+      try {
+        expect(count()).toBeGreaterThan(1);
+        store.prepare();
+        expect(count()).toBe(1);
+      } finally {
+        segments.close();
+      }
+    } finally {
+      store.close();
+    }
+  });
+
+  it('are prepared while another process holds the write lock, the index left unmerged', async () => {
+    const path = join(dir, 'locked.db');
+    const store = CatalogueStore.open(path);
+    const other = new Database(path);
+    try {
+      store.upsert([kettle(1, 4_000)]);
+      other.exec('BEGIN IMMEDIATE');
+      store.prepare();
+      expect((await store.search(underFifty)).map((hit) => hit.title)).toEqual(['Smeg Kettle 1']);
+      expect(store.lookupsOnFacts).toBe(1);
+    } finally {
+      other.exec('ROLLBACK');
+      other.close();
+      store.close();
     }
   });
 
