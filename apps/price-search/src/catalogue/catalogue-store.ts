@@ -130,6 +130,8 @@ const PROBES_KEPT = 20_000;
 // by the next lookup, but no sooner after the last rebuild than this many times its duration: while an import writes batch after batch, rebuilding takes at most
 // a tenth of the time, and lookups in between read the filters from the listings (ADR 0225).
 const REBUILD_SPACING = 9;
+// A cached answer is served for at most this long after another process's write (see `cacheStamp`).
+const OTHER_WRITERS_CHECK_MS = 100;
 // Above this many matches, a cheapest-first lookup on the facts walks every listing in price order instead of
 // sorting the matches.
 const PRICE_WALK_ABOVE = 2_000;
@@ -322,7 +324,8 @@ export class CatalogueStore implements Catalogue {
    * Notices a commit by another connection (`PRAGMA data_version`, a few microseconds): what this process
    * derived from the catalogue is stale then, as after its own writes.
    */
-  #observeOtherWriters(): void {
+  #observeOtherWriters(now = performance.now()): void {
+    this.#otherWritersCheckedAt = now;
     const version = this.#dataVersion.get() as number;
     if (version === this.#seenVersion) return;
     this.#seenVersion = version;
@@ -437,9 +440,15 @@ export class CatalogueStore implements Catalogue {
    * are stale.
    */
   cacheStamp(): string {
-    this.#observeOtherWriters();
+    // Asked by every lookup, cached or not: reading the data version (a few microseconds, three times a cached
+    // answer's own cost) is done at most every OTHER_WRITERS_CHECK_MS here. A lookup that is computed always
+    // reads it (`search`).
+    const now = performance.now();
+    if (now - this.#otherWritersCheckedAt >= OTHER_WRITERS_CHECK_MS) this.#observeOtherWriters(now);
     return `${this.#changes}:${this.#seenVersion}`;
   }
+
+  #otherWritersCheckedAt = Number.NEGATIVE_INFINITY;
 
   /**
    * Listing counts per network, in stock or not. Counting scans the table (tens of milliseconds at 100,000
