@@ -147,7 +147,7 @@ export class PostgresCatalogue implements Catalogue {
   /** Connects, creates the schema when needed (the pg_trgm extension must be available) and reads the counts. */
   static async open(connectionString: string, options: { maxConnections?: number } = {}): Promise<PostgresCatalogue> {
     const maxConnections = options.maxConnections ?? 10;
-    const pool = new pg.Pool({ connectionString, max: maxConnections });
+    const pool = new pg.Pool({ ...withSessionOptions(connectionString), max: maxConnections });
     // An idle connection the server drops (restart, failover) is replaced on next use; without a listener its
     // error would end the process. Connections still closing after `close()` are not worth a word.
     let closing = false;
@@ -340,6 +340,12 @@ export class PostgresCatalogue implements Catalogue {
       parameters,
     );
     return (rowCount ?? 0) > 0;
+  }
+
+  /** A setting of the catalogue's database sessions (`current_setting`), for tests and diagnostics. */
+  async sessionSetting(name: string): Promise<string> {
+    const { rows } = await this.#pool.query<{ value: string }>('SELECT current_setting($1) AS value', [name]);
+    return rows[0]?.value ?? '';
   }
 
   /** Waits for background count refreshes, then closes the pool. */
@@ -648,6 +654,29 @@ function filtersOf(query: CatalogueQuery, parameters: unknown[]): string[] {
     filters.push(`l.condition = $${parameters.length}`);
   }
   return filters;
+}
+
+// A sequential scan of a table over a quarter of shared_buffers starts where the last one stopped
+// (synchronize_seqscans), so "the first 150 listings that pass the filters" (ADR 0220), read by a scan when a word
+// is common, changed from one lookup to the next: the same query on an unchanged catalogue gave another answer
+// (4 of 1,800 bench lookups at 100,000 listings). Off, every scan starts at the first block (ADR 0227).
+const SESSION_OPTIONS = '-c synchronize_seqscans=off';
+
+/**
+ * The pool's connection settings with SESSION_OPTIONS sent at connection start: added to the URL's own
+ * `options` when it has some (node-postgres lets the URL's values win over the config's), else as `options`.
+ */
+function withSessionOptions(connectionString: string): { connectionString: string; options?: string } {
+  let url: URL;
+  try {
+    url = new URL(connectionString);
+  } catch {
+    return { connectionString, options: SESSION_OPTIONS };
+  }
+  const own = url.searchParams.get('options');
+  if (own === null) return { connectionString, options: SESSION_OPTIONS };
+  url.searchParams.set('options', `${own} ${SESSION_OPTIONS}`);
+  return { connectionString: url.toString() };
 }
 
 function betterOffer(candidate: Omit<CatalogueHit, 'offers'>, current: Omit<CatalogueHit, 'offers'>): boolean {
