@@ -3,12 +3,13 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { afterAll, describe, expect, it } from 'vitest';
+import type { CatalogueQuery } from '../../src/catalogue/catalogue.js';
 import { CatalogueStore } from '../../src/catalogue/catalogue-store.js';
 import type { CatalogueItem } from '../../src/catalogue/feed/feed-record.js';
 import type { Condition } from '../../src/listing/listing.js';
 import { NETWORKS, type NetworkId } from '../../src/listing/networks.js';
 import type { Pence } from '../../src/money/pence.js';
-import type { SortIntent } from '../../src/query/parse-query.js';
+import { kettleOffer } from '../support/catalogue-engines.js';
 
 // A catalogue shaped like a real one, from a fixed seed: product families with several offers each across
 // networks, conditions and prices, accessories, out-of-stock offers, a GTIN on some (grouping offers whose
@@ -70,17 +71,7 @@ function catalogue(): CatalogueItem[] {
   return items;
 }
 
-interface Case {
-  readonly terms: readonly string[];
-  readonly networks: readonly NetworkId[];
-  readonly minPence: Pence | undefined;
-  readonly maxPence: Pence | undefined;
-  readonly condition: Condition | undefined;
-  readonly sort: SortIntent;
-  readonly limit: number;
-}
-
-function cases(): Case[] {
+function cases(): CatalogueQuery[] {
   const termSets = [
     ['sony'],
     ['deal'],
@@ -100,7 +91,7 @@ function cases(): Case[] {
     [100_000, undefined],
   ];
   const networkSets: NetworkId[][] = [[...NETWORKS], ['argos_uk', 'ebay_uk'], ['amazon_uk', 'currys_uk']];
-  const all: Case[] = [];
+  const all: CatalogueQuery[] = [];
   for (const terms of termSets)
     for (const [minPence, maxPence] of budgets)
       for (const condition of [undefined, 'new', 'used'] as const)
@@ -150,17 +141,7 @@ describe('lookups on the listing facts (ADR 0225)', () => {
     index: number,
     pricePence: number,
     availability: CatalogueItem['availability'] = 'in_stock',
-  ): CatalogueItem => ({
-    itemId: `kettle-${index}`,
-    network: 'argos_uk',
-    title: `Smeg Kettle ${index}`,
-    brand: 'Smeg',
-    category: 'Kettles',
-    url: `https://argos.example.co.uk/product/${index}`,
-    pricePence: pricePence as Pence,
-    condition: 'new',
-    availability,
-  });
+  ): CatalogueItem => ({ ...kettleOffer(index), pricePence: pricePence as Pence, availability });
   const underFifty = {
     terms: ['smeg', 'kettle'],
     networks: ['argos_uk'],
