@@ -126,9 +126,10 @@ const COUNTS_TTL_MS = 60_000;
 const CATALOGUE_MMAP_BYTES = 1024 * 1024 * 1024;
 // Probe answers kept (an expression and a boolean each); the oldest is dropped first.
 const PROBES_KEPT = 20_000;
-// After the catalogue changes, the listing facts (and, after another process's writes, the vocabulary) are rebuilt
-// by the next lookup, but no sooner after the last rebuild than this many times its duration: while an import writes batch after batch, rebuilding takes at most
-// a tenth of the time, and lookups in between read the filters from the listings (ADR 0225).
+// After the catalogue changes, the listing facts (and, after another process's writes, the vocabulary) are
+// rebuilt by the next lookup, but no sooner after the last rebuild than this many times its duration: while an
+// import writes batch after batch, rebuilding takes at most a tenth of the time, and lookups in between read the
+// filters from the listings (ADR 0225).
 const REBUILD_SPACING = 9;
 // A cached answer is served for at most this long after another process's write (see `cacheStamp`).
 const OTHER_WRITERS_CHECK_MS = 100;
@@ -349,7 +350,9 @@ export class CatalogueStore implements Catalogue {
 
   #buildFacts(): void {
     const started = performance.now();
-    const maxRowid = (this.#db.prepare('SELECT max(rowid) FROM listings').pluck().get() as number | null) ?? 0;
+    const { maxRowid, count } = this.#db
+      .prepare('SELECT coalesce(max(rowid), 0) AS maxRowid, count(*) AS count FROM listings')
+      .get() as { maxRowid: number; count: number };
     const rows = this.#db
       .prepare(
         `SELECT rowid, price_pence, network, condition, availability = 'in_stock', accessory, product_key
@@ -357,7 +360,11 @@ export class CatalogueStore implements Catalogue {
       )
       .raw()
       .iterate() as IterableIterator<FactsRow>;
-    this.#facts = { facts: ListingFacts.fromRows(maxRowid, rows), version: this.#seenVersion, changes: this.#changes };
+    this.#facts = {
+      facts: ListingFacts.fromRows(maxRowid, count, rows),
+      version: this.#seenVersion,
+      changes: this.#changes,
+    };
     this.#factsRebuildAfter = this.#rebuildAfter(started);
   }
 

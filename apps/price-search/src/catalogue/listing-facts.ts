@@ -1,7 +1,9 @@
 /**
  * @module
- * What a SQLite catalogue lookup filters, orders and groups by, for every listing, in typed arrays indexed by
- * rowid: price, network, condition, stock, accessory flag and product. With them the full-text query checks a
+ * What a SQLite catalogue lookup filters, orders and groups by, for every listing, in typed arrays: price,
+ * network, condition, stock, accessory flag and product. A listing's slot in the arrays is its rowid while rowids
+ * are dense; when they are sparse (offers that came and went leave rowids unused) a map gives each rowid a slot,
+ * so memory follows the listings, not the highest rowid. With them the full-text query checks a
  * match's filters without reading its listing row, the candidates are ordered and grouped by product in
  * JavaScript, and only the listings shown are read (ADR 0225). The facts are a copy of the catalogue taken at
  * one moment: the catalogue decides when they are current (see catalogue-store.ts) and never uses stale ones.
@@ -23,10 +25,13 @@ export interface FactsFilter {
  */
 export type FactsRow = readonly [number, number, string, string, number, number, string];
 
-// Stored in `#state`: 0 marks a rowid with no listing, or one of a network this build does not know.
+// Stored in `#state`: 0 marks a slot with no listing, or one of a network this build does not know.
 const OUT_OF_STOCK = 1;
 const IN_STOCK = 2;
 const NEW = CONDITIONS.indexOf('new');
+// Rowids are used as slots while the highest is at most this many times the number of listings (plus SPARE).
+const DENSE_RATIO = 2;
+const SPARE = 1_024;
 
 /** A listing chosen for a page: the rowid of its best offer and how many offers of its product were read. */
 export interface GroupedHit {
@@ -43,10 +48,15 @@ export class ListingFacts {
   readonly #state: Uint8Array;
   readonly #accessory: Uint8Array;
   readonly #product: Int32Array;
-  // Rowids ordered by price then rowid, made by the first cheapest-first lookup over many matches.
+  // Slots ordered by price then rowid, made by the first cheapest-first lookup over many matches.
   #byPrice: Int32Array | undefined;
+  // Sparse rowids only: each rowid's slot, and each slot's rowid.
+  readonly #slots: Map<number, number> | undefined;
+  readonly #rowids: Float64Array | undefined;
 
-  private constructor(size: number) {
+  private constructor(size: number, sparse: boolean) {
+    this.#slots = sparse ? new Map() : undefined;
+    this.#rowids = sparse ? new Float64Array(size) : undefined;
     this.#price = new Float64Array(size);
     this.#network = new Uint8Array(size);
     this.#condition = new Uint8Array(size);
@@ -55,9 +65,14 @@ export class ListingFacts {
     this.#product = new Int32Array(size);
   }
 
-  /** Reads `rows` (any order) into facts for rowids up to `maxRowid`. Product keys become small numbers. */
-  static fromRows(maxRowid: number, rows: Iterable<FactsRow>): ListingFacts {
-    const facts = new ListingFacts(maxRowid + 1);
+  /**
+   * Reads `rows` (any order; `count` of them, rowids up to `maxRowid`) into facts. Product keys become small
+   * numbers.
+   */
+  static fromRows(maxRowid: number, count: number, rows: Iterable<FactsRow>): ListingFacts {
+    const sparse = maxRowid + 1 > DENSE_RATIO * count + SPARE;
+    const facts = new ListingFacts(sparse ? count : maxRowid + 1, sparse);
+    const slots = facts.#slots;
     const networks = new Map<string, number>(NETWORKS.map((network, index) => [network, index]));
     const conditions = new Map<string, number>(CONDITIONS.map((condition, index) => [condition, index]));
     const products = new Map<string, number>();
@@ -65,24 +80,37 @@ export class ListingFacts {
       const network = networks.get(networkId);
       const condition = conditions.get(conditionName);
       if (rowid < 0 || rowid > maxRowid || network === undefined || condition === undefined) continue;
+      let slot = rowid;
+      if (slots !== undefined) {
+        if (slots.size >= count) continue;
+        slot = slots.size;
+        slots.set(rowid, slot);
+        (facts.#rowids as Float64Array)[slot] = rowid;
+      }
       let product = products.get(productKey);
       if (product === undefined) {
         product = products.size;
         products.set(productKey, product);
       }
-      facts.#price[rowid] = pricePence;
-      facts.#network[rowid] = network;
-      facts.#condition[rowid] = condition;
-      facts.#state[rowid] = inStock === 1 ? IN_STOCK : OUT_OF_STOCK;
-      facts.#accessory[rowid] = accessory === 0 ? 0 : 1;
-      facts.#product[rowid] = product;
+      facts.#price[slot] = pricePence;
+      facts.#network[slot] = network;
+      facts.#condition[slot] = condition;
+      facts.#state[slot] = inStock === 1 ? IN_STOCK : OUT_OF_STOCK;
+      facts.#accessory[slot] = accessory === 0 ? 0 : 1;
+      facts.#product[slot] = product;
     }
     return facts;
   }
 
-  /** Rowids the facts cover (0 to size - 1). */
+  /** Slots in the arrays: the highest rowid plus one while rowids are dense, else the number of listings. */
   get size(): number {
     return this.#state.length;
+  }
+
+  /** The slot of a rowid; -1 for one the facts do not hold. */
+  #slotOf(rowid: number): number {
+    if (this.#slots !== undefined) return this.#slots.get(rowid) ?? -1;
+    return rowid < this.#state.length ? rowid : -1;
   }
 
   /** A test of one rowid against `filter`: an in-stock listing of one of its networks, within its budget and condition. */
@@ -96,24 +124,23 @@ export class ListingFacts {
     const state = this.#state;
     const network = this.#network;
     const conditions = this.#condition;
+    const test = (slot: number): boolean =>
+      state[slot] === IN_STOCK &&
+      networks[network[slot] as number] === 1 &&
+      (condition < 0 || conditions[slot] === condition) &&
+      (price[slot] as number) >= min &&
+      (price[slot] as number) <= max;
+    const slots = this.#slots;
+    if (slots !== undefined) return (rowid) => test(slots.get(rowid) ?? -1);
     const size = state.length;
-    return (rowid) =>
-      rowid < size &&
-      state[rowid] === IN_STOCK &&
-      networks[network[rowid] as number] === 1 &&
-      (condition < 0 || conditions[rowid] === condition) &&
-      (price[rowid] as number) >= min &&
-      (price[rowid] as number) <= max;
+    // Dense rowids: the slot is the rowid (this closure runs once per full-text match).
+    return (rowid) => rowid < size && test(rowid);
   }
 
-  /** True when the listing is not an accessory. */
-  isProduct(rowid: number): boolean {
-    return rowid < this.#state.length && this.#state[rowid] !== 0 && this.#accessory[rowid] === 0;
-  }
-
-  /** The product number of a listing (equal numbers: the same product key). */
+  /** The product number of a listing (equal numbers: the same product key); -1 for one the facts do not hold. */
   productOf(rowid: number): number {
-    return this.#product[rowid] as number;
+    const slot = this.#slotOf(rowid);
+    return slot >= 0 && this.#state[slot] !== 0 ? (this.#product[slot] as number) : -1;
   }
 
   /** True when the facts of `rowid` say what `row` says (a listing read from the catalogue). */
@@ -121,12 +148,13 @@ export class ListingFacts {
     rowid: number,
     row: { pricePence: number; network: string; condition: string; availability: string },
   ): boolean {
+    const slot = this.#slotOf(rowid);
     return (
-      rowid < this.#state.length &&
-      this.#price[rowid] === row.pricePence &&
-      NETWORKS[this.#network[rowid] as number] === row.network &&
-      CONDITIONS[this.#condition[rowid] as number] === row.condition &&
-      this.#state[rowid] === (row.availability === 'in_stock' ? IN_STOCK : OUT_OF_STOCK)
+      slot >= 0 &&
+      this.#price[slot] === row.pricePence &&
+      NETWORKS[this.#network[slot] as number] === row.network &&
+      CONDITIONS[this.#condition[slot] as number] === row.condition &&
+      this.#state[slot] === (row.availability === 'in_stock' ? IN_STOCK : OUT_OF_STOCK)
     );
   }
 
@@ -138,22 +166,26 @@ export class ListingFacts {
     const accessory = this.#accessory;
     const condition = this.#condition;
     const price = this.#price;
-    return [...candidates]
+    return candidates
+      .map(([rowid, score]) => ({ rowid, score, slot: this.#slotOf(rowid) }))
       .sort(
-        ([rowA, scoreA], [rowB, scoreB]) =>
-          (demoteAccessories ? (accessory[rowA] as number) - (accessory[rowB] as number) : 0) ||
-          scoreA - scoreB ||
-          (condition[rowA] === NEW ? 0 : 1) - (condition[rowB] === NEW ? 0 : 1) ||
-          (price[rowA] as number) - (price[rowB] as number) ||
-          rowA - rowB,
+        (a, b) =>
+          (demoteAccessories ? (accessory[a.slot] as number) - (accessory[b.slot] as number) : 0) ||
+          a.score - b.score ||
+          (condition[a.slot] === NEW ? 0 : 1) - (condition[b.slot] === NEW ? 0 : 1) ||
+          (price[a.slot] as number) - (price[b.slot] as number) ||
+          a.rowid - b.rowid,
       )
-      .map(([rowid]) => rowid);
+      .map(({ rowid }) => rowid);
   }
 
   /** Rowids cheapest first, then in catalogue order. */
   orderByPrice(rowids: readonly number[]): number[] {
     const price = this.#price;
-    return [...rowids].sort((a, b) => (price[a] as number) - (price[b] as number) || a - b);
+    return rowids
+      .map((rowid) => ({ rowid, price: price[this.#slotOf(rowid)] as number }))
+      .sort((a, b) => a.price - b.price || a.rowid - b.rowid)
+      .map(({ rowid }) => rowid);
   }
 
   /**
@@ -163,17 +195,25 @@ export class ListingFacts {
    */
   *walkByPrice(matches: readonly number[]): Generator<number, void, undefined> {
     const marked = new Uint8Array(this.#state.length);
-    for (const rowid of matches) marked[rowid] = 1;
-    for (const rowid of this.#priceOrder()) {
-      if (marked[rowid] === 1) yield rowid;
+    for (const rowid of matches) {
+      const slot = this.#slotOf(rowid);
+      if (slot >= 0) marked[slot] = 1;
+    }
+    const rowids = this.#rowids;
+    for (const slot of this.#priceOrder()) {
+      if (marked[slot] === 1) yield rowids === undefined ? slot : (rowids[slot] as number);
     }
   }
 
+  /** Every listing's slot, cheapest first, then in catalogue order. */
   #priceOrder(): Int32Array {
     if (this.#byPrice === undefined) {
-      const rowids: number[] = [];
-      for (let rowid = 0; rowid < this.#state.length; rowid += 1) if (this.#state[rowid] !== 0) rowids.push(rowid);
-      this.#byPrice = Int32Array.from(this.orderByPrice(rowids));
+      const rowidOf = (slot: number): number => (this.#rowids === undefined ? slot : (this.#rowids[slot] as number));
+      const slots: number[] = [];
+      for (let slot = 0; slot < this.#state.length; slot += 1) if (this.#state[slot] !== 0) slots.push(slot);
+      const price = this.#price;
+      slots.sort((a, b) => (price[a] as number) - (price[b] as number) || rowidOf(a) - rowidOf(b));
+      this.#byPrice = Int32Array.from(slots);
     }
     return this.#byPrice;
   }
@@ -197,7 +237,7 @@ export class ListingFacts {
     let count = 0;
     for (const rowid of ordered) {
       count += 1;
-      const product = this.#product[rowid] as number;
+      const product = this.productOf(rowid);
       const known = products.get(product);
       if (known !== undefined) {
         known.offers += 1;
@@ -217,7 +257,9 @@ export class ListingFacts {
     return [...products.values()];
   }
 
-  #isBetterOffer(candidate: number, current: number): boolean {
+  #isBetterOffer(candidateRowid: number, currentRowid: number): boolean {
+    const candidate = this.#slotOf(candidateRowid);
+    const current = this.#slotOf(currentRowid);
     const candidateNew = this.#condition[candidate] === NEW;
     const currentNew = this.#condition[current] === NEW;
     if (candidateNew !== currentNew) return candidateNew;

@@ -187,6 +187,33 @@ describe('lookups on the listing facts (ADR 0225)', () => {
     }
   });
 
+  it('answer exactly as in SQL when offers that came and went left the rowids sparse', async () => {
+    const path = join(dir, 'sparse.db');
+    const writer = CatalogueStore.open(path, { listingFacts: false });
+    const items = catalogue();
+    // A feed's first run lists every offer; its second lists one in forty, and the rest expire.
+    writer.upsert(items, { feedId: 'feed', run: 1 });
+    const kept = items.filter((_, index) => index % 40 === 0);
+    writer.upsert(kept, { feedId: 'feed', run: 2 });
+    expect(writer.expireFeed('feed', 2)).toBe(items.length - kept.length);
+    writer.upsert([kettle(90_001, 4_000), kettle(90_002, 2_500)]);
+    const inSql = CatalogueStore.open(path, { listingFacts: false });
+    const onFacts = CatalogueStore.open(path);
+    onFacts.prepare();
+    try {
+      let answered = 0;
+      for (const query of [...cases(), { ...underFifty, networks: [...NETWORKS] }]) {
+        const expected = await inSql.search(query);
+        expect(await onFacts.search(query), JSON.stringify(query)).toEqual(expected);
+        if (expected.length > 0) answered += 1;
+      }
+      expect(answered).toBeGreaterThan(100);
+      expect(onFacts.lookupsOnFacts).toBeGreaterThan(cases().length);
+    } finally {
+      for (const store of [writer, inSql, onFacts]) store.close();
+    }
+  });
+
   it('are prepared after the full-text index is merged into one segment (ADR 0226)', () => {
     const path = join(dir, 'segments.db');
     const store = CatalogueStore.open(path);
