@@ -2,13 +2,15 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it, onTestFinished } from 'vitest';
 import type { CatalogueQuery } from '../../src/catalogue/catalogue.js';
 import { CatalogueStore } from '../../src/catalogue/catalogue-store.js';
 import type { CatalogueItem } from '../../src/catalogue/feed/feed-record.js';
+import { composeService } from '../../src/compose-service.js';
 import type { Condition } from '../../src/listing/listing.js';
 import { NETWORKS, type NetworkId } from '../../src/listing/networks.js';
 import type { Pence } from '../../src/money/pence.js';
+import { parseQuery } from '../../src/query/parse-query.js';
 import { kettleOffer } from '../support/catalogue-engines.js';
 
 // A catalogue shaped like a real one, from a fixed seed: product families with several offers each across
@@ -273,5 +275,35 @@ describe('lookups on the listing facts (ADR 0225)', () => {
       reader.close();
       other.close();
     }
+  });
+});
+
+describe('a running service and an import by another process', () => {
+  it('answers from the import within a tenth of a second, cached answers included', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'price-search-import-beside-'));
+    onTestFinished(() => rmSync(dir, { recursive: true, force: true }));
+    const path = join(dir, 'catalogue.db');
+    const importer = CatalogueStore.open(path);
+    importer.upsert([{ ...kettleOffer(1), pricePence: 4_000 as Pence }]);
+    const service = await composeService({ cataloguePath: path, statePath: ':memory:', demoFeed: false });
+    onTestFinished(async () => {
+      await service.close();
+      importer.close();
+    });
+    const lookup = async () =>
+      (
+        await service.deps.engine.search({
+          parsed: parseQuery('smeg kettle under £50'),
+          networks: NETWORKS,
+          maxResults: 5,
+        })
+      ).listings.map((listing) => listing.product);
+    expect(await lookup()).toEqual(['Smeg Kettle 1']);
+    expect(service.deps.engine.cachedLookups).toBe(1);
+
+    importer.upsert([{ ...kettleOffer(2), pricePence: 2_000 as Pence }]);
+    // The cache's stamp reads the catalogue's data version at most every 100 ms.
+    await new Promise((resolve) => setTimeout(resolve, 150));
+    expect(await lookup()).toEqual(['Smeg Kettle 2', 'Smeg Kettle 1']);
   });
 });
