@@ -307,11 +307,13 @@ export class PostgresCatalogue implements Catalogue {
     void this.#analyzeWhenStale();
     const { terms, strict, relaxed } = await planMatch(query.terms, this.#termIndex);
     if (strict === undefined) return [];
-    const demoteAccessories = !asksForAccessory(terms) && (await this.#namesAProduct(strict));
-    const hits = await this.#ranked(strict, query, query.sort, demoteAccessories);
+    // Accessories go after products when a listing that is not an accessory has every term in its title or
+    // aliases (as on SQLite), decided inside the ranked query (ADR 0228).
+    const demote = asksForAccessory(terms) ? undefined : toTsQuery(strict, 'AB');
+    const hits = await this.#ranked(strict, query, query.sort, demote);
     if (hits.length > 0 || relaxed === undefined) return hits;
     if (await this.#matches(strict)) return hits;
-    return this.#ranked(relaxed, query, 'relevance', demoteAccessories);
+    return this.#ranked(relaxed, query, 'relevance', demote);
   }
 
   /**
@@ -319,12 +321,12 @@ export class PostgresCatalogue implements Catalogue {
    * finds them), as on SQLite; when a full window holds fewer products than the page needs, every match is
    * ranked. Cheapest-first stays exact (ADR 0220).
    */
-  async #ranked(match: string, query: CatalogueQuery, sort: SortIntent, demoteAccessories: boolean) {
-    if (sort === 'price_asc') return (await this.#select(match, query, sort, demoteAccessories, false)).hits;
-    const { hits, rows, products } = await this.#select(match, query, sort, demoteAccessories, true);
+  async #ranked(match: string, query: CatalogueQuery, sort: SortIntent, demote: string | undefined) {
+    if (sort === 'price_asc') return (await this.#select(match, query, sort, demote, false)).hits;
+    const { hits, rows, products } = await this.#select(match, query, sort, demote, true);
     // A short page from a full window: rank every match only if some listing past it is another product.
     if (hits.length < query.limit && rows >= CANDIDATE_CAP && (await this.#moreProducts(match, query, products))) {
-      return (await this.#select(match, query, sort, demoteAccessories, false)).hits;
+      return (await this.#select(match, query, sort, demote, false)).hits;
     }
     return hits;
   }
@@ -369,17 +371,6 @@ export class PostgresCatalogue implements Catalogue {
     matches: (expression) => this.#matches(expression),
     vocabulary: (request) => this.#vocabularyFor(request),
   };
-
-  /** True when a listing that is not an accessory has every term in its title or aliases (as on SQLite). */
-  async #namesAProduct(expression: string): Promise<boolean> {
-    return this.#probe(`product\n${expression}`, async () => {
-      const { rowCount } = await this.#pool.query(
-        "SELECT 1 FROM catalogue_listings WHERE document @@ to_tsquery('catalogue', $1) AND accessory = 0 LIMIT 1",
-        [toTsQuery(expression, 'AB')],
-      );
-      return (rowCount ?? 0) > 0;
-    });
-  }
 
   async #matches(expression: string): Promise<boolean> {
     return this.#probe(`match\n${expression}`, async () => {
@@ -460,7 +451,7 @@ export class PostgresCatalogue implements Catalogue {
     match: string,
     query: CatalogueQuery,
     sort: SortIntent,
-    demoteAccessories: boolean,
+    demote: string | undefined,
     windowed: boolean,
   ): Promise<{ hits: CatalogueHit[]; rows: number; products: string[] }> {
     const parameters: unknown[] = [toTsQuery(match), query.networks];
@@ -471,7 +462,14 @@ export class PostgresCatalogue implements Catalogue {
       // length normalisation can put a short title matching by category ahead of it).
       parameters.push(toTsQuery(match, 'AB'));
       const inTitle = `l.document @@ to_tsquery('catalogue', $${parameters.length})`;
-      order = `${demoteAccessories ? 'l.accessory, ' : ''}${inTitle} DESC, ${RANK} DESC, l.condition <> 'new', l.price_pence, l.id`;
+      let accessories = '';
+      if (demote !== undefined) {
+        // Evaluated once per query (an InitPlan) instead of a probe of its own: one round trip less for almost
+        // every cold lookup, since the probe's answer was kept per expression (ADR 0228).
+        parameters.push(demote);
+        accessories = `(CASE WHEN EXISTS (SELECT 1 FROM catalogue_listings WHERE document @@ to_tsquery('catalogue', $${parameters.length}) AND accessory = 0) THEN l.accessory ELSE 0 END), `;
+      }
+      order = `${accessories}${inTitle} DESC, ${RANK} DESC, l.condition <> 'new', l.price_pence, l.id`;
     }
     const sql = `
       SELECT l.title, l.price_pence AS "pricePence", l.condition, l.network, l.url, l.image_url AS "imageUrl",
