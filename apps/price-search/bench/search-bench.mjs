@@ -96,7 +96,7 @@ if (process.argv[2] === '--serve') {
   });
   const { warmUp } = running;
   console.error(
-    `  (server: warm-up ${warmUp.ran ? `${warmUp.ms} ms: prepared in ${warmUp.prepareMs} ms, ${warmUp.lookups} lookups, ${warmUp.failed} failed` : 'off'})`,
+    `  (server: warm-up ${warmUp.ran ? `${warmUp.ms} ms: prepared in ${warmUp.prepareMs} ms, ${warmUp.lookups} lookups${warmUp.overHttp ? ' over HTTP' : ''}, ${warmUp.failed} failed${warmUp.stoppedByBudget ? ', stopped by its budget' : ''}` : 'off'})`,
   );
   console.log(running.url);
   process.on('SIGTERM', () => running.close().then(() => process.exit(0)));

@@ -28,10 +28,11 @@ const USAGE = `Usage: price-search <command> [options]
 
 Commands:
   serve [--port 8090] [--host 127.0.0.1] [--data-dir DIR] [--catalogue FILE | --catalogue-url URL] [--demo] [--feeds FILE]
-        [--billing-url URL] [--lookups-unit ubu_…] [--warm-up-ms 3000]
+        [--billing-url URL] [--lookups-unit ubu_…] [--warm-up-ms 6000]
       Start the HTTP API. Without an imported catalogue or live feeds the bundled demo feed is served from
       memory. Before listening, the catalogue is warmed up for at most --warm-up-ms (or PRICE_SEARCH_WARM_UP_MS;
-      0 disables it) with lookups made from its own listings, none metered or cached. --feeds (or PRICE_SEARCH_FEEDS) names a JSON list of live product feeds refreshed on a schedule.
+      0 disables it) with lookups made from its own listings, sent to a stand-in of the service on a loopback
+      port, none metered or cached. --feeds (or PRICE_SEARCH_FEEDS) names a JSON list of live product feeds refreshed on a schedule.
       With a billing URL (and DRAWDOWN_BILLING_KEY, DRAWDOWN_WEBHOOK_SECRET), keys linked to a Drawdown
       customer are metered by Drawdown, which notifies POST /billing/webhooks.
   import <feed> [--network ID] [--format tsv|xml|awin_csv] [--replace] [--data-dir DIR] [--catalogue FILE | --catalogue-url URL]
@@ -181,7 +182,8 @@ function describeWarmUp(report: WarmUpReport): string {
   const failures =
     report.failed === 0 ? '' : `, ${report.failed} failed (first: ${report.firstError ?? 'unknown error'})`;
   const budget = report.stoppedByBudget ? ', stopped by its time budget' : '';
-  return `${report.ms} ms (catalogue prepared in ${report.prepareMs} ms, then ${report.lookups} synthetic lookups)${failures}${budget}`;
+  const path = report.overHttp ? ' over HTTP to a stand-in' : ' through the engine';
+  return `${report.ms} ms (catalogue prepared in ${report.prepareMs} ms, then ${report.lookups} synthetic lookups${path})${failures}${budget}`;
 }
 
 async function importCommand(args: readonly string[]): Promise<number> {

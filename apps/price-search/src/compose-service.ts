@@ -21,7 +21,7 @@ import type { FeedSource } from './feeds/feed-source.js';
 import type { HttpDependencies } from './http/http-dependencies.js';
 import { KeyStore } from './keys/key-store.js';
 import { NETWORKS } from './listing/networks.js';
-import { type WarmUpReport, warmUp } from './lookup/warm-up.js';
+import { type WarmUpAsk, type WarmUpReport, warmUp } from './lookup/warm-up.js';
 import { LocalLookupMeter } from './metering/local-lookup-meter.js';
 import type { LookupMeter } from './metering/lookup-meter.js';
 import { type Plan, REQUESTS_PER_MINUTE } from './metering/plans.js';
@@ -81,12 +81,36 @@ export interface PriceSearchService {
   readonly feeds: FeedRefresher | undefined;
   /**
    * Prepares the catalogue and runs synthetic lookups on it for at most `budgetMs` (0: nothing), metering
-   * nothing and keeping no answer (ADR 0222); `startPriceSearch` calls it before listening.
+   * nothing and keeping no answer (ADR 0222): through the engine, or through `ask` (requests to a stand-in, ADR
+   * 0229). `startPriceSearch` calls it before listening.
    */
-  warmUp(budgetMs: number): Promise<WarmUpReport>;
+  warmUp(budgetMs: number, ask?: WarmUpAsk): Promise<WarmUpReport>;
+  /**
+   * A stand-in of the service for the warm-up over HTTP (ADR 0229): the same catalogue, but its own search engine
+   * (and result cache) and connector health, without live connectors, and its own key and quota store in memory
+   * holding one key without limits. Nothing asked of it reaches this service's keys, quotas, usage reports, cache
+   * or health; no marketplace is asked. Close it after use.
+   */
+  standIn(): StandInService;
   /** Closes the databases (a PostgreSQL catalogue's pool asynchronously). */
   close(): void | Promise<void>;
 }
+
+/** See `PriceSearchService.standIn`. */
+export interface StandInService {
+  readonly deps: HttpDependencies;
+  /** The stand-in's one API key (Scale plan, no rate or monthly limit). */
+  readonly key: string;
+  close(): void;
+}
+
+/** Requests a minute and monthly lookups for every plan of a stand-in: no limit the warm-up could reach. */
+const UNLIMITED_RATE: Readonly<Record<Plan, number>> = { free: 1e9, pro: 1e9, scale: 1e9 };
+const UNLIMITED_LOOKUPS: Readonly<Record<Plan, number | undefined>> = {
+  free: undefined,
+  pro: undefined,
+  scale: undefined,
+};
 
 const DEFAULT_DEADLINES_MS = { [CATALOGUE_CONNECTOR_ID]: 1_000 };
 const DEFAULT_DEADLINE_MS = 2_500;
@@ -125,11 +149,12 @@ export async function composeService(options: ServiceOptions = {}): Promise<Pric
     const liveNetworks = new Set(liveConnectors.flatMap((connector) => connector.networks));
     const catalogueNetworks = NETWORKS.filter((network) => !liveNetworks.has(network));
 
+    const deadlinesMs = { ...DEFAULT_DEADLINES_MS, ...options.deadlinesMs };
     const health = new ConnectorHealth(clock);
     const engine = new SearchEngine({
       connectors: [createCatalogueConnector(catalogue, catalogueNetworks), ...liveConnectors],
       health,
-      deadlinesMs: { ...DEFAULT_DEADLINES_MS, ...options.deadlinesMs },
+      deadlinesMs,
       defaultDeadlineMs: DEFAULT_DEADLINE_MS,
     });
     const feeds =
@@ -141,6 +166,41 @@ export async function composeService(options: ServiceOptions = {}): Promise<Pric
         ? undefined
         : createDrawdownBilling(options.drawdown, { stateDb, local: localMeter, clock });
     const meter = billing?.meter ?? localMeter;
+    const requestsPerMinute = options.requestsPerMinute ?? REQUESTS_PER_MINUTE;
+    const catalogueSource = feeds !== undefined ? 'live_feeds' : demo ? 'demo_feed' : 'imported';
+
+    const standIn = (): StandInService => {
+      const standInDb = openStateDatabase(':memory:');
+      const standInKeys = new KeyStore(standInDb);
+      const { key } = standInKeys.create({ plan: 'scale', label: 'warm-up stand-in', now: clock.now() });
+      const standInHealth = new ConnectorHealth(clock);
+      const standInMeter = new LocalLookupMeter(new QuotaStore(standInDb), clock, UNLIMITED_LOOKUPS);
+      return {
+        // The same shape as the service's own dependencies (one object shape for the routes' compiled code).
+        deps: {
+          engine: new SearchEngine({
+            connectors: [createCatalogueConnector(catalogue, catalogueNetworks)],
+            health: standInHealth,
+            deadlinesMs,
+            defaultDeadlineMs: DEFAULT_DEADLINE_MS,
+          }),
+          health: standInHealth,
+          meter: standInMeter,
+          keys: standInKeys,
+          rateLimiter: new RateLimiter(clock),
+          requestsPerMinute: UNLIMITED_RATE,
+          clock,
+          trustedProxies: 0,
+          version: PACKAGE_VERSION,
+          catalogueSource,
+        },
+        key,
+        close() {
+          standInMeter.flush();
+          standInDb.close();
+        },
+      };
+    };
 
     return {
       deps: {
@@ -149,11 +209,11 @@ export async function composeService(options: ServiceOptions = {}): Promise<Pric
         meter,
         keys,
         rateLimiter: new RateLimiter(clock),
-        requestsPerMinute: options.requestsPerMinute ?? REQUESTS_PER_MINUTE,
+        requestsPerMinute,
         clock,
         trustedProxies: options.trustedProxies ?? 0,
         version: PACKAGE_VERSION,
-        catalogueSource: feeds !== undefined ? 'live_feeds' : demo ? 'demo_feed' : 'imported',
+        catalogueSource,
         ...(feeds === undefined ? {} : { feeds }),
         ...(billing === undefined ? {} : { billingWebhook: billing.webhooks }),
       },
@@ -161,7 +221,8 @@ export async function composeService(options: ServiceOptions = {}): Promise<Pric
       catalogue,
       billing,
       feeds,
-      warmUp: (budgetMs) => warmUp({ engine, catalogue, networks: catalogueNetworks }, budgetMs),
+      warmUp: (budgetMs, ask) => warmUp({ engine, catalogue, networks: catalogueNetworks, ask }, budgetMs),
+      standIn,
       close() {
         // Answered lookups still waiting for their batch are written before the state database closes.
         if (localMeter instanceof LocalLookupMeter) localMeter.flush();

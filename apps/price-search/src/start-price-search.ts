@@ -2,11 +2,10 @@
  * @module
  * Starts the HTTP service; what the CLI's `serve` and the root start command call.
  */
-import type { AddressInfo } from 'node:net';
-import { serve } from '@hono/node-server';
 import { createApp } from './app.js';
 import { composeService, type ServiceOptions } from './compose-service.js';
 import { DEFAULT_WARM_UP_MS, type WarmUpReport } from './lookup/warm-up.js';
+import { listen, warmUpOverHttp } from './warm-up-over-http.js';
 
 /** Options of a running service. */
 export interface StartOptions extends ServiceOptions {
@@ -15,8 +14,9 @@ export interface StartOptions extends ServiceOptions {
   /** Default 127.0.0.1. */
   readonly host?: string;
   /**
-   * Time budget in milliseconds of the warm-up run before listening (ADR 0222): the catalogue prepared and
-   * synthetic lookups made from its listings, nothing metered, no answer kept. Default 3,000; 0 disables it.
+   * Time budget in milliseconds of the warm-up run before listening (ADRs 0222, 0229): the catalogue prepared and
+   * synthetic lookups made from its listings, sent as requests to a stand-in of the service on a loopback port,
+   * nothing metered, no answer kept. Default 6,000; 0 disables it.
    */
   readonly warmUpMs?: number;
 }
@@ -40,15 +40,8 @@ export async function startPriceSearch(options: StartOptions = {}): Promise<Runn
   const host = options.host ?? '127.0.0.1';
   try {
     // Before listening, so that no client waits behind it (a readiness check sees the port closed until then).
-    const warmed = await service.warmUp(options.warmUpMs ?? DEFAULT_WARM_UP_MS);
-    const { server, port } = await new Promise<{ server: ReturnType<typeof serve>; port: number }>(
-      (resolve, reject) => {
-        const server = serve({ fetch: app.fetch, port: options.port ?? 8090, hostname: host }, (info: AddressInfo) =>
-          resolve({ server, port: info.port }),
-        );
-        server.once('error', reject);
-      },
-    );
+    const warmed = await warmUpOverHttp(service, options.warmUpMs ?? DEFAULT_WARM_UP_MS);
+    const { server, port } = await listen(app.fetch, options.port ?? 8090, host);
     service.feeds?.start();
     const urlHost = host.includes(':') ? `[${host}]` : host;
     let closing: Promise<void> | undefined;

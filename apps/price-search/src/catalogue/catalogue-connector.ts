@@ -40,6 +40,7 @@ export function createCatalogueConnector(store: Catalogue, networks: readonly Ne
       }));
     },
     cacheStamp: () => store.cacheStamp(),
+    answersMaxAgeMs: store.answersMaxAgeMs,
     describe(): ConnectorDescription {
       return { listingsByNetwork: store.countByNetwork() };
     },

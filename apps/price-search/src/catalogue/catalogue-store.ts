@@ -446,6 +446,9 @@ export class CatalogueStore implements Catalogue {
    * Changes whenever this process or another one writes to the catalogue: results cached under an older stamp
    * are stale.
    */
+  /** Undefined: `cacheStamp` sees other processes' commits (the data version). */
+  readonly answersMaxAgeMs = undefined;
+
   cacheStamp(): string {
     // Asked by every lookup, cached or not: reading the data version (a few microseconds, three times a cached
     // answer's own cost) is done at most every OTHER_WRITERS_CHECK_MS here. A lookup that is computed always

@@ -94,6 +94,11 @@ export interface Catalogue {
   /** A stamp that changes whenever search results may have changed; results are cached under it. */
   cacheStamp(): string;
   /**
+   * How long a cached result may live when `cacheStamp` cannot see every change (other instances writing to the
+   * same PostgreSQL database); undefined when it sees them all (SQLite's data version).
+   */
+  readonly answersMaxAgeMs: number | undefined;
+  /**
    * Builds now what the engine would otherwise build on its first lookups (the vocabulary, SQLite's listing
    * facts and merged full-text index, PostgreSQL's word table and planner statistics) and opens its connections: the start-up warm-up (ADR 0222) calls it before listening.
    */

@@ -110,6 +110,11 @@ const COLUMNS = [
 // Games" for "switch games") then counts, as BM25's term frequency does on SQLite.
 const RANK = `ts_rank('{0.2, 0.4, 0.6, 1.0}', l.document, q, 0)`;
 // Rows grouped into products per page; the first query reads two pages at once.
+/**
+ * How long a cached answer (the engine's results, the probes' answers) may live, measured from when it was
+ * computed: other service instances' writes to the same database are not seen sooner.
+ */
+const ANSWERS_MAX_AGE_MS = 60_000;
 const PAGE_ROWS = 200;
 const FIRST_ROWS = 2 * PAGE_ROWS;
 const COUNTS_TTL_MS = 60_000;
@@ -382,9 +387,9 @@ export class PostgresCatalogue implements Catalogue {
     });
   }
 
-  // Answers of the "does anything match" probes, kept while `cacheStamp` stays the same (this process's writes,
-  // and at most a minute for other instances' writes), as the engine keeps whole answers (ADR 0217).
-  readonly #probes = new Map<string, boolean>();
+  // Answers of the "does anything match" probes, kept while `cacheStamp` stays the same (this process's writes)
+  // and for at most ANSWERS_MAX_AGE_MS each (other instances' writes), as the engine keeps whole answers (ADR 0217).
+  readonly #probes = new Map<string, { answer: boolean; at: number }>();
   #probesStamp = '';
 
   async #probe(key: string, ask: () => Promise<boolean>): Promise<boolean> {
@@ -394,10 +399,12 @@ export class PostgresCatalogue implements Catalogue {
       this.#probesStamp = stamp;
     }
     const known = this.#probes.get(key);
-    if (known !== undefined) return known;
+    if (known !== undefined && performance.now() - known.at < ANSWERS_MAX_AGE_MS) return known.answer;
+    const at = performance.now();
     const answer = await ask();
     if (this.cacheStamp() === stamp) {
-      this.#probes.set(key, answer);
+      this.#probes.delete(key);
+      this.#probes.set(key, { answer, at });
       if (this.#probes.size > PROBES_KEPT) this.#probes.delete(this.#probes.keys().next().value ?? '');
     }
     return answer;
@@ -571,12 +578,15 @@ export class PostgresCatalogue implements Catalogue {
   }
 
   /**
-   * Changes with this process's writes and every minute: other service instances may write to the same database,
-   * so a cached result lives at most a minute.
+   * Changes with this process's writes. Other service instances may write to the same database unseen, so a
+   * cached result lives at most `answersMaxAgeMs` from when it was computed (not until the next minute of the
+   * clock: every answer would then expire at once, and every lookup of that second be computed; ADR 0229).
    */
   cacheStamp(): string {
-    return `${this.#changes}:${Math.floor(Date.now() / 60_000)}`;
+    return String(this.#changes);
   }
+
+  readonly answersMaxAgeMs = ANSWERS_MAX_AGE_MS;
 
   #statsStale = true;
   #analyzedAt = Number.NEGATIVE_INFINITY;

@@ -1,12 +1,15 @@
 /**
  * @module
- * The start-up warm-up (ADR 0222). Before the service listens, the catalogue builds what it would otherwise
+ * The start-up warm-up (ADRs 0222, 0229). Before the service listens, the catalogue builds what it would otherwise
  * build on its first lookups (the vocabulary; on PostgreSQL the word table and planner statistics) and opens its
- * connections, then synthetic lookups made from the catalogue's own listings run through the engine (query
- * parsing, understanding, the catalogue's SQL, ranking, the response's JSON) until a time budget is spent, so
- * that the first clients do not pay for cold code, unread catalogue pages and a lazy vocabulary. Nothing is
- * metered and no answer is kept: the engine's result cache is neither read nor filled, the catalogue's probe
- * answers are forgotten afterwards, and connector health is left as it was. Live marketplaces are never asked.
+ * connections, then synthetic lookups made from the catalogue's own listings run until a time budget is spent, so
+ * that the first clients do not pay for cold code, unread catalogue pages and a lazy vocabulary. `startPriceSearch`
+ * sends them as real requests to a stand-in of the service on a loopback port (`ask`; see
+ * ../warm-up-over-http.ts), each query twice (computed, then answered from the stand-in's cache), so that the
+ * whole request path is compiled before the first client arrives; without `ask` they run through the engine.
+ * Nothing is metered and no answer is kept: the engine's result cache is neither read nor filled, the catalogue's
+ * probe answers are forgotten afterwards, and connector health is left as it was. Live marketplaces are never
+ * asked.
  */
 import type { Catalogue, ListingSample } from '../catalogue/catalogue.js';
 import { toWireListing } from '../listing/listing.js';
@@ -15,11 +18,11 @@ import { parseQuery } from '../query/parse-query.js';
 import type { SearchEngine } from '../search/search-engine.js';
 
 /** The default time budget of the warm-up, in milliseconds (0 disables it). */
-export const DEFAULT_WARM_UP_MS = 3_000;
-/** At most this many synthetic lookups, whatever the budget. */
-export const WARM_UP_LOOKUPS = 1_000;
-// Lookups in flight at once: on PostgreSQL each of the pool's connections takes part.
-const IN_FLIGHT = 10;
+export const DEFAULT_WARM_UP_MS = 6_000;
+/** At most this many distinct synthetic queries, whatever the budget. */
+export const WARM_UP_LOOKUPS = 2_500;
+/** Lookups in flight at once (as many as a busy client's connections; on PostgreSQL the pool's connections). */
+export const WARM_UP_IN_FLIGHT = 10;
 // Results asked per synthetic lookup (the API's default page).
 const RESULTS = 10;
 
@@ -27,18 +30,27 @@ const RESULTS = 10;
 export interface WarmUpReport {
   /** False when the budget was 0. */
   readonly ran: boolean;
+  /** True when the lookups were requests to a stand-in of the service (ADR 0229), false when engine calls. */
+  readonly overHttp: boolean;
   /** The whole warm-up, in milliseconds. */
   readonly ms: number;
   /** Of which the catalogue's preparation (not bounded by the budget). */
   readonly prepareMs: number;
+  /** Lookups made, repeats included. */
   readonly lookups: number;
   /** Lookups that threw or whose catalogue failed; the warm-up goes on regardless. */
   readonly failed: number;
   /** The first failure's message (preparation or lookup), when anything failed. */
   readonly firstError: string | undefined;
-  /** True when the time budget ended the lookups before every sample was asked. */
+  /** True when the time budget ended the lookups before every one planned was made. */
   readonly stoppedByBudget: boolean;
 }
+
+/**
+ * Asks one synthetic query the way a client would (a request to the stand-in); rejects when it is not answered
+ * with listings.
+ */
+export type WarmUpAsk = (text: string) => Promise<void>;
 
 /** What the warm-up works on. */
 export interface WarmUpTarget {
@@ -46,6 +58,8 @@ export interface WarmUpTarget {
   readonly catalogue: Catalogue;
   /** The networks the catalogue serves (live connectors' networks are left out). */
   readonly networks: readonly NetworkId[];
+  /** When given, every lookup is asked through it, and the queries are asked a second time (ADR 0229). */
+  readonly ask?: WarmUpAsk | undefined;
 }
 
 /**
@@ -57,8 +71,18 @@ export async function warmUp(
   budgetMs: number,
   now: () => number = () => performance.now(),
 ): Promise<WarmUpReport> {
+  const overHttp = target.ask !== undefined;
   if (budgetMs <= 0) {
-    return { ran: false, ms: 0, prepareMs: 0, lookups: 0, failed: 0, firstError: undefined, stoppedByBudget: false };
+    return {
+      ran: false,
+      overHttp: false,
+      ms: 0,
+      prepareMs: 0,
+      lookups: 0,
+      failed: 0,
+      firstError: undefined,
+      stoppedByBudget: false,
+    };
   }
   const started = now();
   const deadline = started + budgetMs;
@@ -74,11 +98,14 @@ export async function warmUp(
     await target.catalogue.prepare();
     if (target.networks.length > 0) {
       const samples = await target.catalogue.sampleListings(WARM_UP_LOOKUPS);
-      texts = samples.map(warmUpQueryOf);
+      texts = samples.map(warmUpQueryOf).filter((text) => parseQuery(text).terms.length > 0);
     }
   } catch (error) {
     fail(error);
   }
+  // Over HTTP every query is asked again once all have been asked: the repeats are answered from the stand-in's
+  // result cache, the path most requests of a running service take.
+  if (overHttp) texts = [...texts, ...texts];
   const prepareMs = Math.round(now() - started);
 
   let next = 0;
@@ -87,12 +114,14 @@ export async function warmUp(
     while (next < texts.length && now() < deadline) {
       const text = texts[next] ?? '';
       next += 1;
-      const parsed = parseQuery(text);
-      if (parsed.terms.length === 0) continue;
       lookups += 1;
       try {
+        if (target.ask !== undefined) {
+          await target.ask(text);
+          continue;
+        }
         const outcome = await target.engine.search(
-          { parsed, networks: target.networks, maxResults: RESULTS },
+          { parsed: parseQuery(text), networks: target.networks, maxResults: RESULTS },
           { synthetic: true },
         );
         const failedRun = outcome.runs.find((run) => !run.ok);
@@ -104,10 +133,11 @@ export async function warmUp(
       }
     }
   };
-  await Promise.all(Array.from({ length: IN_FLIGHT }, worker));
+  await Promise.all(Array.from({ length: WARM_UP_IN_FLIGHT }, worker));
   target.catalogue.forgetAnswers();
   return {
     ran: true,
+    overHttp,
     ms: Math.round(now() - started),
     prepareMs,
     lookups,

@@ -37,6 +37,11 @@ export interface Connector {
    * data. The engine caches answers under it. Live marketplace connectors leave it out and are always asked.
    */
   cacheStamp?(): string;
+  /**
+   * For cacheable sources that cannot see every change to their data (a PostgreSQL catalogue that other service
+   * instances write to): a cached answer older than this many milliseconds is computed again.
+   */
+  readonly answersMaxAgeMs?: number | undefined;
   /** Static facts for /health, such as the number of catalogue listings per network. */
   describe?(): ConnectorDescription;
 }

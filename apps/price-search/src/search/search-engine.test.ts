@@ -85,6 +85,45 @@ describe('SearchEngine', () => {
     expect(calls).toBe(3);
   });
 
+  it("keeps each answer no longer than the source's maximum age, counted from when that answer was computed", async () => {
+    let calls = 0;
+    let clock = 0;
+    const shared: Connector = {
+      id: 'catalogue',
+      networks: ['amazon_uk'],
+      search: async () => {
+        calls += 1;
+        return [listing('a1', 900, 0)];
+      },
+      cacheStamp: () => 'v1',
+      answersMaxAgeMs: 60_000,
+    };
+    const search = new SearchEngine({
+      connectors: [shared],
+      health: new ConnectorHealth({ now: () => new Date(0) }),
+      deadlinesMs: {},
+      defaultDeadlineMs: 1_000,
+      now: () => clock,
+    });
+    const lamp = { parsed: parseQuery('lamp'), networks: ['amazon_uk'] as const, maxResults: 5 };
+    const desk = { ...lamp, parsed: parseQuery('desk') };
+    await search.search(lamp);
+    clock = 30_000;
+    await search.search(desk);
+    clock = 59_999;
+    await search.search(lamp);
+    await search.search(desk);
+    expect(calls).toBe(2);
+    // The lamp answer is a minute old, the desk answer half a minute: only the first is computed again.
+    clock = 60_000;
+    await search.search(lamp);
+    await search.search(desk);
+    expect(calls).toBe(3);
+    clock = 90_000;
+    await search.search(desk);
+    expect(calls).toBe(4);
+  });
+
   it('always asks a live source (no cache stamp)', async () => {
     let calls = 0;
     const live: Connector = {

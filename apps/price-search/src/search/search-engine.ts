@@ -47,6 +47,8 @@ export interface SearchEngineOptions {
   readonly deadlinesMs: Readonly<Record<string, number>>;
   /** Deadline for connectors without an entry in `deadlinesMs`. */
   readonly defaultDeadlineMs: number;
+  /** Milliseconds of a monotonic clock, for the cached answers' ages (default `performance.now`). */
+  readonly now?: () => number;
 }
 
 // Connectors are asked for more than the page so that re-filtering and de-duplication still leave a full page.
@@ -69,7 +71,7 @@ function keyOfParsed(parsed: ParsedQuery): string {
 
 /** Runs lookups across connectors. */
 export class SearchEngine {
-  readonly #cache = new Map<string, { stamp: string; outcome: SearchOutcome }>();
+  readonly #cache = new Map<string, { stamp: string; at: number; outcome: SearchOutcome }>();
 
   constructor(private readonly options: SearchEngineOptions) {}
 
@@ -95,8 +97,11 @@ export class SearchEngine {
     if (stamps.some((stamp) => stamp === undefined)) return this.#search(request, selected);
     const stamp = stamps.join('|');
     const key = `${keyOfParsed(parsed)}|${networks.join(',')}|${maxResults}`;
+    const now = this.options.now?.() ?? performance.now();
+    // Each answer's own age: answers computed at different times expire at different times (ADR 0229).
+    const maxAge = Math.min(...selected.map((entry) => entry.connector.answersMaxAgeMs ?? Number.POSITIVE_INFINITY));
     const cached = this.#cache.get(key);
-    if (cached !== undefined && cached.stamp === stamp) {
+    if (cached !== undefined && cached.stamp === stamp && now - cached.at < maxAge) {
       // Refresh the entry's place in the eviction order.
       this.#cache.delete(key);
       this.#cache.set(key, cached);
@@ -105,7 +110,7 @@ export class SearchEngine {
     const outcome = await this.#search(request, selected);
     if (outcome.networksFailed.length === 0) {
       this.#cache.delete(key);
-      this.#cache.set(key, { stamp, outcome });
+      this.#cache.set(key, { stamp, at: now, outcome });
       if (this.#cache.size > CACHE_ENTRIES) this.#cache.delete(this.#cache.keys().next().value ?? '');
     }
     return outcome;

@@ -12,6 +12,7 @@ import { NETWORKS } from '../../src/listing/networks.js';
 import { warmUp, warmUpQueryOf } from '../../src/lookup/warm-up.js';
 import type { Pence } from '../../src/money/pence.js';
 import { startPriceSearch } from '../../src/start-price-search.js';
+import { warmUpOverHttp } from '../../src/warm-up-over-http.js';
 import { catalogueLocation, ENGINES, type Engine, kettleOffer } from '../support/catalogue-engines.js';
 
 async function composedOn(engine: Engine, options: ServiceOptions) {
@@ -54,11 +55,22 @@ describe.each(ENGINES)('the start-up warm-up on %s (ADR 0222)', (engine) => {
     expect(Number(response.headers.get('x-quota-remaining'))).toBe(limit - 1);
   });
 
+  it('over HTTP, leaves no answer in the service, no health record and no quota used (ADR 0229)', async () => {
+    const { service } = await composedOn(engine, { demoFeed: true });
+    const report = await warmUpOverHttp(service, 600_000);
+    expect(report).toMatchObject({ ran: true, overHttp: true, failed: 0, firstError: undefined });
+    expect(report.lookups).toBeGreaterThan(200);
+    expect(service.deps.engine.cachedLookups).toBe(0);
+    expect(answersKept(service.catalogue)).toBe(0);
+    expect(service.deps.health.report('catalogue').status).toBe('unknown');
+  });
+
   it('does nothing when disabled', async () => {
     const { service, location } = await composedOn(engine, { demoFeed: true });
     const report = await service.warmUp(0);
     expect(report).toEqual({
       ran: false,
+      overHttp: false,
       ms: 0,
       prepareMs: 0,
       lookups: 0,
@@ -88,8 +100,68 @@ describe.each(ENGINES)('the start-up warm-up on %s (ADR 0222)', (engine) => {
       await running.close();
       await drop();
     });
-    expect(running.warmUp).toMatchObject({ ran: true, lookups: 0, failed: 0 });
+    expect(running.warmUp).toMatchObject({ ran: true, overHttp: true, lookups: 0, failed: 0 });
     expect((await fetch(`${running.url}/health`)).status).toBe(200);
+  });
+
+  it('sends its lookups over HTTP to a stand-in before listening, each query twice, and leaves nothing behind (ADR 0229)', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'price-search-warm-up-http-'));
+    const statePath = join(dir, 'state.db');
+    // On SQLite a file, so that the catalogue the first composition fills is the one the service opens.
+    const { location, drop } =
+      engine === 'sqlite'
+        ? { location: join(dir, 'catalogue.db'), drop: async () => {} }
+        : await catalogueLocation(engine);
+    // A key of the service's own, created before the start: the warm-up must not touch its quota.
+    const keyed = await composeService({
+      ...(engine === 'sqlite' ? { cataloguePath: location } : { catalogueUrl: location }),
+      statePath,
+      demoFeed: true,
+    });
+    const { key } = keyed.keys.create({ plan: 'pro', label: 'client', now: new Date() });
+    await keyed.close();
+    const running = await startPriceSearch({
+      port: 0,
+      ...(engine === 'sqlite' ? { cataloguePath: location } : { catalogueUrl: location }),
+      statePath,
+      demoFeed: false,
+      warmUpMs: 600_000,
+    });
+    onTestFinished(async () => {
+      await running.close();
+      await drop();
+      rmSync(dir, { recursive: true, force: true });
+    });
+    const report = running.warmUp;
+    expect(report).toMatchObject({
+      ran: true,
+      overHttp: true,
+      failed: 0,
+      firstError: undefined,
+      stoppedByBudget: false,
+    });
+    // Every query asked twice: computed, then from the stand-in's own cache.
+    expect(report.lookups).toBeGreaterThan(200);
+    expect(report.lookups % 2).toBe(0);
+
+    // The client's first lookup is the first of its month, and the service's own cache held nothing before it.
+    const ask = () =>
+      fetch(`${running.url}/api/query`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
+        body: JSON.stringify({ query: 'kettle' }),
+      });
+    const first = await ask();
+    expect(first.status).toBe(200);
+    const limit = Number(first.headers.get('x-quota-limit'));
+    expect(Number(first.headers.get('x-quota-remaining'))).toBe(limit - 1);
+    // Nothing the stand-in recorded reached the service's state: its only key is the client's, with one lookup.
+    await running.close();
+    const state = new Database(statePath, { readonly: true });
+    onTestFinished(() => {
+      state.close();
+    });
+    expect(state.prepare('SELECT label FROM api_keys').pluck().all()).toEqual(['client']);
   });
 });
 
@@ -106,6 +178,27 @@ describe('the start-up warm-up', () => {
     expect(report.stoppedByBudget).toBe(true);
     expect(report.lookups).toBeGreaterThan(0);
     expect(report.lookups).toBeLessThan(20);
+  });
+
+  it('over HTTP, reports each lookup the stand-in does not answer with listings, and goes on', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'price-search-warm-up-'));
+    onTestFinished(() => rmSync(dir, { recursive: true, force: true }));
+    const path = join(dir, 'catalogue.db');
+    const store = CatalogueStore.open(path);
+    store.upsert(Array.from({ length: 30 }, (_, index) => kettleOffer(index)));
+    store.close();
+    const service = await composeService({ cataloguePath: path, statePath: ':memory:', demoFeed: false });
+    onTestFinished(() => service.close());
+    const other = new Database(path);
+    other.exec('DROP TABLE listings_fts');
+    other.close();
+
+    const report = await warmUpOverHttp(service, 600_000);
+    expect(report).toMatchObject({ ran: true, overHttp: true });
+    expect(report.lookups).toBeGreaterThan(0);
+    expect(report.failed).toBe(report.lookups);
+    expect(report.firstError).toMatch(/^the stand-in answered 5\d\d: /);
+    expect(service.deps.health.report('catalogue').status).toBe('unknown');
   });
 
   it('reports a failing lookup and goes on; the service still answers', async () => {
