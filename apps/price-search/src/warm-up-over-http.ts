@@ -56,7 +56,7 @@ export async function warmUpOverHttp(service: PriceSearchService, budgetMs: numb
 /**
  * The warm-up's HTTP client, on a worker thread: a client in this thread would run Node's stream and HTTP code
  * with the client's objects too, and the code V8 compiles for the server's requests would then be made for
- * both (slower for the server; ADR 0229 measured it). Its isolate's compiled code is its own.
+ * both. Its isolate's compiled code is its own (ADR 0229).
  */
 class WarmUpClient {
   readonly #worker: Worker;
