@@ -23,6 +23,8 @@ export const DEFAULT_WARM_UP_MS = 6_000;
 export const WARM_UP_LOOKUPS = 2_500;
 /** Lookups in flight at once (as many as a busy client's connections; on PostgreSQL the pool's connections). */
 export const WARM_UP_IN_FLIGHT = 10;
+// Queries asked before they are all asked again over HTTP (see `askedTwice`).
+const REPEAT_BLOCK = 100;
 // Results asked per synthetic lookup (the API's default page).
 const RESULTS = 10;
 
@@ -103,9 +105,10 @@ export async function warmUp(
   } catch (error) {
     fail(error);
   }
-  // Over HTTP every query is asked again once all have been asked: the repeats are answered from the stand-in's
-  // result cache, the path most requests of a running service take.
-  if (overHttp) texts = [...texts, ...texts];
+  // Over HTTP every query is asked again, a block at a time (so that a budget that ends the warm-up early still
+  // leaves both paths compiled): the repeats are answered from the stand-in's result cache, the path most
+  // requests of a running service take.
+  if (overHttp) texts = askedTwice(texts);
   const prepareMs = Math.round(now() - started);
 
   let next = 0;
@@ -147,21 +150,47 @@ export async function warmUp(
   };
 }
 
+/** Every text twice, in blocks of REPEAT_BLOCK: a block, the same block again, the next block... */
+export function askedTwice(texts: readonly string[]): string[] {
+  const asked: string[] = [];
+  for (let start = 0; start < texts.length; start += REPEAT_BLOCK) {
+    const block = texts.slice(start, start + REPEAT_BLOCK);
+    asked.push(...block, ...block);
+  }
+  return asked;
+}
+
 /**
- * A synthetic query from a listing: the first one to three words of its title; every sixth with a budget just
- * above its price, every sixth its first three words with two letters swapped in the longest (the vocabulary's
- * corrections), every sixth with its condition or asking for the cheapest first.
+ * A synthetic query from a listing: the first one to three words of its title, in turn (of every twelve) alone,
+ * with a price phrase around its price in each of the budget grammar's shapes ("under £100", "between £50 and
+ * £150", "below 100 pounds", "£100 max", "over £50", "<£100"), with two letters swapped in the longest of its
+ * first three words (the vocabulary's corrections), with its condition, or asking for the cheapest first. The
+ * parser's every kind of answer then reaches the compiled code before a client's does (ADR 0229).
  */
 export function warmUpQueryOf(sample: ListingSample, index: number): string {
   const words = sample.title.split(/\s+/).filter((word) => word !== '');
   const base = words.slice(0, 1 + (index % 3)).join(' ');
-  switch (index % 6) {
+  const above = Math.ceil(sample.pricePence / 100);
+  const below = Math.max(1, Math.floor(sample.pricePence / 200));
+  switch (index % 12) {
     case 1:
-      return `${base} under £${Math.ceil(sample.pricePence / 100)}`;
+      return `${base} under £${above}`;
     case 3:
       return withSwappedLetters(words.slice(0, 3).join(' '));
+    case 4:
+      return `${base} between £${below} and £${above + below}`;
     case 5:
       return sample.condition === 'new' ? `cheapest ${base}` : `${sample.condition} ${base}`;
+    case 7:
+      return `${base} below ${above} pounds`;
+    case 8:
+      return `new ${base} £${above} max`;
+    case 9:
+      return `${base} over £${below}`;
+    case 10:
+      return `cheapest ${base} <£${above}`;
+    case 11:
+      return `refurbished ${base}`;
     default:
       return base;
   }

@@ -9,8 +9,9 @@ import { CatalogueStore } from '../../src/catalogue/catalogue-store.js';
 import type { PostgresCatalogue } from '../../src/catalogue/postgres-catalogue.js';
 import { composeService, type ServiceOptions } from '../../src/compose-service.js';
 import { NETWORKS } from '../../src/listing/networks.js';
-import { warmUp, warmUpQueryOf } from '../../src/lookup/warm-up.js';
+import { askedTwice, warmUp, warmUpQueryOf } from '../../src/lookup/warm-up.js';
 import type { Pence } from '../../src/money/pence.js';
+import { parseQuery } from '../../src/query/parse-query.js';
 import { startPriceSearch } from '../../src/start-price-search.js';
 import { warmUpOverHttp } from '../../src/warm-up-over-http.js';
 import { catalogueLocation, ENGINES, type Engine, kettleOffer } from '../support/catalogue-engines.js';
@@ -226,15 +227,50 @@ describe('the start-up warm-up', () => {
     expect(health.status).toBe(200);
   });
 
-  it('makes its queries from listings: title words, a budget above the price, a typo, a condition', () => {
+  it('over HTTP asks each query twice, a block of 100 at a time, so that a short budget still repeats some', () => {
+    const texts = Array.from({ length: 250 }, (_, index) => `q${index}`);
+    const asked = askedTwice(texts);
+    expect(asked).toHaveLength(500);
+    expect(asked.slice(0, 200)).toEqual([...texts.slice(0, 100), ...texts.slice(0, 100)]);
+    expect(asked.slice(400)).toEqual([...texts.slice(200), ...texts.slice(200)]);
+  });
+
+  it('makes its queries from listings: title words, every budget shape, a typo, conditions, cheapest first', () => {
     const sample = { title: 'Smeg Retro Kettle KLF03', pricePence: 9_950 as Pence, condition: 'used' as const };
-    expect([0, 1, 2, 3, 4, 5].map((index) => warmUpQueryOf(sample, index))).toEqual([
+    const texts = Array.from({ length: 12 }, (_, index) => warmUpQueryOf(sample, index));
+    expect(texts).toEqual([
       'Smeg',
       'Smeg Retro under £100',
       'Smeg Retro Kettle',
       'Smeg Retro Ketlte',
-      'Smeg Retro',
+      'Smeg Retro between £49 and £149',
       'used Smeg Retro Kettle',
+      'Smeg',
+      'Smeg Retro below 100 pounds',
+      'new Smeg Retro Kettle £100 max',
+      'Smeg over £49',
+      'cheapest Smeg Retro <£100',
+      'refurbished Smeg Retro Kettle',
     ]);
+    // Each price phrase is understood as a budget around the listing's price, not left in the words.
+    const parsed = texts.map((text) => parseQuery(text));
+    expect(parsed.map((query) => query.terms.length)).toEqual([1, 2, 3, 3, 2, 3, 1, 2, 3, 1, 2, 3]);
+    for (const index of [1, 4, 7, 8, 10]) expect(parsed[index]?.budget.maxPence).toBeGreaterThanOrEqual(9_950);
+    for (const index of [4, 9]) expect(parsed[index]?.budget.minPence).toBeLessThanOrEqual(9_950);
+    expect(parsed.map((query) => query.condition)).toEqual([
+      undefined,
+      undefined,
+      undefined,
+      undefined,
+      undefined,
+      'used',
+      undefined,
+      undefined,
+      'new',
+      undefined,
+      undefined,
+      'refurbished',
+    ]);
+    expect(parsed[10]?.sort).toBe('price_asc');
   });
 });
