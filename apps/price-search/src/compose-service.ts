@@ -151,8 +151,11 @@ export async function composeService(options: ServiceOptions = {}): Promise<Pric
 
     const deadlinesMs = { ...DEFAULT_DEADLINES_MS, ...options.deadlinesMs };
     const health = new ConnectorHealth(clock);
+    // One connector object for the catalogue, the warm-up's stand-in's too: the code V8 compiles for calls into
+    // it during the warm-up then stays right for the service's own lookups (ADR 0229).
+    const catalogueConnector = createCatalogueConnector(catalogue, catalogueNetworks);
     const engine = new SearchEngine({
-      connectors: [createCatalogueConnector(catalogue, catalogueNetworks), ...liveConnectors],
+      connectors: [catalogueConnector, ...liveConnectors],
       health,
       deadlinesMs,
       defaultDeadlineMs: DEFAULT_DEADLINE_MS,
@@ -179,7 +182,7 @@ export async function composeService(options: ServiceOptions = {}): Promise<Pric
         // The same shape as the service's own dependencies (one object shape for the routes' compiled code).
         deps: {
           engine: new SearchEngine({
-            connectors: [createCatalogueConnector(catalogue, catalogueNetworks)],
+            connectors: [catalogueConnector],
             health: standInHealth,
             deadlinesMs,
             defaultDeadlineMs: DEFAULT_DEADLINE_MS,

@@ -108,7 +108,10 @@ parentPort.on('message', ({ id, text }) => {
   const outgoing = request(
     {
       agent, host: '127.0.0.1', port, method: 'POST', path: '/api/query',
-      headers: { authorization: 'Bearer ' + key, 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) },
+      // Clients write header names in either case; both are parsed by the server's code before a client comes.
+      headers: id % 2 === 0
+        ? { authorization: 'Bearer ' + key, 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) }
+        : { Authorization: 'Bearer ' + key, 'Content-Type': 'application/json', 'Content-Length': Buffer.byteLength(body) },
     },
     (response) => {
       const chunks = [];
