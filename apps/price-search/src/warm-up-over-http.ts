@@ -124,6 +124,8 @@ parentPort.on('message', ({ id, text }) => {
     },
   );
   outgoing.on('error', (error) => done(String(error)));
+  // A request the stand-in never answers cannot hold the start-up past the warm-up's budget for long.
+  outgoing.setTimeout(10000, () => outgoing.destroy(new Error('the stand-in did not answer within 10 s')));
   outgoing.end(body);
 });
 `;

@@ -109,12 +109,12 @@ const COLUMNS = [
 // with every term already comes first (see #select), and a term repeated in the category ("Video Games >
 // Games" for "switch games") then counts, as BM25's term frequency does on SQLite.
 const RANK = `ts_rank('{0.2, 0.4, 0.6, 1.0}', l.document, q, 0)`;
-// Rows grouped into products per page; the first query reads two pages at once.
 /**
  * How long a cached answer (the engine's results, the probes' answers) may live, measured from when it was
  * computed: other service instances' writes to the same database are not seen sooner.
  */
 const ANSWERS_MAX_AGE_MS = 60_000;
+// Rows grouped into products per page; the first query reads two pages at once.
 const PAGE_ROWS = 200;
 const FIRST_ROWS = 2 * PAGE_ROWS;
 const COUNTS_TTL_MS = 60_000;
