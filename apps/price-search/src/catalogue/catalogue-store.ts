@@ -492,13 +492,29 @@ export class CatalogueStore implements Catalogue {
   async search(query: CatalogueQuery): Promise<CatalogueHit[]> {
     if (query.networks.length === 0 || query.limit <= 0) return [];
     this.#observeOtherWriters();
-    const { terms, strict, relaxed } = await planMatch(query.terms, this.#termIndex);
-    if (strict === undefined) return [];
-    const demoteAccessories = !asksForAccessory(terms) && this.#namesAProduct(strict);
-    const hits = this.#run(strict, query, query.sort, demoteAccessories);
-    if (hits.length > 0 || relaxed === undefined) return hits;
-    if (this.#matches(strict)) return hits;
-    return this.#run(relaxed, query, 'relevance', demoteAccessories);
+    let plan = await planMatch(query.terms, this.#termIndex);
+    if (plan.strict === undefined) return [];
+    let hits = this.#lookUp(plan.strict, plan.terms, query);
+    if (hits.length > 0) return hits;
+    // Nothing found: either the words match nothing together (then two of them may make one catalogue word), or
+    // the filters exclude every match. Asked only now, so a lookup that finds listings saves the probe.
+    const joined = await plan.joined();
+    if (joined?.strict !== undefined) {
+      plan = joined;
+      hits = this.#lookUp(joined.strict, joined.terms, query);
+      if (hits.length > 0) return hits;
+    }
+    const relaxed = await plan.relaxed();
+    if (relaxed === undefined || plan.strict === undefined || this.#matches(plan.strict)) return hits;
+    return this.#run(relaxed, query, 'relevance', this.#demotesAccessories(plan.strict, plan.terms));
+  }
+
+  #lookUp(strict: string, terms: readonly string[], query: CatalogueQuery): CatalogueHit[] {
+    return this.#run(strict, query, query.sort, this.#demotesAccessories(strict, terms));
+  }
+
+  #demotesAccessories(strict: string, terms: readonly string[]): boolean {
+    return !asksForAccessory(terms) && this.#namesAProduct(strict);
   }
 
   readonly #termIndex: TermIndex = {

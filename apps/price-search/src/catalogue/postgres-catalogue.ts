@@ -310,15 +310,21 @@ export class PostgresCatalogue implements Catalogue {
   async search(query: CatalogueQuery): Promise<CatalogueHit[]> {
     if (query.networks.length === 0 || query.limit <= 0) return [];
     void this.#analyzeWhenStale();
-    const { terms, strict, relaxed } = await planMatch(query.terms, this.#termIndex);
-    if (strict === undefined) return [];
-    // Accessories go after products when a listing that is not an accessory has every term in its title or
-    // aliases (as on SQLite), decided inside the ranked query (ADR 0228).
-    const demote = asksForAccessory(terms) ? undefined : toTsQuery(strict, 'AB');
-    const hits = await this.#ranked(strict, query, query.sort, demote);
-    if (hits.length > 0 || relaxed === undefined) return hits;
-    if (await this.#matches(strict)) return hits;
-    return this.#ranked(relaxed, query, 'relevance', demote);
+    let plan = await planMatch(query.terms, this.#termIndex);
+    if (plan.strict === undefined) return [];
+    let hits = await this.#ranked(plan.strict, query, query.sort, demoteFor(plan.strict, plan.terms));
+    if (hits.length > 0) return hits;
+    // Nothing found: either the words match nothing together (then two of them may make one catalogue word), or
+    // the filters exclude every match. Asked only now, so a lookup that finds listings saves a round trip.
+    const joined = await plan.joined();
+    if (joined?.strict !== undefined) {
+      plan = joined;
+      hits = await this.#ranked(joined.strict, query, query.sort, demoteFor(joined.strict, joined.terms));
+      if (hits.length > 0) return hits;
+    }
+    const relaxed = await plan.relaxed();
+    if (relaxed === undefined || plan.strict === undefined || (await this.#matches(plan.strict))) return hits;
+    return this.#ranked(relaxed, query, 'relevance', demoteFor(plan.strict, plan.terms));
   }
 
   /**
@@ -647,6 +653,15 @@ export class PostgresCatalogue implements Catalogue {
  * The filters of a catalogue query as SQL over the listings (`l`); `parameters` holds the tsquery ($1) and the
  * networks ($2), and gets the filters' values appended.
  */
+/**
+ * Accessories go after products when a listing that is not an accessory has every term in its title or aliases
+ * (as on SQLite), decided inside the ranked query (ADR 0228): the title-and-aliases query, or undefined when the
+ * query asks for an accessory.
+ */
+function demoteFor(strict: string, terms: readonly string[]): string | undefined {
+  return asksForAccessory(terms) ? undefined : toTsQuery(strict, 'AB');
+}
+
 function filtersOf(query: CatalogueQuery, parameters: unknown[]): string[] {
   const filters = ["l.availability = 'in_stock'", 'l.network = ANY($2)'];
   if (query.maxPence !== undefined) {

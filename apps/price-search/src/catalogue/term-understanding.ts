@@ -41,8 +41,17 @@ function splitPieces(word: string): string[] {
 export interface MatchPlan {
   readonly terms: readonly string[];
   readonly strict: string | undefined;
-  /** Tried only when no listing at all matches `strict`. */
-  readonly relaxed: string | undefined;
+  /**
+   * When no listing at all has every term: the plan with two words that make one catalogue word joined ("smart
+   * watch"), or undefined when that changes nothing. Asked only when `strict` found nothing: a lookup that found
+   * listings knows its terms match together, so most lookups skip that probe (ADR 0229).
+   */
+  joined(): Promise<MatchPlan | undefined>;
+  /**
+   * The expression tried only when no listing at all matches `strict`, undefined when there is none. Built when
+   * asked: it needs to know which words the catalogue lacks, one probe per word, and most lookups never ask.
+   */
+  relaxed(): Promise<string | undefined>;
 }
 
 /**
@@ -50,8 +59,8 @@ export interface MatchPlan {
  * joined with the next ("quiet comfort"), split ("airfryer") or corrected ("iphnoe"), when that gives a word it
  * knows, or completed ("microsd" → "microsdxc"). A short word (3 or 4 letters) is corrected only to a word found together with the query's other words
  * ("airpods por"), since short words have many neighbours ("sofa", "soda"). Model codes are kept as they are.
- * When every word is known but they match nothing together, two words that make one catalogue word are joined
- * ("smart watch").
+ * (When every word is known but they match nothing together, `MatchPlan.joined` joins two words that make one
+ * catalogue word: "smart watch".)
  */
 export async function understandTerms(raw: readonly string[], index: TermIndex): Promise<string[]> {
   const terms = mergeSynonymPhrases(raw);
@@ -92,11 +101,18 @@ export async function understandTerms(raw: readonly string[], index: TermIndex):
     }
     understood.push(corrected ?? term);
   }
-  if (understood.length > 1 && !(await index.matches(understood.map(termExpression).join(' AND ')))) {
-    const pairs = understood.slice(1).map((next, position) => `${understood[position]}${next}`);
-    return joinPairs(understood, await index.vocabulary({ exact: pairs, near: [] }));
-  }
   return understood;
+}
+
+/**
+ * When the terms match nothing together, they with two words that make one catalogue word joined ("smart watch");
+ * undefined when they match together or no pair joins.
+ */
+async function joinedWhenApart(terms: readonly string[], index: TermIndex): Promise<string[] | undefined> {
+  if (terms.length <= 1 || (await index.matches(terms.map(termExpression).join(' AND ')))) return undefined;
+  const pairs = terms.slice(1).map((next, position) => `${terms[position]}${next}`);
+  const joined = joinPairs(terms, await index.vocabulary({ exact: pairs, near: [] }));
+  return joined.length === terms.length ? undefined : joined;
 }
 
 function joinPairs(terms: readonly string[], vocabulary: Vocabulary): string[] {
@@ -123,16 +139,32 @@ function joinPairs(terms: readonly string[], vocabulary: Vocabulary): string[] {
  */
 export async function planMatch(raw: readonly string[], catalogueIndex: TermIndex): Promise<MatchPlan> {
   const index = rememberingMatches(catalogueIndex);
-  const terms = await understandTerms(raw, index);
-  const namesModel = terms.some(isModelTerm);
-  const unknown = new Set<string>();
-  for (const term of terms) {
-    const expression = termExpression(term);
-    if (expression !== '' && !(await index.matches(expression))) unknown.add(term);
-  }
-  const droppable = (term: string): boolean => unknown.has(term) && (!namesModel || !/\p{Script=Latin}/u.test(term));
-  const [strict, relaxed] = buildMatchExpressions(terms, droppable);
-  return { terms, strict, relaxed };
+  return planOf(await understandTerms(raw, index), index, true);
+}
+
+function planOf(terms: readonly string[], index: TermIndex, mayJoin: boolean): MatchPlan {
+  // The strict expression does not depend on which words are unknown; only the relaxed one does.
+  const [strict] = buildMatchExpressions(terms);
+  return {
+    terms,
+    strict,
+    async joined() {
+      if (!mayJoin || strict === undefined) return undefined;
+      const joined = await joinedWhenApart(terms, index);
+      return joined === undefined ? undefined : planOf(joined, index, false);
+    },
+    async relaxed() {
+      const namesModel = terms.some(isModelTerm);
+      const unknown = new Set<string>();
+      for (const term of terms) {
+        const expression = termExpression(term);
+        if (expression !== '' && !(await index.matches(expression))) unknown.add(term);
+      }
+      const droppable = (term: string): boolean =>
+        unknown.has(term) && (!namesModel || !/\p{Script=Latin}/u.test(term));
+      return buildMatchExpressions(terms, droppable)[1];
+    },
+  };
 }
 
 /**

@@ -1,0 +1,59 @@
+import { describe, expect, it } from 'vitest';
+import { planMatch, type TermIndex } from './term-understanding.js';
+import { Vocabulary } from './vocabulary.js';
+
+/** A catalogue of a few listings' words; `matches` is true when one listing has every quoted word, and counted. */
+function fakeIndex(listings: readonly (readonly string[])[]) {
+  const asked: string[] = [];
+  const index: TermIndex = {
+    matches(expression) {
+      asked.push(expression);
+      const conjuncts = expression.split(' AND ').map((part) => [...part.matchAll(/"([^"]+)"/g)].map((m) => m[1]));
+      return listings.some((words) => conjuncts.every((options) => options.some((word) => words.includes(word ?? ''))));
+    },
+    vocabulary: () => Vocabulary.fromDocuments(listings),
+  };
+  return { index, asked };
+}
+
+describe('planMatch', () => {
+  it('asks whether the words match together only when the plan is asked to join two of them (ADR 0229)', async () => {
+    const { index, asked } = fakeIndex([
+      ['acme', 'ziplock'],
+      ['zip', 'tie'],
+      ['lock', 'pin'],
+    ]);
+    const plan = await planMatch(['acme', 'zip', 'lock'], index);
+    expect(plan.strict).toBe('"acme" AND "zip" AND "lock"');
+    expect(asked.filter((expression) => expression.includes(' AND '))).toEqual([]);
+
+    // Every word is known, but no listing has all three: "zip lock" is one catalogue word.
+    const joined = await plan.joined();
+    expect(asked).toContain('"acme" AND "zip" AND "lock"');
+    expect(joined?.terms).toEqual(['acme', 'ziplock']);
+    expect(joined?.strict).toBe('"acme" AND "ziplock"');
+    expect(await joined?.joined()).toBeUndefined();
+  });
+
+  it('joins nothing when the words match together', async () => {
+    const { index } = fakeIndex([['zip', 'lock', 'acme']]);
+    const plan = await planMatch(['acme', 'zip', 'lock'], index);
+    expect(await plan.joined()).toBeUndefined();
+  });
+
+  it('relaxes a query of three words or more by dropping a word no listing has', async () => {
+    const { index } = fakeIndex([
+      ['bosch', 'cordless', 'drill'],
+      ['bosch', 'hammer', 'drill'],
+    ]);
+    const plan = await planMatch(['bosch', 'drill', 'zzqx'], index);
+    expect(plan.strict).toBe('"bosch" AND "drill" AND "zzqx"');
+    expect(await plan.relaxed()).toBe('("bosch" AND "drill")');
+  });
+
+  it('has no relaxed expression for fewer than three words', async () => {
+    const { index } = fakeIndex([['bosch', 'drill']]);
+    const plan = await planMatch(['bosch', 'zzqx'], index);
+    expect(await plan.relaxed()).toBeUndefined();
+  });
+});
