@@ -44,7 +44,7 @@ export interface MatchPlan {
   /**
    * When no listing at all has every term: the plan with two words that make one catalogue word joined ("smart
    * watch"), or undefined when that changes nothing. Asked only when `strict` found nothing: a lookup that found
-   * listings knows its terms match together, so most lookups skip that probe (ADR 0229).
+   * listings knows its terms match together, so most lookups skip that probe (ADR 0230).
    */
   joined(): Promise<MatchPlan | undefined>;
   /**
@@ -105,8 +105,8 @@ export async function understandTerms(raw: readonly string[], index: TermIndex):
 }
 
 /**
- * When the terms match nothing together, they with two words that make one catalogue word joined ("smart watch");
- * undefined when they match together or no pair joins.
+ * When no listing has every term: the terms again, with each two neighbours that make one catalogue word joined
+ * ("smart watch" → "smartwatch"); undefined when the terms match together or no pair joins.
  */
 async function joinedWhenApart(terms: readonly string[], index: TermIndex): Promise<string[] | undefined> {
   if (terms.length <= 1 || (await index.matches(terms.map(termExpression).join(' AND ')))) return undefined;

@@ -7,8 +7,9 @@
  * sends them as real requests to a stand-in of the service on a loopback port (`ask`; see
  * ../warm-up-over-http.ts), each query twice (computed, then answered from the stand-in's cache), so that the
  * whole request path is compiled before the first client arrives; without `ask` they run through the engine.
- * Nothing is metered and no answer is kept: the engine's result cache is neither read nor filled, the catalogue's
- * probe answers are forgotten afterwards, and connector health is left as it was. Live marketplaces are never
+ * Nothing is metered and no answer is kept: the service's own result cache is neither read nor filled (the
+ * stand-in's is dropped with it), the catalogue's probe answers are forgotten afterwards, and the service's
+ * connector health is left as it was. Live marketplaces are never
  * asked.
  */
 import type { Catalogue, ListingSample } from '../catalogue/catalogue.js';
@@ -49,8 +50,8 @@ export interface WarmUpReport {
 }
 
 /**
- * Asks one synthetic query the way a client would (a request to the stand-in); rejects when it is not answered
- * with listings.
+ * Asks one synthetic query the way a client would (a request to the stand-in); rejects when the request fails or
+ * is not answered 200.
  */
 export type WarmUpAsk = (text: string) => Promise<void>;
 

@@ -69,6 +69,17 @@ function keyOfParsed(parsed: ParsedQuery): string {
   return key;
 }
 
+/**
+ * True when an answer `age` milliseconds old may still be served: every source it touched allows that age (ADR
+ * 0229: each answer expires by its own age, not all at once).
+ */
+function isYoungEnough(age: number, selected: ReadonlyArray<{ connector: Connector }>): boolean {
+  for (const { connector } of selected) {
+    if (connector.answersMaxAgeMs !== undefined && age >= connector.answersMaxAgeMs) return false;
+  }
+  return true;
+}
+
 /** Runs lookups across connectors. */
 export class SearchEngine {
   readonly #cache = new Map<string, { stamp: string; at: number; outcome: SearchOutcome }>();
@@ -98,10 +109,8 @@ export class SearchEngine {
     const stamp = stamps.join('|');
     const key = `${keyOfParsed(parsed)}|${networks.join(',')}|${maxResults}`;
     const now = this.options.now?.() ?? performance.now();
-    // Each answer's own age: answers computed at different times expire at different times (ADR 0229).
-    const maxAge = Math.min(...selected.map((entry) => entry.connector.answersMaxAgeMs ?? Number.POSITIVE_INFINITY));
     const cached = this.#cache.get(key);
-    if (cached !== undefined && cached.stamp === stamp && now - cached.at < maxAge) {
+    if (cached !== undefined && cached.stamp === stamp && isYoungEnough(now - cached.at, selected)) {
       // Refresh the entry's place in the eviction order.
       this.#cache.delete(key);
       this.#cache.set(key, cached);

@@ -30,6 +30,25 @@ async function composedOn(engine: Engine, options: ServiceOptions) {
   return { service, location };
 }
 
+/**
+ * A service on a 30-listing SQLite catalogue whose full-text index another connection then drops under it: every
+ * catalogue search fails.
+ */
+async function serviceOnBrokenIndex() {
+  const dir = mkdtempSync(join(tmpdir(), 'price-search-warm-up-'));
+  onTestFinished(() => rmSync(dir, { recursive: true, force: true }));
+  const path = join(dir, 'catalogue.db');
+  const store = CatalogueStore.open(path);
+  store.upsert(Array.from({ length: 30 }, (_, index) => kettleOffer(index)));
+  store.close();
+  const service = await composeService({ cataloguePath: path, statePath: ':memory:', demoFeed: false });
+  onTestFinished(() => service.close());
+  const other = new Database(path);
+  other.exec('DROP TABLE listings_fts');
+  other.close();
+  return service;
+}
+
 const answersKept = (catalogue: unknown): number => (catalogue as CatalogueStore | PostgresCatalogue).answersKept;
 
 describe.each(ENGINES)('the start-up warm-up on %s (ADR 0222)', (engine) => {
@@ -182,17 +201,7 @@ describe('the start-up warm-up', () => {
   });
 
   it('over HTTP, reports each lookup the stand-in does not answer with listings, and goes on', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'price-search-warm-up-'));
-    onTestFinished(() => rmSync(dir, { recursive: true, force: true }));
-    const path = join(dir, 'catalogue.db');
-    const store = CatalogueStore.open(path);
-    store.upsert(Array.from({ length: 30 }, (_, index) => kettleOffer(index)));
-    store.close();
-    const service = await composeService({ cataloguePath: path, statePath: ':memory:', demoFeed: false });
-    onTestFinished(() => service.close());
-    const other = new Database(path);
-    other.exec('DROP TABLE listings_fts');
-    other.close();
+    const service = await serviceOnBrokenIndex();
 
     const report = await warmUpOverHttp(service, 600_000);
     expect(report).toMatchObject({ ran: true, overHttp: true });
@@ -203,19 +212,7 @@ describe('the start-up warm-up', () => {
   });
 
   it('reports a failing lookup and goes on; the service still answers', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'price-search-warm-up-'));
-    onTestFinished(() => rmSync(dir, { recursive: true, force: true }));
-    const path = join(dir, 'catalogue.db');
-    const store = CatalogueStore.open(path);
-    const items = Array.from({ length: 30 }, (_, index) => kettleOffer(index));
-    store.upsert(items);
-    store.close();
-    const service = await composeService({ cataloguePath: path, statePath: ':memory:', demoFeed: false });
-    onTestFinished(() => service.close());
-    // Another connection breaks the full-text index under the running service: every catalogue search fails.
-    const other = new Database(path);
-    other.exec('DROP TABLE listings_fts');
-    other.close();
+    const service = await serviceOnBrokenIndex();
 
     const report = await service.warmUp(600_000);
     expect(report.ran).toBe(true);
