@@ -351,23 +351,43 @@ request = function()
   return wrk.format(nil, "/api/query", nil, bodies[i])
 end
 done = function(summary, latency, requests)
-  io.write(string.format("BENCH %d %d %.3f %.3f\\n", summary.requests, summary.errors.status + summary.errors.connect + summary.errors.read + summary.errors.write + summary.errors.timeout, latency:percentile(50) / 1000, latency:percentile(99) / 1000))
+  -- The share of requests slower than the p99 target, in percent: 100 less the highest percentile at or under
+  -- the target, found by bisection (wrk's histogram gives no count above a value).
+  local target = ${P99_TARGET_MS * 1000}
+  local over = 0
+  if latency.max > target then
+    local low, high = 0, 100
+    for _ = 1, 40 do
+      local middle = (low + high) / 2
+      if latency:percentile(middle) <= target then low = middle else high = middle end
+    end
+    over = 100 - low
+  end
+  io.write(string.format("BENCH %d %d %.3f %.3f %.6f\\n", summary.requests, summary.errors.status + summary.errors.connect + summary.errors.read + summary.errors.write + summary.errors.timeout, latency:percentile(50) / 1000, latency:percentile(99) / 1000, over))
 end
 `,
   );
   // wrk on core 1, the server on core 0.
   const [command, args] = pinned(1, 'wrk', ['-t1', `-c${CONNECTIONS}`, `-d${HTTP_SECONDS}s`, '-s', script, url]);
   const { stdout } = await promisify(execFile)(command, args, { encoding: 'utf8' });
-  const match = /BENCH (\d+) (\d+) ([\d.]+) ([\d.]+)/.exec(stdout);
+  const match = /BENCH (\d+) (\d+) ([\d.]+) ([\d.]+) ([\d.]+)/.exec(stdout);
   if (match === null) throw new Error(`unexpected wrk output:\n${stdout}`);
-  const [, requests, errors, p50, p99] = match;
+  const [, requests, errors, p50, p99, overShare] = match;
   if (Number(errors) > 0) console.error(`wrk reported ${errors} errors`);
   return {
     tool: 'wrk',
     rate: Number(requests) / HTTP_SECONDS,
     p99: Number(p99),
-    latency: `${Number(p50).toFixed(2)} / ${Number(p99).toFixed(2)} ms`,
+    latency: `${Number(p50).toFixed(2)} / ${Number(p99).toFixed(2)} ms${overTarget(Math.round((Number(overShare) / 100) * Number(requests)), Number(requests))}`,
   };
+}
+
+/**
+ * How many requests took longer than the p99 target: from an empty cache the p99 is decided by the first seconds
+ * (the cold lookups and what queues behind them), so this count says how far the run was from the target.
+ */
+function overTarget(count, requests) {
+  return ` (${count.toLocaleString('en-GB')} of ${requests.toLocaleString('en-GB')} over ${P99_TARGET_MS} ms)`;
 }
 
 async function runFetchLoop(url, key, queries) {
@@ -396,6 +416,6 @@ async function runFetchLoop(url, key, queries) {
     tool: 'fetch loop, wrk not installed',
     rate: done / HTTP_SECONDS,
     p99: percentile(latencies, 99),
-    latency: `${percentile(latencies, 50).toFixed(2)} / ${percentile(latencies, 99).toFixed(2)} ms`,
+    latency: `${percentile(latencies, 50).toFixed(2)} / ${percentile(latencies, 99).toFixed(2)} ms${overTarget(latencies.filter((ms) => ms > P99_TARGET_MS).length, latencies.length)}`,
   };
 }
