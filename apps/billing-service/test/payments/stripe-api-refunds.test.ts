@@ -356,8 +356,10 @@ describe.each(ENGINES)('%s: refund adjustments sent to Stripe', (engine) => {
     await account.harness.services.useCases.runDueWork('payment_recovery');
     expect(await statusOf(adjustment.id, transactionId)).toBe('approved');
     expect(stripeRefundsOf(intent)).toHaveLength(1);
-    // Not found at Stripe, so asked once more, with the same key.
-    expect(refundPostsFor(adjustment.id)).toHaveLength(asked + 1);
+    // Not found at Stripe, so asked again, with the same key (refundPostsFor counts that key's requests only). The
+    // service's own payment-recovery worker runs on its schedule beside this explicit run and may ask once too, once
+    // the clock has moved: both carry the key, and Stripe refunds once.
+    expect(refundPostsFor(adjustment.id).length).toBeGreaterThan(asked);
     await stripe.settled();
     expect(await adjustmentsOf(transactionId)).toHaveLength(1);
   });
