@@ -351,8 +351,10 @@ request = function()
   return wrk.format(nil, "/api/query", nil, bodies[i])
 end
 done = function(summary, latency, requests)
-  -- The share of requests slower than the p99 target, in percent: 100 less the highest percentile at or under
-  -- the target, found by bisection (wrk's histogram gives no count above a value).
+  -- The share of the latency samples above the p99 target, in percent: 100 less the highest percentile at or
+  -- under the target, found by bisection (wrk's histogram gives no count above a value). The samples are wrk's,
+  -- corrected for coordinated omission (ADR 0223): a request that waited adds samples for those a steady client
+  -- would have sent meanwhile.
   local target = ${P99_TARGET_MS * 1000}
   local over = 0
   if latency.max > target then
@@ -378,16 +380,16 @@ end
     tool: 'wrk',
     rate: Number(requests) / HTTP_SECONDS,
     p99: Number(p99),
-    latency: `${Number(p50).toFixed(2)} / ${Number(p99).toFixed(2)} ms${overTarget(Math.round((Number(overShare) / 100) * Number(requests)), Number(requests))}`,
+    latency: `${Number(p50).toFixed(2)} / ${Number(p99).toFixed(2)} ms${overTarget(Number(overShare), "wrk's corrected samples")}`,
   };
 }
 
 /**
- * How many requests took longer than the p99 target: from an empty cache the p99 is decided by the first seconds
- * (the cold lookups and what queues behind them), so this count says how far the run was from the target.
+ * The share of the latencies above the p99 target: the target holds while it stays under 1%. From an empty cache it
+ * is decided by the first seconds (the cold lookups and what queues behind them), so it says how far a run was.
  */
-function overTarget(count, requests) {
-  return ` (${count.toLocaleString('en-GB')} of ${requests.toLocaleString('en-GB')} over ${P99_TARGET_MS} ms)`;
+function overTarget(percent, of) {
+  return ` (over ${P99_TARGET_MS} ms: ${percent.toFixed(2)}% of ${of})`;
 }
 
 async function runFetchLoop(url, key, queries) {
@@ -416,6 +418,6 @@ async function runFetchLoop(url, key, queries) {
     tool: 'fetch loop, wrk not installed',
     rate: done / HTTP_SECONDS,
     p99: percentile(latencies, 99),
-    latency: `${percentile(latencies, 50).toFixed(2)} / ${percentile(latencies, 99).toFixed(2)} ms${overTarget(latencies.filter((ms) => ms > P99_TARGET_MS).length, latencies.length)}`,
+    latency: `${percentile(latencies, 50).toFixed(2)} / ${percentile(latencies, 99).toFixed(2)} ms${overTarget((100 * latencies.filter((ms) => ms > P99_TARGET_MS).length) / latencies.length, 'requests')}`,
   };
 }
