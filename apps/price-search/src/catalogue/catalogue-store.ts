@@ -19,6 +19,7 @@ import {
   type CatalogueQuery,
   type FeedState,
   type ListingSample,
+  OFFER_LOOKAHEAD,
 } from './catalogue.js';
 import type { CatalogueItem } from './feed/feed-record.js';
 import { type FactsRow, type GroupedHit, ListingFacts } from './listing-facts.js';
@@ -615,11 +616,13 @@ export class CatalogueStore implements Catalogue {
       }
       const read = { rows: 0, products: [] as readonly number[] };
       const window = this.#ranked(match, true);
+      // Every candidate of the window is read, so a product's offers are counted among all of them (as on
+      // PostgreSQL, and as the README says).
       const hits = facts.group(
         facts.orderByRelevance(window, demoteAccessories),
         query.limit,
         true,
-        OFFER_LOOKAHEAD,
+        CANDIDATE_CAP,
         read,
       );
       if (hits.length < query.limit && window.length >= CANDIDATE_CAP) {
@@ -764,9 +767,10 @@ export class CatalogueStore implements Catalogue {
         ORDER BY ${demoteAccessories ? 'r.accessory, ' : ''}c.score, r.condition <> 'new', r.price_pence, c.position`;
     }
     const rows = this.#statement(sql).iterate(parameters) as IterableIterator<CatalogueRow>;
-    if (plan !== 'first_candidates') return groupByProduct(rows, query.limit, sort);
+    if (plan !== 'first_candidates') return groupByProduct(rows, query.limit, sort, OFFER_LOOKAHEAD);
+    // Every candidate of the window is read: a product's offers are counted among all of them.
     const read = { rows: 0, products: [] as readonly string[] };
-    const hits = groupByProduct(rows, query.limit, sort, read);
+    const hits = groupByProduct(rows, query.limit, sort, CANDIDATE_CAP, read);
     this.#window = { full: read.rows >= CANDIDATE_CAP, products: read.products };
     return hits;
   }
@@ -812,9 +816,6 @@ function filtersOf(
   return { filters, parameters };
 }
 
-// Once a page is full, this many more rows are read so that other offers of the products shown are counted.
-const OFFER_LOOKAHEAD = 50;
-
 /**
  * Groups rows by product, in row order, until `limit` products are found: a product takes the place of its
  * first (best-ranked) row and shows its best offer among the rows read: for relevance new before used, then
@@ -824,6 +825,7 @@ function groupByProduct(
   rows: IterableIterator<CatalogueRow>,
   limit: number,
   sort: SortIntent,
+  lookahead: number,
   read?: { rows: number; products: readonly string[] },
 ): CatalogueHit[] {
   const products = new Map<string, { hit: Omit<CatalogueHit, 'offers'>; offers: number }>();
@@ -841,7 +843,7 @@ function groupByProduct(
     }
     if (products.size >= limit) {
       extra += 1;
-      if (extra > OFFER_LOOKAHEAD) break;
+      if (extra > lookahead) break;
     }
   }
   rows.return?.();

@@ -17,6 +17,13 @@ import type { CatalogueItem } from './feed/feed-record.js';
  */
 export const CANDIDATE_CAP = 150;
 
+/**
+ * Cheapest first, or every match ranked: once a page has its products, this many more rows (in the page's order)
+ * are read, so that other offers of the products shown are counted. A relevance window is read whole. Both
+ * engines (ADR 0231).
+ */
+export const OFFER_LOOKAHEAD = 50;
+
 /** A catalogue search. */
 export interface CatalogueQuery {
   readonly terms: readonly string[];

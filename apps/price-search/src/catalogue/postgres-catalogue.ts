@@ -20,6 +20,7 @@ import {
   type CatalogueQuery,
   type FeedState,
   type ListingSample,
+  OFFER_LOOKAHEAD,
 } from './catalogue.js';
 import type { CatalogueItem } from './feed/feed-record.js';
 import { planMatch, type TermIndex, toTsQuery, type VocabularyRequest } from './term-understanding.js';
@@ -114,7 +115,8 @@ const RANK = `ts_rank('{0.2, 0.4, 0.6, 1.0}', l.document, q, 0)`;
  * computed: other service instances' writes to the same database are not seen sooner.
  */
 const ANSWERS_MAX_AGE_MS = 60_000;
-// Rows grouped into products per page; the first query reads two pages at once.
+// Rows read by the first query of an unwindowed lookup (cheapest first, or every match ranked), then by each
+// further one when the page and its lookahead need more.
 const PAGE_ROWS = 200;
 const FIRST_ROWS = 2 * PAGE_ROWS;
 const COUNTS_TTL_MS = 60_000;
@@ -498,13 +500,19 @@ export class PostgresCatalogue implements Catalogue {
       LIMIT $${parameters.length + 1} OFFSET $${parameters.length + 2}`;
     const fetchRows = async (count: number, offset: number): Promise<Row[]> =>
       (await this.#pool.query<Row>(sql, [...parameters, count, offset])).rows;
-    // The first two pages come in one query: every lookup whose first page is full reads the second (to count
-    // the offers of the products found, or to find more products), and each query matches, ranks and sorts every
-    // matching listing again, so asking for the second page separately doubled the database's work (ADR 0219).
-    const first = await fetchRows(FIRST_ROWS, 0);
+    // The first query reads FIRST_ROWS rows, enough for almost every page and its lookahead: each query matches,
+    // ranks and sorts every matching listing again, so asking for more rows separately doubles the database's work
+    // (ADR 0219).
+    let rows = await fetchRows(FIRST_ROWS, 0);
+    const windowRows = rows.length;
+    // As on SQLite: a relevance window is read whole; otherwise the rows up to the one that fills the page and
+    // OFFER_LOOKAHEAD more, so that the other offers of the products shown are counted (ADR 0231).
+    const lookahead = windowed ? CANDIDATE_CAP : OFFER_LOOKAHEAD;
     const products = new Map<string, { hit: Omit<CatalogueHit, 'offers'>; offers: number }>();
-    for (let offset = 0; ; offset += PAGE_ROWS) {
-      const rows = offset < FIRST_ROWS ? first.slice(offset, offset + PAGE_ROWS) : await fetchRows(PAGE_ROWS, offset);
+    let asked = FIRST_ROWS;
+    let read = 0;
+    let extra = 0;
+    reading: for (;;) {
       for (const row of rows) {
         const hit = {
           title: row.title,
@@ -523,14 +531,20 @@ export class PostgresCatalogue implements Catalogue {
         } else if (products.size < query.limit) {
           products.set(row.productKey, { hit, offers: 1 });
         }
+        if (products.size >= query.limit) {
+          extra += 1;
+          if (extra > lookahead) break reading;
+        }
       }
-      // A page is full once `limit` products are found; one more page counts their other offers.
-      if (rows.length < PAGE_ROWS || (products.size >= query.limit && offset > 0)) break;
-      if (products.size >= query.limit && rows.length === PAGE_ROWS) continue;
+      read += rows.length;
+      // Fewer rows than asked for: every match has been read.
+      if (rows.length < asked) break;
+      asked = PAGE_ROWS;
+      rows = await fetchRows(PAGE_ROWS, read);
     }
     return {
       hits: [...products.values()].map(({ hit, offers }) => ({ ...hit, offers })),
-      rows: first.length,
+      rows: windowRows,
       products: [...products.keys()],
     };
   }

@@ -9,7 +9,7 @@ import { kettleOffer } from '../support/catalogue-engines.js';
 const offer = (index: number): CatalogueItem => kettleOffer(index, index % 5);
 
 describe('PostgresCatalogue ranked query (ADR 0219)', () => {
-  it('reads the first two pages of rows in one query, with the same products and offer counts', async () => {
+  it('reads a page and its lookahead in one query, with the same products and offer counts', async () => {
     const database = await createPostgresTestDatabase();
     onTestFinished(() => database.drop());
     const catalogue = await PostgresCatalogue.open(database.url, { maxConnections: 2 });
@@ -34,13 +34,46 @@ describe('PostgresCatalogue ranked query (ADR 0219)', () => {
       expect(selects).toHaveLength(1);
       expect(hits).toHaveLength(3);
       if (sort === 'relevance') continue;
-      // Cheapest first: the products of the first page, each offer among the first 400 rows counted (80 of each
-      // product's 90). By relevance the rows are the candidate window's (ADR 0220), whichever the scan finds first.
+      // Cheapest first: the products of the first page, their offers counted among the rows up to the one that
+      // filled the page (the third) and 50 more, as on SQLite (ADR 0231): 11 of each product's 90. By relevance the
+      // rows are the candidate window's (ADR 0220), whichever the scan finds first, read whole.
       expect(hits.map((hit) => [hit.title, hit.pricePence, hit.offers])).toEqual([
-        ['Smeg Kettle 0', 1000, 80],
-        ['Smeg Kettle 1', 1001, 80],
-        ['Smeg Kettle 2', 1002, 80],
+        ['Smeg Kettle 0', 1000, 11],
+        ['Smeg Kettle 1', 1001, 11],
+        ['Smeg Kettle 2', 1002, 11],
       ]);
     }
+  });
+
+  it('reads on when the page fills late, up to the row that fills it and 50 more (ADR 0231)', async () => {
+    const database = await createPostgresTestDatabase();
+    onTestFinished(() => database.drop());
+    const catalogue = await PostgresCatalogue.open(database.url, { maxConnections: 2 });
+    onTestFinished(() => catalogue.close());
+    // The 390 cheapest offers are of two products; the next ones of three more, in turn.
+    const late = (index: number): CatalogueItem => kettleOffer(index, index < 390 ? index % 2 : 2 + (index % 3));
+    await catalogue.upsert(Array.from({ length: 600 }, (_, index) => late(index)));
+    const query = {
+      terms: ['smeg', 'kettle'],
+      networks: ['argos_uk'] as const,
+      minPence: undefined,
+      maxPence: undefined,
+      condition: undefined,
+      sort: 'price_asc' as const,
+      limit: 3,
+    };
+    await catalogue.search(query);
+    const spy = vi.spyOn(pg.Pool.prototype, 'query');
+    onTestFinished(() => spy.mockRestore());
+    const hits = await catalogue.search(query);
+    const selects = spy.mock.calls.filter(([sql]) => String(sql).includes('ORDER BY'));
+    spy.mockRestore();
+    // The page fills at the 391st row, so rows up to the 441st are read: 400 in the first query, then one more.
+    expect(selects).toHaveLength(2);
+    expect(hits.map((hit) => [hit.title, hit.pricePence, hit.offers])).toEqual([
+      ['Smeg Kettle 0', 1000, 195],
+      ['Smeg Kettle 1', 1001, 195],
+      ['Smeg Kettle 2', 1390, 17],
+    ]);
   });
 });
