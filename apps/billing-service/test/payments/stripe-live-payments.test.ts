@@ -150,9 +150,15 @@ describe.each(ENGINES)('%s: live payments through Stripe', (engine) => {
 
     // One charge path, one rule (ADR 1425): the automatic charge never comes back to a past-due
     // renewal; a requested retry charges it through the same path, once at a time.
-    const intentsBefore = stripe.objects('pi_').length;
+    // Counted for this renewal only: the service's own due-work worker may meanwhile renew (and charge)
+    // the subscriptions of earlier tests, whose periods the moved clock has ended too.
+    const intentsOf = (transactionId: unknown) =>
+      stripe
+        .objects('pi_')
+        .filter((intent) => (intent.metadata as Record<string, string>).drawdown_transaction_id === transactionId);
+    expect(intentsOf(renewal?.id)).toHaveLength(1);
     await harness.services.useCases.runDueWork('renewals');
-    expect(stripe.objects('pi_')).toHaveLength(intentsBefore);
+    expect(intentsOf(renewal?.id)).toHaveLength(1);
     const caller = {
       account: await harness.services.useCases.requireAccount(harness.accountId),
       scope: { accountId: harness.accountId, environment: 'live' as const },
@@ -160,7 +166,7 @@ describe.each(ENGINES)('%s: live payments through Stripe', (engine) => {
     const retried = await harness.services.useCases.chargeSavedMethod(caller, String(renewal?.id));
     expect(retried.status).toBe('past_due');
     expect(retried.payments.map((payment) => payment.errorCode)).toEqual(['declined', 'declined']);
-    expect(stripe.objects('pi_')).toHaveLength(intentsBefore + 1);
+    expect(intentsOf(renewal?.id)).toHaveLength(2);
     await stripe.settled();
     expect((await transactionOf(String(renewal?.id))).payments).toHaveLength(2);
   });
