@@ -23,6 +23,7 @@ import {
 } from './catalogue.js';
 import type { CatalogueItem } from './feed/feed-record.js';
 import { type FactsRow, type GroupedHit, ListingFacts } from './listing-facts.js';
+import { isBetterOffer, offerTerms, ProductGrouping } from './product-grouping.js';
 import { planMatch, type TermIndex } from './term-understanding.js';
 import { Vocabulary } from './vocabulary.js';
 
@@ -817,9 +818,7 @@ function filtersOf(
 }
 
 /**
- * Groups rows by product, in row order, until `limit` products are found: a product takes the place of its
- * first (best-ranked) row and shows its best offer among the rows read: for relevance new before used, then
- * the cheapest; for cheapest-first the first, cheapest row.
+ * Groups streamed rows by product (product-grouping.ts) and closes the statement's iterator once enough are read.
  */
 function groupByProduct(
   rows: IterableIterator<CatalogueRow>,
@@ -828,38 +827,22 @@ function groupByProduct(
   lookahead: number,
   read?: { rows: number; products: readonly string[] },
 ): CatalogueHit[] {
-  const products = new Map<string, { hit: Omit<CatalogueHit, 'offers'>; offers: number }>();
-  let extra = 0;
-  let count = 0;
+  const grouping = new ProductGrouping<string, Omit<CatalogueHit, 'offers'>>(
+    limit,
+    lookahead,
+    sort === 'relevance'
+      ? (candidate, current) => isBetterOffer(offerTerms(candidate), offerTerms(current))
+      : undefined,
+  );
   for (const { productKey, ...hit } of rows) {
-    count += 1;
-    const known = products.get(productKey);
-    if (known !== undefined) {
-      known.offers += 1;
-      // Cheapest-first rows arrive in price order: the first offer is the one to show.
-      if (sort === 'relevance' && isBetterOffer(hit, known.hit)) known.hit = hit;
-    } else if (products.size < limit) {
-      products.set(productKey, { hit, offers: 1 });
-    }
-    if (products.size >= limit) {
-      extra += 1;
-      if (extra > lookahead) break;
-    }
+    if (!grouping.add(productKey, hit)) break;
   }
   rows.return?.();
   if (read !== undefined) {
-    read.rows = count;
-    // While the page is short, every row read was of one of these products.
-    read.products = [...products.keys()];
+    read.rows = grouping.rows;
+    read.products = grouping.products();
   }
-  return [...products.values()].map(({ hit, offers }) => ({ ...hit, offers }));
-}
-
-function isBetterOffer(candidate: Omit<CatalogueHit, 'offers'>, current: Omit<CatalogueHit, 'offers'>): boolean {
-  const candidateNew = candidate.condition === 'new';
-  const currentNew = current.condition === 'new';
-  if (candidateNew !== currentNew) return candidateNew;
-  return candidate.pricePence < current.pricePence;
+  return grouping.page().map(({ offer, offers }) => ({ ...offer, offers }));
 }
 
 /** A feed item as a row, with its derived search columns. */

@@ -10,6 +10,7 @@
  */
 import { CONDITIONS, type Condition } from '../listing/listing.js';
 import { NETWORKS, type NetworkId } from '../listing/networks.js';
+import { isBetterOffer, ProductGrouping } from './product-grouping.js';
 
 /** The filters of a lookup, as the facts check them. */
 export interface FactsFilter {
@@ -219,9 +220,8 @@ export class ListingFacts {
   }
 
   /**
-   * Groups listings (best first) by product until `limit` products are found, as `groupByProduct` does with
-   * rows: a product takes the place of its first listing and shows its best offer among the listings read (for
-   * relevance new before used, then the cheaper; cheapest-first keeps the first), and once the page is full
+   * Groups listings (best first) by product, by the rule both engines share (product-grouping.ts): for relevance
+   * a product shows its best offer among the listings read, cheapest-first its first; once the page is full
    * `lookahead` more listings are read to count the offers of the products shown. `read` receives the number of
    * listings read and the products found.
    */
@@ -232,37 +232,25 @@ export class ListingFacts {
     lookahead: number,
     read?: { rows: number; products: readonly number[] },
   ): GroupedHit[] {
-    const products = new Map<number, { rowid: number; offers: number }>();
-    let extra = 0;
-    let count = 0;
+    const grouping = new ProductGrouping<number, number>(
+      limit,
+      lookahead,
+      relevance
+        ? (candidate, current) => isBetterOffer(this.#offerTerms(candidate), this.#offerTerms(current))
+        : undefined,
+    );
     for (const rowid of ordered) {
-      count += 1;
-      const product = this.productOf(rowid);
-      const known = products.get(product);
-      if (known !== undefined) {
-        known.offers += 1;
-        if (relevance && this.#isBetterOffer(rowid, known.rowid)) known.rowid = rowid;
-      } else if (products.size < limit) {
-        products.set(product, { rowid, offers: 1 });
-      }
-      if (products.size >= limit) {
-        extra += 1;
-        if (extra > lookahead) break;
-      }
+      if (!grouping.add(this.productOf(rowid), rowid)) break;
     }
     if (read !== undefined) {
-      read.rows = count;
-      read.products = [...products.keys()];
+      read.rows = grouping.rows;
+      read.products = grouping.products();
     }
-    return [...products.values()];
+    return grouping.page().map(({ offer, offers }) => ({ rowid: offer, offers }));
   }
 
-  #isBetterOffer(candidateRowid: number, currentRowid: number): boolean {
-    const candidate = this.#slotOf(candidateRowid);
-    const current = this.#slotOf(currentRowid);
-    const candidateNew = this.#condition[candidate] === NEW;
-    const currentNew = this.#condition[current] === NEW;
-    if (candidateNew !== currentNew) return candidateNew;
-    return (this.#price[candidate] as number) < (this.#price[current] as number);
+  #offerTerms(rowid: number): { isNew: boolean; pricePence: number } {
+    const slot = this.#slotOf(rowid);
+    return { isNew: this.#condition[slot] === NEW, pricePence: this.#price[slot] as number };
   }
 }

@@ -23,6 +23,7 @@ import {
   OFFER_LOOKAHEAD,
 } from './catalogue.js';
 import type { CatalogueItem } from './feed/feed-record.js';
+import { isBetterOffer, offerTerms, ProductGrouping } from './product-grouping.js';
 import { planMatch, type TermIndex, toTsQuery, type VocabularyRequest } from './term-understanding.js';
 import { oneEditAway, Vocabulary } from './vocabulary.js';
 
@@ -507,11 +508,15 @@ export class PostgresCatalogue implements Catalogue {
     const windowRows = rows.length;
     // As on SQLite: a relevance window is read whole; otherwise the rows up to the one that fills the page and
     // OFFER_LOOKAHEAD more, so that the other offers of the products shown are counted (ADR 0231).
-    const lookahead = windowed ? CANDIDATE_CAP : OFFER_LOOKAHEAD;
-    const products = new Map<string, { hit: Omit<CatalogueHit, 'offers'>; offers: number }>();
+    const grouping = new ProductGrouping<string, Omit<CatalogueHit, 'offers'>>(
+      query.limit,
+      windowed ? CANDIDATE_CAP : OFFER_LOOKAHEAD,
+      sort === 'relevance'
+        ? (candidate, current) => isBetterOffer(offerTerms(candidate), offerTerms(current))
+        : undefined,
+    );
     let asked = FIRST_ROWS;
     let read = 0;
-    let extra = 0;
     reading: for (;;) {
       for (const row of rows) {
         const hit = {
@@ -524,17 +529,7 @@ export class PostgresCatalogue implements Catalogue {
           shippingPence: row.shippingPence === null ? null : (Number(row.shippingPence) as Pence),
           availability: row.availability,
         };
-        const known = products.get(row.productKey);
-        if (known !== undefined) {
-          known.offers += 1;
-          if (sort === 'relevance' && betterOffer(hit, known.hit)) known.hit = hit;
-        } else if (products.size < query.limit) {
-          products.set(row.productKey, { hit, offers: 1 });
-        }
-        if (products.size >= query.limit) {
-          extra += 1;
-          if (extra > lookahead) break reading;
-        }
+        if (!grouping.add(row.productKey, hit)) break reading;
       }
       read += rows.length;
       // Fewer rows than asked for: every match has been read.
@@ -543,9 +538,9 @@ export class PostgresCatalogue implements Catalogue {
       rows = await fetchRows(PAGE_ROWS, read);
     }
     return {
-      hits: [...products.values()].map(({ hit, offers }) => ({ ...hit, offers })),
+      hits: grouping.page().map(({ offer, offers }) => ({ ...offer, offers })),
       rows: windowRows,
-      products: [...products.keys()],
+      products: grouping.products(),
     };
   }
 
@@ -714,11 +709,4 @@ function withSessionOptions(connectionString: string): { connectionString: strin
   if (own === null) return { connectionString, options: SESSION_OPTIONS };
   url.searchParams.set('options', `${own} ${SESSION_OPTIONS}`);
   return { connectionString: url.toString() };
-}
-
-function betterOffer(candidate: Omit<CatalogueHit, 'offers'>, current: Omit<CatalogueHit, 'offers'>): boolean {
-  const candidateNew = candidate.condition === 'new';
-  const currentNew = current.condition === 'new';
-  if (candidateNew !== currentNew) return candidateNew;
-  return candidate.pricePence < current.pricePence;
 }
