@@ -330,19 +330,31 @@ async function beginAttempt(
       createdAt: now,
       updatedAt: now,
     };
-    try {
-      await tx.paymentAttempts.insert(context.scope, attempt);
-    } catch (error) {
-      if (error instanceof DuplicateKeyError) {
-        throw new BillingError(
-          'transaction_payment_in_progress',
-          `A payment of transaction ${transactionId} is already in progress; wait for its outcome.`,
-        );
-      }
-      throw error;
-    }
+    const inProgress = await insertAttempt(context, tx, attempt);
+    if (inProgress !== undefined) throw inProgress;
     return { attempt, transaction, replay: false };
   });
+}
+
+/**
+ * Stores a new payment attempt. The refusal `transaction_payment_in_progress` when another process began an attempt
+ * of the same transaction just now (the attempts' partial unique index), for the caller to throw or return.
+ */
+export async function insertAttempt(
+  context: OperationContext,
+  tx: Repositories,
+  attempt: PaymentAttempt,
+): Promise<BillingError | undefined> {
+  try {
+    await tx.paymentAttempts.insert(context.scope, attempt);
+    return undefined;
+  } catch (error) {
+    if (!(error instanceof DuplicateKeyError)) throw error;
+    return new BillingError(
+      'transaction_payment_in_progress',
+      `A payment of transaction ${attempt.transactionId} is already in progress; wait for its outcome.`,
+    );
+  }
 }
 
 /** Marks an attempt the provider refused outright (bad card details) as failed, freeing the transaction. */

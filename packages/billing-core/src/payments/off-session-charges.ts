@@ -18,12 +18,11 @@
  * (the provider may have charged: never a second attempt while one may have succeeded).
  */
 import { BillingError } from '../shared/billing-error.js';
-import { DuplicateKeyError } from '../shared/collection.js';
 import type { OperationContext } from '../shared/operation-context.js';
 import { nowTimestamp } from '../shared/operation-context.js';
 import type { TransactionHooks } from '../transactions/payments.js';
 import type { Transaction } from '../transactions/transaction.js';
-import { applyOutcome } from './checkout.js';
+import { applyOutcome, insertAttempt } from './checkout.js';
 import { IN_FLIGHT, type PaymentAttempt } from './payment-attempt.js';
 import type { PaymentOutcome, PaymentProvider, PaymentProviders } from './payment-provider.js';
 
@@ -187,18 +186,8 @@ export async function chargeOffSession(
       createdAt: now,
       updatedAt: now,
     };
-    try {
-      await tx.paymentAttempts.insert(context.scope, attempt);
-    } catch (error) {
-      // The partial unique index: another process began an attempt of this transaction just now.
-      if (error instanceof DuplicateKeyError) {
-        return new BillingError(
-          'transaction_payment_in_progress',
-          `A payment of transaction ${transactionId} is already in progress; wait for its outcome.`,
-        );
-      }
-      throw error;
-    }
+    const inProgress = await insertAttempt(context, tx, attempt);
+    if (inProgress !== undefined) return inProgress;
     return {
       attempt,
       transaction,

@@ -13,16 +13,10 @@ import type { Repositories } from '../shared/repository.js';
 import { requirePaymentMethodFor } from './cardless-trial.js';
 import { type ChangeLine, toPending } from './proration.js';
 import type { Subscription } from './subscription.js';
-import {
-  changeItems,
-  issueCharge,
-  markPastDue,
-  type RenewalPayment,
-  sandboxPaymentOutcome,
-} from './subscription-billing.js';
+import { type RenewalPayment, sandboxPaymentOutcome } from './subscription-billing.js';
 import { now, saveChange } from './subscription-changes.js';
-import { discountForCharge } from './subscription-discount.js';
 import {
+  chargeChangeNow,
   type OnPaymentFailure,
   previewInRollback,
   requireChangeable,
@@ -114,24 +108,13 @@ export async function applyOneTimeCharge(
   });
   if (!immediately) return { subscription: saved, immediateTransaction: null, nextPeriodLines: lines };
   // The subscription's started discount takes its share, as renewals take it for charges left to them (ADR 1013).
-  const outcome = await issueCharge(
-    context,
-    tx,
-    saved,
-    {
-      origin: 'subscription_charge',
-      items: changeItems(lines),
-      billingPeriod: saved.currentBillingPeriod,
-      discount: await discountForCharge(context, tx, saved, at, lines),
-    },
+  return chargeChangeNow(context, tx, saved, lines, {
+    origin: 'subscription_charge',
     payment,
-  );
-  if (!outcome.declined) return { subscription: saved, immediateTransaction: outcome.transaction, nextPeriodLines: [] };
-  if ((input.onPaymentFailure ?? 'prevent_change') === 'prevent_change') {
-    throw declinedOneTimeCharge(id);
-  }
-  const pastDue = await markPastDue(context, tx, saved, at);
-  return { subscription: pastDue, immediateTransaction: outcome.transaction, nextPeriodLines: [] };
+    onPaymentFailure: input.onPaymentFailure,
+    refusal: () => declinedOneTimeCharge(id),
+    at,
+  });
 }
 
 /** The refusal of a one-time charge that was declined, with `prevent_change`. */

@@ -255,25 +255,49 @@ export async function applySubscriptionUpdate(
   if (when !== 'now' || lines.length === 0) {
     return { subscription: saved, immediateTransaction: null, nextPeriodLines: when === 'next_renewal' ? lines : [] };
   }
-  // The subscription's discount, once started, takes its share of the charge (ADR 1013).
+  return chargeChangeNow(context, tx, saved, lines, {
+    origin: 'subscription_update',
+    payment,
+    onPaymentFailure: input.onPaymentFailure,
+    refusal: () => declinedUpdate(id),
+    at,
+  });
+}
+
+/**
+ * Bills a saved change's lines now, the subscription's started discount taking its share (ADR 1013). A declined
+ * charge throws `refusal` under `prevent_change` (the default): thrown inside the database transaction, the change,
+ * its charge and its balance effects roll back together. Under `apply_change` the change stands and the
+ * subscription is past due. Updates and one-time charges bill the same way.
+ */
+export async function chargeChangeNow(
+  context: OperationContext,
+  tx: Repositories,
+  saved: Subscription,
+  lines: readonly ChangeLine[],
+  how: {
+    readonly origin: 'subscription_update' | 'subscription_charge';
+    readonly payment: RenewalPayment;
+    readonly onPaymentFailure: OnPaymentFailure | undefined;
+    readonly refusal: () => BillingError;
+    readonly at: string;
+  },
+): Promise<SubscriptionUpdateResult> {
   const outcome = await issueCharge(
     context,
     tx,
     saved,
     {
-      origin: 'subscription_update',
+      origin: how.origin,
       items: changeItems(lines),
       billingPeriod: saved.currentBillingPeriod,
-      discount: await discountForCharge(context, tx, saved, at, lines),
+      discount: await discountForCharge(context, tx, saved, how.at, lines),
     },
-    payment,
+    how.payment,
   );
   if (!outcome.declined) return { subscription: saved, immediateTransaction: outcome.transaction, nextPeriodLines: [] };
-  if ((input.onPaymentFailure ?? 'prevent_change') === 'prevent_change') {
-    // Thrown inside the database transaction: the change, its charge and its balance effects roll back together.
-    throw declinedUpdate(id);
-  }
-  const pastDue = await markPastDue(context, tx, saved, at);
+  if ((how.onPaymentFailure ?? 'prevent_change') === 'prevent_change') throw how.refusal();
+  const pastDue = await markPastDue(context, tx, saved, how.at);
   return { subscription: pastDue, immediateTransaction: outcome.transaction, nextPeriodLines: [] };
 }
 
