@@ -155,7 +155,10 @@ export class PostgresCatalogue implements Catalogue {
   /** Connects, creates the schema when needed (the pg_trgm extension must be available) and reads the counts. */
   static async open(connectionString: string, options: { maxConnections?: number } = {}): Promise<PostgresCatalogue> {
     const maxConnections = options.maxConnections ?? 10;
-    const pool = new pg.Pool({ ...withSessionOptions(connectionString), max: maxConnections });
+    // Every connection is kept once opened (`min`: pg's pool otherwise closes a connection idle for 10 s), so the
+    // ones `prepare` opened and warmed stay warm: a new backend pays its start and the stemmer's dictionary on its
+    // first lookup, and a burst after a quiet spell would pay it ten times (ADR 0232).
+    const pool = new pg.Pool({ ...withSessionOptions(connectionString), max: maxConnections, min: maxConnections });
     // An idle connection the server drops (restart, failover) is replaced on next use; without a listener its
     // error would end the process. Connections still closing after `close()` are not worth a word.
     let closing = false;
