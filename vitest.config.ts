@@ -38,9 +38,9 @@ export default defineConfig({
     // A worker keeps its imported modules from one test file to the next instead of importing the
     // whole service again for each file (ADR 0011): importing was about 40% of the suite's time
     // (12 min 56 s isolated, 6 min 49 s shared, on one machine in one hour). Files still never meet
-    // through their data; what a test changes in the process (spies, faked timers, environment
-    // variables, globals) is put back after each test, and module mocks are not used at all
-    // (test/test-suite-rules.test.ts fails on them).
+    // through their data; what a test changes in the process is put back after each test (spies,
+    // stubbed environment variables and globals by the three settings below, faked timers by the
+    // test itself), and module mocks are not used at all (test/test-suite-rules.test.ts checks both).
     isolate: false,
     restoreMocks: true,
     unstubEnvs: true,
