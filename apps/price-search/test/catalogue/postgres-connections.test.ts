@@ -1,20 +1,15 @@
 import { createPostgresTestDatabase } from '@drawdown/testkit';
-import pg from 'pg';
 import { describe, expect, it, onTestFinished, vi } from 'vitest';
 import { PostgresCatalogue } from '../../src/catalogue/postgres-catalogue.js';
+import { queryDatabase } from '../support/catalogue-engines.js';
 
-/** Backends connected to the database of `url`, this check's own left out. */
+/** Backends connected to the database of `url`, the check's own left out. */
 async function backends(url: string): Promise<number> {
-  const client = new pg.Client({ connectionString: url });
-  await client.connect();
-  try {
-    const { rows } = await client.query<{ count: string }>(
-      'SELECT count(*) AS count FROM pg_stat_activity WHERE datname = current_database() AND pid <> pg_backend_pid()',
-    );
-    return Number(rows[0]?.count);
-  } finally {
-    await client.end();
-  }
+  const [row] = await queryDatabase<{ count: string }>(
+    url,
+    'SELECT count(*) AS count FROM pg_stat_activity WHERE datname = current_database() AND pid <> pg_backend_pid()',
+  );
+  return Number(row?.count);
 }
 
 describe('PostgresCatalogue connections (ADR 0232)', () => {

@@ -1,23 +1,17 @@
 import { createPostgresTestDatabase } from '@drawdown/testkit';
-import pg from 'pg';
 import { describe, expect, it, onTestFinished } from 'vitest';
 import type { CatalogueItem } from '../../src/catalogue/feed/feed-record.js';
 import { PostgresCatalogue } from '../../src/catalogue/postgres-catalogue.js';
-import { kettleOffer } from '../support/catalogue-engines.js';
+import { kettleOffer, queryDatabase } from '../support/catalogue-engines.js';
 
 const item = (index: number): CatalogueItem => kettleOffer(index);
 
 async function lastAnalyze(url: string): Promise<Date | null> {
-  const client = new pg.Client({ connectionString: url });
-  await client.connect();
-  try {
-    const { rows } = await client.query<{ at: Date | null }>(
-      "SELECT last_analyze AS at FROM pg_stat_user_tables WHERE relname = 'catalogue_listings'",
-    );
-    return rows[0]?.at ?? null;
-  } finally {
-    await client.end();
-  }
+  const [row] = await queryDatabase<{ at: Date | null }>(
+    url,
+    "SELECT last_analyze AS at FROM pg_stat_user_tables WHERE relname = 'catalogue_listings'",
+  );
+  return row?.at ?? null;
 }
 
 describe('PostgresCatalogue planner statistics (ADR 0216)', () => {
@@ -58,12 +52,10 @@ describe('PostgresCatalogue planner statistics (ADR 0216)', () => {
     });
     await catalogue.close();
     // Nothing left to merge: the pages the writes added to the pending list were merged already.
-    const client = new pg.Client({ connectionString: database.url });
-    await client.connect();
-    onTestFinished(() => client.end());
-    const { rows } = await client.query<{ pages: string }>(
+    const [merged] = await queryDatabase<{ pages: string }>(
+      database.url,
       "SELECT gin_clean_pending_list('catalogue_listings_document'::regclass) AS pages",
     );
-    expect(Number(rows[0]?.pages)).toBe(0);
+    expect(Number(merged?.pages)).toBe(0);
   });
 });

@@ -2,7 +2,6 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
-import pg from 'pg';
 import { describe, expect, it, onTestFinished } from 'vitest';
 import { createApp } from '../../src/app.js';
 import { CatalogueStore } from '../../src/catalogue/catalogue-store.js';
@@ -14,7 +13,7 @@ import type { Pence } from '../../src/money/pence.js';
 import { parseQuery } from '../../src/query/parse-query.js';
 import { startPriceSearch } from '../../src/start-price-search.js';
 import { warmUpOverHttp } from '../../src/warm-up-over-http.js';
-import { catalogueLocation, ENGINES, type Engine, kettleOffer } from '../support/catalogue-engines.js';
+import { catalogueLocation, ENGINES, type Engine, kettleOffer, queryDatabase } from '../support/catalogue-engines.js';
 
 async function composedOn(engine: Engine, options: ServiceOptions) {
   const { location, drop } = await catalogueLocation(engine);
@@ -100,11 +99,8 @@ describe.each(ENGINES)('the start-up warm-up on %s (ADR 0222)', (engine) => {
     });
     if (engine === 'postgres') {
       // Not even the preparation: the word table the demo import left stale is still unbuilt.
-      const client = new pg.Client({ connectionString: location });
-      await client.connect();
-      onTestFinished(() => client.end());
-      const { rows } = await client.query<{ n: string }>('SELECT count(*) AS n FROM catalogue_words');
-      expect(Number(rows[0]?.n)).toBe(0);
+      const [words] = await queryDatabase<{ n: string }>(location, 'SELECT count(*) AS n FROM catalogue_words');
+      expect(Number(words?.n)).toBe(0);
     }
   });
 

@@ -1,4 +1,5 @@
 import { createPostgresTestDatabase, ENGINES, type Engine } from '@drawdown/testkit';
+import pg from 'pg';
 import { onTestFinished } from 'vitest';
 import type { Catalogue } from '../../src/catalogue/catalogue.js';
 import { CatalogueStore } from '../../src/catalogue/catalogue-store.js';
@@ -16,6 +17,17 @@ export async function catalogueLocation(engine: Engine): Promise<{ location: str
   if (engine === 'sqlite') return { location: ':memory:', drop: async () => {} };
   const database = await createPostgresTestDatabase();
   return { location: database.url, drop: () => database.drop() };
+}
+
+/** The rows of one statement, asked on a connection of its own to the database of `url` (a check from outside). */
+export async function queryDatabase<Row extends Record<string, unknown>>(url: string, sql: string): Promise<Row[]> {
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  try {
+    return (await client.query<Row>(sql)).rows;
+  } finally {
+    await client.end();
+  }
 }
 
 /** An empty catalogue on `engine`, closed (and its database dropped) when the test finishes. */
