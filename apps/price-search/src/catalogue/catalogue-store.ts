@@ -1,8 +1,9 @@
 /**
  * @module
  * The offline catalogue in SQLite: a `listings` table and an FTS5 index over the normalised title, brand,
- * category and the title's run-together spellings, with the Porter stemmer, ranked by `bm25()`; offers are
- * grouped by product and accessories ranked after products. A file path persists it; `:memory:` keeps it in the process.
+ * category and the title's run-together spellings, with the Porter stemmer, ranked by BM25 (`drawdown_bm25`, ADR
+ * 0233, or FTS5's `bm25()`); offers are grouped by product and accessories ranked after products. A file path
+ * persists it; `:memory:` keeps it in the process.
  * Lookups check filters, order and group on listing facts held in memory while they are current (ADR 0225).
  */
 import { mkdirSync } from 'node:fs';
@@ -12,6 +13,7 @@ import type { NetworkId } from '../listing/networks.js';
 import { asksForAccessory, isAccessory, productKeyOf } from '../listing/product-identity.js';
 import { aliasesOf, foldText, searchTextOf, wordsOf } from '../listing/search-text.js';
 import type { SortIntent } from '../query/parse-query.js';
+import { type Bm25Function, loadBm25 } from './bm25-extension.js';
 import {
   CANDIDATE_CAP,
   type Catalogue,
@@ -111,8 +113,9 @@ const VERSION_2_COLUMNS = [
   'seen_run INTEGER',
 ];
 
-// Title matches weigh most; a brand or category match alone ranks lower.
-const BM25 = 'bm25(listings_fts, 10.0, 4.0, 2.0, 6.0)';
+// Title matches weigh most; a brand or category match alone ranks lower. The arguments of the BM25 function
+// (FTS5's `bm25`, or `drawdown_bm25` with the same scores: ADR 0233).
+const BM25_ARGUMENTS = '(listings_fts, 10.0, 4.0, 2.0, 6.0)';
 
 // Ranking every match of a one-word query matching a fifth of a 100,000-row catalogue costs tens of milliseconds.
 // Relevance is ranked among the first CANDIDATE_CAP listings that pass the filters, in catalogue order (rowid);
@@ -151,6 +154,12 @@ export interface CatalogueStoreOptions {
    * Infinity never after their first build.
    */
   readonly rebuildSpacing?: number;
+  /**
+   * Whether ranking keeps each phrase's document count between lookups with `drawdown_bm25` when its extension
+   * was built (ADR 0233; default true). Off, or where it was not built, FTS5's `bm25()` counts them on every
+   * lookup: the same scores, as the extension's tests check.
+   */
+  readonly keptPhraseCounts?: boolean;
 }
 
 /** The catalogue database. */
@@ -173,6 +182,10 @@ export class CatalogueStore implements Catalogue {
   #factsRebuildAfter = Number.NEGATIVE_INFINITY;
   // The test of the lookup in progress, called by SQL through `listing_passes(rowid)`.
   #passes: ((rowid: number) => boolean) | undefined;
+  // The BM25 call of the ranked queries.
+  readonly #bm25: string;
+  /** The BM25 function this catalogue ranks with: `drawdown_bm25` when its extension is loaded (ADR 0233). */
+  readonly bm25Function: Bm25Function;
 
   private constructor(db: Database.Database, options: CatalogueStoreOptions) {
     this.#db = db;
@@ -181,6 +194,8 @@ export class CatalogueStore implements Catalogue {
     this.#dataVersion = db.prepare('PRAGMA data_version').pluck();
     this.#seenVersion = this.#dataVersion.get() as number;
     db.function('listing_passes', { directOnly: true }, (rowid) => (this.#passes?.(rowid as number) === true ? 1 : 0));
+    this.bm25Function = loadBm25(db, options.keptPhraseCounts ?? true);
+    this.#bm25 = `${this.bm25Function}${BM25_ARGUMENTS}`;
     this.#upsert = db.prepare(`
       INSERT INTO listings (network, item_id, title, brand, category, url, price_pence, condition, availability,
         search_title, aliases, product_key, accessory, gtin, mpn, image_url, shipping_pence, feed_id, seen_run,
@@ -649,7 +664,7 @@ export class CatalogueStore implements Catalogue {
   /** Rowid and BM25 score of the matches that pass `listing_passes`: the first CANDIDATE_CAP, or all. */
   #ranked(match: string, window: boolean): Array<[number, number]> {
     return this.#statement(
-      `SELECT rowid, ${BM25} FROM listings_fts WHERE listings_fts MATCH ? AND listing_passes(rowid)${
+      `SELECT rowid, ${this.#bm25} FROM listings_fts WHERE listings_fts MATCH ? AND listing_passes(rowid)${
         window ? ` LIMIT ${CANDIDATE_CAP}` : ''
       }`,
     )
@@ -760,7 +775,7 @@ export class CatalogueStore implements Catalogue {
       sql = `
         SELECT ${columns.replaceAll('l.', 'r.')}
         FROM (
-          SELECT l.rowid AS position, ${BM25} AS score
+          SELECT l.rowid AS position, ${this.#bm25} AS score
           FROM listings_fts CROSS JOIN listings l ON l.rowid = listings_fts.rowid
           WHERE listings_fts MATCH @match AND ${filters.join(' AND ')}
           ${plan === 'first_candidates' ? `LIMIT ${CANDIDATE_CAP}` : ''}) c
