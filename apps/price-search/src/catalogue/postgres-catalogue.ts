@@ -484,21 +484,27 @@ export class PostgresCatalogue implements Catalogue {
       let accessories = '';
       if (demote !== undefined) {
         // Evaluated once per query (an InitPlan) instead of a probe of its own: one round trip less for almost
-        // every cold lookup, since the probe's answer was kept per expression (ADR 0228).
+        // every cold lookup, since the probe's answer was kept per expression (ADR 0228). A window's own
+        // listings answer it first: the catalogue-wide check (a bitmap of every match, however early a product
+        // turns up) runs only when none of them is a product with every term in its title (ADR 0228's addendum).
         parameters.push(demote);
-        accessories = `(CASE WHEN EXISTS (SELECT 1 FROM catalogue_listings WHERE document @@ to_tsquery('catalogue', $${parameters.length}) AND accessory = 0) THEN l.accessory ELSE 0 END), `;
+        const demoteQuery = `to_tsquery('catalogue', $${parameters.length})`;
+        const anywhere = `EXISTS (SELECT 1 FROM catalogue_listings WHERE document @@ ${demoteQuery} AND accessory = 0)`;
+        const inWindow = `EXISTS (SELECT 1 FROM w WHERE w.accessory = 0 AND w.document @@ ${demoteQuery})`;
+        accessories = `(CASE WHEN ${windowed ? `${inWindow} OR ` : ''}${anywhere} THEN l.accessory ELSE 0 END), `;
       }
       order = `${accessories}${inTitle} DESC, ${RANK} DESC, l.condition <> 'new', l.price_pence, l.id`;
     }
-    const sql = `
+    // The window is a CTE so that the accessory check above can read it too.
+    const sql = `${
+      windowed
+        ? `WITH w AS MATERIALIZED (SELECT l.* FROM catalogue_listings l
+            WHERE l.document @@ to_tsquery('catalogue', $1) AND ${filters.join(' AND ')} LIMIT ${CANDIDATE_CAP})`
+        : ''
+    }
       SELECT l.title, l.price_pence AS "pricePence", l.condition, l.network, l.url, l.image_url AS "imageUrl",
         l.shipping_pence AS "shippingPence", l.availability, l.product_key AS "productKey"
-      FROM ${
-        windowed
-          ? `(SELECT l.* FROM catalogue_listings l WHERE l.document @@ to_tsquery('catalogue', $1) AND ${filters.join(' AND ')}
-              LIMIT ${CANDIDATE_CAP}) l`
-          : 'catalogue_listings l'
-      }, to_tsquery('catalogue', $1) q
+      FROM ${windowed ? 'w l' : 'catalogue_listings l'}, to_tsquery('catalogue', $1) q
       ${windowed ? '' : `WHERE l.document @@ q AND ${filters.join(' AND ')}`}
       ORDER BY ${order}
       LIMIT $${parameters.length + 1} OFFSET $${parameters.length + 2}`;
@@ -662,10 +668,6 @@ export class PostgresCatalogue implements Catalogue {
 }
 
 /**
- * The filters of a catalogue query as SQL over the listings (`l`); `parameters` holds the tsquery ($1) and the
- * networks ($2), and gets the filters' values appended.
- */
-/**
  * Accessories go after products when a listing that is not an accessory has every term in its title or aliases
  * (as on SQLite), decided inside the ranked query (ADR 0228): the title-and-aliases query, or undefined when the
  * query asks for an accessory.
@@ -674,6 +676,10 @@ function demoteFor(strict: string, terms: readonly string[]): string | undefined
   return asksForAccessory(terms) ? undefined : toTsQuery(strict, 'AB');
 }
 
+/**
+ * The filters of a catalogue query as SQL over the listings (`l`); `parameters` holds the tsquery ($1) and the
+ * networks ($2), and gets the filters' values appended.
+ */
 function filtersOf(query: CatalogueQuery, parameters: unknown[]): string[] {
   const filters = ["l.availability = 'in_stock'", 'l.network = ANY($2)'];
   if (query.maxPence !== undefined) {

@@ -163,6 +163,21 @@ describe.each(ENGINES)('on %s', (current) => {
       expect((await titles(store, ['meta', 'quest']))[0]).toBe('Meta Quest 3 128GB Mixed Reality Headset');
     });
 
+    it('puts accessories last when any product in the catalogue has every word in its title, though none passes the filters', async () => {
+      const store = await openStore([
+        // In the page: a product matching "headphones" by its category only, and an accessory by its title.
+        item('Sony WH-1000XM5 Wireless', 25000, { category: 'Audio > Headphones' }),
+        item('Sony Headphones Case', 1500, { category: 'Audio > Accessories' }),
+        // Outside the filters (used): the product with both words in its title, which makes the query name a
+        // product (on PostgreSQL, the check past the window's own listings, ADR 0228).
+        item('Sony Headphones WH-CH520', 4000, { category: 'Audio > Headphones', condition: 'used' }),
+      ]);
+      expect(await titles(store, ['sony', 'headphones'], { condition: 'new' })).toEqual([
+        'Sony WH-1000XM5 Wireless',
+        'Sony Headphones Case',
+      ]);
+    });
+
     it('shows each product once, at its cheapest new offer, with the number of offers', async () => {
       const store = await openStore([
         item('Dyson V8 Absolute', 29999, { network: 'amazon_uk' }),
