@@ -13,7 +13,8 @@
  *
  * The cache keys a phrase by its tokens only, so the function is for expressions of plain phrases: a prefix
  * phrase ("iph"*) or a column filter would share a key with the plain phrase of the same tokens. The price
- * search's expressions are always plain quoted phrases (src/catalogue/match-expression.ts).
+ * search's expressions are always plain quoted phrases (src/catalogue/match-expression.ts). The data version
+ * read is the main database's, so the table must live there (not in an attached database), as listings_fts does.
  */
 #include <math.h>
 #include <stdint.h>
