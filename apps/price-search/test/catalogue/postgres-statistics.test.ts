@@ -36,11 +36,14 @@ describe('PostgresCatalogue planner statistics (ADR 0216)', () => {
     expect(await lastAnalyze(database.url)).toBeInstanceOf(Date);
   });
 
-  it('merges the full-text index pending list after writes, on the next lookup (ADR 0221)', async () => {
+  it('merges the full-text indexes’ pending lists after writes, on the next lookup (ADRs 0221, 0234)', async () => {
     const database = await createPostgresTestDatabase();
     onTestFinished(() => database.drop());
     const catalogue = await PostgresCatalogue.open(database.url, { maxConnections: 2 });
-    await catalogue.upsert(Array.from({ length: 200 }, (_, index) => item(index)));
+    const conditions = ['new', 'used', 'refurbished'] as const;
+    await catalogue.upsert(
+      Array.from({ length: 300 }, (_, index) => ({ ...item(index), condition: conditions[index % 3] ?? 'new' })),
+    );
     await catalogue.search({
       terms: ['kettle'],
       networks: ['argos_uk'],
@@ -51,11 +54,16 @@ describe('PostgresCatalogue planner statistics (ADR 0216)', () => {
       limit: 3,
     });
     await catalogue.close();
-    // Nothing left to merge: the pages the writes added to the pending list were merged already.
-    const [merged] = await queryDatabase<{ pages: string }>(
+    // Nothing left to merge: the pages the writes added to each pending list were merged already.
+    const merged = await queryDatabase<{ name: string; pages: string }>(
       database.url,
-      "SELECT gin_clean_pending_list('catalogue_listings_document'::regclass) AS pages",
+      `SELECT name, gin_clean_pending_list(name::regclass) AS pages FROM unnest(ARRAY['catalogue_listings_document',
+        'catalogue_listings_document_used', 'catalogue_listings_document_refurbished']) AS name`,
     );
-    expect(Number(merged?.pages)).toBe(0);
+    expect(merged.map(({ name, pages }) => [name, Number(pages)])).toEqual([
+      ['catalogue_listings_document', 0],
+      ['catalogue_listings_document_used', 0],
+      ['catalogue_listings_document_refurbished', 0],
+    ]);
   });
 });
