@@ -349,6 +349,7 @@ export {
   recoverPaymentAttempts,
 } from './payments/authorised-changes.js';
 export {
+  applyOutcome,
   type BrowserCheckoutStart,
   type BrowserCheckoutSubmission,
   type CheckoutPorts,

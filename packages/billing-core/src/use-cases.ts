@@ -382,14 +382,12 @@ export function createUseCases(ports: UseCasePorts) {
             toTimestamp(Date.parse(until) + API_KEY_EXPIRING_NOTICE_MS),
           );
         case 'payment_recovery':
-          // Only live providers answer later; the sandbox settles every payment at once.
-          // Attempts in flight and refunds waiting for the provider's answer (ADRs 1426, 1463).
-          return environment === 'live'
-            ? Promise.all([
-                store.paymentAttempts.findInFlightAccounts('live'),
-                store.providerRefunds.findProcessingAccounts('live'),
-              ]).then(([attempts, refunds]) => [...new Set([...attempts, ...refunds])].sort())
-            : Promise.resolve([]);
+          // Attempts in flight (both environments: a sandbox challenge can be abandoned too), captures
+          // waiting for their refund, and live refunds waiting for the provider's answer (ADRs 1426, 1463, 1468).
+          return Promise.all([
+            store.paymentAttempts.findInFlightAccounts(environment),
+            environment === 'live' ? store.providerRefunds.findProcessingAccounts('live') : [],
+          ]).then(([attempts, refunds]) => [...new Set([...attempts, ...refunds])].sort());
       }
     };
     const run = async (context: OperationContext) => {

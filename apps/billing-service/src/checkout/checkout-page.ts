@@ -466,8 +466,10 @@ ${field('first_line', t('address'), { value: values.first_line ?? address?.first
       STRIPE_CHECKOUT_SCRIPT_PATH,
     ]);
   }
+  // A payment waiting for the customer (a challenge) can be replaced by another card: the new payment
+  // cancels it first (ADR 1468). One the provider is still deciding cannot.
   const payment =
-    payable && !waiting
+    payable && (!waiting || view.attempt?.status === 'requires_action')
       ? `<form method="post" action="/checkout/pay${query}" aria-labelledby="payment-heading" novalidate>
 <h2 id="payment-heading">${escapeHtml(t('paymentHeading'))}</h2>
 <input type="hidden" name="submission_key" value="${escapeHtml(input.submissionKey)}">

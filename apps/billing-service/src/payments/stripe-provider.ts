@@ -550,6 +550,20 @@ export class StripeProvider implements PaymentProvider {
     return this.closeDeclined(intent, await this.intentOutcome(intent));
   }
 
+  /**
+   * Cancels a checkout's PaymentIntent or SetupIntent that waits for the customer (ADR 1468); one
+   * Stripe will not cancel (succeeded, processing, canceled already) is answered as it stands.
+   */
+  async cancelWaiting(scope: Scope, providerPaymentRef: string): Promise<PaymentOutcome> {
+    try {
+      if (providerPaymentRef.startsWith('seti_')) await this.stripe.setupIntents.cancel(providerPaymentRef);
+      else await this.stripe.paymentIntents.cancel(providerPaymentRef);
+    } catch (error) {
+      if (!(error instanceof Stripe.errors.StripeInvalidRequestError)) throw error;
+    }
+    return this.resumeAttempt(scope, providerPaymentRef);
+  }
+
   async findAttemptPayment(scope: Scope, attemptId: string): Promise<string | undefined> {
     // Drawdown's ids are letters, digits and underscores: nothing to escape in the query.
     if (!/^[A-Za-z0-9_]+$/.test(attemptId)) throw new Error(`unexpected attempt id ${attemptId}`);

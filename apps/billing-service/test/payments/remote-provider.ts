@@ -16,6 +16,8 @@ export const remoteProvider: PaymentProvider = {
   chargeSavedMethod: async (request) => ({ status: 'pending', providerPaymentRef: `rp_${request.attemptId}` }),
   setUpMethod: async (request) => ({ status: 'pending', providerPaymentRef: `rp_${request.attemptId}` }),
   resumeAttempt: async (_scope, ref) => ({ status: 'pending', providerPaymentRef: ref }),
+  // It decides on its own and cannot be stopped: a waiting payment stays waiting for its notification.
+  cancelWaiting: async (_scope, ref) => ({ status: 'pending', providerPaymentRef: ref }),
   detachMethod: async () => {},
   async readNotification(incoming): Promise<ProviderNotification> {
     if (incoming.headers['x-remotepay-signature'] !== 'valid') {

@@ -465,7 +465,10 @@ describe.each(ENGINES)('%s: on_payment_failure in live with Stripe', (engine) =>
 
     clock.advance(RECOVERY_GRACE_MS + 1_000);
     await harness.services.useCases.runDueWork('payment_recovery');
-    expect((await harness.services.store.paymentAttempts.findById(scope(), started.attemptId))?.status).toBe('failed');
+    // Canceled at Stripe first, then ended `canceled` (ADR 1468).
+    expect((await harness.services.store.paymentAttempts.findById(scope(), started.attemptId))?.status).toBe(
+      'canceled',
+    );
     expect(stripe.object(reference)).toMatchObject({ status: 'canceled', amount_received: 0 });
     // The checkout takes a new payment, with a new intent.
     const again = await harness.services.useCases.startBrowserCheckout('live', transactionId, submission());

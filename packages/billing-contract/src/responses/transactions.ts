@@ -118,7 +118,8 @@ const payment = z.strictObject({
   stored_payment_method_id: z.string().nullable(),
   payment_method_id: z.string().nullable(),
   amount,
-  status: z.enum(['captured', 'error']),
+  // `canceled`: a payment the provider took that the transaction could not (ADR 1468), refunded.
+  status: z.enum(['captured', 'error', 'canceled']),
   error_code: z.string().nullable(),
   method_details: z.strictObject({ type: z.string(), card: cardSummary.nullable(), underlying_details: z.null() }),
   provider_reference: z.string(),

@@ -32,8 +32,9 @@ import type { Repositories } from '../shared/repository.js';
 import type { Subscription } from '../subscriptions/subscription.js';
 import type { RenewalPayment } from '../subscriptions/subscription-billing.js';
 import type { SubscriptionUpdateResult } from '../subscriptions/update-subscription.js';
+import { WAITING_PAYMENT_EXPIRES_MS } from '../transactions/payment-in-flight.js';
 import type { Transaction } from '../transactions/transaction.js';
-import { applyOutcome, browserRequest, failAttempt } from './checkout.js';
+import { applyCancellation, applyOutcome, browserRequest, failAttempt } from './checkout.js';
 import type { OffSessionPorts } from './off-session-charges.js';
 import { IN_FLIGHT, type PaymentAttempt } from './payment-attempt.js';
 import type {
@@ -383,14 +384,14 @@ export async function recoverPaymentAttempts(
   ports: OffSessionPorts,
   graceMs: number = RECOVERY_GRACE_MS,
 ): Promise<RecoveryReport> {
-  if (context.scope.environment !== 'live') return { settled: 0, waiting: 0 };
+  const refunds = await refundUnapplied(context, ports);
   const page = await context.store.paymentAttempts.list(context.scope, {
     filter: { status: [{ op: 'in', values: IN_FLIGHT }] },
     direction: 'asc',
     perPage: 100,
     countTotal: false,
   });
-  return settleStale(
+  const attempts = await settleStale(
     page.items,
     context.clock.now() - graceMs,
     async (attempt) => {
@@ -401,6 +402,63 @@ export async function recoverPaymentAttempts(
     (attempt, error) =>
       // One attempt the provider refuses outright never holds up the others: reported, left for a person.
       ports.reportError(`recovering payment attempt ${attempt.id}`, error),
+  );
+  return { settled: attempts.settled + refunds.settled, waiting: attempts.waiting + refunds.waiting };
+}
+
+/**
+ * Money taken that its transaction could not take (`refunding`, ADR 1468) is refunded through the
+ * provider, keyed by the attempt's id, so asking again never refunds twice: found among the
+ * payment's refunds first, else asked for. The sandbox moves no money: its captures end `refunded`
+ * at once. A refund the provider refuses is reported and left for a person (the attempt stays
+ * `refunding`, and the recovery step asks again each run).
+ */
+async function refundUnapplied(context: OperationContext, ports: OffSessionPorts): Promise<RecoveryReport> {
+  const page = await context.store.paymentAttempts.list(context.scope, {
+    filter: { status: [{ op: 'eq', value: 'refunding' }] },
+    direction: 'asc',
+    perPage: 100,
+    countTotal: false,
+  });
+  return settleStale(
+    page.items,
+    Number.POSITIVE_INFINITY,
+    async (attempt) => {
+      const provider = await ports.providers.providerNamed(context.scope, attempt.provider);
+      if (!provider) throw providerGone(attempt.provider, `the refund of payment attempt ${attempt.id}`);
+      const reference = attempt.providerPaymentRef ?? '';
+      let refundRef: string | null = null;
+      if (provider.refunds) {
+        const request = {
+          scope: context.scope,
+          adjustmentId: attempt.id,
+          transactionId: attempt.transactionId,
+          providerPaymentRef: reference,
+          amount: attempt.amount,
+          currencyCode: attempt.currencyCode,
+        };
+        const outcome =
+          (await provider.refunds.findRefund(context.scope, reference, attempt.id)) ??
+          (await provider.refunds.refund(request));
+        if (outcome.status === 'failed') {
+          throw new Error(`${provider.name} refused the refund of ${reference}: ${outcome.reason}`);
+        }
+        if (outcome.status === 'pending') return false;
+        refundRef = outcome.refundRef;
+      }
+      return context.store.transaction(async (tx) => {
+        const locked = await tx.paymentAttempts.findByIdForUpdate(context.scope, attempt.id);
+        if (locked?.status !== 'refunding') return false;
+        await tx.paymentAttempts.update(context.scope, {
+          ...locked,
+          status: 'refunded',
+          refundRef,
+          updatedAt: nowTimestamp(context),
+        });
+        return true;
+      });
+    },
+    (attempt, error) => ports.reportError(`refunding payment attempt ${attempt.id}`, error),
   );
 }
 
@@ -487,7 +545,14 @@ async function recoverAttempt(
     const after = await context.store.paymentAttempts.findById(context.scope, attempt.id);
     return after !== undefined && !IN_FLIGHT.includes(after.status);
   }
-  if (attempt.providerPaymentRef !== null) return false; // the provider's webhook or the customer's return settles it
+  if (attempt.providerPaymentRef !== null) {
+    // Off-session, the provider's webhook settles it. A customer-present payment waits for its
+    // customer (a challenge, a browser's confirmation) for a documented time, then is canceled at
+    // the provider and the answer applied (ADR 1468).
+    if (attempt.kind === 'off_session') return false;
+    if (context.clock.now() - Date.parse(attempt.updatedAt) < WAITING_PAYMENT_EXPIRES_MS) return false;
+    return expireWaiting(context, ports, provider, attempt.id, attempt.providerPaymentRef);
+  }
   // The reference was never stored. Looked for first by the attempt id the payment carries: once
   // the provider forgot the key (Stripe: after 24 hours), asking again would pay a second time.
   const found = await findAttemptPayment(context, provider, attempt, report);
@@ -509,13 +574,9 @@ async function recoverAttempt(
       await context.store.transaction((tx) => applyOutcome(context, tx, attempt.id, declined, ports.hooks));
       return true;
     }
-    // A checkout payment never confirmed by a browser (its secret never reached one): released.
-    const releasing = provider.authorisation;
-    if (!releasing) return false;
-    const voided = await ask(() => releasing.release(context.scope, found), report);
-    if (voided === undefined || voided.status !== 'voided') return false;
-    await failAttempt(context, attempt.id);
-    return true;
+    // A checkout payment whose reference was never stored (a crash, a lost answer) and that still
+    // waits: nobody can find it to finish it, so it is canceled at the provider (ADR 1468).
+    return expireWaiting(context, ports, provider, attempt.id, found);
   }
   if (attempt.kind === 'off_session') {
     const party = await recoveryParty(context, provider, attempt);
@@ -559,6 +620,30 @@ async function recoverAttempt(
   if (released === undefined || released.status !== 'voided') return false;
   await failAttempt(context, attempt.id);
   return true;
+}
+
+/** Cancels a waiting customer-present payment at its provider and applies the answer; true when the attempt left flight. */
+async function expireWaiting(
+  context: OperationContext,
+  ports: OffSessionPorts,
+  provider: PaymentProvider,
+  attemptId: string,
+  reference: string,
+): Promise<boolean> {
+  const current = await provider.resumeAttempt(context.scope, reference);
+  const outcome =
+    current.status === 'succeeded' || current.status === 'declined'
+      ? current
+      : await provider.cancelWaiting(context.scope, reference);
+  if (outcome.status === 'succeeded' || outcome.status === 'declined') {
+    if (outcome === current) {
+      await context.store.transaction((tx) => applyOutcome(context, tx, attemptId, outcome, ports.hooks));
+    } else {
+      await context.store.transaction((tx) => applyCancellation(context, tx, attemptId, outcome, ports.hooks));
+    }
+  }
+  const after = await context.store.paymentAttempts.findById(context.scope, attemptId);
+  return after !== undefined && !IN_FLIGHT.includes(after.status);
 }
 
 /**

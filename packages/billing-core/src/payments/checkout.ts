@@ -33,7 +33,13 @@ import { paymentMethodWire } from '../transactions/saved-methods.js';
 import type { Transaction } from '../transactions/transaction.js';
 import { saveTransaction } from '../transactions/transaction-changes.js';
 import { updateTransactionIn } from '../transactions/transactions.js';
-import { type CheckoutDetails, type CheckoutSubmission, IN_FLIGHT, type PaymentAttempt } from './payment-attempt.js';
+import {
+  type CheckoutDetails,
+  type CheckoutSubmission,
+  IN_FLIGHT,
+  type PaymentAttempt,
+  type PaymentAttemptStatus,
+} from './payment-attempt.js';
 import type {
   BrowserPayment,
   PaymentOutcome,
@@ -266,6 +272,7 @@ async function beginAttempt(
   provider: PaymentProvider,
   transactionId: string,
   submission: CheckoutSubmission,
+  channel: 'form' | 'browser',
 ): Promise<{ readonly attempt: PaymentAttempt; readonly transaction: Transaction; readonly replay: boolean }> {
   return context.store.transaction(async (tx) => {
     const transaction = await tx.transactions.findByIdForUpdate(context.scope, transactionId);
@@ -327,6 +334,7 @@ async function beginAttempt(
       actionUrl: null,
       errorCode: null,
       paymentMethodId: null,
+      channel,
       createdAt: now,
       updatedAt: now,
     };
@@ -430,7 +438,9 @@ export async function submitCheckout(
 ): Promise<CheckoutView> {
   const provider = await requireProvider(context, ports.providers);
   validateSubmission(context, submission);
-  const { attempt, transaction, replay } = await beginAttempt(context, provider, transactionId, submission);
+  const current = await latestAttempt(context, context.store, transactionId);
+  if (current && current.submissionKey !== submission.submissionKey) await supersedeWaiting(context, ports, current);
+  const { attempt, transaction, replay } = await beginAttempt(context, provider, transactionId, submission, 'form');
   if (!replay) {
     const customer = transaction.customerId
       ? await context.store.customers.findById(context.scope, transaction.customerId)
@@ -457,12 +467,69 @@ export async function submitCheckout(
               returnUrl: submission.returnUrl,
             });
     } catch (error) {
-      await failAttempt(context, attempt.id);
+      // A refusal (bad card details) means the provider did nothing: the attempt ends. Any other
+      // error may be a lost answer to a payment the provider made: the attempt stays in flight
+      // until the recovery step finds out from the provider (ADR 1468).
+      if (error instanceof BillingError) await failAttempt(context, attempt.id);
       throw error;
     }
     await context.store.transaction((tx) => applyOutcome(context, tx, attempt.id, outcome, ports.hooks));
   }
   return openCheckout(context, ports.providers, transactionId);
+}
+
+/**
+ * Before a new payment: a customer-present attempt still in flight with the provider (a challenge
+ * the customer left, a browser payment never confirmed) is superseded (ADR 1468). It is canceled at
+ * the provider first and the provider's answer applied: canceled, the attempt ends and the new
+ * payment goes ahead; paid meanwhile, the payment is recorded and the transaction is paid. A
+ * provider that cannot cancel it yet (still deciding) leaves it in flight, and the new payment is
+ * refused as before (`transaction_payment_in_progress`).
+ */
+async function supersedeWaiting(context: OperationContext, ports: CheckoutPorts, current: PaymentAttempt) {
+  if (
+    !IN_FLIGHT.includes(current.status) ||
+    current.kind === 'off_session' ||
+    current.captureMethod === 'manual' ||
+    current.providerPaymentRef === null
+  ) {
+    return;
+  }
+  const provider = await ports.providers.providerNamed(context.scope, current.provider);
+  if (!provider) return;
+  const outcome = await provider.cancelWaiting(context.scope, current.providerPaymentRef);
+  await context.store.transaction((tx) => applyCancellation(context, tx, current.id, outcome, ports.hooks));
+}
+
+/**
+ * Applies the provider's answer to a cancellation Drawdown asked for (`cancelWaiting`), once: a
+ * decline ends the attempt `canceled` (nothing was taken, and it is no failed payment of the
+ * customer's); a success is the money taken before the cancel arrived, applied as any success;
+ * anything still waiting leaves the attempt in flight. True when the attempt left flight.
+ */
+export async function applyCancellation(
+  context: OperationContext,
+  tx: Repositories,
+  attemptId: string,
+  outcome: PaymentOutcome,
+  hooks: TransactionHooks,
+): Promise<boolean> {
+  if (outcome.status === 'succeeded') return applyOutcome(context, tx, attemptId, outcome, hooks);
+  if (outcome.status !== 'declined') return false;
+  const unlocked = await tx.paymentAttempts.findById(context.scope, attemptId);
+  if (!unlocked) return false;
+  await tx.transactions.findByIdForUpdate(context.scope, unlocked.transactionId);
+  const attempt = await tx.paymentAttempts.findByIdForUpdate(context.scope, attemptId);
+  if (!attempt || !IN_FLIGHT.includes(attempt.status)) return false;
+  await tx.paymentAttempts.update(context.scope, {
+    ...attempt,
+    status: 'canceled',
+    providerPaymentRef: outcome.providerPaymentRef,
+    errorCode: outcome.errorCode,
+    actionUrl: null,
+    updatedAt: nowTimestamp(context),
+  });
+  return true;
 }
 
 /** The browser's request for a payment to confirm (ADR 1424): no card, only the page's key and the amount it showed. */
@@ -526,8 +593,12 @@ export async function startBrowserCheckout(
   }
   validateSubmission(context, { ...submission, method: { kind: 'token', token: '' }, returnUrl: '' });
   const current = await latestAttempt(context, context.store, transactionId);
+  // A form payment left waiting (its challenge abandoned) is superseded, never asked again as a
+  // browser payment under its own key (ADR 1468).
+  if (current && current.channel !== 'browser') await supersedeWaiting(context, ports, current);
   if (
     current &&
+    current.channel === 'browser' &&
     IN_FLIGHT.includes(current.status) &&
     current.provider === provider.name &&
     current.kind !== 'off_session' &&
@@ -558,11 +629,13 @@ export async function startBrowserCheckout(
     }
     await context.store.transaction((tx) => applyOutcome(context, tx, current.id, outcome, ports.hooks));
   }
-  const { attempt, transaction, replay } = await beginAttempt(context, provider, transactionId, {
-    ...submission,
-    method: { kind: 'token', token: '' },
-    returnUrl: '',
-  });
+  const { attempt, transaction, replay } = await beginAttempt(
+    context,
+    provider,
+    transactionId,
+    { ...submission, method: { kind: 'token', token: '' }, returnUrl: '' },
+    'browser',
+  );
   if (replay && !IN_FLIGHT.includes(attempt.status)) {
     throw new BillingError(
       'transaction_not_payable',
@@ -661,10 +734,20 @@ export async function useMethodForSubscription(
   });
 }
 
+/** Attempts Drawdown ended without money: a success heard afterwards is money taken all the same (ADR 1468). */
+const ENDED_WITHOUT_MONEY: readonly PaymentAttemptStatus[] = ['failed', 'canceled', 'declined'];
+
 /**
  * Step 3: applies a provider's outcome to an attempt, once; false when the attempt was already final. Locks the transaction, then the
  * attempt (the order of step 1), so two outcomes of one attempt (the customer's return and a
  * webhook) apply one after the other and the second finds the attempt final.
+ *
+ * Money the provider took is always recorded (ADR 1468). A success is applied to the transaction
+ * when it can take it (still payable, owing at least the amount). Otherwise (the transaction was
+ * canceled or paid meanwhile, or owes less) it is recorded on the transaction as a `canceled`
+ * payment and the attempt waits in `refunding` for the recovery step to refund it through the
+ * provider. A success heard after Drawdown had ended the attempt (its answer lost, or canceled
+ * after waiting) is applied the same way.
  */
 export async function applyOutcome(
   context: OperationContext,
@@ -677,7 +760,10 @@ export async function applyOutcome(
   if (!unlocked) return false;
   const transaction = await tx.transactions.findByIdForUpdate(context.scope, unlocked.transactionId);
   const attempt = await tx.paymentAttempts.findByIdForUpdate(context.scope, attemptId);
-  if (!transaction || !attempt || !IN_FLIGHT.includes(attempt.status)) return false;
+  if (!transaction || !attempt) return false;
+  if (!IN_FLIGHT.includes(attempt.status)) {
+    if (outcome.status !== 'succeeded' || !ENDED_WITHOUT_MONEY.includes(attempt.status)) return false;
+  }
   const now = nowTimestamp(context);
   const base = { ...attempt, providerPaymentRef: outcome.providerPaymentRef, updatedAt: now };
   switch (outcome.status) {
@@ -702,6 +788,12 @@ export async function applyOutcome(
       return true;
     }
     case 'succeeded': {
+      const amount = BigInt(attempt.amount);
+      const unapplied = amount > 0n ? unappliedReason(amount, transaction) : undefined;
+      if (unapplied !== undefined) {
+        await recordUnapplied(context, tx, base, transaction, outcome.method, unapplied);
+        return true;
+      }
       const saved = await saveMethod(context, tx, attempt, transaction, outcome.method);
       await tx.paymentAttempts.update(context.scope, {
         ...base,
@@ -709,33 +801,84 @@ export async function applyOutcome(
         actionUrl: null,
         paymentMethodId: saved?.id ?? null,
       });
+      // A setup (nothing taken) completes only a transaction that owes nothing and can still complete.
       if (!PAYABLE.has(transaction.status)) return true;
-      let completed: Transaction;
-      if (attempt.kind === 'setup' || BigInt(transaction.details.totals.balance) <= 0n) {
-        completed = await completeSettled(context, tx, transaction, { ...transaction, updatedAt: now }, hooks);
-      } else {
-        completed = await recordPaymentInTransaction(
-          context,
-          tx,
-          transaction.id,
-          {
-            status: 'captured',
-            methodType: outcome.method.type,
-            providerReference: outcome.providerPaymentRef,
-            paymentAttemptId: attempt.id,
-            paymentMethodId: saved?.id ?? attempt.paymentMethodId,
-            card: outcome.method.card,
-            amount: attempt.amount,
-          },
-          hooks,
-        );
-      }
+      if (amount === 0n && BigInt(transaction.details.totals.balance) > 0n) return true;
+      const completed =
+        amount === 0n
+          ? await completeSettled(context, tx, transaction, { ...transaction, updatedAt: now }, hooks)
+          : await recordPaymentInTransaction(
+              context,
+              tx,
+              transaction.id,
+              {
+                status: 'captured',
+                methodType: outcome.method.type,
+                providerReference: outcome.providerPaymentRef,
+                paymentAttemptId: attempt.id,
+                paymentMethodId: saved?.id ?? attempt.paymentMethodId,
+                card: outcome.method.card,
+                amount: attempt.amount,
+              },
+              hooks,
+            );
       if (saved && completed.subscriptionId !== null) {
         await useMethodForSubscription(context, tx, completed.subscriptionId, saved.id);
       }
       return true;
     }
   }
+}
+
+/** Why the transaction cannot take `amount` (more than 0) now; undefined when it can (ADR 1468). */
+function unappliedReason(amount: bigint, transaction: Transaction): PaymentAttempt['unapplied'] {
+  if (transaction.status === 'canceled') return 'transaction_canceled';
+  if (!PAYABLE.has(transaction.status)) return 'transaction_paid';
+  return amount > BigInt(transaction.details.totals.balance) ? 'amount_exceeds_balance' : undefined;
+}
+
+/**
+ * Money taken that the transaction cannot take: kept in its `payments[]` as a `canceled` payment
+ * (counted nowhere: not paid, not owed) with the provider's reference, and the attempt left in
+ * `refunding`, which the recovery step refunds through the provider (ADR 1468). The merchant hears
+ * `transaction.updated`.
+ */
+async function recordUnapplied(
+  context: OperationContext,
+  tx: Repositories,
+  attempt: PaymentAttempt,
+  transaction: Transaction,
+  method: ProviderMethod,
+  reason: NonNullable<PaymentAttempt['unapplied']>,
+): Promise<void> {
+  const now = nowTimestamp(context);
+  await tx.paymentAttempts.update(context.scope, {
+    ...attempt,
+    status: 'refunding',
+    unapplied: reason,
+    refundRef: null,
+    actionUrl: null,
+    updatedAt: now,
+  });
+  await saveTransaction(context, tx, transaction, {
+    ...transaction,
+    payments: [
+      ...transaction.payments,
+      {
+        paymentAttemptId: attempt.id,
+        storedPaymentMethodId: null,
+        paymentMethodId: null,
+        amount: attempt.amount,
+        status: 'canceled',
+        errorCode: 'canceled',
+        methodDetails: { type: method.type, card: method.card, underlyingDetails: null },
+        providerReference: attempt.providerPaymentRef ?? attempt.id,
+        createdAt: now,
+        capturedAt: now,
+      },
+    ],
+    updatedAt: now,
+  });
 }
 
 /**

@@ -7,7 +7,21 @@
 import type { MethodInput, PaymentErrorCode } from './payment-provider.js';
 
 export type PaymentAttemptKind = 'checkout' | 'setup' | 'off_session';
-export type PaymentAttemptStatus = 'processing' | 'requires_action' | 'succeeded' | 'declined' | 'failed';
+/**
+ * In flight: `processing`, `requires_action`. Final: `succeeded`, `declined`, `failed` (the provider
+ * refused before acting), `canceled` (waiting too long, or superseded by a new payment: canceled at the
+ * provider first, ADR 1468), and for money the provider took that the transaction could not take,
+ * `refunding` until the provider confirms the refund, then `refunded`.
+ */
+export type PaymentAttemptStatus =
+  | 'processing'
+  | 'requires_action'
+  | 'succeeded'
+  | 'declined'
+  | 'failed'
+  | 'canceled'
+  | 'refunding'
+  | 'refunded';
 export type PaymentAttemptColumn = 'id' | 'transaction_id' | 'status' | 'submission_key';
 
 export const IN_FLIGHT: readonly PaymentAttemptStatus[] = ['processing', 'requires_action'];
@@ -38,6 +52,19 @@ export interface PaymentAttempt {
   readonly captureMethod?: 'manual' | undefined;
   /** An uncommitted authorisation the recovery step gave up: no change may commit with it (ADR 1426). */
   readonly abandoned?: boolean | undefined;
+  /**
+   * How a customer-present attempt is confirmed: `form`, the checkout page's card form (a challenge
+   * may follow); `browser`, the provider's browser library (Stripe.js). Absent on off-session attempts
+   * and on attempts stored before ADR 1468 (read as `form`).
+   */
+  readonly channel?: 'form' | 'browser' | undefined;
+  /**
+   * Why money the provider took was not applied to the transaction (ADR 1468): it was canceled or
+   * already paid meanwhile, or owes less than was taken. Set with `refunding`.
+   */
+  readonly unapplied?: 'transaction_canceled' | 'transaction_paid' | 'amount_exceeds_balance' | undefined;
+  /** The provider's refund of an unapplied capture, once known. */
+  readonly refundRef?: string | null | undefined;
   readonly createdAt: string;
   readonly updatedAt: string;
 }

@@ -356,6 +356,13 @@ export interface PaymentProvider {
    */
   resumeAttempt(scope: Scope, providerPaymentRef: string): Promise<PaymentOutcome>;
   /**
+   * Cancels a customer-present payment that waits (a challenge, a browser's confirmation) so that it
+   * can never take money later, and answers how it stands now (ADR 1468): `declined` with
+   * `canceled` once canceled, or its final outcome when it ended first (a success is the money taken,
+   * to be recorded); `pending` when the provider is still deciding and cannot cancel it. Idempotent.
+   */
+  cancelWaiting(scope: Scope, providerPaymentRef: string): Promise<PaymentOutcome>;
+  /**
    * The payment an attempt made at the provider, found by the attempt id it carries (Stripe: a
    * search of PaymentIntents by metadata), whatever became of the idempotency key; undefined when
    * the provider never made one. Recovery looks here before asking again under the key (ADR 1466).

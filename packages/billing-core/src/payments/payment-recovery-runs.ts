@@ -220,6 +220,8 @@ async function retry(
     await context.store.transaction(async (tx) => {
       const transaction = await tx.transactions.findByIdForUpdate(context.scope, run.id);
       if (transaction?.status !== 'past_due') return;
+      // The customer is paying it at the checkout right now: that payment decides; this retry is spent (ADR 1468).
+      if (await tx.transactions.hasPaymentInFlight(context.scope, run.id)) return;
       await recordPaymentInTransaction(
         context,
         tx,

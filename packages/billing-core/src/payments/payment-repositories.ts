@@ -18,7 +18,10 @@ export interface PaymentAttemptRepository extends Collection<PaymentAttempt, Pay
   ): Promise<{ readonly scope: Scope; readonly attempt: PaymentAttempt } | undefined>;
   /** The account whose transaction `transactionId` is, in `environment` (the public checkout page). */
   findTransactionAccount(environment: Environment, transactionId: string): Promise<string | undefined>;
-  /** The accounts with an attempt in flight in `environment` (`processing` or `requires_action`): the recovery step's work list (ADR 1426). */
+  /**
+   * The accounts with an attempt in flight in `environment` (`processing` or `requires_action`), or a capture
+   * waiting for its refund (`refunding`): the recovery step's work list (ADRs 1426, 1468).
+   */
   findInFlightAccounts(environment: Environment): Promise<string[]>;
 }
 

@@ -43,7 +43,8 @@ export interface SandboxPayment {
   readonly method: ProviderMethod;
   /** `pending` while the challenge waits for the customer. */
   readonly status: 'pending' | 'succeeded' | 'declined';
-  readonly errorCode: 'declined' | 'authentication_failed' | null;
+  /** `canceled`: the challenge was abandoned and canceled before the customer answered it (ADR 1468). */
+  readonly errorCode: 'declined' | 'authentication_failed' | 'canceled' | null;
 }
 
 function methodRef(ids: IdGenerator, behaviour: Behaviour): string {
@@ -183,6 +184,25 @@ export function createSandboxProvider(ports: { readonly store: Store; readonly i
       const payment = await store.sandboxPayments.findById(scope, providerPaymentRef);
       if (!payment) throw BillingError.notFound('Sandbox payment', providerPaymentRef);
       return outcomeOf(payment, sandboxChallengePath(payment.id));
+    },
+    async cancelWaiting(scope, providerPaymentRef) {
+      return store.transaction(async (tx) => {
+        const payment = await tx.sandboxPayments.findByIdForUpdate(scope, providerPaymentRef);
+        if (!payment) throw BillingError.notFound('Sandbox payment', providerPaymentRef);
+        if (payment.status !== 'pending') return outcomeOf(payment, sandboxChallengePath(payment.id));
+        const canceled: SandboxPayment = { ...payment, status: 'declined', errorCode: 'canceled' };
+        await tx.sandboxPayments.update(scope, canceled);
+        return outcomeOf(canceled, sandboxChallengePath(payment.id));
+      });
+    },
+    async findAttemptPayment(scope, attemptId) {
+      const page = await store.sandboxPayments.list(scope, {
+        filter: { attempt_id: [{ op: 'eq', value: attemptId }] },
+        direction: 'asc',
+        perPage: 1,
+        countTotal: false,
+      });
+      return page.items[0]?.id;
     },
     async detachMethod() {
       // The sandbox keeps nothing per method: the token itself carries the card's behaviour.

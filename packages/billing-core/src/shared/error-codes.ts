@@ -141,7 +141,7 @@ export const ERROR_CODES = {
   payment_provider_work_in_flight:
     'A payment attempt or a refund still waits for the payment provider’s answer, so its settings were not removed; wait for the recovery step, or remove with --force.',
   transaction_payment_in_progress:
-    'A payment of this transaction is already in progress (another submission, or an authentication step); wait for its outcome.',
+    'A payment of this transaction is in progress (another submission, an authentication step, a browser confirmation or the provider’s answer); changes of what it owes, cancel and other payments wait for its outcome (at most 30 minutes for a customer who left).',
   payment_method_input_invalid:
     'The payment details are incomplete or not accepted by this environment’s payment provider (the sandbox takes only its test cards).',
   provider_notification_invalid:

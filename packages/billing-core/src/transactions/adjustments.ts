@@ -22,6 +22,7 @@ import {
   adjustmentSign,
 } from './adjustment.js';
 import { grantCredit } from './credit-balances.js';
+import { refuseWhilePaymentInFlight } from './payment-in-flight.js';
 import { completeSettled, NO_HOOKS, type TransactionHooks } from './payments.js';
 import type { Transaction } from './transaction.js';
 import { saveTransaction } from './transaction-changes.js';
@@ -161,6 +162,10 @@ export async function createAdjustmentInTransaction(
       'adjustment_transaction_status_not_allowed',
       `Transaction ${transaction.id} is ${transaction.status}: refunds need a completed transaction, credits a billed, past-due or completed one.`,
     );
+  }
+  // A credit lowers what an unpaid invoice owes: not while a payment of the old amount is in flight (ADR 1468).
+  if (transaction.status !== 'completed') {
+    await refuseWhilePaymentInFlight(context, tx, transaction.id, `a ${input.action} adjustment`);
   }
   const remaining = await remainingByLine(context, tx, transaction);
   const requested: readonly AdjustmentItemInput[] =

@@ -7,12 +7,14 @@
  * in the same database transaction, where the subscription engine starts or renews the
  * subscription the transaction paid for.
  */
+
 import type { EventTypeName } from '../events/event-types.js';
 import { BillingError } from '../shared/billing-error.js';
 import type { OperationContext } from '../shared/operation-context.js';
 import { nowTimestamp } from '../shared/operation-context.js';
 import type { Repositories } from '../shared/repository.js';
 import { settleCreditOnCompletion } from './credit-balances.js';
+import { refuseWhilePaymentInFlight } from './payment-in-flight.js';
 import { scheduleRecovery } from './payment-recovery.js';
 import type { CardSummary } from './saved-methods.js';
 import type { Transaction, TransactionPayment } from './transaction.js';
@@ -106,6 +108,8 @@ export async function recordPaymentInTransaction(
   const current = await tx.transactions.findByIdForUpdate(context.scope, transactionId);
   if (!current) throw BillingError.notFound('Transaction', transactionId);
   requirePayable(current);
+  // A provider attempt records its own outcome after leaving flight; any other report waits for it (ADR 1468).
+  await refuseWhilePaymentInFlight(context, tx, transactionId, 'recording another payment');
   const now = nowTimestamp(context);
   const balance = BigInt(current.details.totals.balance);
   const amount = report.amount === undefined ? balance : BigInt(report.amount);

@@ -42,6 +42,13 @@ export interface TransactionRepository extends Collection<Transaction, Transacti
   findOverdue(scope: Scope, now: string, limit: number): Promise<readonly string[]>;
   /** Accounts of `environment` with at least one billed transaction whose grace ended at or before `until`. */
   findOverdueAccounts(environment: Scope['environment'], until: string): Promise<readonly string[]>;
+  /**
+   * Whether a provider payment of the transaction is in flight (an attempt `processing` or
+   * `requires_action`: a challenge, a browser's confirmation, a provider round trip). Read inside
+   * the database transaction holding the transaction's row lock, it cannot change before commit:
+   * attempts begin only under that lock (ADR 1468).
+   */
+  hasPaymentInFlight(scope: Scope, transactionId: string): Promise<boolean>;
 }
 
 export type AdjustmentColumn = 'id' | 'transaction_id' | 'customer_id' | 'subscription_id' | 'action' | 'status';

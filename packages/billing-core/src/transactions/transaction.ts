@@ -122,7 +122,12 @@ export interface TransactionItem {
   readonly proration: Proration | null;
 }
 
-export type PaymentStatus = 'captured' | 'error';
+/**
+ * `captured` counts towards the balance; `error` is a failed attempt; `canceled` is money a provider
+ * took that the transaction could not take (canceled or already paid meanwhile), refunded through the
+ * provider and never counted (ADR 1468).
+ */
+export type PaymentStatus = 'captured' | 'error' | 'canceled';
 
 export interface PaymentMethodDetails {
   readonly type: string;

@@ -4,6 +4,7 @@
  * when complete, or issued at once with `status: billed`), change while unbilled, bill, cancel,
  * get and list. Payments are in `payments.ts`.
  */
+
 import { resolveBusiness } from '../catalogue/businesses.js';
 import type { Address, CustomData, Customer } from '../catalogue/entities.js';
 import { type NonCataloguePriceInput, nonCatalogueItem } from '../catalogue/non-catalogue-items.js';
@@ -19,6 +20,7 @@ import { storedTaxIdCheck, verifyBusinessTaxId } from '../tax/tax-id-checks.js';
 import { type BuildTransactionItem, buildTransaction } from './build-transaction.js';
 import { drawCredit, releaseCredit } from './credit-balances.js';
 import { completeWhenNothingToPay } from './nothing-to-pay.js';
+import { refuseWhilePaymentInFlight } from './payment-in-flight.js';
 import type { TransactionHooks } from './payments.js';
 import { withTaxDefaults } from './tax-settings.js';
 import type {
@@ -283,6 +285,14 @@ export async function updateTransactionIn(
       input.billingPeriod !== undefined ||
       input.discountId !== undefined ||
       input.discount !== undefined;
+    if (reshapes || input.status !== undefined) {
+      await refuseWhilePaymentInFlight(
+        context,
+        tx,
+        id,
+        input.status === 'canceled' ? 'canceling it' : input.status === 'billed' ? 'billing it' : 'changing it',
+      );
+    }
     const partlyPaid = current.payments.some((payment) => payment.status === 'captured');
     if (reshapes && (!EDITABLE_STATUSES.has(current.status) || partlyPaid)) {
       throw new BillingError(

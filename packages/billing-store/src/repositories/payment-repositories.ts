@@ -121,10 +121,10 @@ export class SqlPaymentAttemptRepository implements PaymentAttemptRepository {
   }
 
   async findInFlightAccounts(environment: Environment): Promise<string[]> {
-    // The partial unique index of in-flight attempts holds exactly these rows.
+    // The rows of the partial unique index of in-flight attempts, and captures waiting for their refund (ADR 1468).
     const rows = await this.executor.all<{ account_id: string }>(
       `select distinct account_id from payment_attempts
-        where environment = ? and status in ('processing', 'requires_action') order by account_id`,
+        where environment = ? and status in ('processing', 'requires_action', 'refunding') order by account_id`,
       [environment],
     );
     return rows.map((row) => row.account_id);

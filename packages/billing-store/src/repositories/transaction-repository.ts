@@ -62,6 +62,16 @@ export class SqlTransactionRepository implements TransactionRepository {
     return this.documents.findByIdForUpdate(scope, id);
   }
 
+  async hasPaymentInFlight(scope: Scope, transactionId: string): Promise<boolean> {
+    // The statuses of the attempts' partial unique index (migration 0100): at most one such row.
+    const row = await this.executor.get<{ id: string }>(
+      `select id from payment_attempts
+        where account_id = ? and environment = ? and transaction_id = ? and status in ('processing', 'requires_action')`,
+      [scope.accountId, scope.environment, transactionId],
+    );
+    return row !== undefined;
+  }
+
   async list(scope: Scope, query: ListQuery<TransactionColumn> | TransactionListQuery): Promise<Page<Transaction>> {
     const orderBy = 'orderBy' in query ? query.orderBy : 'id';
     const { sql, params } = filterClauses(query.filter);
