@@ -815,9 +815,13 @@ export function createUseCases(ports: UseCasePorts) {
       const context = await checkoutContext(environment, transactionId);
       return startBrowserCheckout(context, checkoutPorts(context), transactionId, submission);
     },
-    resumeCheckout: async (environment: Environment, transactionId: string) => {
+    resumeCheckout: async (
+      environment: Environment,
+      transactionId: string,
+      mayAskProvider: (attemptId: string) => boolean = () => true,
+    ) => {
       const context = await checkoutContext(environment, transactionId);
-      return resumeCheckout(context, checkoutPorts(context), transactionId);
+      return resumeCheckout(context, checkoutPorts(context), transactionId, mayAskProvider);
     },
     /** The sandbox's 3-D Secure challenge: which transaction it is for, and whether it still waits. */
     findSandboxChallenge: async (providerPaymentRef: string) => {

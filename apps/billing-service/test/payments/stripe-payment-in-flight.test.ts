@@ -137,6 +137,29 @@ describe.each(ENGINES)('%s: a Stripe payment in flight', (engine) => {
     expect(String(browser?.providerPaymentRef)).not.toBe(intentId);
   });
 
+  it('asks Stripe about a waiting payment once however often anonymous visitors open the return address', async () => {
+    const { transactionId, intentId } = await waitingForm();
+    const reads = () =>
+      account.stripe.requests.filter(
+        (request) => request.method === 'GET' && request.path === `/v1/payment_intents/${intentId}`,
+      ).length;
+    const before = reads();
+    for (let visit = 0; visit < 20; visit += 1) {
+      const response = await fetch(`${account.harness.liveUrl}/checkout/return?_ptxn=${transactionId}`, {
+        redirect: 'manual',
+      });
+      await response.arrayBuffer();
+      expect(response.status).toBe(303);
+    }
+    expect(reads() - before).toBe(1);
+    // Asked again and still waiting, the attempt's wait is not extended by the visits.
+    const [attempt] = await attemptsOf(transactionId);
+    expect(attempt?.status).toBe('requires_action');
+    clock.advance(31 * MINUTE_MS);
+    await account.harness.services.useCases.runDueWork('payment_recovery');
+    expect((await attemptsOf(transactionId))[0]).toMatchObject({ status: 'canceled' });
+  });
+
   it('cancels a 3-D Secure payment left waiting 30 minutes at Stripe, after which the merchant may cancel', async () => {
     const { transactionId, intentId } = await waitingForm();
     clock.advance(31 * MINUTE_MS);

@@ -669,14 +669,24 @@ export async function startBrowserCheckout(
   };
 }
 
-/** The customer came back from authenticating: asks the provider how the attempt ended and applies it. */
+/**
+ * The customer came back from authenticating: asks the provider how the attempt ended and applies it.
+ * `mayAskProvider` is the caller's limit on asking about one attempt (the public return address
+ * asks at most once per interval, so visitors cannot spend the merchant's provider quota).
+ */
 export async function resumeCheckout(
   context: OperationContext,
   ports: CheckoutPorts,
   transactionId: string,
+  mayAskProvider: (attemptId: string) => boolean,
 ): Promise<CheckoutView> {
   const attempt = await latestAttempt(context, context.store, transactionId);
-  if (attempt && IN_FLIGHT.includes(attempt.status) && attempt.providerPaymentRef !== null) {
+  if (
+    attempt &&
+    IN_FLIGHT.includes(attempt.status) &&
+    attempt.providerPaymentRef !== null &&
+    mayAskProvider(attempt.id)
+  ) {
     const provider = await ports.providers.providerNamed(context.scope, attempt.provider);
     if (provider) {
       const outcome = await provider.resumeAttempt(context.scope, attempt.providerPaymentRef);
@@ -766,6 +776,14 @@ export async function applyOutcome(
   }
   const now = nowTimestamp(context);
   const base = { ...attempt, providerPaymentRef: outcome.providerPaymentRef, updatedAt: now };
+  // Asked again, a payment still waiting as it was changes nothing: its wait (ADR 1468) runs on.
+  const unchanged =
+    outcome.providerPaymentRef === attempt.providerPaymentRef &&
+    ((outcome.status === 'requires_action' &&
+      attempt.status === 'requires_action' &&
+      outcome.actionUrl === attempt.actionUrl) ||
+      (outcome.status === 'pending' && attempt.status === 'processing'));
+  if (unchanged) return true;
   switch (outcome.status) {
     case 'requires_action':
       await tx.paymentAttempts.update(context.scope, {

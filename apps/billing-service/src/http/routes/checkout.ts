@@ -27,6 +27,7 @@ import {
   UNSTORABLE_TEXT_REASON,
 } from '@drawdown/billing-core';
 import type { Context, Hono } from 'hono';
+import { LRUCache } from 'lru-cache';
 import { addressNeeds, countryName, isCountryCode } from '../../checkout/checkout-countries.js';
 import { type CheckoutLocale, localizeCheckoutError, pickCheckoutLocale } from '../../checkout/checkout-messages.js';
 import {
@@ -46,6 +47,8 @@ import { STATUS_BY_CODE } from '../error-mapping.js';
 
 type Status = 200 | 400 | 403 | 404 | 409;
 
+/** How often `GET /checkout/return` asks the provider about one payment attempt, at most. */
+const RETURN_ASK_INTERVAL_MS = 5_000;
 /** A rendered checkout page and the CSP it needs (Stripe's origins only on a page that loads Stripe.js). */
 interface RenderedPage {
   readonly body: string;
@@ -333,9 +336,18 @@ export function registerCheckoutRoutes(
     });
   });
 
+  // Anyone may open the return address: the provider is asked about one payment attempt at most once
+  // per interval per process, so repeated visits cannot spend the merchant's provider quota (issue
+  // 32). The page then shows what is stored; the provider's webhook settles the rest.
+  const recentAsks = new LRUCache<string, true>({ max: 10_000, ttl: RETURN_ASK_INTERVAL_MS });
+  const mayAskProvider = (attemptId: string) => {
+    if (recentAsks.has(attemptId)) return false;
+    recentAsks.set(attemptId, true);
+    return true;
+  };
   app.get('/checkout/return', async (c) => {
     const transactionId = transactionIdOf(c);
-    await c.var.useCases.resumeCheckout(environment, transactionId);
+    await c.var.useCases.resumeCheckout(environment, transactionId, mayAskProvider);
     return seeOther(c, `/checkout?_ptxn=${transactionId}${localeOf(c).querySuffix}`);
   });
 
