@@ -1,6 +1,6 @@
 /**
  * @module
- * The usage-engine benchmark (DESIGN.md section 5, issue 3), in one run so that every figure is
+ * The usage-engine benchmark (the design targets, issue 3), in one run so that every figure is
  * a ratio to a ceiling measured minutes apart on the same machine:
  *
  * 1. the ceiling: a bare node:http server parsing the same body and answering 202 (measured
@@ -71,7 +71,7 @@ const config = {
   rounds: Number(env.BENCH_ROUNDS ?? 2),
 };
 
-/** Issue 16's targets (DESIGN section 5 asked for 0.50 / 0.40 of the ceiling; see docs/benchmarks.md). */
+/** Issue 16's targets (the design targets asked for 0.50 / 0.40 of the ceiling; see docs/benchmarks.md). */
 const TARGETS = {
   sqliteIngestRatio: 0.3,
   postgresIngestRatio: 0.12,

@@ -2,7 +2,7 @@
 // each build's service on its own catalogue file (the search bench's generated catalogue, imported by that
 // build) with a metered Scale key, loaded by wrk twice (from an empty result cache, then warm). Made to compare
 // builds on a shared machine and to profile them (BENCH_CPU_PROF=<dir>: each server's warm run is profiled).
-//   node bench/http-path.mjs <dist> [<dist> ...]        e.g. /work/main/apps/price-search/dist ./dist
+//   node bench/http-path.mjs <dist> [<dist> ...]        e.g. <checkout of main>/apps/price-search/dist ./dist
 // Options (env): BENCH_LISTINGS (default 100000), BENCH_SECONDS (per wrk run, default 10), BENCH_CONNECTIONS
 // (10), BENCH_ROUNDS (turns of every build, default 2), BENCH_KEEP (a directory to keep catalogues in between
 // runs), BENCH_HEADER (authorization | x-api-key, default authorization), BENCH_ENGINE (sqlite | postgres, default

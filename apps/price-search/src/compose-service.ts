@@ -1,8 +1,9 @@
 /**
  * @module
- * The one place that picks adapters: catalogue storage, live connectors, the metering adapter and the state
- * database. A billing-service meter will be chosen here too, when it exists; until then `meter` can be
- * passed in and the local SQLite quotas are the default.
+ * The one place that picks adapters: catalogue storage (a SQLite file or PostgreSQL), live connectors and
+ * feeds, the state database, and metering: the local SQLite quotas, with Drawdown metering linked paid keys
+ * when `drawdown` is configured (ADR 0206). It also builds the in-memory stand-in service that the start-up
+ * warm-up sends its queries to over HTTP (ADR 0229).
  */
 import {
   createDrawdownBilling,
@@ -64,7 +65,7 @@ export interface ServiceOptions {
   readonly trustedProxies?: number;
   readonly requestsPerMinute?: Readonly<Record<Plan, number>>;
   readonly monthlyLookups?: Readonly<Record<Plan, number | undefined>>;
-  /** Replaces the local quota store (the future billing-service adapter). */
+  /** Replaces the local SQLite quota meter (free clients and unlinked keys, also under `drawdown`). */
   readonly meter?: LookupMeter;
   /** Meters linked Pro and Scale keys through Drawdown (free clients and unlinked keys stay local). */
   readonly drawdown?: DrawdownBillingOptions | undefined;

@@ -3,6 +3,7 @@
  * Test-only helpers: a PostgreSQL server, per-test databases, both engines, a running service.
  */
 
+export { expectEvery } from './assertions.js';
 export { axeViolations, type ScriptablePage } from './axe.js';
 export { type BillingHarness, type HarnessOptions, startBillingHarness } from './billing-harness.js';
 export { chromiumLaunchOptions } from './chromium.js';

@@ -1,5 +1,5 @@
 /**
- * The wire conventions of reference/paddle-wire.md sections 1 to 3, over real HTTP on both
+ * The public API's wire conventions (its reference's "About" pages), over real HTTP on both
  * storage engines: envelopes, request ids, errors, pagination, body reading and key scope.
  */
 import { type BillingHarness, ENGINES, startBillingHarness } from '@drawdown/testkit';

@@ -12,7 +12,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Writable } from 'node:stream';
 import { createAccount, createApiKey } from '@drawdown/billing-core';
-import { createTestStorage, ENGINES, type TestStorage } from '@drawdown/testkit';
+import { createTestStorage, ENGINES, expectEvery, type TestStorage } from '@drawdown/testkit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type CoreServices, composeServices } from '../../src/compose-services.js';
 import { resolveServiceConfig } from '../../src/config.js';
@@ -191,7 +191,7 @@ describe.each(ENGINES)('%s: OpenTelemetry tracing of requests, worker batches, w
   };
 
   it('exports OTLP/HTTP JSON, naming the service and its version', () => {
-    expect(receiver.contentTypes.every((type) => type.startsWith('application/json'))).toBe(true);
+    expectEvery(receiver.contentTypes, (type) => type.startsWith('application/json'), { what: 'exports' });
     expect(resource['service.name']).toBe('drawdown');
     expect(resource['service.version']).toMatch(/^\d+\.\d+\.\d+/);
   });

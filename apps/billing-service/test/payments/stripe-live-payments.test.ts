@@ -7,7 +7,7 @@
  * unknown payments, on both engines.
  */
 import { randomBytes } from 'node:crypto';
-import { type BillingHarness, ENGINES } from '@drawdown/testkit';
+import { type BillingHarness, ENGINES, expectEvery } from '@drawdown/testkit';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { type ApiClient, apiClient, type WireObject } from '../support/api-client.js';
 import { type FakeStripe, stripeSignature } from '../support/stripe/fake-stripe-server.js';
@@ -143,9 +143,12 @@ describe.each(ENGINES)('%s: live payments through Stripe', (engine) => {
     expect(renewal?.payments).toEqual([expect.objectContaining({ status: 'error', error_code: 'declined' })]);
     expect((await subscriptionOf(subscriptionId)).status).toBe('past_due');
     // Stripe's payment_failed webhook for that attempt arrives too, and changes nothing more.
-    expect(
-      stripe.deliveries.filter((d) => d.eventType === 'payment_intent.payment_failed').every((d) => d.status === 200),
-    ).toBe(true);
+    await stripe.settled();
+    expectEvery(
+      stripe.deliveries.filter((d) => d.eventType === 'payment_intent.payment_failed'),
+      (d) => d.status === 200,
+      { what: 'payment_failed deliveries' },
+    );
     expect((await transactionOf(String(renewal?.id))).payments).toHaveLength(1);
 
     // One charge path, one rule (ADR 1425): the automatic charge never comes back to a past-due

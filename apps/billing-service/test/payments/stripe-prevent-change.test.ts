@@ -9,7 +9,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import { BillingError, type Clock, RECOVERY_GRACE_MS } from '@drawdown/billing-core';
-import { type BillingHarness, ENGINES, startBillingHarness } from '@drawdown/testkit';
+import { type BillingHarness, ENGINES, expectEvery, startBillingHarness } from '@drawdown/testkit';
 import { ApiError, type Environment, Paddle } from '@paddle/paddle-node-sdk';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type ApiClient, apiClient, type WireObject } from '../support/api-client.js';
@@ -374,9 +374,9 @@ describe.each(ENGINES)('%s: on_payment_failure in live with Stripe', (engine) =>
     clock.advance(RECOVERY_GRACE_MS + 1_000);
     await harness.services.useCases.runDueWork('payment_recovery');
     expect(await attemptsInFlight()).toBe(0);
-    expect(holdsSince(intents).every((intent) => intent.status === 'canceled' && intent.amount_received === 0)).toBe(
-      true,
-    );
+    expectEvery(holdsSince(intents), (intent) => intent.status === 'canceled' && intent.amount_received === 0, {
+      what: 'holds',
+    });
     expect(await snapshot(subscriptionId, customerId)).toEqual(before);
   });
 

@@ -1,5 +1,6 @@
 import { statSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
+import { expectEvery } from '@drawdown/testkit';
 import { describe, expect, it, onTestFinished } from 'vitest';
 import { CatalogueStore } from '../../src/catalogue/catalogue-store.js';
 import { type ImportProgress, importFeed } from '../../src/catalogue/import-feed.js';
@@ -130,14 +131,13 @@ describe('catalogue ranking', () => {
     const store = openStore();
     await importFeed(store, { path: DEMO_FEED_PATH });
     expect((await search(store, ['earbud'])).length).toBeGreaterThan(0);
-    expect((await search(store, ['wh-1000xm5'])).every((hit) => hit.title.includes('WH-1000XM5'))).toBe(true);
+    expectEvery(await search(store, ['wh-1000xm5']), (hit) => hit.title.includes('WH-1000XM5'));
   });
 
   it('tolerates one unmatched word from three words on', async () => {
     const store = openStore();
     await importFeed(store, { path: DEMO_FEED_PATH });
     const hits = await search(store, ['gift', 'lego', 'titanic']);
-    expect(hits.length).toBeGreaterThan(0);
-    expect(hits.every((hit) => hit.title.includes('Titanic'))).toBe(true);
+    expectEvery(hits, (hit) => hit.title.includes('Titanic'));
   });
 });

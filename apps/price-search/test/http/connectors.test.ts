@@ -1,3 +1,4 @@
+import { expectEvery } from '@drawdown/testkit';
 import { describe, expect, it } from 'vitest';
 import type { WireListing } from '../../src/listing/listing.js';
 import type { HealthBody } from '../../src/lookup/service-health.js';
@@ -22,8 +23,7 @@ describe('connectors', () => {
     const response = await query({ query: 'ps5 console', max_results: 10 });
     expect(response.status).toBe(200);
     const listings = (await response.json()) as WireListing[];
-    expect(listings.length).toBeGreaterThan(0);
-    expect(listings.every((listing) => listing.network !== 'ebay_uk')).toBe(true);
+    expectEvery(listings, (listing) => listing.network !== 'ebay_uk');
     expect(response.headers.get('x-networks-failed')).toBe('ebay_uk');
     expect(response.headers.get('x-networks-searched')).toBe('amazon_uk,argos_uk,currys_uk');
 
@@ -113,7 +113,7 @@ describe('GET /health', () => {
   it('reports no_listings for a network the catalogue has nothing for', async () => {
     const { app } = await createTestService({ demoFeed: false });
     const report = (await (await app.request('/health')).json()) as HealthBody;
-    expect(report.networks.every((entry) => entry.status === 'no_listings')).toBe(true);
+    expectEvery(report.networks, (entry) => entry.status === 'no_listings', { what: 'networks' });
     expect(report.status).toBe('ok');
   });
 

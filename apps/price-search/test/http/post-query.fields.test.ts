@@ -1,3 +1,4 @@
+import { expectEvery } from '@drawdown/testkit';
 import { describe, expect, it } from 'vitest';
 import { MAX_BODY_BYTES } from '../../src/app.js';
 import { createTestService } from '../support/test-service.js';
@@ -101,8 +102,7 @@ describe('POST /api/query field rules', () => {
       const listings = (await (await query({ query: 'headphones over £20', min_price: 200 })).json()) as Array<{
         price: number;
       }>;
-      expect(listings.length).toBeGreaterThan(0);
-      expect(listings.every((listing) => listing.price >= 200)).toBe(true);
+      expectEvery(listings, (listing) => listing.price >= 200);
     });
 
     it('with max_price gives a window; 0 is no floor', async () => {
@@ -112,8 +112,7 @@ describe('POST /api/query field rules', () => {
       ).json()) as Array<{
         price: number;
       }>;
-      expect(listings.length).toBeGreaterThan(0);
-      expect(listings.every((listing) => listing.price >= 300 && listing.price <= 500)).toBe(true);
+      expectEvery(listings, (listing) => listing.price >= 300 && listing.price <= 500);
       expect((await query({ query: 'kettle', min_price: 0 })).status).toBe(200);
     });
 

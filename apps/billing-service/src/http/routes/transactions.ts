@@ -138,8 +138,9 @@ function disposition(c: Context<AppEnv>): InvoiceDisposition {
 }
 
 /**
- * Registers the routes. `hooksFor` gives the hooks a completion runs (the subscription engine
- * starts or renews the subscription a completed transaction paid for).
+ * Registers the routes. What a completion runs (the subscription engine starting or renewing the
+ * subscription a completed transaction paid for) is bound in the core's composition root (ADR 0920);
+ * `invoiceLinks` signs the invoice and credit-note PDF links (ADR 0406).
  */
 export function registerTransactionRoutes(app: Hono<AppEnv>, invoiceLinks: InvoiceLinkSigner): void {
   app.get('/transactions', need('transaction.read'), async (c) => {
