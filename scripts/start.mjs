@@ -19,9 +19,14 @@ import { Drawdown } from '@drawdown/sdk';
 const portalPort = Number(process.env.DRAWDOWN_PORTAL_PORT ?? 8082);
 // Sandbox portal session links and management URLs lead to the portal demo started below (ADR 1440).
 const demoHost = (process.env.DRAWDOWN_HOST ?? '127.0.0.1').replace(/^(0\.0\.0\.0|::)$/, '127.0.0.1');
-const config = resolveServiceConfig(
-  process.env.DRAWDOWN_SANDBOX_PORTAL_URL ? {} : { 'sandbox-portal-url': `http://${demoHost}:${portalPort}/billing` },
-);
+const config = resolveServiceConfig({
+  ...(process.env.DRAWDOWN_SANDBOX_PORTAL_URL
+    ? {}
+    : { 'sandbox-portal-url': `http://${demoHost}:${portalPort}/billing` }),
+  // The demo's own price search service takes its webhooks on this machine, so the demo lets
+  // webhooks reach private destinations (ADR 1485) unless DRAWDOWN_ALLOW_PRIVATE_WEBHOOKS says otherwise.
+  ...(process.env.DRAWDOWN_ALLOW_PRIVATE_WEBHOOKS === undefined ? { 'allow-private-webhooks': true } : {}),
+});
 const searchPort = Number(process.env.DRAWDOWN_SEARCH_PORT ?? 8090);
 mkdirSync(config.dataDir, { recursive: true });
 

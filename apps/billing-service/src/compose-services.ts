@@ -12,6 +12,7 @@ import {
   type IdGenerator,
   type KeySecrets,
   type PaymentProvider,
+  type SimulationBudget,
   type Store,
   type TaxIdVerification,
   type UseCases,
@@ -70,8 +71,10 @@ export interface StorageSettings {
   readonly databasePoolSize?: number | undefined;
   /** The least severe level logged; `info` when absent. */
   readonly logLevel?: LogLevel | undefined;
-  /** Deliver live webhooks to loopback and private-network destinations too (local development only). */
+  /** Deliver webhooks of both environments to loopback, private and link-local destinations too (ADR 1485). */
   readonly allowPrivateWebhooks?: boolean | undefined;
+  /** What webhook simulations may send (ADR 1486): the default when absent, no budget when null. */
+  readonly simulationBudget?: SimulationBudget | null | undefined;
   /** Webhook delivery tuning; only `resolveHost` matters here (tests replace DNS). */
   readonly webhookDelivery?: Partial<Pick<WebhookDeliveryOptions, 'resolveHost'>> | undefined;
   /** The wall clock; the system's unless a test needs exact instants (prorated amounts). */
@@ -251,6 +254,7 @@ export async function composeServices(settings: StorageSettings, options: Compos
     yieldToOthers,
     reportError,
     entityPresenter: wirePresenter,
+    simulationBudget: settings.simulationBudget,
     images: logoImageDecoder,
     // Each account's configured provider (ADR 1420), unless the caller supplies one for all.
     livePaymentProvider:

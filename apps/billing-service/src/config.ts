@@ -6,6 +6,7 @@
  * keeps it current), and the CLI's options come from it too.
  */
 import { resolve } from 'node:path';
+import { DEFAULT_SIMULATION_BUDGET, type SimulationBudget } from '@drawdown/billing-core';
 import { parseRateLimit, type RateLimit } from './http/rate-limiter.js';
 import { DEFAULT_VIES_URL } from './infrastructure/vies-verifier.js';
 import { LOG_LEVELS, type LogLevel } from './operations/logger.js';
@@ -56,8 +57,10 @@ export interface ServiceConfig {
   readonly schedulerPollMs: number;
   /** How often webhook delivery looks for due notifications written by other processes. */
   readonly webhookPollMs: number;
-  /** Deliver live webhooks to loopback and private-network destinations too (local development only). */
+  /** Deliver webhooks (live and sandbox) to loopback, private and link-local destinations too (ADR 1485). */
   readonly allowPrivateWebhooks: boolean;
+  /** What webhook simulations may send per account environment (ADR 1486); null turns the budget off. */
+  readonly simulationBudget: SimulationBudget | null;
   /** Where the operations endpoints (health, readiness, metrics, version) listen; null turns them off. */
   readonly opsAddress: ListenAddress | null;
   readonly logLevel: LogLevel;
@@ -170,6 +173,46 @@ function listenAddress(text: string | undefined, name: string): ListenAddress | 
   const match = /^(?:\[([^\]]+)\]|([^:]+)):(\d+)$/.exec(text);
   if (!match) throw new Error(`${name} must be HOST:PORT or off; got ${text}`);
   return { host: match[1] ?? match[2] ?? '', port: port(match[3], name) };
+}
+
+const BUDGET_KEYS = {
+  'runs-per-minute': 'runsPerMinute',
+  'runs-per-hour': 'runsPerHour',
+  'events-per-run': 'eventsPerRun',
+  'events-per-day': 'eventsPerDay',
+  'bytes-per-day': 'bytesPerDay',
+} as const satisfies Record<string, keyof SimulationBudget>;
+
+const BYTE_UNITS: Readonly<Record<string, number>> = { '': 1, KiB: 1024, MiB: 1024 * 1024, GiB: 1024 * 1024 * 1024 };
+
+/** The shipped budget as the setting writes it. */
+export const DEFAULT_SIMULATION_BUDGET_TEXT = Object.entries(BUDGET_KEYS)
+  .map(([name, key]) =>
+    key === 'bytesPerDay'
+      ? `${name}=${DEFAULT_SIMULATION_BUDGET[key] / (1024 * 1024)}MiB`
+      : `${name}=${DEFAULT_SIMULATION_BUDGET[key]}`,
+  )
+  .join(',');
+
+/** `runs-per-minute=10,bytes-per-day=20MiB,…` (limits not named keep their default), or `off`. */
+function simulationBudget(text: string | undefined, name: string): SimulationBudget | null {
+  const value = text ?? DEFAULT_SIMULATION_BUDGET_TEXT;
+  if (value === 'off') return null;
+  const budget: Record<keyof SimulationBudget, number> = { ...DEFAULT_SIMULATION_BUDGET };
+  for (const part of value.split(',')) {
+    const match = /^\s*([a-z-]+)=(\d+)(KiB|MiB|GiB)?\s*$/.exec(part);
+    const key = match ? BUDGET_KEYS[match[1] as keyof typeof BUDGET_KEYS] : undefined;
+    const unit = match?.[3] ?? '';
+    if (!match || key === undefined || (unit !== '' && key !== 'bytesPerDay')) {
+      throw new Error(
+        `${name} must be off or a comma-separated list of ${Object.keys(BUDGET_KEYS).join(', ')} with positive whole numbers (bytes-per-day may end in KiB, MiB or GiB); got ${part}`,
+      );
+    }
+    const limit = Number(match[2]) * (BYTE_UNITS[unit] ?? 1);
+    if (!Number.isSafeInteger(limit) || limit < 1) throw new Error(`${name}: ${part} must be a positive whole number`);
+    budget[key] = limit;
+  }
+  return budget;
 }
 
 function setting<K extends SettingKey>(definition: Setting<K>): Setting<K> {
@@ -438,8 +481,19 @@ export const SETTINGS = [
     kind: 'boolean',
     fallback: 'false',
     description:
-      'Deliver live webhooks to loopback and private addresses too; local development only (the sandbox always allows them).',
+      'Let webhooks and webhook simulations, live and sandbox alike, reach loopback, private-network and link-local destinations (`127.0.0.1`, `::1`, `10.0.0.0/8`, `169.254.169.254`, and names resolving to them at delivery). Off, such destinations are refused when saved and at every delivery (`notification_destination_not_allowed`, ADR 1485). Turn it on only where every API key holder may reach the service’s own network: local development, tests, `npm start`’s demo (which turns it on).',
     parse: yes,
+  }),
+  setting({
+    key: 'simulationBudget',
+    flag: 'simulation-budget',
+    variable: 'DRAWDOWN_SIMULATION_BUDGET',
+    kind: 'string',
+    fallback: DEFAULT_SIMULATION_BUDGET_TEXT,
+    placeholder: 'LIMITS|off',
+    description:
+      'What webhook simulations may send, per account and environment (ADR 1486): runs and replays per minute and per hour, events per run, and events and webhook body bytes per rolling 24 hours, counted on the wall clock. Limits left out keep their default; `off` removes the budget. A run or replay over it is refused with 429 `simulation_budget_exceeded` (and `Retry-After` when waiting helps), and nothing is sent.',
+    parse: simulationBudget,
   }),
   setting({
     key: 'drawdownPollMs',

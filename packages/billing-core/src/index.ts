@@ -543,6 +543,20 @@ export {
   type WireData,
 } from './simulations/simulation.js';
 export {
+  DEFAULT_SIMULATION_BUDGET,
+  emptySimulationSpending,
+  SIMULATION_SPENDING_ID,
+  type SimulationBudget,
+  SimulationBudgetExceeded,
+  type SimulationCost,
+  type SimulationSpending,
+  type SimulationSpendingRepository,
+  type SpendingHour,
+  simulatedEventBytes,
+  spendSimulationBudget,
+  utf8Length,
+} from './simulations/simulation-budget.js';
+export {
   type ClaimedSimulationRun,
   claimDueSimulationRuns,
   finishSimulationRun,

@@ -154,6 +154,7 @@ import type { OperationContext } from './shared/operation-context.js';
 import type { Store } from './shared/repository.js';
 import type { Environment, Scope } from './shared/scope.js';
 import type { EntityPresenter, SimulationRunEvent } from './simulations/simulation.js';
+import { DEFAULT_SIMULATION_BUDGET, type SimulationBudget } from './simulations/simulation-budget.js';
 import {
   type ClaimedSimulationRun,
   claimDueSimulationRuns,
@@ -265,6 +266,8 @@ export interface UseCasePorts {
   reportError(message: string, error: unknown): void;
   /** The wire form of entities, which simulations copy into their payloads. */
   readonly entityPresenter: EntityPresenter;
+  /** What simulation runs and replays may send (ADR 1486): the default when absent, none when null. */
+  readonly simulationBudget?: SimulationBudget | null | undefined;
   /**
    * Who moves money in live (ADR 1410): one provider for every account, or each account's
    * configured one (ADR 1420); without one, live payments are reported. The sandbox has its own.
@@ -593,7 +596,13 @@ export function createUseCases(ports: UseCasePorts) {
   }
 
   const delivery = { store, ids, wallClock };
-  const simulationContext = (context: OperationContext) => ({ ...context, presenter: ports.entityPresenter });
+  const simulationBudget = ports.simulationBudget === undefined ? DEFAULT_SIMULATION_BUDGET : ports.simulationBudget;
+  const simulationContext = (context: OperationContext) => ({
+    ...context,
+    presenter: ports.entityPresenter,
+    wallClock,
+    budget: simulationBudget,
+  });
   const reportGeneration = {
     store,
     wallClock,
@@ -898,7 +907,9 @@ export function createUseCases(ports: UseCasePorts) {
     listRunEvents: bind(listRunEvents),
     listSimulationRunEvents: bind(listSimulationRunEvents),
     getSimulationRunEvent: bind(getSimulationRunEvent),
-    replaySimulationRunEvent: bind(replaySimulationRunEvent),
+    replaySimulationRunEvent: bind((context, simulationId: string, runId: string, eventId: string) =>
+      replaySimulationRunEvent(simulationContext(context), simulationId, runId, eventId),
+    ),
     /** The simulation delivery worker's steps: claim due runs, record each delivery, close the run. */
     claimDueSimulationRuns: (options: { readonly limit: number; readonly leaseMs: number }) =>
       claimDueSimulationRuns({ store, wallClock }, options),

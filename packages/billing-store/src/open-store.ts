@@ -44,6 +44,7 @@ import { SqlSandboxClockRepository } from './repositories/sandbox-clock-reposito
 import {
   SqlSimulationRunEventRepository,
   SqlSimulationRunRepository,
+  SqlSimulationSpendingRepository,
   simulationsCollection,
 } from './repositories/simulation-repositories.js';
 import { SqlSubscriptionRepository } from './repositories/subscription-repository.js';
@@ -94,6 +95,7 @@ export function repositoriesOn(executor: SqlExecutor): Repositories {
     simulations: simulationsCollection(executor),
     simulationRuns: new SqlSimulationRunRepository(executor),
     simulationRunEvents: new SqlSimulationRunEventRepository(executor),
+    simulationSpending: new SqlSimulationSpendingRepository(executor),
     metricRollups: new SqlMetricRollupRepository(executor),
     reports: new SqlReportRepository(executor),
     creditBalances: new SqlCreditBalanceRepository(executor),

@@ -56,8 +56,14 @@ export interface HarnessOptions {
   readonly sandboxPublicUrl?: string;
   /** Where portal session and management URLs point (`--live-portal-url`, `--sandbox-portal-url`). */
   readonly portalUrl?: string;
-  /** Deliver live webhooks to loopback receivers (`--allow-private-webhooks`). */
+  /**
+   * Let webhooks and simulations of both environments reach loopback receivers
+   * (`--allow-private-webhooks`, ADR 1485). Off by default, as in a shipped service: every test
+   * that delivers to a receiver on this machine turns it on.
+   */
   readonly allowPrivateWebhooks?: boolean;
+  /** `--simulation-budget` (ADR 1486), e.g. `runs-per-minute=3`; the shipped budget when absent. */
+  readonly simulationBudget?: string;
   /** Webhook delivery tuning, for example a retry schedule of milliseconds. */
   readonly webhookDelivery?: ServiceConfig['webhookDelivery'];
   /** The service's wall clock, for tests that need exact instants (amounts prorated by time). */
@@ -92,6 +98,7 @@ export async function startBillingHarness(options: HarnessOptions = {}): Promise
       ...(options.portalUrl ? { 'live-portal-url': options.portalUrl, 'sandbox-portal-url': options.portalUrl } : {}),
       ...(storage.databaseUrl ? { 'database-url': storage.databaseUrl } : {}),
       ...(options.allowPrivateWebhooks ? { 'allow-private-webhooks': true } : {}),
+      ...(options.simulationBudget ? { 'simulation-budget': options.simulationBudget } : {}),
       ...(options.trustProxy ? { 'trust-proxy': true } : {}),
       ...(options.stripeJsUrl ? { 'stripe-js-url': options.stripeJsUrl } : {}),
       ...(options.viesUrl ? { 'vat-id-check': 'vies', 'vies-url': options.viesUrl } : {}),

@@ -49,6 +49,10 @@ export function errorBody(requestId: string, code: ErrorCode, detail: string, fi
 
 export function respondError(c: Context<AppEnv>, error: BillingError, headers: Record<string, string> = {}): Response {
   const status = STATUS_BY_CODE[error.code];
+  // A refusal that passes with time (the simulation budget, ADR 1486) says when, as 429s do.
+  const retryAfter = (error as { retryAfterSeconds?: unknown }).retryAfterSeconds;
+  if (typeof retryAfter === 'number' && headers['Retry-After'] === undefined)
+    c.header('Retry-After', String(retryAfter));
   for (const [name, value] of Object.entries(headers)) c.header(name, value);
   return c.json(errorBody(c.get('requestId'), error.code, error.detail, error.fieldErrors), status);
 }

@@ -113,6 +113,7 @@ export const STATUS_BY_CODE = {
   simulation_entity_not_found: 400,
   simulation_entity_not_supported: 400,
   simulation_archived: 409,
+  simulation_budget_exceeded: 429,
   report_type_not_supported: 400,
   report_not_ready: 409,
   report_expired: 410,

@@ -20,7 +20,11 @@ describe.each(ENGINES)('%s: notification list filters', (engine) => {
   let between: string;
 
   beforeAll(async () => {
-    harness = await startBillingHarness({ engine, webhookDelivery: { pollIntervalMs: 20 } });
+    harness = await startBillingHarness({
+      engine,
+      allowPrivateWebhooks: true,
+      webhookDelivery: { pollIntervalMs: 20 },
+    });
     ({ sandbox } = harnessClients(harness));
     paddle = officialSdk(harness.sandboxKey, harness.sandboxUrl);
     receiver = await startWebhookReceiver();

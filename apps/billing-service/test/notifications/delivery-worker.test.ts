@@ -60,7 +60,7 @@ describe.each(ENGINES)('%s: the delivery worker', (engine) => {
         clockFor: async () => clock,
         secrets: keySecrets,
         authenticatedKeys: createAuthenticatedKeyCache(),
-        webhookDestinations: createDestinationGuard({ allowPrivate: false }),
+        webhookDestinations: createDestinationGuard({ allowPrivate: true }),
         pause: async () => {},
         yieldToOthers: async () => {},
         reportError: (_message, error) => errors.push(error),
@@ -68,7 +68,8 @@ describe.each(ENGINES)('%s: the delivery worker', (engine) => {
         images: logoImageDecoder,
       }),
       wallClock: clock,
-      guard: createDestinationGuard({ allowPrivate: false }),
+      // The receiver is on loopback: allowed, as `--allow-private-webhooks` does (ADR 1485).
+      guard: createDestinationGuard({ allowPrivate: true }),
       options: { ...DEFAULT_WEBHOOK_DELIVERY, schedules: { live: HOURLY, sandbox: HOURLY }, pollIntervalMs: 10 },
       onError: (_message, error) => errors.push(error),
     });

@@ -1,7 +1,8 @@
 /**
  * Notification destinations and event types over HTTP, through the official SDK where it has
  * the operation: the reference's fields and secret format, rotation, deletion, refusals with
- * their codes, and the server-side request forgery rule of live destinations.
+ * their codes, and the server-side request forgery rule of destinations in both environments
+ * (ADR 1485; delivery-time refusals are in `private-destinations.test.ts`).
  */
 import { type BillingHarness, ENGINES, startBillingHarness } from '@drawdown/testkit';
 import type { Paddle } from '@paddle/paddle-node-sdk';
@@ -36,7 +37,7 @@ describe.each(ENGINES)('%s: notification settings', (engine) => {
     const created = await paddle.notificationSettings.create({
       description: 'Orders backend',
       type: 'url',
-      destination: 'http://127.0.0.1:9/webhooks',
+      destination: 'https://hooks.example.com/webhooks',
       subscribedEvents: ['product.created', 'usage_balance.depleted' as never],
     });
     expect(created.id).toMatch(/^ntfset_[a-z\d]{26}$/);
@@ -172,8 +173,8 @@ describe.each(ENGINES)('%s: notification settings', (engine) => {
     expect((await sandbox.get('/notification-settings')).list.length).toBe(before + 1);
   });
 
-  it('refuses loopback and private-network destinations in live, and allows them in the sandbox', async () => {
-    const refusedInLive = [
+  it('refuses loopback, private and link-local destinations in live and in the sandbox alike, creating nothing', async () => {
+    const refused = [
       'http://127.0.0.1:8080/hook',
       'http://localhost:8080/hook',
       'http://[::1]:8080/hook',
@@ -181,23 +182,70 @@ describe.each(ENGINES)('%s: notification settings', (engine) => {
       'http://192.168.1.20/hook',
       'http://172.20.0.5/hook',
       'http://169.254.169.254/latest/meta-data',
+      'http://[fe80::1]/hook',
       'http://[::ffff:127.0.0.1]/hook',
+      'http://[::ffff:a00:7]/hook',
+      'http://[64:ff9b::7f00:1]/hook',
       'http://[fd00::1]/hook',
       'http://0.0.0.0/hook',
       'http://0x7f000001/hook',
       'http://2130706433/hook',
+      'http://127.1/hook',
     ];
-    for (const destination of refusedInLive) {
-      const refused = await live.post('/notification-settings', setting({ destination }));
-      expectError(refused, 400, 'notification_destination_not_allowed');
-      expect((await sandbox.post('/notification-settings', setting({ destination }))).status).toBe(201);
+    for (const client of [live, sandbox]) {
+      const before = (await client.get('/notification-settings')).list.length;
+      for (const destination of refused) {
+        const error = expectError(
+          await client.post('/notification-settings', setting({ destination })),
+          400,
+          'notification_destination_not_allowed',
+        );
+        expect(error.detail, destination).toMatch(/refused unless the operator allows them/);
+      }
+      expect((await client.get('/notification-settings')).list.length).toBe(before);
+      const allowed = await client.post(
+        '/notification-settings',
+        setting({ destination: 'https://93.184.216.34/hook' }),
+      );
+      expect(allowed.status).toBe(201);
+      for (const destination of ['http://localhost/hook', 'http://[::1]/hook', 'http://10.1.2.3/hook']) {
+        expectError(
+          await client.patch(`/notification-settings/${allowed.id}`, { destination }),
+          400,
+          'notification_destination_not_allowed',
+        );
+      }
+      expect((await client.get(`/notification-settings/${allowed.id}`)).entity.destination).toBe(
+        'https://93.184.216.34/hook',
+      );
     }
-    const allowed = await live.post('/notification-settings', setting({ destination: 'https://93.184.216.34/hook' }));
-    expect(allowed.status).toBe(201);
-    expectError(
-      await live.patch(`/notification-settings/${allowed.id}`, { destination: 'http://localhost/hook' }),
+  });
+
+  it('names the kind of address a name resolves to, never the address itself', async () => {
+    const error = expectError(
+      await sandbox.post('/notification-settings', setting({ destination: 'http://localhost:9/hook' })),
       400,
       'notification_destination_not_allowed',
     );
+    expect(error.detail).toMatch(/localhost resolves to a non-public address \(loopback\)/);
+    expect(error.detail).not.toMatch(/127\.0\.0\.1|::1/);
+  });
+});
+
+describe.each(ENGINES)('%s: notification settings with private destinations allowed', (engine) => {
+  let harness: BillingHarness;
+
+  beforeAll(async () => {
+    harness = await startBillingHarness({ engine, allowPrivateWebhooks: true });
+  });
+  afterAll(() => harness.close());
+
+  it('saves loopback and private destinations in both environments', async () => {
+    const { sandbox, live } = harnessClients(harness);
+    for (const client of [live, sandbox]) {
+      for (const destination of ['http://127.0.0.1:9/hook', 'http://localhost:9/hook', 'http://10.0.0.7/hook']) {
+        expect((await client.post('/notification-settings', setting({ destination }))).status).toBe(201);
+      }
+    }
   });
 });

@@ -20,7 +20,7 @@ describe.each(ENGINES)('%s: usage webhooks verified by the official SDK', (engin
   let testbed: WebhookTestbed;
 
   beforeAll(async () => {
-    harness = await startBillingHarness({ engine });
+    harness = await startBillingHarness({ engine, allowPrivateWebhooks: true });
     testbed = await startWebhookTestbed(harness, { events: ['usage_balance.depleted', 'subscription.updated'] });
   });
   afterAll(async () => {

@@ -72,7 +72,11 @@ describe.each(ENGINES)('%s: every documented operation answers what the document
   const answers: Record<string, unknown> = {};
 
   beforeAll(async () => {
-    harness = await startBillingHarness({ engine, webhookDelivery: { pollIntervalMs: 20 } });
+    harness = await startBillingHarness({
+      engine,
+      allowPrivateWebhooks: true,
+      webhookDelivery: { pollIntervalMs: 20 },
+    });
     api = harnessClients(harness).sandbox;
     clients = { sandbox: api, live: harnessClients(harness).live };
     receiver = await startWebhookReceiver();

@@ -95,6 +95,8 @@ describe.each(ENGINES)('%s: OpenTelemetry tracing of requests, worker batches, w
         'scheduler-poll-ms': '50',
         'webhook-poll-ms': '50',
         'otel-traces-endpoint': endpoint,
+        // The webhook receiver is on loopback (ADR 1485).
+        'allow-private-webhooks': true,
       },
       {},
     );

@@ -27,7 +27,11 @@ describe.each(ENGINES)('webhook simulations on %s', (engine) => {
   let settingId: string;
 
   beforeAll(async () => {
-    harness = await startBillingHarness({ engine, webhookDelivery: { pollIntervalMs: 20 } });
+    harness = await startBillingHarness({
+      engine,
+      allowPrivateWebhooks: true,
+      webhookDelivery: { pollIntervalMs: 20 },
+    });
     sandbox = harnessClients(harness).sandbox;
     paddle = officialSdk(harness.sandboxKey, harness.sandboxUrl);
     receiver = await startWebhookReceiver();

@@ -22,7 +22,7 @@ describe.each(ENGINES)('%s: trials', (engine) => {
   let plainPrice: string;
 
   beforeAll(async () => {
-    harness = await startBillingHarness({ engine });
+    harness = await startBillingHarness({ engine, allowPrivateWebhooks: true });
     testbed = await startWebhookTestbed(harness, {
       events: ['subscription.created', 'subscription.trialing', 'subscription.activated'],
     });

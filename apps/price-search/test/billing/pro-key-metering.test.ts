@@ -61,7 +61,7 @@ describe.each(ENGINES)('%s: Pro key metered by Drawdown', (engine) => {
   }
 
   beforeAll(async () => {
-    harness = await startBillingHarness({ engine });
+    harness = await startBillingHarness({ engine, allowPrivateWebhooks: true });
     drawdown = new Drawdown(harness.sandboxKey, { baseUrl: harness.sandboxUrl });
     const plans = await setupDrawdownPlans(drawdown);
     unitId = plans.lookupsUnitId;

@@ -73,4 +73,9 @@ export type DeliveryOutcome =
       readonly contentType: string | null;
       readonly body: string;
     }
-  | { readonly kind: 'failure'; readonly reason: string };
+  | {
+      readonly kind: 'failure';
+      readonly reason: string;
+      /** The destination was refused before any connection was made (ADR 1485): nothing was sent. */
+      readonly refused?: true | undefined;
+    };

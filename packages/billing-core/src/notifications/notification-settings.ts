@@ -10,16 +10,18 @@ import { BillingError, type FieldError } from '../shared/billing-error.js';
 import type { OperationContext } from '../shared/operation-context.js';
 import { nowTimestamp } from '../shared/operation-context.js';
 import type { ListQuery, Page } from '../shared/pagination.js';
-import type { Environment } from '../shared/scope.js';
 import type { NotificationSetting, TrafficSource } from './entities.js';
 import type { NotificationSettingColumn } from './notification-repository.js';
 
 /** The service's verdict on a destination url for one environment. */
 export type DestinationVerdict = { readonly allowed: true } | { readonly allowed: false; readonly reason: string };
 
-/** Decides whether a destination may be delivered to (it resolves host names; the core cannot). */
+/**
+ * Decides whether a destination may be delivered to (it resolves host names; the core cannot).
+ * One rule for both environments (ADR 1485): the operator's setting decides, not the scope.
+ */
 export interface DestinationPolicy {
-  check(destination: URL, environment: Environment): Promise<DestinationVerdict>;
+  check(destination: URL): Promise<DestinationVerdict>;
 }
 
 /** Random text for endpoint secrets: at least 32 characters of `[A-Za-z0-9]`. */
@@ -79,11 +81,11 @@ export function parseDestinationUrl(destination: string): URL {
 
 async function requireReachable(context: NotificationSettingContext, destination: string): Promise<void> {
   const url = parseDestinationUrl(destination);
-  const verdict = await context.destinations.check(url, context.scope.environment);
+  const verdict = await context.destinations.check(url);
   if (!verdict.allowed) {
     throw new BillingError(
       'notification_destination_not_allowed',
-      `The destination is not allowed: ${verdict.reason}.`,
+      `The destination is not allowed: ${verdict.reason}. Loopback, private-network and link-local destinations are refused unless the operator allows them.`,
     );
   }
 }

@@ -117,7 +117,7 @@ export const ERROR_CODES = {
   notification_destination_type_unsupported:
     'Only url notification destinations are available; email destinations are not sent.',
   notification_destination_not_allowed:
-    'The destination resolves to a loopback, private-network or other non-public address, which live delivery refuses unless the operator allows it.',
+    'The destination is, or resolves to, a loopback, private-network, link-local or other non-public address, which neither environment delivers to unless the operator allows private destinations (ADR 1485). At delivery, the attempt is logged with response code 0 and this code.',
   notification_setting_not_found: 'The notification’s destination was deleted, so there is nothing to replay it to.',
 
   // Transactions, invoices and adjustments
@@ -178,6 +178,8 @@ export const ERROR_CODES = {
   simulation_entity_not_supported:
     'config.entities names an entity Drawdown does not hold for simulations (business, payment method, discount, items).',
   simulation_archived: 'The simulation is archived; make it active before running it.',
+  simulation_budget_exceeded:
+    'The run or replay is over the simulation budget (runs and replays per minute and hour, events per run, events and bytes per day); nothing was sent. Retry after the seconds in Retry-After, when given.',
 
   // Reports and metrics
   report_type_not_supported:

@@ -29,6 +29,7 @@ import type {
   SimulationRunEventRepository,
   SimulationRunRepository,
 } from '../simulations/simulation.js';
+import type { SimulationSpendingRepository } from '../simulations/simulation-budget.js';
 import type { Subscription } from '../subscriptions/subscription.js';
 import type { TaxIdCheck } from '../tax/tax-id-checks.js';
 import type { CreditBalanceRepository } from '../transactions/credit-balances.js';
@@ -230,6 +231,8 @@ export interface Repositories extends PaymentRepositories {
   readonly simulations: Collection<Simulation, SimulationColumn>;
   readonly simulationRuns: SimulationRunRepository;
   readonly simulationRunEvents: SimulationRunEventRepository;
+  /** What each account environment's simulations sent recently, for their budget (ADR 1486). */
+  readonly simulationSpending: SimulationSpendingRepository;
   readonly metricRollups: MetricRollupRepository;
   readonly reports: ReportRepository;
   readonly creditBalances: CreditBalanceRepository;

@@ -62,12 +62,14 @@ export async function claimDueSimulationRuns(
 /** What one simulated delivery came to: an HTTP answer, or no answer (with the reason). */
 export type SimulatedDeliveryOutcome =
   | { readonly kind: 'response'; readonly statusCode: number; readonly body: string }
-  | { readonly kind: 'failure'; readonly reason: string };
+  | { readonly kind: 'failure'; readonly reason: string; readonly refused?: true | undefined };
 
 /**
  * Records one delivery. A 2xx answer is `success`, anything else `failed`; with no answer at
- * all, the response holds status code 0 and the reason (as notification logs do, ADR 0504).
- * Nothing is written if the event was replayed meanwhile (its notification id changed).
+ * all, the response holds status code 0 and the reason (as notification logs do, ADR 0504). A
+ * destination the service refused to reach (ADR 1485) makes the event `aborted`: no delivery
+ * was attempted. Nothing is written if the event was replayed meanwhile (its notification id
+ * changed).
  */
 export async function recordSimulatedDelivery(
   dependencies: SimulationDeliveryDependencies,
@@ -81,9 +83,10 @@ export async function recordSimulatedDelivery(
     const current = await tx.simulationRunEvents.findByIdForUpdate(scope, event.id);
     if (!current || current.notificationId !== event.notificationId || current.status !== 'pending') return;
     const delivered = outcome.kind === 'response' && outcome.statusCode >= 200 && outcome.statusCode < 300;
+    const refused = outcome.kind === 'failure' && outcome.refused === true;
     await tx.simulationRunEvents.update(scope, {
       ...current,
-      status: delivered ? 'success' : 'failed',
+      status: delivered ? 'success' : refused ? 'aborted' : 'failed',
       request: { body: requestBody },
       response:
         outcome.kind === 'response'

@@ -10,6 +10,7 @@ import { EVENT_TYPES, type EventTypeName, isEventTypeAvailable, listEventTypes }
 import type { EntityKind } from '../events/stored-event.js';
 import type { NotificationSetting } from '../notifications/entities.js';
 import { BillingError } from '../shared/billing-error.js';
+import type { Clock } from '../shared/clock.js';
 import { isIdOf } from '../shared/ids.js';
 import { nowTimestamp, type OperationContext } from '../shared/operation-context.js';
 import type { ListQuery, Page } from '../shared/pagination.js';
@@ -30,12 +31,30 @@ import {
   type SimulationTypeName,
   type WireData,
 } from './simulation.js';
+import {
+  type SimulationBudget,
+  type SimulationCost,
+  simulatedEventBytes,
+  spendSimulationBudget,
+} from './simulation-budget.js';
 
 /** A run is due from the epoch on: the delivery worker picks it up at once (ADR 1301). */
 export const DUE_NOW = '1970-01-01T00:00:00.000Z';
 
 export interface SimulationContext extends OperationContext {
   readonly presenter: EntityPresenter;
+  /** The wall clock the simulation budget counts by (a sandbox clock can be moved). */
+  readonly wallClock: Clock;
+  /** What runs and replays may send (ADR 1486); null turns the budget off. */
+  readonly budget: SimulationBudget | null;
+}
+
+/** Charges a run or replay to the scope's simulation budget, under its lock, or refuses it. */
+async function chargeBudget(context: SimulationContext, tx: Repositories, cost: SimulationCost): Promise<void> {
+  if (context.budget === null) return;
+  const spending = await tx.simulationSpending.lockSpending(context.scope);
+  const next = spendSimulationBudget(context.budget, spending, context.wallClock.now(), cost);
+  await tx.simulationSpending.saveSpending(context.scope, next);
 }
 
 /** A simulation type as `GET /simulation-types` lists it. */
@@ -406,8 +425,9 @@ async function runPayloads(
 }
 
 /**
- * Starts a run: checks the simulation and its destination again, writes the run and its
- * events as `pending`, and stamps the simulation's `last_run_at`.
+ * Starts a run: checks the simulation and its destination again, charges the run to the
+ * simulation budget (ADR 1486), writes the run and its events as `pending`, and stamps the
+ * simulation's `last_run_at`.
  */
 export async function createSimulationRun(context: SimulationContext, simulationId: string): Promise<SimulationRun> {
   return context.store.transaction(async (tx) => {
@@ -420,6 +440,11 @@ export async function createSimulationRun(context: SimulationContext, simulation
       );
     }
     await requireDestination(context, tx, simulation.notificationSettingId);
+    const payloads = await runPayloads(context, tx, simulation);
+    await chargeBudget(context, tx, {
+      events: payloads.length,
+      bytes: payloads.reduce((sum, { payload }) => sum + simulatedEventBytes(payload), 0),
+    });
     const now = nowTimestamp(context);
     const run: SimulationRun = {
       id: context.ids.newId('ntfsimrun'),
@@ -431,7 +456,6 @@ export async function createSimulationRun(context: SimulationContext, simulation
       dueAt: DUE_NOW,
     };
     await tx.simulationRuns.insert(context.scope, run);
-    const payloads = await runPayloads(context, tx, simulation);
     for (const [sequence, { eventType, payload }] of payloads.entries()) {
       const event: SimulationRunEvent = {
         id: context.ids.newId('ntfsimevt'),
@@ -514,10 +538,11 @@ export async function getSimulationRunEvent(
 
 /**
  * Sends a run event again: it goes back to `pending` with a new notification id (the event id
- * stays, as a replayed notification's does) and its run becomes due.
+ * stays, as a replayed notification's does) and its run becomes due. A replay is a send of one
+ * event for the simulation budget.
  */
 export async function replaySimulationRunEvent(
-  context: OperationContext,
+  context: SimulationContext,
   simulationId: string,
   runId: string,
   eventId: string,
@@ -530,6 +555,7 @@ export async function replaySimulationRunEvent(
     const simulation = await tx.simulations.findById(context.scope, simulationId);
     if (!simulation) throw BillingError.notFound('Simulation', simulationId);
     await requireDestination(context, tx, simulation.notificationSettingId);
+    await chargeBudget(context, tx, { events: 1, bytes: simulatedEventBytes(event.payload) });
     const now = nowTimestamp(context);
     const replayed: SimulationRunEvent = {
       ...event,

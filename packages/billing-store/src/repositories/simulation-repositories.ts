@@ -2,21 +2,26 @@
  * @module
  * Simulations, runs and run events as documents. Runs add a due-run claim across scopes
  * (`SKIP LOCKED` on PostgreSQL; SQLite's write transaction excludes other writers), and run
- * events a list of one run in order (ids are monotonic, so id order is creation order).
+ * events a list of one run in order (ids are monotonic, so id order is creation order). Each
+ * account environment's simulation spending is one row, created on first use and locked by
+ * every run and replay that charges it (ADR 1486).
  */
-import type {
-  Environment,
-  Scope,
-  Simulation,
-  SimulationColumn,
-  SimulationRun,
-  SimulationRunColumn,
-  SimulationRunEvent,
-  SimulationRunEventColumn,
-  SimulationRunEventRepository,
-  SimulationRunRepository,
+import {
+  type Environment,
+  emptySimulationSpending,
+  type Scope,
+  type Simulation,
+  type SimulationColumn,
+  type SimulationRun,
+  type SimulationRunColumn,
+  type SimulationRunEvent,
+  type SimulationRunEventColumn,
+  type SimulationRunEventRepository,
+  type SimulationRunRepository,
+  type SimulationSpending,
+  type SimulationSpendingRepository,
 } from '@drawdown/billing-core';
-import type { SqlExecutor } from '../sql/sql-database.js';
+import { forUpdate, type SqlExecutor } from '../sql/sql-database.js';
 import { DocumentCollection, type DocumentTableSpec } from './document-collection.js';
 
 export const simulationsTable: DocumentTableSpec<Simulation, SimulationColumn> = {
@@ -87,4 +92,31 @@ export class SqlSimulationRunEventRepository
 
 export function simulationsCollection(executor: SqlExecutor): DocumentCollection<Simulation, SimulationColumn> {
   return new DocumentCollection(executor, simulationsTable);
+}
+
+export class SqlSimulationSpendingRepository implements SimulationSpendingRepository {
+  constructor(private readonly sql: SqlExecutor) {}
+
+  async lockSpending(scope: Scope): Promise<SimulationSpending> {
+    // Created empty first, so the lock below always has a row to hold, even for a first run.
+    await this.sql.run(
+      'insert into simulation_spending (account_id, environment, body) values (?, ?, ?) on conflict do nothing',
+      [scope.accountId, scope.environment, JSON.stringify(emptySimulationSpending())],
+    );
+    const row = await this.sql.get<{ body: string }>(
+      `select body from simulation_spending where account_id = ? and environment = ?${forUpdate(this.sql.dialect)}`,
+      [scope.accountId, scope.environment],
+    );
+    if (!row)
+      throw new Error(`The simulation spending of ${scope.accountId}/${scope.environment} could not be created`);
+    return JSON.parse(row.body) as SimulationSpending;
+  }
+
+  async saveSpending(scope: Scope, spending: SimulationSpending): Promise<void> {
+    await this.sql.run('update simulation_spending set body = ? where account_id = ? and environment = ?', [
+      JSON.stringify(spending),
+      scope.accountId,
+      scope.environment,
+    ]);
+  }
 }

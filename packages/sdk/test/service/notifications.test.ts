@@ -53,7 +53,7 @@ describe.each(ENGINES)('%s: event types, notification settings and notifications
   let receiver: Awaited<ReturnType<typeof startReceiver>>;
 
   beforeAll(async () => {
-    harness = await startBillingHarness({ engine });
+    harness = await startBillingHarness({ engine, allowPrivateWebhooks: true });
     drawdown = new Drawdown(harness.sandboxKey, { baseUrl: harness.sandboxUrl });
     receiver = await startReceiver();
   });

@@ -19,6 +19,8 @@ export interface PostWebhookInput {
   readonly stopSignal: AbortSignal;
   readonly lookup: LookupFunction;
   readonly maxResponseBytes: number;
+  /** The outcome of a connection the lookup refused (the destination guard's, ADR 1485). */
+  readonly refused: (reason: string) => DeliveryOutcome;
 }
 
 function describeFailure(error: unknown, timedOut: boolean, stopped: boolean, timeoutMs: number): string {
@@ -26,7 +28,6 @@ function describeFailure(error: unknown, timedOut: boolean, stopped: boolean, ti
   if (timedOut) return `No response within ${timeoutMs} ms.`;
   const code = (error as { code?: unknown }).code;
   const message = error instanceof Error ? error.message : String(error);
-  if (code === 'EDESTINATIONNOTALLOWED') return `Destination refused: ${message}.`;
   if (code === 'ECONNREFUSED') return `Connection refused: ${message}.`;
   if (code === 'ENOTFOUND' || code === 'EAI_AGAIN') return `DNS lookup failed: ${message}.`;
   return `Request failed: ${message}.`;
@@ -92,6 +93,10 @@ export function postWebhook(input: PostWebhookInput): Promise<DeliveryOutcome> {
       }
       if (settled) return;
       settled = true;
+      if ((error as { code?: unknown }).code === 'EDESTINATIONNOTALLOWED') {
+        resolve(input.refused(error.message));
+        return;
+      }
       resolve({
         kind: 'failure',
         reason: describeFailure(error, deadline.aborted, input.stopSignal.aborted, input.timeoutMs),

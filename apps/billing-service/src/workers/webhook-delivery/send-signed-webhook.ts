@@ -9,7 +9,7 @@
  */
 import type { DeliveryOutcome, Environment } from '@drawdown/billing-core';
 import { NO_SPANS, type Spans } from '../../operations/spans.js';
-import type { DestinationGuard } from './destination-guard.js';
+import { DESTINATION_REFUSED_CODE, type DestinationGuard } from './destination-guard.js';
 import { postWebhook } from './post-webhook.js';
 import { SIGNATURE_HEADER, signPayload } from './sign-payload.js';
 
@@ -69,6 +69,11 @@ function defaultPort(url: URL): number {
   return url.protocol === 'https:' ? 443 : 80;
 }
 
+/** A destination the guard refused: nothing was sent, and the log says why, with the code. */
+export function refusedOutcome(refusal: string): DeliveryOutcome {
+  return { kind: 'failure', reason: `Destination refused (${DESTINATION_REFUSED_CODE}): ${refusal}.`, refused: true };
+}
+
 function send(webhook: SignedWebhook, context: SendContext): Promise<DeliveryOutcome> {
   let url: URL;
   try {
@@ -76,8 +81,8 @@ function send(webhook: SignedWebhook, context: SendContext): Promise<DeliveryOut
   } catch {
     return Promise.resolve({ kind: 'failure', reason: 'The destination is not a valid URL.' });
   }
-  const refusal = context.guard.refusalForLiteralHost(url, webhook.environment);
-  if (refusal !== null) return Promise.resolve({ kind: 'failure', reason: `Destination refused: ${refusal}.` });
+  const refusal = context.guard.refusalForLiteralHost(url);
+  if (refusal !== null) return Promise.resolve(refusedOutcome(refusal));
   return postWebhook({
     url,
     body: webhook.body,
@@ -88,7 +93,8 @@ function send(webhook: SignedWebhook, context: SendContext): Promise<DeliveryOut
     },
     timeoutMs: context.options.requestTimeoutMs,
     stopSignal: context.stopSignal,
-    lookup: context.guard.lookupFor(webhook.environment),
+    lookup: context.guard.lookup,
     maxResponseBytes: context.options.maxResponseBytes,
+    refused: refusedOutcome,
   });
 }
