@@ -106,6 +106,7 @@ export async function startService(
   const metrics = createServiceMetrics({
     readQueues: () => services.database.readQueues(),
     readPool: () => services.database.readPool(),
+    readDocuments: () => services.documents.figures(),
     now: () => services.clock.now(),
   });
   const drain = createRequestDrain();
