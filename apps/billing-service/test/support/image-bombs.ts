@@ -52,11 +52,14 @@ export function hugeDeclaredPng(width: number, height: number): Buffer {
   ]);
 }
 
-/** A baseline JPEG frame header declaring `width` × `height` with three components, one short scan, then EOI. */
-export function hugeDeclaredJpeg(width: number, height: number): Buffer {
+/**
+ * A JPEG frame header declaring `width` × `height` with three components, then `scans` short
+ * scans, then EOI: a baseline frame for one scan, a progressive one for more.
+ */
+export function hugeDeclaredJpeg(width: number, height: number, scans = 1): Buffer {
   const sof = Buffer.from([
     0xff,
-    0xc0,
+    scans > 1 ? 0xc2 : 0xc0,
     0x00,
     0x11,
     0x08,
@@ -76,5 +79,6 @@ export function hugeDeclaredJpeg(width: number, height: number): Buffer {
     0x01,
   ]);
   const sos = Buffer.from([0xff, 0xda, 0x00, 0x0c, 0x03, 0x01, 0x00, 0x02, 0x11, 0x03, 0x11, 0x00, 0x3f, 0x00]);
-  return Buffer.concat([Buffer.from([0xff, 0xd8]), sof, sos, Buffer.alloc(32, 0x55), Buffer.from([0xff, 0xd9])]);
+  const scan = Buffer.concat([sos, Buffer.alloc(32, 0x55)]);
+  return Buffer.concat([Buffer.from([0xff, 0xd8]), sof, ...Array(scans).fill(scan), Buffer.from([0xff, 0xd9])]);
 }

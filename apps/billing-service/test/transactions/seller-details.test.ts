@@ -210,6 +210,7 @@ describe.each(ENGINES)('%s: seller details', (engine) => {
       ],
       ['a JPEG of 65,535 × 65,535', hugeDeclaredJpeg(65_535, 65_535), 'declares 65535 × 65535 pixels'],
       ['a JPEG of 2,000 × 2,000 in colour', hugeDeclaredJpeg(2000, 2000), 'declares 12000000 bytes of decoded pixels'],
+      ['a progressive JPEG of 101 scans', hugeDeclaredJpeg(64, 64, 101), 'has 101 JPEG scans'],
       [
         'a 16-bit RGBA PNG of 1,024 × 513, one row over 4 MiB',
         hugeDeclaredPng(1024, 513),
