@@ -38,6 +38,7 @@ import { registerTransactionRoutes } from './http/routes/transactions.js';
 import { registerUsageRoutes } from './http/routes/usage.js';
 import { registerUsageCatalogueRoutes } from './http/routes/usage-catalogue.js';
 import { rateDecisionTakenAhead } from './http/usage-events-fast-path.js';
+import type { DocumentPool } from './rendering/document-pool.js';
 import type { InvoiceLinkSigner } from './rendering/invoice-links.js';
 
 export const MAX_BODY_BYTES = 1024 * 1024;
@@ -47,6 +48,8 @@ export interface AppDependencies {
   readonly useCases: UseCases;
   /** Signs invoice links and verifies them. */
   readonly invoiceLinks: InvoiceLinkSigner;
+  /** Renders invoice and credit note PDFs on worker threads (ADR 1491). */
+  readonly documents: DocumentPool;
   readonly rateLimiter: RateLimiter | null;
   readonly trustProxy: boolean;
   /** Where unexpected failures are reported, with the request's id, account and environment when known; never secrets or bodies. */
@@ -77,7 +80,7 @@ export interface EnvironmentOptions {
 function registerPublicRoutes(app: Hono<AppEnv>, dependencies: AppDependencies, environment: Environment): void {
   registerCurrencyRoutes(app);
   registerCheckoutRoutes(app, environment, { stripeJsUrl: dependencies.stripeJsUrl ?? DEFAULT_STRIPE_JS_URL });
-  registerInvoiceDownloadRoutes(app, dependencies.invoiceLinks, environment);
+  registerInvoiceDownloadRoutes(app, dependencies.invoiceLinks, dependencies.documents, environment);
   registerReportDownloadRoutes(app, dependencies.invoiceLinks, environment);
   // Live payments go through the account's provider, whose webhooks arrive here (ADR 1422).
   if (environment === 'live') registerProviderWebhookRoutes(app, dependencies.logNotice ?? (() => {}));
@@ -192,6 +195,9 @@ export function createApp(dependencies: AppDependencies, options: EnvironmentOpt
   );
 
   app.onError((error, c) => {
+    // A full document queue (ADR 1491) drains in about a second.
+    if (error instanceof BillingError && error.code === 'documents_busy')
+      return respondError(c, error, { 'Retry-After': '1' });
     if (error instanceof BillingError) return respondError(c, error);
     dependencies.logError(`${c.req.method} ${routeOf(c)} failed`, error, {
       requestId: c.get('requestId'),

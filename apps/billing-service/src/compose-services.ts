@@ -58,8 +58,14 @@ export { SchemaMismatch, type MigrationStatus, type SchemaState };
 import { NO_SPANS, type Spans } from './operations/spans.js';
 import { tracedTransactions } from './operations/traced-store.js';
 import type { Tracing } from './operations/tracing.js';
+import {
+  createDocumentPool,
+  DEFAULT_DOCUMENT_QUEUE,
+  DEFAULT_DOCUMENT_WORKER_MEMORY_MB,
+  type DocumentPool,
+  defaultDocumentThreads,
+} from './rendering/document-pool.js';
 import { createInvoiceLinkSigner, type InvoiceLinkSigner } from './rendering/invoice-links.js';
-import { logoImageDecoder } from './rendering/logo-images.js';
 import type { WebhookDeliveryOptions } from './workers/webhook-delivery/delivery-worker.js';
 import { createDestinationGuard, type DestinationGuard } from './workers/webhook-delivery/destination-guard.js';
 import { wakeOnEvents } from './workers/webhook-delivery/wake-on-events.js';
@@ -87,6 +93,12 @@ export interface StorageSettings {
   readonly vatIdUnavailable?: 'format' | 'charge' | undefined;
   /** The Stripe client's retries of an unanswered request; Stripe's client default (2) when absent. */
   readonly stripeNetworkRetries?: number | undefined;
+  /** Worker threads rendering documents and decoding logos (ADR 1491); one fewer than the cores when absent. */
+  readonly documentWorkers?: number | undefined;
+  /** Documents that may wait for a thread before `documents_busy`. */
+  readonly documentQueue?: number | undefined;
+  /** Each document thread's JavaScript heap ceiling, in MiB. */
+  readonly documentWorkerMemoryMb?: number | undefined;
 }
 
 const DAY_MS = 86_400_000;
@@ -197,6 +209,11 @@ export interface CoreServices {
   readonly useCases: UseCases;
   /** Signs invoice links and verifies them, with the deployment's secret from the store. */
   readonly invoiceLinks: InvoiceLinkSigner;
+  /**
+   * The worker threads that render PDFs and decode logos (ADR 1491), started with the first
+   * document. Whoever closes the store closes it first (`startService`'s close does).
+   */
+  readonly documents: DocumentPool;
   /** Which webhook destinations may be saved and connected to. */
   readonly destinationGuard: DestinationGuard;
   /** Where an environment is reached from outside: the checkout page's address in `checkout.url` (ADR 1412). */
@@ -240,6 +257,12 @@ export async function composeServices(settings: StorageSettings, options: Compos
     allowPrivate: settings.allowPrivateWebhooks ?? false,
     resolveHost: settings.webhookDelivery?.resolveHost,
   });
+  const documents = createDocumentPool({
+    threads: settings.documentWorkers ?? defaultDocumentThreads(),
+    queue: settings.documentQueue ?? DEFAULT_DOCUMENT_QUEUE,
+    memoryMb: settings.documentWorkerMemoryMb ?? DEFAULT_DOCUMENT_WORKER_MEMORY_MB,
+    onError: reportError,
+  });
   // The environments' public addresses are known once the servers are bound (ADR 1412).
   const publicBaseUrls: Partial<Record<'live' | 'sandbox', string>> = {};
   const useCases = createUseCases({
@@ -255,7 +278,8 @@ export async function composeServices(settings: StorageSettings, options: Compos
     reportError,
     entityPresenter: wirePresenter,
     simulationBudget: settings.simulationBudget,
-    images: logoImageDecoder,
+    // Logo files are decoded on the document threads, after the core has checked their header (ADR 1490).
+    images: documents.images,
     // Each account's configured provider (ADR 1420), unless the caller supplies one for all.
     livePaymentProvider:
       options.livePaymentProvider ??
@@ -275,6 +299,7 @@ export async function composeServices(settings: StorageSettings, options: Compos
     invoiceLinks: createInvoiceLinkSigner((name, candidate) =>
       store.billingSettings.obtainServiceSecret(name, candidate),
     ),
+    documents,
     destinationGuard,
     setPublicBaseUrl: (environment, url) => {
       publicBaseUrls[environment] = url;

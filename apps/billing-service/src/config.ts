@@ -11,6 +11,11 @@ import { parseRateLimit, type RateLimit } from './http/rate-limiter.js';
 import { DEFAULT_VIES_URL } from './infrastructure/vies-verifier.js';
 import { LOG_LEVELS, type LogLevel } from './operations/logger.js';
 import type { ListenAddress } from './operations/operations-server.js';
+import {
+  DEFAULT_DOCUMENT_QUEUE,
+  DEFAULT_DOCUMENT_WORKER_MEMORY_MB,
+  defaultDocumentThreads,
+} from './rendering/document-pool.js';
 import type { WebhookDeliveryOptions } from './workers/webhook-delivery/delivery-worker.js';
 
 export interface ServiceConfig {
@@ -68,6 +73,12 @@ export interface ServiceConfig {
   readonly otelTracesEndpoint: string | undefined;
   /** How long a shutdown waits for in-flight requests and worker batches before cutting them. */
   readonly shutdownTimeoutMs: number;
+  /** Worker threads rendering PDFs and decoding logos (ADR 1491). */
+  readonly documentWorkers: number;
+  /** Documents that may wait for a document thread before `documents_busy` (503). */
+  readonly documentQueue: number;
+  /** Each document thread's JavaScript heap ceiling, in MiB. */
+  readonly documentWorkerMemoryMb: number;
   /** Apply pending migrations at start instead of refusing to serve an unmigrated database. */
   readonly migrateOnStart: boolean;
   /** Tuning of webhook delivery; absent fields take the defaults (tests use fast retry schedules). */
@@ -536,6 +547,48 @@ export const SETTINGS = [
     placeholder: 'MS',
     description: 'How often webhook delivery looks for notifications written by other processes.',
     parse: positiveInteger('milliseconds'),
+  }),
+  setting({
+    key: 'documentWorkers',
+    flag: 'document-workers',
+    variable: 'DRAWDOWN_DOCUMENT_WORKERS',
+    kind: 'string',
+    fallback: 'auto',
+    placeholder: 'N',
+    description:
+      'Worker threads that render invoice and credit note PDFs and decode logo uploads, off the event loop (1 to 64); `auto` is one fewer than the machine’s cores, at least 1 and at most 4.',
+    parse: (text, name) => {
+      if (text === undefined || text === 'auto') return defaultDocumentThreads();
+      const threads = positiveInteger('threads')(text, name);
+      if (threads > 64) throw new Error(`${name} must be auto or a positive number of threads up to 64; got ${text}`);
+      return threads;
+    },
+  }),
+  setting({
+    key: 'documentQueue',
+    flag: 'document-queue',
+    variable: 'DRAWDOWN_DOCUMENT_QUEUE',
+    kind: 'string',
+    fallback: String(DEFAULT_DOCUMENT_QUEUE),
+    placeholder: 'N',
+    description:
+      'PDFs and logo checks that may wait for a document thread; one more is answered `documents_busy` (503, Retry-After: 1).',
+    parse: positiveInteger('documents'),
+  }),
+  setting({
+    key: 'documentWorkerMemoryMb',
+    flag: 'document-worker-memory-mb',
+    variable: 'DRAWDOWN_DOCUMENT_WORKER_MEMORY_MB',
+    kind: 'string',
+    fallback: String(DEFAULT_DOCUMENT_WORKER_MEMORY_MB),
+    placeholder: 'MB',
+    description:
+      'Each document thread’s JavaScript heap ceiling (at least 32); a thread over it is ended and replaced, failing only its own document.',
+    parse: (text, name) => {
+      const megabytes = positiveInteger('megabytes')(text, name);
+      if (megabytes < 32) throw new Error(`${name} must be at least 32 megabytes; got ${text}`);
+      return megabytes;
+    },
   }),
   setting({
     key: 'shutdownTimeoutMs',

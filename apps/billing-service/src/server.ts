@@ -106,6 +106,7 @@ export async function startService(
   const metrics = createServiceMetrics({
     readQueues: () => services.database.readQueues(),
     readPool: () => services.database.readPool(),
+    readDocuments: () => services.documents.figures(),
     now: () => services.clock.now(),
   });
   const drain = createRequestDrain();
@@ -156,6 +157,7 @@ export async function startService(
     stripeJsUrl: config.stripeJsUrl,
     useCases,
     invoiceLinks: services.invoiceLinks,
+    documents: services.documents,
     wakeSimulationDelivery: () => simulationDelivery.wake(),
     wakeReports: () => reports.wake(),
     rateLimiter: rateLimits.limiter,
@@ -250,6 +252,8 @@ export async function startService(
     if (outcome.connectionsCut) logger.warn({ deadlineMs }, 'shutdown deadline passed: open connections were cut');
     await Promise.all(workers.map((worker) => worker.stop()));
     workersRunning = false;
+    // Renders still queued or running (of handlers past the deadline) finish; then the threads end (ADR 1491).
+    await services.documents.close();
     await rateLimits.close();
     // Spans still in the batch are exported before the process goes; a collector that is down
     // costs those spans, never the shutdown.

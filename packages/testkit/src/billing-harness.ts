@@ -80,6 +80,9 @@ export interface HarnessOptions {
   readonly stripeNetworkRetries?: number;
   /** `--vat-id-timeout-ms`. */
   readonly vatIdTimeoutMs?: number;
+  /** `--document-workers` and `--document-queue` (ADR 1491): threads rendering PDFs, documents that may wait. */
+  readonly documentWorkers?: number;
+  readonly documentQueue?: number;
 }
 
 export async function startBillingHarness(options: HarnessOptions = {}): Promise<BillingHarness> {
@@ -107,6 +110,8 @@ export async function startBillingHarness(options: HarnessOptions = {}): Promise
         ? {}
         : { 'stripe-network-retries': String(options.stripeNetworkRetries) }),
       ...(options.vatIdTimeoutMs ? { 'vat-id-timeout-ms': String(options.vatIdTimeoutMs) } : {}),
+      ...(options.documentWorkers ? { 'document-workers': String(options.documentWorkers) } : {}),
+      ...(options.documentQueue ? { 'document-queue': String(options.documentQueue) } : {}),
     },
     {},
   );

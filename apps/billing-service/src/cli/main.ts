@@ -253,6 +253,8 @@ export async function main(argv: readonly string[]): Promise<number> {
           throw new UsageError(`Unknown command: ${positionals.join(' ')}`);
       }
     } finally {
+      // A logo set from the CLI is decoded on a document thread (ADR 1491).
+      await services.documents.close();
       await services.store.close();
     }
   } catch (error) {

@@ -27,6 +27,7 @@ export async function runServe(config: ServiceConfig, demo: DemoOptions | null):
     tracing,
   });
   const service = await startService(services, config, { logger }).catch(async (error: unknown) => {
+    await services.documents.close();
     await services.store.close();
     await tracing?.shutdown().catch(() => {});
     throw error;

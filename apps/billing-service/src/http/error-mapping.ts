@@ -5,7 +5,7 @@
  */
 import type { ErrorCode } from '@drawdown/billing-core';
 
-export type ErrorStatus = 400 | 403 | 404 | 405 | 409 | 410 | 413 | 429 | 500;
+export type ErrorStatus = 400 | 403 | 404 | 405 | 409 | 410 | 413 | 429 | 500 | 503;
 
 export const STATUS_BY_CODE = {
   bad_request: 400,
@@ -25,6 +25,7 @@ export const STATUS_BY_CODE = {
   permission_requires_early_access: 403,
   early_access_required: 403,
   too_many_requests: 429,
+  documents_busy: 503,
   product_not_found: 400,
   price_not_found: 400,
   customer_not_found: 400,
@@ -101,6 +102,7 @@ export const STATUS_BY_CODE = {
   invoice_link_invalid: 404,
   invoice_link_expired: 410,
   invalid_logo: 400,
+  logo_too_large: 400,
   portal_session_invalid: 404,
   portal_session_expired: 410,
   adjustment_transaction_status_not_allowed: 409,
@@ -147,7 +149,9 @@ export const STATUS_BY_CODE = {
 
 /** `api_error` for failures on our side or of limits; `request_error` for the caller's. */
 export function errorType(code: ErrorCode): 'request_error' | 'api_error' {
-  return code === 'internal_error' || code === 'too_many_requests' ? 'api_error' : 'request_error';
+  return code === 'internal_error' || code === 'too_many_requests' || code === 'documents_busy'
+    ? 'api_error'
+    : 'request_error';
 }
 
 export function documentationUrl(code: ErrorCode): string {

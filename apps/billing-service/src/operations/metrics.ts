@@ -24,10 +24,21 @@ export interface PoolFigures {
   readonly waiting: number;
 }
 
+/** The document pool's threads and documents (ADR 1491). */
+export interface DocumentFigures {
+  readonly threads: number;
+  readonly queued: number;
+  readonly inFlight: number;
+  readonly completed: { readonly invoice: number; readonly logo: number };
+  readonly refused: number;
+}
+
 export interface MetricsSources {
   /** The queue figures; read once per scrape. */
   readQueues(): Promise<QueueFigures>;
   readPool(): PoolFigures | null;
+  /** The document pool's figures; absent, no document series. */
+  readDocuments?: (() => DocumentFigures) | undefined;
   /** Milliseconds since the epoch, for the age of the oldest pending event. */
   now(): number;
 }
@@ -144,6 +155,37 @@ export function createServiceMetrics(sources: MetricsSources): ServiceMetrics {
       const figures = sources.readPool();
       if (!figures) return;
       for (const state of ['max', 'total', 'idle', 'waiting'] as const) this.set({ state }, figures[state]);
+    },
+  });
+
+  new Gauge({
+    name: 'drawdown_document_pool',
+    help: 'The document pool (PDFs, logo checks): threads started, documents waiting for a thread, documents asked for and not finished.',
+    labelNames: ['state'] as const,
+    registers: [registry],
+    collect() {
+      const figures = sources.readDocuments?.();
+      if (!figures) return;
+      this.set({ state: 'threads' }, figures.threads);
+      this.set({ state: 'queued' }, figures.queued);
+      this.set({ state: 'in_flight' }, figures.inFlight);
+    },
+  });
+  // Counted by the pool; each scrape adds what it counted since the last one.
+  const counted = { invoice: 0, logo: 0, refused: 0 };
+  new Counter({
+    name: 'drawdown_documents_total',
+    help: 'Documents finished by the document pool (`invoice`: PDFs, `logo`: logo checks), and those refused with documents_busy (`refused`).',
+    labelNames: ['outcome'] as const,
+    registers: [registry],
+    collect() {
+      const figures = sources.readDocuments?.();
+      if (!figures) return;
+      const now = { invoice: figures.completed.invoice, logo: figures.completed.logo, refused: figures.refused };
+      for (const outcome of ['invoice', 'logo', 'refused'] as const) {
+        this.inc({ outcome }, now[outcome] - counted[outcome]);
+        counted[outcome] = now[outcome];
+      }
     },
   });
 

@@ -21,7 +21,7 @@ import { wirePresenter } from '../../src/http/presenters.js';
 import { createAuthenticatedKeyCache } from '../../src/infrastructure/authenticated-key-cache.js';
 import { keySecrets } from '../../src/infrastructure/key-secrets.js';
 import { createUlidIds } from '../../src/infrastructure/ulid-ids.js';
-import { logoImageDecoder } from '../../src/rendering/logo-images.js';
+import { createDocumentPool } from '../../src/rendering/document-pool.js';
 import {
   createWebhookDeliveryWorker,
   DEFAULT_WEBHOOK_DELIVERY,
@@ -65,7 +65,8 @@ describe.each(ENGINES)('%s: the delivery worker', (engine) => {
         yieldToOthers: async () => {},
         reportError: (_message, error) => errors.push(error),
         entityPresenter: wirePresenter,
-        images: logoImageDecoder,
+        // Never reached: no logo is set here, and the pool starts no thread until one is.
+        images: createDocumentPool({ threads: 1, queue: 1, memoryMb: 64 }).images,
       }),
       wallClock: clock,
       // The receiver is on loopback: allowed, as `--allow-private-webhooks` does (ADR 1485).

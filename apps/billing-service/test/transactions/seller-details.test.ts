@@ -3,12 +3,16 @@
  * account environment, shown on invoices and credit notes (checked on the text PDF.js extracts,
  * in the customer's language), the logo drawn as a tagged figure with its text alternative.
  * A logo is what its bytes decode to: text renamed to PNG, a truncated or corrupted PNG, a GIF,
- * and images too small or too large are refused with `invalid_logo`, and nothing changes.
+ * and images too small are refused with `invalid_logo`, and nothing changes. A logo whose header
+ * declares more than the limits (ADR 1490) is refused with `logo_too_large` before any decoding:
+ * the document threads never receive it. One whose image data inflates past what its header
+ * declares is refused by the bounded inflate.
  */
 import { type BillingHarness, ENGINES, startBillingHarness } from '@drawdown/testkit';
 import type { Paddle } from '@paddle/paddle-node-sdk';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type ApiClient, expectError, harnessClients } from '../support/api-client.js';
+import { hugeDeclaredJpeg, hugeDeclaredPng, inflationBombPng } from '../support/image-bombs.js';
 import { jpegFile, LOGO_PNG_BASE64, pngFile } from '../support/images.js';
 import { officialSdk } from '../support/official-sdk.js';
 import { pdfStructure, pdfText, rolesOf, type StructNode } from './pdf-text.js';
@@ -163,7 +167,6 @@ describe.each(ENGINES)('%s: seller details', (engine) => {
       ],
       ['a JPEG cut short', jpegFile(64, 64).subarray(0, 200).toString('base64')],
       ['an image 8 pixels high', pngFile(64, 8).toString('base64')],
-      ['an image 2,100 pixels wide', pngFile(2100, 16).toString('base64')],
       ['unpadded base64', LOGO_PNG_BASE64.replace(/=+$/, '').slice(0, -1)],
       ['base64 with whitespace', `${LOGO_PNG_BASE64.slice(0, 40)}\n${LOGO_PNG_BASE64.slice(40)}`],
     ];
@@ -189,5 +192,61 @@ describe.each(ENGINES)('%s: seller details', (engine) => {
     // null removes the logo; the other fields stay.
     const removed = await sandbox.patch('/seller-details', { logo: null });
     expect(removed.entity).toMatchObject({ ...SELLER, logo: null });
+  });
+
+  it('refuses a logo whose header declares more than the limits before decoding it, and stores nothing', async () => {
+    await sandbox.patch('/seller-details', { ...SELLER, logo: { data: LOGO_PNG_BASE64 } });
+    const before = (await sandbox.get('/seller-details')).entity;
+    const documents = harness.services.documents;
+    const decodedBefore = documents.figures().completed.logo;
+    const logos: [string, Buffer, string][] = [
+      // 2,048 × 2,048 × 8 bytes: 32 MiB of pixels declared by a file of 150 bytes.
+      ['a 16-bit RGBA PNG of 2,048 × 2,048', hugeDeclaredPng(2048, 2048), 'declares 33554432 bytes of decoded pixels'],
+      ['a PNG 2,100 pixels wide', pngFile(2100, 16), 'declares 2100 × 16 pixels'],
+      [
+        'a PNG of 4 GiB pixels a side',
+        hugeDeclaredPng(0x7fff_ffff, 0x7fff_ffff),
+        'declares 2147483647 × 2147483647 pixels',
+      ],
+      ['a JPEG of 65,535 × 65,535', hugeDeclaredJpeg(65_535, 65_535), 'declares 65535 × 65535 pixels'],
+      ['a JPEG of 2,000 × 2,000 in colour', hugeDeclaredJpeg(2000, 2000), 'declares 12000000 bytes of decoded pixels'],
+      ['a progressive JPEG of 101 scans', hugeDeclaredJpeg(64, 64, 101), 'has 101 JPEG scans'],
+      [
+        'a 16-bit RGBA PNG of 1,024 × 513, one row over 4 MiB',
+        hugeDeclaredPng(1024, 513),
+        'declares 4202496 bytes of decoded pixels',
+      ],
+    ];
+    for (const [name, file, detail] of logos) {
+      const refused = await sandbox.patch('/seller-details', {
+        legal_name: 'Changed',
+        logo: { data: file.toString('base64') },
+      });
+      const error = expectError(refused, 400, 'logo_too_large');
+      expect(error.detail, name).toContain(detail);
+    }
+    // The core refused each one from its header: no document thread was handed a file.
+    expect(documents.figures().completed.logo).toBe(decodedBefore);
+    expect(documents.figures().inFlight).toBe(0);
+    expect((await sandbox.get('/seller-details')).entity).toEqual(before);
+  });
+
+  it('stops inflating a logo at the size its header declares, and takes one at the limits', async () => {
+    const before = (await sandbox.get('/seller-details')).entity;
+    // 64 × 64 pixels whose image data inflates to 64 MiB: the kind of file that took 250 MB to check.
+    const bomb = inflationBombPng(64, 64, 64 * 1024 * 1024);
+    const refused = await sandbox.patch('/seller-details', {
+      legal_name: 'Changed',
+      logo: { data: bomb.toString('base64') },
+    });
+    const error = expectError(refused, 400, 'invalid_logo');
+    expect(error.detail).toContain('its image data inflates to more than the 16504 bytes its header declares');
+    expect((await sandbox.get('/seller-details')).entity).toEqual(before);
+
+    // 1,024 × 1,024 in 8-bit RGBA is exactly 4 MiB of pixels: accepted, and drawn on the invoice.
+    const largest = pngFile(1024, 1024);
+    const accepted = await sandbox.patch('/seller-details', { logo: { data: largest.toString('base64') } });
+    expect(accepted.status, accepted.text).toBe(200);
+    expect(accepted.entity.logo).toMatchObject({ content_type: 'image/png', width: 1024, height: 1024 });
   });
 });

@@ -12,12 +12,23 @@
 import { BillingError, type FieldError } from '../shared/billing-error.js';
 import type { OperationContext } from '../shared/operation-context.js';
 import { nowTimestamp } from '../shared/operation-context.js';
+import { readLogoHeader } from './logo-header.js';
 
 export const LOGO_FORMATS = ['image/png', 'image/jpeg'] as const;
 export type LogoFormat = (typeof LOGO_FORMATS)[number];
 
-/** A logo's limits: at most 256 KiB, 16 to 2,048 pixels a side. */
-export const LOGO_LIMITS = { maxBytes: 256 * 1024, minSide: 16, maxSide: 2048 } as const;
+/**
+ * A logo's limits: at most 256 KiB, 16 to 2,048 pixels a side, at most 4 MiB of pixels once
+ * decoded (height × width × bytes per pixel: 1,024 × 1,024 in 8-bit RGBA) and, for a JPEG, at
+ * most 100 scans. The last three are read from the header before any decoding (ADR 1490).
+ */
+export const LOGO_LIMITS = {
+  maxBytes: 256 * 1024,
+  minSide: 16,
+  maxSide: 2048,
+  maxDecodedBytes: 4 * 1024 * 1024,
+  maxJpegScans: 100,
+} as const;
 
 export interface SellerAddress {
   readonly firstLine: string | null;
@@ -144,6 +155,13 @@ async function logoOf(context: SellerDetailsContext, data: string): Promise<Sell
   const bytes = base64Bytes(data);
   if (!bytes || bytes.length === 0) throw refuse('must be a PNG or JPEG file in padded base64');
   if (bytes.length > LOGO_LIMITS.maxBytes) throw refuse(`must be at most ${LOGO_LIMITS.maxBytes} bytes`);
+  // What the file declares is checked before a pixel is decoded: a small file can declare a huge image (ADR 1490).
+  const header = readLogoHeader(bytes);
+  if (!header.ok) throw refuse(`is not a PNG or JPEG image that decodes (${header.problem})`);
+  const tooLarge = declaredOverLimits(header);
+  if (tooLarge) {
+    throw new BillingError('logo_too_large', `The logo ${tooLarge}.`, [{ field: 'logo.data', message: tooLarge }]);
+  }
   const decoded = await context.images.decode(bytes);
   if (!decoded.ok) throw refuse(`is not a PNG or JPEG image that decodes (${decoded.problem})`);
   const { width, height } = decoded;
@@ -152,6 +170,24 @@ async function logoOf(context: SellerDetailsContext, data: string): Promise<Sell
     throw refuse(`must be ${minSide} to ${maxSide} pixels wide and high; it is ${width} × ${height}`);
   }
   return { contentType: decoded.contentType, width, height, sizeBytes: bytes.length, data };
+}
+
+/** Why a header declares more than the service decodes, or undefined when it is within the limits. */
+function declaredOverLimits(header: {
+  readonly width: number;
+  readonly height: number;
+  readonly decodedBytes: number;
+  readonly scans: number;
+}): string | undefined {
+  const { maxSide, maxDecodedBytes, maxJpegScans } = LOGO_LIMITS;
+  if (header.width > maxSide || header.height > maxSide) {
+    return `declares ${header.width} × ${header.height} pixels; at most ${maxSide} a side are accepted`;
+  }
+  if (header.decodedBytes > maxDecodedBytes) {
+    return `declares ${header.decodedBytes} bytes of decoded pixels; at most ${maxDecodedBytes} are accepted`;
+  }
+  if (header.scans > maxJpegScans) return `has ${header.scans} JPEG scans; at most ${maxJpegScans} are accepted`;
+  return undefined;
 }
 
 const COUNTRY = /^[A-Z]{2}$/;

@@ -30,6 +30,8 @@ export const ERROR_CODES = {
 
   // Limits
   too_many_requests: 'Rate limited; retry after the number of seconds in Retry-After.',
+  documents_busy:
+    'The service is rendering and queueing as many documents (PDFs, logo checks) as it is configured for; retry after the seconds in Retry-After.',
 
   // Referenced entities (sent in a body, not addressed by the path)
   product_not_found: 'The product_id does not name a product of this account and environment.',
@@ -152,7 +154,9 @@ export const ERROR_CODES = {
     'The invoice link is malformed or its signature does not match: it was altered or not issued here.',
   invoice_link_expired: 'The invoice link is older than one hour; request a new one.',
   invalid_logo:
-    'The seller logo is not a PNG or JPEG file that decodes, is larger than 256 KiB, or is not 16 to 2,048 pixels a side; nothing changed.',
+    'The seller logo is not a PNG or JPEG file that decodes, is larger than 256 KiB, or is less than 16 pixels a side; nothing changed.',
+  logo_too_large:
+    'The seller logo’s header declares more than the service decodes: over 2,048 pixels a side, over 4 MiB of decoded pixels (width × height × bytes per pixel), or over 100 JPEG scans; refused before decoding, nothing changed.',
   portal_session_invalid:
     'The customer portal session token is malformed, its signature does not match, or it was issued for another account or environment.',
   portal_session_expired: 'The customer portal session is older than one hour; create a new one.',

@@ -5,19 +5,11 @@
  * expired one (an hour of the account environment's clock) `invoice_link_expired` (410).
  * Neither says more.
  */
-import { BillingError, type Environment, type InvoiceDocument } from '@drawdown/billing-core';
+import { BillingError, type Environment } from '@drawdown/billing-core';
 import type { Hono } from 'hono';
+import type { DocumentPool } from '../../rendering/document-pool.js';
 import type { InvoiceLinkSigner } from '../../rendering/invoice-links.js';
 import type { AppEnv } from '../app-env.js';
-
-/**
- * The PDF renderer, loaded with the first document asked for: importing pdfkit and parsing its
- * four fonts costs about half a second of CPU, which every start of the service paid before.
- */
-async function renderPdf(document: InvoiceDocument): Promise<Buffer> {
-  const { renderInvoicePdf } = await import('../../rendering/invoice-pdf.js');
-  return renderInvoicePdf(document);
-}
 
 function invalidLink(): BillingError {
   return new BillingError('invoice_link_invalid', 'This invoice link is not valid.');
@@ -30,14 +22,17 @@ function invalidCreditNoteLink(): BillingError {
 export function registerInvoiceDownloadRoutes(
   app: Hono<AppEnv>,
   invoiceLinks: InvoiceLinkSigner,
+  documents: DocumentPool,
   environment: Environment,
 ): void {
+  // Rendered on a worker thread of the document pool (ADR 1491): one link holder's PDFs never hold
+  // up another tenant's requests; a full queue answers documents_busy (503).
   app.get('/invoices/:transactionId/pdf', async (c) => {
     const params = new URL(c.req.url).searchParams;
     const claims = await invoiceLinks.verify(environment, c.req.param('transactionId'), params);
     if (!claims) throw invalidLink();
     const document = await c.var.useCases.openInvoiceLink(claims);
-    const pdf = await renderPdf(document);
+    const { pdf } = await documents.renderInvoice(document);
     const filename = `invoice-${document.invoiceNumber.replace(/[^A-Za-z\d_-]/g, '_')}.pdf`;
     return c.body(new Uint8Array(pdf), 200, {
       'Content-Type': 'application/pdf',
@@ -51,7 +46,7 @@ export function registerInvoiceDownloadRoutes(
     const claims = await invoiceLinks.verifyCreditNote(environment, c.req.param('adjustmentId'), params);
     if (!claims) throw invalidCreditNoteLink();
     const document = await c.var.useCases.openCreditNoteLink(claims);
-    const pdf = await renderPdf(document);
+    const { pdf } = await documents.renderInvoice(document);
     const filename = `credit-note-${document.invoiceNumber.replace(/[^A-Za-z\d_-]/g, '_')}.pdf`;
     return c.body(new Uint8Array(pdf), 200, {
       'Content-Type': 'application/pdf',
