@@ -74,6 +74,11 @@ export interface HarnessOptions {
   readonly stripeNetworkRetries?: number;
   /** `--vat-id-timeout-ms`. */
   readonly vatIdTimeoutMs?: number;
+  /** `--sandbox-jump-steps` and `--sandbox-daily-steps`: the sandbox jump quotas (ADR 1487). */
+  readonly sandboxJumpSteps?: number;
+  readonly sandboxDailySteps?: number;
+  /** `--sqlite-wal-limit-mb` (ADR 1488). */
+  readonly sqliteWalLimitMb?: number;
 }
 
 export async function startBillingHarness(options: HarnessOptions = {}): Promise<BillingHarness> {
@@ -100,6 +105,9 @@ export async function startBillingHarness(options: HarnessOptions = {}): Promise
         ? {}
         : { 'stripe-network-retries': String(options.stripeNetworkRetries) }),
       ...(options.vatIdTimeoutMs ? { 'vat-id-timeout-ms': String(options.vatIdTimeoutMs) } : {}),
+      ...(options.sandboxJumpSteps ? { 'sandbox-jump-steps': String(options.sandboxJumpSteps) } : {}),
+      ...(options.sandboxDailySteps ? { 'sandbox-daily-steps': String(options.sandboxDailySteps) } : {}),
+      ...(options.sqliteWalLimitMb ? { 'sqlite-wal-limit-mb': String(options.sqliteWalLimitMb) } : {}),
     },
     {},
   );

@@ -28,6 +28,7 @@ import { compactUsageIdempotency } from './0200-compact-usage-idempotency.js';
 import { paymentRecovery } from './0210-payment-recovery.js';
 import { taxIdChecks } from './0220-tax-id-checks.js';
 import { providerRefunds } from './0230-provider-refunds.js';
+import { sandboxJumpQuotas } from './0240-sandbox-jump-quotas.js';
 import type { Migration } from './migration.js';
 
 export const MIGRATIONS: readonly Migration[] = [
@@ -55,6 +56,7 @@ export const MIGRATIONS: readonly Migration[] = [
   paymentRecovery,
   compactUsageIdempotency,
   providerRefunds,
+  sandboxJumpQuotas,
 ];
 
 const MIGRATION_LOCK_KEY = 4_172_031_985;
