@@ -8,7 +8,7 @@
  */
 import { statSync } from 'node:fs';
 import { join } from 'node:path';
-import { advanceSandboxClock, type Store } from '@drawdown/billing-core';
+import { advanceSandboxClock, planSandboxJump, type Store, toTimestamp } from '@drawdown/billing-core';
 import { type BillingHarness, ENGINES } from '@drawdown/testkit';
 import Sqlite from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -114,6 +114,36 @@ describe.each(ENGINES)('%s: sandbox jump quotas', (engine) => {
       429,
       'sandbox_daily_quota_exceeded',
     );
+  });
+
+  it('plans scheduled pauses, resumes and cancellations as the jump runs them', async () => {
+    const tenant = await newTenant(harness);
+    const [paused, canceled, renewed] = await subscribed(tenant, 3);
+    const now = await sandboxNow(tenant);
+    // Paused at the end of its period, resumed two and a half months later into a new period.
+    const pause = await tenant.api.post(`/subscriptions/${paused}/pause`, {
+      effective_from: 'next_billing_period',
+      resume_at: new Date(now + 75 * DAY_SECONDS * 1000).toISOString(),
+    });
+    expect(pause.status, pause.text).toBe(200);
+    const cancel = await tenant.api.post(`/subscriptions/${canceled}/cancel`, {
+      effective_from: 'next_billing_period',
+    });
+    expect(cancel.status, cancel.text).toBe(200);
+    expect(renewed).toBeDefined();
+    const target = now + months(3) * 1000;
+    const planned = await planSandboxJump(
+      harness.services.store,
+      tenant.scope,
+      toTimestamp(target),
+      'success',
+      Number.MAX_SAFE_INTEGER,
+    );
+    const jump = await tenant.api.post('/sandbox-clock/advance', { to: new Date(target).toISOString() });
+    expect(jump.status, jump.text).toBe(200);
+    // The pause and the resume (its new period ends after the jump); the cancellation; three renewals.
+    expect(jump.entity.steps_run).toBe(6);
+    expect(planned).toBe(jump.entity.steps_run);
   });
 
   it('counts the payment retries a failing renewal may start in the plan', async () => {

@@ -118,16 +118,13 @@ export async function advanceSandboxClock(
   if (planned > 0 && !(await clocks.reserveJumpSteps(dependencies.account.id, day, planned, quotas.stepsPerDay))) {
     throw dailyQuotaExceeded(planned, await clocks.jumpStepsOn(dependencies.account.id, day), quotas, day);
   }
-  let stepsRun = 0;
-  try {
-    return await runJump(dependencies, scope, current, to, target, renewalPayments, (steps) => {
-      stepsRun += steps;
-    });
-  } finally {
-    // The day counts what the jump ran, not what it planned (another process may have taken some
-    // steps; retries a failing renewal started were not known before).
-    if (stepsRun !== planned) await clocks.adjustJumpSteps(dependencies.account.id, day, stepsRun - planned);
+  const result = await runJump(dependencies, scope, current, to, target, renewalPayments);
+  // The day counts what the jump ran, not what it planned (another process may have taken some
+  // steps; a failing renewal may start fewer retries). A jump that failed keeps its plan counted.
+  if (result.stepsRun !== planned) {
+    await clocks.adjustJumpSteps(dependencies.account.id, day, result.stepsRun - planned);
   }
+  return result;
 }
 
 async function runJump(
@@ -137,7 +134,6 @@ async function runJump(
   to: number | { readonly by: number },
   target: number,
   renewalPayments: Extract<RenewalPayment, 'success' | 'failure'>,
-  ran: (steps: number) => void,
 ): Promise<SandboxClockReading & { readonly stepsRun: number }> {
   // Usage accepted before the jump belongs to the period it was accepted in. A worker may hold
   // some of it (claims skip each other's rows), so wait until none of the account's is pending.
@@ -159,18 +155,15 @@ async function runJump(
     const nextRecovery = stalled ? undefined : await dependencies.recoveries?.nextDueAt(new Date(target).toISOString());
     const until = nextRecovery === undefined ? target : Math.min(target, Date.parse(nextRecovery));
     const stop: Clock = { now: () => until };
-    const renewed = await runDueSubscriptions(
+    stepsRun += await runDueSubscriptions(
       { ...dependencies, clock: stop, scope },
       Number.POSITIVE_INFINITY,
       renewalPayments,
       dependencies.yieldToOthers,
       dependencies.stepsPerTransaction,
     );
-    stepsRun += renewed;
-    ran(renewed);
     const recovered = dependencies.recoveries ? await dependencies.recoveries.run(stop, renewalPayments) : 0;
     stepsRun += recovered;
-    ran(recovered);
     if (until >= target) break;
     // Another process took the step due here: go on to the target rather than wait on it.
     stalled = recovered === 0;
