@@ -109,7 +109,13 @@ async function runEngine(engine) {
   const dataDir = mkdtempSync(join(tmpdir(), 'drawdown-jump-bench-'));
   const database = engine === 'postgres' ? await createPostgresDatabase(POSTGRES_URL) : undefined;
   const storage = { dataDir, databaseUrl: database?.url };
-  const started = await startBillingService({ serviceDir: CURRENT_SERVICE_DIR, ...storage });
+  // The jump is larger than the shipped quotas allow (ADR 1487): the bench raises them.
+  const quota = String(SUBSCRIPTIONS * YEARS * 13);
+  const started = await startBillingService({
+    serviceDir: CURRENT_SERVICE_DIR,
+    ...storage,
+    extraArgs: ['--sandbox-jump-steps', quota, '--sandbox-daily-steps', quota],
+  });
   try {
     const [, sandboxUrl] = await started.handle.waitFor(/sandbox:\s+(http:\/\/\S+)/);
     const [, sandboxKey] = await started.handle.waitFor(/sandbox:\s+(pdl_sdbx_\S+)/);

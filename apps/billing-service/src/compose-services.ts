@@ -9,6 +9,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import {
   type Clock,
   createUseCases,
+  DEFAULT_SANDBOX_JUMP_QUOTAS,
   type IdGenerator,
   type KeySecrets,
   type PaymentProvider,
@@ -99,6 +100,21 @@ export interface StorageSettings {
   readonly documentQueue?: number | undefined;
   /** Each document thread's JavaScript heap ceiling, in MiB. */
   readonly documentWorkerMemoryMb?: number | undefined;
+  /** What one sandbox jump may run (ADR 1487); the core's default when absent. */
+  readonly sandboxJumpSteps?: number | undefined;
+  /** What one account's sandbox jumps may run in a UTC day (ADR 1487); the core's default when absent. */
+  readonly sandboxDailySteps?: number | undefined;
+  /** The SQLite WAL file's size limit in MiB (ADR 1488); 64 when absent. */
+  readonly sqliteWalLimitMb?: number | undefined;
+}
+
+/**
+ * Due steps (renewals, scheduled changes) run in one database transaction, per engine (ADR 1488):
+ * one on SQLite, where a step never waits and each is followed by a yield so other requests run
+ * (ADR 0900); ten on PostgreSQL, where each step's commit is a round trip and a WAL flush.
+ */
+export function dueStepsPerTransaction(settings: Pick<StorageSettings, 'databaseUrl'>): number {
+  return settings.databaseUrl ? 10 : 1;
 }
 
 const DAY_MS = 86_400_000;
@@ -123,8 +139,13 @@ export function storeConfig(settings: StorageSettings): StoreConfig {
         url: settings.databaseUrl,
         ...(settings.databasePoolSize ? { maxConnections: settings.databasePoolSize } : {}),
       }
-    : // Checkpoints off the event loop (ADR 0714).
-      { engine: 'sqlite', file: sqliteFile(settings.dataDir), backgroundCheckpoints: true };
+    : // Checkpoints off the event loop (ADR 0714), and the WAL file cut back after bursts (ADR 1488).
+      {
+        engine: 'sqlite',
+        file: sqliteFile(settings.dataDir),
+        backgroundCheckpoints: true,
+        walLimitBytes: (settings.sqliteWalLimitMb ?? 64) * 1024 * 1024,
+      };
 }
 
 /** The SQLite database of a data folder. */
@@ -293,6 +314,11 @@ export async function composeServices(settings: StorageSettings, options: Compos
       return base === undefined ? undefined : `${base.replace(/\/+$/, '')}/checkout`;
     },
     taxIdVerification: taxIdVerificationOf(settings),
+    sandboxJumpQuotas: {
+      stepsPerJump: settings.sandboxJumpSteps ?? DEFAULT_SANDBOX_JUMP_QUOTAS.stepsPerJump,
+      stepsPerDay: settings.sandboxDailySteps ?? DEFAULT_SANDBOX_JUMP_QUOTAS.stepsPerDay,
+    },
+    dueStepsPerTransaction: dueStepsPerTransaction(settings),
   });
   return {
     useCases,

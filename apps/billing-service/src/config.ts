@@ -81,6 +81,12 @@ export interface ServiceConfig {
   readonly documentWorkerMemoryMb: number;
   /** Apply pending migrations at start instead of refusing to serve an unmigrated database. */
   readonly migrateOnStart: boolean;
+  /** The most due steps (renewals, scheduled changes, payment retries) one sandbox jump may run (ADR 1487). */
+  readonly sandboxJumpSteps: number;
+  /** The most due steps one account's sandbox jumps may run in a UTC day (ADR 1487). */
+  readonly sandboxDailySteps: number;
+  /** The SQLite WAL file's size limit, in MiB: what it is cut back to after bursts (ADR 1488). */
+  readonly sqliteWalLimitMb: number;
   /** Tuning of webhook delivery; absent fields take the defaults (tests use fast retry schedules). */
   readonly webhookDelivery?: Partial<WebhookDeliveryOptions> | undefined;
 }
@@ -313,6 +319,21 @@ export const SETTINGS = [
     },
   }),
   setting({
+    key: 'sqliteWalLimitMb',
+    flag: 'sqlite-wal-limit-mb',
+    variable: 'DRAWDOWN_SQLITE_WAL_LIMIT_MB',
+    kind: 'string',
+    fallback: '64',
+    placeholder: 'MIB',
+    description:
+      "SQLite only: the write-ahead log file's size limit. After a burst of writes (a long sandbox jump, a flood of usage events) `serve` empties the WAL file once everything in it is copied into the database, and SQLite cuts it back to this size whenever it starts the log again, so the WAL never keeps a burst's size (ADR 1488). During a burst it may grow past it until the next checkpoint.",
+    parse: (text, name) => {
+      const mib = positiveInteger('MiB')(text ?? '64', name);
+      if (mib > 65_536) throw new Error(`${name} must be a positive number of MiB up to 65536; got ${text}`);
+      return mib;
+    },
+  }),
+  setting({
     key: 'migrateOnStart',
     flag: 'migrate',
     variable: 'DRAWDOWN_MIGRATE',
@@ -505,6 +526,37 @@ export const SETTINGS = [
     description:
       'What webhook simulations may send, per account and environment (ADR 1486): runs and replays per minute and per hour, events per run, and events and webhook body bytes per rolling 24 hours, counted on the wall clock. Limits left out keep their default; `off` removes the budget. A run or replay over it is refused with 429 `simulation_budget_exceeded` (and `Retry-After` when waiting helps), and nothing is sent.',
     parse: simulationBudget,
+  }),
+  setting({
+    key: 'sandboxJumpSteps',
+    flag: 'sandbox-jump-steps',
+    variable: 'DRAWDOWN_SANDBOX_JUMP_STEPS',
+    kind: 'string',
+    fallback: '1000',
+    placeholder: 'N',
+    description:
+      'The most renewals, scheduled changes and payment retries one sandbox clock jump may run (`POST /sandbox-clock/advance`, `drawdown clock advance`). A jump is counted before anything changes; a longer one is refused with `sandbox_jump_too_large` and the clock stays where it was. Each step writes a transaction, its events and ledger entries (about 30 KB on SQLite): 1,000 is ten years of eight monthly subscriptions, or one year of 83 (ADR 1487).',
+    parse: (text, name) => {
+      const steps = positiveInteger('steps')(text ?? '1000', name);
+      if (steps > 10_000_000) throw new Error(`${name} must be a positive number of steps up to 10000000; got ${text}`);
+      return steps;
+    },
+  }),
+  setting({
+    key: 'sandboxDailySteps',
+    flag: 'sandbox-daily-steps',
+    variable: 'DRAWDOWN_SANDBOX_DAILY_STEPS',
+    kind: 'string',
+    fallback: '5000',
+    placeholder: 'N',
+    description:
+      "The most renewals, scheduled changes and payment retries one account's sandbox clock jumps may run in a UTC day of the wall clock, counted as they run. A jump that would not fit in what is left is refused with `sandbox_daily_quota_exceeded` (429) and the clock stays where it was; the count starts again at 00:00 UTC (ADR 1487).",
+    parse: (text, name) => {
+      const steps = positiveInteger('steps')(text ?? '5000', name);
+      if (steps > 100_000_000)
+        throw new Error(`${name} must be a positive number of steps up to 100000000; got ${text}`);
+      return steps;
+    },
   }),
   setting({
     key: 'drawdownPollMs',

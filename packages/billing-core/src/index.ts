@@ -615,6 +615,12 @@ export {
   type SandboxClockDependencies,
   type SandboxClockReading,
 } from './subscriptions/sandbox-clock.js';
+export {
+  DEFAULT_SANDBOX_JUMP_QUOTAS,
+  plannedSubscriptionSteps,
+  planSandboxJump,
+  type SandboxJumpQuotas,
+} from './subscriptions/sandbox-jump-quotas.js';
 export { type StartSubscriptionInput, startSubscription } from './subscriptions/start-subscription.js';
 export {
   assertStatusTransition,

@@ -194,6 +194,7 @@ import {
   type SandboxClockDependencies,
   type SandboxRecoveries,
 } from './subscriptions/sandbox-clock.js';
+import type { SandboxJumpQuotas } from './subscriptions/sandbox-jump-quotas.js';
 import type { Subscription } from './subscriptions/subscription.js';
 import {
   defaultRenewalPayment,
@@ -279,6 +280,10 @@ export interface UseCasePorts {
   defaultPaymentLink?(environment: Environment): string | undefined;
   /** VAT ids checked with VIES before reverse charge (ADR 1437); absent, the format check alone decides. */
   readonly taxIdVerification?: TaxIdVerification | undefined;
+  /** What sandbox jumps may run, per jump and per account a day (ADR 1487); the defaults when absent. */
+  readonly sandboxJumpQuotas?: SandboxJumpQuotas | undefined;
+  /** Due steps (renewals, scheduled changes) run in one database transaction (ADR 1488); 1 when absent. */
+  readonly dueStepsPerTransaction?: number | undefined;
 }
 
 /** Time-driven work that falls due per account and environment. */
@@ -346,6 +351,8 @@ export function createUseCases(ports: UseCasePorts) {
       yieldToOthers: ports.yieldToOthers,
       taxIds: ports.taxIdVerification,
       recoveries,
+      quotas: ports.sandboxJumpQuotas,
+      stepsPerTransaction: ports.dueStepsPerTransaction,
     };
   }
 
@@ -401,6 +408,7 @@ export function createUseCases(ports: UseCasePorts) {
             1_000,
             defaultRenewalPayment(context.scope),
             ports.yieldToOthers,
+            ports.dueStepsPerTransaction,
           );
           // Live renewals are charged through the account's provider once committed (ADR 1423).
           await chargeOutstandingSubscriptionTransactions(context, offSessionPorts(context));

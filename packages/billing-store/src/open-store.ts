@@ -65,6 +65,8 @@ export type StoreConfig =
       readonly file: string;
       readonly synchronous?: 'FULL' | 'NORMAL';
       readonly backgroundCheckpoints?: boolean;
+      /** The WAL file's size limit in bytes (ADR 1488); 64 MiB when absent. */
+      readonly walLimitBytes?: number;
     }
   | { readonly engine: 'postgres'; readonly url: string; readonly maxConnections?: number };
 
@@ -120,6 +122,7 @@ export function openDatabase(config: StoreConfig): SqlDatabase {
     return new SqliteDatabase(config.file, {
       ...(config.synchronous ? { synchronous: config.synchronous } : {}),
       ...(config.backgroundCheckpoints ? { backgroundCheckpoints: true } : {}),
+      ...(config.walLimitBytes === undefined ? {} : { walLimitBytes: config.walLimitBytes }),
     });
   }
   return new PostgresDatabase(config.url, config.maxConnections ? { maxConnections: config.maxConnections } : {});

@@ -83,6 +83,11 @@ export interface HarnessOptions {
   /** `--document-workers` and `--document-queue` (ADR 1491): threads rendering PDFs, documents that may wait. */
   readonly documentWorkers?: number;
   readonly documentQueue?: number;
+  /** `--sandbox-jump-steps` and `--sandbox-daily-steps`: the sandbox jump quotas (ADR 1487). */
+  readonly sandboxJumpSteps?: number;
+  readonly sandboxDailySteps?: number;
+  /** `--sqlite-wal-limit-mb` (ADR 1488). */
+  readonly sqliteWalLimitMb?: number;
 }
 
 export async function startBillingHarness(options: HarnessOptions = {}): Promise<BillingHarness> {
@@ -112,6 +117,9 @@ export async function startBillingHarness(options: HarnessOptions = {}): Promise
       ...(options.vatIdTimeoutMs ? { 'vat-id-timeout-ms': String(options.vatIdTimeoutMs) } : {}),
       ...(options.documentWorkers ? { 'document-workers': String(options.documentWorkers) } : {}),
       ...(options.documentQueue ? { 'document-queue': String(options.documentQueue) } : {}),
+      ...(options.sandboxJumpSteps ? { 'sandbox-jump-steps': String(options.sandboxJumpSteps) } : {}),
+      ...(options.sandboxDailySteps ? { 'sandbox-daily-steps': String(options.sandboxDailySteps) } : {}),
+      ...(options.sqliteWalLimitMb ? { 'sqlite-wal-limit-mb': String(options.sqliteWalLimitMb) } : {}),
     },
     {},
   );

@@ -27,7 +27,7 @@ export async function serviceModules(serviceDir) {
 }
 
 /**
- * @param {{ serviceDir: string, dataDir: string, databaseUrl?: string, profileDir?: string, profileName?: string }} options
+ * @param {{ serviceDir: string, dataDir: string, databaseUrl?: string, profileDir?: string, profileName?: string, extraArgs?: string[] }} options
  */
 export async function startBillingService(options) {
   const nodeArgs = options.profileDir
@@ -55,6 +55,7 @@ export async function startBillingService(options) {
     '--data-dir',
     options.dataDir,
     ...(options.databaseUrl ? ['--database-url', options.databaseUrl] : []),
+    ...(options.extraArgs ?? []),
   ];
   const handle = startProcess({ core: SERVER_CORE, command: process.execPath, args });
   const [, liveUrl] = await handle.waitFor(/live:\s+(http:\/\/\S+)/);

@@ -77,6 +77,8 @@ export const STATUS_BY_CODE = {
   subscription_payment_amount_changed: 409,
   subscription_payment_unconfirmed: 409,
   sandbox_clock_cannot_go_back: 400,
+  sandbox_jump_too_large: 400,
+  sandbox_daily_quota_exceeded: 429,
   usage_events_limit_exceeded: 400,
   usage_event_timestamp_too_old: 400,
   usage_event_future_timestamp: 400,

@@ -111,6 +111,10 @@ export const ERROR_CODES = {
   subscription_missing_payment_method_cannot_activate:
     'A cardless trial subscription needs a payment method to be activated.',
   sandbox_clock_cannot_go_back: 'The sandbox clock only moves forward.',
+  sandbox_jump_too_large:
+    'The jump would run more renewals, scheduled changes and payment retries than one sandbox jump may on this service; nothing changed. Move the clock in shorter jumps.',
+  sandbox_daily_quota_exceeded:
+    'The jump would run more renewals, scheduled changes and payment retries than are left of the account’s daily sandbox quota; nothing changed. The quota starts again at 00:00 UTC.',
   usage_events_limit_exceeded: 'A usage-events request carries exactly one event.',
   usage_event_timestamp_too_old: 'occurred_at is more than 60 days in the past.',
   usage_event_future_timestamp: 'occurred_at is more than 24 hours in the future.',

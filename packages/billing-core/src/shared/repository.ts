@@ -158,6 +158,15 @@ export interface SandboxClockRepository {
   /** How the account's simulated card settles sandbox charges; `success` until set (ADR 1003). */
   paymentOutcomeOf(accountId: string): Promise<'success' | 'failure'>;
   setPaymentOutcome(accountId: string, outcome: 'success' | 'failure'): Promise<void>;
+  /**
+   * Adds `steps` to the account's count of jump steps on `day` (a UTC date) when the sum stays
+   * within `perDay`, in one statement; false, and nothing written, when it would not (ADR 1487).
+   */
+  reserveJumpSteps(accountId: string, day: string, steps: number, perDay: number): Promise<boolean>;
+  /** The account's count of jump steps on `day`; 0 when none ran. */
+  jumpStepsOn(accountId: string, day: string): Promise<number>;
+  /** Corrects the count of `day` by `delta` steps (never below 0); nothing once the day has passed. */
+  adjustJumpSteps(accountId: string, day: string, delta: number): Promise<void>;
 }
 
 export interface AccountRepository {

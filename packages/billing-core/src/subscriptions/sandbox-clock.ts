@@ -7,13 +7,21 @@
  */
 import type { Account } from '../access/account.js';
 import { BillingError } from '../shared/billing-error.js';
-import type { Clock } from '../shared/clock.js';
+import { type Clock, toTimestamp } from '../shared/clock.js';
 import type { IdGenerator } from '../shared/ids.js';
 import type { Store } from '../shared/repository.js';
 import type { TaxIdVerification } from '../tax/tax-id-checks.js';
 import { markOverdueInvoices, OVERDUE_BATCH_SIZE } from '../transactions/overdue-invoices.js';
 import { applyPendingDrawdowns } from '../usage/apply-drawdowns.js';
 import { runDueSubscriptions } from './process-due.js';
+import {
+  DEFAULT_SANDBOX_JUMP_QUOTAS,
+  dailyQuotaExceeded,
+  planSandboxJump,
+  quotaDay,
+  requireWithinJumpQuota,
+  type SandboxJumpQuotas,
+} from './sandbox-jump-quotas.js';
 import type { RenewalPayment } from './subscription-billing.js';
 
 /** How long to wait, at most, for another worker's drawdowns before a jump (rounds × pause). */
@@ -42,6 +50,13 @@ export interface SandboxClockDependencies {
    * module): when its next step falls due, and taking the steps due on a clock.
    */
   readonly recoveries?: SandboxRecoveries | undefined;
+  /** What one jump, and one account's jumps in a day, may run (ADR 1487); the defaults when absent. */
+  readonly quotas?: SandboxJumpQuotas | undefined;
+  /**
+   * Due steps run in one database transaction: 1 on SQLite (a step never waits, so each is
+   * followed by a yield), more on PostgreSQL, where a commit per step is the jump's cost (ADR 1488).
+   */
+  readonly stepsPerTransaction?: number | undefined;
 }
 
 export interface SandboxRecoveries {
@@ -87,6 +102,39 @@ export async function advanceSandboxClock(
       `must move the sandbox clock at most 3660 days ahead (to ${new Date(current.now + MAX_SANDBOX_ADVANCE_MS).toISOString()})`,
     );
   }
+  // The jump is planned before anything changes: too many steps for one jump, or for what is left
+  // of the account's day, is refused and the clock stays where it was (ADR 1487).
+  const quotas = dependencies.quotas ?? DEFAULT_SANDBOX_JUMP_QUOTAS;
+  const planned = await planSandboxJump(
+    dependencies.store,
+    scope,
+    toTimestamp(target),
+    renewalPayments,
+    quotas.stepsPerJump + 1,
+  );
+  requireWithinJumpQuota(planned, quotas);
+  const day = quotaDay(dependencies.wallClock);
+  const clocks = dependencies.store.sandboxClocks;
+  if (planned > 0 && !(await clocks.reserveJumpSteps(dependencies.account.id, day, planned, quotas.stepsPerDay))) {
+    throw dailyQuotaExceeded(planned, await clocks.jumpStepsOn(dependencies.account.id, day), quotas, day);
+  }
+  const result = await runJump(dependencies, scope, current, to, target, renewalPayments);
+  // The day counts what the jump ran, not what it planned (another process may have taken some
+  // steps; a failing renewal may start fewer retries). A jump that failed keeps its plan counted.
+  if (result.stepsRun !== planned) {
+    await clocks.adjustJumpSteps(dependencies.account.id, day, result.stepsRun - planned);
+  }
+  return result;
+}
+
+async function runJump(
+  dependencies: SandboxClockDependencies,
+  scope: { readonly accountId: string; readonly environment: 'sandbox' },
+  current: SandboxClockReading,
+  to: number | { readonly by: number },
+  target: number,
+  renewalPayments: Extract<RenewalPayment, 'success' | 'failure'>,
+): Promise<SandboxClockReading & { readonly stepsRun: number }> {
   // Usage accepted before the jump belongs to the period it was accepted in. A worker may hold
   // some of it (claims skip each other's rows), so wait until none of the account's is pending.
   const drawdowns = dependencies;
@@ -112,6 +160,7 @@ export async function advanceSandboxClock(
       Number.POSITIVE_INFINITY,
       renewalPayments,
       dependencies.yieldToOthers,
+      dependencies.stepsPerTransaction,
     );
     const recovered = dependencies.recoveries ? await dependencies.recoveries.run(stop, renewalPayments) : 0;
     stepsRun += recovered;

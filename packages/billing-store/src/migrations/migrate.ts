@@ -29,6 +29,7 @@ import { paymentRecovery } from './0210-payment-recovery.js';
 import { taxIdChecks } from './0220-tax-id-checks.js';
 import { providerRefunds } from './0230-provider-refunds.js';
 import { simulationSpending } from './0240-simulation-spending.js';
+import { sandboxJumpQuotas } from './0241-sandbox-jump-quotas.js';
 import type { Migration } from './migration.js';
 
 export const MIGRATIONS: readonly Migration[] = [
@@ -57,6 +58,7 @@ export const MIGRATIONS: readonly Migration[] = [
   compactUsageIdempotency,
   providerRefunds,
   simulationSpending,
+  sandboxJumpQuotas,
 ];
 
 const MIGRATION_LOCK_KEY = 4_172_031_985;

@@ -43,4 +43,35 @@ export class SqlSandboxClockRepository implements SandboxClockRepository {
       [accountId, outcome],
     );
   }
+
+  async reserveJumpSteps(accountId: string, day: string, steps: number, perDay: number): Promise<boolean> {
+    if (steps > perDay) return false;
+    // One statement on both engines: a new day starts the count again, the same day adds to it
+    // only while the sum stays within the quota, so two jumps at once never both overrun it.
+    const changed = await this.sql.run(
+      `insert into sandbox_jump_quotas (account_id, day, steps) values (?, ?, ?)
+       on conflict (account_id) do update set
+         steps = case when sandbox_jump_quotas.day = excluded.day then sandbox_jump_quotas.steps + excluded.steps else excluded.steps end,
+         day = excluded.day
+       where sandbox_jump_quotas.day <> excluded.day or sandbox_jump_quotas.steps + excluded.steps <= ?`,
+      [accountId, day, steps, perDay],
+    );
+    return changed > 0;
+  }
+
+  async jumpStepsOn(accountId: string, day: string): Promise<number> {
+    const row = await this.sql.get<{ steps: number | string }>(
+      'select steps from sandbox_jump_quotas where account_id = ? and day = ?',
+      [accountId, day],
+    );
+    return row ? Number(row.steps) : 0;
+  }
+
+  async adjustJumpSteps(accountId: string, day: string, delta: number): Promise<void> {
+    await this.sql.run(
+      `update sandbox_jump_quotas set steps = case when steps + ? < 0 then 0 else steps + ? end
+       where account_id = ? and day = ?`,
+      [delta, delta, accountId, day],
+    );
+  }
 }

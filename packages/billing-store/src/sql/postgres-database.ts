@@ -8,7 +8,8 @@
  * idle clients that fail, a client checked out for a transaction gets a handler that marks it
  * lost, and one that failed is destroyed, not returned to the pool. A transaction whose connection was lost before its commit was sent is run again on a
  * new connection (nothing of it was committed); one lost during the commit is not, since it may
- * have committed, and its error reaches the caller.
+ * have committed, and its error reaches the caller. A read outside a transaction whose
+ * connection was lost runs once more on another connection; a write outside one never does.
  */
 import { createRequire } from 'node:module';
 import type pg from 'pg';
@@ -89,10 +90,18 @@ function translateError(error: unknown): unknown {
 
 type Queryable = pg.Pool | pg.PoolClient;
 
+/** A statement that only reads: it may run again after its connection was lost (ADR 1489). */
+function onlyReads(sql: string): boolean {
+  const text = sql.startsWith(PLAN_EACH_EXECUTION) ? sql.slice(PLAN_EACH_EXECUTION.length) : sql;
+  return /^\s*(select|with)\b/i.test(text) && !/\b(insert|update|delete|merge|nextval|setval)\b/i.test(text);
+}
+
 /** Whether a failure means the connection is gone (the server ended it, or the socket closed). */
 function connectionEnded(error: unknown): boolean {
   const code = (error as { code?: string } | null)?.code;
   if (code !== undefined && CONNECTION_ENDED.has(code)) return true;
+  // Class 08, connection exceptions; and the socket's own errors.
+  if (code !== undefined && (code.startsWith('08') || code === 'ECONNRESET' || code === 'EPIPE')) return true;
   const message = error instanceof Error ? error.message : '';
   return /Connection terminated|connection ended|ECONNRESET|EPIPE|Client has encountered a connection error/i.test(
     message,
@@ -150,12 +159,25 @@ export class PostgresDatabase implements SqlDatabase {
     this.executor = new PostgresExecutor(this.pool);
   }
 
-  all<R extends Row>(sql: string, params?: readonly SqlValue[]): Promise<R[]> {
-    return this.executor.all<R>(sql, params);
+  /**
+   * A read outside a transaction whose connection the server ended (`57P0x`, class `08`, a reset
+   * socket) runs once more: the pool destroyed the failed client, so it runs on another
+   * connection, and a read has nothing to undo. Statements that write are never run again
+   * outside a transaction, since the server may have applied them before the connection ended
+   * (ADR 1489).
+   */
+  async all<R extends Row>(sql: string, params?: readonly SqlValue[]): Promise<R[]> {
+    try {
+      return await this.executor.all<R>(sql, params);
+    } catch (error) {
+      if (!connectionEnded(error) || !onlyReads(sql)) throw error;
+      return this.executor.all<R>(sql, params);
+    }
   }
 
-  get<R extends Row>(sql: string, params?: readonly SqlValue[]): Promise<R | undefined> {
-    return this.executor.get<R>(sql, params);
+  async get<R extends Row>(sql: string, params?: readonly SqlValue[]): Promise<R | undefined> {
+    const rows = await this.all<R>(sql, params);
+    return rows[0];
   }
 
   run(sql: string, params?: readonly SqlValue[]): Promise<number> {

@@ -18,7 +18,15 @@ export interface SqliteOptions {
   readonly synchronous?: 'FULL' | 'NORMAL';
   /** WAL checkpoints on a thread of their own instead of inside commits (ADR 0714); the service's choice. */
   readonly backgroundCheckpoints?: boolean;
+  /**
+   * The size, in bytes, the WAL file is cut back to when SQLite restarts it (`journal_size_limit`)
+   * and above which the background checkpointer empties it after a burst (ADR 1488).
+   */
+  readonly walLimitBytes?: number;
 }
+
+/** 64 MiB: room for the WAL of busy ingestion between checkpoints, never a burst's gigabyte (ADR 1488). */
+export const DEFAULT_WAL_LIMIT_BYTES = 64 * 1024 * 1024;
 
 function openConnection(file: string, options: SqliteOptions): Connection {
   const connection = new Sqlite(file);
@@ -26,6 +34,7 @@ function openConnection(file: string, options: SqliteOptions): Connection {
   connection.pragma(`synchronous = ${options.synchronous ?? 'FULL'}`);
   connection.pragma('busy_timeout = 10000');
   connection.pragma('foreign_keys = ON');
+  connection.pragma(`journal_size_limit = ${options.walLimitBytes ?? DEFAULT_WAL_LIMIT_BYTES}`);
   return connection;
 }
 
@@ -84,7 +93,11 @@ export class SqliteDatabase implements SqlDatabase {
     this.reader = file === ':memory:' ? this.writer : new SqliteExecutor(openConnection(file, options));
     if (options.backgroundCheckpoints && file !== ':memory:') {
       writer.pragma('wal_autocheckpoint = 0');
-      this.checkpointer = startCheckpointer(file, options.synchronous ?? 'FULL');
+      this.checkpointer = startCheckpointer(
+        file,
+        options.synchronous ?? 'FULL',
+        options.walLimitBytes ?? DEFAULT_WAL_LIMIT_BYTES,
+      );
     }
   }
 
