@@ -1,0 +1,53 @@
+/**
+ * @module
+ * The first middleware of every request: its id (echoed as `Request-Id`), the per-request
+ * values routes read (use cases, public base URL, portal URL), its span when requests are
+ * traced, and, once answered, its record for the access line and the request metrics.
+ */
+import type { Environment, UseCases } from '@drawdown/billing-core';
+import { bodyLeftUnread, requestHeader } from '@drawdown/http-kit';
+import type { MiddlewareHandler } from 'hono';
+import { DEFAULT_PORTAL_URL } from '../config.js';
+import type { AppEnv } from './app-env.js';
+import { type RequestObserver, requestIdFrom, routeOf } from './request-observer.js';
+import type { RequestTracing } from './request-tracing.js';
+
+export interface RequestObservationOptions {
+  readonly environment: Environment;
+  readonly useCases: UseCases;
+  /** The base URL advertised in pagination links; read per request, since a port may be bound late. */
+  readonly publicBaseUrl: () => string;
+  /** The billing portal's public address for this environment; the portal demo's when absent. */
+  readonly portalUrl?: (() => string) | undefined;
+  readonly observeRequest?: RequestObserver | undefined;
+  readonly tracing?: RequestTracing | undefined;
+}
+
+export function observeRequests(options: RequestObservationOptions): MiddlewareHandler<AppEnv> {
+  return async (c, next) => {
+    const startedAt = performance.now();
+    const requestId = requestIdFrom(requestHeader(c, 'x-request-id'));
+    c.set('requestId', requestId);
+    c.set('useCases', options.useCases);
+    c.set('publicBaseUrl', options.publicBaseUrl().replace(/\/+$/, ''));
+    c.set('portalUrl', (options.portalUrl?.() ?? DEFAULT_PORTAL_URL).replace(/\/+$/, ''));
+    c.header('Request-Id', requestId);
+    const span = options.tracing?.start(c.req.method, (name) => requestHeader(c, name));
+    await (span ? span.run(next) : next());
+    const record = {
+      requestId,
+      method: c.req.method,
+      route: routeOf(c),
+      status: c.res.status,
+      durationMs: performance.now() - startedAt,
+      environment: options.environment,
+      accountId: c.get('caller')?.scope.accountId,
+      traceId: span?.traceId,
+    };
+    span?.end(record);
+    options.observeRequest?.(record);
+    // A request answered before its body was read (refused auth, a bad path, a bodiless action)
+    // leaves the body on the wire; keep-alive clients would send the next request after it.
+    if (bodyLeftUnread(c)) c.header('Connection', 'close');
+  };
+}
