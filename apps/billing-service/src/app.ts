@@ -12,7 +12,7 @@ import { limitRequestBody } from './http/body-limit.js';
 import { answerErrors } from './http/error-handler.js';
 import { refuseUnstorableQuery } from './http/list-params.js';
 import { limitRequestRate } from './http/rate-limit-middleware.js';
-import type { RateLimiter } from './http/rate-limiter.js';
+import type { RequestRateLimits } from './http/rate-limiter.js';
 import { observeRequests } from './http/request-observation.js';
 import type { RequestObserver } from './http/request-observer.js';
 import type { RequestTracing } from './http/request-tracing.js';
@@ -50,7 +50,8 @@ export interface AppDependencies {
   readonly useCases: UseCases;
   /** Signs invoice links and verifies them. */
   readonly invoiceLinks: InvoiceLinkSigner;
-  readonly rateLimiter: RateLimiter | null;
+  /** Counts requests per API key and per client address (ADR 1480); null when both are off. */
+  readonly rateLimits: RequestRateLimits | null;
   readonly trustProxy: boolean;
   /** Where unexpected failures are reported, with the request's id, account and environment when known; never secrets or bodies. */
   logError(message: string, error: unknown, fields?: Record<string, unknown>): void;
@@ -97,9 +98,17 @@ export function createApp(dependencies: AppDependencies, options: EnvironmentOpt
       portalUrl: options.portalUrl,
       observeRequest: dependencies.observeRequest,
       tracing: dependencies.tracing,
+      trustProxy: dependencies.trustProxy,
     }),
   );
-  app.use(limitRequestRate(dependencies.rateLimiter, dependencies.trustProxy));
+  app.use(
+    limitRequestRate({
+      limits: dependencies.rateLimits,
+      trustProxy: dependencies.trustProxy,
+      useCases: dependencies.useCases,
+      environment: options.environment,
+    }),
+  );
   app.use(limitRequestBody(MAX_BODY_BYTES));
   app.use(refuseUnstorableQuery);
 

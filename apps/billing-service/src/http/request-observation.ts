@@ -2,14 +2,15 @@
  * @module
  * The first middleware of every request: its id (echoed as `Request-Id`), the per-request
  * values routes read (use cases, public base URL, portal URL), its span when requests are
- * traced, and, once answered, its record for the access line and the request metrics.
+ * traced, and, once answered, its record for the access line and the request metrics (with the
+ * client's address, and the path of a request no route matched).
  */
 import type { Environment, UseCases } from '@drawdown/billing-core';
-import { bodyLeftUnread, requestHeader } from '@drawdown/http-kit';
+import { bodyLeftUnread, clientAddress, requestHeader } from '@drawdown/http-kit';
 import type { MiddlewareHandler } from 'hono';
 import { DEFAULT_PORTAL_URL } from '../config.js';
 import type { AppEnv } from './app-env.js';
-import { type RequestObserver, requestIdFrom, routeOf } from './request-observer.js';
+import { type RequestObserver, requestIdFrom, routeOf, UNMATCHED_ROUTE } from './request-observer.js';
 import type { RequestTracing } from './request-tracing.js';
 
 export interface RequestObservationOptions {
@@ -21,6 +22,8 @@ export interface RequestObservationOptions {
   readonly portalUrl?: (() => string) | undefined;
   readonly observeRequest?: RequestObserver | undefined;
   readonly tracing?: RequestTracing | undefined;
+  /** Behind one reverse proxy: the client is the `X-Forwarded-For` entry it appended. */
+  readonly trustProxy: boolean;
 }
 
 export function observeRequests(options: RequestObservationOptions): MiddlewareHandler<AppEnv> {
@@ -34,14 +37,18 @@ export function observeRequests(options: RequestObservationOptions): MiddlewareH
     c.header('Request-Id', requestId);
     const span = options.tracing?.start(c.req.method, (name) => requestHeader(c, name));
     await (span ? span.run(next) : next());
+    const route = routeOf(c);
     const record = {
       requestId,
       method: c.req.method,
-      route: routeOf(c),
+      route,
       status: c.res.status,
       durationMs: performance.now() - startedAt,
       environment: options.environment,
       accountId: c.get('caller')?.scope.accountId,
+      clientAddress: clientAddress(c, options.trustProxy ? 1 : 0),
+      // Only an unmatched request's path: a matched one's route names it, without its ids.
+      ...(route === UNMATCHED_ROUTE ? { path: c.req.path } : {}),
       traceId: span?.traceId,
     };
     span?.end(record);
