@@ -5,7 +5,7 @@
  */
 import type { Environment, UseCases } from '@drawdown/billing-core';
 import { Hono } from 'hono';
-import { DEFAULT_STRIPE_JS_URL } from './config.js';
+import { DEFAULT_PORTAL_URL, DEFAULT_STRIPE_JS_URL } from './config.js';
 import type { AppEnv } from './http/app-env.js';
 import { authenticateRequests } from './http/authentication.js';
 import { limitRequestBody } from './http/body-limit.js';
@@ -95,7 +95,7 @@ export function createApp(dependencies: AppDependencies, options: EnvironmentOpt
       environment: options.environment,
       useCases: dependencies.useCases,
       publicBaseUrl: options.publicBaseUrl,
-      portalUrl: options.portalUrl,
+      portalUrl: options.portalUrl ?? (() => DEFAULT_PORTAL_URL),
       observeRequest: dependencies.observeRequest,
       tracing: dependencies.tracing,
       trustProxy: dependencies.trustProxy,

@@ -8,7 +8,6 @@
 import type { Environment, UseCases } from '@drawdown/billing-core';
 import { bodyLeftUnread, clientAddress, requestHeader } from '@drawdown/http-kit';
 import type { MiddlewareHandler } from 'hono';
-import { DEFAULT_PORTAL_URL } from '../config.js';
 import type { AppEnv } from './app-env.js';
 import { type RequestObserver, requestIdFrom, routeOf, UNMATCHED_ROUTE } from './request-observer.js';
 import type { RequestTracing } from './request-tracing.js';
@@ -18,8 +17,8 @@ export interface RequestObservationOptions {
   readonly useCases: UseCases;
   /** The base URL advertised in pagination links; read per request, since a port may be bound late. */
   readonly publicBaseUrl: () => string;
-  /** The billing portal's public address for this environment; the portal demo's when absent. */
-  readonly portalUrl?: (() => string) | undefined;
+  /** The billing portal's public address for this environment. */
+  readonly portalUrl: () => string;
   readonly observeRequest?: RequestObserver | undefined;
   readonly tracing?: RequestTracing | undefined;
   /** Behind one reverse proxy: the client is the `X-Forwarded-For` entry it appended. */
@@ -33,7 +32,7 @@ export function observeRequests(options: RequestObservationOptions): MiddlewareH
     c.set('requestId', requestId);
     c.set('useCases', options.useCases);
     c.set('publicBaseUrl', options.publicBaseUrl().replace(/\/+$/, ''));
-    c.set('portalUrl', (options.portalUrl?.() ?? DEFAULT_PORTAL_URL).replace(/\/+$/, ''));
+    c.set('portalUrl', options.portalUrl().replace(/\/+$/, ''));
     c.header('Request-Id', requestId);
     const span = options.tracing?.start(c.req.method, (name) => requestHeader(c, name));
     await (span ? span.run(next) : next());
