@@ -20,5 +20,7 @@ ${configurationTable()}
 Besides these, \`serve\` takes \`--demo\` (make the demo account after the server listens, once per
 installation), \`--demo-live-key\` (give it a live key too) and \`--keys-file FILE\` (write its keys
 to a new file readable by its owner, instead of printing them); \`init\` takes the last two.
+\`drawdown backup FILE\` writes a new file readable by its owner only (0600), as the keys file and
+the database are (docs/deployment.md, "Files and permissions").
 `;
 }
