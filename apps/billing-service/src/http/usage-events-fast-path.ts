@@ -138,7 +138,8 @@ export function createUsageEventsFastPath(dependencies: FastPathDependencies, en
     } catch {
       authenticated = undefined;
     }
-    let verdict: RateVerdict = { subject: { kind: 'address', address: '' }, decision: { allowed: true } };
+    // The decision the app takes instead of counting the request again, when it is handed over.
+    let verdict: RateVerdict | undefined;
     if (rateLimits) {
       const subject: RateSubject = authenticated
         ? { kind: 'key', keyId: authenticated.key.id }
@@ -157,7 +158,7 @@ export function createUsageEventsFastPath(dependencies: FastPathDependencies, en
       }
     }
     const handOver = () => {
-      if (rateLimits) decidedAhead.set(incoming, verdict);
+      if (verdict) decidedAhead.set(incoming, verdict);
       dependencies.onOutcome?.('handed_over');
       return app(incoming, outgoing);
     };
