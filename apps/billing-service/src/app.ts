@@ -3,15 +3,18 @@
  * The HTTP application of one environment. Live and sandbox each get their own, on their own
  * address; a key only ever authenticates on its own environment's application.
  */
-import { BillingError, type Environment, type UseCases } from '@drawdown/billing-core';
-import { bodyLeftUnread, clientAddress, limitBody, requestHeader } from '@drawdown/http-kit';
+import type { Environment, UseCases } from '@drawdown/billing-core';
 import { Hono } from 'hono';
 import { DEFAULT_PORTAL_URL, DEFAULT_STRIPE_JS_URL } from './config.js';
 import type { AppEnv } from './http/app-env.js';
-import { errorBody, respondError, unexpectedFailure } from './http/envelope.js';
+import { authenticateRequests } from './http/authentication.js';
+import { limitRequestBody } from './http/body-limit.js';
+import { answerErrors } from './http/error-handler.js';
 import { refuseUnstorableQuery } from './http/list-params.js';
-import type { RateLimiter } from './http/rate-limiter.js';
-import { type RequestObserver, requestIdFrom, routeOf } from './http/request-observer.js';
+import { limitRequestRate } from './http/rate-limit-middleware.js';
+import type { RequestRateLimits } from './http/rate-limiter.js';
+import { observeRequests } from './http/request-observation.js';
+import type { RequestObserver } from './http/request-observer.js';
 import type { RequestTracing } from './http/request-tracing.js';
 import { registerCheckoutRoutes } from './http/routes/checkout.js';
 import { registerClientTokenRoutes } from './http/routes/client-tokens.js';
@@ -37,7 +40,7 @@ import { registerSubscriptionRoutes } from './http/routes/subscriptions.js';
 import { registerTransactionRoutes } from './http/routes/transactions.js';
 import { registerUsageRoutes } from './http/routes/usage.js';
 import { registerUsageCatalogueRoutes } from './http/routes/usage-catalogue.js';
-import { rateDecisionTakenAhead } from './http/usage-events-fast-path.js';
+import { answerUnmatchedRoute } from './http/unmatched-route.js';
 import type { DocumentPool } from './rendering/document-pool.js';
 import type { InvoiceLinkSigner } from './rendering/invoice-links.js';
 
@@ -50,7 +53,8 @@ export interface AppDependencies {
   readonly invoiceLinks: InvoiceLinkSigner;
   /** Renders invoice and credit note PDFs on worker threads (ADR 1491). */
   readonly documents: DocumentPool;
-  readonly rateLimiter: RateLimiter | null;
+  /** Counts requests per API key and per client address (ADR 1480); null when both are off. */
+  readonly rateLimits: RequestRateLimits | null;
   readonly trustProxy: boolean;
   /** Where unexpected failures are reported, with the request's id, account and environment when known; never secrets or bodies. */
   logError(message: string, error: unknown, fields?: Record<string, unknown>): void;
@@ -89,85 +93,33 @@ function registerPublicRoutes(app: Hono<AppEnv>, dependencies: AppDependencies, 
 export function createApp(dependencies: AppDependencies, options: EnvironmentOptions): Hono<AppEnv> {
   const app = new Hono<AppEnv>();
 
-  app.use(async (c, next) => {
-    const startedAt = performance.now();
-    const requestId = requestIdFrom(requestHeader(c, 'x-request-id'));
-    c.set('requestId', requestId);
-    c.set('useCases', dependencies.useCases);
-    c.set('publicBaseUrl', options.publicBaseUrl().replace(/\/+$/, ''));
-    c.set('portalUrl', (options.portalUrl?.() ?? DEFAULT_PORTAL_URL).replace(/\/+$/, ''));
-    c.header('Request-Id', requestId);
-    const span = dependencies.tracing?.start(c.req.method, (name) => requestHeader(c, name));
-    await (span ? span.run(next) : next());
-    const record = {
-      requestId,
-      method: c.req.method,
-      route: routeOf(c),
-      status: c.res.status,
-      durationMs: performance.now() - startedAt,
-      environment: options.environment,
-      accountId: c.get('caller')?.scope.accountId,
-      traceId: span?.traceId,
-    };
-    span?.end(record);
-    dependencies.observeRequest?.(record);
-    // A request answered before its body was read (refused auth, a bad path, a bodiless action)
-    // leaves the body on the wire; keep-alive clients would send the next request after it.
-    if (bodyLeftUnread(c)) c.header('Connection', 'close');
-  });
-
-  app.use(async (c, next) => {
-    if (dependencies.rateLimiter) {
-      // A request the usage-events fast path handed over was counted there (ADR 0719).
-      const decision =
-        rateDecisionTakenAhead(c) ??
-        (await dependencies.rateLimiter.hit(
-          clientAddress(c, dependencies.trustProxy ? 1 : 0) ?? 'in-process',
-          Date.now(),
-        ));
-      if (!decision.allowed) {
-        const error = new BillingError(
-          'too_many_requests',
-          `Too many requests from this address; retry after ${decision.retryAfterSeconds} seconds.`,
-        );
-        return respondError(c, error, { 'Retry-After': String(decision.retryAfterSeconds) });
-      }
-    }
-    await next();
-  });
-
   app.use(
-    limitBody(MAX_BODY_BYTES, (c) => {
-      // The rest of the body is never read, so the connection cannot carry another request:
-      // say so, or a keep-alive client reuses it and its next request fails.
-      c.header('Connection', 'close');
-      return c.json(
-        errorBody(
-          c.get('requestId'),
-          'request_body_too_large',
-          `Request bodies are limited to ${MAX_BODY_BYTES} bytes.`,
-          [],
-        ),
-        413,
-      );
+    observeRequests({
+      environment: options.environment,
+      useCases: dependencies.useCases,
+      publicBaseUrl: options.publicBaseUrl,
+      portalUrl: options.portalUrl ?? (() => DEFAULT_PORTAL_URL),
+      observeRequest: dependencies.observeRequest,
+      tracing: dependencies.tracing,
+      trustProxy: dependencies.trustProxy,
     }),
   );
-
+  app.use(
+    limitRequestRate({
+      limits: dependencies.rateLimits,
+      trustProxy: dependencies.trustProxy,
+      useCases: dependencies.useCases,
+      environment: options.environment,
+    }),
+  );
+  app.use(limitRequestBody(MAX_BODY_BYTES));
   app.use(refuseUnstorableQuery);
 
   // Public routes (no API key: the currency list, signed invoice links) are registered here,
   // before the authentication middleware.
   registerPublicRoutes(app, dependencies, options.environment);
 
-  app.use(async (c, next) => {
-    const { key, account } = await dependencies.useCases.authenticate(
-      requestHeader(c, 'authorization'),
-      options.environment,
-    );
-    c.set('apiKey', key);
-    c.set('caller', { account, scope: { accountId: account.id, environment: options.environment } });
-    await next();
-  });
+  app.use(authenticateRequests(dependencies.useCases, options.environment));
 
   registerProductRoutes(app);
   registerPriceRoutes(app);
@@ -190,22 +142,10 @@ export function createApp(dependencies: AppDependencies, options: EnvironmentOpt
   registerUsageRoutes(app);
   if (options.environment === 'sandbox') registerSandboxClockRoutes(app);
 
-  app.notFound((c) =>
-    respondError(c, new BillingError('not_found', `No endpoint ${c.req.method} ${new URL(c.req.url).pathname}.`)),
+  app.notFound(answerUnmatchedRoute);
+  app.onError(
+    answerErrors((message, error, fields) => dependencies.logError(message, error, fields), options.environment),
   );
-
-  app.onError((error, c) => {
-    // A full document queue (ADR 1491) drains in about a second.
-    if (error instanceof BillingError && error.code === 'documents_busy')
-      return respondError(c, error, { 'Retry-After': '1' });
-    if (error instanceof BillingError) return respondError(c, error);
-    dependencies.logError(`${c.req.method} ${routeOf(c)} failed`, error, {
-      requestId: c.get('requestId'),
-      environment: options.environment,
-      accountId: c.get('caller')?.scope.accountId,
-    });
-    return respondError(c, unexpectedFailure());
-  });
 
   return app;
 }

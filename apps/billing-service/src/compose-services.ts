@@ -33,6 +33,7 @@ import {
   type SchemaPolicy,
   type SchemaState,
   type SqlDatabase,
+  SqliteDatabase,
   type StoreConfig,
   schemaState,
 } from '@drawdown/billing-store';
@@ -262,6 +263,13 @@ export async function composeServices(settings: StorageSettings, options: Compos
   const logger = options.logger ?? createLogger({ level: settings.logLevel ?? 'info' });
   const reportError = createFailureReporter(logger);
   const { store: opened, database } = await openStoreOn(storeConfig(settings), options.schema ?? 'migrate');
+  // Database files that others could read were narrowed to 0600 on opening (ADR 1481): say so once.
+  for (const narrowed of database instanceof SqliteDatabase ? database.narrowedFiles : []) {
+    logger.warn(
+      { file: narrowed.file, previousMode: `0${narrowed.previousMode.toString(8)}`, mode: '0600' },
+      'database file was readable by others: narrowed to owner only',
+    );
+  }
   const listeners: (() => void)[] = [];
   const spans = options.tracing ?? NO_SPANS;
   // Requests that write events wake the delivery worker, so their webhooks leave at once.

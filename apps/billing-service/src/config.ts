@@ -47,7 +47,10 @@ export interface ServiceConfig {
   readonly vatIdUnavailable: 'format' | 'charge';
   /** How many times the Stripe client retries a request whose answer did not come (ADR 1421). */
   readonly stripeNetworkRetries: number;
+  /** Requests per client address and window, for requests without a key that authenticates (ADR 1480). */
   readonly rateLimit: RateLimit | null;
+  /** Requests per API key and window, for requests whose key authenticates (ADR 1480). */
+  readonly keyRateLimit: RateLimit | null;
   readonly trustProxy: boolean;
   /**
    * How long an idle keep-alive connection of the live and sandbox APIs stays open: longer than a
@@ -91,8 +94,16 @@ export interface ServiceConfig {
   readonly webhookDelivery?: Partial<WebhookDeliveryOptions> | undefined;
 }
 
-/** 1,200 requests per 10 seconds per IP: room for a busy backend, a wall against a runaway loop (ADR 0007). */
+/** 1,200 requests per 10 seconds per client address, for requests without a key that authenticates (ADR 0007, ADR 1480). */
 export const DEFAULT_RATE_LIMIT = '1200/10s';
+
+/**
+ * 300,000 requests per 10 seconds per API key: 30,000 a second, about three times the most one
+ * service process has accepted usage events at on these machines (docs/benchmarks.md), so one
+ * backend posting an event per request is never throttled below the service's own rate; still a
+ * wall against a runaway loop (ADR 1480).
+ */
+export const DEFAULT_KEY_RATE_LIMIT = '300000/10s';
 
 export type FlagValues = Readonly<Record<string, string | boolean | readonly string[] | undefined>>;
 
@@ -286,7 +297,8 @@ export const SETTINGS = [
     kind: 'string',
     fallback: 'data',
     placeholder: 'DIR',
-    description: 'Folder of the SQLite database (`drawdown.sqlite`), used when no database URL is set.',
+    description:
+      'Folder of the SQLite database (`drawdown.sqlite`), used when no database URL is set. The database, its `-wal` and `-shm` are created readable by their owner only (0600), and narrowed to 0600 when an older build left them readable by others.',
     parse: (text) => resolve(text ?? 'data'),
   }),
   setting({
@@ -472,8 +484,20 @@ export const SETTINGS = [
     kind: 'string',
     fallback: DEFAULT_RATE_LIMIT,
     placeholder: 'N/WINDOW|off',
-    description: 'Requests per client address and window, e.g. `1200/10s`, `240/1m`; `off` turns limits off.',
+    description:
+      'Requests per client address and window for requests without an API key that authenticates (no key, a refused key; the public checkout, invoice and webhook routes), e.g. `1200/10s`, `240/1m`; `off` turns this limit off.',
     parse: (text) => parseRateLimit(text ?? DEFAULT_RATE_LIMIT),
+  }),
+  setting({
+    key: 'keyRateLimit',
+    flag: 'key-rate-limit',
+    variable: 'DRAWDOWN_KEY_RATE_LIMIT',
+    kind: 'string',
+    fallback: DEFAULT_KEY_RATE_LIMIT,
+    placeholder: 'N/WINDOW|off',
+    description:
+      'Requests per API key and window for requests whose key authenticates, wherever they come from (a backend, the billing portal); they never count against an address. The default lets one backend post usage events at the service’s full rate; raise it when several processes share the count through Redis. `off` turns this limit off.',
+    parse: (text) => parseRateLimit(text ?? DEFAULT_KEY_RATE_LIMIT),
   }),
   setting({
     key: 'trustProxy',
@@ -482,7 +506,7 @@ export const SETTINGS = [
     kind: 'boolean',
     fallback: 'false',
     description:
-      'Behind one reverse proxy: count the `X-Forwarded-For` entry that proxy appended (the right-most), never one the client wrote.',
+      'Behind one reverse proxy: the client address (counted by `--rate-limit`, written in access lines) is the `X-Forwarded-For` entry that proxy appended (the right-most), never one the client wrote.',
     parse: yes,
   }),
   setting({

@@ -31,5 +31,7 @@ over them is refused with \`logo_too_large\` before it is decoded (ADR 1490).
 Besides these, \`serve\` takes \`--demo\` (make the demo account after the server listens, once per
 installation), \`--demo-live-key\` (give it a live key too) and \`--keys-file FILE\` (write its keys
 to a new file readable by its owner, instead of printing them); \`init\` takes the last two.
+\`drawdown backup FILE\` writes a new file readable by its owner only (0600), as the keys file and
+the database are (docs/deployment.md, "Files and permissions").
 `;
 }

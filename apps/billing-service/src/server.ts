@@ -9,7 +9,7 @@ import { Redis } from 'ioredis';
 import { createApp, MAX_BODY_BYTES } from './app.js';
 import type { CoreServices } from './compose-services.js';
 import type { ServiceConfig } from './config.js';
-import { MemoryRateLimiter, type RateLimiter } from './http/rate-limiter.js';
+import { MemoryRateLimiter, type RequestRateLimits, requestRateLimits } from './http/rate-limiter.js';
 import { RedisRateLimiter } from './http/redis-rate-limiter.js';
 import type { RequestRecord } from './http/request-observer.js';
 import { createUsageEventsFastPath, type FastPath } from './http/usage-events-fast-path.js';
@@ -80,16 +80,46 @@ function boundUrl(server: Server, host: string): string {
   return `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
 }
 
-function createRateLimiter(
+const REDIS_CONNECT_WAIT_MS = 5_000;
+
+/** One limiter per limited kind (ADR 1480): in memory, or sharing counts through one Redis connection. */
+function createRateLimits(
   config: ServiceConfig,
   logError: FailureReporter,
-): { limiter: RateLimiter | null; close(): Promise<void> } {
-  if (!config.rateLimit) return { limiter: null, close: async () => {} };
-  if (!config.redisUrl) return { limiter: new MemoryRateLimiter(config.rateLimit), close: async () => {} };
+): { limits: RequestRateLimits | null; connected: Promise<void>; close(): Promise<void> } {
+  const { keyRateLimit, rateLimit } = config;
+  if (!keyRateLimit && !rateLimit) return { limits: null, connected: Promise.resolve(), close: async () => {} };
+  if (!config.redisUrl) {
+    return {
+      limits: requestRateLimits({
+        key: keyRateLimit ? new MemoryRateLimiter(keyRateLimit) : null,
+        address: rateLimit ? new MemoryRateLimiter(rateLimit) : null,
+      }),
+      connected: Promise.resolve(),
+      close: async () => {},
+    };
+  }
   const redis = new Redis(config.redisUrl, { maxRetriesPerRequest: 1, enableOfflineQueue: false });
   redis.on('error', () => {});
+  // Without an offline queue a count asked before the connection is up lets the request through:
+  // the service waits for it (a moment on a reachable Redis) before it listens, at most
+  // REDIS_CONNECT_WAIT_MS, so a Redis that is down never keeps the API from starting.
+  const connected = new Promise<void>((resolve) => {
+    const timer = setTimeout(resolve, REDIS_CONNECT_WAIT_MS);
+    timer.unref();
+    const done = () => {
+      clearTimeout(timer);
+      resolve();
+    };
+    redis.once('ready', done);
+    redis.once('end', done);
+  });
   return {
-    limiter: new RedisRateLimiter(redis, config.rateLimit, logError),
+    connected,
+    limits: requestRateLimits({
+      key: keyRateLimit ? new RedisRateLimiter(redis, keyRateLimit, logError) : null,
+      address: rateLimit ? new RedisRateLimiter(redis, rateLimit, logError) : null,
+    }),
     close: async () => {
       redis.disconnect();
     },
@@ -111,7 +141,8 @@ export async function startService(
   });
   const drain = createRequestDrain();
   const writeAccessLine = accessLineWriter(logger);
-  const rateLimits = createRateLimiter(config, logError);
+  const rateLimits = createRateLimits(config, logError);
+  await rateLimits.connected;
   const { useCases } = services;
   const webhookOptions = {
     ...DEFAULT_WEBHOOK_DELIVERY,
@@ -160,7 +191,7 @@ export async function startService(
     documents: services.documents,
     wakeSimulationDelivery: () => simulationDelivery.wake(),
     wakeReports: () => reports.wake(),
-    rateLimiter: rateLimits.limiter,
+    rateLimits: rateLimits.limits,
     trustProxy: config.trustProxy,
     logError,
     logNotice: (message: string, fields: Record<string, unknown>) => logger.warn(fields, message),

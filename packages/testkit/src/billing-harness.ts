@@ -14,6 +14,7 @@ import {
 import {
   type CoreServices,
   composeServices,
+  type Logger,
   type RunningService,
   resolveServiceConfig,
   type ServiceConfig,
@@ -48,7 +49,14 @@ export interface BillingHarness {
 
 export interface HarnessOptions {
   readonly engine?: Engine;
+  /** Requests per client address (`--rate-limit`); off when absent. */
   readonly rateLimit?: string;
+  /** Requests per API key (`--key-rate-limit`); off when absent. */
+  readonly keyRateLimit?: string;
+  /** Share rate-limit counts through this Redis (`--redis-url`). */
+  readonly redisUrl?: string;
+  /** Where the running service logs (access lines, notices); warnings and errors on standard error when absent. */
+  readonly logger?: Logger;
   /** Behind one reverse proxy: count clients by the X-Forwarded-For entry it appended (`--trust-proxy`). */
   readonly trustProxy?: boolean;
   /** The base URLs advertised in pagination links (`--live-public-url`, `--sandbox-public-url`). */
@@ -99,6 +107,8 @@ export async function startBillingHarness(options: HarnessOptions = {}): Promise
       'live-port': '0',
       'sandbox-port': '0',
       'rate-limit': options.rateLimit ?? 'off',
+      'key-rate-limit': options.keyRateLimit ?? 'off',
+      ...(options.redisUrl ? { 'redis-url': options.redisUrl } : {}),
       // Warnings and errors only: access lines for every test request would bury them.
       'log-level': 'warn',
       ...(options.livePublicUrl ? { 'live-public-url': options.livePublicUrl } : {}),
@@ -133,16 +143,20 @@ export async function startBillingHarness(options: HarnessOptions = {}): Promise
   );
   // The service reads the portal URLs per request, so a portal started later can be pointed at.
   const portal = { live: config.livePortalUrl, sandbox: config.sandboxPortalUrl };
-  const service = await startService(services, {
-    ...config,
-    get livePortalUrl() {
-      return portal.live;
+  const service = await startService(
+    services,
+    {
+      ...config,
+      get livePortalUrl() {
+        return portal.live;
+      },
+      get sandboxPortalUrl() {
+        return portal.sandbox;
+      },
+      webhookDelivery: options.webhookDelivery,
     },
-    get sandboxPortalUrl() {
-      return portal.sandbox;
-    },
-    webhookDelivery: options.webhookDelivery,
-  });
+    options.logger ? { logger: options.logger } : {},
+  );
   const account = await createAccount(services, { name: 'Test account', earlyAccess: true });
   const key = async (input: {
     environment: Environment;

@@ -1,4 +1,9 @@
-import type { ApiKey, Caller, UseCases } from '@drawdown/billing-core';
+import type { Account, ApiKey, Caller, UseCases } from '@drawdown/billing-core';
+
+/** What checking a request's key gave: the key and its account, or the refusal to throw. */
+export type Authentication =
+  | { readonly ok: true; readonly key: ApiKey; readonly account: Account }
+  | { readonly ok: false; readonly refusal: unknown };
 
 /** What each request carries through the middleware chain. */
 export interface AppEnv {
@@ -13,5 +18,7 @@ export interface AppEnv {
     apiKey: ApiKey;
     /** The authenticated account and environment the request acts for. */
     caller: Caller;
+    /** The request's key as checked once (by the rate limit or the authentication middleware). */
+    authentication: Authentication;
   };
 }

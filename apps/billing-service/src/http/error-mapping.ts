@@ -99,6 +99,7 @@ export const STATUS_BY_CODE = {
   transaction_payment_in_progress: 409,
   payment_method_input_invalid: 400,
   provider_notification_invalid: 400,
+  provider_notification_malformed: 400,
   transaction_invoice_not_available: 409,
   // A signed link is its own credential: a bad one names nothing (404), an old one is gone (410).
   invoice_link_invalid: 404,

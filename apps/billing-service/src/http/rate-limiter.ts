@@ -1,6 +1,8 @@
 /**
  * @module
- * Rate limiting by client IP in fixed windows. Past the limit an IP is refused until its
+ * Rate limiting in fixed windows (ADR 0007, ADR 1480). A request is counted against its API key
+ * once the key authenticated, and against its client address otherwise (no key, or a key
+ * refused); each has its own limit. Past the limit a key or an address is refused until its
  * window ends, and every request in between gets 429 with the seconds left in Retry-After.
  */
 
@@ -11,9 +13,52 @@ export interface RateLimit {
 
 export type RateDecision = { readonly allowed: true } | { readonly allowed: false; readonly retryAfterSeconds: number };
 
-/** Counts requests per key; one process uses memory, several share Redis (ADR 0007). */
+/** Counts requests per counter name; one process uses memory, several share Redis (ADR 0007). */
 export interface RateLimiter {
-  hit(key: string, now: number): Promise<RateDecision>;
+  hit(counter: string, now: number): Promise<RateDecision>;
+}
+
+/** Whom a request is counted against: the API key that authenticated it, else its client address. */
+export type RateSubject =
+  | { readonly kind: 'key'; readonly keyId: string }
+  | { readonly kind: 'address'; readonly address: string };
+
+/**
+ * The counter a subject's requests are counted in, the same for the in-process and the Redis
+ * limiter: `key:apikey_…` or `address:203.0.113.9`. The prefixes keep a key and an address
+ * apart whatever either is spelt as.
+ */
+export function rateCounterOf(subject: RateSubject): string {
+  return subject.kind === 'key' ? `key:${subject.keyId}` : `address:${subject.address}`;
+}
+
+/** The limits of a service: one limiter for API keys, one for client addresses; null is no limit. */
+export interface RequestRateLimits {
+  hit(subject: RateSubject, now: number): Promise<RateDecision>;
+}
+
+const ALLOWED: RateDecision = { allowed: true };
+
+/** Sends each subject to its kind's limiter; null when neither kind is limited. */
+export function requestRateLimits(limiters: {
+  readonly key: RateLimiter | null;
+  readonly address: RateLimiter | null;
+}): RequestRateLimits | null {
+  const { key, address } = limiters;
+  if (!key && !address) return null;
+  return {
+    hit: async (subject, now) => {
+      const limiter = subject.kind === 'key' ? key : address;
+      return limiter ? limiter.hit(rateCounterOf(subject), now) : ALLOWED;
+    },
+  };
+}
+
+/** The refusal's text: which budget ran out. */
+export function rateRefusalDetail(subject: RateSubject, retryAfterSeconds: number): string {
+  return subject.kind === 'key'
+    ? `Too many requests with this API key; retry after ${retryAfterSeconds} seconds.`
+    : `Too many requests from this address; retry after ${retryAfterSeconds} seconds.`;
 }
 
 /** Parses `240/60s`, `1200/10s`, `100/1m` or `off`. */
@@ -33,14 +78,14 @@ export class MemoryRateLimiter implements RateLimiter {
 
   constructor(private readonly limit: RateLimit) {}
 
-  async hit(key: string, now: number): Promise<RateDecision> {
+  async hit(counter: string, now: number): Promise<RateDecision> {
     const windowMs = this.limit.windowSeconds * 1000;
     this.sweep(now, windowMs);
     const start = now - (now % windowMs);
-    let window = this.windows.get(key);
+    let window = this.windows.get(counter);
     if (!window || window.start !== start) {
       window = { start, count: 0 };
-      this.windows.set(key, window);
+      this.windows.set(counter, window);
     }
     window.count += 1;
     if (window.count <= this.limit.requests) return { allowed: true };

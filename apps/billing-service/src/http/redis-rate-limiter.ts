@@ -1,7 +1,8 @@
 /**
  * @module
- * Rate limits shared by several service processes through Redis: one counter per IP and
- * window, incremented atomically and expiring with its window.
+ * Rate limits shared by several service processes through Redis: one counter per counter name
+ * (`key:apikey_…` or `address:…`, `rateCounterOf`) and window, incremented atomically and
+ * expiring with its window.
  */
 import type { Redis } from 'ioredis';
 import type { RateDecision, RateLimit, RateLimiter } from './rate-limiter.js';
@@ -14,12 +15,12 @@ export class RedisRateLimiter implements RateLimiter {
     private readonly prefix = 'drawdown:rate:',
   ) {}
 
-  async hit(key: string, now: number): Promise<RateDecision> {
+  async hit(counter: string, now: number): Promise<RateDecision> {
     const windowMs = this.limit.windowSeconds * 1000;
     const start = now - (now % windowMs);
-    const counter = `${this.prefix}${start}:${key}`;
+    const name = `${this.prefix}${start}:${counter}`;
     try {
-      const results = await this.redis.multi().incr(counter).pexpire(counter, windowMs).exec();
+      const results = await this.redis.multi().incr(name).pexpire(name, windowMs).exec();
       const count = Number(results?.[0]?.[1] ?? 0);
       if (count <= this.limit.requests) return { allowed: true };
       return { allowed: false, retryAfterSeconds: Math.max(1, Math.ceil((start + windowMs - now) / 1000)) };

@@ -3,8 +3,9 @@
  * Every request's id and its outcome. The id comes from an incoming `X-Request-Id` when it is
  * well formed (a proxy or client chose it, so their logs and ours share it), otherwise a new
  * UUID; it is echoed as `Request-Id` and sits in the error envelope. When the response is
- * ready the observer hears the route, status, duration, and the account and environment when
- * the request authenticated: the access log line and the request metrics come from here.
+ * ready the observer hears the route, status, duration, the client's address, the path when no
+ * route matched, and the account and environment when the request authenticated: the access
+ * log line and the request metrics come from here.
  */
 import { randomUUID } from 'node:crypto';
 import type { Environment } from '@drawdown/billing-core';
@@ -27,14 +28,24 @@ export interface RequestRecord {
   readonly durationMs: number;
   readonly environment: Environment;
   readonly accountId: string | undefined;
+  /**
+   * The client's address: the socket's peer, or behind `--trust-proxy` the `X-Forwarded-For`
+   * entry the proxy appended; undefined for a request served in process. Never a metric label.
+   */
+  readonly clientAddress?: string | undefined;
+  /** The requested path (no query string) of a request no route matched; absent otherwise. Never a metric label. */
+  readonly path?: string | undefined;
   /** The trace the request's span belongs to, when requests are traced. */
   readonly traceId?: string | undefined;
 }
 
 export type RequestObserver = (record: RequestRecord) => void;
 
+/** The route label every request no route matched shares. */
+export const UNMATCHED_ROUTE = 'unmatched';
+
 /** The pattern of the route that answered; unmatched paths share one label. */
 export function routeOf(c: Context<AppEnv>): string {
   const pattern = c.req.routePath;
-  return !pattern || pattern === '*' || pattern === '/*' ? 'unmatched' : pattern;
+  return !pattern || pattern === '*' || pattern === '/*' ? UNMATCHED_ROUTE : pattern;
 }

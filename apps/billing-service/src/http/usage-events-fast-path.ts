@@ -23,7 +23,7 @@ import type { Context } from 'hono';
 import type { AppEnv } from './app-env.js';
 import { errorBody, unexpectedFailure } from './envelope.js';
 import { STATUS_BY_CODE } from './error-mapping.js';
-import type { RateDecision, RateLimiter } from './rate-limiter.js';
+import type { RateDecision, RateSubject, RequestRateLimits } from './rate-limiter.js';
 import { JSON_CONTENT_TYPE, parseJsonText, validatedBody } from './request-body.js';
 import { type RequestObserver, requestIdFrom } from './request-observer.js';
 import { toSnakeCase } from './wire-case.js';
@@ -43,7 +43,7 @@ export interface FastPath {
 
 export interface FastPathDependencies {
   readonly useCases: Pick<UseCases, 'authenticate' | 'recordUsageEvents'>;
-  readonly rateLimiter: RateLimiter | null;
+  readonly rateLimits: RequestRateLimits | null;
   readonly trustProxy: boolean;
   readonly maxBodyBytes: number;
   readonly observeRequest?: RequestObserver | undefined;
@@ -52,11 +52,17 @@ export interface FastPathDependencies {
   readonly onOutcome?: ((outcome: 'served' | 'handed_over') => void) | undefined;
 }
 
+/** A rate decision and whom it counted the request against. */
+export interface RateVerdict {
+  readonly subject: RateSubject;
+  readonly decision: RateDecision;
+}
+
 /** Rate decisions the fast path took before handing a request to the app, which must not count it again. */
-const decidedAhead = new WeakMap<IncomingMessage, RateDecision>();
+const decidedAhead = new WeakMap<IncomingMessage, RateVerdict>();
 
 /** The rate decision taken for this request before the app saw it, if any (and forgets it). */
-export function rateDecisionTakenAhead(c: Context<AppEnv>): RateDecision | undefined {
+export function rateDecisionTakenAhead(c: Context<AppEnv>): RateVerdict | undefined {
   const incoming = (c.env as { incoming?: IncomingMessage } | undefined)?.incoming;
   if (!incoming) return undefined;
   const decision = decidedAhead.get(incoming);
@@ -115,46 +121,60 @@ export function plainEvents(text: string, contentType: string | undefined): Usag
 }
 
 export function createUsageEventsFastPath(dependencies: FastPathDependencies, environment: Environment): FastPath {
-  const { useCases, rateLimiter, observeRequest } = dependencies;
+  const { useCases, rateLimits, observeRequest } = dependencies;
   const trustedProxies = dependencies.trustProxy ? 1 : 0;
 
   async function serve(incoming: IncomingMessage, outgoing: ServerResponse, app: NodeListener): Promise<unknown> {
     const startedAt = performance.now();
-    if (rateLimiter) {
-      const address =
-        forwardedClientAddress(incomingHeader(incoming, 'x-forwarded-for'), trustedProxies) ??
-        incoming.socket.remoteAddress ??
-        'in-process';
-      let decision: RateDecision;
+    const clientAddress =
+      forwardedClientAddress(incomingHeader(incoming, 'x-forwarded-for'), trustedProxies) ??
+      incoming.socket.remoteAddress;
+    // The key is read first: the rate limit counts an authenticated request against its key and
+    // any other against its address (ADR 1480). A refused key goes to the app, which reads it
+    // again and refuses it itself, before the body is read.
+    let authenticated: Awaited<ReturnType<UseCases['authenticate']>> | undefined;
+    try {
+      authenticated = await useCases.authenticate(incomingHeader(incoming, 'authorization'), environment);
+    } catch {
+      authenticated = undefined;
+    }
+    // The decision the app takes instead of counting the request again, when it is handed over.
+    let verdict: RateVerdict | undefined;
+    if (rateLimits) {
+      const subject: RateSubject = authenticated
+        ? { kind: 'key', keyId: authenticated.key.id }
+        : { kind: 'address', address: clientAddress ?? 'in-process' };
       try {
-        decision = await rateLimiter.hit(address, Date.now());
+        verdict = { subject, decision: await rateLimits.hit(subject, Date.now()) };
       } catch {
         // The app asks again and answers the failure as it answers it for any request.
         dependencies.onOutcome?.('handed_over');
         return app(incoming, outgoing);
       }
-      if (!decision.allowed) {
-        decidedAhead.set(incoming, decision);
+      if (!verdict.decision.allowed) {
+        decidedAhead.set(incoming, verdict);
         dependencies.onOutcome?.('handed_over');
         return app(incoming, outgoing);
       }
     }
+    const handOver = () => {
+      if (verdict) decidedAhead.set(incoming, verdict);
+      dependencies.onOutcome?.('handed_over');
+      return app(incoming, outgoing);
+    };
     const declared = incoming.headers['content-length'];
     if (
       declared === undefined ||
       incoming.headers['transfer-encoding'] !== undefined ||
       Number.parseInt(declared || '0', 10) > dependencies.maxBodyBytes
     ) {
-      return handOver(incoming, outgoing, app);
+      return handOver();
     }
-    let caller: Parameters<UseCases['recordUsageEvents']>[0];
-    try {
-      const { key, account } = await useCases.authenticate(incomingHeader(incoming, 'authorization'), environment);
-      if (!permits(key.permissions, 'usage_event.write')) return handOver(incoming, outgoing, app);
-      caller = { account, scope: { accountId: account.id, environment } };
-    } catch {
-      return handOver(incoming, outgoing, app);
-    }
+    if (!authenticated || !permits(authenticated.key.permissions, 'usage_event.write')) return handOver();
+    const caller: Parameters<UseCases['recordUsageEvents']>[0] = {
+      account: authenticated.account,
+      scope: { accountId: authenticated.account.id, environment },
+    };
     let events: Parameters<UseCases['recordUsageEvents']>[1];
     try {
       const text = await readIncomingText(incoming);
@@ -164,7 +184,7 @@ export function createUsageEventsFastPath(dependencies: FastPathDependencies, en
         validatedBody(parseJsonText(text, contentType, { unstorableTextPerItemOf: 'events' }), RecordUsageEventsBody)
           .events;
     } catch {
-      return handOver(incoming, outgoing, app);
+      return handOver();
     }
     const requestId = requestIdFrom(incomingHeader(incoming, 'x-request-id'));
     const accountId = caller.scope.accountId;
@@ -193,6 +213,7 @@ export function createUsageEventsFastPath(dependencies: FastPathDependencies, en
       durationMs: performance.now() - startedAt,
       environment,
       accountId,
+      clientAddress,
       traceId: undefined,
     });
     // The headers @hono/node-server writes for the app's c.json() with Request-Id set.
@@ -204,13 +225,6 @@ export function createUsageEventsFastPath(dependencies: FastPathDependencies, en
     outgoing.end(body);
     dependencies.onOutcome?.('served');
     return undefined;
-  }
-
-  /** Hands the request to the app; a rate decision was already taken, so it is handed over too. */
-  function handOver(incoming: IncomingMessage, outgoing: ServerResponse, app: NodeListener): unknown {
-    if (rateLimiter) decidedAhead.set(incoming, { allowed: true });
-    dependencies.onOutcome?.('handed_over');
-    return app(incoming, outgoing);
   }
 
   return {

@@ -1,8 +1,10 @@
 /**
  * @module
  * The access line: one `request` log line per request served, at `info` (`warn` for a 5xx), with
- * the request's id, environment, account, method, route pattern, status, duration in
- * milliseconds to a tenth, and the trace id when requests are traced.
+ * the request's id, environment, account, client address (behind `--trust-proxy` the
+ * `X-Forwarded-For` entry the proxy appended), method, route pattern, the path when no route
+ * matched (`route` is then `unmatched`), status, duration in milliseconds to a tenth, and the
+ * trace id when requests are traced.
  *
  * pino writes it for any logger. For a logger made by `createLogger`, whose options are known,
  * the line is spelled here instead (ADR 0727): the same bytes pino would write (its level and
@@ -32,8 +34,10 @@ function fieldsOf(record: RequestRecord) {
     requestId: record.requestId,
     environment: record.environment,
     accountId: record.accountId,
+    clientAddress: record.clientAddress,
     method: record.method,
     route: record.route,
+    ...(record.path === undefined ? {} : { path: record.path }),
     status: record.status,
     durationMs: Math.round(record.durationMs * 10) / 10,
     ...(record.traceId === undefined ? {} : { traceId: record.traceId }),
@@ -64,7 +68,9 @@ export function accessLineWriter(logger: Logger): AccessLineWriter {
       !verbatim(record.requestId) ||
       !verbatim(record.environment) ||
       !verbatim(record.accountId) ||
+      !verbatim(record.clientAddress) ||
       !verbatim(record.method) ||
+      !verbatim(record.path) ||
       !verbatim(record.route) ||
       !verbatim(record.traceId)
     ) {
@@ -78,7 +84,11 @@ export function accessLineWriter(logger: Logger): AccessLineWriter {
     stream.write(
       `${levels[warn ? WARN : INFO]}${time}${internals[chindingsSym]},"requestId":"${record.requestId}","environment":"${record.environment}"${
         record.accountId === undefined ? '' : `,"accountId":"${record.accountId}"`
-      },"method":"${record.method}","route":"${record.route}","status":${record.status},"durationMs":${durationMs}${
+      }${record.clientAddress === undefined ? '' : `,"clientAddress":"${record.clientAddress}"`},"method":"${
+        record.method
+      }","route":"${record.route}"${record.path === undefined ? '' : `,"path":"${record.path}"`},"status":${
+        record.status
+      },"durationMs":${durationMs}${
         record.traceId === undefined ? '' : `,"traceId":"${record.traceId}"`
       },"msg":"request"${internals[endSym]}`,
     );

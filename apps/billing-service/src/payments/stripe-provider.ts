@@ -34,6 +34,7 @@ import {
   type StripeProviderSettings,
 } from '@drawdown/billing-core';
 import Stripe from 'stripe';
+import { malformedStripeNotification, verifiedStripeEvent } from './stripe-event-shape.js';
 
 /** How old a webhook's signature may be, in seconds (Stripe's own default). */
 export const STRIPE_WEBHOOK_TOLERANCE_SECONDS = 300;
@@ -602,13 +603,15 @@ export class StripeProvider implements PaymentProvider {
         this.dependencies.now(),
       );
     } catch (error) {
+      // constructEvent parses the body only once its signature verified (ADR 1482).
+      if (error instanceof SyntaxError) throw malformedStripeNotification('the body is not JSON');
       const reason = error instanceof Error ? error.message.split('\n')[0] : String(error);
       throw new BillingError(
         'provider_notification_invalid',
         `This Stripe webhook does not verify with the account's signing secret, or its signature is older than ${STRIPE_WEBHOOK_TOLERANCE_SECONDS} seconds: ${reason}`,
       );
     }
-    return this.notificationOf(event);
+    return this.notificationOf(verifiedStripeEvent(event));
   }
 
   private async notificationOf(event: Stripe.Event): Promise<ProviderNotification> {

@@ -104,6 +104,7 @@ describe.each(ENGINES)('%s: the usage-events fast path answers as the app does',
         'sandbox-port': '0',
         // High enough never to refuse here: the limiter still counts every request on both paths.
         'rate-limit': '100000/60s',
+        'key-rate-limit': '100000/60s',
         'trust-proxy': true,
         ...(storage.databaseUrl ? { 'database-url': storage.databaseUrl } : {}),
       },
@@ -392,6 +393,7 @@ describe('the usage-events fast path under a rate limit', () => {
         'live-port': '0',
         'sandbox-port': '0',
         'rate-limit': '2/60s',
+        'key-rate-limit': '2/60s',
         'log-level': 'warn',
         ...(storage.databaseUrl ? { 'database-url': storage.databaseUrl } : {}),
       },
@@ -417,16 +419,17 @@ describe('the usage-events fast path under a rate limit', () => {
     await storage?.dispose();
   });
 
-  it('counts each request once and refuses past the limit as the app does', async () => {
+  it('counts each request once, against its key or its address, and refuses past the limit as the app does', async () => {
+    // Without a key (handed to the app, counted by address once), with the key (counted by key).
+    const keyed = [false, true, true, true, false, false];
     const burst = async (base: string) => {
       const result: RawAnswer[] = [];
-      for (let index = 0; index < 4; index += 1) {
+      for (const [index, withKey] of keyed.entries()) {
         result.push(
           await send(base, {
             headers: {
               'x-request-id': `limited-${index}`,
-              // The first request is handed to the app (no key): the limiter must count it once.
-              ...(index === 0 ? {} : { authorization: `Bearer ${key}` }),
+              ...(withKey ? { authorization: `Bearer ${key}` } : {}),
               'content-type': 'application/json',
             },
             body: JSON.stringify({ events: [] }),
@@ -437,13 +440,16 @@ describe('the usage-events fast path under a rate limit', () => {
     };
     const viaFast = await burst(fast.sandboxUrl);
     const viaApp = await burst(normal.sandboxUrl);
-    expect(viaFast.map((answer) => answer.status)).toEqual([403, 400, 429, 429]);
+    expect(viaFast.map((answer) => answer.status)).toEqual([403, 400, 400, 429, 403, 429]);
+    expect(viaFast[3]?.body).toContain('with this API key');
+    expect(viaFast[5]?.body).toContain('from this address');
     const withoutRetry = (answer: RawAnswer) => {
       const { 'retry-after': retryAfter, ...headers } = answer.headers;
       if (answer.status === 429) expect(Number(retryAfter)).toBeGreaterThanOrEqual(1);
-      return { ...answer, headers };
+      // The seconds left may tick between the two bursts, in the header and in the detail alike.
+      return { ...answer, headers, body: answer.body.replace(/retry after \d+ seconds/, 'retry after N seconds') };
     };
     expect(viaFast.map(withoutRetry)).toEqual(viaApp.map(withoutRetry));
-    expect(outcomes).toEqual(['handed_over', 'served', 'handed_over', 'handed_over']);
+    expect(outcomes).toEqual(['handed_over', 'served', 'served', 'handed_over', 'handed_over', 'handed_over']);
   });
 });

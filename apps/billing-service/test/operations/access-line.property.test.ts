@@ -53,6 +53,8 @@ const records = fc.record(
     ),
     environment: fc.constantFrom('live', 'sandbox'),
     accountId: fc.option(fc.oneof(fc.stringMatching(/^acc_[0-9A-Z]{26}$/), anyText), { nil: undefined }),
+    clientAddress: fc.option(fc.oneof(fc.ipV4(), fc.ipV6(), anyText), { nil: undefined }),
+    path: fc.option(fc.oneof(fc.webPath(), anyText), { nil: undefined }),
     traceId: fc.option(fc.oneof(fc.stringMatching(/^[0-9a-f]{32}$/), anyText), { nil: undefined }),
   },
   { requiredKeys: ['requestId', 'method', 'route', 'status', 'durationMs', 'environment', 'accountId'] },
@@ -84,19 +86,46 @@ describe('the access line', () => {
       durationMs: 1.2345,
       environment: 'live',
       accountId: 'acc_01JDZ5Q7W3V5K2M8N4P6R9T1XY',
+      clientAddress: '203.0.113.9',
     };
     const { hand, pino, handUsedPino } = bothLines(record);
     expect(handUsedPino).toBe(false);
     expect(hand).toEqual([
-      '{"level":"info","time":"2026-11-28T04:50:12.345Z","service":"drawdown","requestId":"0b6f1c1e-6c3a-4d7e-9a55-2f1d1c0e9b7a","environment":"live","accountId":"acc_01JDZ5Q7W3V5K2M8N4P6R9T1XY","method":"POST","route":"/usage-events","status":202,"durationMs":1.2,"msg":"request"}\n',
+      '{"level":"info","time":"2026-11-28T04:50:12.345Z","service":"drawdown","requestId":"0b6f1c1e-6c3a-4d7e-9a55-2f1d1c0e9b7a","environment":"live","accountId":"acc_01JDZ5Q7W3V5K2M8N4P6R9T1XY","clientAddress":"203.0.113.9","method":"POST","route":"/usage-events","status":202,"durationMs":1.2,"msg":"request"}\n',
+    ]);
+    expect(hand).toEqual(pino);
+  });
+
+  it('spells an unmatched request with its path by hand, exactly as pino does', () => {
+    const record: RequestRecord = {
+      requestId: 'req-404',
+      method: 'DELETE',
+      route: 'unmatched',
+      path: '/no-such/endpoint',
+      status: 404,
+      durationMs: 0.4,
+      environment: 'sandbox',
+      accountId: undefined,
+      clientAddress: '::ffff:127.0.0.1',
+    };
+    const { hand, pino, handUsedPino } = bothLines(record);
+    expect(handUsedPino).toBe(false);
+    expect(hand).toEqual([
+      '{"level":"info","time":"2026-11-28T04:50:12.345Z","service":"drawdown","requestId":"req-404","environment":"sandbox","clientAddress":"::ffff:127.0.0.1","method":"DELETE","route":"unmatched","path":"/no-such/endpoint","status":404,"durationMs":0.4,"msg":"request"}\n',
     ]);
     expect(hand).toEqual(pino);
   });
 
   test.prop([records], { numRuns: 1_000 })('is spelt by hand whenever its text is plain', (record) => {
-    const plain = [record.requestId, record.method, record.route, record.accountId, record.traceId].every(
-      (text) => text === undefined || PLAIN.test(text),
-    );
+    const plain = [
+      record.requestId,
+      record.method,
+      record.route,
+      record.accountId,
+      record.clientAddress,
+      record.path,
+      record.traceId,
+    ].every((text) => text === undefined || PLAIN.test(text));
     const { hand, pino, handUsedPino } = bothLines(record);
     expect(hand).toEqual(pino);
     expect(handUsedPino).toBe(!plain || !Number.isFinite(Math.round(record.durationMs * 10) / 10));

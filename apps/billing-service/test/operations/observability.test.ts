@@ -1,13 +1,20 @@
 /**
  * Logs and metrics of a running service, in process: request ids taken from `X-Request-Id` when
- * well formed, one JSON access line per request with the account and environment, the
+ * well formed, one JSON access line per request with the account, environment and client
+ * address (and the path when no route matched), the
  * Prometheus registry's request, queue, pool and event-loop figures, and repeated failures
  * written a few times per window, then counted.
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { createAccount, createApiKey, StandingFailure } from '@drawdown/billing-core';
-import { createTestStorage, ENGINES, type TestStorage } from '@drawdown/testkit';
+import {
+  type BillingHarness,
+  createTestStorage,
+  ENGINES,
+  startBillingHarness,
+  type TestStorage,
+} from '@drawdown/testkit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type CoreServices, composeServices } from '../../src/compose-services.js';
 import { resolveServiceConfig } from '../../src/config.js';
@@ -141,5 +148,79 @@ describe('standing failures', () => {
 describe('docs/configuration.md', () => {
   it('is the rendering of the settings schema (run `npm run docs` after changing a setting)', () => {
     expect(readFileSync(join(REPO_ROOT, 'docs/configuration.md'), 'utf8')).toBe(configurationDocument());
+  });
+});
+
+// What an access line says of the client: the same whatever the engine, so one is enough.
+describe('access lines: the client address and the path of an unmatched request', () => {
+  const log = memoryLog();
+  let direct: BillingHarness;
+  let proxied: BillingHarness;
+
+  beforeAll(async () => {
+    direct = await startBillingHarness({ logger: log.logger });
+    proxied = await startBillingHarness({ logger: log.logger, trustProxy: true });
+  });
+  afterAll(async () => {
+    await direct?.close();
+    await proxied?.close();
+  });
+
+  async function lineOf(response: Response): Promise<Record<string, unknown>> {
+    const requestId = response.headers.get('request-id');
+    for (let attempt = 0; attempt < 100; attempt += 1) {
+      const line = log.lines.find((candidate) => candidate.msg === 'request' && candidate.requestId === requestId);
+      if (line) return line;
+      await new Promise((resolve) => setTimeout(resolve, 10));
+    }
+    throw new Error(`no access line for ${requestId}`);
+  }
+
+  it('names the socket’s peer, and the path (never the query) of a request no route matched', async () => {
+    const matched = await fetch(`${direct.sandboxUrl}/products`, {
+      headers: { authorization: `Bearer ${direct.sandboxKey}`, 'x-forwarded-for': '198.51.100.66' },
+    });
+    expect(matched.status).toBe(200);
+    const line = await lineOf(matched);
+    // Without --trust-proxy a forwarded address is the client's own claim: the socket's peer is logged.
+    expect(line.clientAddress).toMatch(/^(::ffff:)?127\.0\.0\.1$/);
+    expect(line).toMatchObject({ method: 'GET', route: '/products', status: 200 });
+    expect(line).not.toHaveProperty('path');
+
+    const unmatched = await fetch(`${direct.sandboxUrl}/no-such/endpoint?token=secret-value`, {
+      method: 'DELETE',
+      headers: { authorization: `Bearer ${direct.sandboxKey}` },
+    });
+    expect(unmatched.status).toBe(404);
+    const missing = await lineOf(unmatched);
+    expect(missing).toMatchObject({ method: 'DELETE', route: 'unmatched', path: '/no-such/endpoint', status: 404 });
+    expect(missing.clientAddress).toMatch(/^(::ffff:)?127\.0\.0\.1$/);
+    expect(JSON.stringify(missing)).not.toContain('secret-value');
+  });
+
+  it('behind --trust-proxy names the X-Forwarded-For entry the proxy appended, on the app and the usage fast path', async () => {
+    const forwardedFor = '10.1.2.3, 203.0.113.42';
+    const listed = await fetch(`${proxied.sandboxUrl}/products`, {
+      headers: { authorization: `Bearer ${proxied.sandboxKey}`, 'x-forwarded-for': forwardedFor },
+    });
+    expect((await lineOf(listed)).clientAddress).toBe('203.0.113.42');
+    const ingested = await fetch(`${proxied.sandboxUrl}/usage-events`, {
+      method: 'POST',
+      headers: {
+        authorization: `Bearer ${proxied.sandboxKey}`,
+        'content-type': 'application/json',
+        'x-forwarded-for': forwardedFor,
+      },
+      body: JSON.stringify({ events: [] }),
+    });
+    expect(await lineOf(ingested)).toMatchObject({ route: '/usage-events', clientAddress: '203.0.113.42' });
+    const unmatched = await fetch(`${proxied.liveUrl}/v2/nothing`, { headers: { 'x-forwarded-for': forwardedFor } });
+    expect(await lineOf(unmatched)).toMatchObject({
+      environment: 'live',
+      method: 'GET',
+      route: 'unmatched',
+      path: '/v2/nothing',
+      clientAddress: '203.0.113.42',
+    });
   });
 });

@@ -152,6 +152,8 @@ export const ERROR_CODES = {
     'The payment details are incomplete or not accepted by this environment’s payment provider (the sandbox takes only its test cards).',
   provider_notification_invalid:
     'A payment provider notification whose signature does not verify, or that is not in the provider’s format; nothing was applied.',
+  provider_notification_malformed:
+    'A payment provider notification whose signature verifies but whose body is not one of the provider’s events (not JSON, no event id or type, no data object); nothing was applied and the service logged it.',
   transaction_invoice_not_available:
     'The transaction has no invoice: automatic collection needs completed, manual billed or completed, and zero-value transactions have none.',
   invoice_link_invalid:

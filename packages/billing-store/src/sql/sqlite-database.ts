@@ -7,6 +7,7 @@
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import Sqlite from 'better-sqlite3';
+import { type NarrowedFile, restrictDatabaseFiles } from './owner-only-files.js';
 import type { Row, SqlDatabase, SqlExecutor, SqlValue } from './sql-database.js';
 import { UniqueViolation } from './sql-database.js';
 import { type Checkpointer, type CheckpointResult, startCheckpointer } from './sqlite-checkpointer.js';
@@ -84,9 +85,13 @@ export class SqliteDatabase implements SqlDatabase {
   /** The tail of the queue of transactions waiting for the writer. */
   private queue: Promise<unknown> = Promise.resolve();
   private readonly checkpointer: Checkpointer | undefined;
+  /** Database files that granted others access and were narrowed to 0600 when opened (ADR 1481). */
+  readonly narrowedFiles: readonly NarrowedFile[];
 
   constructor(file: string, options: SqliteOptions = {}) {
     if (file !== ':memory:') mkdirSync(dirname(file), { recursive: true });
+    // Before SQLite creates anything: the database file 0600, and so its -wal and -shm (ADR 1481).
+    this.narrowedFiles = file === ':memory:' ? [] : restrictDatabaseFiles(file);
     const writer = openConnection(file, options);
     this.writer = new SqliteExecutor(writer);
     // An in-memory database is private to its connection, so it reads through the writer.
