@@ -39,6 +39,7 @@ import { registerUsageRoutes } from './http/routes/usage.js';
 import { registerUsageCatalogueRoutes } from './http/routes/usage-catalogue.js';
 import { rateDecisionTakenAhead } from './http/usage-events-fast-path.js';
 import type { InvoiceLinkSigner } from './rendering/invoice-links.js';
+import type { PortalSessionSigner } from './rendering/portal-session-links.js';
 
 export const MAX_BODY_BYTES = 1024 * 1024;
 
@@ -47,6 +48,8 @@ export interface AppDependencies {
   readonly useCases: UseCases;
   /** Signs invoice links and verifies them. */
   readonly invoiceLinks: InvoiceLinkSigner;
+  /** Signs customer portal session tokens (ADR 1443). */
+  readonly portalSessions: PortalSessionSigner;
   readonly rateLimiter: RateLimiter | null;
   readonly trustProxy: boolean;
   /** Where unexpected failures are reported, with the request's id, account and environment when known; never secrets or bodies. */
@@ -170,7 +173,7 @@ export function createApp(dependencies: AppDependencies, options: EnvironmentOpt
   registerPriceRoutes(app);
   registerCustomerRoutes(app);
   registerPaymentMethodRoutes(app);
-  registerPortalSessionRoutes(app, dependencies.invoiceLinks);
+  registerPortalSessionRoutes(app, dependencies.portalSessions);
   registerClientTokenRoutes(app);
   registerDiscountRoutes(app);
   registerUsageCatalogueRoutes(app);

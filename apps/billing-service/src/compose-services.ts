@@ -59,6 +59,7 @@ import { tracedTransactions } from './operations/traced-store.js';
 import type { Tracing } from './operations/tracing.js';
 import { createInvoiceLinkSigner, type InvoiceLinkSigner } from './rendering/invoice-links.js';
 import { logoImageDecoder } from './rendering/logo-images.js';
+import { createPortalSessionSigner, type PortalSessionSigner } from './rendering/portal-session-links.js';
 import type { WebhookDeliveryOptions } from './workers/webhook-delivery/delivery-worker.js';
 import { createDestinationGuard, type DestinationGuard } from './workers/webhook-delivery/destination-guard.js';
 import { wakeOnEvents } from './workers/webhook-delivery/wake-on-events.js';
@@ -194,6 +195,8 @@ export interface CoreServices {
   readonly useCases: UseCases;
   /** Signs invoice links and verifies them, with the deployment's secret from the store. */
   readonly invoiceLinks: InvoiceLinkSigner;
+  /** Signs customer portal session tokens (Ed25519, ADR 1443), with the deployment's seed from the store. */
+  readonly portalSessions: PortalSessionSigner;
   /** Which webhook destinations may be saved and connected to. */
   readonly destinationGuard: DestinationGuard;
   /** Where an environment is reached from outside: the checkout page's address in `checkout.url` (ADR 1412). */
@@ -269,6 +272,9 @@ export async function composeServices(settings: StorageSettings, options: Compos
   return {
     useCases,
     invoiceLinks: createInvoiceLinkSigner((name, candidate) =>
+      store.billingSettings.obtainServiceSecret(name, candidate),
+    ),
+    portalSessions: createPortalSessionSigner((name, candidate) =>
       store.billingSettings.obtainServiceSecret(name, candidate),
     ),
     destinationGuard,

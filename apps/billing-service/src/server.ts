@@ -156,6 +156,7 @@ export async function startService(
     stripeJsUrl: config.stripeJsUrl,
     useCases,
     invoiceLinks: services.invoiceLinks,
+    portalSessions: services.portalSessions,
     wakeSimulationDelivery: () => simulationDelivery.wake(),
     wakeReports: () => reports.wake(),
     rateLimiter: rateLimits.limiter,

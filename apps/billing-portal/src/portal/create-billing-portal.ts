@@ -81,6 +81,7 @@ import {
   type SelfServiceOptions,
   saveBillingDetails,
 } from './self-service.js';
+import { PortalSessionTokens } from './session-tokens.js';
 import { loadUsage, UnitNameCache, type UsageMeterView } from './usage-view.js';
 
 /** The host's answer to "who is signed in": undefined for nobody, null for a user without a customer record. */
@@ -189,6 +190,7 @@ export function createBillingPortal(options: BillingPortalOptions): BillingPorta
   const pollMs = Math.max(1_000, Math.floor(options.usagePollMs ?? 5_000));
   const logError = options.logError ?? ((message: string, error: unknown) => console.error(message, error));
   const unitNames = new UnitNameCache();
+  const sessionTokens = new PortalSessionTokens(options.client);
   const allowed = resolveSelfService(options.selfService);
   const { client } = options;
   const assets: PageAssets = {
@@ -610,7 +612,8 @@ export function createBillingPortal(options: BillingPortalOptions): BillingPorta
     return c.redirect(back('details'), 303);
   });
 
-  // A customer portal session link (ADR 1440): the service verifies the token; the host signs in.
+  // A customer portal session link (ADR 1440): checked here first (ADR 1443), then verified by
+  // the service; the host signs in.
   app.get('/session', async (c) => {
     const { startSession } = options;
     if (!startSession) throw new Refused(NOT_FOUND);
@@ -621,17 +624,19 @@ export function createBillingPortal(options: BillingPortalOptions): BillingPorta
       { status: 404, code: 'portal_session_invalid', detail: 'This link is not valid.' },
       { title: 'sessionInvalid', text: 'sessionInvalidText' },
     );
+    const expired = new Refused(
+      { status: 410, code: 'portal_session_expired', detail: 'This link has expired.' },
+      { title: 'sessionExpired', text: 'sessionExpiredText' },
+    );
     if (token === '' || token.length > 2_048) throw invalid;
+    const verdict = await sessionTokens.check(token);
+    if (verdict === 'invalid') throw invalid;
+    if (verdict === 'expired') throw expired;
     let grant: VerifiedPortalSession;
     try {
       grant = await client.customerPortalSessions.verify(token);
     } catch (error) {
-      if (error instanceof DrawdownApiError && error.code === 'portal_session_expired') {
-        throw new Refused(
-          { status: 410, code: error.code, detail: 'This link has expired.' },
-          { title: 'sessionExpired', text: 'sessionExpiredText' },
-        );
-      }
+      if (error instanceof DrawdownApiError && error.code === 'portal_session_expired') throw expired;
       if (error instanceof DrawdownApiError && (error.code === 'portal_session_invalid' || error.status === 400)) {
         throw invalid;
       }
