@@ -22,7 +22,7 @@
  * - `GET /assets/portal.js`, `GET /assets/portal.css`.
  */
 import { createHash } from 'node:crypto';
-import { readTextWithin } from '@drawdown/http-kit';
+import { escapeHtml, readTextWithin } from '@drawdown/http-kit';
 import {
   DrawdownApiError,
   localeFromAcceptLanguage,
@@ -581,7 +581,7 @@ export function createBillingPortal(options: BillingPortalOptions): BillingPorta
       renderSubPage(
         subPage(text),
         text.t('paymentMethodHeading'),
-        `<p class="hint">${escapeText(text.t(message))}</p>`,
+        `<p class="hint">${escapeHtml(text.t(message))}</p>`,
       ),
     );
   });
@@ -694,10 +694,6 @@ async function updatePaymentMethodCheckout(client: PortalClient, subscription: S
     if (error instanceof DrawdownApiError && (error.status === 404 || error.status === 403)) return null;
     throw error;
   }
-}
-
-function escapeText(value: string): string {
-  return value.replace(/[&<>"']/g, (character) => `&#${character.charCodeAt(0)};`);
 }
 
 function messageFor(refusal: PortalRefusal, t: Translate): string {
