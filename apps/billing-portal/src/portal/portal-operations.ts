@@ -2,7 +2,7 @@
  * @module
  * What the portal does, apart from HTTP: who is signed in and in which language, the page's
  * parts, and every action, each checking on the service's own record that what it names is the
- * signed-in customer's (seed 001, rule 6; ADR 1441). The routes in `routes/` read the request,
+ * signed-in customer's (seed 001, rule 6; ADR 1441). The routes in `../http/routes/` read the request,
  * call one of these and answer; nothing here reads a path, a query or a form.
  */
 import {

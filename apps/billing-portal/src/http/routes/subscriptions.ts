@@ -8,9 +8,9 @@
 
 import { escapeHtml } from '@drawdown/http-kit';
 import type { Context, Hono } from 'hono';
-import { dateText } from '../billing-history.js';
-import type { PortalOperations } from '../portal-operations.js';
-import { renderCancelConfirm, renderChangeForm, renderChangePreview, renderSubPage } from '../render-page.js';
+import { dateText } from '../../portal/billing-history.js';
+import type { PortalOperations } from '../../portal/portal-operations.js';
+import { renderCancelConfirm, renderChangeForm, renderChangePreview, renderSubPage } from '../../portal/render-page.js';
 import { idParam, readForm, requireSameSite, SUBSCRIPTION_ID } from './route-helpers.js';
 
 export function registerSubscriptionRoutes(app: Hono, portal: PortalOperations): void {

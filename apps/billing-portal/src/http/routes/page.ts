@@ -4,8 +4,8 @@
  * note buttons as plain form posts, answered with a page that links the PDF.
  */
 import type { Hono } from 'hono';
-import type { PortalOperations } from '../portal-operations.js';
-import { renderMessagePage, renderPage } from '../render-page.js';
+import type { PortalOperations } from '../../portal/portal-operations.js';
+import { renderMessagePage, renderPage } from '../../portal/render-page.js';
 import { ADJUSTMENT_ID, idParam, readCursor, requireSameSite, TRANSACTION_ID } from './route-helpers.js';
 
 export function registerPageRoutes(app: Hono, portal: PortalOperations): void {

@@ -4,7 +4,7 @@
  * The customer id always comes from `resolveCustomerId` (the host's server-side session), never
  * from the request: a customer id in a query, body or header is never read (seed 001, rule 6).
  * Every subscription, transaction and adjustment an action names is checked to be that
- * customer's, as the service has it, before anything is done (`portal-operations.ts`).
+ * customer's, as the service has it, before anything is done (`../portal/portal-operations.ts`).
  *
  * Routes under `basePath`, one module each in `routes/` (ADR 1446):
  * - `page.ts`: `GET /` the page (HTML); `?after=txn_…` starts after a cursor, for browsers without
@@ -23,21 +23,21 @@
  * - `assets.ts`: `GET /assets/portal.js`, `GET /assets/portal.css`.
  */
 import { Hono } from 'hono';
-import { type Translate, translator } from './messages.js';
-import type { PortalClient } from './portal-client.js';
-import { NOT_AUTHENTICATED, NOT_FOUND, type PortalRefusal, Refused } from './portal-error.js';
-import { createPortalOperations, type PortalSessionGrant } from './portal-operations.js';
-import { renderMessagePage } from './render-page.js';
+import { type Translate, translator } from '../portal/messages.js';
+import type { PortalClient } from '../portal/portal-client.js';
+import { NOT_AUTHENTICATED, NOT_FOUND, type PortalRefusal, Refused } from '../portal/portal-error.js';
+import { createPortalOperations, type PortalSessionGrant } from '../portal/portal-operations.js';
+import { renderMessagePage } from '../portal/render-page.js';
+import { withSecurityHeaders } from '../portal/security-headers.js';
+import { resolveSelfService, type SelfServiceOptions } from '../portal/self-service.js';
 import { apiRoutes } from './routes/api.js';
 import { portalAssets, registerAssetRoutes } from './routes/assets.js';
 import { registerBillingDetailsRoutes } from './routes/billing-details.js';
 import { registerPageRoutes } from './routes/page.js';
 import { registerSessionLinkRoutes } from './routes/session-links.js';
 import { registerSubscriptionRoutes } from './routes/subscriptions.js';
-import { withSecurityHeaders } from './security-headers.js';
-import { resolveSelfService, type SelfServiceOptions } from './self-service.js';
 
-export type { PortalSessionGrant } from './portal-operations.js';
+export type { PortalSessionGrant } from '../portal/portal-operations.js';
 
 /** The host's answer to "who is signed in": undefined for nobody, null for a user without a customer record. */
 export type ResolveCustomerId = (request: Request) => Promise<string | null | undefined>;

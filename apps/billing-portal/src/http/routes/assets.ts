@@ -4,9 +4,9 @@
  */
 import { createHash } from 'node:crypto';
 import type { Hono } from 'hono';
-import { PORTAL_SCRIPT } from '../assets-script.js';
-import { PORTAL_CSS } from '../assets-style.js';
-import type { PageAssets } from '../render-page.js';
+import { PORTAL_SCRIPT } from '../../portal/assets-script.js';
+import { PORTAL_CSS } from '../../portal/assets-style.js';
+import type { PageAssets } from '../../portal/render-page.js';
 
 function versioned(basePath: string, file: string, content: string): string {
   return `${basePath}/assets/${file}?v=${createHash('sha256').update(content).digest('hex').slice(0, 12)}`;

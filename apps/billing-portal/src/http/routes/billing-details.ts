@@ -4,8 +4,8 @@
  * with field errors, the form again (400) and nothing saved.
  */
 import type { Hono } from 'hono';
-import type { PortalOperations } from '../portal-operations.js';
-import { renderDetailsForm, renderSubPage } from '../render-page.js';
+import type { PortalOperations } from '../../portal/portal-operations.js';
+import { renderDetailsForm, renderSubPage } from '../../portal/render-page.js';
 import { readForm, requireSameSite } from './route-helpers.js';
 
 export function registerBillingDetailsRoutes(app: Hono, portal: PortalOperations): void {

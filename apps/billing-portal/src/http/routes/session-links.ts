@@ -6,8 +6,8 @@
  * Without `startSession`, 404.
  */
 import type { Hono } from 'hono';
-import { NOT_FOUND, Refused } from '../portal-error.js';
-import type { PortalOperations } from '../portal-operations.js';
+import { NOT_FOUND, Refused } from '../../portal/portal-error.js';
+import type { PortalOperations } from '../../portal/portal-operations.js';
 
 export function registerSessionLinkRoutes(app: Hono, portal: PortalOperations): void {
   app.get('/session', async (c) => {

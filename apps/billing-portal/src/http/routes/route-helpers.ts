@@ -6,7 +6,7 @@
  */
 import { readTextWithin } from '@drawdown/http-kit';
 import type { Context } from 'hono';
-import { badRequest, FORBIDDEN, Refused } from '../portal-error.js';
+import { badRequest, FORBIDDEN, Refused } from '../../portal/portal-error.js';
 
 export const TRANSACTION_ID = /^txn_[a-z\d]{26}$/;
 export const SUBSCRIPTION_ID = /^sub_[a-z\d]{26}$/;

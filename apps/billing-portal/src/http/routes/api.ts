@@ -4,8 +4,8 @@
  * and credit note links, the usage bars. Refusals are answered as JSON, `{ error: { code, detail } }`.
  */
 import { Hono } from 'hono';
-import { NOT_FOUND, Refused, refusalBody } from '../portal-error.js';
-import type { PortalOperations } from '../portal-operations.js';
+import { NOT_FOUND, Refused, refusalBody } from '../../portal/portal-error.js';
+import type { PortalOperations } from '../../portal/portal-operations.js';
 import { ADJUSTMENT_ID, idParam, readCursor, readSmallJson, requireSameSite, TRANSACTION_ID } from './route-helpers.js';
 
 export function apiRoutes(portal: PortalOperations): Hono {
