@@ -23,14 +23,14 @@ export {
   type PortalDemoOptions,
   startPortalDemo,
 } from './demo/start-portal-demo.js';
-export { HISTORY_PAGE_SIZE, type HistoryPage, type HistoryRow, STATUS_LABELS } from './portal/billing-history.js';
 export {
   type BillingPortalHandler,
   type BillingPortalOptions,
   createBillingPortal,
   type PortalSessionGrant,
   type ResolveCustomerId,
-} from './portal/create-billing-portal.js';
+} from './http/create-billing-portal.js';
+export { HISTORY_PAGE_SIZE, type HistoryPage, type HistoryRow, STATUS_LABELS } from './portal/billing-history.js';
 export { hasInvoice } from './portal/invoice-availability.js';
 export { LANGUAGES, type Language, pickLanguage } from './portal/messages.js';
 export type { PortalClient } from './portal/portal-client.js';

@@ -3,8 +3,11 @@
  * SameSite=Lax cookies (Secure and `__Host-` over https) whose id changes at sign-in, CSRF
  * refused without the session's token or from another origin, and sign-in throttled. Anonymous
  * visitors hold no server-side session, so they cannot sign anyone out (ADR 0904), and form
- * bodies are limited on the stream (ADR 0903).
+ * bodies are limited on the stream (ADR 0903). Sessions are bounded per customer: one customer's
+ * reusable portal link opened past the store's size signs out only that customer's oldest
+ * sessions (ADR 1445).
  */
+import { Drawdown } from '@drawdown/sdk';
 import { type BillingHarness, ENGINES, floodChunked, startBillingHarness } from '@drawdown/testkit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { hashPassword, type PortalDemo, startPortalDemo, verifyPassword } from '../src/index.js';
@@ -205,6 +208,51 @@ describe.each(ENGINES)('%s: the demo sign-in', (engine) => {
       }
       const still = await fetch(`${small.url}/billing/api/transactions`, { headers: { cookie: session } });
       expect(still.status).toBe(200);
+    } finally {
+      await small.close();
+    }
+  });
+
+  it('bounds sessions per customer: a reusable portal link opened past the store’s size signs out nobody else', async () => {
+    const small = await startPortalDemo({
+      billingSandboxUrl: harness.sandboxUrl,
+      sandboxKey: harness.sandboxKey,
+      port: 0,
+      passwords: { 'ada@example.com': ADA_PASSWORD },
+      maxSessions: 12,
+      maxSessionsPerOwner: 3,
+      log: () => {},
+    });
+    try {
+      const visit = await fetch(`${small.url}/login`);
+      const nonce = cookieOf(visit, 'portal_signin')?.value ?? '';
+      const signedIn = await fetch(`${small.url}/login`, {
+        method: 'POST',
+        headers: { cookie: nonce, 'content-type': 'application/x-www-form-urlencoded', origin: small.url },
+        body: new URLSearchParams({
+          email: 'ada@example.com',
+          password: ADA_PASSWORD,
+          csrf_token: csrfOf(await visit.text()),
+        }),
+        redirect: 'manual',
+      });
+      const ada = cookieOf(signedIn)?.value ?? '';
+      expect(ada).not.toBe('');
+      const grace = small.users.find((user) => user.email === 'grace@example.com')?.customerId ?? '';
+      const admin = new Drawdown(harness.sandboxKey, { baseUrl: harness.sandboxUrl });
+      const link = new URL((await admin.customerPortalSessions.create(grace)).urls.general.overview);
+      // Twice the store's size in openings of one customer's link, each a new session.
+      const graceSessions: string[] = [];
+      for (let opening = 0; opening < 24; opening += 1) {
+        const response = await fetch(`${small.url}/billing/session${link.search}`, { redirect: 'manual' });
+        expect(response.status).toBe(303);
+        graceSessions.push(cookieOf(response)?.value ?? '');
+      }
+      const status = async (cookie: string) =>
+        (await fetch(`${small.url}/billing/api/transactions`, { headers: { cookie } })).status;
+      expect(await status(ada)).toBe(200);
+      // The customer keeps her newest three; the older ones ended.
+      expect(await Promise.all(graceSessions.map(status))).toEqual([...Array(21).fill(401), 200, 200, 200]);
     } finally {
       await small.close();
     }

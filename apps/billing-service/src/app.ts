@@ -43,6 +43,7 @@ import { registerUsageCatalogueRoutes } from './http/routes/usage-catalogue.js';
 import { answerUnmatchedRoute } from './http/unmatched-route.js';
 import type { DocumentPool } from './rendering/document-pool.js';
 import type { InvoiceLinkSigner } from './rendering/invoice-links.js';
+import type { PortalSessionSigner } from './rendering/portal-session-links.js';
 
 export const MAX_BODY_BYTES = 1024 * 1024;
 
@@ -55,6 +56,8 @@ export interface AppDependencies {
   readonly documents: DocumentPool;
   /** Counts requests per API key and per client address (ADR 1480); null when both are off. */
   readonly rateLimits: RequestRateLimits | null;
+  /** Signs customer portal session tokens (ADR 1443). */
+  readonly portalSessions: PortalSessionSigner;
   readonly trustProxy: boolean;
   /** Where unexpected failures are reported, with the request's id, account and environment when known; never secrets or bodies. */
   logError(message: string, error: unknown, fields?: Record<string, unknown>): void;
@@ -125,7 +128,7 @@ export function createApp(dependencies: AppDependencies, options: EnvironmentOpt
   registerPriceRoutes(app);
   registerCustomerRoutes(app);
   registerPaymentMethodRoutes(app);
-  registerPortalSessionRoutes(app, dependencies.invoiceLinks);
+  registerPortalSessionRoutes(app, dependencies.portalSessions);
   registerClientTokenRoutes(app);
   registerDiscountRoutes(app);
   registerUsageCatalogueRoutes(app);

@@ -68,6 +68,7 @@ import {
   defaultDocumentThreads,
 } from './rendering/document-pool.js';
 import { createInvoiceLinkSigner, type InvoiceLinkSigner } from './rendering/invoice-links.js';
+import { createPortalSessionSigner, type PortalSessionSigner } from './rendering/portal-session-links.js';
 import type { WebhookDeliveryOptions } from './workers/webhook-delivery/delivery-worker.js';
 import { createDestinationGuard, type DestinationGuard } from './workers/webhook-delivery/destination-guard.js';
 import { wakeOnEvents } from './workers/webhook-delivery/wake-on-events.js';
@@ -236,6 +237,8 @@ export interface CoreServices {
    * document. Whoever closes the store closes it first (`startService`'s close does).
    */
   readonly documents: DocumentPool;
+  /** Signs customer portal session tokens (Ed25519, ADR 1443), with the deployment's seed from the store. */
+  readonly portalSessions: PortalSessionSigner;
   /** Which webhook destinations may be saved and connected to. */
   readonly destinationGuard: DestinationGuard;
   /** Where an environment is reached from outside: the checkout page's address in `checkout.url` (ADR 1412). */
@@ -334,6 +337,9 @@ export async function composeServices(settings: StorageSettings, options: Compos
       store.billingSettings.obtainServiceSecret(name, candidate),
     ),
     documents,
+    portalSessions: createPortalSessionSigner((name, candidate) =>
+      store.billingSettings.obtainServiceSecret(name, candidate),
+    ),
     destinationGuard,
     setPublicBaseUrl: (environment, url) => {
       publicBaseUrls[environment] = url;

@@ -189,6 +189,7 @@ export async function startService(
     useCases,
     invoiceLinks: services.invoiceLinks,
     documents: services.documents,
+    portalSessions: services.portalSessions,
     wakeSimulationDelivery: () => simulationDelivery.wake(),
     wakeReports: () => reports.wake(),
     rateLimits: rateLimits.limits,

@@ -117,6 +117,7 @@ export {
   PaymentMethod as PaymentMethodResponse,
   PortalSession as PortalSessionResponse,
   PortalSessionGrant as PortalSessionGrantResponse,
+  PortalSessionVerificationKey as PortalSessionVerificationKeyResponse,
   ProviderNotificationAnswer as ProviderNotificationAnswerResponse,
   UsagePeriod as UsagePeriodResponse,
 } from './responses/payments.js';

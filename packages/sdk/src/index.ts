@@ -116,6 +116,7 @@ export type {
   Business,
   CreateBusinessInput,
   CustomerPortalSession,
+  PortalSessionVerificationKey,
   UpdateBusinessInput,
   VerifiedPortalSession,
 } from './types/portal-sessions.js';

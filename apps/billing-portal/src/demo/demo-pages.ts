@@ -1,25 +1,14 @@
 /**
  * @module
- * The demo's own pages: the sign-in form and short messages. Same stylesheet and escaping as the
- * portal page.
+ * The demo's own pages: the sign-in form and short messages, in the document shell and with the
+ * escaping every Drawdown page uses (`@drawdown/http-kit`).
  */
-import { escapeHtml } from '../portal/html.js';
+import { escapeHtml, htmlDocument } from '@drawdown/http-kit';
 
 export const DEMO_STYLE_PATH = '/assets/demo.css';
 
 function layout(title: string, body: string): string {
-  return `<!doctype html>
-<html lang="en">
-<head>
-<meta charset="utf-8">
-<meta name="viewport" content="width=device-width, initial-scale=1">
-<title>${escapeHtml(title)}</title>
-<link rel="stylesheet" href="${DEMO_STYLE_PATH}">
-</head>
-<body>
-${body}
-</body>
-</html>`;
+  return htmlDocument({ language: 'en', title, stylesheet: DEMO_STYLE_PATH, body });
 }
 
 export interface SignInPageInput {

@@ -34,6 +34,29 @@ describe('demo sessions', () => {
     expect(store.find(session.id)).toBeUndefined();
   });
 
+  it('bounds sessions per owner: past the bound the owner’s own oldest ends', () => {
+    const store = new SessionStore(() => 0, { maxSessions: 100, maxSessionsPerOwner: 3 });
+    const ada = store.create('ada@example.com');
+    const links = Array.from({ length: 10_050 }, () => store.create('', 'ctm_grace'));
+    expect(store.find(ada.id)).toBe(ada);
+    expect(store.countOf({ customerId: 'ctm_grace' })).toBe(3);
+    expect(links.slice(-3).every((session) => store.find(session.id) === session)).toBe(true);
+    expect(links.slice(0, -3).filter((session) => store.find(session.id) !== undefined)).toEqual([]);
+    expect(store.size).toBe(4);
+  });
+
+  it('past the store’s bound, takes from the owner holding the most sessions', () => {
+    const store = new SessionStore(() => 0, { maxSessions: 4, maxSessionsPerOwner: 3 });
+    const ada = store.create('ada@example.com');
+    const grace = [store.create('', 'ctm_grace'), store.create('', 'ctm_grace'), store.create('', 'ctm_grace')];
+    const linus = store.create('', 'ctm_linus');
+    expect(store.size).toBe(4);
+    expect(store.find(ada.id)).toBe(ada);
+    expect(store.find(linus.id)).toBe(linus);
+    expect(store.find(grace[0]?.id)).toBeUndefined();
+    expect(store.countOf({ customerId: 'ctm_grace' })).toBe(2);
+  });
+
   it('ignores ids that are not of the issued shape', () => {
     expect(new SessionStore().find('../../etc/passwd')).toBeUndefined();
   });

@@ -14,8 +14,8 @@ import { serve } from '@hono/node-server';
 import { getConnInfo } from '@hono/node-server/conninfo';
 import { type Context, Hono } from 'hono';
 import { deleteCookie, getCookie, setCookie } from 'hono/cookie';
+import { createBillingPortal } from '../http/create-billing-portal.js';
 import { PORTAL_CSS } from '../portal/assets-style.js';
-import { createBillingPortal } from '../portal/create-billing-portal.js';
 import { withSecurityHeaders } from '../portal/security-headers.js';
 import { DEMO_STYLE_PATH, renderDemoMessage, renderSignInPage } from './demo-pages.js';
 import { LoginRateLimiter, type LoginRateLimitOptions } from './login-rate-limit.js';
@@ -40,8 +40,13 @@ export interface PortalDemoOptions {
   readonly passwords?: Readonly<Record<string, string>>;
   readonly seed?: SeedOptions;
   readonly loginRateLimit?: LoginRateLimitOptions;
-  /** Signed-in sessions kept in memory (anonymous visitors hold none). Default 10,000. */
+  /** Signed-in sessions kept in memory in all, a memory backstop (anonymous visitors hold none). Default 10,000. */
   readonly maxSessions?: number;
+  /**
+   * Sessions kept per demo user or per customer of portal session links; past it that owner's
+   * oldest ends, nobody else's (ADR 1445). Default 20.
+   */
+  readonly maxSessionsPerOwner?: number;
   /** How often the page refreshes usage, in milliseconds. Default 5000. */
   readonly usagePollMs?: number;
   /** Where the demo prints its address and credentials. Default console.log. */
@@ -150,7 +155,10 @@ export async function startPortalDemo(options: PortalDemoOptions): Promise<Porta
   }
   await decoyHash();
 
-  const sessions = new SessionStore(Date.now, options.maxSessions);
+  const sessions = new SessionStore(Date.now, {
+    maxSessions: options.maxSessions,
+    maxSessionsPerOwner: options.maxSessionsPerOwner,
+  });
   const signInTokens = new SignInTokens();
   const limiter = new LoginRateLimiter(options.loginRateLimit);
   const host = options.host ?? '127.0.0.1';

@@ -5,6 +5,7 @@
  * have the service's envelope shape, `{ error: { code, detail } }`, so one client reads both.
  */
 import { DrawdownApiError, DrawdownConnectionError } from '@drawdown/sdk';
+import type { MessageKey } from './messages.js';
 
 /** A refusal the portal sends as JSON (or as a short page for the HTML routes). */
 export interface PortalRefusal {
@@ -57,4 +58,17 @@ export function refusalFromServiceError(error: unknown): PortalRefusal | null {
 /** The JSON body of a refusal. */
 export function refusalBody(refusal: PortalRefusal): { error: { code: string; detail: string } } {
   return { error: { code: refusal.code, detail: refusal.detail } };
+}
+
+/**
+ * A refusal thrown by a route or an operation; the error handler of the routes it happened under
+ * answers it as JSON or as a short page (with `page`'s own title and text when given).
+ */
+export class Refused extends Error {
+  constructor(
+    readonly refusal: PortalRefusal,
+    readonly page?: { readonly title: MessageKey; readonly text: MessageKey },
+  ) {
+    super(refusal.detail);
+  }
 }

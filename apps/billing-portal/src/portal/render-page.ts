@@ -7,8 +7,8 @@
  * Semantic tables, labelled controls, a live region for updates, and a phone layout that turns
  * rows into compact cards (ADR 0803, 1441). All text comes from the viewer's language (ADR 1441).
  */
+import { escapeHtml, htmlDocument } from '@drawdown/http-kit';
 import type { HistoryPage, HistoryRow } from './billing-history.js';
-import { escapeHtml } from './html.js';
 import { type Language, type MessageKey, scriptMessagesOf, type Translate } from './messages.js';
 import type {
   AdjustmentView,
@@ -367,15 +367,21 @@ function renderSignOut(input: PageInput): string {
   return `<form method="post" action="${attribute(input.signOutUrl)}">${hiddenCsrf(input.csrfToken)}<button type="submit" class="button button-quiet">${escapeHtml(input.t('signOut'))}</button></form>`;
 }
 
-function head(language: Language, title: string, assets: PageAssets, withScript: boolean): string {
-  return `<!doctype html>
-<html lang="${language}">
-<head>
-<meta charset="utf-8">
-<meta name="viewport" content="width=device-width, initial-scale=1">
-<title>${escapeHtml(title)}</title>
-<link rel="stylesheet" href="${attribute(assets.styleUrl)}">
-${withScript ? `<script src="${attribute(assets.scriptUrl)}" defer></script>\n` : ''}</head>`;
+/** A portal page: its stylesheet, and its script only where the page has something for it to do. */
+function portalDocument(
+  language: Language,
+  title: string,
+  assets: PageAssets,
+  withScript: boolean,
+  body: string,
+): string {
+  return htmlDocument({
+    language,
+    title,
+    stylesheet: assets.styleUrl,
+    deferredScripts: withScript ? [assets.scriptUrl] : [],
+    body,
+  });
 }
 
 /** The whole page. */
@@ -391,9 +397,12 @@ export function renderPage(input: PageInput): string {
           errors: {},
         })
       : '';
-  return `${head(input.language, input.title, input.assets, true)}
-<body>
-<a class="skip-link" href="#history">${escapeHtml(t('skipToHistory'))}</a>
+  return portalDocument(
+    input.language,
+    input.title,
+    input.assets,
+    true,
+    `<a class="skip-link" href="#history">${escapeHtml(t('skipToHistory'))}</a>
 <header class="top"><div class="top-inner"><h1>${escapeHtml(input.title)}</h1>${renderSignOut(input)}</div></header>
 <main id="portal" data-base="${attribute(input.basePath)}" data-locale="${attribute(input.locale)}" data-poll-ms="${input.pollMs}" data-csrf="${attribute(input.csrfToken ?? '')}" data-messages="${attribute(JSON.stringify(scriptMessagesOf(input.language)))}">
 ${input.notice ? `<p class="notice" id="notice" role="status">${escapeHtml(input.notice)}</p>` : ''}
@@ -404,9 +413,8 @@ ${renderHistory(input)}
 ${renderAdjustments(input)}
 ${details}
 <p id="portal-status" class="visually-hidden" role="status" aria-live="polite" aria-atomic="true"></p>
-</main>
-</body>
-</html>`;
+</main>`,
+  );
 }
 
 export interface SubPageInput extends PageText {
@@ -417,17 +425,19 @@ export interface SubPageInput extends PageText {
 
 /** A page of its own (a confirmation, a preview, a form with errors) with a way back. */
 export function renderSubPage(input: SubPageInput, heading: string, body: string, status = ''): string {
-  return `${head(input.language, `${heading} · ${input.title}`, input.assets, false)}
-<body>
-<header class="top"><div class="top-inner"><p class="site-name">${escapeHtml(input.title)}</p></div></header>
+  return portalDocument(
+    input.language,
+    `${heading} · ${input.title}`,
+    input.assets,
+    false,
+    `<header class="top"><div class="top-inner"><p class="site-name">${escapeHtml(input.title)}</p></div></header>
 <main class="subpage">
 <h1>${escapeHtml(heading)}</h1>
 ${status}
 ${body}
 <p><a class="link" href="${attribute(`${input.basePath}/`)}">${escapeHtml(input.t('back'))}</a></p>
-</main>
-</body>
-</html>`;
+</main>`,
+  );
 }
 
 /** The confirmation before cancelling at the end of the period. */
@@ -508,9 +518,11 @@ export function renderMessagePage(
   language: Language = 'en',
 ): string {
   const action = link ? `<p><a class="button" href="${attribute(link.href)}">${escapeHtml(link.text)}</a></p>` : '';
-  return `${head(language, title, assets, false)}
-<body>
-<main class="message"><h1>${escapeHtml(title)}</h1><p>${escapeHtml(message)}</p>${action}</main>
-</body>
-</html>`;
+  return portalDocument(
+    language,
+    title,
+    assets,
+    false,
+    `<main class="message"><h1>${escapeHtml(title)}</h1><p>${escapeHtml(message)}</p>${action}</main>`,
+  );
 }

@@ -2,7 +2,8 @@
  * @module
  * The hosted checkout page (ADR 1411): server-rendered HTML with no script at all, styled by one
  * stylesheet from the page's own path, so the Content-Security-Policy allows nothing inline.
- * Every text reaches the page through `escape`. Two forms: the customer's details (email and
+ * Every text reaches the page through `escapeHtml`, in the document shell every Drawdown page
+ * shares (`@drawdown/http-kit`). Two forms: the customer's details (email and
  * address, which decide the tax) and the payment: the sandbox's test-card fields, or, for a live
  * account paying through Stripe, Stripe.js's Payment Element driven by one script from the page's
  * own path (ADR 1424), under a CSP that adds Stripe's documented origins and nothing else. Every
@@ -15,20 +16,9 @@ import {
   type PaymentAttempt,
   type Transaction,
 } from '@drawdown/billing-core';
+import { escapeHtml, htmlDocument } from '@drawdown/http-kit';
 import { addressNeeds, countryName, countryOptions } from './checkout-countries.js';
 import type { CheckoutLocale, CheckoutTranslate } from './checkout-messages.js';
-
-const HTML_ESCAPES: Readonly<Record<string, string>> = {
-  '&': '&amp;',
-  '<': '&lt;',
-  '>': '&gt;',
-  '"': '&quot;',
-  "'": '&#39;',
-};
-
-export function escapeHtml(text: string): string {
-  return text.replace(/[&<>"']/g, (character) => HTML_ESCAPES[character] ?? character);
-}
 
 export const CHECKOUT_CSP = [
   "default-src 'none'",
@@ -128,23 +118,18 @@ function page(
   sandbox: boolean,
   scripts: readonly string[] = [],
 ): string {
-  return `<!doctype html>
-<html lang="${l.language}">
-<head>
-<meta charset="utf-8">
-<meta name="viewport" content="width=device-width, initial-scale=1">
-<title>${escapeHtml(title)}</title>
-<link rel="stylesheet" href="/checkout/assets/checkout.css">
-</head>
-<body>
-<a class="skip" href="#main">${escapeHtml(l.t('skip'))}</a>
+  // The scripts run at the end of the body, after the form they drive exists.
+  return htmlDocument({
+    language: l.language,
+    title,
+    stylesheet: '/checkout/assets/checkout.css',
+    body: `<a class="skip" href="#main">${escapeHtml(l.t('skip'))}</a>
 <main id="main">
 ${sandbox ? `<p><span class="badge">${escapeHtml(l.t('sandboxBadge'))}</span></p>` : ''}
 ${body}
 </main>
-${scripts.map((src) => `<script src="${escapeHtml(src)}"></script>`).join('\n')}
-</body>
-</html>`;
+${scripts.map((src) => `<script src="${escapeHtml(src)}"></script>`).join('\n')}`,
+  });
 }
 
 const RENEWS_ONE = { day: 'renewsDay', week: 'renewsWeek', month: 'renewsMonth', year: 'renewsYear' } as const;

@@ -3,8 +3,10 @@
  * `customerPortalSessions.create` gets the documented shape with URLs on the configured portal
  * address; the portal's verify call accepts the token only for the same account and environment,
  * refuses an altered one and one past its hour (on the sandbox clock); subscription ids must be
- * the customer's; subscriptions' `management_urls` are real URLs.
+ * the customer's; subscriptions' `management_urls` are real URLs. Tokens are signed with Ed25519
+ * and the public key is published to keys with `customer_portal_session.read` (ADR 1443).
  */
+import { createPublicKey, verify } from 'node:crypto';
 import { type BillingHarness, ENGINES, startBillingHarness, startSandboxSubscription } from '@drawdown/testkit';
 import { ApiError, type Paddle } from '@paddle/paddle-node-sdk';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -160,6 +162,33 @@ describe.each(ENGINES)('%s: customer portal sessions', (engine) => {
     const advanced = await sandbox.post('/sandbox-clock/advance', { seconds: 3_601 });
     expect(advanced.status, advanced.text).toBe(200);
     expectError(await sandbox.post('/customer-portal-sessions/verify', { token }), 410, 'portal_session_expired');
+  });
+
+  it('signs tokens with Ed25519 under one deployment key that the verification-key route publishes', async () => {
+    const key = await sandbox.get('/customer-portal-sessions/verification-key');
+    expect(key.status, key.text).toBe(200);
+    expect(key.entity).toEqual({
+      account_id: harness.accountId,
+      environment: 'sandbox',
+      algorithm: 'Ed25519',
+      public_key: expect.stringMatching(/^[A-Za-z\d_-]{43}$/),
+    });
+    // The live address tells the same deployment key, with its own environment.
+    const liveKey = await live.get('/customer-portal-sessions/verification-key');
+    expect(liveKey.entity).toMatchObject({ environment: 'live', public_key: key.entity.public_key });
+    const publicKey = createPublicKey({
+      key: { kty: 'OKP', crv: 'Ed25519', x: String(key.entity.public_key) },
+      format: 'jwk',
+    });
+    const session = await paddle.customerPortalSessions.create(buyer.customerId, [subscriptionId]);
+    const [payload = '', signature = ''] = tokenOf(session.urls.general.overview).split('.');
+    expect(signature).toMatch(/^[A-Za-z\d_-]{86}$/);
+    const text = Buffer.from(payload, 'base64url');
+    expect(text.toString('utf8').split('\n')[0]).toBe('drawdown-portal-session-v1');
+    expect(verify(null, text, publicKey, Buffer.from(signature, 'base64url'))).toBe(true);
+    expect(verify(null, Buffer.concat([text, Buffer.from('x')]), publicKey, Buffer.from(signature, 'base64url'))).toBe(
+      false,
+    );
   });
 
   it('gives subscriptions real management URLs on the portal', async () => {

@@ -38,6 +38,11 @@ const ENDPOINTS: readonly Endpoint[] = [
   { method: 'GET', route: '/customers/:customer/credit-balances', permission: 'customer.read' },
   { method: 'POST', route: '/customers/:customer/portal-sessions', permission: 'customer_portal_session.write' },
   { method: 'POST', route: '/customer-portal-sessions/verify', permission: 'customer_portal_session.read' },
+  {
+    method: 'GET',
+    route: '/customer-portal-sessions/verification-key',
+    permission: 'customer_portal_session.read',
+  },
   { method: 'GET', route: '/customers/:customer/businesses', permission: 'business.read' },
   { method: 'POST', route: '/customers/:customer/businesses', permission: 'business.write' },
   { method: 'GET', route: '/customers/:customer/businesses/:id', permission: 'business.read' },

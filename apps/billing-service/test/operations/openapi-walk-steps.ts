@@ -474,6 +474,13 @@ export const SUBSCRIPTION_STEPS: readonly WalkStep[] = [
     },
   },
   {
+    operation: 'get /customer-portal-sessions/verification-key',
+    request: () => ({ path: '/customer-portal-sessions/verification-key' }),
+    keep: (response) => {
+      expect(dataOf(response)).toMatchObject({ environment: 'sandbox', algorithm: 'Ed25519' });
+    },
+  },
+  {
     operation: 'post /customer-portal-sessions/verify',
     request: (f) => ({ path: '/customer-portal-sessions/verify', body: { token: f.portalToken } }),
     keep: (response, f) => {

@@ -122,6 +122,17 @@ export const PortalSession = entity(
   }),
 );
 
+export const PortalSessionVerificationKey = entity(
+  'PortalSessionVerificationKey',
+  'What the billing portal checks a portal session token with before it asks the service (Drawdown, ADR 1443): the Ed25519 public key that signs tokens (32 bytes, base64url), and the account and environment of the key asking.',
+  z.strictObject({
+    account_id: id('acc'),
+    environment: z.enum(['live', 'sandbox']),
+    algorithm: z.literal('Ed25519'),
+    public_key: z.string().regex(/^[A-Za-z\d_-]{43}$/),
+  }),
+);
+
 export const PortalSessionGrant = entity(
   'PortalSessionGrant',
   'A verified portal session token (Drawdown): the customer and subscriptions it may show, until when.',

@@ -8,6 +8,7 @@ import type {
   Business,
   CreateBusinessInput,
   CustomerPortalSession,
+  PortalSessionVerificationKey,
   UpdateBusinessInput,
   VerifiedPortalSession,
 } from '../types/portal-sessions.js';
@@ -27,6 +28,14 @@ export class CustomerPortalSessionsResource extends Resource {
       body: input,
       ...options,
     });
+  }
+
+  /**
+   * The Ed25519 public key that signs session tokens, with this key's account and environment:
+   * what a portal checks a token with before it calls `verify` (ADR 1443).
+   */
+  verificationKey(options?: RequestOptions): Promise<PortalSessionVerificationKey> {
+    return this.data({ method: 'GET', path: '/customer-portal-sessions/verification-key', ...options });
   }
 
   /**

@@ -28,6 +28,16 @@ export interface VerifiedPortalSession {
   readonly expiresAt: string;
 }
 
+/** What portal session tokens are checked with (ADR 1443). */
+export interface PortalSessionVerificationKey {
+  /** The account of the API key that asked: a token of another account is not this portal's. */
+  readonly accountId: string;
+  readonly environment: 'live' | 'sandbox';
+  readonly algorithm: 'Ed25519';
+  /** The raw 32-byte public key, base64url (a JWK's `x`). */
+  readonly publicKey: string;
+}
+
 export interface Business {
   readonly id: string;
   readonly customerId: string;

@@ -1,21 +1,27 @@
 /**
  * @module
  * Customer portal sessions (ADR 1440): `POST /customers/{id}/portal-sessions` as in the public
- * API, and `POST /customer-portal-sessions/verify`, Drawdown's own, through which the billing
- * portal (a separate process with an API key) turns a session URL's token into the customer it
- * may show.
+ * API, and two of Drawdown's own for the billing portal (a separate process with an API key):
+ * `GET /customer-portal-sessions/verification-key`, the public key and the key's account and
+ * environment, with which the portal refuses unsigned, foreign and expired tokens itself (ADR
+ * 1443), and `POST /customer-portal-sessions/verify`, which turns a token into the customer it may
+ * show (the customer still exists, unexpired on the environment's clock).
  */
 import { CreatePortalSessionBody, VerifyPortalSessionBody } from '@drawdown/billing-contract';
 import { toTimestamp } from '@drawdown/billing-core';
 import type { Hono } from 'hono';
-import type { InvoiceLinkSigner } from '../../rendering/invoice-links.js';
-import { portalSessionToken, portalSessionUrls, readPortalSessionToken } from '../../rendering/portal-session-links.js';
+import {
+  type PortalSessionSigner,
+  portalSessionToken,
+  portalSessionUrls,
+  readPortalSessionToken,
+} from '../../rendering/portal-session-links.js';
 import type { AppEnv } from '../app-env.js';
 import { respond } from '../envelope.js';
 import { readBody } from '../request-body.js';
 import { need, pathId } from '../route-helpers.js';
 
-export function registerPortalSessionRoutes(app: Hono<AppEnv>, links: InvoiceLinkSigner): void {
+export function registerPortalSessionRoutes(app: Hono<AppEnv>, links: PortalSessionSigner): void {
   app.post('/customers/:customer/portal-sessions', need('customer_portal_session.write'), async (c) => {
     const customerId = pathId(c, 'ctm', 'customer');
     const body = await readBody(c, CreatePortalSessionBody);
@@ -31,6 +37,15 @@ export function registerPortalSessionRoutes(app: Hono<AppEnv>, links: InvoiceLin
       },
       201,
     );
+  });
+
+  app.get('/customer-portal-sessions/verification-key', need('customer_portal_session.read'), async (c) => {
+    return respond(c, {
+      accountId: c.var.caller.scope.accountId,
+      environment: c.var.caller.scope.environment,
+      algorithm: 'Ed25519',
+      publicKey: await links.publicKey(),
+    });
   });
 
   app.post('/customer-portal-sessions/verify', need('customer_portal_session.read'), async (c) => {
