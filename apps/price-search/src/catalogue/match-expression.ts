@@ -158,14 +158,26 @@ export function termExpression(term: string): string {
 }
 
 function buildTermExpression(term: string): string {
+  const alternatives = termAlternatives(term).map((alternative) => `"${alternative}"`);
+  if (alternatives.length === 0) return '';
+  return alternatives.length === 1 ? (alternatives[0] as string) : `(${alternatives.join(' OR ')})`;
+}
+
+/**
+ * The index spellings that match a term, as space-separated words: its phrase, its run-together spelling and its
+ * synonyms' phrases (empty when the term has no letters or digits). The match expression and the ranking rule
+ * (ranking-rule.ts) both read them.
+ */
+export function termAlternatives(term: string): string[] {
   const key = wordsOf(foldText(term)).join(' ');
   const phrase = phraseOf(term);
-  if (phrase === undefined) return '';
+  if (phrase === undefined) return [];
   const joined = joinedOf(term);
-  const alternatives = [
+  return [
     phrase,
     ...(joined === undefined ? [] : [`"${joined}"`]),
     ...(SYNONYMS[key] ?? SYNONYMS[term] ?? []).map((synonym) => phraseOf(synonym) ?? ''),
-  ].filter((alternative, index, all) => alternative !== '' && all.indexOf(alternative) === index);
-  return alternatives.length === 1 ? phrase : `(${alternatives.join(' OR ')})`;
+  ]
+    .filter((alternative, index, all) => alternative !== '' && all.indexOf(alternative) === index)
+    .map((alternative) => alternative.slice(1, -1));
 }
