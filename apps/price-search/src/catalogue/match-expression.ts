@@ -44,6 +44,20 @@ const SYNONYMS: Readonly<Record<string, readonly string[]>> = {
   exercise: ['fitness'],
   'playstation controller': ['dualsense'],
   'playstation 5 controller': ['dualsense'],
+  cafe: ['coffee'],
+  // Category words as shoppers say them, and the products intents name (parse-query.ts), as titles say them.
+  'coffee machine': ['espresso machine'],
+  'coffee machines': ['espresso machine'],
+  'coffee maker': ['coffee machine', 'espresso machine'],
+  'coffee makers': ['coffee machine', 'espresso machine'],
+  'cordless drill': ['combi drill'],
+  'cordless drills': ['combi drill'],
+  'smart speaker': ['echo', 'nest mini', 'nest hub'],
+  'smart speakers': ['smart speaker', 'echo', 'nest mini', 'nest hub'],
+  'streaming stick': ['fire tv stick', 'chromecast'],
+  'pressure cooker': ['multi cooker'],
+  'hair styler': ['airwrap', 'flexstyle'],
+  'hair stylers': ['airwrap', 'flexstyle'],
 };
 
 /**
@@ -76,6 +90,15 @@ const OPTIONAL_WORDS: ReadonlySet<string> = new Set([
   'camping',
   'school',
   'work',
+  'university',
+  'uni',
+  'college',
+  'student',
+  'students',
+  'studying',
+  'study',
+  'homework',
+  'business',
 ]);
 
 /** Two-word synonym keys, merged into one term before matching ("record player"). */

@@ -26,7 +26,7 @@ import type { CatalogueItem } from './feed/feed-record.js';
 import { isBetterOffer, offerTerms, ProductGrouping } from './product-grouping.js';
 import { byPriceSql, type RankedText, rankByRelevance } from './ranking-rule.js';
 import { planMatch, type TermIndex, toTsQuery, type VocabularyRequest } from './term-understanding.js';
-import { oneEditAway, Vocabulary } from './vocabulary.js';
+import { Vocabulary } from './vocabulary.js';
 
 // The full-text indexes of the listings: every listing, and the used and refurbished ones (about a tenth of a
 // catalogue), so that a lookup filtered to those reads only their rows (ADR 0234).
@@ -441,27 +441,38 @@ export class PostgresCatalogue implements Catalogue {
   }
 
   /**
-   * The catalogue words a correction step needs, from the word table: exact look-ups, the words one edit from a
-   * misspelt word, and (pg_trgm) the words whose trigrams resemble it, among which the shared edit-distance rule
-   * then chooses. The word table is rebuilt after writes, before the next look-up.
+   * The catalogue's words, read whole from the word table and kept in memory, as the SQLite catalogue keeps its
+   * own (issue 38 item 4): a query with words the catalogue lacks asked the table once or twice per word (exact
+   * forms, every one-edit spelling, trigram neighbours), and those round trips made empty answers the slow ones.
+   * The table is rebuilt after this process's writes before it is read again; a copy is kept while the cache stamp
+   * holds and for at most ANSWERS_MAX_AGE_MS (other instances' writes), as probe answers are.
    */
-  async #vocabularyFor(request: VocabularyRequest): Promise<Vocabulary> {
+  async #vocabularyFor(_request: VocabularyRequest): Promise<Vocabulary> {
     if (this.#wordsDirty) {
-      await this.#rebuildWords();
       this.#wordsDirty = false;
+      this.#words = undefined;
+      await this.#rebuildWords();
     }
-    const exact = [...request.exact, ...request.near.flatMap(oneEditAway)];
-    const { rows } = await this.#pool.query<{ word: string; listings: number }>(
-      `SELECT word, listings FROM catalogue_words WHERE word = ANY($1)
-       UNION SELECT w.word, w.listings FROM catalogue_words w, unnest($2::text[]) AS near(word)
-         WHERE length(near.word) >= 5 AND w.word % near.word
-       UNION SELECT w.word, w.listings FROM catalogue_words w, unnest($2::text[]) AS near(word)
-         WHERE length(near.word) >= 5 AND length(w.word) BETWEEN length(near.word) + 1 AND length(near.word) + 3
-           AND left(w.word, length(near.word)) = near.word`,
-      [exact, request.near],
-    );
-    return new Vocabulary(new Map(rows.map((row) => [row.word, row.listings])));
+    const stamp = this.cacheStamp();
+    const held = this.#words;
+    if (held !== undefined && held.stamp === stamp && performance.now() - held.at < ANSWERS_MAX_AGE_MS) {
+      return held.vocabulary;
+    }
+    const at = performance.now();
+    const vocabulary = this.#pool
+      .query<{ word: string; listings: number }>('SELECT word, listings FROM catalogue_words')
+      .then(({ rows }) => new Vocabulary(new Map(rows.map((row) => [row.word, row.listings]))));
+    this.#words = { vocabulary, stamp, at };
+    try {
+      return await vocabulary;
+    } catch (error) {
+      if (this.#words?.vocabulary === vocabulary) this.#words = undefined;
+      throw error;
+    }
   }
+
+  // The word table in memory (see #vocabularyFor): a promise, so concurrent lookups share one read.
+  #words: { vocabulary: Promise<Vocabulary>; stamp: string; at: number } | undefined;
 
   async #rebuildWords(): Promise<void> {
     const client = await this.#pool.connect();
@@ -591,10 +602,7 @@ export class PostgresCatalogue implements Catalogue {
    * first `to_tsquery`).
    */
   async prepare(): Promise<void> {
-    if (this.#wordsDirty) {
-      await this.#rebuildWords();
-      this.#wordsDirty = false;
-    }
+    await this.#vocabularyFor({ exact: [], near: [] });
     await this.#analyzeWhenStale();
     const clients = await Promise.all(Array.from({ length: this.#maxConnections }, () => this.#pool.connect()));
     try {

@@ -147,8 +147,29 @@ export function byPriceSql(alias: string, positionColumn: 'rowid' | 'id'): strin
 }
 
 /**
- * Orders candidates by relevance: scores their text for `terms`, then sorts with `byRelevance`. The candidates
- * keep their own shape; `facts` reads what the order needs from each.
+ * True when some term is found in the candidate's text only in a parent segment of its category ("games" in
+ * "Video Games > Consoles"): the word names a kind of product the candidate is not ("ps5 games" are not
+ * consoles; issue 38). A term the score cannot find anywhere (the engines' stemmers reach further) is not held
+ * against it.
+ */
+export function matchesOnlyByParentCategory(terms: readonly string[], text: RankedText): boolean {
+  const category = searchTextOf(text.category);
+  const leaf = searchTextOf(categoryLeaf(text.category));
+  const parents = stems(category.slice(0, Math.max(0, category.length - leaf.length)));
+  if (parents.length === 0) return false;
+  const own = ['searchTitle', 'aliases', 'brand', 'kind'] as const;
+  const ownWords = own.map((key) => stems(columnText(text, key)));
+  return termPhrases(terms).some(
+    (alternatives) =>
+      alternatives.some((phrase) => occurrences(parents, phrase) > 0) &&
+      !alternatives.some((phrase) => ownWords.some((words) => occurrences(words, phrase) > 0)),
+  );
+}
+
+/**
+ * Orders candidates by relevance: scores their text for `terms`, then sorts with `byRelevance`. A candidate that
+ * matches a term only by a parent segment of its category is left out (`matchesOnlyByParentCategory`). The
+ * candidates keep their own shape; `facts` reads what the order needs from each.
  */
 export function rankByRelevance<T>(
   candidates: readonly T[],
@@ -161,6 +182,7 @@ export function rankByRelevance<T>(
   const order = byRelevance(demoteAccessories);
   return read
     .map((candidate, index) => ({ ...candidate, score: scores[index] as number, index }))
+    .filter((candidate) => !matchesOnlyByParentCategory(terms, candidate))
     .sort(order)
     .map(({ index }) => candidates[index] as T);
 }

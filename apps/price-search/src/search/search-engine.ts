@@ -63,7 +63,7 @@ const parsedKeys = new WeakMap<ParsedQuery, string>();
 function keyOfParsed(parsed: ParsedQuery): string {
   let key = parsedKeys.get(parsed);
   if (key === undefined) {
-    key = JSON.stringify([parsed.terms, parsed.budget, parsed.condition ?? null, parsed.sort]);
+    key = JSON.stringify([parsed.terms, parsed.budget, parsed.condition ?? null, parsed.sort, parsed.compared ?? null]);
     parsedKeys.set(parsed, key);
   }
   return key;
@@ -130,10 +130,51 @@ export class SearchEngine {
     return this.#cache.size;
   }
 
+  /**
+   * A comparison ("A vs B") is one lookup per side, with the same filters, answered together: the sides' results
+   * in turn (A's first, B's first, A's second...), or cheapest first when the query asks, each product once.
+   */
   async #search(
     request: SearchRequest,
     selected: ReadonlyArray<{ connector: Connector; networks: NetworkId[] }>,
     recordHealth = true,
+  ): Promise<SearchOutcome> {
+    const { parsed, networks, maxResults } = request;
+    if (parsed.compared === undefined) return this.#searchOne(request, selected, recordHealth);
+    const sides = await Promise.all(
+      parsed.compared.map((terms) => {
+        const { compared: _, ...side } = parsed;
+        return this.#searchOne(
+          { ...request, parsed: { ...side, terms, text: terms.join(' ') } },
+          selected,
+          recordHealth,
+        );
+      }),
+    );
+    const inTurn: Listing[] = [];
+    const longest = Math.max(...sides.map((side) => side.listings.length));
+    for (let index = 0; index < longest; index += 1) {
+      for (const side of sides) {
+        const listing = side.listings[index];
+        if (listing !== undefined) inTurn.push(listing);
+      }
+    }
+    const ordered = parsed.sort === 'price_asc' ? [...inTurn].sort((a, b) => a.pricePence - b.pricePence) : inTurn;
+    const failed = new Set(sides.flatMap((side) => side.networksFailed));
+    return {
+      listings: dedupeListings(ordered).slice(0, maxResults),
+      runs: sides.flatMap((side) => side.runs),
+      networksSearched: networks.filter(
+        (network) => !failed.has(network) && sides.every((side) => side.networksSearched.includes(network)),
+      ),
+      networksFailed: networks.filter((network) => failed.has(network)),
+    };
+  }
+
+  async #searchOne(
+    request: SearchRequest,
+    selected: ReadonlyArray<{ connector: Connector; networks: NetworkId[] }>,
+    recordHealth: boolean,
   ): Promise<SearchOutcome> {
     const { parsed, networks, maxResults } = request;
 

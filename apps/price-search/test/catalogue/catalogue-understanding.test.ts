@@ -105,12 +105,15 @@ describe.each(ENGINES)('on %s', (current) => {
       expect(await titles(store, ['karcher'])).toEqual(['Kärcher K4 Pressure Washer']);
     });
 
-    it('drops an unknown stray word from three words on, but never a known word', async () => {
+    it('drops an unknown stray word in another script from three words on, never a Latin word or a known one', async () => {
       const store = await openStore([
         item('LEGO Icons Titanic 10294', 62999),
+        item('LEGO Technic Lamborghini Sian FKP 37 42115', 36800),
         item('Apple MacBook Pro 14-inch M3', 179900),
       ]);
-      expect(await titles(store, ['lego', 'titanic', 'gift'])).toEqual(['LEGO Icons Titanic 10294']);
+      expect(await titles(store, ['lego', 'titanic', '黑色'])).toEqual(['LEGO Icons Titanic 10294']);
+      // An unknown Latin word may be the model asked for: no Lamborghini for a Bugatti (issue 38).
+      expect(await titles(store, ['lego', 'technic', 'bugatti'])).toEqual([]);
       expect(await titles(store, ['iphone', '14', 'pro'])).toEqual([]);
     });
 
