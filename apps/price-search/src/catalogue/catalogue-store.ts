@@ -647,7 +647,8 @@ export class CatalogueStore implements Catalogue {
       // Every candidate of the window is read, so a product's offers are counted among all of them (as on
       // PostgreSQL, and as the README says).
       const hits = facts.group(this.#rankOnFacts(facts, window, rank), query.limit, true, CANDIDATE_CAP, read);
-      if (hits.length < query.limit && window.length >= CANDIDATE_CAP) {
+      // Products, not hits: a page of one product's offers (product-grouping.ts) is still one product.
+      if (read.products.length < query.limit && window.length >= CANDIDATE_CAP) {
         // As in SQL: every match is ranked only when a listing that passes belongs to a product the window lacks.
         const shown = new Set(read.products);
         this.#passes = (rowid) => passes(rowid) && !shown.has(facts.productOf(rowid));
@@ -725,7 +726,11 @@ export class CatalogueStore implements Catalogue {
     // A short page from a full window (its candidates were offers of too few products): when a listing that
     // passes the filters belongs to a product the window did not hold, every match is ranked. Usually the
     // catalogue simply has no more products, and that check walks the matches without scoring them.
-    if (hits.length < query.limit && this.#window.full && this.#moreProducts(match, query, this.#window.products)) {
+    if (
+      this.#window.products.length < query.limit &&
+      this.#window.full &&
+      this.#moreProducts(match, query, this.#window.products)
+    ) {
       return this.#select(match, query, sort, 'all_candidates', rank);
     }
     return hits;

@@ -360,7 +360,8 @@ export class PostgresCatalogue implements Catalogue {
     if (sort === 'price_asc') return this.#selectByPrice(match, query);
     const { hits, rows, products } = await this.#selectByRelevance(match, terms, query, demote, true);
     // A short page from a full window: rank every match only if some listing past it is another product.
-    if (hits.length < query.limit && rows >= CANDIDATE_CAP && (await this.#moreProducts(match, query, products))) {
+    // Products, not hits: a page of one product's offers (product-grouping.ts) is still one product.
+    if (products.length < query.limit && rows >= CANDIDATE_CAP && (await this.#moreProducts(match, query, products))) {
       return (await this.#selectByRelevance(match, terms, query, demote, false)).hits;
     }
     return hits;

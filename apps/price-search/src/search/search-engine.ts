@@ -9,7 +9,7 @@ import type { NetworkId } from '../listing/networks.js';
 import type { ParsedQuery } from '../query/parse-query.js';
 import type { Connector } from './connector.js';
 import type { ConnectorHealth } from './connector-health.js';
-import { dedupeListings } from './dedupe-listings.js';
+import { dedupeListings, normaliseTitle } from './dedupe-listings.js';
 import { meetsConstraints } from './listing-filter.js';
 import { rankListings } from './rank-listings.js';
 import { runWithDeadline } from './run-with-deadline.js';
@@ -78,6 +78,24 @@ function isYoungEnough(age: number, selected: ReadonlyArray<{ connector: Connect
     if (connector.answersMaxAgeMs !== undefined && age >= connector.answersMaxAgeMs) return false;
   }
   return true;
+}
+
+/**
+ * True when every listing is an offer of one product (the query names it; the catalogue then answers with each
+ * offer, product-grouping.ts): they are shown one listing per offer, cheapest first, for comparison (issue 38,
+ * ADR 0238).
+ */
+function comparesOffers(listings: readonly Listing[]): boolean {
+  const [first] = listings;
+  if (first === undefined || listings.length < 2) return false;
+  const product = normaliseTitle(first.product);
+  return listings.every((listing) => normaliseTitle(listing.product) === product);
+}
+
+/** The listings with each url once (the same offer from two sources). */
+function offersOnce(listings: readonly Listing[]): Listing[] {
+  const seen = new Set<string>();
+  return listings.filter((listing) => !seen.has(listing.url) && seen.add(listing.url) !== undefined);
 }
 
 /** Runs lookups across connectors. */
@@ -218,7 +236,9 @@ export class SearchEngine {
     const candidates = runs
       .flatMap((entry) => entry.listings)
       .filter((listing) => meetsConstraints(listing, constraints));
-    const listings = dedupeListings(rankListings(candidates, parsed.sort)).slice(0, maxResults);
+    const listings = comparesOffers(candidates)
+      ? offersOnce(rankListings(candidates, 'price_asc')).slice(0, maxResults)
+      : dedupeListings(rankListings(candidates, parsed.sort)).slice(0, maxResults);
 
     const failed = new Set(runs.filter((entry) => !entry.run.ok).flatMap((entry) => entry.run.networks));
     const searched = new Set(runs.flatMap((entry) => entry.run.networks).filter((network) => !failed.has(network)));
