@@ -2,7 +2,7 @@
 // `npm start`: the whole system on the embedded database, in one process: the billing service
 // (live and sandbox), the customer billing portal demo on the sandbox, and the price search
 // service. Runs on the built workspace (`npm start` builds first).
-import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { createApiKey } from '@drawdown/billing-core';
 import { startPortalDemo } from '@drawdown/billing-portal';
@@ -10,6 +10,7 @@ import { composeServices, resolveServiceConfig, startOperationsServer, startServ
 import {
   BILLING_WEBHOOK_PATH,
   ebayOptionsFrom,
+  priceSearchFiles,
   readEnvironment,
   setupDrawdownPlans,
   startPriceSearch,
@@ -84,7 +85,18 @@ async function priceSearchBilling() {
   };
 }
 
-const searchEnvironment = readEnvironment();
+// The price search keeps its files where `price-search keys create` and `import` look by default
+// (`PRICE_SEARCH_DATA_DIR`, else `price-search` in this data folder), so a key made with the CLI works here.
+// Older launches kept the state (keys, quotas) as price-search-state.sqlite: moved once.
+const searchEnvironment = readEnvironment({ ...process.env, DRAWDOWN_DATA_DIR: config.dataDir });
+const searchFiles = priceSearchFiles(searchEnvironment.PRICE_SEARCH_DATA_DIR);
+const oldState = join(config.dataDir, 'price-search-state.sqlite');
+if (existsSync(oldState) && !existsSync(searchFiles.state)) {
+  mkdirSync(searchEnvironment.PRICE_SEARCH_DATA_DIR, { recursive: true });
+  for (const suffix of ['', '-wal', '-shm']) {
+    if (existsSync(oldState + suffix)) renameSync(oldState + suffix, searchFiles.state + suffix);
+  }
+}
 const search = await startPriceSearch({
   drawdown: await priceSearchBilling(),
   port: searchPort,
@@ -94,8 +106,8 @@ const search = await startPriceSearch({
   trustedProxies: searchEnvironment.PRICE_SEARCH_TRUSTED_PROXIES ?? 0,
   // The start-up warm-up's budget (ADR 0222), as `price-search serve` reads it.
   warmUpMs: searchEnvironment.PRICE_SEARCH_WARM_UP_MS,
-  cataloguePath: join(config.dataDir, 'price-search-catalogue.sqlite'),
-  statePath: join(config.dataDir, 'price-search-state.sqlite'),
+  cataloguePath: searchFiles.catalogue,
+  statePath: searchFiles.state,
 });
 const portal = await startPortalDemo({
   billingSandboxUrl: billing.sandboxUrl,
@@ -109,7 +121,8 @@ Drawdown is running (SQLite in ${config.dataDir}):
   billing API, live       ${billing.liveUrl}
   billing API, sandbox    ${billing.sandboxUrl}
   billing portal (demo)   ${portal.url}
-  price search            ${search.url}  (POST /api/query, GET /health; paid plans metered by the sandbox)
+  price search            ${search.url}  (POST /api/query, GET /health; paid plans metered by the sandbox;
+                          keys: node apps/price-search/bin/price-search.js keys create --plan pro)
 ${operations ? `  operations              ${operations.url}  (/livez /readyz /metrics /version /openapi.json)\n` : ''}`);
 if (demo.created) {
   console.log(`Demo account ${demo.accountId} (early access). Its sandbox API key is shown once:

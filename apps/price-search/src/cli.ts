@@ -4,7 +4,6 @@
  * would capture (a created key, a key list); `mcp` keeps stdout for JSON-RPC alone.
  */
 import { existsSync, statSync } from 'node:fs';
-import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import { CustomerLinkStore, isCustomerId } from './billing/customer-links.js';
@@ -14,7 +13,7 @@ import { CatalogueStore } from './catalogue/catalogue-store.js';
 import { FEED_FORMATS, type FeedFormat, FeedFormatError } from './catalogue/feed/read-feed.js';
 import { type ImportProgress, importFeed } from './catalogue/import-feed.js';
 import { PostgresCatalogue } from './catalogue/postgres-catalogue.js';
-import { ebayOptionsFrom, readEnvironment } from './config.js';
+import { ebayOptionsFrom, priceSearchFiles, readEnvironment } from './config.js';
 import { type FeedSource, readFeedSources } from './feeds/feed-source.js';
 import { KeyStore } from './keys/key-store.js';
 import { isNetworkId, NETWORKS } from './listing/networks.js';
@@ -74,8 +73,8 @@ export async function runCli(argv: readonly string[]): Promise<number> {
 }
 
 function paths(dataDir: string | undefined, catalogue: string | undefined) {
-  const dir = dataDir ?? readEnvironment().PRICE_SEARCH_DATA_DIR;
-  return { catalogue: catalogue ?? join(dir, 'catalogue.db'), state: join(dir, 'state.db') };
+  const files = priceSearchFiles(dataDir ?? readEnvironment().PRICE_SEARCH_DATA_DIR);
+  return { catalogue: catalogue ?? files.catalogue, state: files.state };
 }
 
 async function serveCommand(args: readonly string[]): Promise<number> {

@@ -11,7 +11,8 @@ const Environment = z.object({
   PRICE_SEARCH_PORT: z.coerce.number().int().min(0).max(65_535).default(8090),
   PRICE_SEARCH_HOST: z.string().min(1).default('127.0.0.1'),
   // Relative to the working directory; the repository ignores /data/, so a start from the root leaves no trace.
-  PRICE_SEARCH_DATA_DIR: z.string().min(1).default(join('data', 'price-search')),
+  // Unset, it is `price-search` in Drawdown's data folder (see `readEnvironment`).
+  PRICE_SEARCH_DATA_DIR: z.string().min(1),
   PRICE_SEARCH_TRUSTED_PROXIES: z.coerce.number().int().min(0).max(10).default(0),
   // The start-up warm-up's time budget (ADR 0222); 0 disables it.
   PRICE_SEARCH_WARM_UP_MS: z.coerce.number().int().min(0).max(600_000).default(DEFAULT_WARM_UP_MS),
@@ -33,12 +34,27 @@ export class ConfigError extends Error {
 
 /** Parses the environment. */
 export function readEnvironment(env: NodeJS.ProcessEnv = process.env): PriceSearchEnvironment {
-  const result = Environment.safeParse(env);
+  const result = Environment.safeParse({ ...env, PRICE_SEARCH_DATA_DIR: defaultDataDir(env) });
   if (!result.success) {
     const issue = result.error.issues[0];
     throw new ConfigError(`invalid ${String(issue?.path[0])}: ${issue?.message}`);
   }
   return result.data;
+}
+
+/**
+ * The price search's data folder: `PRICE_SEARCH_DATA_DIR`, else `price-search` in Drawdown's data folder
+ * (`DRAWDOWN_DATA_DIR`, default `data`). `npm start` and the CLI both read it this way, so a key made with
+ * `price-search keys create` is one the service `npm start` runs accepts (issue 38).
+ */
+function defaultDataDir(env: NodeJS.ProcessEnv): string {
+  if (env.PRICE_SEARCH_DATA_DIR) return env.PRICE_SEARCH_DATA_DIR;
+  return join(env.DRAWDOWN_DATA_DIR || 'data', 'price-search');
+}
+
+/** The files of a data folder: the catalogue (`catalogue.db`) and the state (`state.db`: keys and quotas). */
+export function priceSearchFiles(dataDir: string): { readonly catalogue: string; readonly state: string } {
+  return { catalogue: join(dataDir, 'catalogue.db'), state: join(dataDir, 'state.db') };
 }
 
 /** eBay options when both credentials are set; the eBay connector is off otherwise. */

@@ -15,7 +15,7 @@ export {
 } from './client/price-search-client.js';
 export { RuleFollowingClient, type RuleFollowingResult, SearchFailedError } from './client/rule-following-client.js';
 export { composeService, type EbayOptions, type PriceSearchService, type ServiceOptions } from './compose-service.js';
-export { ebayOptionsFrom, type PriceSearchEnvironment, readEnvironment } from './config.js';
+export { ebayOptionsFrom, type PriceSearchEnvironment, priceSearchFiles, readEnvironment } from './config.js';
 export { ApiError, ERROR_CODES, type ErrorBody, type ErrorCode, STATUS_BY_CODE } from './http/api-error.js';
 export type { Condition, Listing, WireListing } from './listing/listing.js';
 export { NETWORKS, type NetworkId } from './listing/networks.js';

@@ -1,8 +1,9 @@
 /**
  * @module
  * The offline catalogue in SQLite: a `listings` table and an FTS5 index over the normalised title, brand,
- * category and the title's run-together spellings, with the Porter stemmer, ranked by BM25 (`drawdown_bm25`, ADR
- * 0233, or FTS5's `bm25()`); offers are grouped by product and accessories ranked after products. A file path
+ * category and the title's run-together spellings, with the Porter stemmer; the candidates it finds are ordered by
+ * the ranking rule both engines share (ranking-rule.ts, ADR 0235); offers are grouped by product and accessories
+ * ranked after products. A file path
  * persists it; `:memory:` keeps it in the process.
  * Lookups check filters, order and group on listing facts held in memory while they are current (ADR 0225).
  */
@@ -26,8 +27,16 @@ import {
 import type { CatalogueItem } from './feed/feed-record.js';
 import { type FactsRow, type GroupedHit, ListingFacts } from './listing-facts.js';
 import { isBetterOffer, offerTerms, ProductGrouping } from './product-grouping.js';
+import { byPriceSql, type RankedText, rankByRelevance } from './ranking-rule.js';
+
 import { planMatch, type TermIndex } from './term-understanding.js';
 import { Vocabulary } from './vocabulary.js';
+
+/** What the ranking rule needs of a lookup: the plan's terms, and whether accessories go after products. */
+interface Ranking {
+  readonly terms: readonly string[];
+  readonly demoteAccessories: boolean;
+}
 
 interface CatalogueRow extends Omit<CatalogueHit, 'offers'> {
   readonly productKey: string;
@@ -113,10 +122,6 @@ const VERSION_2_COLUMNS = [
   'seen_run INTEGER',
 ];
 
-// Title matches weigh most; a brand or category match alone ranks lower. The arguments of the BM25 function
-// (FTS5's `bm25`, or `drawdown_bm25` with the same scores: ADR 0233).
-const BM25_ARGUMENTS = '(listings_fts, 10.0, 4.0, 2.0, 6.0)';
-
 // Ranking every match of a one-word query matching a fifth of a 100,000-row catalogue costs tens of milliseconds.
 // Relevance is ranked among the first CANDIDATE_CAP listings that pass the filters, in catalogue order (rowid);
 // for one very common word BM25 only prefers shorter titles anyway. Each candidate costs about 2 µs of walking
@@ -182,9 +187,10 @@ export class CatalogueStore implements Catalogue {
   #factsRebuildAfter = Number.NEGATIVE_INFINITY;
   // The test of the lookup in progress, called by SQL through `listing_passes(rowid)`.
   #passes: ((rowid: number) => boolean) | undefined;
-  // The BM25 call of the ranked queries.
-  readonly #bm25: string;
-  /** The BM25 function this catalogue ranks with: `drawdown_bm25` when its extension is loaded (ADR 0233). */
+  /**
+   * The BM25 function loaded (`drawdown_bm25` when its extension was built, ADR 0233). Since the ranking rule
+   * (ADR 0235) orders the candidates, lookups no longer call it.
+   */
   readonly bm25Function: Bm25Function;
 
   private constructor(db: Database.Database, options: CatalogueStoreOptions) {
@@ -195,7 +201,6 @@ export class CatalogueStore implements Catalogue {
     this.#seenVersion = this.#dataVersion.get() as number;
     db.function('listing_passes', { directOnly: true }, (rowid) => (this.#passes?.(rowid as number) === true ? 1 : 0));
     this.bm25Function = loadBm25(db, options.keptPhraseCounts ?? true);
-    this.#bm25 = `${this.bm25Function}${BM25_ARGUMENTS}`;
     this.#upsert = db.prepare(`
       INSERT INTO listings (network, item_id, title, brand, category, url, price_pence, condition, availability,
         search_title, aliases, product_key, accessory, gtin, mpn, image_url, shipping_pence, feed_id, seen_run,
@@ -523,11 +528,11 @@ export class CatalogueStore implements Catalogue {
     }
     const relaxed = await plan.relaxed();
     if (relaxed === undefined || plan.strict === undefined || this.#matches(plan.strict)) return hits;
-    return this.#run(relaxed, query, 'relevance', this.#demotesAccessories(plan.strict, plan.terms));
+    return this.#run(relaxed, plan.terms, query, 'relevance', this.#demotesAccessories(plan.strict, plan.terms));
   }
 
   #lookUp(strict: string, terms: readonly string[], query: CatalogueQuery): CatalogueHit[] {
-    return this.#run(strict, query, query.sort, this.#demotesAccessories(strict, terms));
+    return this.#run(strict, terms, query, query.sort, this.#demotesAccessories(strict, terms));
   }
 
   #demotesAccessories(strict: string, terms: readonly string[]): boolean {
@@ -588,10 +593,17 @@ export class CatalogueStore implements Catalogue {
     return this.#vocabulary;
   }
 
-  #run(match: string, query: CatalogueQuery, sort: SortIntent, demoteAccessories: boolean): CatalogueHit[] {
+  #run(
+    match: string,
+    terms: readonly string[],
+    query: CatalogueQuery,
+    sort: SortIntent,
+    demoteAccessories: boolean,
+  ): CatalogueHit[] {
+    const rank = { terms, demoteAccessories };
     const facts = this.#currentFacts();
-    const hits = facts === undefined ? undefined : this.#runOnFacts(facts, match, query, sort, demoteAccessories);
-    if (hits === undefined) return this.#runInSql(match, query, sort, demoteAccessories);
+    const hits = facts === undefined ? undefined : this.#runOnFacts(facts, match, query, sort, rank);
+    if (hits === undefined) return this.#runInSql(match, query, sort, rank);
     this.#lookupsOnFacts += 1;
     return hits;
   }
@@ -605,9 +617,9 @@ export class CatalogueStore implements Catalogue {
 
   /**
    * One lookup on the listing facts (ADR 0225), with the same answer as `#runInSql`: FTS finds the matches and
-   * `listing_passes(rowid)` checks each one's filters in memory, so no listing row is read until the page is
-   * known; BM25 scores the first CANDIDATE_CAP that pass (every one when that window holds too few products),
-   * and the candidates are ordered and grouped here. Only the listings shown are read, and checked against the
+   * `listing_passes(rowid)` checks each one's filters in memory; the first CANDIDATE_CAP that pass (every one
+   * when that window holds too few products) are ordered by the ranking rule (their text is read for its score)
+   * and grouped here. Only the listings shown are read, and checked against the
    * facts: undefined when they disagree (another process wrote since the facts were read), and the lookup is
    * made in SQL.
    */
@@ -616,7 +628,7 @@ export class CatalogueStore implements Catalogue {
     match: string,
     query: CatalogueQuery,
     sort: SortIntent,
-    demoteAccessories: boolean,
+    rank: Ranking,
   ): CatalogueHit[] | undefined {
     const passes = facts.passes(query);
     this.#passes = passes;
@@ -631,17 +643,12 @@ export class CatalogueStore implements Catalogue {
         return this.#shown(facts, facts.group(ordered, query.limit, false, OFFER_LOOKAHEAD));
       }
       const read = { rows: 0, products: [] as readonly number[] };
-      const window = this.#ranked(match, true);
+      const window = this.#candidates(match, true);
       // Every candidate of the window is read, so a product's offers are counted among all of them (as on
       // PostgreSQL, and as the README says).
-      const hits = facts.group(
-        facts.orderByRelevance(window, demoteAccessories),
-        query.limit,
-        true,
-        CANDIDATE_CAP,
-        read,
-      );
-      if (hits.length < query.limit && window.length >= CANDIDATE_CAP) {
+      const hits = facts.group(this.#rankOnFacts(facts, window, rank), query.limit, true, CANDIDATE_CAP, read);
+      // Products, not hits: a page of one product's offers (product-grouping.ts) is still one product.
+      if (read.products.length < query.limit && window.length >= CANDIDATE_CAP) {
         // As in SQL: every match is ranked only when a listing that passes belongs to a product the window lacks.
         const shown = new Set(read.products);
         this.#passes = (rowid) => passes(rowid) && !shown.has(facts.productOf(rowid));
@@ -651,7 +658,7 @@ export class CatalogueStore implements Catalogue {
           ).get(match) !== undefined;
         this.#passes = passes;
         if (more) {
-          const all = facts.orderByRelevance(this.#ranked(match, false), demoteAccessories);
+          const all = this.#rankOnFacts(facts, this.#candidates(match, false), rank);
           return this.#shown(facts, facts.group(all, query.limit, true, OFFER_LOOKAHEAD));
         }
       }
@@ -661,15 +668,32 @@ export class CatalogueStore implements Catalogue {
     }
   }
 
-  /** Rowid and BM25 score of the matches that pass `listing_passes`: the first CANDIDATE_CAP, or all. */
-  #ranked(match: string, window: boolean): Array<[number, number]> {
+  /** Rowids of the matches that pass `listing_passes`: the first CANDIDATE_CAP, or all. */
+  #candidates(match: string, window: boolean): number[] {
     return this.#statement(
-      `SELECT rowid, ${this.#bm25} FROM listings_fts WHERE listings_fts MATCH ? AND listing_passes(rowid)${
+      `SELECT rowid FROM listings_fts WHERE listings_fts MATCH ? AND listing_passes(rowid)${
         window ? ` LIMIT ${CANDIDATE_CAP}` : ''
       }`,
     )
-      .raw()
-      .all(match) as Array<[number, number]>;
+      .pluck()
+      .all(match) as number[];
+  }
+
+  /** Candidates in the ranking rule's relevance order: their text read in one statement, their facts from memory. */
+  #rankOnFacts(facts: ListingFacts, rowids: readonly number[], rank: Ranking): number[] {
+    const texts = new Map(
+      (
+        this.#statement(
+          `SELECT rowid, search_title AS searchTitle, aliases, brand, category FROM listings
+           WHERE rowid IN (SELECT value FROM json_each(?))`,
+        ).all(JSON.stringify(rowids)) as Array<RankedText & { rowid: number }>
+      ).map((row) => [row.rowid, row]),
+    );
+    const none: RankedText = { searchTitle: '', aliases: '', brand: '', category: '' };
+    return rankByRelevance(rowids, rank.terms, rank.demoteAccessories, (rowid) => ({
+      ...(texts.get(rowid) ?? none),
+      ...facts.rankFacts(rowid),
+    }));
   }
 
   /** The listings of a page, read by rowid; undefined when one is gone or differs from its facts. */
@@ -694,16 +718,20 @@ export class CatalogueStore implements Catalogue {
   }
 
   /** One lookup in SQL: the filters read from the listings, ranked and ordered by SQLite. */
-  #runInSql(match: string, query: CatalogueQuery, sort: SortIntent, demoteAccessories: boolean): CatalogueHit[] {
+  #runInSql(match: string, query: CatalogueQuery, sort: SortIntent, rank: Ranking): CatalogueHit[] {
     if (sort === 'price_asc') {
-      return this.#select(match, query, sort, this.#beyondCap(match) ? 'price_index' : 'join', demoteAccessories);
+      return this.#select(match, query, sort, this.#beyondCap(match) ? 'price_index' : 'join', rank);
     }
-    const hits = this.#select(match, query, sort, 'first_candidates', demoteAccessories);
+    const hits = this.#select(match, query, sort, 'first_candidates', rank);
     // A short page from a full window (its candidates were offers of too few products): when a listing that
     // passes the filters belongs to a product the window did not hold, every match is ranked. Usually the
     // catalogue simply has no more products, and that check walks the matches without scoring them.
-    if (hits.length < query.limit && this.#window.full && this.#moreProducts(match, query, this.#window.products)) {
-      return this.#select(match, query, sort, 'all_candidates', demoteAccessories);
+    if (
+      this.#window.products.length < query.limit &&
+      this.#window.full &&
+      this.#moreProducts(match, query, this.#window.products)
+    ) {
+      return this.#select(match, query, sort, 'all_candidates', rank);
     }
     return hits;
   }
@@ -734,7 +762,7 @@ export class CatalogueStore implements Catalogue {
 
   /**
    * One catalogue query. `first_candidates` (relevance: FTS drives, the filters are checked, the first
-   * CANDIDATE_CAP listings that pass are scored with BM25 and sorted), `all_candidates` (the same over every
+   * CANDIDATE_CAP listings that pass are ordered by the ranking rule), `all_candidates` (the same over every
    * listing that passes: when the window held too few products), `join` (cheapest first: every match that
    * passes the filters, sorted by price), or `price_index` (cheapest first over many matches: the price index
    * drives and each row is checked against the set of matches).
@@ -746,7 +774,7 @@ export class CatalogueStore implements Catalogue {
     query: CatalogueQuery,
     sort: SortIntent,
     plan: 'join' | 'first_candidates' | 'all_candidates' | 'price_index',
-    demoteAccessories: boolean,
+    rank: Ranking,
   ): CatalogueHit[] {
     const { filters, parameters } = filtersOf(query, match);
     const columns = `l.title AS title, l.price_pence AS pricePence, l.condition AS condition, l.network AS network,
@@ -759,35 +787,40 @@ export class CatalogueStore implements Catalogue {
       sql = `
         SELECT ${columns} FROM listings l INDEXED BY listings_by_price
         WHERE l.rowid IN (SELECT rowid FROM listings_fts WHERE listings_fts MATCH @match) AND ${filters.join(' AND ')}
-        ORDER BY l.price_pence, l.rowid`;
+        ORDER BY ${byPriceSql('l', 'rowid')}`;
     } else if (plan === 'join') {
       sql = `
         SELECT ${columns}
         FROM listings_fts f CROSS JOIN listings l ON l.rowid = f.rowid
         WHERE listings_fts MATCH @match AND ${filters.join(' AND ')}
-        ORDER BY l.price_pence, l.rowid`;
+        ORDER BY ${byPriceSql('l', 'rowid')}`;
     } else {
-      // The filters run before BM25 is computed, and only the first CANDIDATE_CAP listings that pass them are
-      // scored. New offers before used ones of equal relevance, then the cheaper: the first offer of a product
-      // seen is the one shown. The candidates are a subquery joined to the listings again: written as a plain
-      // `SELECT * FROM (... LIMIT n) ORDER BY ...`, SQLite flattened it and scored and sorted every match before
-      // applying the limit (ADR 0216).
+      // The filters run before the window is cut: the first CANDIDATE_CAP listings that pass them are the
+      // candidates, ordered by the ranking rule (ranking-rule.ts) here.
       sql = `
-        SELECT ${columns.replaceAll('l.', 'r.')}
-        FROM (
-          SELECT l.rowid AS position, ${this.#bm25} AS score
-          FROM listings_fts CROSS JOIN listings l ON l.rowid = listings_fts.rowid
-          WHERE listings_fts MATCH @match AND ${filters.join(' AND ')}
-          ${plan === 'first_candidates' ? `LIMIT ${CANDIDATE_CAP}` : ''}) c
-        CROSS JOIN listings r ON r.rowid = c.position
-        ORDER BY ${demoteAccessories ? 'r.accessory, ' : ''}c.score, r.condition <> 'new', r.price_pence, c.position`;
+        SELECT ${columns}, l.rowid AS position, l.accessory AS accessory, l.search_title AS searchTitle,
+          l.aliases AS aliases, l.brand AS brand, l.category AS category
+        FROM listings_fts CROSS JOIN listings l ON l.rowid = listings_fts.rowid
+        WHERE listings_fts MATCH @match AND ${filters.join(' AND ')}
+        ${plan === 'first_candidates' ? `LIMIT ${CANDIDATE_CAP}` : ''}`;
     }
-    const rows = this.#statement(sql).iterate(parameters) as IterableIterator<CatalogueRow>;
-    if (plan !== 'first_candidates') return groupByProduct(rows, query.limit, sort, OFFER_LOOKAHEAD);
+    if (plan === 'join' || plan === 'price_index') {
+      const rows = this.#statement(sql).iterate(parameters) as IterableIterator<CatalogueRow>;
+      return groupByProduct(rows, query.limit, sort, OFFER_LOOKAHEAD);
+    }
+    const candidates = this.#statement(sql).all(parameters) as Array<
+      CatalogueRow & RankedText & { position: number; accessory: number }
+    >;
+    const ranked = rankByRelevance(candidates, rank.terms, rank.demoteAccessories, (row) => ({
+      ...row,
+      isNew: row.condition === 'new',
+      accessory: row.accessory === 1,
+    })).map(catalogueRowOf);
+    if (plan === 'all_candidates') return groupByProduct(ranked.values(), query.limit, sort, OFFER_LOOKAHEAD);
     // Every candidate of the window is read: a product's offers are counted among all of them.
     const read = { rows: 0, products: [] as readonly string[] };
-    const hits = groupByProduct(rows, query.limit, sort, CANDIDATE_CAP, read);
-    this.#window = { full: read.rows >= CANDIDATE_CAP, products: read.products };
+    const hits = groupByProduct(ranked.values(), query.limit, sort, CANDIDATE_CAP, read);
+    this.#window = { full: candidates.length >= CANDIDATE_CAP, products: read.products };
     return hits;
   }
 
@@ -858,6 +891,21 @@ function groupByProduct(
     read.products = grouping.products();
   }
   return grouping.page().map(({ offer, offers }) => ({ ...offer, offers }));
+}
+
+/** A ranked candidate as the rows grouping reads. */
+function catalogueRowOf(row: CatalogueRow): CatalogueRow {
+  return {
+    title: row.title,
+    pricePence: row.pricePence,
+    condition: row.condition,
+    network: row.network,
+    url: row.url,
+    imageUrl: row.imageUrl,
+    shippingPence: row.shippingPence,
+    availability: row.availability,
+    productKey: row.productKey,
+  };
 }
 
 /** A feed item as a row, with its derived search columns. */

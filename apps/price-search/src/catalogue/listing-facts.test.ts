@@ -40,8 +40,11 @@ describe('ListingFacts', () => {
     expect(facts.productOf(8)).toBe(-1);
     expect(facts.orderByPrice([7, 500_000, 999_999])).toEqual([500_000, 7, 999_999]);
     expect([...facts.walkByPrice([999_999, 7])]).toEqual([7, 999_999]);
-    // One product: its new offer is shown (new before used), both offers counted.
-    expect(facts.group([500_000, 7], 5, true, 50)).toEqual([{ rowid: 7, offers: 2 }]);
+    // One product: the page is its offers, cheapest first (the used one at 19.00), both counted (ADR 0238).
+    expect(facts.group([500_000, 7], 5, true, 50)).toEqual([
+      { rowid: 500_000, offers: 2 },
+      { rowid: 7, offers: 2 },
+    ]);
     expect(
       facts.agreesWith(500_000, { pricePence: 1_900, network: 'ebay_uk', condition: 'used', availability: 'in_stock' }),
     ).toBe(true);

@@ -11,6 +11,7 @@
 import { CONDITIONS, type Condition } from '../listing/listing.js';
 import { NETWORKS, type NetworkId } from '../listing/networks.js';
 import { isBetterOffer, ProductGrouping } from './product-grouping.js';
+import { byPrice, type RankedCandidate } from './ranking-rule.js';
 
 /** The filters of a lookup, as the facts check them. */
 export interface FactsFilter {
@@ -159,34 +160,24 @@ export class ListingFacts {
     );
   }
 
-  /**
-   * Orders ranked candidates as the SQL ranking does: accessories after products when `demoteAccessories`,
-   * then by BM25 score (lower is better), new before other conditions, cheaper first, then catalogue order.
-   */
-  orderByRelevance(candidates: ReadonlyArray<readonly [number, number]>, demoteAccessories: boolean): number[] {
-    const accessory = this.#accessory;
-    const condition = this.#condition;
-    const price = this.#price;
-    return candidates
-      .map(([rowid, score]) => ({ rowid, score, slot: this.#slotOf(rowid) }))
-      .sort(
-        (a, b) =>
-          (demoteAccessories ? (accessory[a.slot] as number) - (accessory[b.slot] as number) : 0) ||
-          a.score - b.score ||
-          (condition[a.slot] === NEW ? 0 : 1) - (condition[b.slot] === NEW ? 0 : 1) ||
-          (price[a.slot] as number) - (price[b.slot] as number) ||
-          a.rowid - b.rowid,
-      )
-      .map(({ rowid }) => rowid);
+  /** What the ranking rule (ranking-rule.ts) reads of a listing besides its text. */
+  rankFacts(rowid: number): Omit<RankedCandidate, 'score'> {
+    const slot = this.#slotOf(rowid);
+    return {
+      position: rowid,
+      pricePence: this.#price[slot] as number,
+      isNew: this.#condition[slot] === NEW,
+      accessory: this.#accessory[slot] === 1,
+    };
   }
 
-  /** Rowids cheapest first, then in catalogue order. */
+  /** Rowids cheapest first, then in catalogue order (the ranking rule's `byPrice`). */
   orderByPrice(rowids: readonly number[]): number[] {
     const price = this.#price;
     return rowids
-      .map((rowid) => ({ rowid, price: price[this.#slotOf(rowid)] as number }))
-      .sort((a, b) => a.price - b.price || a.rowid - b.rowid)
-      .map(({ rowid }) => rowid);
+      .map((rowid) => ({ position: rowid, pricePence: price[this.#slotOf(rowid)] as number }))
+      .sort(byPrice)
+      .map(({ position }) => position);
   }
 
   /**
@@ -213,7 +204,12 @@ export class ListingFacts {
       const slots: number[] = [];
       for (let slot = 0; slot < this.#state.length; slot += 1) if (this.#state[slot] !== 0) slots.push(slot);
       const price = this.#price;
-      slots.sort((a, b) => (price[a] as number) - (price[b] as number) || rowidOf(a) - rowidOf(b));
+      slots.sort((a, b) =>
+        byPrice(
+          { pricePence: price[a] as number, position: rowidOf(a) },
+          { pricePence: price[b] as number, position: rowidOf(b) },
+        ),
+      );
       this.#byPrice = Int32Array.from(slots);
     }
     return this.#byPrice;

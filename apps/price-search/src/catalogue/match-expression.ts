@@ -44,6 +44,20 @@ const SYNONYMS: Readonly<Record<string, readonly string[]>> = {
   exercise: ['fitness'],
   'playstation controller': ['dualsense'],
   'playstation 5 controller': ['dualsense'],
+  cafe: ['coffee'],
+  // Category words as shoppers say them, and the products intents name (parse-query.ts), as titles say them.
+  'coffee machine': ['espresso machine'],
+  'coffee machines': ['espresso machine'],
+  'coffee maker': ['coffee machine', 'espresso machine'],
+  'coffee makers': ['coffee machine', 'espresso machine'],
+  'cordless drill': ['combi drill'],
+  'cordless drills': ['combi drill'],
+  'smart speaker': ['echo', 'nest mini', 'nest hub'],
+  'smart speakers': ['smart speaker', 'echo', 'nest mini', 'nest hub'],
+  'streaming stick': ['fire tv stick', 'chromecast'],
+  'pressure cooker': ['multi cooker'],
+  'hair styler': ['airwrap', 'flexstyle'],
+  'hair stylers': ['airwrap', 'flexstyle'],
 };
 
 /**
@@ -76,6 +90,15 @@ const OPTIONAL_WORDS: ReadonlySet<string> = new Set([
   'camping',
   'school',
   'work',
+  'university',
+  'uni',
+  'college',
+  'student',
+  'students',
+  'studying',
+  'study',
+  'homework',
+  'business',
 ]);
 
 /** Two-word synonym keys, merged into one term before matching ("record player"). */
@@ -158,14 +181,26 @@ export function termExpression(term: string): string {
 }
 
 function buildTermExpression(term: string): string {
+  const alternatives = termAlternatives(term).map((alternative) => `"${alternative}"`);
+  if (alternatives.length === 0) return '';
+  return alternatives.length === 1 ? (alternatives[0] as string) : `(${alternatives.join(' OR ')})`;
+}
+
+/**
+ * The index spellings that match a term, as space-separated words: its phrase, its run-together spelling and its
+ * synonyms' phrases (empty when the term has no letters or digits). The match expression and the ranking rule
+ * (ranking-rule.ts) both read them.
+ */
+export function termAlternatives(term: string): string[] {
   const key = wordsOf(foldText(term)).join(' ');
   const phrase = phraseOf(term);
-  if (phrase === undefined) return '';
+  if (phrase === undefined) return [];
   const joined = joinedOf(term);
-  const alternatives = [
+  return [
     phrase,
     ...(joined === undefined ? [] : [`"${joined}"`]),
     ...(SYNONYMS[key] ?? SYNONYMS[term] ?? []).map((synonym) => phraseOf(synonym) ?? ''),
-  ].filter((alternative, index, all) => alternative !== '' && all.indexOf(alternative) === index);
-  return alternatives.length === 1 ? phrase : `(${alternatives.join(' OR ')})`;
+  ]
+    .filter((alternative, index, all) => alternative !== '' && all.indexOf(alternative) === index)
+    .map((alternative) => alternative.slice(1, -1));
 }

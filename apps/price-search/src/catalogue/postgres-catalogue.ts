@@ -24,8 +24,9 @@ import {
 } from './catalogue.js';
 import type { CatalogueItem } from './feed/feed-record.js';
 import { isBetterOffer, offerTerms, ProductGrouping } from './product-grouping.js';
+import { byPriceSql, type RankedText, rankByRelevance } from './ranking-rule.js';
 import { planMatch, type TermIndex, toTsQuery, type VocabularyRequest } from './term-understanding.js';
-import { oneEditAway, Vocabulary } from './vocabulary.js';
+import { Vocabulary } from './vocabulary.js';
 
 // The full-text indexes of the listings: every listing, and the used and refurbished ones (about a tenth of a
 // catalogue), so that a lookup filtered to those reads only their rows (ADR 0234).
@@ -122,10 +123,6 @@ const COLUMNS = [
   'import_id',
 ] as const;
 
-// ts_rank weights for D (category), C (brand), B (aliases), A (title), without length normalisation: a title
-// with every term already comes first (see #select), and a term repeated in the category ("Video Games >
-// Games" for "switch games") then counts, as BM25's term frequency does on SQLite.
-const RANK = `ts_rank('{0.2, 0.4, 0.6, 1.0}', l.document, q, 0)`;
 /**
  * How long a cached answer (the engine's results, the probes' answers) may live, measured from when it was
  * computed: other service instances' writes to the same database are not seen sooner.
@@ -333,19 +330,19 @@ export class PostgresCatalogue implements Catalogue {
     void this.#analyzeWhenStale();
     let plan = await planMatch(query.terms, this.#termIndex);
     if (plan.strict === undefined) return [];
-    let hits = await this.#ranked(plan.strict, query, query.sort, demoteFor(plan.strict, plan.terms));
+    let hits = await this.#ranked(plan.strict, plan.terms, query, query.sort, demoteFor(plan.strict, plan.terms));
     if (hits.length > 0) return hits;
     // Nothing found: either the words match nothing together (then two of them may make one catalogue word), or
     // the filters exclude every match. Asked only now, so a lookup that finds listings saves a round trip.
     const joined = await plan.joined();
     if (joined?.strict !== undefined) {
       plan = joined;
-      hits = await this.#ranked(joined.strict, query, query.sort, demoteFor(joined.strict, joined.terms));
+      hits = await this.#ranked(joined.strict, joined.terms, query, query.sort, demoteFor(joined.strict, joined.terms));
       if (hits.length > 0) return hits;
     }
     const relaxed = await plan.relaxed();
     if (relaxed === undefined || plan.strict === undefined || (await this.#matches(plan.strict))) return hits;
-    return this.#ranked(relaxed, query, 'relevance', demoteFor(plan.strict, plan.terms));
+    return this.#ranked(relaxed, plan.terms, query, 'relevance', demoteFor(plan.strict, plan.terms));
   }
 
   /**
@@ -353,12 +350,19 @@ export class PostgresCatalogue implements Catalogue {
    * finds them), as on SQLite; when a full window holds fewer products than the page needs, every match is
    * ranked. Cheapest-first stays exact (ADR 0220).
    */
-  async #ranked(match: string, query: CatalogueQuery, sort: SortIntent, demote: string | undefined) {
-    if (sort === 'price_asc') return (await this.#select(match, query, sort, demote, false)).hits;
-    const { hits, rows, products } = await this.#select(match, query, sort, demote, true);
+  async #ranked(
+    match: string,
+    terms: readonly string[],
+    query: CatalogueQuery,
+    sort: SortIntent,
+    demote: string | undefined,
+  ) {
+    if (sort === 'price_asc') return this.#selectByPrice(match, query);
+    const { hits, rows, products } = await this.#selectByRelevance(match, terms, query, demote, true);
     // A short page from a full window: rank every match only if some listing past it is another product.
-    if (hits.length < query.limit && rows >= CANDIDATE_CAP && (await this.#moreProducts(match, query, products))) {
-      return (await this.#select(match, query, sort, demote, false)).hits;
+    // Products, not hits: a page of one product's offers (product-grouping.ts) is still one product.
+    if (products.length < query.limit && rows >= CANDIDATE_CAP && (await this.#moreProducts(match, query, products))) {
+      return (await this.#selectByRelevance(match, terms, query, demote, false)).hits;
     }
     return hits;
   }
@@ -438,27 +442,38 @@ export class PostgresCatalogue implements Catalogue {
   }
 
   /**
-   * The catalogue words a correction step needs, from the word table: exact look-ups, the words one edit from a
-   * misspelt word, and (pg_trgm) the words whose trigrams resemble it, among which the shared edit-distance rule
-   * then chooses. The word table is rebuilt after writes, before the next look-up.
+   * The catalogue's words, read whole from the word table and kept in memory, as the SQLite catalogue keeps its
+   * own (issue 38 item 4): a query with words the catalogue lacks asked the table once or twice per word (exact
+   * forms, every one-edit spelling, trigram neighbours), and those round trips made empty answers the slow ones.
+   * The table is rebuilt after this process's writes before it is read again; a copy is kept while the cache stamp
+   * holds and for at most ANSWERS_MAX_AGE_MS (other instances' writes), as probe answers are.
    */
-  async #vocabularyFor(request: VocabularyRequest): Promise<Vocabulary> {
+  async #vocabularyFor(_request: VocabularyRequest): Promise<Vocabulary> {
     if (this.#wordsDirty) {
-      await this.#rebuildWords();
       this.#wordsDirty = false;
+      this.#words = undefined;
+      await this.#rebuildWords();
     }
-    const exact = [...request.exact, ...request.near.flatMap(oneEditAway)];
-    const { rows } = await this.#pool.query<{ word: string; listings: number }>(
-      `SELECT word, listings FROM catalogue_words WHERE word = ANY($1)
-       UNION SELECT w.word, w.listings FROM catalogue_words w, unnest($2::text[]) AS near(word)
-         WHERE length(near.word) >= 5 AND w.word % near.word
-       UNION SELECT w.word, w.listings FROM catalogue_words w, unnest($2::text[]) AS near(word)
-         WHERE length(near.word) >= 5 AND length(w.word) BETWEEN length(near.word) + 1 AND length(near.word) + 3
-           AND left(w.word, length(near.word)) = near.word`,
-      [exact, request.near],
-    );
-    return new Vocabulary(new Map(rows.map((row) => [row.word, row.listings])));
+    const stamp = this.cacheStamp();
+    const held = this.#words;
+    if (held !== undefined && held.stamp === stamp && performance.now() - held.at < ANSWERS_MAX_AGE_MS) {
+      return held.vocabulary;
+    }
+    const at = performance.now();
+    const vocabulary = this.#pool
+      .query<{ word: string; listings: number }>('SELECT word, listings FROM catalogue_words')
+      .then(({ rows }) => new Vocabulary(new Map(rows.map((row) => [row.word, row.listings]))));
+    this.#words = { vocabulary, stamp, at };
+    try {
+      return await vocabulary;
+    } catch (error) {
+      if (this.#words?.vocabulary === vocabulary) this.#words = undefined;
+      throw error;
+    }
   }
+
+  // The word table in memory (see #vocabularyFor): a promise, so concurrent lookups share one read.
+  #words: { vocabulary: Promise<Vocabulary>; stamp: string; at: number } | undefined;
 
   async #rebuildWords(): Promise<void> {
     const client = await this.#pool.connect();
@@ -481,34 +496,30 @@ export class PostgresCatalogue implements Catalogue {
     }
   }
 
-  async #select(
+  /**
+   * Relevance: the first CANDIDATE_CAP listings that pass the filters (in the order the index finds them), or
+   * every match, read whole and ordered by the ranking rule both engines share (ranking-rule.ts, ADR 0235), then
+   * grouped by product; a window is read whole, so a product's offers are counted among all of its rows.
+   */
+  async #selectByRelevance(
     match: string,
+    terms: readonly string[],
     query: CatalogueQuery,
-    sort: SortIntent,
     demote: string | undefined,
     windowed: boolean,
   ): Promise<{ hits: CatalogueHit[]; rows: number; products: string[] }> {
     const parameters: unknown[] = [toTsQuery(match), query.networks];
     const filters = filtersOf(query, parameters);
-    let order = 'l.price_pence, l.id';
-    if (sort !== 'price_asc') {
-      // A listing with every term in its title first (bm25's column weights do this on SQLite; ts_rank's
-      // length normalisation can put a short title matching by category ahead of it).
-      parameters.push(toTsQuery(match, 'AB'));
-      const inTitle = `l.document @@ to_tsquery('catalogue', $${parameters.length})`;
-      let accessories = '';
-      if (demote !== undefined) {
-        // Evaluated once per query (an InitPlan) instead of a probe of its own: one round trip less for almost
-        // every cold lookup, since the probe's answer was kept per expression (ADR 0228). A window's own
-        // listings answer it first: the catalogue-wide check (a bitmap of every match, however early a product
-        // turns up) runs only when none of them is a product with every term in its title (ADR 0228's addendum).
-        parameters.push(demote);
-        const demoteQuery = `to_tsquery('catalogue', $${parameters.length})`;
-        const anywhere = `EXISTS (SELECT 1 FROM catalogue_listings WHERE document @@ ${demoteQuery} AND accessory = 0)`;
-        const inWindow = `EXISTS (SELECT 1 FROM w WHERE w.accessory = 0 AND w.document @@ ${demoteQuery})`;
-        accessories = `(CASE WHEN ${windowed ? `${inWindow} OR ` : ''}${anywhere} THEN l.accessory ELSE 0 END), `;
-      }
-      order = `${accessories}${inTitle} DESC, ${RANK} DESC, l.condition <> 'new', l.price_pence, l.id`;
+    let demotes = 'false';
+    if (demote !== undefined) {
+      // Whether a product (not an accessory) has every term in its title: then accessories go after products.
+      // Evaluated once per query (an InitPlan); a window's own listings answer it first, the catalogue-wide
+      // check runs only when none of them does (ADR 0228 and its addendum).
+      parameters.push(demote);
+      const demoteQuery = `to_tsquery('catalogue', $${parameters.length})`;
+      const anywhere = `EXISTS (SELECT 1 FROM catalogue_listings WHERE document @@ ${demoteQuery} AND accessory = 0)`;
+      const inWindow = `EXISTS (SELECT 1 FROM w WHERE w.accessory = 0 AND w.document @@ ${demoteQuery})`;
+      demotes = `(${windowed ? `${inWindow} OR ` : ''}${anywhere})`;
     }
     // The window is a CTE so that the accessory check above can read it too.
     const sql = `${
@@ -518,54 +529,69 @@ export class PostgresCatalogue implements Catalogue {
         : ''
     }
       SELECT l.title, l.price_pence AS "pricePence", l.condition, l.network, l.url, l.image_url AS "imageUrl",
-        l.shipping_pence AS "shippingPence", l.availability, l.product_key AS "productKey"
-      FROM ${windowed ? 'w l' : 'catalogue_listings l'}, to_tsquery('catalogue', $1) q
-      ${windowed ? '' : `WHERE l.document @@ q AND ${filters.join(' AND ')}`}
-      ORDER BY ${order}
-      LIMIT $${parameters.length + 1} OFFSET $${parameters.length + 2}`;
-    const fetchRows = async (count: number, offset: number): Promise<Row[]> =>
-      (await this.#pool.query<Row>(sql, [...parameters, count, offset])).rows;
-    // The first query reads FIRST_ROWS rows, enough for almost every page and its lookahead: each query matches,
-    // ranks and sorts every matching listing again, so asking for more rows separately doubles the database's work
-    // (ADR 0219).
-    let rows = await fetchRows(FIRST_ROWS, 0);
-    const windowRows = rows.length;
-    // As on SQLite: a relevance window is read whole; otherwise the rows up to the one that fills the page and
-    // OFFER_LOOKAHEAD more, so that the other offers of the products shown are counted (ADR 0231).
-    const grouping = new ProductGrouping<string, Omit<CatalogueHit, 'offers'>>(
-      query.limit,
-      windowed ? CANDIDATE_CAP : OFFER_LOOKAHEAD,
+        l.shipping_pence AS "shippingPence", l.availability, l.product_key AS "productKey", l.id AS position,
+        l.accessory, l.search_title AS "searchTitle", l.aliases, l.brand, l.category, ${demotes} AS demotes
+      FROM ${windowed ? 'w l' : 'catalogue_listings l'}
+      ${windowed ? '' : `WHERE l.document @@ to_tsquery('catalogue', $1) AND ${filters.join(' AND ')}`}`;
+    const { rows } = await this.#pool.query<
+      Row & RankedText & { position: string; accessory: number; demotes: boolean }
+    >(sql, parameters);
+    const ranked = rankByRelevance(rows, terms, rows[0]?.demotes === true, (row) => ({
+      ...row,
+      position: Number(row.position),
+      pricePence: Number(row.pricePence),
+      isNew: row.condition === 'new',
+      accessory: row.accessory === 1,
+    }));
+    const grouping = this.#grouping(query.limit, windowed ? CANDIDATE_CAP : OFFER_LOOKAHEAD, 'relevance');
+    for (const row of ranked) if (!grouping.add(row.productKey, hitOf(row))) break;
+    return {
+      hits: grouping.page().map(({ offer, offers }) => ({ ...offer, offers })),
+      rows: rows.length,
+      products: grouping.products(),
+    };
+  }
+
+  #grouping(limit: number, lookahead: number, sort: SortIntent) {
+    return new ProductGrouping<string, Omit<CatalogueHit, 'offers'>>(
+      limit,
+      lookahead,
       sort === 'relevance'
         ? (candidate, current) => isBetterOffer(offerTerms(candidate), offerTerms(current))
         : undefined,
     );
+  }
+
+  /** Cheapest first (the ranking rule's `byPrice`), read page by page until the page and its lookahead are read. */
+  async #selectByPrice(match: string, query: CatalogueQuery): Promise<CatalogueHit[]> {
+    const parameters: unknown[] = [toTsQuery(match), query.networks];
+    const filters = filtersOf(query, parameters);
+    const sql = `
+      SELECT l.title, l.price_pence AS "pricePence", l.condition, l.network, l.url, l.image_url AS "imageUrl",
+        l.shipping_pence AS "shippingPence", l.availability, l.product_key AS "productKey"
+      FROM catalogue_listings l
+      WHERE l.document @@ to_tsquery('catalogue', $1) AND ${filters.join(' AND ')}
+      ORDER BY ${byPriceSql('l', 'id')}
+      LIMIT $${parameters.length + 1} OFFSET $${parameters.length + 2}`;
+    const fetchRows = async (count: number, offset: number): Promise<Row[]> =>
+      (await this.#pool.query<Row>(sql, [...parameters, count, offset])).rows;
+    // The first query reads FIRST_ROWS rows, enough for almost every page and its lookahead: each query matches
+    // and sorts every matching listing again, so asking for more rows separately doubles the database's work
+    // (ADR 0219). The rows up to the one that fills the page and OFFER_LOOKAHEAD more are read, so that the other
+    // offers of the products shown are counted (ADR 0231).
+    let rows = await fetchRows(FIRST_ROWS, 0);
+    const grouping = this.#grouping(query.limit, OFFER_LOOKAHEAD, 'price_asc');
     let asked = FIRST_ROWS;
     let read = 0;
     reading: for (;;) {
-      for (const row of rows) {
-        const hit = {
-          title: row.title,
-          pricePence: Number(row.pricePence) as Pence,
-          condition: row.condition,
-          network: row.network,
-          url: row.url,
-          imageUrl: row.imageUrl,
-          shippingPence: row.shippingPence === null ? null : (Number(row.shippingPence) as Pence),
-          availability: row.availability,
-        };
-        if (!grouping.add(row.productKey, hit)) break reading;
-      }
+      for (const row of rows) if (!grouping.add(row.productKey, hitOf(row))) break reading;
       read += rows.length;
       // Fewer rows than asked for: every match has been read.
       if (rows.length < asked) break;
       asked = PAGE_ROWS;
       rows = await fetchRows(PAGE_ROWS, read);
     }
-    return {
-      hits: grouping.page().map(({ offer, offers }) => ({ ...offer, offers })),
-      rows: windowRows,
-      products: grouping.products(),
-    };
+    return grouping.page().map(({ offer, offers }) => ({ ...offer, offers }));
   }
 
   #changes = 0;
@@ -577,10 +603,7 @@ export class PostgresCatalogue implements Catalogue {
    * first `to_tsquery`).
    */
   async prepare(): Promise<void> {
-    if (this.#wordsDirty) {
-      await this.#rebuildWords();
-      this.#wordsDirty = false;
-    }
+    await this.#vocabularyFor({ exact: [], near: [] });
     await this.#analyzeWhenStale();
     const clients = await Promise.all(Array.from({ length: this.#maxConnections }, () => this.#pool.connect()));
     try {
@@ -687,6 +710,20 @@ export class PostgresCatalogue implements Catalogue {
  * (as on SQLite), decided inside the ranked query (ADR 0228): the title-and-aliases query, or undefined when the
  * query asks for an accessory.
  */
+/** A row as a hit (prices as numbers of pence). */
+function hitOf(row: Row): Omit<CatalogueHit, 'offers'> {
+  return {
+    title: row.title,
+    pricePence: Number(row.pricePence) as Pence,
+    condition: row.condition,
+    network: row.network,
+    url: row.url,
+    imageUrl: row.imageUrl,
+    shippingPence: row.shippingPence === null ? null : (Number(row.shippingPence) as Pence),
+    availability: row.availability,
+  };
+}
+
 function demoteFor(strict: string, terms: readonly string[]): string | undefined {
   return asksForAccessory(terms) ? undefined : toTsQuery(strict, 'AB');
 }

@@ -21,9 +21,9 @@ function feed(grouping: ProductGrouping<string, Offer>, rows: ReadonlyArray<read
 }
 
 describe('isBetterOffer', () => {
-  it('puts new before used, then the cheaper', () => {
-    expect(isBetterOffer({ isNew: true, pricePence: 900 }, { isNew: false, pricePence: 100 })).toBe(true);
-    expect(isBetterOffer({ isNew: false, pricePence: 100 }, { isNew: true, pricePence: 900 })).toBe(false);
+  it('prefers the cheaper offer, whatever its condition (every offer read meets the query; ADR 0238)', () => {
+    expect(isBetterOffer({ isNew: true, pricePence: 900 }, { isNew: false, pricePence: 100 })).toBe(false);
+    expect(isBetterOffer({ isNew: false, pricePence: 100 }, { isNew: true, pricePence: 900 })).toBe(true);
     expect(isBetterOffer({ isNew: true, pricePence: 499 }, { isNew: true, pricePence: 500 })).toBe(true);
     // An equal offer does not replace the one already shown: the better-ranked row stays.
     expect(isBetterOffer({ isNew: true, pricePence: 500 }, { isNew: true, pricePence: 500 })).toBe(false);
@@ -46,8 +46,8 @@ describe('ProductGrouping', () => {
       ['toaster', offer('t2', 'used', 1000)],
     ]);
     expect(grouping.page().map(({ offer: shown, offers }) => [shown.id, offers])).toEqual([
-      ['k3', 3],
-      ['t1', 2],
+      ['k1', 3],
+      ['t2', 2],
     ]);
     expect(grouping.products()).toEqual(['kettle', 'toaster']);
     expect(grouping.rows).toBe(5);
@@ -57,9 +57,34 @@ describe('ProductGrouping', () => {
     const grouping = new ProductGrouping<string, Offer>(3, 10, undefined);
     feed(grouping, [
       ['kettle', offer('k1', 'used', 100)],
+      ['toaster', offer('t1', 'new', 150)],
       ['kettle', offer('k2', 'new', 200)],
     ]);
-    expect(grouping.page()).toEqual([{ offer: offer('k1', 'used', 100), offers: 2 }]);
+    expect(grouping.page()).toEqual([
+      { offer: offer('k1', 'used', 100), offers: 2 },
+      { offer: offer('t1', 'new', 150), offers: 1 },
+    ]);
+  });
+
+  it('answers a query that names one product with its offers, one entry each, cheapest first (ADR 0238)', () => {
+    const grouping = new ProductGrouping<string, Offer>(5, 10, byRelevance);
+    feed(grouping, [
+      ['kettle', offer('k1', 'new', 2500)],
+      ['kettle', offer('k2', 'used', 1500)],
+      ['kettle', offer('k3', 'refurbished', 2000)],
+    ]);
+    expect(grouping.page().map(({ offer: shown, offers }) => [shown.id, offers])).toEqual([
+      ['k2', 3],
+      ['k3', 3],
+      ['k1', 3],
+    ]);
+    // A full page says nothing about other products: one product on a page of one stays one entry.
+    const single = new ProductGrouping<string, Offer>(1, 10, byRelevance);
+    feed(single, [
+      ['kettle', offer('k1', 'new', 2500)],
+      ['kettle', offer('k2', 'used', 1500)],
+    ]);
+    expect(single.page().map(({ offer: shown }) => shown.id)).toEqual(['k2']);
   });
 
   it('reads the row that completes the page and `lookahead` more, counting offers only among them', () => {

@@ -1,21 +1,24 @@
 /**
  * @module
- * How both catalogue engines turn ranked rows into a page of products (ADRs 0212 and 0231): offers of one
- * product count once, in the place of its first (best-ranked) row, showing its best offer among the rows read;
- * once the page has its products, a set number of further rows is read so that the other offers of the products
- * shown are counted. One rule for SQLite's SQL path, its listing facts and PostgreSQL, which feed it rows as
- * they come (PostgreSQL page by page).
+ * How both catalogue engines turn ranked rows into a page of products (ADRs 0212, 0231 and 0238): offers of one
+ * product count once, in the place of its first (best-ranked) row, showing its cheapest offer among the rows
+ * read (every row read meets the query's filters: budget, condition, networks); once the page has its products,
+ * a set number of further rows is read so that the other offers of the products shown are counted. When every
+ * row read is of one product and the page is not full, the query names that product: the page is then its
+ * offers, one entry each, cheapest first, so that a shopper can compare them (issue 38). One rule for SQLite's
+ * SQL path, its listing facts and PostgreSQL, which feed it rows as they come (PostgreSQL page by page).
  */
 
 /**
- * The better of two offers of one product by relevance: new before used, then the cheaper. Cheapest-first
- * ordering needs no choice: its first row is the cheapest.
+ * The better of two offers of one product by relevance: the cheaper (an equal one does not replace the offer
+ * already shown). Every offer read meets the query's conditions, so the shown price is the cheapest that does,
+ * used and refurbished included when the query names no condition (issue 38). Cheapest-first ordering needs no
+ * choice: its first row is the cheapest.
  */
 export function isBetterOffer(
   candidate: { readonly isNew: boolean; readonly pricePence: number },
   current: { readonly isNew: boolean; readonly pricePence: number },
 ): boolean {
-  if (candidate.isNew !== current.isNew) return candidate.isNew;
   return candidate.pricePence < current.pricePence;
 }
 
@@ -39,7 +42,7 @@ export interface GroupedProduct<Offer> {
  * it the first row of a product stays its offer (cheapest first).
  */
 export class ProductGrouping<Product, Offer> {
-  readonly #products = new Map<Product, { offer: Offer; offers: number }>();
+  readonly #products = new Map<Product, { offer: Offer; offers: number; all: Offer[] }>();
   readonly #limit: number;
   readonly #lookahead: number;
   readonly #better: ((candidate: Offer, current: Offer) => boolean) | undefined;
@@ -58,9 +61,10 @@ export class ProductGrouping<Product, Offer> {
     const known = this.#products.get(product);
     if (known !== undefined) {
       known.offers += 1;
+      known.all.push(offer);
       if (this.#better?.(offer, known.offer) === true) known.offer = offer;
     } else if (this.#products.size < this.#limit) {
-      this.#products.set(product, { offer, offers: 1 });
+      this.#products.set(product, { offer, offers: 1, all: [offer] });
     }
     if (this.#products.size < this.#limit) return true;
     this.#extra += 1;
@@ -77,8 +81,20 @@ export class ProductGrouping<Product, Offer> {
     return [...this.#products.keys()];
   }
 
-  /** The page: each product's best offer and its offers read, in page order. */
+  /**
+   * The page: each product's best offer and its offers read, in page order; or, when the rows read were all of
+   * one product and the page had room for more, that product's offers, one entry each, cheapest first (in the
+   * order read when no choice is given: cheapest-first rows), up to the page's size.
+   */
   page(): GroupedProduct<Offer>[] {
-    return [...this.#products.values()];
+    const products = [...this.#products.values()];
+    const [only] = products;
+    if (only === undefined || products.length > 1 || this.#limit <= 1) {
+      return products.map(({ offer, offers }) => ({ offer, offers }));
+    }
+    const better = this.#better;
+    const offers =
+      better === undefined ? only.all : [...only.all].sort((a, b) => (better(a, b) ? -1 : better(b, a) ? 1 : 0));
+    return offers.slice(0, this.#limit).map((offer) => ({ offer, offers: only.offers }));
   }
 }

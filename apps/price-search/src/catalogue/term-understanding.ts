@@ -104,15 +104,63 @@ export async function understandTerms(raw: readonly string[], index: TermIndex):
   return understood;
 }
 
+// A piece of a model code as shoppers space it: "wh 1000 xm4", "galaxy a 55", "dcd 796".
+const CODE_PIECE = /^[\p{L}\p{N}]{1,5}$/u;
+const MAX_CODE_PIECES = 4;
+
+/** The runs of two to four neighbouring code pieces, with a digit among them, joined ("wh1000xm4"). */
+function codeRuns(terms: readonly string[]): string[] {
+  const runs: string[] = [];
+  for (let start = 0; start < terms.length; start += 1) {
+    for (let end = start + 2; end <= Math.min(terms.length, start + MAX_CODE_PIECES); end += 1) {
+      const run = terms.slice(start, end);
+      if (!run.every((term) => CODE_PIECE.test(term))) break;
+      if (run.some(isModelTerm)) runs.push(run.join(''));
+    }
+  }
+  return runs;
+}
+
 /**
  * When no listing has every term: the terms again, with each two neighbours that make one catalogue word joined
- * ("smart watch" → "smartwatch"); undefined when the terms match together or no pair joins.
+ * ("smart watch" → "smartwatch"), a model code written in pieces joined ("wh 1000 xm4" → "wh1000xm4", as the
+ * catalogue also indexes "WH-1000XM4"), and a code the catalogue has only with a suffix completed ("af400" →
+ * "af400uk"); undefined when the terms match together or nothing joins.
  */
 async function joinedWhenApart(terms: readonly string[], index: TermIndex): Promise<string[] | undefined> {
-  if (terms.length <= 1 || (await index.matches(terms.map(termExpression).join(' AND ')))) return undefined;
+  if (await index.matches(terms.map(termExpression).join(' AND '))) return undefined;
   const pairs = terms.slice(1).map((next, position) => `${terms[position]}${next}`);
-  const joined = joinPairs(terms, await index.vocabulary({ exact: pairs, near: [] }));
-  return joined.length === terms.length ? undefined : joined;
+  const runs = codeRuns(terms);
+  const codes = [...runs, ...terms.filter(isModelTerm).map((term) => wordsOf(foldText(term)).join(''))];
+  const vocabulary = await index.vocabulary({
+    exact: [...pairs, ...codes],
+    near: codes.filter((code) => code.length >= 5),
+  });
+  const withCodes: string[] = [];
+  for (let position = 0; position < terms.length; position += 1) {
+    let joinedCode: { code: string; pieces: number } | undefined;
+    for (let end = Math.min(terms.length, position + MAX_CODE_PIECES); end >= position + 2 && !joinedCode; end -= 1) {
+      const run = terms.slice(position, end);
+      if (!run.every((term) => CODE_PIECE.test(term)) || !run.some(isModelTerm)) continue;
+      const code = run.join('');
+      const known = vocabulary.has(code) ? code : vocabulary.completeCode(code);
+      if (known !== undefined) joinedCode = { code: known, pieces: run.length };
+    }
+    if (joinedCode !== undefined) {
+      withCodes.push(joinedCode.code);
+      position += joinedCode.pieces - 1;
+      continue;
+    }
+    const term = terms[position] ?? '';
+    const code = wordsOf(foldText(term)).join('');
+    const completed =
+      isModelTerm(term) && !(await index.matches(termExpression(term))) ? vocabulary.completeCode(code) : undefined;
+    withCodes.push(completed ?? term);
+  }
+  const joined = joinPairs(withCodes, vocabulary);
+  return joined.length === terms.length && joined.every((term, position) => term === terms[position])
+    ? undefined
+    : joined;
 }
 
 function joinPairs(terms: readonly string[], vocabulary: Vocabulary): string[] {
@@ -133,9 +181,8 @@ function joinPairs(terms: readonly string[], vocabulary: Vocabulary): string[] {
 
 /**
  * Understands the terms and builds the strict and relaxed expressions. A word the catalogue does not know may be
- * dropped by the relaxed expression, unless the query names a model and the word could be the product line that
- * model belongs to ("iphone 14 pro" must not find a MacBook Pro 14-inch): then only words in another script
- * ("黑色") go.
+ * dropped by the relaxed expression only when it has no Latin letter or digit ("黑色"): any other could be the
+ * product line or model asked for ("lego technic bugatti" must not find the Lamborghini; issue 38).
  */
 export async function planMatch(raw: readonly string[], catalogueIndex: TermIndex): Promise<MatchPlan> {
   const index = rememberingMatches(catalogueIndex);
@@ -154,14 +201,14 @@ function planOf(terms: readonly string[], index: TermIndex, mayJoin: boolean): M
       return joined === undefined ? undefined : planOf(joined, index, false);
     },
     async relaxed() {
-      const namesModel = terms.some(isModelTerm);
       const unknown = new Set<string>();
       for (const term of terms) {
         const expression = termExpression(term);
         if (expression !== '' && !(await index.matches(expression))) unknown.add(term);
       }
-      const droppable = (term: string): boolean =>
-        unknown.has(term) && (!namesModel || !/\p{Script=Latin}/u.test(term));
+      // A word the catalogue lacks that could be a name ("bugatti" of "lego technic bugatti") is never dropped:
+      // the answer would be another model (issue 38). Only words with no Latin letter or digit ("黑色") go.
+      const droppable = (term: string): boolean => unknown.has(term) && !/[\p{Script=Latin}\p{N}]/u.test(term);
       return buildMatchExpressions(terms, droppable)[1];
     },
   };

@@ -77,6 +77,25 @@ export class Vocabulary {
   }
 
   /**
+   * The catalogue's model code that a code written without its last letters begins ("af400" → "af400uk", the
+   * retailer's suffix; "dcd796" → "dcd796p2", the kit): a code of letters and digits, at least five long, that
+   * the catalogue does not have, completed by at most three characters. The most common wins.
+   */
+  completeCode(code: string): string | undefined {
+    if (code.length < MIN_CORRECTABLE_LENGTH || !/^(?=.*\p{L})(?=.*\p{N})[\p{L}\p{N}]+$/u.test(code)) return undefined;
+    if (this.#counts.has(code)) return undefined;
+    let best: { word: string; count: number } | undefined;
+    for (let length = code.length + 1; length <= code.length + MAX_COMPLETION_LETTERS; length += 1) {
+      for (const candidate of this.#byLength.get(length) ?? []) {
+        if (!candidate.startsWith(code)) continue;
+        const count = this.#counts.get(candidate) ?? 0;
+        if (best === undefined || count > best.count) best = { word: candidate, count };
+      }
+    }
+    return best?.word;
+  }
+
+  /**
    * Catalogue words one edit from a short word (3 or 4 letters), most common first. Too many for a blind
    * choice: the caller keeps the first that fits the rest of the query.
    */

@@ -39,6 +39,8 @@ export interface LabelledQuery {
   readonly sorted?: 'price_asc';
   /** At least this many distinct products in the answer. */
   readonly distinct?: number;
+  /** Each rule must be met by at least one listing of the answer (both products of "A vs B"). */
+  readonly some?: readonly WordRule[];
   /** The catalogue has nothing right for this query: the answer must be empty. */
   readonly empty?: boolean;
   /** Whether the catalogue holds a right answer; defaults to true when `top` or `distinct` is given. */
@@ -54,7 +56,16 @@ export type SearchAnswer =
 export type SearchFunction = (query: string) => Promise<SearchAnswer>;
 
 /** The checks a query can fail. */
-export type Check = 'answered' | 'non_empty' | 'top' | 'filters' | 'substitution' | 'sorted' | 'distinct' | 'empty';
+export type Check =
+  | 'answered'
+  | 'non_empty'
+  | 'top'
+  | 'filters'
+  | 'substitution'
+  | 'sorted'
+  | 'distinct'
+  | 'some'
+  | 'empty';
 
 /** One query's outcome. */
 export interface QueryOutcome {
@@ -71,6 +82,8 @@ export interface Rate {
 
 /** The scores of a run. */
 export interface QualityScores {
+  /** Queries that pass every check. */
+  readonly passed: Rate;
   readonly byCapability: Readonly<Record<string, Rate>>;
   /** Answerable queries with a `top` rule whose first result satisfies it. */
   readonly relevantTop: Rate;
@@ -167,6 +180,9 @@ export function checkAnswer(query: LabelledQuery, answer: SearchAnswer): Check[]
   ) {
     failed.push('distinct');
   }
+  if (query.some?.some((rule) => !listings.some((listing) => meetsWords(listing.product, rule)))) {
+    failed.push('some');
+  }
   if (query.empty === true && listings.length > 0) failed.push('empty');
   return failed;
 }
@@ -202,6 +218,7 @@ export async function scoreQuerySet(queries: readonly LabelledQuery[], search: S
   const withTop = outcomes.filter((outcome) => outcome.query.top !== undefined && isAnswerable(outcome.query));
   const withFilters = outcomes.filter((outcome) => hasFilters(outcome.query.every));
   return {
+    passed: rate(outcomes, (outcome) => outcome.failed.length === 0),
     byCapability,
     relevantTop: rate(withTop, (outcome) => !outcome.failed.some((check) => check === 'top' || check === 'answered')),
     filters: rate(
@@ -227,6 +244,7 @@ export function formatScores(label: string, scores: QualityScores): string[] {
   for (const [capability, value] of Object.entries(scores.byCapability)) {
     lines.push(`  ${capability.padEnd(24)} ${percent(value)}`);
   }
+  lines.push(`  ${'every check passed'.padEnd(24)} ${percent(scores.passed)}`);
   lines.push(`  ${'relevant top result'.padEnd(24)} ${percent(scores.relevantTop)}`);
   lines.push(`  ${'filters honoured'.padEnd(24)} ${percent(scores.filters)}`);
   lines.push(`  ${'typo queries'.padEnd(24)} ${percent(scores.typos)}`);

@@ -124,8 +124,8 @@ const table: ReadonlyArray<readonly [string, string, Expected]> = [
   ['pixel 8 pro 128gb', 'pixel 8 pro 128gb', {}],
   ['ipad air 11 inch', 'ipad air 11 inch', {}],
   ['laptop under 14 inch', 'laptop under 14 inch', {}],
-  ['tv over 65 inches', 'tv over 65 inches', {}],
-  ['tv over 65" under £700', 'tv over 65', { max: 70000 }],
+  ['tv over 65 inches', 'tv over 65 inch', {}],
+  ['tv over 65" under £700', 'tv over 65 inch', { max: 70000 }],
   ['power bank 20000 mah', 'power bank 20000 mah', {}],
   ['samsung 990 pro 2tb', 'samsung 990 pro 2tb', {}],
   ['4k tv', '4k tv', {}],
@@ -275,5 +275,63 @@ describe('withMaxPrice', () => {
   it('leaves the query unchanged without max_price', () => {
     const parsed = parseQuery('tv under £500');
     expect(withMaxPrice(parsed, undefined)).toBe(parsed);
+  });
+});
+
+describe('parseQuery: what shoppers and agents say (issue 38)', () => {
+  it.each([
+    ['how much is a dyson airwrap', 'dyson airwrap'],
+    ['birthday present for my 10 year old, a nintendo switch game under £50', 'nintendo switch game'],
+    ['lego for a 6-year-old', 'lego'],
+    ['headphones for my teenage son', 'headphones'],
+    ['something to make coffee', 'coffee machine'],
+    ['gift for a coffee lover', 'coffee machine'],
+    ['something to cut the grass', 'lawn mower'],
+    ['48in oled tv', '48 inch oled tv'],
+    ['65" tv', '65 inch tv'],
+    ['27-inch monitor', '27 inch monitor'],
+    ['9.5 litre air fryer', '9.5l air fryer'],
+    ['canon eos r50 2 year warranty', 'canon eos r50 2 year warranty'],
+  ])('reads "%s" as "%s"', (query, text) => {
+    expect(parseQuery(query).text).toBe(text);
+  });
+
+  it.each([
+    [
+      'iphone 15 vs pixel 9',
+      [
+        ['iphone', '15'],
+        ['pixel', '9'],
+      ],
+    ],
+    ['xbox series x or ps5', [['xbox', 'series', 'x'], ['ps5']]],
+    [
+      'ninja or cosori air fryer',
+      [
+        ['ninja', 'air', 'fryer'],
+        ['cosori', 'air', 'fryer'],
+      ],
+    ],
+    [
+      'samsung galaxy s22 vs s21',
+      [
+        ['samsung', 'galaxy', 's22'],
+        ['samsung', 'galaxy', 's21'],
+      ],
+    ],
+    [
+      'iphone 13 or 14',
+      [
+        ['iphone', '13'],
+        ['iphone', '14'],
+      ],
+    ],
+  ])('compares the two sides of "%s"', (query, sides) => {
+    expect(parseQuery(query).compared).toEqual(sides);
+  });
+
+  it('compares nothing when "or" joins conditions or retailers', () => {
+    expect(parseQuery('new or used iphone').compared).toBeUndefined();
+    expect(parseQuery('cheapest ps5 at argos or currys').compared).toBeUndefined();
   });
 });

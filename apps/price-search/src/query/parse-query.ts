@@ -24,6 +24,11 @@ export interface ParsedQuery {
   readonly sort: SortIntent;
   /** Retailers named in the text ("at currys", "argos air fryer"); undefined when none is named. */
   readonly networks: readonly NetworkId[] | undefined;
+  /**
+   * For a comparison ("iphone 15 vs pixel 9", "xbox series x or ps5"): each product's terms, searched apart and
+   * answered together; undefined otherwise. `terms` then holds every side's terms.
+   */
+  readonly compared?: readonly (readonly string[])[];
 }
 
 type Phrase = readonly string[];
@@ -104,6 +109,16 @@ const CHEAPEST_PHRASES = phrases(
   'sort by price',
 );
 
+// Words that say who a product is for or what the occasion is, and the words of a question: no product meaning
+// (issue 38). Not "fan", "baby", "boy" or "girl" (a fan heater, a baby monitor, Game Boy, Barbie's "girl").
+const CONTEXT_WORDS = `how much many does do sells sell sold selling stock stocks stocked anywhere anyone somewhere
+  have has got gift gifts present presents pressie prezzie birthday christmas xmas anniversary retirement wedding
+  graduation fathers father's mothers mother's valentines valentine's day stocking stuffer filler secret santa idea
+  ideas mum mom mam dad father mother wife husband son daughter girlfriend boyfriend partner nephew niece grandad
+  grandpa grandma granny nan nana grandson granddaughter sister brother friend friends mate colleague boss teenager
+  teenagers teen teens teenage toddler aged age who who's whos likes like loves love enjoys
+  into someone somebody person people simple isn't there's`.split(/\s+/);
+
 // Words that carry no product meaning in a shopping query. "one", "under", "max" and "look" are not here:
 // they are parts of names ("xbox one", "under armour", "pro max", "new look").
 const FILLER = new Set(
@@ -115,8 +130,51 @@ const FILLER = new Set(
   more pounds pound quid gbp £ something thing things item items product products listing listings cost costs
   costing spend spending hi hello hey help recommend recommendation suggest suggestions compare comparison
   around about roughly approx approximately ideally preferably really very just also now today currently right
-  delivery delivered shipping free fast quick uk's britain british england`.split(/\s+/),
+  delivery delivered shipping free fast quick uk's britain british england`
+    .split(/\s+/)
+    .concat(CONTEXT_WORDS),
 );
+
+// What shoppers say they want to do, read as the product that does it (issue 38): "something to make coffee"
+// is a coffee machine. Applied to the normalised text before it is split into words; each maps to words the
+// catalogue's titles use (the synonyms in match-expression.ts widen some of them).
+const INTENTS: ReadonlyArray<readonly [RegExp, string]> = [
+  [
+    /\b(?:make|making|brew|brewing) (?:a |my |the |some )?coffees?\b|\bcoffee (?:lovers?|makers?|drinkers?)\b/g,
+    'coffee machine',
+  ],
+  [/\b(?:make|making) (?:a |some )?(?:smoothies?|shakes?|soups?)\b/g, 'blender'],
+  [/\bclean(?:ing)? (?:my |the |our )?carpets?\b/g, 'carpet cleaner'],
+  [/\bclean(?:ing)? (?:my |the |our )?windows?\b/g, 'window vacuum'],
+  [/\bclean(?:ing)? (?:my |the |our )?(?:floors?|house|home|flat)\b/g, 'vacuum'],
+  [/\b(?:cut|cutting|mow|mowing) (?:my |the |our )?(?:grass|lawn)\b/g, 'lawn mower'],
+  [/\bdry(?:ing)? (?:my |your |her |his )?hair\b/g, 'hair dryer'],
+  [/\bstraighten(?:ing)? (?:my |your |her |his )?hair\b/g, 'hair straightener'],
+  [
+    /\bkeep(?:ing)? (?:my |the |our |a )?(?:house|home|room|bedroom|flat|office)? ?cool\b|\bcool (?:my |the )?(?:room|bedroom|house)\b/g,
+    'air conditioner',
+  ],
+  [
+    /\bwatch(?:ing)? (?:netflix|youtube|iplayer|films|movies|streaming)\b(?: on (?:my |the |a |our )?(?:tv|telly))?/g,
+    'streaming stick',
+  ],
+  [/\btrack(?:ing)? (?:my |your |her |his )?(?:steps|fitness|sleep|workouts?)\b/g, 'fitness tracker'],
+  [/\b(?:start(?:ing)? )?vlogging\b|\bvloggers?\b/g, 'vlog camera'],
+  [/\b(?:make|making|cook|cooking) (?:a |some )?pizzas?\b/g, 'pizza oven'],
+  [/\b(?:loves?|likes?|enjoys?|for|into) baking\b|\bbakers?\b/g, 'stand mixer'],
+  [
+    /\bcook(?:ing)? (?:rice|stews?|curr(?:y|ies)|chilli)(?: and (?:rice|stews?|curr(?:y|ies)|chilli))?\b|\bslow cook(?:ing)?\b/g,
+    'pressure cooker',
+  ],
+  [/\b(?:boil|boiling) (?:the )?water\b|\bmake (?:a )?(?:cup of )?tea\b/g, 'kettle'],
+  [/\bmake (?:some )?toast\b/g, 'toaster'],
+  [/\biron(?:ing)? (?:my |the )?(?:clothes|shirts)\b/g, 'steam iron'],
+  [/\b(?:a |for a )?runners?\b|\bfor running\b/g, 'running'],
+  [/\blisten(?:ing)? to music\b|\bmusic lovers?\b|\b(?:likes?|loves?|into) music\b/g, 'speaker'],
+];
+
+// Words that put two products side by side: "iphone 15 vs pixel 9", "xbox series x or ps5".
+const COMPARISON_WORDS = new Set(['vs', 'vs.', 'versus', 'or', 'against']);
 
 /**
  * Reads a natural-language product query.
@@ -125,7 +183,7 @@ const FILLER = new Set(
  * //   condition: 'used', sort: 'price_asc' }
  */
 export function parseQuery(raw: string): ParsedQuery {
-  const tokens = tokenise(normaliseQuery(raw));
+  const tokens = tokenise(readShoppersText(normaliseQuery(raw)));
   const { budget, consumed } = extractBudget(tokens);
   const used = [...consumed];
 
@@ -160,7 +218,8 @@ export function parseQuery(raw: string): ParsedQuery {
     });
   }
 
-  const terms = buildTerms(tokens, used);
+  const compared = comparedTerms(tokens, used);
+  const terms = compared === undefined ? buildTerms(tokens, used) : [...new Set(compared.flat())];
   const [onlyCondition] = conditions;
   return {
     terms,
@@ -169,7 +228,58 @@ export function parseQuery(raw: string): ParsedQuery {
     condition: conditions.size === 1 ? onlyCondition : undefined,
     sort,
     networks: networks.size === 0 ? undefined : [...networks],
+    ...(compared === undefined ? {} : { compared }),
   };
+}
+
+/**
+ * The shopper's wording read before the words are split (issue 38): units glued to numbers ("48in", `65"`,
+ * "9.5 litre") as the titles write them ("48 inch", "9.5l"), an age ("for a 6 year old") removed so that its
+ * number is not read as a model, and intents ("something to make coffee") as the product that does it.
+ */
+function readShoppersText(text: string): string {
+  let read = text
+    .replace(/(\d+(?:\.\d+)?)(?:in\b|\s*"|\s*-\s*inch(?:es)?\b|\s*inches\b)/g, '$1 inch ')
+    .replace(/(\d+(?:\.\d+)?)\s*(?:litres?|liters?|ltrs?)\b/g, '$1l')
+    .replace(/\b\d+\s*-?\s*(?:years?|yrs?)\s*-?\s*olds?\b|\b(?:aged?|ages)\s+\d+(?:\s*(?:-|to)\s*\d+)?\b/g, ' ')
+    .replace(/\b\d+(?:st|nd|rd|th)\s+(?:birthday|anniversary)\b/g, ' ');
+  for (const [pattern, product] of INTENTS) read = read.replace(pattern, ` ${product} `);
+  return read.replace(/\s+/g, ' ').trim();
+}
+
+/**
+ * The terms of each side of a comparison ("A vs B", "A or B"), or undefined when the query compares nothing.
+ * A one-word side borrows what the other side names: a brand before the other's product words ("ninja or cosori
+ * air fryer": ninja air fryer), or a model of the same shape after the other's line ("galaxy s22 vs s21":
+ * galaxy s21).
+ */
+function comparedTerms(tokens: readonly QueryToken[], used: readonly boolean[]): string[][] | undefined {
+  const separators = tokens
+    .map((token, index) => (!used[index] && COMPARISON_WORDS.has(token.text) ? index : -1))
+    .filter((index) => index >= 0);
+  if (separators.length === 0) return undefined;
+  const sides: string[][] = [];
+  let from = 0;
+  for (const separator of [...separators, tokens.length]) {
+    const mask = tokens.map((_, index) => used[index] === true || index < from || index >= separator);
+    sides.push(buildTerms(tokens, mask));
+    from = separator + 1;
+  }
+  const named = sides.filter((side) => side.length > 0);
+  if (named.length < 2) return undefined;
+  const shape = (term: string): string => term.replace(/\p{N}/gu, '9').replace(/\p{L}/gu, 'a');
+  return named.map((side, index) => {
+    if (side.length !== 1) return side;
+    const [only] = side as [string];
+    const next = named[index + 1];
+    const previous = named[index - 1];
+    if (next !== undefined && next.length > 1 && !/\p{N}/u.test(only)) return [only, ...next.slice(1)];
+    const last = previous?.[previous.length - 1];
+    if (previous !== undefined && previous.length > 1 && last !== undefined && shape(last) === shape(only)) {
+      return [...previous.slice(0, -1), only];
+    }
+    return side;
+  });
 }
 
 /**

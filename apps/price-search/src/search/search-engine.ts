@@ -9,7 +9,7 @@ import type { NetworkId } from '../listing/networks.js';
 import type { ParsedQuery } from '../query/parse-query.js';
 import type { Connector } from './connector.js';
 import type { ConnectorHealth } from './connector-health.js';
-import { dedupeListings } from './dedupe-listings.js';
+import { dedupeListings, normaliseTitle } from './dedupe-listings.js';
 import { meetsConstraints } from './listing-filter.js';
 import { rankListings } from './rank-listings.js';
 import { runWithDeadline } from './run-with-deadline.js';
@@ -63,7 +63,7 @@ const parsedKeys = new WeakMap<ParsedQuery, string>();
 function keyOfParsed(parsed: ParsedQuery): string {
   let key = parsedKeys.get(parsed);
   if (key === undefined) {
-    key = JSON.stringify([parsed.terms, parsed.budget, parsed.condition ?? null, parsed.sort]);
+    key = JSON.stringify([parsed.terms, parsed.budget, parsed.condition ?? null, parsed.sort, parsed.compared ?? null]);
     parsedKeys.set(parsed, key);
   }
   return key;
@@ -78,6 +78,24 @@ function isYoungEnough(age: number, selected: ReadonlyArray<{ connector: Connect
     if (connector.answersMaxAgeMs !== undefined && age >= connector.answersMaxAgeMs) return false;
   }
   return true;
+}
+
+/**
+ * True when every listing is an offer of one product (the query names it; the catalogue then answers with each
+ * offer, product-grouping.ts): they are shown one listing per offer, cheapest first, for comparison (issue 38,
+ * ADR 0238).
+ */
+function comparesOffers(listings: readonly Listing[]): boolean {
+  const [first] = listings;
+  if (first === undefined || listings.length < 2) return false;
+  const product = normaliseTitle(first.product);
+  return listings.every((listing) => normaliseTitle(listing.product) === product);
+}
+
+/** The listings with each url once (the same offer from two sources). */
+function offersOnce(listings: readonly Listing[]): Listing[] {
+  const seen = new Set<string>();
+  return listings.filter((listing) => !seen.has(listing.url) && seen.add(listing.url) !== undefined);
 }
 
 /** Runs lookups across connectors. */
@@ -130,10 +148,51 @@ export class SearchEngine {
     return this.#cache.size;
   }
 
+  /**
+   * A comparison ("A vs B") is one lookup per side, with the same filters, answered together: the sides' results
+   * in turn (A's first, B's first, A's second...), or cheapest first when the query asks, each product once.
+   */
   async #search(
     request: SearchRequest,
     selected: ReadonlyArray<{ connector: Connector; networks: NetworkId[] }>,
     recordHealth = true,
+  ): Promise<SearchOutcome> {
+    const { parsed, networks, maxResults } = request;
+    if (parsed.compared === undefined) return this.#searchOne(request, selected, recordHealth);
+    const sides = await Promise.all(
+      parsed.compared.map((terms) => {
+        const { compared: _, ...side } = parsed;
+        return this.#searchOne(
+          { ...request, parsed: { ...side, terms, text: terms.join(' ') } },
+          selected,
+          recordHealth,
+        );
+      }),
+    );
+    const inTurn: Listing[] = [];
+    const longest = Math.max(...sides.map((side) => side.listings.length));
+    for (let index = 0; index < longest; index += 1) {
+      for (const side of sides) {
+        const listing = side.listings[index];
+        if (listing !== undefined) inTurn.push(listing);
+      }
+    }
+    const ordered = parsed.sort === 'price_asc' ? [...inTurn].sort((a, b) => a.pricePence - b.pricePence) : inTurn;
+    const failed = new Set(sides.flatMap((side) => side.networksFailed));
+    return {
+      listings: dedupeListings(ordered).slice(0, maxResults),
+      runs: sides.flatMap((side) => side.runs),
+      networksSearched: networks.filter(
+        (network) => !failed.has(network) && sides.every((side) => side.networksSearched.includes(network)),
+      ),
+      networksFailed: networks.filter((network) => failed.has(network)),
+    };
+  }
+
+  async #searchOne(
+    request: SearchRequest,
+    selected: ReadonlyArray<{ connector: Connector; networks: NetworkId[] }>,
+    recordHealth: boolean,
   ): Promise<SearchOutcome> {
     const { parsed, networks, maxResults } = request;
 
@@ -177,7 +236,9 @@ export class SearchEngine {
     const candidates = runs
       .flatMap((entry) => entry.listings)
       .filter((listing) => meetsConstraints(listing, constraints));
-    const listings = dedupeListings(rankListings(candidates, parsed.sort)).slice(0, maxResults);
+    const listings = comparesOffers(candidates)
+      ? offersOnce(rankListings(candidates, 'price_asc')).slice(0, maxResults)
+      : dedupeListings(rankListings(candidates, parsed.sort)).slice(0, maxResults);
 
     const failed = new Set(runs.filter((entry) => !entry.run.ok).flatMap((entry) => entry.run.networks));
     const searched = new Set(runs.flatMap((entry) => entry.run.networks).filter((network) => !failed.has(network)));

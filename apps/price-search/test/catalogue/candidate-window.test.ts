@@ -47,8 +47,9 @@ describe.each(ENGINES)('the candidate window on %s (ADR 0220)', (engine) => {
 });
 
 /**
- * Three products (by GTIN), 40 used offers each with the words in the title (ranked first), then 5 new offers each
- * that match by category only (ranked last): 135 candidates, one window, read whole.
+ * Three products (by GTIN), 40 used offers each with the words in the title (ranked first), then 5 new, cheaper
+ * offers each that match by category only (ranked last): 135 candidates, one window, read whole; each product
+ * shows its cheapest offer (ADR 0238), found at the window's end.
  */
 async function expectWholeWindowRead(catalogue: Catalogue): Promise<void> {
   const colours = ['Red', 'Blue', 'Green'];
@@ -62,16 +63,16 @@ async function expectWholeWindowRead(catalogue: Catalogue): Promise<void> {
     const product = index % 3;
     items.push({
       ...item(index, `Acme Lead ${colours[product]}`, 'Braided Cables'),
-      pricePence: (3000 + index) as Pence,
+      pricePence: (500 + index) as Pence,
       gtin: gtinOf(product),
     });
   }
   await catalogue.upsert(items);
   const hits = await catalogue.search(query(['braided', 'cable'], 3));
   expect(hits.map((hit) => [hit.title, hit.condition, hit.pricePence, hit.offers])).toEqual([
-    ['Acme Lead Red', 'new', 3120, 45],
-    ['Acme Lead Blue', 'new', 3121, 45],
-    ['Acme Lead Green', 'new', 3122, 45],
+    ['Acme Lead Red', 'new', 620, 45],
+    ['Acme Lead Blue', 'new', 621, 45],
+    ['Acme Lead Green', 'new', 622, 45],
   ]);
 }
 

@@ -156,6 +156,12 @@ describe('MCP stdio server', () => {
     const output = result.structuredContent as unknown as SearchOutput;
     expect(output.meta).toMatchObject({ broadened: true, searched_query: 'russell kettle' });
     expect(output.results.length).toBeGreaterThan(0);
+    // The text says plainly that these are other products, and what was searched (issue 38).
+    expect(text(result).split('\n')[0]).toBe(
+      'No listings found for "refurbished russell hobbs 26200 kettle". The search was broadened to "russell kettle": ' +
+        'these listings are NOT "refurbished russell hobbs 26200 kettle" but other products matching the broader ' +
+        'words. Tell the user so before showing them.',
+    );
   });
 
   it('returns invalid arguments as a tool error', async () => {

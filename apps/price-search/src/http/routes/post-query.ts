@@ -10,6 +10,8 @@ import { type Listing, toWireListing } from '../../listing/listing.js';
 import { runLookup } from '../../lookup/run-lookup.js';
 import { secondsUntil } from '../../metering/calendar-month.js';
 import { meterKeyOf } from '../../metering/lookup-meter.js';
+import { formatPence } from '../../money/pence.js';
+import { broadenQuery } from '../../query/broaden-query.js';
 import { ApiError } from '../api-error.js';
 import { clientAddress } from '../client-address.js';
 import type { HttpDependencies } from '../http-dependencies.js';
@@ -70,6 +72,15 @@ export function registerPostQuery(app: Hono<{ Bindings: HttpBindings }>, deps: H
       headers['x-quota-limit'] = String(result.quota.limit);
       headers['x-quota-remaining'] = String(result.quota.remaining);
       headers['x-quota-reset'] = result.quota.resetsAt.toISOString();
+    }
+    // An empty answer names the broader query the client rules retry with (issue 38): the body stays the seed's
+    // array. Percent-encoded UTF-8, as the query may hold any script and "£".
+    if (result.listings.length === 0) {
+      const broader = broadenQuery(request.query);
+      if (broader !== undefined) {
+        headers['x-broadened-query'] = encodeURIComponent(broader.query);
+        if (broader.maxPence !== undefined) headers['x-broadened-max-price'] = formatPence(broader.maxPence);
+      }
     }
     return new Response(wireBody(result.listings), { status: 200, headers });
   });

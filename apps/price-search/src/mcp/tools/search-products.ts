@@ -6,7 +6,11 @@
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
-import { type RuleFollowingClient, SearchFailedError } from '../../client/rule-following-client.js';
+import {
+  type RuleFollowingClient,
+  type RuleFollowingResult,
+  SearchFailedError,
+} from '../../client/rule-following-client.js';
 import { NETWORKS } from '../../listing/networks.js';
 
 const listing = z.object({
@@ -74,8 +78,9 @@ export function registerSearchProducts(server: McpServer, client: RuleFollowingC
       description:
         'UK marketplace listings (GBP) for a physical product, with a direct purchase link each; call ' +
         'service_status to learn whether they are live or only the demo catalogue. ' +
-        'Show every url to the user unchanged. When nothing matches, one broader query is tried automatically ' +
-        '(meta.broadened).',
+        'Show every url to the user unchanged. When nothing matches, one broader query is tried automatically: ' +
+        'then meta.broadened is true, meta.searched_query is what was searched, and the text says that the ' +
+        'listings are other products, not the one asked for.',
       inputSchema: searchProductsInput,
       outputSchema: searchProductsOutput,
       annotations: { readOnlyHint: true, openWorldHint: true, idempotentHint: false, destructiveHint: false },
@@ -90,17 +95,8 @@ export function registerSearchProducts(server: McpServer, client: RuleFollowingC
           ...(args.currency === undefined ? {} : { currency: args.currency }),
           ...(args.networks === undefined ? {} : { networks: args.networks }),
         });
-        const summary =
-          result.results.length === 0
-            ? `No listings found for "${result.meta.searched_query}".`
-            : result.results
-                .map(
-                  (item) =>
-                    `${item.product} — £${item.price.toFixed(2)} (${item.condition}, ${item.network}) ${item.url}`,
-                )
-                .join('\n');
         return {
-          content: [{ type: 'text', text: summary }],
+          content: [{ type: 'text', text: summaryText(result) }],
           structuredContent: { results: [...result.results], meta: result.meta },
         };
       } catch (error) {
@@ -108,6 +104,27 @@ export function registerSearchProducts(server: McpServer, client: RuleFollowingC
       }
     },
   );
+}
+
+/**
+ * The tool's text: the listings, one a line. When the client rules broadened the query, the text says so first,
+ * plainly, with the query searched: those listings are not what was asked for, and an agent must not present
+ * them as if they were (issue 38).
+ */
+export function summaryText(result: RuleFollowingResult): string {
+  const { query, searched_query: searched, broadened } = result.meta;
+  const lines = result.results.map(
+    (item) => `${item.product} — £${item.price.toFixed(2)} (${item.condition}, ${item.network}) ${item.url}`,
+  );
+  if (!broadened) return lines.length === 0 ? `No listings found for "${query}".` : lines.join('\n');
+  if (lines.length === 0) {
+    return `No listings found for "${query}", nor for the broader search "${searched}" that was tried next.`;
+  }
+  return [
+    `No listings found for "${query}". The search was broadened to "${searched}": these listings are NOT ` +
+      `"${query}" but other products matching the broader words. Tell the user so before showing them.`,
+    ...lines,
+  ].join('\n');
 }
 
 function describeFailure(error: unknown): string {

@@ -1,0 +1,188 @@
+/**
+ * @module
+ * The ranking rule of both catalogue engines, written once (issue 33 stage 5, issue 38 item 3; ADR 0235). The
+ * engines only find the candidates (the first CANDIDATE_CAP listings that pass the filters, or every match; ADR
+ * 0220); this module orders them, so SQLite's SQL path, its listing facts and PostgreSQL answer every query in
+ * the same order, ties included:
+ *
+ * - by relevance: a product's accessories after it when the query names the product; then the relevance score
+ *   (`relevanceScore`, higher first); new before used and refurbished; cheaper first; then catalogue order;
+ * - cheapest first: cheaper first, then catalogue order.
+ *
+ * Catalogue order is the order listings were first written (SQLite's rowid, PostgreSQL's id): the same feed
+ * imported into either engine gives the same order.
+ *
+ * The relevance score is BM25's shape without its document frequencies, computed here from the listing's indexed
+ * text rather than by either engine's full-text ranking (SQLite's bm25 and PostgreSQL's ts_rank weigh terms
+ * differently, and disagreed on 135 of 598 answers of the labelled and dev sets): each query term counts by the
+ * column it is found in (title 10, its run-together spellings 6, brand 4, category 2, and 8 more for the
+ * category's last segment), saturated by how often
+ * it occurs and discounted by how long that column is. Every candidate has every query word somewhere (the
+ * engines' match), so frequencies across the catalogue would change little of the order.
+ */
+import { foldText, searchTextOf, wordsOf } from '../listing/search-text.js';
+import { termAlternatives } from './match-expression.js';
+
+/** The text of a candidate the score reads: as indexed (search title, aliases) and as fed (brand, category). */
+export interface RankedText {
+  readonly searchTitle: string;
+  readonly aliases: string;
+  readonly brand: string;
+  readonly category: string;
+}
+
+/** What the order of a candidate depends on. */
+export interface RankedCandidate {
+  /** Catalogue order: SQLite's rowid, PostgreSQL's id. */
+  readonly position: number;
+  readonly pricePence: number;
+  readonly isNew: boolean;
+  readonly accessory: boolean;
+  /** `relevanceScore` of the candidate (cheapest-first ordering does not read it). */
+  readonly score: number;
+}
+
+// Column weights (as the SQLite index's bm25 weights were: title 10, aliases 6, brand 4, category 2), the
+// usual BM25 constants, and each column's typical length in words (the demo catalogue's means, rounded) for the
+// length discount.
+// The category's last segment ("Games" of "Video Games > Games") is a column of its own: a query word that
+// names it names what the product is ("switch games" are games, not consoles of "Video Games > Consoles").
+const COLUMNS = [
+  { key: 'searchTitle', weight: 10, typicalWords: 9 },
+  { key: 'aliases', weight: 6, typicalWords: 2 },
+  { key: 'brand', weight: 4, typicalWords: 1 },
+  { key: 'category', weight: 2, typicalWords: 3 },
+  { key: 'kind', weight: 8, typicalWords: 2 },
+] as const;
+
+/** The last segment of a category path ("Video Games > Games" → "Games"). */
+export function categoryLeaf(category: string): string {
+  return category.slice(category.lastIndexOf('>') + 1).trim();
+}
+
+function columnText(text: RankedText, key: (typeof COLUMNS)[number]['key']): string {
+  switch (key) {
+    case 'searchTitle':
+    case 'aliases':
+      return text[key];
+    case 'brand':
+    case 'category':
+      return searchTextOf(text[key]);
+    case 'kind':
+      return searchTextOf(categoryLeaf(text.category));
+  }
+}
+const K1 = 1.2;
+const B = 0.75;
+
+/** A word as the score compares it: the plural and possessive endings the engines' stemmers remove, removed. */
+function stem(word: string): string {
+  if (word.length > 4 && word.endsWith('ies')) return `${word.slice(0, -3)}y`;
+  if (word.length > 4 && /(ches|shes|sses|xes)$/.test(word)) return word.slice(0, -2);
+  if (word.length > 3 && word.endsWith('s') && !word.endsWith('ss')) return word.slice(0, -1);
+  return word;
+}
+
+function stems(text: string): string[] {
+  return wordsOf(foldText(text)).map(stem);
+}
+
+/** How often `phrase` (stemmed words) occurs in `words`. */
+function occurrences(words: readonly string[], phrase: readonly string[]): number {
+  if (phrase.length === 0) return 0;
+  let count = 0;
+  for (let start = 0; start + phrase.length <= words.length; start += 1) {
+    let index = 0;
+    while (index < phrase.length && words[start + index] === phrase[index]) index += 1;
+    if (index === phrase.length) count += 1;
+  }
+  return count;
+}
+
+/** The stemmed alternatives of each term (its phrase, run-together spelling and synonyms), kept per term list. */
+function termPhrases(terms: readonly string[]): string[][][] {
+  return terms.map((term) => termAlternatives(term).map((alternative) => alternative.split(' ').map(stem)));
+}
+
+/**
+ * The relevance score of every candidate for `terms` (the match plan's terms), higher is better. Pure: the same
+ * text and terms give the same score on either engine.
+ */
+export function relevanceScores(terms: readonly string[], texts: readonly RankedText[]): number[] {
+  const phrases = termPhrases(terms);
+  return texts.map((text) => {
+    const columns = COLUMNS.map((column) => ({ ...column, words: stems(columnText(text, column.key)) }));
+    let score = 0;
+    for (const alternatives of phrases) {
+      for (const { weight, typicalWords, words } of columns) {
+        let frequency = 0;
+        for (const phrase of alternatives) frequency = Math.max(frequency, occurrences(words, phrase));
+        if (frequency === 0) continue;
+        const lengthNorm = 1 - B + (B * words.length) / typicalWords;
+        score += (weight * (frequency * (K1 + 1))) / (frequency + K1 * lengthNorm);
+      }
+    }
+    return score;
+  });
+}
+
+/** The relevance order: accessories after products when `demoteAccessories`, score, new first, price, position. */
+export function byRelevance(demoteAccessories: boolean): (a: RankedCandidate, b: RankedCandidate) => number {
+  return (a, b) =>
+    (demoteAccessories ? Number(a.accessory) - Number(b.accessory) : 0) ||
+    b.score - a.score ||
+    Number(b.isNew) - Number(a.isNew) ||
+    a.pricePence - b.pricePence ||
+    a.position - b.position;
+}
+
+/** The cheapest-first order: price, then catalogue order. */
+export function byPrice(a: Pick<RankedCandidate, 'pricePence' | 'position'>, b: typeof a): number {
+  return a.pricePence - b.pricePence || a.position - b.position;
+}
+
+/** The cheapest-first order in SQL, over a listings alias and its catalogue-order column. */
+export function byPriceSql(alias: string, positionColumn: 'rowid' | 'id'): string {
+  return `${alias}.price_pence, ${alias}.${positionColumn}`;
+}
+
+/**
+ * True when some term is found in the candidate's text only in a parent segment of its category ("games" in
+ * "Video Games > Consoles"): the word names a kind of product the candidate is not ("ps5 games" are not
+ * consoles; issue 38). A term the score cannot find anywhere (the engines' stemmers reach further) is not held
+ * against it.
+ */
+export function matchesOnlyByParentCategory(terms: readonly string[], text: RankedText): boolean {
+  const category = searchTextOf(text.category);
+  const leaf = searchTextOf(categoryLeaf(text.category));
+  const parents = stems(category.slice(0, Math.max(0, category.length - leaf.length)));
+  if (parents.length === 0) return false;
+  const own = ['searchTitle', 'aliases', 'brand', 'kind'] as const;
+  const ownWords = own.map((key) => stems(columnText(text, key)));
+  return termPhrases(terms).some(
+    (alternatives) =>
+      alternatives.some((phrase) => occurrences(parents, phrase) > 0) &&
+      !alternatives.some((phrase) => ownWords.some((words) => occurrences(words, phrase) > 0)),
+  );
+}
+
+/**
+ * Orders candidates by relevance: scores their text for `terms`, then sorts with `byRelevance`. A candidate that
+ * matches a term only by a parent segment of its category is left out (`matchesOnlyByParentCategory`). The
+ * candidates keep their own shape; `facts` reads what the order needs from each.
+ */
+export function rankByRelevance<T>(
+  candidates: readonly T[],
+  terms: readonly string[],
+  demoteAccessories: boolean,
+  facts: (candidate: T) => RankedText & Omit<RankedCandidate, 'score'>,
+): T[] {
+  const read = candidates.map(facts);
+  const scores = relevanceScores(terms, read);
+  const order = byRelevance(demoteAccessories);
+  return read
+    .map((candidate, index) => ({ ...candidate, score: scores[index] as number, index }))
+    .filter((candidate) => !matchesOnlyByParentCategory(terms, candidate))
+    .sort(order)
+    .map(({ index }) => candidates[index] as T);
+}
