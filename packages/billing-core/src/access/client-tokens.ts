@@ -11,40 +11,9 @@ import type { OperationContext } from '../shared/operation-context.js';
 import { nowTimestamp, recordEvent } from '../shared/operation-context.js';
 import type { ListQuery, Page } from '../shared/pagination.js';
 import type { Environment, Scope } from '../shared/scope.js';
+import type { ClientToken, ClientTokenStatus } from './account.js';
 import type { KeySecrets } from './api-keys.js';
-
-export const CLIENT_TOKEN_STATUSES = ['active', 'revoked'] as const;
-export type ClientTokenStatus = (typeof CLIENT_TOKEN_STATUSES)[number];
-
-export interface ClientToken {
-  readonly id: string;
-  /** `live_…` / `test_…`: whole only in the create answer, else masked (`test_…a1b2`). */
-  readonly token: string;
-  readonly name: string;
-  readonly description: string | null;
-  readonly status: ClientTokenStatus;
-  readonly createdAt: string;
-  readonly updatedAt: string;
-  readonly revokedAt: string | null;
-}
-
-/** A client token as stored: the entity (masked) and the SHA-256 of the whole token. */
-export interface StoredClientToken {
-  readonly token: ClientToken;
-  readonly tokenHash: string;
-}
-
-export type ClientTokenColumn = 'id' | 'status';
-
-export interface ClientTokenRepository {
-  insert(scope: Scope, stored: StoredClientToken): Promise<void>;
-  update(scope: Scope, token: ClientToken): Promise<void>;
-  findById(scope: Scope, id: string): Promise<ClientToken | undefined>;
-  findByIdForUpdate(scope: Scope, id: string): Promise<ClientToken | undefined>;
-  list(scope: Scope, query: ListQuery<ClientTokenColumn>): Promise<Page<ClientToken>>;
-  /** The token whose whole text hashes to `tokenHash`, in any account, with its scope. */
-  findByHash(tokenHash: string): Promise<{ readonly scope: Scope; readonly token: ClientToken } | undefined>;
-}
+import type { ClientTokenColumn } from './repositories.js';
 
 /** What the token use cases need beyond an operation: randomness and hashing. */
 export interface TokenContext extends OperationContext {

@@ -6,9 +6,9 @@ import { BillingError } from '../shared/billing-error.js';
 import type { OperationContext } from '../shared/operation-context.js';
 import { nowTimestamp, recordEvent } from '../shared/operation-context.js';
 import type { ListQuery, Page } from '../shared/pagination.js';
-import type { AddressColumn } from '../shared/repository.js';
 import { merge } from './catalogue-rules.js';
 import type { Address, CatalogueStatus, CustomData } from './entities.js';
+import type { AddressColumn } from './repositories.js';
 
 export const COUNTRY_CODE_PATTERN = /^[A-Z]{2}$/;
 

@@ -7,9 +7,10 @@ import { BillingError } from '../shared/billing-error.js';
 import type { OperationContext } from '../shared/operation-context.js';
 import { nowTimestamp, recordEvent } from '../shared/operation-context.js';
 import type { ListQuery, Page } from '../shared/pagination.js';
-import type { BusinessColumn, Repositories } from '../shared/repository.js';
+import type { Repositories } from '../shared/repository.js';
 import { merge } from './catalogue-rules.js';
 import type { Business, BusinessContact, CatalogueStatus, CustomData } from './entities.js';
+import type { BusinessColumn } from './repositories.js';
 
 export interface BusinessContactInput {
   readonly name?: string | null | undefined;

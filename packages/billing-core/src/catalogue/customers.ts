@@ -6,9 +6,10 @@ import { BillingError } from '../shared/billing-error.js';
 import type { OperationContext } from '../shared/operation-context.js';
 import { nowTimestamp, recordEvent } from '../shared/operation-context.js';
 import type { ListQuery, Page } from '../shared/pagination.js';
-import { type CustomerColumn, DuplicateKeyError } from '../shared/repository.js';
+import { DuplicateKeyError } from '../shared/repository.js';
 import { merge } from './catalogue-rules.js';
 import type { CatalogueStatus, CustomData, Customer } from './entities.js';
+import type { CustomerColumn } from './repositories.js';
 
 export interface CreateCustomerInput {
   readonly email: string;

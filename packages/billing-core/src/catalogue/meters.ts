@@ -10,10 +10,11 @@ import { BillingError } from '../shared/billing-error.js';
 import type { OperationContext } from '../shared/operation-context.js';
 import { nowTimestamp, recordEvent } from '../shared/operation-context.js';
 import type { ListQuery, Page } from '../shared/pagination.js';
-import { DuplicateKeyError, type MeterColumn } from '../shared/repository.js';
+import { DuplicateKeyError } from '../shared/repository.js';
 import { requireDecimal } from './catalogue-rules.js';
 import type { CatalogueStatus, Meter } from './entities.js';
 import { usableUsageBalanceUnit } from './references.js';
+import type { MeterColumn } from './repositories.js';
 
 export const METER_ACTION_PATTERN = /^[a-z][a-z0-9_]*$/;
 export const METER_ACTION_LENGTH = { minimum: 2, maximum: 64 } as const;

@@ -11,7 +11,7 @@ import { BillingError } from '../shared/billing-error.js';
 import type { OperationContext } from '../shared/operation-context.js';
 import { nowTimestamp, recordEvent } from '../shared/operation-context.js';
 import type { ListQuery, Page } from '../shared/pagination.js';
-import type { PriceColumn, Repositories } from '../shared/repository.js';
+import type { Repositories } from '../shared/repository.js';
 import { requireDecimal } from './catalogue-rules.js';
 import type {
   Allowance,
@@ -26,6 +26,7 @@ import type {
   UnitPriceOverride,
 } from './entities.js';
 import { usableProduct, usableUsageBalanceUnit } from './references.js';
+import type { PriceColumn } from './repositories.js';
 
 export const MAX_ALLOWANCES_PER_PRICE = 20;
 export const DEFAULT_QUANTITY = { minimum: 1, maximum: 100 } as const;

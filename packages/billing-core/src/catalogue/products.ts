@@ -6,9 +6,9 @@ import { BillingError } from '../shared/billing-error.js';
 import type { OperationContext } from '../shared/operation-context.js';
 import { nowTimestamp, recordEvent } from '../shared/operation-context.js';
 import type { ListQuery, Page } from '../shared/pagination.js';
-import type { ProductColumn } from '../shared/repository.js';
 import { merge } from './catalogue-rules.js';
 import type { CatalogueStatus, CatalogueType, CustomData, Product, TaxCategory } from './entities.js';
+import type { ProductColumn } from './repositories.js';
 
 export interface CreateProductInput {
   readonly name: string;

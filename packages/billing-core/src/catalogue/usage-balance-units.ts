@@ -6,9 +6,9 @@ import { BillingError } from '../shared/billing-error.js';
 import type { OperationContext } from '../shared/operation-context.js';
 import { nowTimestamp, recordEvent } from '../shared/operation-context.js';
 import type { ListQuery, Page } from '../shared/pagination.js';
-import type { UsageBalanceUnitColumn } from '../shared/repository.js';
 import { merge } from './catalogue-rules.js';
 import type { CatalogueStatus, UsageBalanceUnit } from './entities.js';
+import type { UsageBalanceUnitColumn } from './repositories.js';
 
 export interface CreateUsageBalanceUnitInput {
   readonly name: string;

@@ -12,7 +12,7 @@ import { BillingError } from '../shared/billing-error.js';
 import type { OperationContext } from '../shared/operation-context.js';
 import { nowTimestamp, recordEvent } from '../shared/operation-context.js';
 import type { FilterCondition, ListFilter, ListQuery, Page } from '../shared/pagination.js';
-import type { DiscountColumn, DiscountGroupColumn, Repositories } from '../shared/repository.js';
+import type { Repositories } from '../shared/repository.js';
 import { DuplicateKeyError } from '../shared/repository.js';
 import type { Scope } from '../shared/scope.js';
 import { FLAT_AMOUNT_PATTERN, PERCENTAGE_PATTERN } from './apply-discount.js';
@@ -25,6 +25,7 @@ import {
   discountAt,
   statusAfterUse,
 } from './discount.js';
+import type { DiscountColumn, DiscountGroupColumn } from './repositories.js';
 
 /** The caller's active discount group `id`. */
 function usableDiscountGroup(repositories: Reader<'discountGroups'>, scope: Scope, id: string): Promise<DiscountGroup> {

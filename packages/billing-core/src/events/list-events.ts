@@ -4,7 +4,7 @@
  */
 import type { OperationContext } from '../shared/operation-context.js';
 import type { ListQuery, Page } from '../shared/pagination.js';
-import type { EventColumn } from '../shared/repository.js';
+import type { EventColumn } from './repositories.js';
 import type { StoredEvent } from './stored-event.js';
 
 export function listEvents(context: OperationContext, query: ListQuery<EventColumn>): Promise<Page<StoredEvent>> {

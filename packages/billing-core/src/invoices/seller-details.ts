@@ -12,42 +12,10 @@
 import { BillingError, type FieldError } from '../shared/billing-error.js';
 import type { OperationContext } from '../shared/operation-context.js';
 import { nowTimestamp } from '../shared/operation-context.js';
-
-export const LOGO_FORMATS = ['image/png', 'image/jpeg'] as const;
-export type LogoFormat = (typeof LOGO_FORMATS)[number];
+import type { LogoFormat, SellerAddress, SellerDetails, SellerLogo } from './entities.js';
 
 /** A logo's limits: at most 256 KiB, 16 to 2,048 pixels a side. */
 export const LOGO_LIMITS = { maxBytes: 256 * 1024, minSide: 16, maxSide: 2048 } as const;
-
-export interface SellerAddress {
-  readonly firstLine: string | null;
-  readonly secondLine: string | null;
-  readonly city: string | null;
-  readonly postalCode: string | null;
-  readonly region: string | null;
-  readonly countryCode: string;
-}
-
-export interface SellerLogo {
-  readonly contentType: LogoFormat;
-  readonly width: number;
-  readonly height: number;
-  readonly sizeBytes: number;
-  /** The image file, base64. */
-  readonly data: string;
-}
-
-/** Stored once per account environment, as document `seller`. */
-export interface SellerDetails {
-  readonly id: 'seller';
-  readonly legalName: string | null;
-  readonly address: SellerAddress | null;
-  readonly taxIdentifier: string | null;
-  readonly companyNumber: string | null;
-  readonly email: string | null;
-  readonly logo: SellerLogo | null;
-  readonly updatedAt: string;
-}
 
 /** What the port found in an image file, or why it is not one. */
 export type DecodedImage =

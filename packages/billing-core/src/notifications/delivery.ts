@@ -15,7 +15,7 @@ import type { IdGenerator } from '../shared/ids.js';
 import type { Repositories, Store } from '../shared/repository.js';
 import type { Scope } from '../shared/scope.js';
 import type { DeliveryOutcome, Notification, NotificationLog, NotificationSetting } from './entities.js';
-import type { DeliveryClaim, DueNotification } from './notification-repository.js';
+import type { DeliveryClaim, DueNotification } from './repositories.js';
 import { type AttemptTimes, afterAttempt, type RetrySchedule } from './retry-policy.js';
 
 export interface DeliveryDependencies {

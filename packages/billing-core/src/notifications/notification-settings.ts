@@ -12,7 +12,7 @@ import { nowTimestamp } from '../shared/operation-context.js';
 import type { ListQuery, Page } from '../shared/pagination.js';
 import type { Environment } from '../shared/scope.js';
 import type { NotificationSetting, TrafficSource } from './entities.js';
-import type { NotificationSettingColumn } from './notification-repository.js';
+import type { NotificationSettingColumn } from './repositories.js';
 
 /** The service's verdict on a destination url for one environment. */
 export type DestinationVerdict = { readonly allowed: true } | { readonly allowed: false; readonly reason: string };

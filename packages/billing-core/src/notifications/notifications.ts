@@ -9,7 +9,7 @@ import type { OperationContext } from '../shared/operation-context.js';
 import { nowTimestamp } from '../shared/operation-context.js';
 import type { ListQuery, Page } from '../shared/pagination.js';
 import type { Notification, NotificationLog } from './entities.js';
-import type { NotificationColumn, NotificationLogColumn, NotificationWithEvent } from './notification-repository.js';
+import type { NotificationColumn, NotificationLogColumn, NotificationWithEvent } from './repositories.js';
 
 // Replays are due at once, whatever the wall clock says; 0 also puts them ahead of older work.
 const DUE_IMMEDIATELY = 0;

@@ -7,7 +7,7 @@
 import { BillingError } from '../shared/billing-error.js';
 import type { OperationContext } from '../shared/operation-context.js';
 import { nowTimestamp } from '../shared/operation-context.js';
-import type { CheckoutSettings, DunningExhaustedAction } from './payment-repositories.js';
+import type { CheckoutSettings, DunningExhaustedAction } from '../transactions/entities.js';
 
 export interface CheckoutSettingsView {
   readonly defaultPaymentLink: string | null;

@@ -23,12 +23,8 @@ import type { OperationContext } from '../shared/operation-context.js';
 import type { Repositories } from '../shared/repository.js';
 import { pausedAt, saveCancellation } from '../subscriptions/pause-resume-cancel.js';
 import { saveChange } from '../subscriptions/subscription-changes.js';
-import {
-  RECOVERY_RETRY_DAYS,
-  type RecoveryRun,
-  type RecoveryRunStatus,
-  recoveryStepAt,
-} from '../transactions/payment-recovery.js';
+import type { RecoveryRun, RecoveryRunStatus } from '../transactions/entities.js';
+import { RECOVERY_RETRY_DAYS, recoveryStepAt } from '../transactions/payment-recovery.js';
 import { recordPaymentInTransaction } from '../transactions/payments.js';
 import { SANDBOX_PROVIDER } from '../transactions/saved-methods.js';
 import type { Transaction } from '../transactions/transaction.js';

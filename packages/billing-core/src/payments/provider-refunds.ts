@@ -20,50 +20,17 @@
  * (reported, or paid before the provider was configured) keeps the record-only refund.
  */
 import { BillingError } from '../shared/billing-error.js';
-import type { Collection } from '../shared/collection.js';
 import type { OperationContext } from '../shared/operation-context.js';
 import { nowTimestamp } from '../shared/operation-context.js';
 import type { Repositories } from '../shared/repository.js';
-import type { Environment } from '../shared/scope.js';
 import type { Adjustment } from '../transactions/adjustment.js';
 import { type CreateAdjustmentInput, createAdjustment, decidePendingAdjustment } from '../transactions/adjustments.js';
 import type { TransactionHooks } from '../transactions/payments.js';
 import type { Transaction } from '../transactions/transaction.js';
 import { providerGone, RECOVERY_GRACE_MS, settleStale } from './authorised-changes.js';
+import type { ProviderRefundRecord } from './entities.js';
 import type { PaymentAttempt } from './payment-attempt.js';
 import type { PaymentProvider, PaymentProviders, RefundOutcome, RefundRequest } from './payment-provider.js';
-
-export type ProviderRefundStatus = 'processing' | 'succeeded' | 'failed';
-
-/** One refund of a provider's payment: Drawdown's own (id = its adjustment) or one made at the provider (ADR 1461). */
-export interface ProviderRefundRecord {
-  /** The adjustment (`adj_…`) the refund is recorded as. */
-  readonly id: string;
-  readonly transactionId: string;
-  readonly provider: string;
-  /** The attempt whose payment is refunded. */
-  readonly paymentAttemptId: string;
-  readonly providerPaymentRef: string;
-  /** Lowest units, tax included. */
-  readonly amount: string;
-  readonly currencyCode: string;
-  /** The provider's refund (`re_…`), once known. */
-  readonly refundRef: string | null;
-  readonly status: ProviderRefundStatus;
-  /** `drawdown`: asked for through `POST /adjustments`; `provider`: made at the provider and recorded from its webhook. */
-  readonly origin: 'drawdown' | 'provider';
-  /** Why the provider refused, for a `failed` refund. */
-  readonly failureReason: string | null;
-  readonly createdAt: string;
-  readonly updatedAt: string;
-}
-
-export type ProviderRefundColumn = 'id' | 'transaction_id' | 'status' | 'provider_payment_ref';
-
-export interface ProviderRefundRepository extends Collection<ProviderRefundRecord, ProviderRefundColumn> {
-  /** The accounts with a refund still `processing` in `environment`: the recovery step's work list. */
-  findProcessingAccounts(environment: Environment): Promise<string[]>;
-}
 
 export interface ProviderRefundPorts {
   readonly providers: PaymentProviders;

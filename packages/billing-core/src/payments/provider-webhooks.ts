@@ -18,6 +18,7 @@ import type { Adjustment } from '../transactions/adjustment.js';
 import { adjustmentSign } from '../transactions/adjustment.js';
 import { createAdjustmentInTransaction, reverseChargebackInTransaction } from '../transactions/adjustments.js';
 import type { TransactionHooks } from '../transactions/payments.js';
+import type { NotificationOutcome } from './entities.js';
 import type {
   IncomingNotification,
   PaymentOutcome,
@@ -25,7 +26,6 @@ import type {
   ProviderNotification,
 } from './payment-provider.js';
 import { recordRefundMadeAtProvider, settleProviderRefund } from './provider-refunds.js';
-import type { NotificationOutcome } from './provider-settings.js';
 
 /** The attempt a provider's payment reference names, wherever it is. */
 export interface FoundAttempt {

@@ -24,6 +24,7 @@ import {
   type SandboxCardBehaviour,
   sandboxOffSessionOutcome,
 } from '../transactions/saved-methods.js';
+import type { SandboxPayment } from './entities.js';
 import type { MethodInput, PaymentOutcome, PaymentProvider, ProviderMethod } from './payment-provider.js';
 
 type Behaviour = SandboxCardBehaviour;
@@ -35,16 +36,6 @@ export const SANDBOX_TEST_CARDS: Readonly<Record<string, { readonly brand: strin
   '4000000000000002': { brand: 'visa', behaviour: 'decline' },
   '4000002760003184': { brand: 'visa', behaviour: 'later_decline' },
 };
-
-/** The sandbox provider's record of one payment or setup. */
-export interface SandboxPayment {
-  readonly id: string;
-  readonly attemptId: string;
-  readonly method: ProviderMethod;
-  /** `pending` while the challenge waits for the customer. */
-  readonly status: 'pending' | 'succeeded' | 'declined';
-  readonly errorCode: 'declined' | 'authentication_failed' | null;
-}
 
 function methodRef(ids: IdGenerator, behaviour: Behaviour): string {
   return `${ids.newId('sbxpm')}.${behaviour}`;

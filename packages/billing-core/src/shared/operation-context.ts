@@ -1,6 +1,6 @@
-import type { Account } from '../access/account.js';
 import type { EventTypeName } from '../events/event-types.js';
 import type { EntityKind } from '../events/stored-event.js';
+import type { Account } from '../shared/scope.js';
 import type { TaxIdVerification } from '../tax/tax-id-checks.js';
 import type { Clock } from './clock.js';
 import { toTimestamp } from './clock.js';

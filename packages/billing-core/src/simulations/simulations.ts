@@ -5,7 +5,7 @@
  * (see `simulation-delivery.ts`). Nothing here writes to any entity but simulations, runs and
  * run events: a simulation reads real entities to copy them into payloads, and that is all.
  */
-import type { Account } from '../access/account.js';
+
 import { EVENT_TYPES, type EventTypeName, isEventTypeAvailable, listEventTypes } from '../events/event-types.js';
 import type { EntityKind } from '../events/stored-event.js';
 import type { NotificationSetting } from '../notifications/entities.js';
@@ -14,7 +14,9 @@ import { isIdOf } from '../shared/ids.js';
 import { nowTimestamp, type OperationContext } from '../shared/operation-context.js';
 import type { ListQuery, Page } from '../shared/pagination.js';
 import type { Repositories } from '../shared/repository.js';
+import type { Account } from '../shared/scope.js';
 import { entityOfEventType, examplePayload } from './example-payloads.js';
+import type { SimulationColumn, SimulationRunColumn, SimulationRunEventColumn } from './repositories.js';
 import { defaultScenarioEvents, readScenarioOptions, SCENARIO_ENTITIES, scenarioSteps } from './scenarios.js';
 import {
   type EntityPresenter,
@@ -22,11 +24,8 @@ import {
   type ScenarioConfig,
   type ScenarioType,
   type Simulation,
-  type SimulationColumn,
   type SimulationRun,
-  type SimulationRunColumn,
   type SimulationRunEvent,
-  type SimulationRunEventColumn,
   type SimulationTypeName,
   type WireData,
 } from './simulation.js';

@@ -1,7 +1,7 @@
 import { BillingError } from '../shared/billing-error.js';
 import type { OperationContext } from '../shared/operation-context.js';
 import type { ListQuery, Page } from '../shared/pagination.js';
-import type { SubscriptionColumn } from '../shared/repository.js';
+import type { SubscriptionColumn } from './repositories.js';
 import type { Subscription } from './subscription.js';
 
 export async function getSubscription(context: OperationContext, id: string): Promise<Subscription> {

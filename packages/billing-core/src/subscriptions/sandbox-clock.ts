@@ -5,11 +5,12 @@
  * every renewal, scheduled change and expiry that falls due, in time order, as if the time had
  * really passed. The live environment has no such control.
  */
-import type { Account } from '../access/account.js';
+
 import { BillingError } from '../shared/billing-error.js';
 import type { Clock } from '../shared/clock.js';
 import type { IdGenerator } from '../shared/ids.js';
 import type { Store } from '../shared/repository.js';
+import type { Account } from '../shared/scope.js';
 import type { TaxIdVerification } from '../tax/tax-id-checks.js';
 import { markOverdueInvoices, OVERDUE_BATCH_SIZE } from '../transactions/overdue-invoices.js';
 import { applyPendingDrawdowns } from '../usage/apply-drawdowns.js';

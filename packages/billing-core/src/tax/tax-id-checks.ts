@@ -11,6 +11,7 @@ import type { Business } from '../catalogue/entities.js';
 import type { OperationContext } from '../shared/operation-context.js';
 import { nowTimestamp } from '../shared/operation-context.js';
 import type { Repositories } from '../shared/repository.js';
+import type { TaxIdCheck } from './entities.js';
 import type { TaxIdCheckOutcome } from './location-tax.js';
 import { normalizeVatId, vatCountryOf } from './vat-id.js';
 
@@ -43,19 +44,6 @@ export interface TaxIdVerification {
    * well-formed id as before VIES existed, recording it unverified; `charge` charges VAT.
    */
   readonly unavailableFallback: 'format' | 'charge';
-}
-
-/** A stored verdict, one per VAT id and account environment; `id` is the prefixed id (`FR40303265045`). */
-export interface TaxIdCheck {
-  readonly id: string;
-  readonly status: 'valid' | 'invalid' | 'unverified';
-  readonly name: string | null;
-  readonly address: string | null;
-  readonly requestDate: string | null;
-  /** Why it is unverified, when it is. */
-  readonly reason: string | null;
-  /** When the register last gave a verdict (or, unverified, when it was last asked). */
-  readonly checkedAt: string;
 }
 
 /** The EU VAT id a business's tax id is, prefixed (`FR…`, `EL…`), or null when it is none. */

@@ -23,9 +23,9 @@ import {
 } from './adjustment.js';
 import { grantCredit } from './credit-balances.js';
 import { completeSettled, NO_HOOKS, type TransactionHooks } from './payments.js';
+import type { AdjustmentColumn } from './repositories.js';
 import type { Transaction } from './transaction.js';
 import { saveTransaction } from './transaction-changes.js';
-import type { AdjustmentColumn } from './transaction-repository.js';
 import { composeDetails, decompose } from './transaction-totals.js';
 
 export interface AdjustmentItemInput {

@@ -18,44 +18,9 @@ import { divideRounded } from '../money/rounding.js';
 import { BillingError } from '../shared/billing-error.js';
 import type { OperationContext } from '../shared/operation-context.js';
 import type { Repositories } from '../shared/repository.js';
-import type { Scope } from '../shared/scope.js';
+import type { CreditAmounts, CreditBalance, CreditLedgerEntry } from './entities.js';
 import type { Transaction } from './transaction.js';
 import { composeDetails, decompose } from './transaction-totals.js';
-
-export const CREDIT_LEDGER_KINDS = ['grant', 'reserve', 'use', 'release'] as const;
-export type CreditLedgerKind = (typeof CREDIT_LEDGER_KINDS)[number];
-
-export interface CreditLedgerEntry {
-  readonly kind: CreditLedgerKind;
-  /** Lowest currency units, positive. */
-  readonly amount: string;
-  /** The transaction that produced or drew the credit. */
-  readonly transactionId: string;
-  readonly at: string;
-}
-
-export interface CreditAmounts {
-  readonly available: string;
-  readonly reserved: string;
-  readonly used: string;
-}
-
-export interface CreditBalance {
-  readonly customerId: string;
-  readonly currencyCode: string;
-  readonly balance: CreditAmounts;
-}
-
-export interface CreditBalanceRepository {
-  /** The customer's balances, one per currency that ever held credit, by currency code. */
-  list(scope: Scope, customerId: string): Promise<readonly CreditBalance[]>;
-  /** The balance of a customer and currency, created empty when missing, held until commit. */
-  lock(scope: Scope, customerId: string, currencyCode: string): Promise<CreditBalance>;
-  /** Stores the new state and appends the entries that produced it. */
-  save(scope: Scope, balance: CreditBalance, entries: readonly CreditLedgerEntry[]): Promise<void>;
-  /** The ledger of a customer and currency, oldest first. */
-  ledger(scope: Scope, customerId: string, currencyCode: string): Promise<readonly CreditLedgerEntry[]>;
-}
 
 export const EMPTY_CREDIT: CreditAmounts = { available: '0', reserved: '0', used: '0' };
 

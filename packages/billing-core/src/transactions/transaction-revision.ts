@@ -12,38 +12,14 @@ import { BillingError } from '../shared/billing-error.js';
 import type { OperationContext } from '../shared/operation-context.js';
 import { nowTimestamp } from '../shared/operation-context.js';
 import { DuplicateKeyError } from '../shared/repository.js';
+import type { AddressRevision, BusinessRevision, CustomerRevision, TransactionRevision } from './entities.js';
 import type { Transaction } from './transaction.js';
 import { saveTransaction } from './transaction-changes.js';
-
-export interface CustomerRevision {
-  readonly name?: string | undefined;
-}
-
-export interface BusinessRevision {
-  readonly name?: string | undefined;
-  readonly taxIdentifier?: string | undefined;
-}
-
-export interface AddressRevision {
-  readonly firstLine?: string | undefined;
-  readonly secondLine?: string | null | undefined;
-  readonly city?: string | undefined;
-  readonly region?: string | undefined;
-}
 
 export interface ReviseTransactionInput {
   readonly customer?: CustomerRevision | undefined;
   readonly business?: BusinessRevision | undefined;
   readonly address?: AddressRevision | undefined;
-}
-
-/** The revised details of one transaction; `id` is the transaction's id. */
-export interface TransactionRevision {
-  readonly id: string;
-  readonly customer: CustomerRevision | null;
-  readonly business: BusinessRevision | null;
-  readonly address: AddressRevision | null;
-  readonly createdAt: string;
 }
 
 export interface TransactionParties {

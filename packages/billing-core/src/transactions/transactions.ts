@@ -20,6 +20,7 @@ import { type BuildTransactionItem, buildTransaction } from './build-transaction
 import { drawCredit, releaseCredit } from './credit-balances.js';
 import { completeWhenNothingToPay } from './nothing-to-pay.js';
 import type { TransactionHooks } from './payments.js';
+import type { TransactionListQuery } from './repositories.js';
 import { withTaxDefaults } from './tax-settings.js';
 import type {
   BillingDetails,
@@ -28,7 +29,6 @@ import type {
   TransactionCollectionMode,
 } from './transaction.js';
 import { insertTransaction, saveTransaction, withInvoiceNumber } from './transaction-changes.js';
-import type { TransactionListQuery } from './transaction-repository.js';
 import { requireTransition } from './transaction-status.js';
 
 /** A catalogue price by id, or a non-catalogue price (ADR 1108): exactly one of the two. */

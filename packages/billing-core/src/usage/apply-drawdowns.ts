@@ -6,9 +6,10 @@
  * zero to zero writes `usage_balance.depleted` to the outbox in the same transaction.
  */
 import type { IdGenerator } from '../shared/ids.js';
-import type { BalanceChange, BalanceKey, PendingUsageEvent, Repositories, Store } from '../shared/repository.js';
+import type { Repositories, Store } from '../shared/repository.js';
 import type { Scope } from '../shared/scope.js';
 import { applyEntry, type LedgerEntry } from './balance-ledger.js';
+import type { BalanceChange, BalanceKey, PendingUsageEvent } from './repositories.js';
 import type { UsageBalance } from './usage-balance.js';
 
 export interface DrawdownDependencies {

@@ -5,7 +5,7 @@
 import { BillingError } from '../shared/billing-error.js';
 import type { OperationContext } from '../shared/operation-context.js';
 import type { ListQuery, Page } from '../shared/pagination.js';
-import type { UsageBalanceColumn } from '../shared/repository.js';
+import type { UsageBalanceColumn } from './repositories.js';
 import type { UsageBalance } from './usage-balance.js';
 
 async function requireCustomer(context: OperationContext, customerId: string): Promise<void> {
