@@ -188,6 +188,7 @@ export {
   listEventTypes,
 } from './events/event-types.js';
 export { listEvents } from './events/list-events.js';
+export { recordEvent } from './events/record-event.js';
 export type { EventColumn, EventLog } from './events/repositories.js';
 export type { EntityKind, StoredEvent } from './events/stored-event.js';
 export {
@@ -487,9 +488,10 @@ export {
 export type { ReportRepository } from './reports/repositories.js';
 export { BillingError, type FieldError, StandingFailure } from './shared/billing-error.js';
 export { type Clock, toTimestamp } from './shared/clock.js';
+export { type Collection, DuplicateKeyError } from './shared/collection.js';
+export type { Context, StoreOf, Transactional } from './shared/context.js';
 export { ERROR_CODES, type ErrorCode, isErrorCode } from './shared/error-codes.js';
 export { ID_PREFIXES, type IdGenerator, type IdPrefix, isIdOf } from './shared/ids.js';
-export { type OperationContext, recordEvent } from './shared/operation-context.js';
 export {
   ESTIMATED_TOTAL_CAP,
   type FilterCondition,
@@ -498,7 +500,6 @@ export {
   type Page,
   type SortDirection,
 } from './shared/pagination.js';
-export { type Collection, DuplicateKeyError, type Repositories, type Store } from './shared/repository.js';
 export { ENVIRONMENTS, type Environment, type Scope } from './shared/scope.js';
 export { findUnstorableText, holdsUnstorableText, UNSTORABLE_TEXT_REASON } from './shared/storable-text.js';
 export { canonicalTimestamp, type ParsedTimestamp, parseTimestamp } from './shared/timestamps.js';
@@ -548,6 +549,7 @@ export {
   type SimulationType,
   updateSimulation,
 } from './simulations/simulations.js';
+export type { OperationContext, Repositories, Store } from './store.js';
 export { activateSubscription } from './subscriptions/activate-subscription.js';
 export { addCycles, periodAt } from './subscriptions/billing-period.js';
 export {

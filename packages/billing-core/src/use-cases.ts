@@ -150,8 +150,6 @@ import { BillingError } from './shared/billing-error.js';
 import type { Clock } from './shared/clock.js';
 import { toTimestamp } from './shared/clock.js';
 import type { IdGenerator } from './shared/ids.js';
-import type { OperationContext } from './shared/operation-context.js';
-import type { Store } from './shared/repository.js';
 import type { Environment, Scope } from './shared/scope.js';
 import type { EntityPresenter, SimulationRunEvent } from './simulations/simulation.js';
 import {
@@ -176,6 +174,7 @@ import {
   type SimulationInput,
   updateSimulation,
 } from './simulations/simulations.js';
+import type { OperationContext, Store } from './store.js';
 import { activateSubscription, applyActivation, declinedActivation } from './subscriptions/activate-subscription.js';
 import {
   applyOneTimeCharge,

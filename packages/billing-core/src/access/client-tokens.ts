@@ -6,17 +6,18 @@
  * later read, and every event, shows it masked to its last four characters. A revoked token
  * stays revoked, and a token authenticates only in its own account and environment.
  */
+
+import { recordEvent } from '../events/record-event.js';
 import { BillingError } from '../shared/billing-error.js';
-import type { OperationContext } from '../shared/operation-context.js';
-import { nowTimestamp, recordEvent } from '../shared/operation-context.js';
+import { type Context, nowTimestamp } from '../shared/context.js';
 import type { ListQuery, Page } from '../shared/pagination.js';
 import type { Environment, Scope } from '../shared/scope.js';
 import type { ClientToken, ClientTokenStatus } from './account.js';
 import type { KeySecrets } from './api-keys.js';
-import type { ClientTokenColumn } from './repositories.js';
+import type { AccessSlice, ClientTokenColumn } from './repositories.js';
 
 /** What the token use cases need beyond an operation: randomness and hashing. */
-export interface TokenContext extends OperationContext {
+export interface TokenContext extends Context<AccessSlice> {
   readonly secrets: Pick<KeySecrets, 'generateSecret' | 'hash'>;
 }
 
@@ -65,14 +66,14 @@ export async function createClientToken(context: TokenContext, input: CreateClie
   return { ...token, token: whole };
 }
 
-export async function getClientToken(context: OperationContext, id: string): Promise<ClientToken> {
+export async function getClientToken(context: Context<AccessSlice>, id: string): Promise<ClientToken> {
   const token = await context.store.clientTokens.findById(context.scope, id);
   if (!token) throw BillingError.notFound('Client token', id);
   return token;
 }
 
 export function listClientTokens(
-  context: OperationContext,
+  context: Context<AccessSlice>,
   query: ListQuery<ClientTokenColumn>,
 ): Promise<Page<ClientToken>> {
   return context.store.clientTokens.list(context.scope, query);
@@ -87,7 +88,7 @@ export interface UpdateClientTokenInput {
  * @throws BillingError `client_token_revoked` when asked to make a revoked token active.
  */
 export async function updateClientToken(
-  context: OperationContext,
+  context: Context<AccessSlice>,
   id: string,
   input: UpdateClientTokenInput,
 ): Promise<ClientToken> {
@@ -117,7 +118,7 @@ export async function updateClientToken(
  * @throws BillingError `invalid_client_token`.
  */
 export async function authenticateClientToken(
-  store: OperationContext['store'],
+  store: Context<AccessSlice>['store'],
   secrets: Pick<KeySecrets, 'hash'>,
   environment: Environment,
   presented: string,

@@ -10,9 +10,9 @@
  */
 import { BillingError } from '../shared/billing-error.js';
 import { toTimestamp } from '../shared/clock.js';
-import type { OperationContext } from '../shared/operation-context.js';
-import { nowTimestamp } from '../shared/operation-context.js';
+import { type Context, nowTimestamp } from '../shared/context.js';
 import type { TokenContext } from './client-tokens.js';
+import type { AccessSlice } from './repositories.js';
 
 /** How long a customer auth token works: 30 minutes, as the public API documents. */
 export const CUSTOMER_AUTH_TOKEN_LIFETIME_MS = 30 * 60 * 1000;
@@ -58,7 +58,7 @@ export interface VerifiedCustomer {
  * @throws BillingError `invalid_customer_auth_token` otherwise, without saying which check failed.
  */
 export async function verifyCustomerAuthToken(
-  context: OperationContext & { readonly secrets: TokenContext['secrets'] },
+  context: Context<AccessSlice> & { readonly secrets: TokenContext['secrets'] },
   presented: string,
   customerId?: string | undefined,
 ): Promise<VerifiedCustomer> {

@@ -10,9 +10,9 @@
  * and JPEG decoders, so a file is a logo because it decodes, never because of its name.
  */
 import { BillingError, type FieldError } from '../shared/billing-error.js';
-import type { OperationContext } from '../shared/operation-context.js';
-import { nowTimestamp } from '../shared/operation-context.js';
+import { type Context, nowTimestamp } from '../shared/context.js';
 import type { LogoFormat, SellerAddress, SellerDetails, SellerLogo } from './entities.js';
+import type { InvoiceSlice } from './repositories.js';
 
 /** A logo's limits: at most 256 KiB, 16 to 2,048 pixels a side. */
 export const LOGO_LIMITS = { maxBytes: 256 * 1024, minSide: 16, maxSide: 2048 } as const;
@@ -51,7 +51,7 @@ export interface UpdateSellerDetailsInput {
   readonly logo?: { readonly data: string } | null | undefined;
 }
 
-export interface SellerDetailsContext extends OperationContext {
+export interface SellerDetailsContext extends Context<InvoiceSlice> {
   readonly images: ImageDecoder;
 }
 
@@ -73,11 +73,11 @@ export function sellerDetailsView(details: SellerDetails | undefined): SellerDet
   return { ...rest, logo: shown };
 }
 
-export async function findSellerDetails(context: OperationContext): Promise<SellerDetails | undefined> {
+export async function findSellerDetails(context: Context<InvoiceSlice>): Promise<SellerDetails | undefined> {
   return context.store.sellerDetails.findById(context.scope, 'seller');
 }
 
-export async function getSellerDetails(context: OperationContext): Promise<SellerDetailsView> {
+export async function getSellerDetails(context: Context<InvoiceSlice>): Promise<SellerDetailsView> {
   return sellerDetailsView(await findSellerDetails(context));
 }
 

@@ -3,6 +3,7 @@
  * Storage port of reports: each report and its generated CSV chunks (ADR 1303).
  */
 import type { CatalogueRepositories } from '../catalogue/repositories.js';
+import type { EventRepositories } from '../events/repositories.js';
 import type { Collection } from '../shared/collection.js';
 import type { Scope } from '../shared/scope.js';
 import type { TransactionRepositories } from '../transactions/repositories.js';
@@ -26,9 +27,10 @@ export interface ReportRepositories {
   readonly reports: ReportRepository;
 }
 
-/** What reports use: their repositories and the rows they export. */
+/** What reports use: their repositories, the rows they export and the event log. */
 export interface ReportSlice
   extends ReportRepositories,
+    EventRepositories,
     Pick<TransactionRepositories, 'transactions' | 'adjustments'>,
     Pick<CatalogueRepositories, 'products' | 'prices'>,
     Pick<UsageRepositories, 'usageBalances'> {}

@@ -37,11 +37,11 @@ export interface SimulationRepositories {
 
 /**
  * What simulations use: their repositories, notification settings (their destinations), and the
- * customers, addresses, subscriptions and transactions whose entities fill their payloads.
+ * catalogue entities, subscriptions, transactions and adjustments whose wire form fills their payloads.
  */
 export interface SimulationSlice
   extends SimulationRepositories,
     NotificationSlice,
-    Pick<CatalogueRepositories, 'customers' | 'addresses'>,
+    CatalogueRepositories,
     Pick<SubscriptionRepositories, 'subscriptions'>,
-    Pick<TransactionRepositories, 'transactions'> {}
+    Pick<TransactionRepositories, 'transactions' | 'adjustments'> {}

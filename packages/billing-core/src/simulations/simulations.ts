@@ -10,13 +10,17 @@ import { EVENT_TYPES, type EventTypeName, isEventTypeAvailable, listEventTypes }
 import type { EntityKind } from '../events/stored-event.js';
 import type { NotificationSetting } from '../notifications/entities.js';
 import { BillingError } from '../shared/billing-error.js';
+import { type Context, nowTimestamp } from '../shared/context.js';
 import { isIdOf } from '../shared/ids.js';
-import { nowTimestamp, type OperationContext } from '../shared/operation-context.js';
 import type { ListQuery, Page } from '../shared/pagination.js';
-import type { Repositories } from '../shared/repository.js';
 import type { Account } from '../shared/scope.js';
 import { entityOfEventType, examplePayload } from './example-payloads.js';
-import type { SimulationColumn, SimulationRunColumn, SimulationRunEventColumn } from './repositories.js';
+import type {
+  SimulationColumn,
+  SimulationRunColumn,
+  SimulationRunEventColumn,
+  SimulationSlice,
+} from './repositories.js';
 import { defaultScenarioEvents, readScenarioOptions, SCENARIO_ENTITIES, scenarioSteps } from './scenarios.js';
 import {
   type EntityPresenter,
@@ -33,7 +37,7 @@ import {
 /** A run is due from the epoch on: the delivery worker picks it up at once (ADR 1301). */
 export const DUE_NOW = '1970-01-01T00:00:00.000Z';
 
-export interface SimulationContext extends OperationContext {
+export interface SimulationContext extends Context<SimulationSlice> {
   readonly presenter: EntityPresenter;
 }
 
@@ -100,8 +104,8 @@ function requireType(account: Account, type: string): SimulationTypeName {
 
 /** The destination must be this scope's url destination and accept simulated traffic. */
 async function requireDestination(
-  context: OperationContext,
-  tx: Repositories,
+  context: Context<SimulationSlice>,
+  tx: SimulationSlice,
   id: string,
 ): Promise<NotificationSetting> {
   const setting = isIdOf('ntfset', id) ? await tx.notificationSettings.findById(context.scope, id) : undefined;
@@ -224,14 +228,14 @@ export async function updateSimulation(
   });
 }
 
-export async function getSimulation(context: OperationContext, id: string): Promise<Simulation> {
+export async function getSimulation(context: Context<SimulationSlice>, id: string): Promise<Simulation> {
   const simulation = await context.store.simulations.findById(context.scope, id);
   if (!simulation) throw BillingError.notFound('Simulation', id);
   return simulation;
 }
 
 export function listSimulations(
-  context: OperationContext,
+  context: Context<SimulationSlice>,
   query: ListQuery<SimulationColumn>,
 ): Promise<Page<Simulation>> {
   return context.store.simulations.list(context.scope, query);
@@ -256,7 +260,7 @@ function entityNotFound(field: string, id: string): BillingError {
  */
 async function resolveScenarioEntities(
   context: SimulationContext,
-  tx: Repositories,
+  tx: SimulationSlice,
   simulation: Simulation,
 ): Promise<ScenarioBases> {
   const type = simulation.type as ScenarioType;
@@ -352,7 +356,7 @@ const COLLECTION_BY_ENTITY = {
  */
 async function singleEventPayload(
   context: SimulationContext,
-  tx: Repositories,
+  tx: SimulationSlice,
   simulation: Simulation,
 ): Promise<WireData> {
   const eventType = simulation.type as EventTypeName;
@@ -370,7 +374,7 @@ async function singleEventPayload(
 /** The events a run sends, with their payloads, in order. */
 async function runPayloads(
   context: SimulationContext,
-  tx: Repositories,
+  tx: SimulationSlice,
   simulation: Simulation,
 ): Promise<{ readonly eventType: EventTypeName; readonly payload: WireData }[]> {
   if (!isScenario(simulation.type)) {
@@ -455,14 +459,18 @@ export async function createSimulationRun(context: SimulationContext, simulation
   });
 }
 
-async function requireRun(context: OperationContext, simulationId: string, runId: string): Promise<SimulationRun> {
+async function requireRun(
+  context: Context<SimulationSlice>,
+  simulationId: string,
+  runId: string,
+): Promise<SimulationRun> {
   const run = await context.store.simulationRuns.findById(context.scope, runId);
   if (!run || run.simulationId !== simulationId) throw BillingError.notFound('Simulation run', runId);
   return run;
 }
 
 export async function getSimulationRun(
-  context: OperationContext,
+  context: Context<SimulationSlice>,
   simulationId: string,
   runId: string,
 ): Promise<SimulationRun> {
@@ -470,7 +478,7 @@ export async function getSimulationRun(
 }
 
 export async function listSimulationRuns(
-  context: OperationContext,
+  context: Context<SimulationSlice>,
   simulationId: string,
   query: ListQuery<SimulationRunColumn>,
 ): Promise<Page<SimulationRun>> {
@@ -481,12 +489,15 @@ export async function listSimulationRuns(
   });
 }
 
-export function listRunEvents(context: OperationContext, runId: string): Promise<readonly SimulationRunEvent[]> {
+export function listRunEvents(
+  context: Context<SimulationSlice>,
+  runId: string,
+): Promise<readonly SimulationRunEvent[]> {
   return context.store.simulationRunEvents.listByRun(context.scope, runId);
 }
 
 export async function listSimulationRunEvents(
-  context: OperationContext,
+  context: Context<SimulationSlice>,
   simulationId: string,
   runId: string,
   query: ListQuery<SimulationRunEventColumn>,
@@ -499,7 +510,7 @@ export async function listSimulationRunEvents(
 }
 
 export async function getSimulationRunEvent(
-  context: OperationContext,
+  context: Context<SimulationSlice>,
   simulationId: string,
   runId: string,
   eventId: string,
@@ -516,7 +527,7 @@ export async function getSimulationRunEvent(
  * stays, as a replayed notification's does) and its run becomes due.
  */
 export async function replaySimulationRunEvent(
-  context: OperationContext,
+  context: Context<SimulationSlice>,
   simulationId: string,
   runId: string,
   eventId: string,

@@ -8,13 +8,14 @@
 
 import { BillingError } from '../shared/billing-error.js';
 import type { Clock } from '../shared/clock.js';
+import type { StoreOf } from '../shared/context.js';
 import type { IdGenerator } from '../shared/ids.js';
-import type { Store } from '../shared/repository.js';
 import type { Account } from '../shared/scope.js';
 import type { TaxIdVerification } from '../tax/tax-id-checks.js';
 import { markOverdueInvoices, OVERDUE_BATCH_SIZE } from '../transactions/overdue-invoices.js';
 import { applyPendingDrawdowns } from '../usage/apply-drawdowns.js';
 import { runDueSubscriptions } from './process-due.js';
+import type { SubscriptionSlice } from './repositories.js';
 import type { RenewalPayment } from './subscription-billing.js';
 
 /** How long to wait, at most, for another worker's drawdowns before a jump (rounds × pause). */
@@ -32,7 +33,7 @@ export interface SandboxClockDependencies {
    * service resolves it on the next turn of the event loop (ADR 0900).
    */
   yieldToOthers(): Promise<void>;
-  readonly store: Store;
+  readonly store: StoreOf<SubscriptionSlice>;
   readonly ids: IdGenerator;
   readonly wallClock: Clock;
   readonly account: Account;

@@ -16,9 +16,9 @@
 import { isSupportedCurrency } from '../money/currencies.js';
 import { divideRounded } from '../money/rounding.js';
 import { BillingError } from '../shared/billing-error.js';
-import type { OperationContext } from '../shared/operation-context.js';
-import type { Repositories } from '../shared/repository.js';
+import type { Context } from '../shared/context.js';
 import type { CreditAmounts, CreditBalance, CreditLedgerEntry } from './entities.js';
+import type { TransactionSlice } from './repositories.js';
 import type { Transaction } from './transaction.js';
 import { composeDetails, decompose } from './transaction-totals.js';
 
@@ -57,8 +57,8 @@ export function foldCreditLedger(entries: readonly CreditLedgerEntry[]): CreditA
 }
 
 async function append(
-  context: OperationContext,
-  tx: Repositories,
+  context: Context<TransactionSlice>,
+  tx: TransactionSlice,
   customerId: string,
   currencyCode: string,
   entries: (balance: CreditBalance) => readonly CreditLedgerEntry[],
@@ -75,8 +75,8 @@ async function append(
 
 /** Adds `amount` to the customer's available credit, citing the transaction it came from. */
 export async function grantCredit(
-  context: OperationContext,
-  tx: Repositories,
+  context: Context<TransactionSlice>,
+  tx: TransactionSlice,
   input: { customerId: string; currencyCode: string; amount: bigint; transactionId: string; at: string },
 ): Promise<void> {
   if (input.amount <= 0n) return;
@@ -91,8 +91,8 @@ export async function grantCredit(
  * transaction's tax, half to even. Returns the transaction unchanged when there is nothing to draw.
  */
 export async function drawCredit(
-  context: OperationContext,
-  tx: Repositories,
+  context: Context<TransactionSlice>,
+  tx: TransactionSlice,
   transaction: Transaction,
   at: string,
 ): Promise<Transaction> {
@@ -117,7 +117,11 @@ export async function drawCredit(
   };
 }
 
-async function reservedFor(context: OperationContext, tx: Repositories, transaction: Transaction): Promise<bigint> {
+async function reservedFor(
+  context: Context<TransactionSlice>,
+  tx: TransactionSlice,
+  transaction: Transaction,
+): Promise<bigint> {
   if (transaction.customerId === null) return 0n;
   const ledger = await tx.creditBalances.ledger(context.scope, transaction.customerId, transaction.currencyCode);
   return ledger
@@ -133,8 +137,8 @@ async function reservedFor(context: OperationContext, tx: Repositories, transact
  * what its negative lines leave over (`credit_to_balance`) becomes available credit.
  */
 export async function settleCreditOnCompletion(
-  context: OperationContext,
-  tx: Repositories,
+  context: Context<TransactionSlice>,
+  tx: TransactionSlice,
   transaction: Transaction,
   at: string,
 ): Promise<void> {
@@ -154,8 +158,8 @@ export async function settleCreditOnCompletion(
 
 /** Returns a canceled transaction's reserved credit to available. */
 export async function releaseCredit(
-  context: OperationContext,
-  tx: Repositories,
+  context: Context<TransactionSlice>,
+  tx: TransactionSlice,
   transaction: Transaction,
   at: string,
 ): Promise<void> {
@@ -171,7 +175,7 @@ export async function releaseCredit(
  * `currencyCodes` when given.
  */
 export async function listCreditBalances(
-  context: OperationContext,
+  context: Context<TransactionSlice>,
   customerId: string,
   currencyCodes?: readonly string[],
 ): Promise<readonly CreditBalance[]> {

@@ -1,5 +1,5 @@
-import type { OperationContext } from '../shared/operation-context.js';
-import type { Repositories } from '../shared/repository.js';
+import type { Context } from '../shared/context.js';
+import type { TransactionSlice } from './repositories.js';
 import type { Transaction } from './transaction.js';
 
 /** After how many days from the first decline each automatic retry runs: seven within 30 days. */
@@ -36,8 +36,8 @@ export function isRecoverable(transaction: Transaction): boolean {
  * retry's own decline, or a second decline of the same charge): the schedule counts from the first.
  */
 export async function scheduleRecovery(
-  context: OperationContext,
-  tx: Repositories,
+  context: Context<TransactionSlice>,
+  tx: TransactionSlice,
   transaction: Transaction,
   at: string,
 ): Promise<void> {

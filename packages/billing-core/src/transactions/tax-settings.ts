@@ -10,12 +10,11 @@
 import { TAX_CATEGORIES, type TaxCategory } from '../catalogue/entities.js';
 import { Decimal } from '../money/decimal.js';
 import { BillingError } from '../shared/billing-error.js';
-import type { OperationContext } from '../shared/operation-context.js';
-import { nowTimestamp } from '../shared/operation-context.js';
-import type { Repositories } from '../shared/repository.js';
+import { type Context, nowTimestamp } from '../shared/context.js';
 import type { LocationRateOverride } from '../tax/location-tax.js';
 import { TAX_RATE_DATASET } from '../tax/tax-rate-dataset.js';
 import type { CountryTaxRate, DefaultTaxMode, TaxRateSource, TaxSettings } from './entities.js';
+import type { TransactionSlice } from './repositories.js';
 
 /** Until an account sets its own: prices exclusive of tax, at a zero rate. */
 export const DEFAULT_TAX_SETTINGS: TaxSettings = {
@@ -135,18 +134,18 @@ export function withTaxDefaults(settings: Partial<TaxSettings> | undefined): Tax
 export const TAX_RATE_DATASET_NAME = `${TAX_RATE_DATASET.source}@${TAX_RATE_DATASET.version} (${TAX_RATE_DATASET.published})`;
 
 export async function findTaxSettings(
-  context: Pick<OperationContext, 'scope'>,
-  tx: Repositories,
+  context: Pick<Context<TransactionSlice>, 'scope'>,
+  tx: TransactionSlice,
 ): Promise<TaxSettings> {
   return withTaxDefaults(await tx.billingSettings.findTaxSettings(context.scope));
 }
 
-export async function getTaxSettings(context: OperationContext): Promise<TaxSettings> {
+export async function getTaxSettings(context: Context<TransactionSlice>): Promise<TaxSettings> {
   return findTaxSettings(context, context.store);
 }
 
 export async function updateTaxSettings(
-  context: OperationContext,
+  context: Context<TransactionSlice>,
   input: UpdateTaxSettingsInput,
 ): Promise<TaxSettings> {
   const defaultRate = input.defaultRate === undefined ? undefined : requireRate('default_rate', input.defaultRate);

@@ -83,6 +83,11 @@ export interface UsageEventIngest {
   onRecorded(listener: () => void): void;
 }
 
+/** What recording usage reads beyond its slice: the store's durable ingest. */
+export interface IngestPorts {
+  readonly store: { readonly usageIngest: UsageEventIngest };
+}
+
 /** The repositories usage owns (ingest is the store's, outside transactions). */
 export interface UsageRepositories {
   readonly usageBalances: UsageBalanceRepository;
