@@ -44,6 +44,9 @@ describe.each(ENGINES)('%s: sandbox jumps in slices', (engine) => {
         ids: harness.services.ids,
         wallClock: harness.services.clock,
         account,
+        taxIds: undefined,
+        // The jump is measured on its renewals alone: no payment recovery steps.
+        recoveries: { nextDueAt: async () => undefined, run: async () => 0 },
         pause: (ms) => new Promise((resolve) => setTimeout(resolve, ms)),
         yieldToOthers: async () => {
           yields += 1;

@@ -195,12 +195,17 @@ async function recordChargeback(
   const transaction = await tx.transactions.findById(context.scope, transactionId);
   if (transaction?.status !== 'completed') return false;
   try {
-    await createAdjustmentInTransaction(context, tx, {
-      action: 'chargeback',
-      transactionId,
-      type: 'full',
-      reason: `Disputed by the cardholder (${dispute.reason}); payment ${dispute.providerPaymentRef}.`,
-    }, NO_HOOKS);
+    await createAdjustmentInTransaction(
+      context,
+      tx,
+      {
+        action: 'chargeback',
+        transactionId,
+        type: 'full',
+        reason: `Disputed by the cardholder (${dispute.reason}); payment ${dispute.providerPaymentRef}.`,
+      },
+      NO_HOOKS,
+    );
     return true;
   } catch (error) {
     if (error instanceof BillingError && error.code === 'adjustment_amount_above_remaining') return false;
@@ -264,24 +269,34 @@ async function recordProviderRefunds(
     if (left <= 0n) continue;
     let adjustment: Adjustment;
     if (amount >= left) {
-      adjustment = await createAdjustmentInTransaction(context, tx, {
-        action: 'refund',
-        transactionId,
-        type: 'full',
-        reason,
-      }, NO_HOOKS);
+      adjustment = await createAdjustmentInTransaction(
+        context,
+        tx,
+        {
+          action: 'refund',
+          transactionId,
+          type: 'full',
+          reason,
+        },
+        NO_HOOKS,
+      );
     } else {
-      adjustment = await createAdjustmentInTransaction(context, tx, {
-        action: 'refund',
-        transactionId,
-        type: 'partial',
-        reason,
-        items: spread(amount, remaining).map((line) => ({
-          itemId: line.itemId,
-          type: 'partial' as const,
-          amount: line.amount.toString(),
-        })),
-      }, NO_HOOKS);
+      adjustment = await createAdjustmentInTransaction(
+        context,
+        tx,
+        {
+          action: 'refund',
+          transactionId,
+          type: 'partial',
+          reason,
+          items: spread(amount, remaining).map((line) => ({
+            itemId: line.itemId,
+            type: 'partial' as const,
+            amount: line.amount.toString(),
+          })),
+        },
+        NO_HOOKS,
+      );
     }
     // Beside its adjustment, so what is left to refund of this payment counts it (ADR 1463).
     await recordRefundMadeAtProvider(
@@ -371,12 +386,17 @@ async function recordDisputeOutcome(
     );
     if (!first) return false;
     try {
-      await createAdjustmentInTransaction(context, tx, {
-        action: 'chargeback_warning',
-        transactionId,
-        type: 'full',
-        reason: `Early fraud warning from the card issuer (${notification.fraudType}); payment ${notification.providerPaymentRef}.`,
-      }, NO_HOOKS);
+      await createAdjustmentInTransaction(
+        context,
+        tx,
+        {
+          action: 'chargeback_warning',
+          transactionId,
+          type: 'full',
+          reason: `Early fraud warning from the card issuer (${notification.fraudType}); payment ${notification.providerPaymentRef}.`,
+        },
+        NO_HOOKS,
+      );
     } catch (error) {
       // Refunded or charged back in full already: nothing left to warn about.
       if (error instanceof BillingError && error.code === 'adjustment_amount_above_remaining') return false;

@@ -38,12 +38,12 @@ export interface SandboxClockDependencies {
   readonly wallClock: Clock;
   readonly account: Account;
   /** VAT ids checked with VIES before renewals reverse charge (ADR 1437). */
-  readonly taxIds?: TaxIdVerification | undefined;
+  readonly taxIds: TaxIdVerification | undefined;
   /**
    * Payment recovery (ADR 1460), given by the use cases (it charges through the payments
    * module): when its next step falls due, and taking the steps due on a clock.
    */
-  readonly recoveries?: SandboxRecoveries | undefined;
+  readonly recoveries: SandboxRecoveries;
 }
 
 export interface SandboxRecoveries {
@@ -106,7 +106,7 @@ export async function advanceSandboxClock(
   let stepsRun = 0;
   let stalled = false;
   for (;;) {
-    const nextRecovery = stalled ? undefined : await dependencies.recoveries?.nextDueAt(new Date(target).toISOString());
+    const nextRecovery = stalled ? undefined : await dependencies.recoveries.nextDueAt(new Date(target).toISOString());
     const until = nextRecovery === undefined ? target : Math.min(target, Date.parse(nextRecovery));
     const stop: Clock = { now: () => until };
     stepsRun += await runDueSubscriptions(
@@ -115,7 +115,7 @@ export async function advanceSandboxClock(
       renewalPayments,
       dependencies.yieldToOthers,
     );
-    const recovered = dependencies.recoveries ? await dependencies.recoveries.run(stop, renewalPayments) : 0;
+    const recovered = await dependencies.recoveries.run(stop, renewalPayments);
     stepsRun += recovered;
     if (until >= target) break;
     // Another process took the step due here: go on to the target rather than wait on it.
