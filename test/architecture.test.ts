@@ -1,11 +1,12 @@
 /**
- * The architecture as checks that fail (docs/architecture.md "Rules", ADR 0921): the rules in
- * `.dependency-cruiser.cjs` (a pure core, one composition root that picks the store, clients over
- * HTTP, no module cycles) and no import cycle between folders. Each check is also shown to fail
- * on a planted violation, so a broken configuration cannot pass silently.
+ * The architecture as checks that fail (docs/architecture.md "Rules", ADRs 0921, 0922): the rules
+ * in `.dependency-cruiser.cjs` (a pure core, one composition root that picks the store, clients
+ * over HTTP, no module cycles), no import cycle between folders, and each core feature reaching
+ * another's repositories only through the slice it declares. Each check is also shown to fail on
+ * a planted violation, so a broken configuration cannot pass silently.
  */
 import { execFileSync } from 'node:child_process';
-import { cpSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -36,15 +37,13 @@ function cruise(cwd: string, targets: readonly string[]): Cruise {
   return JSON.parse(output) as Cruise;
 }
 
-/** Modules whose imports do not count towards folder cycles: the port aggregates (see the config). */
-const PORT_AGGREGATES = /^packages\/billing-core\/src\/shared\/(repository|operation-context)\.ts$/;
 const NOT_SOURCE = /(\.test\.ts$|\/test\/|\/bench\/)/;
 
 /** The folder-to-folder import graph of the sources. */
 function folderGraph(result: Cruise): Map<string, Set<string>> {
   const graph = new Map<string, Set<string>>();
   for (const module of result.modules) {
-    if (NOT_SOURCE.test(module.source) || PORT_AGGREGATES.test(module.source)) continue;
+    if (NOT_SOURCE.test(module.source)) continue;
     const from = dirname(module.source);
     for (const dependency of module.dependencies) {
       if (!/^(packages|apps)\//.test(dependency.resolved) || NOT_SOURCE.test(dependency.resolved)) continue;
@@ -77,6 +76,43 @@ function findCycles(graph: ReadonlyMap<string, ReadonlySet<string>>): string[][]
   return cycles;
 }
 
+const CORE = 'packages/billing-core/src/';
+
+/** The core feature a module belongs to (`usage`, `payments`, …); none for `shared/` and the root files. */
+function featureOf(path: string): string | undefined {
+  const feature = new RegExp(`^${CORE}([^/]+)/`).exec(path)?.[1];
+  return feature === 'shared' ? undefined : feature;
+}
+
+/**
+ * A feature declares the repositories of others it uses by naming them in its slice, in its own
+ * `repositories.ts`; it is the only module of the feature that may import another feature's
+ * `repositories.ts`. Every other import of one is listed here as `from → to`.
+ */
+function undeclaredRepositoryImports(result: Pick<Cruise, 'modules'>): string[] {
+  const found: string[] = [];
+  for (const module of result.modules) {
+    const from = featureOf(module.source);
+    if (!from || NOT_SOURCE.test(module.source) || module.source === `${CORE}${from}/repositories.ts`) continue;
+    for (const dependency of module.dependencies) {
+      const to = featureOf(dependency.resolved);
+      if (to && to !== from && dependency.resolved === `${CORE}${to}/repositories.ts`) {
+        found.push(`${module.source} → ${dependency.resolved}`);
+      }
+    }
+  }
+  return found;
+}
+
+/** Core sources that declare a repository anywhere but in their feature's `repositories.ts`. */
+function repositoriesDeclaredElsewhere(): string[] {
+  const declaration = /^export (interface|type) \w+(Repository|Repositories)\b/m;
+  return readdirSync(join(root, CORE), { recursive: true, encoding: 'utf8' })
+    .filter((path) => path.endsWith('.ts') && !NOT_SOURCE.test(path) && !path.endsWith('repositories.ts'))
+    .filter((path) => declaration.test(readFileSync(join(root, CORE, path), 'utf8')))
+    .sort();
+}
+
 describe('the architecture', () => {
   const result = cruise(root, ['packages', 'apps']);
 
@@ -89,6 +125,33 @@ describe('the architecture', () => {
     const graph = folderGraph(result);
     expect(graph.get('apps/billing-service/src')?.has('packages/billing-core/src')).toBe(true);
     expect(findCycles(graph).map((cycle) => cycle.join(' → '))).toEqual([]);
+  });
+
+  it('lets a core feature reach the repositories of another only through its declared slice', () => {
+    const slices = result.modules.filter((module) =>
+      /^packages\/billing-core\/src\/[^/]+\/repositories\.ts$/.test(module.source),
+    );
+    expect(slices.length).toBeGreaterThan(10);
+    expect(undeclaredRepositoryImports(result)).toEqual([]);
+    expect(repositoriesDeclaredElsewhere()).toEqual([]);
+  });
+
+  it('finds a planted undeclared use of the repositories of another feature', () => {
+    const module = (source: string, ...resolved: string[]) => ({
+      source,
+      dependencies: resolved.map((path) => ({ resolved: path, dependencyTypes: ['local'] })),
+    });
+    const planted = {
+      modules: [
+        module(`${CORE}usage/repositories.ts`, `${CORE}catalogue/repositories.ts`),
+        module(`${CORE}usage/usage-periods.ts`, `${CORE}usage/repositories.ts`, `${CORE}catalogue/entities.ts`),
+        module(`${CORE}usage/record-usage-events.ts`, `${CORE}subscriptions/repositories.ts`),
+        module(`${CORE}store.ts`, `${CORE}usage/repositories.ts`),
+      ],
+    };
+    expect(undeclaredRepositoryImports(planted)).toEqual([
+      `${CORE}usage/record-usage-events.ts → ${CORE}subscriptions/repositories.ts`,
+    ]);
   });
 
   it('finds a planted folder cycle', () => {

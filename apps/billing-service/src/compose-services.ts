@@ -10,6 +10,7 @@ import {
   type Clock,
   createUseCases,
   DEFAULT_SANDBOX_JUMP_QUOTAS,
+  DEFAULT_SIMULATION_BUDGET,
   type IdGenerator,
   type KeySecrets,
   type PaymentProvider,
@@ -309,7 +310,7 @@ export async function composeServices(settings: StorageSettings, options: Compos
     yieldToOthers,
     reportError,
     entityPresenter: wirePresenter,
-    simulationBudget: settings.simulationBudget,
+    simulationBudget: settings.simulationBudget === undefined ? DEFAULT_SIMULATION_BUDGET : settings.simulationBudget,
     // Logo files are decoded on the document threads, after the core has checked their header (ADR 1490).
     images: documents.images,
     // Each account's configured provider (ADR 1420), unless the caller supplies one for all.

@@ -4,6 +4,7 @@
  * randomness of its own; the service supplies those through the ports.
  */
 export type { Account, ApiKey } from './access/account.js';
+export { CLIENT_TOKEN_STATUSES, type ClientToken, type ClientTokenStatus } from './access/account.js';
 export {
   type AccessDependencies,
   API_KEY_EXPIRING_NOTICE_MS,
@@ -19,22 +20,10 @@ export {
   revokeApiKey,
 } from './access/api-keys.js';
 export type { AuthenticatedKey, AuthenticatedKeyCache, KeyReadTicket } from './access/authenticated-key-cache.js';
-export {
-  CLIENT_TOKEN_STATUSES,
-  type ClientToken,
-  type ClientTokenColumn,
-  type ClientTokenRepository,
-  type ClientTokenStatus,
-  type CreateClientTokenInput,
-  maskClientToken,
-  type StoredClientToken,
-  type UpdateClientTokenInput,
-} from './access/client-tokens.js';
+export { type CreateClientTokenInput, maskClientToken, type UpdateClientTokenInput } from './access/client-tokens.js';
 export {
   CUSTOMER_AUTH_TOKEN_LIFETIME_MS,
   type CustomerAuthToken,
-  type CustomerAuthTokenRepository,
-  type StoredCustomerAuthToken,
   type VerifiedCustomer,
 } from './access/customer-auth-tokens.js';
 export { createDemoAccount, type DemoAccount, type DemoAccountRequest } from './access/demo-account.js';
@@ -46,6 +35,16 @@ export {
   permits,
   requiresEarlyAccess,
 } from './access/permissions.js';
+export type {
+  AccountRepository,
+  ApiKeyExpiryNotice,
+  ApiKeyRepository,
+  ClientTokenColumn,
+  ClientTokenRepository,
+  CustomerAuthTokenRepository,
+  StoredClientToken,
+  StoredCustomerAuthToken,
+} from './access/repositories.js';
 export {
   type CreateAddressInput,
   createAddress,
@@ -121,6 +120,15 @@ export {
   type UpdateProductInput,
   updateProduct,
 } from './catalogue/products.js';
+export type {
+  AddressColumn,
+  BusinessColumn,
+  CustomerColumn,
+  MeterColumn,
+  PriceColumn,
+  ProductColumn,
+  UsageBalanceUnitColumn,
+} from './catalogue/repositories.js';
 export {
   type CreateUsageBalanceUnitInput,
   createUsageBalanceUnit,
@@ -164,6 +172,7 @@ export {
   updateDiscount,
   updateDiscountGroup,
 } from './discounts/discounts.js';
+export type { DiscountColumn, DiscountGroupColumn } from './discounts/repositories.js';
 export {
   describeEventType,
   EVENT_API_VERSIONS,
@@ -179,6 +188,8 @@ export {
   listEventTypes,
 } from './events/event-types.js';
 export { listEvents } from './events/list-events.js';
+export { recordEvent } from './events/record-event.js';
+export type { EventColumn, EventLog } from './events/repositories.js';
 export type { EntityKind, StoredEvent } from './events/stored-event.js';
 export {
   buildCreditNoteDocument,
@@ -188,6 +199,13 @@ export {
   getCreditNoteDocument,
   issueCreditNoteLink,
 } from './invoices/credit-note.js';
+export {
+  LOGO_FORMATS,
+  type LogoFormat,
+  type SellerAddress,
+  type SellerDetails,
+  type SellerLogo,
+} from './invoices/entities.js';
 export {
   type InvoiceUnavailableReason,
   invoiceUnavailableReason,
@@ -221,13 +239,8 @@ export {
 export {
   type DecodedImage,
   type ImageDecoder,
-  LOGO_FORMATS,
   LOGO_LIMITS,
-  type LogoFormat,
-  type SellerAddress,
-  type SellerDetails,
   type SellerDetailsView,
-  type SellerLogo,
   type UpdateSellerDetailsInput,
 } from './invoices/seller-details.js';
 export {
@@ -237,7 +250,6 @@ export {
   type MetricDay,
   type MetricDelta,
   type MetricName,
-  type MetricRollupRepository,
   monthlyRecurringRevenue,
   subscriptionMetricDeltas,
   transactionMetricDeltas,
@@ -252,6 +264,7 @@ export {
   type MetricsQuery,
   type MetricsTimeseries,
 } from './metrics/metrics.js';
+export type { MetricRollupRepository } from './metrics/repositories.js';
 export {
   BALANCE_CURRENCIES,
   CURRENCY_MINOR_UNITS,
@@ -297,17 +310,6 @@ export {
   TRAFFIC_SOURCES,
   type TrafficSource,
 } from './notifications/entities.js';
-export type {
-  DeliveryClaim,
-  DueNotification,
-  EventToFanOut,
-  NotificationColumn,
-  NotificationLogColumn,
-  NotificationRepository,
-  NotificationSettingColumn,
-  NotificationSettingRepository,
-  NotificationWithEvent,
-} from './notifications/notification-repository.js';
 export {
   type CreateNotificationSettingInput,
   createNotificationSetting,
@@ -331,6 +333,17 @@ export {
   listNotifications,
   replayNotification,
 } from './notifications/notifications.js';
+export type {
+  DeliveryClaim,
+  DueNotification,
+  EventToFanOut,
+  NotificationColumn,
+  NotificationLogColumn,
+  NotificationRepository,
+  NotificationSettingColumn,
+  NotificationSettingRepository,
+  NotificationWithEvent,
+} from './notifications/repositories.js';
 export {
   type AttemptResult,
   type AttemptTimes,
@@ -357,6 +370,14 @@ export {
   useMethodForSubscription,
 } from './payments/checkout.js';
 export type { CheckoutSettingsView } from './payments/checkout-settings.js';
+export type {
+  NotificationOutcome,
+  ProviderRefundRecord,
+  ProviderRefundStatus,
+  ProviderSettings,
+  SandboxPayment,
+  StripeProviderSettings,
+} from './payments/entities.js';
 export {
   type CheckoutDetails,
   type CheckoutSubmission,
@@ -392,48 +413,37 @@ export {
   type SetupRequest,
 } from './payments/payment-provider.js';
 export { type ConfiguredProviders, paymentProvidersOf } from './payments/payment-providers.js';
-export type {
-  CheckoutSettings,
-  DunningExhaustedAction,
-  PaymentAttemptRepository,
-  PaymentRepositories,
-  SandboxPaymentColumn,
-} from './payments/payment-repositories.js';
-export {
-  createAdjustmentThroughProvider,
-  type ProviderRefundColumn,
-  type ProviderRefundRecord,
-  type ProviderRefundRepository,
-  type ProviderRefundStatus,
-  recoverProviderRefunds,
-} from './payments/provider-refunds.js';
+export { createAdjustmentThroughProvider, recoverProviderRefunds } from './payments/provider-refunds.js';
 export {
   type ConfigureProviderInput,
   configurePaymentProvider,
   type InFlightAtProvider,
   maskSecret,
-  type NotificationOutcome,
   PAYMENT_PROVIDER_NAMES,
   type PaymentProviderName,
-  type ProviderCustomerRepository,
-  type ProviderNotificationLog,
   type ProviderRemoval,
-  type ProviderSettings,
   type ProviderSettingsDependencies,
-  type ProviderSettingsRepository,
   type ProviderSettingsView,
   parseProviderSettings,
   removePaymentProvider,
-  type StripeProviderSettings,
   showPaymentProvider,
   viewOf,
   webhookPathOf,
 } from './payments/provider-settings.js';
+export type {
+  PaymentAttemptRepository,
+  PaymentRepositories,
+  ProviderCustomerRepository,
+  ProviderNotificationLog,
+  ProviderRefundColumn,
+  ProviderRefundRepository,
+  ProviderSettingsRepository,
+  SandboxPaymentColumn,
+} from './payments/repositories.js';
 export {
   createSandboxProvider,
   SANDBOX_PROVIDER,
   SANDBOX_TEST_CARDS,
-  type SandboxPayment,
   type SandboxProvider,
   sandboxChallengePath,
   sandboxOffSessionOutcome,
@@ -459,7 +469,6 @@ export {
   type Report,
   type ReportColumn,
   type ReportFilter,
-  type ReportRepository,
   type ReportStatus,
   type ReportType,
 } from './reports/report.js';
@@ -477,11 +486,13 @@ export {
   requireDownloadableReport,
   requireReportFilters,
 } from './reports/reports.js';
+export type { ReportRepository } from './reports/repositories.js';
 export { BillingError, type FieldError, StandingFailure } from './shared/billing-error.js';
 export { type Clock, toTimestamp } from './shared/clock.js';
+export { type Collection, DuplicateKeyError } from './shared/collection.js';
+export type { Context, StoreOf, Transactional } from './shared/context.js';
 export { ERROR_CODES, type ErrorCode, isErrorCode } from './shared/error-codes.js';
 export { ID_PREFIXES, type IdGenerator, type IdPrefix, isIdOf } from './shared/ids.js';
-export { type OperationContext, recordEvent } from './shared/operation-context.js';
 export {
   ESTIMATED_TOTAL_CAP,
   type FilterCondition,
@@ -490,54 +501,28 @@ export {
   type Page,
   type SortDirection,
 } from './shared/pagination.js';
-export {
-  type AccountRepository,
-  type AddressColumn,
-  type ApiKeyExpiryNotice,
-  type ApiKeyRepository,
-  type BalanceChange,
-  type BalanceKey,
-  type BusinessColumn,
-  type Collection,
-  type CustomerColumn,
-  type DiscountColumn,
-  type DiscountGroupColumn,
-  DuplicateKeyError,
-  type EventColumn,
-  type EventLog,
-  type IngestOutcome,
-  type MeterColumn,
-  type PendingUsageEvent,
-  type PriceColumn,
-  type ProductColumn,
-  type Repositories,
-  type SandboxClockRepository,
-  type Store,
-  type SubscriptionColumn,
-  type SubscriptionRepository,
-  type UsageBalanceColumn,
-  type UsageBalanceRepository,
-  type UsageBalanceUnitColumn,
-  type UsageEventIngest,
-  type UsageEventRepository,
-} from './shared/repository.js';
 export { ENVIRONMENTS, type Environment, type Scope } from './shared/scope.js';
 export { findUnstorableText, holdsUnstorableText, UNSTORABLE_TEXT_REASON } from './shared/storable-text.js';
 export { canonicalTimestamp, type ParsedTimestamp, parseTimestamp } from './shared/timestamps.js';
+export type {
+  SimulationColumn,
+  SimulationRunColumn,
+  SimulationRunEventColumn,
+  SimulationRunEventRepository,
+  SimulationRunRepository,
+  SimulationSpending,
+  SimulationSpendingRepository,
+  SpendingHour,
+} from './simulations/repositories.js';
 export {
   type EntityPresenter,
   SCENARIO_TYPES,
   type ScenarioConfig,
   type ScenarioType,
   type Simulation,
-  type SimulationColumn,
   type SimulationRun,
-  type SimulationRunColumn,
   type SimulationRunEvent,
-  type SimulationRunEventColumn,
-  type SimulationRunEventRepository,
   type SimulationRunEventStatus,
-  type SimulationRunRepository,
   type SimulationRunStatus,
   type SimulationTypeName,
   type WireData,
@@ -549,9 +534,6 @@ export {
   type SimulationBudget,
   SimulationBudgetExceeded,
   type SimulationCost,
-  type SimulationSpending,
-  type SimulationSpendingRepository,
-  type SpendingHour,
   simulatedEventBytes,
   spendSimulationBudget,
   utf8Length,
@@ -582,6 +564,7 @@ export {
   type SimulationType,
   updateSimulation,
 } from './simulations/simulations.js';
+export type { OperationContext, Repositories, Store } from './store.js';
 export { activateSubscription } from './subscriptions/activate-subscription.js';
 export { addCycles, periodAt } from './subscriptions/billing-period.js';
 export {
@@ -608,6 +591,11 @@ export {
   remainingShare,
 } from './subscriptions/proration.js';
 export { getSubscription, listSubscriptions } from './subscriptions/read-subscriptions.js';
+export type {
+  SandboxClockRepository,
+  SubscriptionColumn,
+  SubscriptionRepository,
+} from './subscriptions/repositories.js';
 export {
   advanceSandboxClock,
   MAX_SANDBOX_ADVANCE_MS,
@@ -660,6 +648,7 @@ export {
   type UpdateSubscriptionInput,
   updateSubscription,
 } from './subscriptions/update-subscription.js';
+export type { TaxIdCheck } from './tax/entities.js';
 export {
   conventionalTaxMode,
   type LocationRateOverride,
@@ -676,7 +665,6 @@ export { REDUCED_RATES, type ReducedRateTable, reducedRateFor } from './tax/redu
 export {
   euVatIdOf,
   storedTaxIdCheck,
-  type TaxIdCheck,
   type TaxIdRegisterAnswer,
   type TaxIdVerification,
   type TaxIdVerifier,
@@ -707,12 +695,6 @@ export {
 } from './transactions/build-transaction.js';
 export {
   applyCreditEntry,
-  CREDIT_LEDGER_KINDS,
-  type CreditAmounts,
-  type CreditBalance,
-  type CreditBalanceRepository,
-  type CreditLedgerEntry,
-  type CreditLedgerKind,
   drawCredit,
   EMPTY_CREDIT,
   foldCreditLedger,
@@ -728,16 +710,25 @@ export {
   PAST_DUE_GRACE_MS,
   pastDueAfter,
 } from './transactions/due-dates.js';
+export {
+  type CheckoutSettings,
+  type CountryTaxRate,
+  CREDIT_LEDGER_KINDS,
+  type CreditAmounts,
+  type CreditBalance,
+  type CreditLedgerEntry,
+  type CreditLedgerKind,
+  type DefaultTaxMode,
+  type DunningExhaustedAction,
+  type RecoveryRun,
+  type RecoveryRunStatus,
+  type TaxRateSource,
+  type TaxSettings,
+  type TransactionRevision,
+} from './transactions/entities.js';
 export { formatInvoiceNumber } from './transactions/invoice-number.js';
 export { markOverdueInvoices, OVERDUE_BATCH_SIZE } from './transactions/overdue-invoices.js';
-export {
-  RECOVERY_RETRY_DAYS,
-  RECOVERY_WINDOW_DAYS,
-  type RecoveryRun,
-  type RecoveryRunColumn,
-  type RecoveryRunRepository,
-  type RecoveryRunStatus,
-} from './transactions/payment-recovery.js';
+export { RECOVERY_RETRY_DAYS, RECOVERY_WINDOW_DAYS } from './transactions/payment-recovery.js';
 export {
   completeSettled,
   NO_HOOKS,
@@ -748,6 +739,18 @@ export {
   simulateTransactionPayment,
   type TransactionHooks,
 } from './transactions/payments.js';
+export type {
+  AdjustmentColumn,
+  AdjustmentRepository,
+  BillingSettingsRepository,
+  CreditBalanceRepository,
+  RecoveryRunColumn,
+  RecoveryRunRepository,
+  TransactionColumn,
+  TransactionListQuery,
+  TransactionOrder,
+  TransactionRepository,
+} from './transactions/repositories.js';
 export {
   PAYMENT_METHOD_ORIGINS,
   type PaymentMethod,
@@ -756,16 +759,12 @@ export {
   paymentMethodWire,
 } from './transactions/saved-methods.js';
 export {
-  type CountryTaxRate,
   DEFAULT_TAX_SETTINGS,
-  type DefaultTaxMode,
   getTaxSettings,
   type LocationOverrideInput,
   MAX_LOCATION_OVERRIDES,
   TAX_RATE_DATASET_NAME,
   TAX_RATE_PATTERN,
-  type TaxRateSource,
-  type TaxSettings,
   taxRateFor,
   type UpdateTaxSettingsInput,
   updateTaxSettings,
@@ -809,20 +808,7 @@ export {
   previewTransaction,
   type TransactionPreview,
 } from './transactions/transaction-previews.js';
-export type {
-  AdjustmentColumn,
-  AdjustmentRepository,
-  BillingSettingsRepository,
-  TransactionColumn,
-  TransactionListQuery,
-  TransactionOrder,
-  TransactionRepository,
-} from './transactions/transaction-repository.js';
-export {
-  type ReviseTransactionInput,
-  reviseTransaction,
-  type TransactionRevision,
-} from './transactions/transaction-revision.js';
+export { type ReviseTransactionInput, reviseTransaction } from './transactions/transaction-revision.js';
 export { canTransition, NEXT_TRANSACTION_STATUSES, requireTransition } from './transactions/transaction-status.js';
 export {
   type Amounts,
@@ -860,6 +846,16 @@ export {
 } from './usage/balance-ledger.js';
 export { getUsageBalance, listUsageBalances } from './usage/read-usage-balances.js';
 export { EVENTS_PER_REQUEST, recordUsageEvents } from './usage/record-usage-events.js';
+export type {
+  BalanceChange,
+  BalanceKey,
+  IngestOutcome,
+  PendingUsageEvent,
+  UsageBalanceColumn,
+  UsageBalanceRepository,
+  UsageEventIngest,
+  UsageEventRepository,
+} from './usage/repositories.js';
 export type { UsageBalance } from './usage/usage-balance.js';
 export {
   checkEventWindow,

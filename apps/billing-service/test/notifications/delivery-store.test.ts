@@ -17,6 +17,7 @@ import {
   fanOutEvents,
   getNotification,
   type NotificationSettingContext,
+  type OperationContext,
   type RetrySchedule,
   recordDeliveryAttempt,
   replayNotification,
@@ -61,7 +62,7 @@ function useFixture(engine: Engine) {
   });
 
   const delivery = (on: Store = store): DeliveryDependencies => ({ store: on, ids, wallClock: clock });
-  const context = (): NotificationSettingContext => ({
+  const context = (): NotificationSettingContext & OperationContext => ({
     store,
     ids,
     clock,

@@ -10,6 +10,8 @@ import {
   createNotificationSetting,
   createProduct,
   createUseCases,
+  DEFAULT_SANDBOX_JUMP_QUOTAS,
+  DEFAULT_SIMULATION_BUDGET,
   type OperationContext,
   type RetrySchedule,
   type Store,
@@ -65,6 +67,9 @@ describe.each(ENGINES)('%s: the delivery worker', (engine) => {
         yieldToOthers: async () => {},
         reportError: (_message, error) => errors.push(error),
         entityPresenter: wirePresenter,
+        simulationBudget: DEFAULT_SIMULATION_BUDGET,
+        sandboxJumpQuotas: DEFAULT_SANDBOX_JUMP_QUOTAS,
+        dueStepsPerTransaction: 1,
         // Never reached: no logo is set here, and the pool starts no thread until one is.
         images: createDocumentPool({ threads: 1, queue: 1, memoryMb: 64 }).images,
       }),

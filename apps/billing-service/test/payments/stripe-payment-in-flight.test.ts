@@ -97,7 +97,7 @@ describe.each(ENGINES)('%s: a Stripe payment in flight', (engine) => {
     await expectChangesRefused(transactionId);
     await account.stripe.authenticate(intentId, 'pass');
     await account.stripe.settled();
-    await account.harness.services.useCases.resumeCheckout('live', transactionId);
+    await account.harness.services.useCases.resumeCheckout('live', transactionId, () => true);
     const paid = await transactionOf(transactionId);
     expect(paid.status).toBe('completed');
     expect(payments(paid).filter((payment) => payment.status === 'captured')).toHaveLength(1);

@@ -8,7 +8,13 @@
  */
 import { statSync } from 'node:fs';
 import { join } from 'node:path';
-import { advanceSandboxClock, planSandboxJump, type Store, toTimestamp } from '@drawdown/billing-core';
+import {
+  advanceSandboxClock,
+  DEFAULT_SANDBOX_JUMP_QUOTAS,
+  planSandboxJump,
+  type Store,
+  toTimestamp,
+} from '@drawdown/billing-core';
 import { type BillingHarness, ENGINES } from '@drawdown/testkit';
 import Sqlite from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -233,6 +239,10 @@ describe.each(ENGINES)('%s: a long sandbox jump’s writes', (engine) => {
           account,
           pause: (ms) => new Promise((resolve) => setTimeout(resolve, ms)),
           yieldToOthers: async () => {},
+          taxIds: undefined,
+          // Counted on its renewals alone: no payment recovery steps.
+          recoveries: { nextDueAt: async () => undefined, run: async () => 0 },
+          quotas: DEFAULT_SANDBOX_JUMP_QUOTAS,
           stepsPerTransaction: dueStepsPerTransaction({ databaseUrl: harness.databaseUrl }),
         },
         { by: seconds * 1000 },

@@ -4,7 +4,12 @@
  * yields to the rest of the process; another account's live request is served in the middle
  * of the jump. The jump is bounded like `seconds`: `to` at most 3660 days ahead.
  */
-import { advanceSandboxClock, DUE_STEPS_PER_SLICE, MAX_SANDBOX_ADVANCE_MS } from '@drawdown/billing-core';
+import {
+  advanceSandboxClock,
+  DEFAULT_SANDBOX_JUMP_QUOTAS,
+  DUE_STEPS_PER_SLICE,
+  MAX_SANDBOX_ADVANCE_MS,
+} from '@drawdown/billing-core';
 import { type BillingHarness, ENGINES } from '@drawdown/testkit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { expectInvalidField } from '../support/api-client.js';
@@ -44,6 +49,11 @@ describe.each(ENGINES)('%s: sandbox jumps in slices', (engine) => {
         ids: harness.services.ids,
         wallClock: harness.services.clock,
         account,
+        taxIds: undefined,
+        // The jump is measured on its renewals alone: no payment recovery steps.
+        recoveries: { nextDueAt: async () => undefined, run: async () => 0 },
+        quotas: DEFAULT_SANDBOX_JUMP_QUOTAS,
+        stepsPerTransaction: 1,
         pause: (ms) => new Promise((resolve) => setTimeout(resolve, ms)),
         yieldToOthers: async () => {
           yields += 1;

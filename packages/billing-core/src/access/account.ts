@@ -1,13 +1,8 @@
 import type { Environment } from '../shared/scope.js';
 import type { Permission } from './permissions.js';
 
-/** A tenant of the service. Both environments of an account share its settings, not its data. */
-export interface Account {
-  readonly id: string;
-  readonly name: string;
-  readonly earlyAccess: boolean;
-  readonly createdAt: string;
-}
+/** The tenant, which every operation runs for, is shared by all features. */
+export type { Account } from '../shared/scope.js';
 
 /**
  * An API key as stored: the secret is kept only as a hash. A key works on one environment,
@@ -22,5 +17,21 @@ export interface ApiKey {
   readonly secretHash: string;
   readonly createdAt: string;
   readonly expiresAt: string | null;
+  readonly revokedAt: string | null;
+}
+
+export const CLIENT_TOKEN_STATUSES = ['active', 'revoked'] as const;
+
+export type ClientTokenStatus = (typeof CLIENT_TOKEN_STATUSES)[number];
+
+export interface ClientToken {
+  readonly id: string;
+  /** `live_…` / `test_…`: whole only in the create answer, else masked (`test_…a1b2`). */
+  readonly token: string;
+  readonly name: string;
+  readonly description: string | null;
+  readonly status: ClientTokenStatus;
+  readonly createdAt: string;
+  readonly updatedAt: string;
   readonly revokedAt: string | null;
 }

@@ -8,13 +8,13 @@
 import { BillingError } from '../shared/billing-error.js';
 import type { Clock } from '../shared/clock.js';
 import { toTimestamp } from '../shared/clock.js';
+import type { Context, StoreOf } from '../shared/context.js';
 import type { IdGenerator } from '../shared/ids.js';
-import type { OperationContext } from '../shared/operation-context.js';
-import type { Repositories, Store } from '../shared/repository.js';
 import type { Environment } from '../shared/scope.js';
 import type { Account, ApiKey } from './account.js';
 import type { AuthenticatedKey, AuthenticatedKeyCache } from './authenticated-key-cache.js';
 import { grantablePermissions, isPermission, type Permission, requiresEarlyAccess } from './permissions.js';
+import type { AccessSlice } from './repositories.js';
 
 /** Randomness and hashing for key secrets; the service implements it with node:crypto. */
 export interface KeySecrets {
@@ -25,7 +25,7 @@ export interface KeySecrets {
 }
 
 export interface AccessDependencies {
-  readonly store: Store;
+  readonly store: StoreOf<AccessSlice>;
   readonly ids: IdGenerator;
   readonly clock: Clock;
   readonly secrets: KeySecrets;
@@ -138,7 +138,7 @@ export const API_KEY_EXPIRING_NOTICE_MS = 7 * 24 * 60 * 60 * 1000;
  * Records `api_key.expiring` and `api_key.expired` for the scope's keys that are owed them on
  * the scope's clock. A key that expired before any notice gets only `api_key.expired`.
  */
-export async function noticeApiKeyExpiries(context: OperationContext): Promise<number> {
+export async function noticeApiKeyExpiries(context: Context<AccessSlice>): Promise<number> {
   const nowMs = context.clock.now();
   const now = toTimestamp(nowMs);
   const horizon = toTimestamp(nowMs + API_KEY_EXPIRING_NOTICE_MS);
@@ -196,7 +196,7 @@ export function apiKeyEventEntity(key: ApiKey, at: string): ApiKeyEventEntity {
 /** Writes an `api_key.*` event in the key's own account and environment. */
 export async function recordApiKeyEvent(
   dependencies: { readonly ids: IdGenerator },
-  tx: Repositories,
+  tx: AccessSlice,
   eventType: 'api_key.created' | 'api_key.revoked' | 'api_key.expiring' | 'api_key.expired',
   key: ApiKey,
   at: string,

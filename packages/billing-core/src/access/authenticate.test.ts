@@ -4,7 +4,7 @@
  * authenticated finds the entry.
  */
 import { describe, expect, it } from 'vitest';
-import type { Store } from '../shared/repository.js';
+import type { Store } from '../store.js';
 import type { Account, ApiKey } from './account.js';
 import { authenticate, type KeyAuthenticationDependencies } from './api-keys.js';
 import type { AuthenticatedKey, AuthenticatedKeyCache } from './authenticated-key-cache.js';

@@ -6,48 +6,18 @@
  * later read, and every event, shows it masked to its last four characters. A revoked token
  * stays revoked, and a token authenticates only in its own account and environment.
  */
+
+import { recordEvent } from '../events/record-event.js';
 import { BillingError } from '../shared/billing-error.js';
-import type { OperationContext } from '../shared/operation-context.js';
-import { nowTimestamp, recordEvent } from '../shared/operation-context.js';
+import { type Context, nowTimestamp } from '../shared/context.js';
 import type { ListQuery, Page } from '../shared/pagination.js';
 import type { Environment, Scope } from '../shared/scope.js';
+import type { ClientToken, ClientTokenStatus } from './account.js';
 import type { KeySecrets } from './api-keys.js';
-
-export const CLIENT_TOKEN_STATUSES = ['active', 'revoked'] as const;
-export type ClientTokenStatus = (typeof CLIENT_TOKEN_STATUSES)[number];
-
-export interface ClientToken {
-  readonly id: string;
-  /** `live_…` / `test_…`: whole only in the create answer, else masked (`test_…a1b2`). */
-  readonly token: string;
-  readonly name: string;
-  readonly description: string | null;
-  readonly status: ClientTokenStatus;
-  readonly createdAt: string;
-  readonly updatedAt: string;
-  readonly revokedAt: string | null;
-}
-
-/** A client token as stored: the entity (masked) and the SHA-256 of the whole token. */
-export interface StoredClientToken {
-  readonly token: ClientToken;
-  readonly tokenHash: string;
-}
-
-export type ClientTokenColumn = 'id' | 'status';
-
-export interface ClientTokenRepository {
-  insert(scope: Scope, stored: StoredClientToken): Promise<void>;
-  update(scope: Scope, token: ClientToken): Promise<void>;
-  findById(scope: Scope, id: string): Promise<ClientToken | undefined>;
-  findByIdForUpdate(scope: Scope, id: string): Promise<ClientToken | undefined>;
-  list(scope: Scope, query: ListQuery<ClientTokenColumn>): Promise<Page<ClientToken>>;
-  /** The token whose whole text hashes to `tokenHash`, in any account, with its scope. */
-  findByHash(tokenHash: string): Promise<{ readonly scope: Scope; readonly token: ClientToken } | undefined>;
-}
+import type { AccessSlice, ClientTokenColumn } from './repositories.js';
 
 /** What the token use cases need beyond an operation: randomness and hashing. */
-export interface TokenContext extends OperationContext {
+export interface TokenContext extends Context<AccessSlice> {
   readonly secrets: Pick<KeySecrets, 'generateSecret' | 'hash'>;
 }
 
@@ -96,14 +66,14 @@ export async function createClientToken(context: TokenContext, input: CreateClie
   return { ...token, token: whole };
 }
 
-export async function getClientToken(context: OperationContext, id: string): Promise<ClientToken> {
+export async function getClientToken(context: Context<AccessSlice>, id: string): Promise<ClientToken> {
   const token = await context.store.clientTokens.findById(context.scope, id);
   if (!token) throw BillingError.notFound('Client token', id);
   return token;
 }
 
 export function listClientTokens(
-  context: OperationContext,
+  context: Context<AccessSlice>,
   query: ListQuery<ClientTokenColumn>,
 ): Promise<Page<ClientToken>> {
   return context.store.clientTokens.list(context.scope, query);
@@ -118,7 +88,7 @@ export interface UpdateClientTokenInput {
  * @throws BillingError `client_token_revoked` when asked to make a revoked token active.
  */
 export async function updateClientToken(
-  context: OperationContext,
+  context: Context<AccessSlice>,
   id: string,
   input: UpdateClientTokenInput,
 ): Promise<ClientToken> {
@@ -148,7 +118,7 @@ export async function updateClientToken(
  * @throws BillingError `invalid_client_token`.
  */
 export async function authenticateClientToken(
-  store: OperationContext['store'],
+  store: Context<AccessSlice>['store'],
   secrets: Pick<KeySecrets, 'hash'>,
   environment: Environment,
   presented: string,

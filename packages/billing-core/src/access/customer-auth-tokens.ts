@@ -10,31 +10,12 @@
  */
 import { BillingError } from '../shared/billing-error.js';
 import { toTimestamp } from '../shared/clock.js';
-import type { OperationContext } from '../shared/operation-context.js';
-import { nowTimestamp } from '../shared/operation-context.js';
-import type { Scope } from '../shared/scope.js';
+import { type Context, nowTimestamp } from '../shared/context.js';
 import type { TokenContext } from './client-tokens.js';
+import type { AccessSlice } from './repositories.js';
 
 /** How long a customer auth token works: 30 minutes, as the public API documents. */
 export const CUSTOMER_AUTH_TOKEN_LIFETIME_MS = 30 * 60 * 1000;
-
-export interface StoredCustomerAuthToken {
-  readonly id: string;
-  readonly customerId: string;
-  readonly tokenHash: string;
-  readonly createdAt: string;
-  readonly expiresAt: string;
-}
-
-export interface CustomerAuthTokenRepository {
-  insert(scope: Scope, token: StoredCustomerAuthToken): Promise<void>;
-  /** The token whose whole text hashes to `tokenHash`, in any account, with its scope. */
-  findByHash(
-    tokenHash: string,
-  ): Promise<{ readonly scope: Scope; readonly token: StoredCustomerAuthToken } | undefined>;
-  /** Deletes the scope's tokens that expired before `before`. */
-  deleteExpired(scope: Scope, before: string): Promise<void>;
-}
 
 export interface CustomerAuthToken {
   readonly customerAuthToken: string;
@@ -77,7 +58,7 @@ export interface VerifiedCustomer {
  * @throws BillingError `invalid_customer_auth_token` otherwise, without saying which check failed.
  */
 export async function verifyCustomerAuthToken(
-  context: OperationContext & { readonly secrets: TokenContext['secrets'] },
+  context: Context<AccessSlice> & { readonly secrets: TokenContext['secrets'] },
   presented: string,
   customerId?: string | undefined,
 ): Promise<VerifiedCustomer> {

@@ -7,8 +7,9 @@
  * lets only one of two racing first starts through (ADR 1403).
  */
 import { toTimestamp } from '../shared/clock.js';
-import type { Store } from '../shared/repository.js';
+import type { StoreOf } from '../shared/context.js';
 import { type AccessDependencies, createAccount, createApiKey } from './api-keys.js';
+import type { AccessSlice } from './repositories.js';
 
 export interface DemoAccountRequest {
   /** Also make an all-permission live key (never by default: live keys move real money). */
@@ -45,7 +46,7 @@ export async function createDemoAccount(
     return await dependencies.store.transaction(async (tx) => {
       // The transaction's repositories, so the account, its keys (and their events) and the claim
       // commit together; a nested transaction runs inside this one rather than waiting for it.
-      const store: Store = { ...dependencies.store, ...tx, transaction: (work) => work(tx) };
+      const store: StoreOf<AccessSlice> = { ...dependencies.store, ...tx, transaction: (work) => work(tx) };
       const inTransaction = { ...dependencies, store };
       const account = await createAccount(inTransaction, { name: 'Demo', earlyAccess: true });
       if (!(await tx.accounts.claimDemoAccount(account.id, toTimestamp(dependencies.clock.now())))) {

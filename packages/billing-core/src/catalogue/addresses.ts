@@ -2,13 +2,14 @@
  * @module
  * Addresses belong to a customer and give the country that tax depends on.
  */
+
+import { recordEvent } from '../events/record-event.js';
 import { BillingError } from '../shared/billing-error.js';
-import type { OperationContext } from '../shared/operation-context.js';
-import { nowTimestamp, recordEvent } from '../shared/operation-context.js';
+import { type Context, nowTimestamp } from '../shared/context.js';
 import type { ListQuery, Page } from '../shared/pagination.js';
-import type { AddressColumn } from '../shared/repository.js';
 import { merge } from './catalogue-rules.js';
 import type { Address, CatalogueStatus, CustomData } from './entities.js';
+import type { AddressColumn, CatalogueSlice } from './repositories.js';
 
 export const COUNTRY_CODE_PATTERN = /^[A-Z]{2}$/;
 
@@ -35,13 +36,13 @@ function validateCountry(countryCode: string | undefined): void {
   }
 }
 
-async function requireCustomer(context: OperationContext, customerId: string): Promise<void> {
+async function requireCustomer(context: Context<CatalogueSlice>, customerId: string): Promise<void> {
   const customer = await context.store.customers.findById(context.scope, customerId);
   if (!customer) throw BillingError.notFound('Customer', customerId);
 }
 
 export async function createAddress(
-  context: OperationContext,
+  context: Context<CatalogueSlice>,
   customerId: string,
   input: CreateAddressInput,
 ): Promise<Address> {
@@ -71,7 +72,7 @@ export async function createAddress(
 }
 
 export async function updateAddress(
-  context: OperationContext,
+  context: Context<CatalogueSlice>,
   customerId: string,
   id: string,
   input: UpdateAddressInput,
@@ -87,14 +88,14 @@ export async function updateAddress(
   });
 }
 
-export async function getAddress(context: OperationContext, customerId: string, id: string): Promise<Address> {
+export async function getAddress(context: Context<CatalogueSlice>, customerId: string, id: string): Promise<Address> {
   const address = await context.store.addresses.findById(context.scope, id);
   if (!address || address.customerId !== customerId) throw BillingError.notFound('Address', id);
   return address;
 }
 
 export async function listAddresses(
-  context: OperationContext,
+  context: Context<CatalogueSlice>,
   customerId: string,
   query: ListQuery<AddressColumn>,
 ): Promise<Page<Address>> {

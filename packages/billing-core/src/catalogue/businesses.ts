@@ -3,13 +3,14 @@
  * Businesses belong to a customer: the company name, company number, tax identifier and
  * contacts that a business buyer needs on its invoices. Archiving is an update of status.
  */
+
+import { recordEvent } from '../events/record-event.js';
 import { BillingError } from '../shared/billing-error.js';
-import type { OperationContext } from '../shared/operation-context.js';
-import { nowTimestamp, recordEvent } from '../shared/operation-context.js';
+import { type Context, nowTimestamp } from '../shared/context.js';
 import type { ListQuery, Page } from '../shared/pagination.js';
-import type { BusinessColumn, Repositories } from '../shared/repository.js';
 import { merge } from './catalogue-rules.js';
 import type { Business, BusinessContact, CatalogueStatus, CustomData } from './entities.js';
+import type { BusinessColumn, CatalogueSlice } from './repositories.js';
 
 export interface BusinessContactInput {
   readonly name?: string | null | undefined;
@@ -34,13 +35,13 @@ export interface UpdateBusinessInput extends Optional<CreateBusinessInput> {
   readonly status?: CatalogueStatus | undefined;
 }
 
-async function requireCustomer(context: OperationContext, customerId: string): Promise<void> {
+async function requireCustomer(context: Context<CatalogueSlice>, customerId: string): Promise<void> {
   const customer = await context.store.customers.findById(context.scope, customerId);
   if (!customer) throw BillingError.notFound('Customer', customerId);
 }
 
 export async function createBusiness(
-  context: OperationContext,
+  context: Context<CatalogueSlice>,
   customerId: string,
   input: CreateBusinessInput,
 ): Promise<Business> {
@@ -67,7 +68,7 @@ export async function createBusiness(
 }
 
 export async function updateBusiness(
-  context: OperationContext,
+  context: Context<CatalogueSlice>,
   customerId: string,
   id: string,
   input: UpdateBusinessInput,
@@ -87,14 +88,14 @@ export async function updateBusiness(
   });
 }
 
-export async function getBusiness(context: OperationContext, customerId: string, id: string): Promise<Business> {
+export async function getBusiness(context: Context<CatalogueSlice>, customerId: string, id: string): Promise<Business> {
   const business = await context.store.businesses.findById(context.scope, id);
   if (!business || business.customerId !== customerId) throw BillingError.notFound('Business', id);
   return business;
 }
 
 export async function listBusinesses(
-  context: OperationContext,
+  context: Context<CatalogueSlice>,
   customerId: string,
   query: ListQuery<BusinessColumn>,
 ): Promise<Page<Business>> {
@@ -110,8 +111,8 @@ export async function listBusinesses(
  *   `business_not_found`, `transaction_business_customer_mismatch`, `entity_archived`.
  */
 export async function resolveBusiness(
-  context: OperationContext,
-  tx: Repositories,
+  context: Context<CatalogueSlice>,
+  tx: CatalogueSlice,
   businessId: string,
   customerId: string | null,
 ): Promise<Business> {

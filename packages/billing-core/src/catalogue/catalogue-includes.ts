@@ -3,14 +3,16 @@
  * What `include=` embeds in catalogue entities: a product's prices (`include=prices`) and a
  * price's product (`include=product`).
  */
-import type { OperationContext } from '../shared/operation-context.js';
+
+import type { Context } from '../shared/context.js';
 import type { Price, Product } from './entities.js';
+import type { CatalogueSlice } from './repositories.js';
 
 const PRICES_PAGE = 200;
 
 /** The product with every price of it, oldest first, whatever their status (ADR 1108 for custom prices). */
 export async function withProductPrices(
-  context: OperationContext,
+  context: Context<CatalogueSlice>,
   product: Product,
 ): Promise<Product & { readonly prices: readonly Price[] }> {
   const prices: Price[] = [];
@@ -36,7 +38,7 @@ export async function withProductPrices(
 
 /** The price with its product embedded (null only if the product row is missing). */
 export async function withPriceProduct(
-  context: OperationContext,
+  context: Context<CatalogueSlice>,
   price: Price,
 ): Promise<Price & { readonly product: Product | null }> {
   return { ...price, product: (await context.store.products.findById(context.scope, price.productId)) ?? null };

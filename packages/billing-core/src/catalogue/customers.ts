@@ -2,13 +2,15 @@
  * @module
  * Customers are who pays. An email names one customer per account and environment.
  */
+
+import { recordEvent } from '../events/record-event.js';
 import { BillingError } from '../shared/billing-error.js';
-import type { OperationContext } from '../shared/operation-context.js';
-import { nowTimestamp, recordEvent } from '../shared/operation-context.js';
+import { DuplicateKeyError } from '../shared/collection.js';
+import { type Context, nowTimestamp } from '../shared/context.js';
 import type { ListQuery, Page } from '../shared/pagination.js';
-import { type CustomerColumn, DuplicateKeyError } from '../shared/repository.js';
 import { merge } from './catalogue-rules.js';
 import type { CatalogueStatus, CustomData, Customer } from './entities.js';
+import type { CatalogueSlice, CustomerColumn } from './repositories.js';
 
 export interface CreateCustomerInput {
   readonly email: string;
@@ -36,7 +38,7 @@ function normaliseEmail(email: string): string {
   return email.trim().toLowerCase();
 }
 
-export async function createCustomer(context: OperationContext, input: CreateCustomerInput): Promise<Customer> {
+export async function createCustomer(context: Context<CatalogueSlice>, input: CreateCustomerInput): Promise<Customer> {
   const now = nowTimestamp(context);
   const customer: Customer = {
     id: context.ids.newId('ctm'),
@@ -62,7 +64,7 @@ export async function createCustomer(context: OperationContext, input: CreateCus
 }
 
 export async function updateCustomer(
-  context: OperationContext,
+  context: Context<CatalogueSlice>,
   id: string,
   input: UpdateCustomerInput,
 ): Promise<Customer> {
@@ -82,12 +84,15 @@ export async function updateCustomer(
   });
 }
 
-export async function getCustomer(context: OperationContext, id: string): Promise<Customer> {
+export async function getCustomer(context: Context<CatalogueSlice>, id: string): Promise<Customer> {
   const customer = await context.store.customers.findById(context.scope, id);
   if (!customer) throw BillingError.notFound('Customer', id);
   return customer;
 }
 
-export function listCustomers(context: OperationContext, query: ListQuery<CustomerColumn>): Promise<Page<Customer>> {
+export function listCustomers(
+  context: Context<CatalogueSlice>,
+  query: ListQuery<CustomerColumn>,
+): Promise<Page<Customer>> {
   return context.store.customers.list(context.scope, query);
 }

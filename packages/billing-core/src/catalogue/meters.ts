@@ -5,15 +5,16 @@
  * No two meters share an action and unit, archived ones included; there is no delete.
  */
 
+import { recordEvent } from '../events/record-event.js';
 import { RATE_PATTERN } from '../money/decimal-patterns.js';
 import { BillingError } from '../shared/billing-error.js';
-import type { OperationContext } from '../shared/operation-context.js';
-import { nowTimestamp, recordEvent } from '../shared/operation-context.js';
+import { DuplicateKeyError } from '../shared/collection.js';
+import { type Context, nowTimestamp } from '../shared/context.js';
 import type { ListQuery, Page } from '../shared/pagination.js';
-import { DuplicateKeyError, type MeterColumn } from '../shared/repository.js';
 import { requireDecimal } from './catalogue-rules.js';
 import type { CatalogueStatus, Meter } from './entities.js';
 import { usableUsageBalanceUnit } from './references.js';
+import type { CatalogueSlice, MeterColumn } from './repositories.js';
 
 export const METER_ACTION_PATTERN = /^[a-z][a-z0-9_]*$/;
 export const METER_ACTION_LENGTH = { minimum: 2, maximum: 64 } as const;
@@ -70,7 +71,7 @@ function duplicateMeter(action: string): BillingError {
   );
 }
 
-export async function createMeter(context: OperationContext, input: CreateMeterInput): Promise<Meter> {
+export async function createMeter(context: Context<CatalogueSlice>, input: CreateMeterInput): Promise<Meter> {
   validateAction(input.action);
   requireDecimal('rate', input.rate, RATE_PATTERN, { positive: true });
   validateAggregation(input.aggregation);
@@ -101,7 +102,11 @@ export async function createMeter(context: OperationContext, input: CreateMeterI
   });
 }
 
-export async function updateMeter(context: OperationContext, id: string, input: UpdateMeterInput): Promise<Meter> {
+export async function updateMeter(
+  context: Context<CatalogueSlice>,
+  id: string,
+  input: UpdateMeterInput,
+): Promise<Meter> {
   if (input.action !== undefined) validateAction(input.action);
   if (input.rate !== undefined) requireDecimal('rate', input.rate, RATE_PATTERN, { positive: true });
   return context.store.transaction(async (tx) => {
@@ -141,12 +146,12 @@ export async function updateMeter(context: OperationContext, id: string, input: 
   });
 }
 
-export async function getMeter(context: OperationContext, id: string): Promise<Meter> {
+export async function getMeter(context: Context<CatalogueSlice>, id: string): Promise<Meter> {
   const meter = await context.store.meters.findById(context.scope, id);
   if (!meter) throw BillingError.notFound('Meter', id);
   return meter;
 }
 
-export function listMeters(context: OperationContext, query: ListQuery<MeterColumn>): Promise<Page<Meter>> {
+export function listMeters(context: Context<CatalogueSlice>, query: ListQuery<MeterColumn>): Promise<Page<Meter>> {
   return context.store.meters.list(context.scope, query);
 }

@@ -7,14 +7,15 @@
  * `type=custom`. Its price is checked by the same rules as a catalogue price; previews build
  * it in memory and store nothing.
  */
+
+import { recordEvent } from '../events/record-event.js';
 import { BillingError } from '../shared/billing-error.js';
-import type { OperationContext } from '../shared/operation-context.js';
-import { nowTimestamp, recordEvent } from '../shared/operation-context.js';
-import type { Repositories } from '../shared/repository.js';
+import { type Context, nowTimestamp } from '../shared/context.js';
 import type { Price, Product } from './entities.js';
 import { type CreatePriceInput, DEFAULT_QUANTITY, validatePrice } from './prices.js';
 import type { CreateProductInput } from './products.js';
 import { usableProduct } from './references.js';
+import type { CatalogueSlice } from './repositories.js';
 
 export type NonCatalogueProductInput = Omit<CreateProductInput, 'type'>;
 
@@ -31,8 +32,8 @@ export interface NonCataloguePriceInput extends Omit<CreatePriceInput, 'productI
  * transaction; without it (previews) nothing is written.
  */
 export async function nonCatalogueItem(
-  context: OperationContext,
-  tx: Repositories,
+  context: Context<CatalogueSlice>,
+  tx: CatalogueSlice,
   input: NonCataloguePriceInput,
   field: string,
   persist: boolean,

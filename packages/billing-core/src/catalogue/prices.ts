@@ -5,13 +5,12 @@
  * allowances array replaces the previous one in full.
  */
 
+import { recordEvent } from '../events/record-event.js';
 import { isSupportedCurrency } from '../money/currencies.js';
 import { ALLOWANCE_AMOUNT_PATTERN, MINOR_UNIT_AMOUNT_PATTERN } from '../money/decimal-patterns.js';
 import { BillingError } from '../shared/billing-error.js';
-import type { OperationContext } from '../shared/operation-context.js';
-import { nowTimestamp, recordEvent } from '../shared/operation-context.js';
+import { type Context, nowTimestamp } from '../shared/context.js';
 import type { ListQuery, Page } from '../shared/pagination.js';
-import type { PriceColumn, Repositories } from '../shared/repository.js';
 import { requireDecimal } from './catalogue-rules.js';
 import type {
   Allowance,
@@ -26,6 +25,7 @@ import type {
   UnitPriceOverride,
 } from './entities.js';
 import { usableProduct, usableUsageBalanceUnit } from './references.js';
+import type { CatalogueSlice, PriceColumn } from './repositories.js';
 
 export const MAX_ALLOWANCES_PER_PRICE = 20;
 export const DEFAULT_QUANTITY = { minimum: 1, maximum: 100 } as const;
@@ -92,8 +92,8 @@ function validateQuantity(quantity: Price['quantity']): void {
 
 /** The seed's allowance rules, checked against the price the allowances would end up on. */
 async function validateAllowances(
-  context: OperationContext,
-  tx: Repositories,
+  context: Context<CatalogueSlice>,
+  tx: CatalogueSlice,
   price: Price,
   checkUnits: boolean,
 ): Promise<void> {
@@ -137,8 +137,8 @@ async function validateAllowances(
 }
 
 export async function validatePrice(
-  context: OperationContext,
-  tx: Repositories,
+  context: Context<CatalogueSlice>,
+  tx: CatalogueSlice,
   price: Price,
   allowancesSent: boolean,
 ): Promise<void> {
@@ -156,7 +156,7 @@ export async function validatePrice(
   await validateAllowances(context, tx, price, allowancesSent);
 }
 
-export async function createPrice(context: OperationContext, input: CreatePriceInput): Promise<Price> {
+export async function createPrice(context: Context<CatalogueSlice>, input: CreatePriceInput): Promise<Price> {
   return context.store.transaction(async (tx) => {
     await usableProduct(tx, context.scope, input.productId);
     const now = nowTimestamp(context);
@@ -185,7 +185,11 @@ export async function createPrice(context: OperationContext, input: CreatePriceI
   });
 }
 
-export async function updatePrice(context: OperationContext, id: string, input: UpdatePriceInput): Promise<Price> {
+export async function updatePrice(
+  context: Context<CatalogueSlice>,
+  id: string,
+  input: UpdatePriceInput,
+): Promise<Price> {
   return context.store.transaction(async (tx) => {
     const current = await tx.prices.findByIdForUpdate(context.scope, id);
     if (!current) throw BillingError.notFound('Price', id);
@@ -212,12 +216,12 @@ export async function updatePrice(context: OperationContext, id: string, input: 
   });
 }
 
-export async function getPrice(context: OperationContext, id: string): Promise<Price> {
+export async function getPrice(context: Context<CatalogueSlice>, id: string): Promise<Price> {
   const price = await context.store.prices.findById(context.scope, id);
   if (!price) throw BillingError.notFound('Price', id);
   return price;
 }
 
-export function listPrices(context: OperationContext, query: ListQuery<PriceColumn>): Promise<Page<Price>> {
+export function listPrices(context: Context<CatalogueSlice>, query: ListQuery<PriceColumn>): Promise<Page<Price>> {
   return context.store.prices.list(context.scope, query);
 }

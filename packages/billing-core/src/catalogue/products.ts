@@ -2,13 +2,14 @@
  * @module
  * Products are what is sold; prices say for how much. Archiving is an update of status.
  */
+
+import { recordEvent } from '../events/record-event.js';
 import { BillingError } from '../shared/billing-error.js';
-import type { OperationContext } from '../shared/operation-context.js';
-import { nowTimestamp, recordEvent } from '../shared/operation-context.js';
+import { type Context, nowTimestamp } from '../shared/context.js';
 import type { ListQuery, Page } from '../shared/pagination.js';
-import type { ProductColumn } from '../shared/repository.js';
 import { merge } from './catalogue-rules.js';
 import type { CatalogueStatus, CatalogueType, CustomData, Product, TaxCategory } from './entities.js';
+import type { CatalogueSlice, ProductColumn } from './repositories.js';
 
 export interface CreateProductInput {
   readonly name: string;
@@ -29,7 +30,7 @@ export interface UpdateProductInput {
   readonly status?: CatalogueStatus | undefined;
 }
 
-export async function createProduct(context: OperationContext, input: CreateProductInput): Promise<Product> {
+export async function createProduct(context: Context<CatalogueSlice>, input: CreateProductInput): Promise<Product> {
   const now = nowTimestamp(context);
   const product: Product = {
     id: context.ids.newId('pro'),
@@ -51,7 +52,7 @@ export async function createProduct(context: OperationContext, input: CreateProd
 }
 
 export async function updateProduct(
-  context: OperationContext,
+  context: Context<CatalogueSlice>,
   id: string,
   input: UpdateProductInput,
 ): Promise<Product> {
@@ -65,12 +66,15 @@ export async function updateProduct(
   });
 }
 
-export async function getProduct(context: OperationContext, id: string): Promise<Product> {
+export async function getProduct(context: Context<CatalogueSlice>, id: string): Promise<Product> {
   const product = await context.store.products.findById(context.scope, id);
   if (!product) throw BillingError.notFound('Product', id);
   return product;
 }
 
-export function listProducts(context: OperationContext, query: ListQuery<ProductColumn>): Promise<Page<Product>> {
+export function listProducts(
+  context: Context<CatalogueSlice>,
+  query: ListQuery<ProductColumn>,
+): Promise<Page<Product>> {
   return context.store.products.list(context.scope, query);
 }

@@ -9,9 +9,9 @@
 
 import { BillingError } from '../shared/billing-error.js';
 import type { ErrorCode } from '../shared/error-codes.js';
-import type { Repositories } from '../shared/repository.js';
 import type { Scope } from '../shared/scope.js';
 import type { Address, Customer, Price, Product, UsageBalanceUnit } from './entities.js';
+import type { CatalogueSlice } from './repositories.js';
 
 interface Lookup<Entity> {
   findById(scope: Scope, id: string): Promise<Entity | undefined>;
@@ -31,7 +31,7 @@ export async function usable<Entity extends { readonly status: string }>(
   return entity;
 }
 
-export type Reader<Name extends keyof Repositories> = Pick<Repositories, Name>;
+export type Reader<Name extends keyof CatalogueSlice> = Pick<CatalogueSlice, Name>;
 
 /** The caller's active product `id`. */
 export function usableProduct(repositories: Reader<'products'>, scope: Scope, id: string): Promise<Product> {

@@ -2,13 +2,14 @@
  * @module
  * Usage balance units are what customers hold a balance of, for example calls or credits.
  */
+
+import { recordEvent } from '../events/record-event.js';
 import { BillingError } from '../shared/billing-error.js';
-import type { OperationContext } from '../shared/operation-context.js';
-import { nowTimestamp, recordEvent } from '../shared/operation-context.js';
+import { type Context, nowTimestamp } from '../shared/context.js';
 import type { ListQuery, Page } from '../shared/pagination.js';
-import type { UsageBalanceUnitColumn } from '../shared/repository.js';
 import { merge } from './catalogue-rules.js';
 import type { CatalogueStatus, UsageBalanceUnit } from './entities.js';
+import type { CatalogueSlice, UsageBalanceUnitColumn } from './repositories.js';
 
 export interface CreateUsageBalanceUnitInput {
   readonly name: string;
@@ -22,7 +23,7 @@ export interface UpdateUsageBalanceUnitInput {
 }
 
 export async function createUsageBalanceUnit(
-  context: OperationContext,
+  context: Context<CatalogueSlice>,
   input: CreateUsageBalanceUnitInput,
 ): Promise<UsageBalanceUnit> {
   const now = nowTimestamp(context);
@@ -42,7 +43,7 @@ export async function createUsageBalanceUnit(
 }
 
 export async function updateUsageBalanceUnit(
-  context: OperationContext,
+  context: Context<CatalogueSlice>,
   id: string,
   input: UpdateUsageBalanceUnitInput,
 ): Promise<UsageBalanceUnit> {
@@ -56,14 +57,14 @@ export async function updateUsageBalanceUnit(
   });
 }
 
-export async function getUsageBalanceUnit(context: OperationContext, id: string): Promise<UsageBalanceUnit> {
+export async function getUsageBalanceUnit(context: Context<CatalogueSlice>, id: string): Promise<UsageBalanceUnit> {
   const unit = await context.store.usageBalanceUnits.findById(context.scope, id);
   if (!unit) throw BillingError.notFound('Usage balance unit', id);
   return unit;
 }
 
 export function listUsageBalanceUnits(
-  context: OperationContext,
+  context: Context<CatalogueSlice>,
   query: ListQuery<UsageBalanceUnitColumn>,
 ): Promise<Page<UsageBalanceUnit>> {
   return context.store.usageBalanceUnits.list(context.scope, query);

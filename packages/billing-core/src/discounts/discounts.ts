@@ -6,14 +6,13 @@
  * back when the transaction is canceled or the discount removed before billing.
  */
 import type { CatalogueStatus, CustomData } from '../catalogue/entities.js';
-import { type Reader, usable } from '../catalogue/references.js';
+import { usable } from '../catalogue/references.js';
+import { recordEvent } from '../events/record-event.js';
 import { isSupportedCurrency } from '../money/currencies.js';
 import { BillingError } from '../shared/billing-error.js';
-import type { OperationContext } from '../shared/operation-context.js';
-import { nowTimestamp, recordEvent } from '../shared/operation-context.js';
+import { DuplicateKeyError } from '../shared/collection.js';
+import { type Context, nowTimestamp } from '../shared/context.js';
 import type { FilterCondition, ListFilter, ListQuery, Page } from '../shared/pagination.js';
-import type { DiscountColumn, DiscountGroupColumn, Repositories } from '../shared/repository.js';
-import { DuplicateKeyError } from '../shared/repository.js';
 import type { Scope } from '../shared/scope.js';
 import { FLAT_AMOUNT_PATTERN, PERCENTAGE_PATTERN } from './apply-discount.js';
 import {
@@ -25,9 +24,14 @@ import {
   discountAt,
   statusAfterUse,
 } from './discount.js';
+import type { DiscountColumn, DiscountGroupColumn, DiscountSlice } from './repositories.js';
 
 /** The caller's active discount group `id`. */
-function usableDiscountGroup(repositories: Reader<'discountGroups'>, scope: Scope, id: string): Promise<DiscountGroup> {
+function usableDiscountGroup(
+  repositories: Pick<DiscountSlice, 'discountGroups'>,
+  scope: Scope,
+  id: string,
+): Promise<DiscountGroup> {
   return usable(repositories.discountGroups, scope, id, 'discount_group_not_found', 'Discount group');
 }
 
@@ -107,7 +111,7 @@ function validateTerms(discount: Discount, now: string, expiryChanged: boolean):
 }
 
 /** Every id of `restrictTo` must name a price or product of the scope. */
-async function validateRestrictTo(context: OperationContext, tx: Repositories, ids: readonly string[] | null) {
+async function validateRestrictTo(context: Context<DiscountSlice>, tx: DiscountSlice, ids: readonly string[] | null) {
   for (const id of ids ?? []) {
     if (id.startsWith('pri_')) {
       if (!(await tx.prices.findById(context.scope, id))) {
@@ -119,14 +123,14 @@ async function validateRestrictTo(context: OperationContext, tx: Repositories, i
   }
 }
 
-async function validateGroup(context: OperationContext, tx: Repositories, groupId: string | null) {
+async function validateGroup(context: Context<DiscountSlice>, tx: DiscountSlice, groupId: string | null) {
   if (groupId === null) return;
   await usableDiscountGroup(tx, context.scope, groupId);
 }
 
 async function writeDiscount(
-  context: OperationContext,
-  tx: Repositories,
+  context: Context<DiscountSlice>,
+  tx: DiscountSlice,
   discount: Discount,
   write: 'insert' | 'update',
 ): Promise<void> {
@@ -141,7 +145,7 @@ async function writeDiscount(
 }
 
 /** A new discount, before validation, with every default of the reference applied. */
-function newDiscount(context: OperationContext, input: CreateDiscountInput, now: string): Discount {
+function newDiscount(context: Context<DiscountSlice>, input: CreateDiscountInput, now: string): Discount {
   const recur = input.recur ?? false;
   return {
     id: context.ids.newId('dsc'),
@@ -173,8 +177,8 @@ function newDiscount(context: OperationContext, input: CreateDiscountInput, now:
  *   `product_not_found`, `discount_group_not_found`, `entity_archived`.
  */
 export async function insertDiscount(
-  context: OperationContext,
-  tx: Repositories,
+  context: Context<DiscountSlice>,
+  tx: DiscountSlice,
   input: CreateDiscountInput,
   timesUsed = 0,
 ): Promise<Discount> {
@@ -189,12 +193,12 @@ export async function insertDiscount(
   return discount;
 }
 
-export function createDiscount(context: OperationContext, input: CreateDiscountInput): Promise<Discount> {
+export function createDiscount(context: Context<DiscountSlice>, input: CreateDiscountInput): Promise<Discount> {
   return context.store.transaction((tx) => insertDiscount(context, tx, input));
 }
 
 export async function updateDiscount(
-  context: OperationContext,
+  context: Context<DiscountSlice>,
   id: string,
   input: UpdateDiscountInput,
 ): Promise<Discount> {
@@ -227,7 +231,7 @@ export async function updateDiscount(
   });
 }
 
-export async function getDiscount(context: OperationContext, id: string): Promise<Discount> {
+export async function getDiscount(context: Context<DiscountSlice>, id: string): Promise<Discount> {
   const discount = await context.store.discounts.findById(context.scope, id);
   if (!discount) throw BillingError.notFound('Discount', id);
   return discountAt(discount, nowTimestamp(context));
@@ -248,7 +252,7 @@ function statusFilter(status: DiscountStatus, now: string): ListFilter<DiscountC
 
 /** Lists discounts; `statuses` selects by the status shown now (`expired` is derived, ADR 1100). */
 export async function listDiscounts(
-  context: OperationContext,
+  context: Context<DiscountSlice>,
   query: ListQuery<DiscountColumn>,
   statuses?: readonly DiscountStatus[],
 ): Promise<Page<Discount>> {
@@ -264,7 +268,11 @@ export async function listDiscounts(
  * @throws BillingError `transaction_discount_not_found`, `entity_archived`, `discount_expired`,
  *   `discount_usage_limit_exceeded`.
  */
-export async function redeemDiscount(context: OperationContext, tx: Repositories, id: string): Promise<Discount> {
+export async function redeemDiscount(
+  context: Context<DiscountSlice>,
+  tx: DiscountSlice,
+  id: string,
+): Promise<Discount> {
   const current = await tx.discounts.findByIdForUpdate(context.scope, id);
   const now = nowTimestamp(context);
   requireRedeemable(current, id, now);
@@ -288,7 +296,11 @@ function requireRedeemable(current: Discount | undefined, id: string, now: strin
 }
 
 /** A catalogue discount a transaction could redeem now, counting nothing: what a preview applies. */
-export async function previewDiscount(context: OperationContext, store: Repositories, id: string): Promise<Discount> {
+export async function previewDiscount(
+  context: Context<DiscountSlice>,
+  store: DiscountSlice,
+  id: string,
+): Promise<Discount> {
   const current = await store.discounts.findById(context.scope, id);
   requireRedeemable(current, id, nowTimestamp(context));
   return current;
@@ -296,8 +308,8 @@ export async function previewDiscount(context: OperationContext, store: Reposito
 
 /** A non-catalogue discount as a transaction would create it, validated and written nowhere: what a preview applies. */
 export async function previewCustomDiscount(
-  context: OperationContext,
-  store: Repositories,
+  context: Context<DiscountSlice>,
+  store: DiscountSlice,
   input: CreateDiscountInput,
 ): Promise<Discount> {
   const now = nowTimestamp(context);
@@ -308,7 +320,7 @@ export async function previewCustomDiscount(
 }
 
 /** Gives back one redemption (the transaction was canceled or its discount removed before billing). */
-export async function releaseDiscount(context: OperationContext, tx: Repositories, id: string): Promise<void> {
+export async function releaseDiscount(context: Context<DiscountSlice>, tx: DiscountSlice, id: string): Promise<void> {
   const current = await tx.discounts.findByIdForUpdate(context.scope, id);
   if (!current || current.timesUsed === 0) return;
   const now = nowTimestamp(context);
@@ -324,7 +336,7 @@ export interface UpdateDiscountGroupInput {
 }
 
 export async function createDiscountGroup(
-  context: OperationContext,
+  context: Context<DiscountSlice>,
   input: { readonly name: string },
 ): Promise<DiscountGroup> {
   const now = nowTimestamp(context);
@@ -344,7 +356,7 @@ export async function createDiscountGroup(
 }
 
 export async function updateDiscountGroup(
-  context: OperationContext,
+  context: Context<DiscountSlice>,
   id: string,
   input: UpdateDiscountGroupInput,
 ): Promise<DiscountGroup> {
@@ -363,14 +375,14 @@ export async function updateDiscountGroup(
   });
 }
 
-export async function getDiscountGroup(context: OperationContext, id: string): Promise<DiscountGroup> {
+export async function getDiscountGroup(context: Context<DiscountSlice>, id: string): Promise<DiscountGroup> {
   const group = await context.store.discountGroups.findById(context.scope, id);
   if (!group) throw BillingError.notFound('Discount group', id);
   return group;
 }
 
 export function listDiscountGroups(
-  context: OperationContext,
+  context: Context<DiscountSlice>,
   query: ListQuery<DiscountGroupColumn>,
 ): Promise<Page<DiscountGroup>> {
   return context.store.discountGroups.list(context.scope, query);

@@ -1,7 +1,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import type { Account } from '../access/account.js';
+import type { Account } from '../shared/scope.js';
 import { describeEventType, EVENT_TYPES, isEventTypeAvailable, listEventTypes } from './event-types.js';
 
 const account = (earlyAccess: boolean): Account => ({

@@ -5,7 +5,7 @@
  * lists them, and `recordEvent` accepts only an `EventTypeName`, so the core cannot record a
  * type the table lacks. The Drawdown SDK mirrors the names (a test holds the two equal).
  */
-import type { Account } from '../access/account.js';
+import type { Account } from '../shared/scope.js';
 
 /** One emitted event type, as the table declares it. */
 export interface EventTypeDefinition {

@@ -5,7 +5,7 @@
  * of the account environment's clock, like an invoice's.
  */
 import { BillingError } from '../shared/billing-error.js';
-import type { OperationContext } from '../shared/operation-context.js';
+import type { Context } from '../shared/context.js';
 import type { Scope } from '../shared/scope.js';
 import type { Adjustment } from '../transactions/adjustment.js';
 import type { Transaction } from '../transactions/transaction.js';
@@ -19,6 +19,7 @@ import {
   type InvoiceParties,
 } from './invoice-document.js';
 import { INVOICE_LINK_LIFETIME_MS, type InvoiceDisposition } from './invoice-links.js';
+import type { InvoiceSlice } from './repositories.js';
 import { findSellerDetails } from './seller-details.js';
 
 /** What a signed credit note link carries. */
@@ -49,7 +50,7 @@ export function creditNoteNumber(transaction: Transaction, position: number): st
 }
 
 async function loadAdjustment(
-  context: OperationContext,
+  context: Context<InvoiceSlice>,
   adjustmentId: string,
 ): Promise<{ adjustment: Adjustment; transaction: Transaction; position: number }> {
   const adjustment = await context.store.adjustments.findById(context.scope, adjustmentId);
@@ -72,7 +73,7 @@ async function loadAdjustment(
 
 /** Checks the adjustment has a credit note and returns the claims of a link to it, valid one hour from now. */
 export async function issueCreditNoteLink(
-  context: OperationContext,
+  context: Context<InvoiceSlice>,
   adjustmentId: string,
   disposition: InvoiceDisposition,
 ): Promise<CreditNoteLinkClaims> {
@@ -139,7 +140,10 @@ export function buildCreditNoteDocument(
 }
 
 /** The credit note document of an adjustment of the context's scope. */
-export async function getCreditNoteDocument(context: OperationContext, adjustmentId: string): Promise<InvoiceDocument> {
+export async function getCreditNoteDocument(
+  context: Context<InvoiceSlice>,
+  adjustmentId: string,
+): Promise<InvoiceDocument> {
   const { adjustment, transaction, position } = await loadAdjustment(context, adjustmentId);
   const { store, scope } = context;
   const customer =

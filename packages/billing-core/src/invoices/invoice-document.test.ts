@@ -3,9 +3,9 @@
  * EUR transaction with exclusive tax and for a billed manual invoice with a credit.
  */
 import { describe, expect, it } from 'vitest';
-import type { Account } from '../access/account.js';
 import type { Address, Customer, Price, Product } from '../catalogue/entities.js';
 import type { IdGenerator } from '../shared/ids.js';
+import type { Account } from '../shared/scope.js';
 import { buildTransaction } from '../transactions/build-transaction.js';
 import { DEFAULT_TAX_SETTINGS } from '../transactions/tax-settings.js';
 import type { Transaction } from '../transactions/transaction.js';

@@ -6,13 +6,13 @@
  * 4217 decimal places, in the customer's locale (en-US when the locale is malformed).
  */
 
-import type { Account } from '../access/account.js';
 import type { Address, Business, Customer } from '../catalogue/entities.js';
 import { type CurrencyCode, isSupportedCurrency } from '../money/currencies.js';
 import { Decimal } from '../money/decimal.js';
 import { formatMinorUnits, resolveLocale } from '../money/money-format.js';
 import { BillingError } from '../shared/billing-error.js';
-import type { OperationContext } from '../shared/operation-context.js';
+import type { Context } from '../shared/context.js';
+import type { Account } from '../shared/scope.js';
 import { isReverseCharge } from '../tax/location-tax.js';
 import { storedTaxIdCheck } from '../tax/tax-id-checks.js';
 import { TAX_RATE_DATASET } from '../tax/tax-rate-dataset.js';
@@ -20,9 +20,11 @@ import { invoiceDueAt } from '../transactions/due-dates.js';
 import { withTaxDefaults } from '../transactions/tax-settings.js';
 import type { Transaction } from '../transactions/transaction.js';
 import { findRevision, revisedParties } from '../transactions/transaction-revision.js';
+import type { LogoFormat, SellerAddress, SellerDetails } from './entities.js';
 import { requireInvoice } from './invoice-availability.js';
 import { type InvoiceLabels, labelsFor } from './invoice-labels.js';
-import { findSellerDetails, type LogoFormat, type SellerAddress, type SellerDetails } from './seller-details.js';
+import type { InvoiceSlice } from './repositories.js';
+import { findSellerDetails } from './seller-details.js';
 
 export interface InvoiceParty {
   readonly name: string;
@@ -294,7 +296,10 @@ export function buildInvoiceDocument(transaction: Transaction, parties: InvoiceP
 }
 
 /** The invoice document of a transaction of the context's scope, if it has an invoice. */
-export async function getInvoiceDocument(context: OperationContext, transactionId: string): Promise<InvoiceDocument> {
+export async function getInvoiceDocument(
+  context: Context<InvoiceSlice>,
+  transactionId: string,
+): Promise<InvoiceDocument> {
   const transaction = await context.store.transactions.findById(context.scope, transactionId);
   if (!transaction) throw BillingError.notFound('Transaction', transactionId);
   requireInvoice(transaction);
@@ -326,7 +331,7 @@ export async function getInvoiceDocument(context: OperationContext, transactionI
  * the document is made, with the tax settings of that moment.
  */
 async function wasReverseCharged(
-  context: OperationContext,
+  context: Context<InvoiceSlice>,
   transaction: Transaction,
   parties: Pick<InvoiceParties, 'address' | 'business'>,
 ): Promise<boolean> {

@@ -6,9 +6,10 @@
  * expires it as live time would.
  */
 import { BillingError } from '../shared/billing-error.js';
-import type { OperationContext } from '../shared/operation-context.js';
+import type { Context } from '../shared/context.js';
 import type { Scope } from '../shared/scope.js';
 import { requireInvoice } from './invoice-availability.js';
+import type { InvoiceSlice } from './repositories.js';
 
 export const INVOICE_LINK_LIFETIME_MS = 60 * 60 * 1000;
 export const INVOICE_DISPOSITIONS = ['attachment', 'inline'] as const;
@@ -38,7 +39,7 @@ export function invoiceLinkPayload(claims: InvoiceLinkClaims): string {
 
 /** Checks the transaction has an invoice and returns the claims of a link to it, valid for one hour from now. */
 export async function issueInvoiceLink(
-  context: OperationContext,
+  context: Context<InvoiceSlice>,
   transactionId: string,
   disposition: InvoiceDisposition,
 ): Promise<InvoiceLinkClaims> {
@@ -55,7 +56,7 @@ export async function issueInvoiceLink(
 }
 
 /** @throws BillingError `invoice_link_expired` once the environment's clock reaches the expiry. */
-export function requireUnexpired(context: OperationContext, claims: { readonly expiresAt: number }): void {
+export function requireUnexpired(context: Context<InvoiceSlice>, claims: { readonly expiresAt: number }): void {
   if (context.clock.now() >= claims.expiresAt) {
     throw new BillingError('invoice_link_expired', 'This invoice link has expired; request a new one from the API.');
   }

@@ -10,12 +10,10 @@
  * and JPEG decoders, so a file is a logo because it decodes, never because of its name.
  */
 import { BillingError, type FieldError } from '../shared/billing-error.js';
-import type { OperationContext } from '../shared/operation-context.js';
-import { nowTimestamp } from '../shared/operation-context.js';
+import { type Context, nowTimestamp } from '../shared/context.js';
+import type { LogoFormat, SellerAddress, SellerDetails, SellerLogo } from './entities.js';
 import { readLogoHeader } from './logo-header.js';
-
-export const LOGO_FORMATS = ['image/png', 'image/jpeg'] as const;
-export type LogoFormat = (typeof LOGO_FORMATS)[number];
+import type { InvoiceSlice } from './repositories.js';
 
 /**
  * A logo's limits: at most 256 KiB, 16 to 2,048 pixels a side, at most 4 MiB of pixels once
@@ -29,36 +27,6 @@ export const LOGO_LIMITS = {
   maxDecodedBytes: 4 * 1024 * 1024,
   maxJpegScans: 100,
 } as const;
-
-export interface SellerAddress {
-  readonly firstLine: string | null;
-  readonly secondLine: string | null;
-  readonly city: string | null;
-  readonly postalCode: string | null;
-  readonly region: string | null;
-  readonly countryCode: string;
-}
-
-export interface SellerLogo {
-  readonly contentType: LogoFormat;
-  readonly width: number;
-  readonly height: number;
-  readonly sizeBytes: number;
-  /** The image file, base64. */
-  readonly data: string;
-}
-
-/** Stored once per account environment, as document `seller`. */
-export interface SellerDetails {
-  readonly id: 'seller';
-  readonly legalName: string | null;
-  readonly address: SellerAddress | null;
-  readonly taxIdentifier: string | null;
-  readonly companyNumber: string | null;
-  readonly email: string | null;
-  readonly logo: SellerLogo | null;
-  readonly updatedAt: string;
-}
 
 /** What the port found in an image file, or why it is not one. */
 export type DecodedImage =
@@ -94,7 +62,7 @@ export interface UpdateSellerDetailsInput {
   readonly logo?: { readonly data: string } | null | undefined;
 }
 
-export interface SellerDetailsContext extends OperationContext {
+export interface SellerDetailsContext extends Context<InvoiceSlice> {
   readonly images: ImageDecoder;
 }
 
@@ -116,11 +84,11 @@ export function sellerDetailsView(details: SellerDetails | undefined): SellerDet
   return { ...rest, logo: shown };
 }
 
-export async function findSellerDetails(context: OperationContext): Promise<SellerDetails | undefined> {
+export async function findSellerDetails(context: Context<InvoiceSlice>): Promise<SellerDetails | undefined> {
   return context.store.sellerDetails.findById(context.scope, 'seller');
 }
 
-export async function getSellerDetails(context: OperationContext): Promise<SellerDetailsView> {
+export async function getSellerDetails(context: Context<InvoiceSlice>): Promise<SellerDetailsView> {
   return sellerDetailsView(await findSellerDetails(context));
 }
 

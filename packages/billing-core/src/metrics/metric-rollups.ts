@@ -6,8 +6,6 @@
  * transactions exist. Amounts are integers in the currency's smallest unit.
  */
 
-import type { Scope } from '../shared/scope.js';
-
 // What the metrics read of transactions, adjustments and subscriptions, as shapes: those
 // features call into this one, so it names only the fields it needs (no import cycle).
 
@@ -68,22 +66,6 @@ export interface MetricDay {
   readonly day: string;
   readonly amount: bigint;
   readonly count: number;
-}
-
-export interface MetricRollupRepository {
-  /** Adds each delta to its day's row (creating the row), in the current transaction. */
-  add(scope: Scope, deltas: readonly MetricDelta[]): Promise<void>;
-  /** The rows of days in [fromDay, toDay), in day order; days without a row are absent. */
-  /** `currencyCode` null sums every currency (for counts). */
-  days(
-    scope: Scope,
-    metric: MetricName,
-    currencyCode: string | null,
-    fromDay: string,
-    toDay: string,
-  ): Promise<MetricDay[]>;
-  /** The sum of every row before `day` (for metrics that are running totals). */
-  totalBefore(scope: Scope, metric: MetricName, currencyCode: string | null, day: string): Promise<MetricDay>;
 }
 
 export const dayOf = (timestamp: string): string => timestamp.slice(0, 10);

@@ -6,8 +6,9 @@
  */
 import { isSupportedCurrency } from '../money/currencies.js';
 import { BillingError } from '../shared/billing-error.js';
-import { nowTimestamp, type OperationContext } from '../shared/operation-context.js';
+import { type Context, nowTimestamp } from '../shared/context.js';
 import { divideHalfEven, type MetricDay, type MetricName } from './metric-rollups.js';
+import type { MetricSlice } from './repositories.js';
 
 export const METRIC_ENDPOINTS = [
   'revenue',
@@ -76,7 +77,7 @@ export function conversionRate(completed: number, started: number): string {
 
 /** Answers one metrics endpoint for the scope. */
 export async function getMetrics(
-  context: OperationContext,
+  context: Context<MetricSlice>,
   endpoint: MetricEndpoint,
   query: MetricsQuery,
 ): Promise<MetricsTimeseries> {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { chooseClaims } from './delivery.js';
-import type { DueNotification } from './notification-repository.js';
+import type { DueNotification } from './repositories.js';
 
 const scope = { accountId: 'acc_01h0000000000000000000000a', environment: 'live' as const };
 const due = (id: string, notificationSettingId: string): DueNotification => ({ scope, id, notificationSettingId });

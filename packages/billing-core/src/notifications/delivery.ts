@@ -11,22 +11,22 @@
 import type { StoredEvent } from '../events/stored-event.js';
 import type { Clock } from '../shared/clock.js';
 import { toTimestamp } from '../shared/clock.js';
+import type { StoreOf } from '../shared/context.js';
 import type { IdGenerator } from '../shared/ids.js';
-import type { Repositories, Store } from '../shared/repository.js';
 import type { Scope } from '../shared/scope.js';
 import type { DeliveryOutcome, Notification, NotificationLog, NotificationSetting } from './entities.js';
-import type { DeliveryClaim, DueNotification } from './notification-repository.js';
+import type { DeliveryClaim, DueNotification, NotificationSlice } from './repositories.js';
 import { type AttemptTimes, afterAttempt, type RetrySchedule } from './retry-policy.js';
 
 export interface DeliveryDependencies {
-  readonly store: Store;
+  readonly store: StoreOf<NotificationSlice>;
   readonly ids: IdGenerator;
   readonly wallClock: Clock;
 }
 
 const SETTINGS_PAGE = 200;
 
-async function activeSettings(tx: Repositories, scope: Scope): Promise<NotificationSetting[]> {
+async function activeSettings(tx: NotificationSlice, scope: Scope): Promise<NotificationSetting[]> {
   const settings: NotificationSetting[] = [];
   let after: string | undefined;
   for (;;) {

@@ -7,11 +7,10 @@
 
 import { EVENT_API_VERSIONS, isEventTypeAvailable, isEventTypeName } from '../events/event-types.js';
 import { BillingError, type FieldError } from '../shared/billing-error.js';
-import type { OperationContext } from '../shared/operation-context.js';
-import { nowTimestamp } from '../shared/operation-context.js';
+import { type Context, nowTimestamp } from '../shared/context.js';
 import type { ListQuery, Page } from '../shared/pagination.js';
 import type { NotificationSetting, TrafficSource } from './entities.js';
-import type { NotificationSettingColumn } from './notification-repository.js';
+import type { NotificationSettingColumn, NotificationSlice } from './repositories.js';
 
 /** The service's verdict on a destination url for one environment. */
 export type DestinationVerdict = { readonly allowed: true } | { readonly allowed: false; readonly reason: string };
@@ -30,7 +29,7 @@ export interface SecretSource {
 }
 
 /** The operation context plus the two ports destinations need. */
-export interface NotificationSettingContext extends OperationContext {
+export interface NotificationSettingContext extends Context<NotificationSlice> {
   readonly secrets: SecretSource;
   readonly destinations: DestinationPolicy;
 }
@@ -91,7 +90,7 @@ async function requireReachable(context: NotificationSettingContext, destination
 }
 
 /** Checks the names against the event-type table for this account; duplicates collapse. */
-function requireSubscribableEvents(context: OperationContext, names: readonly string[]): string[] {
+function requireSubscribableEvents(context: Context<NotificationSlice>, names: readonly string[]): string[] {
   const errors: FieldError[] = [];
   names.forEach((name, index) => {
     const field = `subscribed_events[${index}]`;
@@ -213,7 +212,7 @@ export async function rotateNotificationSettingSecret(
 }
 
 /** Deletes a destination; its undelivered notifications become `failed` and are not attempted again. */
-export async function deleteNotificationSetting(context: OperationContext, id: string): Promise<void> {
+export async function deleteNotificationSetting(context: Context<NotificationSlice>, id: string): Promise<void> {
   await context.store.transaction(async (tx) => {
     const deleted = await tx.notificationSettings.delete(context.scope, id);
     if (!deleted) throw BillingError.notFound('Notification setting', id);
@@ -221,14 +220,17 @@ export async function deleteNotificationSetting(context: OperationContext, id: s
   });
 }
 
-export async function getNotificationSetting(context: OperationContext, id: string): Promise<NotificationSetting> {
+export async function getNotificationSetting(
+  context: Context<NotificationSlice>,
+  id: string,
+): Promise<NotificationSetting> {
   const setting = await context.store.notificationSettings.findById(context.scope, id);
   if (!setting) throw BillingError.notFound('Notification setting', id);
   return setting;
 }
 
 export function listNotificationSettings(
-  context: OperationContext,
+  context: Context<NotificationSlice>,
   query: ListQuery<NotificationSettingColumn>,
 ): Promise<Page<NotificationSetting>> {
   return context.store.notificationSettings.list(context.scope, query);

@@ -5,23 +5,27 @@
  * that deduplicates on `event_id` treats it as the event it already knows.
  */
 import { BillingError } from '../shared/billing-error.js';
-import type { OperationContext } from '../shared/operation-context.js';
-import { nowTimestamp } from '../shared/operation-context.js';
+import { type Context, nowTimestamp } from '../shared/context.js';
 import type { ListQuery, Page } from '../shared/pagination.js';
 import type { Notification, NotificationLog } from './entities.js';
-import type { NotificationColumn, NotificationLogColumn, NotificationWithEvent } from './notification-repository.js';
+import type {
+  NotificationColumn,
+  NotificationLogColumn,
+  NotificationSlice,
+  NotificationWithEvent,
+} from './repositories.js';
 
 // Replays are due at once, whatever the wall clock says; 0 also puts them ahead of older work.
 const DUE_IMMEDIATELY = 0;
 
-export async function getNotification(context: OperationContext, id: string): Promise<NotificationWithEvent> {
+export async function getNotification(context: Context<NotificationSlice>, id: string): Promise<NotificationWithEvent> {
   const found = await context.store.notifications.findById(context.scope, id);
   if (!found) throw BillingError.notFound('Notification', id);
   return found;
 }
 
 export function listNotifications(
-  context: OperationContext,
+  context: Context<NotificationSlice>,
   query: ListQuery<NotificationColumn>,
 ): Promise<Page<NotificationWithEvent>> {
   return context.store.notifications.list(context.scope, query);
@@ -29,7 +33,7 @@ export function listNotifications(
 
 /** The attempts made to deliver one notification, one log each. */
 export async function listNotificationLogs(
-  context: OperationContext,
+  context: Context<NotificationSlice>,
   notificationId: string,
   query: ListQuery<NotificationLogColumn>,
 ): Promise<Page<NotificationLog>> {
@@ -39,7 +43,7 @@ export async function listNotificationLogs(
 
 /** Sends a notification's event to its destination again, as a new notification. */
 export async function replayNotification(
-  context: OperationContext,
+  context: Context<NotificationSlice>,
   id: string,
 ): Promise<{ readonly notificationId: string }> {
   return context.store.transaction(async (tx) => {

@@ -26,11 +26,9 @@
  */
 
 import { BillingError, StandingFailure } from '../shared/billing-error.js';
-import type { OperationContext } from '../shared/operation-context.js';
-import { nowTimestamp } from '../shared/operation-context.js';
-import type { Repositories } from '../shared/repository.js';
+import { type Context, nowTimestamp } from '../shared/context.js';
 import type { Subscription } from '../subscriptions/subscription.js';
-import type { RenewalPayment } from '../subscriptions/subscription-billing.js';
+import type { AuthorisedChange } from '../subscriptions/subscription-charging.js';
 import type { SubscriptionUpdateResult } from '../subscriptions/update-subscription.js';
 import { WAITING_PAYMENT_EXPIRES_MS } from '../transactions/payment-in-flight.js';
 import type { Transaction } from '../transactions/transaction.js';
@@ -44,18 +42,10 @@ import type {
   PaymentOutcome,
   PaymentProvider,
 } from './payment-provider.js';
+import type { PaymentSlice } from './repositories.js';
 
 /** How long an attempt in flight is left to the request that made it before the recovery step settles it. */
 export const RECOVERY_GRACE_MS = 10 * 60_000;
-
-/** A change whose immediate charge is held before it commits. */
-export interface AuthorisedChange {
-  readonly subscriptionId: string;
-  /** The change, inside the caller's database transaction, its immediate charge paid as `payment` says. */
-  apply(tx: Repositories, payment: RenewalPayment): Promise<SubscriptionUpdateResult>;
-  /** The refusal a declined charge gives (the sandbox's, for the same call). */
-  declined(): BillingError;
-}
 
 /** Carries a dry run's result out of the database transaction it rolls back. */
 class DryRun extends Error {
@@ -64,7 +54,7 @@ class DryRun extends Error {
   }
 }
 
-async function dryRun(context: OperationContext, change: AuthorisedChange): Promise<SubscriptionUpdateResult> {
+async function dryRun(context: Context<PaymentSlice>, change: AuthorisedChange): Promise<SubscriptionUpdateResult> {
   try {
     await context.store.transaction(async (tx) => {
       throw new DryRun(await change.apply(tx, 'await_report'));
@@ -106,7 +96,7 @@ const unconfirmed = (id: string) =>
  *   `subscription_payment_amount_changed`; `subscription_payment_unconfirmed`.
  */
 export async function changeWithAuthorisedCharge(
-  context: OperationContext,
+  context: Context<PaymentSlice>,
   ports: OffSessionPorts,
   change: AuthorisedChange,
 ): Promise<Subscription | undefined> {
@@ -211,7 +201,7 @@ interface ChargeParty {
 
 /** Who is charged, with which saved method of `provider`; undefined when the subscription has none. */
 async function chargeParty(
-  context: OperationContext,
+  context: Context<PaymentSlice>,
   provider: PaymentProvider,
   subscriptionId: string,
   customerId: string,
@@ -231,7 +221,7 @@ async function chargeParty(
 }
 
 function authorisationRequest(
-  context: OperationContext,
+  context: Context<PaymentSlice>,
   attempt: PaymentAttempt,
   party: ChargeParty,
 ): OffSessionChargeRequest {
@@ -249,7 +239,7 @@ function authorisationRequest(
 
 /** Ends an attempt that never reached a transaction (declined, or released): nothing else is written. */
 async function closeAttempt(
-  context: OperationContext,
+  context: Context<PaymentSlice>,
   attemptId: string,
   end: {
     readonly status: 'declined' | 'failed';
@@ -275,7 +265,7 @@ async function closeAttempt(
  * answer is lost leaves the attempt in flight, marked abandoned, for the recovery step.
  */
 async function releaseUncommitted(
-  context: OperationContext,
+  context: Context<PaymentSlice>,
   ports: OffSessionPorts,
   authorising: AuthorisingProvider,
   attemptId: string,
@@ -304,7 +294,10 @@ async function releaseUncommitted(
  * where it stands: `uncommitted` (now abandoned), `committed` (its transaction exists), or
  * `ended` (no longer in flight: someone else settled it).
  */
-async function abandon(context: OperationContext, attemptId: string): Promise<'uncommitted' | 'committed' | 'ended'> {
+async function abandon(
+  context: Context<PaymentSlice>,
+  attemptId: string,
+): Promise<'uncommitted' | 'committed' | 'ended'> {
   return context.store.transaction(async (tx) => {
     const attempt = await tx.paymentAttempts.findByIdForUpdate(context.scope, attemptId);
     if (!attempt || !IN_FLIGHT.includes(attempt.status)) return 'ended';
@@ -323,7 +316,7 @@ async function abandon(context: OperationContext, attemptId: string): Promise<'u
  * the subscription go past due, as with `apply_change`. A lost answer stays for recovery.
  */
 async function captureCommitted(
-  context: OperationContext,
+  context: Context<PaymentSlice>,
   ports: OffSessionPorts,
   authorising: AuthorisingProvider,
   attemptId: string,
@@ -380,7 +373,7 @@ export interface RecoveryReport {
  *   through its key, released, and the attempt ends, so the checkout takes a new one.
  */
 export async function recoverPaymentAttempts(
-  context: OperationContext,
+  context: Context<PaymentSlice>,
   ports: OffSessionPorts,
   graceMs: number = RECOVERY_GRACE_MS,
 ): Promise<RecoveryReport> {
@@ -413,7 +406,7 @@ export async function recoverPaymentAttempts(
  * at once. A refund the provider refuses is reported and left for a person (the attempt stays
  * `refunding`, and the recovery step asks again each run).
  */
-async function refundUnapplied(context: OperationContext, ports: OffSessionPorts): Promise<RecoveryReport> {
+async function refundUnapplied(context: Context<PaymentSlice>, ports: OffSessionPorts): Promise<RecoveryReport> {
   const page = await context.store.paymentAttempts.list(context.scope, {
     filter: { status: [{ op: 'eq', value: 'refunding' }] },
     direction: 'asc',
@@ -503,7 +496,7 @@ export async function settleStale<Item extends { readonly updatedAt: string }>(
 }
 
 async function recoverAttempt(
-  context: OperationContext,
+  context: Context<PaymentSlice>,
   ports: OffSessionPorts,
   provider: PaymentProvider,
   attempt: PaymentAttempt,
@@ -624,7 +617,7 @@ async function recoverAttempt(
 
 /** Cancels a waiting customer-present payment at its provider and applies the answer; true when the attempt left flight. */
 async function expireWaiting(
-  context: OperationContext,
+  context: Context<PaymentSlice>,
   ports: OffSessionPorts,
   provider: PaymentProvider,
   attemptId: string,
@@ -659,7 +652,7 @@ const KEY_KEPT_MS = 23 * 60 * 60_000;
  * the caller goes on; after that the error stands and the attempt waits for the next run.
  */
 async function findAttemptPayment(
-  context: OperationContext,
+  context: Context<PaymentSlice>,
   provider: PaymentProvider,
   attempt: PaymentAttempt,
   report: (error: unknown) => void,
@@ -674,7 +667,7 @@ async function findAttemptPayment(
 }
 
 async function recoveryParty(
-  context: OperationContext,
+  context: Context<PaymentSlice>,
   provider: PaymentProvider,
   attempt: PaymentAttempt,
 ): Promise<ChargeParty | undefined> {

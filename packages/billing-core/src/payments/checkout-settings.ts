@@ -5,9 +5,10 @@
  * payment recovery that recovered nothing (ADR 1460: the subscription is canceled, by default, or paused).
  */
 import { BillingError } from '../shared/billing-error.js';
-import type { OperationContext } from '../shared/operation-context.js';
-import { nowTimestamp } from '../shared/operation-context.js';
-import type { CheckoutSettings, DunningExhaustedAction } from './payment-repositories.js';
+import { type Context, nowTimestamp } from '../shared/context.js';
+import type { CheckoutSettings, DunningExhaustedAction } from '../transactions/entities.js';
+import type { PaymentLinkPorts } from '../transactions/transaction-context.js';
+import type { PaymentSlice } from './repositories.js';
 
 export interface CheckoutSettingsView {
   readonly defaultPaymentLink: string | null;
@@ -20,7 +21,10 @@ export interface CheckoutSettingsView {
 /** Without a setting, a subscription whose payment was not recovered is canceled, as the public API does by default. */
 export const DEFAULT_DUNNING_EXHAUSTED_ACTION: DunningExhaustedAction = 'subscription_canceled';
 
-function viewOf(context: OperationContext, settings: CheckoutSettings | undefined): CheckoutSettingsView {
+function viewOf(
+  context: Context<PaymentSlice> & PaymentLinkPorts,
+  settings: CheckoutSettings | undefined,
+): CheckoutSettingsView {
   const own = settings?.defaultPaymentLink ?? null;
   return {
     defaultPaymentLink: own,
@@ -30,12 +34,12 @@ function viewOf(context: OperationContext, settings: CheckoutSettings | undefine
   };
 }
 
-export async function getCheckoutSettings(context: OperationContext): Promise<CheckoutSettingsView> {
+export async function getCheckoutSettings(context: Context<PaymentSlice>): Promise<CheckoutSettingsView> {
   return viewOf(context, await context.store.checkoutSettings.findById(context.scope, 'checkout'));
 }
 
 /** An https URL (or http in the sandbox, for local development), at most 2,048 characters, without a fragment. */
-function requireLink(context: OperationContext, link: string): void {
+function requireLink(context: Context<PaymentSlice>, link: string): void {
   const pattern = context.scope.environment === 'sandbox' ? /^https?:\/\/[^\s#]+$/ : /^https:\/\/[^\s#]+$/;
   if (link.length > 2048 || !pattern.test(link)) {
     throw BillingError.invalidField(
@@ -53,7 +57,7 @@ function requireLink(context: OperationContext, link: string): void {
  * Transactions already given a `checkout.url` keep it.
  */
 export async function updateCheckoutSettings(
-  context: OperationContext,
+  context: Context<PaymentSlice>,
   input: {
     readonly defaultPaymentLink?: string | null | undefined;
     readonly dunningExhaustedAction?: DunningExhaustedAction | undefined;

@@ -20,11 +20,10 @@
  */
 import { COUNTRY_CODE_PATTERN } from '../catalogue/addresses.js';
 import type { Address, Customer } from '../catalogue/entities.js';
+import { recordEvent } from '../events/record-event.js';
 import { BillingError } from '../shared/billing-error.js';
 import { DuplicateKeyError } from '../shared/collection.js';
-import type { OperationContext } from '../shared/operation-context.js';
-import { nowTimestamp, recordEvent } from '../shared/operation-context.js';
-import type { Repositories } from '../shared/repository.js';
+import { type Context, nowTimestamp } from '../shared/context.js';
 import { markPastDue } from '../subscriptions/subscription-billing.js';
 import { saveChange } from '../subscriptions/subscription-changes.js';
 import { completeSettled, recordPaymentInTransaction, type TransactionHooks } from '../transactions/payments.js';
@@ -47,6 +46,7 @@ import type {
   PaymentProviders,
   ProviderMethod,
 } from './payment-provider.js';
+import type { PaymentSlice } from './repositories.js';
 
 const PAYABLE: ReadonlySet<string> = new Set(['ready', 'billed', 'past_due']);
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
@@ -81,8 +81,8 @@ export interface CheckoutPorts {
 }
 
 async function latestAttempt(
-  context: OperationContext,
-  tx: Repositories,
+  context: Context<PaymentSlice>,
+  tx: PaymentSlice,
   transactionId: string,
 ): Promise<PaymentAttempt | null> {
   const page = await tx.paymentAttempts.list(context.scope, {
@@ -95,8 +95,8 @@ async function latestAttempt(
 }
 
 async function viewOf(
-  context: OperationContext,
-  tx: Repositories,
+  context: Context<PaymentSlice>,
+  tx: PaymentSlice,
   transaction: Transaction,
   providers: PaymentProviders,
 ): Promise<CheckoutView> {
@@ -117,7 +117,7 @@ async function viewOf(
 
 /** The checkout page's view of a transaction. */
 export async function openCheckout(
-  context: OperationContext,
+  context: Context<PaymentSlice>,
   providers: PaymentProviders,
   transactionId: string,
 ): Promise<CheckoutView> {
@@ -126,7 +126,7 @@ export async function openCheckout(
   return viewOf(context, context.store, transaction, providers);
 }
 
-async function requireProvider(context: OperationContext, providers: PaymentProviders): Promise<PaymentProvider> {
+async function requireProvider(context: Context<PaymentSlice>, providers: PaymentProviders): Promise<PaymentProvider> {
   const provider = await providers.providerFor(context.scope);
   if (!provider) {
     throw new BillingError(
@@ -157,7 +157,7 @@ function validateDetails(details: CheckoutDetails): void {
   }
 }
 
-function validateSubmission(context: OperationContext, submission: CheckoutSubmission): void {
+function validateSubmission(context: Context<PaymentSlice>, submission: CheckoutSubmission): void {
   const method = submission.method;
   if (method.kind === 'card_fields') {
     const now = new Date(context.clock.now());
@@ -182,8 +182,8 @@ function validateSubmission(context: OperationContext, submission: CheckoutSubmi
 
 /** The customer who pays: the transaction's, or the one with this email, or a new one. */
 async function payingCustomer(
-  context: OperationContext,
-  tx: Repositories,
+  context: Context<PaymentSlice>,
+  tx: PaymentSlice,
   transaction: Transaction,
   email: string,
 ): Promise<Customer> {
@@ -223,8 +223,8 @@ async function payingCustomer(
 
 /** The billing address: the transaction's when it matches what was entered, else a new one. */
 async function billingAddress(
-  context: OperationContext,
-  tx: Repositories,
+  context: Context<PaymentSlice>,
+  tx: PaymentSlice,
   transaction: Transaction,
   customer: Customer,
   entered: CheckoutDetails['address'],
@@ -268,7 +268,7 @@ async function billingAddress(
 
 /** Step 1: the customer and address are set (tax recomputed) and an attempt is stored. */
 async function beginAttempt(
-  context: OperationContext,
+  context: Context<PaymentSlice>,
   provider: PaymentProvider,
   transactionId: string,
   submission: CheckoutSubmission,
@@ -349,8 +349,8 @@ async function beginAttempt(
  * of the same transaction just now (the attempts' partial unique index), for the caller to throw or return.
  */
 export async function insertAttempt(
-  context: OperationContext,
-  tx: Repositories,
+  context: Context<PaymentSlice>,
+  tx: PaymentSlice,
   attempt: PaymentAttempt,
 ): Promise<BillingError | undefined> {
   try {
@@ -366,7 +366,7 @@ export async function insertAttempt(
 }
 
 /** Marks an attempt the provider refused outright (bad card details) as failed, freeing the transaction. */
-export async function failAttempt(context: OperationContext, attemptId: string): Promise<void> {
+export async function failAttempt(context: Context<PaymentSlice>, attemptId: string): Promise<void> {
   await context.store.transaction(async (tx) => {
     const attempt = await tx.paymentAttempts.findByIdForUpdate(context.scope, attemptId);
     if (!attempt || !IN_FLIGHT.includes(attempt.status)) return;
@@ -389,7 +389,7 @@ function takesDetails(transaction: Transaction): boolean {
  * total the second step charges.
  */
 export async function setCheckoutDetails(
-  context: OperationContext,
+  context: Context<PaymentSlice>,
   providers: PaymentProviders,
   transactionId: string,
   details: CheckoutDetails,
@@ -431,7 +431,7 @@ export async function setCheckoutDetails(
 
 /** `POST /checkout` (the page's form): pays the transaction, or answers the replayed submission's outcome. */
 export async function submitCheckout(
-  context: OperationContext,
+  context: Context<PaymentSlice>,
   ports: CheckoutPorts,
   transactionId: string,
   submission: CheckoutSubmission,
@@ -486,7 +486,7 @@ export async function submitCheckout(
  * provider that cannot cancel it yet (still deciding) leaves it in flight, and the new payment is
  * refused as before (`transaction_payment_in_progress`).
  */
-async function supersedeWaiting(context: OperationContext, ports: CheckoutPorts, current: PaymentAttempt) {
+async function supersedeWaiting(context: Context<PaymentSlice>, ports: CheckoutPorts, current: PaymentAttempt) {
   if (
     !IN_FLIGHT.includes(current.status) ||
     current.kind === 'off_session' ||
@@ -508,8 +508,8 @@ async function supersedeWaiting(context: OperationContext, ports: CheckoutPorts,
  * anything still waiting leaves the attempt in flight. True when the attempt left flight.
  */
 export async function applyCancellation(
-  context: OperationContext,
-  tx: Repositories,
+  context: Context<PaymentSlice>,
+  tx: PaymentSlice,
   attemptId: string,
   outcome: PaymentOutcome,
   hooks: TransactionHooks,
@@ -550,7 +550,7 @@ export function browserRequest(
   attempt: PaymentAttempt,
   transaction: Transaction,
   customer: Customer,
-  context: OperationContext,
+  context: Context<PaymentSlice>,
 ): Parameters<NonNullable<PaymentProvider['browser']>['createBrowserPayment']>[0] {
   return {
     scope: context.scope,
@@ -578,7 +578,7 @@ export function browserRequest(
  * makes two), a declined one is recorded and a new attempt begins.
  */
 export async function startBrowserCheckout(
-  context: OperationContext,
+  context: Context<PaymentSlice>,
   ports: CheckoutPorts,
   transactionId: string,
   submission: BrowserCheckoutSubmission,
@@ -675,7 +675,7 @@ export async function startBrowserCheckout(
  * asks at most once per interval, so visitors cannot spend the merchant's provider quota).
  */
 export async function resumeCheckout(
-  context: OperationContext,
+  context: Context<PaymentSlice>,
   ports: CheckoutPorts,
   transactionId: string,
   mayAskProvider: (attemptId: string) => boolean,
@@ -698,8 +698,8 @@ export async function resumeCheckout(
 
 /** Saves the method a provider kept for the customer; `payment_method.saved`. */
 async function saveMethod(
-  context: OperationContext,
-  tx: Repositories,
+  context: Context<PaymentSlice>,
+  tx: PaymentSlice,
   attempt: PaymentAttempt,
   transaction: Transaction,
   method: ProviderMethod,
@@ -729,8 +729,8 @@ async function saveMethod(
 
 /** Makes `paymentMethodId` the subscription's method for its automatic charges. */
 export async function useMethodForSubscription(
-  context: OperationContext,
-  tx: Repositories,
+  context: Context<PaymentSlice>,
+  tx: PaymentSlice,
   subscriptionId: string,
   paymentMethodId: string,
 ): Promise<void> {
@@ -760,8 +760,8 @@ const ENDED_WITHOUT_MONEY: readonly PaymentAttemptStatus[] = ['failed', 'cancele
  * after waiting) is applied the same way.
  */
 export async function applyOutcome(
-  context: OperationContext,
-  tx: Repositories,
+  context: Context<PaymentSlice>,
+  tx: PaymentSlice,
   attemptId: string,
   outcome: PaymentOutcome,
   hooks: TransactionHooks,
@@ -862,8 +862,8 @@ function unappliedReason(amount: bigint, transaction: Transaction): PaymentAttem
  * `transaction.updated`.
  */
 async function recordUnapplied(
-  context: OperationContext,
-  tx: Repositories,
+  context: Context<PaymentSlice>,
+  tx: PaymentSlice,
   attempt: PaymentAttempt,
   transaction: Transaction,
   method: ProviderMethod,
@@ -905,8 +905,8 @@ async function recordUnapplied(
  * off-session charge of an automatically collected transaction sends it `past_due`.
  */
 async function recordDecline(
-  context: OperationContext,
-  tx: Repositories,
+  context: Context<PaymentSlice>,
+  tx: PaymentSlice,
   attempt: PaymentAttempt,
   transaction: Transaction,
   errorCode: string,

@@ -18,13 +18,13 @@
  * (the provider may have charged: never a second attempt while one may have succeeded).
  */
 import { BillingError } from '../shared/billing-error.js';
-import type { OperationContext } from '../shared/operation-context.js';
-import { nowTimestamp } from '../shared/operation-context.js';
+import { type Context, nowTimestamp } from '../shared/context.js';
 import type { TransactionHooks } from '../transactions/payments.js';
 import type { Transaction } from '../transactions/transaction.js';
 import { applyOutcome, insertAttempt } from './checkout.js';
 import { IN_FLIGHT, type PaymentAttempt } from './payment-attempt.js';
 import type { PaymentOutcome, PaymentProvider, PaymentProviders } from './payment-provider.js';
+import type { PaymentSlice } from './repositories.js';
 
 /** A first automatic charge is for a `ready` transaction; a requested retry also for a `past_due` one. */
 const FIRST_CHARGE: ReadonlySet<string> = new Set(['ready']);
@@ -54,7 +54,7 @@ export interface OffSessionSelection {
  * provider). Returns how many charges were attempted.
  */
 export async function chargeOutstandingSubscriptionTransactions(
-  context: OperationContext,
+  context: Context<PaymentSlice>,
   ports: OffSessionPorts,
   selection: OffSessionSelection = {},
 ): Promise<number> {
@@ -97,7 +97,7 @@ export type OffSessionResult =
  *   `checkout_provider_not_configured`.
  */
 export async function chargeSavedMethod(
-  context: OperationContext,
+  context: Context<PaymentSlice>,
   ports: OffSessionPorts,
   transactionId: string,
 ): Promise<Transaction> {
@@ -116,7 +116,7 @@ export async function chargeSavedMethod(
 const notPayable = (detail: string) => new BillingError('transaction_not_payable', detail);
 
 export async function chargeOffSession(
-  context: OperationContext,
+  context: Context<PaymentSlice>,
   ports: OffSessionPorts,
   provider: PaymentProvider,
   transactionId: string,

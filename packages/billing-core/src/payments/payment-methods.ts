@@ -4,11 +4,11 @@
  * update-payment-method transaction of a subscription, provider notifications and the sandbox's
  * 3-D Secure challenge (ADR 1411).
  */
+
+import { recordEvent } from '../events/record-event.js';
 import { BillingError } from '../shared/billing-error.js';
-import type { OperationContext } from '../shared/operation-context.js';
-import { nowTimestamp, recordEvent } from '../shared/operation-context.js';
+import { type Context, nowTimestamp } from '../shared/context.js';
 import type { ListQuery, Page } from '../shared/pagination.js';
-import type { Repositories } from '../shared/repository.js';
 import { priceCharge, recurringItems } from '../subscriptions/subscription-billing.js';
 import type { TransactionHooks } from '../transactions/payments.js';
 import { type PaymentMethod, type PaymentMethodColumn, paymentMethodWire } from '../transactions/saved-methods.js';
@@ -17,9 +17,10 @@ import { insertTransaction } from '../transactions/transaction-changes.js';
 import { applyOutcome } from './checkout.js';
 import type { PaymentAttempt } from './payment-attempt.js';
 import type { PaymentProviders } from './payment-provider.js';
+import type { PaymentSlice } from './repositories.js';
 import type { SandboxProvider } from './sandbox-provider.js';
 
-async function requireCustomer(context: OperationContext, customerId: string): Promise<void> {
+async function requireCustomer(context: Context<PaymentSlice>, customerId: string): Promise<void> {
   const customer = await context.store.customers.findById(context.scope, customerId);
   if (!customer) throw BillingError.notFound('Customer', customerId);
 }
@@ -31,7 +32,7 @@ export interface PaymentMethodListQuery extends ListQuery<PaymentMethodColumn> {
 
 /** `GET /customers/{id}/payment-methods`: saved (not deleted) methods, filtered by `address_id`. */
 export async function listPaymentMethods(
-  context: OperationContext,
+  context: Context<PaymentSlice>,
   customerId: string,
   query: PaymentMethodListQuery,
 ): Promise<Page<PaymentMethod>> {
@@ -49,8 +50,8 @@ export async function listPaymentMethods(
 }
 
 async function findSaved(
-  context: OperationContext,
-  tx: Repositories,
+  context: Context<PaymentSlice>,
+  tx: PaymentSlice,
   customerId: string,
   id: string,
   lock: boolean,
@@ -66,7 +67,7 @@ async function findSaved(
 
 /** `GET /customers/{id}/payment-methods/{pm}`. */
 export async function getPaymentMethod(
-  context: OperationContext,
+  context: Context<PaymentSlice>,
   customerId: string,
   id: string,
 ): Promise<PaymentMethod> {
@@ -80,7 +81,7 @@ export async function getPaymentMethod(
  * charged it has no method until the customer saves another.
  */
 export async function deletePaymentMethod(
-  context: OperationContext,
+  context: Context<PaymentSlice>,
   providers: PaymentProviders,
   customerId: string,
   id: string,
@@ -105,7 +106,7 @@ export async function deletePaymentMethod(
  * a method without a charge and makes it the subscription's.
  */
 export async function getPaymentMethodChangeTransaction(
-  context: OperationContext,
+  context: Context<PaymentSlice>,
   subscriptionId: string,
 ): Promise<Transaction> {
   return context.store.transaction(async (tx) => {
@@ -163,7 +164,7 @@ export async function getPaymentMethodChangeTransaction(
  * attempt takes the outcome at once. Answers the attempt's transaction.
  */
 export async function answerSandboxChallenge(
-  context: OperationContext,
+  context: Context<PaymentSlice>,
   sandbox: SandboxProvider,
   providerPaymentRef: string,
   passed: boolean,

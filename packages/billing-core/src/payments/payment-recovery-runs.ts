@@ -19,16 +19,12 @@
  *    outcome applied once. Success completes the transaction and revives the subscription. The
  *    sandbox without a saved test card settles the retry with its simulated card, as renewals are.
  */
-import type { OperationContext } from '../shared/operation-context.js';
-import type { Repositories } from '../shared/repository.js';
+
+import type { Context } from '../shared/context.js';
 import { pausedAt, saveCancellation } from '../subscriptions/pause-resume-cancel.js';
 import { saveChange } from '../subscriptions/subscription-changes.js';
-import {
-  RECOVERY_RETRY_DAYS,
-  type RecoveryRun,
-  type RecoveryRunStatus,
-  recoveryStepAt,
-} from '../transactions/payment-recovery.js';
+import type { RecoveryRun, RecoveryRunStatus } from '../transactions/entities.js';
+import { RECOVERY_RETRY_DAYS, recoveryStepAt } from '../transactions/payment-recovery.js';
 import { recordPaymentInTransaction } from '../transactions/payments.js';
 import { SANDBOX_PROVIDER } from '../transactions/saved-methods.js';
 import type { Transaction } from '../transactions/transaction.js';
@@ -36,6 +32,7 @@ import { saveTransaction } from '../transactions/transaction-changes.js';
 import { DEFAULT_DUNNING_EXHAUSTED_ACTION } from './checkout-settings.js';
 import { chargeOffSession, type OffSessionPorts } from './off-session-charges.js';
 import { IN_FLIGHT } from './payment-attempt.js';
+import type { PaymentSlice } from './repositories.js';
 
 export interface RecoveryOptions {
   /** Steps to take at most. */
@@ -55,7 +52,7 @@ type Claim =
 
 /** Takes every recovery step due in the context's scope up to its now, earliest first; returns how many. */
 export async function runDueRecoveries(
-  context: OperationContext,
+  context: Context<PaymentSlice>,
   ports: OffSessionPorts,
   options: RecoveryOptions,
 ): Promise<number> {
@@ -83,8 +80,8 @@ export async function runDueRecoveries(
 }
 
 async function endRun(
-  context: OperationContext,
-  tx: Repositories,
+  context: Context<PaymentSlice>,
+  tx: PaymentSlice,
   run: RecoveryRun,
   status: RecoveryRunStatus,
   at: string,
@@ -94,8 +91,8 @@ async function endRun(
 }
 
 async function claimStep(
-  context: OperationContext,
-  tx: Repositories,
+  context: Context<PaymentSlice>,
+  tx: PaymentSlice,
   runId: string,
   until: string,
   hasProvider: boolean,
@@ -172,8 +169,8 @@ async function claimStep(
 
 /** The subscription's other past-due transactions, each locked, in id order. */
 async function pastDueTransactionsOf(
-  context: OperationContext,
-  tx: Repositories,
+  context: Context<PaymentSlice>,
+  tx: PaymentSlice,
   subscriptionId: string,
   except: string,
 ): Promise<Transaction[]> {
@@ -204,7 +201,7 @@ async function pastDueTransactionsOf(
 
 /** One retry, claimed: the off-session path, or the sandbox's simulated card. */
 async function retry(
-  context: OperationContext,
+  context: Context<PaymentSlice>,
   ports: OffSessionPorts,
   run: RecoveryRun,
   options: RecoveryOptions,
@@ -245,7 +242,7 @@ async function retry(
   }
 }
 
-async function hasSavedSandboxMethod(context: OperationContext, subscriptionId: string): Promise<boolean> {
+async function hasSavedSandboxMethod(context: Context<PaymentSlice>, subscriptionId: string): Promise<boolean> {
   const subscription = await context.store.subscriptions.findById(context.scope, subscriptionId);
   const id = subscription?.internal.paymentMethodId;
   if (!id) return false;

@@ -20,50 +20,16 @@
  * (reported, or paid before the provider was configured) keeps the record-only refund.
  */
 import { BillingError } from '../shared/billing-error.js';
-import type { Collection } from '../shared/collection.js';
-import type { OperationContext } from '../shared/operation-context.js';
-import { nowTimestamp } from '../shared/operation-context.js';
-import type { Repositories } from '../shared/repository.js';
-import type { Environment } from '../shared/scope.js';
+import { type Context, nowTimestamp } from '../shared/context.js';
 import type { Adjustment } from '../transactions/adjustment.js';
 import { type CreateAdjustmentInput, createAdjustment, decidePendingAdjustment } from '../transactions/adjustments.js';
 import type { TransactionHooks } from '../transactions/payments.js';
 import type { Transaction } from '../transactions/transaction.js';
 import { providerGone, RECOVERY_GRACE_MS, settleStale } from './authorised-changes.js';
+import type { ProviderRefundRecord } from './entities.js';
 import type { PaymentAttempt } from './payment-attempt.js';
 import type { PaymentProvider, PaymentProviders, RefundOutcome, RefundRequest } from './payment-provider.js';
-
-export type ProviderRefundStatus = 'processing' | 'succeeded' | 'failed';
-
-/** One refund of a provider's payment: Drawdown's own (id = its adjustment) or one made at the provider (ADR 1461). */
-export interface ProviderRefundRecord {
-  /** The adjustment (`adj_…`) the refund is recorded as. */
-  readonly id: string;
-  readonly transactionId: string;
-  readonly provider: string;
-  /** The attempt whose payment is refunded. */
-  readonly paymentAttemptId: string;
-  readonly providerPaymentRef: string;
-  /** Lowest units, tax included. */
-  readonly amount: string;
-  readonly currencyCode: string;
-  /** The provider's refund (`re_…`), once known. */
-  readonly refundRef: string | null;
-  readonly status: ProviderRefundStatus;
-  /** `drawdown`: asked for through `POST /adjustments`; `provider`: made at the provider and recorded from its webhook. */
-  readonly origin: 'drawdown' | 'provider';
-  /** Why the provider refused, for a `failed` refund. */
-  readonly failureReason: string | null;
-  readonly createdAt: string;
-  readonly updatedAt: string;
-}
-
-export type ProviderRefundColumn = 'id' | 'transaction_id' | 'status' | 'provider_payment_ref';
-
-export interface ProviderRefundRepository extends Collection<ProviderRefundRecord, ProviderRefundColumn> {
-  /** The accounts with a refund still `processing` in `environment`: the recovery step's work list. */
-  findProcessingAccounts(environment: Environment): Promise<string[]>;
-}
+import type { PaymentSlice } from './repositories.js';
 
 export interface ProviderRefundPorts {
   readonly providers: PaymentProviders;
@@ -73,8 +39,8 @@ export interface ProviderRefundPorts {
 
 /** The payments of a transaction the provider took (succeeded checkout or off-session attempts), newest first. */
 async function paymentsTaken(
-  context: OperationContext,
-  tx: Repositories,
+  context: Context<PaymentSlice>,
+  tx: PaymentSlice,
   transactionId: string,
   provider: string,
 ): Promise<PaymentAttempt[]> {
@@ -108,7 +74,11 @@ async function paymentsTaken(
 }
 
 /** What is left to refund of one payment: its amount less every refund of it not failed. */
-async function refundableOf(context: OperationContext, tx: Repositories, attempt: PaymentAttempt): Promise<bigint> {
+async function refundableOf(
+  context: Context<PaymentSlice>,
+  tx: PaymentSlice,
+  attempt: PaymentAttempt,
+): Promise<bigint> {
   let left = BigInt(attempt.amount);
   let after: string | undefined;
   for (;;) {
@@ -134,7 +104,7 @@ async function refundableOf(context: OperationContext, tx: Repositories, attempt
  * approved at once.
  */
 export async function createAdjustmentThroughProvider(
-  context: OperationContext,
+  context: Context<PaymentSlice>,
   ports: ProviderRefundPorts,
   input: CreateAdjustmentInput,
 ): Promise<Adjustment> {
@@ -145,7 +115,7 @@ export async function createAdjustmentThroughProvider(
   if (!provider?.refunds) return createAdjustment(context, input, ports.hooks);
   let sent: ProviderRefundRecord | undefined;
   const adjustment = await createAdjustment(context, input, ports.hooks, {
-    pendingRefund: async (tx: Repositories, transaction: Transaction, pending: Adjustment) => {
+    pendingRefund: async (tx: PaymentSlice, transaction: Transaction, pending: Adjustment) => {
       sent = await recordPendingRefund(context, tx, provider.name, transaction, pending);
       return sent !== undefined;
     },
@@ -160,8 +130,8 @@ export async function createAdjustmentThroughProvider(
  * throws `adjustment_refund_spans_payments` when no single payment has enough left.
  */
 async function recordPendingRefund(
-  context: OperationContext,
-  tx: Repositories,
+  context: Context<PaymentSlice>,
+  tx: PaymentSlice,
   provider: string,
   transaction: Transaction,
   adjustment: Adjustment,
@@ -203,7 +173,7 @@ async function recordPendingRefund(
 
 /** Asks the provider for the refund, outside any database transaction, and applies its answer; undefined when it did not answer. */
 /** The provider's refund of a record, keyed by its adjustment: the same request however often it is sent. */
-function refundRequest(context: OperationContext, record: ProviderRefundRecord): RefundRequest {
+function refundRequest(context: Context<PaymentSlice>, record: ProviderRefundRecord): RefundRequest {
   return {
     scope: context.scope,
     adjustmentId: record.id,
@@ -215,7 +185,7 @@ function refundRequest(context: OperationContext, record: ProviderRefundRecord):
 }
 
 async function sendRefund(
-  context: OperationContext,
+  context: Context<PaymentSlice>,
   ports: ProviderRefundPorts,
   provider: PaymentProvider,
   record: ProviderRefundRecord,
@@ -246,8 +216,8 @@ async function sendRefund(
  * final answer changes nothing: true only when this call decided it.
  */
 export async function settleProviderRefund(
-  context: OperationContext,
-  tx: Repositories,
+  context: Context<PaymentSlice>,
+  tx: PaymentSlice,
   adjustmentId: string,
   outcome: RefundOutcome,
   hooks: TransactionHooks,
@@ -283,8 +253,8 @@ export async function settleProviderRefund(
 
 /** A refund made at the provider (ADR 1461), recorded beside its adjustment so later refunds of the payment see it. */
 export async function recordRefundMadeAtProvider(
-  context: OperationContext,
-  tx: Repositories,
+  context: Context<PaymentSlice>,
+  tx: PaymentSlice,
   provider: string,
   adjustment: Adjustment,
   payment: { readonly attemptId: string; readonly providerPaymentRef: string },
@@ -322,7 +292,7 @@ export interface RefundRecoveryReport {
  * the key covers the window in which the lookup could miss it.
  */
 export async function recoverProviderRefunds(
-  context: OperationContext,
+  context: Context<PaymentSlice>,
   ports: ProviderRefundPorts,
   graceMs: number = RECOVERY_GRACE_MS,
 ): Promise<RefundRecoveryReport> {

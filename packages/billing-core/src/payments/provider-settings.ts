@@ -11,28 +11,11 @@
  */
 import { BillingError, type FieldError } from '../shared/billing-error.js';
 import type { Scope } from '../shared/scope.js';
+import type { ProviderSettings } from './entities.js';
+import type { ProviderSettingsRepository } from './repositories.js';
 
 export const PAYMENT_PROVIDER_NAMES = ['stripe'] as const;
 export type PaymentProviderName = (typeof PAYMENT_PROVIDER_NAMES)[number];
-
-/** An account's Stripe credentials. */
-export interface StripeProviderSettings {
-  readonly provider: 'stripe';
-  /** The secret (`sk_…`) or restricted (`rk_…`) API key. */
-  readonly secretKey: string;
-  /** The webhook endpoint's signing secret (`whsec_…`). */
-  readonly webhookSecret: string;
-  /**
-   * The publishable key (`pk_…`) Stripe.js is loaded with on the hosted checkout (ADR 1424);
-   * null (or absent, in settings stored before it existed) means the page cannot take cards.
-   */
-  readonly publishableKey?: string | null;
-  /** Where the Stripe API answers (`https://api.stripe.com` when null): a proxy, or a test server. */
-  readonly apiBase: string | null;
-  readonly updatedAt: string;
-}
-
-export type ProviderSettings = StripeProviderSettings;
 
 /** Provider settings as people may see them: secrets shortened to their kind and last four characters. */
 export interface ProviderSettingsView {
@@ -47,41 +30,6 @@ export interface ProviderSettingsView {
   /** The path, on the live address, that the provider's webhooks must be sent to. */
   readonly webhookPath: string;
   readonly updatedAt: string;
-}
-
-export interface ProviderSettingsRepository {
-  find(scope: Scope): Promise<ProviderSettings | undefined>;
-  save(scope: Scope, settings: ProviderSettings): Promise<void>;
-  /** False when there was nothing to remove. */
-  remove(scope: Scope): Promise<boolean>;
-}
-
-/** The provider's customer for each Drawdown customer it has charged (Stripe's `cus_…`). */
-export interface ProviderCustomerRepository {
-  find(scope: Scope, provider: string, customerId: string): Promise<string | undefined>;
-  /**
-   * Records the provider's customer for `customerId` unless one is recorded already (another
-   * process got there first): returns the one recorded, which every caller then uses.
-   */
-  claim(scope: Scope, provider: string, customerId: string, providerCustomerId: string, at: string): Promise<string>;
-}
-
-/** What Drawdown did with one provider notification. */
-export type NotificationOutcome = 'applied' | 'ignored' | 'unknown_payment';
-
-/** Notifications already handled, by the provider's id (Stripe's `evt_…`): a replay changes nothing. */
-export interface ProviderNotificationLog {
-  /** Whether this notification was handled already. */
-  seen(scope: Scope, provider: string, notificationRef: string): Promise<boolean>;
-  /** Records it as handled; false when it was recorded already (a concurrent delivery won). */
-  record(
-    scope: Scope,
-    provider: string,
-    notification: { readonly ref: string; readonly kind: string; readonly outcome: NotificationOutcome },
-    at: string,
-  ): Promise<boolean>;
-  /** Corrects what a recorded notification came to, once its effect is known (same database transaction). */
-  settle(scope: Scope, provider: string, notificationRef: string, outcome: NotificationOutcome): Promise<void>;
 }
 
 /** The live route that receives an account's provider webhooks. */

@@ -11,13 +11,13 @@
  * payment this account never started is answered and ignored (`unknown_payment`).
  */
 import { BillingError } from '../shared/billing-error.js';
-import type { OperationContext } from '../shared/operation-context.js';
-import type { Repositories, Store } from '../shared/repository.js';
+import type { Context, StoreOf } from '../shared/context.js';
 import type { Scope } from '../shared/scope.js';
 import type { Adjustment } from '../transactions/adjustment.js';
 import { adjustmentSign } from '../transactions/adjustment.js';
 import { createAdjustmentInTransaction, reverseChargebackInTransaction } from '../transactions/adjustments.js';
-import type { TransactionHooks } from '../transactions/payments.js';
+import { NO_HOOKS, type TransactionHooks } from '../transactions/payments.js';
+import type { NotificationOutcome } from './entities.js';
 import type {
   IncomingNotification,
   PaymentOutcome,
@@ -25,7 +25,7 @@ import type {
   ProviderNotification,
 } from './payment-provider.js';
 import { recordRefundMadeAtProvider, settleProviderRefund } from './provider-refunds.js';
-import type { NotificationOutcome } from './provider-settings.js';
+import type { PaymentSlice } from './repositories.js';
 
 /** The attempt a provider's payment reference names, wherever it is. */
 export interface FoundAttempt {
@@ -35,10 +35,10 @@ export interface FoundAttempt {
 }
 
 export interface ProviderWebhookPorts {
-  readonly store: Store;
+  readonly store: StoreOf<PaymentSlice>;
   readonly providers: PaymentProviders;
-  contextFor(scope: Scope): Promise<OperationContext | undefined>;
-  hooksFor(context: OperationContext): TransactionHooks;
+  contextFor(scope: Scope): Promise<Context<PaymentSlice> | undefined>;
+  hooksFor(context: Context<PaymentSlice>): TransactionHooks;
   findAttempt(provider: string, providerPaymentRef: string): Promise<FoundAttempt | undefined>;
   /** An attempt of this scope by its id (the provider echoed it before its reference was stored). */
   findAttemptById(
@@ -47,8 +47,8 @@ export interface ProviderWebhookPorts {
   ): Promise<(FoundAttempt & { readonly provider: string; readonly providerPaymentRef: string | null }) | undefined>;
   /** Applies an outcome to an attempt inside `tx`, once (ADR 1410): false when the attempt already had its final outcome. */
   applyOutcome(
-    context: OperationContext,
-    tx: Repositories,
+    context: Context<PaymentSlice>,
+    tx: PaymentSlice,
     attemptId: string,
     outcome: PaymentOutcome,
     hooks: TransactionHooks,
@@ -187,20 +187,25 @@ async function attemptOf(
  * transaction is not completed or nothing remains to adjust.
  */
 async function recordChargeback(
-  context: OperationContext,
-  tx: Repositories,
+  context: Context<PaymentSlice>,
+  tx: PaymentSlice,
   transactionId: string,
   dispute: Extract<ProviderNotification, { kind: 'payment_disputed' }>,
 ): Promise<boolean> {
   const transaction = await tx.transactions.findById(context.scope, transactionId);
   if (transaction?.status !== 'completed') return false;
   try {
-    await createAdjustmentInTransaction(context, tx, {
-      action: 'chargeback',
-      transactionId,
-      type: 'full',
-      reason: `Disputed by the cardholder (${dispute.reason}); payment ${dispute.providerPaymentRef}.`,
-    });
+    await createAdjustmentInTransaction(
+      context,
+      tx,
+      {
+        action: 'chargeback',
+        transactionId,
+        type: 'full',
+        reason: `Disputed by the cardholder (${dispute.reason}); payment ${dispute.providerPaymentRef}.`,
+      },
+      NO_HOOKS,
+    );
     return true;
   } catch (error) {
     if (error instanceof BillingError && error.code === 'adjustment_amount_above_remaining') return false;
@@ -217,8 +222,8 @@ async function recordChargeback(
  * its adjustment if it is still pending (ADR 1463). False when nothing new.
  */
 async function recordProviderRefunds(
-  context: OperationContext,
-  tx: Repositories,
+  context: Context<PaymentSlice>,
+  tx: PaymentSlice,
   provider: string,
   found: FoundAttempt,
   notification: Extract<ProviderNotification, { kind: 'payment_refunded' }>,
@@ -264,24 +269,34 @@ async function recordProviderRefunds(
     if (left <= 0n) continue;
     let adjustment: Adjustment;
     if (amount >= left) {
-      adjustment = await createAdjustmentInTransaction(context, tx, {
-        action: 'refund',
-        transactionId,
-        type: 'full',
-        reason,
-      });
+      adjustment = await createAdjustmentInTransaction(
+        context,
+        tx,
+        {
+          action: 'refund',
+          transactionId,
+          type: 'full',
+          reason,
+        },
+        NO_HOOKS,
+      );
     } else {
-      adjustment = await createAdjustmentInTransaction(context, tx, {
-        action: 'refund',
-        transactionId,
-        type: 'partial',
-        reason,
-        items: spread(amount, remaining).map((line) => ({
-          itemId: line.itemId,
-          type: 'partial' as const,
-          amount: line.amount.toString(),
-        })),
-      });
+      adjustment = await createAdjustmentInTransaction(
+        context,
+        tx,
+        {
+          action: 'refund',
+          transactionId,
+          type: 'partial',
+          reason,
+          items: spread(amount, remaining).map((line) => ({
+            itemId: line.itemId,
+            type: 'partial' as const,
+            amount: line.amount.toString(),
+          })),
+        },
+        NO_HOOKS,
+      );
     }
     // Beside its adjustment, so what is left to refund of this payment counts it (ADR 1463).
     await recordRefundMadeAtProvider(
@@ -299,8 +314,8 @@ async function recordProviderRefunds(
 
 /** What remains to adjust of each line (its total, less every adjustment of it so far). */
 async function remainingOf(
-  context: OperationContext,
-  tx: Repositories,
+  context: Context<PaymentSlice>,
+  tx: PaymentSlice,
   transactionId: string,
 ): Promise<{ readonly itemId: string; readonly total: bigint }[]> {
   const transaction = await tx.transactions.findById(context.scope, transactionId);
@@ -353,8 +368,8 @@ export function spread(
  * `chargeback_warning` adjustment, which moves no money, once per warning. False when nothing changed.
  */
 async function recordDisputeOutcome(
-  context: OperationContext,
-  tx: Repositories,
+  context: Context<PaymentSlice>,
+  tx: PaymentSlice,
   provider: string,
   transactionId: string,
   notification: Extract<ProviderNotification, { kind: 'dispute_closed' | 'fraud_warning' }>,
@@ -371,12 +386,17 @@ async function recordDisputeOutcome(
     );
     if (!first) return false;
     try {
-      await createAdjustmentInTransaction(context, tx, {
-        action: 'chargeback_warning',
-        transactionId,
-        type: 'full',
-        reason: `Early fraud warning from the card issuer (${notification.fraudType}); payment ${notification.providerPaymentRef}.`,
-      });
+      await createAdjustmentInTransaction(
+        context,
+        tx,
+        {
+          action: 'chargeback_warning',
+          transactionId,
+          type: 'full',
+          reason: `Early fraud warning from the card issuer (${notification.fraudType}); payment ${notification.providerPaymentRef}.`,
+        },
+        NO_HOOKS,
+      );
     } catch (error) {
       // Refunded or charged back in full already: nothing left to warn about.
       if (error instanceof BillingError && error.code === 'adjustment_amount_above_remaining') return false;

@@ -15,8 +15,8 @@
  * state, never the number.
  */
 import { BillingError } from '../shared/billing-error.js';
+import type { StoreOf } from '../shared/context.js';
 import type { IdGenerator } from '../shared/ids.js';
-import type { Repositories, Store } from '../shared/repository.js';
 import type { Scope } from '../shared/scope.js';
 import {
   type CardSummary,
@@ -24,7 +24,9 @@ import {
   type SandboxCardBehaviour,
   sandboxOffSessionOutcome,
 } from '../transactions/saved-methods.js';
+import type { SandboxPayment } from './entities.js';
 import type { MethodInput, PaymentOutcome, PaymentProvider, ProviderMethod } from './payment-provider.js';
+import type { PaymentSlice } from './repositories.js';
 
 type Behaviour = SandboxCardBehaviour;
 
@@ -35,17 +37,6 @@ export const SANDBOX_TEST_CARDS: Readonly<Record<string, { readonly brand: strin
   '4000000000000002': { brand: 'visa', behaviour: 'decline' },
   '4000002760003184': { brand: 'visa', behaviour: 'later_decline' },
 };
-
-/** The sandbox provider's record of one payment or setup. */
-export interface SandboxPayment {
-  readonly id: string;
-  readonly attemptId: string;
-  readonly method: ProviderMethod;
-  /** `pending` while the challenge waits for the customer. */
-  readonly status: 'pending' | 'succeeded' | 'declined';
-  /** `canceled`: the challenge was abandoned and canceled before the customer answered it (ADR 1468). */
-  readonly errorCode: 'declined' | 'authentication_failed' | 'canceled' | null;
-}
 
 function methodRef(ids: IdGenerator, behaviour: Behaviour): string {
   return `${ids.newId('sbxpm')}.${behaviour}`;
@@ -109,14 +100,17 @@ export function sandboxChallengePath(providerPaymentRef: string): string {
 
 export interface SandboxProvider extends PaymentProvider {
   /** The customer passed or failed the 3-D Secure challenge of `providerPaymentRef`. */
-  answerChallenge(tx: Repositories, scope: Scope, providerPaymentRef: string, passed: boolean): Promise<void>;
+  answerChallenge(tx: PaymentSlice, scope: Scope, providerPaymentRef: string, passed: boolean): Promise<void>;
   /** A sandbox payment waiting on its challenge, or undefined. */
   findPayment(scope: Scope, providerPaymentRef: string): Promise<SandboxPayment | undefined>;
 }
 
 export { SANDBOX_PROVIDER, sandboxOffSessionOutcome };
 
-export function createSandboxProvider(ports: { readonly store: Store; readonly ids: IdGenerator }): SandboxProvider {
+export function createSandboxProvider(ports: {
+  readonly store: StoreOf<PaymentSlice>;
+  readonly ids: IdGenerator;
+}): SandboxProvider {
   const { store, ids } = ports;
 
   async function record(scope: Scope, payment: SandboxPayment): Promise<PaymentOutcome> {

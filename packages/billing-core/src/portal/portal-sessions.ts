@@ -9,9 +9,10 @@
  */
 import { BillingError } from '../shared/billing-error.js';
 import { toTimestamp } from '../shared/clock.js';
+import type { Context } from '../shared/context.js';
 import { isIdOf } from '../shared/ids.js';
-import type { OperationContext } from '../shared/operation-context.js';
 import type { Scope } from '../shared/scope.js';
+import type { PortalSlice } from './repositories.js';
 
 export const PORTAL_SESSION_LIFETIME_MS = 60 * 60 * 1000;
 /** The public API's limit on deep-linked subscriptions per session. */
@@ -90,7 +91,7 @@ export function parsePortalSessionPayload(text: string): PortalSessionClaims | n
  * unknown one). Repeated ids are kept once, in the order first given.
  */
 export async function createPortalSession(
-  context: OperationContext,
+  context: Context<PortalSlice>,
   customerId: string,
   subscriptionIds: readonly string[],
 ): Promise<PortalSessionClaims> {
@@ -135,7 +136,7 @@ export interface PortalSessionGrant {
  * @throws BillingError `portal_session_invalid` for another scope, `portal_session_expired` past the expiry.
  */
 export async function acceptPortalSession(
-  context: OperationContext,
+  context: Context<PortalSlice>,
   claims: PortalSessionClaims | null,
 ): Promise<PortalSessionGrant> {
   if (!claims || claims.accountId !== context.scope.accountId || claims.environment !== context.scope.environment) {

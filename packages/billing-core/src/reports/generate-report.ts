@@ -5,25 +5,26 @@
  * database transaction, so memory holds one page however large the report and a reader sees
  * progress. A generation that dies leaves its lease to expire; the next claim starts over.
  */
+
+import { recordEvent } from '../events/record-event.js';
 import type { Clock } from '../shared/clock.js';
 import { toTimestamp } from '../shared/clock.js';
-import type { OperationContext } from '../shared/operation-context.js';
-import { recordEvent } from '../shared/operation-context.js';
+import type { Context, StoreOf } from '../shared/context.js';
 import type { FilterCondition, ListFilter } from '../shared/pagination.js';
-import type { Store } from '../shared/repository.js';
 import type { Scope } from '../shared/scope.js';
 import type { Adjustment } from '../transactions/adjustment.js';
 import type { Transaction } from '../transactions/transaction.js';
 import { balanceTotals } from '../usage/balance-ledger.js';
 import type { Report, ReportFilter, ReportType } from './report.js';
 import { REPORT_RETENTION_MS } from './reports.js';
+import type { ReportSlice } from './repositories.js';
 
 export interface ReportGenerationDependencies {
-  readonly store: Store;
+  readonly store: StoreOf<ReportSlice>;
   /** Leases are wall-clock time. */
   readonly wallClock: Clock;
   /** The context of a scope (its account and its environment's clock), for events and expiry. */
-  contextFor(scope: Scope): Promise<OperationContext | undefined>;
+  contextFor(scope: Scope): Promise<Context<ReportSlice> | undefined>;
   /**
    * Waits a while. Generation pauses for 0 ms after each page, so a synchronous database
    * (SQLite) never keeps the process from answering requests while a large report is written.
@@ -210,7 +211,7 @@ function storageFilter<Column extends string>(
 const PAGE = 500;
 
 /** Every row of the report, a page of rows at a time. */
-async function* reportPages(store: Store, scope: Scope, report: Report): AsyncGenerator<Cell[][]> {
+async function* reportPages(store: StoreOf<ReportSlice>, scope: Scope, report: Report): AsyncGenerator<Cell[][]> {
   const filters = report.filters;
   const currencies = valuesOf(filters, 'currency_code');
   switch (report.type) {
@@ -430,7 +431,7 @@ function adjustmentLineRows(adjustment: Adjustment): Cell[][] {
 
 async function recordReportUpdated(
   dependencies: ReportGenerationDependencies,
-  context: OperationContext,
+  context: Context<ReportSlice>,
   report: Report,
 ): Promise<void> {
   await dependencies.store.transaction(async (tx) => {

@@ -5,14 +5,16 @@
  * refused: Drawdown has no discounts yet, and holds no balance or payouts (ADR 1303).
  */
 
+import { recordEvent } from '../events/record-event.js';
 import { isSupportedCurrency } from '../money/currencies.js';
 import { BillingError, type FieldError } from '../shared/billing-error.js';
 import { toTimestamp } from '../shared/clock.js';
-import { nowTimestamp, type OperationContext, recordEvent } from '../shared/operation-context.js';
+import { type Context, nowTimestamp } from '../shared/context.js';
 import type { ListQuery, Page } from '../shared/pagination.js';
 import type { Scope } from '../shared/scope.js';
 import { COLLECTION_MODES, TRANSACTION_ORIGINS, TRANSACTION_STATUSES } from '../transactions/transaction.js';
 import { REPORT_TYPES, type Report, type ReportColumn, type ReportFilter, type ReportType } from './report.js';
+import type { ReportSlice } from './repositories.js';
 
 /** A run is due from the epoch: the report worker takes it at once. */
 export const REPORT_DUE_NOW = '1970-01-01T00:00:00.000Z';
@@ -137,7 +139,7 @@ export function requireReportFilters(type: ReportType, input: readonly ReportFil
 }
 
 export async function createReport(
-  context: OperationContext,
+  context: Context<ReportSlice>,
   input: { readonly type: string; readonly filters?: readonly ReportFilterInput[] | null | undefined },
 ): Promise<Report> {
   if (!(REPORT_TYPES as readonly string[]).includes(input.type)) {
@@ -167,13 +169,16 @@ export async function createReport(
   return report;
 }
 
-export async function getReport(context: OperationContext, id: string): Promise<Report> {
+export async function getReport(context: Context<ReportSlice>, id: string): Promise<Report> {
   const report = await context.store.reports.findById(context.scope, id);
   if (!report) throw BillingError.notFound('Report', id);
   return withExpiry(report, context.clock.now());
 }
 
-export async function listReports(context: OperationContext, query: ListQuery<ReportColumn>): Promise<Page<Report>> {
+export async function listReports(
+  context: Context<ReportSlice>,
+  query: ListQuery<ReportColumn>,
+): Promise<Page<Report>> {
   const page = await context.store.reports.list(context.scope, query);
   const now = context.clock.now();
   return { ...page, items: page.items.map((report) => withExpiry(report, now)) };
@@ -202,7 +207,7 @@ export function reportLinkPayload(claims: ReportLinkClaims): string {
 }
 
 /** The claims of a one-hour link to a ready report's CSV. */
-export async function issueReportLink(context: OperationContext, id: string): Promise<ReportLinkClaims> {
+export async function issueReportLink(context: Context<ReportSlice>, id: string): Promise<ReportLinkClaims> {
   const report = await getReport(context, id);
   if (report.status === 'expired')
     throw new BillingError('report_expired', `Report ${id} has expired; create a new one.`);
@@ -221,7 +226,10 @@ export async function issueReportLink(context: OperationContext, id: string): Pr
 }
 
 /** Checks a link's expiry and that its report is still downloadable. */
-export async function requireDownloadableReport(context: OperationContext, claims: ReportLinkClaims): Promise<Report> {
+export async function requireDownloadableReport(
+  context: Context<ReportSlice>,
+  claims: ReportLinkClaims,
+): Promise<Report> {
   if (context.clock.now() >= claims.expiresAt) {
     throw new BillingError('report_link_expired', 'This report link has expired; request a new one from the API.');
   }

@@ -11,3 +11,11 @@ export interface Scope {
   readonly accountId: string;
   readonly environment: Environment;
 }
+
+/** A tenant of the service. Both environments of an account share its settings, not its data. */
+export interface Account {
+  readonly id: string;
+  readonly name: string;
+  readonly earlyAccess: boolean;
+  readonly createdAt: string;
+}

@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
+import type { SimulationSpending } from './repositories.js';
 import {
   emptySimulationSpending,
   type SimulationBudget,
   SimulationBudgetExceeded,
-  type SimulationSpending,
   simulatedEventBytes,
   spendSimulationBudget,
   utf8Length,

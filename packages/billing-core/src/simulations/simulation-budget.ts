@@ -11,7 +11,7 @@
  * writes the run, so concurrent runs and several processes count every send once.
  */
 import { BillingError } from '../shared/billing-error.js';
-import type { Scope } from '../shared/scope.js';
+import type { SimulationSpending, SpendingHour } from './repositories.js';
 
 export interface SimulationBudget {
   /** Runs and replays asked for within any 60 seconds. */
@@ -40,28 +40,6 @@ export const DEFAULT_SIMULATION_BUDGET: SimulationBudget = {
 
 /** The id of the one spending document each account environment has. */
 export const SIMULATION_SPENDING_ID = 'simulation_spending';
-
-/** What an account environment spent by the hour: `hour` counts hours since the epoch. */
-export interface SpendingHour {
-  readonly hour: number;
-  readonly events: number;
-  readonly bytes: number;
-}
-
-/** What one account environment sent recently, by the wall clock. */
-export interface SimulationSpending {
-  readonly id: string;
-  /** When each run or replay of the last hour was asked for (epoch milliseconds), oldest first. */
-  readonly sends: readonly number[];
-  /** Events and bytes of the last 24 hours, one entry per hour that had any, oldest first. */
-  readonly hours: readonly SpendingHour[];
-}
-
-export interface SimulationSpendingRepository {
-  /** The scope's spending, locked until the transaction ends; an empty one when none is stored. */
-  lockSpending(scope: Scope): Promise<SimulationSpending>;
-  saveSpending(scope: Scope, spending: SimulationSpending): Promise<void>;
-}
 
 /** What one send costs: its events and the bytes of their webhook bodies. */
 export interface SimulationCost {

@@ -9,12 +9,13 @@
 import type { NotificationSetting } from '../notifications/entities.js';
 import type { Clock } from '../shared/clock.js';
 import { toTimestamp } from '../shared/clock.js';
-import type { Store } from '../shared/repository.js';
+import type { StoreOf } from '../shared/context.js';
 import type { Scope } from '../shared/scope.js';
+import type { SimulationSlice } from './repositories.js';
 import type { SimulationRun, SimulationRunEvent } from './simulation.js';
 
 export interface SimulationDeliveryDependencies {
-  readonly store: Store;
+  readonly store: StoreOf<SimulationSlice>;
   /** The wall clock: leases are real time, whatever an account's sandbox clock says. */
   readonly wallClock: Clock;
 }

@@ -8,8 +8,6 @@
 
 import type { EventTypeName } from '../events/event-types.js';
 import type { EntityKind } from '../events/stored-event.js';
-import type { Collection } from '../shared/repository.js';
-import type { Scope } from '../shared/scope.js';
 
 export const SCENARIO_TYPES = [
   'subscription_creation',
@@ -77,22 +75,6 @@ export interface SimulationRunEvent {
   readonly occurredAt: string;
   readonly createdAt: string;
   readonly updatedAt: string;
-}
-
-export type SimulationColumn = 'id' | 'notification_setting_id' | 'status';
-export type SimulationRunColumn = 'id' | 'simulation_id';
-export type SimulationRunEventColumn = 'id' | 'simulation_id' | 'simulation_run_id';
-
-export interface SimulationRunRepository extends Collection<SimulationRun, SimulationRunColumn> {
-  /** Runs of any scope due at or before `now`, oldest first, held until commit (skipped when locked). */
-  claimDue(now: string, limit: number): Promise<readonly { readonly scope: Scope; readonly run: SimulationRun }[]>;
-  /** Whether any run is due at or before `now` (a plain read, so an idle worker takes no lock). */
-  hasDue(now: string): Promise<boolean>;
-}
-
-export interface SimulationRunEventRepository extends Collection<SimulationRunEvent, SimulationRunEventColumn> {
-  /** Every event of a run in sequence order. */
-  listByRun(scope: Scope, runId: string): Promise<readonly SimulationRunEvent[]>;
 }
 
 /**

@@ -5,17 +5,23 @@
  * (see `simulation-delivery.ts`). Nothing here writes to any entity but simulations, runs and
  * run events: a simulation reads real entities to copy them into payloads, and that is all.
  */
-import type { Account } from '../access/account.js';
+
 import { EVENT_TYPES, type EventTypeName, isEventTypeAvailable, listEventTypes } from '../events/event-types.js';
 import type { EntityKind } from '../events/stored-event.js';
 import type { NotificationSetting } from '../notifications/entities.js';
 import { BillingError } from '../shared/billing-error.js';
 import type { Clock } from '../shared/clock.js';
+import { type Context, nowTimestamp } from '../shared/context.js';
 import { isIdOf } from '../shared/ids.js';
-import { nowTimestamp, type OperationContext } from '../shared/operation-context.js';
 import type { ListQuery, Page } from '../shared/pagination.js';
-import type { Repositories } from '../shared/repository.js';
+import type { Account } from '../shared/scope.js';
 import { entityOfEventType, examplePayload } from './example-payloads.js';
+import type {
+  SimulationColumn,
+  SimulationRunColumn,
+  SimulationRunEventColumn,
+  SimulationSlice,
+} from './repositories.js';
 import { defaultScenarioEvents, readScenarioOptions, SCENARIO_ENTITIES, scenarioSteps } from './scenarios.js';
 import {
   type EntityPresenter,
@@ -23,11 +29,8 @@ import {
   type ScenarioConfig,
   type ScenarioType,
   type Simulation,
-  type SimulationColumn,
   type SimulationRun,
-  type SimulationRunColumn,
   type SimulationRunEvent,
-  type SimulationRunEventColumn,
   type SimulationTypeName,
   type WireData,
 } from './simulation.js';
@@ -41,7 +44,7 @@ import {
 /** A run is due from the epoch on: the delivery worker picks it up at once (ADR 1301). */
 export const DUE_NOW = '1970-01-01T00:00:00.000Z';
 
-export interface SimulationContext extends OperationContext {
+export interface SimulationContext extends Context<SimulationSlice> {
   readonly presenter: EntityPresenter;
   /** The wall clock the simulation budget counts by (a sandbox clock can be moved). */
   readonly wallClock: Clock;
@@ -50,7 +53,7 @@ export interface SimulationContext extends OperationContext {
 }
 
 /** Charges a run or replay to the scope's simulation budget, under its lock, or refuses it. */
-async function chargeBudget(context: SimulationContext, tx: Repositories, cost: SimulationCost): Promise<void> {
+async function chargeBudget(context: SimulationContext, tx: SimulationSlice, cost: SimulationCost): Promise<void> {
   if (context.budget === null) return;
   const spending = await tx.simulationSpending.lockSpending(context.scope);
   const next = spendSimulationBudget(context.budget, spending, context.wallClock.now(), cost);
@@ -120,8 +123,8 @@ function requireType(account: Account, type: string): SimulationTypeName {
 
 /** The destination must be this scope's url destination and accept simulated traffic. */
 async function requireDestination(
-  context: OperationContext,
-  tx: Repositories,
+  context: Context<SimulationSlice>,
+  tx: SimulationSlice,
   id: string,
 ): Promise<NotificationSetting> {
   const setting = isIdOf('ntfset', id) ? await tx.notificationSettings.findById(context.scope, id) : undefined;
@@ -244,14 +247,14 @@ export async function updateSimulation(
   });
 }
 
-export async function getSimulation(context: OperationContext, id: string): Promise<Simulation> {
+export async function getSimulation(context: Context<SimulationSlice>, id: string): Promise<Simulation> {
   const simulation = await context.store.simulations.findById(context.scope, id);
   if (!simulation) throw BillingError.notFound('Simulation', id);
   return simulation;
 }
 
 export function listSimulations(
-  context: OperationContext,
+  context: Context<SimulationSlice>,
   query: ListQuery<SimulationColumn>,
 ): Promise<Page<Simulation>> {
   return context.store.simulations.list(context.scope, query);
@@ -276,7 +279,7 @@ function entityNotFound(field: string, id: string): BillingError {
  */
 async function resolveScenarioEntities(
   context: SimulationContext,
-  tx: Repositories,
+  tx: SimulationSlice,
   simulation: Simulation,
 ): Promise<ScenarioBases> {
   const type = simulation.type as ScenarioType;
@@ -372,7 +375,7 @@ const COLLECTION_BY_ENTITY = {
  */
 async function singleEventPayload(
   context: SimulationContext,
-  tx: Repositories,
+  tx: SimulationSlice,
   simulation: Simulation,
 ): Promise<WireData> {
   const eventType = simulation.type as EventTypeName;
@@ -390,7 +393,7 @@ async function singleEventPayload(
 /** The events a run sends, with their payloads, in order. */
 async function runPayloads(
   context: SimulationContext,
-  tx: Repositories,
+  tx: SimulationSlice,
   simulation: Simulation,
 ): Promise<{ readonly eventType: EventTypeName; readonly payload: WireData }[]> {
   if (!isScenario(simulation.type)) {
@@ -480,14 +483,18 @@ export async function createSimulationRun(context: SimulationContext, simulation
   });
 }
 
-async function requireRun(context: OperationContext, simulationId: string, runId: string): Promise<SimulationRun> {
+async function requireRun(
+  context: Context<SimulationSlice>,
+  simulationId: string,
+  runId: string,
+): Promise<SimulationRun> {
   const run = await context.store.simulationRuns.findById(context.scope, runId);
   if (!run || run.simulationId !== simulationId) throw BillingError.notFound('Simulation run', runId);
   return run;
 }
 
 export async function getSimulationRun(
-  context: OperationContext,
+  context: Context<SimulationSlice>,
   simulationId: string,
   runId: string,
 ): Promise<SimulationRun> {
@@ -495,7 +502,7 @@ export async function getSimulationRun(
 }
 
 export async function listSimulationRuns(
-  context: OperationContext,
+  context: Context<SimulationSlice>,
   simulationId: string,
   query: ListQuery<SimulationRunColumn>,
 ): Promise<Page<SimulationRun>> {
@@ -506,12 +513,15 @@ export async function listSimulationRuns(
   });
 }
 
-export function listRunEvents(context: OperationContext, runId: string): Promise<readonly SimulationRunEvent[]> {
+export function listRunEvents(
+  context: Context<SimulationSlice>,
+  runId: string,
+): Promise<readonly SimulationRunEvent[]> {
   return context.store.simulationRunEvents.listByRun(context.scope, runId);
 }
 
 export async function listSimulationRunEvents(
-  context: OperationContext,
+  context: Context<SimulationSlice>,
   simulationId: string,
   runId: string,
   query: ListQuery<SimulationRunEventColumn>,
@@ -524,7 +534,7 @@ export async function listSimulationRunEvents(
 }
 
 export async function getSimulationRunEvent(
-  context: OperationContext,
+  context: Context<SimulationSlice>,
   simulationId: string,
   runId: string,
   eventId: string,

@@ -7,17 +7,17 @@
  * (`payments/authorised-changes.ts`, ADR 1426).
  */
 import { BillingError } from '../shared/billing-error.js';
-import type { OperationContext } from '../shared/operation-context.js';
-import type { Repositories } from '../shared/repository.js';
+import type { Context } from '../shared/context.js';
 import { periodAt } from './billing-period.js';
 import { requirePaymentMethodFor } from './cardless-trial.js';
+import type { SubscriptionSlice } from './repositories.js';
 import type { Subscription } from './subscription.js';
 import { issueCharge, type RenewalPayment, recurringItems, sandboxPaymentOutcome } from './subscription-billing.js';
 import { now, saveChange } from './subscription-changes.js';
 import { discountForRenewal } from './subscription-discount.js';
 import { requireChangeable, type SubscriptionUpdateResult } from './update-subscription.js';
 
-export async function activateSubscription(context: OperationContext, id: string): Promise<Subscription> {
+export async function activateSubscription(context: Context<SubscriptionSlice>, id: string): Promise<Subscription> {
   const payment = await sandboxPaymentOutcome(context);
   const result = await context.store.transaction((tx) => applyActivation(context, tx, id, payment));
   return result.subscription;
@@ -33,8 +33,8 @@ export function declinedActivation(id: string): BillingError {
 
 /** Activates inside the caller's database transaction; a declined charge throws, so nothing is written. */
 export async function applyActivation(
-  context: OperationContext,
-  tx: Repositories,
+  context: Context<SubscriptionSlice>,
+  tx: SubscriptionSlice,
   id: string,
   payment: RenewalPayment,
 ): Promise<SubscriptionUpdateResult> {

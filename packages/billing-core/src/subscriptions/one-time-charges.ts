@@ -8,10 +8,10 @@
  */
 
 import { BillingError } from '../shared/billing-error.js';
-import type { OperationContext } from '../shared/operation-context.js';
-import type { Repositories } from '../shared/repository.js';
+import type { Context } from '../shared/context.js';
 import { requirePaymentMethodFor } from './cardless-trial.js';
 import { type ChangeLine, toPending } from './proration.js';
+import type { SubscriptionSlice } from './repositories.js';
 import type { Subscription } from './subscription.js';
 import { type RenewalPayment, sandboxPaymentOutcome } from './subscription-billing.js';
 import { now, saveChange } from './subscription-changes.js';
@@ -31,8 +31,8 @@ export interface OneTimeChargeInput {
 }
 
 async function chargeLines(
-  tx: Repositories,
-  context: OperationContext,
+  tx: SubscriptionSlice,
+  context: Context<SubscriptionSlice>,
   subscription: Subscription,
   items: OneTimeChargeInput['items'],
 ): Promise<ChangeLine[]> {
@@ -70,8 +70,8 @@ async function chargeLines(
 
 /** Applies a one-time charge inside the caller's database transaction (the charge and its preview). */
 export async function applyOneTimeCharge(
-  context: OperationContext,
-  tx: Repositories,
+  context: Context<SubscriptionSlice>,
+  tx: SubscriptionSlice,
   id: string,
   input: OneTimeChargeInput,
   payment: RenewalPayment,
@@ -127,7 +127,7 @@ export function declinedOneTimeCharge(id: string): BillingError {
 
 /** `POST /subscriptions/{id}/charge`. */
 export async function createOneTimeCharge(
-  context: OperationContext,
+  context: Context<SubscriptionSlice>,
   id: string,
   input: OneTimeChargeInput,
 ): Promise<Subscription> {
@@ -138,7 +138,7 @@ export async function createOneTimeCharge(
 
 /** `POST /subscriptions/{id}/charge/preview`: the same code, rolled back. */
 export function previewOneTimeCharge(
-  context: OperationContext,
+  context: Context<SubscriptionSlice>,
   id: string,
   input: OneTimeChargeInput,
 ): Promise<SubscriptionUpdatePreview> {

@@ -11,10 +11,10 @@
 
 import { BillingError } from '../shared/billing-error.js';
 import { toTimestamp } from '../shared/clock.js';
-import type { OperationContext } from '../shared/operation-context.js';
-import type { Repositories } from '../shared/repository.js';
+import type { Context } from '../shared/context.js';
 import { periodAt } from './billing-period.js';
 import { requirePaymentMethodFor } from './cardless-trial.js';
+import type { SubscriptionSlice } from './repositories.js';
 import type { OnResume, Subscription } from './subscription.js';
 import { billRenewal, defaultRenewalPayment, type RenewalPayment } from './subscription-billing.js';
 import { now, saveChange } from './subscription-changes.js';
@@ -104,8 +104,8 @@ export function canceledAt(subscription: Subscription, at: string): Subscription
 
 /** Saves the cancellation taking effect at `at`: unused allowance expires; `subscription.canceled`. */
 export function saveCancellation(
-  context: OperationContext,
-  tx: Repositories,
+  context: Context<SubscriptionSlice>,
+  tx: SubscriptionSlice,
   subscription: Subscription,
   at: string,
 ): Promise<Subscription> {
@@ -123,8 +123,8 @@ export function saveCancellation(
  * renewal; continuing the interrupted period changes neither.
  */
 export async function saveResume(
-  context: OperationContext,
-  tx: Repositories,
+  context: Context<SubscriptionSlice>,
+  tx: SubscriptionSlice,
   current: Subscription,
   at: string,
   onResume: OnResume,
@@ -149,7 +149,7 @@ export async function saveResume(
 }
 
 export async function pauseSubscription(
-  context: OperationContext,
+  context: Context<SubscriptionSlice>,
   id: string,
   input: PauseInput,
 ): Promise<Subscription> {
@@ -194,7 +194,7 @@ export async function pauseSubscription(
 }
 
 export async function resumeSubscription(
-  context: OperationContext,
+  context: Context<SubscriptionSlice>,
   id: string,
   input: ResumeInput,
 ): Promise<Subscription> {
@@ -238,7 +238,7 @@ export async function resumeSubscription(
 }
 
 export async function cancelSubscription(
-  context: OperationContext,
+  context: Context<SubscriptionSlice>,
   id: string,
   input: CancelInput,
 ): Promise<Subscription> {

@@ -7,11 +7,11 @@
  */
 
 import { toTimestamp } from '../shared/clock.js';
-import type { OperationContext } from '../shared/operation-context.js';
-import type { Repositories } from '../shared/repository.js';
+import type { Context } from '../shared/context.js';
 import { periodAt } from './billing-period.js';
 import { awaitsPaymentMethod } from './cardless-trial.js';
 import { pausedAt, saveCancellation, saveResume } from './pause-resume-cancel.js';
+import type { SubscriptionSlice } from './repositories.js';
 import { nextDueAt, type Subscription } from './subscription.js';
 import {
   billRenewal,
@@ -24,8 +24,8 @@ import { discountForRenewal } from './subscription-discount.js';
 
 /** Applies the one step due first for the subscription; returns the updated subscription. */
 export async function applyDueStep(
-  context: OperationContext,
-  tx: Repositories,
+  context: Context<SubscriptionSlice>,
+  tx: SubscriptionSlice,
   subscription: Subscription,
   payment: RenewalPayment = defaultRenewalPayment(context.scope),
 ): Promise<Subscription> {
@@ -52,8 +52,8 @@ export async function applyDueStep(
 
 /** The period ends: the next one begins, unused allowance expires and the full allowance is granted again. */
 async function renew(
-  context: OperationContext,
-  tx: Repositories,
+  context: Context<SubscriptionSlice>,
+  tx: SubscriptionSlice,
   subscription: Subscription,
   payment: RenewalPayment,
 ): Promise<Subscription> {
@@ -121,7 +121,7 @@ export const DUE_STEPS_PER_SLICE = 1;
  * checked before the batch began, since VIES is never asked inside a transaction (ADR 1437).
  */
 export async function runDueSubscriptions(
-  context: OperationContext,
+  context: Context<SubscriptionSlice>,
   limit: number,
   payment: RenewalPayment,
   yieldToOthers: () => Promise<void>,

@@ -5,17 +5,18 @@
  * every renewal, scheduled change and expiry that falls due, in time order, as if the time had
  * really passed. The live environment has no such control.
  */
-import type { Account } from '../access/account.js';
+
 import { BillingError } from '../shared/billing-error.js';
 import { type Clock, toTimestamp } from '../shared/clock.js';
+import type { StoreOf } from '../shared/context.js';
 import type { IdGenerator } from '../shared/ids.js';
-import type { Store } from '../shared/repository.js';
+import type { Account } from '../shared/scope.js';
 import type { TaxIdVerification } from '../tax/tax-id-checks.js';
 import { markOverdueInvoices, OVERDUE_BATCH_SIZE } from '../transactions/overdue-invoices.js';
 import { applyPendingDrawdowns } from '../usage/apply-drawdowns.js';
 import { runDueSubscriptions } from './process-due.js';
+import type { SubscriptionSlice } from './repositories.js';
 import {
-  DEFAULT_SANDBOX_JUMP_QUOTAS,
   dailyQuotaExceeded,
   planSandboxJump,
   quotaDay,
@@ -39,24 +40,24 @@ export interface SandboxClockDependencies {
    * service resolves it on the next turn of the event loop (ADR 0900).
    */
   yieldToOthers(): Promise<void>;
-  readonly store: Store;
+  readonly store: StoreOf<SubscriptionSlice>;
   readonly ids: IdGenerator;
   readonly wallClock: Clock;
   readonly account: Account;
   /** VAT ids checked with VIES before renewals reverse charge (ADR 1437). */
-  readonly taxIds?: TaxIdVerification | undefined;
+  readonly taxIds: TaxIdVerification | undefined;
   /**
    * Payment recovery (ADR 1460), given by the use cases (it charges through the payments
    * module): when its next step falls due, and taking the steps due on a clock.
    */
-  readonly recoveries?: SandboxRecoveries | undefined;
-  /** What one jump, and one account's jumps in a day, may run (ADR 1487); the defaults when absent. */
-  readonly quotas?: SandboxJumpQuotas | undefined;
+  readonly recoveries: SandboxRecoveries;
+  /** What one jump, and one account's jumps in a day, may run (ADR 1487). */
+  readonly quotas: SandboxJumpQuotas;
   /**
    * Due steps run in one database transaction: 1 on SQLite (a step never waits, so each is
    * followed by a yield), more on PostgreSQL, where a commit per step is the jump's cost (ADR 1488).
    */
-  readonly stepsPerTransaction?: number | undefined;
+  readonly stepsPerTransaction: number;
 }
 
 export interface SandboxRecoveries {
@@ -104,7 +105,7 @@ export async function advanceSandboxClock(
   }
   // The jump is planned before anything changes: too many steps for one jump, or for what is left
   // of the account's day, is refused and the clock stays where it was (ADR 1487).
-  const quotas = dependencies.quotas ?? DEFAULT_SANDBOX_JUMP_QUOTAS;
+  const quotas = dependencies.quotas;
   const planned = await planSandboxJump(
     dependencies.store,
     scope,
@@ -152,7 +153,7 @@ async function runJump(
   let stepsRun = 0;
   let stalled = false;
   for (;;) {
-    const nextRecovery = stalled ? undefined : await dependencies.recoveries?.nextDueAt(new Date(target).toISOString());
+    const nextRecovery = stalled ? undefined : await dependencies.recoveries.nextDueAt(new Date(target).toISOString());
     const until = nextRecovery === undefined ? target : Math.min(target, Date.parse(nextRecovery));
     const stop: Clock = { now: () => until };
     stepsRun += await runDueSubscriptions(
@@ -162,7 +163,7 @@ async function runJump(
       dependencies.yieldToOthers,
       dependencies.stepsPerTransaction,
     );
-    const recovered = dependencies.recoveries ? await dependencies.recoveries.run(stop, renewalPayments) : 0;
+    const recovered = await dependencies.recoveries.run(stop, renewalPayments);
     stepsRun += recovered;
     if (until >= target) break;
     // Another process took the step due here: go on to the target rather than wait on it.

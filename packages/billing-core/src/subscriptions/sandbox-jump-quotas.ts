@@ -11,12 +11,12 @@
  */
 import { BillingError } from '../shared/billing-error.js';
 import { type Clock, toTimestamp } from '../shared/clock.js';
-import type { Repositories } from '../shared/repository.js';
 import type { Scope } from '../shared/scope.js';
 import { RECOVERY_RETRY_DAYS, RECOVERY_WINDOW_DAYS, recoveryStepAt } from '../transactions/payment-recovery.js';
 import { periodAt } from './billing-period.js';
 import { awaitsPaymentMethod } from './cardless-trial.js';
 import { canceledAt, pausedAt, resumedAt } from './pause-resume-cancel.js';
+import type { SubscriptionSlice } from './repositories.js';
 import { nextDueAt, type Subscription } from './subscription.js';
 
 /** How much one account's sandbox jumps may run; the operator's settings (`docs/configuration.md`). */
@@ -107,7 +107,7 @@ export function plannedSubscriptionSteps(
  * (a jump over the quota is refused whatever its exact size, so the count stops there).
  */
 export async function planSandboxJump(
-  repositories: Pick<Repositories, 'subscriptions' | 'recoveryRuns'>,
+  repositories: Pick<SubscriptionSlice, 'subscriptions' | 'recoveryRuns'>,
   scope: Scope,
   until: string,
   renewalPayments: 'success' | 'failure',

@@ -6,11 +6,11 @@
 
 import type { CustomData } from '../catalogue/entities.js';
 import { BillingError } from '../shared/billing-error.js';
-import type { OperationContext } from '../shared/operation-context.js';
-import type { Repositories } from '../shared/repository.js';
+import type { Context } from '../shared/context.js';
 import { DEFAULT_BILLING_DETAILS } from '../transactions/due-dates.js';
 import type { BillingDetails } from '../transactions/transaction.js';
 import { addCycles, periodAt } from './billing-period.js';
+import type { SubscriptionSlice } from './repositories.js';
 import type { CollectionMode, Subscription, SubscriptionDiscount } from './subscription.js';
 import { now, saveChange } from './subscription-changes.js';
 import { type RequestedItem, requireCollectionMode, resolveItems } from './subscription-items.js';
@@ -35,8 +35,8 @@ export interface StartSubscriptionInput {
 
 /** Starts a subscription inside the caller's transaction (the one completing the payment). */
 export async function startSubscription(
-  context: OperationContext,
-  tx: Repositories,
+  context: Context<SubscriptionSlice>,
+  tx: SubscriptionSlice,
   input: StartSubscriptionInput,
 ): Promise<Subscription> {
   const customer = await tx.customers.findById(context.scope, input.customerId);

@@ -9,10 +9,9 @@
  */
 
 import type { DiscountTerms } from '../discounts/apply-discount.js';
-import type { OperationContext } from '../shared/operation-context.js';
-import type { Repositories } from '../shared/repository.js';
+import type { Context } from '../shared/context.js';
 import type { Scope } from '../shared/scope.js';
-import { storedTaxIdCheck, verifyBusinessTaxId } from '../tax/tax-id-checks.js';
+import { storedTaxIdCheck, type TaxIdPorts, verifyBusinessTaxId } from '../tax/tax-id-checks.js';
 import { type BuildTransactionItem, buildTransaction } from '../transactions/build-transaction.js';
 import { drawCredit } from '../transactions/credit-balances.js';
 import { startsCardlessTrial } from '../transactions/nothing-to-pay.js';
@@ -28,6 +27,7 @@ import type { Transaction } from '../transactions/transaction.js';
 import { insertTransaction, saveTransaction } from '../transactions/transaction-changes.js';
 import { bill } from '../transactions/transactions.js';
 import { type ChangeLine, fromPending } from './proration.js';
+import type { SubscriptionSlice } from './repositories.js';
 import { startSubscription } from './start-subscription.js';
 import type { BillingPeriod, PendingChangeLine, Subscription } from './subscription.js';
 import { saveChange } from './subscription-changes.js';
@@ -55,19 +55,19 @@ export function defaultRenewalPayment(scope: Scope): RenewalPayment {
  * change) is settled (ADR 1003): in the sandbox, by the account's simulated card, whose outcome
  * `PUT /sandbox-payment-outcome` sets (success until set); in live, by the provider's later report.
  */
-export async function sandboxPaymentOutcome(context: OperationContext): Promise<RenewalPayment> {
+export async function sandboxPaymentOutcome(context: Context<SubscriptionSlice>): Promise<RenewalPayment> {
   if (context.scope.environment !== 'sandbox') return 'await_report';
   return context.store.sandboxClocks.paymentOutcomeOf(context.scope.accountId);
 }
 
 /** `GET /sandbox-payment-outcome`: the outcome of the account's simulated card. */
-export function readSandboxPaymentOutcome(context: OperationContext): Promise<'success' | 'failure'> {
+export function readSandboxPaymentOutcome(context: Context<SubscriptionSlice>): Promise<'success' | 'failure'> {
   return context.store.sandboxClocks.paymentOutcomeOf(context.scope.accountId);
 }
 
 /** `PUT /sandbox-payment-outcome`: sets how the account's simulated card settles sandbox charges. */
 export async function setSandboxPaymentOutcome(
-  context: OperationContext,
+  context: Context<SubscriptionSlice>,
   outcome: 'success' | 'failure',
 ): Promise<'success' | 'failure'> {
   await context.store.sandboxClocks.setPaymentOutcome(context.scope.accountId, outcome);
@@ -75,9 +75,9 @@ export async function setSandboxPaymentOutcome(
 }
 
 /** The hooks a completing transaction runs: start the subscription it paid for, or revive one past due. */
-export function subscriptionHooks(context: OperationContext): TransactionHooks {
+export function subscriptionHooks(context: Context<SubscriptionSlice>): TransactionHooks {
   return {
-    afterCompleted: async (tx, transaction) => {
+    afterCompleted: async (tx: SubscriptionSlice, transaction) => {
       if (transaction.subscriptionId !== null) {
         await reviveIfPastDue(context, tx, transaction.subscriptionId, transaction.updatedAt);
         return;
@@ -111,7 +111,12 @@ export function subscriptionHooks(context: OperationContext): TransactionHooks {
   };
 }
 
-async function reviveIfPastDue(context: OperationContext, tx: Repositories, subscriptionId: string, at: string) {
+async function reviveIfPastDue(
+  context: Context<SubscriptionSlice>,
+  tx: SubscriptionSlice,
+  subscriptionId: string,
+  at: string,
+) {
   const subscription = await tx.subscriptions.findByIdForUpdate(context.scope, subscriptionId);
   if (subscription?.status !== 'past_due') return;
   await saveChange(context, tx, {
@@ -149,8 +154,8 @@ export interface ChargeOutcome {
  * address the transaction stays a draft: there is nothing to charge yet.
  */
 export async function issueCharge(
-  context: OperationContext,
-  tx: Repositories,
+  context: Context<SubscriptionSlice>,
+  tx: SubscriptionSlice,
   subscription: Subscription,
   charge: SubscriptionCharge,
   payment: RenewalPayment,
@@ -193,8 +198,8 @@ export async function issueCharge(
 
 /** The subscription's saved sandbox method, if it has one that was not deleted. */
 async function savedSandboxMethod(
-  context: OperationContext,
-  tx: Repositories,
+  context: Context<SubscriptionSlice>,
+  tx: SubscriptionSlice,
   subscription: Subscription,
 ): Promise<PaymentMethod | undefined> {
   const id = subscription.internal.paymentMethodId;
@@ -209,7 +214,7 @@ async function savedSandboxMethod(
  * (ADR 1437). Reads only, then the register; a stored verdict younger than its lifetime is reused.
  */
 export async function verifySubscriptionTaxId(
-  context: OperationContext,
+  context: Context<SubscriptionSlice> & TaxIdPorts,
   subscriptionId: string,
   businessId?: string | null,
 ): Promise<void> {
@@ -227,8 +232,8 @@ export async function verifySubscriptionTaxId(
 
 /** A subscription charge priced as a transaction (customer, address, tax settings read), not stored. */
 export async function priceCharge(
-  context: OperationContext,
-  tx: Repositories,
+  context: Context<SubscriptionSlice>,
+  tx: SubscriptionSlice,
   subscription: Subscription,
   charge: SubscriptionCharge,
 ): Promise<Transaction> {
@@ -280,8 +285,8 @@ export function changeItems(lines: readonly ChangeLine[]): BuildTransactionItem[
 
 /** Dunning: the subscription is past due; usage is never blocked, so its allowance stays granted (ADR 0009). */
 export function markPastDue(
-  context: OperationContext,
-  tx: Repositories,
+  context: Context<SubscriptionSlice>,
+  tx: SubscriptionSlice,
   subscription: Subscription,
   at: string,
 ): Promise<Subscription> {
@@ -299,8 +304,8 @@ export function markPastDue(
  * Returns the subscription, `past_due` when the payment failed.
  */
 export async function billRenewal(
-  context: OperationContext,
-  tx: Repositories,
+  context: Context<SubscriptionSlice>,
+  tx: SubscriptionSlice,
   subscription: Subscription,
   payment: RenewalPayment,
   pending: readonly PendingChangeLine[] = [],

@@ -8,10 +8,10 @@ import type { EventTypeName } from '../events/event-types.js';
 import type { EntityKind } from '../events/stored-event.js';
 import { subscriptionMetricDeltas } from '../metrics/metric-rollups.js';
 import { toTimestamp } from '../shared/clock.js';
-import type { OperationContext } from '../shared/operation-context.js';
-import type { Repositories } from '../shared/repository.js';
+import type { Context } from '../shared/context.js';
 import { applyBalanceEffects } from '../usage/apply-balance-effects.js';
 import { balanceEffects, type SubscriptionChange } from '../usage/balance-effects.js';
+import type { SubscriptionSlice } from './repositories.js';
 import { assertStatusTransition, type Subscription } from './subscription.js';
 
 export interface ChangeRecord {
@@ -26,8 +26,8 @@ export interface ChangeRecord {
 const SUBSCRIPTION: EntityKind = 'subscription';
 
 export async function saveChange(
-  context: OperationContext,
-  tx: Repositories,
+  context: Context<SubscriptionSlice>,
+  tx: SubscriptionSlice,
   record: ChangeRecord,
 ): Promise<Subscription> {
   const after: Subscription = {
@@ -62,6 +62,6 @@ export async function saveChange(
 }
 
 /** The environment's now, as wire text. */
-export function now(context: OperationContext): string {
+export function now(context: Context<SubscriptionSlice>): string {
   return toTimestamp(context.clock.now());
 }

@@ -12,8 +12,8 @@ import { type DiscountTerms, discountEligible } from '../discounts/apply-discoun
 import type { Discount } from '../discounts/discount.js';
 import { redeemDiscount, releaseDiscount } from '../discounts/discounts.js';
 import { BillingError } from '../shared/billing-error.js';
-import type { OperationContext } from '../shared/operation-context.js';
-import type { Repositories } from '../shared/repository.js';
+import type { Context } from '../shared/context.js';
+import type { SubscriptionSlice } from './repositories.js';
 import type { Subscription, SubscriptionDiscount } from './subscription.js';
 
 export const SUBSCRIPTION_DISCOUNT_EFFECTIVE_FROM = ['next_billing_period', 'immediately'] as const;
@@ -40,8 +40,8 @@ export function discountFromCheckout(discount: Discount | undefined, at: string)
  * after it: counted once more, or dropped when its intervals are used up.
  */
 export async function discountForRenewal(
-  context: OperationContext,
-  tx: Repositories,
+  context: Context<SubscriptionSlice>,
+  tx: SubscriptionSlice,
   subscription: Subscription,
 ): Promise<{ terms: DiscountTerms | null; discount: SubscriptionDiscount | null }> {
   const current = subscription.discount;
@@ -73,8 +73,8 @@ export async function discountForRenewal(
  *   refusals of `redeemDiscount`.
  */
 export async function changeSubscriptionDiscount(
-  context: OperationContext,
-  tx: Repositories,
+  context: Context<SubscriptionSlice>,
+  tx: SubscriptionSlice,
   subscription: Subscription,
   input: SubscriptionDiscountInput | null,
   at: string,
@@ -141,8 +141,8 @@ function requireApplicable(discount: Discount, subscription: Subscription): void
  * period was counted when the discount started applying to it (checkout, renewal or `immediately`).
  */
 export async function discountForCharge(
-  context: OperationContext,
-  tx: Repositories,
+  context: Context<SubscriptionSlice>,
+  tx: SubscriptionSlice,
   subscription: Subscription,
   at: string,
   charged: readonly { readonly price: { readonly id: string }; readonly product: { readonly id: string } }[],

@@ -7,8 +7,8 @@
 import type { Duration } from '../catalogue/entities.js';
 import { usablePrice } from '../catalogue/references.js';
 import { BillingError } from '../shared/billing-error.js';
-import type { Repositories } from '../shared/repository.js';
 import type { Scope } from '../shared/scope.js';
+import type { SubscriptionSlice } from './repositories.js';
 import type { CollectionMode, SubscriptionItem } from './subscription.js';
 import { hasAllowances } from './subscription.js';
 
@@ -18,7 +18,7 @@ export interface RequestedItem {
 }
 
 export async function resolveItems(
-  tx: Repositories,
+  tx: SubscriptionSlice,
   scope: Scope,
   requested: readonly RequestedItem[],
   at: string,

@@ -20,8 +20,7 @@ import type { Address, CustomData } from '../catalogue/entities.js';
 import { usableAddressOf, usableCustomer } from '../catalogue/references.js';
 import { isSupportedCurrency } from '../money/currencies.js';
 import { BillingError } from '../shared/billing-error.js';
-import type { OperationContext } from '../shared/operation-context.js';
-import type { Repositories } from '../shared/repository.js';
+import type { Context } from '../shared/context.js';
 import { unitPriceFor } from '../transactions/build-transaction.js';
 import { DEFAULT_BILLING_DETAILS } from '../transactions/due-dates.js';
 import type { BillingDetails, Transaction } from '../transactions/transaction.js';
@@ -37,6 +36,7 @@ import {
   type ProrationBillingMode,
   toPending,
 } from './proration.js';
+import type { SubscriptionSlice } from './repositories.js';
 import type { CollectionMode, Subscription, SubscriptionItem } from './subscription.js';
 import { hasAllowances } from './subscription.js';
 import {
@@ -134,8 +134,8 @@ function requireBillable(current: Subscription, mode: ProrationBillingMode): voi
  * and of its preview. `payment` settles an automatic immediate charge.
  */
 export async function applySubscriptionUpdate(
-  context: OperationContext,
-  tx: Repositories,
+  context: Context<SubscriptionSlice>,
+  tx: SubscriptionSlice,
   id: string,
   input: UpdateSubscriptionInput,
   payment: RenewalPayment,
@@ -271,8 +271,8 @@ export async function applySubscriptionUpdate(
  * subscription is past due. Updates and one-time charges bill the same way.
  */
 export async function chargeChangeNow(
-  context: OperationContext,
-  tx: Repositories,
+  context: Context<SubscriptionSlice>,
+  tx: SubscriptionSlice,
   saved: Subscription,
   lines: readonly ChangeLine[],
   how: {
@@ -327,8 +327,8 @@ function requireModeWithScheduledChange(current: Subscription, mode: ProrationBi
  * currency follows the public API's rules on credits: none pending, none created with it.
  */
 async function billedCurrency(
-  context: OperationContext,
-  tx: Repositories,
+  context: Context<SubscriptionSlice>,
+  tx: SubscriptionSlice,
   current: Subscription,
   items: readonly SubscriptionItem[],
   newAddress: Address | undefined,
@@ -385,8 +385,8 @@ async function billedCurrency(
  * Allowance balances belong to a customer, so a subscription with allowances keeps its customer.
  */
 async function changedCustomer(
-  context: OperationContext,
-  tx: Repositories,
+  context: Context<SubscriptionSlice>,
+  tx: SubscriptionSlice,
   current: Subscription,
   items: readonly SubscriptionItem[],
   input: UpdateSubscriptionInput,
@@ -416,7 +416,7 @@ async function changedCustomer(
 }
 
 export async function updateSubscription(
-  context: OperationContext,
+  context: Context<SubscriptionSlice>,
   id: string,
   input: UpdateSubscriptionInput,
 ): Promise<Subscription> {
@@ -443,7 +443,7 @@ export type SubscriptionInclude = (typeof SUBSCRIPTION_INCLUDES)[number];
  * plus the lines left for it) and the recurring items alone, as a preview prices them; reads only.
  */
 export async function getSubscriptionWithIncludes(
-  context: OperationContext,
+  context: Context<SubscriptionSlice>,
   id: string,
   includes: readonly SubscriptionInclude[],
 ): Promise<{
@@ -476,8 +476,8 @@ class PreviewRollback extends Error {
 }
 
 export async function projectPreview(
-  context: OperationContext,
-  tx: Repositories,
+  context: Context<SubscriptionSlice>,
+  tx: SubscriptionSlice,
   result: SubscriptionUpdateResult,
 ): Promise<SubscriptionUpdatePreview> {
   const { subscription } = result;
@@ -525,7 +525,7 @@ export async function projectPreview(
  * shown as issued, before any payment.
  */
 export function previewSubscriptionUpdate(
-  context: OperationContext,
+  context: Context<SubscriptionSlice>,
   id: string,
   input: UpdateSubscriptionInput,
 ): Promise<SubscriptionUpdatePreview> {
@@ -537,8 +537,8 @@ export function previewSubscriptionUpdate(
  * what it implies, and rolls everything back: the shared body of every subscription preview.
  */
 export async function previewInRollback(
-  context: OperationContext,
-  apply: (tx: Repositories) => Promise<SubscriptionUpdateResult>,
+  context: Context<SubscriptionSlice>,
+  apply: (tx: SubscriptionSlice) => Promise<SubscriptionUpdateResult>,
 ): Promise<SubscriptionUpdatePreview> {
   try {
     await context.store.transaction(async (tx) => {

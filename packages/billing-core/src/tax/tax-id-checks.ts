@@ -8,10 +8,10 @@
  * verdict, so they call VIES at most once per lifetime per id.
  */
 import type { Business } from '../catalogue/entities.js';
-import type { OperationContext } from '../shared/operation-context.js';
-import { nowTimestamp } from '../shared/operation-context.js';
-import type { Repositories } from '../shared/repository.js';
+import { type Context, nowTimestamp } from '../shared/context.js';
+import type { TaxIdCheck } from './entities.js';
 import type { TaxIdCheckOutcome } from './location-tax.js';
+import type { TaxSlice } from './repositories.js';
 import { normalizeVatId, vatCountryOf } from './vat-id.js';
 
 /** What a register answered about one VAT id. */
@@ -45,17 +45,10 @@ export interface TaxIdVerification {
   readonly unavailableFallback: 'format' | 'charge';
 }
 
-/** A stored verdict, one per VAT id and account environment; `id` is the prefixed id (`FR40303265045`). */
-export interface TaxIdCheck {
-  readonly id: string;
-  readonly status: 'valid' | 'invalid' | 'unverified';
-  readonly name: string | null;
-  readonly address: string | null;
-  readonly requestDate: string | null;
-  /** Why it is unverified, when it is. */
-  readonly reason: string | null;
-  /** When the register last gave a verdict (or, unverified, when it was last asked). */
-  readonly checkedAt: string;
+/** What VAT checks read beyond their slice: VIES, when configured (ADR 1437). */
+export interface TaxIdPorts {
+  /** Absent, reverse charge follows the offline format check alone. */
+  readonly taxIds?: TaxIdVerification | undefined;
 }
 
 /** The EU VAT id a business's tax id is, prefixed (`FR…`, `EL…`), or null when it is none. */
@@ -72,7 +65,7 @@ function isFresh(check: TaxIdCheck, now: string, lifetimeMs: number): boolean {
   return check.status !== 'unverified' && Date.parse(now) - Date.parse(check.checkedAt) < lifetimeMs;
 }
 
-async function store(context: OperationContext, check: TaxIdCheck, existing: TaxIdCheck | undefined): Promise<void> {
+async function store(context: Context<TaxSlice>, check: TaxIdCheck, existing: TaxIdCheck | undefined): Promise<void> {
   if (existing) await context.store.taxIdChecks.update(context.scope, check);
   else {
     try {
@@ -92,7 +85,7 @@ async function store(context: OperationContext, check: TaxIdCheck, existing: Tax
  * verification is off or the business has no EU VAT id).
  */
 export async function verifyBusinessTaxId(
-  context: OperationContext,
+  context: Context<TaxSlice> & TaxIdPorts,
   business: Pick<Business, 'taxIdentifier'> | null | undefined,
   addressCountry: string | null,
 ): Promise<TaxIdCheck | undefined> {
@@ -148,8 +141,8 @@ export async function verifyBusinessTaxId(
  * `unverified` when nothing was stored.
  */
 export async function storedTaxIdCheck(
-  context: OperationContext,
-  repositories: Repositories,
+  context: Context<TaxSlice> & TaxIdPorts,
+  repositories: TaxSlice,
   business: Pick<Business, 'taxIdentifier'> | null | undefined,
   addressCountry: string | null,
 ): Promise<TaxIdCheckOutcome | undefined> {

@@ -6,14 +6,13 @@
  * to its totals to the unit.
  */
 
+import { recordEvent } from '../events/record-event.js';
 import { adjustmentMetricDeltas } from '../metrics/metric-rollups.js';
 import { MINOR_UNIT_AMOUNT_PATTERN } from '../money/decimal-patterns.js';
 import { divideRounded } from '../money/rounding.js';
 import { BillingError } from '../shared/billing-error.js';
-import type { OperationContext } from '../shared/operation-context.js';
-import { nowTimestamp, recordEvent } from '../shared/operation-context.js';
+import { type Context, nowTimestamp } from '../shared/context.js';
 import type { ListQuery, Page } from '../shared/pagination.js';
-import type { Repositories } from '../shared/repository.js';
 import {
   type Adjustment,
   type AdjustmentAction,
@@ -23,10 +22,10 @@ import {
 } from './adjustment.js';
 import { grantCredit } from './credit-balances.js';
 import { refuseWhilePaymentInFlight } from './payment-in-flight.js';
-import { completeSettled, NO_HOOKS, type TransactionHooks } from './payments.js';
+import { completeSettled, type TransactionHooks } from './payments.js';
+import type { AdjustmentColumn, TransactionSlice } from './repositories.js';
 import type { Transaction } from './transaction.js';
 import { saveTransaction } from './transaction-changes.js';
-import type { AdjustmentColumn } from './transaction-repository.js';
 import { composeDetails, decompose } from './transaction-totals.js';
 
 export interface AdjustmentItemInput {
@@ -60,8 +59,8 @@ interface Remaining {
 
 /** What each line still has to adjust: its totals minus every earlier adjustment of it. */
 async function remainingByLine(
-  context: OperationContext,
-  tx: Repositories,
+  context: Context<TransactionSlice>,
+  tx: TransactionSlice,
   transaction: Transaction,
 ): Promise<Map<string, Remaining>> {
   const remaining = new Map<string, Remaining>();
@@ -107,14 +106,16 @@ function amountAbove(detail: string): BillingError {
  * adjustment is stored `pending_approval` and the transaction's totals wait for its approval.
  */
 export interface AdjustmentRequestOptions {
-  /** True when the refund is sent to the provider (then pending); false when it is recorded as before. */
-  readonly pendingRefund?:
-    | ((tx: Repositories, transaction: Transaction, adjustment: Adjustment) => Promise<boolean>)
-    | undefined;
+  /**
+   * True when the refund is sent to the provider (then pending); false when it is recorded as
+   * before. A method, so a feature above transactions (payments) may declare `tx` as its own
+   * slice (ADR 0922).
+   */
+  pendingRefund?(tx: TransactionSlice, transaction: Transaction, adjustment: Adjustment): Promise<boolean>;
 }
 
 export async function createAdjustment(
-  context: OperationContext,
+  context: Context<TransactionSlice>,
   input: CreateAdjustmentInput,
   hooks: TransactionHooks,
   options: AdjustmentRequestOptions = {},
@@ -143,10 +144,10 @@ export async function createAdjustment(
 
 /** `createAdjustment` inside the caller's database transaction (a provider's dispute records its chargeback with its own record). */
 export async function createAdjustmentInTransaction(
-  context: OperationContext,
-  tx: Repositories,
+  context: Context<TransactionSlice>,
+  tx: TransactionSlice,
   input: CreateAdjustmentInput,
-  hooks: TransactionHooks = NO_HOOKS,
+  hooks: TransactionHooks,
   options: AdjustmentRequestOptions = {},
 ): Promise<Adjustment> {
   const type = input.type ?? 'partial';
@@ -263,11 +264,11 @@ export async function createAdjustmentInTransaction(
  * Either way `adjustment.updated` is recorded. False when it was no longer pending.
  */
 export async function decidePendingAdjustment(
-  context: OperationContext,
-  tx: Repositories,
+  context: Context<TransactionSlice>,
+  tx: TransactionSlice,
   adjustmentId: string,
   status: 'approved' | 'rejected',
-  hooks: TransactionHooks = NO_HOOKS,
+  hooks: TransactionHooks,
 ): Promise<Adjustment | undefined> {
   const pending = await tx.adjustments.findByIdForUpdate(context.scope, adjustmentId);
   if (pending?.status !== 'pending_approval') return undefined;
@@ -282,8 +283,8 @@ export async function decidePendingAdjustment(
 
 /** What an approved adjustment does to its transaction (read and locked by the caller) and the metrics. */
 async function applyApprovedAdjustment(
-  context: OperationContext,
-  tx: Repositories,
+  context: Context<TransactionSlice>,
+  tx: TransactionSlice,
   transaction: Transaction,
   adjustment: Adjustment,
   hooks: TransactionHooks,
@@ -343,8 +344,8 @@ async function applyApprovedAdjustment(
  * lowering the transaction's adjusted totals by as much.
  */
 export async function reverseChargebackInTransaction(
-  context: OperationContext,
-  tx: Repositories,
+  context: Context<TransactionSlice>,
+  tx: TransactionSlice,
   chargeback: Adjustment,
   reason: string,
 ): Promise<Adjustment> {
@@ -388,7 +389,7 @@ export async function reverseChargebackInTransaction(
 }
 
 export function listAdjustments(
-  context: OperationContext,
+  context: Context<TransactionSlice>,
   query: ListQuery<AdjustmentColumn>,
 ): Promise<Page<Adjustment>> {
   return context.store.adjustments.list(context.scope, query);

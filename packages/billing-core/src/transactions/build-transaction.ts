@@ -15,7 +15,8 @@ import type { IdGenerator } from '../shared/ids.js';
 import { type LocationTax, locationTax, type TaxIdCheckOutcome, type TaxLocation } from '../tax/location-tax.js';
 import { TAX_RATE_DATASET } from '../tax/tax-rate-dataset.js';
 import { DEFAULT_BILLING_DETAILS } from './due-dates.js';
-import { type TaxSettings, taxRateFor } from './tax-settings.js';
+import type { TaxSettings } from './entities.js';
+import { taxRateFor } from './tax-settings.js';
 import type {
   BillingDetails,
   ResolvedTaxMode,

@@ -16,46 +16,11 @@
 import { isSupportedCurrency } from '../money/currencies.js';
 import { divideRounded } from '../money/rounding.js';
 import { BillingError } from '../shared/billing-error.js';
-import type { OperationContext } from '../shared/operation-context.js';
-import type { Repositories } from '../shared/repository.js';
-import type { Scope } from '../shared/scope.js';
+import type { Context } from '../shared/context.js';
+import type { CreditAmounts, CreditBalance, CreditLedgerEntry } from './entities.js';
+import type { TransactionSlice } from './repositories.js';
 import type { Transaction } from './transaction.js';
 import { composeDetails, decompose } from './transaction-totals.js';
-
-export const CREDIT_LEDGER_KINDS = ['grant', 'reserve', 'use', 'release'] as const;
-export type CreditLedgerKind = (typeof CREDIT_LEDGER_KINDS)[number];
-
-export interface CreditLedgerEntry {
-  readonly kind: CreditLedgerKind;
-  /** Lowest currency units, positive. */
-  readonly amount: string;
-  /** The transaction that produced or drew the credit. */
-  readonly transactionId: string;
-  readonly at: string;
-}
-
-export interface CreditAmounts {
-  readonly available: string;
-  readonly reserved: string;
-  readonly used: string;
-}
-
-export interface CreditBalance {
-  readonly customerId: string;
-  readonly currencyCode: string;
-  readonly balance: CreditAmounts;
-}
-
-export interface CreditBalanceRepository {
-  /** The customer's balances, one per currency that ever held credit, by currency code. */
-  list(scope: Scope, customerId: string): Promise<readonly CreditBalance[]>;
-  /** The balance of a customer and currency, created empty when missing, held until commit. */
-  lock(scope: Scope, customerId: string, currencyCode: string): Promise<CreditBalance>;
-  /** Stores the new state and appends the entries that produced it. */
-  save(scope: Scope, balance: CreditBalance, entries: readonly CreditLedgerEntry[]): Promise<void>;
-  /** The ledger of a customer and currency, oldest first. */
-  ledger(scope: Scope, customerId: string, currencyCode: string): Promise<readonly CreditLedgerEntry[]>;
-}
 
 export const EMPTY_CREDIT: CreditAmounts = { available: '0', reserved: '0', used: '0' };
 
@@ -92,8 +57,8 @@ export function foldCreditLedger(entries: readonly CreditLedgerEntry[]): CreditA
 }
 
 async function append(
-  context: OperationContext,
-  tx: Repositories,
+  context: Context<TransactionSlice>,
+  tx: TransactionSlice,
   customerId: string,
   currencyCode: string,
   entries: (balance: CreditBalance) => readonly CreditLedgerEntry[],
@@ -110,8 +75,8 @@ async function append(
 
 /** Adds `amount` to the customer's available credit, citing the transaction it came from. */
 export async function grantCredit(
-  context: OperationContext,
-  tx: Repositories,
+  context: Context<TransactionSlice>,
+  tx: TransactionSlice,
   input: { customerId: string; currencyCode: string; amount: bigint; transactionId: string; at: string },
 ): Promise<void> {
   if (input.amount <= 0n) return;
@@ -126,8 +91,8 @@ export async function grantCredit(
  * transaction's tax, half to even. Returns the transaction unchanged when there is nothing to draw.
  */
 export async function drawCredit(
-  context: OperationContext,
-  tx: Repositories,
+  context: Context<TransactionSlice>,
+  tx: TransactionSlice,
   transaction: Transaction,
   at: string,
 ): Promise<Transaction> {
@@ -152,7 +117,11 @@ export async function drawCredit(
   };
 }
 
-async function reservedFor(context: OperationContext, tx: Repositories, transaction: Transaction): Promise<bigint> {
+async function reservedFor(
+  context: Context<TransactionSlice>,
+  tx: TransactionSlice,
+  transaction: Transaction,
+): Promise<bigint> {
   if (transaction.customerId === null) return 0n;
   const ledger = await tx.creditBalances.ledger(context.scope, transaction.customerId, transaction.currencyCode);
   return ledger
@@ -168,8 +137,8 @@ async function reservedFor(context: OperationContext, tx: Repositories, transact
  * what its negative lines leave over (`credit_to_balance`) becomes available credit.
  */
 export async function settleCreditOnCompletion(
-  context: OperationContext,
-  tx: Repositories,
+  context: Context<TransactionSlice>,
+  tx: TransactionSlice,
   transaction: Transaction,
   at: string,
 ): Promise<void> {
@@ -189,8 +158,8 @@ export async function settleCreditOnCompletion(
 
 /** Returns a canceled transaction's reserved credit to available. */
 export async function releaseCredit(
-  context: OperationContext,
-  tx: Repositories,
+  context: Context<TransactionSlice>,
+  tx: TransactionSlice,
   transaction: Transaction,
   at: string,
 ): Promise<void> {
@@ -206,7 +175,7 @@ export async function releaseCredit(
  * `currencyCodes` when given.
  */
 export async function listCreditBalances(
-  context: OperationContext,
+  context: Context<TransactionSlice>,
   customerId: string,
   currencyCodes?: readonly string[],
 ): Promise<readonly CreditBalance[]> {

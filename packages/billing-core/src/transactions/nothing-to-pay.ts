@@ -10,9 +10,9 @@
  *   from the API alone, as the public API's cardless trials are.
  */
 import { isCardlessTrialPrice } from '../catalogue/prices.js';
-import type { OperationContext } from '../shared/operation-context.js';
-import type { Repositories } from '../shared/repository.js';
+import type { Context } from '../shared/context.js';
 import { completeSettled, type TransactionHooks } from './payments.js';
+import type { TransactionSlice } from './repositories.js';
 import type { Transaction } from './transaction.js';
 
 /** The transaction would start a cardless trial: every recurring item is one, and nothing is owed. */
@@ -29,8 +29,8 @@ export function startsCardlessTrial(transaction: Transaction): boolean {
 
 /** Completes `transaction` when nothing is left to pay on it (see above); otherwise answers it unchanged. */
 export async function completeWhenNothingToPay(
-  context: OperationContext,
-  tx: Repositories,
+  context: Context<TransactionSlice>,
+  tx: TransactionSlice,
   transaction: Transaction,
   hooks: TransactionHooks,
 ): Promise<Transaction> {

@@ -4,15 +4,19 @@
  * runs this per account environment on that environment's clock, so sandbox time moved forward
  * makes invoices overdue as it would in live.
  */
-import type { OperationContext } from '../shared/operation-context.js';
-import { nowTimestamp } from '../shared/operation-context.js';
+
+import { type Context, nowTimestamp } from '../shared/context.js';
 import { pastDueAfter } from './due-dates.js';
+import type { TransactionSlice } from './repositories.js';
 import { saveTransaction } from './transaction-changes.js';
 
 export const OVERDUE_BATCH_SIZE = 100;
 
 /** Marks up to `limit` overdue invoices of the scope past due; returns how many it marked. */
-export async function markOverdueInvoices(context: OperationContext, limit = OVERDUE_BATCH_SIZE): Promise<number> {
+export async function markOverdueInvoices(
+  context: Context<TransactionSlice>,
+  limit = OVERDUE_BATCH_SIZE,
+): Promise<number> {
   const now = nowTimestamp(context);
   const ids = await context.store.transactions.findOverdue(context.scope, now, limit);
   let marked = 0;

@@ -10,8 +10,8 @@
  * payment cannot start between the check and the change.
  */
 import { BillingError } from '../shared/billing-error.js';
-import type { OperationContext } from '../shared/operation-context.js';
-import type { Repositories } from '../shared/repository.js';
+import type { Context } from '../shared/context.js';
+import type { TransactionSlice } from './repositories.js';
 
 /**
  * How long a customer-present payment may wait for the customer (a challenge, a browser's
@@ -21,8 +21,8 @@ export const WAITING_PAYMENT_EXPIRES_MS = 30 * 60_000;
 
 /** Refuses `what` while a payment of `transactionId` is in flight. Call it holding the transaction's row lock. */
 export async function refuseWhilePaymentInFlight(
-  context: OperationContext,
-  tx: Repositories,
+  context: Context<TransactionSlice>,
+  tx: TransactionSlice,
   transactionId: string,
   what: string,
 ): Promise<void> {

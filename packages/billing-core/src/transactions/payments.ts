@@ -10,12 +10,11 @@
 
 import type { EventTypeName } from '../events/event-types.js';
 import { BillingError } from '../shared/billing-error.js';
-import type { OperationContext } from '../shared/operation-context.js';
-import { nowTimestamp } from '../shared/operation-context.js';
-import type { Repositories } from '../shared/repository.js';
+import { type Context, nowTimestamp } from '../shared/context.js';
 import { settleCreditOnCompletion } from './credit-balances.js';
 import { refuseWhilePaymentInFlight } from './payment-in-flight.js';
 import { scheduleRecovery } from './payment-recovery.js';
+import type { TransactionSlice } from './repositories.js';
 import type { CardSummary } from './saved-methods.js';
 import type { Transaction, TransactionPayment } from './transaction.js';
 import { saveTransaction, withInvoiceNumber } from './transaction-changes.js';
@@ -23,8 +22,12 @@ import { requireTransition } from './transaction-status.js';
 import { composeDetails, decompose } from './transaction-totals.js';
 
 export interface TransactionHooks {
-  /** Runs inside the database transaction in which `transaction` became `completed`. */
-  afterCompleted?(tx: Repositories, transaction: Transaction): Promise<void>;
+  /**
+   * Runs inside the database transaction in which `transaction` became `completed`. The hooks
+   * come from a feature above transactions, which declares `tx` as its own slice: every slice is
+   * one store, and the use-case root gives these hooks only over it (ADR 0922).
+   */
+  afterCompleted?(tx: TransactionSlice, transaction: Transaction): Promise<void>;
 }
 
 export const NO_HOOKS: TransactionHooks = {};
@@ -63,8 +66,8 @@ function requirePayable(transaction: Transaction): void {
  * assigned, payout totals set, the hook run. Used by payments and by credits that settle an invoice.
  */
 export async function completeSettled(
-  context: OperationContext,
-  tx: Repositories,
+  context: Context<TransactionSlice>,
+  tx: TransactionSlice,
   before: Transaction,
   settled: Transaction,
   hooks: TransactionHooks,
@@ -99,8 +102,8 @@ export async function completeSettled(
  * after a failed attempt: it becomes past due only by its due date.
  */
 export async function recordPaymentInTransaction(
-  context: OperationContext,
-  tx: Repositories,
+  context: Context<TransactionSlice>,
+  tx: TransactionSlice,
   transactionId: string,
   report: PaymentReport,
   hooks: TransactionHooks,
@@ -157,7 +160,7 @@ export async function recordPaymentInTransaction(
 
 /** `POST /transactions/{id}/payments`: a payment the operator's provider reported. */
 export function recordTransactionPayment(
-  context: OperationContext,
+  context: Context<TransactionSlice>,
   transactionId: string,
   report: PaymentReport,
   hooks: TransactionHooks,
@@ -170,7 +173,7 @@ export function recordTransactionPayment(
  * balance by a simulated card; failure records a declined attempt.
  */
 export function simulateTransactionPayment(
-  context: OperationContext,
+  context: Context<TransactionSlice>,
   transactionId: string,
   outcome: SimulatedOutcome,
   hooks: TransactionHooks,

@@ -10,48 +10,11 @@
 import { TAX_CATEGORIES, type TaxCategory } from '../catalogue/entities.js';
 import { Decimal } from '../money/decimal.js';
 import { BillingError } from '../shared/billing-error.js';
-import type { OperationContext } from '../shared/operation-context.js';
-import { nowTimestamp } from '../shared/operation-context.js';
-import type { Repositories } from '../shared/repository.js';
+import { type Context, nowTimestamp } from '../shared/context.js';
 import type { LocationRateOverride } from '../tax/location-tax.js';
 import { TAX_RATE_DATASET } from '../tax/tax-rate-dataset.js';
-import type { ResolvedTaxMode } from './transaction.js';
-
-/** What `tax_mode: account_setting` resolves to. */
-export type DefaultTaxMode = ResolvedTaxMode | 'location';
-
-/**
- * Where the rate of an `internal` or `external` price comes from: the account's own rates
- * (`account`, ADR 0403) or the location dataset (`location`). Prices in `location` mode always
- * take the dataset's rate.
- */
-export type TaxRateSource = 'account' | 'location';
-
-export interface CountryTaxRate {
-  /** ISO 3166-1 alpha-2. */
-  readonly countryCode: string;
-  readonly rate: string;
-}
-
-export interface TaxSettings {
-  readonly defaultTaxMode: DefaultTaxMode;
-  readonly rateSource: TaxRateSource;
-  /**
-   * The country the seller is established in (ISO 3166-1 alpha-2): an EU business buying in
-   * this same country is charged VAT, one in any other EU country is reverse charged. Null
-   * treats the seller as established outside every EU country.
-   */
-  readonly sellerCountryCode: string | null;
-  /** A decimal fraction between 0 and 1 with at most 6 places: `"0.2"` is 20%. */
-  readonly defaultRate: string;
-  readonly countryRates: readonly CountryTaxRate[];
-  /**
-   * Rates the account sets for parts of countries, replacing the dataset's wherever location tax
-   * applies (ADR 1467): US local sales tax, a category a state exempts, a rate the dataset lacks.
-   */
-  readonly locationOverrides: readonly LocationRateOverride[];
-  readonly updatedAt: string | null;
-}
+import type { CountryTaxRate, DefaultTaxMode, TaxRateSource, TaxSettings } from './entities.js';
+import type { TransactionSlice } from './repositories.js';
 
 /** Until an account sets its own: prices exclusive of tax, at a zero rate. */
 export const DEFAULT_TAX_SETTINGS: TaxSettings = {
@@ -171,18 +134,18 @@ export function withTaxDefaults(settings: Partial<TaxSettings> | undefined): Tax
 export const TAX_RATE_DATASET_NAME = `${TAX_RATE_DATASET.source}@${TAX_RATE_DATASET.version} (${TAX_RATE_DATASET.published})`;
 
 export async function findTaxSettings(
-  context: Pick<OperationContext, 'scope'>,
-  tx: Repositories,
+  context: Pick<Context<TransactionSlice>, 'scope'>,
+  tx: TransactionSlice,
 ): Promise<TaxSettings> {
   return withTaxDefaults(await tx.billingSettings.findTaxSettings(context.scope));
 }
 
-export async function getTaxSettings(context: OperationContext): Promise<TaxSettings> {
+export async function getTaxSettings(context: Context<TransactionSlice>): Promise<TaxSettings> {
   return findTaxSettings(context, context.store);
 }
 
 export async function updateTaxSettings(
-  context: OperationContext,
+  context: Context<TransactionSlice>,
   input: UpdateTaxSettingsInput,
 ): Promise<TaxSettings> {
   const defaultRate = input.defaultRate === undefined ? undefined : requireRate('default_rate', input.defaultRate);

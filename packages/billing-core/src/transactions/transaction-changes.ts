@@ -6,12 +6,13 @@
  */
 
 import type { EventTypeName } from '../events/event-types.js';
+import { recordEvent } from '../events/record-event.js';
 import { transactionMetricDeltas } from '../metrics/metric-rollups.js';
-import type { OperationContext } from '../shared/operation-context.js';
-import { nowTimestamp, recordEvent } from '../shared/operation-context.js';
-import type { Repositories } from '../shared/repository.js';
+import { type Context, nowTimestamp } from '../shared/context.js';
 import { formatInvoiceNumber } from './invoice-number.js';
+import type { TransactionSlice } from './repositories.js';
 import type { Transaction, TransactionStatus } from './transaction.js';
+import type { PaymentLinkPorts } from './transaction-context.js';
 
 const STATUS_EVENTS: Partial<Record<TransactionStatus, EventTypeName>> = {
   ready: 'transaction.ready',
@@ -35,8 +36,8 @@ export function checkoutUrl(paymentLink: string, transactionId: string): string 
  * account's payment link when it set one, else the page Drawdown serves (ADR 1412).
  */
 export async function withCheckout(
-  context: OperationContext,
-  tx: Repositories,
+  context: Context<TransactionSlice> & PaymentLinkPorts,
+  tx: TransactionSlice,
   transaction: Transaction,
 ): Promise<Transaction> {
   if (
@@ -54,8 +55,8 @@ export async function withCheckout(
 
 /** Inserts a new transaction: `transaction.created`, then the event of its status. */
 export async function insertTransaction(
-  context: OperationContext,
-  tx: Repositories,
+  context: Context<TransactionSlice>,
+  tx: TransactionSlice,
   unlinked: Transaction,
 ): Promise<Transaction> {
   const transaction = await withCheckout(context, tx, unlinked);
@@ -72,8 +73,8 @@ export async function insertTransaction(
  * `extraEvents` (such as `transaction.payment_failed`) before them.
  */
 export async function saveTransaction(
-  context: OperationContext,
-  tx: Repositories,
+  context: Context<TransactionSlice>,
+  tx: TransactionSlice,
   before: Transaction,
   unlinked: Transaction,
   extraEvents: readonly EventTypeName[] = [],
@@ -90,8 +91,8 @@ export async function saveTransaction(
 
 /** Gives the transaction its invoice number from the scope's sequence for the year of `at`. */
 export async function withInvoiceNumber(
-  context: OperationContext,
-  tx: Repositories,
+  context: Context<TransactionSlice>,
+  tx: TransactionSlice,
   transaction: Transaction,
   at: string,
 ): Promise<Transaction> {

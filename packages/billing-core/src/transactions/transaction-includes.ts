@@ -7,9 +7,9 @@
 import type { Address, Business, Customer } from '../catalogue/entities.js';
 import type { Discount } from '../discounts/discount.js';
 import { discountAt } from '../discounts/discount.js';
-import type { OperationContext } from '../shared/operation-context.js';
-import { nowTimestamp } from '../shared/operation-context.js';
+import { type Context, nowTimestamp } from '../shared/context.js';
 import { type Adjustment, adjustmentSign } from './adjustment.js';
+import type { TransactionSlice } from './repositories.js';
 import type { Transaction } from './transaction.js';
 import { findRevision, revisedParties } from './transaction-revision.js';
 
@@ -82,14 +82,14 @@ export function adjustmentsTotals(adjustments: readonly Adjustment[], currencyCo
  * canceled; in the sandbox a simulated card; in live none, since live payments are taken by the
  * operator's provider and recorded afterwards (ADR 1101).
  */
-export function availablePaymentMethods(context: OperationContext, transaction: Transaction): string[] {
+export function availablePaymentMethods(context: Context<TransactionSlice>, transaction: Transaction): string[] {
   const payable = ['ready', 'billed', 'past_due'].includes(transaction.status);
   return payable && context.scope.environment === 'sandbox' ? ['card'] : [];
 }
 
 /** The transaction with each asked-for relation embedded. */
 export async function withTransactionIncludes(
-  context: OperationContext,
+  context: Context<TransactionSlice>,
   transaction: Transaction,
   includes: ReadonlySet<TransactionInclude>,
 ): Promise<TransactionWithIncludes> {

@@ -15,10 +15,10 @@ import { type CurrencyCode, isSupportedCurrency } from '../money/currencies.js';
 import { formatMinorUnits } from '../money/money-format.js';
 
 import { BillingError } from '../shared/billing-error.js';
-import type { OperationContext } from '../shared/operation-context.js';
-import { nowTimestamp } from '../shared/operation-context.js';
+import { type Context, nowTimestamp } from '../shared/context.js';
 import { storedTaxIdCheck, verifyBusinessTaxId } from '../tax/tax-id-checks.js';
 import { buildTransaction } from './build-transaction.js';
+import type { TransactionSlice } from './repositories.js';
 import { withTaxDefaults } from './tax-settings.js';
 import type { AmountTotals, Transaction } from './transaction.js';
 import { resolveItems, resolveParties, type TransactionItemInput } from './transactions.js';
@@ -69,7 +69,7 @@ export interface TransactionPreview {
 
 /** The transaction `input` would create, priced and taxed, written nowhere. */
 export async function previewTransaction(
-  context: OperationContext,
+  context: Context<TransactionSlice>,
   input: PreviewTransactionInput,
 ): Promise<TransactionPreview> {
   const unsupported = input.unsupportedFields ?? [];
@@ -136,7 +136,7 @@ export async function previewTransaction(
  * nowhere: a catalogue discount must be redeemable now; a flat non-catalogue one needs a currency.
  */
 async function previewDiscountTerms(
-  context: OperationContext,
+  context: Context<TransactionSlice>,
   input: PreviewTransactionInput,
 ): Promise<DiscountTerms | null> {
   if (input.discountId != null && input.discount != null) {

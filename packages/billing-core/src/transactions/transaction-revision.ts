@@ -9,41 +9,17 @@
 import { merge } from '../catalogue/catalogue-rules.js';
 import type { Address, Business, Customer } from '../catalogue/entities.js';
 import { BillingError } from '../shared/billing-error.js';
-import type { OperationContext } from '../shared/operation-context.js';
-import { nowTimestamp } from '../shared/operation-context.js';
-import { DuplicateKeyError } from '../shared/repository.js';
+import { DuplicateKeyError } from '../shared/collection.js';
+import { type Context, nowTimestamp } from '../shared/context.js';
+import type { AddressRevision, BusinessRevision, CustomerRevision, TransactionRevision } from './entities.js';
+import type { TransactionSlice } from './repositories.js';
 import type { Transaction } from './transaction.js';
 import { saveTransaction } from './transaction-changes.js';
-
-export interface CustomerRevision {
-  readonly name?: string | undefined;
-}
-
-export interface BusinessRevision {
-  readonly name?: string | undefined;
-  readonly taxIdentifier?: string | undefined;
-}
-
-export interface AddressRevision {
-  readonly firstLine?: string | undefined;
-  readonly secondLine?: string | null | undefined;
-  readonly city?: string | undefined;
-  readonly region?: string | undefined;
-}
 
 export interface ReviseTransactionInput {
   readonly customer?: CustomerRevision | undefined;
   readonly business?: BusinessRevision | undefined;
   readonly address?: AddressRevision | undefined;
-}
-
-/** The revised details of one transaction; `id` is the transaction's id. */
-export interface TransactionRevision {
-  readonly id: string;
-  readonly customer: CustomerRevision | null;
-  readonly business: BusinessRevision | null;
-  readonly address: AddressRevision | null;
-  readonly createdAt: string;
 }
 
 export interface TransactionParties {
@@ -81,7 +57,7 @@ function hasChanges(part: object | undefined): boolean {
  *   `invalid_field` (nothing to revise, or a business revision without a business).
  */
 export async function reviseTransaction(
-  context: OperationContext,
+  context: Context<TransactionSlice>,
   id: string,
   input: ReviseTransactionInput,
 ): Promise<Transaction> {
@@ -126,7 +102,7 @@ export async function reviseTransaction(
 
 /** The revision of a transaction, if it was revised. */
 export async function findRevision(
-  context: OperationContext,
+  context: Context<TransactionSlice>,
   transaction: Transaction,
 ): Promise<TransactionRevision | undefined> {
   return transaction.revisedAt === null

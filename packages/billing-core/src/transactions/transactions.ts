@@ -12,16 +12,15 @@ import { usableAddressOf, usableCustomer, usablePrice } from '../catalogue/refer
 import type { DiscountTerms } from '../discounts/apply-discount.js';
 import { type DiscountTermsInput, insertDiscount, redeemDiscount, releaseDiscount } from '../discounts/discounts.js';
 import { BillingError } from '../shared/billing-error.js';
-import type { OperationContext } from '../shared/operation-context.js';
-import { nowTimestamp } from '../shared/operation-context.js';
+import { type Context, nowTimestamp } from '../shared/context.js';
 import type { Page } from '../shared/pagination.js';
-import type { Repositories } from '../shared/repository.js';
-import { storedTaxIdCheck, verifyBusinessTaxId } from '../tax/tax-id-checks.js';
+import { storedTaxIdCheck, type TaxIdPorts, verifyBusinessTaxId } from '../tax/tax-id-checks.js';
 import { type BuildTransactionItem, buildTransaction } from './build-transaction.js';
 import { drawCredit, releaseCredit } from './credit-balances.js';
 import { completeWhenNothingToPay } from './nothing-to-pay.js';
 import { refuseWhilePaymentInFlight } from './payment-in-flight.js';
 import type { TransactionHooks } from './payments.js';
+import type { TransactionListQuery, TransactionSlice } from './repositories.js';
 import { withTaxDefaults } from './tax-settings.js';
 import type {
   BillingDetails,
@@ -30,7 +29,6 @@ import type {
   TransactionCollectionMode,
 } from './transaction.js';
 import { insertTransaction, saveTransaction, withInvoiceNumber } from './transaction-changes.js';
-import type { TransactionListQuery } from './transaction-repository.js';
 import { requireTransition } from './transaction-status.js';
 
 /** A catalogue price by id, or a non-catalogue price (ADR 1108): exactly one of the two. */
@@ -84,8 +82,8 @@ const EDITABLE_STATUSES: ReadonlySet<string> = new Set(['draft', 'ready']);
  * entities, stored with `persist` (creates and updates) and in memory only without (previews).
  */
 export async function resolveItems(
-  context: OperationContext,
-  tx: Repositories,
+  context: Context<TransactionSlice>,
+  tx: TransactionSlice,
   items: readonly TransactionItemInput[],
   persist = true,
 ): Promise<BuildTransactionItem[]> {
@@ -113,8 +111,8 @@ export async function resolveItems(
 }
 
 export async function resolveParties(
-  context: OperationContext,
-  tx: Repositories,
+  context: Context<TransactionSlice>,
+  tx: TransactionSlice,
   customerId: string | null,
   addressId: string | null,
 ): Promise<{ customer: Customer | null; address: Address | null }> {
@@ -131,8 +129,8 @@ export async function resolveParties(
  * Undefined when the request names none; null when it removes the discount.
  */
 async function chooseDiscount(
-  context: OperationContext,
-  tx: Repositories,
+  context: Context<TransactionSlice>,
+  tx: TransactionSlice,
   choice: DiscountChoice,
   currencyCode: string | undefined,
 ): Promise<DiscountTerms | null | undefined> {
@@ -157,8 +155,8 @@ async function chooseDiscount(
 
 /** The terms of the discount a transaction already carries. */
 async function currentDiscount(
-  context: OperationContext,
-  tx: Repositories,
+  context: Context<TransactionSlice>,
+  tx: TransactionSlice,
   transaction: Transaction,
 ): Promise<DiscountTerms | null> {
   if (transaction.discountId === null) return null;
@@ -173,8 +171,8 @@ async function currentDiscount(
  * available credit applied first (reserved until the invoice is paid; ADR 1002).
  */
 export async function bill(
-  context: OperationContext,
-  tx: Repositories,
+  context: Context<TransactionSlice>,
+  tx: TransactionSlice,
   transaction: Transaction,
 ): Promise<Transaction> {
   requireTransition(transaction.id, transaction.status, 'billed');
@@ -189,7 +187,7 @@ export async function bill(
  * Ids that do not resolve are left to the build, which refuses them.
  */
 export async function verifyTransactionTaxId(
-  context: OperationContext,
+  context: Context<TransactionSlice> & TaxIdPorts,
   businessId: string | null,
   addressId: string | null,
 ): Promise<void> {
@@ -200,7 +198,10 @@ export async function verifyTransactionTaxId(
 }
 
 /** `verifyTransactionTaxId` for the business and address a stored transaction names. */
-export async function verifyStoredTransactionTaxId(context: OperationContext, transactionId: string): Promise<void> {
+export async function verifyStoredTransactionTaxId(
+  context: Context<TransactionSlice> & TaxIdPorts,
+  transactionId: string,
+): Promise<void> {
   if (!context.taxIds) return;
   const transaction = await context.store.transactions.findById(context.scope, transactionId);
   if (transaction) await verifyTransactionTaxId(context, transaction.businessId, transaction.addressId);
@@ -208,7 +209,7 @@ export async function verifyStoredTransactionTaxId(context: OperationContext, tr
 
 /** Creates a transaction; one that starts a cardless trial completes at once, running `hooks` (ADR 1010). */
 export async function createTransaction(
-  context: OperationContext,
+  context: Context<TransactionSlice>,
   input: CreateTransactionInput,
   hooks: TransactionHooks,
 ): Promise<Transaction> {
@@ -246,7 +247,7 @@ export async function createTransaction(
 
 /** Updates a transaction; one that now starts a cardless trial completes at once, running `hooks`. */
 export async function updateTransaction(
-  context: OperationContext,
+  context: Context<TransactionSlice> & TaxIdPorts,
   id: string,
   input: UpdateTransactionInput,
   hooks: TransactionHooks,
@@ -266,8 +267,8 @@ export async function updateTransaction(
 
 /** `updateTransaction` inside the caller's database transaction (a checkout sets the customer and address). */
 export async function updateTransactionIn(
-  context: OperationContext,
-  tx: Repositories,
+  context: Context<TransactionSlice>,
+  tx: TransactionSlice,
   id: string,
   input: UpdateTransactionInput,
 ): Promise<Transaction> {
@@ -383,12 +384,15 @@ export async function updateTransactionIn(
   }
 }
 
-export async function getTransaction(context: OperationContext, id: string): Promise<Transaction> {
+export async function getTransaction(context: Context<TransactionSlice>, id: string): Promise<Transaction> {
   const transaction = await context.store.transactions.findById(context.scope, id);
   if (!transaction) throw BillingError.notFound('Transaction', id);
   return transaction;
 }
 
-export function listTransactions(context: OperationContext, query: TransactionListQuery): Promise<Page<Transaction>> {
+export function listTransactions(
+  context: Context<TransactionSlice>,
+  query: TransactionListQuery,
+): Promise<Page<Transaction>> {
   return context.store.transactions.list(context.scope, query);
 }

@@ -5,14 +5,14 @@
  * so the subscription change and its balance effects commit together.
  */
 import type { IdGenerator } from '../shared/ids.js';
-import type { Repositories } from '../shared/repository.js';
 import type { Scope } from '../shared/scope.js';
 import type { BalanceEffect } from './balance-effects.js';
 import { applyEntry, EMPTY_BALANCE } from './balance-ledger.js';
+import type { UsageSlice } from './repositories.js';
 import type { UsageBalance } from './usage-balance.js';
 
 export async function applyBalanceEffects(
-  tx: Repositories,
+  tx: UsageSlice,
   dependencies: { readonly ids: IdGenerator; readonly scope: Scope },
   customerId: string,
   effects: readonly BalanceEffect[],

@@ -5,14 +5,16 @@
  * transaction, so each event counts exactly once. A drawdown that takes remaining from above
  * zero to zero writes `usage_balance.depleted` to the outbox in the same transaction.
  */
+
+import type { StoreOf } from '../shared/context.js';
 import type { IdGenerator } from '../shared/ids.js';
-import type { BalanceChange, BalanceKey, PendingUsageEvent, Repositories, Store } from '../shared/repository.js';
 import type { Scope } from '../shared/scope.js';
 import { applyEntry, type LedgerEntry } from './balance-ledger.js';
+import type { BalanceChange, BalanceKey, PendingUsageEvent, UsageSlice } from './repositories.js';
 import type { UsageBalance } from './usage-balance.js';
 
 export interface DrawdownDependencies {
-  readonly store: Store;
+  readonly store: StoreOf<UsageSlice>;
   readonly ids: IdGenerator;
 }
 
@@ -34,7 +36,7 @@ interface BalanceGroup extends BalanceKey {
  * for each drawdown that empties it, and returns the change to save.
  */
 async function drawDownBalance(
-  tx: Repositories,
+  tx: UsageSlice,
   dependencies: DrawdownDependencies,
   balance: UsageBalance,
   group: BalanceGroup,

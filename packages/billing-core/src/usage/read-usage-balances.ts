@@ -3,19 +3,19 @@
  * Reading a customer's usage balances: at most one per unit, so one page holds them all.
  */
 import { BillingError } from '../shared/billing-error.js';
-import type { OperationContext } from '../shared/operation-context.js';
+import type { Context } from '../shared/context.js';
 import type { ListQuery, Page } from '../shared/pagination.js';
-import type { UsageBalanceColumn } from '../shared/repository.js';
+import type { UsageBalanceColumn, UsageSlice } from './repositories.js';
 import type { UsageBalance } from './usage-balance.js';
 
-async function requireCustomer(context: OperationContext, customerId: string): Promise<void> {
+async function requireCustomer(context: Context<UsageSlice>, customerId: string): Promise<void> {
   if (!(await context.store.customers.findById(context.scope, customerId))) {
     throw BillingError.notFound('Customer', customerId);
   }
 }
 
 export async function listUsageBalances(
-  context: OperationContext,
+  context: Context<UsageSlice>,
   customerId: string,
   query: ListQuery<UsageBalanceColumn>,
 ): Promise<Page<UsageBalance>> {
@@ -25,7 +25,7 @@ export async function listUsageBalances(
 }
 
 export async function getUsageBalance(
-  context: OperationContext,
+  context: Context<UsageSlice>,
   customerId: string,
   id: string,
 ): Promise<UsageBalance> {

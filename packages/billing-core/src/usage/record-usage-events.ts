@@ -8,14 +8,15 @@
  */
 import { BillingError } from '../shared/billing-error.js';
 import { toTimestamp } from '../shared/clock.js';
-import type { OperationContext } from '../shared/operation-context.js';
+import type { Context } from '../shared/context.js';
 import { holdsUnstorableText, UNSTORABLE_TEXT_REASON } from '../shared/storable-text.js';
+import type { IngestPorts, UsageSlice } from './repositories.js';
 import { checkEventWindow, type UsageEventInput, type UsageEventResult, validateUsageEvent } from './usage-event.js';
 
 export const EVENTS_PER_REQUEST = 1;
 
 export async function recordUsageEvents(
-  context: OperationContext,
+  context: Context<UsageSlice> & IngestPorts,
   events: readonly UsageEventInput[],
   onStorageFailure: (error: unknown) => void,
 ): Promise<UsageEventResult[]> {

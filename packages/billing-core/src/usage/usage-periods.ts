@@ -6,9 +6,10 @@
  * as a chart, so a customer sees past periods, not only the current one.
  */
 import { Decimal } from '../money/decimal.js';
-import type { OperationContext } from '../shared/operation-context.js';
+import type { Context } from '../shared/context.js';
 import type { LedgerEntry } from './balance-ledger.js';
 import { getUsageBalance } from './read-usage-balances.js';
+import type { UsageSlice } from './repositories.js';
 
 export interface UsagePeriod {
   readonly startsAt: string;
@@ -54,7 +55,7 @@ export function usagePeriodsOf(entries: readonly LedgerEntry[]): UsagePeriod[] {
 
 /** The customer's balance's periods, newest first, at most `MAX_USAGE_PERIODS`. */
 export async function listUsagePeriods(
-  context: OperationContext,
+  context: Context<UsageSlice>,
   customerId: string,
   balanceId: string,
 ): Promise<readonly UsagePeriod[]> {

@@ -4,6 +4,7 @@
  * clock milliseconds) says when the next attempt may start, and a claim token fences the one
  * worker that holds the current attempt (ADR 0505).
  */
+import type { EventRepositories } from '../events/repositories.js';
 import type { StoredEvent } from '../events/stored-event.js';
 import type { Collection } from '../shared/collection.js';
 import type { ListQuery, Page } from '../shared/pagination.js';
@@ -109,3 +110,12 @@ export interface NotificationRepository {
    */
   recordAttempt(claim: DeliveryClaim, next: Notification, dueAt: number | null, log: NotificationLog): Promise<boolean>;
 }
+
+/** The repositories notifications own. */
+export interface NotificationRepositories {
+  readonly notificationSettings: NotificationSettingRepository;
+  readonly notifications: NotificationRepository;
+}
+
+/** What notifications use: their repositories and the event log they fan out. */
+export interface NotificationSlice extends NotificationRepositories, EventRepositories {}
