@@ -40,7 +40,7 @@ describe('demo sessions', () => {
     const links = Array.from({ length: 10_050 }, () => store.create('', 'ctm_grace'));
     expect(store.find(ada.id)).toBe(ada);
     expect(store.countOf({ customerId: 'ctm_grace' })).toBe(3);
-    expect(links.slice(-3).every((session) => store.find(session.id) === session)).toBe(true);
+    expect(links.slice(-3).map((session) => store.find(session.id))).toEqual(links.slice(-3));
     expect(links.slice(0, -3).filter((session) => store.find(session.id) !== undefined)).toEqual([]);
     expect(store.size).toBe(4);
   });

@@ -61,15 +61,15 @@ describe('PostgresCatalogue ranked window (ADR 0227)', () => {
       limit: 2,
     };
     const hits = await catalogue.search(query);
-    // Equal relevance: new before used, then cheaper, decides the order of first places (Red's 2,800 new offer,
-    // then Blue's 3,900), each product showing its best new offer and counting every offer in the window.
+    // Each product shows its cheapest offer that meets the query (no condition asked: Red's 2,500 used one,
+    // ADR 0238) and counts every offer in the window.
     expect(hits.map((hit) => [hit.title, hit.pricePence, hit.condition, hit.offers])).toEqual([
-      ['Acme Kettle Red', 2_800, 'new', 3],
+      ['Acme Kettle Red', 2_500, 'used', 3],
       ['Acme Kettle Blue', 3_900, 'new', 2],
     ]);
     const all = await catalogue.search({ ...query, limit: 5 });
     expect(all.map((hit) => [hit.title, hit.pricePence, hit.offers])).toEqual([
-      ['Acme Kettle Red', 2_800, 3],
+      ['Acme Kettle Red', 2_500, 3],
       ['Acme Kettle Blue', 3_900, 2],
       ['Acme Kettle Green', 5_000, 2],
     ]);
