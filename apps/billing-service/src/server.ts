@@ -143,6 +143,9 @@ export async function startService(
   const writeAccessLine = accessLineWriter(logger);
   const rateLimits = createRateLimits(config, logError);
   await rateLimits.connected;
+  // The deployment's portal session key is read, or made, before the first request, so no read
+  // request writes it (`GET /customer-portal-sessions/verification-key`, ADR 1443).
+  await services.portalSessions.publicKey();
   const { useCases } = services;
   const webhookOptions = {
     ...DEFAULT_WEBHOOK_DELIVERY,
