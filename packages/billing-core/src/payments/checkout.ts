@@ -878,7 +878,29 @@ async function recordUnapplied(
     actionUrl: null,
     updatedAt: now,
   });
-  await saveTransaction(context, tx, transaction, {
+  await saveTransaction(
+    context,
+    tx,
+    transaction,
+    withAttemptPayment(transaction, attempt, { status: 'canceled', errorCode: 'canceled', method, now }),
+  );
+}
+
+/**
+ * The transaction with a `payments[]` entry for an attempt that did not pay it: `error` (a decline)
+ * or `canceled` (money taken that it could not take, refunded; captured at `now`).
+ */
+function withAttemptPayment(
+  transaction: Transaction,
+  attempt: PaymentAttempt,
+  entry: {
+    readonly status: 'error' | 'canceled';
+    readonly errorCode: string;
+    readonly method: ProviderMethod | null;
+    readonly now: string;
+  },
+): Transaction {
+  return {
     ...transaction,
     payments: [
       ...transaction.payments,
@@ -887,16 +909,20 @@ async function recordUnapplied(
         storedPaymentMethodId: null,
         paymentMethodId: null,
         amount: attempt.amount,
-        status: 'canceled',
-        errorCode: 'canceled',
-        methodDetails: { type: method.type, card: method.card, underlyingDetails: null },
+        status: entry.status,
+        errorCode: entry.errorCode,
+        methodDetails: {
+          type: entry.method?.type ?? 'card',
+          card: entry.method?.card ?? null,
+          underlyingDetails: null,
+        },
         providerReference: attempt.providerPaymentRef ?? attempt.id,
-        createdAt: now,
-        capturedAt: now,
+        createdAt: entry.now,
+        capturedAt: entry.status === 'canceled' ? entry.now : null,
       },
     ],
-    updatedAt: now,
-  });
+    updatedAt: entry.now,
+  };
 }
 
 /**
@@ -944,30 +970,11 @@ async function recordDecline(
     }
     return;
   }
-  const now = nowTimestamp(context);
   await saveTransaction(
     context,
     tx,
     transaction,
-    {
-      ...transaction,
-      payments: [
-        ...transaction.payments,
-        {
-          paymentAttemptId: attempt.id,
-          storedPaymentMethodId: null,
-          paymentMethodId: null,
-          amount: attempt.amount,
-          status: 'error',
-          errorCode,
-          methodDetails: { type: method?.type ?? 'card', card: method?.card ?? null, underlyingDetails: null },
-          providerReference: attempt.providerPaymentRef ?? attempt.id,
-          createdAt: now,
-          capturedAt: null,
-        },
-      ],
-      updatedAt: now,
-    },
+    withAttemptPayment(transaction, attempt, { status: 'error', errorCode, method, now: nowTimestamp(context) }),
     ['transaction.payment_failed'],
   );
 }
