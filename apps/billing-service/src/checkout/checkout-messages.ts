@@ -104,6 +104,8 @@ const en = {
   errorSummary: 'Check the marked fields and try again.',
   errEmail: 'Enter your email address, for example name@example.com.',
   errEmailMismatch: 'Enter the email address this purchase was made out to.',
+  errEmailTaken:
+    'This email address already belongs to a customer. Use the payment link the seller sent you, or pay with another email address.',
   errCountry: 'Choose your country from the list.',
   errRegionOrPostal: 'Give the {region} or the {postal}: tax in {country} depends on it.',
   errTestCard: 'The sandbox takes only the test cards listed above.',
@@ -220,6 +222,8 @@ const de: Messages = {
   errorSummary: 'Prüfen Sie die markierten Felder und versuchen Sie es erneut.',
   errEmail: 'Geben Sie Ihre E-Mail-Adresse ein, zum Beispiel name@example.com.',
   errEmailMismatch: 'Geben Sie die E-Mail-Adresse ein, auf die dieser Kauf ausgestellt wurde.',
+  errEmailTaken:
+    'Diese E-Mail-Adresse gehört bereits zu einem Kundenkonto. Nutzen Sie den Zahlungslink, den Ihnen der Verkäufer geschickt hat, oder eine andere E-Mail-Adresse.',
   errCountry: 'Wählen Sie Ihr Land aus der Liste.',
   errRegionOrPostal: 'Geben Sie {region} oder {postal} an: Die Steuer in {country} hängt davon ab.',
   errTestCard: 'Die Sandbox nimmt nur die oben genannten Testkarten an.',
@@ -332,6 +336,8 @@ const fr: Messages = {
   errorSummary: 'Vérifiez les champs signalés et réessayez.',
   errEmail: 'Saisissez votre adresse e-mail, par exemple nom@example.com.',
   errEmailMismatch: 'Saisissez l’adresse e-mail au nom de laquelle cet achat a été établi.',
+  errEmailTaken:
+    'Cette adresse e-mail appartient déjà à un client. Utilisez le lien de paiement envoyé par le vendeur, ou une autre adresse e-mail.',
   errCountry: 'Choisissez votre pays dans la liste.',
   errRegionOrPostal: 'Indiquez {region} ou {postal} : la taxe en {country} en dépend.',
   errTestCard: 'La sandbox n’accepte que les cartes de test indiquées ci-dessus.',
@@ -444,6 +450,8 @@ const es: Messages = {
   errorSummary: 'Revisa los campos marcados e inténtalo de nuevo.',
   errEmail: 'Escribe tu correo electrónico, por ejemplo nombre@example.com.',
   errEmailMismatch: 'Escribe el correo electrónico a cuyo nombre se hizo esta compra.',
+  errEmailTaken:
+    'Este correo electrónico ya pertenece a un cliente. Usa el enlace de pago que te envió el vendedor, u otro correo electrónico.',
   errCountry: 'Elige tu país de la lista.',
   errRegionOrPostal: 'Indica {region} o {postal}: los impuestos en {country} dependen de ello.',
   errTestCard: 'El sandbox solo acepta las tarjetas de prueba indicadas arriba.',
@@ -556,6 +564,8 @@ const ja: Messages = {
   errorSummary: '印の付いた項目を確認して、もう一度お試しください。',
   errEmail: 'メールアドレスを入力してください（例：name@example.com）。',
   errEmailMismatch: 'このご購入の宛先のメールアドレスを入力してください。',
+  errEmailTaken:
+    'このメールアドレスは既存のお客様のものです。販売者から届いたお支払いリンクを使うか、別のメールアドレスでお支払いください。',
   errCountry: '一覧から国を選択してください。',
   errRegionOrPostal: '{region}または{postal}を入力してください。{country} の税額はそれによって決まります。',
   errTestCard: 'サンドボックスでは上記のテストカードのみご利用いただけます。',
@@ -712,6 +722,10 @@ export function localizeCheckoutError(
     }
     if (fieldError.field === 'email' && /customer this transaction is for/.test(fieldError.message)) {
       fields.email = t('errEmailMismatch');
+      continue;
+    }
+    if (fieldError.field === 'email' && error.code === 'checkout_email_belongs_to_customer') {
+      fields.email = t('errEmailTaken');
       continue;
     }
     if (fieldError.field === 'card_number') {

@@ -94,6 +94,7 @@ export const STATUS_BY_CODE = {
   transaction_payment_simulation_sandbox_only: 400,
   checkout_provider_not_configured: 409,
   payment_provider_work_in_flight: 409,
+  checkout_email_belongs_to_customer: 409,
   transaction_checkout_amount_changed: 409,
   subscription_update_payment_method_not_allowed: 409,
   transaction_payment_in_progress: 409,

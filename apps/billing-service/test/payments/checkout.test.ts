@@ -114,6 +114,34 @@ describe.each(ENGINES)('%s: hosted checkout', (engine) => {
     expect((await sandbox.get('/checkout-settings')).entity).toEqual(before);
   });
 
+  it('never writes an existing customer’s record from an anonymous checkout that types their email', async () => {
+    const draft = await createTransaction(sandbox, { items: [{ price_id: oneOffPriceId, quantity: 1 }] });
+    const existing = (await sandbox.get(`/customers/${buyer.customerId}`)).entity;
+    const addressesBefore = (await sandbox.get(`/customers/${buyer.customerId}/addresses`)).body.data;
+    const allEvents = async () =>
+      (
+        await harness.services.store.events.list(
+          { accountId: harness.accountId, environment: 'sandbox' },
+          { filter: {}, perPage: 1, direction: 'asc' },
+        )
+      ).estimatedTotal;
+    const events = await allEvents();
+    const refused = await checkout.details(String(draft.id), {
+      email: String(existing.email).toUpperCase(),
+      country_code: 'FR',
+      postal_code: '75001',
+    });
+    expect(refused.status, refused.text).toBe(409);
+    expect(refused.text).toContain('already belongs to a customer');
+    const after = await transaction(String(draft.id));
+    expect([after.status, after.customer_id, after.address_id]).toEqual(['draft', null, null]);
+    expect((await sandbox.get(`/customers/${buyer.customerId}/addresses`)).body.data).toEqual(addressesBefore);
+    expect(await allEvents()).toBe(events);
+    // The customer pays a transaction made out to them as before.
+    const theirs = await subscriptionTransaction();
+    expect((await checkout.pay(theirs, CARDS.success)).status).toBe(303);
+  });
+
   it('takes a new customer’s email and address, recomputes the tax for it, then pays with the success card', async () => {
     const draft = await createTransaction(sandbox, { items: [{ price_id: oneOffPriceId, quantity: 1 }] });
     expect(draft.status).toBe('draft');

@@ -180,7 +180,7 @@ function validateSubmission(context: Context<PaymentSlice>, submission: Checkout
   }
 }
 
-/** The customer who pays: the transaction's, or the one with this email, or a new one. */
+/** The customer who pays: the transaction's, or a new one with this email (never an existing customer's record). */
 async function payingCustomer(
   context: Context<PaymentSlice>,
   tx: PaymentSlice,
@@ -202,8 +202,15 @@ async function payingCustomer(
     perPage: 1,
     countTotal: false,
   });
-  const existing = found.items[0];
-  if (existing) return existing;
+  // An anonymous payer may not write to an existing customer's record by typing their email
+  // (issue 32): that customer pays a transaction made out to them (ADR 1469).
+  if (found.items.length > 0) {
+    throw new BillingError(
+      'checkout_email_belongs_to_customer',
+      'This email belongs to an existing customer: pay from a checkout of a transaction made out to them, or use another email.',
+      [{ field: 'email', message: 'belongs to an existing customer' }],
+    );
+  }
   const now = nowTimestamp(context);
   const customer: Customer = {
     id: context.ids.newId('ctm'),
