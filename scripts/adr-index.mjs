@@ -116,6 +116,17 @@ export const BLOCKS = [
   { from: 1480, to: 1484, subject: 'Service operations' },
   { from: 1485, to: 1489, subject: 'Sandbox limits' },
   { from: 1490, to: 1494, subject: 'Images and documents' },
+  {
+    from: 1500,
+    to: 1519,
+    subject: 'Customer email: the email outbox, SMTP delivery, sandbox capture, the emails and their settings',
+  },
+  {
+    from: 1520,
+    to: 1539,
+    subject:
+      'High availability and deployment: database failover, balanced processes, the shipped deployment, capacity',
+  },
 ];
 
 const FILE_NAME = /^(\d{4})-[a-z0-9]+(?:-[a-z0-9]+)*\.md$/;
