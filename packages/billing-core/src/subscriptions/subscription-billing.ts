@@ -279,7 +279,7 @@ export function changeItems(lines: readonly ChangeLine[]): BuildTransactionItem[
     price: line.price,
     product: line.product,
     quantity: line.quantity,
-    change: { share: line.share },
+    change: { share: line.share, paidTax: line.paidTax },
   }));
 }
 
