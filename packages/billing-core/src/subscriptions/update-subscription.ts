@@ -501,8 +501,12 @@ export async function projectPreview(
           billingPeriod: subscription.currentBillingPeriod,
         })
       : null;
+  // A paused subscription's recurring charge is the period a resume now would start: what
+  // resuming bills, so the customer can be told before they confirm (ADR 1449).
+  const recurringPeriod =
+    subscription.status === 'paused' ? periodAt(now(context), subscription.billingCycle, 0) : nextPeriod;
   // The next renewal applies the subscription's discount if it has an interval left, as the renewal will.
-  const discount = nextPeriod ? (await discountForRenewal(context, tx, subscription)).terms : null;
+  const discount = recurringPeriod ? (await discountForRenewal(context, tx, subscription)).terms : null;
   return {
     ...result,
     changeTransaction: changeLinesPriced,
@@ -515,11 +519,11 @@ export async function projectPreview(
             discount,
           })
         : null,
-    recurringTransaction: nextPeriod
+    recurringTransaction: recurringPeriod
       ? await priceCharge(context, tx, subscription, {
           origin: 'subscription_recurring',
           items: recurringItems(subscription),
-          billingPeriod: nextPeriod,
+          billingPeriod: recurringPeriod,
           discount,
         })
       : null,
