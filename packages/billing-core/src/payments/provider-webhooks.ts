@@ -14,8 +14,11 @@ import { BillingError } from '../shared/billing-error.js';
 import type { Context, StoreOf } from '../shared/context.js';
 import type { Scope } from '../shared/scope.js';
 import type { Adjustment } from '../transactions/adjustment.js';
-import { adjustmentSign } from '../transactions/adjustment.js';
-import { createAdjustmentInTransaction, reverseChargebackInTransaction } from '../transactions/adjustments.js';
+import {
+  createAdjustmentInTransaction,
+  remainingByLine,
+  reverseChargebackInTransaction,
+} from '../transactions/adjustments.js';
 import { NO_HOOKS, type TransactionHooks } from '../transactions/payments.js';
 import type { NotificationOutcome } from './entities.js';
 import type {
@@ -312,7 +315,7 @@ async function recordProviderRefunds(
   return recorded;
 }
 
-/** What remains to adjust of each line (its total, less every adjustment of it so far). */
+/** What remains to adjust of each line with something left (its total, less every adjustment of it so far). */
 async function remainingOf(
   context: Context<PaymentSlice>,
   tx: PaymentSlice,
@@ -320,27 +323,8 @@ async function remainingOf(
 ): Promise<{ readonly itemId: string; readonly total: bigint }[]> {
   const transaction = await tx.transactions.findById(context.scope, transactionId);
   if (!transaction) return [];
-  const left = new Map(transaction.details.lineItems.map((line) => [line.id, BigInt(line.totals.total)]));
-  let after: string | undefined;
-  for (;;) {
-    const page = await tx.adjustments.list(context.scope, {
-      filter: { transaction_id: [{ op: 'eq', value: transactionId }] },
-      perPage: 200,
-      direction: 'asc',
-      after,
-    });
-    for (const adjustment of page.items) {
-      if (adjustment.status === 'rejected') continue;
-      const sign = adjustmentSign(adjustment.action);
-      for (const item of adjustment.items) {
-        const total = left.get(item.itemId);
-        if (total !== undefined) left.set(item.itemId, total - sign * BigInt(item.totals.total));
-      }
-    }
-    if (!page.hasMore) break;
-    after = page.items.at(-1)?.id;
-  }
-  return [...left].map(([itemId, total]) => ({ itemId, total })).filter((line) => line.total > 0n);
+  const left = await remainingByLine(context, tx, transaction);
+  return [...left].map(([itemId, line]) => ({ itemId, total: line.total })).filter((line) => line.total > 0n);
 }
 
 /** `amount` over the lines in proportion to what remains of each, exactly, none above its remainder. */

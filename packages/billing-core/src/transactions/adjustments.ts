@@ -52,13 +52,18 @@ const ALLOWED_STATUSES: Record<AdjustmentAction, ReadonlySet<string>> = {
   chargeback_warning: new Set(['completed']),
 };
 
-interface Remaining {
+/** What is left of a line after its adjustments. */
+export interface Remaining {
   readonly tax: bigint;
   readonly total: bigint;
 }
 
-/** What each line still has to adjust: its totals minus every earlier adjustment of it. */
-async function remainingByLine(
+/**
+ * What each line still has to adjust: its totals minus every earlier adjustment of it. The one
+ * rule for every path that adjusts a transaction (the API's adjustments, a refund the provider
+ * made on its own).
+ */
+export async function remainingByLine(
   context: Context<TransactionSlice>,
   tx: TransactionSlice,
   transaction: Transaction,
