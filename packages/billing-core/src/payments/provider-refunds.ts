@@ -25,7 +25,7 @@ import type { Adjustment } from '../transactions/adjustment.js';
 import { type CreateAdjustmentInput, createAdjustment, decidePendingAdjustment } from '../transactions/adjustments.js';
 import type { TransactionHooks } from '../transactions/payments.js';
 import type { Transaction } from '../transactions/transaction.js';
-import { providerGone, RECOVERY_GRACE_MS, settleStale } from './authorised-changes.js';
+import { RECOVERY_GRACE_MS, RECOVERY_PAGE, settleStale } from './authorised-changes.js';
 import type { ProviderRefundRecord } from './entities.js';
 import type { PaymentAttempt } from './payment-attempt.js';
 import type { PaymentProvider, PaymentProviders, RefundOutcome, RefundRequest } from './payment-provider.js';
@@ -294,21 +294,17 @@ export interface RefundRecoveryReport {
 export async function recoverProviderRefunds(
   context: Context<PaymentSlice>,
   ports: ProviderRefundPorts,
-  graceMs: number = RECOVERY_GRACE_MS,
 ): Promise<RefundRecoveryReport> {
   if (context.scope.environment !== 'live') return { settled: 0, waiting: 0 };
   const page = await context.store.providerRefunds.list(context.scope, {
     filter: { status: [{ op: 'eq', value: 'processing' }] },
-    direction: 'asc',
-    perPage: 100,
-    countTotal: false,
+    ...RECOVERY_PAGE,
   });
-  return settleStale(
-    page.items,
-    context.clock.now() - graceMs,
-    async (record) => {
-      const provider = await ports.providers.providerNamed(context.scope, record.provider);
-      if (!provider) throw providerGone(record.provider, `refund ${record.id}`);
+  return settleStale(context, ports, page.items, {
+    cutoff: context.clock.now() - RECOVERY_GRACE_MS,
+    what: (record) => `refund ${record.id}`,
+    doing: (record) => `recovering refund ${record.id}`,
+    settle: async (record, provider) => {
       const refunds = provider.refunds;
       if (!refunds) return false;
       const outcome =
