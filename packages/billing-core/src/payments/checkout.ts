@@ -27,7 +27,12 @@ import { DuplicateKeyError } from '../shared/collection.js';
 import { type Context, nowTimestamp } from '../shared/context.js';
 import { markPastDue } from '../subscriptions/subscription-billing.js';
 import { saveChange } from '../subscriptions/subscription-changes.js';
-import { completeSettled, recordPaymentInTransaction, type TransactionHooks } from '../transactions/payments.js';
+import {
+  completeSettled,
+  NO_HOOKS,
+  recordPaymentInTransaction,
+  type TransactionHooks,
+} from '../transactions/payments.js';
 import type { PaymentMethod } from '../transactions/saved-methods.js';
 import { paymentMethodWire } from '../transactions/saved-methods.js';
 import type { Transaction } from '../transactions/transaction.js';
@@ -947,7 +952,7 @@ async function recordDecline(
         card: charged?.card ?? method?.card ?? null,
         amount: attempt.amount,
       },
-      {},
+      NO_HOOKS,
     );
     // Dunning, as a declined renewal in the sandbox: the subscription is past due.
     const subscription = transaction.subscriptionId

@@ -22,7 +22,12 @@
 import { BillingError } from '../shared/billing-error.js';
 import { type Context, nowTimestamp } from '../shared/context.js';
 import type { Adjustment } from '../transactions/adjustment.js';
-import { type CreateAdjustmentInput, createAdjustment, decidePendingAdjustment } from '../transactions/adjustments.js';
+import {
+  type CreateAdjustmentInput,
+  createAdjustment,
+  decidePendingAdjustment,
+  RECORDED_AS_IT_STANDS,
+} from '../transactions/adjustments.js';
 import type { TransactionHooks } from '../transactions/payments.js';
 import type { Transaction } from '../transactions/transaction.js';
 import { RECOVERY_GRACE_MS, RECOVERY_PAGE, settleStale } from './authorised-changes.js';
@@ -112,7 +117,7 @@ export async function createAdjustmentThroughProvider(
     input.action === 'refund' && context.scope.environment === 'live'
       ? await ports.providers.providerFor(context.scope)
       : undefined;
-  if (!provider?.refunds) return createAdjustment(context, input, ports.hooks);
+  if (!provider?.refunds) return createAdjustment(context, input, ports.hooks, RECORDED_AS_IT_STANDS);
   let sent: ProviderRefundRecord | undefined;
   const adjustment = await createAdjustment(context, input, ports.hooks, {
     pendingRefund: async (tx: PaymentSlice, transaction: Transaction, pending: Adjustment) => {
@@ -312,6 +317,5 @@ export async function recoverProviderRefunds(
         (await refunds.refund(refundRequest(context, record)));
       return context.store.transaction((tx) => settleProviderRefund(context, tx, record.id, outcome, ports.hooks));
     },
-    (record, error) => ports.reportError(`recovering refund ${record.id}`, error),
-  );
+  });
 }

@@ -16,6 +16,7 @@ import type { Scope } from '../shared/scope.js';
 import type { Adjustment } from '../transactions/adjustment.js';
 import {
   createAdjustmentInTransaction,
+  RECORDED_AS_IT_STANDS,
   remainingByLine,
   reverseChargebackInTransaction,
 } from '../transactions/adjustments.js';
@@ -208,6 +209,7 @@ async function recordChargeback(
         reason: `Disputed by the cardholder (${dispute.reason}); payment ${dispute.providerPaymentRef}.`,
       },
       NO_HOOKS,
+      RECORDED_AS_IT_STANDS,
     );
     return true;
   } catch (error) {
@@ -282,6 +284,7 @@ async function recordProviderRefunds(
           reason,
         },
         NO_HOOKS,
+        RECORDED_AS_IT_STANDS,
       );
     } else {
       adjustment = await createAdjustmentInTransaction(
@@ -299,6 +302,7 @@ async function recordProviderRefunds(
           })),
         },
         NO_HOOKS,
+        RECORDED_AS_IT_STANDS,
       );
     }
     // Beside its adjustment, so what is left to refund of this payment counts it (ADR 1463).
@@ -380,6 +384,7 @@ async function recordDisputeOutcome(
           reason: `Early fraud warning from the card issuer (${notification.fraudType}); payment ${notification.providerPaymentRef}.`,
         },
         NO_HOOKS,
+        RECORDED_AS_IT_STANDS,
       );
     } catch (error) {
       // Refunded or charged back in full already: nothing left to warn about.
