@@ -5,24 +5,17 @@
  * signed-in customer's (seed 001, rule 6; ADR 1441). The routes in `../http/routes/` read the request,
  * call one of these and answer; nothing here reads a path, a query or a form.
  */
+import { negotiateLocale } from '@drawdown/http-kit';
 import {
   changeStatement,
   DrawdownApiError,
-  localeFromAcceptLanguage,
   type ProrationBillingMode,
   type Subscription,
   type SubscriptionWithIncludes,
   type VerifiedPortalSession,
 } from '@drawdown/sdk';
 import { dateText, EMPTY_HISTORY, type HistoryPage, loadHistoryPage } from './billing-history.js';
-import {
-  formatLocaleFor,
-  type Language,
-  type MessageKey,
-  pickLanguage,
-  type Translate,
-  translator,
-} from './messages.js';
+import { type Language, type MessageKey, type Translate, translator } from './messages.js';
 import type { PortalClient } from './portal-client.js';
 import {
   badRequest,
@@ -166,8 +159,8 @@ export function createPortalOperations(settings: PortalSettings) {
     if (viewer?.kind === 'customer') {
       stored = (await optional(() => client.customers.get(viewer.customerId)))?.locale ?? null;
     }
-    const language = pickLanguage(stored, header);
-    return { language, t: translator(language), locale: formatLocaleFor(language, localeFromAcceptLanguage(header)) };
+    const { language, locale } = negotiateLocale({ customerLocale: stored, acceptLanguage: header });
+    return { language, t: translator(language), locale };
   }
 
   function titleOf(text: Text): string {

@@ -6,16 +6,16 @@
  * checkout, refunds and credits with their credit notes, and the billing details form's values.
  * Everything is filtered again by customer after the SDK call, as the history is (ADR 0800).
  */
-import {
-  type Address,
-  type Adjustment,
-  type Business,
-  type ChangeStatement,
-  formatAmount,
-  type Price,
-  type ProrationBillingMode,
-  type Subscription,
-  type SubscriptionWithIncludes,
+import { formatMoney } from '@drawdown/http-kit';
+import type {
+  Address,
+  Adjustment,
+  Business,
+  ChangeStatement,
+  Price,
+  ProrationBillingMode,
+  Subscription,
+  SubscriptionWithIncludes,
 } from '@drawdown/sdk';
 import { dateText } from './billing-history.js';
 import type { Translate } from './messages.js';
@@ -97,7 +97,7 @@ export async function money(
   locale: string,
 ): Promise<string> {
   const { decimalPlaces } = await client.currencies.decimalPlaces(currencyCode);
-  return formatAmount(amount, currencyCode, locale, decimalPlaces);
+  return formatMoney(amount, currencyCode, decimalPlaces, locale);
 }
 
 const SUBSCRIPTION_LABELS = {
