@@ -36,10 +36,14 @@ const SENTENCES: Readonly<Record<ProrationBillingMode, RegExp>> = {
   full_next_billing_period: /^The change is billed with your next bill, for a whole billing period\.$/,
   do_not_bill: /^The change is not billed: nothing is charged or credited/,
 };
-const WIDTHS = [
-  { name: 'desktop', viewport: { width: 1100, height: 900 } },
-  { name: 'phone', viewport: { width: 320, height: 700 } },
-] as const;
+const DESKTOP = { width: 1100, height: 900 };
+const PHONE = { width: 320, height: 700 };
+/** Every mode at desktop width; at the narrowest phone width, a mode that charges now and one that bills nothing. */
+const CASES = [
+  ...MODES.map((mode) => ({ mode, width: 'desktop', viewport: DESKTOP })),
+  { mode: 'prorated_immediately' as const, width: 'phone', viewport: PHONE },
+  { mode: 'do_not_bill' as const, width: 'phone', viewport: PHONE },
+];
 
 describe('the change preview states each proration mode’s money, in Chromium', () => {
   let harness: BillingHarness;
@@ -115,64 +119,65 @@ describe('the change preview states each proration mode’s money, in Chromium',
 
   const usd = (amount: bigint) => formatAmount(amount.toString(), 'USD', 'en-US');
 
-  describe.each(WIDTHS)('$name', ({ viewport }) => {
-    it.each(MODES)('%s: the mode’s sentence and only the money that moves, as charged', async (mode) => {
-      const { customerId, subscriptionId } = await subscriber();
-      // Ten days into a 31-day period: prorated lines bill 21/31 of it.
-      await admin.sandboxClock.advance({ seconds: 10 * 86_400 });
-      const context = await browser.newContext({ viewport, locale: 'en-US' });
-      try {
-        await context.addCookies([{ name: 'customer', value: customerId, url: baseUrl }]);
-        const page = await context.newPage();
-        const before = (await admin.subscriptions.get(subscriptionId, {
-          include: ['next_transaction', 'recurring_transaction_details'],
-        })) as SubscriptionWithIncludes;
-        const input = { items: [{ priceId: plans.pro, quantity: 2 }], prorationBillingMode: mode };
-        const statement = changeStatement(before, await admin.subscriptions.previewUpdate(subscriptionId, input), mode);
+  it.each(CASES)('$mode at $width width: the mode’s sentence and only the money that moves, as charged', async ({
+    mode,
+    viewport,
+  }) => {
+    const { customerId, subscriptionId } = await subscriber();
+    // Ten days into a 31-day period: prorated lines bill 21/31 of it.
+    await admin.sandboxClock.advance({ seconds: 10 * 86_400 });
+    const context = await browser.newContext({ viewport, locale: 'en-US' });
+    try {
+      await context.addCookies([{ name: 'customer', value: customerId, url: baseUrl }]);
+      const page = await context.newPage();
+      const before = (await admin.subscriptions.get(subscriptionId, {
+        include: ['next_transaction', 'recurring_transaction_details'],
+      })) as SubscriptionWithIncludes;
+      const input = { items: [{ priceId: plans.pro, quantity: 2 }], prorationBillingMode: mode };
+      const statement = changeStatement(before, await admin.subscriptions.previewUpdate(subscriptionId, input), mode);
 
-        await page.goto(
-          `${baseUrl}/${mode}/subscriptions/${subscriptionId}/change/preview?price_id=${plans.pro}&quantity=2`,
-        );
-        expect(await page.locator('[data-part="mode"]').textContent()).toMatch(SENTENCES[mode]);
-        const parts = await page
-          .locator('[data-part="statement"] li')
-          .evaluateAll((items) => items.map((item) => [item.getAttribute('data-part'), item.textContent]));
-        const expected: [string, string][] = [];
-        if (statement.chargedNow > 0n) {
-          expected.push(['charged-now', `Charged now to your payment method: ${usd(statement.chargedNow)}.`]);
-        }
-        if (statement.nextBillChange > 0n && statement.nextBill) {
-          expect(parts.find(([part]) => part === 'added-next')?.[1]).toContain(usd(statement.nextBillChange));
-          expected.push(['added-next', parts.find(([part]) => part === 'added-next')?.[1] ?? '']);
-        }
-        if (expected.length === 0) expected.push(['nothing-now', 'Nothing is charged now.']);
-        expect(parts).toEqual(expected);
-        // The modes bill what they say: now, with the next bill, or nothing at all.
-        if (mode.endsWith('immediately')) expect(statement.chargedNow).toBeGreaterThan(0n);
-        if (mode.endsWith('next_billing_period')) expect(statement.chargedNow).toBe(0n);
-        if (mode === 'do_not_bill') expect(await page.locator('[data-part="breakdown"]').count()).toBe(0);
-        else expect(await page.locator('[data-part="breakdown"] tr[data-kind="credit"]').count()).toBe(1);
-        expect(await page.evaluate('document.documentElement.scrollWidth - window.innerWidth')).toBeLessThanOrEqual(0);
-        expect(await axeViolations(page), `${mode} preview`).toEqual([]);
-
-        await page.locator('form[action$="/change"] button').click();
-        await page.waitForURL(/done=change/);
-        const charges = await admin.transactions
-          .list({ subscriptionId: [subscriptionId], origin: ['subscription_update'] })
-          .next();
-        expect(charges.map((charge) => BigInt(charge.details.totals.grandTotal))).toEqual(
-          statement.chargedNow > 0n ? [statement.chargedNow] : [],
-        );
-        const after = (await admin.subscriptions.get(subscriptionId, {
-          include: ['next_transaction'],
-        })) as SubscriptionWithIncludes;
-        expect(
-          BigInt(after.nextTransaction?.details.totals.total ?? '0') -
-            BigInt(before.nextTransaction?.details.totals.total ?? '0'),
-        ).toBe(statement.nextBillChange);
-      } finally {
-        await context.close();
+      await page.goto(
+        `${baseUrl}/${mode}/subscriptions/${subscriptionId}/change/preview?price_id=${plans.pro}&quantity=2`,
+      );
+      expect(await page.locator('[data-part="mode"]').textContent()).toMatch(SENTENCES[mode]);
+      const parts = await page
+        .locator('[data-part="statement"] li')
+        .evaluateAll((items) => items.map((item) => [item.getAttribute('data-part'), item.textContent]));
+      const expected: [string, string][] = [];
+      if (statement.chargedNow > 0n) {
+        expected.push(['charged-now', `Charged now to your payment method: ${usd(statement.chargedNow)}.`]);
       }
-    });
+      if (statement.nextBillChange > 0n && statement.nextBill) {
+        expect(parts.find(([part]) => part === 'added-next')?.[1]).toContain(usd(statement.nextBillChange));
+        expected.push(['added-next', parts.find(([part]) => part === 'added-next')?.[1] ?? '']);
+      }
+      if (expected.length === 0) expected.push(['nothing-now', 'Nothing is charged now.']);
+      expect(parts).toEqual(expected);
+      // The modes bill what they say: now, with the next bill, or nothing at all.
+      if (mode.endsWith('immediately')) expect(statement.chargedNow).toBeGreaterThan(0n);
+      if (mode.endsWith('next_billing_period')) expect(statement.chargedNow).toBe(0n);
+      if (mode === 'do_not_bill') expect(await page.locator('[data-part="breakdown"]').count()).toBe(0);
+      else expect(await page.locator('[data-part="breakdown"] tr[data-kind="credit"]').count()).toBe(1);
+      expect(await page.evaluate('document.documentElement.scrollWidth - window.innerWidth')).toBeLessThanOrEqual(0);
+      expect(await axeViolations(page), `${mode} preview`).toEqual([]);
+
+      await page.locator('form[action$="/change"] button').click();
+      await page.waitForURL(/done=change/);
+      const charges = await admin.transactions
+        .list({ subscriptionId: [subscriptionId], origin: ['subscription_update'] })
+        .next();
+      expect(charges.map((charge) => BigInt(charge.details.totals.grandTotal))).toEqual(
+        statement.chargedNow > 0n ? [statement.chargedNow] : [],
+      );
+      const after = (await admin.subscriptions.get(subscriptionId, {
+        include: ['next_transaction'],
+      })) as SubscriptionWithIncludes;
+      expect(
+        BigInt(after.nextTransaction?.details.totals.total ?? '0') -
+          BigInt(before.nextTransaction?.details.totals.total ?? '0'),
+      ).toBe(statement.nextBillChange);
+    } finally {
+      await context.close();
+    }
   });
 });
