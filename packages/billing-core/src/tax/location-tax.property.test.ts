@@ -10,6 +10,7 @@ import { fc } from '@fast-check/vitest';
 import { describe, expect, it } from 'vitest';
 import { Decimal } from '../money/decimal.js';
 import { locationTax, rateInForce } from './location-tax.js';
+import { REDUCED_RATES } from './reduced-rates.js';
 import { TAX_RATE_DATASET } from './tax-rate-dataset.js';
 import { VAT_PATTERNS, vatPrefixOf } from './vat-id.js';
 
@@ -79,7 +80,15 @@ describe('location tax over the dataset (ADR 1430)', () => {
         aSeller,
         (buyer, at, seller) => {
           const { countryCode, region, postalCode, taxIdentifier, ownPrefix } = buyer;
-          const tax = locationTax(TAX_RATE_DATASET, { countryCode, region, postalCode, taxIdentifier }, at, seller);
+          const tax = locationTax(
+            TAX_RATE_DATASET,
+            { countryCode, region, postalCode, taxIdentifier },
+            at,
+            seller,
+            null,
+            [],
+            REDUCED_RATES,
+          );
           expect(tax.rate.compare(Decimal.zero)).toBeGreaterThanOrEqual(0);
           expect(tax.rate.compare(Decimal.parse('1'))).toBeLessThanOrEqual(0);
           expect(tax.rate.scale).toBeLessThanOrEqual(6);
