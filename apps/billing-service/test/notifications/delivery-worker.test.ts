@@ -4,7 +4,6 @@
  * receiver's five-second tolerance).
  */
 import { createHmac } from 'node:crypto';
-import { join } from 'node:path';
 import {
   createAccount,
   createNotificationSetting,
@@ -17,7 +16,7 @@ import {
   type Store,
 } from '@drawdown/billing-core';
 import { openStore } from '@drawdown/billing-store';
-import { createTestStorage, ENGINES, type TestStorage } from '@drawdown/testkit';
+import { createTestStorage, ENGINES, fixedClock, storeConfigOf, type TestStorage } from '@drawdown/testkit';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { wirePresenter } from '../../src/http/presenters.js';
 import { createAuthenticatedKeyCache } from '../../src/infrastructure/authenticated-key-cache.js';
@@ -40,20 +39,16 @@ describe.each(ENGINES)('%s: the delivery worker', (engine) => {
   let store: Store;
   let receiver: WebhookReceiver;
   let worker: WebhookDeliveryWorker;
-  let now: number;
   const ids = createUlidIds();
-  const clock = { now: () => now };
+  // Stands still between the test's moves: each attempt is signed exactly an hour after the last.
+  const clock = fixedClock(0);
   const errors: unknown[] = [];
 
   beforeEach(async () => {
     storage = await createTestStorage(engine);
-    store = await openStore(
-      storage.databaseUrl
-        ? { engine: 'postgres', url: storage.databaseUrl }
-        : { engine: 'sqlite', file: join(storage.dataDir, 'drawdown.sqlite') },
-    );
+    clock.set(Date.now());
+    store = await openStore(storeConfigOf(storage));
     receiver = await startWebhookReceiver({ answer: 500 });
-    now = Date.now();
     worker = createWebhookDeliveryWorker({
       useCases: createUseCases({
         store,
@@ -103,7 +98,7 @@ describe.each(ENGINES)('%s: the delivery worker', (engine) => {
     await createProduct(context, { name: 'Ticking', taxCategory: 'standard' });
     worker.start();
 
-    const start = Math.floor(now / 1_000);
+    const start = Math.floor(clock.now() / 1_000);
     for (let attempt = 1; attempt <= 3; attempt += 1) {
       await receiver.waitFor(`attempt ${attempt}`, (received) => received.length === attempt);
       // Time moves only once the attempt is recorded; moving it sooner would end the attempt's lease.
@@ -111,7 +106,7 @@ describe.each(ENGINES)('%s: the delivery worker', (engine) => {
         const page = await store.notifications.list(context.scope, { filter: {}, perPage: 1, direction: 'asc' });
         return page.items[0]?.notification.timesAttempted === attempt;
       });
-      now += HOUR_MS;
+      clock.advance(HOUR_MS);
       worker.wake();
     }
 
