@@ -195,7 +195,7 @@ export const ERROR_CODES = {
 
   // Reports and metrics
   report_type_not_supported:
-    'Drawdown does not produce this report type: discounts do not exist yet, and it holds no balance and makes no payouts.',
+    'Drawdown does not produce this report type: it holds no seller balance and makes no payouts.',
   report_not_ready: 'The report is not ready yet (pending) or failed; only a ready report can be downloaded.',
   report_expired: 'The report is past its expires_at; create a new one.',
   report_link_invalid:
