@@ -72,7 +72,9 @@ export const ERROR_CODES = {
   subscription_quantity_out_of_range: 'An item quantity is outside the price’s quantity limits.',
   subscription_trial_items_mixed:
     'The recurring prices of a transaction that starts a subscription must all have the same trial period, or none.',
-  subscription_not_trialing: 'Only a trialing subscription can be activated.',
+  subscription_cannot_activate: 'Only a trialing subscription can be activated.',
+  subscription_charge_duplicate_price_ids:
+    'A one-time charge names each price once: give one item with the whole quantity instead of two of the same price.',
   subscription_charge_price_not_one_off: 'A one-time charge takes one-off prices (prices without a billing cycle).',
   subscription_currency_mismatch: 'Every price on a subscription must be priced in the subscription’s currency.',
   subscription_update_when_paused:

@@ -41,7 +41,7 @@ export async function applyActivation(
   const current = await requireChangeable(await tx.subscriptions.findByIdForUpdate(context.scope, id), id);
   if (current.status !== 'trialing') {
     throw new BillingError(
-      'subscription_not_trialing',
+      'subscription_cannot_activate',
       `Subscription ${id} is ${current.status}; only a trialing subscription can be activated.`,
     );
   }
