@@ -146,6 +146,7 @@ export const STATUS_BY_CODE = {
   discount_expired: 400,
   transaction_discount_not_found: 400,
   transaction_discount_not_eligible: 400,
+  transaction_currency_conversion_not_supported: 400,
   transaction_invalid_discount_currency: 400,
   transaction_requires_currency_code_for_custom_discount: 400,
   transaction_discount_conflict: 400,

@@ -234,6 +234,8 @@ export const ERROR_CODES = {
   transaction_discount_not_found: 'The discount_id does not name a discount of this account and environment.',
   transaction_discount_not_eligible:
     'The discount is restricted to prices and products none of the transaction’s items use.',
+  transaction_currency_conversion_not_supported:
+    'A price has no amount in the transaction’s currency for the customer’s country, and Drawdown converts no currency (ADR 1477): add a unit price override in that currency, or bill in the price’s own currency.',
   transaction_invalid_discount_currency: 'A flat discount must be in the transaction’s currency.',
   transaction_requires_currency_code_for_custom_discount:
     'A transaction created with a flat non-catalogue discount must state its currency_code.',
