@@ -56,7 +56,7 @@ export async function applyActivation(
     updatedAt: at,
   }));
   // The first period is the discount's next interval, as when the trial ends by the clock (ADR 1105).
-  const { terms, discount } = await discountForRenewal(context, tx, { ...current, items });
+  const { terms, discount } = await discountForRenewal(context, tx, { ...current, items }, period.startsAt);
   const active: Subscription = {
     ...current,
     status: 'active',
