@@ -756,11 +756,18 @@ export function settingOptions(): Record<string, { type: 'string' | 'boolean' }>
   return Object.fromEntries(SETTINGS.map((item) => [item.flag, { type: item.kind }]));
 }
 
-/** The settings as usage lines: `  --flag VALUE   description (env VARIABLE)`. */
+/**
+ * The settings as usage lines: `  --flag VALUE   description (env VARIABLE)`, the descriptions in
+ * one column; an option too long for it puts its description on the next line, in that column.
+ */
 export function settingUsage(): string {
+  const column = 32;
   return SETTINGS.map((item: Setting) => {
     const left = `  --${item.flag}${item.placeholder ? ` ${item.placeholder}` : ''}`;
-    return `${left.padEnd(32)}${item.description.replace(/`/g, '')} (env ${item.variable})`;
+    const description = `${item.description.replace(/`/g, '')} (env ${item.variable})`;
+    return left.length <= column - 2
+      ? `${left.padEnd(column)}${description}`
+      : `${left}\n${' '.repeat(column)}${description}`;
   }).join('\n');
 }
 
