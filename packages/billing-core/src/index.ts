@@ -20,7 +20,7 @@ export {
   revokeApiKey,
 } from './access/api-keys.js';
 export type { AuthenticatedKey, AuthenticatedKeyCache, KeyReadTicket } from './access/authenticated-key-cache.js';
-export { type CreateClientTokenInput, maskClientToken, type UpdateClientTokenInput } from './access/client-tokens.js';
+export type { CreateClientTokenInput, UpdateClientTokenInput } from './access/client-tokens.js';
 export {
   CUSTOMER_AUTH_TOKEN_LIFETIME_MS,
   type CustomerAuthToken,

@@ -213,9 +213,16 @@ export function buildTransaction(
     const paid = quantity < 0 ? item.change?.paidTax : undefined;
     const { rate, mode } = paid ? { rate: Decimal.parse(paid.rate), mode: paid.mode } : taxOf(price, item.product);
     if (unitPrice.currencyCode !== currencyCode) {
-      throw BillingError.invalidField(
-        `items[${index}].price_id`,
-        `is priced in ${unitPrice.currencyCode}, not in the transaction currency ${currencyCode}`,
+      // Drawdown converts no currency (ADR 1477): the price needs its own amount in this currency.
+      throw new BillingError(
+        'transaction_currency_conversion_not_supported',
+        `Price ${price.id} is priced in ${unitPrice.currencyCode}${countryCode ? ` for ${countryCode}` : ''}, not in the transaction currency ${currencyCode}, and Drawdown converts no currency: give the price a unit_price_overrides entry in ${currencyCode} for the customer's country, or bill in ${unitPrice.currencyCode}.`,
+        [
+          {
+            field: `items[${index}].price_id`,
+            message: `must be priced in ${currencyCode} for the customer's country`,
+          },
+        ],
       );
     }
     return {
