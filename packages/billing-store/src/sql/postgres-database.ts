@@ -315,7 +315,7 @@ export class PostgresDatabase implements SqlDatabase {
       // A standby is no place for our writes: it is closed and the next host is tried (ADR 1520).
       ...(targets.readWrite
         ? {
-            onConnect: async (client: pg.PoolClient) => {
+            onConnect: async (client: pg.ClientBase) => {
               const row = (await client.query('select pg_is_in_recovery() as standby')).rows[0] as { standby: boolean };
               if (row.standby) {
                 router.failed((client as unknown as RoutedClient).hostIndex);
