@@ -59,7 +59,10 @@ export async function pingDatabase(database: SqlDatabase, timeoutMs: number): Pr
     // On PostgreSQL the server must also take writes: a standby (or a primary being demoted)
     // cannot serve, and readiness says so until a writable primary answers (ADR 1520).
     if (database.dialect === 'postgres') {
-      const row = await Promise.race([database.get<{ standby: boolean }>('select pg_is_in_recovery() as standby'), timeout]);
+      const row = await Promise.race([
+        database.get<{ standby: boolean }>('select pg_is_in_recovery() as standby'),
+        timeout,
+      ]);
       if (row?.standby) throw new Error('the database server is a standby (read-only)');
     } else await Promise.race([database.get('select 1 as alive'), timeout]);
   } finally {

@@ -1,0 +1,418 @@
+/**
+ * The database server fails under load (ADR 1520). The test starts a PostgreSQL primary and a
+ * synchronous standby from the installed binaries and three built `drawdown serve` processes
+ * whose URL names both servers with `target_session_attrs=read-write`. While usage events stream
+ * into all three, customers are created (their webhooks delivered to a receiver) and sandbox
+ * renewals run:
+ *
+ * 1. the primary's postmaster is SIGKILLed and the standby promoted;
+ * 2. the new primary hangs (SIGSTOP), readiness says so, the rebuilt standby is promoted and the
+ *    hung server fenced (SIGKILL);
+ * 3. the standby is lost: a commit waits for it and is kept, and is on the standby once it is back.
+ *
+ * After each fault: every event answered 202 is stored and counted exactly once, the balance
+ * equals a recomputation from the event log, every renewal period is billed once, every webhook
+ * event reached the receiver, and the same processes serve again without a restart. The time
+ * writes were refused is printed (a figure for the deployment notes, not asserted).
+ *
+ * PostgreSQL only: SQLite has one file and no standby to fail over to.
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { type CoreServices, composeServices } from '@drawdown/billing-service';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startWebhookReceiver, type WebhookReceiver } from '../notifications/webhook-receiver.js';
+import { type ApiClient, apiClient } from '../support/api-client.js';
+import {
+  buildService,
+  createAccountWithCli,
+  type ServiceProcess,
+  startServiceProcess,
+} from '../usage/service-process.js';
+import { expectStoredBalancesRecomputable, startSubscriptionInStore } from '../usage/usage-fixtures.js';
+import { PostgresPair, type PostgresServer } from './postgres-pair.js';
+
+const RATE = '1.5';
+const ALLOWANCE = '100';
+const SENDERS = 6;
+const SUBSCRIPTIONS = 4;
+const DAY_MS = 86_400_000;
+/** Tenths of the quantity, so sums stay exact: quantities are 0.5, 1 and 2. */
+const TENTHS = [5, 10, 20];
+
+interface Outcome {
+  /** Answers that were not 202 (statuses, 0 for no answer), before the event was accepted. */
+  readonly refusals: number[];
+  acceptedAt: number | undefined;
+}
+
+describe('postgres: the primary fails under load', () => {
+  let pair: PostgresPair;
+  let servers: { primary: PostgresServer; standby: PostgresServer };
+  let dataDir: string;
+  let services: CoreServices;
+  let processes: ServiceProcess[] = [];
+  let receiver: WebhookReceiver;
+  let accountId: string;
+  let key: string;
+  let api: ApiClient;
+  let customerId: string;
+  let action: string;
+  const subscriptionIds: string[] = [];
+  /** Every usage event sent so far, by key, with its quantity in tenths. */
+  const sent = new Map<string, number>();
+  let eventCounter = 0;
+  let customerCounter = 0;
+  let sandboxDays = 0;
+
+  beforeAll(async () => {
+    buildService();
+    pair = PostgresPair.create();
+    const primary = await pair.startPrimary('a');
+    const standby = await pair.startStandby('b', primary);
+    await PostgresPair.waitForSyncStandby(primary);
+    servers = { primary, standby };
+    const url = `postgres://postgres@127.0.0.1:${primary.port},127.0.0.1:${standby.port}/postgres?target_session_attrs=read-write`;
+    dataDir = mkdtempSync(join(tmpdir(), 'drawdown-failover-'));
+    const storage = { dataDir, databaseUrl: url };
+    ({ accountId, sandboxKey: key } = await createAccountWithCli(storage));
+    receiver = await startWebhookReceiver();
+    const flags = [
+      '--allow-private-webhooks',
+      '--database-connect-timeout-ms',
+      '3000',
+      '--database-statement-timeout-ms',
+      '5000',
+      '--webhook-poll-ms',
+      '100',
+    ];
+    processes = await Promise.all([0, 1, 2].map(() => startServiceProcess(storage, key, flags)));
+    services = await composeServices({ dataDir, databaseUrl: url, databaseConnectTimeoutMs: 3000 });
+    api = apiClient(processes[0]?.sandboxUrl ?? '', key);
+
+    action = 'failover_call';
+    const unitId = (await api.post('/usage-balance-units', { name: 'Credits', unit_name: 'credits' })).id;
+    expect(
+      (
+        await api.post('/meters', {
+          usage_balance_unit_id: unitId,
+          name: 'Calls',
+          action,
+          unit_name: 'call',
+          rate: RATE,
+        })
+      ).status,
+    ).toBe(201);
+    const productId = (await api.post('/products', { name: 'Plan', tax_category: 'saas' })).id;
+    const priceId = (
+      await api.post('/prices', {
+        product_id: productId,
+        description: 'Plan',
+        unit_price: { amount: '1000', currency_code: 'USD' },
+        billing_cycle: { interval: 'day', frequency: 1 },
+        allowances: [{ usage_balance_unit_id: unitId, amount: ALLOWANCE }],
+      })
+    ).id;
+    customerId = (await api.post('/customers', { email: 'usage@example.com' })).id;
+    subscriptionIds.push(await startSubscriptionInStore(services, accountId, customerId, [{ priceId, quantity: 1 }]));
+    for (let index = 1; index < SUBSCRIPTIONS; index += 1) {
+      const other = (await api.post('/customers', { email: `renewal${index}@example.com` })).id;
+      subscriptionIds.push(await startSubscriptionInStore(services, accountId, other, [{ priceId, quantity: 1 }]));
+    }
+    const setting = await api.post('/notification-settings', {
+      description: 'failover',
+      type: 'url',
+      destination: receiver.url,
+      subscribed_events: ['customer.created', 'transaction.created', 'transaction.billed'],
+    });
+    expect(setting.status, setting.text).toBe(201);
+  }, 240_000);
+
+  afterAll(async () => {
+    await Promise.all(processes.map((process) => process.stop('SIGKILL')));
+    await services?.store.close();
+    await receiver?.close();
+    pair?.dispose();
+    if (dataDir) rmSync(dataDir, { recursive: true, force: true });
+  });
+
+  /** Sends one usage event to a process until it is accepted (the client rule: resend unchanged), or the deadline. */
+  async function sendUntilAccepted(
+    eventKey: string,
+    tenths: number,
+    target: ServiceProcess,
+    deadline: number,
+  ): Promise<Outcome> {
+    const outcome: Outcome = { refusals: [], acceptedAt: undefined };
+    const body = JSON.stringify({
+      events: [
+        {
+          event_key: eventKey,
+          customer_id: customerId,
+          action,
+          quantity: String(tenths / 10),
+          occurred_at: new Date().toISOString(),
+        },
+      ],
+    });
+    while (Date.now() < deadline) {
+      let status = 0;
+      try {
+        const response = await fetch(`${target.sandboxUrl}/usage-events`, {
+          method: 'POST',
+          headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
+          body,
+          signal: AbortSignal.timeout(20_000),
+        });
+        status = response.status;
+        const answer = (await response.json()) as { data?: { events?: { status: string }[] } };
+        if (status === 202 && answer.data?.events?.[0]?.status === 'accepted') {
+          outcome.acceptedAt = Date.now();
+          return outcome;
+        }
+      } catch {
+        status = 0;
+      }
+      outcome.refusals.push(status);
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+    return outcome;
+  }
+
+  /** Creates a customer until one answer says it exists (201, or 409 once an earlier try had committed). */
+  async function createCustomer(target: ServiceProcess, deadline: number): Promise<number[]> {
+    customerCounter += 1;
+    const email = `load${customerCounter}@example.com`;
+    const refusals: number[] = [];
+    while (Date.now() < deadline) {
+      const status = await fetch(`${target.sandboxUrl}/customers`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
+        body: JSON.stringify({ email }),
+        signal: AbortSignal.timeout(20_000),
+      })
+        .then((response) => response.status)
+        .catch(() => 0);
+      if (status === 201 || status === 409) return refusals;
+      refusals.push(status);
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+    throw new Error(`customer ${email} never created`);
+  }
+
+  /** Moves the sandbox clock to a fixed instant (the same request again changes nothing), until answered 200. */
+  async function renewUntilAnswered(to: string, deadline: number): Promise<void> {
+    while (Date.now() < deadline) {
+      const status = await fetch(`${processes[1]?.sandboxUrl}/sandbox-clock/advance`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
+        body: JSON.stringify({ to }),
+        signal: AbortSignal.timeout(30_000),
+      })
+        .then((response) => response.status)
+        .catch(() => 0);
+      if (status === 200) return;
+      expect(status === 0 || status >= 500, `advance answered ${status}`).toBe(true);
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+    throw new Error('the sandbox clock never advanced');
+  }
+
+  /**
+   * Runs the load across the three processes and calls `fault` once `faultAfter` events were
+   * accepted; resolves once every event was accepted, with the refusal window: from the fault to
+   * the first event accepted after it.
+   */
+  async function underLoad(
+    events: number,
+    faultAfter: number,
+    fault: () => Promise<void>,
+  ): Promise<{ faultAt: number; recoveredAt: number; refusals: number[] }> {
+    const keys = Array.from({ length: events }, () => {
+      eventCounter += 1;
+      const eventKey = `failover-${eventCounter}`;
+      sent.set(eventKey, TENTHS[eventCounter % TENTHS.length] ?? 10);
+      return eventKey;
+    });
+    const deadline = Date.now() + 120_000;
+    let accepted = 0;
+    let next = 0;
+    let faultAt = 0;
+    let faulted: Promise<void> | undefined;
+    const refusals: number[] = [];
+    const acceptedTimes: number[] = [];
+    const start = new Date(Date.now() + (sandboxDays + 1) * DAY_MS).toISOString();
+    sandboxDays += 3;
+    const renewals = (async () => {
+      // Renewals run in the sandbox while the fault lands: advance the clock three days, a day at a time.
+      while (!faulted) await new Promise((resolve) => setTimeout(resolve, 20));
+      for (let day = 1; day <= 3; day += 1)
+        await renewUntilAnswered(new Date(Date.parse(start) + (day - 1) * DAY_MS).toISOString(), deadline);
+    })();
+    const customers = (async () => {
+      for (let index = 0; index < 6; index += 1) {
+        const target = processes[index % processes.length] as ServiceProcess;
+        refusals.push(...(await createCustomer(target, deadline)));
+      }
+    })();
+    await Promise.all(
+      Array.from({ length: SENDERS }, async (_, sender) => {
+        while (next < keys.length) {
+          const index = next;
+          next += 1;
+          const eventKey = keys[index] as string;
+          const target = processes[(index + sender) % processes.length] as ServiceProcess;
+          const outcome = await sendUntilAccepted(eventKey, sent.get(eventKey) ?? 10, target, deadline);
+          expect(outcome.acceptedAt, `${eventKey} accepted`).toBeDefined();
+          refusals.push(...outcome.refusals);
+          acceptedTimes.push(outcome.acceptedAt ?? 0);
+          accepted += 1;
+          if (accepted >= faultAfter && !faulted) {
+            faultAt = Date.now();
+            faulted = fault();
+          }
+        }
+      }),
+    );
+    await faulted;
+    await Promise.all([renewals, customers]);
+    const recoveredAt = Math.min(...acceptedTimes.filter((time) => time > faultAt));
+    return { faultAt, recoveredAt, refusals };
+  }
+
+  /** Polls until `check` holds, failing with `what` after a minute. */
+  async function until(what: string, check: () => Promise<boolean>): Promise<void> {
+    const deadline = Date.now() + 60_000;
+    while (!(await check().catch(() => false))) {
+      if (Date.now() > deadline) throw new Error(`timed out waiting: ${what}`);
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+  }
+
+  async function readiness(process: ServiceProcess): Promise<number> {
+    return fetch(`${process.operationsUrl}/readyz`).then(
+      (response) => response.status,
+      () => 0,
+    );
+  }
+
+  /** What every fault must leave: the counts checked after each. */
+  async function expectNothingLostOrDoubled(primary: PostgresServer): Promise<void> {
+    for (const process of processes) expect(process.running(), process.output()).toBe(true);
+    for (const process of processes) await until('ready again', async () => (await readiness(process)) === 200);
+
+    // Every event answered 202 is stored, once.
+    const rows = await primary.query<{ event_key: string; copies: string }>(
+      'select event_key, count(*) as copies from usage_events where account_id = $1 group by event_key',
+      [accountId],
+    );
+    expect(rows.filter((row) => Number(row.copies) !== 1)).toEqual([]);
+    expect(new Set(rows.map((row) => row.event_key))).toEqual(new Set(sent.keys()));
+
+    // The balance: used + overage is quantity × rate over every event, each counted once, and the
+    // stored balance equals a replay of its ledger.
+    await until('drawdowns applied', async () => {
+      const pending = await primary.query<{ pending: string }>('select count(*) as pending from usage_pending');
+      return Number(pending[0]?.pending) === 0;
+    });
+    const scope = { accountId, environment: 'sandbox' as const };
+    await expectStoredBalancesRecomputable(services.store, scope, customerId);
+
+    // Each subscription billed once per period: no renewal transaction twice, none paid twice.
+    for (const subscriptionId of subscriptionIds) {
+      const list = (await api.get(`/transactions?subscription_id=${subscriptionId}&per_page=200`)).list as {
+        id: string;
+        origin: string;
+        billing_period: { starts_at: string } | null;
+        payments: { status: string }[];
+      }[];
+      const renewals = list.filter((transaction) => transaction.origin === 'subscription_recurring');
+      expect(renewals.length, `${subscriptionId} renewed`).toBeGreaterThan(0);
+      const periods = renewals.map((transaction) => transaction.billing_period?.starts_at);
+      expect(new Set(periods).size, `${subscriptionId}: one transaction per period`).toBe(periods.length);
+      for (const transaction of list)
+        expect(transaction.payments.filter((payment) => payment.status === 'captured').length).toBeLessThanOrEqual(1);
+    }
+
+    // No webhook lost: every event of a subscribed type reached the receiver.
+    const logged = await primary.query<{ id: string }>(
+      "select id from events where account_id = $1 and event_type in ('customer.created', 'transaction.created', 'transaction.billed')",
+      [accountId],
+    );
+    expect(logged.length).toBeGreaterThan(0);
+    await receiver.waitFor('every webhook delivered', (received) => {
+      const delivered = new Set(received.map((webhook) => webhook.eventId));
+      return logged.every((event) => delivered.has(event.id));
+    });
+  }
+
+  it('loses and doubles nothing when the primary is killed and the standby promoted', async () => {
+    const { primary, standby } = servers;
+    let promotedAt = 0;
+    const { faultAt, recoveredAt, refusals } = await underLoad(150, 50, async () => {
+      primary.signal('SIGKILL');
+      await until('the primary is gone', async () => primary.gone());
+      standby.promote();
+      // Alone, the new primary takes writes without waiting for a standby until one is rebuilt.
+      await PostgresPair.requireSyncStandby(standby, false);
+      promotedAt = Date.now();
+    });
+    // Every refusal was one a client retries: no answer, or a 5xx.
+    expect(refusals.filter((status) => status !== 0 && status < 500)).toEqual([]);
+    console.info(
+      `failover (SIGKILL): writes refused for ${recoveredAt - faultAt} ms (kill to promotion ${promotedAt - faultAt} ms, promotion to first write ${recoveredAt - promotedAt} ms); ${refusals.length} refused answers retried`,
+    );
+    await expectNothingLostOrDoubled(standby);
+    // The old primary comes back as the new one's standby, on its own address (the runbook).
+    servers = { primary: standby, standby: await pair.startStandby('a2', standby, primary.port) };
+    await PostgresPair.requireSyncStandby(standby, true);
+    await PostgresPair.waitForSyncStandby(standby);
+  }, 240_000);
+
+  it('follows a promotion while the primary hangs (SIGSTOP), then loses and doubles nothing', async () => {
+    const { primary, standby } = servers;
+    let promotedAt = 0;
+    const { faultAt, recoveredAt, refusals } = await underLoad(90, 30, async () => {
+      primary.signalAll('SIGSTOP');
+      // Readiness notices a primary that no longer answers.
+      await until('not ready', async () => (await readiness(processes[0] as ServiceProcess)) === 503);
+      standby.promote();
+      await PostgresPair.requireSyncStandby(standby, false);
+      promotedAt = Date.now();
+    });
+    expect(refusals.filter((status) => status !== 0 && status < 500)).toEqual([]);
+    console.info(
+      `failover (SIGSTOP): writes refused for ${recoveredAt - faultAt} ms (hang to promotion ${promotedAt - faultAt} ms, promotion to first write ${recoveredAt - promotedAt} ms); ${refusals.length} refused answers retried`,
+    );
+    await expectNothingLostOrDoubled(standby);
+    // Fence the hung server for good, and rebuild it as the standby.
+    primary.kill();
+    await until('the hung primary is gone', async () => primary.gone());
+    servers = { primary: standby, standby: await pair.startStandby('b2', standby, primary.port) };
+    await PostgresPair.requireSyncStandby(standby, true);
+    await PostgresPair.waitForSyncStandby(standby);
+  }, 240_000);
+
+  it('waits for a lost standby and keeps the commit; the standby has it once back', async () => {
+    const { primary, standby } = servers;
+    standby.signalAll('SIGKILL');
+    await until('the standby is gone', async () => standby.gone());
+    eventCounter += 1;
+    const eventKey = `failover-${eventCounter}`;
+    sent.set(eventKey, 10);
+    const answer = sendUntilAccepted(eventKey, 10, processes[2] as ServiceProcess, Date.now() + 60_000);
+    // The commit waits for the synchronous standby.
+    await until('a commit waits for the standby', async () => {
+      const waiting = await primary.query("select 1 from pg_stat_activity where wait_event = 'SyncRep'");
+      return waiting.length > 0;
+    });
+    standby.start();
+    expect((await answer).acceptedAt).toBeDefined();
+    await until('the standby has the event', async () => {
+      const rows = await standby.query('select 1 from usage_events where event_key = $1', [eventKey]);
+      return rows.length === 1;
+    });
+    await expectNothingLostOrDoubled(primary);
+  }, 180_000);
+});
