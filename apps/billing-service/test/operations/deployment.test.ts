@@ -108,7 +108,12 @@ describe('the Dockerfile and compose file', () => {
     const used = new Set([...alerts.matchAll(/\b(drawdown_[a-z_]+)\b/g)].map((match) => match[1]));
     const exported = readFileSync(join(REPO_ROOT, 'apps/billing-service/src/operations/metrics.ts'), 'utf8');
     for (const name of used) expect(exported, `${name} is a metric the service exports`).toContain(`'${name}`);
-    for (const alert of ['DrawdownNotReady', 'DrawdownUsageDrawdownLag', 'DrawdownWebhookBacklog', 'DrawdownFailedRenewals'])
+    for (const alert of [
+      'DrawdownNotReady',
+      'DrawdownUsageDrawdownLag',
+      'DrawdownWebhookBacklog',
+      'DrawdownFailedRenewals',
+    ])
       expect(alerts).toContain(`alert: ${alert}`);
   });
 
