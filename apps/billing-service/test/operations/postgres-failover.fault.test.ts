@@ -91,6 +91,14 @@ describe('postgres: the primary fails under load', () => {
     services = await composeServices({ dataDir, databaseUrl: url, databaseConnectTimeoutMs: 3000 });
     api = apiClient(processes[0]?.sandboxUrl ?? '', key);
 
+    // Webhooks first: every event from here on has a destination.
+    const setting = await api.post('/notification-settings', {
+      description: 'failover',
+      type: 'url',
+      destination: receiver.url,
+      subscribed_events: ['customer.created', 'transaction.created', 'transaction.billed'],
+    });
+    expect(setting.status, setting.text).toBe(201);
     action = 'failover_call';
     const unitId = (await api.post('/usage-balance-units', { name: 'Credits', unit_name: 'credits' })).id;
     expect(
@@ -120,13 +128,6 @@ describe('postgres: the primary fails under load', () => {
       const other = (await api.post('/customers', { email: `renewal${index}@example.com` })).id;
       subscriptionIds.push(await startSubscriptionInStore(services, accountId, other, [{ priceId, quantity: 1 }]));
     }
-    const setting = await api.post('/notification-settings', {
-      description: 'failover',
-      type: 'url',
-      destination: receiver.url,
-      subscribed_events: ['customer.created', 'transaction.created', 'transaction.billed'],
-    });
-    expect(setting.status, setting.text).toBe(201);
   }, 240_000);
 
   afterAll(async () => {
@@ -353,10 +354,10 @@ describe('postgres: the primary fails under load', () => {
     const { faultAt, recoveredAt, refusals } = await underLoad(150, 50, async () => {
       primary.signal('SIGKILL');
       await until('the primary is gone', async () => primary.gone());
-      standby.promote();
+      await standby.promote();
+      promotedAt = Date.now();
       // Alone, the new primary takes writes without waiting for a standby until one is rebuilt.
       await PostgresPair.requireSyncStandby(standby, false);
-      promotedAt = Date.now();
     });
     // Every refusal was one a client retries: no answer, or a 5xx.
     expect(refusals.filter((status) => status !== 0 && status < 500)).toEqual([]);
@@ -377,9 +378,9 @@ describe('postgres: the primary fails under load', () => {
       primary.signalAll('SIGSTOP');
       // Readiness notices a primary that no longer answers.
       await until('not ready', async () => (await readiness(processes[0] as ServiceProcess)) === 503);
-      standby.promote();
-      await PostgresPair.requireSyncStandby(standby, false);
+      await standby.promote();
       promotedAt = Date.now();
+      await PostgresPair.requireSyncStandby(standby, false);
     });
     expect(refusals.filter((status) => status !== 0 && status < 500)).toEqual([]);
     console.info(

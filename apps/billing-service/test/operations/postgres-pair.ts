@@ -5,7 +5,7 @@
  * `pg_basebackup`, and signals sent to a server's postmaster. The servers run as the `postgres`
  * system user when the test runs as root (initdb refuses root).
  */
-import { execFileSync, spawnSync } from 'node:child_process';
+import { execFile, execFileSync, spawnSync } from 'node:child_process';
 import { chownSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -36,6 +36,25 @@ function tool(name: string, args: readonly string[]): string {
   return result.stdout;
 }
 
+/** `tool` without blocking the test's event loop: the load it runs goes on meanwhile. */
+function toolAsync(name: string, args: readonly string[]): Promise<string> {
+  return new Promise((resolve, reject) => {
+    execFile(
+      join(BIN, name),
+      args,
+      {
+        encoding: 'utf8',
+        timeout: 120_000,
+        ...(serverUser === undefined ? {} : { uid: serverUser, gid: serverGroup }),
+      },
+      (error, stdout, stderr) => {
+        if (error) reject(new Error(`${name} ${args.join(' ')} failed: ${stdout}${stderr}`));
+        else resolve(stdout);
+      },
+    );
+  });
+}
+
 /** A loopback port free now (the system's choice). */
 async function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
@@ -63,7 +82,7 @@ export interface PostgresServer {
   /** Whether the postmaster and the processes it had when last signalled are gone. */
   gone(): boolean;
   /** Promotes a standby and waits until it takes writes. */
-  promote(): void;
+  promote(): Promise<void>;
   /** Stops it however it is (a stopped process is continued first), leaving its folder. */
   kill(): void;
   query<R extends pg.QueryResultRow>(sql: string, values?: unknown[]): Promise<R[]>;
@@ -160,8 +179,8 @@ export class PostgresPair {
         }
       },
       gone: () => lastPid === undefined || family.concat(lastPid).every((pid) => !alive(pid)),
-      promote: () => {
-        tool('pg_ctl', ['-D', dataDir, '-w', '-t', '60', 'promote']);
+      promote: async () => {
+        await toolAsync('pg_ctl', ['-D', dataDir, '-w', '-t', '60', 'promote']);
       },
       kill: () => {
         const pid = pidOf() ?? lastPid;
