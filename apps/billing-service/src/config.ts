@@ -54,6 +54,8 @@ export interface ServiceConfig {
   /** Requests per API key and window, for requests whose key authenticates (ADR 1480). */
   readonly keyRateLimit: RateLimit | null;
   readonly trustProxy: boolean;
+  /** Proxies in front whose `X-Forwarded-For` entries are trusted; 0 when none was set (then `trustProxy` decides). */
+  readonly trustedProxies: number;
   /**
    * How long an idle keep-alive connection of the live and sandbox APIs stays open: longer than a
    * load balancer's idle timeout, so it never sends a request on a socket the service is closing.
@@ -536,6 +538,22 @@ export const SETTINGS = [
     description:
       'Behind one reverse proxy: the client address (counted by `--rate-limit`, written in access lines) is the `X-Forwarded-For` entry that proxy appended (the right-most), never one the client wrote.',
     parse: yes,
+  }),
+  setting({
+    key: 'trustedProxies',
+    flag: 'trusted-proxies',
+    variable: 'DRAWDOWN_TRUSTED_PROXIES',
+    kind: 'string',
+    fallback: '0',
+    placeholder: 'N',
+    description:
+      'Behind N reverse proxies in a row (a cloud balancer, then Caddy: 2): the client address is the `X-Forwarded-For` entry the outermost of them appended, the N-th from the right. Overrides `--trust-proxy` (which is 1) when above 0; at most 10.',
+    parse: (text, name) => {
+      const hops = Number(text ?? '0');
+      if (!Number.isInteger(hops) || hops < 0 || hops > 10)
+        throw new Error(`${name} must be a whole number of proxies from 0 to 10; got ${text}`);
+      return hops;
+    },
   }),
   setting({
     key: 'redisUrl',
