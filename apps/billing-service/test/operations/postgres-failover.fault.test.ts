@@ -52,7 +52,7 @@ describe('postgres: the primary fails under load', () => {
   let servers: { primary: PostgresServer; standby: PostgresServer };
   let dataDir: string;
   let services: CoreServices;
-  let processes: ServiceProcess[] = [];
+  const processes: ServiceProcess[] = [];
   let receiver: WebhookReceiver;
   let accountId: string;
   let key: string;
@@ -87,7 +87,12 @@ describe('postgres: the primary fails under load', () => {
       '--webhook-poll-ms',
       '100',
     ];
-    processes = await Promise.all([0, 1, 2].map(() => startServiceProcess(storage, key, flags)));
+    // Kept as each starts, so one failing to start leaves none behind.
+    await Promise.all(
+      [0, 1, 2].map(async () => {
+        processes.push(await startServiceProcess(storage, key, flags));
+      }),
+    );
     services = await composeServices({ dataDir, databaseUrl: url, databaseConnectTimeoutMs: 3000 });
     api = apiClient(processes[0]?.sandboxUrl ?? '', key);
 
