@@ -30,6 +30,7 @@ import { taxIdChecks } from './0220-tax-id-checks.js';
 import { providerRefunds } from './0230-provider-refunds.js';
 import { simulationSpending } from './0240-simulation-spending.js';
 import { sandboxJumpQuotas } from './0241-sandbox-jump-quotas.js';
+import { adjustmentTaxRatesUsedBackfill } from './0242-adjustment-tax-rates-used.js';
 import type { Migration } from './migration.js';
 
 export const MIGRATIONS: readonly Migration[] = [
@@ -59,6 +60,7 @@ export const MIGRATIONS: readonly Migration[] = [
   providerRefunds,
   simulationSpending,
   sandboxJumpQuotas,
+  adjustmentTaxRatesUsedBackfill,
 ];
 
 const MIGRATION_LOCK_KEY = 4_172_031_985;

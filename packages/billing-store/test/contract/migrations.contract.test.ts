@@ -86,6 +86,54 @@ describe.each(ENGINES)('%s: migrations', (engine) => {
     }
   });
 
+  it('gives adjustments stored before tax_rates_used the rates of the lines they adjust', async () => {
+    const database = openDatabase(await freshConfig());
+    const before = MIGRATIONS.filter((migration) => migration.id !== '0242-adjustment-tax-rates-used');
+    try {
+      await migrate(database, before);
+      const lineItems = [
+        { id: 'txnitm_a', taxRate: '0.2' },
+        { id: 'txnitm_b', taxRate: '0.1' },
+      ];
+      await database.run('insert into transactions (account_id, environment, id, body) values (?, ?, ?, ?)', [
+        'acc_1',
+        'sandbox',
+        'txn_1',
+        JSON.stringify({ details: { lineItems } }),
+      ]);
+      const item = (itemId: string, subtotal: string, tax: string, total: string) => ({
+        itemId,
+        totals: { subtotal, tax, total },
+      });
+      const old = {
+        id: 'adj_1',
+        transactionId: 'txn_1',
+        items: [
+          item('txnitm_a', '500', '100', '600'),
+          item('txnitm_b', '100', '10', '110'),
+          item('txnitm_a', '5', '1', '6'),
+        ],
+      };
+      await database.run('insert into adjustments (account_id, environment, id, body) values (?, ?, ?, ?)', [
+        'acc_1',
+        'sandbox',
+        'adj_1',
+        JSON.stringify(old),
+      ]);
+      expect(await migrate(database)).toEqual(['0242-adjustment-tax-rates-used']);
+      const row = await database.get<{ body: string }>('select body from adjustments where id = ?', ['adj_1']);
+      expect(JSON.parse(String(row?.body))).toEqual({
+        ...old,
+        taxRatesUsed: [
+          { taxRate: '0.2', totals: { subtotal: '505', tax: '101', total: '606' } },
+          { taxRate: '0.1', totals: { subtotal: '100', tax: '10', total: '110' } },
+        ],
+      });
+    } finally {
+      await database.close();
+    }
+  });
+
   it('leaves no trace of a migration that fails part-way', async () => {
     const database = openDatabase(await freshConfig());
     const broken = {
