@@ -9,6 +9,8 @@ import { type BillingHarness, ENGINES, startBillingHarness } from '@drawdown/tes
 import type { Paddle } from '@paddle/paddle-node-sdk';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type ApiClient, harnessClients, type WireObject } from '../support/api-client.js';
+import { eventually } from '../notifications/webhook-receiver.js';
+import { CARDS, checkoutClient } from '../payments/checkout-client.js';
 import { officialSdk } from '../support/official-sdk.js';
 import { type Buyer, createBuyer, createOneOffPrice, readyTransaction } from '../transactions/transaction-fixtures.js';
 
@@ -62,6 +64,56 @@ describe.each(ENGINES)('%s: answers the official SDKs read (issue 36)', (engine)
       expect((included.entity.adjustments as WireObject[]).map((adjustment) => adjustment.tax_rates_used)).toEqual([
         expected,
       ]);
+    });
+  });
+
+  // Last: it moves the sandbox clock past a renewal.
+  describe('billed_at on completed automatically collected transactions', () => {
+    it('is set for an API payment, a checkout payment and a renewal, in the API, events and the report', async () => {
+      const apiPaid = await readyTransaction(sandbox, buyer, priceId);
+      await sandbox.post(`/transactions/${apiPaid.id}/simulate-payment`, { outcome: 'success' });
+      const viaCheckout = await readyTransaction(sandbox, buyer, priceId);
+      expect((await checkoutClient(harness.sandboxUrl).pay(String(viaCheckout.id), CARDS.success)).status).toBe(303);
+      const monthly = await createOneOffPrice(sandbox, '1000', 'GBP', {
+        billing_cycle: { interval: 'month', frequency: 1 },
+      });
+      const first = await readyTransaction(sandbox, buyer, monthly);
+      await sandbox.post(`/transactions/${first.id}/simulate-payment`, { outcome: 'success' });
+      const subscriptionId = String((await sandbox.get(`/transactions/${first.id}`)).entity.subscription_id);
+      const advanced = await sandbox.post('/sandbox-clock/advance', { seconds: 32 * 86_400 });
+      expect(advanced.status, advanced.text).toBe(200);
+      const renewals = await paddle.transactions
+        .list({ subscriptionId: [subscriptionId], origin: ['subscription_recurring'] })
+        .next();
+      expect(renewals.map((renewal) => renewal.status)).toEqual(['completed']);
+
+      const ids = [String(apiPaid.id), String(viaCheckout.id), String(first.id), String(renewals[0]?.id)];
+      for (const id of ids) {
+        const transaction = await paddle.transactions.get(id);
+        expect(transaction.status).toBe('completed');
+        expect(transaction.billedAt, id).toEqual(expect.stringMatching(/^\d{4}-\d\d-\d\dT/));
+      }
+      const completedEvents = await paddle.events.list({ eventType: ['transaction.completed'] as never }).next();
+      for (const id of ids) {
+        const event = completedEvents.find((candidate) => (candidate.data as { id?: string }).id === id);
+        expect((event?.data as { billedAt?: string | null } | undefined)?.billedAt, id).toEqual(expect.any(String));
+      }
+
+      const report = await paddle.reports.create({ type: 'transactions', filters: [] });
+      await eventually(
+        'the report to be ready',
+        async () => (await paddle.reports.get(report.id)).status !== 'pending',
+      );
+      const csv = await (await fetch((await paddle.reports.getReportCsv(report.id)).url)).text();
+      const [header, ...rows] = csv
+        .trim()
+        .split('\r\n')
+        .map((line) => line.split(','));
+      const billedAt = header?.indexOf('billed_at') ?? -1;
+      expect(billedAt).toBeGreaterThan(0);
+      for (const id of ids) {
+        expect(rows.find((row) => row[0] === id)?.[billedAt], id).toMatch(/^\d{4}-\d\d-\d\dT/);
+      }
     });
   });
 });

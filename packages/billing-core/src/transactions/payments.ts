@@ -76,6 +76,9 @@ export async function completeSettled(
   requireTransition(settled.id, before.status, 'paid');
   const now = nowTimestamp(context);
   const { lines, settlement } = decompose(settled);
+  // `billed_at` is set for billed and completed transactions: an automatically collected one
+  // that was never billed is billed when it completes (issue 36).
+  const billedAt = settled.billedAt ?? now;
   const completed = await withInvoiceNumber(
     context,
     tx,
@@ -83,9 +86,10 @@ export async function completeSettled(
       ...settled,
       status: 'completed',
       details: composeDetails(lines, { ...settlement, completed: true }, settled.currencyCode),
+      billedAt,
       updatedAt: now,
     },
-    settled.billedAt ?? now,
+    billedAt,
   );
   const saved = await saveTransaction(context, tx, before, completed, [...extraEvents, 'transaction.paid']);
   await settleCreditOnCompletion(context, tx, saved, now);
