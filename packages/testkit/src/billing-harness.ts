@@ -96,6 +96,14 @@ export interface HarnessOptions {
   readonly sandboxDailySteps?: number;
   /** `--sqlite-wal-limit-mb` (ADR 1488). */
   readonly sqliteWalLimitMb?: number;
+  /**
+   * The account's tax settings at start (ADR 1439). `none` (the default): an explicit "no tax"
+   * choice recorded in both environments through `PATCH /tax-settings` (`rate_source: account`,
+   * `default_rate: "0"`), so totals are the prices alone and live charges are allowed, as the
+   * suites written before ADR 1439 expect. `unset`: nothing recorded, as in a new installation:
+   * the sandbox computes tax by location and live charges wait for a choice.
+   */
+  readonly tax?: 'none' | 'unset';
 }
 
 export async function startBillingHarness(options: HarnessOptions = {}): Promise<BillingHarness> {
@@ -173,13 +181,28 @@ export async function startBillingHarness(options: HarnessOptions = {}): Promise
         expiresAt: input.expiresAt ?? null,
       })
     ).token;
+  const liveKey = await key({ environment: 'live', permissions: ['all'] });
+  const sandboxKey = await key({ environment: 'sandbox', permissions: ['all'] });
+  if ((options.tax ?? 'none') === 'none') {
+    for (const [url, token] of [
+      [service.liveUrl, liveKey],
+      [service.sandboxUrl, sandboxKey],
+    ] as const) {
+      const response = await fetch(`${url}/tax-settings`, {
+        method: 'PATCH',
+        headers: { Authorization: `Bearer ${token}`, 'Content-Type': 'application/json' },
+        body: JSON.stringify({ rate_source: 'account', default_rate: '0' }),
+      });
+      if (!response.ok) throw new Error(`recording no tax failed: ${response.status} ${await response.text()}`);
+    }
+  }
   return {
     engine,
     liveUrl: service.liveUrl,
     sandboxUrl: service.sandboxUrl,
     accountId: account.id,
-    liveKey: await key({ environment: 'live', permissions: ['all'] }),
-    sandboxKey: await key({ environment: 'sandbox', permissions: ['all'] }),
+    liveKey,
+    sandboxKey,
     services,
     service,
     dataDir: storage.dataDir,

@@ -31,6 +31,7 @@ import type { PaymentMethod } from '../transactions/saved-methods.js';
 import { paymentMethodWire } from '../transactions/saved-methods.js';
 import type { Transaction } from '../transactions/transaction.js';
 import { saveTransaction } from '../transactions/transaction-changes.js';
+import { requireLiveTaxChoice } from '../transactions/tax-settings.js';
 import { updateTransactionIn } from '../transactions/transactions.js';
 import {
   type CheckoutDetails,
@@ -444,6 +445,7 @@ export async function submitCheckout(
   submission: CheckoutSubmission,
 ): Promise<CheckoutView> {
   const provider = await requireProvider(context, ports.providers);
+  await requireLiveTaxChoice(context, context.store);
   validateSubmission(context, submission);
   const current = await latestAttempt(context, context.store, transactionId);
   if (current && current.submissionKey !== submission.submissionKey) await supersedeWaiting(context, ports, current);
@@ -591,6 +593,7 @@ export async function startBrowserCheckout(
   submission: BrowserCheckoutSubmission,
 ): Promise<BrowserCheckoutStart> {
   const provider = await requireProvider(context, ports.providers);
+  await requireLiveTaxChoice(context, context.store);
   const browser = provider.browser;
   if (!browser || browser.publishableKey === null) {
     throw new BillingError(

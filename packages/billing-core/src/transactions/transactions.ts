@@ -21,7 +21,7 @@ import { completeWhenNothingToPay } from './nothing-to-pay.js';
 import { refuseWhilePaymentInFlight } from './payment-in-flight.js';
 import type { TransactionHooks } from './payments.js';
 import type { TransactionListQuery, TransactionSlice } from './repositories.js';
-import { withTaxDefaults } from './tax-settings.js';
+import { requireLiveTaxChoice, withTaxDefaults } from './tax-settings.js';
 import type {
   BillingDetails,
   Transaction,
@@ -241,6 +241,8 @@ export async function createTransaction(
       { ids: context.ids, now: nowTimestamp(context), taxSettings },
     );
     if (input.status === 'billed') transaction = await bill(context, tx, transaction);
+    // A live transaction that can be charged or billed waits for the live tax choice (ADR 1439).
+    if (transaction.status !== 'draft') await requireLiveTaxChoice(context, tx);
     return completeWhenNothingToPay(context, tx, await insertTransaction(context, tx, transaction), hooks);
   });
 }
@@ -373,6 +375,9 @@ export async function updateTransactionIn(
       next = { ...next, customData: input.customData };
     }
     if (input.status === 'billed') next = await bill(context, tx, next);
+    if ((reshapes || input.status === 'billed') && (next.status === 'ready' || next.status === 'billed')) {
+      await requireLiveTaxChoice(context, tx);
+    }
     if (input.status === 'canceled') {
       requireTransition(id, next.status, 'canceled');
       // A canceled transaction gives its discount's redemption back.

@@ -31,6 +31,7 @@ import { providerRefunds } from './0230-provider-refunds.js';
 import { simulationSpending } from './0240-simulation-spending.js';
 import { sandboxJumpQuotas } from './0241-sandbox-jump-quotas.js';
 import { adjustmentTaxRatesUsedBackfill } from './0242-adjustment-tax-rates-used.js';
+import { liveTaxChoice } from './0243-live-tax-choice.js';
 import type { Migration } from './migration.js';
 
 export const MIGRATIONS: readonly Migration[] = [
@@ -61,6 +62,7 @@ export const MIGRATIONS: readonly Migration[] = [
   simulationSpending,
   sandboxJumpQuotas,
   adjustmentTaxRatesUsedBackfill,
+  liveTaxChoice,
 ];
 
 const MIGRATION_LOCK_KEY = 4_172_031_985;

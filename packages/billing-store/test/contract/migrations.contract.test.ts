@@ -134,6 +134,41 @@ describe.each(ENGINES)('%s: migrations', (engine) => {
     }
   });
 
+  it('records no tax as the live choice of accounts that had live transactions before ADR 1439', async () => {
+    const database = openDatabase(await freshConfig());
+    const before = MIGRATIONS.filter((migration) => migration.id !== '0243-live-tax-choice');
+    try {
+      await migrate(database, before);
+      const insert = 'insert into transactions (account_id, environment, id, body) values (?, ?, ?, ?)';
+      await database.run(insert, ['acc_old', 'live', 'txn_1', '{}']);
+      await database.run(insert, ['acc_old', 'live', 'txn_2', '{}']);
+      await database.run(insert, ['acc_sandbox', 'sandbox', 'txn_3', '{}']);
+      await database.run(insert, ['acc_chosen', 'live', 'txn_4', '{}']);
+      await database.run('insert into tax_settings (account_id, environment, body) values (?, ?, ?)', [
+        'acc_chosen',
+        'live',
+        '{"rateSource":"location"}',
+      ]);
+      expect(await migrate(database)).toEqual(['0243-live-tax-choice']);
+      const rows = await database.all<{ account_id: string; environment: string; body: string }>(
+        'select account_id, environment, body from tax_settings order by account_id',
+      );
+      expect(rows.map((row) => [row.account_id, row.environment])).toEqual([
+        ['acc_chosen', 'live'],
+        ['acc_old', 'live'],
+      ]);
+      expect(rows[0]?.body).toBe('{"rateSource":"location"}');
+      expect(JSON.parse(String(rows[1]?.body))).toMatchObject({
+        rateSource: 'account',
+        defaultRate: '0',
+        countryRates: [],
+        updatedAt: expect.any(String),
+      });
+    } finally {
+      await database.close();
+    }
+  });
+
   it('leaves no trace of a migration that fails part-way', async () => {
     const database = openDatabase(await freshConfig());
     const broken = {
