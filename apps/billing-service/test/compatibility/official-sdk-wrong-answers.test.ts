@@ -8,9 +8,9 @@
 import { type BillingHarness, ENGINES, startBillingHarness } from '@drawdown/testkit';
 import type { Paddle } from '@paddle/paddle-node-sdk';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type ApiClient, harnessClients, type WireObject } from '../support/api-client.js';
 import { eventually } from '../notifications/webhook-receiver.js';
 import { CARDS, checkoutClient } from '../payments/checkout-client.js';
+import { type ApiClient, harnessClients, type WireObject } from '../support/api-client.js';
 import { officialSdk } from '../support/official-sdk.js';
 import { type Buyer, createBuyer, createOneOffPrice, readyTransaction } from '../transactions/transaction-fixtures.js';
 
