@@ -67,6 +67,138 @@ describe.each(ENGINES)('%s: answers the official SDKs read (issue 36)', (engine)
     });
   });
 
+  describe('a percentage discount with the currency_code the Python SDK sends', () => {
+    it('is created, keeps the currency and discounts a transaction in another currency', async () => {
+      const discount = await paddle.discounts.create({
+        description: 'Ten percent',
+        type: 'percentage',
+        amount: '10',
+        currencyCode: 'USD',
+      });
+      expect(discount).toMatchObject({ type: 'percentage', amount: '10', currencyCode: 'USD' });
+      expect((await paddle.discounts.get(discount.id)).currencyCode).toBe('USD');
+      const updated = await paddle.discounts.update(discount.id, { currencyCode: 'EUR' });
+      expect(updated.currencyCode).toBe('EUR');
+
+      const transaction = await paddle.transactions.create({
+        items: [{ priceId, quantity: 1 }],
+        customerId: buyer.customerId,
+        addressId: buyer.addressId,
+        discountId: discount.id,
+      });
+      // 1000 GBP less 10%, then 20% tax: the discount's currency limits nothing.
+      expect(transaction.details?.totals).toMatchObject({
+        subtotal: '1000',
+        discount: '100',
+        tax: '180',
+        total: '1080',
+      });
+
+      const refused = await sandbox.post('/discounts', {
+        description: 'Bad currency',
+        type: 'percentage',
+        amount: '10',
+        currency_code: 'XXX',
+      });
+      expect(refused.status, refused.text).toBe(400);
+      expect(refused.body.error?.code).toBe('invalid_field');
+    });
+  });
+
+  describe('checkout.url chosen on transaction create and update', () => {
+    it('builds the link on the given page, keeps it through changes and refuses what cannot take one', async () => {
+      const created = await paddle.transactions.create({
+        items: [{ priceId, quantity: 1 }],
+        customerId: buyer.customerId,
+        addressId: buyer.addressId,
+        checkout: { url: 'https://pay.example.com/checkout?plan=pro' },
+      });
+      expect(created.checkout?.url).toBe(`https://pay.example.com/checkout?plan=pro&_ptxn=${created.id}`);
+      const changed = await paddle.transactions.update(created.id, { items: [{ priceId, quantity: 3 }] });
+      expect(changed.checkout?.url).toBe(created.checkout?.url);
+      const moved = await paddle.transactions.update(created.id, { checkout: { url: 'https://shop.example.com/pay' } });
+      expect(moved.checkout?.url).toBe(`https://shop.example.com/pay?_ptxn=${created.id}`);
+      // A null url gives the default payment link back.
+      const reset = await sandbox.patch(`/transactions/${created.id}`, { checkout: { url: null } });
+      expect(reset.status, reset.text).toBe(200);
+      expect((reset.entity.checkout as WireObject).url).toBe(`${harness.sandboxUrl}/checkout?_ptxn=${created.id}`);
+
+      for (const [body, field] of [
+        [{ checkout: { url: 'ftp://pay.example.com/' } }, 'checkout.url'],
+        [{ checkout: { url: 'https://pay.example.com/#fragment' } }, 'checkout.url'],
+        [{ checkout: { url: 'https://pay.example.com/', other: 1 } }, 'checkout.other'],
+        [
+          {
+            collection_mode: 'manual',
+            billing_details: { payment_terms: { interval: 'day', frequency: 30 } },
+            checkout: { url: 'https://pay.example.com/' },
+          },
+          'checkout.url',
+        ],
+      ] as const) {
+        const refused = await sandbox.post('/transactions', {
+          items: [{ price_id: priceId, quantity: 1 }],
+          customer_id: buyer.customerId,
+          address_id: buyer.addressId,
+          ...body,
+        });
+        expect(refused.status, refused.text).toBe(400);
+        expect(
+          refused.body.error?.errors?.map((error) => error.field),
+          refused.text,
+        ).toContain(field);
+      }
+    });
+  });
+
+  describe('manual invoices', () => {
+    it('with enable_checkout have a checkout.url; billed with recurring items, start their subscription', async () => {
+      const monthly = await createOneOffPrice(sandbox, '5000', 'GBP', {
+        billing_cycle: { interval: 'month', frequency: 1 },
+      });
+      const invoice = await paddle.transactions.create({
+        items: [{ priceId: monthly, quantity: 1 }],
+        customerId: buyer.customerId,
+        addressId: buyer.addressId,
+        collectionMode: 'manual',
+        billingDetails: { enableCheckout: true, paymentTerms: { interval: 'day', frequency: 30 } },
+        status: 'billed',
+      } as never);
+      expect(invoice.status).toBe('billed');
+      expect(invoice.checkout?.url).toBe(`${harness.sandboxUrl}/checkout?_ptxn=${invoice.id}`);
+      expect(invoice.subscriptionId).toMatch(/^sub_/);
+      const subscription = await paddle.subscriptions.get(String(invoice.subscriptionId));
+      expect(subscription).toMatchObject({ status: 'active', collectionMode: 'manual', customerId: buyer.customerId });
+      expect(invoice.billingPeriod).toEqual(subscription.currentBillingPeriod);
+
+      // Billed later through an update: the subscription starts then, once.
+      const draft = await paddle.transactions.create({
+        items: [{ priceId: monthly, quantity: 1 }],
+        customerId: buyer.customerId,
+        addressId: buyer.addressId,
+        collectionMode: 'manual',
+        billingDetails: { enableCheckout: false, paymentTerms: { interval: 'day', frequency: 30 } },
+      });
+      expect(draft.subscriptionId).toBeNull();
+      expect(draft.checkout).toBeNull();
+      const billed = await paddle.transactions.update(draft.id, { status: 'billed' });
+      expect(billed.subscriptionId).toMatch(/^sub_/);
+      const payment = await sandbox.post(`/transactions/${billed.id}/payments`, {
+        method_type: 'bank_transfer',
+        provider_reference: 'wire-1',
+      });
+      expect(payment.status, payment.text).toBe(201);
+      const paid = await paddle.transactions.get(billed.id);
+      expect(paid.status).toBe('completed');
+      expect(paid.subscriptionId).toBe(billed.subscriptionId);
+      const subscriptions = await paddle.subscriptions.list({ customerId: [buyer.customerId] }).next();
+      expect(subscriptions.filter((candidate) => candidate.id === billed.subscriptionId)).toHaveLength(1);
+      expect(subscriptions.map((candidate) => candidate.id).sort()).toEqual(
+        [String(invoice.subscriptionId), String(billed.subscriptionId)].sort(),
+      );
+    });
+  });
+
   // Last: it moves the sandbox clock past a renewal.
   describe('billed_at on completed automatically collected transactions', () => {
     it('is set for an API payment, a checkout payment and a renewal, in the API, events and the report', async () => {

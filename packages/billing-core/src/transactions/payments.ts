@@ -28,6 +28,12 @@ export interface TransactionHooks {
    * one store, and the use-case root gives these hooks only over it (ADR 0922).
    */
   afterCompleted?(tx: TransactionSlice, transaction: Transaction): Promise<void>;
+  /**
+   * Runs inside the database transaction in which a manually collected `transaction` was billed
+   * through the API: the public API starts the subscription of a manual invoice when it is
+   * issued, not when it is paid (issue 36).
+   */
+  afterBilled?(tx: TransactionSlice, transaction: Transaction): Promise<void>;
 }
 
 export const NO_HOOKS: TransactionHooks = {};
