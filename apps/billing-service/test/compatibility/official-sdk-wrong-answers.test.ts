@@ -199,6 +199,48 @@ describe.each(ENGINES)('%s: answers the official SDKs read (issue 36)', (engine)
     });
   });
 
+  describe('documented order_by values', () => {
+    it('orders transactions by updated_at, products and discounts by created_at; refuses the undocumented', async () => {
+      const made = [];
+      for (let index = 0; index < 3; index += 1) made.push(await readyTransaction(sandbox, buyer, priceId));
+      // The oldest is changed last: by updated_at it comes first, descending.
+      const touched = await sandbox.patch(`/transactions/${made[0]?.id}`, { custom_data: { touched: true } });
+      expect(touched.status, touched.text).toBe(200);
+      const byUpdated = paddle.transactions.list({ orderBy: 'updated_at[DESC]' as never, perPage: 2 } as never);
+      const firstPage = await byUpdated.next();
+      expect(firstPage.map((transaction) => transaction.id)).toEqual([made[0]?.id, made[2]?.id]);
+      const secondPage = await byUpdated.next();
+      expect(secondPage[0]?.id).toBe(made[1]?.id);
+      const ascending = (await sandbox.get('/transactions?order_by=updated_at[ASC]&per_page=30')).list;
+      const times = ascending.map((transaction) => String(transaction.updated_at));
+      expect(times).toEqual([...times].sort());
+
+      await createOneOffPrice(sandbox, '100', 'GBP');
+      await paddle.discounts.create({ description: 'A', type: 'flat', amount: '100', currencyCode: 'GBP' });
+      await paddle.discounts.create({ description: 'B', type: 'flat', amount: '200', currencyCode: 'GBP' });
+      const products = await paddle.products.list({ orderBy: 'created_at[ASC]' as never }).next();
+      const created = products.map((product) => product.createdAt);
+      expect(created.length).toBeGreaterThanOrEqual(2);
+      expect(created).toEqual([...created].sort());
+      const discounts = (await sandbox.get('/discounts?order_by=created_at[DESC]')).list;
+      const discountTimes = discounts.map((discount) => String(discount.created_at));
+      expect(discountTimes).toEqual([...discountTimes].sort().reverse());
+
+      for (const path of [
+        '/products?order_by=price[ASC]',
+        '/discounts?order_by=amount[ASC]',
+        '/transactions?order_by=total[DESC]',
+      ]) {
+        const refused = await sandbox.get(path);
+        expect(refused.status, path).toBe(400);
+        expect(
+          refused.body.error?.errors?.map((error) => error.field),
+          path,
+        ).toEqual(['order_by']);
+      }
+    });
+  });
+
   // Last: it moves the sandbox clock past a renewal.
   describe('billed_at on completed automatically collected transactions', () => {
     it('is set for an API payment, a checkout payment and a renewal, in the API, events and the report', async () => {

@@ -32,6 +32,7 @@ import { simulationSpending } from './0240-simulation-spending.js';
 import { sandboxJumpQuotas } from './0241-sandbox-jump-quotas.js';
 import { adjustmentTaxRatesUsedBackfill } from './0242-adjustment-tax-rates-used.js';
 import { liveTaxChoice } from './0243-live-tax-choice.js';
+import { transactionsByUpdated } from './0244-transactions-by-updated.js';
 import type { Migration } from './migration.js';
 
 export const MIGRATIONS: readonly Migration[] = [
@@ -63,6 +64,7 @@ export const MIGRATIONS: readonly Migration[] = [
   sandboxJumpQuotas,
   adjustmentTaxRatesUsedBackfill,
   liveTaxChoice,
+  transactionsByUpdated,
 ];
 
 const MIGRATION_LOCK_KEY = 4_172_031_985;
