@@ -113,6 +113,7 @@ export const BLOCKS = [
     subject:
       'Payment recovery, refunds and disputes at the provider, provider settings while work waits; 1467 is tax (location rate overrides)',
   },
+  { from: 1470, to: 1474, subject: 'Answers the official SDKs read: checkout links, discounts, ordering (issue 36)' },
   { from: 1480, to: 1484, subject: 'Service operations' },
   { from: 1485, to: 1489, subject: 'Sandbox limits' },
   { from: 1490, to: 1494, subject: 'Images and documents' },
