@@ -97,9 +97,9 @@ export interface HarnessOptions {
   /** `--sqlite-wal-limit-mb` (ADR 1488). */
   readonly sqliteWalLimitMb?: number;
   /**
-   * The account's tax settings at start (ADR 1439). `none` (the default): an explicit "no tax"
-   * choice recorded in both environments through `PATCH /tax-settings` (`rate_source: account`,
-   * `default_rate: "0"`), so totals are the prices alone and live charges are allowed, as the
+   * The tax settings of the accounts the harness makes (ADR 1439). `none` (the default): an
+   * explicit "no tax" choice recorded in both environments (`rate_source: account`,
+   * `default_rate: "0"`, as `PATCH /tax-settings` records it), so totals are the prices alone and live charges are allowed, as the
    * suites written before ADR 1439 expect. `unset`: nothing recorded, as in a new installation:
    * the sandbox computes tax by location and live charges wait for a choice.
    */
@@ -183,19 +183,18 @@ export async function startBillingHarness(options: HarnessOptions = {}): Promise
     ).token;
   const liveKey = await key({ environment: 'live', permissions: ['all'] });
   const sandboxKey = await key({ environment: 'sandbox', permissions: ['all'] });
-  if ((options.tax ?? 'none') === 'none') {
-    for (const [url, token] of [
-      [service.liveUrl, liveKey],
-      [service.sandboxUrl, sandboxKey],
-    ] as const) {
-      const response = await fetch(`${url}/tax-settings`, {
-        method: 'PATCH',
-        headers: { Authorization: `Bearer ${token}`, 'Content-Type': 'application/json' },
-        body: JSON.stringify({ rate_source: 'account', default_rate: '0' }),
-      });
-      if (!response.ok) throw new Error(`recording no tax failed: ${response.status} ${await response.text()}`);
+  // Every account the harness makes records "no tax" in both environments unless `tax: 'unset'`.
+  const chooseTax = async (accountId: string) => {
+    if ((options.tax ?? 'none') !== 'none') return;
+    const made = await services.useCases.requireAccount(accountId);
+    for (const environment of ['live', 'sandbox'] as const) {
+      await services.useCases.updateTaxSettings(
+        { account: made, scope: { accountId, environment } },
+        { rateSource: 'account', defaultRate: '0' },
+      );
     }
-  }
+  };
+  await chooseTax(account.id);
   return {
     engine,
     liveUrl: service.liveUrl,
@@ -212,8 +211,11 @@ export async function startBillingHarness(options: HarnessOptions = {}): Promise
       portal.live = url.replace(/\/+$/, '');
       portal.sandbox = portal.live;
     },
-    createAccount: async ({ earlyAccess, name }) =>
-      (await createAccount(services, { name: name ?? 'Other account', earlyAccess })).id,
+    createAccount: async ({ earlyAccess, name }) => {
+      const made = await createAccount(services, { name: name ?? 'Other account', earlyAccess });
+      await chooseTax(made.id);
+      return made.id;
+    },
     close: async () => {
       await service.close();
       await storage.dispose();

@@ -385,8 +385,6 @@ describe.each(ENGINES)('%s: live payments through Stripe', (engine) => {
     const other = await harness.createAccount({ earlyAccess: false });
     const key = await harness.createKey({ environment: 'live', permissions: ['all'], accountId: other });
     const api = apiClient(harness.liveUrl, key);
-    // A new account's live charges wait for its tax choice (ADR 1439): no tax, explicitly.
-    expect((await api.patch('/tax-settings', { rate_source: 'account', default_rate: '0' })).status).toBe(200);
     expect(await harness.services.useCases.showPaymentProvider(other)).toBeNull();
     const customer = await api.post('/customers', { email: 'no-provider@example.com' });
     const address = await api.post(`/customers/${customer.id}/addresses`, { country_code: 'GB' });
