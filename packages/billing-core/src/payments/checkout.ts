@@ -29,9 +29,9 @@ import { saveChange } from '../subscriptions/subscription-changes.js';
 import { completeSettled, recordPaymentInTransaction, type TransactionHooks } from '../transactions/payments.js';
 import type { PaymentMethod } from '../transactions/saved-methods.js';
 import { paymentMethodWire } from '../transactions/saved-methods.js';
+import { requireLiveTaxChoice } from '../transactions/tax-settings.js';
 import type { Transaction } from '../transactions/transaction.js';
 import { saveTransaction } from '../transactions/transaction-changes.js';
-import { requireLiveTaxChoice } from '../transactions/tax-settings.js';
 import { updateTransactionIn } from '../transactions/transactions.js';
 import {
   type CheckoutDetails,
