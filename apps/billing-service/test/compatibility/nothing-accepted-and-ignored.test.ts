@@ -50,8 +50,6 @@ interface Walk {
   readonly fields: Readonly<Record<string, Verdict>>;
 }
 
-const unknownField = (value: unknown): Verdict => ({ refused: 'invalid_field', value });
-
 /** The non-catalogue items of transaction bodies and previews (ADR 1108): each field has its effect. */
 const NON_CATALOGUE = 'transactions/non-catalogue-items.test.ts';
 const NON_CATALOGUE_WALKS: readonly Walk[] = [

@@ -44,7 +44,10 @@ const transactionFields = {
   discount_id: idOf('dsc').nullable().optional(),
   discount: NonCatalogueDiscountBody.nullable().optional(),
   /** The payment page of this transaction (`null` url: the account's default payment link). */
-  checkout: z.strictObject({ url: z.string().max(2048).nullable() }).nullable().optional(),
+  checkout: z
+    .strictObject({ url: z.string().max(2048).nullable() })
+    .nullable()
+    .optional(),
 };
 
 export const CreateTransactionBody = z.strictObject({
