@@ -678,8 +678,10 @@ export {
   type Adjustment,
   type AdjustmentAction,
   type AdjustmentItem,
+  type AdjustmentTaxRateUsed,
   type AdjustmentTotals,
   type AdjustmentType,
+  adjustmentTaxRatesUsed,
 } from './transactions/adjustment.js';
 export {
   type AdjustmentItemInput,

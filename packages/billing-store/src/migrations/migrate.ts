@@ -30,6 +30,9 @@ import { taxIdChecks } from './0220-tax-id-checks.js';
 import { providerRefunds } from './0230-provider-refunds.js';
 import { simulationSpending } from './0240-simulation-spending.js';
 import { sandboxJumpQuotas } from './0241-sandbox-jump-quotas.js';
+import { adjustmentTaxRatesUsedBackfill } from './0242-adjustment-tax-rates-used.js';
+import { liveTaxChoice } from './0243-live-tax-choice.js';
+import { transactionsByUpdated } from './0244-transactions-by-updated.js';
 import type { Migration } from './migration.js';
 
 export const MIGRATIONS: readonly Migration[] = [
@@ -59,6 +62,9 @@ export const MIGRATIONS: readonly Migration[] = [
   providerRefunds,
   simulationSpending,
   sandboxJumpQuotas,
+  adjustmentTaxRatesUsedBackfill,
+  liveTaxChoice,
+  transactionsByUpdated,
 ];
 
 const MIGRATION_LOCK_KEY = 4_172_031_985;
