@@ -870,3 +870,28 @@ export {
 } from './usage/usage-event.js';
 export { MAX_USAGE_PERIODS, type UsagePeriod, usagePeriodsOf } from './usage/usage-periods.js';
 export { type Caller, createUseCases, type DueWork, type UseCasePorts, type UseCases } from './use-cases.js';
+
+export { type EmailContent, type EmailLinks, composeEmail, headerSafe } from './email/email-content.js';
+export { afterEmailAttempt, type EmailOutcome, messageIdOf } from './email/email-delivery.js';
+export { emailOccurrenceOf, type EmailOccurrence } from './email/email-occurrences.js';
+export { type EmailSender, type UpdateEmailSettingsInput } from './email/email-settings.js';
+export { EMAIL_LANGUAGES, EMAIL_WORDS, type EmailLanguage, emailLanguageOf } from './email/email-words.js';
+export {
+  DEFAULT_EMAIL_SETTINGS,
+  EMAIL_KINDS,
+  type EmailFacts,
+  type EmailJob,
+  type EmailKind,
+  type EmailSettings,
+  type EmailSkipReason,
+  type EmailStatus,
+  type RenderedEmail,
+} from './email/entities.js';
+export type {
+  EmailClaim,
+  EmailJobColumn,
+  EmailJobRepository,
+  EmailRepositories,
+  EmailSettingsRepository,
+  EmailSlice,
+} from './email/repositories.js';

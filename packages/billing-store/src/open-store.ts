@@ -22,6 +22,7 @@ import { SqlCreditBalanceRepository } from './repositories/credit-balance-reposi
 import { DocumentCollection } from './repositories/document-collection.js';
 import { SqlEventLog } from './repositories/event-log.js';
 import { SqlMetricRollupRepository } from './repositories/metric-rollup-repository.js';
+import { SqlEmailJobRepository, SqlEmailSettingsRepository } from './repositories/email-repository.js';
 import { SqlNotificationRepository } from './repositories/notification-repository.js';
 import { SqlNotificationSettingRepository } from './repositories/notification-setting-repository.js';
 import {
@@ -114,6 +115,8 @@ export function repositoriesOn(executor: SqlExecutor): Repositories {
     taxIdChecks: new DocumentCollection(executor, taxIdChecksTable),
     recoveryRuns: new SqlRecoveryRunRepository(executor),
     providerRefunds: new SqlProviderRefundRepository(executor),
+    emailJobs: new SqlEmailJobRepository(executor),
+    emailSettings: new SqlEmailSettingsRepository(executor),
   };
 }
 

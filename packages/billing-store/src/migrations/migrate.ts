@@ -3,6 +3,7 @@
  * Applies the migrations not yet applied, in order, in one transaction. Several processes may
  * start at once: PostgreSQL serialises them on an advisory lock, SQLite on its write lock.
  */
+import { customerEmail } from './0250-customer-email.js';
 import type { SqlDatabase } from '../sql/sql-database.js';
 import { foundation } from './0001-foundation.js';
 import { usage } from './0002-usage.js';
@@ -59,6 +60,7 @@ export const MIGRATIONS: readonly Migration[] = [
   providerRefunds,
   simulationSpending,
   sandboxJumpQuotas,
+  customerEmail,
 ];
 
 const MIGRATION_LOCK_KEY = 4_172_031_985;
