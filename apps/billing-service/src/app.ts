@@ -22,6 +22,7 @@ import { registerCurrencyRoutes } from './http/routes/currencies.js';
 import { registerCustomerRoutes } from './http/routes/customers.js';
 import { registerDiscountRoutes } from './http/routes/discounts.js';
 import { registerEventTypeRoutes } from './http/routes/event-types.js';
+import { registerEmailRoutes } from './http/routes/emails.js';
 import { registerEventRoutes } from './http/routes/events.js';
 import { registerInvoiceDownloadRoutes } from './http/routes/invoices.js';
 import { registerMetricsRoutes } from './http/routes/metrics.js';
@@ -133,6 +134,7 @@ export function createApp(dependencies: AppDependencies, options: EnvironmentOpt
   registerDiscountRoutes(app);
   registerUsageCatalogueRoutes(app);
   registerEventRoutes(app);
+  registerEmailRoutes(app);
   registerEventTypeRoutes(app);
   registerNotificationSettingRoutes(app);
   registerNotificationRoutes(app);

@@ -44,6 +44,7 @@ export {
 } from './requests/notifications.js';
 export { CreatePortalSessionBody, VerifyPortalSessionBody } from './requests/portal-sessions.js';
 export { CreateReportBody } from './requests/reports.js';
+export { UpdateEmailSettingsBody } from './requests/email-settings.js';
 export { SellerAddressBody, UpdateSellerDetailsBody } from './requests/seller-details.js';
 export { CreateSimulationBody, UpdateSimulationBody } from './requests/simulations.js';
 export { CreateClientTokenBody, GenerateCustomerAuthTokenBody, UpdateClientTokenBody } from './requests/tokens.js';

@@ -872,7 +872,7 @@ export { MAX_USAGE_PERIODS, type UsagePeriod, usagePeriodsOf } from './usage/usa
 export { type Caller, createUseCases, type DueWork, type UseCasePorts, type UseCases } from './use-cases.js';
 
 export { type EmailContent, type EmailLinks, composeEmail, headerSafe } from './email/email-content.js';
-export { afterEmailAttempt, type EmailOutcome, messageIdOf } from './email/email-delivery.js';
+export { afterEmailAttempt, type ClaimEmailsInput, type EmailOutcome, messageIdOf } from './email/email-delivery.js';
 export { emailOccurrenceOf, type EmailOccurrence } from './email/email-occurrences.js';
 export { type EmailSender, type UpdateEmailSettingsInput } from './email/email-settings.js';
 export { EMAIL_LANGUAGES, EMAIL_WORDS, type EmailLanguage, emailLanguageOf } from './email/email-words.js';

@@ -9,6 +9,7 @@ import type { Clock } from '../shared/clock.js';
 import { toTimestamp } from '../shared/clock.js';
 import type { StoreOf } from '../shared/context.js';
 import type { IdGenerator } from '../shared/ids.js';
+import type { Environment } from '../shared/scope.js';
 import {
   DEFAULT_EMAIL_SETTINGS,
   type EmailJob,
@@ -85,16 +86,31 @@ export async function fanOutEmails(dependencies: EmailDeliveryDependencies, limi
   });
 }
 
+export interface ClaimEmailsInput {
+  readonly limit: number;
+  /** How long a claim holds a job before another worker may take it again. */
+  readonly leaseMs: number;
+  readonly claimToken: string;
+  /** The environments this worker can send for: live only with an SMTP server. */
+  readonly environments: readonly Environment[];
+}
+
 /** Claims up to `limit` due jobs for one attempt each; no two workers hold the same attempt. */
 export async function claimDueEmails(
   dependencies: EmailDeliveryDependencies,
-  input: { readonly limit: number; readonly leaseMs: number; readonly claimToken: string },
+  input: ClaimEmailsInput,
 ): Promise<readonly EmailClaim[]> {
-  if (input.limit <= 0) return [];
-  if (!(await dependencies.store.emailJobs.hasDueJobs(dependencies.wallClock.now()))) return [];
+  if (input.limit <= 0 || input.environments.length === 0) return [];
+  if (!(await dependencies.store.emailJobs.hasDueJobs(dependencies.wallClock.now(), input.environments))) return [];
   return dependencies.store.transaction(async (tx) => {
     const now = dependencies.wallClock.now();
-    return tx.emailJobs.claimDue(now, input.limit, now + input.leaseMs, input.claimToken);
+    return tx.emailJobs.claimDue({
+      now,
+      limit: input.limit,
+      leaseUntil: now + input.leaseMs,
+      claimToken: input.claimToken,
+      environments: input.environments,
+    });
   });
 }
 

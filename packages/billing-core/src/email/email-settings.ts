@@ -78,6 +78,8 @@ export interface EmailSender {
   /** The seller details' legal name, else the account's name. */
   readonly sellerName: string;
   readonly logo: SellerLogo | null;
+  /** Now on the account environment's clock: what signed links' expiry counts on. */
+  readonly environmentNow: number;
 }
 
 export async function emailSenderOf(context: Context<EmailSlice>): Promise<EmailSender> {
@@ -86,5 +88,6 @@ export async function emailSenderOf(context: Context<EmailSlice>): Promise<Email
     settings: await getEmailSettings(context),
     sellerName: details?.legalName ?? context.account.name,
     logo: details?.logo ?? null,
+    environmentNow: context.clock.now(),
   };
 }

@@ -5,7 +5,13 @@
  */
 import type { Context } from '../shared/context.js';
 import type { UseCaseBase } from '../shared/use-case-base.js';
-import { claimDueEmails, type EmailOutcome, fanOutEmails, recordEmailAttempt } from './email-delivery.js';
+import {
+  type ClaimEmailsInput,
+  claimDueEmails,
+  type EmailOutcome,
+  fanOutEmails,
+  recordEmailAttempt,
+} from './email-delivery.js';
 import { getEmail, listEmails } from './email-jobs.js';
 import { type EmailSender, emailSenderOf, getEmailSettings, updateEmailSettings } from './email-settings.js';
 import type { EmailClaim, EmailSlice } from './repositories.js';
@@ -19,7 +25,7 @@ export function emailUseCases(base: UseCaseBase<Context<EmailSlice>>) {
     listEmails: bind(listEmails),
     getEmail: bind(getEmail),
     fanOutEmails: (limit: number) => fanOutEmails(delivery, limit),
-    claimDueEmails: (input: { limit: number; leaseMs: number; claimToken: string }) => claimDueEmails(delivery, input),
+    claimDueEmails: (input: ClaimEmailsInput) => claimDueEmails(delivery, input),
     recordEmailAttempt: (claim: EmailClaim, outcome: EmailOutcome, retryDelaysMs: readonly number[]) =>
       recordEmailAttempt(delivery, claim, outcome, retryDelaysMs),
     /** What a claimed job is sent with: its scope's settings and seller; undefined when the account is gone. */

@@ -8,7 +8,7 @@ import type { CatalogueRepositories } from '../catalogue/repositories.js';
 import type { EventRepositories } from '../events/repositories.js';
 import type { InvoiceRepositories } from '../invoices/repositories.js';
 import type { ListQuery, Page } from '../shared/pagination.js';
-import type { Scope } from '../shared/scope.js';
+import type { Environment, Scope } from '../shared/scope.js';
 import type { EmailJob, EmailSettings } from './entities.js';
 import type { EventToFanOut } from '../notifications/repositories.js';
 
@@ -31,13 +31,19 @@ export interface EmailJobRepository {
   /** Events not yet fanned out into email jobs, oldest first; locked and skip-locked on PostgreSQL. */
   eventsToFanOut(limit: number): Promise<readonly EventToFanOut[]>;
   markFannedOut(events: readonly EventToFanOut[]): Promise<void>;
-  /** Whether any job is due at `now`. */
-  hasDueJobs(now: number): Promise<boolean>;
+  /** Whether any job of `environments` is due at `now`. */
+  hasDueJobs(now: number, environments: readonly Environment[]): Promise<boolean>;
   /**
    * Takes up to `limit` due jobs, oldest due first, for one attempt each: pushes their due time to
    * `leaseUntil` and sets the token. On PostgreSQL rows another transaction holds are skipped.
    */
-  claimDue(now: number, limit: number, leaseUntil: number, claimToken: string): Promise<readonly EmailClaim[]>;
+  claimDue(input: {
+    readonly now: number;
+    readonly limit: number;
+    readonly leaseUntil: number;
+    readonly claimToken: string;
+    readonly environments: readonly Environment[];
+  }): Promise<readonly EmailClaim[]>;
   /** Saves an attempt's result if `claim` still holds the job; false (nothing written) otherwise. */
   recordAttempt(claim: EmailClaim, next: EmailJob, dueAt: number | null): Promise<boolean>;
 }

@@ -88,16 +88,29 @@ export class SqlEmailJobRepository implements EmailJobRepository {
     );
   }
 
-  async hasDueJobs(now: number): Promise<boolean> {
-    return (await this.sql.get('select 1 as found from email_jobs where due_at <= ? limit 1', [now])) !== undefined;
+  async hasDueJobs(now: number, environments: readonly Environment[]): Promise<boolean> {
+    const found = await this.sql.get(
+      `select 1 as found from email_jobs where due_at <= ? and environment in (${placeholders(environments.length)}) limit 1`,
+      [now, ...environments],
+    );
+    return found !== undefined;
   }
 
-  async claimDue(now: number, limit: number, leaseUntil: number, claimToken: string): Promise<readonly EmailClaim[]> {
+  async claimDue(input: {
+    readonly now: number;
+    readonly limit: number;
+    readonly leaseUntil: number;
+    readonly claimToken: string;
+    readonly environments: readonly Environment[];
+  }): Promise<readonly EmailClaim[]> {
+    const { leaseUntil, claimToken } = input;
     // Another worker's claim transaction holds its rows; skip them rather than wait.
     const lock = this.sql.dialect === 'postgres' ? ' for update skip locked' : '';
     const due = await this.sql.all<{ account_id: string; environment: Environment; id: string; body: string }>(
-      `select account_id, environment, id, body from email_jobs where due_at <= ? order by due_at, id limit ?${lock}`,
-      [now, limit],
+      `select account_id, environment, id, body from email_jobs
+       where due_at <= ? and environment in (${placeholders(input.environments.length)})
+       order by due_at, id limit ?${lock}`,
+      [input.now, ...input.environments, input.limit],
     );
     const claims: EmailClaim[] = [];
     for (const row of due) {
