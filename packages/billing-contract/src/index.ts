@@ -122,6 +122,7 @@ export {
   ProviderNotificationAnswer as ProviderNotificationAnswerResponse,
   UsagePeriod as UsagePeriodResponse,
 } from './responses/payments.js';
+export { Email as EmailResponse, EmailSettings as EmailSettingsResponse } from './responses/emails.js';
 export { SellerDetails as SellerDetailsResponse } from './responses/seller-details.js';
 export {
   Subscription as SubscriptionResponse,

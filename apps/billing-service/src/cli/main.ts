@@ -15,6 +15,7 @@ import { checkKeysFile, type DemoOptions, makeDemoAccount } from './demo-command
 import { BackupUsage, runBackup, runMigrate, runMigrateStatus } from './operations-commands.js';
 import { printResult } from './output.js';
 import { PAYMENT_PROVIDER_ACTIONS, runPaymentProviderCommand } from './payment-provider-command.js';
+import { EMAIL_SETTINGS_ACTIONS, runEmailSettingsCommand } from './email-settings-command.js';
 import { runSellerDetailsCommand, SELLER_DETAILS_ACTIONS } from './seller-details-command.js';
 
 const USAGE = `Usage: drawdown <command> [options]
@@ -52,6 +53,11 @@ Commands:
                                 --env); only the fields given change, address flags replace the address
   accounts seller-details clear --account ID [--env live|sandbox]
                                 Documents name the account alone again
+  accounts email-settings show --account ID [--env live|sandbox]
+  accounts email-settings set --account ID [--env live|sandbox] [--sender-name NAME] [--sender-address EMAIL]
+                                [--reply-to EMAIL] [--enabled-emails KIND,KIND… | all | none]
+                                Who customer emails come from and which are sent (both environments
+                                unless --env; an empty value clears a field)
   keys create --account ID --env live|sandbox --permission NAME [--permission NAME …] [--name NAME] [--expires-at TIME]
   keys revoke KEY_ID
   keys list --account ID
@@ -96,6 +102,10 @@ const OPTIONS = {
   email: { type: 'string' },
   logo: { type: 'string' },
   'remove-logo': { type: 'boolean' },
+  'sender-name': { type: 'string' },
+  'sender-address': { type: 'string' },
+  'reply-to': { type: 'string' },
+  'enabled-emails': { type: 'string' },
   force: { type: 'boolean' },
   json: { type: 'boolean' },
   help: { type: 'boolean', short: 'h' },
@@ -178,6 +188,16 @@ export async function main(argv: readonly string[]): Promise<number> {
             publishableKey: values['stripe-publishable-key'] ?? process.env.STRIPE_PUBLISHABLE_KEY,
             apiBase: values['stripe-api-base'],
             force: values.force === true,
+            json,
+          });
+        case 'accounts email-settings':
+          return await runEmailSettingsCommand(services.useCases, rest[0], {
+            account: values.account as string,
+            env: values.env,
+            senderName: values['sender-name'],
+            senderAddress: values['sender-address'],
+            replyTo: values['reply-to'],
+            enabledEmails: values['enabled-emails'],
             json,
           });
         case 'accounts seller-details':
@@ -268,6 +288,7 @@ const STORE_COMMANDS = new Set([
   'accounts list',
   'accounts payment-provider',
   'accounts seller-details',
+  'accounts email-settings',
   'keys create',
   'keys revoke',
   'keys list',
@@ -296,6 +317,13 @@ function checkUsage(
     if (!SELLER_DETAILS_ACTIONS.includes(action ?? ''))
       throw new UsageError('accounts seller-details needs show, set or clear');
     if (!values.account) throw new UsageError(`accounts seller-details ${action} needs --account`);
+    if (values.env !== undefined && !ENVIRONMENTS.includes(values.env as Environment))
+      throw new UsageError('--env must be live or sandbox');
+  }
+  if (name === 'accounts email-settings') {
+    if (!EMAIL_SETTINGS_ACTIONS.includes(action ?? ''))
+      throw new UsageError('accounts email-settings needs show or set');
+    if (!values.account) throw new UsageError(`accounts email-settings ${action} needs --account`);
     if (values.env !== undefined && !ENVIRONMENTS.includes(values.env as Environment))
       throw new UsageError('--env must be live or sandbox');
   }

@@ -24,6 +24,8 @@ export async function startSmtpInbox(): Promise<SmtpInbox> {
   const received: ReceivedMail[] = [];
   const server = new SMTPServer({
     authOptional: true,
+    // No reverse DNS of the loopback client: a lookup without a resolver waits for its timeout.
+    disableReverseLookup: true,
     disabledCommands: ['STARTTLS', 'AUTH'],
     logger: false,
     onRcptTo(address, _session, callback) {
