@@ -164,6 +164,16 @@ describe.each(ENGINES)('%s: customer email', (engine) => {
     expect(String(job.last_error)).toMatch(/^550/);
   });
 
+  it('retries a temporary refusal and then sends, once', async () => {
+    const email = `later-${engine}-${Date.now()}@customer.example`;
+    const buyer = await createBuyer(live, 'DE', { email });
+    await readyTransaction(live, buyer, livePrice, { collection_mode: 'manual', status: 'billed' });
+    const job = await settledEmail(live, `customer_id=${buyer.customerId}`);
+    expect(job).toMatchObject({ status: 'sent', attempts: 2 });
+    expect(String(job.last_error)).toMatch(/^451/);
+    expect(inbox.to(email)).toHaveLength(1);
+  });
+
   it('captures sandbox email instead of sending it, in the customer’s language', async () => {
     const email = `fr-${engine}-${Date.now()}@customer.example`;
     const buyer = await createBuyer(sandbox, 'FR', { email, locale: 'fr', name: 'Émile' });

@@ -22,6 +22,7 @@ export interface SmtpInbox {
 
 export async function startSmtpInbox(): Promise<SmtpInbox> {
   const received: ReceivedMail[] = [];
+  const deferredOnce = new Set<string>();
   const server = new SMTPServer({
     authOptional: true,
     // No reverse DNS of the loopback client: a lookup without a resolver waits for its timeout.
@@ -32,6 +33,12 @@ export async function startSmtpInbox(): Promise<SmtpInbox> {
       // A mailbox that does not exist: refused for good, as a real server answers it.
       if (address.address.startsWith('bounce')) {
         callback(Object.assign(new Error('5.1.1 No such user'), { responseCode: 550 }));
+        return;
+      }
+      // A mailbox that is busy the first time: a temporary refusal, to be retried.
+      if (address.address.startsWith('later') && !deferredOnce.has(address.address)) {
+        deferredOnce.add(address.address);
+        callback(Object.assign(new Error('4.2.1 Mailbox busy, try later'), { responseCode: 451 }));
         return;
       }
       callback();
