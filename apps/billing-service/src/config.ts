@@ -5,7 +5,7 @@
  * The operator's table in `docs/configuration.md` is generated from this schema (and a test
  * keeps it current), and the CLI's options come from it too.
  */
-import type { EmailDeliveryOptions } from './workers/email-delivery/email-worker.js';
+
 import { resolve } from 'node:path';
 import { DEFAULT_SIMULATION_BUDGET, type SimulationBudget } from '@drawdown/billing-core';
 import { parseRateLimit, type RateLimit } from './http/rate-limiter.js';
@@ -17,6 +17,7 @@ import {
   DEFAULT_DOCUMENT_WORKER_MEMORY_MB,
   defaultDocumentThreads,
 } from './rendering/document-pool.js';
+import type { EmailDeliveryOptions } from './workers/email-delivery/email-worker.js';
 import type { WebhookDeliveryOptions } from './workers/webhook-delivery/delivery-worker.js';
 
 export interface ServiceConfig {

@@ -22,9 +22,9 @@ import { createRequestDrain, type DrainOutcome } from './operations/request-drai
 import { serviceVersion } from './operations/version.js';
 import { createDrawdownWorker } from './workers/drawdown-worker.js';
 import { createDueWorkWorker } from './workers/due-work-worker.js';
-import { createReportWorker } from './workers/report-worker.js';
 import { createEmailWorker, DEFAULT_EMAIL_DELIVERY } from './workers/email-delivery/email-worker.js';
 import { createSmtpTransport } from './workers/email-delivery/smtp-transport.js';
+import { createReportWorker } from './workers/report-worker.js';
 import { createWebhookDeliveryWorker, DEFAULT_WEBHOOK_DELIVERY } from './workers/webhook-delivery/delivery-worker.js';
 import { createSimulationDeliveryWorker } from './workers/webhook-delivery/simulation-delivery-worker.js';
 

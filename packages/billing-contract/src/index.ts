@@ -36,6 +36,7 @@ export {
   UpdateDiscountBody,
   UpdateDiscountGroupBody,
 } from './requests/discounts.js';
+export { UpdateEmailSettingsBody } from './requests/email-settings.js';
 export {
   CreateNotificationSettingBody,
   NOTIFICATION_SETTING_TYPE,
@@ -44,7 +45,6 @@ export {
 } from './requests/notifications.js';
 export { CreatePortalSessionBody, VerifyPortalSessionBody } from './requests/portal-sessions.js';
 export { CreateReportBody } from './requests/reports.js';
-export { UpdateEmailSettingsBody } from './requests/email-settings.js';
 export { SellerAddressBody, UpdateSellerDetailsBody } from './requests/seller-details.js';
 export { CreateSimulationBody, UpdateSimulationBody } from './requests/simulations.js';
 export { CreateClientTokenBody, GenerateCustomerAuthTokenBody, UpdateClientTokenBody } from './requests/tokens.js';
@@ -87,6 +87,7 @@ export {
 } from './responses/catalogue.js';
 export { Link as LinkResponse, RESPONSE_SCHEMAS } from './responses/common.js';
 export { Discount as DiscountResponse, DiscountGroup as DiscountGroupResponse } from './responses/discounts.js';
+export { Email as EmailResponse, EmailSettings as EmailSettingsResponse } from './responses/emails.js';
 export {
   EVENT_DATA,
   Event as EventResponse,
@@ -122,7 +123,6 @@ export {
   ProviderNotificationAnswer as ProviderNotificationAnswerResponse,
   UsagePeriod as UsagePeriodResponse,
 } from './responses/payments.js';
-export { Email as EmailResponse, EmailSettings as EmailSettingsResponse } from './responses/emails.js';
 export { SellerDetails as SellerDetailsResponse } from './responses/seller-details.js';
 export {
   Subscription as SubscriptionResponse,

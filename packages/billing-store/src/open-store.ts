@@ -20,9 +20,9 @@ import {
 } from './repositories/catalogue-tables.js';
 import { SqlCreditBalanceRepository } from './repositories/credit-balance-repository.js';
 import { DocumentCollection } from './repositories/document-collection.js';
+import { SqlEmailJobRepository, SqlEmailSettingsRepository } from './repositories/email-repository.js';
 import { SqlEventLog } from './repositories/event-log.js';
 import { SqlMetricRollupRepository } from './repositories/metric-rollup-repository.js';
-import { SqlEmailJobRepository, SqlEmailSettingsRepository } from './repositories/email-repository.js';
 import { SqlNotificationRepository } from './repositories/notification-repository.js';
 import { SqlNotificationSettingRepository } from './repositories/notification-setting-repository.js';
 import {

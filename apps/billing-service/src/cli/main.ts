@@ -12,10 +12,10 @@ import { resolveServiceConfig, settingOptions, settingUsage } from '../config.js
 import { serviceVersion } from '../operations/version.js';
 import { runClockCommand } from './clock-command.js';
 import { checkKeysFile, type DemoOptions, makeDemoAccount } from './demo-command.js';
+import { EMAIL_SETTINGS_ACTIONS, runEmailSettingsCommand } from './email-settings-command.js';
 import { BackupUsage, runBackup, runMigrate, runMigrateStatus } from './operations-commands.js';
 import { printResult } from './output.js';
 import { PAYMENT_PROVIDER_ACTIONS, runPaymentProviderCommand } from './payment-provider-command.js';
-import { EMAIL_SETTINGS_ACTIONS, runEmailSettingsCommand } from './email-settings-command.js';
 import { runSellerDetailsCommand, SELLER_DETAILS_ACTIONS } from './seller-details-command.js';
 
 const USAGE = `Usage: drawdown <command> [options]

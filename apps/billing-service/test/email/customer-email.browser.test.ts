@@ -5,8 +5,9 @@
  * injection; a refused mailbox fails its job; two processes on one PostgreSQL send each email
  * once. The HTML of each email passes axe in one Chromium for the whole file.
  */
-import { composeServices, resolveServiceConfig, startService } from '@drawdown/billing-service';
+
 import { formatMinorUnits } from '@drawdown/billing-core';
+import { composeServices, resolveServiceConfig, startService } from '@drawdown/billing-service';
 import {
   axeViolations,
   type BillingHarness,

@@ -4,10 +4,11 @@
  * (escaped) and plain text, as the invoice PDF renders its document model. Amounts are the
  * job's lowest-unit strings formatted exactly for the customer's locale; dates are UTC days.
  */
-import { formatMinorUnits, resolveLocale } from '../money/money-format.js';
+
 import { isSupportedCurrency } from '../money/currencies.js';
-import type { EmailJob, EmailKind } from './entities.js';
+import { formatMinorUnits, resolveLocale } from '../money/money-format.js';
 import { EMAIL_WORDS, type EmailLanguage, emailLanguageOf } from './email-words.js';
+import type { EmailJob, EmailKind } from './entities.js';
 
 /** Signed links the service made for this job; null where the email has none. */
 export interface EmailLinks {

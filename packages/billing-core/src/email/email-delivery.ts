@@ -10,6 +10,7 @@ import { toTimestamp } from '../shared/clock.js';
 import type { StoreOf } from '../shared/context.js';
 import type { IdGenerator } from '../shared/ids.js';
 import type { Environment } from '../shared/scope.js';
+import { emailOccurrenceOf } from './email-occurrences.js';
 import {
   DEFAULT_EMAIL_SETTINGS,
   type EmailJob,
@@ -17,7 +18,6 @@ import {
   type EmailSkipReason,
   type RenderedEmail,
 } from './entities.js';
-import { emailOccurrenceOf } from './email-occurrences.js';
 import type { EmailClaim, EmailSlice } from './repositories.js';
 
 export interface EmailDeliveryDependencies {

@@ -3,10 +3,11 @@
  * Each account environment's email settings (ADR 1502): the sender's name and address, the
  * reply-to address, and which emails go out. Names reach a header, so line breaks are refused.
  */
+
+import type { SellerLogo } from '../invoices/entities.js';
 import { BillingError } from '../shared/billing-error.js';
 import { toTimestamp } from '../shared/clock.js';
 import type { Context } from '../shared/context.js';
-import type { SellerLogo } from '../invoices/entities.js';
 import { DEFAULT_EMAIL_SETTINGS, EMAIL_KINDS, type EmailKind, type EmailSettings } from './entities.js';
 import type { EmailSlice } from './repositories.js';
 

@@ -7,10 +7,10 @@
 import type { CatalogueRepositories } from '../catalogue/repositories.js';
 import type { EventRepositories } from '../events/repositories.js';
 import type { InvoiceRepositories } from '../invoices/repositories.js';
+import type { EventToFanOut } from '../notifications/repositories.js';
 import type { ListQuery, Page } from '../shared/pagination.js';
 import type { Environment, Scope } from '../shared/scope.js';
 import type { EmailJob, EmailSettings } from './entities.js';
-import type { EventToFanOut } from '../notifications/repositories.js';
 
 export type EmailJobColumn = 'id' | 'status' | 'kind' | 'customer_id';
 

@@ -18,9 +18,9 @@ import {
   type RenderedEmail,
   type UseCases,
 } from '@drawdown/billing-core';
+import { LOGO_CID, renderEmailHtml, renderEmailText } from '../../email/render-email.js';
 import type { Spans } from '../../operations/spans.js';
 import type { InvoiceLinkSigner } from '../../rendering/invoice-links.js';
-import { LOGO_CID, renderEmailHtml, renderEmailText } from '../../email/render-email.js';
 import { createPollingWorker, type Worker } from '../polling-worker.js';
 import type { MailTransport, OutgoingEmail } from './smtp-transport.js';
 
