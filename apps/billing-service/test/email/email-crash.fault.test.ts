@@ -33,7 +33,7 @@ describe('postgres: SIGKILL with email jobs pending', () => {
 
   it('mails every committed invoice exactly once after the restart', { timeout: 120_000 }, async () => {
     const flags = { dataDir: storage.dataDir, databaseUrl: storage.databaseUrl };
-    const created = await runCli(['accounts', 'create', '--name', 'Email fault'], flags);
+    const created = await runCli(['accounts', 'create', '--name', 'Email fault', '--early-access'], flags);
     const accountId = String((created.account as { id: string }).id);
     const keyOf = async (env: string) =>
       String(
