@@ -694,6 +694,7 @@ export {
   type TaxIdVerifier,
   verifyBusinessTaxId,
 } from './tax/tax-id-checks.js';
+export { type TaxName, taxNameOf } from './tax/tax-names.js';
 export { TAX_RATE_DATASET } from './tax/tax-rate-dataset.js';
 export { isWellFormedEuVatId } from './tax/vat-id.js';
 export {

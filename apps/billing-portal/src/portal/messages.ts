@@ -1,6 +1,7 @@
 /**
  * @module
- * The portal's page text in English, German, French, Spanish and Japanese (ADR 1441). The
+ * The portal's page text in English, German, French, Spanish and Japanese (ADR 1441), built on
+ * the shared localisation home (`@drawdown/http-kit` `localisation.ts`, ADR 0924). The
  * language follows the customer's stored `locale` when it is one of these and not the public
  * API's default (`en`, which cannot be told from "never chosen"), then the browser's
  * `Accept-Language`, then English. Messages are plain templates with `{name}` placeholders filled
@@ -8,10 +9,16 @@
  * forms, because counts are written as figures beside a noun that does not change ("Invoices: 3").
  */
 
-import { firstAcceptedLanguage, languageOfTag as sharedLanguageOfTag } from '@drawdown/http-kit';
+import {
+  LANGUAGES,
+  type Language,
+  type Messages as LanguageMessages,
+  messageCatalogue,
+  negotiateLocale,
+  type Translate as TranslateOf,
+} from '@drawdown/http-kit';
 
-export const LANGUAGES = ['en', 'de', 'fr', 'es', 'ja'] as const;
-export type Language = (typeof LANGUAGES)[number];
+export { type Language, LANGUAGES };
 
 const en = {
   billing: 'Billing',
@@ -124,6 +131,30 @@ const en = {
   chargedNow: 'Charged now',
   creditedNow: 'Credited to your balance now',
   nothingNow: 'Nothing is charged now.',
+  modeProratedImmediately: 'The change is billed now, for the rest of this billing period ({start} to {end}).',
+  modeFullImmediately: 'The change is billed now, for a whole billing period, without proration.',
+  modeProratedNext: 'The change is billed with your next bill, for the rest of this billing period ({start} to {end}).',
+  modeFullNext: 'The change is billed with your next bill, for a whole billing period.',
+  modeDoNotBill: 'The change is not billed: nothing is charged or credited for the rest of this billing period.',
+  stmtChargedNow: 'Charged now to your payment method: {amount}.',
+  stmtInvoicedNow: 'Invoiced now: {amount}.',
+  stmtCreditApplied: 'Your credit balance pays {amount} of it.',
+  stmtCreditedNow: 'Credited to your balance now: {amount}. Your next charges use it first.',
+  stmtAddedNext: 'Added to your bill on {date}: {amount}.',
+  stmtTakenOffNext: 'Taken off your bill on {date}: {amount}.',
+  breakdownCaption: 'What the change bills, line by line',
+  lineCharge: '{product} × {quantity}',
+  lineCredit: 'Credit for unused {product} × {quantity}',
+  lineWholePeriod: 'whole period',
+  taxAt: 'Tax at {rate}',
+  nextChargeAfter: 'Next charge after the change',
+  noChargeCancel: 'None: the plan ends on {date}',
+  noChargePause: 'None: the plan pauses on {date}',
+  resumeHeading: 'Resume your plan',
+  resumeExplain: 'Resuming starts a new billing period today, billed at once.',
+  resumeCharge: 'Charged now to your payment method: {amount}.',
+  resumeInvoice: 'Invoiced now: {amount}.',
+  confirmResume: 'Resume now',
   confirmChange: 'Confirm the change',
   doneCancel: 'Your plan will end on {date}.',
   doneKeep: 'Your plan continues.',
@@ -179,8 +210,7 @@ const en = {
 export type MessageKey = keyof typeof en;
 
 /** Every message key (the English catalogue's). */
-export const MESSAGE_KEYS = Object.keys(en) as readonly MessageKey[];
-type Messages = Readonly<Record<MessageKey, string>>;
+type Messages = LanguageMessages<MessageKey>;
 
 const de: Messages = {
   billing: 'Abrechnung',
@@ -293,6 +323,34 @@ const de: Messages = {
   chargedNow: 'Jetzt abgebucht',
   creditedNow: 'Jetzt Ihrem Guthaben gutgeschrieben',
   nothingNow: 'Jetzt wird nichts abgebucht.',
+  modeProratedImmediately:
+    'Die Änderung wird jetzt abgerechnet, für den Rest dieses Abrechnungszeitraums ({start} bis {end}).',
+  modeFullImmediately:
+    'Die Änderung wird jetzt für einen ganzen Abrechnungszeitraum abgerechnet, ohne anteilige Berechnung.',
+  modeProratedNext:
+    'Die Änderung wird mit Ihrer nächsten Rechnung abgerechnet, für den Rest dieses Abrechnungszeitraums ({start} bis {end}).',
+  modeFullNext: 'Die Änderung wird mit Ihrer nächsten Rechnung für einen ganzen Abrechnungszeitraum abgerechnet.',
+  modeDoNotBill:
+    'Die Änderung wird nicht abgerechnet: Für den Rest dieses Abrechnungszeitraums wird nichts berechnet oder gutgeschrieben.',
+  stmtChargedNow: 'Jetzt von Ihrer Zahlungsmethode abgebucht: {amount}.',
+  stmtInvoicedNow: 'Jetzt in Rechnung gestellt: {amount}.',
+  stmtCreditApplied: 'Davon zahlt Ihr Guthaben {amount}.',
+  stmtCreditedNow: 'Jetzt Ihrem Guthaben gutgeschrieben: {amount}. Ihre nächsten Zahlungen verwenden es zuerst.',
+  stmtAddedNext: 'Zu Ihrer Rechnung am {date} hinzugefügt: {amount}.',
+  stmtTakenOffNext: 'Von Ihrer Rechnung am {date} abgezogen: {amount}.',
+  breakdownCaption: 'Was die Änderung berechnet, Posten für Posten',
+  lineCharge: '{product} × {quantity}',
+  lineCredit: 'Gutschrift für ungenutztes {product} × {quantity}',
+  lineWholePeriod: 'ganzer Zeitraum',
+  taxAt: 'Steuer zu {rate}',
+  nextChargeAfter: 'Nächste Zahlung nach der Änderung',
+  noChargeCancel: 'Keine: Der Tarif endet am {date}',
+  noChargePause: 'Keine: Der Tarif pausiert ab {date}',
+  resumeHeading: 'Tarif fortsetzen',
+  resumeExplain: 'Mit dem Fortsetzen beginnt heute ein neuer Abrechnungszeitraum, der sofort abgerechnet wird.',
+  resumeCharge: 'Jetzt von Ihrer Zahlungsmethode abgebucht: {amount}.',
+  resumeInvoice: 'Jetzt in Rechnung gestellt: {amount}.',
+  confirmResume: 'Jetzt fortsetzen',
   confirmChange: 'Änderung bestätigen',
   doneCancel: 'Ihr Tarif endet am {date}.',
   doneKeep: 'Ihr Tarif läuft weiter.',
@@ -456,6 +514,34 @@ const fr: Messages = {
   chargedNow: 'Prélevé maintenant',
   creditedNow: 'Crédité sur votre solde maintenant',
   nothingNow: 'Rien n’est prélevé maintenant.',
+  modeProratedImmediately:
+    'La modification est facturée maintenant, pour le reste de cette période de facturation (du {start} au {end}).',
+  modeFullImmediately:
+    'La modification est facturée maintenant, pour une période de facturation entière, sans prorata.',
+  modeProratedNext:
+    'La modification est facturée avec votre prochaine facture, pour le reste de cette période de facturation (du {start} au {end}).',
+  modeFullNext: 'La modification est facturée avec votre prochaine facture, pour une période de facturation entière.',
+  modeDoNotBill:
+    'La modification n’est pas facturée : rien n’est prélevé ni crédité pour le reste de cette période de facturation.',
+  stmtChargedNow: 'Prélevé maintenant sur votre moyen de paiement : {amount}.',
+  stmtInvoicedNow: 'Facturé maintenant : {amount}.',
+  stmtCreditApplied: 'Votre solde créditeur en paie {amount}.',
+  stmtCreditedNow: 'Crédité sur votre solde maintenant : {amount}. Vos prochains paiements l’utilisent en premier.',
+  stmtAddedNext: 'Ajouté à votre facture du {date} : {amount}.',
+  stmtTakenOffNext: 'Déduit de votre facture du {date} : {amount}.',
+  breakdownCaption: 'Ce que la modification facture, ligne par ligne',
+  lineCharge: '{product} × {quantity}',
+  lineCredit: 'Crédit pour {product} × {quantity} non utilisé',
+  lineWholePeriod: 'période entière',
+  taxAt: 'Taxe à {rate}',
+  nextChargeAfter: 'Prochain prélèvement après la modification',
+  noChargeCancel: 'Aucun : l’abonnement prend fin le {date}',
+  noChargePause: 'Aucun : l’abonnement est mis en pause le {date}',
+  resumeHeading: 'Reprendre votre abonnement',
+  resumeExplain: 'La reprise ouvre aujourd’hui une nouvelle période de facturation, facturée aussitôt.',
+  resumeCharge: 'Prélevé maintenant sur votre moyen de paiement : {amount}.',
+  resumeInvoice: 'Facturé maintenant : {amount}.',
+  confirmResume: 'Reprendre maintenant',
   confirmChange: 'Confirmer le changement',
   doneCancel: 'Votre formule se terminera le {date}.',
   doneKeep: 'Votre formule continue.',
@@ -619,6 +705,32 @@ const es: Messages = {
   chargedNow: 'Cobrado ahora',
   creditedNow: 'Abonado a su saldo ahora',
   nothingNow: 'Ahora no se cobra nada.',
+  modeProratedImmediately:
+    'El cambio se factura ahora, por el resto de este período de facturación (del {start} al {end}).',
+  modeFullImmediately: 'El cambio se factura ahora, por un período de facturación completo, sin prorrateo.',
+  modeProratedNext:
+    'El cambio se factura con su próxima factura, por el resto de este período de facturación (del {start} al {end}).',
+  modeFullNext: 'El cambio se factura con su próxima factura, por un período de facturación completo.',
+  modeDoNotBill: 'El cambio no se factura: no se cobra ni se abona nada por el resto de este período de facturación.',
+  stmtChargedNow: 'Cobrado ahora a su método de pago: {amount}.',
+  stmtInvoicedNow: 'Facturado ahora: {amount}.',
+  stmtCreditApplied: 'Su saldo a favor paga {amount} de ello.',
+  stmtCreditedNow: 'Abonado a su saldo ahora: {amount}. Sus próximos cobros lo usan primero.',
+  stmtAddedNext: 'Añadido a su factura del {date}: {amount}.',
+  stmtTakenOffNext: 'Descontado de su factura del {date}: {amount}.',
+  breakdownCaption: 'Lo que factura el cambio, línea por línea',
+  lineCharge: '{product} × {quantity}',
+  lineCredit: 'Abono por {product} × {quantity} no usado',
+  lineWholePeriod: 'período completo',
+  taxAt: 'Impuesto al {rate}',
+  nextChargeAfter: 'Próximo cobro después del cambio',
+  noChargeCancel: 'Ninguno: el plan termina el {date}',
+  noChargePause: 'Ninguno: el plan se pausa el {date}',
+  resumeHeading: 'Reanudar su plan',
+  resumeExplain: 'Al reanudar empieza hoy un nuevo período de facturación, que se factura en el acto.',
+  resumeCharge: 'Cobrado ahora a su método de pago: {amount}.',
+  resumeInvoice: 'Facturado ahora: {amount}.',
+  confirmResume: 'Reanudar ahora',
   confirmChange: 'Confirmar el cambio',
   doneCancel: 'Su plan terminará el {date}.',
   doneKeep: 'Su plan continúa.',
@@ -780,6 +892,30 @@ const ja: Messages = {
   chargedNow: '今回の請求',
   creditedNow: '今回の残高への返金',
   nothingNow: '今回の請求はありません。',
+  modeProratedImmediately: 'この変更は今すぐ、今回の請求期間の残り（{start}〜{end}）について請求されます。',
+  modeFullImmediately: 'この変更は今すぐ、日割りなしで請求期間 1 回分が請求されます。',
+  modeProratedNext: 'この変更は次回の請求に含めて、今回の請求期間の残り（{start}〜{end}）について請求されます。',
+  modeFullNext: 'この変更は次回の請求に含めて、請求期間 1 回分が請求されます。',
+  modeDoNotBill: 'この変更は請求されません。今回の請求期間の残りについて請求も返金もありません。',
+  stmtChargedNow: '今すぐお支払い方法に請求：{amount}',
+  stmtInvoicedNow: '今すぐ請求書を発行：{amount}',
+  stmtCreditApplied: 'そのうち {amount} はクレジット残高から支払われます。',
+  stmtCreditedNow: '今すぐ残高に返金：{amount}。次回以降のお支払いに優先して使われます。',
+  stmtAddedNext: '{date} の請求に追加：{amount}',
+  stmtTakenOffNext: '{date} の請求から差し引き：{amount}',
+  breakdownCaption: '変更による請求の明細',
+  lineCharge: '{product} × {quantity}',
+  lineCredit: '未使用分の返金 {product} × {quantity}',
+  lineWholePeriod: '期間全体',
+  taxAt: '税 {rate}',
+  nextChargeAfter: '変更後の次回請求',
+  noChargeCancel: 'なし：プランは {date} に終了します',
+  noChargePause: 'なし：プランは {date} に一時停止します',
+  resumeHeading: 'プランの再開',
+  resumeExplain: '再開すると、本日から新しい請求期間が始まり、すぐに請求されます。',
+  resumeCharge: '今すぐお支払い方法に請求：{amount}',
+  resumeInvoice: '今すぐ請求書を発行：{amount}',
+  confirmResume: '今すぐ再開',
   confirmChange: '変更を確定',
   doneCancel: 'プランは {date} に終了します。',
   doneKeep: 'プランは継続されます。',
@@ -832,20 +968,15 @@ const ja: Messages = {
   sessionExpiredText: 'お支払いポータルへのリンクの有効期限は 1 時間です。新しいリンクをご依頼ください。',
 };
 
-const CATALOGUES: Readonly<Record<Language, Messages>> = { en, de, fr, es, ja };
+const CATALOGUE = messageCatalogue<MessageKey>({ en, de, fr, es, ja });
+
+export const MESSAGE_KEYS: readonly MessageKey[] = CATALOGUE.keys;
 
 /** Fills a message's `{name}` placeholders; a missing value leaves the placeholder visible (a bug to see). */
-export type Translate = (key: MessageKey, values?: Readonly<Record<string, string | number>>) => string;
+export type Translate = TranslateOf<MessageKey>;
 
 export function translator(language: Language): Translate {
-  const messages = CATALOGUES[language];
-  return (key, values) => {
-    const template = messages[key] ?? en[key];
-    if (!values) return template;
-    return template.replace(/\{(\w+)\}/g, (whole, name: string) =>
-      values[name] === undefined ? whole : String(values[name]),
-    );
-  };
+  return CATALOGUE.translator(language);
 }
 
 /** The messages the page script writes (rows it loads, announcements, usage legends). */
@@ -879,33 +1010,18 @@ const SCRIPT_MESSAGES: readonly MessageKey[] = [
 
 /** The page script's messages in one language (it places text only). */
 export function scriptMessagesOf(language: Language): Readonly<Record<string, string>> {
-  const messages = CATALOGUES[language];
+  const messages = CATALOGUE.messages(language);
   return Object.fromEntries(SCRIPT_MESSAGES.map((key) => [key, messages[key]]));
-}
-
-function languageOfTag(tag: string | null | undefined): Language | null {
-  return sharedLanguageOfTag(LANGUAGES, tag);
 }
 
 /**
  * The page's language: the customer's stored locale when it names a language we have and is not
- * the API's default `en`, then the first Accept-Language entry we have, then English.
+ * the API's default `en`, then the first Accept-Language entry we have, then English (the one
+ * rule of `negotiateLocale`, ADR 0924).
  */
 export function pickLanguage(
   customerLocale: string | null | undefined,
   acceptLanguage: string | null | undefined,
 ): Language {
-  const stored = customerLocale && customerLocale.toLowerCase() !== 'en' ? languageOfTag(customerLocale) : null;
-  if (stored) return stored;
-  return firstAcceptedLanguage(LANGUAGES, acceptLanguage) ?? 'en';
-}
-
-/**
- * The locale amounts and dates are formatted in: the browser's (already validated) locale when it
- * is of the page's language, so a Swiss German reader keeps de-CH separators; otherwise the
- * language's usual one.
- */
-export function formatLocaleFor(language: Language, browserLocale: string): string {
-  if (languageOfTag(browserLocale) === language) return browserLocale;
-  return { en: 'en-US', de: 'de-DE', fr: 'fr-FR', es: 'es-ES', ja: 'ja-JP' }[language];
+  return negotiateLocale({ customerLocale, acceptLanguage }).language;
 }

@@ -279,7 +279,7 @@ export function changeItems(lines: readonly ChangeLine[]): BuildTransactionItem[
     price: line.price,
     product: line.product,
     quantity: line.quantity,
-    change: { share: line.share },
+    change: { share: line.share, paidTax: line.paidTax },
   }));
 }
 
@@ -308,8 +308,8 @@ export async function billRenewal(
   tx: SubscriptionSlice,
   subscription: Subscription,
   payment: RenewalPayment,
-  pending: readonly PendingChangeLine[] = [],
-  discount: DiscountTerms | null = null,
+  pending: readonly PendingChangeLine[],
+  discount: DiscountTerms | null,
 ): Promise<Subscription> {
   const outcome = await issueCharge(
     context,

@@ -13,6 +13,7 @@ import { divideRounded } from '../money/rounding.js';
 import { BillingError } from '../shared/billing-error.js';
 import type { IdGenerator } from '../shared/ids.js';
 import { type LocationTax, locationTax, type TaxIdCheckOutcome, type TaxLocation } from '../tax/location-tax.js';
+import { REDUCED_RATES } from '../tax/reduced-rates.js';
 import { TAX_RATE_DATASET } from '../tax/tax-rate-dataset.js';
 import { DEFAULT_BILLING_DETAILS } from './due-dates.js';
 import type { TaxSettings } from './entities.js';
@@ -36,7 +37,13 @@ export interface BuildTransactionItem {
    * Set on the lines of a subscription change: the quantity is the signed difference (a credit
    * is negative) rather than a purchase within the price's limits, and `share` prorates it.
    */
-  readonly change?: { readonly share: PeriodShare | null } | undefined;
+  readonly change?:
+    | {
+        readonly share: PeriodShare | null;
+        /** On a credit line: the rate and inclusion the credited units were charged with (ADR 1447). */
+        readonly paidTax?: { readonly rate: string; readonly mode: ResolvedTaxMode } | undefined;
+      }
+    | undefined;
 }
 
 export interface BuildTransactionInput {
@@ -135,6 +142,7 @@ export function taxResolver(input: BuildTransactionInput, environment: BuildEnvi
         settings.sellerCountryCode,
         category,
         settings.locationOverrides,
+        REDUCED_RATES,
       );
       located.set(category, tax);
     }
@@ -201,7 +209,9 @@ export function buildTransaction(
       );
     }
     const unitPrice = unitPriceFor(price, countryCode);
-    const { rate, mode } = taxOf(price, item.product);
+    // A credit gives back the tax that was paid, whatever the address draws today (ADR 1447).
+    const paid = quantity < 0 ? item.change?.paidTax : undefined;
+    const { rate, mode } = paid ? { rate: Decimal.parse(paid.rate), mode: paid.mode } : taxOf(price, item.product);
     if (unitPrice.currencyCode !== currencyCode) {
       throw BillingError.invalidField(
         `items[${index}].price_id`,

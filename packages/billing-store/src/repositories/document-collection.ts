@@ -79,25 +79,30 @@ export function queryClauses(query: Pick<ListQuery<string>, 'filter' | 'anyOf'>)
   return { sql, params };
 }
 
-/** Reads one page in id order, plus whether more follow and a capped count of all matches. */
-export async function listPage<Entity>(
+/**
+ * Keyset paging, the one way every scoped list reads a page: rows of the account and environment
+ * matching `conditions`, in id order after the cursor, one more than the page to learn whether
+ * more follow, and a count of all matches capped at ESTIMATED_TOTAL_CAP (skipped when the query
+ * asks for no count).
+ */
+export async function scopedRowsPage<Row extends Record<string, unknown>>(
   executor: SqlExecutor,
   table: string,
+  columns: string,
   scope: Scope,
+  conditions: { readonly sql: readonly string[]; readonly params: readonly SqlValue[] },
   query: ListQuery<string>,
-  decode: (body: string) => Entity,
-): Promise<Page<Entity>> {
-  const { sql, params } = queryClauses(query);
-  const where = ['account_id = ?', 'environment = ?', ...sql];
-  const scopeParams: SqlValue[] = [scope.accountId, scope.environment, ...params];
+): Promise<Page<Row>> {
+  const where = ['account_id = ?', 'environment = ?', ...conditions.sql];
+  const scopeParams: SqlValue[] = [scope.accountId, scope.environment, ...conditions.params];
   const pageWhere = [...where];
   const pageParams = [...scopeParams];
   if (query.after !== undefined) {
     pageWhere.push(query.direction === 'desc' ? 'id < ?' : 'id > ?');
     pageParams.push(query.after);
   }
-  const rows = await executor.all<{ body: string }>(
-    `select body from ${table} where ${pageWhere.join(' and ')} order by id ${query.direction} limit ?`,
+  const rows = await executor.all<Row>(
+    `select ${columns} from ${table} where ${pageWhere.join(' and ')} order by id ${query.direction} limit ?`,
     [...pageParams, query.perPage + 1],
   );
   // Counting stops past the cap, so a huge table costs a bounded index scan, not a full count.
@@ -109,10 +114,22 @@ export async function listPage<Entity>(
           [...scopeParams, ESTIMATED_TOTAL_CAP + 1],
         );
   return {
-    items: rows.slice(0, query.perPage).map((row) => decode(row.body)),
+    items: rows.slice(0, query.perPage),
     hasMore: rows.length > query.perPage,
     estimatedTotal: Number(counted?.total ?? 0),
   };
+}
+
+/** Reads one page of a document table in id order, plus whether more follow and a capped count of all matches. */
+export async function listPage<Entity>(
+  executor: SqlExecutor,
+  table: string,
+  scope: Scope,
+  query: ListQuery<string>,
+  decode: (body: string) => Entity,
+): Promise<Page<Entity>> {
+  const page = await scopedRowsPage<{ body: string }>(executor, table, 'body', scope, queryClauses(query), query);
+  return { ...page, items: page.items.map((row) => decode(row.body)) };
 }
 
 export class DocumentCollection<Entity extends { readonly id: string }, Column extends string>

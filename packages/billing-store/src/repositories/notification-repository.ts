@@ -5,28 +5,27 @@
  * PostgreSQL both are read `for update skip locked`, so workers in several processes take
  * disjoint rows; on SQLite the write transaction already excludes every other writer.
  */
-import {
-  type DeliveryClaim,
-  type DueNotification,
-  type Environment,
-  ESTIMATED_TOTAL_CAP,
-  type EventToFanOut,
-  type ListQuery,
-  type Notification,
-  type NotificationColumn,
-  type NotificationLog,
-  type NotificationLogColumn,
-  type NotificationOrigin,
-  type NotificationRepository,
-  type NotificationSetting,
-  type NotificationStatus,
-  type NotificationWithEvent,
-  type Page,
-  type Scope,
-  type StoredEvent,
+import type {
+  DeliveryClaim,
+  DueNotification,
+  Environment,
+  EventToFanOut,
+  ListQuery,
+  Notification,
+  NotificationColumn,
+  NotificationLog,
+  NotificationLogColumn,
+  NotificationOrigin,
+  NotificationRepository,
+  NotificationSetting,
+  NotificationStatus,
+  NotificationWithEvent,
+  Page,
+  Scope,
+  StoredEvent,
 } from '@drawdown/billing-core';
-import type { SqlExecutor, SqlValue } from '../sql/sql-database.js';
-import { filterClauses, queryClauses } from './document-collection.js';
+import type { SqlExecutor } from '../sql/sql-database.js';
+import { filterClauses, queryClauses, scopedRowsPage } from './document-collection.js';
 
 interface NotificationRow extends Record<string, unknown> {
   account_id: string;
@@ -92,38 +91,6 @@ function placeholders(count: number): string {
   return Array.from({ length: count }, () => '?').join(', ');
 }
 
-/** One page in id order of a scoped table, plus a capped count (the shape of every list). */
-async function scopedPage<Row extends Record<string, unknown>>(
-  sql: SqlExecutor,
-  table: string,
-  columns: string,
-  scope: Scope,
-  conditions: { readonly sql: readonly string[]; readonly params: readonly SqlValue[] },
-  query: ListQuery<string>,
-): Promise<{ rows: Row[]; hasMore: boolean; estimatedTotal: number }> {
-  const where = ['account_id = ?', 'environment = ?', ...conditions.sql];
-  const params: SqlValue[] = [scope.accountId, scope.environment, ...conditions.params];
-  const pageWhere = [...where];
-  const pageParams = [...params];
-  if (query.after !== undefined) {
-    pageWhere.push(query.direction === 'desc' ? 'id < ?' : 'id > ?');
-    pageParams.push(query.after);
-  }
-  const rows = await sql.all<Row>(
-    `select ${columns} from ${table} where ${pageWhere.join(' and ')} order by id ${query.direction} limit ?`,
-    [...pageParams, query.perPage + 1],
-  );
-  const counted = await sql.get<{ total: number | string }>(
-    `select count(*) as total from (select 1 from ${table} where ${where.join(' and ')} limit ?) capped`,
-    [...params, ESTIMATED_TOTAL_CAP + 1],
-  );
-  return {
-    rows: rows.slice(0, query.perPage),
-    hasMore: rows.length > query.perPage,
-    estimatedTotal: Number(counted?.total ?? 0),
-  };
-}
-
 export class SqlNotificationRepository implements NotificationRepository {
   constructor(private readonly sql: SqlExecutor) {}
 
@@ -183,7 +150,7 @@ export class SqlNotificationRepository implements NotificationRepository {
       );
       conditions.params.push(scope.accountId, scope.environment, `%"${condition.value}"%`);
     }
-    const page = await scopedPage<NotificationRow>(
+    const page = await scopedRowsPage<NotificationRow>(
       this.sql,
       'notifications',
       NOTIFICATION_COLUMNS,
@@ -192,7 +159,7 @@ export class SqlNotificationRepository implements NotificationRepository {
       query,
     );
     return {
-      items: await this.withEvents(scope, page.rows),
+      items: await this.withEvents(scope, page.items),
       hasMore: page.hasMore,
       estimatedTotal: page.estimatedTotal,
     };
@@ -204,7 +171,7 @@ export class SqlNotificationRepository implements NotificationRepository {
     query: ListQuery<NotificationLogColumn>,
   ): Promise<Page<NotificationLog>> {
     const filter = filterClauses(query.filter);
-    const page = await scopedPage<LogRow>(
+    const page = await scopedRowsPage<LogRow>(
       this.sql,
       'notification_logs',
       'id, notification_id, response_code, response_content_type, response_body, attempted_at',
@@ -212,7 +179,7 @@ export class SqlNotificationRepository implements NotificationRepository {
       { sql: ['notification_id = ?', ...filter.sql], params: [notificationId, ...filter.params] },
       query,
     );
-    return { items: page.rows.map(toLog), hasMore: page.hasMore, estimatedTotal: page.estimatedTotal };
+    return { ...page, items: page.items.map(toLog) };
   }
 
   failUndelivered(scope: Scope, notificationSettingId: string): Promise<number> {
