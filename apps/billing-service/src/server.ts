@@ -22,6 +22,8 @@ import { createRequestDrain, type DrainOutcome } from './operations/request-drai
 import { serviceVersion } from './operations/version.js';
 import { createDrawdownWorker } from './workers/drawdown-worker.js';
 import { createDueWorkWorker } from './workers/due-work-worker.js';
+import { createEmailWorker, DEFAULT_EMAIL_DELIVERY } from './workers/email-delivery/email-worker.js';
+import { createSmtpTransport } from './workers/email-delivery/smtp-transport.js';
 import { createReportWorker } from './workers/report-worker.js';
 import { createWebhookDeliveryWorker, DEFAULT_WEBHOOK_DELIVERY } from './workers/webhook-delivery/delivery-worker.js';
 import { createSimulationDeliveryWorker } from './workers/webhook-delivery/simulation-delivery-worker.js';
@@ -185,6 +187,20 @@ export async function startService(
     onError: logError,
     spans: services.spans,
   });
+  const emailOptions = { ...DEFAULT_EMAIL_DELIVERY, ...config.emailDelivery };
+  const emails = createEmailWorker({
+    useCases,
+    transport: config.smtpUrl
+      ? createSmtpTransport(config.smtpUrl, { timeoutMs: emailOptions.smtpTimeoutMs })
+      : undefined,
+    invoiceLinks: services.invoiceLinks,
+    publicBaseUrlFor: (environment) =>
+      environment === 'live' ? (config.livePublicUrl ?? bound.live) : (config.sandboxPublicUrl ?? bound.sandbox),
+    options: emailOptions,
+    onError: logError,
+    spans: services.spans,
+  });
+  services.onEventsWritten(() => emails.wake());
   const { tracing } = services;
   const dependencies = {
     tracing,
@@ -222,6 +238,7 @@ export async function startService(
     webhookDelivery,
     simulationDelivery,
     reports,
+    emails,
   ];
   const bound = { live: '', sandbox: '' };
   const live = createApp(dependencies, {

@@ -94,6 +94,10 @@ export interface HarnessOptions {
   /** `--sandbox-jump-steps` and `--sandbox-daily-steps`: the sandbox jump quotas (ADR 1487). */
   readonly sandboxJumpSteps?: number;
   readonly sandboxDailySteps?: number;
+  /** `--smtp-url`: where live customer email goes (a local SMTP server in tests; ADR 1500). */
+  readonly smtpUrl?: string;
+  /** Email delivery tuning, for example retry delays of milliseconds. */
+  readonly emailDelivery?: ServiceConfig['emailDelivery'];
   /** `--sqlite-wal-limit-mb` (ADR 1488). */
   readonly sqliteWalLimitMb?: number;
   /** `--webhook-source-ips` (ADR 1476): what `GET /ips` lists. */
@@ -139,6 +143,7 @@ export async function startBillingHarness(options: HarnessOptions = {}): Promise
       ...(options.documentQueue ? { 'document-queue': String(options.documentQueue) } : {}),
       ...(options.sandboxJumpSteps ? { 'sandbox-jump-steps': String(options.sandboxJumpSteps) } : {}),
       ...(options.sandboxDailySteps ? { 'sandbox-daily-steps': String(options.sandboxDailySteps) } : {}),
+      ...(options.smtpUrl ? { 'smtp-url': options.smtpUrl } : {}),
       ...(options.sqliteWalLimitMb ? { 'sqlite-wal-limit-mb': String(options.sqliteWalLimitMb) } : {}),
       ...(options.webhookSourceIps ? { 'webhook-source-ips': options.webhookSourceIps } : {}),
     },
@@ -165,6 +170,7 @@ export async function startBillingHarness(options: HarnessOptions = {}): Promise
         return portal.sandbox;
       },
       webhookDelivery: options.webhookDelivery,
+      emailDelivery: options.emailDelivery,
     },
     options.logger ? { logger: options.logger } : {},
   );

@@ -12,6 +12,7 @@ import { resolveServiceConfig, settingOptions, settingUsage } from '../config.js
 import { serviceVersion } from '../operations/version.js';
 import { runClockCommand } from './clock-command.js';
 import { checkKeysFile, type DemoOptions, makeDemoAccount } from './demo-command.js';
+import { EMAIL_SETTINGS_ACTIONS, runEmailSettingsCommand } from './email-settings-command.js';
 import { BackupUsage, runBackup, runMigrate, runMigrateStatus } from './operations-commands.js';
 import { printResult } from './output.js';
 import { PAYMENT_PROVIDER_ACTIONS, runPaymentProviderCommand } from './payment-provider-command.js';
@@ -59,6 +60,11 @@ Commands:
                                 [--default-rate RATE]) [--tax-mode external|internal|location]
                                 How tax is computed (ADR 1439): live charges are refused until the live
                                 settings are chosen once; --no-tax records the choice of charging none
+  accounts email-settings show --account ID [--env live|sandbox]
+  accounts email-settings set --account ID [--env live|sandbox] [--sender-name NAME] [--sender-address EMAIL]
+                                [--reply-to EMAIL] [--enabled-emails KIND,KIND… | all | none]
+                                Who customer emails come from and which are sent (both environments
+                                unless --env; an empty value clears a field)
   keys create --account ID --env live|sandbox --permission NAME [--permission NAME …] [--name NAME] [--expires-at TIME]
   keys revoke KEY_ID
   keys list --account ID
@@ -108,6 +114,10 @@ const OPTIONS = {
   'tax-mode': { type: 'string' },
   'rate-source': { type: 'string' },
   'default-rate': { type: 'string' },
+  'sender-name': { type: 'string' },
+  'sender-address': { type: 'string' },
+  'reply-to': { type: 'string' },
+  'enabled-emails': { type: 'string' },
   force: { type: 'boolean' },
   json: { type: 'boolean' },
   help: { type: 'boolean', short: 'h' },
@@ -196,6 +206,16 @@ export async function main(argv: readonly string[]): Promise<number> {
             publishableKey: values['stripe-publishable-key'] ?? process.env.STRIPE_PUBLISHABLE_KEY,
             apiBase: values['stripe-api-base'],
             force: values.force === true,
+            json,
+          });
+        case 'accounts email-settings':
+          return await runEmailSettingsCommand(services.useCases, rest[0], {
+            account: values.account as string,
+            env: values.env,
+            senderName: values['sender-name'],
+            senderAddress: values['sender-address'],
+            replyTo: values['reply-to'],
+            enabledEmails: values['enabled-emails'],
             json,
           });
         case 'accounts seller-details':
@@ -297,6 +317,7 @@ const STORE_COMMANDS = new Set([
   'accounts payment-provider',
   'accounts seller-details',
   'accounts tax-settings',
+  'accounts email-settings',
   'keys create',
   'keys revoke',
   'keys list',
@@ -333,6 +354,12 @@ function checkUsage(
     if (!values.account) throw new UsageError(`accounts tax-settings ${action} needs --account`);
     if (!ENVIRONMENTS.includes(values.env as Environment))
       throw new UsageError('accounts tax-settings needs --env live or --env sandbox');
+  if (name === 'accounts email-settings') {
+    if (!EMAIL_SETTINGS_ACTIONS.includes(action ?? ''))
+      throw new UsageError('accounts email-settings needs show or set');
+    if (!values.account) throw new UsageError(`accounts email-settings ${action} needs --account`);
+    if (values.env !== undefined && !ENVIRONMENTS.includes(values.env as Environment))
+      throw new UsageError('--env must be live or sandbox');
   }
   if (name === 'keys create' && !ENVIRONMENTS.includes(values.env as Environment))
     throw new UsageError('keys create needs --env live or --env sandbox');
