@@ -1,9 +1,9 @@
 /**
  * @module
  * Usage ingestion as a user runs it (issue 39): `drawdown serve` with its shipped defaults
- * (access line per request at `info`, both rate limits on, the operations address on; only the
- * ports, the data directory, `--migrate` and `--demo` are given) against a bare `node:http`
- * server doing the minimum (read the body, JSON.parse it, answer 202), both pinned to the same
+ * (access line at `info`, both rate limits on, the operations address on; only the ports, the
+ * data directory, `--migrate` and `--demo` are given) against a bare `node:http` server doing
+ * the minimum (lib/minimal-server.mjs: read the body, JSON.parse it, answer 202), both pinned to the same
  * core and loaded from the other core in the same run, pair by pair:
  *
  *   for each engine (SQLite, PostgreSQL), environment (sandbox, live) and connection count
@@ -22,6 +22,9 @@
  * Load: Debian's `wrk` (installed by scripts/ensure-wrk.sh when missing and allowed), else the
  * Node generator (say so in the output). The load average (`/proc/loadavg`) is printed before and
  * after: on a shared machine only ratios within one run mean anything.
+ *
+ * Each row is BENCH_ROUNDS (3) rounds of bare then service; its ratio is the median of the rounds'
+ * ratios (all of them are printed), its other figures the medians of each side's.
  *
  * Environment: BENCH_DURATION (s per measured run, default 5), BENCH_WARMUP (s, default 2),
  * BENCH_CONNECTIONS (32,100), BENCH_ENGINES (sqlite,postgres), BENCH_ENVIRONMENTS (sandbox,live),
@@ -75,6 +78,7 @@ const config = {
   serviceArgs: list(env.BENCH_SERVICE_ARGS?.replace(/\s+/g, ','), ''),
   pgProcesses: list(env.BENCH_PG_PROCESSES, '').map(Number),
   profile: env.BENCH_PROFILE === '1',
+  rounds: Number(env.BENCH_ROUNDS ?? 3),
   generator: WRK ? 'wrk' : 'node',
   customers: 8,
 };
@@ -175,6 +179,26 @@ async function measured(spec, pids, databaseName) {
   };
 }
 
+function median(values) {
+  const sorted = values.filter((value) => Number.isFinite(value)).sort((a, b) => a - b);
+  if (sorted.length === 0) return null;
+  const middle = Math.floor(sorted.length / 2);
+  return sorted.length % 2 === 1 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2;
+}
+
+/** The rounds of one side as one run: the median of each figure. */
+function medianRun(runs) {
+  const of = (pick) => median(runs.map(pick));
+  return {
+    requestsPerSecond: Math.round(of((run) => run.requestsPerSecond)),
+    accepted: runs.reduce((sum, run) => sum + run.accepted, 0),
+    serverCpuUsPerRequest: Math.round(of((run) => run.serverCpuUsPerRequest)),
+    databaseCpuUsPerRequest:
+      runs[0].databaseCpuUsPerRequest === null ? null : Math.round(of((run) => run.databaseCpuUsPerRequest)),
+    latencyMs: { p50: of((run) => run.latencyMs.p50), p99: of((run) => run.latencyMs.p99) },
+  };
+}
+
 /** Several generators' results as one: summed counts, the worst latencies. */
 function combine(results) {
   const durationSec = Math.max(...results.map((item) => item.durationSec));
@@ -196,7 +220,7 @@ async function startBare() {
   const server = startProcess({
     core: SERVER_CORE,
     command: process.execPath,
-    args: [fileURLToPath(new URL('./lib/bare-server.mjs', import.meta.url))],
+    args: [fileURLToPath(new URL('./lib/minimal-server.mjs', import.meta.url))],
   });
   const [, port] = await server.waitFor(/listening (\d+)/);
   return { server, url: `http://127.0.0.1:${port}` };
@@ -287,44 +311,55 @@ async function runEngine(engine, bare, processes = 1) {
         );
       await Promise.all(serviceSpec(32, `warm-${environment}-${runId}`, config.warmupSec).map(runLoad));
       for (const connections of config.connections) {
-        const bareResult = await measured(
-          {
-            ...specFor({ urls: { [environment]: bare.url } }, connections, `bare-${runId}`, config.durationSec),
-            token: '',
-          },
-          [bare.server.child.pid],
-        );
-        const prefix = `m-${environment}-${connections}-${runId}`;
-        const serviceResult = await measured(
-          serviceSpec(connections, prefix, config.durationSec),
-          services.map((service) => service.pid),
-          database?.name,
-        );
-        accepted.total += serviceResult.accepted;
+        // Bare and service take turns, round by round: a burst of other work on the machine hits
+        // one pair, not one side. The row's figures are the medians of the rounds.
+        const rounds = [];
+        for (let round = 1; round <= config.rounds; round += 1) {
+          const bareRound = await measured(
+            {
+              ...specFor({ urls: { [environment]: bare.url } }, connections, `bare-${runId}`, config.durationSec),
+              token: '',
+            },
+            [bare.server.child.pid],
+          );
+          const serviceRound = await measured(
+            serviceSpec(connections, `m-${environment}-${connections}-${round}-${runId}`, config.durationSec),
+            services.map((service) => service.pid),
+            database?.name,
+          );
+          accepted.total += serviceRound.accepted;
+          if (serviceRound.refused > 0 || serviceRound.socketErrors > 0) {
+            throw new Error(
+              `${label} ${environment}: ${serviceRound.refused} refused, ${serviceRound.socketErrors} socket errors`,
+            );
+          }
+          rounds.push({ bare: bareRound, service: serviceRound });
+        }
+        const bareResult = medianRun(rounds.map((item) => item.bare));
+        const serviceResult = medianRun(rounds.map((item) => item.service));
         const row = {
           engine: label,
           environment,
           connections,
           bare: bareResult,
           service: serviceResult,
-          ratio: round(serviceResult.requestsPerSecond / bareResult.requestsPerSecond),
-          ratioByCpu: round(bareResult.serverCpuUsPerRequest / serviceResult.serverCpuUsPerRequest),
+          rounds,
+          ratio: round(median(rounds.map((item) => item.service.requestsPerSecond / item.bare.requestsPerSecond))),
+          ratioByCpu: round(
+            median(rounds.map((item) => item.bare.serverCpuUsPerRequest / item.service.serverCpuUsPerRequest)),
+          ),
+          ratioSpread: rounds.map((item) => round(item.service.requestsPerSecond / item.bare.requestsPerSecond)),
           loadAverage: load(),
         };
         rows.push(row);
         log(
           `${label} ${environment} c${connections}: service ${serviceResult.requestsPerSecond} req/s ` +
-            `(${serviceResult.accepted} accepted, ${serviceResult.refused} refused, ${serviceResult.socketErrors} socket errors) ` +
+            `(${serviceResult.accepted} accepted over ${config.rounds} rounds, none refused) ` +
             `/ bare ${bareResult.requestsPerSecond} = ${row.ratio}; CPU ${serviceResult.serverCpuUsPerRequest} / ` +
-            `${bareResult.serverCpuUsPerRequest} µs per request (${row.ratioByCpu})` +
+            `${bareResult.serverCpuUsPerRequest} µs per request (${row.ratioByCpu}); rounds ${row.ratioSpread.join(' ')}` +
             (database ? `, PostgreSQL ${serviceResult.databaseCpuUsPerRequest} µs per request` : '') +
             `; load ${row.loadAverage}`,
         );
-        if (serviceResult.refused > 0 || serviceResult.socketErrors > 0) {
-          throw new Error(
-            `${label} ${environment}: ${serviceResult.refused} refused, ${serviceResult.socketErrors} socket errors`,
-          );
-        }
       }
     }
     // Exactly once: every event stored is drawn down once on its environment, and every accepted one is stored.
@@ -428,6 +463,19 @@ async function main() {
   };
   log(`load average before: ${results.loadAverageBefore}`);
   const bare = await startBare();
+  // The bare server is warmed as the service is, so neither is measured before its code is compiled.
+  await runLoad({
+    kind: 'post-events',
+    url: bare.url,
+    token: '',
+    customers: ['ctm_bare'],
+    action: 'api_call',
+    occurredAt: new Date().toISOString(),
+    connections: 32,
+    keyPrefix: `bare-warm-${runId}`,
+    durationSec: config.warmupSec,
+    generator: config.generator,
+  });
   results.engines = [];
   try {
     for (const engine of config.engines) results.engines.push(await runEngine(engine, bare));
