@@ -137,7 +137,8 @@ async function startShippedService({ dataDir, databaseUrl, name, demo }) {
   const exited = new Promise((resolve) => child.once('exit', (code, signal) => resolve({ code, signal })));
   const handle = { child, exited, stdout: () => readFileSync(logFile, 'utf8'), stderr: () => '' };
   const text = () => readFileSync(logFile, 'utf8');
-  const deadline = Date.now() + 60_000;
+  // Generous: on a saturated machine a Node process can take a minute to print its banner.
+  const deadline = Date.now() + 180_000;
   const wanted = demo
     ? /operations: (http:\/\/\S+)[\s\S]*Created demo account (acc_\w+)[\s\S]*sandbox:\s+(pdl_\S+)[\s\S]*live:\s+(pdl_\S+)/
     : /operations: (http:\/\/\S+)/;
