@@ -133,7 +133,9 @@ export async function startServiceProcess(storage: StorageFlags, key: string): P
     await exited;
   };
   let printed: { live: string; sandbox: string } | undefined;
-  for (let attempt = 0; attempt < 300 && printed === undefined; attempt += 1) {
+  // A deadline rather than a count of polls: on a saturated machine Node alone can take half a minute to start.
+  const deadline = Date.now() + 90_000;
+  while (printed === undefined && Date.now() < deadline) {
     if (child.exitCode !== null) break;
     const live = printedAddress(output, 'live');
     const sandbox = printedAddress(output, 'sandbox');
