@@ -5,7 +5,8 @@
  * first, 30 a page; amounts are `grandTotal` with `grandTotalTax` as the tax within it, in the
  * currency's decimal places (`GET /currencies`, or the seed's fallback) and the viewer's locale.
  */
-import { BILLING_HISTORY_STATUSES, formatAmount, type Transaction, type TransactionStatus } from '@drawdown/sdk';
+import { formatDate, formatMoney } from '@drawdown/http-kit';
+import { BILLING_HISTORY_STATUSES, type Transaction, type TransactionStatus } from '@drawdown/sdk';
 import { hasInvoice } from './invoice-availability.js';
 import type { MessageKey, Translate } from './messages.js';
 import type { PortalClient } from './portal-client.js';
@@ -65,22 +66,9 @@ export const STATUS_MESSAGES: Readonly<Record<TransactionStatus, MessageKey>> = 
   canceled: 'statusCanceled',
 };
 
-const dateFormats = new Map<string, Intl.DateTimeFormat>();
-
-function dateFormat(locale: string): Intl.DateTimeFormat {
-  let format = dateFormats.get(locale);
-  if (!format) {
-    format = new Intl.DateTimeFormat(locale, { dateStyle: 'medium', timeZone: 'UTC' });
-    if (dateFormats.size > 256) dateFormats.clear();
-    dateFormats.set(locale, format);
-  }
-  return format;
-}
-
 /** An RFC 3339 instant as a medium date in `locale` (UTC; the page script shows the viewer's time zone). */
 export function dateText(iso: string, locale: string): string {
-  const parsed = new Date(iso);
-  return Number.isNaN(parsed.getTime()) ? iso : dateFormat(locale).format(parsed);
+  return formatDate(iso, locale, 'medium');
 }
 
 function describe(transaction: Transaction): string {
@@ -104,7 +92,6 @@ async function toRow(
   const currencyCode = transaction.currencyCode;
   const { decimalPlaces } = await client.currencies.decimalPlaces(currencyCode);
   const date = transaction.billedAt ?? transaction.createdAt;
-  const parsedDate = new Date(date);
   return {
     id: transaction.id,
     status: transaction.status,
@@ -112,12 +99,12 @@ async function toRow(
       ? t(STATUS_MESSAGES[transaction.status] ?? 'statusDraft')
       : (STATUS_LABELS[transaction.status] ?? transaction.status),
     date,
-    dateText: Number.isNaN(parsedDate.getTime()) ? date : dateFormat(locale).format(parsedDate),
+    dateText: dateText(date, locale),
     description: describe(transaction),
     invoiceNumber: transaction.invoiceNumber ?? null,
     currencyCode,
-    total: formatAmount(totals.grandTotal, currencyCode, locale, decimalPlaces),
-    tax: formatAmount(totals.grandTotalTax ?? totals.tax, currencyCode, locale, decimalPlaces),
+    total: formatMoney(totals.grandTotal, currencyCode, decimalPlaces, locale),
+    tax: formatMoney(totals.grandTotalTax ?? totals.tax, currencyCode, decimalPlaces, locale),
     hasInvoice: hasInvoice(transaction),
     payUrl:
       (transaction.status === 'billed' || transaction.status === 'past_due') && transaction.checkout?.url

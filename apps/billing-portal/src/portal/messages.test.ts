@@ -1,5 +1,6 @@
+import { negotiateLocale } from '@drawdown/http-kit';
 import { describe, expect, it } from 'vitest';
-import { formatLocaleFor, LANGUAGES, MESSAGE_KEYS, type MessageKey, pickLanguage, translator } from './messages.js';
+import { LANGUAGES, MESSAGE_KEYS, type MessageKey, pickLanguage, translator } from './messages.js';
 
 const placeholders = (text: string) => [...text.matchAll(/\{(\w+)\}/g)].map((match) => match[1]).sort();
 
@@ -30,9 +31,9 @@ describe('page text', () => {
   });
 
   it('formats in the browser’s locale when it is of the page’s language, else the language’s usual one', () => {
-    expect(formatLocaleFor('de', 'de-CH')).toBe('de-CH');
-    expect(formatLocaleFor('de', 'en-US')).toBe('de-DE');
-    expect(formatLocaleFor('ja', 'ja-JP')).toBe('ja-JP');
+    expect(negotiateLocale({ acceptLanguage: 'de-CH' }).locale).toBe('de-CH');
+    expect(negotiateLocale({ customerLocale: 'de', acceptLanguage: 'en-US' }).locale).toBe('de-DE');
+    expect(negotiateLocale({ customerLocale: null, acceptLanguage: 'ja-JP' }).locale).toBe('ja-JP');
   });
 
   it('fills placeholders and leaves unknown ones visible', () => {

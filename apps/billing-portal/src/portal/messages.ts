@@ -1,6 +1,7 @@
 /**
  * @module
- * The portal's page text in English, German, French, Spanish and Japanese (ADR 1441). The
+ * The portal's page text in English, German, French, Spanish and Japanese (ADR 1441), built on
+ * the shared localisation home (`@drawdown/http-kit` `localisation.ts`, ADR 0924). The
  * language follows the customer's stored `locale` when it is one of these and not the public
  * API's default (`en`, which cannot be told from "never chosen"), then the browser's
  * `Accept-Language`, then English. Messages are plain templates with `{name}` placeholders filled
@@ -8,10 +9,16 @@
  * forms, because counts are written as figures beside a noun that does not change ("Invoices: 3").
  */
 
-import { firstAcceptedLanguage, languageOfTag as sharedLanguageOfTag } from '@drawdown/http-kit';
+import {
+  LANGUAGES,
+  type Language,
+  type Messages as LanguageMessages,
+  messageCatalogue,
+  negotiateLocale,
+  type Translate as TranslateOf,
+} from '@drawdown/http-kit';
 
-export const LANGUAGES = ['en', 'de', 'fr', 'es', 'ja'] as const;
-export type Language = (typeof LANGUAGES)[number];
+export { type Language, LANGUAGES };
 
 const en = {
   billing: 'Billing',
@@ -179,8 +186,7 @@ const en = {
 export type MessageKey = keyof typeof en;
 
 /** Every message key (the English catalogue's). */
-export const MESSAGE_KEYS = Object.keys(en) as readonly MessageKey[];
-type Messages = Readonly<Record<MessageKey, string>>;
+type Messages = LanguageMessages<MessageKey>;
 
 const de: Messages = {
   billing: 'Abrechnung',
@@ -832,20 +838,15 @@ const ja: Messages = {
   sessionExpiredText: 'お支払いポータルへのリンクの有効期限は 1 時間です。新しいリンクをご依頼ください。',
 };
 
-const CATALOGUES: Readonly<Record<Language, Messages>> = { en, de, fr, es, ja };
+const CATALOGUE = messageCatalogue<MessageKey>({ en, de, fr, es, ja });
+
+export const MESSAGE_KEYS: readonly MessageKey[] = CATALOGUE.keys;
 
 /** Fills a message's `{name}` placeholders; a missing value leaves the placeholder visible (a bug to see). */
-export type Translate = (key: MessageKey, values?: Readonly<Record<string, string | number>>) => string;
+export type Translate = TranslateOf<MessageKey>;
 
 export function translator(language: Language): Translate {
-  const messages = CATALOGUES[language];
-  return (key, values) => {
-    const template = messages[key] ?? en[key];
-    if (!values) return template;
-    return template.replace(/\{(\w+)\}/g, (whole, name: string) =>
-      values[name] === undefined ? whole : String(values[name]),
-    );
-  };
+  return CATALOGUE.translator(language);
 }
 
 /** The messages the page script writes (rows it loads, announcements, usage legends). */
@@ -879,33 +880,18 @@ const SCRIPT_MESSAGES: readonly MessageKey[] = [
 
 /** The page script's messages in one language (it places text only). */
 export function scriptMessagesOf(language: Language): Readonly<Record<string, string>> {
-  const messages = CATALOGUES[language];
+  const messages = CATALOGUE.messages(language);
   return Object.fromEntries(SCRIPT_MESSAGES.map((key) => [key, messages[key]]));
-}
-
-function languageOfTag(tag: string | null | undefined): Language | null {
-  return sharedLanguageOfTag(LANGUAGES, tag);
 }
 
 /**
  * The page's language: the customer's stored locale when it names a language we have and is not
- * the API's default `en`, then the first Accept-Language entry we have, then English.
+ * the API's default `en`, then the first Accept-Language entry we have, then English (the one
+ * rule of `negotiateLocale`, ADR 0924).
  */
 export function pickLanguage(
   customerLocale: string | null | undefined,
   acceptLanguage: string | null | undefined,
 ): Language {
-  const stored = customerLocale && customerLocale.toLowerCase() !== 'en' ? languageOfTag(customerLocale) : null;
-  if (stored) return stored;
-  return firstAcceptedLanguage(LANGUAGES, acceptLanguage) ?? 'en';
-}
-
-/**
- * The locale amounts and dates are formatted in: the browser's (already validated) locale when it
- * is of the page's language, so a Swiss German reader keeps de-CH separators; otherwise the
- * language's usual one.
- */
-export function formatLocaleFor(language: Language, browserLocale: string): string {
-  if (languageOfTag(browserLocale) === language) return browserLocale;
-  return { en: 'en-US', de: 'de-DE', fr: 'fr-FR', es: 'es-ES', ja: 'ja-JP' }[language];
+  return negotiateLocale({ customerLocale, acceptLanguage }).language;
 }

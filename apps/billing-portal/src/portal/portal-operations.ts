@@ -5,21 +5,10 @@
  * signed-in customer's (seed 001, rule 6; ADR 1441). The routes in `../http/routes/` read the request,
  * call one of these and answer; nothing here reads a path, a query or a form.
  */
-import {
-  DrawdownApiError,
-  localeFromAcceptLanguage,
-  type Subscription,
-  type VerifiedPortalSession,
-} from '@drawdown/sdk';
+import { negotiateLocale } from '@drawdown/http-kit';
+import { DrawdownApiError, type Subscription, type VerifiedPortalSession } from '@drawdown/sdk';
 import { dateText, EMPTY_HISTORY, type HistoryPage, loadHistoryPage } from './billing-history.js';
-import {
-  formatLocaleFor,
-  type Language,
-  type MessageKey,
-  pickLanguage,
-  type Translate,
-  translator,
-} from './messages.js';
+import { type Language, type MessageKey, type Translate, translator } from './messages.js';
 import type { PortalClient } from './portal-client.js';
 import {
   badRequest,
@@ -162,8 +151,8 @@ export function createPortalOperations(settings: PortalSettings) {
     if (viewer?.kind === 'customer') {
       stored = (await optional(() => client.customers.get(viewer.customerId)))?.locale ?? null;
     }
-    const language = pickLanguage(stored, header);
-    return { language, t: translator(language), locale: formatLocaleFor(language, localeFromAcceptLanguage(header)) };
+    const { language, locale } = negotiateLocale({ customerLocale: stored, acceptLanguage: header });
+    return { language, t: translator(language), locale };
   }
 
   function titleOf(text: Text): string {

@@ -6,15 +6,8 @@
  * checkout, refunds and credits with their credit notes, and the billing details form's values.
  * Everything is filtered again by customer after the SDK call, as the history is (ADR 0800).
  */
-import {
-  type Address,
-  type Adjustment,
-  type Business,
-  formatAmount,
-  type Price,
-  type Subscription,
-  type SubscriptionUpdatePreview,
-} from '@drawdown/sdk';
+import { formatMoney } from '@drawdown/http-kit';
+import type { Address, Adjustment, Business, Price, Subscription, SubscriptionUpdatePreview } from '@drawdown/sdk';
 import { dateText } from './billing-history.js';
 import type { Translate } from './messages.js';
 import type { PortalClient } from './portal-client.js';
@@ -88,7 +81,7 @@ export async function money(
   locale: string,
 ): Promise<string> {
   const { decimalPlaces } = await client.currencies.decimalPlaces(currencyCode);
-  return formatAmount(amount, currencyCode, locale, decimalPlaces);
+  return formatMoney(amount, currencyCode, decimalPlaces, locale);
 }
 
 const SUBSCRIPTION_LABELS = {

@@ -1,7 +1,8 @@
 /**
  * @module
  * The hosted checkout's text in English, German, French, Spanish and Japanese (ADR 1433), the
- * billing portal's languages, built the same way as the portal's catalogue (ADR 1441): plain
+ * billing portal's languages, on the same localisation home as the portal's catalogue
+ * (`@drawdown/http-kit` `localisation.ts`, ADR 0924): plain
  * templates with `{name}` placeholders filled with text `Intl` already formatted (amounts from
  * lowest units as exact decimal text, dates, country names). The language is the `locale` query
  * parameter when it names one of these, then the customer's stored locale (when not the API's
@@ -9,10 +10,17 @@
  * code and field, never by the API's English detail.
  */
 import type { BillingError } from '@drawdown/billing-core';
-import { firstAcceptedLanguage, languageOfTag } from '@drawdown/http-kit';
+import {
+  LANGUAGES,
+  type Language,
+  type Messages as LanguageMessages,
+  messageCatalogue,
+  negotiateLocale,
+  type Translate,
+} from '@drawdown/http-kit';
 
-export const CHECKOUT_LANGUAGES = ['en', 'de', 'fr', 'es', 'ja'] as const;
-export type CheckoutLanguage = (typeof CHECKOUT_LANGUAGES)[number];
+export const CHECKOUT_LANGUAGES = LANGUAGES;
+export type CheckoutLanguage = Language;
 
 const en = {
   skip: 'Skip to the checkout',
@@ -126,7 +134,7 @@ const en = {
 };
 
 export type CheckoutMessageKey = keyof typeof en;
-type Messages = Readonly<Record<CheckoutMessageKey, string>>;
+type Messages = LanguageMessages<CheckoutMessageKey>;
 
 const de: Messages = {
   skip: 'Zur Kasse springen',
@@ -586,11 +594,11 @@ const ja: Messages = {
   errGeneric: 'お支払いページで受け付けられませんでした。入力内容を確認して、もう一度お試しください。',
 };
 
-const CATALOGUES: Readonly<Record<CheckoutLanguage, Messages>> = { en, de, fr, es, ja };
+const CATALOGUE = messageCatalogue<CheckoutMessageKey>({ en, de, fr, es, ja });
 
-export const CHECKOUT_MESSAGE_KEYS = Object.keys(en) as readonly CheckoutMessageKey[];
+export const CHECKOUT_MESSAGE_KEYS: readonly CheckoutMessageKey[] = CATALOGUE.keys;
 
-export type CheckoutTranslate = (key: CheckoutMessageKey, values?: Readonly<Record<string, string | number>>) => string;
+export type CheckoutTranslate = Translate<CheckoutMessageKey>;
 
 /** The page's text and the locale its amounts, dates and country names are formatted in. */
 export interface CheckoutLocale {
@@ -603,73 +611,20 @@ export interface CheckoutLocale {
 }
 
 export function checkoutTranslator(language: CheckoutLanguage): CheckoutTranslate {
-  const messages = CATALOGUES[language];
-  return (key, values) => {
-    const template = messages[key];
-    if (!values) return template;
-    return template.replace(/\{(\w+)\}/g, (whole, name: string) =>
-      values[name] === undefined ? whole : String(values[name]),
-    );
-  };
-}
-
-const USUAL_LOCALE: Readonly<Record<CheckoutLanguage, string>> = {
-  en: 'en-US',
-  de: 'de-DE',
-  fr: 'fr-FR',
-  es: 'es-ES',
-  ja: 'ja-JP',
-};
-
-/**
- * A tag's language, script and region as `Intl` canonicalizes them, or null for a bad tag (which
- * falls back to the language's usual locale). Extensions (`-u-nu-arab`, `-u-ca-…`) are dropped:
- * the page's formats are the locale's defaults.
- */
-function canonicalLocale(tag: string): string | null {
-  try {
-    return new Intl.Locale(tag).baseName;
-  } catch {
-    return null;
-  }
-}
-
-/** The language a `locale` query value names (`de`, `de-AT`, `ja_JP`), or null when it names none we have. */
-export function languageOfQuery(value: string | null | undefined): CheckoutLanguage | null {
-  if (!value || value.length > 35) return null;
-  return languageOfTag(CHECKOUT_LANGUAGES, value);
+  return CATALOGUE.translator(language);
 }
 
 /**
- * The checkout's language and format locale: the `locale` query override, the customer's stored
- * locale unless it is the API's default `en`, the first `Accept-Language` entry we have, English.
+ * The checkout's language and format locale (the one rule of `negotiateLocale`): the `locale`
+ * query override, the customer's stored locale unless it is the API's default `en`, the first
+ * `Accept-Language` entry we have, English.
  */
 export function pickCheckoutLocale(input: {
   readonly query?: string | null | undefined;
   readonly customerLocale?: string | null | undefined;
   readonly acceptLanguage?: string | null | undefined;
 }): CheckoutLocale {
-  const fromQuery = languageOfQuery(input.query);
-  const stored =
-    input.customerLocale && input.customerLocale.toLowerCase() !== 'en'
-      ? languageOfTag(CHECKOUT_LANGUAGES, input.customerLocale)
-      : null;
-  const language = fromQuery ?? stored ?? firstAcceptedLanguage(CHECKOUT_LANGUAGES, input.acceptLanguage) ?? 'en';
-  // The most specific tag of the chosen language that the request gave, for regional formats.
-  const candidates = [
-    fromQuery ? input.query : null,
-    stored ? input.customerLocale : null,
-    ...(input.acceptLanguage ?? '').split(',').map((part) => part.split(';')[0]?.trim() ?? ''),
-  ];
-  let locale = USUAL_LOCALE[language];
-  for (const candidate of candidates) {
-    if (!candidate || languageOfTag(CHECKOUT_LANGUAGES, candidate) !== language) continue;
-    const canonical = canonicalLocale(candidate.replace(/_/g, '-'));
-    if (canonical?.includes('-')) {
-      locale = canonical;
-      break;
-    }
-  }
+  const { language, locale, fromQuery } = negotiateLocale(input);
   return {
     language,
     locale,

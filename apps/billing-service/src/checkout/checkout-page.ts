@@ -12,11 +12,11 @@
 import {
   type CheckoutView,
   type CurrencyCode,
-  formatMinorUnits,
+  minorUnitsOf,
   type PaymentAttempt,
   type Transaction,
 } from '@drawdown/billing-core';
-import { escapeHtml, htmlDocument } from '@drawdown/http-kit';
+import { escapeHtml, formatDate, formatMoney, htmlDocument } from '@drawdown/http-kit';
 import { addressNeeds, countryName, countryOptions } from './checkout-countries.js';
 import type { CheckoutLocale, CheckoutTranslate } from './checkout-messages.js';
 
@@ -102,13 +102,14 @@ button.secondary { background: #454c55; }
 @media (prefers-reduced-motion: reduce) { * { transition: none !important; } }
 `;
 
+/** A lowest-unit amount in the page's locale, with the currency's ISO 4217 decimal places. */
 function money(amount: string, currencyCode: string, locale: string): string {
-  return formatMinorUnits(BigInt(amount), currencyCode as CurrencyCode, locale);
+  return formatMoney(amount, currencyCode, minorUnitsOf(currencyCode as CurrencyCode), locale);
 }
 
 /** A calendar date in the page's locale (the instant's UTC day, as the API's dates are UTC). */
 function dateText(iso: string, locale: string): string {
-  return new Intl.DateTimeFormat(locale, { dateStyle: 'long', timeZone: 'UTC' }).format(new Date(iso));
+  return formatDate(iso, locale, 'long');
 }
 
 function page(

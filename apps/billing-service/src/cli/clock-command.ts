@@ -41,7 +41,7 @@ export async function runClockCommand(
   if (typeof target === 'number' && Number.isNaN(target)) {
     throw new BillingError('invalid_field', `--to must be an RFC 3339 time; got ${options.to}`);
   }
-  const result = await useCases.advanceSandboxClock(caller, target);
+  const result = await useCases.advanceSandboxClock(caller, target, 'success');
   printResult(options.json, { now: toTimestamp(result.now), steps_run: result.stepsRun }, [
     ['Sandbox now', toTimestamp(result.now)],
     ['Renewals and changes run', String(result.stepsRun)],

@@ -7,7 +7,7 @@
  * transaction: a new payment supersedes it (the challenge is canceled first and can no longer pay),
  * and after 30 minutes the recovery step cancels it, after which the merchant's change goes ahead.
  */
-import { applyOutcome } from '@drawdown/billing-core';
+import { applyOutcome, NO_HOOKS } from '@drawdown/billing-core';
 import { type BillingHarness, ENGINES, startBillingHarness } from '@drawdown/testkit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type ApiClient, eventCount, expectError, harnessClients, type WireObject } from '../support/api-client.js';
@@ -173,7 +173,7 @@ describe.each(ENGINES)('%s: a sandbox payment in flight', (engine) => {
       method: { providerMethodRef: 'sbxpm_late.success', type: 'card' as const, card },
     };
     const applied = await harness.services.store.transaction((tx) =>
-      applyOutcome(context, tx, String(attempt?.id), success, {}),
+      applyOutcome(context, tx, String(attempt?.id), success, NO_HOOKS),
     );
     expect(applied).toBe(true);
     const recorded = await transaction(id);

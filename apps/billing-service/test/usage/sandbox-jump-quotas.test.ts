@@ -246,6 +246,7 @@ describe.each(ENGINES)('%s: a long sandbox jump’s writes', (engine) => {
           stepsPerTransaction: dueStepsPerTransaction({ databaseUrl: harness.databaseUrl }),
         },
         { by: seconds * 1000 },
+        'success',
       );
     // What a jump with nothing due commits (its drain and overdue invoices), to count apart.
     expect((await jump(60)).stepsRun).toBe(0);

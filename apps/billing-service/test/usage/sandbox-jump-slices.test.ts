@@ -62,6 +62,7 @@ describe.each(ENGINES)('%s: sandbox jumps in slices', (engine) => {
         },
       },
       target,
+      'success',
     );
     expect(result.stepsRun).toBe(SUBSCRIPTIONS * MONTHS);
     expect(yields).toBeGreaterThanOrEqual(Math.floor(result.stepsRun / DUE_STEPS_PER_SLICE) - 1);

@@ -5,7 +5,7 @@
 
 import { recordEvent } from '../events/record-event.js';
 import { BillingError } from '../shared/billing-error.js';
-import { type Context, nowTimestamp } from '../shared/context.js';
+import { type Ambient, type Context, nowTimestamp } from '../shared/context.js';
 import type { ListQuery, Page } from '../shared/pagination.js';
 import { merge } from './catalogue-rules.js';
 import type { Address, CatalogueStatus, CustomData } from './entities.js';
@@ -41,15 +41,13 @@ async function requireCustomer(context: Context<CatalogueSlice>, customerId: str
   if (!customer) throw BillingError.notFound('Customer', customerId);
 }
 
-export async function createAddress(
-  context: Context<CatalogueSlice>,
-  customerId: string,
-  input: CreateAddressInput,
-): Promise<Address> {
-  validateCountry(input.countryCode);
-  await requireCustomer(context, customerId);
+/**
+ * What a new address of a customer looks like, for every path that makes one (the API, the
+ * hosted checkout): what was not given is null, active. Nothing is checked or stored here.
+ */
+export function newAddress(context: Ambient, customerId: string, input: CreateAddressInput): Address {
   const now = nowTimestamp(context);
-  const address: Address = {
+  return {
     id: context.ids.newId('add'),
     customerId,
     description: input.description ?? null,
@@ -64,6 +62,16 @@ export async function createAddress(
     createdAt: now,
     updatedAt: now,
   };
+}
+
+export async function createAddress(
+  context: Context<CatalogueSlice>,
+  customerId: string,
+  input: CreateAddressInput,
+): Promise<Address> {
+  validateCountry(input.countryCode);
+  await requireCustomer(context, customerId);
+  const address = newAddress(context, customerId, input);
   return context.store.transaction(async (tx) => {
     await tx.addresses.insert(context.scope, address);
     await recordEvent(context, tx, 'address.created', 'address', address);

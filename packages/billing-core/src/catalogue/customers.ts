@@ -6,7 +6,7 @@
 import { recordEvent } from '../events/record-event.js';
 import { BillingError } from '../shared/billing-error.js';
 import { DuplicateKeyError } from '../shared/collection.js';
-import { type Context, nowTimestamp } from '../shared/context.js';
+import { type Ambient, type Context, nowTimestamp } from '../shared/context.js';
 import type { ListQuery, Page } from '../shared/pagination.js';
 import { merge } from './catalogue-rules.js';
 import type { CatalogueStatus, CustomData, Customer } from './entities.js';
@@ -38,9 +38,14 @@ function normaliseEmail(email: string): string {
   return email.trim().toLowerCase();
 }
 
-export async function createCustomer(context: Context<CatalogueSlice>, input: CreateCustomerInput): Promise<Customer> {
+/**
+ * What a new customer looks like, for every path that makes one (the API, the hosted checkout):
+ * its email normalised, the public API's defaults for what was not given (locale `en`, no
+ * marketing consent), active. It is not stored here.
+ */
+export function newCustomer(context: Ambient, input: CreateCustomerInput): Customer {
   const now = nowTimestamp(context);
-  const customer: Customer = {
+  return {
     id: context.ids.newId('ctm'),
     name: input.name ?? null,
     email: normaliseEmail(input.email),
@@ -51,6 +56,10 @@ export async function createCustomer(context: Context<CatalogueSlice>, input: Cr
     createdAt: now,
     updatedAt: now,
   };
+}
+
+export async function createCustomer(context: Context<CatalogueSlice>, input: CreateCustomerInput): Promise<Customer> {
+  const customer = newCustomer(context, input);
   return context.store.transaction(async (tx) => {
     try {
       await tx.customers.insert(context.scope, customer);

@@ -375,27 +375,19 @@ export interface RecoveryReport {
 export async function recoverPaymentAttempts(
   context: Context<PaymentSlice>,
   ports: OffSessionPorts,
-  graceMs: number = RECOVERY_GRACE_MS,
 ): Promise<RecoveryReport> {
   const refunds = await refundUnapplied(context, ports);
   const page = await context.store.paymentAttempts.list(context.scope, {
     filter: { status: [{ op: 'in', values: IN_FLIGHT }] },
-    direction: 'asc',
-    perPage: 100,
-    countTotal: false,
+    ...RECOVERY_PAGE,
   });
-  const attempts = await settleStale(
-    page.items,
-    context.clock.now() - graceMs,
-    async (attempt) => {
-      const provider = await ports.providers.providerNamed(context.scope, attempt.provider);
-      if (!provider) throw providerGone(attempt.provider, `payment attempt ${attempt.id}`);
-      return recoverAttempt(context, ports, provider, attempt);
-    },
-    (attempt, error) =>
-      // One attempt the provider refuses outright never holds up the others: reported, left for a person.
-      ports.reportError(`recovering payment attempt ${attempt.id}`, error),
-  );
+  const attempts = await settleStale(context, ports, page.items, {
+    cutoff: context.clock.now() - RECOVERY_GRACE_MS,
+    what: (attempt) => `payment attempt ${attempt.id}`,
+    // One attempt the provider refuses outright never holds up the others: reported, left for a person.
+    doing: (attempt) => `recovering payment attempt ${attempt.id}`,
+    settle: (attempt, provider) => recoverAttempt(context, ports, provider, attempt),
+  });
   return { settled: attempts.settled + refunds.settled, waiting: attempts.waiting + refunds.waiting };
 }
 
@@ -409,16 +401,13 @@ export async function recoverPaymentAttempts(
 async function refundUnapplied(context: Context<PaymentSlice>, ports: OffSessionPorts): Promise<RecoveryReport> {
   const page = await context.store.paymentAttempts.list(context.scope, {
     filter: { status: [{ op: 'eq', value: 'refunding' }] },
-    direction: 'asc',
-    perPage: 100,
-    countTotal: false,
+    ...RECOVERY_PAGE,
   });
-  return settleStale(
-    page.items,
-    Number.POSITIVE_INFINITY,
-    async (attempt) => {
-      const provider = await ports.providers.providerNamed(context.scope, attempt.provider);
-      if (!provider) throw providerGone(attempt.provider, `the refund of payment attempt ${attempt.id}`);
+  return settleStale(context, ports, page.items, {
+    cutoff: Number.POSITIVE_INFINITY,
+    what: (attempt) => `the refund of payment attempt ${attempt.id}`,
+    doing: (attempt) => `refunding payment attempt ${attempt.id}`,
+    settle: async (attempt, provider) => {
       const reference = attempt.providerPaymentRef ?? '';
       let refundRef: string | null = null;
       if (provider.refunds) {
@@ -451,8 +440,7 @@ async function refundUnapplied(context: Context<PaymentSlice>, ports: OffSession
         return true;
       });
     },
-    (attempt, error) => ports.reportError(`refunding payment attempt ${attempt.id}`, error),
-  );
+  });
 }
 
 /**
@@ -467,26 +455,51 @@ export function providerGone(provider: string, what: string): StandingFailure {
   );
 }
 
+/** A record a recovery step settles: in flight with its provider since `updatedAt`. */
+interface InFlightRecord {
+  readonly id: string;
+  readonly provider: string;
+  readonly updatedAt: string;
+}
+
+/** What one run of a recovery step reads: the first 100 records in flight, oldest first. */
+export const RECOVERY_PAGE = { direction: 'asc', perPage: 100, countTotal: false } as const;
+
+/** One recovery step: which records are due, how each is named in a report, and how one is settled. */
+export interface StaleStep<Item extends InFlightRecord> {
+  /** Records last changed at or before this instant (ms) are settled; later ones wait for their request. */
+  readonly cutoff: number;
+  /** The record, for a standing failure: `payment attempt att_…`. */
+  readonly what: (item: Item) => string;
+  /** What the step was doing, for a reported failure: `recovering payment attempt att_…`. */
+  readonly doing: (item: Item) => string;
+  /** Settles one record with its provider; false when it still waits. */
+  readonly settle: (item: Item, provider: PaymentProvider) => Promise<boolean>;
+}
+
 /**
- * The loop both recovery steps share (payment attempts here, provider refunds in
- * `provider-refunds.ts`): each record in flight since before `cutoff` is settled on its own; one
- * the provider fails on is reported and left waiting, never holding up the others.
+ * The preamble and loop every recovery step shares (payment attempts and their refunds here,
+ * provider refunds in `provider-refunds.ts`): each record in flight since before the cutoff is
+ * settled on its own with its provider; a provider whose settings were removed is a standing
+ * failure; one the provider fails on is reported and left waiting, never holding up the others.
  */
-export async function settleStale<Item extends { readonly updatedAt: string }>(
+export async function settleStale<Item extends InFlightRecord>(
+  context: Context<PaymentSlice>,
+  ports: Pick<OffSessionPorts, 'providers' | 'reportError'>,
   items: readonly Item[],
-  cutoff: number,
-  settle: (item: Item) => Promise<boolean>,
-  report: (item: Item, error: unknown) => void,
+  step: StaleStep<Item>,
 ): Promise<RecoveryReport> {
   let settled = 0;
   let waiting = 0;
   for (const item of items) {
     let done = false;
-    if (Date.parse(item.updatedAt) <= cutoff) {
+    if (Date.parse(item.updatedAt) <= step.cutoff) {
       try {
-        done = await settle(item);
+        const provider = await ports.providers.providerNamed(context.scope, item.provider);
+        if (!provider) throw providerGone(item.provider, step.what(item));
+        done = await step.settle(item, provider);
       } catch (error) {
-        report(item, error);
+        ports.reportError(step.doing(item), error);
       }
     }
     if (done) settled += 1;

@@ -18,7 +18,8 @@
  *    customer can retry. An authentication step keeps the attempt in flight until the customer
  *    comes back (`resumeCheckout`) or the provider notifies (`receiveProviderNotification`).
  */
-import { COUNTRY_CODE_PATTERN } from '../catalogue/addresses.js';
+import { COUNTRY_CODE_PATTERN, newAddress } from '../catalogue/addresses.js';
+import { newCustomer } from '../catalogue/customers.js';
 import type { Address, Customer } from '../catalogue/entities.js';
 import { recordEvent } from '../events/record-event.js';
 import { BillingError } from '../shared/billing-error.js';
@@ -26,7 +27,12 @@ import { DuplicateKeyError } from '../shared/collection.js';
 import { type Context, nowTimestamp } from '../shared/context.js';
 import { markPastDue } from '../subscriptions/subscription-billing.js';
 import { saveChange } from '../subscriptions/subscription-changes.js';
-import { completeSettled, recordPaymentInTransaction, type TransactionHooks } from '../transactions/payments.js';
+import {
+  completeSettled,
+  NO_HOOKS,
+  recordPaymentInTransaction,
+  type TransactionHooks,
+} from '../transactions/payments.js';
 import type { PaymentMethod } from '../transactions/saved-methods.js';
 import { paymentMethodWire } from '../transactions/saved-methods.js';
 import type { Transaction } from '../transactions/transaction.js';
@@ -211,18 +217,7 @@ async function payingCustomer(
       [{ field: 'email', message: 'belongs to an existing customer' }],
     );
   }
-  const now = nowTimestamp(context);
-  const customer: Customer = {
-    id: context.ids.newId('ctm'),
-    name: null,
-    email: normalised,
-    marketingConsent: false,
-    locale: 'en',
-    customData: null,
-    status: 'active',
-    createdAt: now,
-    updatedAt: now,
-  };
+  const customer = newCustomer(context, { email: normalised });
   await tx.customers.insert(context.scope, customer);
   await recordEvent(context, tx, 'customer.created', 'customer', customer);
   return customer;
@@ -251,23 +246,14 @@ async function billingAddress(
   ) {
     return current;
   }
-  const now = nowTimestamp(context);
   const blankToNull = (value: string | null) => (value === null || value.trim() === '' ? null : value.trim());
-  const address: Address = {
-    id: context.ids.newId('add'),
-    customerId: customer.id,
-    description: null,
+  const address = newAddress(context, customer.id, {
     firstLine: blankToNull(entered.firstLine),
-    secondLine: null,
     city: blankToNull(entered.city),
     postalCode: blankToNull(entered.postalCode),
     region: blankToNull(entered.region),
     countryCode: entered.countryCode,
-    customData: null,
-    status: 'active',
-    createdAt: now,
-    updatedAt: now,
-  };
+  });
   await tx.addresses.insert(context.scope, address);
   await recordEvent(context, tx, 'address.created', 'address', address);
   return address;
@@ -966,7 +952,7 @@ async function recordDecline(
         card: charged?.card ?? method?.card ?? null,
         amount: attempt.amount,
       },
-      {},
+      NO_HOOKS,
     );
     // Dunning, as a declined renewal in the sandbox: the subscription is past due.
     const subscription = transaction.subscriptionId

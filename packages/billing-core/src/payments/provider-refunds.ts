@@ -22,10 +22,15 @@
 import { BillingError } from '../shared/billing-error.js';
 import { type Context, nowTimestamp } from '../shared/context.js';
 import type { Adjustment } from '../transactions/adjustment.js';
-import { type CreateAdjustmentInput, createAdjustment, decidePendingAdjustment } from '../transactions/adjustments.js';
+import {
+  type CreateAdjustmentInput,
+  createAdjustment,
+  decidePendingAdjustment,
+  RECORDED_AS_IT_STANDS,
+} from '../transactions/adjustments.js';
 import type { TransactionHooks } from '../transactions/payments.js';
 import type { Transaction } from '../transactions/transaction.js';
-import { providerGone, RECOVERY_GRACE_MS, settleStale } from './authorised-changes.js';
+import { RECOVERY_GRACE_MS, RECOVERY_PAGE, settleStale } from './authorised-changes.js';
 import type { ProviderRefundRecord } from './entities.js';
 import type { PaymentAttempt } from './payment-attempt.js';
 import type { PaymentProvider, PaymentProviders, RefundOutcome, RefundRequest } from './payment-provider.js';
@@ -112,7 +117,7 @@ export async function createAdjustmentThroughProvider(
     input.action === 'refund' && context.scope.environment === 'live'
       ? await ports.providers.providerFor(context.scope)
       : undefined;
-  if (!provider?.refunds) return createAdjustment(context, input, ports.hooks);
+  if (!provider?.refunds) return createAdjustment(context, input, ports.hooks, RECORDED_AS_IT_STANDS);
   let sent: ProviderRefundRecord | undefined;
   const adjustment = await createAdjustment(context, input, ports.hooks, {
     pendingRefund: async (tx: PaymentSlice, transaction: Transaction, pending: Adjustment) => {
@@ -294,21 +299,17 @@ export interface RefundRecoveryReport {
 export async function recoverProviderRefunds(
   context: Context<PaymentSlice>,
   ports: ProviderRefundPorts,
-  graceMs: number = RECOVERY_GRACE_MS,
 ): Promise<RefundRecoveryReport> {
   if (context.scope.environment !== 'live') return { settled: 0, waiting: 0 };
   const page = await context.store.providerRefunds.list(context.scope, {
     filter: { status: [{ op: 'eq', value: 'processing' }] },
-    direction: 'asc',
-    perPage: 100,
-    countTotal: false,
+    ...RECOVERY_PAGE,
   });
-  return settleStale(
-    page.items,
-    context.clock.now() - graceMs,
-    async (record) => {
-      const provider = await ports.providers.providerNamed(context.scope, record.provider);
-      if (!provider) throw providerGone(record.provider, `refund ${record.id}`);
+  return settleStale(context, ports, page.items, {
+    cutoff: context.clock.now() - RECOVERY_GRACE_MS,
+    what: (record) => `refund ${record.id}`,
+    doing: (record) => `recovering refund ${record.id}`,
+    settle: async (record, provider) => {
       const refunds = provider.refunds;
       if (!refunds) return false;
       const outcome =
@@ -316,6 +317,5 @@ export async function recoverProviderRefunds(
         (await refunds.refund(refundRequest(context, record)));
       return context.store.transaction((tx) => settleProviderRefund(context, tx, record.id, outcome, ports.hooks));
     },
-    (record, error) => ports.reportError(`recovering refund ${record.id}`, error),
-  );
+  });
 }

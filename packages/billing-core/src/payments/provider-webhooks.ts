@@ -14,8 +14,12 @@ import { BillingError } from '../shared/billing-error.js';
 import type { Context, StoreOf } from '../shared/context.js';
 import type { Scope } from '../shared/scope.js';
 import type { Adjustment } from '../transactions/adjustment.js';
-import { adjustmentSign } from '../transactions/adjustment.js';
-import { createAdjustmentInTransaction, reverseChargebackInTransaction } from '../transactions/adjustments.js';
+import {
+  createAdjustmentInTransaction,
+  RECORDED_AS_IT_STANDS,
+  remainingByLine,
+  reverseChargebackInTransaction,
+} from '../transactions/adjustments.js';
 import { NO_HOOKS, type TransactionHooks } from '../transactions/payments.js';
 import type { NotificationOutcome } from './entities.js';
 import type {
@@ -205,6 +209,7 @@ async function recordChargeback(
         reason: `Disputed by the cardholder (${dispute.reason}); payment ${dispute.providerPaymentRef}.`,
       },
       NO_HOOKS,
+      RECORDED_AS_IT_STANDS,
     );
     return true;
   } catch (error) {
@@ -279,6 +284,7 @@ async function recordProviderRefunds(
           reason,
         },
         NO_HOOKS,
+        RECORDED_AS_IT_STANDS,
       );
     } else {
       adjustment = await createAdjustmentInTransaction(
@@ -296,6 +302,7 @@ async function recordProviderRefunds(
           })),
         },
         NO_HOOKS,
+        RECORDED_AS_IT_STANDS,
       );
     }
     // Beside its adjustment, so what is left to refund of this payment counts it (ADR 1463).
@@ -312,7 +319,7 @@ async function recordProviderRefunds(
   return recorded;
 }
 
-/** What remains to adjust of each line (its total, less every adjustment of it so far). */
+/** What remains to adjust of each line with something left (its total, less every adjustment of it so far). */
 async function remainingOf(
   context: Context<PaymentSlice>,
   tx: PaymentSlice,
@@ -320,27 +327,8 @@ async function remainingOf(
 ): Promise<{ readonly itemId: string; readonly total: bigint }[]> {
   const transaction = await tx.transactions.findById(context.scope, transactionId);
   if (!transaction) return [];
-  const left = new Map(transaction.details.lineItems.map((line) => [line.id, BigInt(line.totals.total)]));
-  let after: string | undefined;
-  for (;;) {
-    const page = await tx.adjustments.list(context.scope, {
-      filter: { transaction_id: [{ op: 'eq', value: transactionId }] },
-      perPage: 200,
-      direction: 'asc',
-      after,
-    });
-    for (const adjustment of page.items) {
-      if (adjustment.status === 'rejected') continue;
-      const sign = adjustmentSign(adjustment.action);
-      for (const item of adjustment.items) {
-        const total = left.get(item.itemId);
-        if (total !== undefined) left.set(item.itemId, total - sign * BigInt(item.totals.total));
-      }
-    }
-    if (!page.hasMore) break;
-    after = page.items.at(-1)?.id;
-  }
-  return [...left].map(([itemId, total]) => ({ itemId, total })).filter((line) => line.total > 0n);
+  const left = await remainingByLine(context, tx, transaction);
+  return [...left].map(([itemId, line]) => ({ itemId, total: line.total })).filter((line) => line.total > 0n);
 }
 
 /** `amount` over the lines in proportion to what remains of each, exactly, none above its remainder. */
@@ -396,6 +384,7 @@ async function recordDisputeOutcome(
           reason: `Early fraud warning from the card issuer (${notification.fraudType}); payment ${notification.providerPaymentRef}.`,
         },
         NO_HOOKS,
+        RECORDED_AS_IT_STANDS,
       );
     } catch (error) {
       // Refunded or charged back in full already: nothing left to warn about.

@@ -128,7 +128,7 @@ export async function saveResume(
   current: Subscription,
   at: string,
   onResume: OnResume,
-  payment: RenewalPayment = defaultRenewalPayment(context.scope),
+  payment: RenewalPayment,
 ): Promise<Subscription> {
   const newPeriod = onResume === 'start_new_billing_period' || current.internal.pausedPeriod === null;
   const reopened = resumedAt(current, at, onResume);
@@ -145,7 +145,7 @@ export async function saveResume(
     eventTypes: ['subscription.resumed', 'subscription.updated'],
     at,
   });
-  return newPeriod ? billRenewal(context, tx, resumed, payment, current.internal.pendingLines, terms) : resumed;
+  return newPeriod ? billRenewal(context, tx, resumed, payment, current.internal.pendingLines ?? [], terms) : resumed;
 }
 
 export async function pauseSubscription(
@@ -233,7 +233,7 @@ export async function resumeSubscription(
         at,
       });
     }
-    return saveResume(context, tx, current, at, onResume);
+    return saveResume(context, tx, current, at, onResume, defaultRenewalPayment(context.scope));
   });
 }
 

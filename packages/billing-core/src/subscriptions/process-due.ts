@@ -13,12 +13,7 @@ import { awaitsPaymentMethod } from './cardless-trial.js';
 import { pausedAt, saveCancellation, saveResume } from './pause-resume-cancel.js';
 import type { SubscriptionSlice } from './repositories.js';
 import { nextDueAt, type Subscription } from './subscription.js';
-import {
-  billRenewal,
-  defaultRenewalPayment,
-  type RenewalPayment,
-  verifySubscriptionTaxId,
-} from './subscription-billing.js';
+import { billRenewal, type RenewalPayment, verifySubscriptionTaxId } from './subscription-billing.js';
 import { saveChange } from './subscription-changes.js';
 import { discountForRenewal } from './subscription-discount.js';
 
@@ -27,7 +22,7 @@ export async function applyDueStep(
   context: Context<SubscriptionSlice>,
   tx: SubscriptionSlice,
   subscription: Subscription,
-  payment: RenewalPayment = defaultRenewalPayment(context.scope),
+  payment: RenewalPayment,
 ): Promise<Subscription> {
   const change = subscription.scheduledChange;
   const renewalAt = subscription.nextBilledAt;
@@ -100,7 +95,7 @@ async function renew(
     eventTypes: endsTrial ? ['subscription.activated', 'subscription.updated'] : ['subscription.updated'],
     at,
   });
-  return billRenewal(context, tx, renewed, payment, subscription.internal.pendingLines, terms);
+  return billRenewal(context, tx, renewed, payment, subscription.internal.pendingLines ?? [], terms);
 }
 
 /**

@@ -84,7 +84,7 @@ export async function readSandboxClock(dependencies: SandboxClockDependencies): 
 export async function advanceSandboxClock(
   dependencies: SandboxClockDependencies,
   to: number | { readonly by: number },
-  renewalPayments: Extract<RenewalPayment, 'success' | 'failure'> = 'success',
+  renewalPayments: Extract<RenewalPayment, 'success' | 'failure'>,
 ): Promise<SandboxClockReading & { readonly stepsRun: number }> {
   const scope = { accountId: dependencies.account.id, environment: 'sandbox' as const };
   const current = await readSandboxClock(dependencies);

@@ -308,8 +308,8 @@ export async function billRenewal(
   tx: SubscriptionSlice,
   subscription: Subscription,
   payment: RenewalPayment,
-  pending: readonly PendingChangeLine[] = [],
-  discount: DiscountTerms | null = null,
+  pending: readonly PendingChangeLine[],
+  discount: DiscountTerms | null,
 ): Promise<Subscription> {
   const outcome = await issueCharge(
     context,

@@ -8,6 +8,7 @@ import { fc, test } from '@fast-check/vitest';
 import { describe, expect } from 'vitest';
 import { Decimal } from '../money/decimal.js';
 import { locationTax, rateInForce } from './location-tax.js';
+import { REDUCED_RATES } from './reduced-rates.js';
 import { TAX_RATE_DATASET } from './tax-rate-dataset.js';
 
 const countries = Object.keys(TAX_RATE_DATASET.countries);
@@ -37,7 +38,15 @@ describe('location tax over the dataset (ADR 1430)', () => {
   test.prop([aCountry, aRegion, aPostalCode, aTaxIdentifier, anInstant, aSeller])(
     'is an exact rate from 0 to 1, the dataset’s in force, or 0 when reverse charged',
     (countryCode, region, postalCode, taxIdentifier, at, seller) => {
-      const tax = locationTax(TAX_RATE_DATASET, { countryCode, region, postalCode, taxIdentifier }, at, seller);
+      const tax = locationTax(
+        TAX_RATE_DATASET,
+        { countryCode, region, postalCode, taxIdentifier },
+        at,
+        seller,
+        null,
+        [],
+        REDUCED_RATES,
+      );
       expect(tax.rate.compare(Decimal.zero)).toBeGreaterThanOrEqual(0);
       expect(tax.rate.compare(Decimal.parse('1'))).toBeLessThanOrEqual(0);
       expect(tax.rate.scale).toBeLessThanOrEqual(6);

@@ -7,13 +7,14 @@ import {
   subdivisionOf,
   type TaxLocation,
 } from './location-tax.js';
+import { REDUCED_RATES } from './reduced-rates.js';
 import { TAX_RATE_DATASET } from './tax-rate-dataset.js';
 import { isWellFormedEuVatId } from './vat-id.js';
 
 const NOW = '2026-11-23T12:00:00Z';
 
 function taxAt(location: TaxLocation, seller: string | null = null, at = NOW) {
-  const tax = locationTax(TAX_RATE_DATASET, location, at, seller);
+  const tax = locationTax(TAX_RATE_DATASET, location, at, seller, null, [], REDUCED_RATES);
   return { rate: tax.rate.toString(), mode: tax.mode, subdivision: tax.subdivision, reverseCharge: tax.reverseCharge };
 }
 
@@ -140,7 +141,7 @@ describe('location tax from the sales-tax dataset (ADR 1430)', () => {
 
 describe('reduced rates by tax category (ADR 1436)', () => {
   const ebookAt = (countryCode: string, at = NOW, postalCode?: string) =>
-    locationTax(TAX_RATE_DATASET, { countryCode, postalCode }, at, null, 'ebooks').rate.toString();
+    locationTax(TAX_RATE_DATASET, { countryCode, postalCode }, at, null, 'ebooks', [], REDUCED_RATES).rate.toString();
 
   it('takes the e-book rate where the table has one, the standard rate elsewhere and for other categories', () => {
     expect(ebookAt('GB')).toBe('0');
@@ -149,7 +150,9 @@ describe('reduced rates by tax category (ADR 1436)', () => {
     expect(ebookAt('FR')).toBe('0.055');
     expect(ebookAt('DK')).toBe('0.25');
     expect(ebookAt('AU')).toBe('0.1');
-    expect(locationTax(TAX_RATE_DATASET, { countryCode: 'DE' }, NOW, null, 'saas').rate.toString()).toBe('0.19');
+    expect(
+      locationTax(TAX_RATE_DATASET, { countryCode: 'DE' }, NOW, null, 'saas', [], REDUCED_RATES).rate.toString(),
+    ).toBe('0.19');
   });
 
   it('follows the table’s dates: Ireland 9% in 2022, the UK’s standard rate before May 2020', () => {
@@ -163,12 +166,28 @@ describe('reduced rates by tax category (ADR 1436)', () => {
   it('leaves regions with their own rates to the dataset (Canary Islands)', () => {
     expect(ebookAt('ES')).toBe('0.04');
     expect(ebookAt('ES', NOW, '35001')).toBe(
-      locationTax(TAX_RATE_DATASET, { countryCode: 'ES', postalCode: '35001' }, NOW, null, 'standard').rate.toString(),
+      locationTax(
+        TAX_RATE_DATASET,
+        { countryCode: 'ES', postalCode: '35001' },
+        NOW,
+        null,
+        'standard',
+        [],
+        REDUCED_RATES,
+      ).rate.toString(),
     );
   });
 
   it('still reverse charges an EU business buying e-books', () => {
-    const tax = locationTax(TAX_RATE_DATASET, { countryCode: 'DE', taxIdentifier: 'DE123456789' }, NOW, null, 'ebooks');
+    const tax = locationTax(
+      TAX_RATE_DATASET,
+      { countryCode: 'DE', taxIdentifier: 'DE123456789' },
+      NOW,
+      null,
+      'ebooks',
+      [],
+      REDUCED_RATES,
+    );
     expect(tax).toMatchObject({ reverseCharge: true });
     expect(tax.rate.toString()).toBe('0');
   });
@@ -186,6 +205,9 @@ describe('a register check of the tax id decides the reverse charge (ADR 1437)',
       { ...french, taxIdCheck: { taxIdentifier: id, status, reverseChargeWhenUnverified } },
       NOW,
       'DE',
+      null,
+      [],
+      REDUCED_RATES,
     );
 
   it('reverse charges a valid id, charges VAT for an invalid one', () => {
@@ -211,6 +233,9 @@ describe('a register check of the tax id decides the reverse charge (ADR 1437)',
         },
         NOW,
         'DE',
+        null,
+        [],
+        REDUCED_RATES,
       ).reverseCharge,
     ).toBe(false);
   });
@@ -233,7 +258,7 @@ describe('location overrides (ADR 1467)', () => {
     override({ countryCode: 'GB', postalCodePrefix: 'BT', rate: '0.2' }),
   ];
   const rate = (location: TaxLocation, category: TaxCategory = 'standard') =>
-    locationTax(TAX_RATE_DATASET, location, NOW, null, category, overrides).rate.toString();
+    locationTax(TAX_RATE_DATASET, location, NOW, null, category, overrides, REDUCED_RATES).rate.toString();
 
   it('takes the most specific match: the category first, then the longest postal prefix, then a region', () => {
     expect(rate({ countryCode: 'US', postalCode: '94105-1804' })).toBe('0.08625');
@@ -256,6 +281,7 @@ describe('location overrides (ADR 1467)', () => {
       'DE',
       'standard',
       euOverride,
+      REDUCED_RATES,
     );
     expect(business).toMatchObject({ reverseCharge: true });
     expect(business.rate.toString()).toBe('0');

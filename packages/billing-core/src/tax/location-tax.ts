@@ -10,7 +10,7 @@
  */
 import type { TaxCategory } from '../catalogue/entities.js';
 import { Decimal } from '../money/decimal.js';
-import { REDUCED_RATES, type ReducedRateTable, reducedRateFor } from './reduced-rates.js';
+import { type ReducedRateTable, reducedRateFor } from './reduced-rates.js';
 import { normalizeVatId, vatCountryOf } from './vat-id.js';
 
 /** Prices inclusive of tax (`internal`) or exclusive of it (`external`). */
@@ -390,9 +390,9 @@ export function locationTax(
   location: TaxLocation,
   at: string,
   sellerCountry: string | null,
-  category?: TaxCategory | null,
-  overrides: readonly LocationRateOverride[] = [],
-  reduced: ReducedRateTable = REDUCED_RATES,
+  category: TaxCategory | null,
+  overrides: readonly LocationRateOverride[],
+  reduced: ReducedRateTable,
 ): LocationTax {
   const { countryCode } = location;
   const mode = conventionalTaxMode(countryCode);

@@ -52,13 +52,18 @@ const ALLOWED_STATUSES: Record<AdjustmentAction, ReadonlySet<string>> = {
   chargeback_warning: new Set(['completed']),
 };
 
-interface Remaining {
+/** What is left of a line after its adjustments. */
+export interface Remaining {
   readonly tax: bigint;
   readonly total: bigint;
 }
 
-/** What each line still has to adjust: its totals minus every earlier adjustment of it. */
-async function remainingByLine(
+/**
+ * What each line still has to adjust: its totals minus every earlier adjustment of it. The one
+ * rule for every path that adjusts a transaction (the API's adjustments, a refund the provider
+ * made on its own).
+ */
+export async function remainingByLine(
   context: Context<TransactionSlice>,
   tx: TransactionSlice,
   transaction: Transaction,
@@ -111,14 +116,21 @@ export interface AdjustmentRequestOptions {
    * before. A method, so a feature above transactions (payments) may declare `tx` as its own
    * slice (ADR 0922).
    */
-  pendingRefund?(tx: TransactionSlice, transaction: Transaction, adjustment: Adjustment): Promise<boolean>;
+  pendingRefund(tx: TransactionSlice, transaction: Transaction, adjustment: Adjustment): Promise<boolean>;
 }
+
+/**
+ * A refund or chargeback recorded as it stands, never sent to a provider: for an account without
+ * a refunding provider, and for what the provider already made on its own (its refunds and
+ * disputes). Passed explicitly: no path gets it by leaving the options out.
+ */
+export const RECORDED_AS_IT_STANDS: AdjustmentRequestOptions = { pendingRefund: async () => false };
 
 export async function createAdjustment(
   context: Context<TransactionSlice>,
   input: CreateAdjustmentInput,
   hooks: TransactionHooks,
-  options: AdjustmentRequestOptions = {},
+  options: AdjustmentRequestOptions,
 ): Promise<Adjustment> {
   return context.store.transaction(async (tx) => {
     // The public API refuses any adjustment while a refund of the transaction awaits its approval;
@@ -148,7 +160,7 @@ export async function createAdjustmentInTransaction(
   tx: TransactionSlice,
   input: CreateAdjustmentInput,
   hooks: TransactionHooks,
-  options: AdjustmentRequestOptions = {},
+  options: AdjustmentRequestOptions,
 ): Promise<Adjustment> {
   const type = input.type ?? 'partial';
   if (type === 'partial' && (input.items === undefined || input.items.length === 0)) {
@@ -243,8 +255,7 @@ export async function createAdjustmentInTransaction(
     createdAt: now,
     updatedAt: now,
   };
-  const sent =
-    input.action === 'refund' && options.pendingRefund && (await options.pendingRefund(tx, transaction, built));
+  const sent = input.action === 'refund' && (await options.pendingRefund(tx, transaction, built));
   const adjustment: Adjustment = sent ? { ...built, status: 'pending_approval' } : built;
   await tx.adjustments.insert(context.scope, adjustment);
   if (sent) {

@@ -13,6 +13,7 @@ import { divideRounded } from '../money/rounding.js';
 import { BillingError } from '../shared/billing-error.js';
 import type { IdGenerator } from '../shared/ids.js';
 import { type LocationTax, locationTax, type TaxIdCheckOutcome, type TaxLocation } from '../tax/location-tax.js';
+import { REDUCED_RATES } from '../tax/reduced-rates.js';
 import { TAX_RATE_DATASET } from '../tax/tax-rate-dataset.js';
 import { DEFAULT_BILLING_DETAILS } from './due-dates.js';
 import type { TaxSettings } from './entities.js';
@@ -135,6 +136,7 @@ export function taxResolver(input: BuildTransactionInput, environment: BuildEnvi
         settings.sellerCountryCode,
         category,
         settings.locationOverrides,
+        REDUCED_RATES,
       );
       located.set(category, tax);
     }

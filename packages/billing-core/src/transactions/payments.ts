@@ -27,10 +27,15 @@ export interface TransactionHooks {
    * come from a feature above transactions, which declares `tx` as its own slice: every slice is
    * one store, and the use-case root gives these hooks only over it (ADR 0922).
    */
-  afterCompleted?(tx: TransactionSlice, transaction: Transaction): Promise<void>;
+  afterCompleted(tx: TransactionSlice, transaction: Transaction): Promise<void>;
 }
 
-export const NO_HOOKS: TransactionHooks = {};
+/**
+ * Completion runs nothing more: for the paths that must not start or revive a subscription (a
+ * renewal paying itself, ADR 0920; the provider's own refunds and chargebacks of a completed
+ * transaction, ADR 0923). Passed explicitly: no path gets it by leaving hooks out.
+ */
+export const NO_HOOKS: TransactionHooks = { afterCompleted: async () => {} };
 
 export interface PaymentReport {
   /** Lowest units; for a captured payment at most the balance. Defaults to the whole balance. */
@@ -89,7 +94,7 @@ export async function completeSettled(
   );
   const saved = await saveTransaction(context, tx, before, completed, [...extraEvents, 'transaction.paid']);
   await settleCreditOnCompletion(context, tx, saved, now);
-  await hooks.afterCompleted?.(tx, saved);
+  await hooks.afterCompleted(tx, saved);
   // The hook may have linked the transaction to the subscription it started.
   return (await tx.transactions.findById(context.scope, saved.id)) ?? saved;
 }

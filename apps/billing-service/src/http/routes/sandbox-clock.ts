@@ -33,6 +33,9 @@ export function registerSandboxClockRoutes(app: Hono<AppEnv>): void {
   app.post('/sandbox-clock/advance', need('sandbox_clock.write'), async (c) => {
     const body = await readBody(c, AdvanceSandboxClockBody);
     const target = 'to' in body ? Date.parse(body.to) : { by: body.seconds * 1000 };
-    return respond(c, present(await c.var.useCases.advanceSandboxClock(c.var.caller, target, body.renewalPayments)));
+    return respond(
+      c,
+      present(await c.var.useCases.advanceSandboxClock(c.var.caller, target, body.renewalPayments ?? 'success')),
+    );
   });
 }
