@@ -82,6 +82,8 @@ export interface ServiceConfig {
   /** Where the operations endpoints (health, readiness, metrics, version) listen; null turns them off. */
   readonly opsAddress: ListenAddress | null;
   readonly logLevel: LogLevel;
+  /** One access line per this many usage events answered 202; every other request always has its line (ADR 0730). */
+  readonly accessLogUsageSample: number;
   /** An OTLP/HTTP traces endpoint (`http://collector:4318/v1/traces`); absent means no tracing. */
   readonly otelTracesEndpoint: string | undefined;
   /** How long a shutdown waits for in-flight requests and worker batches before cutting them. */
@@ -803,6 +805,17 @@ export const SETTINGS = [
         throw new Error(`${name} must be one of ${LOG_LEVELS.join(', ')}; got ${level}`);
       return level as LogLevel;
     },
+  }),
+  setting({
+    key: 'accessLogUsageSample',
+    flag: 'access-log-usage-sample',
+    variable: 'DRAWDOWN_ACCESS_LOG_USAGE_SAMPLE',
+    kind: 'string',
+    fallback: '10',
+    placeholder: 'N',
+    description:
+      'At `info`, write the access line of one in N `POST /usage-events` requests answered 202 (the first, then every Nth, per process); every other request, a usage request refused as a whole (4xx) or failed (5xx) included, always has its line (an event rejected inside a 202 is in the answer, never in the line), and the request metrics count every request. `1` writes every line. What the skipped lines held (request id, client address, duration of an accepted ingest) is lost; the events themselves are stored with their keys and acceptance times (ADR 0730).',
+    parse: positiveInteger('requests'),
   }),
 ] as const satisfies readonly Setting[];
 

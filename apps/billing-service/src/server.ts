@@ -14,7 +14,7 @@ import { RedisRateLimiter } from './http/redis-rate-limiter.js';
 import type { RequestRecord } from './http/request-observer.js';
 import { createUsageEventsFastPath, type FastPath } from './http/usage-events-fast-path.js';
 import { openApiDocument } from './openapi/openapi-document.js';
-import { accessLineWriter } from './operations/access-line.js';
+import { accessLineSampler, accessLineWriter } from './operations/access-line.js';
 import { createFailureReporter, type FailureReporter, flushLogs, type Logger } from './operations/logger.js';
 import { createServiceMetrics } from './operations/metrics.js';
 import type { ReadinessCheck, ServiceOperations } from './operations/operations-app.js';
@@ -143,6 +143,7 @@ export async function startService(
   });
   const drain = createRequestDrain();
   const writeAccessLine = accessLineWriter(logger);
+  const logsAccessLine = accessLineSampler(config.accessLogUsageSample);
   const rateLimits = createRateLimits(config, logError);
   await rateLimits.connected;
   // The deployment's portal session key is read, or made, before the first request, so no read
@@ -218,7 +219,7 @@ export async function startService(
     logNotice: (message: string, fields: Record<string, unknown>) => logger.warn(fields, message),
     observeRequest: (record: RequestRecord) => {
       metrics.observeRequest(record);
-      writeAccessLine(record);
+      if (logsAccessLine(record)) writeAccessLine(record);
     },
   };
   const drawdowns = createDrawdownWorker(useCases, {

@@ -354,6 +354,7 @@ function checkUsage(
     if (!values.account) throw new UsageError(`accounts tax-settings ${action} needs --account`);
     if (!ENVIRONMENTS.includes(values.env as Environment))
       throw new UsageError('accounts tax-settings needs --env live or --env sandbox');
+  }
   if (name === 'accounts email-settings') {
     if (!EMAIL_SETTINGS_ACTIONS.includes(action ?? ''))
       throw new UsageError('accounts email-settings needs show or set');

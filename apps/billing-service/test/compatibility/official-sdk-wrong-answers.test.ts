@@ -58,7 +58,7 @@ describe.each(ENGINES)('%s: answers the official SDKs read (issue 36)', (engine)
       const listed = await sandbox.get(`/adjustments?transaction_id=${ready.id}`);
       expect(listed.list.map((adjustment) => adjustment.tax_rates_used)).toEqual([expected]);
 
-      const sdkTransaction = await paddle.transactions.get(String(ready.id), { include: ['adjustments'] });
+      const sdkTransaction = await paddle.transactions.get(String(ready.id), { include: ['adjustment'] });
       expect(sdkTransaction.adjustments?.map((adjustment) => adjustment.id)).toEqual([created.id]);
       const included = await sandbox.get(`/transactions/${ready.id}?include=adjustments`);
       expect((included.entity.adjustments as WireObject[]).map((adjustment) => adjustment.tax_rates_used)).toEqual([
