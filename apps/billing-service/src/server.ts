@@ -154,6 +154,7 @@ export async function startService(
   };
   const webhookDelivery = createWebhookDeliveryWorker({
     useCases,
+    recorder: services.deliveryRecorder,
     wallClock: services.clock,
     guard: services.destinationGuard,
     options: webhookOptions,
