@@ -113,6 +113,12 @@ export const BLOCKS = [
     subject:
       'Payment recovery, refunds and disputes at the provider, provider settings while work waits; 1467 is tax (location rate overrides)',
   },
+  {
+    from: 1475,
+    to: 1479,
+    subject:
+      'Issue 36: webhook source addresses, currency conversion, portal addresses that answer, the first ten minutes',
+  },
   { from: 1480, to: 1484, subject: 'Service operations' },
   { from: 1485, to: 1489, subject: 'Sandbox limits' },
   { from: 1490, to: 1494, subject: 'Images and documents' },

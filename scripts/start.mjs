@@ -6,7 +6,13 @@ import { chmodSync, existsSync, mkdirSync, readFileSync, renameSync, writeFileSy
 import { join } from 'node:path';
 import { createApiKey } from '@drawdown/billing-core';
 import { startPortalDemo } from '@drawdown/billing-portal';
-import { composeServices, resolveServiceConfig, startOperationsServer, startService } from '@drawdown/billing-service';
+import {
+  composeServices,
+  createLogger,
+  resolveServiceConfig,
+  startOperationsServer,
+  startService,
+} from '@drawdown/billing-service';
 import {
   BILLING_WEBHOOK_PATH,
   ebayOptionsFrom,
@@ -16,6 +22,13 @@ import {
   startPriceSearch,
 } from '@drawdown/price-search';
 import { Drawdown } from '@drawdown/sdk';
+
+// Anything that stops the start (a busy port, an unreadable data folder) is one line, as
+// `drawdown serve` reports it, not a stack trace.
+process.on('uncaughtException', (error) => {
+  process.stderr.write(`npm start: ${error instanceof Error ? error.message : String(error)}\n`);
+  process.exit(1);
+});
 
 const portalPort = Number(process.env.DRAWDOWN_PORTAL_PORT ?? 8082);
 // Sandbox portal session links and management URLs lead to the portal demo started below (ADR 1440).
@@ -33,7 +46,12 @@ mkdirSync(config.dataDir, { recursive: true });
 
 // The local all-in-one run migrates the embedded database itself and asks for the demo account
 // explicitly (ADR 1403, 1404): made once, after the server listens, with a sandbox key only.
-const services = await composeServices(config, { schema: 'migrate' });
+// The demo's own setup (the portal's customers, price search's plans) makes a few hundred requests:
+// their access lines are held back until the start is done, so the key and what to do next are the
+// last lines printed. Requests after that are logged at the configured level.
+const logger = createLogger({ level: config.logLevel });
+logger.level = logger.isLevelEnabled('warn') ? 'warn' : config.logLevel;
+const services = await composeServices(config, { schema: 'migrate', logger });
 const billing = await startService(services, config);
 const operations = config.opsAddress ? await startOperationsServer(billing.operations, config.opsAddress) : null;
 const demo = await services.useCases.createDemoAccount({ liveKey: false });
@@ -116,6 +134,10 @@ const portal = await startPortalDemo({
   host: config.host,
 });
 
+const next = (key) => `Next, the README's "A subscription in two sandbox calls" with:
+  export SANDBOX=${billing.sandboxUrl} KEY=${key}
+  curl "$SANDBOX/customers?per_page=5" -H "Authorization: Bearer $KEY"
+`;
 console.log(`
 Drawdown is running (SQLite in ${config.dataDir}):
   billing API, live       ${billing.liveUrl}
@@ -125,10 +147,18 @@ Drawdown is running (SQLite in ${config.dataDir}):
                           keys: node apps/price-search/bin/price-search.js keys create --plan pro)
 ${operations ? `  operations              ${operations.url}  (/livez /readyz /metrics /version /openapi.json)\n` : ''}`);
 if (demo.created) {
-  console.log(`Demo account ${demo.accountId} (early access). Its sandbox API key is shown once:
+  console.log(`Demo account ${demo.accountId} (early access). Its sandbox API key is shown once, keep it:
   sandbox: ${demo.sandboxKey}
-`);
+
+${next(demo.sandboxKey)}`);
+} else {
+  console.log(`Demo account ${demo.accountId}. Its sandbox key was shown at the first start; make another with:
+  npx drawdown keys create --account ${demo.accountId} --env sandbox --permission all --data-dir ${config.dataDir}
+
+${next('<that key>')}`);
 }
+// The start is done: requests are logged from here on at the configured level.
+logger.level = config.logLevel;
 
 let stopping = false;
 async function stop() {

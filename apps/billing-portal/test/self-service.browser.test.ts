@@ -10,7 +10,7 @@
  * the result back through the API, not only from the page.
  */
 import { readFileSync } from 'node:fs';
-import { Drawdown, type Subscription } from '@drawdown/sdk';
+import { Drawdown, type Subscription, type SubscriptionWithIncludes } from '@drawdown/sdk';
 import { axeViolations, type BillingHarness, chromiumLaunchOptions, startBillingHarness } from '@drawdown/testkit';
 import { type Browser, type BrowserContext, chromium, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -20,6 +20,13 @@ const PASSWORDS = { 'ada@example.com': 'ada-test-password', 'grace@example.com':
 
 async function expectAccessible(page: Page): Promise<void> {
   expect(await axeViolations(page), page.url()).toEqual([]);
+}
+
+/** Lowest units as the page writes major units, by text: "2900" → "29.00" (German "29,00"). */
+function majorUnits(amount: string, language: string): string {
+  const lowest = amount.padStart(3, '0');
+  const major = `${lowest.slice(0, -2)}.${lowest.slice(-2)}`;
+  return language === 'de' ? major.replace('.', ',') : major;
 }
 
 const VIEWPORTS = [
@@ -151,6 +158,11 @@ describe('the self-service billing portal in Chromium', () => {
       expect((await planOf(customerId)).scheduledChange?.action).toBe('cancel');
       const plan = page.locator(`[data-subscription-id="${subscription.id}"]`);
       expect(await plan.locator('[data-part="scheduled"]').getAttribute('data-action')).toBe('cancel');
+      // No next charge is shown for a period that ends the plan: the service previews none.
+      const ending = await admin.subscriptions.get(subscription.id, { include: ['next_transaction'] });
+      expect((ending as { nextTransaction?: unknown }).nextTransaction).toBeNull();
+      const nextCharge = (await plan.locator('[data-part="next-charge"]').textContent()) ?? '';
+      expect(nextCharge).not.toMatch(/[$€£]/);
       await expectAccessible(page);
 
       await plan.locator(`form[action$="/subscriptions/${subscription.id}/keep"] button`).click();
@@ -165,6 +177,10 @@ describe('the self-service billing portal in Chromium', () => {
       await page.locator(`form[action$="/subscriptions/${subscription.id}/pause"] button`).click();
       await page.waitForURL(/done=pause/);
       expect((await planOf(customerId)).scheduledChange?.action).toBe('pause');
+      // The plan says it pauses and shows no next charge (the service previews none).
+      const pausing = page.locator(`[data-subscription-id="${subscription.id}"]`);
+      expect(await pausing.locator('[data-part="scheduled"]').getAttribute('data-action')).toBe('pause');
+      expect(await pausing.locator('[data-part="next-charge"]').textContent()).not.toMatch(/[$€£]/);
       await page.locator(`form[action$="/subscriptions/${subscription.id}/keep-running"] button`).click();
       await page.waitForURL(/done=keep/);
       expect((await planOf(customerId)).scheduledChange).toBeNull();
@@ -176,9 +192,30 @@ describe('the self-service billing portal in Chromium', () => {
         'paused',
       );
       await expectAccessible(page);
+      // Resuming starts a new period and bills it: the confirmation states the charge first.
+      await page.locator(`a[href$="/subscriptions/${subscription.id}/resume"]`).click();
+      await page.waitForURL(`**/subscriptions/${subscription.id}/resume`);
+      await expectAccessible(page);
+      const priced = (await admin.subscriptions.get(subscription.id, {
+        include: ['recurring_transaction_details'],
+      })) as SubscriptionWithIncludes;
+      const stated = ((await page.locator('[data-part="resume-charge"]').textContent()) ?? '').replace(
+        /[\u00a0\u202f]/g,
+        ' ',
+      );
+      expect(stated).toContain(majorUnits(priced.recurringTransactionDetails?.totals.total ?? '', language));
+      expect((await planOf(customerId)).status).toBe('paused');
+      const transactionsBefore = await admin.transactions.list({ subscriptionId: [subscription.id] }).next();
       await page.locator(`form[action$="/subscriptions/${subscription.id}/resume"] button`).click();
       await page.waitForURL(/done=resume/);
       expect((await planOf(customerId)).status).toBe('active');
+      // What was stated is what was billed.
+      const billed = (await admin.transactions.list({ subscriptionId: [subscription.id] }).next()).filter(
+        (transaction) => !transactionsBefore.some((old) => old.id === transaction.id),
+      );
+      expect(billed.map((transaction) => transaction.details.totals.total)).toEqual([
+        priced.recurringTransactionDetails?.totals.total,
+      ]);
     });
 
     it('changes plan and quantity after showing the preview, and only on confirmation', async () => {
@@ -199,6 +236,15 @@ describe('the self-service billing portal in Chromium', () => {
       await expectAccessible(page);
       expect(await page.locator('[data-part="plan"]').textContent()).toContain('× 2');
       expect(await page.locator('[data-part="next"]').textContent()).toMatch(/\d/);
+      // A plan with allowances changes with the next bill: nothing is said to be charged now.
+      expect(await page.locator('[data-part="mode"]').textContent()).toBe(
+        language === 'de'
+          ? 'Die Änderung wird mit Ihrer nächsten Rechnung für einen ganzen Abrechnungszeitraum abgerechnet.'
+          : 'The change is billed with your next bill, for a whole billing period.',
+      );
+      expect(await page.locator('[data-part="charged-now"]').count()).toBe(0);
+      expect(await page.locator('[data-part="breakdown"] tr').count()).toBeGreaterThan(0);
+      expect(await page.evaluate('document.documentElement.scrollWidth - window.innerWidth')).toBeLessThanOrEqual(0);
       // Previewing changed nothing.
       expect((await planOf(customerId)).items[0]?.price.id).toBe(subscription.items[0]?.price.id);
 

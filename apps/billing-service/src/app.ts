@@ -24,6 +24,7 @@ import { registerDiscountRoutes } from './http/routes/discounts.js';
 import { registerEventTypeRoutes } from './http/routes/event-types.js';
 import { registerEventRoutes } from './http/routes/events.js';
 import { registerInvoiceDownloadRoutes } from './http/routes/invoices.js';
+import { registerIpAddressRoutes } from './http/routes/ip-addresses.js';
 import { registerMetricsRoutes } from './http/routes/metrics.js';
 import { registerNotificationSettingRoutes } from './http/routes/notification-settings.js';
 import { registerNotificationRoutes } from './http/routes/notifications.js';
@@ -71,6 +72,8 @@ export interface AppDependencies {
   readonly wakeReports?: (() => void) | undefined;
   /** Where the hosted checkout loads Stripe.js from (ADR 1424); Stripe's own address when absent. */
   readonly stripeJsUrl?: string | undefined;
+  /** The IPv4 CIDRs `GET /ips` lists (`--webhook-source-ips`, ADR 1476); none when absent. */
+  readonly webhookSourceIps?: readonly string[] | undefined;
   /** Where notices that are not failures go (a provider webhook for an unknown payment). */
   readonly logNotice?: NoticeLogger | undefined;
 }
@@ -86,6 +89,7 @@ export interface EnvironmentOptions {
 /** Routes that answer without an API key. */
 function registerPublicRoutes(app: Hono<AppEnv>, dependencies: AppDependencies, environment: Environment): void {
   registerCurrencyRoutes(app);
+  registerIpAddressRoutes(app, dependencies.webhookSourceIps ?? []);
   registerCheckoutRoutes(app, environment, { stripeJsUrl: dependencies.stripeJsUrl ?? DEFAULT_STRIPE_JS_URL });
   registerInvoiceDownloadRoutes(app, dependencies.invoiceLinks, dependencies.documents, environment);
   registerReportDownloadRoutes(app, dependencies.invoiceLinks, environment);

@@ -67,6 +67,8 @@ export interface ServiceConfig {
   readonly webhookPollMs: number;
   /** Deliver webhooks (live and sandbox) to loopback, private and link-local destinations too (ADR 1485). */
   readonly allowPrivateWebhooks: boolean;
+  /** The IPv4 CIDRs webhooks leave from, as `GET /ips` lists them (ADR 1476); empty when unset. */
+  readonly webhookSourceIps: readonly string[];
   /** What webhook simulations may send per account environment (ADR 1486); null turns the budget off. */
   readonly simulationBudget: SimulationBudget | null;
   /** Where the operations endpoints (health, readiness, metrics, version) listen; null turns them off. */
@@ -151,6 +153,33 @@ function httpUrl(text: string | undefined, name: string): string | undefined {
   return text;
 }
 const yes = (text: string | undefined) => text === 'true';
+
+/**
+ * A comma-separated list of IPv4 addresses or CIDRs (`203.0.113.7`, `198.51.100.0/24`) in their
+ * canonical form, a bare address as `/32`, repeats dropped; empty for an unset or empty value.
+ */
+export function ipv4Cidrs(text: string | undefined, name: string): readonly string[] {
+  const cidrs: string[] = [];
+  for (const item of (text ?? '').split(',').map((part) => part.trim())) {
+    if (item === '') continue;
+    const match = /^(\d{1,3})\.(\d{1,3})\.(\d{1,3})\.(\d{1,3})(?:\/(\d{1,2}))?$/.exec(item);
+    const octets = match ? match.slice(1, 5).map(Number) : [];
+    const prefix = match?.[5] === undefined ? 32 : Number(match[5]);
+    if (!match || octets.some((octet) => octet > 255) || prefix > 32 || /(^|\.)0\d/.test(item.split('/')[0] ?? '')) {
+      throw new Error(
+        `${name} must be IPv4 addresses or CIDRs separated by commas (203.0.113.7, 198.51.100.0/24); got ${item}`,
+      );
+    }
+    const address = octets.reduce((value, octet) => value * 256 + octet, 0);
+    const size = 2 ** (32 - prefix);
+    if (address % size !== 0) {
+      throw new Error(`${name}: ${item} has host bits set; write the network address of the /${prefix}`);
+    }
+    const cidr = `${octets.join('.')}/${prefix}`;
+    if (!cidrs.includes(cidr)) cidrs.push(cidr);
+  }
+  return cidrs;
+}
 
 /** Stripe.js, as Stripe documents it must be loaded: from js.stripe.com, never bundled or self-hosted. */
 export const DEFAULT_STRIPE_JS_URL = 'https://js.stripe.com/v3/';
@@ -541,6 +570,17 @@ export const SETTINGS = [
     parse: yes,
   }),
   setting({
+    key: 'webhookSourceIps',
+    flag: 'webhook-source-ips',
+    variable: 'DRAWDOWN_WEBHOOK_SOURCE_IPS',
+    kind: 'string',
+    fallback: undefined,
+    placeholder: 'CIDRS',
+    description:
+      'The IPv4 addresses or CIDRs webhooks of both environments leave from (your egress or NAT addresses), comma-separated: `GET /ips` lists them as `ipv4_cidrs` for receivers that allow-list senders (ADR 1476). Unset: an empty list. Drawdown cannot find these out itself; say what your network gives it.',
+    parse: ipv4Cidrs,
+  }),
+  setting({
     key: 'simulationBudget',
     flag: 'simulation-budget',
     variable: 'DRAWDOWN_SIMULATION_BUDGET',
@@ -716,11 +756,18 @@ export function settingOptions(): Record<string, { type: 'string' | 'boolean' }>
   return Object.fromEntries(SETTINGS.map((item) => [item.flag, { type: item.kind }]));
 }
 
-/** The settings as usage lines: `  --flag VALUE   description (env VARIABLE)`. */
+/**
+ * The settings as usage lines: `  --flag VALUE   description (env VARIABLE)`, the descriptions in
+ * one column; an option too long for it puts its description on the next line, in that column.
+ */
 export function settingUsage(): string {
+  const column = 32;
   return SETTINGS.map((item: Setting) => {
     const left = `  --${item.flag}${item.placeholder ? ` ${item.placeholder}` : ''}`;
-    return `${left.padEnd(32)}${item.description.replace(/`/g, '')} (env ${item.variable})`;
+    const description = `${item.description.replace(/`/g, '')} (env ${item.variable})`;
+    return left.length <= column - 2
+      ? `${left.padEnd(column)}${description}`
+      : `${left}\n${' '.repeat(column)}${description}`;
   }).join('\n');
 }
 

@@ -198,6 +198,7 @@ export async function startService(
     wakeReports: () => reports.wake(),
     rateLimits: rateLimits.limits,
     trustProxy: config.trustProxy,
+    webhookSourceIps: config.webhookSourceIps,
     logError,
     logNotice: (message: string, fields: Record<string, unknown>) => logger.warn(fields, message),
     observeRequest: (record: RequestRecord) => {

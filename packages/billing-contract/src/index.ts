@@ -105,6 +105,7 @@ export {
   ConversionMetric as ConversionMetricResponse,
   CountMetric as CountMetricResponse,
   Currency as CurrencyResponse,
+  IpAddresses as IpAddressesResponse,
   Report as ReportResponse,
   RevenueMetric as RevenueMetricResponse,
   SandboxClock as SandboxClockResponse,

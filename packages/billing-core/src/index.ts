@@ -20,7 +20,7 @@ export {
   revokeApiKey,
 } from './access/api-keys.js';
 export type { AuthenticatedKey, AuthenticatedKeyCache, KeyReadTicket } from './access/authenticated-key-cache.js';
-export { type CreateClientTokenInput, maskClientToken, type UpdateClientTokenInput } from './access/client-tokens.js';
+export type { CreateClientTokenInput, UpdateClientTokenInput } from './access/client-tokens.js';
 export {
   CUSTOMER_AUTH_TOKEN_LIFETIME_MS,
   type CustomerAuthToken,
@@ -670,6 +670,7 @@ export {
   type TaxIdVerifier,
   verifyBusinessTaxId,
 } from './tax/tax-id-checks.js';
+export { type TaxName, taxNameOf } from './tax/tax-names.js';
 export { TAX_RATE_DATASET } from './tax/tax-rate-dataset.js';
 export { isWellFormedEuVatId } from './tax/vat-id.js';
 export {

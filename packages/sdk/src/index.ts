@@ -55,6 +55,12 @@ export type {
 } from './resources/transactions.js';
 export type { UsageBalancesResource } from './resources/usage-balances.js';
 export type { UsageEventsResource } from './resources/usage-events.js';
+export {
+  type ChangeStatement,
+  type ChangeStatementLine,
+  type ChangeStatementTax,
+  changeStatement,
+} from './statements/change-statement.js';
 export type {
   Address,
   Allowance,
@@ -128,6 +134,8 @@ export type {
   ListSubscriptionsParams,
   OnResume,
   PauseSubscriptionInput,
+  PreviewedDetails,
+  PreviewedLineItem,
   PreviewedTransaction,
   PreviewTotals,
   ProrationBillingMode,
@@ -139,6 +147,7 @@ export type {
   SubscriptionItemInput,
   SubscriptionStatus,
   SubscriptionUpdatePreview,
+  SubscriptionWithIncludes,
   UpdateSubscriptionInput,
 } from './types/subscriptions.js';
 export type {

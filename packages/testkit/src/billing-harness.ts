@@ -96,6 +96,8 @@ export interface HarnessOptions {
   readonly sandboxDailySteps?: number;
   /** `--sqlite-wal-limit-mb` (ADR 1488). */
   readonly sqliteWalLimitMb?: number;
+  /** `--webhook-source-ips` (ADR 1476): what `GET /ips` lists. */
+  readonly webhookSourceIps?: string;
 }
 
 export async function startBillingHarness(options: HarnessOptions = {}): Promise<BillingHarness> {
@@ -130,6 +132,7 @@ export async function startBillingHarness(options: HarnessOptions = {}): Promise
       ...(options.sandboxJumpSteps ? { 'sandbox-jump-steps': String(options.sandboxJumpSteps) } : {}),
       ...(options.sandboxDailySteps ? { 'sandbox-daily-steps': String(options.sandboxDailySteps) } : {}),
       ...(options.sqliteWalLimitMb ? { 'sqlite-wal-limit-mb': String(options.sqliteWalLimitMb) } : {}),
+      ...(options.webhookSourceIps ? { 'webhook-source-ips': options.webhookSourceIps } : {}),
     },
     {},
   );

@@ -7,7 +7,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Store } from '@drawdown/billing-core';
-import { openStore } from '@drawdown/billing-store';
+import { openStore, type StoreConfig } from '@drawdown/billing-store';
 import { createPostgresTestDatabase } from './test-database.js';
 
 export type Engine = 'sqlite' | 'postgres';
@@ -40,14 +40,23 @@ export async function createTestStorage(engine: Engine): Promise<TestStorage> {
   };
 }
 
+/**
+ * How to open a test's database: its PostgreSQL database, or the SQLite file in its data
+ * directory (where a harness's service keeps it). `maxConnections` only bounds a PostgreSQL pool.
+ */
+export function storeConfigOf(
+  storage: { readonly dataDir: string; readonly databaseUrl?: string | undefined },
+  options: { readonly maxConnections?: number } = {},
+): StoreConfig {
+  return storage.databaseUrl
+    ? { engine: 'postgres', url: storage.databaseUrl, ...options }
+    : { engine: 'sqlite', file: join(storage.dataDir, 'drawdown.sqlite') };
+}
+
 /** A migrated store on a fresh database of the engine. */
 export async function openTestStore(engine: Engine): Promise<{ store: Store; dispose(): Promise<void> }> {
   const storage = await createTestStorage(engine);
-  const store = await openStore(
-    storage.databaseUrl
-      ? { engine: 'postgres', url: storage.databaseUrl }
-      : { engine: 'sqlite', file: join(storage.dataDir, 'drawdown.sqlite') },
-  );
+  const store = await openStore(storeConfigOf(storage));
   return {
     store,
     dispose: async () => {

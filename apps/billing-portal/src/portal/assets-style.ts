@@ -116,6 +116,14 @@ table.history { width: 100%; border-collapse: collapse; }
 .subpage h1 { margin-bottom: 1rem; }
 .site-name { margin: 0; font-weight: 700; }
 .preview dd { font-size: 1.05rem; }
+.statement { padding-left: 1.25rem; }
+.statement li { margin: .25rem 0; font-weight: 600; }
+.breakdown { width: 100%; border-collapse: collapse; margin: .5rem 0 1rem; }
+.breakdown caption { text-align: left; font-weight: 600; padding-bottom: .25rem; }
+.breakdown th, .breakdown td { padding: .375rem 0; border-bottom: 1px solid var(--line); vertical-align: top; }
+.breakdown th { text-align: left; font-weight: 400; overflow-wrap: anywhere; }
+.breakdown td.amount { text-align: right; white-space: nowrap; padding-left: .75rem; font-variant-numeric: tabular-nums; }
+.line-period { display: block; font-size: .875rem; color: var(--ink-soft); }
 .message { max-width: 36rem; margin: 3rem auto; background: var(--card); padding: 1.5rem; border-radius: .5rem; }
 .login { max-width: 24rem; margin: 3rem auto; background: var(--card); padding: 1.5rem; border-radius: .5rem;
   border: 1px solid var(--line); }

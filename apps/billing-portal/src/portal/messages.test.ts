@@ -52,4 +52,6 @@ const SAME_IN_SOME_LANGUAGES: ReadonlySet<MessageKey> = new Set<MessageKey>([
   'planChoice',
   'colDate',
   'colDescription',
+  // A template of figures alone: "{product} × {quantity}".
+  'lineCharge',
 ]);

@@ -6,7 +6,14 @@
  * call one of these and answer; nothing here reads a path, a query or a form.
  */
 import { negotiateLocale } from '@drawdown/http-kit';
-import { DrawdownApiError, type Subscription, type VerifiedPortalSession } from '@drawdown/sdk';
+import {
+  changeStatement,
+  DrawdownApiError,
+  type ProrationBillingMode,
+  type Subscription,
+  type SubscriptionWithIncludes,
+  type VerifiedPortalSession,
+} from '@drawdown/sdk';
 import { dateText, EMPTY_HISTORY, type HistoryPage, loadHistoryPage } from './billing-history.js';
 import { type Language, type MessageKey, type Translate, translator } from './messages.js';
 import type { PortalClient } from './portal-client.js';
@@ -24,11 +31,12 @@ import {
 import type { PageAssets, PageInput, SubPageInput } from './render-page.js';
 import {
   changedItems,
-  describePreview,
+  describeChange,
   loadAdjustments,
   loadBalance,
   loadBillingDetails,
   loadPlans,
+  money,
   ownSubscription,
   type PlanChoice,
   type PreviewView,
@@ -98,7 +106,7 @@ export interface RequestedChange {
   readonly label: string;
   readonly input: {
     readonly items: ReturnType<typeof changedItems>;
-    readonly prorationBillingMode: ReturnType<typeof prorationFor>;
+    readonly prorationBillingMode: ProrationBillingMode;
   };
 }
 
@@ -195,7 +203,7 @@ export function createPortalOperations(settings: PortalSettings) {
       label: choice.label,
       input: {
         items: changedItems(subscription, priceId, quantity),
-        prorationBillingMode: prorationFor(subscription, price),
+        prorationBillingMode: prorationFor(subscription, price, allowed.changeBilling),
       },
     };
   }
@@ -322,8 +330,26 @@ export function createPortalOperations(settings: PortalSettings) {
       return paused.scheduledChange?.effectiveAt;
     },
 
+    /**
+     * Resumes now, starting a new billing period: the charge the confirmation stated (the plan's
+     * recurring charge as the service prices it) is what the resume bills.
+     */
     async resume(subscription: Subscription): Promise<void> {
-      await client.subscriptions.resume(subscription.id, { effectiveFrom: 'immediately' });
+      await client.subscriptions.resume(subscription.id, {
+        effectiveFrom: 'immediately',
+        onResume: 'start_new_billing_period',
+      });
+    },
+
+    /** What resuming now charges, in words, before the customer confirms it. */
+    async resumeCharge(subscription: Subscription, text: Text): Promise<string> {
+      const priced = (await client.subscriptions.get(subscription.id, {
+        include: ['recurring_transaction_details'],
+      })) as SubscriptionWithIncludes;
+      const totals = priced.recurringTransactionDetails?.totals;
+      const amount = totals?.grandTotal ?? totals?.total ?? '0';
+      const key = subscription.collectionMode === 'manual' ? 'resumeInvoice' : 'resumeCharge';
+      return text.t(key, { amount: await money(client, amount, subscription.currencyCode, text.locale) });
     },
 
     /** The prices the plan may move to, in the viewer's language. */
@@ -335,8 +361,12 @@ export function createPortalOperations(settings: PortalSettings) {
 
     /** What a change would charge now and next, as the service previews it; changes nothing. */
     async previewChange(subscription: Subscription, change: RequestedChange, text: Text): Promise<PreviewView> {
+      const before = (await client.subscriptions.get(subscription.id, {
+        include: ['next_transaction', 'recurring_transaction_details'],
+      })) as SubscriptionWithIncludes;
       const preview = await client.subscriptions.previewUpdate(subscription.id, change.input);
-      return describePreview(client, preview, subscription.currencyCode, text.t, text.locale);
+      const statement = changeStatement(before, preview, change.input.prorationBillingMode);
+      return describeChange(client, statement, before.currentBillingPeriod, text.t, text.locale);
     },
 
     async changePlan(subscription: Subscription, change: RequestedChange): Promise<void> {

@@ -17,6 +17,7 @@ import type {
   DetailsField,
   PlanChoice,
   PlanView,
+  PreviewView,
 } from './self-service.js';
 import type { UsageMeterView } from './usage-view.js';
 
@@ -182,7 +183,10 @@ function renderPlan(plan: PlanView, input: PageInput): string {
   }
   if (plan.actions.keep) actions.push(postButton(`${base}/keep`, csrfToken, t('keepPlan'), false));
   if (plan.actions.keepRunning) actions.push(postButton(`${base}/keep-running`, csrfToken, t('keepRunning'), false));
-  if (plan.actions.resume) actions.push(postButton(`${base}/resume`, csrfToken, t('resumePlan'), false));
+  if (plan.actions.resume) {
+    // Resuming charges a new period: a page states the charge first (ADR 1449).
+    actions.push(`<a class="button" href="${attribute(`${base}/resume`)}">${escapeHtml(t('resumePlan'))}</a>`);
+  }
   if (plan.actions.pause) actions.push(postButton(`${base}/pause`, csrfToken, t('pausePlan')));
   if (plan.actions.cancel) {
     actions.push(
@@ -486,26 +490,60 @@ export function renderChangeForm(
   );
 }
 
-/** The preview of a change, with the confirmation that makes it. */
+/** The preview of a change, with the confirmation that makes it: every figure from the service's preview (ADR 1448). */
 export function renderChangePreview(
   input: SubPageInput,
   csrf: string | null,
   subscriptionId: string,
   change: { priceId: string; quantity: number; label: string },
-  preview: { nowText: string; nextText: string },
+  preview: PreviewView,
 ): string {
   const { t } = input;
   const hidden = `<input type="hidden" name="price_id" value="${attribute(change.priceId)}"><input type="hidden" name="quantity" value="${change.quantity}">`;
+  const statements = preview.statements
+    .map((statement) => `<li data-part="${attribute(statement.part)}">${escapeHtml(statement.text)}</li>`)
+    .join('');
+  const rows = preview.lines
+    .map(
+      (line) =>
+        `<tr data-kind="${attribute(line.kind)}"><th scope="row">${escapeHtml(line.label)}${line.periodText ? `<span class="line-period">${escapeHtml(line.periodText)}</span>` : ''}</th><td class="amount">${escapeHtml(line.amount)}</td></tr>`,
+    )
+    .join('');
+  const breakdown =
+    rows === ''
+      ? ''
+      : `<table class="breakdown" data-part="breakdown"><caption>${escapeHtml(t('breakdownCaption'))}</caption><tbody>${rows}</tbody></table>`;
   return renderSubPage(
     input,
     t('previewHeading'),
     `<p>${escapeHtml(t('previewIntro'))}</p>
 <dl class="facts preview">
 <div><dt>${escapeHtml(t('afterChange'))}</dt><dd data-part="plan">${escapeHtml(change.label)} × ${change.quantity}</dd></div>
-<div><dt>${escapeHtml(t('chargedNow'))}</dt><dd data-part="now">${escapeHtml(preview.nowText)}</dd></div>
-<div><dt>${escapeHtml(t('nextCharge'))}</dt><dd data-part="next">${escapeHtml(preview.nextText)}</dd></div>
+</dl>
+<p data-part="mode">${escapeHtml(preview.modeText)}</p>
+<ul class="statement" data-part="statement">${statements}</ul>
+${breakdown}
+<dl class="facts preview">
+<div><dt>${escapeHtml(t('nextChargeAfter'))}</dt><dd data-part="next">${escapeHtml(preview.nextText)}</dd></div>
 </dl>
 ${postButton(`${input.basePath}/subscriptions/${subscriptionId}/change`, csrf, t('confirmChange'), false, hidden)}`,
+  );
+}
+
+/** The confirmation before resuming a paused plan, stating what resuming charges. */
+export function renderResumeConfirm(
+  input: SubPageInput,
+  csrf: string | null,
+  subscriptionId: string,
+  chargeText: string,
+): string {
+  const { t } = input;
+  return renderSubPage(
+    input,
+    t('resumeHeading'),
+    `<p>${escapeHtml(t('resumeExplain'))}</p>
+<p data-part="resume-charge"><strong>${escapeHtml(chargeText)}</strong></p>
+${postButton(`${input.basePath}/subscriptions/${subscriptionId}/resume`, csrf, t('confirmResume'), false)}`,
   );
 }
 

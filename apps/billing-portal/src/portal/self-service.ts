@@ -7,7 +7,16 @@
  * Everything is filtered again by customer after the SDK call, as the history is (ADR 0800).
  */
 import { formatMoney } from '@drawdown/http-kit';
-import type { Address, Adjustment, Business, Price, Subscription, SubscriptionUpdatePreview } from '@drawdown/sdk';
+import type {
+  Address,
+  Adjustment,
+  Business,
+  ChangeStatement,
+  Price,
+  ProrationBillingMode,
+  Subscription,
+  SubscriptionWithIncludes,
+} from '@drawdown/sdk';
 import { dateText } from './billing-history.js';
 import type { Translate } from './messages.js';
 import type { PortalClient } from './portal-client.js';
@@ -22,6 +31,11 @@ export interface SelfServiceOptions {
   readonly changePlan?: boolean;
   /** Edit the billing address, business name and tax id. Default true. */
   readonly billingDetails?: boolean;
+  /**
+   * How a plan change is billed (the public API's `proration_billing_mode`): prorated now unless
+   * set; prices with usage allowances take `full_next_billing_period` instead of a prorated mode.
+   */
+  readonly changeBilling?: ProrationBillingMode;
 }
 
 export interface ResolvedSelfService {
@@ -29,6 +43,7 @@ export interface ResolvedSelfService {
   readonly pause: boolean;
   readonly changePlan: boolean;
   readonly billingDetails: boolean;
+  readonly changeBilling: ProrationBillingMode;
 }
 
 export function resolveSelfService(options: SelfServiceOptions | undefined): ResolvedSelfService {
@@ -37,6 +52,7 @@ export function resolveSelfService(options: SelfServiceOptions | undefined): Res
     pause: options?.pause ?? false,
     changePlan: options?.changePlan ?? true,
     billingDetails: options?.billingDetails ?? true,
+    changeBilling: options?.changeBilling ?? 'prorated_immediately',
   };
 }
 
@@ -102,25 +118,13 @@ async function toPlanView(
 ): Promise<PlanView> {
   const withNext = (await client.subscriptions.get(subscription.id, {
     include: ['next_transaction'],
-  })) as Subscription & {
-    readonly nextTransaction?: {
-      readonly details?: { readonly totals?: { readonly grandTotal?: string; readonly total?: string } };
-    } | null;
-  };
+  })) as SubscriptionWithIncludes;
   const [item] = subscription.items;
   const names = [...new Set(subscription.items.map((entry) => entry.product?.name).filter(Boolean))];
   const unit = item ? await money(client, item.price.unitPrice.amount, subscription.currencyCode, locale) : '';
   const priceText = t('planPrice', { price: unit, cycle: cycleText(subscription.billingCycle, t) });
   const period = subscription.currentBillingPeriod;
-  const nextTotals = withNext.nextTransaction?.details?.totals;
-  const nextAmount = nextTotals?.grandTotal ?? nextTotals?.total;
-  const nextChargeText =
-    subscription.nextBilledAt && nextAmount !== undefined && subscription.scheduledChange?.action !== 'cancel'
-      ? t('nextChargeValue', {
-          amount: await money(client, nextAmount, subscription.currencyCode, locale),
-          date: dateText(subscription.nextBilledAt, locale),
-        })
-      : t('noNextCharge');
+  const nextChargeText = await nextChargeOf(client, withNext, t, locale);
   const scheduled = subscription.scheduledChange;
   const scheduledKey = { cancel: 'scheduledCancel', pause: 'scheduledPause', resume: 'scheduledResume' } as const;
   const running =
@@ -150,6 +154,31 @@ async function toPlanView(
       change: allowed.changePlan && subscription.status === 'active' && scheduled === null,
     },
   };
+}
+
+/**
+ * The next charge as the service previews it. A scheduled pause or cancellation has none (the
+ * service answers `next_transaction` null): the plan says what happens instead.
+ */
+async function nextChargeOf(
+  client: PortalClient,
+  subscription: SubscriptionWithIncludes,
+  t: Translate,
+  locale: string,
+): Promise<string> {
+  const scheduled = subscription.scheduledChange;
+  if (scheduled?.action === 'cancel' || scheduled?.action === 'pause') {
+    return t(scheduled.action === 'cancel' ? 'noChargeCancel' : 'noChargePause', {
+      date: dateText(scheduled.effectiveAt, locale),
+    });
+  }
+  const totals = subscription.nextTransaction?.details.totals;
+  const amount = totals?.grandTotal ?? totals?.total;
+  if (!subscription.nextBilledAt || amount === undefined) return t('noNextCharge');
+  return t('nextChargeValue', {
+    amount: await money(client, amount, subscription.currencyCode, locale),
+    date: dateText(subscription.nextBilledAt, locale),
+  });
 }
 
 /** The customer's plans (canceled ones left out), oldest first. */
@@ -217,16 +246,18 @@ export async function planChoices(
 }
 
 /**
- * How a customer's change is billed: prorated now for plain prices; for prices with usage
- * allowances (which the service refuses to prorate) the new price from the next period (ADR 1441).
+ * How a customer's change is billed: as the host chose (`changeBilling`, prorated now unless set).
+ * The service refuses the prorated modes on prices with usage allowances, so such a change is
+ * billed in full with the next bill instead (ADR 1441).
  */
 export function prorationFor(
   current: Subscription,
   next: Price | undefined,
-): 'prorated_immediately' | 'full_next_billing_period' {
+  chosen: ProrationBillingMode = 'prorated_immediately',
+): ProrationBillingMode {
   const allowances =
     current.items.some((item) => item.price.allowances?.length > 0) || (next?.allowances?.length ?? 0) > 0;
-  return allowances ? 'full_next_billing_period' : 'prorated_immediately';
+  return allowances && chosen.startsWith('prorated') ? 'full_next_billing_period' : chosen;
 }
 
 /** The change as the first item's price and quantity; every other item stays as it is. */
@@ -236,39 +267,110 @@ export function changedItems(subscription: Subscription, priceId: string, quanti
   );
 }
 
+export interface PreviewLineView {
+  readonly label: string;
+  readonly periodText: string;
+  /** Signed and formatted: a credit shows with its minus sign. */
+  readonly amount: string;
+  readonly kind: 'charge' | 'credit' | 'tax';
+}
+
+/** A change in words, every figure read from the service's preview through `changeStatement` (ADR 1448). */
 export interface PreviewView {
-  readonly nowText: string;
+  /** How this billing mode bills the change. */
+  readonly modeText: string;
+  /** One sentence per sum of money that moves; none for money that does not. */
+  readonly statements: readonly { readonly part: string; readonly text: string }[];
+  readonly lines: readonly PreviewLineView[];
   readonly nextText: string;
 }
 
-/** The preview in words: what is charged or credited now, and the next charge after the change. */
-export async function describePreview(
+const MODE_TEXT = {
+  prorated_immediately: 'modeProratedImmediately',
+  full_immediately: 'modeFullImmediately',
+  prorated_next_billing_period: 'modeProratedNext',
+  full_next_billing_period: 'modeFullNext',
+  do_not_bill: 'modeDoNotBill',
+} as const;
+
+/** A tax rate as a percentage in the viewer's locale: `"0.08875"` → "8.875%". */
+export function rateText(rate: string, locale: string): string {
+  return new Intl.NumberFormat(locale, { style: 'percent', maximumFractionDigits: 4 }).format(Number(rate));
+}
+
+/**
+ * The statement of a change in the viewer's words: the mode's own sentence, then what is charged
+ * now, what the credit balance pays or receives, what the next bill gains or loses, the lines and
+ * tax per rate, and the next charge after the change.
+ */
+export async function describeChange(
   client: PortalClient,
-  preview: SubscriptionUpdatePreview,
-  currencyCode: string,
+  statement: ChangeStatement,
+  currentPeriod: Subscription['currentBillingPeriod'],
   t: Translate,
   locale: string,
 ): Promise<PreviewView> {
-  const result = preview.updateSummary?.result;
-  let nowText = t('nothingNow');
-  if (result && result.amount !== '0') {
-    const amount = await money(client, result.amount, currencyCode, locale);
-    nowText = `${t(result.action === 'credit' ? 'creditedNow' : 'chargedNow')}: ${amount}`;
-  } else {
-    const immediate = preview.immediateTransaction?.details.totals;
-    const total = immediate?.grandTotal ?? immediate?.total;
-    if (total && total !== '0') nowText = `${t('chargedNow')}: ${await money(client, total, currencyCode, locale)}`;
+  const format = (value: bigint) => money(client, value.toString(), statement.currencyCode, locale);
+  const span = statement.lines.find((line) => line.period)?.period ?? currentPeriod;
+  const modeText = t(MODE_TEXT[statement.mode], {
+    start: span ? dateText(span.startsAt, locale) : '',
+    end: span ? dateText(span.endsAt, locale) : '',
+  });
+  const statements: { part: string; text: string }[] = [];
+  if (statement.chargedNow > 0n) {
+    const key = statement.collectionMode === 'manual' ? 'stmtInvoicedNow' : 'stmtChargedNow';
+    statements.push({ part: 'charged-now', text: t(key, { amount: await format(statement.chargedNow) }) });
   }
-  const next = preview.nextTransaction?.details.totals;
-  const nextTotal = next?.grandTotal ?? next?.total;
-  const nextText =
-    preview.nextBilledAt && nextTotal !== undefined
-      ? t('nextChargeValue', {
-          amount: await money(client, nextTotal, currencyCode, locale),
-          date: dateText(preview.nextBilledAt, locale),
-        })
-      : t('noNextCharge');
-  return { nowText, nextText };
+  if (statement.creditApplied > 0n) {
+    statements.push({
+      part: 'credit-applied',
+      text: t('stmtCreditApplied', { amount: await format(statement.creditApplied) }),
+    });
+  }
+  if (statement.creditedNow > 0n) {
+    statements.push({
+      part: 'credited-now',
+      text: t('stmtCreditedNow', { amount: await format(statement.creditedNow) }),
+    });
+  }
+  if (statement.nextBillChange !== 0n && statement.nextBill) {
+    const added = statement.nextBillChange > 0n;
+    statements.push({
+      part: added ? 'added-next' : 'taken-off-next',
+      text: t(added ? 'stmtAddedNext' : 'stmtTakenOffNext', {
+        amount: await format(added ? statement.nextBillChange : -statement.nextBillChange),
+        date: dateText(statement.nextBill.at, locale),
+      }),
+    });
+  }
+  if (statements.length === 0) statements.push({ part: 'nothing-now', text: t('nothingNow') });
+  const lines: PreviewLineView[] = [];
+  for (const line of statement.lines) {
+    const values = { product: line.productName ?? line.priceId, quantity: line.quantity };
+    lines.push({
+      label: t(line.kind === 'credit' ? 'lineCredit' : 'lineCharge', values),
+      periodText: line.period
+        ? t('periodRange', { start: dateText(line.period.startsAt, locale), end: dateText(line.period.endsAt, locale) })
+        : t('lineWholePeriod'),
+      amount: await format(line.kind === 'credit' ? -line.amount : line.amount),
+      kind: line.kind,
+    });
+  }
+  for (const tax of statement.taxes) {
+    lines.push({
+      label: t('taxAt', { rate: rateText(tax.rate, locale) }),
+      periodText: '',
+      amount: await format(tax.amount),
+      kind: 'tax',
+    });
+  }
+  const nextText = statement.nextBill
+    ? t('nextChargeValue', {
+        amount: await format(statement.nextBill.total),
+        date: dateText(statement.nextBill.at, locale),
+      })
+    : t('noNextCharge');
+  return { modeText, statements, lines, nextText };
 }
 
 export interface BalanceView {

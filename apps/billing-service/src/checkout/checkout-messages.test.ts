@@ -10,7 +10,16 @@ import {
 } from './checkout-messages.js';
 
 /** Words that are the same in English and in another language. */
-const SAME_AS_ENGLISH = new Set(['de.region', 'fr.province', 'es.subtotal']);
+// GST keeps its English abbreviation where these languages name the tax of a GST country.
+const SAME_AS_ENGLISH = new Set([
+  'de.region',
+  'fr.province',
+  'es.subtotal',
+  'de.taxGst',
+  'fr.taxGst',
+  'es.taxGst',
+  'ja.taxGst',
+]);
 
 describe('the checkout’s languages', () => {
   it('has every message in every language, with the same placeholders as English', () => {

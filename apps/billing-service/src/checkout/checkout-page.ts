@@ -15,6 +15,7 @@ import {
   minorUnitsOf,
   type PaymentAttempt,
   type Transaction,
+  taxNameOf,
 } from '@drawdown/billing-core';
 import { escapeHtml, formatDate, formatMoney, htmlDocument } from '@drawdown/http-kit';
 import { addressNeeds, countryName, countryOptions } from './checkout-countries.js';
@@ -146,7 +147,31 @@ function cycleText(transaction: Transaction, index: number, l: CheckoutLocale): 
   return ` (${text})`;
 }
 
-function itemsTable(transaction: Transaction, l: CheckoutLocale): string {
+const TAX_LABEL = { vat: 'taxVat', gst: 'taxGst', sales_tax: 'taxSales', tax: 'taxRate' } as const;
+
+/**
+ * The tax of the order, one row per rate, each named as the buyer's country names its tax and with
+ * its rate ("VAT 20%"); one "Tax" row (id `tax`) while no rate applies yet. The first row keeps the
+ * id `tax` and carries the tax total when there is one rate.
+ */
+function taxRows(transaction: Transaction, countryCode: string | null, l: CheckoutLocale): string {
+  const { t, locale } = l;
+  const currency = transaction.currencyCode;
+  const rates = transaction.details.taxRatesUsed.filter((used) => Number(used.taxRate) > 0);
+  if (rates.length === 0) {
+    return `<tr><th scope="row" colspan="2">${escapeHtml(t('tax'))}</th><td class="amount" id="tax">${escapeHtml(money(transaction.details.totals.tax, currency, locale))}</td></tr>`;
+  }
+  const percent = new Intl.NumberFormat(locale, { style: 'percent', maximumFractionDigits: 4 });
+  const name = TAX_LABEL[taxNameOf(countryCode)];
+  return rates
+    .map(
+      (used, index) =>
+        `<tr><th scope="row" colspan="2">${escapeHtml(t(name, { rate: percent.format(Number(used.taxRate)) }))}</th><td class="amount"${index === 0 && rates.length === 1 ? ' id="tax"' : ''} data-tax-rate="${escapeHtml(used.taxRate)}">${escapeHtml(money(used.totals.tax, currency, locale))}</td></tr>`,
+    )
+    .join('\n');
+}
+
+function itemsTable(transaction: Transaction, l: CheckoutLocale, countryCode: string | null = null): string {
   const { t, locale } = l;
   const { totals, lineItems } = transaction.details;
   const currency = transaction.currencyCode;
@@ -187,7 +212,7 @@ ${rows}
 <tfoot>
 <tr><th scope="row" colspan="2">${escapeHtml(t('subtotal'))}</th><td class="amount" id="subtotal">${amount(totals.subtotal)}</td></tr>
 ${discount}
-<tr><th scope="row" colspan="2">${escapeHtml(t('tax'))}</th><td class="amount" id="tax">${amount(totals.tax)}</td></tr>
+${taxRows(transaction, countryCode, l)}
 ${credit}
 ${
   transaction.status === 'completed' || transaction.status === 'paid'
@@ -378,13 +403,23 @@ function noticePanel(text: string): string {
   return `<div class="notice" role="status" id="checkout-message"><p>${escapeHtml(text)}</p></div>`;
 }
 
+/**
+ * The name on the card of the newest attempt when it was declined: the customer tries another card
+ * without typing their name again. The card's number, expiry and code are never kept.
+ */
+function declinedCardholder(view: CheckoutView): string | undefined {
+  if (view.attempt?.status !== 'declined') return undefined;
+  const payment = view.transaction.payments.find((entry) => entry.paymentAttemptId === view.attempt?.id);
+  return payment?.methodDetails.card?.cardholderName || undefined;
+}
+
 export function renderCheckoutPage(input: CheckoutPageInput): string {
   const { view, sandbox, query, locale: l } = input;
   const { t } = l;
   const { transaction, customer, address } = view;
   const title = t('title', { merchant: view.merchantName });
   const header = `<h1>${escapeHtml(t('heading'))}</h1><p class="merchant">${escapeHtml(t('paying', { merchant: view.merchantName }))}</p>`;
-  const order = itemsTable(transaction, l);
+  const order = itemsTable(transaction, l, address?.countryCode ?? null);
   const refusal = input.message?.kind === 'error' ? messageBox(input.message) : '';
   if (transaction.status === 'completed' || transaction.status === 'paid') {
     return page(l, title, `${header}${refusal}${completedPanel(view, l)}${order}`, sandbox);
@@ -470,7 +505,7 @@ ${
 </ul>`
     : ''
 }
-${field('cardholder_name', t('nameOnCard'), { value: values.cardholder_name, autocomplete: 'cc-name', required: true, error: errors.cardholder_name, maxlength: 200 })}
+${field('cardholder_name', t('nameOnCard'), { value: values.cardholder_name ?? declinedCardholder(view), autocomplete: 'cc-name', required: true, error: errors.cardholder_name, maxlength: 200 })}
 ${field('card_number', t('cardNumber'), { autocomplete: 'cc-number', inputmode: 'numeric', required: true, error: errors.card_number, maxlength: 32 })}
 <div class="row">
 ${field('card_expiry', t('expiry'), { autocomplete: 'cc-exp', required: true, error: errors.card_expiry, maxlength: 7 })}

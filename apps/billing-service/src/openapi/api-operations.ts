@@ -46,6 +46,7 @@ import {
   EventResponse,
   EventTypeResponse,
   GenerateCustomerAuthTokenBody,
+  IpAddressesResponse,
   LinkResponse,
   MeterResponse,
   NotificationLogResponse,
@@ -202,6 +203,9 @@ function crud(
 
 const OPERATIONS: readonly ApiOperation[] = [
   operation('get', '/currencies', 'Currencies', 'List the supported currencies', null, { shape: 'array' }),
+  operation('get', '/ips', 'IP addresses', 'List the IPv4 CIDRs webhooks come from (as configured)', null, {
+    shape: 'entity',
+  }),
   operation('get', '/invoices/:transactionId/pdf', 'Transactions', 'Download an invoice PDF (signed link)', null, {
     shape: 'pdf',
   }),
@@ -772,6 +776,7 @@ const amountMetric = (endpoint: string) => [`get /metrics/${endpoint}`, AmountMe
 /** What each operation outside the catalogue's `crud` answers with (the entity; `shape` says one, page or array). */
 const RESPONSES: Readonly<Record<string, ZodType>> = {
   'get /currencies': CurrencyResponse,
+  'get /ips': IpAddressesResponse,
   'get /customers/:customer/addresses': AddressResponse,
   'post /customers/:customer/addresses': AddressResponse,
   'get /customers/:customer/addresses/:id': AddressResponse,

@@ -118,6 +118,12 @@ describe.each(ENGINES)('%s: discounts through the official SDK', (engine) => {
     const archivedIds: string[] = [];
     for await (const item of paddle.discounts.list({ status: ['archived'] })) archivedIds.push(item.id);
     expect(archivedIds).toContain(created.id);
+    // Without `status` the list leaves archived discounts out, as the public API does (issue 36).
+    const kept = await paddle.discounts.create({ description: 'Kept', type: 'percentage', amount: '1' });
+    const listedByDefault: string[] = [];
+    for await (const item of paddle.discounts.list({ perPage: 200 })) listedByDefault.push(item.id);
+    expect(listedByDefault).toContain(kept.id);
+    expect(listedByDefault).not.toContain(created.id);
   });
 
   it('refuses bad terms with specific codes', async () => {

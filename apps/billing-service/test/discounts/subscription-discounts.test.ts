@@ -67,6 +67,9 @@ describe.each(ENGINES)('%s: subscription discounts', (engine) => {
     const subscriptionId = await subscribe({ discount_id: discount.id });
     const subscription = await paddle.subscriptions.get(subscriptionId);
     expect(subscription.discount?.id).toBe(discount.id);
+    // Limited to two periods: it ends with the second, the one the first renewal starts (issue 36).
+    const endsAt = subscription.discount?.endsAt;
+    expect(endsAt).toMatch(/^\d{4}-\d{2}-\d{2}T/);
 
     // Two advances at once: each renewal runs once, and its discount is counted once.
     const target = new Date(Date.now() + MONTH * 1000).toISOString();
@@ -76,7 +79,9 @@ describe.each(ENGINES)('%s: subscription discounts', (engine) => {
     ]);
     expect([first.status, second.status].some((status) => status === 200)).toBe(true);
     expect(await renewalDiscounts(subscriptionId)).toEqual(['2500']);
-    expect((await paddle.subscriptions.get(subscriptionId)).discount).toBeNull();
+    const renewed = await paddle.subscriptions.get(subscriptionId);
+    expect(renewed.discount).toBeNull();
+    expect(renewed.currentBillingPeriod?.endsAt).toBe(endsAt);
 
     await sandbox.post('/sandbox-clock/advance', { seconds: MONTH });
     expect(await renewalDiscounts(subscriptionId)).toEqual(['2500', '0']);
@@ -98,8 +103,14 @@ describe.each(ENGINES)('%s: subscription discounts', (engine) => {
     });
     expect(updated.discount?.id).toBe(discount.id);
     expect((await paddle.discounts.get(discount.id)).timesUsed).toBe(1);
-
+    // One period from the next renewal: it ends where that period ends (issue 36).
+    const oneEndsAt = updated.discount?.endsAt;
+    expect(oneEndsAt).toMatch(/^\d{4}-\d{2}-\d{2}T/);
     await sandbox.post('/sandbox-clock/advance', { seconds: MONTH });
+    const renewedOnce = await paddle.subscriptions.get(subscriptionId);
+    expect(renewedOnce.currentBillingPeriod?.endsAt).toBe(oneEndsAt);
+    expect(renewedOnce.discount).toBeNull();
+
     await sandbox.post('/sandbox-clock/advance', { seconds: MONTH });
     expect(await renewalDiscounts(subscriptionId)).toEqual(['1000', '0']);
 
@@ -109,9 +120,11 @@ describe.each(ENGINES)('%s: subscription discounts', (engine) => {
       amount: '5',
       recur: true,
     });
-    await paddle.subscriptions.update(subscriptionId, {
+    const forever = await paddle.subscriptions.update(subscriptionId, {
       discount: { id: other.id, effectiveFrom: 'next_billing_period' },
     });
+    // A discount that recurs for ever never ends.
+    expect(forever.discount).toMatchObject({ id: other.id, endsAt: null });
     const removed = await paddle.subscriptions.update(subscriptionId, { discount: null });
     expect(removed.discount).toBeNull();
     expect((await paddle.discounts.get(other.id)).timesUsed).toBe(0);

@@ -99,6 +99,7 @@ const ENDPOINTS: readonly Endpoint[] = [
   { method: 'GET', route: '/sandbox-payment-outcome', permission: 'sandbox_clock.read' },
   { method: 'PUT', route: '/sandbox-payment-outcome', permission: 'sandbox_clock.write' },
   { method: 'GET', route: '/currencies', permission: null },
+  { method: 'GET', route: '/ips', permission: null },
   { method: 'GET', route: '/invoices/:transactionId/pdf', permission: null },
   { method: 'GET', route: '/transactions', permission: 'transaction.read' },
   { method: 'POST', route: '/transactions', permission: 'transaction.write' },

@@ -5,11 +5,10 @@
  * text PostgreSQL cannot store (NUL, unpaired surrogates) is generated in values, keys and
  * queries, and is never accepted into a record.
  */
-import { join } from 'node:path';
 import { findUnstorableText } from '@drawdown/billing-core';
 import { createApp } from '@drawdown/billing-service';
 import { openDatabase, type SqlDatabase } from '@drawdown/billing-store';
-import { type BillingHarness, ENGINES, startBillingHarness } from '@drawdown/testkit';
+import { type BillingHarness, ENGINES, startBillingHarness, storeConfigOf } from '@drawdown/testkit';
 import { fc, test } from '@fast-check/vitest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { API_OPERATIONS } from '../../src/openapi/api-operations.js';
@@ -270,11 +269,7 @@ describe.each(ENGINES)('%s: hostile input', (engine) => {
         ],
       },
     };
-    counter = openDatabase(
-      harness.databaseUrl
-        ? { engine: 'postgres', url: harness.databaseUrl, maxConnections: 2 }
-        : { engine: 'sqlite', file: join(harness.dataDir, 'drawdown.sqlite') },
-    );
+    counter = openDatabase(storeConfigOf(harness, { maxConnections: 2 }));
     const tableRows =
       engine === 'postgres'
         ? await counter.all<{ name: string }>(

@@ -4,10 +4,9 @@
  * (ADR 0901). Usage events answer it per event, and one tenant's unstorable event never fails
  * another tenant's events that share its group commit.
  */
-import { join } from 'node:path';
 import { createApp } from '@drawdown/billing-service';
 import { openDatabase, type SqlDatabase } from '@drawdown/billing-store';
-import { type BillingHarness, ENGINES, startBillingHarness } from '@drawdown/testkit';
+import { type BillingHarness, ENGINES, startBillingHarness, storeConfigOf } from '@drawdown/testkit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type ApiClient, apiClient, expectError, harnessClients } from '../support/api-client.js';
 import {
@@ -218,11 +217,7 @@ describe.each(ENGINES)('%s: unstorable text', (engine) => {
         address: { first_line: 'x', second_line: 'y', city: 'London', region: 'r' },
       },
     };
-    counter = openDatabase(
-      harness.databaseUrl
-        ? { engine: 'postgres', url: harness.databaseUrl, maxConnections: 2 }
-        : { engine: 'sqlite', file: join(harness.dataDir, 'drawdown.sqlite') },
-    );
+    counter = openDatabase(storeConfigOf(harness, { maxConnections: 2 }));
     const tableRows =
       engine === 'postgres'
         ? await counter.all<{ name: string }>(

@@ -3,7 +3,6 @@
  * clock: events fan out once, a claim holds an attempt until its lease runs out, a stale claim
  * cannot record, and two stores on one PostgreSQL database never take the same work.
  */
-import { join } from 'node:path';
 import {
   type Account,
   claimDueNotifications,
@@ -25,7 +24,14 @@ import {
   updateNotificationSetting,
 } from '@drawdown/billing-core';
 import { openStore } from '@drawdown/billing-store';
-import { createTestStorage, ENGINES, type Engine, type TestStorage } from '@drawdown/testkit';
+import {
+  createTestStorage,
+  ENGINES,
+  type Engine,
+  fixedClock,
+  storeConfigOf,
+  type TestStorage,
+} from '@drawdown/testkit';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { keySecrets } from '../../src/infrastructure/key-secrets.js';
 import { createUlidIds } from '../../src/infrastructure/ulid-ids.js';
@@ -40,20 +46,14 @@ function useFixture(engine: Engine) {
   let storage: TestStorage;
   let store: Store;
   let account: Account;
-  let now = 0;
-  const clock = { now: () => now };
+  const clock = fixedClock(0);
 
-  const openOnSameDatabase = () =>
-    openStore(
-      storage.databaseUrl
-        ? { engine: 'postgres', url: storage.databaseUrl }
-        : { engine: 'sqlite', file: join(storage.dataDir, 'drawdown.sqlite') },
-    );
+  const openOnSameDatabase = () => openStore(storeConfigOf(storage));
 
   beforeEach(async () => {
     storage = await createTestStorage(engine);
     store = await openOnSameDatabase();
-    now = Date.parse('2026-05-01T10:00:00.000Z');
+    clock.set('2026-05-01T10:00:00.000Z');
     account = await createAccount({ store, ids, clock, secrets: keySecrets }, { name: 'A', earlyAccess: true });
   });
   afterEach(async () => {
@@ -78,9 +78,7 @@ function useFixture(engine: Engine) {
     openOnSameDatabase,
     delivery,
     context,
-    advance(ms: number) {
-      now += ms;
-    },
+    advance: clock.advance,
     destination: (events: string[], extra: { active?: boolean } = {}) =>
       createNotificationSetting(context(), {
         description: 'receiver',
@@ -101,7 +99,7 @@ function useFixture(engine: Engine) {
     record: (held: DeliveryClaim, outcome: DeliveryOutcome) =>
       recordDeliveryAttempt(delivery(), held, outcome, {
         schedule: SCHEDULE,
-        times: { startedAt: now, endedAt: now },
+        times: { startedAt: clock.now(), endedAt: clock.now() },
         random: 0,
       }),
   };

@@ -4,7 +4,6 @@
  * receiver's five-second tolerance).
  */
 import { createHmac } from 'node:crypto';
-import { join } from 'node:path';
 import {
   createAccount,
   createNotificationSetting,
@@ -19,7 +18,7 @@ import {
   type UseCases,
 } from '@drawdown/billing-core';
 import { openStore } from '@drawdown/billing-store';
-import { createTestStorage, ENGINES, type TestStorage } from '@drawdown/testkit';
+import { createTestStorage, ENGINES, fixedClock, storeConfigOf, type TestStorage } from '@drawdown/testkit';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createDeliveryRecorder } from '../../src/compose-services.js';
 import { wirePresenter } from '../../src/http/presenters.js';
@@ -44,20 +43,16 @@ describe.each(ENGINES)('%s: the delivery worker', (engine) => {
   let receiver: WebhookReceiver;
   let worker: WebhookDeliveryWorker;
   let useCases: UseCases;
-  let now: number;
   const ids = createUlidIds();
-  const clock = { now: () => now };
+  // Stands still between the test's moves: each attempt is signed exactly an hour after the last.
+  const clock = fixedClock(0);
   const errors: unknown[] = [];
 
   beforeEach(async () => {
     storage = await createTestStorage(engine);
-    store = await openStore(
-      storage.databaseUrl
-        ? { engine: 'postgres', url: storage.databaseUrl }
-        : { engine: 'sqlite', file: join(storage.dataDir, 'drawdown.sqlite') },
-    );
+    clock.set(Date.now());
+    store = await openStore(storeConfigOf(storage));
     receiver = await startWebhookReceiver({ answer: 500 });
-    now = Date.now();
     useCases = createUseCases({
       store,
       ids,
@@ -109,7 +104,7 @@ describe.each(ENGINES)('%s: the delivery worker', (engine) => {
     await createProduct(context, { name: 'Ticking', taxCategory: 'standard' });
     worker.start();
 
-    const start = Math.floor(now / 1_000);
+    const start = Math.floor(clock.now() / 1_000);
     for (let attempt = 1; attempt <= 3; attempt += 1) {
       await receiver.waitFor(`attempt ${attempt}`, (received) => received.length === attempt);
       // Time moves only once the attempt is recorded; moving it sooner would end the attempt's lease.
@@ -117,7 +112,7 @@ describe.each(ENGINES)('%s: the delivery worker', (engine) => {
         const page = await store.notifications.list(context.scope, { filter: {}, perPage: 1, direction: 'asc' });
         return page.items[0]?.notification.timesAttempted === attempt;
       });
-      now += HOUR_MS;
+      clock.advance(HOUR_MS);
       worker.wake();
     }
 
@@ -169,7 +164,7 @@ describe.each(ENGINES)('%s: the delivery worker', (engine) => {
     // Submitted in one turn, the three share a commit; the middle one (no start time) fails it,
     // so each is recorded again on its own: the other two are written once each.
     const settled = await Promise.allSettled(
-      claims.map((claim, index) => recorder.submit({ claim, ...finished(index === 1 ? Number.NaN : now) })),
+      claims.map((claim, index) => recorder.submit({ claim, ...finished(index === 1 ? Number.NaN : clock.now()) })),
     );
     expect(settled.map((result) => result.status)).toEqual(['fulfilled', 'rejected', 'fulfilled']);
     expect(settled.map((result) => (result.status === 'fulfilled' ? result.value : 'unrecorded'))).toEqual([
@@ -198,7 +193,7 @@ describe.each(ENGINES)('%s: the delivery worker', (engine) => {
       { status: 'delivered', attempts: 1, logs: 1 },
     ]);
     // Recording the same claims again writes nothing: the claim was spent by the first record.
-    expect(await recorder.submit({ claim: claims[0] as DeliveryClaim, ...finished(now) })).toBe(false);
+    expect(await recorder.submit({ claim: claims[0] as DeliveryClaim, ...finished(clock.now()) })).toBe(false);
     const again = await store.notifications.listLogs(context.scope, claims[0]?.notification.id ?? '', {
       filter: {},
       perPage: 10,

@@ -14,6 +14,7 @@ import {
   createPostgresTestDatabase,
   createTestStorage,
   ENGINES,
+  storeConfigOf,
   type TestDatabase,
   type TestStorage,
 } from '@drawdown/testkit';
@@ -29,11 +30,7 @@ import {
 } from '../usage/service-process.js';
 
 function open(storage: StorageFlags): SqlDatabase {
-  return openDatabase(
-    storage.databaseUrl
-      ? { engine: 'postgres', url: storage.databaseUrl, maxConnections: 1 }
-      : { engine: 'sqlite', file: join(storage.dataDir, 'drawdown.sqlite') },
-  );
+  return openDatabase(storeConfigOf(storage, { maxConnections: 1 }));
 }
 
 /** Every table's rows, in a stable order, as JSON text. */

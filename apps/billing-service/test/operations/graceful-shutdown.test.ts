@@ -5,7 +5,7 @@
  * 2xx is stored, and everything stored was answered: nothing is stored behind an error.
  */
 import { openDatabase, type SqlDatabase } from '@drawdown/billing-store';
-import { createTestStorage, ENGINES, type TestStorage } from '@drawdown/testkit';
+import { createTestStorage, ENGINES, storeConfigOf, type TestStorage } from '@drawdown/testkit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { apiClient } from '../support/api-client.js';
 import {
@@ -122,11 +122,7 @@ describe.each(ENGINES)('%s: SIGTERM under load', (engine) => {
     ).toBeGreaterThan(0);
     expect(sent.filter((entry) => entry.outcome === 'refused').map((entry) => entry.key)).toEqual([]);
 
-    raw = openDatabase(
-      storage.databaseUrl
-        ? { engine: 'postgres', url: storage.databaseUrl, maxConnections: 1 }
-        : { engine: 'sqlite', file: `${storage.dataDir}/drawdown.sqlite` },
-    );
+    raw = openDatabase(storeConfigOf(storage, { maxConnections: 1 }));
     const storedEvents = new Set(
       (
         await raw.all<{ event_key: string }>('select event_key from usage_events where account_id = ?', [accountId])

@@ -58,6 +58,7 @@ const dataOf = (response: ApiResponse) => response.entity as WireObject;
 
 export const CATALOGUE_STEPS: readonly WalkStep[] = [
   { operation: 'get /currencies', request: () => ({ path: '/currencies' }) },
+  { operation: 'get /ips', request: () => ({ path: '/ips' }) },
   {
     operation: 'post /products',
     request: () => ({

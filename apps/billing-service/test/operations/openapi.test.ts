@@ -246,7 +246,7 @@ describe('event data', () => {
     expect(accepts('api_key.revoked', { ...apiKey, status: 'paused' })).toBe(false);
     const clientToken = {
       id: 'ctkn_01h0000000000000000000000a',
-      token: 'test_…a1b2',
+      token: 'test_0123456789abcdefghijklmnopqrstuv',
       name: 'Shop',
       description: null,
       status: 'revoked',

@@ -84,8 +84,9 @@ describe('the hosted checkout in Chromium', () => {
     await expect(page.title()).resolves.toBe('Checkout: Test account');
     await expectNoAxeViolations('details step');
     await fillDetails();
-    // The German address's 19% tax is shown before paying.
+    // The German address's 19% tax is shown before paying, named with its rate.
     await expect(page.locator('#tax').textContent()).resolves.toBe('€4.75');
+    await expect(page.locator('tr:has(#tax) th').textContent()).resolves.toBe('VAT 19%');
     await expect(page.locator('#due').textContent()).resolves.toBe('€29.75');
     await expectNoAxeViolations('payment step');
     await fillCard(CARDS.success);
@@ -109,6 +110,9 @@ describe('the hosted checkout in Chromium', () => {
     await expect(page.locator('#checkout-error').textContent()).resolves.toContain('Your card was declined');
     await expectNoAxeViolations('declined');
     expect((await transactionStatus(url)).status).toBe('ready');
+    // The name on the card is kept for the next card; the card's own fields are not.
+    await expect(page.getByLabel('Name on card').inputValue()).resolves.toBe('Grace Hopper');
+    await expect(page.getByLabel('Card number').inputValue()).resolves.toBe('');
     await fillCard(CARDS.success);
     await page.getByRole('button', { name: /^Pay / }).click();
     await page.waitForSelector('#checkout-message.success');
@@ -143,5 +147,33 @@ describe('the hosted checkout in Chromium', () => {
     await expect(page.getByLabel('Name on card').inputValue()).resolves.toBe('Grace Hopper');
     await expectNoAxeViolations('refused');
     expect((await transactionStatus(url)).status).toBe('ready');
+  });
+
+  it('names the seller by its legal name and the tax by its name and rate, at phone width too', async () => {
+    const named = await sandbox.patch('/seller-details', { legal_name: 'Analytical Engines GmbH' });
+    expect(named.status, named.text).toBe(200);
+    const phone = await browser.newContext({ viewport: { width: 390, height: 844 }, locale: 'de-DE' });
+    try {
+      const phonePage = await phone.newPage();
+      const url = await newCheckout();
+      await phonePage.goto(url);
+      await expect(phonePage.title()).resolves.toBe('Kasse: Analytical Engines GmbH');
+      await expect(phonePage.locator('.merchant').textContent()).resolves.toBe('Zahlung an Analytical Engines GmbH');
+      await phonePage.locator('#field-country_code').selectOption('DE');
+      await phonePage.locator('#field-postal_code').fill('10115');
+      await phonePage.locator('#field-city').fill('Berlin');
+      await phonePage.locator('form[action^="/checkout/details"] button').click();
+      await phonePage.waitForSelector('#payment-heading');
+      const taxLabel = (await phonePage.locator('tr:has(#tax) th').textContent())?.replace(/[\u00a0\u202f]/g, ' ');
+      expect(taxLabel).toBe('USt. 19 %');
+      expect(await phonePage.evaluate('document.documentElement.scrollWidth - window.innerWidth')).toBeLessThanOrEqual(
+        0,
+      );
+      expect(await axeViolations(phonePage), 'phone, named seller and tax').toEqual([]);
+    } finally {
+      await phone.close();
+      const restored = await sandbox.patch('/seller-details', { legal_name: null });
+      expect(restored.status, restored.text).toBe(200);
+    }
   });
 });

@@ -8,10 +8,9 @@
  * and after 30 minutes the recovery step cancels it, after which the merchant's change goes ahead.
  */
 import { applyOutcome, NO_HOOKS } from '@drawdown/billing-core';
-import { type BillingHarness, ENGINES, startBillingHarness } from '@drawdown/testkit';
+import { type BillingHarness, ENGINES, movableClock, startBillingHarness } from '@drawdown/testkit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type ApiClient, eventCount, expectError, harnessClients, type WireObject } from '../support/api-client.js';
-import { movableClock } from '../support/stripe/live-stripe-account.js';
 import { type Buyer, createBuyer, createOneOffPrice, createTransaction } from '../transactions/transaction-fixtures.js';
 import { CARDS, type CheckoutClient, checkoutClient } from './checkout-client.js';
 

@@ -7,8 +7,7 @@
  * pays through the checkout meanwhile stops the retries, and concurrent schedulers take each
  * retry once.
  */
-import type { Clock } from '@drawdown/billing-core';
-import { type BillingHarness, ENGINES, expectEvery, startBillingHarness } from '@drawdown/testkit';
+import { type BillingHarness, ENGINES, expectEvery, movableClock, startBillingHarness } from '@drawdown/testkit';
 import { type Environment, Paddle } from '@paddle/paddle-node-sdk';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type ApiClient, harnessClients, type WireObject } from '../support/api-client.js';
@@ -17,17 +16,6 @@ import { createBuyer, createTransaction } from '../transactions/transaction-fixt
 import { CARDS, checkoutClient } from './checkout-client.js';
 
 const DAY_S = 86_400;
-
-/** The service's wall clock, moved forward by the test of concurrent schedulers. */
-function movableClock(): Clock & { advance(ms: number): void } {
-  let offset = 0;
-  return {
-    now: () => Date.now() + offset,
-    advance: (ms) => {
-      offset += ms;
-    },
-  };
-}
 
 describe.each(ENGINES)('%s: payment recovery in the sandbox', (engine) => {
   const clock = movableClock();

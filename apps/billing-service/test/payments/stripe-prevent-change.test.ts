@@ -8,8 +8,8 @@
  * charge or none, never two.
  */
 import { randomBytes } from 'node:crypto';
-import { BillingError, type Clock, RECOVERY_GRACE_MS } from '@drawdown/billing-core';
-import { type BillingHarness, ENGINES, expectEvery, startBillingHarness } from '@drawdown/testkit';
+import { BillingError, RECOVERY_GRACE_MS } from '@drawdown/billing-core';
+import { type BillingHarness, ENGINES, expectEvery, movableClock, startBillingHarness } from '@drawdown/testkit';
 import { ApiError, type Environment, Paddle } from '@paddle/paddle-node-sdk';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type ApiClient, apiClient, type WireObject } from '../support/api-client.js';
@@ -21,16 +21,6 @@ const WEBHOOK_SECRET = 'whsec_drawdownPreventChangeSecret01';
 const PUBLISHABLE_KEY = 'pk_test_drawdownPreventChange00001';
 const CREATE_INTENT = /^\/v1\/payment_intents$/;
 const CAPTURE = /^\/v1\/payment_intents\/[^/]+\/capture$/;
-
-function movableClock(): Clock & { advance(ms: number): void } {
-  let offset = 0;
-  return {
-    now: () => Date.now() + offset,
-    advance: (ms) => {
-      offset += ms;
-    },
-  };
-}
 
 /** The call's refusal code (the SDK's `ApiError`, or a use case's `BillingError`), or `applied` when it succeeded. */
 async function outcomeOf(call: Promise<unknown>): Promise<string> {

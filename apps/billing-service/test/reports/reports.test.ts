@@ -191,10 +191,71 @@ describe.each(ENGINES)('reports on %s', (engine) => {
     expect(csv.length - 1).toBe(report.rows);
   });
 
+  it('exports discounts filtered by type and status, the status as it reads now (issue 36)', async () => {
+    const percent = await paddle.discounts.create({ description: 'Tenth off', type: 'percentage', amount: '10' });
+    const flat = await paddle.discounts.create({
+      description: 'Five off',
+      type: 'flat',
+      amount: '500',
+      currencyCode: 'USD',
+      code: 'FIVEOFF',
+    });
+    const archived = await paddle.discounts.create({ description: 'Gone', type: 'percentage', amount: '5' });
+    await paddle.discounts.archive(archived.id);
+    const created = await paddle.reports.create({
+      type: 'discounts',
+      filters: [
+        { name: 'type', value: ['percentage', 'flat'] },
+        { name: 'status', value: ['active'] },
+      ],
+    } as never);
+    expect(created).toMatchObject({ status: 'pending', type: 'discounts' });
+    const report = await readyReport(created.id);
+    expect(report.status).toBe('ready');
+    const { url } = await paddle.reports.getReportCsv(report.id);
+    const [header, ...rows] = parseCsv(await (await fetch(url)).text());
+    expect(header?.slice(0, 8)).toEqual([
+      'id',
+      'status',
+      'description',
+      'type',
+      'mode',
+      'amount',
+      'currency_code',
+      'code',
+    ]);
+    expect(rows.length).toBe(report.rows);
+    const byId = new Map(rows.map((row) => [row[0], row]));
+    expect(byId.get(percent.id)?.slice(0, 8)).toEqual([
+      percent.id,
+      'active',
+      'Tenth off',
+      'percentage',
+      'standard',
+      '10',
+      '',
+      '',
+    ]);
+    expect(byId.get(flat.id)?.slice(0, 8)).toEqual([
+      flat.id,
+      'active',
+      'Five off',
+      'flat',
+      'standard',
+      '500',
+      'USD',
+      'FIVEOFF',
+    ]);
+    expect(byId.has(archived.id)).toBe(false);
+    for (const row of rows) expect(row[1]).toBe('active');
+  });
+
   it('refuses bad types and filters with specific codes, creating nothing', async () => {
     const before = (await sandbox.get('/reports?per_page=200')).list.length;
     const cases: [WireObject, number, string][] = [
-      [{ type: 'discounts' }, 400, 'report_type_not_supported'],
+      [{ type: 'balance' }, 400, 'report_type_not_supported'],
+      [{ type: 'discounts', filters: [{ name: 'status', value: ['gone'] }] }, 400, 'invalid_field'],
+      [{ type: 'discounts', filters: [{ name: 'action', value: ['refund'] }] }, 400, 'invalid_field'],
       [{ type: 'payout_reconciliation' }, 400, 'report_type_not_supported'],
       [{ type: 'everything' }, 400, 'invalid_field'],
       [{ type: 'transactions', filters: [{ name: 'action', value: ['refund'] }] }, 400, 'invalid_field'],

@@ -206,7 +206,7 @@ describe.each(ENGINES)('webhook simulations on %s', (engine) => {
     expect(existing).toContain('business.created');
   });
 
-  it('lists runs and run events, and replays an event with the same event id and a new notification id', async () => {
+  it('lists runs and run events; a replay is a new run event with the same event id and a new notification id', async () => {
     const simulation = await paddle.simulations.create({
       notificationSettingId: settingId,
       name: 'replayed',
@@ -224,6 +224,12 @@ describe.each(ENGINES)('webhook simulations on %s', (engine) => {
     receiver.answerWith(500);
     const replayed = await paddle.simulationRunEvents.replay(simulation.id, run.id, listedEvents[0]?.id ?? '');
     expect(replayed.status).toBe('pending');
+    // A new run event, as the public API makes one; the replayed event keeps its delivery (issue 36).
+    expect(replayed.id).toMatch(/^ntfsimevt_[a-z\d]{26}$/);
+    expect(replayed.id).not.toBe(listedEvents[0]?.id);
+    const original = await paddle.simulationRunEvents.get(simulation.id, run.id, listedEvents[0]?.id ?? '');
+    expect(original.status).toBe(listedEvents[0]?.status);
+    expect(original.request?.body).toBe(listedEvents[0]?.request?.body);
     await eventually('the replay to fail', async () => {
       const event = await paddle.simulationRunEvents.get(simulation.id, run.id, replayed.id);
       return event.status === 'failed';
@@ -235,6 +241,9 @@ describe.each(ENGINES)('webhook simulations on %s', (engine) => {
     expect(second.event_id).toBe(first.event_id);
     expect(second.notification_id).not.toBe(first.notification_id);
     expectVerified([second.event_id]);
+    const afterReplay = [];
+    for await (const listed of paddle.simulationRunEvents.list(simulation.id, run.id)) afterReplay.push(listed.id);
+    expect(afterReplay.sort()).toEqual([listedEvents[0]?.id, replayed.id].sort());
   });
 
   it('updates and archives a simulation; an archived one does not run', async () => {

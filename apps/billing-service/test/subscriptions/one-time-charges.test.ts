@@ -7,6 +7,7 @@ import { type BillingHarness, ENGINES, startBillingHarness } from '@drawdown/tes
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { expectError, type WireObject } from '../support/api-client.js';
 import { createProduct } from '../support/catalogue-fixtures.js';
+import { sdkRefusal } from '../support/official-sdk.js';
 import { type ChangeWorld, DAY_SECONDS, frozenClock, newChangeWorld } from './change-fixtures.js';
 
 function totals(transaction: WireObject | undefined): Record<string, string> {
@@ -81,6 +82,22 @@ describe.each(ENGINES)('%s: one-time charges', (engine) => {
       400,
       'subscription_charge_price_not_one_off',
     );
+    // The public API's code for a charge naming a price twice (issue 36); nothing is charged or scheduled.
+    const unchanged = (await w.api.get(`/subscriptions/${w.subscriptionId}`)).entity;
+    for (const effectiveFrom of ['immediately', 'next_billing_period'] as const) {
+      expect(
+        await sdkRefusal(
+          w.paddle.subscriptions.createOneTimeCharge(w.subscriptionId, {
+            effectiveFrom,
+            items: [
+              { priceId: w.setup, quantity: 1 },
+              { priceId: w.setup, quantity: 2 },
+            ],
+          }),
+        ),
+      ).toBe('subscription_charge_duplicate_price_ids');
+    }
+    expect((await w.api.get(`/subscriptions/${w.subscriptionId}`)).entity).toEqual(unchanged);
     expectError(
       await w.api.post(`/subscriptions/${w.subscriptionId}/charge`, {
         effective_from: 'immediately',

@@ -24,7 +24,7 @@ import {
   updateTaxSettings,
 } from '@drawdown/billing-core';
 import { type CoreServices, composeServices } from '@drawdown/billing-service';
-import { createTestStorage, ENGINES, type TestStorage } from '@drawdown/testkit';
+import { createTestStorage, ENGINES, fixedClock, type TestStorage } from '@drawdown/testkit';
 import { fc, test } from '@fast-check/vitest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
@@ -83,13 +83,13 @@ describe.each(ENGINES)('%s: properties of subscription changes', (engine) => {
 
   /** An account with three monthly prices, a taxed customer with an address, and a subscription. */
   async function world(initial: readonly Items[], taxRate: string) {
-    let now = START;
+    const clock = fixedClock(START);
     const account: Account = await createAccount(services, { name: 'Proration property', earlyAccess: true });
     const scope: Scope = { accountId: account.id, environment: 'sandbox' };
     const context: OperationContext = {
       store: services.store,
       ids: services.ids,
-      clock: { now: () => now },
+      clock,
       scope,
       account,
     };
@@ -106,7 +106,7 @@ describe.each(ENGINES)('%s: properties of subscription changes', (engine) => {
       });
       prices.push(price.id);
     }
-    const customerId = (await createCustomer(context, { email: `p${now}-${Math.random()}@example.com` })).id;
+    const customerId = (await createCustomer(context, { email: `p${clock.now()}-${Math.random()}@example.com` })).id;
     const addressId = (await createAddress(context, customerId, { countryCode: 'US' })).id;
     const requested = (items: readonly Items[]) =>
       items.map((item) => ({ priceId: prices[item.priceIndex] ?? '', quantity: item.quantity }));
@@ -136,9 +136,7 @@ describe.each(ENGINES)('%s: properties of subscription changes', (engine) => {
       subscriptionId: subscription.id,
       requested,
       transactionsOf,
-      setNow: (instant: number) => {
-        now = instant;
-      },
+      setNow: clock.set,
     };
   }
 

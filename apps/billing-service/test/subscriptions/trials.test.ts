@@ -9,6 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startWebhookTestbed, type WebhookTestbed } from '../notifications/webhook-receiver.js';
 import { type ApiClient, expectError, harnessClients, type WireObject } from '../support/api-client.js';
 import { createProduct } from '../support/catalogue-fixtures.js';
+import { sdkRefusal } from '../support/official-sdk.js';
 import { type Buyer, createBuyer } from '../transactions/transaction-fixtures.js';
 
 const DAY_MS = 86_400_000;
@@ -117,7 +118,8 @@ describe.each(ENGINES)('%s: trials', (engine) => {
       webhook.rawBody.includes(subscriptionId),
     );
     expect(event.data).toMatchObject({ id: subscriptionId, status: 'active' });
-    expectError(await sandbox.post(`/subscriptions/${subscriptionId}/activate`), 409, 'subscription_not_trialing');
+    // The public API's code for activating a subscription that is not trialing (issue 36).
+    expect(await sdkRefusal(paddle.subscriptions.activate(subscriptionId))).toBe('subscription_cannot_activate');
   });
 
   it('a declined activation leaves the subscription trialing and writes no transaction', async () => {

@@ -315,14 +315,16 @@ describe.each(ENGINES)('%s: transaction lifecycle', (engine) => {
     );
     const usd = await createOneOffPrice(sandbox, '100', 'USD');
     const mixedBefore = await eventCount(harness);
-    expectInvalidField(
+    // Prices in two currencies: Drawdown converts none (ADR 1477).
+    expectError(
       await sandbox.post('/transactions', {
         items: [
           { price_id: priceId, quantity: 1 },
           { price_id: usd, quantity: 1 },
         ],
       }),
-      'items[1].price_id',
+      400,
+      'transaction_currency_conversion_not_supported',
     );
     expect(await eventCount(harness)).toBe(mixedBefore);
     const other = await createBuyer(sandbox, 'FR');

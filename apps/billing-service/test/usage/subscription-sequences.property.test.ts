@@ -37,7 +37,7 @@ import {
   updateSubscription,
 } from '@drawdown/billing-core';
 import { type CoreServices, composeServices } from '@drawdown/billing-service';
-import { createTestStorage, ENGINES, type TestStorage } from '@drawdown/testkit';
+import { createTestStorage, ENGINES, fixedClock, type TestStorage } from '@drawdown/testkit';
 import { fc, test } from '@fast-check/vitest';
 import { afterAll, beforeAll, describe, expect } from 'vitest';
 
@@ -140,13 +140,13 @@ describe.each(ENGINES)('%s: random sequences of subscription operations', (engin
 
   /** A fresh account with two units (meters at rates 1 and 2.5), three monthly prices and a customer. */
   async function world(start: number) {
-    let now = start;
+    const clock = fixedClock(start);
     const account: Account = await createAccount(services, { name: 'Property', earlyAccess: true });
     const scope: Scope = { accountId: account.id, environment: 'sandbox' };
     const context: OperationContext = {
       store: services.store,
       ids: services.ids,
-      clock: { now: () => now },
+      clock,
       scope,
       account,
     };
@@ -184,11 +184,8 @@ describe.each(ENGINES)('%s: random sequences of subscription operations', (engin
       });
       prices.push(price.id);
     }
-    const customerId = (await createCustomer(context, { email: `p${now}@example.com` })).id;
-    const advance = (ms: number) => {
-      now += ms;
-    };
-    return { context, scope, units, actions, prices, customerId, advance, now: () => now };
+    const customerId = (await createCustomer(context, { email: `p${clock.now()}@example.com` })).id;
+    return { context, scope, units, actions, prices, customerId, advance: clock.advance, now: clock.now };
   }
 
   type World = Awaited<ReturnType<typeof world>>;

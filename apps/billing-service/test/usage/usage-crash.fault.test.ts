@@ -7,7 +7,7 @@
 import { Decimal } from '@drawdown/billing-core';
 import { type CoreServices, composeServices } from '@drawdown/billing-service';
 import { openDatabase, type SqlDatabase } from '@drawdown/billing-store';
-import { createTestStorage, ENGINES, type TestStorage } from '@drawdown/testkit';
+import { createTestStorage, ENGINES, storeConfigOf, type TestStorage } from '@drawdown/testkit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { apiClient } from '../support/api-client.js';
 import { buildService, createAccountWithCli, type ServiceProcess, startServiceProcess } from './service-process.js';
@@ -79,11 +79,7 @@ describe.each(ENGINES)('%s: SIGKILL during usage ingestion', (engine) => {
   it('counts every acknowledged event exactly once, and the balance equals a recomputation', async () => {
     const { accountId, sandboxKey } = await createAccountWithCli(storage);
     services = await composeServices(storage);
-    raw = openDatabase(
-      storage.databaseUrl
-        ? { engine: 'postgres', url: storage.databaseUrl, maxConnections: 1 }
-        : { engine: 'sqlite', file: `${storage.dataDir}/drawdown.sqlite` },
-    );
+    raw = openDatabase(storeConfigOf(storage, { maxConnections: 1 }));
     service = await startServiceProcess(storage, sandboxKey);
     let api = apiClient(service.sandboxUrl, sandboxKey);
 

@@ -8,7 +8,7 @@ import { entity, id, nullableTimestamp, timestamp } from './common.js';
 
 export const ClientToken = entity(
   'ClientToken',
-  'A client-side token; `token` is whole only in the create answer, masked to its last four characters after.',
+  'A client-side token; `token` is public by design and shown whole (tokens made before issue 36 read masked).',
   z.strictObject({
     id: id('ctkn'),
     token: z.string().regex(/^(live|test)_/),

@@ -19,6 +19,14 @@ export const Currency = entity(
   }),
 );
 
+export const IpAddresses = entity(
+  'IpAddresses',
+  'The IPv4 CIDRs webhooks come from, as the operator configured them (`--webhook-source-ips`); empty when unset.',
+  z.strictObject({
+    ipv4_cidrs: z.array(z.string().regex(/^(\d{1,3}\.){3}\d{1,3}\/\d{1,2}$/)),
+  }),
+);
+
 export const UsageEventsAnswer = entity(
   'UsageEventsAnswer',
   'Drawdown: what became of each usage event sent; accepted events are durable.',

@@ -26,7 +26,7 @@ export type ClientTokenStatus = (typeof CLIENT_TOKEN_STATUSES)[number];
 
 export interface ClientToken {
   readonly id: string;
-  /** `live_…` / `test_…`: whole only in the create answer, else masked (`test_…a1b2`). */
+  /** `live_…` / `test_…`, whole (public by design); tokens stored before issue 36 are masked (`test_…a1b2`). */
   readonly token: string;
   readonly name: string;
   readonly description: string | null;

@@ -2,9 +2,10 @@
  * @module
  * Client-side tokens (ADR 1431): the public tokens a browser page (the hosted checkout, as the
  * public API's browser library does) authenticates with. `live_` or `test_` by environment and
- * random after that. Stored hashed: the whole token is shown once, in the create answer; every
- * later read, and every event, shows it masked to its last four characters. A revoked token
- * stays revoked, and a token authenticates only in its own account and environment.
+ * random after that. It is public by design (it sits in a web page's source), so reads, lists and
+ * events show it whole, as the public API does (issue 36); it is looked up by its hash. Tokens
+ * made before that change were stored masked and read masked. A revoked token stays revoked, and
+ * a token authenticates only in its own account and environment.
  */
 
 import { recordEvent } from '../events/record-event.js';
@@ -23,7 +24,6 @@ export interface TokenContext extends Context<AccessSlice> {
 
 const TOKEN_TAG = { live: 'live', sandbox: 'test' } as const satisfies Record<Environment, string>;
 const CLIENT_TOKEN_PATTERN = /^(live|test)_[a-z\d]{32}$/;
-const MASK_VISIBLE = 4;
 
 /** 32 lowercase letters and digits from the secret source (about 165 bits). */
 function tokenBody(secrets: TokenContext['secrets']): string {
@@ -36,22 +36,18 @@ function tokenBody(secrets: TokenContext['secrets']): string {
   return body.slice(0, 32);
 }
 
-export function maskClientToken(token: string): string {
-  return `${token.slice(0, 5)}…${token.slice(-MASK_VISIBLE)}`;
-}
-
 export interface CreateClientTokenInput {
   readonly name: string;
   readonly description?: string | null | undefined;
 }
 
-/** Creates an active token; the answer is the only place its whole text ever appears. */
+/** Creates an active token. */
 export async function createClientToken(context: TokenContext, input: CreateClientTokenInput): Promise<ClientToken> {
   const whole = `${TOKEN_TAG[context.scope.environment]}_${tokenBody(context.secrets)}`;
   const now = nowTimestamp(context);
   const token: ClientToken = {
     id: context.ids.newId('ctkn'),
-    token: maskClientToken(whole),
+    token: whole,
     name: input.name,
     description: input.description ?? null,
     status: 'active',
@@ -63,7 +59,7 @@ export async function createClientToken(context: TokenContext, input: CreateClie
     await tx.clientTokens.insert(context.scope, { token, tokenHash: context.secrets.hash(whole) });
     await recordEvent(context, tx, 'client_token.created', 'client_token', token);
   });
-  return { ...token, token: whole };
+  return token;
 }
 
 export async function getClientToken(context: Context<AccessSlice>, id: string): Promise<ClientToken> {

@@ -47,7 +47,7 @@ export interface ApiKeyRepository {
 
 export type ApiKeyExpiryNotice = 'expiring' | 'expired';
 
-/** A client token as stored: the entity (masked) and the SHA-256 of the whole token. */
+/** A client token as stored: the entity and the SHA-256 of the whole token (what a presented token is found by). */
 export interface StoredClientToken {
   readonly token: ClientToken;
   readonly tokenHash: string;

@@ -250,14 +250,20 @@ function statusFilter(status: DiscountStatus, now: string): ListFilter<DiscountC
   }
 }
 
-/** Lists discounts; `statuses` selects by the status shown now (`expired` is derived, ADR 1100). */
+/** What a list without `status` shows: every discount but the archived ones, as the public API lists them (issue 36). */
+export const DEFAULT_LISTED_DISCOUNT_STATUSES: readonly DiscountStatus[] = ['active', 'expired', 'used'];
+
+/**
+ * Lists discounts; `statuses` selects by the status shown now (`expired` is derived, ADR 1100).
+ * Without it, archived discounts are left out: ask for `archived` to see them.
+ */
 export async function listDiscounts(
   context: Context<DiscountSlice>,
   query: ListQuery<DiscountColumn>,
-  statuses?: readonly DiscountStatus[],
+  statuses: readonly DiscountStatus[] = DEFAULT_LISTED_DISCOUNT_STATUSES,
 ): Promise<Page<Discount>> {
   const now = nowTimestamp(context);
-  const anyOf = statuses?.map((status) => statusFilter(status, now));
+  const anyOf = statuses.map((status) => statusFilter(status, now));
   const page = await context.store.discounts.list(context.scope, { ...query, anyOf });
   return { ...page, items: page.items.map((discount) => discountAt(discount, now)) };
 }

@@ -77,7 +77,7 @@ export interface CheckoutView {
    * takes the card (Stripe.js), it has the key to load it with.
    */
   readonly takesCards: boolean;
-  /** Who the customer pays: the account's name. */
+  /** Who the customer pays: the seller's legal name from seller details, else the account's name. */
   readonly merchantName: string;
 }
 
@@ -109,6 +109,7 @@ async function viewOf(
   const customer = transaction.customerId ? await tx.customers.findById(context.scope, transaction.customerId) : null;
   const address = transaction.addressId ? await tx.addresses.findById(context.scope, transaction.addressId) : null;
   const provider = await providers.providerFor(context.scope);
+  const seller = await tx.sellerDetails.findById(context.scope, 'seller');
   return {
     transaction,
     customer: customer ?? null,
@@ -117,7 +118,7 @@ async function viewOf(
     provider: provider?.name ?? null,
     browserKey: provider?.browser?.publishableKey ?? null,
     takesCards: provider !== undefined && (provider.browser === undefined || provider.browser.publishableKey !== null),
-    merchantName: context.account.name,
+    merchantName: seller?.legalName ?? context.account.name,
   };
 }
 

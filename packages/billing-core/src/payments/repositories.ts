@@ -4,6 +4,7 @@
  * each account environment's provider settings.
  */
 
+import type { InvoiceRepositories } from '../invoices/repositories.js';
 import type { Collection } from '../shared/collection.js';
 import type { Environment, Scope } from '../shared/scope.js';
 import type { SubscriptionSlice } from '../subscriptions/repositories.js';
@@ -78,5 +79,11 @@ export interface ProviderRefundRepository extends Collection<ProviderRefundRecor
   findProcessingAccounts(environment: Environment): Promise<string[]>;
 }
 
-/** What payments use: their repositories and the subscriptions and transactions they charge. */
-export interface PaymentSlice extends PaymentRepositories, SubscriptionSlice {}
+/**
+ * What payments use: their repositories, the subscriptions and transactions they charge, and the
+ * seller's details, which name who a checkout's customer pays (issue 35).
+ */
+export interface PaymentSlice
+  extends PaymentRepositories,
+    SubscriptionSlice,
+    Pick<InvoiceRepositories, 'sellerDetails'> {}

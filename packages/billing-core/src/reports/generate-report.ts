@@ -12,6 +12,7 @@ import { toTimestamp } from '../shared/clock.js';
 import type { Context, StoreOf } from '../shared/context.js';
 import type { FilterCondition, ListFilter } from '../shared/pagination.js';
 import type { Scope } from '../shared/scope.js';
+import { discountAt } from '../discounts/discount.js';
 import type { Adjustment } from '../transactions/adjustment.js';
 import type { Transaction } from '../transactions/transaction.js';
 import { balanceTotals } from '../usage/balance-ledger.js';
@@ -58,9 +59,7 @@ export async function claimDueReports(
   });
 }
 
-const COLUMNS: Readonly<
-  Record<Exclude<ReportType, 'discounts' | 'balance' | 'payout_reconciliation'>, readonly string[]>
-> = {
+const COLUMNS: Readonly<Record<Exclude<ReportType, 'balance' | 'payout_reconciliation'>, readonly string[]>> = {
   transactions: [
     'id',
     'status',
@@ -144,6 +143,25 @@ const COLUMNS: Readonly<
     'billing_cycle_frequency',
     'price_updated_at',
   ],
+  discounts: [
+    'id',
+    'status',
+    'description',
+    'type',
+    'mode',
+    'amount',
+    'currency_code',
+    'code',
+    'enabled_for_checkout',
+    'recur',
+    'maximum_recurring_intervals',
+    'usage_limit',
+    'times_used',
+    'expires_at',
+    'discount_group_id',
+    'created_at',
+    'updated_at',
+  ],
   usage_balances: [
     'id',
     'customer_id',
@@ -211,7 +229,12 @@ function storageFilter<Column extends string>(
 const PAGE = 500;
 
 /** Every row of the report, a page of rows at a time. */
-async function* reportPages(store: StoreOf<ReportSlice>, scope: Scope, report: Report): AsyncGenerator<Cell[][]> {
+async function* reportPages(
+  store: StoreOf<ReportSlice>,
+  scope: Scope,
+  report: Report,
+  now: string,
+): AsyncGenerator<Cell[][]> {
   const filters = report.filters;
   const currencies = valuesOf(filters, 'currency_code');
   switch (report.type) {
@@ -311,6 +334,49 @@ async function* reportPages(store: StoreOf<ReportSlice>, scope: Scope, report: R
           }
         }
         yield rows;
+        if (!page.hasMore) return;
+        after = page.items.at(-1)?.id;
+      }
+    }
+    case 'discounts': {
+      const types = valuesOf(filters, 'type');
+      const statuses = valuesOf(filters, 'status');
+      let after: string | undefined;
+      for (;;) {
+        const page = await store.discounts.list(scope, {
+          filter: {},
+          after,
+          perPage: PAGE,
+          direction: 'asc',
+          countTotal: false,
+        });
+        yield page.items
+          .map((discount) => discountAt(discount, now))
+          .filter(
+            (discount) =>
+              (!types || types.includes(discount.type)) &&
+              (!statuses || statuses.includes(discount.status)) &&
+              inRange(filters, 'updated_at', discount.updatedAt),
+          )
+          .map((discount) => [
+            discount.id,
+            discount.status,
+            discount.description,
+            discount.type,
+            discount.mode,
+            discount.amount,
+            discount.currencyCode,
+            discount.code,
+            String(discount.enabledForCheckout),
+            String(discount.recur),
+            discount.maximumRecurringIntervals,
+            discount.usageLimit,
+            discount.timesUsed,
+            discount.expiresAt,
+            discount.discountGroupId,
+            discount.createdAt,
+            discount.updatedAt,
+          ]);
         if (!page.hasMore) return;
         after = page.items.at(-1)?.id;
       }
@@ -464,7 +530,7 @@ export async function generateReport(
     await dependencies.store.transaction((tx) =>
       tx.reports.writeChunk(scope, claim.report.id, sequence++, csvLine(reportColumns(claim.report.type))),
     );
-    for await (const page of reportPages(dependencies.store, scope, claim.report)) {
+    for await (const page of reportPages(dependencies.store, scope, claim.report, toTimestamp(context.clock.now()))) {
       if (page.length === 0) continue;
       const text = page.map(csvLine).join('');
       rows += page.length;

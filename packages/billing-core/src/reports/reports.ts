@@ -1,8 +1,9 @@
 /**
  * @module
  * Report use cases: create with the documented filters of each type, get, list, and the claims
- * of a one-hour download link. Discounts, balance and payout reconciliation reports are
- * refused: Drawdown has no discounts yet, and holds no balance or payouts (ADR 1303).
+ * of a one-hour download link. Balance and payout reconciliation reports are refused: Drawdown
+ * holds no balance and makes no payouts (ADR 1303). Discounts reports list the discounts with
+ * their status as it reads now (issue 36).
  */
 
 import { recordEvent } from '../events/record-event.js';
@@ -13,6 +14,7 @@ import { type Context, nowTimestamp } from '../shared/context.js';
 import type { ListQuery, Page } from '../shared/pagination.js';
 import type { Scope } from '../shared/scope.js';
 import { COLLECTION_MODES, TRANSACTION_ORIGINS, TRANSACTION_STATUSES } from '../transactions/transaction.js';
+import { DISCOUNT_STATUSES, DISCOUNT_TYPES } from '../discounts/discount.js';
 import { REPORT_TYPES, type Report, type ReportColumn, type ReportFilter, type ReportType } from './report.js';
 import type { ReportSlice } from './repositories.js';
 
@@ -51,6 +53,12 @@ const CATALOGUE_FILTERS: Readonly<Record<string, FilterRule>> = {
   price_updated_at: { kind: 'date' },
 };
 
+const DISCOUNT_FILTERS: Readonly<Record<string, FilterRule>> = {
+  type: { kind: 'values', values: DISCOUNT_TYPES },
+  status: { kind: 'values', values: DISCOUNT_STATUSES },
+  updated_at: { kind: 'date' },
+};
+
 const FILTERS_BY_TYPE: Partial<Record<ReportType, Readonly<Record<string, FilterRule>>>> = {
   transactions: TRANSACTION_FILTERS,
   transaction_line_items: TRANSACTION_FILTERS,
@@ -58,10 +66,10 @@ const FILTERS_BY_TYPE: Partial<Record<ReportType, Readonly<Record<string, Filter
   adjustment_line_items: ADJUSTMENT_FILTERS,
   products_prices: CATALOGUE_FILTERS,
   usage_balances: { updated_at: { kind: 'date' } },
+  discounts: DISCOUNT_FILTERS,
 };
 
 const UNSUPPORTED: Partial<Record<ReportType, string>> = {
-  discounts: 'Drawdown has no discounts yet, so there is nothing to report.',
   balance: 'Drawdown holds no seller balance: payments go to your own payment provider.',
   payout_reconciliation: 'Drawdown makes no payouts: payments go to your own payment provider.',
 };

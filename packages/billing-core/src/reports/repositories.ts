@@ -3,6 +3,7 @@
  * Storage port of reports: each report and its generated CSV chunks (ADR 1303).
  */
 import type { CatalogueRepositories } from '../catalogue/repositories.js';
+import type { DiscountRepositories } from '../discounts/repositories.js';
 import type { EventRepositories } from '../events/repositories.js';
 import type { Collection } from '../shared/collection.js';
 import type { Scope } from '../shared/scope.js';
@@ -33,4 +34,5 @@ export interface ReportSlice
     EventRepositories,
     Pick<TransactionRepositories, 'transactions' | 'adjustments'>,
     Pick<CatalogueRepositories, 'products' | 'prices'>,
+    Pick<DiscountRepositories, 'discounts'>,
     Pick<UsageRepositories, 'usageBalances'> {}

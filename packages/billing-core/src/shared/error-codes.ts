@@ -72,7 +72,9 @@ export const ERROR_CODES = {
   subscription_quantity_out_of_range: 'An item quantity is outside the price’s quantity limits.',
   subscription_trial_items_mixed:
     'The recurring prices of a transaction that starts a subscription must all have the same trial period, or none.',
-  subscription_not_trialing: 'Only a trialing subscription can be activated.',
+  subscription_cannot_activate: 'Only a trialing subscription can be activated.',
+  subscription_charge_duplicate_price_ids:
+    'A one-time charge names each price once: give one item with the whole quantity instead of two of the same price.',
   subscription_charge_price_not_one_off: 'A one-time charge takes one-off prices (prices without a billing cycle).',
   subscription_currency_mismatch: 'Every price on a subscription must be priced in the subscription’s currency.',
   subscription_update_when_paused:
@@ -195,7 +197,7 @@ export const ERROR_CODES = {
 
   // Reports and metrics
   report_type_not_supported:
-    'Drawdown does not produce this report type: discounts do not exist yet, and it holds no balance and makes no payouts.',
+    'Drawdown does not produce this report type: it holds no seller balance and makes no payouts.',
   report_not_ready: 'The report is not ready yet (pending) or failed; only a ready report can be downloaded.',
   report_expired: 'The report is past its expires_at; create a new one.',
   report_link_invalid:
@@ -232,6 +234,8 @@ export const ERROR_CODES = {
   transaction_discount_not_found: 'The discount_id does not name a discount of this account and environment.',
   transaction_discount_not_eligible:
     'The discount is restricted to prices and products none of the transaction’s items use.',
+  transaction_currency_conversion_not_supported:
+    'A price has no amount in the transaction’s currency for the customer’s country, and Drawdown converts no currency (ADR 1477): add a unit price override in that currency, or bill in the price’s own currency.',
   transaction_invalid_discount_currency: 'A flat discount must be in the transaction’s currency.',
   transaction_requires_currency_code_for_custom_discount:
     'A transaction created with a flat non-catalogue discount must state its currency_code.',

@@ -547,9 +547,10 @@ export async function getSimulationRunEvent(
 }
 
 /**
- * Sends a run event again: it goes back to `pending` with a new notification id (the event id
- * stays, as a replayed notification's does) and its run becomes due. A replay is a send of one
- * event for the simulation budget.
+ * Sends a run event again as a new run event of the same run: `pending`, with its own id and a new
+ * notification id (the event id and payload stay, as a replayed notification's do); the run
+ * becomes due and the replayed event keeps its own record. A replay is a send of one event for
+ * the simulation budget.
  */
 export async function replaySimulationRunEvent(
   context: SimulationContext,
@@ -567,15 +568,21 @@ export async function replaySimulationRunEvent(
     await requireDestination(context, tx, simulation.notificationSettingId);
     await chargeBudget(context, tx, { events: 1, bytes: simulatedEventBytes(event.payload) });
     const now = nowTimestamp(context);
+    // A new run event, as the public API makes one (issue 36): the same event (its `event_id` and
+    // payload) in a new notification, sent after the run's other events; the replayed one keeps its record.
+    const sequence = Math.max(...(await tx.simulationRunEvents.listByRun(context.scope, runId)).map((e) => e.sequence));
     const replayed: SimulationRunEvent = {
       ...event,
+      id: context.ids.newId('ntfsimevt'),
+      sequence: sequence + 1,
       status: 'pending',
       request: null,
       response: null,
       notificationId: context.ids.newId('ntf'),
+      createdAt: now,
       updatedAt: now,
     };
-    await tx.simulationRunEvents.update(context.scope, replayed);
+    await tx.simulationRunEvents.insert(context.scope, replayed);
     await tx.simulationRuns.update(context.scope, { ...run, dueAt: DUE_NOW, updatedAt: now });
     return replayed;
   });

@@ -41,7 +41,7 @@ export async function applyActivation(
   const current = await requireChangeable(await tx.subscriptions.findByIdForUpdate(context.scope, id), id);
   if (current.status !== 'trialing') {
     throw new BillingError(
-      'subscription_not_trialing',
+      'subscription_cannot_activate',
       `Subscription ${id} is ${current.status}; only a trialing subscription can be activated.`,
     );
   }
@@ -56,7 +56,7 @@ export async function applyActivation(
     updatedAt: at,
   }));
   // The first period is the discount's next interval, as when the trial ends by the clock (ADR 1105).
-  const { terms, discount } = await discountForRenewal(context, tx, { ...current, items });
+  const { terms, discount } = await discountForRenewal(context, tx, { ...current, items }, period.startsAt);
   const active: Subscription = {
     ...current,
     status: 'active',

@@ -37,6 +37,14 @@ async function chargeLines(
   items: OneTimeChargeInput['items'],
 ): Promise<ChangeLine[]> {
   if (items.length === 0) throw BillingError.invalidField('items', 'must hold at least one item');
+  const repeated = items.findIndex((item, index) => items.findIndex((other) => other.priceId === item.priceId) < index);
+  if (repeated >= 0) {
+    throw new BillingError(
+      'subscription_charge_duplicate_price_ids',
+      `Price ${items[repeated]?.priceId} appears more than once; a one-time charge names each price once.`,
+      [{ field: `items[${repeated}].price_id`, message: 'must not repeat the price of an earlier item' }],
+    );
+  }
   const lines: ChangeLine[] = [];
   for (const [index, item] of items.entries()) {
     const price = await tx.prices.findById(context.scope, item.priceId);

@@ -134,7 +134,7 @@ export async function saveResume(
   const reopened = resumedAt(current, at, onResume);
   // A new period is the discount's next interval, as a renewal's is (ADR 1013).
   const { terms, discount } = newPeriod
-    ? await discountForRenewal(context, tx, reopened)
+    ? await discountForRenewal(context, tx, reopened, reopened.currentBillingPeriod?.startsAt ?? at)
     : { terms: null, discount: reopened.discount };
   // Lines left for the next renewal are billed with the new period a resume starts.
   const next = newPeriod ? { ...reopened, discount, internal: { ...reopened.internal, pendingLines: [] } } : reopened;

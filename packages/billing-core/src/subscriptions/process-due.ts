@@ -76,7 +76,7 @@ async function renew(
     }),
   );
   // The discount for the new period is counted in the same save as the renewal itself.
-  const { terms, discount } = await discountForRenewal(context, tx, { ...subscription, items });
+  const { terms, discount } = await discountForRenewal(context, tx, { ...subscription, items }, period.startsAt);
   const next: Subscription = {
     ...subscription,
     status: endsTrial ? 'active' : subscription.status,

@@ -12,6 +12,7 @@
  * - Immediate modes bill the lines now; next-period modes keep them for the next renewal.
  */
 import { divideRounded } from '../money/rounding.js';
+import type { ResolvedTaxMode } from '../transactions/transaction.js';
 import type { PeriodShare } from '../transactions/transaction-totals.js';
 import type { BillingPeriod, PendingChangeLine, SubscriptionItem } from './subscription.js';
 
@@ -30,12 +31,20 @@ export function billsWhen(mode: ProrationBillingMode): 'now' | 'next_renewal' | 
   return mode.endsWith('immediately') ? 'now' : 'next_renewal';
 }
 
+/** The tax a credited unit was charged with: its rate (decimal fraction) and inclusion (ADR 1447). */
+export interface PaidTax {
+  readonly rate: string;
+  readonly mode: ResolvedTaxMode;
+}
+
 /** One line of a change: a signed quantity of a price, prorated by `share` or billed whole. */
 export interface ChangeLine {
   readonly price: SubscriptionItem['price'];
   readonly product: SubscriptionItem['product'];
   readonly quantity: number;
   readonly share: PeriodShare | null;
+  /** On a credit line: the tax paid on what it credits, which it gives back (ADR 1447). */
+  readonly paidTax?: PaidTax | undefined;
 }
 
 export function toPending(line: ChangeLine): PendingChangeLine {

@@ -5,14 +5,16 @@
  */
 
 import type { CustomData } from '../catalogue/entities.js';
+import type { Discount } from '../discounts/discount.js';
 import { BillingError } from '../shared/billing-error.js';
 import type { Context } from '../shared/context.js';
 import { DEFAULT_BILLING_DETAILS } from '../transactions/due-dates.js';
 import type { BillingDetails } from '../transactions/transaction.js';
 import { addCycles, periodAt } from './billing-period.js';
 import type { SubscriptionSlice } from './repositories.js';
-import type { CollectionMode, Subscription, SubscriptionDiscount } from './subscription.js';
+import type { CollectionMode, Subscription } from './subscription.js';
 import { now, saveChange } from './subscription-changes.js';
+import { discountFromCheckout } from './subscription-discount.js';
 import { type RequestedItem, requireCollectionMode, resolveItems } from './subscription-items.js';
 
 export interface StartSubscriptionInput {
@@ -27,8 +29,8 @@ export interface StartSubscriptionInput {
   /** The checkout's invoice terms, kept for a manually collected subscription. */
   readonly billingDetails?: BillingDetails | null | undefined;
   readonly businessId?: string | null | undefined;
-  /** Carried on from the checkout's recurring discount (ADR 1105). */
-  readonly discount?: SubscriptionDiscount | null | undefined;
+  /** The checkout's discount: a recurring one carries on (ADR 1105). */
+  readonly discount?: Discount | undefined;
   /** Started without a payment method by a cardless trial transaction (ADR 1010). */
   readonly cardlessTrial?: boolean | undefined;
 }
@@ -77,7 +79,7 @@ export async function startSubscription(
       nextBilledAt: period.endsAt,
     })),
     customData: input.customData ?? null,
-    discount: input.discount ?? null,
+    discount: discountFromCheckout(input.discount, at, billingCycle),
     billingDetails: input.collectionMode === 'manual' ? (input.billingDetails ?? DEFAULT_BILLING_DETAILS) : null,
     managementUrls: { updatePaymentMethod: null, cancel: '' },
     internal: {

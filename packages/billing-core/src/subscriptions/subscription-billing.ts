@@ -31,7 +31,6 @@ import type { SubscriptionSlice } from './repositories.js';
 import { startSubscription } from './start-subscription.js';
 import type { BillingPeriod, PendingChangeLine, Subscription } from './subscription.js';
 import { saveChange } from './subscription-changes.js';
-import { discountFromCheckout } from './subscription-discount.js';
 
 /** How renewal payments are settled: simulated success or failure (sandbox), or left to a provider report. */
 export type RenewalPayment = 'success' | 'failure' | 'await_report' | AuthorisedPayment;
@@ -95,12 +94,10 @@ export function subscriptionHooks(context: Context<SubscriptionSlice>): Transact
         billingDetails: transaction.billingDetails,
         businessId: transaction.businessId,
         cardlessTrial: startsCardlessTrial(transaction),
-        discount: discountFromCheckout(
+        discount:
           transaction.discountId === null
             ? undefined
             : await tx.discounts.findById(context.scope, transaction.discountId),
-          transaction.updatedAt,
-        ),
       });
       await saveTransaction(context, tx, transaction, {
         ...transaction,
@@ -279,7 +276,7 @@ export function changeItems(lines: readonly ChangeLine[]): BuildTransactionItem[
     price: line.price,
     product: line.product,
     quantity: line.quantity,
-    change: { share: line.share },
+    change: { share: line.share, paidTax: line.paidTax },
   }));
 }
 

@@ -6,13 +6,19 @@
  * transaction while it has intervals left; charges within a period it applies to (an update's
  * immediate transaction) take it too. The count lives on the subscription and is saved with the
  * renewal that used it, under the subscription's row lock and version, so each interval is
- * counted exactly once even when two workers renew at once.
+ * counted exactly once even when two workers renew at once. `ends_at` is the end of the last
+ * billing period it applies to when its intervals are limited (ADR 1015), null when it recurs
+ * for ever; it is set when the discount starts and recomputed at each period it applies to, so a
+ * pause or a change of billing date moves it.
  */
+
+import type { Duration } from '../catalogue/entities.js';
 import { type DiscountTerms, discountEligible } from '../discounts/apply-discount.js';
 import type { Discount } from '../discounts/discount.js';
 import { redeemDiscount, releaseDiscount } from '../discounts/discounts.js';
 import { BillingError } from '../shared/billing-error.js';
 import type { Context } from '../shared/context.js';
+import { addCycles } from './billing-period.js';
 import type { SubscriptionSlice } from './repositories.js';
 import type { Subscription, SubscriptionDiscount } from './subscription.js';
 
@@ -29,10 +35,29 @@ function intervalsLeft(discount: Pick<Discount, 'recur' | 'maximumRecurringInter
   return discount.maximumRecurringIntervals === null || used < discount.maximumRecurringIntervals;
 }
 
+/**
+ * When a discount stops applying, seen from the period starting at `periodStartsAt`, which is its
+ * `used`-th interval: the end of its last interval, or null when it recurs for ever.
+ */
+export function discountEndsAt(
+  discount: Pick<Discount, 'recur' | 'maximumRecurringIntervals'>,
+  periodStartsAt: string,
+  cycle: Duration,
+  used: number,
+): string | null {
+  const total = discount.recur ? discount.maximumRecurringIntervals : 1;
+  if (total === null) return null;
+  return addCycles(periodStartsAt, cycle, Math.max(total - used + 1, 0));
+}
+
 /** The discount a subscription started by `discount`'s checkout carries on: null unless it recurs past the first period. */
-export function discountFromCheckout(discount: Discount | undefined, at: string): SubscriptionDiscount | null {
+export function discountFromCheckout(
+  discount: Discount | undefined,
+  at: string,
+  cycle: Duration,
+): SubscriptionDiscount | null {
   if (!discount || !intervalsLeft(discount, 1)) return null;
-  return { id: discount.id, startsAt: at, endsAt: null, intervalsUsed: 1 };
+  return { id: discount.id, startsAt: at, endsAt: discountEndsAt(discount, at, cycle, 1), intervalsUsed: 1 };
 }
 
 /**
@@ -43,6 +68,7 @@ export async function discountForRenewal(
   context: Context<SubscriptionSlice>,
   tx: SubscriptionSlice,
   subscription: Subscription,
+  periodStartsAt?: string,
 ): Promise<{ terms: DiscountTerms | null; discount: SubscriptionDiscount | null }> {
   const current = subscription.discount;
   if (current === null) return { terms: null, discount: null };
@@ -54,7 +80,11 @@ export async function discountForRenewal(
   const applies =
     discountEligible(discount, lines) &&
     (discount.type === 'percentage' || discount.currencyCode === subscription.currencyCode);
-  const next = { ...current, intervalsUsed: used + 1 };
+  const endsAt =
+    periodStartsAt === undefined
+      ? current.endsAt
+      : discountEndsAt(discount, periodStartsAt, subscription.billingCycle, used + 1);
+  const next = { ...current, endsAt, intervalsUsed: used + 1 };
   return { terms: applies ? discount : null, discount: intervalsLeft(discount, used + 1) ? next : null };
 }
 
@@ -89,14 +119,26 @@ export async function changeSubscriptionDiscount(
   if (input.id === current?.id) {
     // The subscription's own discount: `immediately` starts it now if it waits for the next renewal.
     if (!immediately || current.startsAt <= at) return current;
-    return { ...current, startsAt: at, intervalsUsed: (current.intervalsUsed ?? 0) + 1 };
+    const own = await tx.discounts.findById(context.scope, current.id);
+    const used = (current.intervalsUsed ?? 0) + 1;
+    const periodStart = subscription.currentBillingPeriod?.startsAt ?? at;
+    return {
+      ...current,
+      startsAt: at,
+      endsAt: own ? discountEndsAt(own, periodStart, subscription.billingCycle, used) : current.endsAt,
+      intervalsUsed: used,
+    };
   }
   if (current !== null) await releaseDiscount(context, tx, current.id);
   const discount = await redeemDiscount(context, tx, input.id);
   requireApplicable(discount, subscription);
-  return immediately
-    ? { id: discount.id, startsAt: at, endsAt: null, intervalsUsed: 1 }
-    : { id: discount.id, startsAt: subscription.nextBilledAt ?? at, endsAt: null, intervalsUsed: 0 };
+  const cycle = subscription.billingCycle;
+  if (immediately) {
+    const periodStart = subscription.currentBillingPeriod?.startsAt ?? at;
+    return { id: discount.id, startsAt: at, endsAt: discountEndsAt(discount, periodStart, cycle, 1), intervalsUsed: 1 };
+  }
+  const startsAt = subscription.nextBilledAt ?? at;
+  return { id: discount.id, startsAt, endsAt: discountEndsAt(discount, startsAt, cycle, 1), intervalsUsed: 0 };
 }
 
 function requireCurrentPeriod(subscription: Subscription): void {

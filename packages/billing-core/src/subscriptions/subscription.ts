@@ -74,6 +74,8 @@ export interface PendingChangeLine {
   readonly product: Product;
   readonly quantity: number;
   readonly share: { readonly remaining: string; readonly whole: string; readonly proration: Proration } | null;
+  /** On a credit line: the tax paid on what it credits (ADR 1447); absent on lines stored before. */
+  readonly paidTax?: { readonly rate: string; readonly mode: 'external' | 'internal' } | undefined;
 }
 
 export interface SubscriptionInternal {

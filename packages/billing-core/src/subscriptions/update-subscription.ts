@@ -28,6 +28,7 @@ import { changeBillingCycle, changedBillingCycle } from './billing-cycle.js';
 import { moveBillingDate, readNextBilledAt } from './billing-date.js';
 import { periodAt } from './billing-period.js';
 import { requireCardlessItems } from './cardless-trial.js';
+import { withPaidTax } from './paid-tax.js';
 import {
   billsWhen,
   type ChangeLine,
@@ -206,6 +207,8 @@ export async function applySubscriptionUpdate(
   } else if (mode !== undefined) {
     throw BillingError.invalidField('proration_billing_mode', 'applies only to a change of items or of next_billed_at');
   }
+  // Credits give back the tax paid on what they credit (ADR 1447).
+  lines = await withPaidTax(context, tx, locked, lines);
   const collectionMode = input.collectionMode ?? current.collectionMode;
   requireCollectionMode(items, collectionMode);
   const customerId = await changedCustomer(context, tx, current, items, input);
@@ -485,6 +488,9 @@ export async function projectPreview(
     subscription.status === 'paused' || subscription.currentBillingPeriod === null
       ? null
       : periodAt(subscription.internal.billingAnchor, subscription.billingCycle, subscription.internal.periodIndex + 1);
+  // A period that ends in a scheduled pause or cancellation renews into nothing: the public API
+  // documents `next_transaction` as null then; the items' recurring price is still shown.
+  const ending = subscription.scheduledChange?.action === 'pause' || subscription.scheduledChange?.action === 'cancel';
   const pending = (subscription.internal.pendingLines ?? []).map(fromPending);
   const changeLinesPriced = result.immediateTransaction
     ? result.immediateTransaction
@@ -495,24 +501,29 @@ export async function projectPreview(
           billingPeriod: subscription.currentBillingPeriod,
         })
       : null;
+  // A paused subscription's recurring charge is the period a resume now would start: what
+  // resuming bills, so the customer can be told before they confirm (ADR 1449).
+  const recurringPeriod =
+    subscription.status === 'paused' ? periodAt(now(context), subscription.billingCycle, 0) : nextPeriod;
   // The next renewal applies the subscription's discount if it has an interval left, as the renewal will.
-  const discount = nextPeriod ? (await discountForRenewal(context, tx, subscription)).terms : null;
+  const discount = recurringPeriod ? (await discountForRenewal(context, tx, subscription)).terms : null;
   return {
     ...result,
     changeTransaction: changeLinesPriced,
-    nextTransaction: nextPeriod
-      ? await priceCharge(context, tx, subscription, {
-          origin: 'subscription_recurring',
-          items: [...recurringItems(subscription), ...changeItems(pending)],
-          billingPeriod: nextPeriod,
-          discount,
-        })
-      : null,
-    recurringTransaction: nextPeriod
+    nextTransaction:
+      nextPeriod && !ending
+        ? await priceCharge(context, tx, subscription, {
+            origin: 'subscription_recurring',
+            items: [...recurringItems(subscription), ...changeItems(pending)],
+            billingPeriod: nextPeriod,
+            discount,
+          })
+        : null,
+    recurringTransaction: recurringPeriod
       ? await priceCharge(context, tx, subscription, {
           origin: 'subscription_recurring',
           items: recurringItems(subscription),
-          billingPeriod: nextPeriod,
+          billingPeriod: recurringPeriod,
           discount,
         })
       : null,

@@ -6,7 +6,7 @@
  */
 
 /** National number patterns by VAT prefix (Greece uses `EL`, not `GR`). */
-const VAT_PATTERNS: Readonly<Record<string, RegExp>> = {
+export const VAT_PATTERNS: Readonly<Record<string, RegExp>> = {
   AT: /^U\d{8}$/,
   BE: /^[01]\d{9}$/,
   BG: /^\d{9,10}$/,
@@ -37,7 +37,7 @@ const VAT_PATTERNS: Readonly<Record<string, RegExp>> = {
 };
 
 /** The VAT prefix of a country: `EL` for Greece, else the ISO code. */
-function prefixOf(countryCode: string): string {
+export function vatPrefixOf(countryCode: string): string {
   return countryCode === 'GR' ? 'EL' : countryCode;
 }
 
@@ -59,7 +59,7 @@ export function vatCountryOf(id: string, assumedCountry: string | null): string 
   const own = VAT_PATTERNS[prefix];
   if (own) return own.test(id.slice(2)) ? countryOfPrefix(prefix) : null;
   if (assumedCountry === null) return null;
-  const national = VAT_PATTERNS[prefixOf(assumedCountry)];
+  const national = VAT_PATTERNS[vatPrefixOf(assumedCountry)];
   return national?.test(id) ? assumedCountry : null;
 }
 

@@ -37,7 +37,13 @@ export interface BuildTransactionItem {
    * Set on the lines of a subscription change: the quantity is the signed difference (a credit
    * is negative) rather than a purchase within the price's limits, and `share` prorates it.
    */
-  readonly change?: { readonly share: PeriodShare | null } | undefined;
+  readonly change?:
+    | {
+        readonly share: PeriodShare | null;
+        /** On a credit line: the rate and inclusion the credited units were charged with (ADR 1447). */
+        readonly paidTax?: { readonly rate: string; readonly mode: ResolvedTaxMode } | undefined;
+      }
+    | undefined;
 }
 
 export interface BuildTransactionInput {
@@ -203,11 +209,20 @@ export function buildTransaction(
       );
     }
     const unitPrice = unitPriceFor(price, countryCode);
-    const { rate, mode } = taxOf(price, item.product);
+    // A credit gives back the tax that was paid, whatever the address draws today (ADR 1447).
+    const paid = quantity < 0 ? item.change?.paidTax : undefined;
+    const { rate, mode } = paid ? { rate: Decimal.parse(paid.rate), mode: paid.mode } : taxOf(price, item.product);
     if (unitPrice.currencyCode !== currencyCode) {
-      throw BillingError.invalidField(
-        `items[${index}].price_id`,
-        `is priced in ${unitPrice.currencyCode}, not in the transaction currency ${currencyCode}`,
+      // Drawdown converts no currency (ADR 1477): the price needs its own amount in this currency.
+      throw new BillingError(
+        'transaction_currency_conversion_not_supported',
+        `Price ${price.id} is priced in ${unitPrice.currencyCode}${countryCode ? ` for ${countryCode}` : ''}, not in the transaction currency ${currencyCode}, and Drawdown converts no currency: give the price a unit_price_overrides entry in ${currencyCode} for the customer's country, or bill in ${unitPrice.currencyCode}.`,
+        [
+          {
+            field: `items[${index}].price_id`,
+            message: `must be priced in ${currencyCode} for the customer's country`,
+          },
+        ],
       );
     }
     return {

@@ -1,6 +1,6 @@
 /**
  * @module
- * Client-side tokens (a document table with the token's hash beside the masked entity) and
+ * Client-side tokens (a document table with the token's hash beside the entity) and
  * customer authentication tokens (rows of hash, customer and expiry). Neither stores a token's
  * whole text (ADR 1431, ADR 1432).
  */

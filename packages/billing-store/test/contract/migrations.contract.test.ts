@@ -2,9 +2,8 @@
  * Migrations apply once, in order, atomically; a second run applies nothing, and several
  * processes opening one PostgreSQL database at once all succeed.
  */
-import { join } from 'node:path';
 import { MIGRATIONS, migrate, openDatabase, openStore, type StoreConfig } from '@drawdown/billing-store';
-import { createTestStorage, ENGINES, type TestStorage } from '@drawdown/testkit';
+import { createTestStorage, ENGINES, storeConfigOf, type TestStorage } from '@drawdown/testkit';
 import { afterEach, describe, expect, it } from 'vitest';
 import { aProduct, freshScope } from '../support/builders.js';
 
@@ -13,9 +12,7 @@ describe.each(ENGINES)('%s: migrations', (engine) => {
 
   async function freshConfig(): Promise<StoreConfig> {
     storage = await createTestStorage(engine);
-    return storage.databaseUrl
-      ? { engine: 'postgres', url: storage.databaseUrl }
-      : { engine: 'sqlite', file: join(storage.dataDir, 'drawdown.sqlite') };
+    return storeConfigOf(storage);
   }
 
   afterEach(async () => {

@@ -4,10 +4,9 @@
  * hash collides with a different stored event is refused, never counted as a duplicate of it.
  */
 import { createHash } from 'node:crypto';
-import { join } from 'node:path';
 import type { Scope } from '@drawdown/billing-core';
 import { MIGRATIONS, migrate, openDatabase, openStore, type StoreConfig } from '@drawdown/billing-store';
-import { createTestStorage, ENGINES, type TestStorage } from '@drawdown/testkit';
+import { createTestStorage, ENGINES, storeConfigOf, type TestStorage } from '@drawdown/testkit';
 import { afterEach, describe, expect, it } from 'vitest';
 import { aCustomer, freshScope } from '../support/builders.js';
 
@@ -18,9 +17,7 @@ describe.each(ENGINES)('%s: compact usage idempotency keys', (engine) => {
 
   async function freshConfig(): Promise<StoreConfig> {
     storage = await createTestStorage(engine);
-    return storage.databaseUrl
-      ? { engine: 'postgres', url: storage.databaseUrl }
-      : { engine: 'sqlite', file: join(storage.dataDir, 'drawdown.sqlite') };
+    return storeConfigOf(storage);
   }
 
   afterEach(async () => {

@@ -76,16 +76,52 @@ export interface PreviewTotals {
   readonly [name: string]: string | undefined;
 }
 
+/** A line of a previewed transaction: its price, signed quantity, tax rate, amounts and prorated span. */
+export interface PreviewedLineItem {
+  readonly priceId: string;
+  /** Negative on a credit for units removed. */
+  readonly quantity: number;
+  readonly taxRate: string;
+  readonly totals: {
+    readonly subtotal: string;
+    readonly discount: string;
+    readonly tax: string;
+    readonly total: string;
+  };
+  readonly proration: { readonly rate: string; readonly billingPeriod: TimePeriod } | null;
+  readonly product?: Product;
+}
+
+/** Lines, per-rate tax and totals of a previewed transaction. */
+export interface PreviewedDetails {
+  readonly totals: PreviewTotals;
+  readonly taxRatesUsed?: readonly {
+    readonly taxRate: string;
+    readonly totals: { readonly subtotal: string; readonly tax: string; readonly total: string };
+  }[];
+  readonly lineItems?: readonly PreviewedLineItem[];
+}
+
 /** A transaction a change would bill (or null when it bills nothing). */
 export interface PreviewedTransaction {
   readonly billingPeriod: TimePeriod | null;
-  readonly details: { readonly totals: PreviewTotals };
+  readonly details: PreviewedDetails;
+}
+
+/**
+ * `GET /subscriptions/{id}?include=next_transaction,recurring_transaction_details`. `nextTransaction`
+ * is null when nothing will renew: paused, or a pause or cancellation scheduled for the period's end.
+ */
+export interface SubscriptionWithIncludes extends Subscription {
+  readonly nextTransaction?: PreviewedTransaction | null;
+  readonly recurringTransactionDetails?: PreviewedDetails | null;
 }
 
 /** `PATCH /subscriptions/{id}/preview`: the subscription as it would be, and what it would bill. */
 export interface SubscriptionUpdatePreview extends Omit<Subscription, 'id'> {
   readonly immediateTransaction: PreviewedTransaction | null;
   readonly nextTransaction: PreviewedTransaction | null;
+  readonly recurringTransactionDetails?: PreviewedDetails | null;
   readonly updateSummary: {
     readonly credit: { readonly amount: string; readonly currencyCode: string };
     readonly charge: { readonly amount: string; readonly currencyCode: string };

@@ -7,7 +7,7 @@ export type ClientTokenStatus = 'active' | 'revoked';
 
 export interface ClientToken {
   readonly id: string;
-  /** `live_…` or `test_…`: whole only in the answer of `create`, masked (`test_…a1b2`) afterwards. */
+  /** `live_…` or `test_…`, whole: client-side tokens are public (tokens made before issue 36 read masked). */
   readonly token: string;
   readonly name: string;
   readonly description: string | null;

@@ -20,7 +20,7 @@ describe.each(ENGINES)('%s: tokens and location tax', (engine) => {
   it('creates, reads, lists and revokes client-side tokens', async () => {
     const created = await drawdown.clientTokens.create({ name: unique('site') });
     expect(created.token).toMatch(/^test_[a-z\d]{32}$/);
-    expect((await drawdown.clientTokens.get(created.id)).token).toBe(`test_…${created.token.slice(-4)}`);
+    expect((await drawdown.clientTokens.get(created.id)).token).toBe(created.token);
     expect((await drawdown.clientTokens.list().next()).map((token) => token.id)).toContain(created.id);
     const revoked = await drawdown.clientTokens.revoke(created.id);
     expect(revoked.status).toBe('revoked');

@@ -10,7 +10,13 @@ import { escapeHtml } from '@drawdown/http-kit';
 import type { Context, Hono } from 'hono';
 import { dateText } from '../../portal/billing-history.js';
 import type { PortalOperations } from '../../portal/portal-operations.js';
-import { renderCancelConfirm, renderChangeForm, renderChangePreview, renderSubPage } from '../../portal/render-page.js';
+import {
+  renderCancelConfirm,
+  renderChangeForm,
+  renderChangePreview,
+  renderResumeConfirm,
+  renderSubPage,
+} from '../../portal/render-page.js';
 import { idParam, readForm, requireSameSite, SUBSCRIPTION_ID } from './route-helpers.js';
 
 export function registerSubscriptionRoutes(app: Hono, portal: PortalOperations): void {
@@ -59,6 +65,15 @@ export function registerSubscriptionRoutes(app: Hono, portal: PortalOperations):
     portal.requireAllowed('pause');
     await portal.keep(await subscriptionOf(c), 'pause');
     return c.redirect(portal.back('keep'), 303);
+  });
+  // Resuming bills a new period at once: the page states the charge before the customer confirms.
+  app.get('/subscriptions/:id/resume', async (c) => {
+    portal.requireAllowed('pause');
+    const subscription = await subscriptionOf(c);
+    const text = await textOf(c);
+    const charge = await portal.resumeCharge(subscription, text);
+    const csrf = await portal.csrfTokenOf(c.req.raw);
+    return c.html(renderResumeConfirm(portal.subPage(text), csrf, subscription.id, charge));
   });
   app.post('/subscriptions/:id/resume', async (c) => {
     requireSameSite(c);

@@ -6,8 +6,14 @@
  * transaction, the two checkout steps, a subscription bought with a card, a renewal by the clock).
  */
 import { randomBytes } from 'node:crypto';
-import type { CheckoutView, Clock } from '@drawdown/billing-core';
-import { type BillingHarness, type Engine, startBillingHarness } from '@drawdown/testkit';
+import type { CheckoutView } from '@drawdown/billing-core';
+import {
+  type BillingHarness,
+  type Engine,
+  type MovableClock,
+  movableClock,
+  startBillingHarness,
+} from '@drawdown/testkit';
 import type { Paddle } from '@paddle/paddle-node-sdk';
 import { afterAll, beforeAll, expect } from 'vitest';
 import { type ApiClient, apiClient, type WireObject } from '../api-client.js';
@@ -17,17 +23,6 @@ import { type FakeStripe, startFakeStripe } from './fake-stripe-server.js';
 export const SECRET_KEY = 'sk_test_drawdownLiveTest00000001';
 export const WEBHOOK_SECRET = 'whsec_drawdownLiveTestSecret000001';
 export const DAY_MS = 86_400_000;
-
-/** The service's wall clock, moved forward by tests (renewals fall due on it). */
-export function movableClock(): Clock & { advance(ms: number): void } {
-  let offset = 0;
-  return {
-    now: () => Date.now() + offset,
-    advance: (ms) => {
-      offset += ms;
-    },
-  };
-}
 
 /** Polls `read` until `done` holds; fails after a bound, never sleeps a fixed time to race a worker. */
 export async function eventually<T>(read: () => Promise<T>, done: (value: T) => boolean, what: string): Promise<T> {
@@ -40,7 +35,7 @@ export async function eventually<T>(read: () => Promise<T>, done: (value: T) => 
 }
 
 export interface LiveStripeAccount {
-  readonly clock: ReturnType<typeof movableClock>;
+  readonly clock: MovableClock;
   /** Set once the suite's `beforeAll` has run. */
   readonly harness: BillingHarness;
   readonly stripe: FakeStripe;

@@ -5,9 +5,9 @@
 import { type BillingHarness, ENGINES, startBillingHarness } from '@drawdown/testkit';
 import type { Paddle } from '@paddle/paddle-node-sdk';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { eventually, startWebhookReceiver, type WebhookReceiver } from '../notifications/webhook-receiver.js';
 import { type ApiClient, harnessClients } from '../support/api-client.js';
 import { officialSdk } from '../support/official-sdk.js';
+import { eventually, startWebhookReceiver, type WebhookReceiver } from './webhook-receiver.js';
 
 describe.each(ENGINES)('%s: notification list filters', (engine) => {
   let harness: BillingHarness;

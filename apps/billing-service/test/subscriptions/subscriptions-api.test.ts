@@ -14,7 +14,7 @@ import {
   subscribeTenant,
   subscriptionOf,
   type Tenant,
-} from './usage-fixtures.js';
+} from '../usage/usage-fixtures.js';
 
 describe.each(ENGINES)('%s: subscriptions API', (engine) => {
   let harness: BillingHarness;
