@@ -59,7 +59,8 @@ export interface AppDependencies {
   readonly rateLimits: RequestRateLimits | null;
   /** Signs customer portal session tokens (ADR 1443). */
   readonly portalSessions: PortalSessionSigner;
-  readonly trustProxy: boolean;
+  /** Trusted proxies in front: a count, or `true` for one (ADR 0903). */
+  readonly trustProxy: boolean | number;
   /** Where unexpected failures are reported, with the request's id, account and environment when known; never secrets or bodies. */
   logError(message: string, error: unknown, fields?: Record<string, unknown>): void;
   /** Hears every request's outcome: the access log and the request metrics. */

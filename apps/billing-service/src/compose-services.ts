@@ -80,6 +80,10 @@ export interface StorageSettings {
   readonly databaseUrl: string | undefined;
   /** Most PostgreSQL connections this process opens; the pool's default (10) when absent. */
   readonly databasePoolSize?: number | undefined;
+  /** PostgreSQL: how long opening a connection may take (ADR 1520); 5 s when absent. */
+  readonly databaseConnectTimeoutMs?: number | undefined;
+  /** PostgreSQL: every statement's timeout, 0 for none (ADR 1520); 60 s when absent. */
+  readonly databaseStatementTimeoutMs?: number | undefined;
   /** The least severe level logged; `info` when absent. */
   readonly logLevel?: LogLevel | undefined;
   /** Deliver webhooks of both environments to loopback, private and link-local destinations too (ADR 1485). */
@@ -142,6 +146,10 @@ export function storeConfig(settings: StorageSettings): StoreConfig {
         engine: 'postgres',
         url: settings.databaseUrl,
         ...(settings.databasePoolSize ? { maxConnections: settings.databasePoolSize } : {}),
+        ...(settings.databaseConnectTimeoutMs ? { connectTimeoutMs: settings.databaseConnectTimeoutMs } : {}),
+        ...(settings.databaseStatementTimeoutMs === undefined
+          ? {}
+          : { statementTimeoutMs: settings.databaseStatementTimeoutMs }),
       }
     : // Checkpoints off the event loop (ADR 0714), and the WAL file cut back after bursts (ADR 1488).
       {
@@ -178,7 +186,8 @@ function probe(database: SqlDatabase): DatabaseProbe {
 
 /** Applies pending migrations (refusing a schema a newer build migrated); returns the ids applied. */
 export async function migrateDatabase(settings: StorageSettings): Promise<readonly string[]> {
-  const database = openDatabase(storeConfig(settings));
+  // A migration may rewrite a large table: no statement timeout (ADR 1520).
+  const database = openDatabase(storeConfig({ ...settings, databaseStatementTimeoutMs: 0 }));
   try {
     const before = await migrationStatus(database);
     if (schemaState(before) === 'ahead') throw new SchemaMismatch('ahead', before.unknown);

@@ -27,6 +27,8 @@ export interface ServiceConfig {
   readonly databaseUrl: string | undefined;
   /** Most connections the PostgreSQL pool opens (per process). */
   readonly databasePoolSize: number;
+  readonly databaseConnectTimeoutMs: number;
+  readonly databaseStatementTimeoutMs: number;
   /** Advertised in pagination links; absent means the address the server is bound to. */
   readonly livePublicUrl: string | undefined;
   readonly sandboxPublicUrl: string | undefined;
@@ -52,6 +54,8 @@ export interface ServiceConfig {
   /** Requests per API key and window, for requests whose key authenticates (ADR 1480). */
   readonly keyRateLimit: RateLimit | null;
   readonly trustProxy: boolean;
+  /** Proxies in front whose `X-Forwarded-For` entries are trusted; 0 when none was set (then `trustProxy` decides). */
+  readonly trustedProxies: number;
   /**
    * How long an idle keep-alive connection of the live and sandbox APIs stays open: longer than a
    * load balancer's idle timeout, so it never sends a request on a socket the service is closing.
@@ -337,7 +341,8 @@ export const SETTINGS = [
     kind: 'string',
     fallback: undefined,
     placeholder: 'URL',
-    description: 'A `postgres://` URL: PostgreSQL instead of SQLite.',
+    description:
+      'A `postgres://` URL: PostgreSQL instead of SQLite. It may name several hosts in libpq’s form, `postgres://user:password@db1:5432,db2:5432/drawdown?target_session_attrs=read-write`: each connection goes to the host last found writable, and a host that refuses, times out or is a standby sends it to the next (ADR 1520).',
     parse: (text, name) => {
       const url = optionalText(text);
       if (url !== undefined && !/^postgres(ql)?:\/\//.test(url)) throw new Error(`${name} must be a postgres:// URL`);
@@ -357,6 +362,31 @@ export const SETTINGS = [
       if (connections > 1000)
         throw new Error(`${name} must be a positive number of connections up to 1000; got ${text}`);
       return connections;
+    },
+  }),
+  setting({
+    key: 'databaseConnectTimeoutMs',
+    flag: 'database-connect-timeout-ms',
+    variable: 'DRAWDOWN_DATABASE_CONNECT_TIMEOUT_MS',
+    kind: 'string',
+    fallback: '5000',
+    placeholder: 'MS',
+    description:
+      'PostgreSQL: how long opening one connection may take before that host counts as down and the next host of the URL is tried (ADR 1520).',
+    parse: positiveInteger('milliseconds'),
+  }),
+  setting({
+    key: 'databaseStatementTimeoutMs',
+    flag: 'database-statement-timeout-ms',
+    variable: 'DRAWDOWN_DATABASE_STATEMENT_TIMEOUT_MS',
+    kind: 'string',
+    fallback: '60000',
+    placeholder: 'MS',
+    description:
+      'PostgreSQL: the server’s `statement_timeout` for every statement the service runs; the client stops waiting 2 s later, which is what ends a statement on a hung server (ADR 1520). `0` turns both off. `drawdown migrate` and `serve --migrate` run migrations without it.',
+    parse: (text, name) => {
+      if (text === '0') return 0;
+      return positiveInteger('milliseconds')(text, name);
     },
   }),
   setting({
@@ -537,6 +567,22 @@ export const SETTINGS = [
     description:
       'Behind one reverse proxy: the client address (counted by `--rate-limit`, written in access lines) is the `X-Forwarded-For` entry that proxy appended (the right-most), never one the client wrote.',
     parse: yes,
+  }),
+  setting({
+    key: 'trustedProxies',
+    flag: 'trusted-proxies',
+    variable: 'DRAWDOWN_TRUSTED_PROXIES',
+    kind: 'string',
+    fallback: '0',
+    placeholder: 'N',
+    description:
+      'Behind N reverse proxies in a row (a cloud balancer, then Caddy: 2): the client address is the `X-Forwarded-For` entry the outermost of them appended, the N-th from the right. Overrides `--trust-proxy` (which is 1) when above 0; at most 10.',
+    parse: (text, name) => {
+      const hops = Number(text ?? '0');
+      if (!Number.isInteger(hops) || hops < 0 || hops > 10)
+        throw new Error(`${name} must be a whole number of proxies from 0 to 10; got ${text}`);
+      return hops;
+    },
   }),
   setting({
     key: 'redisUrl',

@@ -197,7 +197,7 @@ export async function startService(
     wakeSimulationDelivery: () => simulationDelivery.wake(),
     wakeReports: () => reports.wake(),
     rateLimits: rateLimits.limits,
-    trustProxy: config.trustProxy,
+    trustProxy: config.trustedProxies > 0 ? config.trustedProxies : config.trustProxy,
     webhookSourceIps: config.webhookSourceIps,
     logError,
     logNotice: (message: string, fields: Record<string, unknown>) => logger.warn(fields, message),

@@ -68,7 +68,15 @@ export type StoreConfig =
       /** The WAL file's size limit in bytes (ADR 1488); 64 MiB when absent. */
       readonly walLimitBytes?: number;
     }
-  | { readonly engine: 'postgres'; readonly url: string; readonly maxConnections?: number };
+  | {
+      readonly engine: 'postgres';
+      /** One host, or several (libpq's form) with `target_session_attrs=read-write` to follow the primary (ADR 1520). */
+      readonly url: string;
+      readonly maxConnections?: number;
+      readonly connectTimeoutMs?: number;
+      /** 0 turns the statement timeout off (migrations on large tables). */
+      readonly statementTimeoutMs?: number;
+    };
 
 export function repositoriesOn(executor: SqlExecutor): Repositories {
   return {
@@ -125,7 +133,11 @@ export function openDatabase(config: StoreConfig): SqlDatabase {
       ...(config.walLimitBytes === undefined ? {} : { walLimitBytes: config.walLimitBytes }),
     });
   }
-  return new PostgresDatabase(config.url, config.maxConnections ? { maxConnections: config.maxConnections } : {});
+  return new PostgresDatabase(config.url, {
+    ...(config.maxConnections ? { maxConnections: config.maxConnections } : {}),
+    ...(config.connectTimeoutMs === undefined ? {} : { connectTimeoutMs: config.connectTimeoutMs }),
+    ...(config.statementTimeoutMs === undefined ? {} : { statementTimeoutMs: config.statementTimeoutMs }),
+  });
 }
 
 /** A Store over an open database whose schema is already current. */

@@ -56,7 +56,15 @@ export async function pingDatabase(database: SqlDatabase, timeoutMs: number): Pr
     timer = setTimeout(() => reject(new Error(`the database did not answer within ${timeoutMs} ms`)), timeoutMs);
   });
   try {
-    await Promise.race([database.get('select 1 as alive'), timeout]);
+    // On PostgreSQL the server must also take writes: a standby (or a primary being demoted)
+    // cannot serve, and readiness says so until a writable primary answers (ADR 1520).
+    if (database.dialect === 'postgres') {
+      const row = await Promise.race([
+        database.get<{ standby: boolean }>('select pg_is_in_recovery() as standby'),
+        timeout,
+      ]);
+      if (row?.standby) throw new Error('the database server is a standby (read-only)');
+    } else await Promise.race([database.get('select 1 as alive'), timeout]);
   } finally {
     clearTimeout(timer);
   }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { forwardedClientAddress } from './client-address.js';
+import { forwardedClientAddress, proxyHops } from './client-address.js';
 
 describe('forwardedClientAddress', () => {
   it('trusts nothing without trusted proxies', () => {
@@ -20,5 +20,15 @@ describe('forwardedClientAddress', () => {
   it('ignores empty entries', () => {
     expect(forwardedClientAddress('6.6.6.6,, 198.51.100.4 ,', 1)).toBe('198.51.100.4');
     expect(forwardedClientAddress(' , ', 1)).toBeUndefined();
+  });
+});
+
+describe('proxyHops', () => {
+  it('counts `--trust-proxy` as one proxy and takes a count as it is', () => {
+    expect(proxyHops(false)).toBe(0);
+    expect(proxyHops(true)).toBe(1);
+    expect(proxyHops(2)).toBe(2);
+    // Behind a balancer and Caddy: the balancer's entry, not Caddy's view of the balancer.
+    expect(forwardedClientAddress('6.6.6.6, 198.51.100.4, 10.0.0.2', proxyHops(2))).toBe('198.51.100.4');
   });
 });

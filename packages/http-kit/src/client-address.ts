@@ -41,3 +41,9 @@ export function socketAddress(c: Context): string | undefined {
 export function clientAddress(c: Context, trustedProxies: number): string | undefined {
   return forwardedClientAddress(c.req.header('x-forwarded-for'), trustedProxies) ?? socketAddress(c);
 }
+
+/** Trusted proxies as a count: `true` is one proxy (`--trust-proxy`), a number is that many. */
+export function proxyHops(trust: boolean | number): number {
+  if (typeof trust === 'number') return Math.max(0, Math.floor(trust));
+  return trust ? 1 : 0;
+}

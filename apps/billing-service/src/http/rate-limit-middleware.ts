@@ -7,7 +7,7 @@
  * handed over was counted there and carries its decision (ADR 0719).
  */
 import { BillingError, type Environment, type UseCases } from '@drawdown/billing-core';
-import { clientAddress, requestHeader } from '@drawdown/http-kit';
+import { clientAddress, proxyHops, requestHeader } from '@drawdown/http-kit';
 import type { Context, MiddlewareHandler } from 'hono';
 import type { AppEnv } from './app-env.js';
 import { authenticationOf } from './authentication.js';
@@ -17,14 +17,14 @@ import { rateDecisionTakenAhead } from './usage-events-fast-path.js';
 
 export interface RateLimitOptions {
   readonly limits: RequestRateLimits | null | undefined;
-  readonly trustProxy: boolean;
+  readonly trustProxy: boolean | number;
   readonly useCases: Pick<UseCases, 'authenticate'>;
   readonly environment: Environment;
 }
 
 /** The client address a request is counted against when it has no key that authenticates. */
-export function addressSubject(c: Context<AppEnv>, trustProxy: boolean): RateSubject {
-  return { kind: 'address', address: clientAddress(c, trustProxy ? 1 : 0) ?? 'in-process' };
+export function addressSubject(c: Context<AppEnv>, trustProxy: boolean | number): RateSubject {
+  return { kind: 'address', address: clientAddress(c, proxyHops(trustProxy)) ?? 'in-process' };
 }
 
 async function subjectOf(c: Context<AppEnv>, options: RateLimitOptions): Promise<RateSubject> {

@@ -6,7 +6,7 @@
  * client's address, and the path of a request no route matched).
  */
 import type { Environment, UseCases } from '@drawdown/billing-core';
-import { bodyLeftUnread, clientAddress, requestHeader } from '@drawdown/http-kit';
+import { bodyLeftUnread, clientAddress, proxyHops, requestHeader } from '@drawdown/http-kit';
 import type { MiddlewareHandler } from 'hono';
 import type { AppEnv } from './app-env.js';
 import { type RequestObserver, requestIdFrom, routeOf, UNMATCHED_ROUTE } from './request-observer.js';
@@ -22,7 +22,7 @@ export interface RequestObservationOptions {
   readonly observeRequest?: RequestObserver | undefined;
   readonly tracing?: RequestTracing | undefined;
   /** Behind one reverse proxy: the client is the `X-Forwarded-For` entry it appended. */
-  readonly trustProxy: boolean;
+  readonly trustProxy: boolean | number;
 }
 
 export function observeRequests(options: RequestObservationOptions): MiddlewareHandler<AppEnv> {
@@ -45,7 +45,7 @@ export function observeRequests(options: RequestObservationOptions): MiddlewareH
       durationMs: performance.now() - startedAt,
       environment: options.environment,
       accountId: c.get('caller')?.scope.accountId,
-      clientAddress: clientAddress(c, options.trustProxy ? 1 : 0),
+      clientAddress: clientAddress(c, proxyHops(options.trustProxy)),
       // Only an unmatched request's path: a matched one's route names it, without its ids.
       ...(route === UNMATCHED_ROUTE ? { path: c.req.path } : {}),
       traceId: span?.traceId,

@@ -18,7 +18,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { RecordUsageEventsBody } from '@drawdown/billing-contract';
 import type { UseCases } from '@drawdown/billing-core';
 import { BillingError, type Environment, permits, type UsageEventInput } from '@drawdown/billing-core';
-import { forwardedClientAddress, incomingHeader, readIncomingText } from '@drawdown/http-kit';
+import { forwardedClientAddress, incomingHeader, proxyHops, readIncomingText } from '@drawdown/http-kit';
 import type { Context } from 'hono';
 import type { AppEnv } from './app-env.js';
 import { errorBody, unexpectedFailure } from './envelope.js';
@@ -44,7 +44,7 @@ export interface FastPath {
 export interface FastPathDependencies {
   readonly useCases: Pick<UseCases, 'authenticate' | 'recordUsageEvents'>;
   readonly rateLimits: RequestRateLimits | null;
-  readonly trustProxy: boolean;
+  readonly trustProxy: boolean | number;
   readonly maxBodyBytes: number;
   readonly observeRequest?: RequestObserver | undefined;
   logError(message: string, error: unknown, fields?: Record<string, unknown>): void;
@@ -122,7 +122,7 @@ export function plainEvents(text: string, contentType: string | undefined): Usag
 
 export function createUsageEventsFastPath(dependencies: FastPathDependencies, environment: Environment): FastPath {
   const { useCases, rateLimits, observeRequest } = dependencies;
-  const trustedProxies = dependencies.trustProxy ? 1 : 0;
+  const trustedProxies = proxyHops(dependencies.trustProxy);
 
   async function serve(incoming: IncomingMessage, outgoing: ServerResponse, app: NodeListener): Promise<unknown> {
     const startedAt = performance.now();

@@ -78,6 +78,45 @@ describe('the Dockerfile and compose file', () => {
     expect(composeCommands()).toEqual({ migrate: ['migrate'], 'drawdown-1': ['serve'], 'drawdown-2': ['serve'] });
   });
 
+  it('has no default database password, keeps the data folder in a named volume, and serves https on configured domains', () => {
+    // No `docker compose config` here (no compose plugin on this machine): the traps are checked in the text.
+    expect(compose).not.toMatch(/POSTGRES_PASSWORD:-/);
+    const passwordUses = compose.match(/\$\{POSTGRES_PASSWORD[^}]*\}/g) ?? [];
+    expect(passwordUses.length).toBeGreaterThanOrEqual(2);
+    for (const use of passwordUses) expect(use).toMatch(/^\$\{POSTGRES_PASSWORD:\?/);
+    // Every Drawdown container (the anchor the services merge) mounts the named volume at /data.
+    const anchor = /x-drawdown: &drawdown\n([\s\S]*?)\n\n/.exec(compose)?.[1] ?? '';
+    expect(anchor).toMatch(/^ {2}volumes: \[drawdown-data:\/data\]$/m);
+    expect(compose).toMatch(/^volumes:\n(?: {2}[\w-]+:\n)*? {2}drawdown-data:$/m);
+    expect(imageEnvironment().DRAWDOWN_DATA_DIR).toBe('/data');
+    // Caddy's sites are the configured domains (automatic HTTPS), not bare ports; its certificates persist.
+    expect(caddyfile).toMatch(/^\{\$DRAWDOWN_LIVE_DOMAIN\} \{$/m);
+    expect(caddyfile).toMatch(/^\{\$DRAWDOWN_SANDBOX_DOMAIN\} \{$/m);
+    expect(caddyfile).not.toMatch(/^:\d+ \{$/m);
+    expect(compose).toContain('caddy-data:/data');
+    expect(compose).toMatch(/DRAWDOWN_LIVE_PUBLIC_URL: https:\/\/\$\{DRAWDOWN_LIVE_DOMAIN:\?/);
+    // Price search runs from the same image, which carries it.
+    expect(compose).toContain('apps/price-search/bin/price-search.js');
+    expect(dockerfile).toContain('COPY --from=build /app/apps/price-search ./apps/price-search');
+  });
+
+  it('ships a Prometheus scrape example and alert rules on metrics the service exports', () => {
+    const prometheus = readFileSync(join(REPO_ROOT, 'deploy/prometheus.yml'), 'utf8');
+    const alerts = readFileSync(join(REPO_ROOT, 'deploy/alerts.yml'), 'utf8');
+    expect(prometheus).toContain('/etc/prometheus/alerts.yml');
+    expect(prometheus).toContain('metrics_path: /readyz');
+    const used = new Set([...alerts.matchAll(/\b(drawdown_[a-z_]+)\b/g)].map((match) => match[1]));
+    const exported = readFileSync(join(REPO_ROOT, 'apps/billing-service/src/operations/metrics.ts'), 'utf8');
+    for (const name of used) expect(exported, `${name} is a metric the service exports`).toContain(`'${name}`);
+    for (const alert of [
+      'DrawdownNotReady',
+      'DrawdownUsageDrawdownLag',
+      'DrawdownWebhookBacklog',
+      'DrawdownFailedRenewals',
+    ])
+      expect(alerts).toContain(`alert: ${alert}`);
+  });
+
   it('runs migrate, then serve with a passing health check, then stops cleanly on SIGTERM', async () => {
     const env: NodeJS.ProcessEnv = {
       PATH: process.env.PATH,

@@ -79,6 +79,8 @@ export async function createAccountWithCli(storage: StorageFlags): Promise<{ acc
 export interface ServiceProcess {
   readonly sandboxUrl: string;
   readonly liveUrl: string;
+  /** The operations endpoints (`/readyz`, `/metrics`). */
+  readonly operationsUrl: string | undefined;
   /** Everything the process wrote, for failure messages. */
   output(): string;
   /** Whether the process is still running. */
@@ -99,7 +101,11 @@ function printedAddress(output: string, name: string): string | undefined {
  * system's choice (port 0), read from what the service prints: a port picked free beforehand can be
  * taken by another process before the service binds it.
  */
-export async function startServiceProcess(storage: StorageFlags, key: string): Promise<ServiceProcess> {
+export async function startServiceProcess(
+  storage: StorageFlags,
+  key: string,
+  extraArgs: readonly string[] = [],
+): Promise<ServiceProcess> {
   const child: ChildProcess = spawn(
     process.execPath,
     [
@@ -114,6 +120,7 @@ export async function startServiceProcess(storage: StorageFlags, key: string): P
       'off',
       '--ops-address',
       '127.0.0.1:0',
+      ...extraArgs,
     ],
     { cwd: REPO_ROOT, stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, DRAWDOWN_SCHEDULER_POLL_MS: '100' } },
   );
@@ -133,7 +140,9 @@ export async function startServiceProcess(storage: StorageFlags, key: string): P
     await exited;
   };
   let printed: { live: string; sandbox: string } | undefined;
-  for (let attempt = 0; attempt < 300 && printed === undefined; attempt += 1) {
+  // A deadline, not a figure: several processes starting at once on a busy machine take a while.
+  const deadline = Date.now() + 60_000;
+  while (Date.now() < deadline && printed === undefined) {
     if (child.exitCode !== null) break;
     const live = printedAddress(output, 'live');
     const sandbox = printedAddress(output, 'sandbox');
@@ -148,12 +157,13 @@ export async function startServiceProcess(storage: StorageFlags, key: string): P
   const service: ServiceProcess = {
     sandboxUrl,
     liveUrl: printed.live,
+    operationsUrl: /^\s+operations:\s+(http:\/\/\S+)/m.exec(output)?.[1],
     output: () => output,
     exitCode: () => child.exitCode,
     running: () => child.exitCode === null && child.signalCode === null,
     stop,
   };
-  for (let attempt = 0; attempt < 300; attempt += 1) {
+  while (Date.now() < deadline) {
     if (child.exitCode !== null) break;
     try {
       const response = await fetch(`${sandboxUrl}/meters`, { headers: { authorization: `Bearer ${key}` } });

@@ -10,6 +10,13 @@
  * new connection (nothing of it was committed); one lost during the commit is not, since it may
  * have committed, and its error reaches the caller. A read outside a transaction whose
  * connection was lost runs once more on another connection; a write outside one never does.
+ *
+ * The URL may name several hosts, as libpq's do (`postgres://u:p@db1:5432,db2:5432/drawdown?
+ * target_session_attrs=read-write`): node-postgres takes one host, so the pool's clients are made
+ * here, each for the host last found writable; a host that refuses, times out or is read-only
+ * (a standby) moves the next connection to the following host (ADR 1520). Every connection has
+ * a connect timeout, a server-side statement timeout and a client-side read timeout a little
+ * longer, so a hung server fails requests instead of holding them.
  */
 import { createRequire } from 'node:module';
 import type pg from 'pg';
@@ -88,7 +95,7 @@ function translateError(error: unknown): unknown {
   return error;
 }
 
-type Queryable = pg.Pool | pg.PoolClient;
+type Queryable = PooledQueries | pg.PoolClient;
 
 /** A statement that only reads: it may run again after its connection was lost (ADR 1489). */
 function onlyReads(sql: string): boolean {
@@ -103,9 +110,41 @@ function connectionEnded(error: unknown): boolean {
   // Class 08, connection exceptions; and the socket's own errors.
   if (code !== undefined && (code.startsWith('08') || code === 'ECONNRESET' || code === 'EPIPE')) return true;
   const message = error instanceof Error ? error.message : '';
-  return /Connection terminated|connection ended|ECONNRESET|EPIPE|Client has encountered a connection error/i.test(
+  // A statement a hung server never answered (the client's read timeout): the connection is
+  // unusable, since the answer may still arrive on it.
+  return /Connection terminated|connection ended|ECONNRESET|EPIPE|Client has encountered a connection error|Query read timeout/i.test(
     message,
   );
+}
+
+/** Whether opening a connection failed in a way another host (or a later try) may not: refused, timed out, a standby. */
+function connectFailed(error: unknown): boolean {
+  if (error instanceof ReadOnlyServer) return true;
+  const code = (error as { code?: string } | null)?.code;
+  if (code !== undefined && ['ECONNREFUSED', 'EHOSTUNREACH', 'ENETUNREACH', 'ENOTFOUND', 'EAI_AGAIN'].includes(code))
+    return true;
+  return connectionEnded(error) || /timeout/i.test(error instanceof Error ? error.message : '');
+}
+
+/**
+ * Statements outside a transaction, each on a connection from `connect` (every host tried, ADR
+ * 1520); a connection that ended is destroyed, any other is returned to the pool.
+ */
+class PooledQueries {
+  constructor(private readonly connect: () => Promise<pg.PoolClient>) {}
+
+  async query(config: pg.QueryConfig): Promise<pg.QueryResult> {
+    const client = await this.connect();
+    let lost: Error | undefined;
+    try {
+      return await client.query(config);
+    } catch (error) {
+      if (connectionEnded(error)) lost = error as Error;
+      throw error;
+    } finally {
+      client.release(lost);
+    }
+  }
 }
 
 class PostgresExecutor implements SqlExecutor {
@@ -139,15 +178,153 @@ class PostgresExecutor implements SqlExecutor {
 
 export interface PostgresOptions {
   readonly maxConnections?: number;
+  /** How long opening one connection (TCP and the startup exchange) may take; 5 s when absent. */
+  readonly connectTimeoutMs?: number;
+  /**
+   * The server's `statement_timeout` for every statement; 0 turns it off. The client also stops
+   * waiting for an answer this long plus a margin, which is what ends a statement on a hung
+   * server (ADR 1520). 60 s when absent.
+   */
+  readonly statementTimeoutMs?: number;
 }
+
+/** One host of a (possibly multi-host) PostgreSQL URL. */
+interface PostgresHost {
+  readonly host: string;
+  readonly port: number;
+}
+
+/** What a URL names: its hosts in order, the URL for each, and whether only a writable server will do. */
+export interface PostgresTargets {
+  readonly hosts: readonly PostgresHost[];
+  /** One single-host URL per host, the rest of the URL unchanged (without `target_session_attrs`). */
+  readonly urls: readonly string[];
+  readonly readWrite: boolean;
+}
+
+/**
+ * Splits a libpq-style URL into its hosts: `postgres://user:pass@a:5432,b:5433/db?…`. A host
+ * without a port takes the URL's `port` parameter or 5432; `target_session_attrs` is `any` (the
+ * default), or `read-write`/`primary`, which make a server in recovery (a standby) unacceptable.
+ */
+export function parsePostgresTargets(url: string): PostgresTargets {
+  const match = /^(postgres(?:ql)?:\/\/)([^@/?#]*@)?([^/?#]*)(.*)$/i.exec(url);
+  if (!match) throw new Error('the database URL must be a postgres:// URL');
+  const [, scheme = '', credentials = '', hostList = '', rest = ''] = match;
+  const queryStart = rest.indexOf('?');
+  const path = queryStart < 0 ? rest : rest.slice(0, queryStart);
+  const params = new URLSearchParams(queryStart < 0 ? '' : rest.slice(queryStart + 1));
+  const attrs = params.get('target_session_attrs') ?? 'any';
+  if (!['any', 'read-write', 'primary'].includes(attrs))
+    throw new Error(`target_session_attrs must be any, read-write or primary; got ${attrs}`);
+  params.delete('target_session_attrs');
+  const defaultPort = Number(params.get('port') ?? 5432);
+  params.delete('port');
+  const hosts = (hostList === '' ? 'localhost' : hostList).split(',').map((entry): PostgresHost => {
+    const parts = /^(\[[^\]]+\]|[^:]*)(?::(\d+))?$/.exec(entry);
+    if (!parts?.[1]) throw new Error(`the database URL names a host it cannot read: ${entry}`);
+    return { host: parts[1], port: parts[2] === undefined ? defaultPort : Number(parts[2]) };
+  });
+  const query = params.toString();
+  const urls = hosts.map(
+    ({ host, port }) => `${scheme}${credentials}${host}:${port}${path}${query === '' ? '' : `?${query}`}`,
+  );
+  return { hosts, urls, readWrite: attrs !== 'any' };
+}
+
+/** A server that answered but is a standby: the connection is closed and the next host tried. */
+class ReadOnlyServer extends Error {
+  readonly code = 'DRAWDOWN_READ_ONLY';
+}
+
+/**
+ * Which host new connections go to: the one last found acceptable. A failure on host `i` moves
+ * on to `i + 1` only if no other connection moved already, so a burst of failures on one host
+ * advances once, not once per failure.
+ */
+class HostRouter {
+  #current = 0;
+  constructor(readonly count: number) {}
+  get current(): number {
+    return this.#current;
+  }
+  failed(index: number): void {
+    if (this.#current === index) this.#current = (index + 1) % this.count;
+  }
+}
+
+/** Margin over the statement timeout before the client stops waiting for an answer. */
+const READ_TIMEOUT_MARGIN_MS = 2_000;
 
 export class PostgresDatabase implements SqlDatabase {
   readonly dialect = 'postgres' as const;
   readonly pool: pg.Pool;
   private readonly executor: PostgresExecutor;
 
+  readonly targets: PostgresTargets;
+  readonly #router: HostRouter;
+
   constructor(url: string, options: PostgresOptions = {}) {
-    this.pool = new (nodePostgres().Pool)({ connectionString: url, max: options.maxConnections ?? 10 });
+    const driver = nodePostgres();
+    const targets = parsePostgresTargets(url);
+    const router = new HostRouter(targets.hosts.length);
+    this.targets = targets;
+    this.#router = router;
+    const statementTimeoutMs = options.statementTimeoutMs ?? 60_000;
+    const connectionTimeoutMillis = options.connectTimeoutMs ?? 5_000;
+    /**
+     * A client for the host new connections go to now. The connect timeout is the client's own
+     * (the pool's would also bound the wait for a free connection, which is queueing, not a
+     * fault); a failure to connect moves the router on.
+     */
+    class RoutedClient extends driver.Client {
+      readonly hostIndex: number;
+      constructor(config: pg.ClientConfig = {}) {
+        const hostIndex = router.current;
+        super({
+          ...config,
+          connectionString: targets.urls[hostIndex],
+          connectionTimeoutMillis,
+          ...(statementTimeoutMs > 0
+            ? { statement_timeout: statementTimeoutMs, query_timeout: statementTimeoutMs + READ_TIMEOUT_MARGIN_MS }
+            : {}),
+        });
+        this.hostIndex = hostIndex;
+      }
+    }
+    type Connect = (this: pg.Client, callback?: (error: Error | undefined) => void) => Promise<void> | undefined;
+    const connect = driver.Client.prototype.connect as unknown as Connect;
+    // Both of node-postgres's forms (callback, promise) pass through; a failure moves the router.
+    const routedConnect: Connect = function (this: pg.Client, callback) {
+      const index = (this as RoutedClient).hostIndex;
+      if (callback)
+        return connect.call(this, (error) => {
+          if (error) router.failed(index);
+          callback(error);
+        });
+      return (connect.call(this) as Promise<void>).catch((error: unknown) => {
+        router.failed(index);
+        throw error;
+      });
+    };
+    RoutedClient.prototype.connect = routedConnect as unknown as typeof RoutedClient.prototype.connect;
+    this.pool = new driver.Pool({
+      connectionString: targets.urls[0],
+      max: options.maxConnections ?? 10,
+      Client: RoutedClient,
+      // A standby is no place for our writes: it is closed and the next host is tried (ADR 1520).
+      ...(targets.readWrite
+        ? {
+            onConnect: async (client: pg.ClientBase) => {
+              const row = (await client.query('select pg_is_in_recovery() as standby')).rows[0] as { standby: boolean };
+              if (row.standby) {
+                router.failed((client as unknown as RoutedClient).hostIndex);
+                throw new ReadOnlyServer('the database server is a standby (read-only)');
+              }
+            },
+          }
+        : {}),
+    });
     // An idle client that loses its server must not crash the process; the pool drops it.
     this.pool.on('error', () => {});
     // And no client is ever without a handler, whatever the pool is doing with it at the time (a
@@ -156,7 +333,22 @@ export class PostgresDatabase implements SqlDatabase {
     this.pool.on('connect', (client) => {
       client.on('error', () => {});
     });
-    this.executor = new PostgresExecutor(this.pool);
+    this.executor = new PostgresExecutor(new PooledQueries(() => this.#connect()));
+  }
+
+  /**
+   * A connection to an acceptable server: with several hosts, each is tried once in turn from the
+   * one last found acceptable, so a failover costs a request one refused or timed-out attempt
+   * per dead host, not a failure.
+   */
+  async #connect(): Promise<pg.PoolClient> {
+    for (let attempt = 1; ; attempt += 1) {
+      try {
+        return await this.pool.connect();
+      } catch (error) {
+        if (attempt >= this.#router.count || !connectFailed(error)) throw error;
+      }
+    }
   }
 
   /**
@@ -186,7 +378,7 @@ export class PostgresDatabase implements SqlDatabase {
 
   async transaction<T>(work: (tx: SqlExecutor) => Promise<T>): Promise<T> {
     for (let attempt = 1; ; attempt += 1) {
-      const client = await this.pool.connect();
+      const client = await this.#connect();
       // Checked out, a client has no pool handler: without this one, the server ending the
       // connection between two statements would be an unhandled 'error' event.
       let lost: Error | undefined;
