@@ -114,10 +114,14 @@ export const BLOCKS = [
       'Payment recovery, refunds and disputes at the provider, provider settings while work waits; 1467 is tax (location rate overrides)',
   },
   {
+    from: 1470,
+    to: 1474,
+    subject: 'Answers the official SDKs read: tax by default, checkout links, discounts, ordering',
+  },
+  {
     from: 1475,
     to: 1479,
-    subject:
-      'Issue 36: webhook source addresses, currency conversion, portal addresses that answer, the first ten minutes',
+    subject: 'Webhook source addresses, currency conversion, portal addresses that answer, the first ten minutes',
   },
   { from: 1480, to: 1484, subject: 'Service operations' },
   { from: 1485, to: 1489, subject: 'Sandbox limits' },

@@ -21,6 +21,7 @@ import { registerClientTokenRoutes } from './http/routes/client-tokens.js';
 import { registerCurrencyRoutes } from './http/routes/currencies.js';
 import { registerCustomerRoutes } from './http/routes/customers.js';
 import { registerDiscountRoutes } from './http/routes/discounts.js';
+import { registerEmailRoutes } from './http/routes/emails.js';
 import { registerEventTypeRoutes } from './http/routes/event-types.js';
 import { registerEventRoutes } from './http/routes/events.js';
 import { registerInvoiceDownloadRoutes } from './http/routes/invoices.js';
@@ -138,6 +139,7 @@ export function createApp(dependencies: AppDependencies, options: EnvironmentOpt
   registerDiscountRoutes(app);
   registerUsageCatalogueRoutes(app);
   registerEventRoutes(app);
+  registerEmailRoutes(app);
   registerEventTypeRoutes(app);
   registerNotificationSettingRoutes(app);
   registerNotificationRoutes(app);

@@ -41,7 +41,7 @@ import {
 } from '@drawdown/billing-store';
 import { wirePresenter } from './http/presenters.js';
 import { createAuthenticatedKeyCache } from './infrastructure/authenticated-key-cache.js';
-import { createEnvironmentClocks } from './infrastructure/environment-clocks.js';
+import { createEnvironmentClocks, forgetClockOnMove } from './infrastructure/environment-clocks.js';
 import { keySecrets } from './infrastructure/key-secrets.js';
 import { systemClock } from './infrastructure/system-clock.js';
 import { createUlidIds } from './infrastructure/ulid-ids.js';
@@ -310,11 +310,14 @@ export async function composeServices(settings: StorageSettings, options: Compos
     for (const listener of listeners) listener();
   });
   // Without tracing, transactions are not wrapped at all (ADR 0715).
-  const store = options.tracing
+  const traced = options.tracing
     ? tracedTransactions(woken, options.tracing, settings.databaseUrl ? 'postgresql' : 'sqlite')
     : woken;
-  const ids = createUlidIds();
   const wallClock = settings.wallClock ?? systemClock;
+  // Sandbox clock offsets kept for a second; a move through this store forgets its account at once (ADR 0729).
+  const environmentClocks = createEnvironmentClocks(traced.sandboxClocks, wallClock);
+  const store = forgetClockOnMove(traced, environmentClocks);
+  const ids = createUlidIds();
   const destinationGuard = createDestinationGuard({
     allowPrivate: settings.allowPrivateWebhooks ?? false,
     resolveHost: settings.webhookDelivery?.resolveHost,
@@ -331,7 +334,7 @@ export async function composeServices(settings: StorageSettings, options: Compos
     store,
     ids,
     wallClock,
-    clockFor: createEnvironmentClocks(store.sandboxClocks, wallClock),
+    clockFor: environmentClocks.clockFor,
     secrets: keySecrets,
     authenticatedKeys: createAuthenticatedKeyCache(),
     webhookDestinations: destinationGuard,

@@ -5,6 +5,7 @@
  * The operator's table in `docs/configuration.md` is generated from this schema (and a test
  * keeps it current), and the CLI's options come from it too.
  */
+
 import { resolve } from 'node:path';
 import { DEFAULT_SIMULATION_BUDGET, type SimulationBudget } from '@drawdown/billing-core';
 import { parseRateLimit, type RateLimit } from './http/rate-limiter.js';
@@ -16,6 +17,7 @@ import {
   DEFAULT_DOCUMENT_WORKER_MEMORY_MB,
   defaultDocumentThreads,
 } from './rendering/document-pool.js';
+import type { EmailDeliveryOptions } from './workers/email-delivery/email-worker.js';
 import type { WebhookDeliveryOptions } from './workers/webhook-delivery/delivery-worker.js';
 
 export interface ServiceConfig {
@@ -41,6 +43,8 @@ export interface ServiceConfig {
   readonly vatIdCheck: 'vies' | 'off';
   /** The VIES REST API's base URL (a local stand-in in tests). */
   readonly viesUrl: string;
+  /** Where live customer email is sent (`smtp://` or `smtps://`, auth and TLS from the URL; ADR 1500); absent, live email waits. */
+  readonly smtpUrl: string | undefined;
   /** How long a VIES verdict is reused before the id is checked again. */
   readonly vatIdCacheDays: number;
   /** How long one VIES check may take before it counts as unavailable. */
@@ -78,6 +82,8 @@ export interface ServiceConfig {
   /** Where the operations endpoints (health, readiness, metrics, version) listen; null turns them off. */
   readonly opsAddress: ListenAddress | null;
   readonly logLevel: LogLevel;
+  /** One access line per this many usage events answered 202; every other request always has its line (ADR 0730). */
+  readonly accessLogUsageSample: number;
   /** An OTLP/HTTP traces endpoint (`http://collector:4318/v1/traces`); absent means no tracing. */
   readonly otelTracesEndpoint: string | undefined;
   /** How long a shutdown waits for in-flight requests and worker batches before cutting them. */
@@ -98,6 +104,8 @@ export interface ServiceConfig {
   readonly sqliteWalLimitMb: number;
   /** Tuning of webhook delivery; absent fields take the defaults (tests use fast retry schedules). */
   readonly webhookDelivery?: Partial<WebhookDeliveryOptions> | undefined;
+  /** Email delivery tuning (tests: short retries); the shipped defaults when absent. */
+  readonly emailDelivery?: Partial<EmailDeliveryOptions> | undefined;
 }
 
 /** 1,200 requests per 10 seconds per client address, for requests without a key that authenticates (ADR 0007, ADR 1480). */
@@ -113,7 +121,7 @@ export const DEFAULT_KEY_RATE_LIMIT = '300000/10s';
 
 export type FlagValues = Readonly<Record<string, string | boolean | readonly string[] | undefined>>;
 
-type SettingKey = Exclude<keyof ServiceConfig, 'webhookDelivery'>;
+type SettingKey = Exclude<keyof ServiceConfig, 'webhookDelivery' | 'emailDelivery'>;
 
 export interface Setting<K extends SettingKey = SettingKey> {
   readonly key: K;
@@ -147,6 +155,15 @@ function positiveInteger(unit: string) {
 }
 
 const optionalText = (text: string | undefined) => (text === '' ? undefined : text);
+
+function smtpUrl(text: string | undefined, name: string): string | undefined {
+  if (text === undefined || text === '') return undefined;
+  const url = URL.canParse(text) ? new URL(text) : undefined;
+  if (url?.protocol !== 'smtp:' && url?.protocol !== 'smtps:') {
+    throw new Error(`${name} must be an smtp:// or smtps:// URL; got ${text}`);
+  }
+  return text;
+}
 
 function httpUrl(text: string | undefined, name: string): string | undefined {
   if (text === undefined || text === '') return undefined;
@@ -585,6 +602,17 @@ export const SETTINGS = [
     },
   }),
   setting({
+    key: 'smtpUrl',
+    flag: 'smtp-url',
+    variable: 'DRAWDOWN_SMTP_URL',
+    kind: 'string',
+    fallback: undefined,
+    placeholder: 'URL',
+    description:
+      'The SMTP server live customer email goes to: `smtps://user:password@host:465` (TLS from the start) or `smtp://user:password@host:587` (STARTTLS when offered; `?requireTLS=true` insists on it). Without it live email jobs wait, pending, until one is set. The sandbox never sends: it captures (`GET /emails`).',
+    parse: smtpUrl,
+  }),
+  setting({
     key: 'redisUrl',
     flag: 'redis-url',
     variable: 'DRAWDOWN_REDIS_URL',
@@ -777,6 +805,17 @@ export const SETTINGS = [
         throw new Error(`${name} must be one of ${LOG_LEVELS.join(', ')}; got ${level}`);
       return level as LogLevel;
     },
+  }),
+  setting({
+    key: 'accessLogUsageSample',
+    flag: 'access-log-usage-sample',
+    variable: 'DRAWDOWN_ACCESS_LOG_USAGE_SAMPLE',
+    kind: 'string',
+    fallback: '10',
+    placeholder: 'N',
+    description:
+      'At `info`, write the access line of one in N `POST /usage-events` requests answered 202 (the first, then every Nth, per process); every other request, a usage request refused as a whole (4xx) or failed (5xx) included, always has its line (an event rejected inside a 202 is in the answer, never in the line), and the request metrics count every request. `1` writes every line. What the skipped lines held (request id, client address, duration of an accepted ingest) is lost; the events themselves are stored with their keys and acceptance times (ADR 0730).',
+    parse: positiveInteger('requests'),
   }),
 ] as const satisfies readonly Setting[];
 

@@ -14,7 +14,7 @@ import { RedisRateLimiter } from './http/redis-rate-limiter.js';
 import type { RequestRecord } from './http/request-observer.js';
 import { createUsageEventsFastPath, type FastPath } from './http/usage-events-fast-path.js';
 import { openApiDocument } from './openapi/openapi-document.js';
-import { accessLineWriter } from './operations/access-line.js';
+import { accessLineSampler, accessLineWriter } from './operations/access-line.js';
 import { createFailureReporter, type FailureReporter, flushLogs, type Logger } from './operations/logger.js';
 import { createServiceMetrics } from './operations/metrics.js';
 import type { ReadinessCheck, ServiceOperations } from './operations/operations-app.js';
@@ -22,6 +22,8 @@ import { createRequestDrain, type DrainOutcome } from './operations/request-drai
 import { serviceVersion } from './operations/version.js';
 import { createDrawdownWorker } from './workers/drawdown-worker.js';
 import { createDueWorkWorker } from './workers/due-work-worker.js';
+import { createEmailWorker, DEFAULT_EMAIL_DELIVERY } from './workers/email-delivery/email-worker.js';
+import { createSmtpTransport } from './workers/email-delivery/smtp-transport.js';
 import { createReportWorker } from './workers/report-worker.js';
 import { createWebhookDeliveryWorker, DEFAULT_WEBHOOK_DELIVERY } from './workers/webhook-delivery/delivery-worker.js';
 import { createSimulationDeliveryWorker } from './workers/webhook-delivery/simulation-delivery-worker.js';
@@ -141,6 +143,7 @@ export async function startService(
   });
   const drain = createRequestDrain();
   const writeAccessLine = accessLineWriter(logger);
+  const logsAccessLine = accessLineSampler(config.accessLogUsageSample);
   const rateLimits = createRateLimits(config, logError);
   await rateLimits.connected;
   // The deployment's portal session key is read, or made, before the first request, so no read
@@ -186,6 +189,20 @@ export async function startService(
     onError: logError,
     spans: services.spans,
   });
+  const emailOptions = { ...DEFAULT_EMAIL_DELIVERY, ...config.emailDelivery };
+  const emails = createEmailWorker({
+    useCases,
+    transport: config.smtpUrl
+      ? createSmtpTransport(config.smtpUrl, { timeoutMs: emailOptions.smtpTimeoutMs })
+      : undefined,
+    invoiceLinks: services.invoiceLinks,
+    publicBaseUrlFor: (environment) =>
+      environment === 'live' ? (config.livePublicUrl ?? bound.live) : (config.sandboxPublicUrl ?? bound.sandbox),
+    options: emailOptions,
+    onError: logError,
+    spans: services.spans,
+  });
+  services.onEventsWritten(() => emails.wake());
   const { tracing } = services;
   const dependencies = {
     tracing,
@@ -203,7 +220,7 @@ export async function startService(
     logNotice: (message: string, fields: Record<string, unknown>) => logger.warn(fields, message),
     observeRequest: (record: RequestRecord) => {
       metrics.observeRequest(record);
-      writeAccessLine(record);
+      if (logsAccessLine(record)) writeAccessLine(record);
     },
   };
   const drawdowns = createDrawdownWorker(useCases, {
@@ -223,6 +240,7 @@ export async function startService(
     webhookDelivery,
     simulationDelivery,
     reports,
+    emails,
   ];
   const bound = { live: '', sandbox: '' };
   const live = createApp(dependencies, {

@@ -36,6 +36,7 @@ export {
   UpdateDiscountBody,
   UpdateDiscountGroupBody,
 } from './requests/discounts.js';
+export { UpdateEmailSettingsBody } from './requests/email-settings.js';
 export {
   CreateNotificationSettingBody,
   NOTIFICATION_SETTING_TYPE,
@@ -86,6 +87,7 @@ export {
 } from './responses/catalogue.js';
 export { Link as LinkResponse, RESPONSE_SCHEMAS } from './responses/common.js';
 export { Discount as DiscountResponse, DiscountGroup as DiscountGroupResponse } from './responses/discounts.js';
+export { Email as EmailResponse, EmailSettings as EmailSettingsResponse } from './responses/emails.js';
 export {
   EVENT_DATA,
   Event as EventResponse,

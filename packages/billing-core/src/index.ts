@@ -173,6 +173,30 @@ export {
   updateDiscountGroup,
 } from './discounts/discounts.js';
 export type { DiscountColumn, DiscountGroupColumn } from './discounts/repositories.js';
+export { composeEmail, type EmailContent, type EmailLinks, headerSafe } from './email/email-content.js';
+export { afterEmailAttempt, type ClaimEmailsInput, type EmailOutcome, messageIdOf } from './email/email-delivery.js';
+export { type EmailOccurrence, emailOccurrenceOf } from './email/email-occurrences.js';
+export type { EmailSender, UpdateEmailSettingsInput } from './email/email-settings.js';
+export { EMAIL_LANGUAGES, EMAIL_WORDS, type EmailLanguage, emailLanguageOf } from './email/email-words.js';
+export {
+  DEFAULT_EMAIL_SETTINGS,
+  EMAIL_KINDS,
+  type EmailFacts,
+  type EmailJob,
+  type EmailKind,
+  type EmailSettings,
+  type EmailSkipReason,
+  type EmailStatus,
+  type RenderedEmail,
+} from './email/entities.js';
+export type {
+  EmailClaim,
+  EmailJobColumn,
+  EmailJobRepository,
+  EmailRepositories,
+  EmailSettingsRepository,
+  EmailSlice,
+} from './email/repositories.js';
 export {
   describeEventType,
   EVENT_API_VERSIONS,
@@ -678,8 +702,10 @@ export {
   type Adjustment,
   type AdjustmentAction,
   type AdjustmentItem,
+  type AdjustmentTaxRateUsed,
   type AdjustmentTotals,
   type AdjustmentType,
+  adjustmentTaxRatesUsed,
 } from './transactions/adjustment.js';
 export {
   type AdjustmentItemInput,

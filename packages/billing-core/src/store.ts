@@ -9,6 +9,7 @@
 import type { AccessSlice } from './access/repositories.js';
 import type { CatalogueSlice } from './catalogue/repositories.js';
 import type { DiscountSlice } from './discounts/repositories.js';
+import type { EmailSlice } from './email/repositories.js';
 import type { EventSlice } from './events/repositories.js';
 import type { InvoiceSlice } from './invoices/repositories.js';
 import type { MetricSlice } from './metrics/repositories.js';
@@ -30,6 +31,7 @@ export interface Repositories
   extends AccessSlice,
     CatalogueSlice,
     DiscountSlice,
+    EmailSlice,
     EventSlice,
     InvoiceSlice,
     MetricSlice,

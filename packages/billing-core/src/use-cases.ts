@@ -14,6 +14,7 @@
 import { type AccessPorts, accessUseCases, apiKeyExpiryWork } from './access/access-use-cases.js';
 import { catalogueUseCases } from './catalogue/catalogue-use-cases.js';
 import { discountUseCases } from './discounts/discount-use-cases.js';
+import { emailUseCases } from './email/email-use-cases.js';
 import { eventUseCases } from './events/event-use-cases.js';
 import { type InvoicePorts, invoiceUseCases } from './invoices/invoice-use-cases.js';
 import { metricUseCases } from './metrics/metric-use-cases.js';
@@ -133,6 +134,7 @@ export function createUseCases(ports: UseCasePorts) {
     ...portalUseCases(base),
     ...eventUseCases(base),
     ...notificationUseCases(base, ports),
+    ...emailUseCases(base),
     ...simulationUseCases(base, ports),
     ...metricUseCases(base),
     ...reportUseCases(base, ports),

@@ -20,6 +20,7 @@ import {
 } from './repositories/catalogue-tables.js';
 import { SqlCreditBalanceRepository } from './repositories/credit-balance-repository.js';
 import { DocumentCollection } from './repositories/document-collection.js';
+import { SqlEmailJobRepository, SqlEmailSettingsRepository } from './repositories/email-repository.js';
 import { SqlEventLog } from './repositories/event-log.js';
 import { SqlMetricRollupRepository } from './repositories/metric-rollup-repository.js';
 import { SqlNotificationRepository } from './repositories/notification-repository.js';
@@ -122,6 +123,8 @@ export function repositoriesOn(executor: SqlExecutor): Repositories {
     taxIdChecks: new DocumentCollection(executor, taxIdChecksTable),
     recoveryRuns: new SqlRecoveryRunRepository(executor),
     providerRefunds: new SqlProviderRefundRepository(executor),
+    emailJobs: new SqlEmailJobRepository(executor),
+    emailSettings: new SqlEmailSettingsRepository(executor),
   };
 }
 

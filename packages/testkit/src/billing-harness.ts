@@ -94,10 +94,22 @@ export interface HarnessOptions {
   /** `--sandbox-jump-steps` and `--sandbox-daily-steps`: the sandbox jump quotas (ADR 1487). */
   readonly sandboxJumpSteps?: number;
   readonly sandboxDailySteps?: number;
+  /** `--smtp-url`: where live customer email goes (a local SMTP server in tests; ADR 1500). */
+  readonly smtpUrl?: string;
+  /** Email delivery tuning, for example retry delays of milliseconds. */
+  readonly emailDelivery?: ServiceConfig['emailDelivery'];
   /** `--sqlite-wal-limit-mb` (ADR 1488). */
   readonly sqliteWalLimitMb?: number;
   /** `--webhook-source-ips` (ADR 1476): what `GET /ips` lists. */
   readonly webhookSourceIps?: string;
+  /**
+   * The tax settings of the accounts the harness makes (ADR 1439). `none` (the default): an
+   * explicit "no tax" choice recorded in both environments (`rate_source: account`,
+   * `default_rate: "0"`, as `PATCH /tax-settings` records it), so totals are the prices alone and live charges are allowed, as the
+   * suites written before ADR 1439 expect. `unset`: nothing recorded, as in a new installation:
+   * the sandbox computes tax by location and live charges wait for a choice.
+   */
+  readonly tax?: 'none' | 'unset';
 }
 
 export async function startBillingHarness(options: HarnessOptions = {}): Promise<BillingHarness> {
@@ -131,6 +143,7 @@ export async function startBillingHarness(options: HarnessOptions = {}): Promise
       ...(options.documentQueue ? { 'document-queue': String(options.documentQueue) } : {}),
       ...(options.sandboxJumpSteps ? { 'sandbox-jump-steps': String(options.sandboxJumpSteps) } : {}),
       ...(options.sandboxDailySteps ? { 'sandbox-daily-steps': String(options.sandboxDailySteps) } : {}),
+      ...(options.smtpUrl ? { 'smtp-url': options.smtpUrl } : {}),
       ...(options.sqliteWalLimitMb ? { 'sqlite-wal-limit-mb': String(options.sqliteWalLimitMb) } : {}),
       ...(options.webhookSourceIps ? { 'webhook-source-ips': options.webhookSourceIps } : {}),
     },
@@ -157,6 +170,7 @@ export async function startBillingHarness(options: HarnessOptions = {}): Promise
         return portal.sandbox;
       },
       webhookDelivery: options.webhookDelivery,
+      emailDelivery: options.emailDelivery,
     },
     options.logger ? { logger: options.logger } : {},
   );
@@ -176,13 +190,27 @@ export async function startBillingHarness(options: HarnessOptions = {}): Promise
         expiresAt: input.expiresAt ?? null,
       })
     ).token;
+  const liveKey = await key({ environment: 'live', permissions: ['all'] });
+  const sandboxKey = await key({ environment: 'sandbox', permissions: ['all'] });
+  // Every account the harness makes records "no tax" in both environments unless `tax: 'unset'`.
+  const chooseTax = async (accountId: string) => {
+    if ((options.tax ?? 'none') !== 'none') return;
+    const made = await services.useCases.requireAccount(accountId);
+    for (const environment of ['live', 'sandbox'] as const) {
+      await services.useCases.updateTaxSettings(
+        { account: made, scope: { accountId, environment } },
+        { rateSource: 'account', defaultRate: '0' },
+      );
+    }
+  };
+  await chooseTax(account.id);
   return {
     engine,
     liveUrl: service.liveUrl,
     sandboxUrl: service.sandboxUrl,
     accountId: account.id,
-    liveKey: await key({ environment: 'live', permissions: ['all'] }),
-    sandboxKey: await key({ environment: 'sandbox', permissions: ['all'] }),
+    liveKey,
+    sandboxKey,
     services,
     service,
     dataDir: storage.dataDir,
@@ -192,8 +220,11 @@ export async function startBillingHarness(options: HarnessOptions = {}): Promise
       portal.live = url.replace(/\/+$/, '');
       portal.sandbox = portal.live;
     },
-    createAccount: async ({ earlyAccess, name }) =>
-      (await createAccount(services, { name: name ?? 'Other account', earlyAccess })).id,
+    createAccount: async ({ earlyAccess, name }) => {
+      const made = await createAccount(services, { name: name ?? 'Other account', earlyAccess });
+      await chooseTax(made.id);
+      return made.id;
+    },
     close: async () => {
       await service.close();
       await storage.dispose();

@@ -27,11 +27,13 @@ function api(baseUrl, token) {
 }
 
 /**
- * @param {{ serviceDir: string, liveUrl: string, liveKey: string, accountId: string, storage: { dataDir: string, databaseUrl: string | undefined }, customers: number }} options
+ * On the live environment, or on the one named by `environment` with its `baseUrl` and `key`.
+ * @param {{ serviceDir: string, liveUrl: string, liveKey: string, accountId: string, storage: { dataDir: string, databaseUrl: string | undefined }, customers: number, environment?: 'live' | 'sandbox', baseUrl?: string, key?: string }} options
  * @returns {Promise<{ action: string, unitId: string, customerIds: string[] }>}
  */
 export async function setUpUsageFixtures(options) {
-  const call = api(options.liveUrl, options.liveKey);
+  const environment = options.environment ?? 'live';
+  const call = api(options.baseUrl ?? options.liveUrl, options.key ?? options.liveKey);
   const unit = await call('POST', '/usage-balance-units', { name: 'Bench credits', unit_name: 'credits' });
   await call('POST', '/meters', {
     usage_balance_unit_id: unit.id,
@@ -63,7 +65,7 @@ export async function setUpUsageFixtures(options) {
       store: services.store,
       ids: services.ids,
       clock: services.clock,
-      scope: { accountId: account.id, environment: 'live' },
+      scope: { accountId: account.id, environment },
       account,
     };
     for (const customerId of customerIds) {
@@ -84,9 +86,12 @@ export async function setUpUsageFixtures(options) {
   return { action: BENCH_ACTION, unitId: unit.id, customerIds };
 }
 
-/** The units drawn so far from each customer's balance of `unitId` (used plus overage). */
+/**
+ * The units drawn so far from each customer's balance of `unitId` (used plus overage), on the
+ * live environment or on the one whose `baseUrl` and `key` are given.
+ */
 export async function drawnUnits(options, customerIds, unitId) {
-  const call = api(options.liveUrl, options.liveKey);
+  const call = api(options.baseUrl ?? options.liveUrl, options.key ?? options.liveKey);
   let total = 0n;
   for (const customerId of customerIds) {
     const balances = await call('GET', `/customers/${customerId}/usage-balances`);

@@ -14,6 +14,11 @@ export interface DemoOptions {
   /** Write the keys here instead of printing them. */
   readonly keysFile: string | undefined;
   readonly json: boolean;
+  /**
+   * The demo account's live tax choice (ADR 1439): `location` charges tax by the buyer's
+   * location, `none` records the choice of charging none; absent, live charges wait for a choice.
+   */
+  readonly liveTax?: 'location' | 'none' | undefined;
 }
 
 /** Refuses a keys file that exists, before anything is made: keys made and not shown are lost. */
@@ -29,6 +34,18 @@ export async function makeDemoAccount(services: CoreServices, options: DemoOptio
       ['Demo account', `${demo.accountId} exists already; its keys were shown when it was made`],
     ]);
     return;
+  }
+  if (options.liveTax !== undefined) {
+    const account = await services.useCases.requireAccount(demo.accountId);
+    await services.useCases.updateTaxSettings(
+      { account, scope: { accountId: demo.accountId, environment: 'live' } },
+      options.liveTax === 'none' ? { rateSource: 'account', defaultRate: '0' } : { rateSource: 'location' },
+    );
+  } else if (demo.liveKey) {
+    // A live key can charge nothing until tax is chosen: say how, beside the keys.
+    process.stderr.write(
+      `drawdown: live charges wait until you choose the live tax settings: drawdown accounts tax-settings set --account ${demo.accountId} --env live (--rate-source location | --no-tax), or PATCH /tax-settings with the live key\n`,
+    );
   }
   const keys = { sandbox: demo.sandboxKey, ...(demo.liveKey ? { live: demo.liveKey } : {}) };
   if (options.keysFile) {

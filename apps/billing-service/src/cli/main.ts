@@ -12,10 +12,12 @@ import { resolveServiceConfig, settingOptions, settingUsage } from '../config.js
 import { serviceVersion } from '../operations/version.js';
 import { runClockCommand } from './clock-command.js';
 import { checkKeysFile, type DemoOptions, makeDemoAccount } from './demo-command.js';
+import { EMAIL_SETTINGS_ACTIONS, runEmailSettingsCommand } from './email-settings-command.js';
 import { BackupUsage, runBackup, runMigrate, runMigrateStatus } from './operations-commands.js';
 import { printResult } from './output.js';
 import { PAYMENT_PROVIDER_ACTIONS, runPaymentProviderCommand } from './payment-provider-command.js';
 import { runSellerDetailsCommand, SELLER_DETAILS_ACTIONS } from './seller-details-command.js';
+import { runTaxSettingsCommand, TAX_SETTINGS_ACTIONS } from './tax-settings-command.js';
 
 const USAGE = `Usage: drawdown <command> [options]
 
@@ -23,9 +25,10 @@ Commands:
   serve [--demo [--demo-live-key] [--keys-file FILE]]
                                 Start the billing API (live and sandbox), the workers and the
                                 operations endpoints; --demo makes the demo account first (see init)
-  init [--demo-live-key] [--keys-file FILE]
+  init [--demo-live-key [--live-tax location|none]] [--keys-file FILE]
                                 Make the demo account (early access) with an all-permission sandbox
-                                key, once per installation; a live key only with --demo-live-key
+                                key, once per installation; a live key only with --demo-live-key;
+                                --live-tax records its live tax choice (live charges wait for one)
   migrate                       Apply pending migrations
   migrate status                Show applied and pending migrations (exit 3 unless current)
   backup FILE                   Copy the SQLite database online (PostgreSQL: pg_dump, docs/deployment.md)
@@ -52,6 +55,16 @@ Commands:
                                 --env); only the fields given change, address flags replace the address
   accounts seller-details clear --account ID [--env live|sandbox]
                                 Documents name the account alone again
+  accounts tax-settings show --account ID --env live|sandbox
+  accounts tax-settings set --account ID --env live|sandbox (--no-tax | [--rate-source location|account]
+                                [--default-rate RATE]) [--tax-mode external|internal|location]
+                                How tax is computed (ADR 1439): live charges are refused until the live
+                                settings are chosen once; --no-tax records the choice of charging none
+  accounts email-settings show --account ID [--env live|sandbox]
+  accounts email-settings set --account ID [--env live|sandbox] [--sender-name NAME] [--sender-address EMAIL]
+                                [--reply-to EMAIL] [--enabled-emails KIND,KIND… | all | none]
+                                Who customer emails come from and which are sent (both environments
+                                unless --env; an empty value clears a field)
   keys create --account ID --env live|sandbox --permission NAME [--permission NAME …] [--name NAME] [--expires-at TIME]
   keys revoke KEY_ID
   keys list --account ID
@@ -70,6 +83,7 @@ const OPTIONS = {
   demo: { type: 'boolean' },
   'demo-live-key': { type: 'boolean' },
   'keys-file': { type: 'string' },
+  'live-tax': { type: 'string' },
   version: { type: 'boolean' },
   name: { type: 'string' },
   'early-access': { type: 'boolean' },
@@ -96,6 +110,14 @@ const OPTIONS = {
   email: { type: 'string' },
   logo: { type: 'string' },
   'remove-logo': { type: 'boolean' },
+  'no-tax': { type: 'boolean' },
+  'tax-mode': { type: 'string' },
+  'rate-source': { type: 'string' },
+  'default-rate': { type: 'string' },
+  'sender-name': { type: 'string' },
+  'sender-address': { type: 'string' },
+  'reply-to': { type: 'string' },
+  'enabled-emails': { type: 'string' },
   force: { type: 'boolean' },
   json: { type: 'boolean' },
   help: { type: 'boolean', short: 'h' },
@@ -120,10 +142,16 @@ export async function main(argv: readonly string[]): Promise<number> {
       return command === undefined && !values.help ? 1 : 0;
     }
     const config = resolveServiceConfig(values);
+    const liveTax = values['live-tax'];
+    if (liveTax !== undefined && liveTax !== 'location' && liveTax !== 'none')
+      throw new UsageError('--live-tax must be location or none');
+    if (liveTax !== undefined && values['demo-live-key'] !== true)
+      throw new UsageError('--live-tax goes with --demo-live-key');
     const demo: DemoOptions = {
       liveKey: values['demo-live-key'] === true,
       keysFile: values['keys-file'],
       json,
+      liveTax,
     };
     if ((values['demo-live-key'] || values['keys-file'] !== undefined) && !(command === 'init' || values.demo))
       throw new UsageError('--demo-live-key and --keys-file go with init or serve --demo');
@@ -180,6 +208,16 @@ export async function main(argv: readonly string[]): Promise<number> {
             force: values.force === true,
             json,
           });
+        case 'accounts email-settings':
+          return await runEmailSettingsCommand(services.useCases, rest[0], {
+            account: values.account as string,
+            env: values.env,
+            senderName: values['sender-name'],
+            senderAddress: values['sender-address'],
+            replyTo: values['reply-to'],
+            enabledEmails: values['enabled-emails'],
+            json,
+          });
         case 'accounts seller-details':
           return await runSellerDetailsCommand(services.useCases, rest[0], {
             account: values.account as string,
@@ -196,6 +234,16 @@ export async function main(argv: readonly string[]): Promise<number> {
             email: values.email,
             logo: values.logo,
             removeLogo: values['remove-logo'] === true,
+            json,
+          });
+        case 'accounts tax-settings':
+          return await runTaxSettingsCommand(services.useCases, rest[0], {
+            account: values.account as string,
+            env: values.env,
+            taxMode: values['tax-mode'],
+            rateSource: values['rate-source'],
+            defaultRate: values['default-rate'],
+            noTax: values['no-tax'] === true,
             json,
           });
         case 'keys create': {
@@ -268,6 +316,8 @@ const STORE_COMMANDS = new Set([
   'accounts list',
   'accounts payment-provider',
   'accounts seller-details',
+  'accounts tax-settings',
+  'accounts email-settings',
   'keys create',
   'keys revoke',
   'keys list',
@@ -296,6 +346,19 @@ function checkUsage(
     if (!SELLER_DETAILS_ACTIONS.includes(action ?? ''))
       throw new UsageError('accounts seller-details needs show, set or clear');
     if (!values.account) throw new UsageError(`accounts seller-details ${action} needs --account`);
+    if (values.env !== undefined && !ENVIRONMENTS.includes(values.env as Environment))
+      throw new UsageError('--env must be live or sandbox');
+  }
+  if (name === 'accounts tax-settings') {
+    if (!TAX_SETTINGS_ACTIONS.includes(action ?? '')) throw new UsageError('accounts tax-settings needs show or set');
+    if (!values.account) throw new UsageError(`accounts tax-settings ${action} needs --account`);
+    if (!ENVIRONMENTS.includes(values.env as Environment))
+      throw new UsageError('accounts tax-settings needs --env live or --env sandbox');
+  }
+  if (name === 'accounts email-settings') {
+    if (!EMAIL_SETTINGS_ACTIONS.includes(action ?? ''))
+      throw new UsageError('accounts email-settings needs show or set');
+    if (!values.account) throw new UsageError(`accounts email-settings ${action} needs --account`);
     if (values.env !== undefined && !ENVIRONMENTS.includes(values.env as Environment))
       throw new UsageError('--env must be live or sandbox');
   }

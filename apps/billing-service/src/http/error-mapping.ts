@@ -91,6 +91,7 @@ export const STATUS_BY_CODE = {
   transaction_not_editable: 409,
   transaction_manual_collection_not_allowed_for_allowance: 400,
   transaction_not_payable: 409,
+  tax_settings_not_chosen: 409,
   transaction_payment_amount_invalid: 400,
   transaction_payment_simulation_sandbox_only: 400,
   checkout_provider_not_configured: 409,

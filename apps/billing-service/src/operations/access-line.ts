@@ -22,6 +22,21 @@ import { isPlainLogger } from './logger.js';
 
 export type AccessLineWriter = (record: RequestRecord) => void;
 
+/**
+ * Whether a request gets its access line (ADR 0730): every request but `POST /usage-events`
+ * answered 202, of which the first and then one in `oneIn` (per process). A refused or failed
+ * usage request always gets its line.
+ */
+export function accessLineSampler(oneIn: number): (record: RequestRecord) => boolean {
+  if (oneIn <= 1) return () => true;
+  let accepted = 0;
+  return (record) => {
+    if (record.status !== 202 || record.route !== '/usage-events' || record.method !== 'POST') return true;
+    accepted = accepted === oneIn ? 1 : accepted + 1;
+    return accepted === 1;
+  };
+}
+
 /** Text every JSON encoder spells as itself between quotes. */
 const VERBATIM_TEXT = /^[\x20\x21\x23-\x5b\x5d-\x7e]*$/;
 const INFO = 30;

@@ -50,8 +50,6 @@ interface Walk {
   readonly fields: Readonly<Record<string, Verdict>>;
 }
 
-const unknownField = (value: unknown): Verdict => ({ refused: 'invalid_field', value });
-
 /** The non-catalogue items of transaction bodies and previews (ADR 1108): each field has its effect. */
 const NON_CATALOGUE = 'transactions/non-catalogue-items.test.ts';
 const NON_CATALOGUE_WALKS: readonly Walk[] = [
@@ -209,7 +207,7 @@ const WALKS: readonly Walk[] = [
       discountId: { effect: 'discounts/official-sdk-discounts.test.ts' },
       billingDetails: { effect: 'transactions/transaction-lifecycle.test.ts' },
       billingPeriod: { effect: 'compatibility/nothing-accepted-and-ignored.test.ts' },
-      checkout: unknownField({ url: 'https://example.com/pay' }),
+      checkout: { effect: 'compatibility/official-sdk-wrong-answers.test.ts' },
       discount: { effect: 'discounts/official-sdk-discounts.test.ts' },
     },
   },
@@ -229,7 +227,7 @@ const WALKS: readonly Walk[] = [
       billingDetails: { effect: 'transactions/transaction-lifecycle.test.ts' },
       billingPeriod: { effect: 'compatibility/nothing-accepted-and-ignored.test.ts' },
       items: { effect: 'transactions/transaction-lifecycle.test.ts' },
-      checkout: unknownField({ url: 'https://example.com/pay' }),
+      checkout: { effect: 'compatibility/official-sdk-wrong-answers.test.ts' },
       discount: { effect: 'discounts/official-sdk-discounts.test.ts' },
     },
   },

@@ -106,6 +106,8 @@ describe.each(ENGINES)('%s: the usage-events fast path answers as the app does',
         'rate-limit': '100000/60s',
         'key-rate-limit': '100000/60s',
         'trust-proxy': true,
+        // Every access line, on both paths: the lines are compared one for one.
+        'access-log-usage-sample': '1',
         ...(storage.databaseUrl ? { 'database-url': storage.databaseUrl } : {}),
       },
       {},

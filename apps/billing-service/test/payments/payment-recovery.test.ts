@@ -7,6 +7,7 @@
  * pays through the checkout meanwhile stops the retries, and concurrent schedulers take each
  * retry once.
  */
+import { formatMinorUnits } from '@drawdown/billing-core';
 import { type BillingHarness, ENGINES, expectEvery, movableClock, startBillingHarness } from '@drawdown/testkit';
 import { type Environment, Paddle } from '@paddle/paddle-node-sdk';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -69,8 +70,21 @@ describe.each(ENGINES)('%s: payment recovery in the sandbox', (engine) => {
       .map((event) => String(event.event_type));
   }
 
+  /** The customer's captured emails of `kind`, once `count` of them were captured (ADR 1500). */
+  async function emailsTold(customerId: string, kind: string, count: number): Promise<WireObject[]> {
+    const deadline = Date.now() + 15_000;
+    for (;;) {
+      const captured = (await sandbox.get(`/emails?customer_id=${customerId}&kind=${kind}&per_page=200`)).list.filter(
+        (email) => email.status === 'captured',
+      );
+      if (captured.length >= count) return captured;
+      if (Date.now() > deadline) throw new Error(`${captured.length} of ${count} ${kind} emails captured`);
+      await new Promise((resolve) => setTimeout(resolve, 25));
+    }
+  }
+
   beforeAll(async () => {
-    harness = await startBillingHarness({ engine, clock });
+    harness = await startBillingHarness({ engine, clock, emailDelivery: { pollIntervalMs: 20 } });
     ({ sandbox } = harnessClients(harness));
     paddle = new Paddle(harness.sandboxKey, {
       environment: harness.sandboxUrl as Environment,
@@ -137,6 +151,26 @@ describe.each(ENGINES)('%s: payment recovery in the sandbox', (engine) => {
     expect(await eventTypesOf(subscriptionId)).toContain('subscription.canceled');
     expect(await eventTypesOf(renewalId)).toContain('transaction.canceled');
     expect(await paymentsOf(renewalId)).toHaveLength(8);
+    // The customer was told at each declined attempt, that the subscription fell past due, and that it ended.
+    const failed = await emailsTold(subscription.customerId, 'payment_failed', 8);
+    expect(failed).toHaveLength(8);
+    expectEvery(
+      failed,
+      (email) => /^Your payment to Test account failed$/.test(String((email.message as WireObject).subject)),
+      {
+        atLeast: 8,
+      },
+    );
+    const owed = formatMinorUnits(
+      BigInt((await paddle.transactions.get(renewalId)).details?.totals?.grandTotal ?? '0'),
+      'GBP',
+      'en',
+    );
+    expectEvery(failed, (email) => String((email.message as WireObject).text).includes(`payment of ${owed}`), {
+      atLeast: 8,
+    });
+    expect(await emailsTold(subscription.customerId, 'subscription_past_due', 1)).toHaveLength(1);
+    expect(await emailsTold(subscription.customerId, 'subscription_canceled', 1)).toHaveLength(1);
   });
 
   it('cancels every renewal left past due when the first decline’s window ends, not only its own', async () => {

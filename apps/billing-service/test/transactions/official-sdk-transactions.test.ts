@@ -70,7 +70,7 @@ describe.each(ENGINES)('%s: the official SDK against transactions', (engine) => 
       currencyCode: 'GBP',
       collectionMode: 'automatic',
     });
-    expect(transaction.billedAt).toBeNull();
+    expect(transaction.billedAt).toEqual(transaction.updatedAt);
     expect(transaction.details?.totals).toMatchObject({
       subtotal: '9998',
       total: '9998',

@@ -140,9 +140,9 @@ export async function startServiceProcess(
     await exited;
   };
   let printed: { live: string; sandbox: string } | undefined;
-  // A deadline, not a figure: several processes starting at once on a busy machine take a while.
-  const deadline = Date.now() + 60_000;
-  while (Date.now() < deadline && printed === undefined) {
+  // A deadline rather than a count of polls: on a saturated machine Node alone can take half a minute to start.
+  const deadline = Date.now() + 90_000;
+  while (printed === undefined && Date.now() < deadline) {
     if (child.exitCode !== null) break;
     const live = printedAddress(output, 'live');
     const sandbox = printedAddress(output, 'sandbox');

@@ -43,6 +43,11 @@ const transactionFields = {
   custom_data: customData.optional(),
   discount_id: idOf('dsc').nullable().optional(),
   discount: NonCatalogueDiscountBody.nullable().optional(),
+  /** The payment page of this transaction (`null` url: the account's default payment link). */
+  checkout: z
+    .strictObject({ url: z.string().max(2048).nullable() })
+    .nullable()
+    .optional(),
 };
 
 export const CreateTransactionBody = z.strictObject({

@@ -162,6 +162,9 @@ const adjustmentFields = {
     currency_code: currencyCode,
   }),
   payout_totals: z.null(),
+  tax_rates_used: z
+    .array(z.strictObject({ tax_rate: rate, totals: z.strictObject({ subtotal: amount, tax: amount, total: amount }) }))
+    .describe("The items' totals grouped by the tax rate of the transaction lines they adjust."),
   tax_mode: z.literal('internal'),
   created_at: timestamp,
   updated_at: timestamp,

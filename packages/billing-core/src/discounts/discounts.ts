@@ -82,8 +82,13 @@ function validateTerms(discount: Discount, now: string, expiryChanged: boolean):
     if (!PERCENTAGE_PATTERN.test(discount.amount) || /^0(\.0{1,2})?$/.test(discount.amount)) {
       throw BillingError.invalidField('amount', 'must be a percentage from 0.01 to 100 with at most two decimals');
     }
-    if (discount.currencyCode !== null) {
-      throw BillingError.invalidField('currency_code', 'must be null for a percentage discount');
+    // Documented as required only for flat discounts: a percentage discount keeps the currency
+    // it was given (the Python SDK always sends one) and applies in every currency (ADR 1470).
+    if (discount.currencyCode !== null && !isSupportedCurrency(discount.currencyCode)) {
+      throw BillingError.invalidField(
+        'currency_code',
+        'must be a supported currency or null for a percentage discount',
+      );
     }
   } else {
     if (!FLAT_AMOUNT_PATTERN.test(discount.amount)) {

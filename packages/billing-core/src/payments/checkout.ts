@@ -35,6 +35,7 @@ import {
 } from '../transactions/payments.js';
 import type { PaymentMethod } from '../transactions/saved-methods.js';
 import { paymentMethodWire } from '../transactions/saved-methods.js';
+import { requireLiveTaxChoice } from '../transactions/tax-settings.js';
 import type { Transaction } from '../transactions/transaction.js';
 import { saveTransaction } from '../transactions/transaction-changes.js';
 import { updateTransactionIn } from '../transactions/transactions.js';
@@ -431,6 +432,7 @@ export async function submitCheckout(
   submission: CheckoutSubmission,
 ): Promise<CheckoutView> {
   const provider = await requireProvider(context, ports.providers);
+  await requireLiveTaxChoice(context, context.store);
   validateSubmission(context, submission);
   const current = await latestAttempt(context, context.store, transactionId);
   if (current && current.submissionKey !== submission.submissionKey) await supersedeWaiting(context, ports, current);
@@ -578,6 +580,7 @@ export async function startBrowserCheckout(
   submission: BrowserCheckoutSubmission,
 ): Promise<BrowserCheckoutStart> {
   const provider = await requireProvider(context, ports.providers);
+  await requireLiveTaxChoice(context, context.store);
   const browser = provider.browser;
   if (!browser || browser.publishableKey === null) {
     throw new BillingError(

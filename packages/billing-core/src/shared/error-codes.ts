@@ -137,6 +137,8 @@ export const ERROR_CODES = {
   transaction_manual_collection_not_allowed_for_allowance:
     'A transaction whose prices have allowances must be collected automatically.',
   transaction_not_payable: 'Payments are recorded only for ready, billed or past-due transactions.',
+  tax_settings_not_chosen:
+    'A live charge waits until the account environment records its live tax settings (ADR 1439); the sandbox never asks.',
   transaction_payment_amount_invalid: 'A captured payment must be more than zero and at most the balance still due.',
   transaction_payment_simulation_sandbox_only:
     'Payments can be simulated only in the sandbox; live records payments reported by the payment provider.',

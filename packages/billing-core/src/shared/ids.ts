@@ -38,6 +38,7 @@ export const ID_PREFIXES = {
   customerPortalSession: 'cpls',
   clientToken: 'ctkn',
   customerAuthToken: 'pca',
+  emailJob: 'eml',
 } as const;
 
 export type IdPrefix = (typeof ID_PREFIXES)[keyof typeof ID_PREFIXES];

@@ -73,37 +73,46 @@ export async function setSandboxPaymentOutcome(
   return outcome;
 }
 
-/** The hooks a completing transaction runs: start the subscription it paid for, or revive one past due. */
+/**
+ * The hooks a completing transaction runs: start the subscription it paid for, or revive one past
+ * due; and a manual invoice billed through the API starts its subscription when it is billed.
+ */
 export function subscriptionHooks(context: Context<SubscriptionSlice>): TransactionHooks {
+  const start = async (tx: SubscriptionSlice, transaction: Transaction) => {
+    const recurring = transaction.items.filter((item) => item.price.billingCycle !== null);
+    if (recurring.length === 0 || transaction.customerId === null) return;
+    const subscription = await startSubscription(context, tx, {
+      customerId: transaction.customerId,
+      addressId: transaction.addressId,
+      currencyCode: transaction.currencyCode,
+      collectionMode: transaction.collectionMode,
+      items: recurring.map((item) => ({ priceId: item.price.id, quantity: item.quantity })),
+      transactionId: transaction.id,
+      customData: transaction.customData,
+      billingDetails: transaction.billingDetails,
+      businessId: transaction.businessId,
+      cardlessTrial: startsCardlessTrial(transaction),
+      discount:
+        transaction.discountId === null
+          ? undefined
+          : await tx.discounts.findById(context.scope, transaction.discountId),
+    });
+    await saveTransaction(context, tx, transaction, {
+      ...transaction,
+      subscriptionId: subscription.id,
+      billingPeriod: subscription.currentBillingPeriod,
+    });
+  };
   return {
     afterCompleted: async (tx: SubscriptionSlice, transaction) => {
       if (transaction.subscriptionId !== null) {
         await reviveIfPastDue(context, tx, transaction.subscriptionId, transaction.updatedAt);
         return;
       }
-      const recurring = transaction.items.filter((item) => item.price.billingCycle !== null);
-      if (recurring.length === 0 || transaction.customerId === null) return;
-      const subscription = await startSubscription(context, tx, {
-        customerId: transaction.customerId,
-        addressId: transaction.addressId,
-        currencyCode: transaction.currencyCode,
-        collectionMode: transaction.collectionMode,
-        items: recurring.map((item) => ({ priceId: item.price.id, quantity: item.quantity })),
-        transactionId: transaction.id,
-        customData: transaction.customData,
-        billingDetails: transaction.billingDetails,
-        businessId: transaction.businessId,
-        cardlessTrial: startsCardlessTrial(transaction),
-        discount:
-          transaction.discountId === null
-            ? undefined
-            : await tx.discounts.findById(context.scope, transaction.discountId),
-      });
-      await saveTransaction(context, tx, transaction, {
-        ...transaction,
-        subscriptionId: subscription.id,
-        billingPeriod: subscription.currentBillingPeriod,
-      });
+      await start(tx, transaction);
+    },
+    afterBilled: async (tx: SubscriptionSlice, transaction) => {
+      if (transaction.subscriptionId === null) await start(tx, transaction);
     },
   };
 }

@@ -49,6 +49,39 @@ export interface AdjustmentItem {
   readonly totals: AdjustmentItemTotals;
 }
 
+/** One tax rate of the adjusted lines and what the adjustment took at it. */
+export interface AdjustmentTaxRateUsed {
+  /** As the transaction's line wrote it (`"0.2"` for 20%). */
+  readonly taxRate: string;
+  readonly totals: AdjustmentItemTotals;
+}
+
+/**
+ * Groups an adjustment's items by the tax rate of the transaction line each adjusts, in the order
+ * the rates first appear, and sums each group's totals. A line the transaction no longer lists
+ * (never, in practice) counts at rate `"0"`.
+ */
+export function adjustmentTaxRatesUsed(
+  items: readonly AdjustmentItem[],
+  lineItems: readonly { readonly id: string; readonly taxRate: string }[],
+): AdjustmentTaxRateUsed[] {
+  const rateOf = new Map(lineItems.map((line) => [line.id, line.taxRate]));
+  const byRate = new Map<string, { subtotal: bigint; tax: bigint; total: bigint }>();
+  for (const item of items) {
+    const rate = rateOf.get(item.itemId) ?? '0';
+    const sum = byRate.get(rate) ?? { subtotal: 0n, tax: 0n, total: 0n };
+    byRate.set(rate, {
+      subtotal: sum.subtotal + BigInt(item.totals.subtotal),
+      tax: sum.tax + BigInt(item.totals.tax),
+      total: sum.total + BigInt(item.totals.total),
+    });
+  }
+  return [...byRate.entries()].map(([taxRate, sum]) => ({
+    taxRate,
+    totals: { subtotal: sum.subtotal.toString(), tax: sum.tax.toString(), total: sum.total.toString() },
+  }));
+}
+
 export interface AdjustmentTotals {
   readonly subtotal: string;
   readonly tax: string;
@@ -78,6 +111,8 @@ export interface Adjustment {
   readonly items: readonly AdjustmentItem[];
   readonly totals: AdjustmentTotals;
   readonly payoutTotals: null;
+  /** The items' totals grouped by the tax rate of the lines they adjust. */
+  readonly taxRatesUsed: readonly AdjustmentTaxRateUsed[];
   readonly taxMode: 'internal';
   readonly createdAt: string;
   readonly updatedAt: string;

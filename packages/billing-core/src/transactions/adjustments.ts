@@ -19,6 +19,7 @@ import {
   type AdjustmentItem,
   type AdjustmentType,
   adjustmentSign,
+  adjustmentTaxRatesUsed,
 } from './adjustment.js';
 import { grantCredit } from './credit-balances.js';
 import { refuseWhilePaymentInFlight } from './payment-in-flight.js';
@@ -251,6 +252,7 @@ export async function createAdjustmentInTransaction(
       currencyCode: transaction.currencyCode,
     },
     payoutTotals: null,
+    taxRatesUsed: adjustmentTaxRatesUsed(items, transaction.details.lineItems),
     taxMode: 'internal',
     createdAt: now,
     updatedAt: now,

@@ -28,6 +28,12 @@ export interface TransactionHooks {
    * one store, and the use-case root gives these hooks only over it (ADR 0922).
    */
   afterCompleted(tx: TransactionSlice, transaction: Transaction): Promise<void>;
+  /**
+   * Runs inside the database transaction in which a manually collected `transaction` was billed
+   * through the API: the public API starts the subscription of a manual invoice when it is
+   * issued, not when it is paid (issue 36). Absent: billing starts nothing.
+   */
+  afterBilled?(tx: TransactionSlice, transaction: Transaction): Promise<void>;
 }
 
 /**
@@ -81,6 +87,9 @@ export async function completeSettled(
   requireTransition(settled.id, before.status, 'paid');
   const now = nowTimestamp(context);
   const { lines, settlement } = decompose(settled);
+  // `billed_at` is set for billed and completed transactions: an automatically collected one
+  // that was never billed is billed when it completes (issue 36).
+  const billedAt = settled.billedAt ?? now;
   const completed = await withInvoiceNumber(
     context,
     tx,
@@ -88,9 +97,10 @@ export async function completeSettled(
       ...settled,
       status: 'completed',
       details: composeDetails(lines, { ...settlement, completed: true }, settled.currencyCode),
+      billedAt,
       updatedAt: now,
     },
-    settled.billedAt ?? now,
+    billedAt,
   );
   const saved = await saveTransaction(context, tx, before, completed, [...extraEvents, 'transaction.paid']);
   await settleCreditOnCompletion(context, tx, saved, now);

@@ -35,10 +35,13 @@ export type TransactionColumn =
   | 'updated_at';
 
 /** The keys a transaction list can be ordered by. `created_at` order is id order (ids are ULIDs). */
-export type TransactionOrder = 'id' | 'billed_at';
+export type TransactionOrder = 'id' | 'billed_at' | 'updated_at';
 
 export interface TransactionListQuery extends ListQuery<TransactionColumn> {
-  /** `billed_at` orders unbilled transactions first (ascending), then by id among equal times. */
+  /**
+   * `billed_at` orders unbilled transactions first (ascending), then by id among equal times;
+   * `updated_at` by the last change, then by id.
+   */
   readonly orderBy: TransactionOrder;
 }
 

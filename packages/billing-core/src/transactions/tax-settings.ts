@@ -16,7 +16,7 @@ import { TAX_RATE_DATASET } from '../tax/tax-rate-dataset.js';
 import type { CountryTaxRate, DefaultTaxMode, TaxRateSource, TaxSettings } from './entities.js';
 import type { TransactionSlice } from './repositories.js';
 
-/** Until an account sets its own: prices exclusive of tax, at a zero rate. */
+/** The fields settings stored before ADR 1430 lack take these values. */
 export const DEFAULT_TAX_SETTINGS: TaxSettings = {
   defaultTaxMode: 'external',
   rateSource: 'account',
@@ -125,9 +125,34 @@ export function taxRateFor(settings: TaxSettings, countryCode: string | null): D
   return Decimal.parse(own?.rate ?? settings.defaultRate);
 }
 
-/** Settings stored before ADR 1430 lack its fields: they take the defaults. */
+/**
+ * Until an account environment records its own (ADR 1439): prices exclusive of tax, at the rate
+ * of the buyer's location, as the public API computes tax for a new account. `updatedAt` null
+ * tells readers nothing was chosen; a live charge waits for a choice (`requireLiveTaxChoice`).
+ */
+export const UNSET_TAX_SETTINGS: TaxSettings = { ...DEFAULT_TAX_SETTINGS, rateSource: 'location' };
+
+/** Settings stored before ADR 1430 lack its fields: they take the defaults; none stored, the unset ones. */
 export function withTaxDefaults(settings: Partial<TaxSettings> | undefined): TaxSettings {
-  return { ...DEFAULT_TAX_SETTINGS, ...settings };
+  return settings === undefined ? UNSET_TAX_SETTINGS : { ...DEFAULT_TAX_SETTINGS, ...settings };
+}
+
+/**
+ * A live charge needs tax settings the operator chose (ADR 1439): any change of the live
+ * settings records a choice, an explicit "no tax" (`rate_source: account`, `default_rate: "0"`)
+ * included. The sandbox computes with the unset settings and never asks.
+ * @throws `tax_settings_not_chosen` in live until the settings were saved once.
+ */
+export async function requireLiveTaxChoice(
+  context: Pick<Context<TransactionSlice>, 'scope'>,
+  tx: Pick<TransactionSlice, 'billingSettings'>,
+): Promise<void> {
+  if (context.scope.environment !== 'live') return;
+  if ((await tx.billingSettings.findTaxSettings(context.scope)) !== undefined) return;
+  throw new BillingError(
+    'tax_settings_not_chosen',
+    'Live charges wait until the account chooses its live tax settings: PATCH /tax-settings with the live key (rate_source "location" to charge tax by the buyer\'s location, or rate_source "account" with default_rate "0" for no tax), or drawdown accounts tax-settings set --env live.',
+  );
 }
 
 /** The dataset behind location tax, named and dated for the settings' readers. */

@@ -32,8 +32,17 @@ export function checkoutUrl(paymentLink: string, transactionId: string): string 
 }
 
 /**
- * Gives an automatically collected transaction that can be paid its `checkout.url`, once: the
- * account's payment link when it set one, else the page Drawdown serves (ADR 1412).
+ * Whether a transaction is paid through a checkout: automatically collected, or a manual invoice
+ * with `billing_details.enable_checkout` (issue 36).
+ */
+export function paysThroughCheckout(transaction: Pick<Transaction, 'collectionMode' | 'billingDetails'>): boolean {
+  return transaction.collectionMode === 'automatic' || transaction.billingDetails?.enableCheckout === true;
+}
+
+/**
+ * Gives a transaction paid through a checkout, while it can be paid, its `checkout.url`, once:
+ * the account's payment link when it set one, else the page Drawdown serves (ADR 1412). A URL the
+ * caller chose (`checkout.url` on create or update, ADR 1470) is kept.
  */
 export async function withCheckout(
   context: Context<TransactionSlice> & PaymentLinkPorts,
@@ -42,7 +51,7 @@ export async function withCheckout(
 ): Promise<Transaction> {
   if (
     transaction.checkout !== null ||
-    transaction.collectionMode !== 'automatic' ||
+    !paysThroughCheckout(transaction) ||
     !CHECKOUT_STATUSES.has(transaction.status) ||
     context.defaultPaymentLink === undefined
   ) {

@@ -21,14 +21,21 @@ import { completeWhenNothingToPay } from './nothing-to-pay.js';
 import { refuseWhilePaymentInFlight } from './payment-in-flight.js';
 import type { TransactionHooks } from './payments.js';
 import type { TransactionListQuery, TransactionSlice } from './repositories.js';
-import { withTaxDefaults } from './tax-settings.js';
+import { requireLiveTaxChoice, withTaxDefaults } from './tax-settings.js';
 import type {
   BillingDetails,
   Transaction,
   TransactionBillingPeriod,
+  TransactionCheckout,
   TransactionCollectionMode,
 } from './transaction.js';
-import { insertTransaction, saveTransaction, withInvoiceNumber } from './transaction-changes.js';
+import {
+  checkoutUrl,
+  insertTransaction,
+  paysThroughCheckout,
+  saveTransaction,
+  withInvoiceNumber,
+} from './transaction-changes.js';
 import { requireTransition } from './transaction-status.js';
 
 /** A catalogue price by id, or a non-catalogue price (ADR 1108): exactly one of the two. */
@@ -60,6 +67,12 @@ export interface CreateTransactionInput extends DiscountChoice {
   readonly customData?: CustomData | undefined;
   /** `billed` issues the invoice at once (the transaction must be complete). */
   readonly status?: 'billed' | undefined;
+  /** The payment page to send the customer to (ADR 1470); a null url takes the default payment link. */
+  readonly checkout?: CheckoutChoice | null | undefined;
+}
+
+export interface CheckoutChoice {
+  readonly url: string | null;
 }
 
 export interface UpdateTransactionInput extends DiscountChoice {
@@ -73,9 +86,43 @@ export interface UpdateTransactionInput extends DiscountChoice {
   readonly billingDetails?: BillingDetails | null | undefined;
   readonly billingPeriod?: TransactionBillingPeriod | null | undefined;
   readonly customData?: CustomData | undefined;
+  readonly checkout?: CheckoutChoice | null | undefined;
+}
+
+/**
+ * A transaction's `checkout` as the caller chose it (ADR 1470): the URL with `_ptxn`, null for the
+ * default payment link, or undefined when not sent. Only a transaction paid through a checkout
+ * takes one; the URL is an https address (http too in the sandbox), without a fragment.
+ */
+function chosenCheckout(
+  context: Context<TransactionSlice>,
+  choice: CheckoutChoice | null | undefined,
+  transaction: Transaction,
+): TransactionCheckout | null | undefined {
+  if (choice === undefined) return undefined;
+  const url = choice?.url ?? null;
+  if (url === null) return null;
+  if (!paysThroughCheckout(transaction)) {
+    throw BillingError.invalidField(
+      'checkout.url',
+      'is only for an automatically collected transaction, or a manual one with billing_details.enable_checkout true',
+    );
+  }
+  const pattern =
+    context.scope.environment === 'sandbox' ? /^https?:\/\/[^\s#?]+(\?[^\s#]*)?$/ : /^https:\/\/[^\s#?]+(\?[^\s#]*)?$/;
+  if (!pattern.test(url) || /[?&]_ptxn=/.test(url)) {
+    throw BillingError.invalidField(
+      'checkout.url',
+      context.scope.environment === 'sandbox'
+        ? 'must be an http or https URL without a fragment or _ptxn, at most 2048 characters'
+        : 'must be an https URL without a fragment or _ptxn, at most 2048 characters',
+    );
+  }
+  return { url: checkoutUrl(url, transaction.id) };
 }
 
 const EDITABLE_STATUSES: ReadonlySet<string> = new Set(['draft', 'ready']);
+const CHECKOUT_EDITABLE_STATUSES: ReadonlySet<string> = new Set(['draft', 'ready', 'billed', 'past_due']);
 
 /**
  * The items' prices and products. Non-catalogue prices (and products) are made as `custom`
@@ -240,8 +287,13 @@ export async function createTransaction(
       },
       { ids: context.ids, now: nowTimestamp(context), taxSettings },
     );
+    const checkout = chosenCheckout(context, input.checkout, transaction);
+    if (checkout) transaction = { ...transaction, checkout };
     if (input.status === 'billed') transaction = await bill(context, tx, transaction);
-    return completeWhenNothingToPay(context, tx, await insertTransaction(context, tx, transaction), hooks);
+    // A live transaction that can be charged or billed waits for the live tax choice (ADR 1439).
+    if (transaction.status !== 'draft') await requireLiveTaxChoice(context, tx);
+    const inserted = await afterBilled(context, tx, await insertTransaction(context, tx, transaction), hooks);
+    return completeWhenNothingToPay(context, tx, inserted, hooks);
   });
 }
 
@@ -260,9 +312,25 @@ export async function updateTransaction(
       await verifyTransactionTaxId(context, businessId, addressId);
     }
   }
-  return context.store.transaction(async (tx) =>
-    completeWhenNothingToPay(context, tx, await updateTransactionIn(context, tx, id, input), hooks),
-  );
+  return context.store.transaction(async (tx) => {
+    const updated = await updateTransactionIn(context, tx, id, input);
+    const billed = input.status === 'billed' ? await afterBilled(context, tx, updated, hooks) : updated;
+    return completeWhenNothingToPay(context, tx, billed, hooks);
+  });
+}
+
+/** A manual invoice just billed runs the `afterBilled` hook (its subscription starts) and is read again. */
+async function afterBilled(
+  context: Context<TransactionSlice>,
+  tx: TransactionSlice,
+  transaction: Transaction,
+  hooks: TransactionHooks,
+): Promise<Transaction> {
+  if (transaction.status !== 'billed' || transaction.collectionMode !== 'manual' || !hooks.afterBilled) {
+    return transaction;
+  }
+  await hooks.afterBilled(tx, transaction);
+  return (await tx.transactions.findById(context.scope, transaction.id)) ?? transaction;
 }
 
 /** `updateTransaction` inside the caller's database transaction (a checkout sets the customer and address). */
@@ -367,12 +435,31 @@ export async function updateTransactionIn(
           lineIds: input.items === undefined ? current.details.lineItems.map((line) => line.id) : [],
         },
       );
-      // Recorded payment attempts (failed ones, while still ready) are history and survive a rebuild.
-      next = { ...rebuilt, payments: current.payments, revisedAt: current.revisedAt };
+      // Recorded payment attempts (failed ones, while still ready) are history and survive a rebuild;
+      // so does the checkout link, while the transaction is still paid through a checkout.
+      next = {
+        ...rebuilt,
+        payments: current.payments,
+        revisedAt: current.revisedAt,
+        checkout: paysThroughCheckout(rebuilt) ? current.checkout : null,
+      };
     } else if (input.customData !== undefined) {
       next = { ...next, customData: input.customData };
     }
+    if (input.checkout !== undefined) {
+      if (!CHECKOUT_EDITABLE_STATUSES.has(next.status)) {
+        throw new BillingError(
+          'transaction_not_editable',
+          `Transaction ${id} is ${next.status}; its checkout can change only while it can be paid.`,
+        );
+      }
+      // Null: the default payment link is given back when the transaction is saved.
+      next = { ...next, checkout: chosenCheckout(context, input.checkout, next) ?? null };
+    }
     if (input.status === 'billed') next = await bill(context, tx, next);
+    if ((reshapes || input.status === 'billed') && (next.status === 'ready' || next.status === 'billed')) {
+      await requireLiveTaxChoice(context, tx);
+    }
     if (input.status === 'canceled') {
       requireTransition(id, next.status, 'canceled');
       // A canceled transaction gives its discount's redemption back.

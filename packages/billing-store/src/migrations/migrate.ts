@@ -3,6 +3,7 @@
  * Applies the migrations not yet applied, in order, in one transaction. Several processes may
  * start at once: PostgreSQL serialises them on an advisory lock, SQLite on its write lock.
  */
+
 import type { SqlDatabase } from '../sql/sql-database.js';
 import { foundation } from './0001-foundation.js';
 import { usage } from './0002-usage.js';
@@ -30,6 +31,10 @@ import { taxIdChecks } from './0220-tax-id-checks.js';
 import { providerRefunds } from './0230-provider-refunds.js';
 import { simulationSpending } from './0240-simulation-spending.js';
 import { sandboxJumpQuotas } from './0241-sandbox-jump-quotas.js';
+import { adjustmentTaxRatesUsedBackfill } from './0242-adjustment-tax-rates-used.js';
+import { liveTaxChoice } from './0243-live-tax-choice.js';
+import { transactionsByUpdated } from './0244-transactions-by-updated.js';
+import { customerEmail } from './0250-customer-email.js';
 import type { Migration } from './migration.js';
 
 export const MIGRATIONS: readonly Migration[] = [
@@ -59,6 +64,10 @@ export const MIGRATIONS: readonly Migration[] = [
   providerRefunds,
   simulationSpending,
   sandboxJumpQuotas,
+  adjustmentTaxRatesUsedBackfill,
+  liveTaxChoice,
+  transactionsByUpdated,
+  customerEmail,
 ];
 
 const MIGRATION_LOCK_KEY = 4_172_031_985;

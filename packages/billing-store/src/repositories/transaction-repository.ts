@@ -83,16 +83,19 @@ export class SqlTransactionRepository implements TransactionRepository {
     if (query.after !== undefined && orderBy === 'id') {
       pageWhere.push(`id ${operator} ?`);
       pageParams.push(query.after);
-    } else if (query.after !== undefined) {
-      // Keyset on (billed_key, id); the cursor's own key is read in the same statement.
+    }
+    // Keyed orders: (key, id), the key being a column the module names, never input.
+    const key = orderBy === 'billed_at' ? 'billed_key' : orderBy === 'updated_at' ? 'updated_at' : null;
+    if (query.after !== undefined && key !== null) {
+      // The cursor's own key is read in the same statement.
       pageWhere.push(
-        `(billed_key, id) ${operator} ((select anchor.billed_key from transactions anchor where anchor.account_id = ? and anchor.environment = ? and anchor.id = ?), ?)`,
+        `(${key}, id) ${operator} ((select anchor.${key} from transactions anchor where anchor.account_id = ? and anchor.environment = ? and anchor.id = ?), ?)`,
       );
       pageParams.push(scope.accountId, scope.environment, query.after, query.after);
     }
     const order =
-      orderBy === 'billed_at'
-        ? `billed_key ${query.direction}, id ${query.direction}`
+      key !== null
+        ? `${key} ${query.direction}, id ${query.direction}`
         : `${this.idSortKey(query.filter)} ${query.direction}`;
     const rows = await this.executor.all<{ body: string }>(
       `select body from transactions where ${pageWhere.join(' and ')} order by ${order} limit ?`,

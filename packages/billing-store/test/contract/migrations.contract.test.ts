@@ -83,6 +83,89 @@ describe.each(ENGINES)('%s: migrations', (engine) => {
     }
   });
 
+  it('gives adjustments stored before tax_rates_used the rates of the lines they adjust', async () => {
+    const database = openDatabase(await freshConfig());
+    const before = MIGRATIONS.filter((migration) => migration.id !== '0242-adjustment-tax-rates-used');
+    try {
+      await migrate(database, before);
+      const lineItems = [
+        { id: 'txnitm_a', taxRate: '0.2' },
+        { id: 'txnitm_b', taxRate: '0.1' },
+      ];
+      await database.run('insert into transactions (account_id, environment, id, body) values (?, ?, ?, ?)', [
+        'acc_1',
+        'sandbox',
+        'txn_1',
+        JSON.stringify({ details: { lineItems } }),
+      ]);
+      const item = (itemId: string, subtotal: string, tax: string, total: string) => ({
+        itemId,
+        totals: { subtotal, tax, total },
+      });
+      const old = {
+        id: 'adj_1',
+        transactionId: 'txn_1',
+        items: [
+          item('txnitm_a', '500', '100', '600'),
+          item('txnitm_b', '100', '10', '110'),
+          item('txnitm_a', '5', '1', '6'),
+        ],
+      };
+      await database.run('insert into adjustments (account_id, environment, id, body) values (?, ?, ?, ?)', [
+        'acc_1',
+        'sandbox',
+        'adj_1',
+        JSON.stringify(old),
+      ]);
+      expect(await migrate(database)).toEqual(['0242-adjustment-tax-rates-used']);
+      const row = await database.get<{ body: string }>('select body from adjustments where id = ?', ['adj_1']);
+      expect(JSON.parse(String(row?.body))).toEqual({
+        ...old,
+        taxRatesUsed: [
+          { taxRate: '0.2', totals: { subtotal: '505', tax: '101', total: '606' } },
+          { taxRate: '0.1', totals: { subtotal: '100', tax: '10', total: '110' } },
+        ],
+      });
+    } finally {
+      await database.close();
+    }
+  });
+
+  it('records no tax as the live choice of accounts that had live transactions before ADR 1439', async () => {
+    const database = openDatabase(await freshConfig());
+    const before = MIGRATIONS.filter((migration) => migration.id !== '0243-live-tax-choice');
+    try {
+      await migrate(database, before);
+      const insert = 'insert into transactions (account_id, environment, id, body) values (?, ?, ?, ?)';
+      await database.run(insert, ['acc_old', 'live', 'txn_1', '{}']);
+      await database.run(insert, ['acc_old', 'live', 'txn_2', '{}']);
+      await database.run(insert, ['acc_sandbox', 'sandbox', 'txn_3', '{}']);
+      await database.run(insert, ['acc_chosen', 'live', 'txn_4', '{}']);
+      await database.run('insert into tax_settings (account_id, environment, body) values (?, ?, ?)', [
+        'acc_chosen',
+        'live',
+        '{"rateSource":"location"}',
+      ]);
+      expect(await migrate(database)).toEqual(['0243-live-tax-choice']);
+      const rows = await database.all<{ account_id: string; environment: string; body: string }>(
+        'select account_id, environment, body from tax_settings order by account_id',
+      );
+      expect(rows.map((row) => [row.account_id, row.environment])).toEqual([
+        ['acc_chosen', 'live'],
+        ['acc_old', 'live'],
+      ]);
+      expect(rows[0]?.body).toBe('{"rateSource":"location"}');
+      expect(JSON.parse(String(rows[1]?.body))).toMatchObject({
+        rateSource: 'account',
+        defaultRate: '0',
+        countryRates: [],
+        updatedAt: expect.any(String),
+      });
+    } finally {
+      await database.close();
+    }
+  });
+
   it('leaves no trace of a migration that fails part-way', async () => {
     const database = openDatabase(await freshConfig());
     const broken = {

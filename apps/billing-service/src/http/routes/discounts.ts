@@ -32,6 +32,8 @@ const discountListSpec: ListSpec<DiscountColumn> = {
   idPrefix: 'dsc',
   defaultPerPage: 50,
   maxPerPage: 200,
+  // `created_at` orders as `id` does: ids are time-ordered.
+  orderBy: ['id', 'created_at'],
   filters: {
     id: { kind: 'ids', column: 'id', prefix: 'dsc' },
     code: { kind: 'lowercase', column: 'code' },

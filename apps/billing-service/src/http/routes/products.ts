@@ -14,6 +14,8 @@ const listSpec: ListSpec<ProductColumn> = {
   idPrefix: 'pro',
   defaultPerPage: 50,
   maxPerPage: 200,
+  // `created_at` orders as `id` does: ids are time-ordered.
+  orderBy: ['id', 'created_at'],
   filters: {
     id: { kind: 'ids', column: 'id', prefix: 'pro' },
     status: { kind: 'enum', column: 'status', values: ['active', 'archived'] },

@@ -64,7 +64,7 @@ const transactionListSpec: ListSpec<TransactionColumn> = {
   defaultPerPage: TRANSACTION_PAGE_SIZE,
   maxPerPage: TRANSACTION_PAGE_SIZE,
   // `created_at` orders as `id` does: ids are time-ordered.
-  orderBy: ['id', 'created_at', 'billed_at'],
+  orderBy: ['id', 'created_at', 'billed_at', 'updated_at'],
   includes: INCLUDE_NAMES,
   filters: {
     id: { kind: 'ids', column: 'id', prefix: 'txn', max: 100 },
@@ -82,7 +82,7 @@ const transactionListSpec: ListSpec<TransactionColumn> = {
 
 /**
  * `GET /transactions` parameters. `order_by` takes `id`, `created_at` (the same order: ids are
- * time-ordered) or `billed_at`, each `[ASC]` or `[DESC]`; date filters take an exact time or the
+ * time-ordered), `billed_at` or `updated_at`, each `[ASC]` or `[DESC]`; date filters take an exact time or the
  * `[LT]`, `[LTE]`, `[GT]`, `[GTE]` forms.
  */
 export function parseTransactionList(c: Context<AppEnv>): {
@@ -92,7 +92,7 @@ export function parseTransactionList(c: Context<AppEnv>): {
 } {
   const { query, perPage, orderBy, includes } = parseListParams(c, transactionListSpec);
   return {
-    query: { ...query, orderBy: orderBy === 'billed_at' ? 'billed_at' : 'id' },
+    query: { ...query, orderBy: orderBy === 'billed_at' || orderBy === 'updated_at' ? orderBy : 'id' },
     perPage,
     includes: asTransactionIncludes(includes),
   };

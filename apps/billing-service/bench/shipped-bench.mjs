@@ -1,0 +1,511 @@
+/**
+ * @module
+ * Usage ingestion as a user runs it (issue 39): `drawdown serve` with its shipped defaults
+ * (access line at `info`, both rate limits on, the operations address on; only the ports, the
+ * data directory, `--migrate` and `--demo` are given) against a bare `node:http` server doing
+ * the minimum (lib/minimal-server.mjs: read the body, JSON.parse it, answer 202), both pinned to the same
+ * core and loaded from the other core in the same run, pair by pair:
+ *
+ *   for each engine (SQLite, PostgreSQL), environment (sandbox, live) and connection count
+ *   (32, 100): the bare server, then the service, each for BENCH_DURATION seconds after a warm-up.
+ *
+ * The first figure is the request rate of the service over the bare server's measured just
+ * before it (the ratio a user measures); CPU per request of each (from /proc/<pid>/stat) is the
+ * secondary figure, and on PostgreSQL the database backends' CPU per accepted event. Every event
+ * has a unique key; after an engine's runs the bench waits for the drawdown to drain and checks
+ * that the units drawn on both environments equal the events stored, and that every event
+ * answered accepted is stored.
+ *
+ * The service writes its log (the access lines) to a file, as it would to a journal or a
+ * container log: the bench itself never reads the stream while measuring.
+ *
+ * Load: Debian's `wrk` (installed by scripts/ensure-wrk.sh when missing and allowed), else the
+ * Node generator (say so in the output). The load average (`/proc/loadavg`) is printed before and
+ * after: on a shared machine only ratios within one run mean anything.
+ *
+ * Each row is BENCH_ROUNDS (3) rounds of bare then service; its ratio is the median of the rounds'
+ * ratios (all of them are printed), its other figures the medians of each side's.
+ *
+ * Environment: BENCH_DURATION (s per measured run, default 5), BENCH_WARMUP (s, default 2),
+ * BENCH_CONNECTIONS (32,100), BENCH_ENGINES (sqlite,postgres), BENCH_ENVIRONMENTS (sandbox,live),
+ * BENCH_POSTGRES_URL, BENCH_SERVICE_ARGS (extra `serve` flags, to measure a setting against the
+ * defaults, e.g. `--log-level warn`), BENCH_PROFILE=1 (the service runs with --cpu-prof; the top
+ * self-time functions are printed), BENCH_PG_PROCESSES (e.g. 1,2,4: PostgreSQL with that many
+ * service processes on one database, each loaded by its own share of the connections).
+ */
+import { spawn, spawnSync } from 'node:child_process';
+import { closeSync, mkdirSync, mkdtempSync, openSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { loadavg, tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { CURRENT_SERVICE_DIR } from './lib/billing-service.mjs';
+import { createPostgresDatabase, openEventStore } from './lib/event-store.mjs';
+import { drawnUnits, setUpUsageFixtures } from './lib/fixtures.mjs';
+import { runLoad } from './lib/load-generator.mjs';
+import {
+  commandExists,
+  cpuTimeOf,
+  databaseCpuTimeOf,
+  killAll,
+  PINNING,
+  pinnedCommand,
+  SERVER_CORE,
+  startProcess,
+  stopProcess,
+} from './lib/processes.mjs';
+import { formatTable, machine, round, writeJson } from './lib/report.mjs';
+import { summarizeProfile } from './lib/summarize-profile.mjs';
+
+const repoRoot = fileURLToPath(new URL('../../../', import.meta.url));
+const env = process.env;
+const list = (text, fallback) =>
+  (text ?? fallback)
+    .split(',')
+    .map((item) => item.trim())
+    .filter(Boolean);
+
+// wrk is the load generator a user reaches for; install it when missing and allowed.
+const ensured = spawnSync('bash', [join(repoRoot, 'scripts/ensure-wrk.sh')], { stdio: 'inherit' });
+const WRK = ensured.status === 0 && commandExists('wrk');
+
+const config = {
+  durationSec: Number(env.BENCH_DURATION ?? 5),
+  warmupSec: Number(env.BENCH_WARMUP ?? 2),
+  connections: list(env.BENCH_CONNECTIONS, '32,100').map(Number),
+  engines: list(env.BENCH_ENGINES, 'sqlite,postgres').filter((name) => name === 'sqlite' || name === 'postgres'),
+  environments: list(env.BENCH_ENVIRONMENTS, 'sandbox,live').filter((name) => name === 'sandbox' || name === 'live'),
+  postgresUrl: env.BENCH_POSTGRES_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres',
+  serviceArgs: list(env.BENCH_SERVICE_ARGS?.replace(/\s+/g, ','), ''),
+  pgProcesses: list(env.BENCH_PG_PROCESSES, '').map(Number),
+  profile: env.BENCH_PROFILE === '1',
+  rounds: Number(env.BENCH_ROUNDS ?? 3),
+  generator: WRK ? 'wrk' : 'node',
+  customers: 8,
+};
+
+/** Issue 39's targets: the service's request rate over the bare server's, in the same run. */
+const TARGETS = { sqlite: 0.3, postgres: 0.2 };
+
+const stamp = new Date().toISOString().replace(/[:.]/g, '-');
+const resultsFile = join(repoRoot, 'bench-results', `shipped-${stamp}.json`);
+const profileDir = join(repoRoot, 'bench-results', `profiles-shipped-${stamp}`);
+const runId = Date.now().toString(36);
+const log = (message) => process.stderr.write(`[shipped-bench] ${message}\n`);
+const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
+/** Services this bench spawned itself (startProcess tracks the rest), killed on a failure. */
+const spawned = new Set();
+const killEverything = () => {
+  for (const child of spawned) child.kill('SIGKILL');
+  killAll();
+};
+const load = () =>
+  loadavg()
+    .map((value) => value.toFixed(2))
+    .join(' ');
+
+/**
+ * `drawdown serve` as shipped, pinned to the server core, its output in a file (as a journal
+ * or container log would take it). Resolves once the banner names both environments' keys.
+ */
+async function startShippedService({ dataDir, databaseUrl, name, demo }) {
+  const logFile = join(dataDir, `${name}.log`);
+  const fd = openSync(logFile, 'w');
+  const profile = config.profile
+    ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}`, `--cpu-prof-name=${name}.cpuprofile`]
+    : [];
+  const args = [
+    ...profile,
+    join(CURRENT_SERVICE_DIR, 'bin/drawdown.js'),
+    'serve',
+    '--live-port',
+    '0',
+    '--sandbox-port',
+    '0',
+    '--ops-address',
+    '127.0.0.1:0',
+    '--data-dir',
+    dataDir,
+    ...(demo ? ['--migrate', '--demo', '--demo-live-key'] : []),
+    ...(databaseUrl ? ['--database-url', databaseUrl] : []),
+    ...config.serviceArgs,
+  ];
+  const line = pinnedCommand(SERVER_CORE, process.execPath, args);
+  const child = spawn(line.command, line.args, { stdio: ['ignore', fd, fd] });
+  closeSync(fd);
+  spawned.add(child);
+  child.once('exit', () => spawned.delete(child));
+  const exited = new Promise((resolve) => child.once('exit', (code, signal) => resolve({ code, signal })));
+  const handle = { child, exited, stdout: () => readFileSync(logFile, 'utf8'), stderr: () => '' };
+  const text = () => readFileSync(logFile, 'utf8');
+  // Generous: on a saturated machine a Node process can take a minute to print its banner.
+  const deadline = Date.now() + 180_000;
+  const wanted = demo
+    ? /operations: (http:\/\/\S+)[\s\S]*Created demo account (acc_\w+)[\s\S]*sandbox:\s+(pdl_\S+)[\s\S]*live:\s+(pdl_\S+)/
+    : /operations: (http:\/\/\S+)/;
+  for (;;) {
+    const output = text();
+    const match = wanted.exec(output);
+    const urls = /live:\s+(http:\/\/\S+)\s+sandbox: (http:\/\/\S+)/.exec(output);
+    if (match && urls) {
+      return {
+        handle,
+        pid: child.pid,
+        logFile,
+        urls: { live: urls[1], sandbox: urls[2] },
+        opsUrl: match[1],
+        accountId: match[2],
+        keys: demo ? { sandbox: match[3], live: match[4] } : null,
+      };
+    }
+    if (child.exitCode !== null) throw new Error(`drawdown serve exited:\n${output}`);
+    if (Date.now() > deadline) throw new Error(`drawdown serve did not start:\n${output}`);
+    await sleep(50);
+  }
+}
+
+/** One measured load with the server's (and the database's) CPU over it. */
+async function measured(spec, pids, databaseName) {
+  const cpu = () => pids.reduce((sum, pid) => sum + (cpuTimeOf(pid) ?? 0), 0);
+  const serverBefore = cpu();
+  const databaseBefore = databaseName ? databaseCpuTimeOf(databaseName) : 0;
+  const result = Array.isArray(spec) ? combine(await Promise.all(spec.map(runLoad))) : await runLoad(spec);
+  const serverMs = cpu() - serverBefore;
+  const databaseMs = databaseName ? databaseCpuTimeOf(databaseName) - databaseBefore : null;
+  const perRequest = (ms) => (ms === null || result.requests === 0 ? null : Math.round((ms * 1000) / result.requests));
+  return {
+    ...result,
+    serverCpuUsPerRequest: perRequest(serverMs),
+    serverCoreShare: round(serverMs / 1000 / result.durationSec),
+    databaseCpuUsPerRequest: perRequest(databaseMs),
+  };
+}
+
+function median(values) {
+  const sorted = values.filter((value) => Number.isFinite(value)).sort((a, b) => a - b);
+  if (sorted.length === 0) return null;
+  const middle = Math.floor(sorted.length / 2);
+  return sorted.length % 2 === 1 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2;
+}
+
+/** The rounds of one side as one run: the median of each figure. */
+function medianRun(runs) {
+  const of = (pick) => median(runs.map(pick));
+  return {
+    requestsPerSecond: Math.round(of((run) => run.requestsPerSecond)),
+    accepted: runs.reduce((sum, run) => sum + run.accepted, 0),
+    serverCpuUsPerRequest: Math.round(of((run) => run.serverCpuUsPerRequest)),
+    databaseCpuUsPerRequest:
+      runs[0].databaseCpuUsPerRequest === null ? null : Math.round(of((run) => run.databaseCpuUsPerRequest)),
+    latencyMs: { p50: of((run) => run.latencyMs.p50), p99: of((run) => run.latencyMs.p99) },
+  };
+}
+
+/** Several generators' results as one: summed counts, the worst latencies. */
+function combine(results) {
+  const durationSec = Math.max(...results.map((item) => item.durationSec));
+  const sum = (key) => results.reduce((total, item) => total + item[key], 0);
+  const worst = (key) => Math.max(...results.map((item) => item.latencyMs[key]));
+  return {
+    generator: results[0].generator,
+    requests: sum('requests'),
+    durationSec,
+    requestsPerSecond: Math.round(sum('requests') / durationSec),
+    accepted: sum('accepted'),
+    refused: sum('refused'),
+    socketErrors: sum('socketErrors'),
+    latencyMs: { p50: worst('p50'), p90: worst('p90'), p99: worst('p99'), p999: worst('p999'), max: worst('max') },
+  };
+}
+
+async function startBare() {
+  const server = startProcess({
+    core: SERVER_CORE,
+    command: process.execPath,
+    args: [fileURLToPath(new URL('./lib/minimal-server.mjs', import.meta.url))],
+  });
+  const [, port] = await server.waitFor(/listening (\d+)/);
+  return { server, url: `http://127.0.0.1:${port}` };
+}
+
+async function waitForDrain(store, timeoutMs = 120_000) {
+  const started = Date.now();
+  let emptyWith = null;
+  for (;;) {
+    if ((await store.pending()) === 0) {
+      const stored = await store.count();
+      if (emptyWith === stored) return;
+      emptyWith = stored;
+    } else emptyWith = null;
+    if (Date.now() - started > timeoutMs) throw new Error(`events still pending after ${timeoutMs} ms`);
+    await sleep(100);
+  }
+}
+
+/** One engine: a service (or several on PostgreSQL), both environments, each connection count, beside the bare server. */
+async function runEngine(engine, bare, processes = 1) {
+  const dataDir = mkdtempSync(join(tmpdir(), `drawdown-shipped-${engine}-`));
+  let database = null;
+  if (engine === 'postgres') {
+    database = await createPostgresDatabase(config.postgresUrl);
+    if (database.error) {
+      log(`PostgreSQL skipped: no server at ${config.postgresUrl} (${database.error})`);
+      return { engine, skipped: database.error };
+    }
+  }
+  const storage = { dataDir, databaseUrl: database?.url };
+  const label = processes > 1 ? `${engine} ×${processes}` : engine;
+  const services = [];
+  const moreDirs = [];
+  let store;
+  const rows = [];
+  try {
+    services.push(await startShippedService({ ...storage, name: `${engine}-1-${runId}`, demo: true }));
+    for (let index = 2; index <= processes; index += 1) {
+      const moreDir = mkdtempSync(join(tmpdir(), `drawdown-shipped-${engine}-${index}-`));
+      moreDirs.push(moreDir);
+      services.push(
+        await startShippedService({
+          dataDir: moreDir,
+          databaseUrl: database?.url,
+          name: `${engine}-${index}-${runId}`,
+        }),
+      );
+    }
+    const first = services[0];
+    store = await openEventStore(storage);
+    const accepted = { total: 0, answered: 0 };
+    const fixtures = {};
+    for (const environment of config.environments) {
+      fixtures[environment] = await setUpUsageFixtures({
+        serviceDir: CURRENT_SERVICE_DIR,
+        liveUrl: first.urls.live,
+        liveKey: first.keys.live,
+        baseUrl: first.urls[environment],
+        key: first.keys[environment],
+        environment,
+        accountId: first.accountId,
+        storage,
+        customers: config.customers,
+      });
+    }
+    for (const environment of config.environments) {
+      const specFor = (service, connections, keyPrefix, durationSec) => ({
+        kind: 'post-events',
+        url: service.urls[environment],
+        token: first.keys[environment],
+        customers: fixtures[environment].customerIds,
+        action: fixtures[environment].action,
+        occurredAt: new Date().toISOString(),
+        connections,
+        keyPrefix,
+        durationSec,
+        generator: config.generator,
+      });
+      const serviceSpec = (connections, keyPrefix, durationSec) =>
+        services.map((service, index) =>
+          specFor(
+            service,
+            Math.max(1, Math.round(connections / services.length)),
+            `${keyPrefix}-${index}`,
+            durationSec,
+          ),
+        );
+      await Promise.all(serviceSpec(32, `warm-${environment}-${runId}`, config.warmupSec).map(runLoad));
+      for (const connections of config.connections) {
+        // Bare and service take turns, round by round: a burst of other work on the machine hits
+        // one pair, not one side. The row's figures are the medians of the rounds.
+        const rounds = [];
+        for (let round = 1; round <= config.rounds; round += 1) {
+          const bareRound = await measured(
+            {
+              ...specFor({ urls: { [environment]: bare.url } }, connections, `bare-${runId}`, config.durationSec),
+              token: '',
+            },
+            [bare.server.child.pid],
+          );
+          const serviceRound = await measured(
+            serviceSpec(connections, `m-${environment}-${connections}-${round}-${runId}`, config.durationSec),
+            services.map((service) => service.pid),
+            database?.name,
+          );
+          accepted.total += serviceRound.accepted;
+          if (serviceRound.refused > 0 || serviceRound.socketErrors > 0) {
+            throw new Error(
+              `${label} ${environment}: ${serviceRound.refused} refused, ${serviceRound.socketErrors} socket errors`,
+            );
+          }
+          rounds.push({ bare: bareRound, service: serviceRound });
+        }
+        const bareResult = medianRun(rounds.map((item) => item.bare));
+        const serviceResult = medianRun(rounds.map((item) => item.service));
+        const row = {
+          engine: label,
+          environment,
+          connections,
+          bare: bareResult,
+          service: serviceResult,
+          rounds,
+          ratio: round(median(rounds.map((item) => item.service.requestsPerSecond / item.bare.requestsPerSecond))),
+          ratioByCpu: round(
+            median(rounds.map((item) => item.bare.serverCpuUsPerRequest / item.service.serverCpuUsPerRequest)),
+          ),
+          ratioSpread: rounds.map((item) => round(item.service.requestsPerSecond / item.bare.requestsPerSecond)),
+          loadAverage: load(),
+        };
+        rows.push(row);
+        log(
+          `${label} ${environment} c${connections}: service ${serviceResult.requestsPerSecond} req/s ` +
+            `(${serviceResult.accepted} accepted over ${config.rounds} rounds, none refused) ` +
+            `/ bare ${bareResult.requestsPerSecond} = ${row.ratio}; CPU ${serviceResult.serverCpuUsPerRequest} / ` +
+            `${bareResult.serverCpuUsPerRequest} µs per request (${row.ratioByCpu}); rounds ${row.ratioSpread.join(' ')}` +
+            (database ? `, PostgreSQL ${serviceResult.databaseCpuUsPerRequest} µs per request` : '') +
+            `; load ${row.loadAverage}`,
+        );
+      }
+    }
+    // Exactly once: every event stored is drawn down once on its environment, and every accepted one is stored.
+    await waitForDrain(store);
+    const stored = await store.count();
+    let drawn = 0n;
+    for (const environment of config.environments) {
+      drawn += await drawnUnits(
+        { baseUrl: first.urls[environment], key: first.keys[environment] },
+        fixtures[environment].customerIds,
+        fixtures[environment].unitId,
+      );
+    }
+    if (drawn !== BigInt(stored)) throw new Error(`${label}: balances drew ${drawn} units for ${stored} stored events`);
+    const measuredStored = await store.countWithPrefix('m');
+    if (measuredStored < accepted.total) {
+      throw new Error(`${label}: ${accepted.total} events answered accepted, ${measuredStored} stored`);
+    }
+    log(
+      `${label}: ${stored} events stored, ${drawn} units drawn, ${accepted.total} measured events accepted: exactly once`,
+    );
+    return { engine: label, rows, exactlyOnce: { stored, drawn: Number(drawn), accepted: accepted.total } };
+  } finally {
+    await store?.close();
+    for (const service of services) {
+      const exit = await stopProcess(service.handle);
+      if (exit.code !== 0) log(`${label} service exited with ${JSON.stringify(exit)}`);
+    }
+    await database?.drop?.();
+    for (const dir of [dataDir, ...moreDirs]) rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+function table(engines) {
+  const rows = [];
+  for (const engine of engines) {
+    for (const row of engine.rows ?? []) {
+      const target = TARGETS[row.engine.split(' ')[0]];
+      rows.push([
+        `${row.engine} ${row.environment}`,
+        row.connections,
+        row.service.requestsPerSecond,
+        row.bare.requestsPerSecond,
+        row.ratio,
+        `≥ ${target}`,
+        row.ratio >= target ? 'met' : 'MISSED',
+        `${row.service.serverCpuUsPerRequest} / ${row.bare.serverCpuUsPerRequest}`,
+        row.ratioByCpu,
+        row.service.databaseCpuUsPerRequest ?? '–',
+        `${row.service.latencyMs.p50} / ${row.service.latencyMs.p99}`,
+        row.loadAverage,
+      ]);
+    }
+  }
+  return formatTable(
+    [
+      'engine, environment',
+      'conns',
+      'service req/s',
+      'bare req/s',
+      'ratio',
+      'target',
+      'verdict',
+      'CPU µs/req service / bare',
+      'by CPU',
+      'PG µs/event',
+      'p50 / p99 ms',
+      'load average after',
+    ],
+    rows,
+  );
+}
+
+function printProfiles() {
+  let files;
+  try {
+    files = readdirSync(profileDir).filter((name) => name.endsWith('.cpuprofile'));
+  } catch {
+    return;
+  }
+  for (const file of files) {
+    const summary = summarizeProfile(JSON.parse(readFileSync(join(profileDir, file), 'utf8')));
+    const lines = (rows) => rows.map((row) => `${String(row.percent).padStart(6)}%  ${row.name}`).join('\n');
+    process.stdout.write(
+      `\nProfile ${file} (${summary.samples} samples)\nBy package (self time):\n${lines(summary.packages(12))}\n` +
+        `Top functions by self time:\n${lines(summary.self(30))}\nTop functions by inclusive time:\n${lines(summary.inclusive(30))}\n`,
+    );
+  }
+}
+
+async function main() {
+  if (!WRK) log('wrk unavailable: the Node load generator is used (it reaches lower ceilings).');
+  if (!PINNING) log('taskset not available (or one core): server and load share cores.');
+  if (config.profile) mkdirSync(profileDir, { recursive: true });
+  const results = {
+    startedAt: new Date().toISOString(),
+    config,
+    machine: machine(),
+    pinning: PINNING,
+    loadAverageBefore: load(),
+  };
+  log(`load average before: ${results.loadAverageBefore}`);
+  const bare = await startBare();
+  // The bare server is warmed as the service is, so neither is measured before its code is compiled.
+  await runLoad({
+    kind: 'post-events',
+    url: bare.url,
+    token: '',
+    customers: ['ctm_bare'],
+    action: 'api_call',
+    occurredAt: new Date().toISOString(),
+    connections: 32,
+    keyPrefix: `bare-warm-${runId}`,
+    durationSec: config.warmupSec,
+    generator: config.generator,
+  });
+  results.engines = [];
+  try {
+    for (const engine of config.engines) results.engines.push(await runEngine(engine, bare));
+    for (const processes of config.pgProcesses) results.engines.push(await runEngine('postgres', bare, processes));
+  } finally {
+    await stopProcess(bare.server);
+  }
+  results.loadAverageAfter = load();
+  results.finishedAt = new Date().toISOString();
+  writeJson(resultsFile, results);
+  process.stdout.write(
+    `\nShipped defaults against a bare node:http server, same core, same run (${config.generator}, ` +
+      `${config.durationSec} s per run, ${PINNING ? 'servers on core 0, load on core 1' : 'unpinned'}` +
+      `${config.serviceArgs.length ? `, serve ${config.serviceArgs.join(' ')}` : ''}); ` +
+      `load average ${results.loadAverageBefore} before, ${results.loadAverageAfter} after\n\n` +
+      `${table(results.engines)}\n\nResults: ${resultsFile}\n`,
+  );
+  if (config.profile) printProfiles();
+}
+
+process.once('SIGINT', () => {
+  killEverything();
+  process.exit(130);
+});
+
+try {
+  await main();
+} catch (error) {
+  killEverything();
+  process.stderr.write(`shipped bench failed: ${error instanceof Error ? (error.stack ?? error.message) : error}\n`);
+  process.exitCode = 1;
+}

@@ -1,0 +1,268 @@
+/**
+ * Customer email over real SMTP on both engines (ADR 1500): live emails reach a loopback SMTP
+ * server (`smtp-server`) in the customer's language with the transaction's amounts, one
+ * Message-ID per job; the sandbox captures instead of sending; settings refuse header
+ * injection; a refused mailbox fails its job; two processes on one PostgreSQL send each email
+ * once. The HTML of each email passes axe in one Chromium for the whole file.
+ */
+
+import { formatMinorUnits } from '@drawdown/billing-core';
+import { composeServices, resolveServiceConfig, startService } from '@drawdown/billing-service';
+import {
+  axeViolations,
+  type BillingHarness,
+  chromiumLaunchOptions,
+  ENGINES,
+  startBillingHarness,
+} from '@drawdown/testkit';
+import { type Browser, chromium } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type ApiClient, expectInvalidField, harnessClients, type WireObject } from '../support/api-client.js';
+import {
+  type Buyer,
+  createBuyer,
+  createOneOffPrice,
+  readyTransaction,
+  totalsOf,
+} from '../transactions/transaction-fixtures.js';
+import { type ReceivedMail, type SmtpInbox, startSmtpInbox } from './smtp-inbox.js';
+
+let inbox: SmtpInbox;
+let browser: Browser;
+
+beforeAll(async () => {
+  inbox = await startSmtpInbox();
+  browser = await chromium.launch(chromiumLaunchOptions());
+});
+afterAll(async () => {
+  await browser?.close();
+  await inbox?.close();
+});
+
+/** The HTML of each kind of email received, checked with axe once per file (the template is the engines' alike). */
+const htmlOf = new Map<string, string>();
+
+function expectAccessible(html: string, label: string): void {
+  expect(html, label).toMatch(/^<!doctype html>/);
+  if (!htmlOf.has(label)) htmlOf.set(label, html);
+}
+
+async function emailsOf(api: ApiClient, query: string): Promise<WireObject[]> {
+  const response = await api.get(`/emails?${query}`);
+  expect(response.status, response.text).toBe(200);
+  return response.body.data as WireObject[];
+}
+
+/** Polls `GET /emails` until a job matching `query` has left `pending`. */
+async function settledEmail(api: ApiClient, query: string): Promise<WireObject> {
+  const deadline = Date.now() + 15_000;
+  for (;;) {
+    const [job] = await emailsOf(api, query);
+    if (job && job.status !== 'pending') return job;
+    if (Date.now() > deadline) throw new Error(`no settled email for ${query}: ${JSON.stringify(job)}`);
+    await new Promise((resolve) => setTimeout(resolve, 25));
+  }
+}
+
+function only(mails: readonly ReceivedMail[], subject: RegExp): ReceivedMail {
+  const matching = mails.filter((item) => subject.test(item.mail.subject ?? ''));
+  expect(matching, `one message with subject ${subject}`).toHaveLength(1);
+  return matching[0] as ReceivedMail;
+}
+
+describe.each(ENGINES)('%s: customer email', (engine) => {
+  let harness: BillingHarness;
+  let live: ApiClient;
+  let sandbox: ApiClient;
+  let liveBuyer: Buyer;
+  let livePrice: string;
+  let liveEmail: string;
+
+  beforeAll(async () => {
+    harness = await startBillingHarness({
+      engine,
+      smtpUrl: inbox.url,
+      emailDelivery: { pollIntervalMs: 20, retryDelaysMs: [20, 20] },
+    });
+    ({ live, sandbox } = harnessClients(harness));
+    const settings = await live.patch('/email-settings', {
+      sender_name: 'Shop Billing',
+      sender_address: 'billing@shop.example',
+      reply_to: 'help@shop.example',
+    });
+    expect(settings.status, settings.text).toBe(200);
+    liveEmail = `de-${engine}-${Date.now()}@customer.example`;
+    liveBuyer = await createBuyer(live, 'DE', { email: liveEmail, locale: 'de', name: 'Ada <b>Lovelace</b> & Co' });
+    livePrice = await createOneOffPrice(live, '1000', 'EUR');
+  });
+  afterAll(() => harness?.close());
+
+  it('refuses a sender name with a line break and an address list, changing nothing', async () => {
+    const before = (await live.get('/email-settings')).entity;
+    expectInvalidField(
+      await live.patch('/email-settings', { sender_name: 'Shop\r\nBcc: x@evil.example' }),
+      'sender_name',
+    );
+    expectInvalidField(await live.patch('/email-settings', { reply_to: 'a@b.example, c@evil.example' }), 'reply_to');
+    expectInvalidField(await live.patch('/email-settings', { enabled_emails: ['receipt', 'spam'] }), 'enabled_emails');
+    expect((await live.get('/email-settings')).entity).toEqual(before);
+  });
+
+  it('mails the invoice of a manual transaction, then its receipt, in German, with the amounts', async () => {
+    const invoice = await readyTransaction(live, liveBuyer, livePrice, { collection_mode: 'manual', status: 'billed' });
+    const due = formatMinorUnits(BigInt(String(totalsOf(invoice).balance)), 'EUR', 'de');
+    const issued = only(await inbox.waitFor(liveEmail, 1), /^Rechnung /);
+    expect(issued.mail.from?.value).toEqual([{ name: 'Shop Billing', address: 'billing@shop.example' }]);
+    expect(issued.mail.replyTo?.value[0]?.address).toBe('help@shop.example');
+    expect(issued.mail.subject).toBe(`Rechnung ${invoice.invoice_number} von Test account`);
+    expect(issued.mail.text).toContain(`Hier ist Ihre Rechnung über ${due}.`);
+    expect(issued.mail.text).toContain('Hallo Ada <b>Lovelace</b> & Co,');
+    const html = String(issued.mail.html);
+    expect(html).toContain('Ada &lt;b&gt;Lovelace&lt;/b&gt; &amp; Co');
+    expect(html).toContain('<html lang="de">');
+    expect(html).toMatch(
+      /\/invoices\/txn_[a-z0-9]+\/pdf\?account=acc_[a-z0-9]+&amp;disposition=inline&amp;expires=\d+&amp;signature=/,
+    );
+    expectAccessible(html, 'invoice issued');
+    const job = await settledEmail(live, `kind=invoice_issued&customer_id=${liveBuyer.customerId}`);
+    expect(job).toMatchObject({ status: 'sent', recipient: liveEmail, attempts: 1, message_id: issued.mail.messageId });
+
+    const paid = await live.post(`/transactions/${invoice.id}/payments`, {
+      method_type: 'bank_transfer',
+      provider_reference: `wire-${engine}`,
+    });
+    expect(paid.status, paid.text).toBe(201);
+    const receipt = only(await inbox.waitFor(liveEmail, 2), /Quittung/);
+    const total = formatMinorUnits(BigInt(String(totalsOf(paid.entity).grand_total)), 'EUR', 'de');
+    expect(receipt.mail.subject).toBe('Ihre Quittung von Test account');
+    expect(receipt.mail.text).toContain(`Wir haben Ihre Zahlung über ${total} erhalten.`);
+    expectAccessible(String(receipt.mail.html), 'receipt');
+  });
+
+  it('mails a credit note for a credit on an unpaid invoice', async () => {
+    const invoice = await readyTransaction(live, liveBuyer, livePrice, { collection_mode: 'manual', status: 'billed' });
+    const itemId = String(((invoice.details as WireObject).line_items as WireObject[])[0]?.id);
+    const before = inbox.to(liveEmail).length;
+    const credit = await live.post('/adjustments', {
+      action: 'credit',
+      transaction_id: invoice.id,
+      reason: 'Outage',
+      items: [{ item_id: itemId, type: 'partial', amount: '600' }],
+    });
+    expect(credit.status, credit.text).toBe(201);
+    const mails = await inbox.waitFor(liveEmail, before + 2);
+    const note = only(mails, /^Eine Gutschrift/);
+    expect(note.mail.text).toContain(`Gutschrift über ${formatMinorUnits(600n, 'EUR', 'de')}`);
+    expect(String(note.mail.html)).toMatch(/\/credit-notes\/|adj_/);
+    expectAccessible(String(note.mail.html), 'credit note');
+  });
+
+  it('fails the job of a mailbox the server refuses, and says why', async () => {
+    const bouncing = await createBuyer(live, 'DE', { email: `bounce-${engine}-${Date.now()}@customer.example` });
+    await readyTransaction(live, bouncing, livePrice, { collection_mode: 'manual', status: 'billed' });
+    const job = await settledEmail(live, `customer_id=${bouncing.customerId}`);
+    expect(job).toMatchObject({ status: 'failed', attempts: 1 });
+    expect(String(job.last_error)).toMatch(/^550/);
+  });
+
+  it('retries a temporary refusal and then sends, once', async () => {
+    const email = `later-${engine}-${Date.now()}@customer.example`;
+    const buyer = await createBuyer(live, 'DE', { email });
+    await readyTransaction(live, buyer, livePrice, { collection_mode: 'manual', status: 'billed' });
+    const job = await settledEmail(live, `customer_id=${buyer.customerId}`);
+    expect(job).toMatchObject({ status: 'sent', attempts: 2 });
+    expect(String(job.last_error)).toMatch(/^451/);
+    expect(inbox.to(email)).toHaveLength(1);
+  });
+
+  it('captures sandbox email instead of sending it, in the customer’s language', async () => {
+    const email = `fr-${engine}-${Date.now()}@customer.example`;
+    const buyer = await createBuyer(sandbox, 'FR', { email, locale: 'fr', name: 'Émile' });
+    const price = await createOneOffPrice(sandbox, '1000', 'EUR');
+    const ready = await readyTransaction(sandbox, buyer, price);
+    const paid = await sandbox.post(`/transactions/${ready.id}/simulate-payment`, { outcome: 'success' });
+    expect(paid.entity.status).toBe('completed');
+    const job = await settledEmail(sandbox, `kind=receipt&customer_id=${buyer.customerId}`);
+    const total = formatMinorUnits(BigInt(String(totalsOf(paid.entity).grand_total)), 'EUR', 'fr');
+    expect(job).toMatchObject({ status: 'captured', recipient: email, locale: 'fr' });
+    const message = job.message as WireObject;
+    expect(message).toMatchObject({ to: email, subject: 'Votre reçu de Test account', language: 'fr' });
+    expect(String(message.text)).toContain(`nous avons reçu votre paiement de ${total}`);
+    expectAccessible(String(message.html), 'sandbox receipt');
+    expect((await sandbox.get(`/emails/${job.id}`)).entity).toEqual(job);
+    expect(inbox.to(email)).toEqual([]);
+  });
+
+  it('writes a skipped job saying why when the email is turned off', async () => {
+    const off = await sandbox.patch('/email-settings', { enabled_emails: ['invoice_issued'] });
+    expect(off.status, off.text).toBe(200);
+    try {
+      const buyer = await createBuyer(sandbox, 'DE');
+      const price = await createOneOffPrice(sandbox, '1000', 'EUR');
+      const ready = await readyTransaction(sandbox, buyer, price);
+      await sandbox.post(`/transactions/${ready.id}/simulate-payment`, { outcome: 'success' });
+      const job = await settledEmail(sandbox, `kind=receipt&customer_id=${buyer.customerId}`);
+      expect(job).toMatchObject({ status: 'skipped', skip_reason: 'email_turned_off', message: null });
+    } finally {
+      await sandbox.patch('/email-settings', { enabled_emails: ['receipt', 'invoice_issued', 'payment_failed'] });
+    }
+  });
+
+  it.runIf(engine === 'postgres')('sends each email once with two processes on one database', async () => {
+    const config = resolveServiceConfig(
+      {
+        'data-dir': harness.dataDir,
+        'live-port': '0',
+        'sandbox-port': '0',
+        'rate-limit': 'off',
+        'key-rate-limit': 'off',
+        'log-level': 'warn',
+        'database-url': String(harness.databaseUrl),
+        'smtp-url': inbox.url,
+      },
+      {},
+    );
+    const services = await composeServices(config);
+    const second = await startService(services, {
+      ...config,
+      emailDelivery: { pollIntervalMs: 5, retryDelaysMs: [20, 20] },
+    });
+    try {
+      const email = `twice-${Date.now()}@customer.example`;
+      const buyer = await createBuyer(live, 'DE', { email, locale: 'en' });
+      const invoices = await Promise.all(
+        Array.from({ length: 12 }, () =>
+          readyTransaction(live, buyer, livePrice, { collection_mode: 'manual', status: 'billed' }),
+        ),
+      );
+      await inbox.waitFor(email, invoices.length);
+      const jobs = await emailsOf(live, `customer_id=${buyer.customerId}&per_page=50`);
+      const deadline = Date.now() + 15_000;
+      while ((await emailsOf(live, `customer_id=${buyer.customerId}&status=sent`)).length < invoices.length) {
+        if (Date.now() > deadline) throw new Error('jobs not all recorded sent');
+        await new Promise((resolve) => setTimeout(resolve, 25));
+      }
+      expect(jobs).toHaveLength(invoices.length);
+      const ids = inbox.to(email).map((item) => item.mail.messageId);
+      expect(new Set(ids).size).toBe(invoices.length);
+      expect(ids).toHaveLength(invoices.length);
+    } finally {
+      await second.close();
+    }
+  });
+});
+
+describe('the emails’ HTML in Chromium', () => {
+  it('passes axe for every kind received above', { timeout: 120_000 }, async () => {
+    expect([...htmlOf.keys()].sort()).toEqual(['credit note', 'invoice issued', 'receipt', 'sandbox receipt']);
+    const page = await browser.newPage();
+    try {
+      for (const [label, html] of htmlOf) {
+        await page.setContent(html, { waitUntil: 'domcontentloaded' });
+        expect(await axeViolations(page), label).toEqual([]);
+      }
+    } finally {
+      await page.close();
+    }
+  });
+});

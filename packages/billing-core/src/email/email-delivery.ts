@@ -1,0 +1,185 @@
+/**
+ * @module
+ * The email cycle, storage side (ADR 1500): outbox events fan out into email jobs (at most one
+ * per occurrence, skipped ones saying why), due jobs are claimed with a lease for one attempt,
+ * and each attempt's result is recorded only while the claim still holds. Sending (SMTP, or the
+ * sandbox's capture) belongs to the service. Delivery runs on the wall clock.
+ */
+import type { Clock } from '../shared/clock.js';
+import { toTimestamp } from '../shared/clock.js';
+import type { StoreOf } from '../shared/context.js';
+import type { IdGenerator } from '../shared/ids.js';
+import type { Environment } from '../shared/scope.js';
+import { emailOccurrenceOf } from './email-occurrences.js';
+import {
+  DEFAULT_EMAIL_SETTINGS,
+  type EmailJob,
+  type EmailSettings,
+  type EmailSkipReason,
+  type RenderedEmail,
+} from './entities.js';
+import type { EmailClaim, EmailSlice } from './repositories.js';
+
+export interface EmailDeliveryDependencies {
+  readonly store: StoreOf<EmailSlice>;
+  readonly ids: IdGenerator;
+  readonly wallClock: Clock;
+}
+
+/** The `Message-ID` of a job: fixed when the job is written, so every attempt sends the same. */
+export function messageIdOf(jobId: string): string {
+  return `<${jobId}@drawdown.email>`;
+}
+
+/**
+ * Turns up to `limit` outbox events into email jobs and marks them fanned out, in one
+ * transaction: an event fans out once however many workers run, and an occurrence already
+ * mailed (its key) makes no second job. Returns how many events it took.
+ */
+export async function fanOutEmails(dependencies: EmailDeliveryDependencies, limit: number): Promise<number> {
+  if (!(await dependencies.store.emailJobs.hasEventsToFanOut())) return 0;
+  return dependencies.store.transaction(async (tx) => {
+    const events = await tx.emailJobs.eventsToFanOut(limit);
+    if (events.length === 0) return 0;
+    const now = dependencies.wallClock.now();
+    const settingsByScope = new Map<string, EmailSettings>();
+    for (const { scope, event } of events) {
+      const occurrence = emailOccurrenceOf(event);
+      if (!occurrence) continue;
+      const key = `${scope.accountId} ${scope.environment}`;
+      let settings = settingsByScope.get(key);
+      if (!settings) {
+        settings = (await tx.emailSettings.find(scope)) ?? DEFAULT_EMAIL_SETTINGS;
+        settingsByScope.set(key, settings);
+      }
+      const customer = await tx.customers.findById(scope, occurrence.customerId);
+      const recipient = customer?.email?.trim() ? customer.email.trim() : null;
+      const skipReason: EmailSkipReason | null =
+        recipient === null
+          ? 'no_email_address'
+          : settings.enabledEmails.includes(occurrence.kind)
+            ? null
+            : 'email_turned_off';
+      const id = dependencies.ids.newId('eml');
+      const job: EmailJob = {
+        id,
+        kind: occurrence.kind,
+        status: skipReason === null ? 'pending' : 'skipped',
+        eventId: event.id,
+        customerId: occurrence.customerId,
+        recipient,
+        locale: customer?.locale ?? 'en',
+        skipReason,
+        facts: { ...occurrence.facts, customerName: customer?.name ?? null },
+        messageId: messageIdOf(id),
+        attempts: 0,
+        lastError: null,
+        message: null,
+        createdAt: event.occurredAt,
+        nextAttemptAt: skipReason === null ? toTimestamp(now) : null,
+        sentAt: null,
+      };
+      await tx.emailJobs.insert(scope, job, occurrence.occurrenceKey, skipReason === null ? now : null);
+    }
+    await tx.emailJobs.markFannedOut(events);
+    return events.length;
+  });
+}
+
+export interface ClaimEmailsInput {
+  readonly limit: number;
+  /** How long a claim holds a job before another worker may take it again. */
+  readonly leaseMs: number;
+  readonly claimToken: string;
+  /** The environments this worker can send for: live only with an SMTP server. */
+  readonly environments: readonly Environment[];
+}
+
+/** Claims up to `limit` due jobs for one attempt each; no two workers hold the same attempt. */
+export async function claimDueEmails(
+  dependencies: EmailDeliveryDependencies,
+  input: ClaimEmailsInput,
+): Promise<readonly EmailClaim[]> {
+  if (input.limit <= 0 || input.environments.length === 0) return [];
+  if (!(await dependencies.store.emailJobs.hasDueJobs(dependencies.wallClock.now(), input.environments))) return [];
+  return dependencies.store.transaction(async (tx) => {
+    const now = dependencies.wallClock.now();
+    return tx.emailJobs.claimDue({
+      now,
+      limit: input.limit,
+      leaseUntil: now + input.leaseMs,
+      claimToken: input.claimToken,
+      environments: input.environments,
+    });
+  });
+}
+
+/** What one attempt did. */
+export type EmailOutcome =
+  /** The SMTP server accepted it (`sent`), or the sandbox kept it (`captured`). */
+  | { readonly kind: 'sent' | 'captured'; readonly message: RenderedEmail }
+  /** Refused for good (an SMTP 5xx, an address no server takes): the job fails at once. */
+  | { readonly kind: 'refused'; readonly error: string }
+  /** Did not go now (server down, slow, 4xx): retried after the schedule's next delay. */
+  | { readonly kind: 'deferred'; readonly error: string }
+  /** Settings lack what sending needs: the job is skipped with this reason. */
+  | { readonly kind: 'skipped'; readonly reason: EmailSkipReason };
+
+/** The job after an attempt, and when its next attempt is due (null: no more attempts). */
+export function afterEmailAttempt(
+  job: EmailJob,
+  outcome: EmailOutcome,
+  now: number,
+  retryDelaysMs: readonly number[],
+): { readonly job: EmailJob; readonly dueAt: number | null } {
+  const attempts = job.attempts + 1;
+  switch (outcome.kind) {
+    case 'sent':
+    case 'captured':
+      return {
+        job: {
+          ...job,
+          status: outcome.kind,
+          attempts,
+          message: outcome.message,
+          sentAt: toTimestamp(now),
+          nextAttemptAt: null,
+        },
+        dueAt: null,
+      };
+    case 'skipped':
+      return {
+        job: { ...job, status: 'skipped', attempts, skipReason: outcome.reason, nextAttemptAt: null },
+        dueAt: null,
+      };
+    case 'refused':
+      return {
+        job: { ...job, status: 'failed', attempts, lastError: outcome.error, nextAttemptAt: null },
+        dueAt: null,
+      };
+    case 'deferred': {
+      const delay = retryDelaysMs[attempts - 1];
+      if (delay === undefined) {
+        return {
+          job: { ...job, status: 'failed', attempts, lastError: outcome.error, nextAttemptAt: null },
+          dueAt: null,
+        };
+      }
+      return {
+        job: { ...job, status: 'pending', attempts, lastError: outcome.error, nextAttemptAt: toTimestamp(now + delay) },
+        dueAt: now + delay,
+      };
+    }
+  }
+}
+
+/** Records an attempt; false (nothing written) when the claim's lease ran out and another worker took the job. */
+export async function recordEmailAttempt(
+  dependencies: EmailDeliveryDependencies,
+  claim: EmailClaim,
+  outcome: EmailOutcome,
+  retryDelaysMs: readonly number[],
+): Promise<boolean> {
+  const { job, dueAt } = afterEmailAttempt(claim.job, outcome, dependencies.wallClock.now(), retryDelaysMs);
+  return dependencies.store.transaction((tx) => tx.emailJobs.recordAttempt(claim, job, dueAt));
+}

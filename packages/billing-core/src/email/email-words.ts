@@ -1,0 +1,293 @@
+/**
+ * @module
+ * The words of customer emails in the five languages the portal and checkout speak (ADR 1501).
+ * `{seller}`, `{amount}`, `{date}`, `{name}` and `{number}` are filled by `composeEmail`; the
+ * compiler keeps every table complete. A locale without a table here gets English.
+ */
+import type { EmailKind } from './entities.js';
+
+export const EMAIL_LANGUAGES = ['en', 'de', 'fr', 'es', 'ja'] as const;
+export type EmailLanguage = (typeof EMAIL_LANGUAGES)[number];
+
+export interface EmailWords {
+  readonly subjects: Readonly<Record<EmailKind, string>>;
+  readonly intros: Readonly<Record<EmailKind, string>>;
+  readonly greeting: string;
+  readonly greetingWithoutName: string;
+  readonly amount: string;
+  readonly invoiceNumber: string;
+  readonly date: Readonly<Record<EmailKind, string>>;
+  readonly products: string;
+  readonly viewInvoice: string;
+  readonly payInvoice: string;
+  readonly updatePayment: string;
+  readonly viewCreditNote: string;
+  readonly linkExpiry: string;
+  readonly sentBy: string;
+  readonly logoAlt: string;
+}
+
+const en: EmailWords = {
+  subjects: {
+    receipt: 'Your receipt from {seller}',
+    invoice_issued: 'Invoice {number} from {seller}',
+    payment_failed: 'Your payment to {seller} failed',
+    subscription_past_due: 'Your {seller} subscription is past due',
+    subscription_canceled: 'Your {seller} subscription is canceled',
+    subscription_cancel_scheduled: 'Your {seller} subscription will be canceled',
+    subscription_paused: 'Your {seller} subscription is paused',
+    subscription_resumed: 'Your {seller} subscription is resumed',
+    refund_issued: 'Your refund from {seller}',
+    credit_note_issued: 'A credit note from {seller}',
+  },
+  intros: {
+    receipt: 'Thank you: we received your payment of {amount}.',
+    invoice_issued: 'Here is your invoice for {amount}.',
+    payment_failed: 'We could not take your payment of {amount}. Please update your payment method.',
+    subscription_past_due: 'Your subscription is past due: {amount} is unpaid.',
+    subscription_canceled: 'Your subscription has been canceled.',
+    subscription_cancel_scheduled: 'Your subscription is scheduled to be canceled.',
+    subscription_paused: 'Your subscription has been paused.',
+    subscription_resumed: 'Your subscription has been resumed.',
+    refund_issued: 'We have refunded {amount} to you.',
+    credit_note_issued: 'We have issued you a credit of {amount}.',
+  },
+  greeting: 'Hello {name},',
+  greetingWithoutName: 'Hello,',
+  amount: 'Amount',
+  invoiceNumber: 'Invoice number',
+  date: {
+    receipt: 'Paid on',
+    invoice_issued: 'Due date',
+    payment_failed: 'Attempted on',
+    subscription_past_due: 'Since',
+    subscription_canceled: 'Canceled on',
+    subscription_cancel_scheduled: 'Ends on',
+    subscription_paused: 'Paused on',
+    subscription_resumed: 'Resumed on',
+    refund_issued: 'Refunded on',
+    credit_note_issued: 'Issued on',
+  },
+  products: 'Products',
+  viewInvoice: 'View your invoice (PDF)',
+  payInvoice: 'Pay your invoice',
+  updatePayment: 'Update your payment method',
+  viewCreditNote: 'View your credit note (PDF)',
+  linkExpiry: 'Links in this email are personal to you and expire.',
+  sentBy: 'Sent by {seller}.',
+  logoAlt: '{seller} logo',
+};
+
+const de: EmailWords = {
+  subjects: {
+    receipt: 'Ihre Quittung von {seller}',
+    invoice_issued: 'Rechnung {number} von {seller}',
+    payment_failed: 'Ihre Zahlung an {seller} ist fehlgeschlagen',
+    subscription_past_due: 'Ihr Abonnement bei {seller} ist überfällig',
+    subscription_canceled: 'Ihr Abonnement bei {seller} ist gekündigt',
+    subscription_cancel_scheduled: 'Ihr Abonnement bei {seller} wird gekündigt',
+    subscription_paused: 'Ihr Abonnement bei {seller} ist pausiert',
+    subscription_resumed: 'Ihr Abonnement bei {seller} läuft wieder',
+    refund_issued: 'Ihre Erstattung von {seller}',
+    credit_note_issued: 'Eine Gutschrift von {seller}',
+  },
+  intros: {
+    receipt: 'Vielen Dank: Wir haben Ihre Zahlung über {amount} erhalten.',
+    invoice_issued: 'Hier ist Ihre Rechnung über {amount}.',
+    payment_failed:
+      'Wir konnten Ihre Zahlung über {amount} nicht einziehen. Bitte aktualisieren Sie Ihre Zahlungsmethode.',
+    subscription_past_due: 'Ihr Abonnement ist überfällig: {amount} sind unbezahlt.',
+    subscription_canceled: 'Ihr Abonnement wurde gekündigt.',
+    subscription_cancel_scheduled: 'Ihr Abonnement ist zur Kündigung vorgemerkt.',
+    subscription_paused: 'Ihr Abonnement wurde pausiert.',
+    subscription_resumed: 'Ihr Abonnement wurde fortgesetzt.',
+    refund_issued: 'Wir haben Ihnen {amount} erstattet.',
+    credit_note_issued: 'Wir haben Ihnen eine Gutschrift über {amount} ausgestellt.',
+  },
+  greeting: 'Hallo {name},',
+  greetingWithoutName: 'Hallo,',
+  amount: 'Betrag',
+  invoiceNumber: 'Rechnungsnummer',
+  date: {
+    receipt: 'Bezahlt am',
+    invoice_issued: 'Fällig am',
+    payment_failed: 'Versucht am',
+    subscription_past_due: 'Seit',
+    subscription_canceled: 'Gekündigt am',
+    subscription_cancel_scheduled: 'Endet am',
+    subscription_paused: 'Pausiert am',
+    subscription_resumed: 'Fortgesetzt am',
+    refund_issued: 'Erstattet am',
+    credit_note_issued: 'Ausgestellt am',
+  },
+  products: 'Produkte',
+  viewInvoice: 'Ihre Rechnung ansehen (PDF)',
+  payInvoice: 'Rechnung bezahlen',
+  updatePayment: 'Zahlungsmethode aktualisieren',
+  viewCreditNote: 'Ihre Gutschrift ansehen (PDF)',
+  linkExpiry: 'Die Links in dieser E-Mail gelten nur für Sie und laufen ab.',
+  sentBy: 'Gesendet von {seller}.',
+  logoAlt: 'Logo von {seller}',
+};
+
+const fr: EmailWords = {
+  subjects: {
+    receipt: 'Votre reçu de {seller}',
+    invoice_issued: 'Facture {number} de {seller}',
+    payment_failed: 'Votre paiement à {seller} a échoué',
+    subscription_past_due: 'Votre abonnement {seller} est en retard de paiement',
+    subscription_canceled: 'Votre abonnement {seller} est résilié',
+    subscription_cancel_scheduled: 'Votre abonnement {seller} va être résilié',
+    subscription_paused: 'Votre abonnement {seller} est suspendu',
+    subscription_resumed: 'Votre abonnement {seller} a repris',
+    refund_issued: 'Votre remboursement de {seller}',
+    credit_note_issued: 'Un avoir de {seller}',
+  },
+  intros: {
+    receipt: 'Merci : nous avons reçu votre paiement de {amount}.',
+    invoice_issued: 'Voici votre facture de {amount}.',
+    payment_failed:
+      "Nous n'avons pas pu prélever votre paiement de {amount}. Veuillez mettre à jour votre moyen de paiement.",
+    subscription_past_due: 'Votre abonnement est en retard de paiement : {amount} reste impayé.',
+    subscription_canceled: 'Votre abonnement a été résilié.',
+    subscription_cancel_scheduled: 'La résiliation de votre abonnement est programmée.',
+    subscription_paused: 'Votre abonnement a été suspendu.',
+    subscription_resumed: 'Votre abonnement a repris.',
+    refund_issued: 'Nous vous avons remboursé {amount}.',
+    credit_note_issued: 'Nous vous avons émis un avoir de {amount}.',
+  },
+  greeting: 'Bonjour {name},',
+  greetingWithoutName: 'Bonjour,',
+  amount: 'Montant',
+  invoiceNumber: 'Numéro de facture',
+  date: {
+    receipt: 'Payé le',
+    invoice_issued: "Date d'échéance",
+    payment_failed: 'Tenté le',
+    subscription_past_due: 'Depuis le',
+    subscription_canceled: 'Résilié le',
+    subscription_cancel_scheduled: 'Prend fin le',
+    subscription_paused: 'Suspendu le',
+    subscription_resumed: 'Repris le',
+    refund_issued: 'Remboursé le',
+    credit_note_issued: 'Émis le',
+  },
+  products: 'Produits',
+  viewInvoice: 'Voir votre facture (PDF)',
+  payInvoice: 'Payer votre facture',
+  updatePayment: 'Mettre à jour votre moyen de paiement',
+  viewCreditNote: 'Voir votre avoir (PDF)',
+  linkExpiry: 'Les liens de cet e-mail vous sont personnels et expirent.',
+  sentBy: 'Envoyé par {seller}.',
+  logoAlt: 'Logo de {seller}',
+};
+
+const es: EmailWords = {
+  subjects: {
+    receipt: 'Tu recibo de {seller}',
+    invoice_issued: 'Factura {number} de {seller}',
+    payment_failed: 'Tu pago a {seller} no se ha podido realizar',
+    subscription_past_due: 'Tu suscripción de {seller} tiene un pago vencido',
+    subscription_canceled: 'Tu suscripción de {seller} está cancelada',
+    subscription_cancel_scheduled: 'Tu suscripción de {seller} se cancelará',
+    subscription_paused: 'Tu suscripción de {seller} está en pausa',
+    subscription_resumed: 'Tu suscripción de {seller} se ha reanudado',
+    refund_issued: 'Tu reembolso de {seller}',
+    credit_note_issued: 'Una nota de crédito de {seller}',
+  },
+  intros: {
+    receipt: 'Gracias: hemos recibido tu pago de {amount}.',
+    invoice_issued: 'Aquí tienes tu factura de {amount}.',
+    payment_failed: 'No hemos podido cobrar tu pago de {amount}. Actualiza tu método de pago.',
+    subscription_past_due: 'Tu suscripción tiene un pago vencido: {amount} sin pagar.',
+    subscription_canceled: 'Tu suscripción se ha cancelado.',
+    subscription_cancel_scheduled: 'La cancelación de tu suscripción está programada.',
+    subscription_paused: 'Tu suscripción se ha puesto en pausa.',
+    subscription_resumed: 'Tu suscripción se ha reanudado.',
+    refund_issued: 'Te hemos reembolsado {amount}.',
+    credit_note_issued: 'Te hemos emitido un crédito de {amount}.',
+  },
+  greeting: 'Hola, {name}:',
+  greetingWithoutName: 'Hola:',
+  amount: 'Importe',
+  invoiceNumber: 'Número de factura',
+  date: {
+    receipt: 'Pagado el',
+    invoice_issued: 'Fecha de vencimiento',
+    payment_failed: 'Intentado el',
+    subscription_past_due: 'Desde el',
+    subscription_canceled: 'Cancelada el',
+    subscription_cancel_scheduled: 'Termina el',
+    subscription_paused: 'En pausa desde el',
+    subscription_resumed: 'Reanudada el',
+    refund_issued: 'Reembolsado el',
+    credit_note_issued: 'Emitida el',
+  },
+  products: 'Productos',
+  viewInvoice: 'Ver tu factura (PDF)',
+  payInvoice: 'Pagar tu factura',
+  updatePayment: 'Actualizar tu método de pago',
+  viewCreditNote: 'Ver tu nota de crédito (PDF)',
+  linkExpiry: 'Los enlaces de este correo son personales y caducan.',
+  sentBy: 'Enviado por {seller}.',
+  logoAlt: 'Logotipo de {seller}',
+};
+
+const ja: EmailWords = {
+  subjects: {
+    receipt: '{seller}からの領収書',
+    invoice_issued: '{seller}からの請求書 {number}',
+    payment_failed: '{seller}へのお支払いが失敗しました',
+    subscription_past_due: '{seller}のサブスクリプションの支払期限が過ぎています',
+    subscription_canceled: '{seller}のサブスクリプションが解約されました',
+    subscription_cancel_scheduled: '{seller}のサブスクリプションの解約が予定されています',
+    subscription_paused: '{seller}のサブスクリプションが一時停止されました',
+    subscription_resumed: '{seller}のサブスクリプションが再開されました',
+    refund_issued: '{seller}からの返金',
+    credit_note_issued: '{seller}からのクレジットノート',
+  },
+  intros: {
+    receipt: '{amount}のお支払いを受け付けました。ありがとうございます。',
+    invoice_issued: '{amount}の請求書をお送りします。',
+    payment_failed: '{amount}のお支払いを処理できませんでした。お支払い方法を更新してください。',
+    subscription_past_due: 'サブスクリプションの支払期限が過ぎています：{amount}が未払いです。',
+    subscription_canceled: 'サブスクリプションは解約されました。',
+    subscription_cancel_scheduled: 'サブスクリプションの解約が予定されています。',
+    subscription_paused: 'サブスクリプションは一時停止されました。',
+    subscription_resumed: 'サブスクリプションは再開されました。',
+    refund_issued: '{amount}を返金しました。',
+    credit_note_issued: '{amount}のクレジットを発行しました。',
+  },
+  greeting: '{name}様',
+  greetingWithoutName: 'お客様',
+  amount: '金額',
+  invoiceNumber: '請求書番号',
+  date: {
+    receipt: 'お支払い日',
+    invoice_issued: '支払期日',
+    payment_failed: '試行日',
+    subscription_past_due: '期限超過日',
+    subscription_canceled: '解約日',
+    subscription_cancel_scheduled: '終了日',
+    subscription_paused: '一時停止日',
+    subscription_resumed: '再開日',
+    refund_issued: '返金日',
+    credit_note_issued: '発行日',
+  },
+  products: '商品',
+  viewInvoice: '請求書を見る（PDF）',
+  payInvoice: '請求書を支払う',
+  updatePayment: 'お支払い方法を更新する',
+  viewCreditNote: 'クレジットノートを見る（PDF）',
+  linkExpiry: 'このメールのリンクはお客様専用で、有効期限があります。',
+  sentBy: '{seller}より送信',
+  logoAlt: '{seller}のロゴ',
+};
+
+export const EMAIL_WORDS: Readonly<Record<EmailLanguage, EmailWords>> = { en, de, fr, es, ja };
+
+/** The language of a locale (`de-AT` → `de`), English when it has no table. */
+export function emailLanguageOf(locale: string): EmailLanguage {
+  const language = locale.split('-')[0]?.toLowerCase() ?? 'en';
+  return (EMAIL_LANGUAGES as readonly string[]).includes(language) ? (language as EmailLanguage) : 'en';
+}

@@ -1,0 +1,67 @@
+/**
+ * @module
+ * Storage ports of customer email (ADR 1500). A job's delivery state lives beside it: `dueAt`
+ * (wall-clock milliseconds) says when its next attempt may start, and a claim token fences the
+ * one worker holding the attempt, as notifications do (ADR 0505).
+ */
+import type { CatalogueRepositories } from '../catalogue/repositories.js';
+import type { EventRepositories } from '../events/repositories.js';
+import type { InvoiceRepositories } from '../invoices/repositories.js';
+import type { EventToFanOut } from '../notifications/repositories.js';
+import type { ListQuery, Page } from '../shared/pagination.js';
+import type { Environment, Scope } from '../shared/scope.js';
+import type { EmailJob, EmailSettings } from './entities.js';
+
+export type EmailJobColumn = 'id' | 'status' | 'kind' | 'customer_id';
+
+/** A job held by one worker for one attempt. */
+export interface EmailClaim {
+  readonly scope: Scope;
+  readonly job: EmailJob;
+  readonly claimToken: string;
+}
+
+export interface EmailJobRepository {
+  /** Adds a job unless one with the same occurrence key exists in the scope; false when it did. */
+  insert(scope: Scope, job: EmailJob, occurrenceKey: string, dueAt: number | null): Promise<boolean>;
+  findById(scope: Scope, id: string): Promise<EmailJob | undefined>;
+  list(scope: Scope, query: ListQuery<EmailJobColumn>): Promise<Page<EmailJob>>;
+  /** Whether any outbox event awaits email fan-out: a cheap read, so idle workers take no write lock. */
+  hasEventsToFanOut(): Promise<boolean>;
+  /** Events not yet fanned out into email jobs, oldest first; locked and skip-locked on PostgreSQL. */
+  eventsToFanOut(limit: number): Promise<readonly EventToFanOut[]>;
+  markFannedOut(events: readonly EventToFanOut[]): Promise<void>;
+  /** Whether any job of `environments` is due at `now`. */
+  hasDueJobs(now: number, environments: readonly Environment[]): Promise<boolean>;
+  /**
+   * Takes up to `limit` due jobs, oldest due first, for one attempt each: pushes their due time to
+   * `leaseUntil` and sets the token. On PostgreSQL rows another transaction holds are skipped.
+   */
+  claimDue(input: {
+    readonly now: number;
+    readonly limit: number;
+    readonly leaseUntil: number;
+    readonly claimToken: string;
+    readonly environments: readonly Environment[];
+  }): Promise<readonly EmailClaim[]>;
+  /** Saves an attempt's result if `claim` still holds the job; false (nothing written) otherwise. */
+  recordAttempt(claim: EmailClaim, next: EmailJob, dueAt: number | null): Promise<boolean>;
+}
+
+export interface EmailSettingsRepository {
+  find(scope: Scope): Promise<EmailSettings | undefined>;
+  save(scope: Scope, settings: EmailSettings): Promise<void>;
+}
+
+/** The repositories customer email owns. */
+export interface EmailRepositories {
+  readonly emailJobs: EmailJobRepository;
+  readonly emailSettings: EmailSettingsRepository;
+}
+
+/** What customer email uses: its repositories, the outbox, customers, and the seller details. */
+export interface EmailSlice
+  extends EmailRepositories,
+    EventRepositories,
+    Pick<CatalogueRepositories, 'customers'>,
+    Pick<InvoiceRepositories, 'sellerDetails'> {}
