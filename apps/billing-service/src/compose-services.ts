@@ -21,6 +21,7 @@ import {
 } from '@drawdown/billing-core';
 import {
   backupSqlite,
+  GroupCommit,
   MIGRATIONS,
   type MigrationStatus,
   migrate,
@@ -70,7 +71,7 @@ import {
 } from './rendering/document-pool.js';
 import { createInvoiceLinkSigner, type InvoiceLinkSigner } from './rendering/invoice-links.js';
 import { createPortalSessionSigner, type PortalSessionSigner } from './rendering/portal-session-links.js';
-import type { WebhookDeliveryOptions } from './workers/webhook-delivery/delivery-worker.js';
+import type { DeliveryRecorder, WebhookDeliveryOptions } from './workers/webhook-delivery/delivery-worker.js';
 import { createDestinationGuard, type DestinationGuard } from './workers/webhook-delivery/destination-guard.js';
 import { wakeOnEvents } from './workers/webhook-delivery/wake-on-events.js';
 
@@ -251,6 +252,8 @@ export interface CoreServices {
   readonly portalSessions: PortalSessionSigner;
   /** Which webhook destinations may be saved and connected to. */
   readonly destinationGuard: DestinationGuard;
+  /** Where the delivery worker records finished attempts, several to a commit (ADR 0925). */
+  readonly deliveryRecorder: DeliveryRecorder;
   /** Where an environment is reached from outside: the checkout page's address in `checkout.url` (ADR 1412). */
   setPublicBaseUrl(environment: 'live' | 'sandbox', url: string): void;
   /** Called after every committed transaction that wrote an outbox event (the delivery worker wakes). */
@@ -270,6 +273,23 @@ export interface CoreServices {
   readonly tracing: Tracing | undefined;
   /** Where workers and deliveries open spans: the tracing, or nowhere. */
   readonly spans: Spans;
+}
+
+/** At most this many finished attempts share one commit; the worker's in-flight limit is usually lower. */
+const DELIVERY_RECORD_BATCH = 256;
+
+/**
+ * The delivery worker's recorder: the store's group commit over `recordDeliveryAttempts`, so
+ * attempts that end together share one commit (on SQLite every commit is an fsync). One commit at
+ * a time on either engine, as the worker did by hand; a batch that fails is recorded again
+ * attempt by attempt, so one attempt that cannot be recorded leaves its neighbours recorded
+ * (ADR 0901, ADR 0925).
+ */
+export function createDeliveryRecorder(useCases: Pick<UseCases, 'recordDeliveryAttempts'>): DeliveryRecorder {
+  return new GroupCommit((attempts) => useCases.recordDeliveryAttempts(attempts), {
+    maxBatch: DELIVERY_RECORD_BATCH,
+    maxInFlight: 1,
+  });
 }
 
 export async function composeServices(settings: StorageSettings, options: ComposeOptions = {}): Promise<CoreServices> {
@@ -354,6 +374,7 @@ export async function composeServices(settings: StorageSettings, options: Compos
       store.billingSettings.obtainServiceSecret(name, candidate),
     ),
     destinationGuard,
+    deliveryRecorder: createDeliveryRecorder(useCases),
     setPublicBaseUrl: (environment, url) => {
       publicBaseUrls[environment] = url;
     },

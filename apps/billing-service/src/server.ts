@@ -157,6 +157,7 @@ export async function startService(
   };
   const webhookDelivery = createWebhookDeliveryWorker({
     useCases,
+    recorder: services.deliveryRecorder,
     wallClock: services.clock,
     guard: services.destinationGuard,
     options: webhookOptions,

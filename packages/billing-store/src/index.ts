@@ -24,6 +24,7 @@ export {
   type QueueFigures,
   readQueueFigures,
 } from './operational-figures.js';
+export { GroupCommit, type GroupCommitOptions } from './repositories/group-commit.js';
 export { PostgresDatabase, parsePostgresTargets } from './sql/postgres-database.js';
 export type { Dialect, SqlDatabase, SqlExecutor, SqlValue } from './sql/sql-database.js';
 export { SqliteDatabase } from './sql/sqlite-database.js';

@@ -11,13 +11,16 @@ import {
   createUseCases,
   DEFAULT_SANDBOX_JUMP_QUOTAS,
   DEFAULT_SIMULATION_BUDGET,
+  type DeliveryClaim,
   type OperationContext,
   type RetrySchedule,
   type Store,
+  type UseCases,
 } from '@drawdown/billing-core';
 import { openStore } from '@drawdown/billing-store';
 import { createTestStorage, ENGINES, fixedClock, storeConfigOf, type TestStorage } from '@drawdown/testkit';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { createDeliveryRecorder } from '../../src/compose-services.js';
 import { wirePresenter } from '../../src/http/presenters.js';
 import { createAuthenticatedKeyCache } from '../../src/infrastructure/authenticated-key-cache.js';
 import { keySecrets } from '../../src/infrastructure/key-secrets.js';
@@ -39,6 +42,7 @@ describe.each(ENGINES)('%s: the delivery worker', (engine) => {
   let store: Store;
   let receiver: WebhookReceiver;
   let worker: WebhookDeliveryWorker;
+  let useCases: UseCases;
   const ids = createUlidIds();
   // Stands still between the test's moves: each attempt is signed exactly an hour after the last.
   const clock = fixedClock(0);
@@ -49,25 +53,27 @@ describe.each(ENGINES)('%s: the delivery worker', (engine) => {
     clock.set(Date.now());
     store = await openStore(storeConfigOf(storage));
     receiver = await startWebhookReceiver({ answer: 500 });
+    useCases = createUseCases({
+      store,
+      ids,
+      wallClock: clock,
+      clockFor: async () => clock,
+      secrets: keySecrets,
+      authenticatedKeys: createAuthenticatedKeyCache(),
+      webhookDestinations: createDestinationGuard({ allowPrivate: true }),
+      pause: async () => {},
+      yieldToOthers: async () => {},
+      reportError: (_message, error) => errors.push(error),
+      entityPresenter: wirePresenter,
+      simulationBudget: DEFAULT_SIMULATION_BUDGET,
+      sandboxJumpQuotas: DEFAULT_SANDBOX_JUMP_QUOTAS,
+      dueStepsPerTransaction: 1,
+      // Never reached: no logo is set here, and the pool starts no thread until one is.
+      images: createDocumentPool({ threads: 1, queue: 1, memoryMb: 64 }).images,
+    });
     worker = createWebhookDeliveryWorker({
-      useCases: createUseCases({
-        store,
-        ids,
-        wallClock: clock,
-        clockFor: async () => clock,
-        secrets: keySecrets,
-        authenticatedKeys: createAuthenticatedKeyCache(),
-        webhookDestinations: createDestinationGuard({ allowPrivate: true }),
-        pause: async () => {},
-        yieldToOthers: async () => {},
-        reportError: (_message, error) => errors.push(error),
-        entityPresenter: wirePresenter,
-        simulationBudget: DEFAULT_SIMULATION_BUDGET,
-        sandboxJumpQuotas: DEFAULT_SANDBOX_JUMP_QUOTAS,
-        dueStepsPerTransaction: 1,
-        // Never reached: no logo is set here, and the pool starts no thread until one is.
-        images: createDocumentPool({ threads: 1, queue: 1, memoryMb: 64 }).images,
-      }),
+      useCases,
+      recorder: createDeliveryRecorder(useCases),
       wallClock: clock,
       // The receiver is on loopback: allowed, as `--allow-private-webhooks` does (ADR 1485).
       guard: createDestinationGuard({ allowPrivate: true }),
@@ -123,5 +129,76 @@ describe.each(ENGINES)('%s: the delivery worker', (engine) => {
     });
     expect(stamps).toEqual([0, 3_600, 7_200]);
     expect(errors).toEqual([]);
+  });
+
+  it('records attempts that end together once each, and one that cannot be recorded fails alone', async () => {
+    const account = await createAccount({ store, ids, clock, secrets: keySecrets }, { name: 'B', earlyAccess: false });
+    const context: OperationContext = {
+      store,
+      ids,
+      clock,
+      account,
+      scope: { accountId: account.id, environment: 'sandbox' },
+    };
+    const setting = await createNotificationSetting(
+      { ...context, secrets: keySecrets, destinations: { check: async () => ({ allowed: true }) } },
+      { description: 'batched', type: 'url', destination: receiver.url, subscribedEvents: ['product.created'] },
+    );
+    for (const name of ['One', 'Two', 'Three']) await createProduct(context, { name, taxCategory: 'standard' });
+    await useCases.fanOutEvents(10);
+    const claims = await useCases.claimDueNotifications({
+      limit: 3,
+      leaseMs: HOUR_MS,
+      claimToken: 'batch-claim',
+      inFlight: new Map(),
+      maxPerDestination: 3,
+    });
+    expect(claims.map((claim) => claim.setting.id)).toEqual([setting.id, setting.id, setting.id]);
+    const recorder = createDeliveryRecorder(useCases);
+    const finished = (startedAt: number) => ({
+      outcome: { kind: 'response', statusCode: 200, contentType: 'text/plain', body: 'ok' } as const,
+      schedule: HOURLY,
+      times: { startedAt, endedAt: startedAt },
+      random: 0.5,
+    });
+    // Submitted in one turn, the three share a commit; the middle one (no start time) fails it,
+    // so each is recorded again on its own: the other two are written once each.
+    const settled = await Promise.allSettled(
+      claims.map((claim, index) => recorder.submit({ claim, ...finished(index === 1 ? Number.NaN : clock.now()) })),
+    );
+    expect(settled.map((result) => result.status)).toEqual(['fulfilled', 'rejected', 'fulfilled']);
+    expect(settled.map((result) => (result.status === 'fulfilled' ? result.value : 'unrecorded'))).toEqual([
+      true,
+      'unrecorded',
+      true,
+    ]);
+    const stored = await Promise.all(
+      claims.map(async (claim) => {
+        const found = await store.notifications.findById(context.scope, claim.notification.id);
+        const logs = await store.notifications.listLogs(context.scope, claim.notification.id, {
+          filter: {},
+          perPage: 10,
+          direction: 'asc',
+        });
+        return {
+          status: found?.notification.status,
+          attempts: found?.notification.timesAttempted,
+          logs: logs.items.length,
+        };
+      }),
+    );
+    expect(stored).toEqual([
+      { status: 'delivered', attempts: 1, logs: 1 },
+      { status: 'not_attempted', attempts: 0, logs: 0 },
+      { status: 'delivered', attempts: 1, logs: 1 },
+    ]);
+    // Recording the same claims again writes nothing: the claim was spent by the first record.
+    expect(await recorder.submit({ claim: claims[0] as DeliveryClaim, ...finished(clock.now()) })).toBe(false);
+    const again = await store.notifications.listLogs(context.scope, claims[0]?.notification.id ?? '', {
+      filter: {},
+      perPage: 10,
+      direction: 'asc',
+    });
+    expect(again.items).toHaveLength(1);
   });
 });

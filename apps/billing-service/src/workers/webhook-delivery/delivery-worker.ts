@@ -5,7 +5,8 @@
  * waiting for them: at most `maxInFlight` attempts run at once, at most
  * `maxInFlightPerDestination` per destination, and each is cut off after `requestTimeoutMs`,
  * so a receiver that hangs holds its share of the slots for five seconds and no more
- * (ADR 0505). A finished attempt wakes the loop to fill its slot.
+ * (ADR 0505). A finished attempt wakes the loop to fill its slot. Finished attempts are recorded
+ * through the `DeliveryRecorder` the composition root hands in (ADR 0925).
  */
 import { randomUUID } from 'node:crypto';
 import {
@@ -66,8 +67,20 @@ export interface WebhookDeliveryWorker {
   wake(): void;
 }
 
+/**
+ * Where the worker records finished attempts (`recordDeliveryAttempts` behind it). Attempts that
+ * end together may share one commit; each promise settles once its attempt is committed: true
+ * when written, false when the claim was lost (the destination was deleted, or the lease ran out
+ * and another worker holds the notification), rejected when it could not be recorded.
+ */
+export interface DeliveryRecorder {
+  submit(attempt: FinishedAttempt): Promise<boolean>;
+}
+
 export interface WebhookDeliveryWorkerInput {
-  readonly useCases: Pick<UseCases, 'fanOutEvents' | 'claimDueNotifications' | 'recordDeliveryAttempts'>;
+  readonly useCases: Pick<UseCases, 'fanOutEvents' | 'claimDueNotifications'>;
+  /** The composition root's group-committing recorder (ADR 0925). */
+  readonly recorder: DeliveryRecorder;
   /** Times attempts and signatures. */
   readonly wallClock: Clock;
   readonly guard: DestinationGuard;
@@ -108,35 +121,6 @@ export function createWebhookDeliveryWorker(input: WebhookDeliveryWorkerInput): 
     );
   }
 
-  // Attempts that end while a recording commit is under way wait and share the next one: one
-  // commit for many attempts, which matters on SQLite, where every commit is an fsync.
-  let waiting: { attempt: FinishedAttempt; settle: (recorded: boolean | Error) => void }[] = [];
-  let recordingRuns = false;
-
-  async function recordWaiting(): Promise<void> {
-    while (waiting.length > 0) {
-      const batch = waiting;
-      waiting = [];
-      try {
-        const recorded = await useCases.recordDeliveryAttempts(batch.map((entry) => entry.attempt));
-        for (const [index, entry] of batch.entries()) entry.settle(recorded[index] ?? false);
-      } catch (error) {
-        for (const entry of batch) entry.settle(error instanceof Error ? error : new Error(String(error)));
-      }
-    }
-    recordingRuns = false;
-  }
-
-  function record(attempt: FinishedAttempt): Promise<boolean> {
-    return new Promise((resolve, reject) => {
-      waiting.push({ attempt, settle: (result) => (result instanceof Error ? reject(result) : resolve(result)) });
-      if (!recordingRuns) {
-        recordingRuns = true;
-        void recordWaiting();
-      }
-    });
-  }
-
   async function deliver(claim: DeliveryClaim): Promise<void> {
     const startedAt = wallClock.now();
     const outcome = await attempt(claim);
@@ -145,7 +129,7 @@ export function createWebhookDeliveryWorker(input: WebhookDeliveryWorkerInput): 
     try {
       // False when the destination was deleted meanwhile, or (with a stalled process) the lease
       // ran out and another worker holds the notification: its state wins, so nothing is written.
-      await record({
+      await input.recorder.submit({
         claim,
         outcome,
         schedule: options.schedules[claim.scope.environment],
