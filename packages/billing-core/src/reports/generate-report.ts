@@ -6,13 +6,13 @@
  * progress. A generation that dies leaves its lease to expire; the next claim starts over.
  */
 
+import { discountAt } from '../discounts/discount.js';
 import { recordEvent } from '../events/record-event.js';
 import type { Clock } from '../shared/clock.js';
 import { toTimestamp } from '../shared/clock.js';
 import type { Context, StoreOf } from '../shared/context.js';
 import type { FilterCondition, ListFilter } from '../shared/pagination.js';
 import type { Scope } from '../shared/scope.js';
-import { discountAt } from '../discounts/discount.js';
 import type { Adjustment } from '../transactions/adjustment.js';
 import type { Transaction } from '../transactions/transaction.js';
 import { balanceTotals } from '../usage/balance-ledger.js';

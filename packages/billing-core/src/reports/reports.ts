@@ -6,6 +6,7 @@
  * their status as it reads now (issue 36).
  */
 
+import { DISCOUNT_STATUSES, DISCOUNT_TYPES } from '../discounts/discount.js';
 import { recordEvent } from '../events/record-event.js';
 import { isSupportedCurrency } from '../money/currencies.js';
 import { BillingError, type FieldError } from '../shared/billing-error.js';
@@ -14,7 +15,6 @@ import { type Context, nowTimestamp } from '../shared/context.js';
 import type { ListQuery, Page } from '../shared/pagination.js';
 import type { Scope } from '../shared/scope.js';
 import { COLLECTION_MODES, TRANSACTION_ORIGINS, TRANSACTION_STATUSES } from '../transactions/transaction.js';
-import { DISCOUNT_STATUSES, DISCOUNT_TYPES } from '../discounts/discount.js';
 import { REPORT_TYPES, type Report, type ReportColumn, type ReportFilter, type ReportType } from './report.js';
 import type { ReportSlice } from './repositories.js';
 
