@@ -6,7 +6,7 @@
  * sent twice (ADR 1500).
  */
 import { composeServices, resolveServiceConfig, startService } from '@drawdown/billing-service';
-import { createTestStorage, type TestStorage } from '@drawdown/testkit';
+import { createTestStorage, expectEvery, type TestStorage } from '@drawdown/testkit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { apiClient } from '../support/api-client.js';
 import { createBuyer, createOneOffPrice, readyTransaction } from '../transactions/transaction-fixtures.js';
@@ -56,6 +56,8 @@ describe('postgres: SIGKILL with email jobs pending', () => {
     );
     child = await startServiceProcess(flags, sandboxKey);
     const live = apiClient(child.liveUrl, liveKey);
+    // A new account charges live only once its live tax settings are chosen (ADR 1439): no tax here.
+    expect((await live.patch('/tax-settings', { rate_source: 'account', default_rate: '0' })).status).toBe(200);
     const email = `crash-${Date.now()}@customer.example`;
     const buyer = await createBuyer(live, 'DE', { email });
     const price = await createOneOffPrice(live, '1000', 'EUR');
@@ -117,7 +119,7 @@ describe('postgres: SIGKILL with email jobs pending', () => {
         message_id: string;
       }[];
       expect(jobs).toHaveLength(invoices.length);
-      expect(jobs.every((job) => job.status === 'sent')).toBe(true);
+      expectEvery(jobs, (job) => job.status === 'sent', { what: 'email jobs' });
       const messageIds = inbox.to(email).map((item) => item.mail.messageId);
       expect(messageIds.sort()).toEqual(jobs.map((job) => job.message_id).sort());
       expect(mails.length).toBe(invoices.length);

@@ -137,6 +137,7 @@ describe.each(ENGINES)('%s: unstorable text', (engine) => {
         legal_name: 'Analytical Engines Ltd',
         address: { country_code: 'GB', city: 'London' },
       },
+      'PATCH /email-settings': { sender_name: 'Analytical Engines', reply_to: 'help@example.com' },
       'POST /client-tokens': { name: 'Checkout', description: 'd' },
       'PATCH /client-tokens/:id': { status: 'revoked' },
       'POST /customers/:customer/auth-token': {},

@@ -47,7 +47,8 @@ describe.each(ENGINES)('%s: SIGTERM under load', (engine) => {
 
   it('answers what is in flight, stores nothing it did not answer, and exits 0', async () => {
     const { accountId, sandboxKey } = await createAccountWithCli(storage);
-    service = await startServiceProcess(storage, sandboxKey);
+    // Every accepted ingest's access line, not one in ten (ADR 0730): the test checks each is written before exit.
+    service = await startServiceProcess(storage, sandboxKey, ['--access-log-usage-sample', '1']);
     const running = service;
     const api = apiClient(running.sandboxUrl, sandboxKey);
     const unitId = (await api.post('/usage-balance-units', { name: 'Credits', unit_name: 'credits' })).id;

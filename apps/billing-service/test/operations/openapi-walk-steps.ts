@@ -749,6 +749,26 @@ export function metricSteps(endpoints: readonly string[]): WalkStep[] {
 
 export const SANDBOX_STEPS: readonly WalkStep[] = [
   { operation: 'get /sandbox-clock', request: () => ({ path: '/sandbox-clock' }) },
+  { operation: 'get /email-settings', request: () => ({ path: '/email-settings' }) },
+  {
+    operation: 'patch /email-settings',
+    request: () => ({
+      path: '/email-settings',
+      body: { sender_name: 'Walk Ltd', sender_address: 'billing@walk.example', reply_to: 'help@walk.example' },
+    }),
+  },
+  {
+    operation: 'get /emails',
+    // The walk's completed transactions are customer-facing events: the sandbox captures their emails.
+    before: async (_f, api) => {
+      await eventually('a captured email', async () => (await api.get('/emails')).list.length > 0);
+    },
+    request: () => ({ path: '/emails' }),
+    keep: (response, fixtures) => {
+      fixtures.email = String(response.list[0]?.id);
+    },
+  },
+  { operation: 'get /emails/:id', request: (f) => ({ path: `/emails/${f.email}` }) },
   {
     operation: 'get /events',
     // Last, so that the page holds an event of every kind the walk caused, each `data` checked by its type.
