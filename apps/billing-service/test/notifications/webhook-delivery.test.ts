@@ -4,6 +4,8 @@
  * schedules are shortened to milliseconds so outages play out in seconds; no assertion is
  * about time, only about what was sent, received and recorded.
  */
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import type { RetrySchedule } from '@drawdown/billing-core';
 import {
   composeServices,
@@ -135,6 +137,34 @@ describe.each(ENGINES)('%s: webhook delivery', (engine) => {
       expectAllVerified(testbed.receiver);
     } finally {
       await testbed.close();
+    }
+  });
+
+  it('keeps a receiver answer holding NUL, with U+FFFD for it, and delivers once (PostgreSQL refuses NUL in text)', async () => {
+    const nulServer = createServer((request, response) => {
+      request.resume();
+      request.on('end', () => response.writeHead(200, { 'Content-Type': 'text/plain' }).end('ok\u0000done'));
+    });
+    await new Promise<void>((resolve) => nulServer.listen(0, '127.0.0.1', resolve));
+    try {
+      const { port } = nulServer.address() as AddressInfo;
+      const setting = await sandbox.post('/notification-settings', {
+        description: 'answers with NUL',
+        type: 'url',
+        destination: `http://127.0.0.1:${port}/hook`,
+        subscribed_events: ['product.created'],
+      });
+      expect(setting.status, setting.text).toBe(201);
+      await paddle.products.create({ name: 'Answered with NUL', taxCategory: 'standard' });
+      let delivered: WireObject | undefined;
+      await eventually('the notification delivered', async () => {
+        [delivered] = (await sandbox.get(`/notifications?notification_setting_id=${setting.id}&status=delivered`)).list;
+        return delivered !== undefined;
+      });
+      const logs = (await sandbox.get(`/notifications/${delivered?.id}/logs`)).list;
+      expect(logs.map((log) => [log.response_code, log.response_body])).toEqual([[200, 'ok\uFFFDdone']]);
+    } finally {
+      await new Promise((resolve) => nulServer.close(resolve));
     }
   });
 

@@ -14,6 +14,7 @@ import { toTimestamp } from '../shared/clock.js';
 import type { StoreOf } from '../shared/context.js';
 import type { IdGenerator } from '../shared/ids.js';
 import type { Scope } from '../shared/scope.js';
+import { storableCopy } from '../shared/storable-text.js';
 import type { DeliveryOutcome, Notification, NotificationLog, NotificationSetting } from './entities.js';
 import type { DeliveryClaim, DueNotification, NotificationSlice } from './repositories.js';
 import { type AttemptTimes, afterAttempt, type RetrySchedule } from './retry-policy.js';
@@ -173,7 +174,8 @@ function logOf(dependencies: DeliveryDependencies, attempt: FinishedAttempt): No
     notificationId: attempt.claim.notification.id,
     responseCode: outcome.kind === 'response' ? outcome.statusCode : 0,
     responseContentType: outcome.kind === 'response' ? outcome.contentType : null,
-    responseBody: outcome.kind === 'response' ? outcome.body : outcome.reason,
+    // What the receiver answered is kept as it came, but for what no engine can store (ADR 0901).
+    responseBody: storableCopy(outcome.kind === 'response' ? outcome.body : outcome.reason),
     attemptedAt: toTimestamp(attempt.times.startedAt),
   };
 }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { findUnstorableText, holdsUnstorableText } from './storable-text.js';
+import { findUnstorableText, holdsUnstorableText, storableCopy } from './storable-text.js';
 
 describe('holdsUnstorableText', () => {
   it.each([
@@ -32,5 +32,17 @@ describe('findUnstorableText', () => {
 
   it('finds nothing in storable values', () => {
     expect(findUnstorableText({ a: [1, true, null, 'x', { b: '😀' }] })).toBeNull();
+  });
+});
+
+describe('storableCopy', () => {
+  it('replaces each unstorable character with U+FFFD and keeps the rest', () => {
+    expect(storableCopy('ok\u0000\u0000 \uD800x \uDC00 😀')).toBe('ok\uFFFD\uFFFD \uFFFDx \uFFFD 😀');
+    expect(holdsUnstorableText(storableCopy('a\u0000\uDBFF'))).toBe(false);
+  });
+
+  it('returns storable text unchanged', () => {
+    const text = 'Ada Lovelace 😀 \t';
+    expect(storableCopy(text)).toBe(text);
   });
 });

@@ -14,6 +14,15 @@ export function holdsUnstorableText(text: string): boolean {
   return UNSTORABLE.test(text);
 }
 
+/**
+ * `text` with each character no engine can store replaced by U+FFFD, for text we keep but did not
+ * choose (what a webhook receiver answered): refusing it is not ours to do, and keeping it as sent
+ * would fail on PostgreSQL only, forever, for that one record.
+ */
+export function storableCopy(text: string): string {
+  return holdsUnstorableText(text) ? text.replace(new RegExp(UNSTORABLE.source, 'g'), '\uFFFD') : text;
+}
+
 /** Why text is refused, for an error's detail. */
 export const UNSTORABLE_TEXT_REASON = 'holds NUL (U+0000) or an unpaired UTF-16 surrogate, which cannot be stored';
 
