@@ -160,6 +160,22 @@ describe.each(ENGINES)('%s: a Stripe payment in flight', (engine) => {
     expect((await attemptsOf(transactionId))[0]).toMatchObject({ status: 'canceled' });
   });
 
+  it('ends a waiting payment canceled at Stripe by another party canceled, with no decline on the transaction', async () => {
+    // Another process's recovery step (or the merchant at Stripe) canceled the intent; this one learns it on the return.
+    const { transactionId, intentId } = await waitingForm();
+    const canceled = await fetch(`${account.stripe.baseUrl}/v1/payment_intents/${intentId}/cancel`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${SECRET_KEY}` },
+    });
+    expect(canceled.status).toBe(200);
+    await account.stripe.settled();
+    await account.harness.services.useCases.resumeCheckout('live', transactionId, () => true);
+    expect((await attemptsOf(transactionId))[0]).toMatchObject({ status: 'canceled', errorCode: 'canceled' });
+    const transaction = await transactionOf(transactionId);
+    expect(transaction.status).toBe('ready');
+    expect(payments(transaction)).toEqual([]);
+  });
+
   it('cancels a 3-D Secure payment left waiting 30 minutes at Stripe, after which the merchant may cancel', async () => {
     const { transactionId, intentId } = await waitingForm();
     clock.advance(31 * MINUTE_MS);

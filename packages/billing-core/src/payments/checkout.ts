@@ -793,6 +793,18 @@ export async function applyOutcome(
       await tx.paymentAttempts.update(context.scope, { ...base, status: 'processing' });
       return true;
     case 'declined': {
+      if (outcome.errorCode === 'canceled') {
+        // The provider canceled the payment (Drawdown superseding or expiring it, perhaps in another
+        // process, or the merchant at the provider): nobody declined the card, so the attempt ends
+        // `canceled`, as `applyCancellation` ends it, with no failed payment on the transaction.
+        await tx.paymentAttempts.update(context.scope, {
+          ...base,
+          status: 'canceled',
+          errorCode: 'canceled',
+          actionUrl: null,
+        });
+        return true;
+      }
       await tx.paymentAttempts.update(context.scope, {
         ...base,
         status: 'declined',
