@@ -365,6 +365,8 @@ export interface CheckoutPageInput {
   readonly values?: FormValues | undefined;
   /** For a provider whose browser library takes the card (Stripe.js): where it loads from and where it returns to. */
   readonly browser?: { readonly scriptUrl: string; readonly returnUrl: string } | undefined;
+  /** Where the finished page leads back to (ADR 1112), already allowed; none without one. */
+  readonly returnUrl?: string | null | undefined;
 }
 
 /** The checkout page's own script that drives Stripe.js's Payment Element (ADR 1424). */
@@ -428,11 +430,15 @@ export function renderCheckoutPage(input: CheckoutPageInput): string {
   const header = `<h1>${escapeHtml(t('heading'))}</h1><p class="merchant">${escapeHtml(t('paying', { merchant: view.merchantName }))}</p>`;
   const order = itemsTable(transaction, l, address?.countryCode ?? null);
   const refusal = input.message?.kind === 'error' ? messageBox(input.message) : '';
+  // Every end state leads back to the seller when the account (or the link) says where (ADR 1112).
+  const back = input.returnUrl
+    ? `<p><a class="button" id="return-link" href="${escapeHtml(input.returnUrl)}">${escapeHtml(t('backToMerchant', { merchant: view.merchantName }))}</a></p>`
+    : '';
   if (transaction.status === 'completed' || transaction.status === 'paid') {
-    return page(l, title, `${header}${refusal}${completedPanel(view, l)}${order}`, sandbox);
+    return page(l, title, `${header}${refusal}${completedPanel(view, l)}${back}${order}`, sandbox);
   }
   if (transaction.status === 'canceled') {
-    return page(l, title, `${header}${refusal}${noticePanel(t('canceled'))}${order}`, sandbox);
+    return page(l, title, `${header}${refusal}${noticePanel(t('canceled'))}${back}${order}`, sandbox);
   }
   // No provider, or Stripe without the publishable key Stripe.js needs: no card can be taken here.
   if (!view.takesCards) {
@@ -671,6 +677,16 @@ export function renderChallengePage(input: {
 </form>`
     : `<h1>${escapeHtml(t('authenticationFinished'))}</h1><p><a href="/checkout?_ptxn=${escapeHtml(attempt.transactionId)}${escapeHtml(l.querySuffix)}">${escapeHtml(t('backToCheckout'))}</a></p>`;
   return page(l, t('confirmTitle'), body, true);
+}
+
+/** The page for a checkout link whose return_url the account does not allow (ADR 1112). */
+export function renderRefusedLinkPage(sandbox: boolean, l: CheckoutLocale): string {
+  return page(
+    l,
+    l.t('refusedLinkTitle'),
+    `<h1>${escapeHtml(l.t('refusedLinkTitle'))}</h1><p>${escapeHtml(l.t('refusedLinkText'))}</p>`,
+    sandbox,
+  );
 }
 
 /** The page for a link that names no transaction of this environment. */

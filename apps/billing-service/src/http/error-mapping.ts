@@ -98,6 +98,7 @@ export const STATUS_BY_CODE = {
   payment_provider_work_in_flight: 409,
   checkout_email_belongs_to_customer: 409,
   checkout_discount_code_invalid: 400,
+  checkout_return_url_not_allowed: 400,
   transaction_checkout_amount_changed: 409,
   subscription_update_payment_method_not_allowed: 409,
   transaction_payment_in_progress: 409,

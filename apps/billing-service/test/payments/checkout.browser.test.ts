@@ -119,7 +119,7 @@ describe('the hosted checkout in Chromium', () => {
     expect((await transactionStatus(url)).status).toBe('completed');
   });
 
-  it('takes a promo code: a refused one is said next to the field, a good one lowers the total before paying', async () => {
+  it('takes a promo code (a refused one said next to the field, a good one lowering the total), then leads back to the seller', async () => {
     const code = `BROWSER${unique('b')
       .replace(/[^A-Za-z0-9]/g, '')
       .slice(-8)}`;
@@ -151,6 +151,18 @@ describe('the hosted checkout in Chromium', () => {
     await page.getByRole('button', { name: 'Pay €23.80' }).click();
     await page.waitForSelector('#checkout-message.success');
     expect((await transactionStatus(url)).status).toBe('completed');
+    // The link's own return_url, on the origin of the account's (ADR 1112), leads back from the finished page.
+    const returnUrl = 'https://shop.example/orders/7';
+    const settings = await sandbox.patch('/checkout-settings', { return_url: 'https://shop.example/' });
+    expect(settings.status, settings.text).toBe(200);
+    try {
+      await page.goto(`${url}&return_url=${encodeURIComponent(returnUrl)}`);
+      const back = page.getByRole('link', { name: 'Back to Test account' });
+      await expect(back.getAttribute('href')).resolves.toBe(returnUrl);
+      await expectNoAxeViolations('finished, with its way back');
+    } finally {
+      await sandbox.patch('/checkout-settings', { return_url: null });
+    }
   });
 
   it('passes the 3-D Secure challenge', async () => {

@@ -296,6 +296,56 @@ describe.each(ENGINES)('%s: hosted checkout', (engine) => {
     expect(late.status).toBe(409);
   });
 
+  it('leads a finished checkout back to the account’s return_url, or a link’s own on its origin, and refuses any other (ADR 1112)', async () => {
+    for (const bad of ['javascript:alert(1)', 'ftp://shop.example/', 'https://shop.example/#frag']) {
+      const refused = await sandbox.patch('/checkout-settings', { return_url: bad });
+      expect(refused.status, bad).toBe(400);
+      expect(refused.body.error?.code, bad).toBe('invalid_field');
+    }
+    const set = await sandbox.patch('/checkout-settings', { return_url: 'https://shop.example/thanks' });
+    expect(set.status, set.text).toBe(200);
+    expect(set.entity.return_url).toBe('https://shop.example/thanks');
+    try {
+      const id = String(
+        (
+          await createTransaction(sandbox, {
+            items: [{ price_id: oneOffPriceId, quantity: 1 }],
+            customer_id: buyer.customerId,
+            address_id: buyer.addressId,
+          })
+        ).id,
+      );
+      // Another site, another scheme, or credentials: the page refuses the link, naming no address.
+      for (const elsewhere of [
+        'https://evil.example/thanks',
+        'http://shop.example/thanks',
+        'https://user:pass@shop.example/',
+        'javascript:alert(1)',
+      ]) {
+        const refused = await checkout.get(`/checkout?_ptxn=${id}&return_url=${encodeURIComponent(elsewhere)}`);
+        expect(refused.status, elsewhere).toBe(400);
+        expect(refused.text, elsewhere).toContain('Checkout link not allowed');
+        expect(refused.text, elsewhere).not.toContain(elsewhere);
+      }
+      const own = 'https://shop.example/orders/42?from=checkout';
+      const query = `_ptxn=${id}&return_url=${encodeURIComponent(own)}`;
+      expect((await checkout.get(`/checkout?${query}`)).status).toBe(200);
+      const fields = await checkout.form(id, CARDS.success);
+      const paid = await checkout.post(`/checkout/pay?${query}`, fields);
+      expect(paid.status, paid.text).toBe(303);
+      // The redirect keeps the link's return_url; the finished page leads back to it.
+      expect(paid.location).toBe(`/checkout?${query}`);
+      const finished = await checkout.get(`/checkout?${query}`);
+      expect(finished.text).toContain('id="return-link" href="https://shop.example/orders/42?from=checkout"');
+      expect(finished.text).toContain('Back to Test account');
+      // Without its own, the link leads back to the account's.
+      expect((await checkout.open(id)).text).toContain('id="return-link" href="https://shop.example/thanks"');
+    } finally {
+      expect((await sandbox.patch('/checkout-settings', { return_url: null })).status).toBe(200);
+    }
+    expect((await sandbox.get('/checkout-settings')).entity.return_url).toBeNull();
+  });
+
   it('refuses promo codes it must not take, in the page’s words, and changes nothing', async () => {
     const suffix = unique('c')
       .replace(/[^A-Za-z0-9]/g, '')

@@ -11,6 +11,8 @@ import { z } from 'zod';
 export const UpdateCheckoutSettingsBody = z.strictObject({
   default_payment_link: z.string().max(2048).nullable().optional(),
   dunning_exhausted_action: z.enum(['subscription_canceled', 'subscription_paused']).optional(),
+  /** Where a finished checkout leads back to (ADR 1112); a link's own return_url must share its origin. */
+  return_url: z.string().max(2048).nullable().optional(),
 });
 
 /**

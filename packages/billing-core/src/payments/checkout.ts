@@ -81,6 +81,8 @@ export interface CheckoutView {
   readonly takesCards: boolean;
   /** Who the customer pays: the seller's legal name from seller details, else the account's name. */
   readonly merchantName: string;
+  /** The account's checkout `return_url` setting (ADR 1112): where a finished checkout leads back to. */
+  readonly returnUrl: string | null;
 }
 
 export interface CheckoutPorts {
@@ -112,6 +114,7 @@ async function viewOf(
   const address = transaction.addressId ? await tx.addresses.findById(context.scope, transaction.addressId) : null;
   const provider = await providers.providerFor(context.scope);
   const seller = await tx.sellerDetails.findById(context.scope, 'seller');
+  const settings = await tx.checkoutSettings.findById(context.scope, 'checkout');
   return {
     transaction,
     customer: customer ?? null,
@@ -121,6 +124,7 @@ async function viewOf(
     browserKey: provider?.browser?.publishableKey ?? null,
     takesCards: provider !== undefined && (provider.browser === undefined || provider.browser.publishableKey !== null),
     merchantName: seller?.legalName ?? context.account.name,
+    returnUrl: settings?.returnUrl ?? null,
   };
 }
 

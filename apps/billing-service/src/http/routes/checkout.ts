@@ -22,6 +22,7 @@ import {
 import {
   BillingError,
   type CheckoutView,
+  checkoutReturnUrl,
   type Environment,
   holdsUnstorableText,
   isIdOf,
@@ -40,6 +41,7 @@ import {
   renderChallengePage,
   renderCheckoutPage,
   renderNotFoundPage,
+  renderRefusedLinkPage,
   STRIPE_CHECKOUT_SCRIPT,
   STRIPE_CHECKOUT_SCRIPT_PATH,
   stripeCheckoutCsp,
@@ -120,13 +122,20 @@ function statusOf(error: BillingError): Status {
   return status === 409 || status === 404 || status === 403 ? status : 400;
 }
 
-/** The page's language and locale for this request, and for this checkout's customer. */
+/**
+ * The page's language and locale for this request, and for this checkout's customer. Its query
+ * suffix also carries the link's `return_url` (ADR 1112), so every form and redirect of the
+ * checkout keeps it; the page checks it against the account's setting when it is shown.
+ */
 function localeOf(c: Context<AppEnv>, view?: CheckoutView): CheckoutLocale {
-  return pickCheckoutLocale({
+  const locale = pickCheckoutLocale({
     query: c.req.query('locale'),
     customerLocale: view?.customer?.locale,
     acceptLanguage: c.req.header('accept-language'),
   });
+  const returnUrl = c.req.query('return_url');
+  if (returnUrl === undefined) return locale;
+  return { ...locale, querySuffix: `${locale.querySuffix}&return_url=${encodeURIComponent(returnUrl.slice(0, 2049))}` };
 }
 
 /** A refusal the page itself makes before the core sees the form: already in the page's language. */
@@ -214,6 +223,7 @@ export function registerCheckoutRoutes(
   ): Promise<RenderedPage> {
     const view = await c.var.useCases.openCheckout(environment, transactionId);
     const locale = localeOf(c, view);
+    const returnUrl = checkoutReturnUrl(view.returnUrl, c.req.query('return_url'));
     const browser =
       view.browserKey !== null
         ? {
@@ -230,6 +240,7 @@ export function registerCheckoutRoutes(
       message: refusal ? pageMessage(refusal, locale, view, sandbox) : undefined,
       values,
       browser,
+      returnUrl,
     });
     return { body, csp: browser ? stripeCsp : undefined };
   }
@@ -276,6 +287,9 @@ export function registerCheckoutRoutes(
     } catch (error) {
       if (error instanceof BillingError && error.code === 'not_found') {
         return html(c, renderNotFoundPage(sandbox, localeOf(c)), 404);
+      }
+      if (error instanceof BillingError && error.code === 'checkout_return_url_not_allowed') {
+        return html(c, renderRefusedLinkPage(sandbox, localeOf(c)), 400);
       }
       throw error;
     }
