@@ -1,7 +1,8 @@
 /**
- * Answers the official SDK got wrong (issue 36, item 8 and 9), on both engines: a transaction or
- * pricing preview whose price has no amount in the asked currency is refused with
- * `transaction_currency_conversion_not_supported` and writes nothing (ADR 1477).
+ * Answers the official SDK got wrong (issue 36), on both engines: a transaction or pricing
+ * preview whose price has no amount in the asked currency is refused with
+ * `transaction_currency_conversion_not_supported` and writes nothing (ADR 1477); products and
+ * prices are listed in each documented `order_by` order, page after page, ties broken by id.
  */
 import { type BillingHarness, ENGINES, startBillingHarness } from '@drawdown/testkit';
 import type { Paddle } from '@paddle/paddle-node-sdk';
@@ -23,6 +24,144 @@ describe.each(ENGINES)('%s: issue 36 answers through the official SDK', (engine)
     buyer = await createBuyer(sandbox, 'DE');
   });
   afterAll(() => harness.close());
+
+  /** Every item of every page, following the SDK's own `next` cursor. */
+  async function everyPage<Item>(collection: AsyncIterable<Item>): Promise<Item[]> {
+    const items: Item[] = [];
+    for await (const item of collection) items.push(item);
+    return items;
+  }
+
+  /** Ids in (key, id) order, both in `direction`, as the list must page them. */
+  function expectedOrder(rows: readonly (readonly [string, string | bigint])[], direction: 'asc' | 'desc'): string[] {
+    const sign = direction === 'asc' ? 1 : -1;
+    const compare = (a: string | bigint, b: string | bigint) => (a < b ? -1 : a > b ? 1 : 0);
+    return [...rows].sort((a, b) => sign * (compare(a[1], b[1]) || compare(a[0], b[0]))).map((row) => row[0]);
+  }
+
+  it('pages products in each documented order_by field, ties broken by id', async () => {
+    const specs = [
+      { name: 'apple', description: 'b', customData: { k: 'b' } },
+      { name: 'Zed', description: null, customData: null },
+      { name: 'émile', description: 'a', customData: { k: 'a' } },
+      { name: 'apple', description: 'c', customData: null },
+      { name: 'mango', description: 'a', customData: { k: 'c' } },
+    ];
+    const made: { id: string; name: string; description: string; customData: string }[] = [];
+    for (const spec of specs) {
+      const product = await paddle.products.create({
+        name: spec.name,
+        taxCategory: 'standard',
+        ...(spec.description === null ? {} : { description: spec.description }),
+        ...(spec.customData === null ? {} : { customData: spec.customData }),
+      });
+      made.push({
+        id: product.id,
+        name: spec.name,
+        description: spec.description ?? '',
+        customData: spec.customData === null ? '' : JSON.stringify(spec.customData),
+      });
+    }
+    const ids = made.map((product) => product.id);
+    for (const [field, direction] of [
+      ['name', 'asc'],
+      ['name', 'desc'],
+      ['description', 'asc'],
+      ['custom_data', 'asc'],
+    ] as const) {
+      const key = field === 'custom_data' ? 'customData' : field;
+      const orderBy = `${field}[${direction.toUpperCase()}]` as never;
+      const listed = await everyPage(paddle.products.list({ id: ids, orderBy, perPage: 2 }));
+      expect(
+        listed.map((product) => product.id),
+        `${field} ${direction}`,
+      ).toEqual(
+        expectedOrder(
+          made.map((product) => [product.id, product[key]]),
+          direction,
+        ),
+      );
+    }
+    // The other documented fields are accepted, on either side.
+    for (const field of ['image_url', 'status', 'tax_category', 'updated_at', 'created_at', 'id']) {
+      const listed = await everyPage(paddle.products.list({ id: ids, orderBy: `${field}[ASC]` as never, perPage: 2 }));
+      expect(listed.map((product) => product.id).sort(), field).toEqual([...ids].sort());
+    }
+  });
+
+  it('pages prices by amount (as a number), billing cycle and quantity; refuses an undocumented field', async () => {
+    const product = await paddle.products.create({ name: 'Ordered prices', taxCategory: 'standard' });
+    const specs = [
+      { amount: '900', frequency: 1, minimum: 3 },
+      { amount: '10000', frequency: null, minimum: 1 },
+      { amount: '25', frequency: 12, minimum: 2 },
+      { amount: '10000', frequency: 3, minimum: 1 },
+      { amount: '0', frequency: 1, minimum: 10 },
+    ];
+    const made: { id: string; amount: bigint; frequency: bigint; minimum: bigint }[] = [];
+    for (const spec of specs) {
+      const price = await paddle.prices.create({
+        productId: product.id,
+        description: `Costs ${spec.amount}`,
+        unitPrice: { amount: spec.amount, currencyCode: 'EUR' },
+        quantity: { minimum: spec.minimum, maximum: 100 },
+        ...(spec.frequency === null ? {} : { billingCycle: { interval: 'month' as const, frequency: spec.frequency } }),
+      });
+      // A one-time price has no billing cycle: it sorts first ascending (frequency -1 here).
+      made.push({
+        id: price.id,
+        amount: BigInt(spec.amount),
+        frequency: BigInt(spec.frequency ?? -1),
+        minimum: BigInt(spec.minimum),
+      });
+    }
+    for (const [field, key, direction] of [
+      ['unit_price.amount', 'amount', 'desc'],
+      ['unit_price.amount', 'amount', 'asc'],
+      ['billing_cycle.frequency', 'frequency', 'asc'],
+      ['quantity.minimum', 'minimum', 'desc'],
+    ] as const) {
+      const orderBy = `${field}[${direction.toUpperCase()}]` as never;
+      const listed = await everyPage(paddle.prices.list({ productId: [product.id], orderBy, perPage: 2 }));
+      expect(
+        listed.map((price) => price.id),
+        `${field} ${direction}`,
+      ).toEqual(
+        expectedOrder(
+          made.map((price) => [price.id, price[key]]),
+          direction,
+        ),
+      );
+    }
+    for (const field of [
+      'billing_cycle.interval',
+      'product_id',
+      'quantity.maximum',
+      'status',
+      'tax_mode',
+      'unit_price.currency_code',
+    ]) {
+      const listed = await everyPage(
+        paddle.prices.list({ productId: [product.id], orderBy: `${field}[DESC]` as never, perPage: 3 }),
+      );
+      expect(listed, field).toHaveLength(specs.length);
+    }
+    for (const path of [
+      '/prices?order_by=unit_price[ASC]',
+      '/prices?order_by=name[ASC]',
+      '/prices?order_by=unit_price.amount',
+      '/products?order_by=unit_price.amount[ASC]',
+      '/products?order_by=type[ASC]',
+    ]) {
+      const refused = await sandbox.get(path);
+      expect(refused.status, path).toBe(400);
+      expect(refused.body.error?.code, path).toBe('invalid_field');
+      expect(
+        refused.body.error?.errors?.map((error) => error.field),
+        path,
+      ).toEqual(['order_by']);
+    }
+  });
 
   it('refuses a currency the price has no amount in, with a specific code, writing nothing', async () => {
     const usd = await createOneOffPrice(sandbox, '1000', 'USD');
