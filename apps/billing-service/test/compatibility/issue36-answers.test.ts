@@ -2,9 +2,12 @@
  * Answers the official SDK got wrong (issue 36), on both engines: a transaction or pricing
  * preview whose price has no amount in the asked currency is refused with
  * `transaction_currency_conversion_not_supported` and writes nothing (ADR 1477); products and
- * prices are listed in each documented `order_by` order, page after page, ties broken by id.
+ * prices are listed in each documented `order_by` order, page after page, ties broken by id;
+ * every entity the public API gives `import_meta` has it (null), in answers and in event data; a
+ * subscription started by the sandbox's simulated payment saves its card, so the payment-method
+ * calls and the payment-method change work without a browser.
  */
-import { type BillingHarness, ENGINES, startBillingHarness } from '@drawdown/testkit';
+import { type BillingHarness, ENGINES, startBillingHarness, startSandboxSubscription } from '@drawdown/testkit';
 import type { Paddle } from '@paddle/paddle-node-sdk';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type ApiClient, harnessClients } from '../support/api-client.js';
@@ -184,5 +187,99 @@ describe.each(ENGINES)('%s: issue 36 answers through the official SDK', (engine)
     // The price's own currency is billed as before.
     const created = await paddle.transactions.create({ items, customerId: buyer.customerId, currencyCode: 'USD' });
     expect(created.currencyCode).toBe('USD');
+  });
+
+  it('gives import_meta (null) to products, prices, customers, addresses and subscriptions, and their events', async () => {
+    const product = await paddle.products.create({ name: 'Imported nothing', taxCategory: 'standard' });
+    const price = await paddle.prices.create({
+      productId: product.id,
+      description: 'Monthly',
+      unitPrice: { amount: '500', currencyCode: 'USD' },
+      billingCycle: { interval: 'month', frequency: 1 },
+    });
+    const subscriptionId = await startSandboxSubscription(harness, {
+      customerId: buyer.customerId,
+      items: [{ priceId: price.id, quantity: 1 }],
+    });
+    for (const path of [
+      `/products/${product.id}`,
+      `/prices/${price.id}`,
+      `/customers/${buyer.customerId}`,
+      `/customers/${buyer.customerId}/addresses/${buyer.addressId}`,
+      `/subscriptions/${subscriptionId}`,
+    ]) {
+      const answer = await sandbox.get(path);
+      expect(answer.status, answer.text).toBe(200);
+      expect(answer.entity, path).toHaveProperty('import_meta', null);
+    }
+    const subscription = (await sandbox.get(`/subscriptions/${subscriptionId}`)).entity as {
+      items: { price: object; product: object }[];
+    };
+    expect(subscription.items[0]?.price).toHaveProperty('import_meta', null);
+    expect(subscription.items[0]?.product).toHaveProperty('import_meta', null);
+    for (const type of [
+      'product.created',
+      'price.created',
+      'customer.created',
+      'address.created',
+      'subscription.created',
+    ]) {
+      const events = (await sandbox.get(`/events?event_type=${type}&per_page=1`)).list;
+      expect(events[0]?.data, type).toHaveProperty('import_meta', null);
+      // No destination is set up here: no notification was made for it.
+      expect(events[0], type).toHaveProperty('notification_id', null);
+    }
+  });
+
+  it('saves the card a simulated payment starts a subscription with; the method calls and a method change work', async () => {
+    const price = await paddle.prices.create({
+      productId: (await paddle.products.create({ name: 'Simulated card', taxCategory: 'standard' })).id,
+      description: 'Monthly',
+      unitPrice: { amount: '1200', currencyCode: 'EUR' },
+      billingCycle: { interval: 'month', frequency: 1 },
+    });
+    const customer = await createBuyer(sandbox, 'DE');
+    const checkout = await paddle.transactions.create({
+      items: [{ priceId: price.id, quantity: 1 }],
+      customerId: customer.customerId,
+      addressId: customer.addressId,
+    });
+    const paid = await sandbox.post(`/transactions/${checkout.id}/simulate-payment`, { outcome: 'success' });
+    expect(paid.status, paid.text).toBe(200);
+    const completed = await paddle.transactions.get(checkout.id);
+    expect(completed.status).toBe('completed');
+    const subscriptionId = String(completed.subscriptionId);
+    const methodId = completed.payments[0]?.paymentMethodId;
+    expect(methodId).toMatch(/^paymtd_/);
+    expect(completed.payments[0]?.methodDetails?.card?.last4).toBe('4242');
+
+    const listed = await paddle.paymentMethods.list(customer.customerId).next();
+    expect(listed.map((method) => method.id)).toEqual([methodId]);
+    const method = await paddle.paymentMethods.get(customer.customerId, String(methodId));
+    expect(method.origin).toBe('subscription');
+    expect(method.card?.last4).toBe('4242');
+
+    // The payment-method change: its zero transaction, paid by simulation, saves the new card,
+    // which the subscription's next charge then uses.
+    const change = await paddle.subscriptions.getPaymentMethodChangeTransaction(subscriptionId);
+    expect(change.origin).toBe('subscription_payment_method_change');
+    const changed = await sandbox.post(`/transactions/${change.id}/simulate-payment`, { outcome: 'success' });
+    expect(changed.status, changed.text).toBe(200);
+    const methods = await paddle.paymentMethods.list(customer.customerId).next();
+    const newer = methods.map((saved) => saved.id).filter((id) => id !== methodId);
+    expect(newer).toHaveLength(1);
+    const oneOff = await createOneOffPrice(sandbox, '300', 'EUR');
+    await paddle.subscriptions.createOneTimeCharge(subscriptionId, {
+      effectiveFrom: 'immediately',
+      items: [{ priceId: oneOff, quantity: 1 }],
+    });
+    const charges = await paddle.transactions
+      .list({ subscriptionId: [subscriptionId], origin: ['subscription_charge'] })
+      .next();
+    expect(charges.map((charge) => charge.payments[0]?.paymentMethodId)).toEqual([newer[0]]);
+
+    await paddle.paymentMethods.delete(customer.customerId, String(methodId));
+    const remaining = await paddle.paymentMethods.list(customer.customerId).next();
+    expect(remaining.map((saved) => saved.id)).toEqual(newer);
   });
 });
