@@ -5,7 +5,9 @@
  * prices are listed in each documented `order_by` order, page after page, ties broken by id;
  * every entity the public API gives `import_meta` has it (null), in answers and in event data; a
  * subscription started by the sandbox's simulated payment saves its card, so the payment-method
- * calls and the payment-method change work without a browser.
+ * calls and the payment-method change work without a browser; with no portal configured (the
+ * shipped default) portal links lead to the service's own `/portal`, which refuses with
+ * `customer_portal_not_configured`, as a portal session is refused (ADR 1472).
  */
 import { type BillingHarness, ENGINES, startBillingHarness, startSandboxSubscription } from '@drawdown/testkit';
 import type { Paddle } from '@paddle/paddle-node-sdk';
@@ -281,5 +283,34 @@ describe.each(ENGINES)('%s: issue 36 answers through the official SDK', (engine)
     await paddle.paymentMethods.delete(customer.customerId, String(methodId));
     const remaining = await paddle.paymentMethods.list(customer.customerId).next();
     expect(remaining.map((saved) => saved.id)).toEqual(newer);
+  });
+
+  it('with no portal configured, refuses a portal session and serves a clear refusal where management URLs lead', async () => {
+    const price = await paddle.prices.create({
+      productId: (await paddle.products.create({ name: 'Portal-less', taxCategory: 'standard' })).id,
+      description: 'Monthly',
+      unitPrice: { amount: '700', currencyCode: 'USD' },
+      billingCycle: { interval: 'month', frequency: 1 },
+    });
+    const subscriptionId = await startSandboxSubscription(harness, {
+      customerId: buyer.customerId,
+      items: [{ priceId: price.id, quantity: 1 }],
+    });
+    expect(await sdkRefusal(paddle.customerPortalSessions.create(buyer.customerId, [subscriptionId]))).toBe(
+      'customer_portal_not_configured',
+    );
+    const subscription = await paddle.subscriptions.get(subscriptionId);
+    const base = `${harness.sandboxUrl.replace(/\/+$/, '')}/portal/subscriptions/${subscriptionId}`;
+    expect(subscription.managementUrls).toEqual({
+      updatePaymentMethod: `${base}/payment-method`,
+      cancel: `${base}/cancel`,
+    });
+    for (const url of [subscription.managementUrls?.cancel, `${harness.liveUrl.replace(/\/+$/, '')}/portal`]) {
+      const answer = await fetch(String(url));
+      expect(answer.status, url).toBe(404);
+      expect(((await answer.json()) as { error: { code: string } }).error.code, url).toBe(
+        'customer_portal_not_configured',
+      );
+    }
   });
 });
