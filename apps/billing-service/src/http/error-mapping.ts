@@ -32,6 +32,7 @@ export const STATUS_BY_CODE = {
   address_not_found: 400,
   subscription_not_found: 400,
   customer_already_exists: 409,
+  customer_portal_not_configured: 404,
   usage_balance_unit_not_found: 400,
   account_not_found: 404,
   api_key_not_found: 404,

@@ -243,7 +243,8 @@ describe.each(ENGINES)('%s: authorization on every endpoint', (engine) => {
   const keysWith = new Map<Permission, string>();
 
   beforeAll(async () => {
-    harness = await startBillingHarness({ engine });
+    // A configured portal: portal sessions are made, not refused (ADR 1472).
+    harness = await startBillingHarness({ engine, portalUrl: 'https://portal.example/billing' });
     revokedKey = await harness.createKey({ environment: 'sandbox', permissions: ['all'] });
     await harness.services.useCases.revokeApiKey(`apikey_${revokedKey.split('_')[3]}`);
     expiredKey = await insertExpiredKey(harness);

@@ -59,7 +59,8 @@ describe.each(ENGINES)('%s: unstorable text', (engine) => {
   let templates: Record<string, Record<string, unknown> | null>;
 
   beforeAll(async () => {
-    harness = await startBillingHarness({ engine });
+    // A configured portal: portal sessions are made, not refused (ADR 1472).
+    harness = await startBillingHarness({ engine, portalUrl: 'https://portal.example/billing' });
     api = harnessClients(harness).sandbox;
     ids.products = await createProduct(api);
     ids.prices = String((await createPrice(api, ids.products)).id);

@@ -36,6 +36,8 @@ export const ERROR_CODES = {
   // Referenced entities (sent in a body, not addressed by the path)
   product_not_found: 'The product_id does not name a product of this account and environment.',
   price_not_found: 'A price_id does not name a price of this account and environment.',
+  customer_portal_not_configured:
+    "No billing portal is configured for this environment: its operator sets the environment's portal URL (ADR 1472).",
   customer_already_exists: 'Another customer of this account and environment has this email.',
   customer_not_found: 'The customer_id does not name a customer of this account and environment.',
   address_not_found: 'The address_id does not name an address of the customer in this account and environment.',
