@@ -15,6 +15,7 @@ const EMAIL_KIND = z.enum([
   'subscription_cancel_scheduled',
   'subscription_paused',
   'subscription_resumed',
+  'subscription_plan_changed',
   'refund_issued',
   'credit_note_issued',
 ]);

@@ -14,6 +14,7 @@ export const EMAIL_KINDS = [
   'subscription_cancel_scheduled',
   'subscription_paused',
   'subscription_resumed',
+  'subscription_plan_changed',
   'refund_issued',
   'credit_note_issued',
 ] as const;
@@ -49,7 +50,19 @@ export interface EmailFacts {
   readonly date: string | null;
   /** The transaction's checkout link, where the customer pays or updates the card. */
   readonly payUrl: string | null;
+  /**
+   * A failed payment's next automatic try (ADR 1503): an RFC 3339 instant on the environment's
+   * clock; null (or absent, in jobs written before it) when no try follows.
+   */
+  readonly nextTryAt?: string | null | undefined;
+  /** A plan change's billing (ADR 1503): charged now, with the next renewal, or not at all. */
+  readonly billing?: PlanChangeBilling | undefined;
+  /** What a plan change added to the customer's credit balance, in lowest units. */
+  readonly credit?: string | null | undefined;
 }
+
+/** When a plan change is billed: `now` (its charge is `amount`), with the next renewal, or not at all. */
+export type PlanChangeBilling = 'now' | 'next_renewal' | 'none';
 
 export interface EmailJob {
   readonly id: string;

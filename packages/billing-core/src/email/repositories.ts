@@ -9,6 +9,7 @@ import type { EventRepositories } from '../events/repositories.js';
 import type { InvoiceRepositories } from '../invoices/repositories.js';
 import type { EventToFanOut } from '../notifications/repositories.js';
 import type { ListQuery, Page } from '../shared/pagination.js';
+import type { TransactionRepositories } from '../transactions/repositories.js';
 import type { Environment, Scope } from '../shared/scope.js';
 import type { EmailJob, EmailSettings } from './entities.js';
 
@@ -59,9 +60,13 @@ export interface EmailRepositories {
   readonly emailSettings: EmailSettingsRepository;
 }
 
-/** What customer email uses: its repositories, the outbox, customers, and the seller details. */
+/**
+ * What customer email uses: its repositories, the outbox, customers, the seller details, and
+ * the transactions and recovery runs a job's facts are completed from (ADR 1503).
+ */
 export interface EmailSlice
   extends EmailRepositories,
     EventRepositories,
     Pick<CatalogueRepositories, 'customers'>,
-    Pick<InvoiceRepositories, 'sellerDetails'> {}
+    Pick<InvoiceRepositories, 'sellerDetails'>,
+    Pick<TransactionRepositories, 'transactions' | 'recoveryRuns'> {}
