@@ -175,8 +175,13 @@ describe.each(ENGINES)('%s: payment recovery in the sandbox', (engine) => {
     const startedAt = Date.parse(String(byTime[0]?.created_at));
     const longDate = (instant: number) =>
       new Intl.DateTimeFormat('en', { dateStyle: 'long', timeZone: 'UTC' }).format(new Date(instant));
-    const told = byTime.map((email) => /We will try again on ([^.]+)\./.exec(String((email.message as WireObject).text))?.[1]);
-    expect(told).toEqual([...[1, 3, 5, 8, 12, 18, 25].map((days) => longDate(startedAt + days * DAY_S * 1000)), undefined]);
+    const told = byTime.map(
+      (email) => /We will try again on ([^.]+)\./.exec(String((email.message as WireObject).text))?.[1],
+    );
+    expect(told).toEqual([
+      ...[1, 3, 5, 8, 12, 18, 25].map((days) => longDate(startedAt + days * DAY_S * 1000)),
+      undefined,
+    ]);
     for (const email of failed) {
       expect(String((email.message as WireObject).text)).toContain(
         `/session?action=update_subscription_payment_method&subscription_id=${subscriptionId}&token=`,

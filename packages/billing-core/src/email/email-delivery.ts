@@ -10,8 +10,8 @@ import { toTimestamp } from '../shared/clock.js';
 import type { StoreOf } from '../shared/context.js';
 import type { IdGenerator } from '../shared/ids.js';
 import type { Environment, Scope } from '../shared/scope.js';
-import { type EmailOccurrence, emailOccurrenceOf } from './email-occurrences.js';
 import { RECOVERY_RETRY_DAYS, recoveryStepAt } from '../transactions/payment-recovery.js';
+import { type EmailOccurrence, emailOccurrenceOf } from './email-occurrences.js';
 import {
   DEFAULT_EMAIL_SETTINGS,
   type EmailJob,

@@ -9,8 +9,8 @@ import type { EventRepositories } from '../events/repositories.js';
 import type { InvoiceRepositories } from '../invoices/repositories.js';
 import type { EventToFanOut } from '../notifications/repositories.js';
 import type { ListQuery, Page } from '../shared/pagination.js';
-import type { TransactionRepositories } from '../transactions/repositories.js';
 import type { Environment, Scope } from '../shared/scope.js';
+import type { TransactionRepositories } from '../transactions/repositories.js';
 import type { EmailJob, EmailSettings } from './entities.js';
 
 export type EmailJobColumn = 'id' | 'status' | 'kind' | 'customer_id';

@@ -108,7 +108,11 @@ const UPDATES_PAYMENT = new Set(['payment_failed', 'subscription_past_due']);
  * signed for this customer and this subscription only, expiring on the environment's clock
  * (ADR 1503); null when the job has no subscription or the service signs no portal sessions.
  */
-async function updatePaymentLink(input: EmailWorkerInput, claim: EmailClaim, sender: EmailSender): Promise<string | null> {
+async function updatePaymentLink(
+  input: EmailWorkerInput,
+  claim: EmailClaim,
+  sender: EmailSender,
+): Promise<string | null> {
   const { job } = claim;
   if (!input.portal || !UPDATES_PAYMENT.has(job.kind) || job.facts.subscriptionId === null) return null;
   const claims = {
