@@ -240,6 +240,7 @@ export async function startService(
     createDueWorkWorker(useCases, 'api_key_expiries', scheduled),
     createDueWorkWorker(useCases, 'payment_recovery', scheduled),
     createDueWorkWorker(useCases, 'payment_retries', scheduled),
+    createDueWorkWorker(useCases, 'email_reminders', scheduled),
     webhookDelivery,
     simulationDelivery,
     reports,

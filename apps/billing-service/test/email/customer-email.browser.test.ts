@@ -17,7 +17,14 @@ import {
 } from '@drawdown/testkit';
 import { type Browser, chromium } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type ApiClient, expectInvalidField, harnessClients, type WireObject } from '../support/api-client.js';
+import { CARDS, checkoutClient } from '../payments/checkout-client.js';
+import {
+  type ApiClient,
+  apiClient,
+  expectInvalidField,
+  harnessClients,
+  type WireObject,
+} from '../support/api-client.js';
 import { createPrice, createProduct } from '../support/catalogue-fixtures.js';
 import {
   type Buyer,
@@ -345,6 +352,105 @@ describe.each(ENGINES)('%s: customer email', (engine) => {
     expectAccessible(String((pastDue.message as WireObject).html), 'past due');
   });
 
+  it('reminds once of a trial ending, a yearly renewal and a card expiring before it, on the sandbox clock, in Spanish', async () => {
+    const accountId = await harness.createAccount({ earlyAccess: true, name: 'Reminders' });
+    const key = await harness.createKey({ environment: 'sandbox', permissions: ['all'], accountId });
+    const api = apiClient(harness.sandboxUrl, key);
+    const before = (await api.get('/email-settings')).entity;
+    expect(before).toMatchObject({ renewal_reminder_days: 7, renewal_reminders: 'yearly' });
+    expectInvalidField(await api.patch('/email-settings', { renewal_reminder_days: 0 }), 'renewal_reminder_days');
+    expectInvalidField(await api.patch('/email-settings', { renewal_reminder_days: 61 }), 'renewal_reminder_days');
+    expectInvalidField(await api.patch('/email-settings', { renewal_reminders: 'weekly' }), 'renewal_reminders');
+    expect((await api.get('/email-settings')).entity).toEqual(before);
+    expect((await api.patch('/email-settings', { renewal_reminder_days: 10 })).status).toBe(200);
+    const email = `remind-${engine}-${Date.now()}@customer.example`;
+    const buyer = await createBuyer(api, 'ES', { email, locale: 'es', name: 'Lucía' });
+    const productId = await createProduct(api, { name: 'Anual' });
+    const subscribe = async (body: WireObject): Promise<string> => {
+      const price = String((await createPrice(api, productId, body)).id);
+      const ready = await readyTransaction(api, buyer, price);
+      const paid = await api.post(`/transactions/${ready.id}/simulate-payment`, { outcome: 'success' });
+      expect(paid.status, paid.text).toBe(200);
+      return String(paid.entity.subscription_id);
+    };
+    // The yearly plan is bought at the checkout with a card that expires in about two months:
+    // before its renewal, so the renewal's reminder comes with a card-expiring one.
+    const yearlyPrice = String(
+      (
+        await createPrice(api, productId, {
+          unit_price: { amount: '12000', currency_code: 'EUR' },
+          billing_cycle: { interval: 'year', frequency: 1 },
+        })
+      ).id,
+    );
+    const yearlyCheckout = await readyTransaction(api, buyer, yearlyPrice);
+    const expiry = new Date(Date.now() + 60 * 86_400_000);
+    const cardExpiry = `${String(expiry.getUTCMonth() + 1).padStart(2, '0')}/${String(expiry.getUTCFullYear() % 100)}`;
+    const bought = await checkoutClient(harness.sandboxUrl).pay(String(yearlyCheckout.id), CARDS.success, {
+      card_expiry: cardExpiry,
+    });
+    expect(bought.status, bought.text).toBe(303);
+    const yearly = String((await api.get(`/transactions/${yearlyCheckout.id}`)).entity.subscription_id);
+    const trial = await subscribe({
+      unit_price: { amount: '900', currency_code: 'EUR' },
+      trial_period: { interval: 'day', frequency: 14 },
+    });
+    const monthly = await subscribe({ unit_price: { amount: '500', currency_code: 'EUR' } });
+    const advance = async (days: number) => {
+      const moved = await api.post('/sandbox-clock/advance', { seconds: days * 86_400 });
+      expect(moved.status, moved.text).toBe(200);
+    };
+    const es = (instant: unknown) =>
+      new Intl.DateTimeFormat('es', { dateStyle: 'long', timeZone: 'UTC' }).format(new Date(String(instant)));
+    const nextCharge = async (id: string) => {
+      const view = await api.get(`/subscriptions/${id}?include=next_transaction`);
+      const total = String(totalsOf((view.entity.next_transaction as WireObject) ?? {}).grand_total ?? '');
+      return { at: view.entity.next_billed_at, total };
+    };
+
+    // Five days in, the 14-day trial ends within the 10-day lead time; nothing renews within it.
+    await advance(5);
+    const trialCharge = await nextCharge(trial);
+    const trialJob = await settledEmail(api, `kind=trial_ending&customer_id=${buyer.customerId}`);
+    expect(trialJob).toMatchObject({ status: 'captured', recipient: email, locale: 'es', event_id: null });
+    const trialMessage = trialJob.message as WireObject;
+    expect(trialMessage.subject).toBe('Tu prueba de Reminders termina pronto');
+    expect(String(trialMessage.text)).toContain(
+      `se cobrarán ${formatMinorUnits(BigInt(trialCharge.total), 'EUR', 'es')}.`,
+    );
+    expect(String(trialMessage.text)).toContain(`La prueba termina el: ${es(trialCharge.at)}`);
+    expectAccessible(String(trialMessage.html), 'trial ending');
+
+    // Nine days before the yearly renewal: its reminder, with the renewal's amount; the monthly
+    // plan renews eleven times meanwhile and gets none (reminders go to yearly plans by default).
+    await advance(351);
+    const renewal = await nextCharge(yearly);
+    const renewalJob = await settledEmail(api, `kind=renewal_upcoming&customer_id=${buyer.customerId}`);
+    const renewalMessage = renewalJob.message as WireObject;
+    expect(renewalMessage.subject).toBe('Tu suscripción de Reminders se renovará pronto');
+    expect(String(renewalMessage.text)).toContain(
+      `se cobrarán ${formatMinorUnits(BigInt(renewal.total), 'EUR', 'es')}.`,
+    );
+    expect(String(renewalMessage.text)).toContain(`Se renueva el: ${es(renewal.at)}`);
+    expectAccessible(String(renewalMessage.html), 'renewal upcoming');
+    const cardJob = await settledEmail(api, `kind=card_expiring&customer_id=${buyer.customerId}`);
+    const cardMessage = cardJob.message as WireObject;
+    expect(cardMessage.subject).toBe('Tu tarjeta registrada en Reminders caduca pronto');
+    expect(String(cardMessage.text)).toContain(`Próximo cobro el: ${es(renewal.at)}`);
+    expect(String(cardMessage.text)).toContain(
+      `/session?action=update_subscription_payment_method&subscription_id=${yearly}&token=`,
+    );
+    expectAccessible(String(cardMessage.html), 'card expiring');
+    // Later runs of the step (another day, the renewal itself) write no second reminder.
+    await advance(1);
+    await new Promise((resolve) => setTimeout(resolve, 1_200));
+    const reminders = await emailsOf(api, `customer_id=${buyer.customerId}&kind=renewal_upcoming`);
+    expect(reminders.map((job) => job.id)).toEqual([renewalJob.id]);
+    expect(await emailsOf(api, `customer_id=${buyer.customerId}&kind=trial_ending`)).toHaveLength(1);
+    expect(await emailsOf(api, `customer_id=${buyer.customerId}&kind=card_expiring`)).toHaveLength(1);
+    expect((await api.get(`/subscriptions/${monthly}`)).entity.status).toBe('active');
+  });
+
   it('writes a skipped job saying why when the email is turned off', async () => {
     const off = await sandbox.patch('/email-settings', { enabled_emails: ['invoice_issued'] });
     expect(off.status, off.text).toBe(200);
@@ -409,6 +515,7 @@ describe('the emails’ HTML in Chromium', () => {
     expect([...htmlOf.keys()].sort()).toEqual([
       'cancel scheduled',
       'canceled',
+      'card expiring',
       'credit note',
       'invoice issued',
       'past due',
@@ -417,8 +524,10 @@ describe('the emails’ HTML in Chromium', () => {
       'plan changed',
       'receipt',
       'refund',
+      'renewal upcoming',
       'resumed',
       'sandbox receipt',
+      'trial ending',
     ]);
     const page = await browser.newPage();
     try {

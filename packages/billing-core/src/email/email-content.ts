@@ -60,6 +60,7 @@ const PAY_ACTION: Partial<Record<EmailKind, 'payInvoice' | 'updatePayment'>> = {
   invoice_issued: 'payInvoice',
   payment_failed: 'updatePayment',
   subscription_past_due: 'updatePayment',
+  card_expiring: 'updatePayment',
 };
 
 /** The email a job sends, in the customer's language, from `sellerName`. */

@@ -12,13 +12,8 @@ import type { IdGenerator } from '../shared/ids.js';
 import type { Environment, Scope } from '../shared/scope.js';
 import { RECOVERY_RETRY_DAYS, recoveryStepAt } from '../transactions/payment-recovery.js';
 import { type EmailOccurrence, emailOccurrenceOf } from './email-occurrences.js';
-import {
-  DEFAULT_EMAIL_SETTINGS,
-  type EmailJob,
-  type EmailSettings,
-  type EmailSkipReason,
-  type RenderedEmail,
-} from './entities.js';
+import { withEmailDefaults } from './email-settings.js';
+import type { EmailJob, EmailSettings, EmailSkipReason, RenderedEmail } from './entities.js';
 import type { EmailClaim, EmailSlice } from './repositories.js';
 
 export interface EmailDeliveryDependencies {
@@ -50,42 +45,62 @@ export async function fanOutEmails(dependencies: EmailDeliveryDependencies, limi
       const key = `${scope.accountId} ${scope.environment}`;
       let settings = settingsByScope.get(key);
       if (!settings) {
-        settings = (await tx.emailSettings.find(scope)) ?? DEFAULT_EMAIL_SETTINGS;
+        settings = withEmailDefaults(await tx.emailSettings.find(scope));
         settingsByScope.set(key, settings);
       }
       const facts = await storedFacts(tx, scope, event.occurredAt, occurrence);
-      const customer = await tx.customers.findById(scope, occurrence.customerId);
-      const recipient = customer?.email?.trim() ? customer.email.trim() : null;
-      const skipReason: EmailSkipReason | null =
-        recipient === null
-          ? 'no_email_address'
-          : settings.enabledEmails.includes(occurrence.kind)
-            ? null
-            : 'email_turned_off';
-      const id = dependencies.ids.newId('eml');
-      const job: EmailJob = {
-        id,
-        kind: occurrence.kind,
-        status: skipReason === null ? 'pending' : 'skipped',
+      await writeEmailJob(tx, dependencies.ids, scope, { ...occurrence, facts }, settings, {
         eventId: event.id,
-        customerId: occurrence.customerId,
-        recipient,
-        locale: customer?.locale ?? 'en',
-        skipReason,
-        facts: { ...facts, customerName: customer?.name ?? null },
-        messageId: messageIdOf(id),
-        attempts: 0,
-        lastError: null,
-        message: null,
         createdAt: event.occurredAt,
-        nextAttemptAt: skipReason === null ? toTimestamp(now) : null,
-        sentAt: null,
-      };
-      await tx.emailJobs.insert(scope, job, occurrence.occurrenceKey, skipReason === null ? now : null);
+        now,
+      });
     }
     await tx.emailJobs.markFannedOut(events);
     return events.length;
   });
+}
+
+/**
+ * Writes the job of `occurrence` unless its occurrence key already has one (false then): pending
+ * when it can go, else skipped saying why (no address, the kind turned off). `now` is the wall
+ * clock delivery runs on; `createdAt` the instant that caused it on the environment's clock.
+ */
+export async function writeEmailJob(
+  tx: EmailSlice,
+  ids: IdGenerator,
+  scope: Scope,
+  occurrence: EmailOccurrence,
+  settings: EmailSettings,
+  when: { readonly eventId: string | null; readonly createdAt: string; readonly now: number },
+): Promise<boolean> {
+  const customer = await tx.customers.findById(scope, occurrence.customerId);
+  const recipient = customer?.email?.trim() ? customer.email.trim() : null;
+  const skipReason: EmailSkipReason | null =
+    recipient === null
+      ? 'no_email_address'
+      : settings.enabledEmails.includes(occurrence.kind)
+        ? null
+        : 'email_turned_off';
+  const id = ids.newId('eml');
+  const job: EmailJob = {
+    id,
+    kind: occurrence.kind,
+    status: skipReason === null ? 'pending' : 'skipped',
+    eventId: when.eventId,
+    customerId: occurrence.customerId,
+    recipient,
+    locale: customer?.locale ?? 'en',
+    skipReason,
+    facts: { ...occurrence.facts, customerName: customer?.name ?? null },
+    messageId: messageIdOf(id),
+    attempts: 0,
+    lastError: null,
+    message: null,
+    createdAt: when.createdAt,
+    nextAttemptAt: skipReason === null ? toTimestamp(when.now) : null,
+    sentAt: null,
+  };
+  return tx.emailJobs.insert(scope, job, occurrence.occurrenceKey, skipReason === null ? when.now : null);
 }
 
 /**

@@ -17,6 +17,9 @@ export const EMAIL_KINDS = [
   'subscription_plan_changed',
   'refund_issued',
   'credit_note_issued',
+  'renewal_upcoming',
+  'trial_ending',
+  'card_expiring',
 ] as const;
 export type EmailKind = (typeof EMAIL_KINDS)[number];
 
@@ -68,7 +71,8 @@ export interface EmailJob {
   readonly id: string;
   readonly kind: EmailKind;
   readonly status: EmailStatus;
-  readonly eventId: string;
+  /** The outbox event that caused it; null for a reminder, which time causes (ADR 1503). */
+  readonly eventId: string | null;
   readonly customerId: string;
   readonly recipient: string | null;
   readonly locale: string;
@@ -102,13 +106,27 @@ export interface EmailSettings {
   readonly replyTo: string | null;
   /** The kinds sent; every kind by default. */
   readonly enabledEmails: readonly EmailKind[];
+  /**
+   * How many days before a charge the reminders go out (ADR 1503): upcoming renewal, trial
+   * ending, card expiring. Absent in settings saved before it: the default.
+   */
+  readonly renewalReminderDays?: number | undefined;
+  /** Which subscriptions get the upcoming-renewal reminder: billed yearly (or longer), or all. */
+  readonly renewalReminders?: RenewalReminderCycles | undefined;
   readonly updatedAt: string | null;
 }
+
+export const RENEWAL_REMINDER_CYCLES = ['yearly', 'all'] as const;
+export type RenewalReminderCycles = (typeof RENEWAL_REMINDER_CYCLES)[number];
+export const DEFAULT_RENEWAL_REMINDER_DAYS = 7;
+export const MAX_RENEWAL_REMINDER_DAYS = 60;
 
 export const DEFAULT_EMAIL_SETTINGS: EmailSettings = {
   senderName: null,
   senderAddress: null,
   replyTo: null,
   enabledEmails: EMAIL_KINDS,
+  renewalReminderDays: DEFAULT_RENEWAL_REMINDER_DAYS,
+  renewalReminders: 'yearly',
   updatedAt: null,
 };

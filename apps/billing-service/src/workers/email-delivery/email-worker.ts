@@ -101,7 +101,7 @@ async function linksOf(input: EmailWorkerInput, claim: EmailClaim, sender: Email
 }
 
 /** Kinds whose action is updating the subscription's payment method. */
-const UPDATES_PAYMENT = new Set(['payment_failed', 'subscription_past_due']);
+const UPDATES_PAYMENT = new Set(['payment_failed', 'subscription_past_due', 'card_expiring']);
 
 /**
  * A subscription's update-payment-method page in the customer portal, through a portal session
