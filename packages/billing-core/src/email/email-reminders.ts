@@ -110,6 +110,8 @@ export async function runEmailReminders(
   const until = toTimestamp(now + leadMs);
   const reminders = context.store.emailReminders;
   const state = await reminders.find(context.scope);
+  // Found due on another clock (sandbox accounts are looked up to the one furthest ahead): not yet on this one.
+  if (state && state.dueAt > nowText) return 0;
   const after =
     state && state.throughAt >= nowText ? { at: state.throughAt, id: state.throughId } : { at: nowText, id: '' };
   const batch = await reminders.chargesAhead(context.scope, after, until, batchSize);
