@@ -159,7 +159,8 @@ export function emailOccurrenceOf(event: StoredEvent): EmailOccurrence | null {
         return {
           kind: 'subscription_plan_changed',
           customerId: subscription.customerId,
-          occurrenceKey: `subscription_plan_changed:${event.id}`,
+          // Once per change, however many `subscription.updated` events its save wrote.
+          occurrenceKey: `subscription_plan_changed:${subscription.id}:${change.at}`,
           facts: {
             ...NO_FACTS,
             currencyCode: subscription.currencyCode,
