@@ -74,7 +74,10 @@ function lines(environment: Environment, settings: EmailSettings): [string, stri
     ['Sender address', settings.senderAddress ?? 'not set (live email is skipped until set)'],
     ['Reply-to', settings.replyTo ?? 'not set'],
     ['Emails sent', settings.enabledEmails.length === 0 ? 'none' : settings.enabledEmails.join(', ')],
-    ['Reminders', `${settings.renewalReminderDays} days before a charge; renewals of ${settings.renewalReminders === 'all' ? 'every plan' : 'yearly plans'}`],
+    [
+      'Reminders',
+      `${settings.renewalReminderDays} days before a charge; renewals of ${settings.renewalReminders === 'all' ? 'every plan' : 'yearly plans'}`,
+    ],
     ['Updated', settings.updatedAt ?? 'never'],
   ];
 }
