@@ -731,7 +731,7 @@ export const SETTINGS = [
     fallback: '1000',
     placeholder: 'MS',
     description:
-      'How often renewals, scheduled changes, overdue invoices, API key expiries and live payment attempts left in flight are looked for.',
+      'How often renewals, scheduled changes, overdue invoices, API key expiries, live payment attempts left in flight and customer email reminders are looked for.',
     parse: positiveInteger('milliseconds'),
   }),
   setting({

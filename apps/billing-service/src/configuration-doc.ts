@@ -17,6 +17,22 @@ them). Boolean settings are flags without a value, or the variable set to \`true
 
 ${configurationTable()}
 
+## Customer email
+
+Live email goes to \`DRAWDOWN_SMTP_URL\`; the sandbox captures every email instead (\`GET
+/emails\`, \`GET /emails/{email_id}\`). Each account environment has its own email settings,
+through \`GET/PATCH /email-settings\` or \`drawdown accounts email-settings show|set\` (ADRs 1502,
+1503):
+
+| Setting | Flag of \`accounts email-settings set\` | Default | What it does |
+| --- | --- | --- | --- |
+| \`sender_name\` | \`--sender-name NAME\` | the seller details' legal name, else the account's name | The From name; line breaks and control characters are refused. |
+| \`sender_address\` | \`--sender-address EMAIL\` | (unset) | The From address; live email is skipped (\`no_sender_address\`) until it is set. |
+| \`reply_to\` | \`--reply-to EMAIL\` | (unset) | One Reply-To address. |
+| \`enabled_emails\` | \`--enabled-emails KIND,…\\|all\\|none\` | every kind | The kinds sent: receipt, invoice_issued, payment_failed, subscription_past_due, subscription_canceled, subscription_cancel_scheduled, subscription_paused, subscription_resumed, subscription_plan_changed, refund_issued, credit_note_issued, renewal_upcoming, trial_ending, card_expiring. A kind turned off still writes its job, \`skipped\` with \`email_turned_off\`. |
+| \`renewal_reminder_days\` | \`--renewal-reminder-days DAYS\` | \`7\` | Days (1 to 60) before a charge that the upcoming-renewal, trial-ending and card-expiring reminders go out, on the environment's clock. |
+| \`renewal_reminders\` | \`--renewal-reminders yearly\\|all\` | \`yearly\` | Which subscriptions get the upcoming-renewal reminder: those billed yearly (or every 12 months or more), or all. |
+
 ## Documents and logos
 
 Invoice and credit note PDFs are rendered, and seller logos decoded, on the document threads

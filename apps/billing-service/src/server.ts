@@ -196,12 +196,15 @@ export async function startService(
     spans: services.spans,
   });
   const emailOptions = { ...DEFAULT_EMAIL_DELIVERY, ...config.emailDelivery };
+  const portalUrlOf = (environment: 'live' | 'sandbox') =>
+    (environment === 'live' ? config.livePortalUrl : config.sandboxPortalUrl).replace(/\/+$/, '');
   const emails = createEmailWorker({
     useCases,
     transport: config.smtpUrl
       ? createSmtpTransport(config.smtpUrl, { timeoutMs: emailOptions.smtpTimeoutMs })
       : undefined,
     invoiceLinks: services.invoiceLinks,
+    portal: { sessions: services.portalSessions, ids: services.ids, urlFor: portalUrlOf },
     publicBaseUrlFor: (environment) =>
       environment === 'live' ? (config.livePublicUrl ?? bound.live) : (config.sandboxPublicUrl ?? bound.sandbox),
     options: emailOptions,
@@ -243,6 +246,7 @@ export async function startService(
     createDueWorkWorker(useCases, 'api_key_expiries', scheduled),
     createDueWorkWorker(useCases, 'payment_recovery', scheduled),
     createDueWorkWorker(useCases, 'payment_retries', scheduled),
+    createDueWorkWorker(useCases, 'email_reminders', scheduled),
     webhookDelivery,
     simulationDelivery,
     reports,

@@ -193,6 +193,8 @@ export type {
   EmailClaim,
   EmailJobColumn,
   EmailJobRepository,
+  EmailReminderRepository,
+  EmailReminderState,
   EmailRepositories,
   EmailSettingsRepository,
   EmailSlice,

@@ -14,6 +14,7 @@
 import { type AccessPorts, accessUseCases, apiKeyExpiryWork } from './access/access-use-cases.js';
 import { catalogueUseCases } from './catalogue/catalogue-use-cases.js';
 import { discountUseCases } from './discounts/discount-use-cases.js';
+import { emailReminderWork } from './email/email-reminders.js';
 import { emailUseCases } from './email/email-use-cases.js';
 import { eventUseCases } from './events/event-use-cases.js';
 import { type InvoicePorts, invoiceUseCases } from './invoices/invoice-use-cases.js';
@@ -73,7 +74,13 @@ export interface UseCasePorts
 }
 
 /** Time-driven work that falls due per account and environment. */
-export type DueWork = 'renewals' | 'overdue_invoices' | 'api_key_expiries' | 'payment_recovery' | 'payment_retries';
+export type DueWork =
+  | 'renewals'
+  | 'overdue_invoices'
+  | 'api_key_expiries'
+  | 'payment_recovery'
+  | 'payment_retries'
+  | 'email_reminders';
 
 /** One way to an operation context for every use case: the caller's account, scope and clock, and the ports it reads. */
 function useCaseBase(ports: UseCasePorts): UseCaseBase<OperationContext> {
@@ -121,6 +128,7 @@ export function createUseCases(ports: UseCasePorts) {
     api_key_expiries: apiKeyExpiryWork(store),
     payment_recovery: paymentRecoveryWork(store, payments),
     payment_retries: paymentRetryWork(store, payments),
+    email_reminders: emailReminderWork(store, ports.ids, ports.wallClock),
   };
   return {
     ...access,

@@ -20,7 +20,11 @@ import {
 } from './repositories/catalogue-tables.js';
 import { SqlCreditBalanceRepository } from './repositories/credit-balance-repository.js';
 import { DocumentCollection } from './repositories/document-collection.js';
-import { SqlEmailJobRepository, SqlEmailSettingsRepository } from './repositories/email-repository.js';
+import {
+  SqlEmailJobRepository,
+  SqlEmailReminderRepository,
+  SqlEmailSettingsRepository,
+} from './repositories/email-repository.js';
 import { SqlEventLog } from './repositories/event-log.js';
 import { SqlMetricRollupRepository } from './repositories/metric-rollup-repository.js';
 import { SqlNotificationRepository } from './repositories/notification-repository.js';
@@ -125,6 +129,7 @@ export function repositoriesOn(executor: SqlExecutor): Repositories {
     providerRefunds: new SqlProviderRefundRepository(executor),
     emailJobs: new SqlEmailJobRepository(executor),
     emailSettings: new SqlEmailSettingsRepository(executor),
+    emailReminders: new SqlEmailReminderRepository(executor),
   };
 }
 

@@ -4,7 +4,8 @@
  * an account's customer emails come from and which are sent, beside the API's
  * `PATCH /email-settings`. Without `--env` a command acts on both environments. `set` changes
  * only the flags given; `--enabled-emails` takes a comma-separated list of kinds (`all` for every
- * kind, `none` for none).
+ * kind, `none` for none); `--renewal-reminder-days` and `--renewal-reminders` set the reminders'
+ * lead time and which plans get renewal reminders (ADR 1503).
  */
 import {
   BillingError,
@@ -27,7 +28,14 @@ export interface EmailSettingsOptions {
   readonly senderAddress: string | undefined;
   readonly replyTo: string | undefined;
   readonly enabledEmails: string | undefined;
+  readonly renewalReminderDays: string | undefined;
+  readonly renewalReminders: string | undefined;
   readonly json: boolean;
+}
+
+/** A whole number of days as typed; anything else is refused by the settings as out of range. */
+function days(text: string): number {
+  return /^\d{1,3}$/.test(text.trim()) ? Number(text.trim()) : Number.NaN;
 }
 
 function changesOf(options: EmailSettingsOptions): UpdateEmailSettingsInput {
@@ -47,11 +55,13 @@ function changesOf(options: EmailSettingsOptions): UpdateEmailSettingsInput {
       : { senderAddress: options.senderAddress === '' ? null : options.senderAddress }),
     ...(options.replyTo === undefined ? {} : { replyTo: options.replyTo === '' ? null : options.replyTo }),
     ...(enabledEmails === undefined ? {} : { enabledEmails }),
+    ...(options.renewalReminderDays === undefined ? {} : { renewalReminderDays: days(options.renewalReminderDays) }),
+    ...(options.renewalReminders === undefined ? {} : { renewalReminders: options.renewalReminders }),
   };
   if (Object.keys(changes).length === 0) {
     throw new BillingError(
       'invalid_field',
-      'email-settings set needs at least one of --sender-name, --sender-address, --reply-to, --enabled-emails',
+      'email-settings set needs at least one of --sender-name, --sender-address, --reply-to, --enabled-emails, --renewal-reminder-days, --renewal-reminders',
     );
   }
   return changes;
@@ -64,6 +74,10 @@ function lines(environment: Environment, settings: EmailSettings): [string, stri
     ['Sender address', settings.senderAddress ?? 'not set (live email is skipped until set)'],
     ['Reply-to', settings.replyTo ?? 'not set'],
     ['Emails sent', settings.enabledEmails.length === 0 ? 'none' : settings.enabledEmails.join(', ')],
+    [
+      'Reminders',
+      `${settings.renewalReminderDays} days before a charge; renewals of ${settings.renewalReminders === 'all' ? 'every plan' : 'yearly plans'}`,
+    ],
     ['Updated', settings.updatedAt ?? 'never'],
   ];
 }

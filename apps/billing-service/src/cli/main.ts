@@ -63,6 +63,7 @@ Commands:
   accounts email-settings show --account ID [--env live|sandbox]
   accounts email-settings set --account ID [--env live|sandbox] [--sender-name NAME] [--sender-address EMAIL]
                                 [--reply-to EMAIL] [--enabled-emails KIND,KIND… | all | none]
+                                [--renewal-reminder-days DAYS] [--renewal-reminders yearly|all]
                                 Who customer emails come from and which are sent (both environments
                                 unless --env; an empty value clears a field)
   keys create --account ID --env live|sandbox --permission NAME [--permission NAME …] [--name NAME] [--expires-at TIME]
@@ -118,6 +119,8 @@ const OPTIONS = {
   'sender-address': { type: 'string' },
   'reply-to': { type: 'string' },
   'enabled-emails': { type: 'string' },
+  'renewal-reminder-days': { type: 'string' },
+  'renewal-reminders': { type: 'string' },
   force: { type: 'boolean' },
   json: { type: 'boolean' },
   help: { type: 'boolean', short: 'h' },
@@ -216,6 +219,8 @@ export async function main(argv: readonly string[]): Promise<number> {
             senderAddress: values['sender-address'],
             replyTo: values['reply-to'],
             enabledEmails: values['enabled-emails'],
+            renewalReminderDays: values['renewal-reminder-days'],
+            renewalReminders: values['renewal-reminders'],
             json,
           });
         case 'accounts seller-details':

@@ -2,7 +2,7 @@
  * @module
  * Runs time-driven work when it falls due, for every account and both environments: renewals and
  * scheduled changes, manual invoices going past due, API keys expiring or expired, and payment
- * recovery's retries (ADR 1460). Live accounts run on the wall clock;
+ * recovery's retries (ADR 1460), and customer email reminders (ADR 1503). Live accounts run on the wall clock;
  * each sandbox account on its own clock, so moving sandbox time forward makes its work due. Safe
  * with several processes: each step re-checks under a row lock that it is still due.
  */
@@ -16,6 +16,7 @@ const NAMES: Readonly<Record<DueWork, string>> = {
   api_key_expiries: 'API key expiries',
   payment_recovery: 'payment recovery',
   payment_retries: 'payment retries',
+  email_reminders: 'email reminders',
 };
 
 export function createDueWorkWorker(

@@ -17,7 +17,15 @@ import {
 } from '@drawdown/testkit';
 import { type Browser, chromium } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type ApiClient, expectInvalidField, harnessClients, type WireObject } from '../support/api-client.js';
+import { CARDS, checkoutClient } from '../payments/checkout-client.js';
+import {
+  type ApiClient,
+  apiClient,
+  expectInvalidField,
+  harnessClients,
+  type WireObject,
+} from '../support/api-client.js';
+import { createPrice, createProduct } from '../support/catalogue-fixtures.js';
 import {
   type Buyer,
   createBuyer,
@@ -157,6 +165,120 @@ describe.each(ENGINES)('%s: customer email', (engine) => {
     expectAccessible(String(note.mail.html), 'credit note');
   });
 
+  it('mails a subscription’s plan change, pause, resume, scheduled cancel, cancel and refund in German', async () => {
+    const email = `sub-${engine}-${Date.now()}@customer.example`;
+    const buyer = await createBuyer(live, 'DE', { email, locale: 'de', name: 'Grete' });
+    const productId = await createProduct(live, { name: 'Basis <Plan>' });
+    const monthly = String(
+      (await createPrice(live, productId, { unit_price: { amount: '1000', currency_code: 'EUR' } })).id,
+    );
+    const biggerProduct = await createProduct(live, { name: 'Profi' });
+    const bigger = String(
+      (await createPrice(live, biggerProduct, { unit_price: { amount: '3000', currency_code: 'EUR' } })).id,
+    );
+    const first = await readyTransaction(live, buyer, monthly, { collection_mode: 'manual', status: 'billed' });
+    const paid = await live.post(`/transactions/${first.id}/payments`, {
+      method_type: 'bank_transfer',
+      provider_reference: `wire-sub-${engine}`,
+    });
+    expect(paid.status, paid.text).toBe(201);
+    const subscriptionId = String(paid.entity.subscription_id);
+    expect(subscriptionId).toMatch(/^sub_/);
+    await inbox.waitFor(email, 2);
+    /** The one message to `email` whose subject matches, once it arrived (other mails may come between). */
+    const next = async (subject: RegExp): Promise<ReceivedMail> => {
+      const deadline = Date.now() + 15_000;
+      while (!inbox.to(email).some((item) => subject.test(item.mail.subject ?? ''))) {
+        if (Date.now() > deadline) throw new Error(`no message with subject ${subject} to ${email}`);
+        await new Promise((resolve) => setTimeout(resolve, 25));
+      }
+      const mail = only(inbox.to(email), subject);
+      expect(mail.envelopeTo).toEqual([email]);
+      expect(String(mail.mail.html)).toContain('<html lang="de">');
+      return mail;
+    };
+    const de = (instant: unknown) =>
+      new Intl.DateTimeFormat('de', { dateStyle: 'long', timeZone: 'UTC' }).format(new Date(String(instant)));
+
+    // An upgrade charged now: the plan-changed email names the new plan, the update charge's
+    // total and the next regular charge (the change's own invoice is mailed too).
+    const changed = await live.patch(`/subscriptions/${subscriptionId}`, {
+      items: [{ price_id: bigger, quantity: 1 }],
+      proration_billing_mode: 'full_immediately',
+    });
+    expect(changed.status, changed.text).toBe(200);
+    const [charge] = (await live.get(`/transactions?subscription_id=${subscriptionId}&origin=subscription_update`))
+      .list;
+    const charged = formatMinorUnits(BigInt(String(totalsOf(charge as WireObject).grand_total)), 'EUR', 'de');
+    const plan = await next(/wurde geändert$/);
+    expect(plan.mail.subject).toBe('Ihr Abonnement bei Test account wurde geändert');
+    expect(plan.mail.text).toContain(`Jetzt berechnet: ${charged}`);
+    expect(plan.mail.text).toContain('Neuer Tarif: Profi');
+    expect(plan.mail.text).toContain(
+      `Die Änderung wird jetzt berechnet; Ihre nächste reguläre Abbuchung ist am ${de(changed.entity.next_billed_at)}.`,
+    );
+    expectAccessible(String(plan.mail.html), 'plan changed');
+
+    const paused = await live.post(`/subscriptions/${subscriptionId}/pause`, { effective_from: 'immediately' });
+    expect(paused.status, paused.text).toBe(200);
+    const pauseMail = await next(/pausiert$/);
+    expect(pauseMail.mail.subject).toBe('Ihr Abonnement bei Test account ist pausiert');
+    expect(pauseMail.mail.text).toContain(`Pausiert am: ${de(paused.entity.paused_at)}`);
+    expectAccessible(String(pauseMail.mail.html), 'paused');
+
+    const resumed = await live.post(`/subscriptions/${subscriptionId}/resume`, { effective_from: 'immediately' });
+    expect(resumed.status, resumed.text).toBe(200);
+    const resumeMail = await next(/läuft wieder$/);
+    expect(resumeMail.mail.text).toContain('Ihr Abonnement wurde fortgesetzt.');
+    expectAccessible(String(resumeMail.mail.html), 'resumed');
+
+    const scheduled = await live.post(`/subscriptions/${subscriptionId}/cancel`, {
+      effective_from: 'next_billing_period',
+    });
+    expect(scheduled.status, scheduled.text).toBe(200);
+    const scheduledMail = await next(/wird gekündigt$/);
+    expect(scheduledMail.mail.text).toContain(
+      `Endet am: ${de((scheduled.entity.scheduled_change as WireObject).effective_at)}`,
+    );
+    expectAccessible(String(scheduledMail.mail.html), 'cancel scheduled');
+    const kept = await live.patch(`/subscriptions/${subscriptionId}`, { scheduled_change: null });
+    expect(kept.status, kept.text).toBe(200);
+    const canceled = await live.post(`/subscriptions/${subscriptionId}/cancel`, { effective_from: 'immediately' });
+    expect(canceled.status, canceled.text).toBe(200);
+    const canceledMail = await next(/ist gekündigt$/);
+    expect(canceledMail.mail.text).toContain(`Gekündigt am: ${de(canceled.entity.canceled_at)}`);
+    expectAccessible(String(canceledMail.mail.html), 'canceled');
+
+    // A refund of the first payment: the amount as the adjustment has it, the credit note linked.
+    const itemId = String(((first.details as WireObject).line_items as WireObject[])[0]?.id);
+    const refund = await live.post('/adjustments', {
+      action: 'refund',
+      transaction_id: first.id,
+      reason: 'Goodwill',
+      items: [{ item_id: itemId, type: 'partial', amount: '500' }],
+    });
+    expect(refund.status, refund.text).toBe(201);
+    expect(refund.entity.status).toBe('approved');
+    const refundMail = await next(/^Ihre Erstattung/);
+    const total = formatMinorUnits(BigInt(String((refund.entity.totals as WireObject).total)), 'EUR', 'de');
+    expect(refundMail.mail.text).toContain(`Wir haben Ihnen ${total} erstattet.`);
+    expect(String(refundMail.mail.html)).toContain(`/credit-notes/${refund.id}/pdf?`);
+    expectAccessible(String(refundMail.mail.html), 'refund');
+    const kinds = (await emailsOf(live, `customer_id=${buyer.customerId}&per_page=50`)).map((job) => job.kind);
+    expect(new Set(kinds)).toEqual(
+      new Set([
+        'invoice_issued',
+        'receipt',
+        'subscription_plan_changed',
+        'subscription_paused',
+        'subscription_resumed',
+        'subscription_cancel_scheduled',
+        'subscription_canceled',
+        'refund_issued',
+      ]),
+    );
+  });
+
   it('fails the job of a mailbox the server refuses, and says why', async () => {
     const bouncing = await createBuyer(live, 'DE', { email: `bounce-${engine}-${Date.now()}@customer.example` });
     await readyTransaction(live, bouncing, livePrice, { collection_mode: 'manual', status: 'billed' });
@@ -191,6 +313,142 @@ describe.each(ENGINES)('%s: customer email', (engine) => {
     expectAccessible(String(message.html), 'sandbox receipt');
     expect((await sandbox.get(`/emails/${job.id}`)).entity).toEqual(job);
     expect(inbox.to(email)).toEqual([]);
+  });
+
+  it('captures a declined renewal’s failed payment with the next try and the update link, and past due', async () => {
+    const email = `dunning-${engine}-${Date.now()}@customer.example`;
+    const buyer = await createBuyer(sandbox, 'FR', { email, locale: 'fr', name: 'Émile' });
+    const productId = await createProduct(sandbox, { name: 'Mensuel' });
+    const monthly = String(
+      (await createPrice(sandbox, productId, { unit_price: { amount: '1500', currency_code: 'EUR' } })).id,
+    );
+    const ready = await readyTransaction(sandbox, buyer, monthly);
+    const paid = await sandbox.post(`/transactions/${ready.id}/simulate-payment`, { outcome: 'success' });
+    const subscriptionId = String(paid.entity.subscription_id);
+    const advanced = await sandbox.post('/sandbox-clock/advance', {
+      seconds: 32 * 86_400,
+      renewal_payments: 'failure',
+    });
+    expect(advanced.status, advanced.text).toBe(200);
+    const [renewal] = (
+      await sandbox.get(`/transactions?subscription_id=${subscriptionId}&origin=subscription_recurring`)
+    ).list;
+    const failed = await settledEmail(sandbox, `kind=payment_failed&customer_id=${buyer.customerId}`);
+    expect(failed).toMatchObject({ status: 'captured', recipient: email, locale: 'fr' });
+    const message = failed.message as WireObject;
+    expect(message).toMatchObject({ subject: 'Votre paiement à Test account a échoué', language: 'fr' });
+    const owed = formatMinorUnits(BigInt(String(totalsOf(renewal as WireObject).balance)), 'EUR', 'fr');
+    expect(String(message.text)).toContain(`prélever votre paiement de ${owed}`);
+    const nextTry = new Intl.DateTimeFormat('fr', { dateStyle: 'long', timeZone: 'UTC' }).format(
+      new Date(Date.parse(String(failed.created_at)) + 86_400_000),
+    );
+    expect(String(message.text)).toContain(`Nous réessaierons le ${nextTry}.`);
+    expect(String(message.text)).toContain(
+      `/session?action=update_subscription_payment_method&subscription_id=${subscriptionId}&token=`,
+    );
+    expectAccessible(String(message.html), 'payment failed');
+    const pastDue = await settledEmail(sandbox, `kind=subscription_past_due&customer_id=${buyer.customerId}`);
+    expect((pastDue.message as WireObject).subject).toBe('Votre abonnement Test account est en retard de paiement');
+    expectAccessible(String((pastDue.message as WireObject).html), 'past due');
+  });
+
+  it('reminds once of a trial ending, a yearly renewal and a card expiring before it, on the sandbox clock, in Spanish', async () => {
+    const accountId = await harness.createAccount({ earlyAccess: true, name: 'Reminders' });
+    const key = await harness.createKey({ environment: 'sandbox', permissions: ['all'], accountId });
+    const api = apiClient(harness.sandboxUrl, key);
+    const before = (await api.get('/email-settings')).entity;
+    expect(before).toMatchObject({ renewal_reminder_days: 7, renewal_reminders: 'yearly' });
+    expectInvalidField(await api.patch('/email-settings', { renewal_reminder_days: 0 }), 'renewal_reminder_days');
+    expectInvalidField(await api.patch('/email-settings', { renewal_reminder_days: 61 }), 'renewal_reminder_days');
+    expectInvalidField(await api.patch('/email-settings', { renewal_reminders: 'weekly' }), 'renewal_reminders');
+    expect((await api.get('/email-settings')).entity).toEqual(before);
+    expect((await api.patch('/email-settings', { renewal_reminder_days: 10 })).status).toBe(200);
+    const email = `remind-${engine}-${Date.now()}@customer.example`;
+    const buyer = await createBuyer(api, 'ES', { email, locale: 'es', name: 'Lucía' });
+    const productId = await createProduct(api, { name: 'Anual' });
+    const subscribe = async (body: WireObject): Promise<string> => {
+      const price = String((await createPrice(api, productId, body)).id);
+      const ready = await readyTransaction(api, buyer, price);
+      const paid = await api.post(`/transactions/${ready.id}/simulate-payment`, { outcome: 'success' });
+      expect(paid.status, paid.text).toBe(200);
+      return String(paid.entity.subscription_id);
+    };
+    // The yearly plan is bought at the checkout with a card that expires in about two months:
+    // before its renewal, so the renewal's reminder comes with a card-expiring one.
+    const yearlyPrice = String(
+      (
+        await createPrice(api, productId, {
+          unit_price: { amount: '12000', currency_code: 'EUR' },
+          billing_cycle: { interval: 'year', frequency: 1 },
+        })
+      ).id,
+    );
+    const yearlyCheckout = await readyTransaction(api, buyer, yearlyPrice);
+    const expiry = new Date(Date.now() + 60 * 86_400_000);
+    const cardExpiry = `${String(expiry.getUTCMonth() + 1).padStart(2, '0')}/${String(expiry.getUTCFullYear() % 100)}`;
+    const bought = await checkoutClient(harness.sandboxUrl).pay(String(yearlyCheckout.id), CARDS.success, {
+      card_expiry: cardExpiry,
+    });
+    expect(bought.status, bought.text).toBe(303);
+    const yearly = String((await api.get(`/transactions/${yearlyCheckout.id}`)).entity.subscription_id);
+    const trial = await subscribe({
+      unit_price: { amount: '900', currency_code: 'EUR' },
+      trial_period: { interval: 'day', frequency: 14 },
+    });
+    const monthly = await subscribe({ unit_price: { amount: '500', currency_code: 'EUR' } });
+    const advance = async (days: number) => {
+      const moved = await api.post('/sandbox-clock/advance', { seconds: days * 86_400 });
+      expect(moved.status, moved.text).toBe(200);
+    };
+    const es = (instant: unknown) =>
+      new Intl.DateTimeFormat('es', { dateStyle: 'long', timeZone: 'UTC' }).format(new Date(String(instant)));
+    const nextCharge = async (id: string) => {
+      const view = await api.get(`/subscriptions/${id}?include=next_transaction`);
+      const total = String(totalsOf((view.entity.next_transaction as WireObject) ?? {}).grand_total ?? '');
+      return { at: view.entity.next_billed_at, total };
+    };
+
+    // Five days in, the 14-day trial ends within the 10-day lead time; nothing renews within it.
+    await advance(5);
+    const trialCharge = await nextCharge(trial);
+    const trialJob = await settledEmail(api, `kind=trial_ending&customer_id=${buyer.customerId}`);
+    expect(trialJob).toMatchObject({ status: 'captured', recipient: email, locale: 'es', event_id: null });
+    const trialMessage = trialJob.message as WireObject;
+    expect(trialMessage.subject).toBe('Tu prueba de Reminders termina pronto');
+    expect(String(trialMessage.text)).toContain(
+      `se cobrarán ${formatMinorUnits(BigInt(trialCharge.total), 'EUR', 'es')}.`,
+    );
+    expect(String(trialMessage.text)).toContain(`La prueba termina el: ${es(trialCharge.at)}`);
+    expectAccessible(String(trialMessage.html), 'trial ending');
+
+    // Nine days before the yearly renewal: its reminder, with the renewal's amount; the monthly
+    // plan renews eleven times meanwhile and gets none (reminders go to yearly plans by default).
+    await advance(351);
+    const renewal = await nextCharge(yearly);
+    const renewalJob = await settledEmail(api, `kind=renewal_upcoming&customer_id=${buyer.customerId}`);
+    const renewalMessage = renewalJob.message as WireObject;
+    expect(renewalMessage.subject).toBe('Tu suscripción de Reminders se renovará pronto');
+    expect(String(renewalMessage.text)).toContain(
+      `se cobrarán ${formatMinorUnits(BigInt(renewal.total), 'EUR', 'es')}.`,
+    );
+    expect(String(renewalMessage.text)).toContain(`Se renueva el: ${es(renewal.at)}`);
+    expectAccessible(String(renewalMessage.html), 'renewal upcoming');
+    const cardJob = await settledEmail(api, `kind=card_expiring&customer_id=${buyer.customerId}`);
+    const cardMessage = cardJob.message as WireObject;
+    expect(cardMessage.subject).toBe('Tu tarjeta registrada en Reminders caduca pronto');
+    expect(String(cardMessage.text)).toContain(`Próximo cobro el: ${es(renewal.at)}`);
+    expect(String(cardMessage.text)).toContain(
+      `/session?action=update_subscription_payment_method&subscription_id=${yearly}&token=`,
+    );
+    expectAccessible(String(cardMessage.html), 'card expiring');
+    // Later runs of the step (another day, the renewal itself) write no second reminder.
+    await advance(1);
+    await new Promise((resolve) => setTimeout(resolve, 1_200));
+    const reminders = await emailsOf(api, `customer_id=${buyer.customerId}&kind=renewal_upcoming`);
+    expect(reminders.map((job) => job.id)).toEqual([renewalJob.id]);
+    expect(await emailsOf(api, `customer_id=${buyer.customerId}&kind=trial_ending`)).toHaveLength(1);
+    expect(await emailsOf(api, `customer_id=${buyer.customerId}&kind=card_expiring`)).toHaveLength(1);
+    expect((await api.get(`/subscriptions/${monthly}`)).entity.status).toBe('active');
   });
 
   it('writes a skipped job saying why when the email is turned off', async () => {
@@ -254,7 +512,23 @@ describe.each(ENGINES)('%s: customer email', (engine) => {
 
 describe('the emails’ HTML in Chromium', () => {
   it('passes axe for every kind received above', { timeout: 120_000 }, async () => {
-    expect([...htmlOf.keys()].sort()).toEqual(['credit note', 'invoice issued', 'receipt', 'sandbox receipt']);
+    expect([...htmlOf.keys()].sort()).toEqual([
+      'cancel scheduled',
+      'canceled',
+      'card expiring',
+      'credit note',
+      'invoice issued',
+      'past due',
+      'paused',
+      'payment failed',
+      'plan changed',
+      'receipt',
+      'refund',
+      'renewal upcoming',
+      'resumed',
+      'sandbox receipt',
+      'trial ending',
+    ]);
     const page = await browser.newPage();
     try {
       for (const [label, html] of htmlOf) {

@@ -754,7 +754,13 @@ export const SANDBOX_STEPS: readonly WalkStep[] = [
     operation: 'patch /email-settings',
     request: () => ({
       path: '/email-settings',
-      body: { sender_name: 'Walk Ltd', sender_address: 'billing@walk.example', reply_to: 'help@walk.example' },
+      body: {
+        sender_name: 'Walk Ltd',
+        sender_address: 'billing@walk.example',
+        reply_to: 'help@walk.example',
+        renewal_reminder_days: 14,
+        renewal_reminders: 'all',
+      },
     }),
   },
   {

@@ -169,6 +169,24 @@ describe.each(ENGINES)('%s: payment recovery in the sandbox', (engine) => {
     expectEvery(failed, (email) => String((email.message as WireObject).text).includes(`payment of ${owed}`), {
       atLeast: 8,
     });
+    // Each email but the last names the next automatic try, on the schedule counted from the
+    // first decline, and links the portal's update-payment page for this subscription (ADR 1503).
+    const byTime = [...failed].sort((a, b) => String(a.created_at).localeCompare(String(b.created_at)));
+    const startedAt = Date.parse(String(byTime[0]?.created_at));
+    const longDate = (instant: number) =>
+      new Intl.DateTimeFormat('en', { dateStyle: 'long', timeZone: 'UTC' }).format(new Date(instant));
+    const told = byTime.map(
+      (email) => /We will try again on ([^.]+)\./.exec(String((email.message as WireObject).text))?.[1],
+    );
+    expect(told).toEqual([
+      ...[1, 3, 5, 8, 12, 18, 25].map((days) => longDate(startedAt + days * DAY_S * 1000)),
+      undefined,
+    ]);
+    for (const email of failed) {
+      expect(String((email.message as WireObject).text)).toContain(
+        `/session?action=update_subscription_payment_method&subscription_id=${subscriptionId}&token=`,
+      );
+    }
     expect(await emailsTold(subscription.customerId, 'subscription_past_due', 1)).toHaveLength(1);
     expect(await emailsTold(subscription.customerId, 'subscription_canceled', 1)).toHaveLength(1);
   });

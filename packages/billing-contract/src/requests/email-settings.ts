@@ -11,4 +11,6 @@ export const UpdateEmailSettingsBody = z.strictObject({
   sender_address: z.string().max(254).nullable().optional(),
   reply_to: z.string().max(254).nullable().optional(),
   enabled_emails: z.array(z.string().max(64)).max(32).optional(),
+  renewal_reminder_days: z.number().int().optional(),
+  renewal_reminders: z.string().max(16).optional(),
 });

@@ -15,8 +15,12 @@ const EMAIL_KIND = z.enum([
   'subscription_cancel_scheduled',
   'subscription_paused',
   'subscription_resumed',
+  'subscription_plan_changed',
   'refund_issued',
   'credit_note_issued',
+  'renewal_upcoming',
+  'trial_ending',
+  'card_expiring',
 ]);
 
 export const EmailSettings = entity(
@@ -27,6 +31,10 @@ export const EmailSettings = entity(
     sender_address: z.string().nullable(),
     reply_to: z.string().nullable(),
     enabled_emails: z.array(EMAIL_KIND),
+    /** Days before a charge the upcoming-renewal, trial-ending and card-expiring reminders go out. */
+    renewal_reminder_days: z.number().int().min(1).max(60),
+    /** `yearly`: upcoming-renewal reminders for subscriptions billed yearly or less often; `all`: every subscription. */
+    renewal_reminders: z.enum(['yearly', 'all']),
     /** Null until the settings were first changed. */
     updated_at: nullableTimestamp,
   }),
@@ -39,7 +47,7 @@ export const Email = entity(
     id: id('eml'),
     kind: EMAIL_KIND,
     status: z.enum(['pending', 'sent', 'captured', 'skipped', 'failed']),
-    event_id: id('evt'),
+    event_id: id('evt').nullable(),
     customer_id: id('ctm'),
     recipient: z.string().nullable(),
     locale: z.string(),

@@ -49,6 +49,54 @@ describe('composeEmail', () => {
     expect(headerSafe('a\u2028b\tc')).toBe('a b c');
   });
 
+  it('names a failed payment’s next try in the customer’s language', () => {
+    const job: EmailJob = {
+      ...JOB,
+      kind: 'payment_failed',
+      locale: 'de',
+      facts: { ...JOB.facts, currencyCode: 'EUR', amount: '1999', nextTryAt: '2026-03-04T10:00:00.000Z' },
+    };
+    const content = composeEmail(job, 'Shop', { document: null, pay: 'https://portal.example/session?token=t' });
+    expect(content.intro).toContain('Wir versuchen es am 4. März 2026 erneut.');
+    expect(content.rows).toContainEqual({ label: 'Nächster Versuch am', value: '4. März 2026' });
+    expect(content.actions).toEqual([
+      { label: 'Zahlungsmethode aktualisieren', url: 'https://portal.example/session?token=t' },
+    ]);
+    const last = composeEmail({ ...job, facts: { ...job.facts, nextTryAt: null } }, 'Shop', {
+      document: null,
+      pay: null,
+    });
+    expect(last.intro).not.toContain('erneut');
+  });
+
+  it('says what a plan change charged now and credited, and when the next charge is', () => {
+    const job: EmailJob = {
+      ...JOB,
+      kind: 'subscription_plan_changed',
+      locale: 'en',
+      facts: {
+        ...JOB.facts,
+        currencyCode: 'USD',
+        amount: '0',
+        credit: '1250',
+        productNames: ['Starter'],
+        billing: 'now',
+        date: '2026-04-01T00:00:00.000Z',
+      },
+    };
+    const content = composeEmail(job, 'Shop', { document: null, pay: null });
+    expect(content.rows).toEqual([
+      { label: 'Charged now', value: '$0.00' },
+      { label: 'Credited to your balance', value: '$12.50' },
+      { label: 'Invoice number', value: '2026-00001' },
+      { label: 'Next charge on', value: 'April 1, 2026' },
+      { label: 'New plan', value: 'Starter' },
+    ]);
+    expect(content.intro).toBe(
+      'Your subscription has been changed. The change is charged now; your next regular charge is on April 1, 2026.',
+    );
+  });
+
   it('has every kind’s words in all five languages', () => {
     for (const language of EMAIL_LANGUAGES) {
       for (const kind of EMAIL_KINDS) {

@@ -41,8 +41,7 @@ function fill(template: string, values: Readonly<Record<string, string>>): strin
   return template.replace(/\{(\w+)\}/g, (whole, name: string) => values[name] ?? whole);
 }
 
-function formatAmount(job: EmailJob, locale: string): string {
-  const { amount, currencyCode } = job.facts;
+function formatMinor(amount: string | null, currencyCode: string | null, locale: string): string {
   if (amount === null || currencyCode === null || !isSupportedCurrency(currencyCode)) return '';
   return formatMinorUnits(BigInt(amount), currencyCode, locale);
 }
@@ -61,6 +60,7 @@ const PAY_ACTION: Partial<Record<EmailKind, 'payInvoice' | 'updatePayment'>> = {
   invoice_issued: 'payInvoice',
   payment_failed: 'updatePayment',
   subscription_past_due: 'updatePayment',
+  card_expiring: 'updatePayment',
 };
 
 /** The email a job sends, in the customer's language, from `sellerName`. */
@@ -68,14 +68,25 @@ export function composeEmail(job: EmailJob, sellerName: string, links: EmailLink
   const language = emailLanguageOf(job.locale);
   const words = EMAIL_WORDS[language];
   const locale = resolveLocale(job.locale);
-  const amount = formatAmount(job, locale);
+  const amount = formatMinor(job.facts.amount, job.facts.currencyCode, locale);
   const seller = headerSafe(sellerName);
   const values = { seller, amount, number: job.facts.invoiceNumber ?? job.facts.transactionId ?? '' };
+  const planChange = job.kind === 'subscription_plan_changed';
   const rows: { label: string; value: string }[] = [];
-  if (amount !== '') rows.push({ label: words.amount, value: amount });
+  if (amount !== '') rows.push({ label: planChange ? words.chargedNow : words.amount, value: amount });
+  const credit = formatMinor(job.facts.credit ?? null, job.facts.currencyCode, locale);
+  if (credit !== '' && BigInt(job.facts.credit ?? '0') > 0n) rows.push({ label: words.credited, value: credit });
   if (job.facts.invoiceNumber) rows.push({ label: words.invoiceNumber, value: job.facts.invoiceNumber });
-  if (job.facts.date) rows.push({ label: words.date[job.kind], value: formatDate(job.facts.date, locale) });
-  if (job.facts.productNames.length > 0) rows.push({ label: words.products, value: job.facts.productNames.join(', ') });
+  const date = job.facts.date ? formatDate(job.facts.date, locale) : '';
+  if (date !== '') rows.push({ label: words.date[job.kind], value: date });
+  const nextTry = job.facts.nextTryAt ? formatDate(job.facts.nextTryAt, locale) : '';
+  if (nextTry !== '') rows.push({ label: words.nextTry, value: nextTry });
+  if (job.facts.productNames.length > 0) {
+    rows.push({ label: planChange ? words.newPlan : words.products, value: job.facts.productNames.join(', ') });
+  }
+  const sentences = [fill(words.intros[job.kind], values)];
+  if (nextTry !== '') sentences.push(fill(words.retryOn, { next: nextTry }));
+  if (planChange && date !== '') sentences.push(fill(words.planBilling[job.facts.billing ?? 'none'], { date }));
   const actions: { label: string; url: string }[] = [];
   const payAction = PAY_ACTION[job.kind];
   if (payAction && links.pay) actions.push({ label: words[payAction], url: links.pay });
@@ -86,7 +97,7 @@ export function composeEmail(job: EmailJob, sellerName: string, links: EmailLink
     language,
     subject: headerSafe(fill(words.subjects[job.kind], values)),
     greeting: name === '' ? words.greetingWithoutName : fill(words.greeting, { name }),
-    intro: fill(words.intros[job.kind], values),
+    intro: sentences.join(' '),
     rows,
     actions,
     sellerName: seller,

@@ -9,15 +9,11 @@ import type { Clock } from '../shared/clock.js';
 import { toTimestamp } from '../shared/clock.js';
 import type { StoreOf } from '../shared/context.js';
 import type { IdGenerator } from '../shared/ids.js';
-import type { Environment } from '../shared/scope.js';
-import { emailOccurrenceOf } from './email-occurrences.js';
-import {
-  DEFAULT_EMAIL_SETTINGS,
-  type EmailJob,
-  type EmailSettings,
-  type EmailSkipReason,
-  type RenderedEmail,
-} from './entities.js';
+import type { Environment, Scope } from '../shared/scope.js';
+import { RECOVERY_RETRY_DAYS, recoveryStepAt } from '../transactions/payment-recovery.js';
+import { type EmailOccurrence, emailOccurrenceOf } from './email-occurrences.js';
+import { withEmailDefaults } from './email-settings.js';
+import type { EmailJob, EmailSettings, EmailSkipReason, RenderedEmail } from './entities.js';
 import type { EmailClaim, EmailSlice } from './repositories.js';
 
 export interface EmailDeliveryDependencies {
@@ -49,41 +45,109 @@ export async function fanOutEmails(dependencies: EmailDeliveryDependencies, limi
       const key = `${scope.accountId} ${scope.environment}`;
       let settings = settingsByScope.get(key);
       if (!settings) {
-        settings = (await tx.emailSettings.find(scope)) ?? DEFAULT_EMAIL_SETTINGS;
+        settings = withEmailDefaults(await tx.emailSettings.find(scope));
         settingsByScope.set(key, settings);
       }
-      const customer = await tx.customers.findById(scope, occurrence.customerId);
-      const recipient = customer?.email?.trim() ? customer.email.trim() : null;
-      const skipReason: EmailSkipReason | null =
-        recipient === null
-          ? 'no_email_address'
-          : settings.enabledEmails.includes(occurrence.kind)
-            ? null
-            : 'email_turned_off';
-      const id = dependencies.ids.newId('eml');
-      const job: EmailJob = {
-        id,
-        kind: occurrence.kind,
-        status: skipReason === null ? 'pending' : 'skipped',
+      const facts = await storedFacts(tx, scope, event.occurredAt, occurrence);
+      await writeEmailJob(tx, dependencies.ids, scope, { ...occurrence, facts }, settings, {
         eventId: event.id,
-        customerId: occurrence.customerId,
-        recipient,
-        locale: customer?.locale ?? 'en',
-        skipReason,
-        facts: { ...occurrence.facts, customerName: customer?.name ?? null },
-        messageId: messageIdOf(id),
-        attempts: 0,
-        lastError: null,
-        message: null,
         createdAt: event.occurredAt,
-        nextAttemptAt: skipReason === null ? toTimestamp(now) : null,
-        sentAt: null,
-      };
-      await tx.emailJobs.insert(scope, job, occurrence.occurrenceKey, skipReason === null ? now : null);
+        now,
+      });
     }
     await tx.emailJobs.markFannedOut(events);
     return events.length;
   });
+}
+
+/**
+ * Writes the job of `occurrence` unless its occurrence key already has one (false then): pending
+ * when it can go, else skipped saying why (no address, the kind turned off). `now` is the wall
+ * clock delivery runs on; `createdAt` the instant that caused it on the environment's clock.
+ */
+export async function writeEmailJob(
+  tx: EmailSlice,
+  ids: IdGenerator,
+  scope: Scope,
+  occurrence: EmailOccurrence,
+  settings: EmailSettings,
+  when: { readonly eventId: string | null; readonly createdAt: string; readonly now: number },
+): Promise<boolean> {
+  const customer = await tx.customers.findById(scope, occurrence.customerId);
+  const recipient = customer?.email?.trim() ? customer.email.trim() : null;
+  const skipReason: EmailSkipReason | null =
+    recipient === null
+      ? 'no_email_address'
+      : settings.enabledEmails.includes(occurrence.kind)
+        ? null
+        : 'email_turned_off';
+  const id = ids.newId('eml');
+  const job: EmailJob = {
+    id,
+    kind: occurrence.kind,
+    status: skipReason === null ? 'pending' : 'skipped',
+    eventId: when.eventId,
+    customerId: occurrence.customerId,
+    recipient,
+    locale: customer?.locale ?? 'en',
+    skipReason,
+    facts: { ...occurrence.facts, customerName: customer?.name ?? null },
+    messageId: messageIdOf(id),
+    attempts: 0,
+    lastError: null,
+    message: null,
+    createdAt: when.createdAt,
+    nextAttemptAt: skipReason === null ? toTimestamp(when.now) : null,
+    sentAt: null,
+  };
+  return tx.emailJobs.insert(scope, job, occurrence.occurrenceKey, skipReason === null ? when.now : null);
+}
+
+/**
+ * The facts an occurrence takes from other rows as they are when its event fans out (ADR 1503):
+ * a failed payment's next automatic try, from its recovery run's schedule (the first retry after
+ * the decline; none after the last, or without a run), and a plan change's charge,
+ * the `subscription_update` transaction written with it.
+ */
+async function storedFacts(
+  tx: EmailSlice,
+  scope: Scope,
+  occurredAt: string,
+  occurrence: EmailOccurrence,
+): Promise<EmailOccurrence['facts']> {
+  const { facts } = occurrence;
+  if (occurrence.kind === 'payment_failed' && facts.transactionId !== null) {
+    const run = await tx.recoveryRuns.findById(scope, facts.transactionId);
+    // As the schedule stood when the payment failed: a run that ended later (recovered, or
+    // exhausted while this event waited to fan out) still had this try ahead of it then.
+    if (!run || (run.endedAt !== null && run.endedAt <= occurredAt)) return { ...facts, nextTryAt: null };
+    const step = RECOVERY_RETRY_DAYS.findIndex((_days, index) => recoveryStepAt(run.startedAt, index) > occurredAt);
+    return { ...facts, nextTryAt: step === -1 ? null : recoveryStepAt(run.startedAt, step) };
+  }
+  if (occurrence.kind === 'subscription_plan_changed' && facts.billing === 'now' && facts.subscriptionId !== null) {
+    // The change's charge is written after its event in the same database transaction: the
+    // subscription's first update charge from that instant on (ids order by creation).
+    const page = await tx.transactions.list(scope, {
+      filter: {
+        subscription_id: [{ op: 'eq', value: facts.subscriptionId }],
+        origin: [{ op: 'eq', value: 'subscription_update' }],
+        created_at: [{ op: 'gte', value: occurredAt }],
+      },
+      direction: 'asc',
+      perPage: 1,
+      countTotal: false,
+    });
+    const charge = page.items[0];
+    if (charge) {
+      return {
+        ...facts,
+        amount: charge.details.totals.grandTotal,
+        credit: charge.details.totals.creditToBalance,
+        transactionId: charge.id,
+      };
+    }
+  }
+  return facts;
 }
 
 export interface ClaimEmailsInput {

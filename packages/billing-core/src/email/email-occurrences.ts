@@ -153,6 +153,24 @@ export function emailOccurrenceOf(event: StoredEvent): EmailOccurrence | null {
       return subscriptionOccurrence(event, 'subscription_resumed', event.entity as Subscription);
     case 'subscription.updated': {
       const subscription = event.entity as Subscription;
+      const change = subscription.internal?.planChange;
+      // The save that changed the items wrote this event: the plan changed (ADR 1503).
+      if (change && change.at === event.occurredAt && subscription.status !== 'canceled') {
+        return {
+          kind: 'subscription_plan_changed',
+          customerId: subscription.customerId,
+          // Once per change, however many `subscription.updated` events its save wrote.
+          occurrenceKey: `subscription_plan_changed:${subscription.id}:${change.at}`,
+          facts: {
+            ...NO_FACTS,
+            currencyCode: subscription.currencyCode,
+            subscriptionId: subscription.id,
+            productNames: productNames(subscription.items),
+            date: subscription.nextBilledAt,
+            billing: change.billing,
+          },
+        };
+      }
       return subscription.scheduledChange?.action === 'cancel' && subscription.status !== 'canceled'
         ? subscriptionOccurrence(event, 'subscription_cancel_scheduled', subscription)
         : null;

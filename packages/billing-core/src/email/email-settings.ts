@@ -8,7 +8,15 @@ import type { SellerLogo } from '../invoices/entities.js';
 import { BillingError } from '../shared/billing-error.js';
 import { toTimestamp } from '../shared/clock.js';
 import type { Context } from '../shared/context.js';
-import { DEFAULT_EMAIL_SETTINGS, EMAIL_KINDS, type EmailKind, type EmailSettings } from './entities.js';
+import {
+  DEFAULT_EMAIL_SETTINGS,
+  EMAIL_KINDS,
+  type EmailKind,
+  type EmailSettings,
+  MAX_RENEWAL_REMINDER_DAYS,
+  RENEWAL_REMINDER_CYCLES,
+  type RenewalReminderCycles,
+} from './entities.js';
 import type { EmailSlice } from './repositories.js';
 
 export interface UpdateEmailSettingsInput {
@@ -16,10 +24,17 @@ export interface UpdateEmailSettingsInput {
   readonly senderAddress?: string | null | undefined;
   readonly replyTo?: string | null | undefined;
   readonly enabledEmails?: readonly string[] | undefined;
+  readonly renewalReminderDays?: number | undefined;
+  readonly renewalReminders?: string | undefined;
+}
+
+/** The settings with every default filled in (settings saved before a field existed lack it). */
+export function withEmailDefaults(settings: EmailSettings | undefined): EmailSettings {
+  return { ...DEFAULT_EMAIL_SETTINGS, ...settings } as EmailSettings;
 }
 
 export async function getEmailSettings(context: Context<EmailSlice>): Promise<EmailSettings> {
-  return (await context.store.emailSettings.find(context.scope)) ?? DEFAULT_EMAIL_SETTINGS;
+  return withEmailDefaults(await context.store.emailSettings.find(context.scope));
 }
 
 // biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are what is refused.
@@ -59,13 +74,26 @@ export async function updateEmailSettings(
     }
     enabledEmails = EMAIL_KINDS.filter((kind) => input.enabledEmails?.includes(kind));
   }
+  const days = input.renewalReminderDays;
+  if (days !== undefined && (!Number.isInteger(days) || days < 1 || days > MAX_RENEWAL_REMINDER_DAYS)) {
+    throw BillingError.invalidField(
+      'renewal_reminder_days',
+      `must be a whole number of days from 1 to ${MAX_RENEWAL_REMINDER_DAYS}`,
+    );
+  }
+  const cycles = input.renewalReminders;
+  if (cycles !== undefined && !(RENEWAL_REMINDER_CYCLES as readonly string[]).includes(cycles)) {
+    throw BillingError.invalidField('renewal_reminders', `must be one of ${RENEWAL_REMINDER_CYCLES.join(', ')}`);
+  }
   return context.store.transaction(async (tx) => {
-    const current = (await tx.emailSettings.find(context.scope)) ?? DEFAULT_EMAIL_SETTINGS;
+    const current = withEmailDefaults(await tx.emailSettings.find(context.scope));
     const next: EmailSettings = {
       senderName: input.senderName === undefined ? current.senderName : input.senderName,
       senderAddress: senderAddress === undefined ? current.senderAddress : senderAddress,
       replyTo: replyTo === undefined ? current.replyTo : replyTo,
       enabledEmails: enabledEmails ?? current.enabledEmails,
+      renewalReminderDays: days ?? current.renewalReminderDays,
+      renewalReminders: (cycles as RenewalReminderCycles | undefined) ?? current.renewalReminders,
       updatedAt: toTimestamp(context.clock.now()),
     };
     await tx.emailSettings.save(context.scope, next);

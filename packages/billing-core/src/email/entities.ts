@@ -14,8 +14,12 @@ export const EMAIL_KINDS = [
   'subscription_cancel_scheduled',
   'subscription_paused',
   'subscription_resumed',
+  'subscription_plan_changed',
   'refund_issued',
   'credit_note_issued',
+  'renewal_upcoming',
+  'trial_ending',
+  'card_expiring',
 ] as const;
 export type EmailKind = (typeof EMAIL_KINDS)[number];
 
@@ -49,13 +53,26 @@ export interface EmailFacts {
   readonly date: string | null;
   /** The transaction's checkout link, where the customer pays or updates the card. */
   readonly payUrl: string | null;
+  /**
+   * A failed payment's next automatic try (ADR 1503): an RFC 3339 instant on the environment's
+   * clock; null (or absent, in jobs written before it) when no try follows.
+   */
+  readonly nextTryAt?: string | null | undefined;
+  /** A plan change's billing (ADR 1503): charged now, with the next renewal, or not at all. */
+  readonly billing?: PlanChangeBilling | undefined;
+  /** What a plan change added to the customer's credit balance, in lowest units. */
+  readonly credit?: string | null | undefined;
 }
+
+/** When a plan change is billed: `now` (its charge is `amount`), with the next renewal, or not at all. */
+export type PlanChangeBilling = 'now' | 'next_renewal' | 'none';
 
 export interface EmailJob {
   readonly id: string;
   readonly kind: EmailKind;
   readonly status: EmailStatus;
-  readonly eventId: string;
+  /** The outbox event that caused it; null for a reminder, which time causes (ADR 1503). */
+  readonly eventId: string | null;
   readonly customerId: string;
   readonly recipient: string | null;
   readonly locale: string;
@@ -89,13 +106,27 @@ export interface EmailSettings {
   readonly replyTo: string | null;
   /** The kinds sent; every kind by default. */
   readonly enabledEmails: readonly EmailKind[];
+  /**
+   * How many days before a charge the reminders go out (ADR 1503): upcoming renewal, trial
+   * ending, card expiring. Absent in settings saved before it: the default.
+   */
+  readonly renewalReminderDays?: number | undefined;
+  /** Which subscriptions get the upcoming-renewal reminder: billed yearly (or longer), or all. */
+  readonly renewalReminders?: RenewalReminderCycles | undefined;
   readonly updatedAt: string | null;
 }
+
+export const RENEWAL_REMINDER_CYCLES = ['yearly', 'all'] as const;
+export type RenewalReminderCycles = (typeof RENEWAL_REMINDER_CYCLES)[number];
+export const DEFAULT_RENEWAL_REMINDER_DAYS = 7;
+export const MAX_RENEWAL_REMINDER_DAYS = 60;
 
 export const DEFAULT_EMAIL_SETTINGS: EmailSettings = {
   senderName: null,
   senderAddress: null,
   replyTo: null,
   enabledEmails: EMAIL_KINDS,
+  renewalReminderDays: DEFAULT_RENEWAL_REMINDER_DAYS,
+  renewalReminders: 'yearly',
   updatedAt: null,
 };

@@ -10,6 +10,8 @@ import type { InvoiceRepositories } from '../invoices/repositories.js';
 import type { EventToFanOut } from '../notifications/repositories.js';
 import type { ListQuery, Page } from '../shared/pagination.js';
 import type { Environment, Scope } from '../shared/scope.js';
+import type { Subscription } from '../subscriptions/subscription.js';
+import type { TransactionRepositories } from '../transactions/repositories.js';
 import type { EmailJob, EmailSettings } from './entities.js';
 
 export type EmailJobColumn = 'id' | 'status' | 'kind' | 'customer_id';
@@ -53,15 +55,47 @@ export interface EmailSettingsRepository {
   save(scope: Scope, settings: EmailSettings): Promise<void>;
 }
 
+/**
+ * Where an account environment's reminders stand (ADR 1503): subscriptions whose next charge is
+ * up to `throughAt` (at it, ids up to `throughId`) were considered; `dueAt` (on the environment's
+ * clock) is when one may next fall due.
+ */
+export interface EmailReminderState {
+  readonly throughAt: string;
+  readonly throughId: string;
+  readonly dueAt: string;
+}
+
+export interface EmailReminderRepository {
+  /** Accounts of `environment` whose reminders are due at `until`, and accounts not yet seen. */
+  findDueAccounts(environment: Environment, until: string): Promise<readonly string[]>;
+  find(scope: Scope): Promise<EmailReminderState | undefined>;
+  save(scope: Scope, state: EmailReminderState): Promise<void>;
+  /** Up to `limit` subscriptions charged next after (`afterAt`, `afterId`) and at or before `until`, in that order. */
+  chargesAhead(
+    scope: Scope,
+    after: { readonly at: string; readonly id: string },
+    until: string,
+    limit: number,
+  ): Promise<readonly Subscription[]>;
+  /** The earliest next charge after `after`, if any. */
+  firstChargeAfter(scope: Scope, after: string): Promise<string | undefined>;
+}
+
 /** The repositories customer email owns. */
 export interface EmailRepositories {
   readonly emailJobs: EmailJobRepository;
   readonly emailSettings: EmailSettingsRepository;
+  readonly emailReminders: EmailReminderRepository;
 }
 
-/** What customer email uses: its repositories, the outbox, customers, and the seller details. */
+/**
+ * What customer email uses: its repositories, the outbox, customers, the seller details, and
+ * the transactions and recovery runs a job's facts are completed from (ADR 1503).
+ */
 export interface EmailSlice
   extends EmailRepositories,
     EventRepositories,
     Pick<CatalogueRepositories, 'customers'>,
-    Pick<InvoiceRepositories, 'sellerDetails'> {}
+    Pick<InvoiceRepositories, 'sellerDetails'>,
+    Pick<TransactionRepositories, 'transactions' | 'recoveryRuns' | 'paymentMethods'> {}

@@ -95,6 +95,12 @@ export interface SubscriptionInternal {
   readonly paymentMethodId?: string | null | undefined;
   /** Started by a transaction that needed no payment method: a cardless trial (ADR 1010). */
   readonly cardlessTrial?: boolean | undefined;
+  /**
+   * The item change the save that wrote it made (ADR 1503): when, and how it bills (`now`: its
+   * charge is the `subscription_update` transaction issued with it). Absent on saves that
+   * changed no item; the plan-changed email reads it from the `subscription.updated` event.
+   */
+  readonly planChange?: { readonly at: string; readonly billing: 'now' | 'next_renewal' | 'none' } | undefined;
 }
 
 export interface Subscription {

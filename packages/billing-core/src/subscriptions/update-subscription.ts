@@ -245,7 +245,14 @@ export async function applySubscriptionUpdate(
     addressId: input.addressId ?? current.addressId,
     currencyCode,
     scheduledChange: input.scheduledChange === null ? null : current.scheduledChange,
-    internal: { ...current.internal, pendingLines: [...(current.internal.pendingLines ?? []), ...pending] },
+    internal: {
+      ...current.internal,
+      pendingLines: [...(current.internal.pendingLines ?? []), ...pending],
+      // What the plan-changed email tells (ADR 1503); a save that changes no item clears it.
+      planChange: sameItems(locked.items, items)
+        ? undefined
+        : { at, billing: lines.length === 0 || when === 'never' ? 'none' : when },
+    },
     updatedAt: at,
   };
   const saved = await saveChange(context, tx, {

@@ -34,6 +34,7 @@ import { sandboxJumpQuotas } from './0241-sandbox-jump-quotas.js';
 import { adjustmentTaxRatesUsedBackfill } from './0242-adjustment-tax-rates-used.js';
 import { liveTaxChoice } from './0243-live-tax-choice.js';
 import { transactionsByUpdated } from './0244-transactions-by-updated.js';
+import { emailReminders } from './0245-email-reminders.js';
 import { importMeta } from './0247-import-meta.js';
 import { notificationsByEvent } from './0248-notifications-by-event.js';
 import { customerEmail } from './0250-customer-email.js';
@@ -69,6 +70,7 @@ export const MIGRATIONS: readonly Migration[] = [
   adjustmentTaxRatesUsedBackfill,
   liveTaxChoice,
   transactionsByUpdated,
+  emailReminders,
   importMeta,
   notificationsByEvent,
   customerEmail,

@@ -10,6 +10,8 @@ import type {
   EmailJob,
   EmailJobColumn,
   EmailJobRepository,
+  EmailReminderRepository,
+  EmailReminderState,
   EmailSettings,
   EmailSettingsRepository,
   Environment,
@@ -18,6 +20,7 @@ import type {
   Page,
   Scope,
   StoredEvent,
+  Subscription,
 } from '@drawdown/billing-core';
 import type { SqlExecutor } from '../sql/sql-database.js';
 import { listPage } from './document-collection.js';
@@ -162,5 +165,69 @@ export class SqlEmailSettingsRepository implements EmailSettingsRepository {
        on conflict (account_id, environment) do update set body = excluded.body`,
       [scope.accountId, scope.environment, JSON.stringify(settings)],
     );
+  }
+}
+
+/**
+ * Reminder watermarks (ADR 1503) and the subscriptions they walk, in next-charge order on the
+ * `subscriptions_by_next_billed_at` index. A scope without a row is due at once: its first run
+ * writes one.
+ */
+export class SqlEmailReminderRepository implements EmailReminderRepository {
+  constructor(private readonly sql: SqlExecutor) {}
+
+  async findDueAccounts(environment: Environment, until: string): Promise<readonly string[]> {
+    const rows = await this.sql.all<{ account_id: string }>(
+      `select account_id from email_reminder_state where environment = ? and due_at <= ?
+       union
+       select id as account_id from accounts a
+       where not exists (select 1 from email_reminder_state r where r.account_id = a.id and r.environment = ?)`,
+      [environment, until, environment],
+    );
+    return rows.map((row) => row.account_id);
+  }
+
+  async find(scope: Scope): Promise<EmailReminderState | undefined> {
+    const row = await this.sql.get<{ through_at: string; through_id: string; due_at: string }>(
+      'select through_at, through_id, due_at from email_reminder_state where account_id = ? and environment = ?',
+      [scope.accountId, scope.environment],
+    );
+    return row && { throughAt: row.through_at, throughId: row.through_id, dueAt: row.due_at };
+  }
+
+  async save(scope: Scope, state: EmailReminderState): Promise<void> {
+    await this.sql.run(
+      `insert into email_reminder_state (account_id, environment, through_at, through_id, due_at)
+       values (?, ?, ?, ?, ?)
+       on conflict (account_id, environment)
+       do update set through_at = excluded.through_at, through_id = excluded.through_id, due_at = excluded.due_at`,
+      [scope.accountId, scope.environment, state.throughAt, state.throughId, state.dueAt],
+    );
+  }
+
+  async chargesAhead(
+    scope: Scope,
+    after: { readonly at: string; readonly id: string },
+    until: string,
+    limit: number,
+  ): Promise<readonly Subscription[]> {
+    const rows = await this.sql.all<{ body: string }>(
+      `select body from subscriptions
+       where account_id = ? and environment = ? and next_billed_at is not null
+         and (next_billed_at > ? or (next_billed_at = ? and id > ?)) and next_billed_at <= ?
+       order by next_billed_at, id limit ?`,
+      [scope.accountId, scope.environment, after.at, after.at, after.id, until, limit],
+    );
+    return rows.map((row) => JSON.parse(row.body) as Subscription);
+  }
+
+  async firstChargeAfter(scope: Scope, after: string): Promise<string | undefined> {
+    const row = await this.sql.get<{ next_billed_at: string }>(
+      `select next_billed_at from subscriptions
+       where account_id = ? and environment = ? and next_billed_at is not null and next_billed_at > ?
+       order by next_billed_at, id limit 1`,
+      [scope.accountId, scope.environment, after],
+    );
+    return row?.next_billed_at;
   }
 }

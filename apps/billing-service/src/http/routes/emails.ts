@@ -30,6 +30,8 @@ function presentSettings(settings: EmailSettings) {
     sender_address: settings.senderAddress,
     reply_to: settings.replyTo,
     enabled_emails: settings.enabledEmails,
+    renewal_reminder_days: settings.renewalReminderDays,
+    renewal_reminders: settings.renewalReminders,
     updated_at: settings.updatedAt,
   };
 }

@@ -15,12 +15,18 @@ import {
   type EmailSender,
   type Environment,
   headerSafe,
+  type IdGenerator,
   type RenderedEmail,
   type UseCases,
 } from '@drawdown/billing-core';
 import { LOGO_CID, renderEmailHtml, renderEmailText } from '../../email/render-email.js';
 import type { Spans } from '../../operations/spans.js';
 import type { InvoiceLinkSigner } from '../../rendering/invoice-links.js';
+import {
+  type PortalSessionSigner,
+  portalSessionToken,
+  portalSessionUrls,
+} from '../../rendering/portal-session-links.js';
 import { createPollingWorker, type Worker } from '../polling-worker.js';
 import type { MailTransport, OutgoingEmail } from './smtp-transport.js';
 
@@ -34,6 +40,8 @@ export interface EmailDeliveryOptions {
   readonly fanOutBatchSize: number;
   /** How long document links in an email stay valid, on the environment's clock. */
   readonly linkLifetimeMs: number;
+  /** How long an email's portal link (update the payment method) stays valid, on the environment's clock. */
+  readonly portalLinkLifetimeMs: number;
   readonly smtpTimeoutMs: number;
 }
 
@@ -46,6 +54,8 @@ export const DEFAULT_EMAIL_DELIVERY: EmailDeliveryOptions = {
   batchSize: 20,
   fanOutBatchSize: 200,
   linkLifetimeMs: 30 * 24 * 60 * MINUTE,
+  // A portal session can change the subscription, so its link lives shorter than a document's (ADR 1503).
+  portalLinkLifetimeMs: 7 * 24 * 60 * MINUTE,
   smtpTimeoutMs: 20_000,
 };
 
@@ -58,6 +68,14 @@ export interface EmailWorkerInput {
   readonly transport: MailTransport | undefined;
   readonly invoiceLinks: InvoiceLinkSigner;
   publicBaseUrlFor(environment: Environment): string;
+  /** Signs the customer portal sessions of update-payment links (ADR 1503); absent, the checkout link is used. */
+  readonly portal?:
+    | {
+        readonly sessions: PortalSessionSigner;
+        readonly ids: IdGenerator;
+        urlFor(environment: Environment): string;
+      }
+    | undefined;
   readonly options: EmailDeliveryOptions;
   readonly onError: (message: string, error: unknown) => void;
   readonly spans?: Spans | undefined;
@@ -79,7 +97,36 @@ async function linksOf(input: EmailWorkerInput, claim: EmailClaim, sender: Email
   } else if (job.facts.transactionId && (job.kind === 'receipt' || job.kind === 'invoice_issued')) {
     document = await input.invoiceLinks.url(base, { ...claims, transactionId: job.facts.transactionId });
   }
-  return { document, pay: job.facts.payUrl };
+  return { document, pay: (await updatePaymentLink(input, claim, sender)) ?? job.facts.payUrl };
+}
+
+/** Kinds whose action is updating the subscription's payment method. */
+const UPDATES_PAYMENT = new Set(['payment_failed', 'subscription_past_due', 'card_expiring']);
+
+/**
+ * A subscription's update-payment-method page in the customer portal, through a portal session
+ * signed for this customer and this subscription only, expiring on the environment's clock
+ * (ADR 1503); null when the job has no subscription or the service signs no portal sessions.
+ */
+async function updatePaymentLink(
+  input: EmailWorkerInput,
+  claim: EmailClaim,
+  sender: EmailSender,
+): Promise<string | null> {
+  const { job } = claim;
+  if (!input.portal || !UPDATES_PAYMENT.has(job.kind) || job.facts.subscriptionId === null) return null;
+  const claims = {
+    sessionId: input.portal.ids.newId('cpls'),
+    accountId: claim.scope.accountId,
+    environment: claim.scope.environment,
+    customerId: job.customerId,
+    subscriptionIds: [job.facts.subscriptionId],
+    issuedAt: sender.environmentNow,
+    expiresAt: sender.environmentNow + input.options.portalLinkLifetimeMs,
+  };
+  const token = await portalSessionToken(input.portal.sessions, claims);
+  const urls = portalSessionUrls(input.portal.urlFor(claim.scope.environment), token, claims.subscriptionIds);
+  return urls.subscriptions[0]?.updateSubscriptionPaymentMethod ?? null;
 }
 
 /** The email a claimed job sends, or why it cannot be sent. */
