@@ -399,6 +399,8 @@ describe('postgres: the primary fails under load', () => {
     const { faultAt, refused, refusals } = await underLoad(60, 20, async () => {
       primary.signal('SIGKILL');
       await until('the primary is gone', async () => primary.gone());
+      // Readiness says so: the only server left answering is a standby.
+      await until('not ready', async () => (await readiness(processes[2] as ServiceProcess)) === 503);
       await standby.promote();
       promotedAt = Date.now();
       // Alone, the new primary takes writes without waiting for a standby until one is rebuilt.
