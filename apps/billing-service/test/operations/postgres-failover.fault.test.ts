@@ -73,6 +73,25 @@ function describeRefusals(refusals: readonly Refusal[]): string {
   return [...counts].map(([label, count]) => `${label} ×${count}`).join(', ') || 'none';
 }
 
+/**
+ * Why the processes could not store usage events, from their logs: each failure's error and the
+ * store's frame it came from (the statement's repository method), counted. The per-event
+ * `internal_error` answers are these failures.
+ */
+function storageFailures(processes: readonly ServiceProcess[]): string {
+  const counts = new Map<string, number>();
+  for (const process of processes) {
+    for (const line of process.output().split('\n')) {
+      if (!line.includes('"msg":"storing a usage event')) continue;
+      const entry = JSON.parse(line) as { err?: { type?: string; message?: string; stack?: string } };
+      const frame = /usage-ingest\.js:\d+/.exec(entry.err?.stack ?? '')?.[0] ?? 'no ingest frame';
+      const label = `${entry.err?.type}: ${entry.err?.message} (${frame})`;
+      counts.set(label, (counts.get(label) ?? 0) + 1);
+    }
+  }
+  return [...counts].map(([label, count]) => `${label} ×${count}`).join('; ') || 'none logged';
+}
+
 /** The longest stretch from `from` on with no event accepted, up to the last acceptance. */
 function longestGap(from: number, acceptedTimes: readonly number[]): number {
   const times = [from, ...acceptedTimes.filter((time) => time > from)].sort((a, b) => a - b);
@@ -409,7 +428,7 @@ describe('postgres: the primary fails under load', () => {
     // Every refusal was one a client resends.
     expect(refusals.filter((refusal) => !resentByClientRules(refusal))).toEqual([]);
     console.info(
-      `failover (SIGKILL): writes refused for ${refused} ms at most (kill to promotion ${promotedAt - faultAt} ms); refused answers resent: ${describeRefusals(refusals)}`,
+      `failover (SIGKILL): writes refused for ${refused} ms at most (kill to promotion ${promotedAt - faultAt} ms); refused answers resent: ${describeRefusals(refusals)}; storage failures logged so far: ${storageFailures(processes)}`,
     );
     await expectNothingLostOrDoubled(standby);
     // The old primary comes back as the new one's standby, on its own address (the runbook).
@@ -431,7 +450,7 @@ describe('postgres: the primary fails under load', () => {
     });
     expect(refusals.filter((refusal) => !resentByClientRules(refusal))).toEqual([]);
     console.info(
-      `failover (SIGSTOP): writes refused for ${refused} ms at most (hang to promotion ${promotedAt - faultAt} ms); refused answers resent: ${describeRefusals(refusals)}`,
+      `failover (SIGSTOP): writes refused for ${refused} ms at most (hang to promotion ${promotedAt - faultAt} ms); refused answers resent: ${describeRefusals(refusals)}; storage failures logged so far: ${storageFailures(processes)}`,
     );
     await expectNothingLostOrDoubled(standby);
     // Fence the hung server for good, and rebuild it as the standby.
