@@ -1,5 +1,6 @@
 /**
  * Three built `drawdown serve` processes share one PostgreSQL database behind a real HAProxy
+ * configured as `deploy/haproxy.cfg` is (shorter check intervals)
  * (Debian's, started by the test from `scripts/ensure-haproxy.sh`'s install), which health-checks
  * each process's `/readyz`. Clients are the SDK with its own rules: usage events through
  * `reportUsage` (resent unchanged on no answer, 5xx, 429 and a per-event `internal_error`),
@@ -131,6 +132,7 @@ describe('postgres: three processes behind HAProxy, one killed under load', () =
       `  stats socket ${socket} mode 600 level admin`,
       'defaults',
       '  mode http',
+      '  option forwardfor',
       '  timeout connect 2s',
       '  timeout client 30s',
       '  timeout server 30s',
@@ -270,7 +272,7 @@ describe('postgres: three processes behind HAProxy, one killed under load', () =
       return states.get('s1') === 'DOWN' && states.get('s0') === 'UP' && states.get('s2') === 'UP';
     });
     console.info(
-      `balancer: ${EVENTS} events and ${reads} reads through HAProxy, one of three processes SIGKILLed after ${KILL_AFTER} events; ${failures.length} failed attempts retried by the client rules (${[...new Set(failures)].join(', ') || 'none'})`,
+      `balancer: ${EVENTS} events and ${reads} reads through HAProxy, one of three processes SIGKILLed after ${KILL_AFTER} events; ${failures.length} failed attempts retried by the client rules (${failures.map((status) => (status === 0 ? 'no answer' : String(status))).join(', ') || 'none'})`,
     );
 
     // Nothing lost or doubled: each event stored once, and the balance is a recomputation of them.

@@ -155,6 +155,11 @@ export class PostgresPair {
       dataDir,
       postmasterPid: pidOf,
       start: () => {
+        // A killed postmaster can linger as a zombie until init reaps it (it is not our child), and
+        // PostgreSQL takes the lock file of a pid that still exists as a running server: the
+        // lock of a postmaster that is dead or a zombie is stale, and goes.
+        const stale = pidOf();
+        if (stale !== undefined && !alive(stale)) rmSync(join(dataDir, 'postmaster.pid'), { force: true });
         try {
           tool('pg_ctl', ['-D', dataDir, '-l', log, '-w', '-t', '60', 'start', '-o', `-p ${port} -k ${this.root}`]);
         } catch (error) {
