@@ -156,10 +156,13 @@ export class PostgresPair {
       postmasterPid: pidOf,
       start: () => {
         // A killed postmaster can linger as a zombie until init reaps it (it is not our child), and
-        // PostgreSQL takes the lock file of a pid that still exists as a running server: the
-        // lock of a postmaster that is dead or a zombie is stale, and goes.
+        // PostgreSQL takes a lock file (the data folder's, the socket's) naming a pid that still
+        // exists for a running server: the locks of a postmaster dead or a zombie are stale, and go.
         const stale = pidOf();
-        if (stale !== undefined && !alive(stale)) rmSync(join(dataDir, 'postmaster.pid'), { force: true });
+        if (stale !== undefined && !alive(stale)) {
+          rmSync(join(dataDir, 'postmaster.pid'), { force: true });
+          rmSync(join(this.root, `.s.PGSQL.${port}.lock`), { force: true });
+        }
         try {
           tool('pg_ctl', ['-D', dataDir, '-l', log, '-w', '-t', '60', 'start', '-o', `-p ${port} -k ${this.root}`]);
         } catch (error) {
