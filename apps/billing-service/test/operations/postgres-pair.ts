@@ -158,10 +158,11 @@ export class PostgresPair {
         // A killed postmaster can linger as a zombie until init reaps it (it is not our child), and
         // PostgreSQL takes a lock file (the data folder's, the socket's) naming a pid that still
         // exists for a running server: the locks of a postmaster dead or a zombie are stale, and go.
-        const stale = pidOf();
-        if (stale !== undefined && !alive(stale)) {
-          rmSync(join(dataDir, 'postmaster.pid'), { force: true });
-          rmSync(join(this.root, `.s.PGSQL.${port}.lock`), { force: true });
+        // (A server rebuilt on a killed one's port meets the socket's lock alone.)
+        for (const lock of [join(dataDir, 'postmaster.pid'), join(this.root, `.s.PGSQL.${port}.lock`)]) {
+          if (!existsSync(lock)) continue;
+          const holder = Number(readFileSync(lock, 'utf8').split('\n')[0]);
+          if (Number.isInteger(holder) && holder > 0 && !alive(holder)) rmSync(lock, { force: true });
         }
         try {
           tool('pg_ctl', ['-D', dataDir, '-l', log, '-w', '-t', '60', 'start', '-o', `-p ${port} -k ${this.root}`]);
