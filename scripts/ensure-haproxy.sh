@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The balancer test runs three services behind Debian's HAProxy (a real load balancer, started by
+# The failover fault test runs three services behind Debian's HAProxy (a real load balancer, started by
 # the test itself). Installs it when it is missing and we may install system packages; otherwise explains.
 set -euo pipefail
 if command -v haproxy >/dev/null 2>&1 || [ -x /usr/sbin/haproxy ]; then exit 0; fi

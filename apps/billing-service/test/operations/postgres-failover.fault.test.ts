@@ -8,7 +8,11 @@
  * 1. the primary's postmaster is SIGKILLed and the standby promoted;
  * 2. the new primary hangs (SIGSTOP), readiness says so, the rebuilt standby is promoted and the
  *    hung server fenced (SIGKILL);
- * 3. the standby is lost: a commit waits for it and is kept, and is on the standby once it is back.
+ * 3. the standby is lost: a commit waits for it and is kept, and is on the standby once it is back;
+ * 4. the three processes go behind a real HAProxy (Debian's, as `deploy/haproxy.cfg` configures it:
+ *    health checks on `/readyz`), SDK clients report usage and read through it, and one process is
+ *    SIGKILLed: every SDK call resolves (whatever failed on the way was resent by its own rules),
+ *    HAProxy takes the dead process out, and nothing is lost or doubled.
  *
  * After each fault: every event answered 202 `accepted` is stored and counted exactly once, the
  * balance equals a recomputation from the event log, every renewal period is billed once and no
@@ -26,6 +30,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { type CoreServices, composeServices } from '@drawdown/billing-service';
+import { Drawdown, type UsageReport } from '@drawdown/sdk';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startWebhookReceiver, type WebhookReceiver } from '../notifications/webhook-receiver.js';
 import { type ApiClient, apiClient } from '../support/api-client.js';
@@ -36,6 +41,7 @@ import {
   startServiceProcess,
 } from '../usage/service-process.js';
 import { expectStoredBalancesRecomputable, startSubscriptionInStore } from '../usage/usage-fixtures.js';
+import { startBalancer } from './haproxy.js';
 import { PostgresPair, type PostgresServer } from './postgres-pair.js';
 
 const RATE = '1.5';
@@ -482,4 +488,88 @@ describe('postgres: the primary fails under load', () => {
     });
     await expectNothingLostOrDoubled(primary);
   }, 180_000);
+
+  it('behind HAProxy, loses one process under load: no client error its rules would not resend, nothing lost or doubled', async () => {
+    const balancer = await startBalancer(processes);
+    try {
+      await until('every process up behind HAProxy', async () =>
+        [...(await balancer.states()).values()].every((state) => state === 'UP'),
+      );
+      // What every attempt got: the status, or 0 for no answer.
+      const answers: number[] = [];
+      const drawdown = new Drawdown(key, {
+        baseUrl: balancer.url,
+        fetch: async (input, init) => {
+          try {
+            const response = await fetch(input, init);
+            answers.push(response.status);
+            return response;
+          } catch (error) {
+            answers.push(0);
+            throw error;
+          }
+        },
+        timeoutMs: 20_000,
+        maxRetries: 8,
+        retryBackoff: { baseDelayMs: 20, maxDelayMs: 300 },
+        usageRetry: { maxAttempts: 12, baseDelayMs: 20, maxDelayMs: 300 },
+      });
+      const victim = processes[1] as ServiceProcess;
+      const occurredAt = new Date().toISOString();
+      const keys = Array.from({ length: 60 }, () => {
+        eventCounter += 1;
+        const eventKey = `failover-${eventCounter}`;
+        sent.set(eventKey, TENTHS[eventCounter % TENTHS.length] ?? 10);
+        return eventKey;
+      });
+      const reports: UsageReport[] = [];
+      let next = 0;
+      let killed: Promise<void> | undefined;
+      let loading = true;
+      let reads = 0;
+      // The SDK's own rules: a report resolves accepted, or with what it gave up on.
+      const senders = Array.from({ length: SENDERS }, async () => {
+        while (next < keys.length) {
+          const eventKey = keys[next] as string;
+          next += 1;
+          reports.push(
+            await drawdown.reportUsage({
+              eventKey,
+              customerId,
+              action,
+              quantity: String((sent.get(eventKey) ?? 10) / 10),
+              occurredAt,
+            }),
+          );
+          if (reports.length >= 20 && !killed) killed = victim.stop('SIGKILL');
+        }
+      });
+      // Reads beside the writes; a read the rules gave up on rejects, and fails the test.
+      const readers = Array.from({ length: 2 }, async () => {
+        while (loading) {
+          expect((await drawdown.customers.get(customerId)).id).toBe(customerId);
+          reads += 1;
+        }
+      });
+      await Promise.all(senders);
+      loading = false;
+      await Promise.all([...readers, killed]);
+      expect(reports.filter((report) => report.kind !== 'accepted')).toEqual([]);
+      const failures = answers.filter((status) => status === 0 || status >= 400);
+      expect(failures.filter((status) => status !== 0 && status < 500 && status !== 429)).toEqual([]);
+      // HAProxy's check on /readyz took the dead process out, and keeps the others in.
+      await until('the killed process down, the others up', async () => {
+        const states = await balancer.states();
+        return states.get('s1') === 'DOWN' && states.get('s0') === 'UP' && states.get('s2') === 'UP';
+      });
+      console.info(
+        `balancer: ${keys.length} events and ${reads} reads through HAProxy, one of three processes SIGKILLed after 20 events; failed attempts resent by the SDK's rules: ${failures.map((status) => (status === 0 ? 'no answer' : String(status))).join(', ') || 'none'}`,
+      );
+      // The two left serve on; everything else as after every fault.
+      processes.splice(processes.indexOf(victim), 1);
+      await expectNothingLostOrDoubled(servers.primary);
+    } finally {
+      balancer.close();
+    }
+  }, 120_000);
 });
