@@ -147,7 +147,13 @@ function cycleText(transaction: Transaction, index: number, l: CheckoutLocale): 
   return ` (${text})`;
 }
 
-const TAX_LABEL = { vat: 'taxVat', gst: 'taxGst', sales_tax: 'taxSales', tax: 'taxRate' } as const;
+const TAX_LABEL = {
+  vat: 'taxVat',
+  gst: 'taxGst',
+  sales_tax: 'taxSales',
+  consumption_tax: 'taxConsumption',
+  tax: 'taxRate',
+} as const;
 
 /**
  * The tax of the order, one row per rate, each named as the buyer's country names its tax and with
@@ -187,7 +193,7 @@ function itemsTable(transaction: Transaction, l: CheckoutLocale, countryCode: st
     .join('\n');
   const discount =
     BigInt(totals.discount) > 0n
-      ? `<tr><th scope="row" colspan="2">${escapeHtml(t('discount'))}</th><td class="amount">−${amount(totals.discount)}</td></tr>`
+      ? `<tr><th scope="row" colspan="2">${escapeHtml(t('discount'))}</th><td class="amount" id="discount">−${amount(totals.discount)}</td></tr>`
       : '';
   const credit =
     BigInt(totals.credit) > 0n
@@ -239,6 +245,7 @@ export interface FormValues {
   readonly city?: string;
   readonly first_line?: string;
   readonly cardholder_name?: string;
+  readonly code?: string;
 }
 
 interface FieldOptions {
@@ -468,6 +475,14 @@ ${field('first_line', t('address'), { value: values.first_line ?? address?.first
           ? t('detailsSummary', { email: customer?.email ?? '', country: countryName(address.countryCode, l.locale) })
           : (customer?.email ?? ''),
       )}</p>`;
+  // A promo code while the order can still change (ADR 1111); the discount row of the order shows it applied.
+  const promo = takesDetails
+    ? `<form method="post" action="/checkout/code${query}" class="promo" aria-labelledby="promo-heading" novalidate>
+<h2 id="promo-heading">${escapeHtml(t('promoHeading'))}</h2>
+${field('code', t('promoCode'), { value: values.code, autocomplete: 'off', error: errors.code, maxlength: 32 })}
+<button type="submit" class="secondary">${escapeHtml(t('applyCode'))}</button>
+</form>`
+    : '';
   const payable = ['ready', 'billed', 'past_due'].includes(transaction.status) && transaction.addressId !== null;
   const balance = transaction.details.totals.balance;
   const zero = BigInt(balance) <= 0n;
@@ -482,7 +497,7 @@ ${field('first_line', t('address'), { value: values.first_line ?? address?.first
     // Stripe.js keeps the card: an unconfirmed PaymentIntent in flight is confirmed again, not refused.
     const notice = waiting && !input.message ? undefined : message;
     const form = browserPaymentForm(input, browser, { balance, zero, recurring });
-    return page(l, title, `${header}${messageBox(notice)}${order}${details}${form}`, sandbox, [
+    return page(l, title, `${header}${messageBox(notice)}${order}${promo}${details}${form}`, sandbox, [
       browser.scriptUrl,
       STRIPE_CHECKOUT_SCRIPT_PATH,
     ]);
@@ -519,7 +534,7 @@ ${
 <button type="submit" id="pay-button">${escapeHtml(zero ? t('saveCardButton') : t('payButton', { amount: money(balance, transaction.currencyCode, l.locale) }))}</button>
 </form>`
       : '';
-  return page(l, title, `${header}${messageBox(message)}${action}${order}${details}${payment}`, sandbox);
+  return page(l, title, `${header}${messageBox(message)}${action}${order}${promo}${details}${payment}`, sandbox);
 }
 
 function browserPaymentForm(

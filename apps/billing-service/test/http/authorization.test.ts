@@ -165,6 +165,7 @@ const ENDPOINTS: readonly Endpoint[] = [
   { method: 'GET', route: '/checkout/assets/stripe-checkout.js', permission: null },
   { method: 'POST', route: '/checkout/intent', permission: null },
   { method: 'POST', route: '/checkout/details', permission: null },
+  { method: 'POST', route: '/checkout/code', permission: null },
   { method: 'POST', route: '/checkout/pay', permission: null },
   { method: 'GET', route: '/checkout/return', permission: null },
   { method: 'GET', route: '/checkout/sandbox-authentication/:ref', permission: null },

@@ -147,6 +147,7 @@ describe.each(ENGINES)('%s: unstorable text', (engine) => {
       // sends them unstorable text (400 invalid_characters). A provider's notification is a raw body
       // the provider verifies before anything is read.
       'POST /checkout/details': null,
+      'POST /checkout/code': null,
       'POST /checkout/pay': null,
       'POST /checkout/intent': null,
       'POST /checkout/sandbox-authentication/:ref': null,

@@ -119,6 +119,40 @@ describe('the hosted checkout in Chromium', () => {
     expect((await transactionStatus(url)).status).toBe('completed');
   });
 
+  it('takes a promo code: a refused one is said next to the field, a good one lowers the total before paying', async () => {
+    const code = `BROWSER${unique('b')
+      .replace(/[^A-Za-z0-9]/g, '')
+      .slice(-8)}`;
+    const discount = await sandbox.post('/discounts', {
+      description: 'Five off',
+      type: 'flat',
+      amount: '500',
+      currency_code: 'EUR',
+      enabled_for_checkout: true,
+      code,
+    });
+    expect(discount.status, discount.text).toBe(201);
+    const url = await newCheckout();
+    await page.goto(url);
+    await fillDetails();
+    await page.getByLabel('Code', { exact: true }).fill('NOTACODE');
+    await page.getByRole('button', { name: 'Apply' }).click();
+    await page.waitForSelector('#field-code[aria-invalid="true"]');
+    await expect(page.locator('#checkout-error').textContent()).resolves.toContain('Check the marked fields');
+    await expectNoAxeViolations('refused code');
+    await page.getByLabel('Code', { exact: true }).fill(code.toLowerCase());
+    await page.getByRole('button', { name: 'Apply' }).click();
+    await page.waitForSelector('#discount');
+    // €25.00 less €5.00, then DE's 19%: €20.00 + €3.80.
+    await expect(page.locator('#discount').textContent()).resolves.toBe('−€5.00');
+    await expect(page.locator('#due').textContent()).resolves.toBe('€23.80');
+    await expectNoAxeViolations('code applied');
+    await fillCard(CARDS.success);
+    await page.getByRole('button', { name: 'Pay €23.80' }).click();
+    await page.waitForSelector('#checkout-message.success');
+    expect((await transactionStatus(url)).status).toBe('completed');
+  });
+
   it('passes the 3-D Secure challenge', async () => {
     const url = await newCheckout();
     await page.goto(url);

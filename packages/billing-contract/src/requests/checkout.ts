@@ -26,6 +26,11 @@ export const CheckoutDetailsFormBody = z.strictObject({
   first_line: z.string().max(300).optional(),
 });
 
+/** The checkout page's promo-code form (`POST /checkout/code`, ADR 1111): a discount code enabled for checkout. */
+export const CheckoutCodeFormBody = z.strictObject({
+  code: z.string().max(32),
+});
+
 /**
  * The checkout page's payment form (`POST /checkout/pay`): the one-time key and the amount the page
  * showed, which the payment must equal. Card fields reach only the sandbox provider; a live

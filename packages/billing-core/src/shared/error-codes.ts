@@ -146,6 +146,8 @@ export const ERROR_CODES = {
     'Only automatically collected subscriptions that are not canceled, and that have a billing address, have a payment method to update.',
   checkout_email_belongs_to_customer:
     'The email entered at a checkout that names no customer belongs to an existing customer; that customer pays from a checkout of a transaction made out to them (a link the seller sends), so nobody can add a card or an address to their record by typing their email.',
+  checkout_discount_code_invalid:
+    'The promo code entered at the checkout is not a discount of this account that is enabled for checkout (unknown, archived, or not enabled); which of these is not said.',
   transaction_checkout_amount_changed:
     'The transaction now owes a different amount than the checkout page showed; nothing was charged. Reload and confirm the new amount.',
   checkout_provider_not_configured:

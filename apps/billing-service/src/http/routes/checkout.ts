@@ -2,7 +2,8 @@
  * @module
  * The hosted checkout (ADR 1411), served without an API key on each environment's address:
  * `GET /checkout?_ptxn=txn_…` shows the transaction, `POST /checkout/details` takes the
- * customer's email and address (the tax follows), `POST /checkout/pay` pays through the
+ * customer's email and address (the tax follows), `POST /checkout/code` applies a promo code
+ * (ADR 1111), `POST /checkout/pay` pays through the
  * environment's provider, `GET /checkout/return` is where an authentication step comes back to.
  * The sandbox's 3-D Secure challenge page lives at `/checkout/sandbox-authentication/{ref}`;
  * providers' webhooks go to `POST /payment-providers/{provider}/webhooks/{account_id}` (ADR 1425).
@@ -13,6 +14,7 @@
 import { randomBytes } from 'node:crypto';
 import {
   BrowserCheckoutBody,
+  CheckoutCodeFormBody,
   CheckoutDetailsFormBody,
   CheckoutPayFormBody,
   SandboxChallengeFormBody,
@@ -87,6 +89,7 @@ function refuseCrossSite(c: Context<AppEnv>): void {
 /** What each form may hold, and how long each field may be: the documented form bodies. */
 type FormSchema =
   | typeof BrowserCheckoutBody
+  | typeof CheckoutCodeFormBody
   | typeof CheckoutDetailsFormBody
   | typeof CheckoutPayFormBody
   | typeof SandboxChallengeFormBody;
@@ -186,8 +189,8 @@ function cardInput(form: Record<string, string>): MethodInput {
 }
 
 function formValues(form: Record<string, string>): FormValues {
-  const { email, country_code, postal_code, region, city, first_line, cardholder_name } = form;
-  return { email, country_code, postal_code, region, city, first_line, cardholder_name } as FormValues;
+  const { email, country_code, postal_code, region, city, first_line, cardholder_name, code } = form;
+  return { email, country_code, postal_code, region, city, first_line, cardholder_name, code } as FormValues;
 }
 
 export interface CheckoutRouteOptions {
@@ -291,6 +294,14 @@ export function registerCheckoutRoutes(
           firstLine: form.first_line ?? null,
         },
       });
+      return undefined;
+    }),
+  );
+
+  // A promo code (ADR 1111): applied like discount_id, the tax computed again; refusals re-render the page.
+  app.post('/checkout/code', (c) =>
+    handleForm(c, CheckoutCodeFormBody, async (transactionId, form) => {
+      await c.var.useCases.applyCheckoutCode(environment, transactionId, form.code ?? '');
       return undefined;
     }),
   );
