@@ -38,6 +38,10 @@ if (step('browser for the portal tests', 'bash', ['scripts/ensure-chromium.sh'])
   process.stdout.write('\nbrowser for the portal tests failed\n');
   process.exit(1);
 }
+if (step('load balancer for the balancer test', 'bash', ['scripts/ensure-haproxy.sh']) !== 0) {
+  process.stdout.write('\nload balancer for the balancer test failed\n');
+  process.exit(1);
+}
 
 // The build, the lint and the typecheck read the same sources and write nothing the others read
 // (the build writes dist/, the typecheck emits nothing), so they run side by side: each is
