@@ -197,7 +197,7 @@ export async function startService(
   });
   const emailOptions = { ...DEFAULT_EMAIL_DELIVERY, ...config.emailDelivery };
   const portalUrlOf = (environment: 'live' | 'sandbox') =>
-    (environment === 'live' ? config.livePortalUrl : config.sandboxPortalUrl).replace(/\/+$/, '');
+    (environment === 'live' ? config.livePortalUrl : config.sandboxPortalUrl)?.replace(/\/+$/, '') ?? null;
   const emails = createEmailWorker({
     useCases,
     transport: config.smtpUrl

@@ -73,7 +73,8 @@ export interface EmailWorkerInput {
     | {
         readonly sessions: PortalSessionSigner;
         readonly ids: IdGenerator;
-        urlFor(environment: Environment): string;
+        /** The environment's portal address; null when none is configured (ADR 1472): the checkout link is used. */
+        urlFor(environment: Environment): string | null;
       }
     | undefined;
   readonly options: EmailDeliveryOptions;
@@ -115,6 +116,8 @@ async function updatePaymentLink(
 ): Promise<string | null> {
   const { job } = claim;
   if (!input.portal || !UPDATES_PAYMENT.has(job.kind) || job.facts.subscriptionId === null) return null;
+  const portalUrl = input.portal.urlFor(claim.scope.environment);
+  if (portalUrl === null) return null;
   const claims = {
     sessionId: input.portal.ids.newId('cpls'),
     accountId: claim.scope.accountId,
@@ -125,7 +128,7 @@ async function updatePaymentLink(
     expiresAt: sender.environmentNow + input.options.portalLinkLifetimeMs,
   };
   const token = await portalSessionToken(input.portal.sessions, claims);
-  const urls = portalSessionUrls(input.portal.urlFor(claim.scope.environment), token, claims.subscriptionIds);
+  const urls = portalSessionUrls(portalUrl, token, claims.subscriptionIds);
   return urls.subscriptions[0]?.updateSubscriptionPaymentMethod ?? null;
 }
 
