@@ -90,6 +90,8 @@ describe.each(ENGINES)('%s: customer email', (engine) => {
     harness = await startBillingHarness({
       engine,
       smtpUrl: inbox.url,
+      // Update-payment links lead to a configured portal (ADR 1472), else to the checkout.
+      portalUrl: 'https://portal.shop.example/billing',
       emailDelivery: { pollIntervalMs: 20, retryDelaysMs: [20, 20] },
     });
     ({ live, sandbox } = harnessClients(harness));

@@ -84,7 +84,13 @@ describe.each(ENGINES)('%s: payment recovery in the sandbox', (engine) => {
   }
 
   beforeAll(async () => {
-    harness = await startBillingHarness({ engine, clock, emailDelivery: { pollIntervalMs: 20 } });
+    harness = await startBillingHarness({
+      engine,
+      clock,
+      emailDelivery: { pollIntervalMs: 20 },
+      // The failed-payment emails' update links lead to a configured portal (ADR 1472).
+      portalUrl: 'https://portal.shop.example/billing',
+    });
     ({ sandbox } = harnessClients(harness));
     paddle = new Paddle(harness.sandboxKey, {
       environment: harness.sandboxUrl as Environment,
