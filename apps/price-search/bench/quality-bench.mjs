@@ -3,8 +3,9 @@
 //   npx tsc -b apps/price-search && npm run bench -w @drawdown/price-search
 // PostgreSQL: BENCH_POSTGRES_URL (default postgres://postgres@127.0.0.1:5432/postgres); a scratch database is
 // created there and dropped afterwards. BENCH_ENGINES=sqlite skips PostgreSQL. QUALITY_VERBOSE=1 lists failures.
-// QUALITY_SET=held-out (or dev) scores quality/held-out-queries.json (quality/dev-queries.json) instead; issue 17's
-// targets apply to the labelled set only. Score the held-out set once per change to the query code, never tune on it.
+// QUALITY_SET=held-out-2 (or held-out, dev) scores quality/held-out-2-queries.json (the spent held-out-queries.json,
+// dev-queries.json) instead; issue 17's targets apply to the labelled set only. Score held-out-2 once before and once
+// after a change to the query code, never tune on it; QUALITY_VERBOSE lists failures: never with held-out-2.
 import { randomBytes } from 'node:crypto';
 import pg from 'pg';
 import { createApp } from '../dist/app.js';
@@ -15,7 +16,12 @@ import { formatFailures, formatScores, loadQuerySet, scoreQuerySet } from '../di
 const engines = (process.env.BENCH_ENGINES ?? 'sqlite,postgres').split(',');
 const serverUrl = process.env.BENCH_POSTGRES_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
 const setName = process.env.QUALITY_SET ?? 'labelled';
-const setFiles = { labelled: 'uk-shopper-queries.json', 'held-out': 'held-out-queries.json', dev: 'dev-queries.json' };
+const setFiles = {
+  labelled: 'uk-shopper-queries.json',
+  'held-out': 'held-out-queries.json',
+  'held-out-2': 'held-out-2-queries.json',
+  dev: 'dev-queries.json',
+};
 if (setFiles[setName] === undefined) throw new Error(`QUALITY_SET must be one of ${Object.keys(setFiles).join(', ')}`);
 const queries = loadQuerySet(new URL(`../quality/${setFiles[setName]}`, import.meta.url));
 const unlimited = {

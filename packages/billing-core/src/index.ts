@@ -226,6 +226,8 @@ export {
 export {
   LOGO_FORMATS,
   type LogoFormat,
+  type PaymentInstructions,
+  type ReferenceRate,
   type SellerAddress,
   type SellerDetails,
   type SellerLogo,
@@ -242,6 +244,7 @@ export {
   type InvoiceLine,
   type InvoiceParties,
   type InvoiceParty,
+  type InvoicePaymentInstructions,
   type InvoiceSummaryRow,
 } from './invoices/invoice-document.js';
 export {

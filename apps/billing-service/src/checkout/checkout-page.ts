@@ -147,7 +147,13 @@ function cycleText(transaction: Transaction, index: number, l: CheckoutLocale): 
   return ` (${text})`;
 }
 
-const TAX_LABEL = { vat: 'taxVat', gst: 'taxGst', sales_tax: 'taxSales', tax: 'taxRate' } as const;
+const TAX_LABEL = {
+  vat: 'taxVat',
+  gst: 'taxGst',
+  sales_tax: 'taxSales',
+  consumption_tax: 'taxConsumption',
+  tax: 'taxRate',
+} as const;
 
 /**
  * The tax of the order, one row per rate, each named as the buyer's country names its tax and with

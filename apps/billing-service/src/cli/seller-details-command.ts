@@ -113,6 +113,9 @@ const CLEARED: UpdateSellerDetailsInput = {
   companyNumber: null,
   email: null,
   logo: null,
+  paymentInstructions: null,
+  taxCurrency: null,
+  referenceRates: [],
 };
 
 function lines(environment: Environment, view: SellerDetailsView): [string, string][] {
@@ -139,8 +142,34 @@ function lines(environment: Environment, view: SellerDetailsView): [string, stri
     ['Company number', view.companyNumber ?? 'not set'],
     ['Email', view.email ?? 'not set'],
     ['Logo', logo],
+    ['Payment instructions', paymentInstructionsLine(view)],
+    ['Tax currency', view.taxCurrency ?? 'not set'],
+    [
+      'Reference rates',
+      view.referenceRates.length === 0
+        ? 'none'
+        : view.referenceRates
+            .map((rate) => `1 ${rate.currencyCode} = ${rate.rate} on ${rate.date} (${rate.source})`)
+            .join('; '),
+    ],
     ['Updated', view.updatedAt ?? 'never'],
   ];
+}
+
+/** The bank details in one line; set through `PATCH /seller-details` (ADR 1110). */
+function paymentInstructionsLine(view: SellerDetailsView): string {
+  const instructions = view.paymentInstructions;
+  if (!instructions) return 'not set';
+  return [
+    instructions.accountName,
+    instructions.iban && `IBAN ${instructions.iban}`,
+    instructions.bic && `BIC ${instructions.bic}`,
+    instructions.accountNumber && `account ${instructions.accountNumber}`,
+    instructions.sortCode && `sort code ${instructions.sortCode}`,
+    instructions.text,
+  ]
+    .filter((part) => part)
+    .join(', ');
 }
 
 export async function runSellerDetailsCommand(

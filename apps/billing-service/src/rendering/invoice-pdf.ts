@@ -237,6 +237,20 @@ export function renderInvoicePdf(invoice: InvoiceDocument, options: RenderOption
     pdf.y = Math.max(pdf.y, below);
   }
   summary.end();
+  const instructions = invoice.paymentInstructions;
+  if (instructions) {
+    // How to pay a manual invoice (ADR 1110): a heading and the seller's bank details, kept together.
+    pdf.moveDown(1);
+    if (pdf.y + 16 * (instructions.lines.length + 1) > PAGE_BOTTOM) pdf.addPage();
+    tagged(root, 'H2', () => {
+      pdf.font(fontFor(instructions.heading, 'bold')).fontSize(11).text(instructions.heading, MARGIN, pdf.y);
+    });
+    for (const line of instructions.lines) {
+      tagged(root, 'P', () => {
+        pdf.font(fontFor(line, 'regular')).fontSize(10).text(line, MARGIN, pdf.y, { width: CONTENT_WIDTH });
+      });
+    }
+  }
   if (invoice.notes.length > 0) {
     pdf.moveDown(1);
     for (const note of invoice.notes) {

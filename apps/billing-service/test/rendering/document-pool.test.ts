@@ -37,6 +37,7 @@ const DOCUMENT: InvoiceDocument = {
     tax: '€9.50',
     amount: '€50.00',
   })),
+  paymentInstructions: null,
   lineDiscounts: false,
   summary: [{ label: 'Total', amount: '€2,380.00', emphasis: true }],
   notes: ['Thank you.'],

@@ -218,6 +218,9 @@ describe('invoice layout', () => {
     companyNumber: '01234567',
     email: 'billing@engines.example',
     logo: { contentType: 'image/png', width: 240, height: 80, sizeBytes: 1, data: LOGO_PNG_BASE64 },
+    paymentInstructions: null,
+    taxCurrency: null,
+    referenceRates: [],
     updatedAt: NOW,
   };
 
@@ -230,11 +233,15 @@ describe('invoice layout', () => {
       );
       const { text } = await pdfText(pdf);
       const labels = INVOICE_LABELS[language];
+      // A British address as the Royal Mail writes it, the country named in the document's language.
+      const unitedKingdom = new Intl.DisplayNames([locale], { type: 'region' }).of('GB') ?? 'GB';
       for (const expected of [
         'Analytical Engines Ltd',
         '12 St James’s Square',
-        'SW1Y 4JH London',
-        `${labels.taxId} GB123456789`,
+        'London',
+        'SW1Y 4JH',
+        unitedKingdom,
+        `${labels.vatNumber} GB123456789`,
         `${labels.companyNumber} 01234567`,
         `${labels.email} billing@engines.example`,
       ]) {
@@ -274,7 +281,9 @@ describe('invoice layout', () => {
       await renderInvoicePdf(buildInvoiceDocument(billed(lines, 'GBP', customer), { account, customer, address })),
     );
     const { text } = await pdfText(pdf);
-    expect(text).toContain(`Account ${account.id}`);
+    expect(text).toContain(account.name);
+    // No internal id is ever printed.
+    expect(text).not.toContain('acc_');
     const structure = await pdfStructure(pdf);
     expect(structure.trees.length).toBeGreaterThan(1);
     // Rows on later pages belong to the same table element as the first page's.
@@ -317,5 +326,277 @@ describe('invoice layout', () => {
     // Seven column headers; one line of seven cells.
     expect(roles.filter((role) => role === 'TD').length).toBeGreaterThanOrEqual(7);
     expect(roles.filter((role) => role === 'TH').length).toBeGreaterThanOrEqual(7);
+  });
+});
+
+/**
+ * Documents fit to send (ADR 1110), each checked on the text PDF.js extracts: a UK seller's
+ * dollar invoice states its VAT in sterling at the seller's dated reference rate; a manual
+ * invoice says how to pay by bank transfer until it is paid; a German one-off invoice has its
+ * date of supply and German address layout; a Japanese invoice names consumption tax, the
+ * seller's invoice registration number, and a British VAT number as a VAT number.
+ */
+describe('documents fit to send', () => {
+  const londonSeller: SellerDetails = {
+    id: 'seller',
+    legalName: 'Analytical Engines Ltd',
+    address: {
+      firstLine: '12 St James’s Square',
+      secondLine: null,
+      city: 'London',
+      postalCode: 'SW1Y 4JH',
+      region: null,
+      countryCode: 'GB',
+    },
+    taxIdentifier: 'GB123456789',
+    companyNumber: '01234567',
+    email: 'billing@engines.example',
+    logo: null,
+    paymentInstructions: null,
+    taxCurrency: 'GBP',
+    referenceRates: [
+      { currencyCode: 'USD', rate: '0.7931', date: '2026-03-13', source: 'Bank of England' },
+      // Dated after the invoice: never used for it.
+      { currencyCode: 'USD', rate: '0.9000', date: '2026-03-15', source: 'Bank of England' },
+      { currencyCode: 'USD', rate: '0.7500', date: '2026-03-01', source: 'Bank of England' },
+    ],
+    updatedAt: NOW,
+  };
+
+  function placeOf(countryCode: string, fields: Partial<Address>): Address {
+    return { ...address, city: null, postalCode: null, region: null, secondLine: null, ...fields, countryCode };
+  }
+
+  function invoiceFor(input: {
+    customer: Customer;
+    address: Address;
+    currency: string;
+    rate: string;
+    lines: { name: string; amount: string; quantity: number }[];
+  }): Transaction {
+    const built = buildTransaction(
+      {
+        items: input.lines.map((line) => {
+          const product = productOf(line.name);
+          return { product, price: priceOf(product, line.amount, input.currency), quantity: line.quantity };
+        }),
+        customer: input.customer,
+        address: input.address,
+        collectionMode: 'manual',
+        origin: 'api',
+      },
+      {
+        ids,
+        now: NOW,
+        taxSettings: {
+          ...DEFAULT_TAX_SETTINGS,
+          countryRates: [{ countryCode: input.address.countryCode, rate: input.rate }],
+        },
+      },
+    );
+    return { ...built, status: 'billed', billedAt: NOW, invoiceNumber: '2026-00100' };
+  }
+
+  it('states a UK seller’s VAT on a dollar invoice also in sterling, at the latest rate dated by the day of issue', async () => {
+    const customer = customerOf('en-GB', 'Ada Lovelace');
+    const buyerAddress = placeOf('GB', { firstLine: '1 Byron Road', city: 'Harrow', postalCode: 'HA1 1AA' });
+    // 3 × $333.33 = $999.99; VAT 20% = $200.00 (199.998 rounded); at 0.7931, £158.62 (158.62 exactly: 20000 × 0.7931).
+    const transaction = invoiceFor({
+      customer,
+      address: buyerAddress,
+      currency: 'USD',
+      rate: '0.2',
+      lines: [{ name: 'Analytics', amount: '33333', quantity: 3 }],
+    });
+    expect(transaction.details.totals.tax).toBe('20000');
+    const document = buildInvoiceDocument(transaction, {
+      account,
+      customer,
+      address: buyerAddress,
+      seller: londonSeller,
+    });
+    expect(document.summary).toContainEqual({ label: 'VAT 20%', amount: 'US$200.00', emphasis: false });
+    expect(document.summary).toContainEqual({ label: 'VAT in GBP', amount: '£158.62', emphasis: false });
+    const { text } = await pdfText(new Uint8Array(await renderInvoicePdf(document)));
+    for (const expected of [
+      'VAT 20%',
+      'VAT in GBP',
+      '£158.62',
+      'VAT converted at 1 USD = 0.7931 GBP (Bank of England, 13 March 2026).',
+      'VAT no. GB123456789',
+      'Harrow',
+      'HA1 1AA',
+      'United Kingdom',
+    ]) {
+      expect(text).toContain(expected);
+    }
+    // Without a rate dated on or before the day of issue, no sterling figure is invented.
+    const early = buildInvoiceDocument(transaction, {
+      account,
+      customer,
+      address: buyerAddress,
+      seller: {
+        ...londonSeller,
+        referenceRates: londonSeller.referenceRates.filter((rate) => rate.date > '2026-03-14'),
+      },
+    });
+    expect(early.summary.map((row) => row.label)).not.toContain('VAT in GBP');
+    expect(early.notes.join(' ')).not.toContain('converted');
+  });
+
+  it('prints the seller’s bank details on a manual invoice until it is paid', async () => {
+    const customer = customerOf('en-GB', 'Ada Lovelace');
+    const buyerAddress = placeOf('GB', { firstLine: '1 Byron Road', city: 'Harrow', postalCode: 'HA1 1AA' });
+    const seller: SellerDetails = {
+      ...londonSeller,
+      paymentInstructions: {
+        accountName: 'Analytical Engines Ltd',
+        iban: 'GB82WEST12345698765432',
+        bic: 'NWBKGB2L',
+        accountNumber: '98765432',
+        sortCode: '12-34-56',
+        text: 'Quote the invoice number as the payment reference.',
+      },
+    };
+    const transaction = invoiceFor({
+      customer,
+      address: buyerAddress,
+      currency: 'GBP',
+      rate: '0.2',
+      lines: [{ name: 'Analytics', amount: '4900', quantity: 1 }],
+    });
+    const pdf = await renderInvoicePdf(
+      buildInvoiceDocument(transaction, { account, customer, address: buyerAddress, seller }),
+    );
+    const { text } = await pdfText(new Uint8Array(pdf));
+    for (const expected of [
+      'How to pay',
+      'Account name: Analytical Engines Ltd',
+      'IBAN: GB82 WEST 1234 5698 7654 32',
+      'BIC: NWBKGB2L',
+      'Account number: 98765432',
+      'Sort code: 12-34-56',
+      'Quote the invoice number as the payment reference.',
+      'Please pay £58.80 by',
+    ]) {
+      expect(text).toContain(expected);
+    }
+    // An invoice in its own currency states no second tax figure.
+    expect(text).not.toContain('VAT in GBP');
+    const roles = rolesOf((await pdfStructure(new Uint8Array(pdf))).trees[0] ?? null);
+    expect(roles.filter((role) => role === 'H2')).toHaveLength(3);
+    const paid = buildInvoiceDocument(
+      { ...transaction, status: 'completed' },
+      { account, customer, address: buyerAddress, seller },
+    );
+    expect(paid.paymentInstructions).toBeNull();
+  });
+
+  it('gives a German one-off invoice its date of supply, German address layout and USt. line', async () => {
+    const customer = customerOf('de-DE', 'Erika Mustermann');
+    const buyerAddress = placeOf('DE', { firstLine: 'Hauptstraße 5', city: 'München', postalCode: '80331' });
+    const seller: SellerDetails = {
+      ...londonSeller,
+      legalName: 'Analytical Engines GmbH',
+      address: {
+        firstLine: 'Friedrichstraße 10',
+        secondLine: null,
+        city: 'Berlin',
+        postalCode: '10117',
+        region: null,
+        countryCode: 'DE',
+      },
+      taxIdentifier: 'DE123456789',
+      taxCurrency: 'EUR',
+    };
+    const transaction = invoiceFor({
+      customer,
+      address: buyerAddress,
+      currency: 'EUR',
+      rate: '0.19',
+      lines: [{ name: 'Einrichtung', amount: '10000', quantity: 1 }],
+    });
+    expect(transaction.billingPeriod).toBeNull();
+    const document = buildInvoiceDocument(transaction, { account, customer, address: buyerAddress, seller });
+    expect(document.facts).toContainEqual(['Leistungsdatum', '14. März 2026']);
+    const { text } = await pdfText(new Uint8Array(await renderInvoicePdf(document)));
+    for (const expected of [
+      'Leistungsdatum',
+      '14. März 2026',
+      'Hauptstraße 5',
+      '80331 München',
+      '10117 Berlin',
+      'Deutschland',
+      'USt-IdNr. DE123456789',
+      'USt. 19%',
+      '19,00',
+    ]) {
+      expect(text).toContain(expected);
+    }
+  });
+
+  it('names Japan’s consumption tax and registration number, and a British VAT number as such, on a Japanese invoice', async () => {
+    const customer = customerOf('ja-JP', '山田太郎');
+    const buyerAddress = placeOf('JP', {
+      firstLine: '千代田1-1',
+      city: '千代田区',
+      region: '東京都',
+      postalCode: '100-0001',
+    });
+    const tokyoSeller: SellerDetails = {
+      ...londonSeller,
+      legalName: '分析エンジン株式会社',
+      address: {
+        firstLine: '丸の内2-7-2',
+        secondLine: null,
+        city: '千代田区',
+        postalCode: '100-7090',
+        region: '東京都',
+        countryCode: 'JP',
+      },
+      taxIdentifier: 'T1234567890123',
+      taxCurrency: 'JPY',
+      referenceRates: [],
+    };
+    const transaction = invoiceFor({
+      customer,
+      address: buyerAddress,
+      currency: 'JPY',
+      rate: '0.1',
+      lines: [{ name: '分析プラン', amount: '12000', quantity: 1 }],
+    });
+    const { text } = await pdfText(
+      new Uint8Array(
+        await renderInvoicePdf(
+          buildInvoiceDocument(transaction, { account, customer, address: buyerAddress, seller: tokyoSeller }),
+        ),
+      ),
+    );
+    for (const expected of [
+      '登録番号 T1234567890123',
+      '消費税 10%',
+      '￥1,200',
+      '〒100-0001',
+      '東京都',
+      // Japan's post has no town line: the ward comes first among the street lines, never dropped.
+      '千代田区',
+      '千代田1-1',
+      '日本',
+      '取引年月日',
+    ]) {
+      expect(text).toContain(expected);
+    }
+    expect(text).not.toContain('付加価値税');
+    // The same invoice from the London seller: its GB VAT number is a VAT number, not Japan's registration number.
+    const fromLondon = await pdfText(
+      new Uint8Array(
+        await renderInvoicePdf(
+          buildInvoiceDocument(transaction, { account, customer, address: buyerAddress, seller: londonSeller }),
+        ),
+      ),
+    );
+    expect(fromLondon.text).toContain('VAT番号 GB123456789');
+    expect(fromLondon.text).not.toContain('登録番号');
+    expect(fromLondon.text).toContain('イギリス');
   });
 });

@@ -16,7 +16,7 @@ import { hugeDeclaredJpeg, hugeDeclaredPng, inflationBombPng } from '../support/
 import { jpegFile, LOGO_PNG_BASE64, pngFile } from '../support/images.js';
 import { officialSdk } from '../support/official-sdk.js';
 import { pdfStructure, pdfText, rolesOf, type StructNode } from './pdf-text.js';
-import { createBuyer, createOneOffPrice } from './transaction-fixtures.js';
+import { createBuyer, createOneOffPrice, readyTransaction, totalsOf } from './transaction-fixtures.js';
 
 const SELLER = {
   legal_name: 'Analytical Engines GmbH',
@@ -62,6 +62,9 @@ describe.each(ENGINES)('%s: seller details', (engine) => {
       company_number: null,
       email: null,
       logo: null,
+      payment_instructions: null,
+      tax_currency: null,
+      reference_rates: [],
       updated_at: null,
     });
 
@@ -181,6 +184,50 @@ describe.each(ENGINES)('%s: seller details', (engine) => {
       ['an email without a domain', { email: 'billing@' }],
       ['an unknown field', { website: 'https://engines.example' }],
       ['a logo over 256 KiB', { logo: { data: 'A'.repeat(349_532) } }],
+      ['an IBAN whose check digits fail', { payment_instructions: { iban: 'GB83WEST12345698765432' } }],
+      ['a BIC of 9 characters', { payment_instructions: { iban: 'GB82WEST12345698765432', bic: 'NWBKGB2LX' } }],
+      ['a sort code of five digits', { payment_instructions: { account_number: '98765432', sort_code: '12-34-5' } }],
+      ['a sort code without an account number', { payment_instructions: { text: 'Pay us', sort_code: '12-34-56' } }],
+      ['instructions naming no account and no text', { payment_instructions: { account_name: 'Engines' } }],
+      ['an unknown tax currency', { tax_currency: 'XYZ' }],
+      [
+        'a rate of zero',
+        {
+          tax_currency: 'GBP',
+          reference_rates: [{ currency_code: 'USD', rate: '0', date: '2026-01-01', source: 'BoE' }],
+        },
+      ],
+      [
+        'a rate written as a float',
+        {
+          tax_currency: 'GBP',
+          reference_rates: [{ currency_code: 'USD', rate: '7.9e-1', date: '2026-01-01', source: 'BoE' }],
+        },
+      ],
+      [
+        'a date that is not a day',
+        {
+          tax_currency: 'GBP',
+          reference_rates: [{ currency_code: 'USD', rate: '0.79', date: '2026-02-30', source: 'BoE' }],
+        },
+      ],
+      [
+        'a rate into the tax currency itself',
+        {
+          tax_currency: 'GBP',
+          reference_rates: [{ currency_code: 'GBP', rate: '1', date: '2026-01-01', source: 'BoE' }],
+        },
+      ],
+      [
+        'one currency and day twice',
+        {
+          tax_currency: 'GBP',
+          reference_rates: [
+            { currency_code: 'USD', rate: '0.79', date: '2026-01-01', source: 'BoE' },
+            { currency_code: 'USD', rate: '0.80', date: '2026-01-01', source: 'BoE' },
+          ],
+        },
+      ],
     ];
     for (const [name, body] of fields) {
       const refused = await sandbox.patch('/seller-details', { legal_name: 'Changed', ...body });
@@ -192,6 +239,62 @@ describe.each(ENGINES)('%s: seller details', (engine) => {
     // null removes the logo; the other fields stay.
     const removed = await sandbox.patch('/seller-details', { logo: null });
     expect(removed.entity).toMatchObject({ ...SELLER, logo: null });
+  });
+
+  it('prints the bank details and the tax in the seller’s tax currency on a manual invoice (ADR 1110)', async () => {
+    const set = await sandbox.patch('/seller-details', {
+      payment_instructions: {
+        account_name: 'Analytical Engines GmbH',
+        iban: 'gb82 west 1234 5698 7654 32',
+        bic: 'nwbkgb2l',
+        text: 'Bitte die Rechnungsnummer als Verwendungszweck angeben.',
+      },
+      tax_currency: 'EUR',
+      reference_rates: [
+        { currency_code: 'USD', rate: '0.92', date: '2026-01-02', source: 'EZB' },
+        { currency_code: 'USD', rate: '0.95', date: '2025-12-01', source: 'EZB' },
+      ],
+    });
+    expect(set.status, set.text).toBe(200);
+    expect(set.entity).toMatchObject({
+      payment_instructions: {
+        account_name: 'Analytical Engines GmbH',
+        iban: 'GB82WEST12345698765432',
+        bic: 'NWBKGB2L',
+        account_number: null,
+        sort_code: null,
+      },
+      tax_currency: 'EUR',
+    });
+    expect(set.entity.reference_rates).toHaveLength(2);
+
+    const buyer = await createBuyer(sandbox, 'DE', { locale: 'de-DE' });
+    const priceId = await createOneOffPrice(sandbox, '10000', 'USD');
+    const invoice = await readyTransaction(sandbox, buyer, priceId, { collection_mode: 'manual', status: 'billed' });
+    // 2 × $100.00 at 19%: $38.00 tax; at 0.92 EUR per dollar, 34,96 €.
+    expect(totalsOf(invoice)).toMatchObject({ tax: '3800' });
+    const pdf = await paddle.transactions.getInvoicePDF(String(invoice.id));
+    const { text } = await pdfText(new Uint8Array(await (await fetch(pdf.url)).arrayBuffer()));
+    for (const expected of [
+      'Zahlungsinformationen',
+      'Kontoinhaber: Analytical Engines GmbH',
+      'IBAN: GB82 WEST 1234 5698 7654 32',
+      'BIC: NWBKGB2L',
+      'Bitte die Rechnungsnummer als Verwendungszweck angeben.',
+      'USt. 19%',
+      'USt. in EUR',
+      '34,96',
+      'USt. umgerechnet zu 1 USD = 0.92 EUR (EZB, 2. Januar 2026).',
+      'Leistungsdatum',
+    ]) {
+      expect(text, expected).toContain(expected);
+    }
+    const cleared = await sandbox.patch('/seller-details', {
+      payment_instructions: null,
+      tax_currency: null,
+      reference_rates: [],
+    });
+    expect(cleared.entity).toMatchObject({ payment_instructions: null, tax_currency: null, reference_rates: [] });
   });
 
   it('refuses a logo whose header declares more than the limits before decoding it, and stores nothing', async () => {

@@ -50,6 +50,12 @@ describe('buildMatchExpressions', () => {
     expect(termExpression('record player')).toBe('("record player" OR "turntable")');
   });
 
+  it('finds the synonyms of a plural as those of its singular (ADR 0239)', () => {
+    expect(mergeSynonymPhrases(['games', 'consoles'])).toEqual(['games consoles']);
+    expect(termExpression('games consoles')).toBe('("games consoles" OR "console")');
+    expect(termExpression('hair stylers')).toBe('("hair stylers" OR "airwrap" OR "flexstyle")');
+  });
+
   it('folds accents and compatibility forms', () => {
     expect(termExpression('pokémon')).toBe('"pokemon"');
     expect(termExpression('ＰＳ５')).toBe(termExpression('ps5'));

@@ -58,6 +58,9 @@ const SYNONYMS: Readonly<Record<string, readonly string[]>> = {
   'pressure cooker': ['multi cooker'],
   'hair styler': ['airwrap', 'flexstyle'],
   'hair stylers': ['airwrap', 'flexstyle'],
+  'home gym': ['dumbbells', 'exercise bike', 'peloton bike'],
+  'sparkling water': ['sodastream'],
+  shaver: ['oneblade'],
 };
 
 /**
@@ -75,6 +78,17 @@ const OPTIONAL_WORDS: ReadonlySet<string> = new Set([
   'kitchen',
   'bathroom',
   'bedroom',
+  'room',
+  'rooms',
+  'spare',
+  'lounge',
+  'conservatory',
+  'garage',
+  'shed',
+  'loft',
+  'flat',
+  'house',
+  'dorm',
   'living',
   'garden',
   'office',
@@ -104,6 +118,26 @@ const OPTIONAL_WORDS: ReadonlySet<string> = new Set([
 /** Two-word synonym keys, merged into one term before matching ("record player"). */
 const PHRASE_KEYS = new Set(Object.keys(SYNONYMS).filter((key) => key.includes(' ')));
 
+/** A word's singular as plurals are commonly written ("consoles", "batteries", "watches"). */
+function singular(word: string): string {
+  if (word.length > 4 && word.endsWith('ies')) return `${word.slice(0, -3)}y`;
+  if (word.length > 4 && /(ches|shes|sses|xes)$/.test(word)) return word.slice(0, -2);
+  if (word.length > 3 && word.endsWith('s') && !word.endsWith('ss')) return word.slice(0, -1);
+  return word;
+}
+
+/**
+ * The synonym key a term (or two-word phrase) is written for: itself, or with its last word in the singular
+ * ("games consoles" is "games console"; issue 38), undefined when there is none.
+ */
+function synonymKey(phrase: string): string | undefined {
+  if (SYNONYMS[phrase] !== undefined) return phrase;
+  const words = phrase.split(' ');
+  const last = words[words.length - 1] ?? '';
+  const key = [...words.slice(0, -1), singular(last)].join(' ');
+  return SYNONYMS[key] === undefined ? undefined : key;
+}
+
 // Beyond this many terms the all-but-one expansion grows too long to be worth it.
 const MAX_RELAXED_TERMS = 8;
 
@@ -112,7 +146,8 @@ export function mergeSynonymPhrases(terms: readonly string[]): string[] {
   const merged: string[] = [];
   for (let index = 0; index < terms.length; index += 1) {
     const pair = `${terms[index]} ${terms[index + 1] ?? ''}`;
-    if (index + 1 < terms.length && PHRASE_KEYS.has(pair)) {
+    const key = index + 1 < terms.length ? synonymKey(pair) : undefined;
+    if (key !== undefined && PHRASE_KEYS.has(key)) {
       merged.push(pair);
       index += 1;
     } else {
@@ -199,7 +234,7 @@ export function termAlternatives(term: string): string[] {
   return [
     phrase,
     ...(joined === undefined ? [] : [`"${joined}"`]),
-    ...(SYNONYMS[key] ?? SYNONYMS[term] ?? []).map((synonym) => phraseOf(synonym) ?? ''),
+    ...(SYNONYMS[synonymKey(key) ?? ''] ?? SYNONYMS[term] ?? []).map((synonym) => phraseOf(synonym) ?? ''),
   ]
     .filter((alternative, index, all) => alternative !== '' && all.indexOf(alternative) === index)
     .map((alternative) => alternative.slice(1, -1));

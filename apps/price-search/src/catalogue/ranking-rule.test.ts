@@ -3,6 +3,7 @@ import {
   byPrice,
   byRelevance,
   categoryLeaf,
+  matchesOnlyByParentCategory,
   type RankedCandidate,
   rankByRelevance,
   relevanceScores,
@@ -89,5 +90,13 @@ describe('the ranking rule (ADR 0235)', () => {
       accessory: false,
     }));
     expect(ranked.map((row) => row.id)).toEqual(['a', 'b', 'c']);
+  });
+
+  it('leaves out a candidate whose only match for a word is a parent category, unless that word is a usage word', () => {
+    const console = text('sony playstation 5 slim console', 'Video Games > Consoles');
+    expect(matchesOnlyByParentCategory(['ps5', 'games'], console)).toBe(true);
+    // "garden" says where a pizza oven is used, not what it is (ADR 0239).
+    const oven = text('ooni koda 12 gas pizza oven', 'Garden > Outdoor Cooking');
+    expect(matchesOnlyByParentCategory(['pizza', 'oven', 'garden'], oven)).toBe(false);
   });
 });

@@ -21,7 +21,7 @@
  * engines' match), so frequencies across the catalogue would change little of the order.
  */
 import { foldText, searchTextOf, wordsOf } from '../listing/search-text.js';
-import { termAlternatives } from './match-expression.js';
+import { isOptionalWord, termAlternatives } from './match-expression.js';
 
 /** The text of a candidate the score reads: as indexed (search title, aliases) and as fed (brand, category). */
 export interface RankedText {
@@ -149,7 +149,7 @@ export function byPriceSql(alias: string, positionColumn: 'rowid' | 'id'): strin
 /**
  * True when some term is found in the candidate's text only in a parent segment of its category ("games" in
  * "Video Games > Consoles"): the word names a kind of product the candidate is not ("ps5 games" are not
- * consoles; issue 38). A term the score cannot find anywhere (the engines' stemmers reach further) is not held
+ * consoles; issue 38); a usage word (`isOptionalWord`: "garden") is not such a word. A term the score cannot find anywhere (the engines' stemmers reach further) is not held
  * against it.
  */
 export function matchesOnlyByParentCategory(terms: readonly string[], text: RankedText): boolean {
@@ -159,7 +159,9 @@ export function matchesOnlyByParentCategory(terms: readonly string[], text: Rank
   if (parents.length === 0) return false;
   const own = ['searchTitle', 'aliases', 'brand', 'kind'] as const;
   const ownWords = own.map((key) => stems(columnText(text, key)));
-  return termPhrases(terms).some(
+  // A usage word ("garden", "kitchen", "office") says where a product is used, not what kind it is: a pizza oven
+  // for the garden is found under "Garden > Outdoor Cooking" and stays (ADR 0239).
+  return termPhrases(terms.filter((term) => !isOptionalWord(term))).some(
     (alternatives) =>
       alternatives.some((phrase) => occurrences(parents, phrase) > 0) &&
       !alternatives.some((phrase) => ownWords.some((words) => occurrences(words, phrase) > 0)),

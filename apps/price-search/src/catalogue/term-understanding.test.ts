@@ -59,4 +59,25 @@ describe('planMatch', () => {
     const plan = await planMatch(['bosch', 'zzqx'], index);
     expect(await plan.relaxed()).toBeUndefined();
   });
+
+  it('completes a code written without its first pieces, only when one code ends with it (ADR 0239)', async () => {
+    const { index } = fakeIndex([
+      ['sony', 'wh', '1000xm4', 'wh1000xm4', 'headphones'],
+      ['sony', 'wh', '1000xm5', 'wh1000xm5', 'headphones'],
+      ['sony', 'wf', '1000xm5', 'wf1000xm5', 'earbuds'],
+    ]);
+    const xm4 = await (await planMatch(['xm4', 'headphones'], index)).joined();
+    expect(xm4?.terms).toEqual(['1000xm4', 'headphones']);
+    // "xm5" ends two codes (headphones and earbuds): neither is guessed.
+    expect(await (await planMatch(['xm5', 'headphones'], index)).joined()).toBeUndefined();
+  });
+
+  it('corrects a misspelt half of a name written in two words, joined (ADR 0239)', async () => {
+    const { index } = fakeIndex([
+      ['bose', 'quietcomfort', 'earbuds'],
+      ['bose', 'soundlink', 'flex'],
+    ]);
+    const plan = await planMatch(['bose', 'quiet', 'confort', 'earbuds'], index);
+    expect(plan.terms).toEqual(['bose', 'quietcomfort', 'earbuds']);
+  });
 });

@@ -75,7 +75,15 @@ export async function understandTerms(raw: readonly string[], index: TermIndex):
     const word = wordsOf(foldText(term)).join('');
     const next = terms[position + 1];
     const joined = next === undefined ? '' : `${word}${wordsOf(foldText(next)).join('')}`;
-    const vocabulary = await index.vocabulary({ exact: [joined, ...splitPieces(word)], near: [word] });
+    const previous = understood[understood.length - 1];
+    const withPrevious =
+      previous !== undefined && previous === terms[position - 1] && !isModelTerm(previous)
+        ? `${wordsOf(foldText(previous)).join('')}${word}`
+        : undefined;
+    const vocabulary = await index.vocabulary({
+      exact: [joined, ...splitPieces(word)],
+      near: withPrevious === undefined ? [word] : [word, withPrevious],
+    });
     if (next !== undefined && !isModelTerm(next) && vocabulary.has(joined)) {
       understood.push(joined);
       position += 1;
@@ -84,6 +92,14 @@ export async function understandTerms(raw: readonly string[], index: TermIndex):
     const parts = vocabulary.split(word);
     if (parts !== undefined) {
       understood.push(parts.join(' '));
+      continue;
+    }
+    // A misspelt half of a name written in two words ("quiet confort"): the two joined, corrected, when that is a
+    // catalogue word ("quietcomfort"; ADR 0239).
+    const joinedCorrection =
+      withPrevious !== undefined && withPrevious.length >= 8 ? vocabulary.correct(withPrevious) : undefined;
+    if (joinedCorrection !== undefined) {
+      understood[understood.length - 1] = joinedCorrection;
       continue;
     }
     let corrected = vocabulary.correct(word) ?? vocabulary.complete(word);
@@ -154,7 +170,9 @@ async function joinedWhenApart(terms: readonly string[], index: TermIndex): Prom
     const term = terms[position] ?? '';
     const code = wordsOf(foldText(term)).join('');
     const completed =
-      isModelTerm(term) && !(await index.matches(termExpression(term))) ? vocabulary.completeCode(code) : undefined;
+      isModelTerm(term) && !(await index.matches(termExpression(term)))
+        ? (vocabulary.completeCode(code) ?? vocabulary.codeEnding(code))
+        : undefined;
     withCodes.push(completed ?? term);
   }
   const joined = joinPairs(withCodes, vocabulary);

@@ -12,6 +12,8 @@ const MIN_CORRECTABLE_LENGTH = 5;
 const LONG_WORD_LENGTH = 8;
 // "microsd" → "microsdxc": a completion adds a few letters, never a second word.
 const MAX_COMPLETION_LETTERS = 3;
+// "xm4" → "wh1000xm4": the pieces a shopper leaves off the front of a code, bounded so the scan stays short.
+const MAX_CODE_PREFIX = 8;
 
 /** Words of the catalogue with their listing counts. */
 export class Vocabulary {
@@ -93,6 +95,29 @@ export class Vocabulary {
       }
     }
     return best?.word;
+  }
+
+  /**
+   * The catalogue's model code that ends with a code written without its first pieces ("xm4" of "WH-1000XM4",
+   * ADR 0239): a code of letters and digits, at least three long, that the catalogue does not have, and whose
+   * catalogue codes ending with it are all spellings of one code (each a suffix of the longest: "1000xm4",
+   * "wh1000xm4"). The shortest such spelling; undefined when two different codes end with it ("xm5" of the
+   * WH-1000XM5 and the WF-1000XM5): which one is meant is not known, and answering one would be a guess.
+   */
+  codeEnding(code: string): string | undefined {
+    if (code.length < 3 || !/^(?=.*\p{L})(?=.*\p{N})[\p{L}\p{N}]+$/u.test(code) || this.#counts.has(code)) {
+      return undefined;
+    }
+    const endings: string[] = [];
+    for (const [length, words] of this.#byLength) {
+      if (length < code.length + 2 || length > code.length + MAX_CODE_PREFIX) continue;
+      for (const word of words) if (word.endsWith(code) && /\p{N}/u.test(word)) endings.push(word);
+    }
+    if (endings.length === 0) return undefined;
+    endings.sort((a, b) => b.length - a.length || (a < b ? -1 : 1));
+    const longest = endings[0] as string;
+    if (!endings.every((word) => longest.endsWith(word))) return undefined;
+    return endings[endings.length - 1];
   }
 
   /**

@@ -292,6 +292,17 @@ describe('parseQuery: what shoppers and agents say (issue 38)', () => {
     ['27-inch monitor', '27 inch monitor'],
     ['9.5 litre air fryer', '9.5l air fryer'],
     ['canon eos r50 2 year warranty', 'canon eos r50 2 year warranty'],
+    // ADR 0239: possessives of audience words, seasons, question phrases made of product words, a letter after a
+    // number, and intents per kind of product.
+    ["a drone for my husband's birthday", 'drone'],
+    ['something to keep the house cool in summer', 'air conditioner'],
+    ['how much would a steam deck set me back', 'steam deck'],
+    ['going rate for an xbox series s', 'xbox series s'],
+    ['pixel 8 a', 'pixel 8 a'],
+    ['galaxy a 55 128gb', 'galaxy 55 128gb'],
+    ['a present for a keen photographer', 'camera'],
+    ['something for the condensation in my bedroom', 'dehumidifier bedroom'],
+    ['a card reader for sd cards', 'card reader sd cards'],
   ])('reads "%s" as "%s"', (query, text) => {
     expect(parseQuery(query).text).toBe(text);
   });

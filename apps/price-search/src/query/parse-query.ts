@@ -117,7 +117,16 @@ const CONTEXT_WORDS = `how much many does do sells sell sold selling stock stock
   ideas mum mom mam dad father mother wife husband son daughter girlfriend boyfriend partner nephew niece grandad
   grandpa grandma granny nan nana grandson granddaughter sister brother friend friends mate colleague boss teenager
   teenagers teen teens teenage toddler aged age who who's whos likes like loves love enjoys
-  into someone somebody person people simple isn't there's`.split(/\s+/);
+  into someone somebody person people simple isn't there's
+  uncle aunt auntie cousin grandparents grandparent granddad grandfather grandmother grandchild grandchildren
+  grandkids parents parent family hubby fiance fiancé fiancee fiancée stepson stepdaughter godson goddaughter
+  godchild flatmate housemate roommate neighbour neighbor teacher coworker workmate bestie bff him her his hers she
+  he they them their theirs
+  housewarming engagement christening leaving thank thanks thankyou congratulations congrats easter eid diwali
+  hanukkah chanukah mothersday fathersday
+  summer winter autumn holiday holidays weekend weekends
+  keen avid budding aspiring
+  tell know wondering wonder worth still currently anyone's going better worse way ways`.split(/\s+/);
 
 // Words that carry no product meaning in a shopping query. "one", "under", "max" and "look" are not here:
 // they are parts of names ("xbox one", "under armour", "pro max", "new look").
@@ -170,8 +179,53 @@ const INTENTS: ReadonlyArray<readonly [RegExp, string]> = [
   [/\bmake (?:some )?toast\b/g, 'toaster'],
   [/\biron(?:ing)? (?:my |the )?(?:clothes|shirts)\b/g, 'steam iron'],
   [/\b(?:a |for a )?runners?\b|\bfor running\b/g, 'running'],
-  [/\blisten(?:ing)? to music\b|\bmusic lovers?\b|\b(?:likes?|loves?|into) music\b/g, 'speaker'],
+  [
+    /\b(?:listen(?:ing)? to|play(?:ing)?) (?:some |my )?music\b|\bmusic lovers?\b|\b(?:likes?|loves?|into) music\b/g,
+    'speaker',
+  ],
+  // One or two per kind of product the demo catalogue sells that a shopper names by what it does (ADR 0239).
+  [/\bread(?:ing)? (?:my |some )?(?:e-?)?(?:books?|novels?)\b|\bbook ?worms?\b|\bavid readers?\b/g, 'ereader'],
+  [
+    /\b(?:make|making) (?:my own |our own |some )?(?:fizzy|sparkling|carbonated) water\b|\bfizzy water\b/g,
+    'sparkling water',
+  ],
+  [
+    /\bsee(?:ing)? who(?:'s| is)? (?:at|is at) (?:the |my |our )?(?:front )?door\b|\banswer(?:ing)? the door\b/g,
+    'video doorbell',
+  ],
+  [/\b(?:brush|brushing|clean|cleaning) (?:my |your |his |her |the kids' )?teeth\b/g, 'electric toothbrush'],
+  [/\bshav(?:e|ing)(?: with)?\b|\btrim(?:ming)? (?:my |his )?beard\b/g, 'shaver'],
+  [
+    /\b(?:get|getting|keep|keeping|stay|staying) (?:fit|in shape)\b|\bwork(?:ing)? ?out at home\b|\bhome gym\b|\bexercise at home\b/g,
+    'home gym',
+  ],
+  [
+    /\bclean(?:ing)? (?:my |the |our )?(?:patio|driveway|decking|deck|car|path|paving|garden furniture)\b/g,
+    'pressure washer',
+  ],
+  [/\b(?:get(?:ting)? rid of |stop(?:ping)? )?(?:the )?(?:damp|condensation|mould|mold)\b/g, 'dehumidifier'],
+  [/\b(?:allerg(?:y|ies)|hay ?fever|pollen|clean(?:er)? air|purify (?:the )?air)\b/g, 'air purifier'],
+  [
+    /\b(?:grill(?:ing)?|barbecu(?:e|ing)|bbq) (?:some )?(?:burgers?|sausages?|steaks?|food|meat|outside|outdoors)\b|\bcook(?:ing)? (?:outside|outdoors)\b/g,
+    'barbecue',
+  ],
+  [/\bprint(?:ing)? (?:my |some |the )?(?:documents?|photos?|homework|tickets?|labels?)\b/g, 'printer'],
+  [/\bphotography\b|\bphotographers?\b|\btak(?:e|ing) (?:better |good |nice )?(?:photos|pictures|pics)\b/g, 'camera'],
+  [/\baerial (?:photos|footage|videos?|shots)\b/g, 'drone'],
+  [/\bcyclists?\b|\b(?:road |mountain )?bik(?:er|ers)\b/g, 'cycling'],
+  [/\bgamers?\b/g, 'gaming'],
+  [/\b(?:curl|curling|style|styling) (?:my |your |her |his )?hair\b/g, 'hair styler'],
+  [/\b(?:sore|aching|tight) muscles\b|\bmuscle (?:recovery|massage)\b/g, 'massage gun'],
+  [/\b(?:cook|make|making) (?:healthy |healthier )?(?:chips|fries)\b|\bcook(?:ing)? without oil\b/g, 'air fryer'],
+  [/\bcontrol (?:my |the |our )?heating\b/g, 'smart thermostat'],
+  [/\b(?:better|faster|stronger) (?:wi-?fi|wifi|internet)\b|\bwi-?fi (?:dead spots?|signal)\b/g, 'wi-fi'],
+  [/\bkeep an eye on (?:the |my |our )?(?:house|home|pets?|dog|cat)\b/g, 'security camera'],
 ];
+
+// Phrases of a question whose words are product words elsewhere ("set", "back", "check", "stock", "rate"):
+// removed whole before the words are split (issue 38).
+const QUESTION_PHRASES =
+  /\b(?:(?:would|will|might|does|do) (?:it |that |one )?)?set (?:me|you|us|him|her|them) back\b|\bgoing rate\b|\bprice check(?:s|ing)?\b|\bin stock\b|\b(?:out of|back in) stock\b|\b(?:can|could) (?:you|u) (?:find|get|show|tell) (?:me|us)\b|\b(?:is|are) (?:it|they|there) (?:any )?good\b|\bwhat (?:do|would) you (?:recommend|suggest)\b/g;
 
 // Words that put two products side by side: "iphone 15 vs pixel 9", "xbox series x or ps5".
 const COMPARISON_WORDS = new Set(['vs', 'vs.', 'versus', 'or', 'against']);
@@ -242,7 +296,8 @@ function readShoppersText(text: string): string {
     .replace(/(\d+(?:\.\d+)?)(?:in\b|\s*"|\s*-\s*inch(?:es)?\b|\s*inches\b)/g, '$1 inch ')
     .replace(/(\d+(?:\.\d+)?)\s*(?:litres?|liters?|ltrs?)\b/g, '$1l')
     .replace(/\b\d+\s*-?\s*(?:years?|yrs?)\s*-?\s*olds?\b|\b(?:aged?|ages)\s+\d+(?:\s*(?:-|to)\s*\d+)?\b/g, ' ')
-    .replace(/\b\d+(?:st|nd|rd|th)\s+(?:birthday|anniversary)\b/g, ' ');
+    .replace(/\b\d+(?:st|nd|rd|th)\s+(?:birthday|anniversary)\b/g, ' ')
+    .replace(QUESTION_PHRASES, ' ');
   for (const [pattern, product] of INTENTS) read = read.replace(pattern, ` ${product} `);
   return read.replace(/\s+/g, ' ').trim();
 }
@@ -354,6 +409,31 @@ function nextUnused(tokens: readonly QueryToken[], used: readonly boolean[], fro
   return undefined;
 }
 
+/** A filler word, or the possessive of one ("husband's birthday", "my sons' xmas"). */
+function isFiller(word: string): boolean {
+  if (FILLER.has(word)) return true;
+  const owner = word.endsWith("'s") ? word.slice(0, -2) : word.endsWith("s'") ? word.slice(0, -1) : undefined;
+  return owner !== undefined && FILLER.has(owner);
+}
+
+/**
+ * A single letter written apart after a number ends a model name ("pixel 8 a" is the Pixel 8a, "galaxy s 24 a"):
+ * it is kept, not read as the article, when nothing but a number or the query's end follows it.
+ */
+function keptAfterNumber(tokens: readonly QueryToken[], used: readonly boolean[], index: number): boolean {
+  const token = tokens[index];
+  const previous = tokens[index - 1];
+  const next = tokens[index + 1];
+  return (
+    token !== undefined &&
+    /^\p{L}$/u.test(token.text) &&
+    previous !== undefined &&
+    !used[index - 1] &&
+    /^\p{N}+$/u.test(previous.text) &&
+    (next === undefined || used[index + 1] === true || /^\p{N}/u.test(next.text))
+  );
+}
+
 // Keeps the words that are left, re-joining hyphenated names ("wh-1000xm5", "on-ear") that the lexer split; a
 // filler word inside such a name is kept.
 function buildTerms(tokens: readonly QueryToken[], used: readonly boolean[]): string[] {
@@ -375,7 +455,7 @@ function buildTerms(tokens: readonly QueryToken[], used: readonly boolean[]): st
       next?.text === '-' && next.start === token.end && tokens[index + 2]?.start === next.end && !used[index + 2];
     if (glue && terms.length > 0) {
       terms[terms.length - 1] = `${terms[terms.length - 1]}-${token.text}`;
-    } else if (startsCompound || !FILLER.has(token.text)) {
+    } else if (startsCompound || !isFiller(token.text) || keptAfterNumber(tokens, used, index)) {
       terms.push(token.text);
     } else {
       lastEnd = -1;

@@ -3,7 +3,8 @@
  * product meaning stop being required, intents name products, comparisons answer both products, model codes
  * and units match however they are written, category words name what a product is, and a model the catalogue
  * lacks answers [] (never another model), with the broader query a client may retry with in a header.
- * The queries are the issue's own examples and the dev set's (quality/dev-queries.json), never the held-out set's.
+ * The queries are the issue's own examples, the dev set's (quality/dev-queries.json) and the first held-out set's
+ * (quality/held-out-queries.json, spent: now tuned on), never the second held-out set's (held-out-2-queries.json).
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createApp } from '../../src/app.js';
@@ -103,5 +104,24 @@ describe.each(ENGINES)('recall without substitution on the %s catalogue', (engin
     expect(decodeURIComponent(headers.get('x-broadened-query') ?? '')).toBe('russell kettle');
     expect(headers.get('x-broadened-max-price')).toBe('60.00');
     expect((await search('kettle')).headers.get('x-broadened-query')).toBeNull();
+  });
+
+  it("reads the causes of the first held-out set's misses (ADR 0239)", async () => {
+    const top = async (query: string) => (await search(query)).listings[0]?.product ?? '';
+    // An audience word's possessive, a season, a usage word that is also a parent category ("Garden > ...").
+    expect(await top("a drone for my husband's birthday")).toMatch(/Drone/);
+    expect(await top('something to keep the house cool in summer')).toMatch(/Air Conditioner/);
+    expect(await top('something to make pizza in the garden')).toMatch(/Pizza Oven/);
+    // A plural category phrase, a misspelt half of a split name, a code's last piece, a letter after a number.
+    const consoles = await search('games consoles under £300');
+    expect(consoles.listings.length).toBeGreaterThan(0);
+    for (const listing of consoles.listings) expect(listing.price).toBeLessThanOrEqual(300);
+    expect(await top('bose quiet confort earbuds')).toMatch(/QuietComfort Earbuds/);
+    expect(await top('xm4 headphones')).toMatch(/WH-1000XM4/);
+    const pixel = await search('pixel 8 a');
+    expect(pixel.listings.length).toBeGreaterThan(0);
+    for (const listing of pixel.listings) expect(listing.product).toMatch(/Pixel 8a/);
+    // Two codes end with "xm5": no guess, and no other model.
+    expect((await search('xm5 headphones')).listings).toEqual([]);
   });
 });

@@ -8,7 +8,7 @@ import { countryCode, entity, nullableTimestamp } from './common.js';
 
 export const SellerDetails = entity(
   'SellerDetails',
-  'Drawdown: the seller invoices and credit notes name (legal name, address, tax identifier, company number, contact email, logo). Null fields are not printed; without a legal name the account name is.',
+  'Drawdown: the seller invoices and credit notes name (legal name, address, tax identifier, company number, contact email, logo, bank details, tax currency and its reference rates). Null fields are not printed; without a legal name the account name is.',
   z.strictObject({
     legal_name: z.string().nullable(),
     address: z
@@ -32,6 +32,28 @@ export const SellerDetails = entity(
         size_bytes: z.number().int().min(1).max(262_144),
       })
       .nullable(),
+    /** How to pay a manual invoice by bank transfer (ADR 1110); null when not set. */
+    payment_instructions: z
+      .strictObject({
+        account_name: z.string().nullable(),
+        iban: z.string().nullable().describe('Electronic format: upper case, no spaces.'),
+        bic: z.string().nullable(),
+        account_number: z.string().nullable(),
+        sort_code: z.string().nullable().describe('Six digits as 12-34-56.'),
+        text: z.string().nullable(),
+      })
+      .nullable(),
+    /** The currency of the seller's tax registration; invoices in another currency also state their tax in it. */
+    tax_currency: z.string().nullable(),
+    /** Dated reference rates into the tax currency, set by the operator and never fetched. */
+    reference_rates: z.array(
+      z.strictObject({
+        currency_code: z.string(),
+        rate: z.string().describe('Units of the tax currency per one unit of currency_code, a plain decimal.'),
+        date: z.string().describe('YYYY-MM-DD'),
+        source: z.string(),
+      }),
+    ),
     /** Null until the details were first set. */
     updated_at: nullableTimestamp,
   }),

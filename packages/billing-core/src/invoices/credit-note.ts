@@ -17,6 +17,7 @@ import {
   type InvoiceDocument,
   type InvoiceLine,
   type InvoiceParties,
+  taxNameLabel,
 } from './invoice-document.js';
 import { INVOICE_LINK_LIFETIME_MS, type InvoiceDisposition } from './invoice-links.js';
 import type { InvoiceSlice } from './repositories.js';
@@ -128,13 +129,14 @@ export function buildCreditNoteDocument(
     lineDiscounts: false,
     summary: [
       { label: labels.subtotal, amount: money(totals.subtotal), emphasis: false },
-      { label: labels.tax, amount: money(totals.tax), emphasis: false },
+      { label: taxNameLabel(parties.address?.countryCode, labels), amount: money(totals.tax), emphasis: false },
       {
         label: adjustment.action === 'refund' ? labels.totalRefunded : labels.totalCredited,
         amount: money(totals.total),
         emphasis: true,
       },
     ],
+    paymentInstructions: null,
     notes: [`${labels.reason}: ${adjustment.reason}`],
   };
 }

@@ -6,21 +6,25 @@
  * 4217 decimal places, in the customer's locale (en-US when the locale is malformed).
  */
 
+import { friendlyFormatIBAN } from 'ibantools';
+import { formatAddress } from 'localized-address-format';
 import type { Address, Business, Customer } from '../catalogue/entities.js';
-import { type CurrencyCode, isSupportedCurrency } from '../money/currencies.js';
+import { type CurrencyCode, isSupportedCurrency, minorUnitsOf } from '../money/currencies.js';
 import { Decimal } from '../money/decimal.js';
 import { formatMinorUnits, resolveLocale } from '../money/money-format.js';
+import { divideRounded } from '../money/rounding.js';
 import { BillingError } from '../shared/billing-error.js';
 import type { Context } from '../shared/context.js';
 import type { Account } from '../shared/scope.js';
 import { isReverseCharge } from '../tax/location-tax.js';
 import { storedTaxIdCheck } from '../tax/tax-id-checks.js';
+import { taxNameOf } from '../tax/tax-names.js';
 import { TAX_RATE_DATASET } from '../tax/tax-rate-dataset.js';
 import { invoiceDueAt } from '../transactions/due-dates.js';
 import { withTaxDefaults } from '../transactions/tax-settings.js';
 import type { Transaction } from '../transactions/transaction.js';
 import { findRevision, revisedParties } from '../transactions/transaction-revision.js';
-import type { LogoFormat, SellerAddress, SellerDetails } from './entities.js';
+import type { LogoFormat, ReferenceRate, SellerAddress, SellerDetails } from './entities.js';
 import { requireInvoice } from './invoice-availability.js';
 import { type InvoiceLabels, labelsFor } from './invoice-labels.js';
 import type { InvoiceSlice } from './repositories.js';
@@ -57,6 +61,12 @@ export interface InvoiceLine {
   readonly taxRate: string;
   readonly tax: string;
   readonly amount: string;
+}
+
+/** How to pay a manual invoice (ADR 1110): a heading and the seller's bank details, one per line. */
+export interface InvoicePaymentInstructions {
+  readonly heading: string;
+  readonly lines: readonly string[];
 }
 
 export interface InvoiceSummaryRow {
@@ -99,6 +109,8 @@ export interface InvoiceDocument {
   /** Whether the lines carry discounts: the table then has a discount column (ADR 1109). */
   readonly lineDiscounts: boolean;
   readonly summary: readonly InvoiceSummaryRow[];
+  /** Printed on a manual invoice still to be paid, when the seller set payment instructions. */
+  readonly paymentInstructions: InvoicePaymentInstructions | null;
   readonly notes: readonly string[];
 }
 
@@ -129,12 +141,80 @@ function percent(rate: string): string {
   return `${Decimal.parse(rate).multiply(Decimal.parse('100')).toString()}%`;
 }
 
-function addressLines(address: SellerAddress | null): string[] {
+const regionNames = new Map<string, Intl.DisplayNames>();
+
+/** A country's name in the document's language (Intl's region names); the code itself when Intl has none. */
+export function countryName(countryCode: string, locale: string): string {
+  let names = regionNames.get(locale);
+  if (!names) {
+    names = new Intl.DisplayNames([locale], { type: 'region', fallback: 'code' });
+    regionNames.set(locale, names);
+  }
+  try {
+    return names.of(countryCode) ?? countryCode;
+  } catch {
+    return countryCode;
+  }
+}
+
+/**
+ * An address laid out as its country's post writes it (ADR 1110): the order of lines, postcode
+ * and town, state or prefecture from the postal formats of Google's address data (the
+ * localized-address-format package), then the country's name in the document's language.
+ */
+export function postalLines(address: SellerAddress | null, locale: string): string[] {
   if (!address) return [];
-  const cityLine = [address.postalCode, address.city].filter((part) => part).join(' ');
-  return [address.firstLine, address.secondLine, cityLine, address.region, address.countryCode].filter(
-    (line): line is string => typeof line === 'string' && line !== '',
+  const streetLines = [address.firstLine, address.secondLine].filter(
+    (line): line is string => typeof line === 'string' && line.trim() !== '',
   );
+  const city = address.city?.trim() ?? '';
+  const format = (street: string[]) =>
+    formatAddress({
+      postalCountry: address.countryCode,
+      administrativeArea: address.region ?? '',
+      locality: city,
+      postalCode: address.postalCode ?? '',
+      addressLines: street,
+    }).filter((line) => line.trim() !== '');
+  let lines = format(streetLines);
+  // Where the post has no town line (Japan writes the ward or city before the street), the town
+  // goes first among the street lines rather than being lost.
+  if (city !== '' && !lines.some((line) => line.includes(city))) lines = format([city, ...streetLines]);
+  return [...lines, countryName(address.countryCode, locale)];
+}
+
+/**
+ * What a tax identifier is called (ADR 1110): a VAT number where the identifier (by its prefix, as
+ * EU and UK VAT numbers carry one) or its holder's country levies VAT, a GST number in a GST
+ * country, Japan's invoice registration number for a Japanese holder, else a tax ID.
+ */
+export function taxIdentifierLabel(
+  identifier: string,
+  countryCode: string | null | undefined,
+  labels: InvoiceLabels,
+): string {
+  const prefix = /^([A-Z]{2})[0-9A-Z]/.exec(identifier.toUpperCase())?.[1];
+  const prefixCountry = prefix === 'EL' ? 'GR' : prefix;
+  if (prefixCountry && taxNameOf(prefixCountry) === 'vat') return labels.vatNumber;
+  if (countryCode?.toUpperCase() === 'JP') return labels.registrationNumber;
+  const name = taxNameOf(countryCode);
+  return name === 'vat' ? labels.vatNumber : name === 'gst' ? labels.gstNumber : labels.taxId;
+}
+
+/** The local name of the tax charged to an address in this country, in the document's language. */
+export function taxNameLabel(countryCode: string | null | undefined, labels: InvoiceLabels): string {
+  switch (taxNameOf(countryCode)) {
+    case 'vat':
+      return labels.vat;
+    case 'gst':
+      return labels.gst;
+    case 'sales_tax':
+      return labels.salesTax;
+    case 'consumption_tax':
+      return labels.consumptionTax;
+    default:
+      return labels.tax;
+  }
 }
 
 /** How a transaction's documents write money, dates and words: the customer's locale, the transaction's currency. */
@@ -162,31 +242,38 @@ export function layoutLabels(labels: InvoiceLabels): InvoiceLayoutLabels {
 }
 
 /** The buyer block: the business (with its tax identifier) when there is one, then the person and address. */
-function buyerOf(parties: InvoiceParties, labels: InvoiceLabels): InvoiceParty {
+function buyerOf(parties: InvoiceParties, labels: InvoiceLabels, locale: string): InvoiceParty {
   const { customer, address, business } = parties;
   const person = customer?.name ?? customer?.email ?? 'Customer';
   const contact = customer?.name ? [customer.email] : [];
   if (business) {
     const numbers = [
-      ...(business.taxIdentifier ? [`${labels.taxId} ${business.taxIdentifier}`] : []),
+      ...(business.taxIdentifier
+        ? [`${taxIdentifierLabel(business.taxIdentifier, address?.countryCode, labels)} ${business.taxIdentifier}`]
+        : []),
       ...(business.companyNumber ? [`${labels.companyNumber} ${business.companyNumber}`] : []),
     ];
     return {
       name: business.name,
-      lines: [`${labels.attention} ${person}`, ...contact, ...addressLines(address), ...numbers],
+      lines: [`${labels.attention} ${person}`, ...contact, ...postalLines(address, locale), ...numbers],
     };
   }
-  return { name: person, lines: [...contact, ...addressLines(address)] };
+  return { name: person, lines: [...contact, ...postalLines(address, locale)] };
 }
 
-/** The seller block: the legal name, address, tax identifier, company number and email the account set. */
-export function sellerOf(parties: InvoiceParties, labels: InvoiceLabels): InvoiceSeller {
+/**
+ * The seller block: the legal name, address, tax identifier, company number and email the account
+ * set; without seller details, the account's name alone (never an internal id).
+ */
+export function sellerOf(parties: InvoiceParties, labels: InvoiceLabels, locale: string): InvoiceSeller {
   const details = parties.seller;
-  if (!details) return { name: parties.account.name, lines: [`Account ${parties.account.id}`], logo: null };
+  if (!details) return { name: parties.account.name, lines: [], logo: null };
   const name = details.legalName ?? parties.account.name;
   const lines = [
-    ...addressLines(details.address),
-    ...(details.taxIdentifier ? [`${labels.taxId} ${details.taxIdentifier}`] : []),
+    ...postalLines(details.address, locale),
+    ...(details.taxIdentifier
+      ? [`${taxIdentifierLabel(details.taxIdentifier, details.address?.countryCode, labels)} ${details.taxIdentifier}`]
+      : []),
     ...(details.companyNumber ? [`${labels.companyNumber} ${details.companyNumber}`] : []),
     ...(details.email ? [`${labels.email} ${details.email}`] : []),
   ];
@@ -222,6 +309,9 @@ export function buildInvoiceDocument(transaction: Transaction, parties: InvoiceP
       labels.billingPeriod,
       `${format.date(transaction.billingPeriod.startsAt)} – ${format.date(transaction.billingPeriod.endsAt)}`,
     ]);
+  } else {
+    // Without a period, the date of supply is the tax point: the day the invoice was issued (ADR 1110).
+    facts.push([labels.supplyDate, format.date(issuedAt)]);
   }
   if (transaction.billingDetails?.purchaseOrderNumber) {
     facts.push([labels.purchaseOrder, transaction.billingDetails.purchaseOrderNumber]);
@@ -243,14 +333,17 @@ export function buildInvoiceDocument(transaction: Transaction, parties: InvoiceP
     };
   });
 
+  const taxName = taxNameLabel(parties.address?.countryCode, labels);
   const summary: InvoiceSummaryRow[] = [
     { label: labels.subtotal, amount: money(totals.subtotal), emphasis: false },
     ...(BigInt(totals.discount) === 0n
       ? []
       : [{ label: labels.discount, amount: money(-BigInt(totals.discount)), emphasis: false }]),
-    { label: labels.tax, amount: money(totals.tax), emphasis: false },
+    ...taxRows(transaction, taxName, money),
     { label: labels.total, amount: money(totals.total), emphasis: true },
   ];
+  const inTaxCurrency = taxInSellerCurrency(transaction, parties.seller ?? null, issuedAt, format, taxName);
+  if (inTaxCurrency) summary.push(inTaxCurrency.row);
   if (BigInt(totals.credit) !== 0n) {
     summary.push({ label: labels.creditApplied, amount: money(-BigInt(totals.credit)), emphasis: false });
     summary.push({ label: labels.grandTotal, amount: money(totals.grandTotal), emphasis: true });
@@ -272,6 +365,7 @@ export function buildInvoiceDocument(transaction: Transaction, parties: InvoiceP
       ? [labels.payBy.replace('{amount}', money(totals.balance)).replace('{date}', format.date(dueAt))]
       : []),
     ...(parties.reverseCharge ? [labels.reverseCharge] : []),
+    ...(inTaxCurrency ? [inTaxCurrency.note] : []),
     ...[transaction.billingDetails?.additionalInformation].filter(
       (note): note is string => typeof note === 'string' && note !== '',
     ),
@@ -286,12 +380,104 @@ export function buildInvoiceDocument(transaction: Transaction, parties: InvoiceP
     locale,
     currencyCode: isSupportedCurrency(transaction.currencyCode) ? transaction.currencyCode : 'USD',
     facts,
-    seller: sellerOf(parties, labels),
-    customer: buyerOf(parties, labels),
+    seller: sellerOf(parties, labels, locale),
+    customer: buyerOf(parties, labels, locale),
     lines,
     lineDiscounts,
     summary,
+    paymentInstructions: owingManually(transaction) ? paymentInstructionsOf(parties.seller ?? null, labels) : null,
     notes,
+  };
+}
+
+/**
+ * The tax rows of the summary: one per rate charged, named as the buyer's country names its tax
+ * with the rate ("VAT 20%"); one row with the name alone when no rate above zero applied.
+ */
+function taxRows(
+  transaction: Transaction,
+  taxName: string,
+  money: (amount: string | bigint) => string,
+): InvoiceSummaryRow[] {
+  const charged = transaction.details.taxRatesUsed.filter((used) => !Decimal.parse(used.taxRate).isZero());
+  if (charged.length === 0) {
+    return [{ label: taxName, amount: money(transaction.details.totals.tax), emphasis: false }];
+  }
+  return charged.map((used) => ({
+    label: `${taxName} ${percent(used.taxRate)}`,
+    amount: money(used.totals.tax),
+    emphasis: false,
+  }));
+}
+
+/** A manual invoice the customer still has to pay: the one that says how (ADR 1110). */
+function owingManually(transaction: Transaction): boolean {
+  return (
+    transaction.collectionMode === 'manual' &&
+    transaction.status !== 'completed' &&
+    transaction.status !== 'paid' &&
+    transaction.status !== 'canceled'
+  );
+}
+
+function paymentInstructionsOf(seller: SellerDetails | null, labels: InvoiceLabels): InvoicePaymentInstructions | null {
+  const instructions = seller?.paymentInstructions;
+  if (!instructions) return null;
+  const lines = [
+    ...(instructions.accountName ? [`${labels.accountName}: ${instructions.accountName}`] : []),
+    ...(instructions.iban ? [`IBAN: ${friendlyFormatIBAN(instructions.iban) ?? instructions.iban}`] : []),
+    ...(instructions.bic ? [`BIC: ${instructions.bic}`] : []),
+    ...(instructions.accountNumber ? [`${labels.accountNumber}: ${instructions.accountNumber}`] : []),
+    ...(instructions.sortCode ? [`${labels.sortCode}: ${instructions.sortCode}`] : []),
+    ...(instructions.text ? [instructions.text] : []),
+  ];
+  return { heading: labels.howToPay, lines };
+}
+
+/**
+ * The tax total in the seller's tax currency when the invoice is in another (ADR 1110), as a UK
+ * VAT invoice in dollars must state the VAT in sterling: converted exactly, half up to the tax
+ * currency's minor unit, at the latest reference rate the seller set dated on or before the day
+ * of issue, and a note naming the rate, its source and its date. None without such a rate.
+ */
+function taxInSellerCurrency(
+  transaction: Transaction,
+  seller: SellerDetails | null,
+  issuedAt: string,
+  format: DocumentFormat,
+  taxName: string,
+): { readonly row: InvoiceSummaryRow; readonly note: string } | undefined {
+  const to = seller?.taxCurrency;
+  const from = transaction.currencyCode;
+  if (!seller || !to || to === from || !isSupportedCurrency(to) || !isSupportedCurrency(from)) return undefined;
+  const day = issuedAt.slice(0, 10);
+  const rate = seller.referenceRates
+    .filter((candidate) => candidate.currencyCode === from && candidate.date <= day)
+    .reduce<ReferenceRate | undefined>(
+      (latest, candidate) => (latest && latest.date >= candidate.date ? latest : candidate),
+      undefined,
+    );
+  if (!rate) return undefined;
+  const factor = Decimal.parse(rate.rate);
+  const converted = divideRounded(
+    BigInt(transaction.details.totals.tax) * factor.coefficient * 10n ** BigInt(minorUnitsOf(to)),
+    10n ** BigInt(minorUnitsOf(from) + factor.scale),
+    'half-up',
+  );
+  const { labels } = format;
+  return {
+    row: {
+      label: labels.taxInCurrency.replace('{name}', taxName).replace('{currency}', to),
+      amount: formatMinorUnits(converted, to, format.locale),
+      emphasis: false,
+    },
+    note: labels.convertedAt
+      .replace('{name}', taxName)
+      .replace('{from}', from)
+      .replace('{rate}', rate.rate)
+      .replace('{to}', to)
+      .replace('{source}', rate.source)
+      .replace('{date}', format.date(`${rate.date}T00:00:00.000Z`)),
   };
 }
 

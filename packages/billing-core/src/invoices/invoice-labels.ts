@@ -53,6 +53,26 @@ export interface InvoiceLabels {
   readonly payBy: string;
   /** Printed when an EU business was reverse charged (ADR 1430). */
   readonly reverseCharge: string;
+  /** Before a VAT, GST or Japanese invoice registration number, by the identifier's country (ADR 1110). */
+  readonly vatNumber: string;
+  readonly gstNumber: string;
+  readonly registrationNumber: string;
+  /** The local name of each kind of tax, for the tax rows ("VAT 20%"). */
+  readonly vat: string;
+  readonly gst: string;
+  readonly salesTax: string;
+  readonly consumptionTax: string;
+  /** The date of supply, printed on an invoice without a billing period. */
+  readonly supplyDate: string;
+  /** The tax total in the seller's tax currency; `{name}` the tax's name, `{currency}` its code. */
+  readonly taxInCurrency: string;
+  /** How that total was converted: `{from}`, `{rate}`, `{to}`, `{source}`, `{date}`. */
+  readonly convertedAt: string;
+  /** The payment instructions block of a manual invoice. */
+  readonly howToPay: string;
+  readonly accountName: string;
+  readonly accountNumber: string;
+  readonly sortCode: string;
 }
 
 export const INVOICE_LANGUAGES = ['en', 'de', 'fr', 'es', 'ja'] as const;
@@ -104,6 +124,20 @@ export const INVOICE_LABELS = {
     payBy: 'Please pay {amount} by {date}, quoting the invoice number.',
     reverseCharge:
       'Reverse charge: VAT is to be accounted for by the recipient (Article 196, Council Directive 2006/112/EC).',
+    vatNumber: 'VAT no.',
+    gstNumber: 'GST no.',
+    registrationNumber: 'Registration no.',
+    vat: 'VAT',
+    gst: 'GST',
+    salesTax: 'Sales tax',
+    consumptionTax: 'Consumption tax',
+    supplyDate: 'Date of supply',
+    taxInCurrency: '{name} in {currency}',
+    convertedAt: '{name} converted at 1 {from} = {rate} {to} ({source}, {date}).',
+    howToPay: 'How to pay',
+    accountName: 'Account name',
+    accountNumber: 'Account number',
+    sortCode: 'Sort code',
   },
   de: {
     invoice: 'Rechnung',
@@ -150,6 +184,20 @@ export const INVOICE_LABELS = {
     payBy: 'Bitte zahlen Sie {amount} bis {date} unter Angabe der Rechnungsnummer.',
     reverseCharge:
       'Steuerschuldnerschaft des Leistungsempfängers (Reverse Charge, Art. 196 der Richtlinie 2006/112/EG).',
+    vatNumber: 'USt-IdNr.',
+    gstNumber: 'GST-Nr.',
+    registrationNumber: 'Registrierungsnr.',
+    vat: 'USt.',
+    gst: 'GST',
+    salesTax: 'Sales Tax',
+    consumptionTax: 'Verbrauchsteuer',
+    supplyDate: 'Leistungsdatum',
+    taxInCurrency: '{name} in {currency}',
+    convertedAt: '{name} umgerechnet zu 1 {from} = {rate} {to} ({source}, {date}).',
+    howToPay: 'Zahlungsinformationen',
+    accountName: 'Kontoinhaber',
+    accountNumber: 'Kontonummer',
+    sortCode: 'Sort Code',
   },
   fr: {
     invoice: 'Facture',
@@ -195,6 +243,20 @@ export const INVOICE_LABELS = {
     email: 'E-mail',
     payBy: 'Merci de régler {amount} avant le {date} en indiquant le numéro de facture.',
     reverseCharge: 'Autoliquidation : TVA due par le preneur (article 196 de la directive 2006/112/CE).',
+    vatNumber: 'N° TVA',
+    gstNumber: 'N° GST',
+    registrationNumber: "N° d'enregistrement",
+    vat: 'TVA',
+    gst: 'GST',
+    salesTax: 'Taxe de vente',
+    consumptionTax: 'Taxe à la consommation',
+    supplyDate: 'Date de livraison',
+    taxInCurrency: '{name} en {currency}',
+    convertedAt: '{name} convertie au taux de 1 {from} = {rate} {to} ({source}, {date}).',
+    howToPay: 'Modalités de paiement',
+    accountName: 'Titulaire du compte',
+    accountNumber: 'Numéro de compte',
+    sortCode: 'Sort code',
   },
   es: {
     invoice: 'Factura',
@@ -241,6 +303,20 @@ export const INVOICE_LABELS = {
     payBy: 'Pague {amount} antes del {date} indicando el número de factura.',
     reverseCharge:
       'Inversión del sujeto pasivo: IVA a cargo del destinatario (artículo 196 de la Directiva 2006/112/CE).',
+    vatNumber: 'NIF-IVA',
+    gstNumber: 'N.º GST',
+    registrationNumber: 'N.º de registro',
+    vat: 'IVA',
+    gst: 'GST',
+    salesTax: 'Impuesto sobre las ventas',
+    consumptionTax: 'Impuesto al consumo',
+    supplyDate: 'Fecha de la operación',
+    taxInCurrency: '{name} en {currency}',
+    convertedAt: '{name} convertido a 1 {from} = {rate} {to} ({source}, {date}).',
+    howToPay: 'Cómo pagar',
+    accountName: 'Titular de la cuenta',
+    accountNumber: 'Número de cuenta',
+    sortCode: 'Sort code',
   },
   ja: {
     invoice: '請求書',
@@ -279,13 +355,27 @@ export const INVOICE_LABELS = {
     credited: 'クレジット済',
     refunded: '返金済',
     reason: '理由',
-    taxId: '登録番号',
+    taxId: '税務登録番号',
     companyNumber: '法人番号',
     attention: '担当',
     logoAlt: '{name}のロゴ',
     email: 'メール',
     payBy: '{date}までに{amount}をお支払いください（請求書番号をご記載ください）。',
     reverseCharge: 'リバースチャージ：付加価値税は受領者が納付します（EU指令2006/112/EC第196条）。',
+    vatNumber: 'VAT番号',
+    gstNumber: 'GST番号',
+    registrationNumber: '登録番号',
+    vat: '付加価値税',
+    gst: 'GST',
+    salesTax: '売上税',
+    consumptionTax: '消費税',
+    supplyDate: '取引年月日',
+    taxInCurrency: '{name}（{currency}）',
+    convertedAt: '{name}の換算レート：1 {from} = {rate} {to}（{source}、{date}）',
+    howToPay: 'お支払い方法',
+    accountName: '口座名義',
+    accountNumber: '口座番号',
+    sortCode: 'ソートコード',
   },
 } as const satisfies Record<InvoiceLanguage, InvoiceLabels>;
 

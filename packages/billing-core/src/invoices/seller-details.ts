@@ -9,9 +9,19 @@
  * work it leaves to a port (`ImageDecoder`): the service decodes the whole image with real PNG
  * and JPEG decoders, so a file is a logo because it decodes, never because of its name.
  */
+import { electronicFormatIBAN, isValidBIC, isValidIBAN } from 'ibantools';
+import { isSupportedCurrency } from '../money/currencies.js';
+import { Decimal } from '../money/decimal.js';
 import { BillingError, type FieldError } from '../shared/billing-error.js';
 import { type Context, nowTimestamp } from '../shared/context.js';
-import type { LogoFormat, SellerAddress, SellerDetails, SellerLogo } from './entities.js';
+import type {
+  LogoFormat,
+  PaymentInstructions,
+  ReferenceRate,
+  SellerAddress,
+  SellerDetails,
+  SellerLogo,
+} from './entities.js';
 import { readLogoHeader } from './logo-header.js';
 import type { InvoiceSlice } from './repositories.js';
 
@@ -46,6 +56,9 @@ export interface SellerDetailsView {
   readonly companyNumber: string | null;
   readonly email: string | null;
   readonly logo: Omit<SellerLogo, 'data'> | null;
+  readonly paymentInstructions: PaymentInstructions | null;
+  readonly taxCurrency: string | null;
+  readonly referenceRates: readonly ReferenceRate[];
   readonly updatedAt: string | null;
 }
 
@@ -60,6 +73,14 @@ export interface UpdateSellerDetailsInput {
   readonly email?: string | null | undefined;
   /** Base64 of a PNG or JPEG file; null removes the logo. */
   readonly logo?: { readonly data: string } | null | undefined;
+  /** Replaces the instructions as a whole; null removes them. */
+  readonly paymentInstructions?:
+    | { readonly [Key in keyof PaymentInstructions]?: PaymentInstructions[Key] | null | undefined }
+    | null
+    | undefined;
+  readonly taxCurrency?: string | null | undefined;
+  /** Replaces the list as a whole. */
+  readonly referenceRates?: readonly ReferenceRate[] | undefined;
 }
 
 export interface SellerDetailsContext extends Context<InvoiceSlice> {
@@ -74,6 +95,9 @@ const EMPTY: Omit<SellerDetails, 'updatedAt'> = {
   companyNumber: null,
   email: null,
   logo: null,
+  paymentInstructions: null,
+  taxCurrency: null,
+  referenceRates: [],
 };
 
 export function sellerDetailsView(details: SellerDetails | undefined): SellerDetailsView {
@@ -85,7 +109,9 @@ export function sellerDetailsView(details: SellerDetails | undefined): SellerDet
 }
 
 export async function findSellerDetails(context: Context<InvoiceSlice>): Promise<SellerDetails | undefined> {
-  return context.store.sellerDetails.findById(context.scope, 'seller');
+  const stored = await context.store.sellerDetails.findById(context.scope, 'seller');
+  // Details stored before ADR 1110 have no payment instructions, tax currency or rates.
+  return stored ? { ...EMPTY, ...stored } : undefined;
 }
 
 export async function getSellerDetails(context: Context<InvoiceSlice>): Promise<SellerDetailsView> {
@@ -159,6 +185,13 @@ function declaredOverLimits(header: {
 }
 
 const COUNTRY = /^[A-Z]{2}$/;
+const SORT_CODE = /^(\d{2})-?(\d{2})-?(\d{2})$/;
+/** A bank account number as banks print them: 4 to 34 letters and digits. */
+const ACCOUNT_NUMBER = /^[A-Za-z0-9]{4,34}$/;
+const DAY = /^(\d{4})-(\d{2})-(\d{2})$/;
+/** A positive plain decimal with at most 12 places, such as 0.7931 or 1.1642. */
+const RATE = /^(?:0|[1-9]\d{0,11})(?:\.\d{1,12})?$/;
+const MAX_REFERENCE_RATES = 200;
 /** One address: a local part, `@`, and a domain with a dot; no spaces. */
 const EMAIL = /^[^\s@]+@[^\s@.]+(?:\.[^\s@.]+)+$/;
 
@@ -169,6 +202,89 @@ function text(field: string, value: string | null, max: number, problems: FieldE
     problems.push({ field, message: `must be 1 to ${max} characters, or null` });
   }
   return trimmed;
+}
+
+function paymentInstructionsOf(
+  input: NonNullable<UpdateSellerDetailsInput['paymentInstructions']>,
+  problems: FieldError[],
+): PaymentInstructions {
+  const field = (name: string) => `payment_instructions.${name}`;
+  const iban = input.iban ? electronicFormatIBAN(input.iban) : null;
+  if (input.iban && (!iban || !isValidIBAN(iban))) {
+    problems.push({
+      field: field('iban'),
+      message: 'must be an IBAN whose length and check digits hold for its country',
+    });
+  }
+  const bic = input.bic ? input.bic.trim().toUpperCase() : null;
+  if (bic !== null && !isValidBIC(bic)) {
+    problems.push({ field: field('bic'), message: 'must be a BIC of 8 or 11 characters, such as NWBKGB2L' });
+  }
+  const accountNumber = input.accountNumber ? input.accountNumber.replace(/[\s-]/g, '') : null;
+  if (accountNumber !== null && !ACCOUNT_NUMBER.test(accountNumber)) {
+    problems.push({ field: field('account_number'), message: 'must be 4 to 34 letters and digits' });
+  }
+  const sortCodeMatch = input.sortCode ? SORT_CODE.exec(input.sortCode.trim()) : null;
+  if (input.sortCode && !sortCodeMatch) {
+    problems.push({ field: field('sort_code'), message: 'must be six digits, such as 12-34-56' });
+  }
+  const instructions: PaymentInstructions = {
+    accountName: text(field('account_name'), input.accountName ?? null, 200, problems),
+    iban: iban && isValidIBAN(iban) ? iban : null,
+    bic,
+    accountNumber,
+    sortCode: sortCodeMatch ? `${sortCodeMatch[1]}-${sortCodeMatch[2]}-${sortCodeMatch[3]}` : null,
+    text: text(field('text'), input.text ?? null, 1000, problems),
+  };
+  if (!instructions.iban && !instructions.accountNumber && !instructions.text && !input.iban) {
+    problems.push({
+      field: 'payment_instructions',
+      message: 'must name an account to pay into (iban or account_number) or say how to pay (text)',
+    });
+  }
+  if (instructions.sortCode && !instructions.accountNumber) {
+    problems.push({ field: field('account_number'), message: 'is required with a sort_code' });
+  }
+  return instructions;
+}
+
+function isCalendarDay(value: string): boolean {
+  const match = DAY.exec(value);
+  if (!match) return false;
+  const date = new Date(`${value}T00:00:00.000Z`);
+  return !Number.isNaN(date.getTime()) && date.toISOString().startsWith(value);
+}
+
+function referenceRatesOf(
+  input: readonly ReferenceRate[],
+  taxCurrency: string | null,
+  problems: FieldError[],
+): ReferenceRate[] {
+  if (input.length > MAX_REFERENCE_RATES) {
+    problems.push({ field: 'reference_rates', message: `must hold at most ${MAX_REFERENCE_RATES} rates` });
+    return [];
+  }
+  const seen = new Set<string>();
+  return input.map((rate, index) => {
+    const field = (name: string) => `reference_rates[${index}].${name}`;
+    if (!isSupportedCurrency(rate.currencyCode)) {
+      problems.push({ field: field('currency_code'), message: 'must be a supported currency code' });
+    } else if (rate.currencyCode === taxCurrency) {
+      problems.push({ field: field('currency_code'), message: 'must differ from tax_currency' });
+    }
+    if (!RATE.test(rate.rate) || Decimal.parse(rate.rate).isZero()) {
+      problems.push({
+        field: field('rate'),
+        message: 'must be a positive decimal with at most 12 places, such as 0.7931',
+      });
+    }
+    if (!isCalendarDay(rate.date)) problems.push({ field: field('date'), message: 'must be a date, YYYY-MM-DD' });
+    const key = `${rate.currencyCode} ${rate.date}`;
+    if (seen.has(key)) problems.push({ field: field('date'), message: 'repeats a currency and date already listed' });
+    seen.add(key);
+    const source = text(field('source'), rate.source, 100, problems) ?? '';
+    return { currencyCode: rate.currencyCode, rate: rate.rate, date: rate.date, source };
+  });
 }
 
 /**
@@ -208,6 +324,21 @@ export async function updateSellerDetails(
         countryCode,
       };
     }
+  }
+  if (input.paymentInstructions !== undefined) {
+    changes.paymentInstructions =
+      input.paymentInstructions === null ? null : paymentInstructionsOf(input.paymentInstructions, problems);
+  }
+  if (input.taxCurrency !== undefined) {
+    if (input.taxCurrency !== null && !isSupportedCurrency(input.taxCurrency)) {
+      problems.push({ field: 'tax_currency', message: 'must be a supported currency code, or null' });
+    }
+    changes.taxCurrency = input.taxCurrency;
+  }
+  if (input.referenceRates !== undefined) {
+    const taxCurrency =
+      input.taxCurrency !== undefined ? input.taxCurrency : ((await findSellerDetails(context))?.taxCurrency ?? null);
+    changes.referenceRates = referenceRatesOf(input.referenceRates, taxCurrency, problems);
   }
   if (problems.length > 0) {
     throw new BillingError(
