@@ -54,7 +54,8 @@ describe.each(ENGINES)('%s: the demo sign-in', (engine) => {
   }
 
   beforeAll(async () => {
-    harness = await startBillingHarness({ engine });
+    // A configured portal (ADR 1472): the portal under test takes the links' paths.
+    harness = await startBillingHarness({ engine, portalUrl: 'http://127.0.0.1:3000/billing' });
     demo = await startPortalDemo({
       billingSandboxUrl: harness.sandboxUrl,
       sandboxKey: harness.sandboxKey,

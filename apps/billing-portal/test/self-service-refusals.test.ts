@@ -39,7 +39,8 @@ describe.each(ENGINES)('%s: self-service refusals', (engine) => {
   });
 
   beforeAll(async () => {
-    harness = await startBillingHarness({ engine });
+    // A configured portal (ADR 1472): the portal under test takes the links' paths.
+    harness = await startBillingHarness({ engine, portalUrl: 'http://127.0.0.1:3000/billing' });
     admin = new Drawdown(harness.sandboxKey, { baseUrl: harness.sandboxUrl });
     const product = await admin.products.create({ name: 'Plan', taxCategory: 'saas' });
     const monthly = await admin.prices.create({

@@ -41,7 +41,8 @@ describe('the self-service billing portal in Chromium', () => {
   let browser: Browser;
 
   beforeAll(async () => {
-    harness = await startBillingHarness({ engine: 'sqlite' });
+    // A configured portal (ADR 1472): the portal under test takes the links' paths.
+    harness = await startBillingHarness({ engine: 'sqlite', portalUrl: 'http://127.0.0.1:3000/billing' });
     admin = new Drawdown(harness.sandboxKey, { baseUrl: harness.sandboxUrl });
     demo = await startPortalDemo({
       billingSandboxUrl: harness.sandboxUrl,

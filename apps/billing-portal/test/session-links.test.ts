@@ -38,7 +38,8 @@ describe.each(ENGINES)('%s: customer portal session links', (engine) => {
   const verifyCalls = () => calls.filter((call) => call === 'POST /customer-portal-sessions/verify').length;
 
   beforeAll(async () => {
-    harness = await startBillingHarness({ engine, rateLimit: RATE_LIMIT });
+    // A configured portal (ADR 1472): the portal under test takes the links' paths.
+    harness = await startBillingHarness({ engine, rateLimit: RATE_LIMIT, portalUrl: 'http://127.0.0.1:3000/billing' });
     admin = new Drawdown(harness.sandboxKey, { baseUrl: harness.sandboxUrl });
     const product = await admin.products.create({ name: 'Support', taxCategory: 'standard' });
     const price = await admin.prices.create({

@@ -5,7 +5,7 @@
  */
 import type { Environment, UseCases } from '@drawdown/billing-core';
 import { Hono } from 'hono';
-import { DEFAULT_PORTAL_URL, DEFAULT_STRIPE_JS_URL } from './config.js';
+import { DEFAULT_STRIPE_JS_URL } from './config.js';
 import type { AppEnv } from './http/app-env.js';
 import { authenticateRequests } from './http/authentication.js';
 import { limitRequestBody } from './http/body-limit.js';
@@ -40,6 +40,7 @@ import { registerSandboxClockRoutes } from './http/routes/sandbox-clock.js';
 import { registerSimulationRoutes } from './http/routes/simulations.js';
 import { registerSubscriptionRoutes } from './http/routes/subscriptions.js';
 import { registerTransactionRoutes } from './http/routes/transactions.js';
+import { registerUnconfiguredPortal } from './http/routes/unconfigured-portal.js';
 import { registerUsageRoutes } from './http/routes/usage.js';
 import { registerUsageCatalogueRoutes } from './http/routes/usage-catalogue.js';
 import { answerUnmatchedRoute } from './http/unmatched-route.js';
@@ -84,14 +85,18 @@ export interface EnvironmentOptions {
   readonly environment: Environment;
   /** The base URL advertised in pagination links; read per request, since a port may be bound late. */
   readonly publicBaseUrl: () => string;
-  /** The billing portal's public address for this environment (portal session and management URLs). */
-  readonly portalUrl?: (() => string) | undefined;
+  /**
+   * The billing portal's public address for this environment (portal session and management
+   * URLs); absent or null: none is configured (ADR 1472).
+   */
+  readonly portalUrl?: (() => string | null) | undefined;
 }
 
 /** Routes that answer without an API key. */
 function registerPublicRoutes(app: Hono<AppEnv>, dependencies: AppDependencies, environment: Environment): void {
   registerCurrencyRoutes(app);
   registerIpAddressRoutes(app, dependencies.webhookSourceIps ?? []);
+  registerUnconfiguredPortal(app, environment);
   registerCheckoutRoutes(app, environment, { stripeJsUrl: dependencies.stripeJsUrl ?? DEFAULT_STRIPE_JS_URL });
   registerInvoiceDownloadRoutes(app, dependencies.invoiceLinks, dependencies.documents, environment);
   registerReportDownloadRoutes(app, dependencies.invoiceLinks, environment);
@@ -107,7 +112,7 @@ export function createApp(dependencies: AppDependencies, options: EnvironmentOpt
       environment: options.environment,
       useCases: dependencies.useCases,
       publicBaseUrl: options.publicBaseUrl,
-      portalUrl: options.portalUrl ?? (() => DEFAULT_PORTAL_URL),
+      portalUrl: options.portalUrl ?? (() => null),
       observeRequest: dependencies.observeRequest,
       tracing: dependencies.tracing,
       trustProxy: dependencies.trustProxy,

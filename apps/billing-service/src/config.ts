@@ -35,8 +35,9 @@ export interface ServiceConfig {
   readonly livePublicUrl: string | undefined;
   readonly sandboxPublicUrl: string | undefined;
   /** Where customers reach the billing portal, per environment: portal session and management URLs (ADR 1440). */
-  readonly livePortalUrl: string;
-  readonly sandboxPortalUrl: string;
+  /** Null: no portal configured; the environment's own `/portal` answers `customer_portal_not_configured` (ADR 1472). */
+  readonly livePortalUrl: string | null;
+  readonly sandboxPortalUrl: string | null;
   /** Where the hosted checkout loads Stripe.js from (ADR 1424); its origin is what the page's CSP allows. */
   readonly stripeJsUrl: string;
   /** Check EU VAT ids with VIES before reverse charge (`vies`), or by their format alone (`off`; ADR 1437). */
@@ -229,11 +230,15 @@ function choice<const T extends string>(values: readonly T[], fallback: T) {
   };
 }
 
-/** The portal demo's address (`billing-portal demo` on its default port): where a fresh install's portal is. */
-export const DEFAULT_PORTAL_URL = 'http://127.0.0.1:3000/billing';
+/**
+ * Where the service points portal links while no portal is configured: its own `/portal`, on the
+ * environment's public address, which answers `customer_portal_not_configured` (ADR 1472).
+ */
+export const UNCONFIGURED_PORTAL_PATH = '/portal';
 
-function portalUrl(text: string | undefined, name: string): string {
-  const value = (text ?? DEFAULT_PORTAL_URL).replace(/\/+$/, '');
+function portalUrl(text: string | undefined, name: string): string | null {
+  if (text === undefined || text === '') return null;
+  const value = text.replace(/\/+$/, '');
   let url: URL;
   try {
     url = new URL(value);
@@ -456,10 +461,10 @@ export const SETTINGS = [
     flag: 'live-portal-url',
     variable: 'DRAWDOWN_LIVE_PORTAL_URL',
     kind: 'string',
-    fallback: DEFAULT_PORTAL_URL,
+    fallback: undefined,
     placeholder: 'URL',
     description:
-      "Where live customers reach the billing portal (where `@drawdown/billing-portal` is mounted): customer portal session URLs and subscriptions' `management_urls` point here.",
+      "Where live customers reach the billing portal (where `@drawdown/billing-portal` is mounted): customer portal session URLs and subscriptions' `management_urls` point here. Unset: portal sessions are refused with `customer_portal_not_configured` and `management_urls` lead to the live address's own `/portal`, which answers that code (ADR 1472).",
     parse: portalUrl,
   }),
   setting({
@@ -467,9 +472,10 @@ export const SETTINGS = [
     flag: 'sandbox-portal-url',
     variable: 'DRAWDOWN_SANDBOX_PORTAL_URL',
     kind: 'string',
-    fallback: DEFAULT_PORTAL_URL,
+    fallback: undefined,
     placeholder: 'URL',
-    description: 'Where sandbox customers reach the billing portal (the portal demo by default).',
+    description:
+      'Where sandbox customers reach the billing portal (`npm start` points it at the portal demo it serves). Unset: as for live, on the sandbox address (ADR 1472).',
     parse: portalUrl,
   }),
   setting({

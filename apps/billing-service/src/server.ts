@@ -8,7 +8,7 @@ import { getRequestListener } from '@hono/node-server';
 import { Redis } from 'ioredis';
 import { createApp, MAX_BODY_BYTES } from './app.js';
 import type { CoreServices } from './compose-services.js';
-import type { ServiceConfig } from './config.js';
+import { type ServiceConfig, UNCONFIGURED_PORTAL_PATH } from './config.js';
 import { MemoryRateLimiter, type RequestRateLimits, requestRateLimits } from './http/rate-limiter.js';
 import { RedisRateLimiter } from './http/redis-rate-limiter.js';
 import type { RequestRecord } from './http/request-observer.js';
@@ -163,7 +163,13 @@ export async function startService(
     options: webhookOptions,
     onError: logError,
     onAttempt: metrics.observeWebhookAttempt,
-    portalUrlFor: (environment) => (environment === 'live' ? config.livePortalUrl : config.sandboxPortalUrl),
+    // With no portal configured, webhooks carry the environment's own `/portal` (ADR 1472), as answers do.
+    portalUrlFor: (environment) =>
+      environment === 'live'
+        ? (config.livePortalUrl ??
+          `${(config.livePublicUrl ?? bound.live).replace(/\/+$/, '')}${UNCONFIGURED_PORTAL_PATH}`)
+        : (config.sandboxPortalUrl ??
+          `${(config.sandboxPublicUrl ?? bound.sandbox).replace(/\/+$/, '')}${UNCONFIGURED_PORTAL_PATH}`),
     spans: services.spans,
   });
   services.onEventsWritten(() => webhookDelivery.wake());

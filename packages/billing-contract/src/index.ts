@@ -22,6 +22,7 @@ export {
 } from './requests/catalogue.js';
 export {
   BrowserCheckoutBody,
+  CheckoutCodeFormBody,
   CheckoutDetailsFormBody,
   CheckoutPayFormBody,
   SandboxChallengeFormBody,

@@ -396,7 +396,7 @@ export {
   type CheckoutView,
   useMethodForSubscription,
 } from './payments/checkout.js';
-export type { CheckoutSettingsView } from './payments/checkout-settings.js';
+export { type CheckoutSettingsView, checkoutReturnUrl } from './payments/checkout-settings.js';
 export type {
   NotificationOutcome,
   ProviderRefundRecord,

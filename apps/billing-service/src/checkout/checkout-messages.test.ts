@@ -19,6 +19,8 @@ const SAME_AS_ENGLISH = new Set([
   'fr.taxGst',
   'es.taxGst',
   'ja.taxGst',
+  'de.promoCode',
+  'fr.promoCode',
 ]);
 
 describe('the checkout’s languages', () => {

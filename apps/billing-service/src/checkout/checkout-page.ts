@@ -193,7 +193,7 @@ function itemsTable(transaction: Transaction, l: CheckoutLocale, countryCode: st
     .join('\n');
   const discount =
     BigInt(totals.discount) > 0n
-      ? `<tr><th scope="row" colspan="2">${escapeHtml(t('discount'))}</th><td class="amount">−${amount(totals.discount)}</td></tr>`
+      ? `<tr><th scope="row" colspan="2">${escapeHtml(t('discount'))}</th><td class="amount" id="discount">−${amount(totals.discount)}</td></tr>`
       : '';
   const credit =
     BigInt(totals.credit) > 0n
@@ -245,6 +245,7 @@ export interface FormValues {
   readonly city?: string;
   readonly first_line?: string;
   readonly cardholder_name?: string;
+  readonly code?: string;
 }
 
 interface FieldOptions {
@@ -364,6 +365,8 @@ export interface CheckoutPageInput {
   readonly values?: FormValues | undefined;
   /** For a provider whose browser library takes the card (Stripe.js): where it loads from and where it returns to. */
   readonly browser?: { readonly scriptUrl: string; readonly returnUrl: string } | undefined;
+  /** Where the finished page leads back to (ADR 1112), already allowed; none without one. */
+  readonly returnUrl?: string | null | undefined;
 }
 
 /** The checkout page's own script that drives Stripe.js's Payment Element (ADR 1424). */
@@ -427,11 +430,15 @@ export function renderCheckoutPage(input: CheckoutPageInput): string {
   const header = `<h1>${escapeHtml(t('heading'))}</h1><p class="merchant">${escapeHtml(t('paying', { merchant: view.merchantName }))}</p>`;
   const order = itemsTable(transaction, l, address?.countryCode ?? null);
   const refusal = input.message?.kind === 'error' ? messageBox(input.message) : '';
+  // Every end state leads back to the seller when the account (or the link) says where (ADR 1112).
+  const back = input.returnUrl
+    ? `<p><a class="button" id="return-link" href="${escapeHtml(input.returnUrl)}">${escapeHtml(t('backToMerchant', { merchant: view.merchantName }))}</a></p>`
+    : '';
   if (transaction.status === 'completed' || transaction.status === 'paid') {
-    return page(l, title, `${header}${refusal}${completedPanel(view, l)}${order}`, sandbox);
+    return page(l, title, `${header}${refusal}${completedPanel(view, l)}${back}${order}`, sandbox);
   }
   if (transaction.status === 'canceled') {
-    return page(l, title, `${header}${refusal}${noticePanel(t('canceled'))}${order}`, sandbox);
+    return page(l, title, `${header}${refusal}${noticePanel(t('canceled'))}${back}${order}`, sandbox);
   }
   // No provider, or Stripe without the publishable key Stripe.js needs: no card can be taken here.
   if (!view.takesCards) {
@@ -474,6 +481,14 @@ ${field('first_line', t('address'), { value: values.first_line ?? address?.first
           ? t('detailsSummary', { email: customer?.email ?? '', country: countryName(address.countryCode, l.locale) })
           : (customer?.email ?? ''),
       )}</p>`;
+  // A promo code while the order can still change (ADR 1111); the discount row of the order shows it applied.
+  const promo = takesDetails
+    ? `<form method="post" action="/checkout/code${query}" class="promo" aria-labelledby="promo-heading" novalidate>
+<h2 id="promo-heading">${escapeHtml(t('promoHeading'))}</h2>
+${field('code', t('promoCode'), { value: values.code, autocomplete: 'off', error: errors.code, maxlength: 32 })}
+<button type="submit" class="secondary">${escapeHtml(t('applyCode'))}</button>
+</form>`
+    : '';
   const payable = ['ready', 'billed', 'past_due'].includes(transaction.status) && transaction.addressId !== null;
   const balance = transaction.details.totals.balance;
   const zero = BigInt(balance) <= 0n;
@@ -488,7 +503,7 @@ ${field('first_line', t('address'), { value: values.first_line ?? address?.first
     // Stripe.js keeps the card: an unconfirmed PaymentIntent in flight is confirmed again, not refused.
     const notice = waiting && !input.message ? undefined : message;
     const form = browserPaymentForm(input, browser, { balance, zero, recurring });
-    return page(l, title, `${header}${messageBox(notice)}${order}${details}${form}`, sandbox, [
+    return page(l, title, `${header}${messageBox(notice)}${order}${promo}${details}${form}`, sandbox, [
       browser.scriptUrl,
       STRIPE_CHECKOUT_SCRIPT_PATH,
     ]);
@@ -525,7 +540,7 @@ ${
 <button type="submit" id="pay-button">${escapeHtml(zero ? t('saveCardButton') : t('payButton', { amount: money(balance, transaction.currencyCode, l.locale) }))}</button>
 </form>`
       : '';
-  return page(l, title, `${header}${messageBox(message)}${action}${order}${details}${payment}`, sandbox);
+  return page(l, title, `${header}${messageBox(message)}${action}${order}${promo}${details}${payment}`, sandbox);
 }
 
 function browserPaymentForm(
@@ -662,6 +677,16 @@ export function renderChallengePage(input: {
 </form>`
     : `<h1>${escapeHtml(t('authenticationFinished'))}</h1><p><a href="/checkout?_ptxn=${escapeHtml(attempt.transactionId)}${escapeHtml(l.querySuffix)}">${escapeHtml(t('backToCheckout'))}</a></p>`;
   return page(l, t('confirmTitle'), body, true);
+}
+
+/** The page for a checkout link whose return_url the account does not allow (ADR 1112). */
+export function renderRefusedLinkPage(sandbox: boolean, l: CheckoutLocale): string {
+  return page(
+    l,
+    l.t('refusedLinkTitle'),
+    `<h1>${escapeHtml(l.t('refusedLinkTitle'))}</h1><p>${escapeHtml(l.t('refusedLinkText'))}</p>`,
+    sandbox,
+  );
 }
 
 /** The page for a link that names no transaction of this environment. */

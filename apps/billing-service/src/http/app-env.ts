@@ -11,8 +11,13 @@ export interface AppEnv {
     requestId: string;
     /** The base URL this environment advertises, without a trailing slash. */
     publicBaseUrl: string;
-    /** Where this environment's customers reach the billing portal, without a trailing slash (ADR 1440). */
+    /**
+     * Where this environment's customers reach the billing portal, without a trailing slash (ADR
+     * 1440); with none configured, the environment's own `/portal`, which refuses (ADR 1472).
+     */
     portalUrl: string;
+    /** Whether the operator configured a portal for this environment (ADR 1472). */
+    portalConfigured: boolean;
     /** Every use case, bound once by the composition root. */
     useCases: UseCases;
     apiKey: ApiKey;

@@ -1,8 +1,8 @@
 /**
  * @module
  * The one parser of list query parameters: `per_page` (clamped to the endpoint's maximum),
- * `after` (an id cursor), `order_by` (`field[ASC]` or `field[DESC]` over the endpoint's sortable
- * fields), `include`, and the endpoint's filters, timestamp ranges included (`created_at`,
+ * `after` (an id cursor), `order_by` (`field[ASC]` or `field[DESC]` over the endpoint's documented
+ * fields, ties broken by id), `include`, and the endpoint's filters, timestamp ranges included (`created_at`,
  * `created_at[LT]`, `[LTE]`, `[GT]`, `[GTE]`). Array filters are comma-joined. A malformed value
  * is `invalid_field`, never ignored.
  */
@@ -38,7 +38,10 @@ export interface ListSpec<Column extends string> {
   readonly filters: Readonly<Record<string, FilterSpec<Column>>>;
   /** Filters applied when the request does not set them (for example `status=active`). */
   readonly defaults?: Readonly<Record<string, string>>;
-  /** Fields `order_by` may name; `id` when absent. The first is the default, descending. */
+  /**
+   * Fields `order_by` may name; `id` when absent. The first is the default, descending. `id` and
+   * `created_at` read in id order (ids are time-ordered); any other is passed on as `ListQuery.sort`.
+   */
   readonly orderBy?: readonly string[];
   /** Values `include` may name; absent means the endpoint takes no `include`. */
   readonly includes?: readonly string[];
@@ -48,6 +51,8 @@ export interface ListSpec<Column extends string> {
 
 const RANGE_OPERATORS = { LT: 'lt', LTE: 'lte', GT: 'gt', GTE: 'gte' } as const;
 const PAGING_PARAMETERS = ['per_page', 'after', 'order_by', 'include'];
+/** `order_by` fields that read in id order: ids are time-ordered, so creation order is id order. */
+const ID_ORDERED = ['id', 'created_at'];
 
 /** Every parameter name the spec takes: paging, `include`, filters and their range forms. */
 function knownParameter<Column extends string>(spec: ListSpec<Column>, name: string): boolean {
@@ -144,7 +149,7 @@ export function parseListParams<Column extends string>(c: Context<AppEnv>, spec:
     throw invalid('after', `must be a ${spec.idPrefix}_ id taken from a previous page`);
   }
   const fields = spec.orderBy ?? ['id'];
-  const order = /^([a-z_]+)\[(ASC|DESC)\]$/i.exec(params.get('order_by') ?? `${fields[0]}[DESC]`);
+  const order = /^([a-z_.]+)\[(ASC|DESC)\]$/i.exec(params.get('order_by') ?? `${fields[0]}[DESC]`);
   const field = order?.[1]?.toLowerCase();
   if (!order || field === undefined || !fields.includes(field)) {
     throw invalid('order_by', `must be ${fields.join(', ')} followed by [ASC] or [DESC]`);
@@ -179,7 +184,8 @@ export function parseListParams<Column extends string>(c: Context<AppEnv>, spec:
     }
   }
   const direction = order[2]?.toUpperCase() === 'ASC' ? 'asc' : 'desc';
-  return { query: { filter, after, perPage, direction }, perPage, orderBy: field, includes };
+  const sort = ID_ORDERED.includes(field) ? undefined : field;
+  return { query: { filter, after, perPage, direction, sort }, perPage, orderBy: field, includes };
 }
 
 /**

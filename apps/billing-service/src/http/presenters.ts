@@ -17,6 +17,24 @@ import {
 import { managementUrls } from '../rendering/portal-session-links.js';
 import { toSnakeCase } from './wire-case.js';
 
+/** Kinds whose documents carry `import_meta` (always null: nothing is imported). */
+const IMPORTABLE_KINDS: ReadonlySet<string> = new Set([
+  'product',
+  'price',
+  'customer',
+  'address',
+  'business',
+  'discount',
+]);
+
+/**
+ * The entity with `importMeta` null where it was stored before it had one (event data and
+ * snapshots inside subscriptions written earlier; stored documents are filled by migration 0247).
+ */
+function withImportMeta<Entity extends object>(entity: Entity): Entity {
+  return 'importMeta' in entity ? entity : { ...entity, importMeta: null };
+}
+
 /**
  * A subscription without the fields only the service uses. With the environment's portal
  * address, `management_urls` point at the portal's pages for it (ADR 1440).
@@ -26,6 +44,12 @@ export function presentSubscription(subscription: Subscription, portalUrl?: stri
   // `intervals_used` is the service's count of discounted periods (ADR 1105), not a wire field.
   return {
     ...wire,
+    items: wire.items.map((item) => ({
+      ...item,
+      price: withImportMeta(item.price),
+      product: withImportMeta(item.product),
+    })),
+    importMeta: null,
     ...(portalUrl === undefined ? {} : { managementUrls: managementUrls(portalUrl, subscription) }),
     discount: discount === null ? null : { id: discount.id, startsAt: discount.startsAt, endsAt: discount.endsAt },
   };
@@ -173,7 +197,9 @@ export function presentEntity(kind: StoredEvent['entityKind'], entity: unknown, 
     case 'payment_method':
       return presentPaymentMethodEvent(entity as PaymentMethod);
     default:
-      return entity;
+      return IMPORTABLE_KINDS.has(kind) && typeof entity === 'object' && entity !== null
+        ? withImportMeta(entity)
+        : entity;
   }
 }
 
@@ -183,6 +209,8 @@ export function presentEvent(event: StoredEvent, portalUrl?: string): unknown {
     eventId: event.id,
     eventType: event.eventType,
     occurredAt: event.occurredAt,
+    // A webhook body sets its own notification's id here.
+    notificationId: event.notificationId ?? null,
     data: presentEntity(event.entityKind, event.entity, portalUrl),
   };
 }

@@ -5,9 +5,11 @@
  * traced, and, once answered, its record for the access line and the request metrics (with the
  * client's address, and the path of a request no route matched).
  */
+
 import type { Environment, UseCases } from '@drawdown/billing-core';
 import { bodyLeftUnread, clientAddress, proxyHops, requestHeader } from '@drawdown/http-kit';
 import type { MiddlewareHandler } from 'hono';
+import { UNCONFIGURED_PORTAL_PATH } from '../config.js';
 import type { AppEnv } from './app-env.js';
 import { type RequestObserver, requestIdFrom, routeOf, UNMATCHED_ROUTE } from './request-observer.js';
 import type { RequestTracing } from './request-tracing.js';
@@ -17,8 +19,8 @@ export interface RequestObservationOptions {
   readonly useCases: UseCases;
   /** The base URL advertised in pagination links; read per request, since a port may be bound late. */
   readonly publicBaseUrl: () => string;
-  /** The billing portal's public address for this environment. */
-  readonly portalUrl: () => string;
+  /** The billing portal's public address for this environment; null: none is configured (ADR 1472). */
+  readonly portalUrl: () => string | null;
   readonly observeRequest?: RequestObserver | undefined;
   readonly tracing?: RequestTracing | undefined;
   /** Behind one reverse proxy: the client is the `X-Forwarded-For` entry it appended. */
@@ -31,8 +33,14 @@ export function observeRequests(options: RequestObservationOptions): MiddlewareH
     const requestId = requestIdFrom(requestHeader(c, 'x-request-id'));
     c.set('requestId', requestId);
     c.set('useCases', options.useCases);
-    c.set('publicBaseUrl', options.publicBaseUrl().replace(/\/+$/, ''));
-    c.set('portalUrl', options.portalUrl().replace(/\/+$/, ''));
+    const publicBaseUrl = options.publicBaseUrl().replace(/\/+$/, '');
+    const portalUrl = options.portalUrl();
+    c.set('publicBaseUrl', publicBaseUrl);
+    c.set('portalConfigured', portalUrl !== null);
+    c.set(
+      'portalUrl',
+      portalUrl === null ? `${publicBaseUrl}${UNCONFIGURED_PORTAL_PATH}` : portalUrl.replace(/\/+$/, ''),
+    );
     c.header('Request-Id', requestId);
     const span = options.tracing?.start(c.req.method, (name) => requestHeader(c, name));
     await (span ? span.run(next) : next());

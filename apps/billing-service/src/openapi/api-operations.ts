@@ -15,6 +15,7 @@ import {
   BrowserCheckoutStartResponse,
   BusinessResponse,
   CancelSubscriptionBody,
+  CheckoutCodeFormBody,
   CheckoutDetailsFormBody,
   CheckoutPayFormBody,
   CheckoutSettingsResponse,
@@ -465,6 +466,18 @@ const OPERATIONS: readonly ApiOperation[] = [
     'Checkout page script: the PaymentIntent (or SetupIntent) Stripe.js confirms in the browser',
     null,
     { ...body('BrowserCheckoutBody', BrowserCheckoutBody), shape: 'entity', formBody: true },
+  ),
+  operation(
+    'post',
+    '/checkout/code',
+    'Checkout',
+    'Checkout form: a promo code (a discount enabled for checkout)',
+    null,
+    {
+      ...body('CheckoutCodeFormBody', CheckoutCodeFormBody),
+      shape: 'redirect',
+      location: TO_CHECKOUT_PAGE,
+    },
   ),
   operation('post', '/checkout/details', 'Checkout', 'Checkout form: the customer’s email and address', null, {
     ...body('CheckoutDetailsFormBody', CheckoutDetailsFormBody),

@@ -306,7 +306,8 @@ describe.each(ENGINES)('%s: every refused field is refused with its code, and no
   let priceId: string;
 
   beforeAll(async () => {
-    harness = await startBillingHarness({ engine });
+    // A configured portal: portal sessions are made, not refused (ADR 1472).
+    harness = await startBillingHarness({ engine, portalUrl: 'https://portal.example/billing' });
     ({ sandbox } = harnessClients(harness));
     buyer = await createBuyer(sandbox, 'US');
     const productId = await createProduct(sandbox, { name: 'Walked' });

@@ -165,6 +165,7 @@ const ENDPOINTS: readonly Endpoint[] = [
   { method: 'GET', route: '/checkout/assets/stripe-checkout.js', permission: null },
   { method: 'POST', route: '/checkout/intent', permission: null },
   { method: 'POST', route: '/checkout/details', permission: null },
+  { method: 'POST', route: '/checkout/code', permission: null },
   { method: 'POST', route: '/checkout/pay', permission: null },
   { method: 'GET', route: '/checkout/return', permission: null },
   { method: 'GET', route: '/checkout/sandbox-authentication/:ref', permission: null },
@@ -242,7 +243,8 @@ describe.each(ENGINES)('%s: authorization on every endpoint', (engine) => {
   const keysWith = new Map<Permission, string>();
 
   beforeAll(async () => {
-    harness = await startBillingHarness({ engine });
+    // A configured portal: portal sessions are made, not refused (ADR 1472).
+    harness = await startBillingHarness({ engine, portalUrl: 'https://portal.example/billing' });
     revokedKey = await harness.createKey({ environment: 'sandbox', permissions: ['all'] });
     await harness.services.useCases.revokeApiKey(`apikey_${revokedKey.split('_')[3]}`);
     expiredKey = await insertExpiredKey(harness);

@@ -59,7 +59,8 @@ describe.each(ENGINES)('%s: unstorable text', (engine) => {
   let templates: Record<string, Record<string, unknown> | null>;
 
   beforeAll(async () => {
-    harness = await startBillingHarness({ engine });
+    // A configured portal: portal sessions are made, not refused (ADR 1472).
+    harness = await startBillingHarness({ engine, portalUrl: 'https://portal.example/billing' });
     api = harnessClients(harness).sandbox;
     ids.products = await createProduct(api);
     ids.prices = String((await createPrice(api, ids.products)).id);
@@ -147,6 +148,7 @@ describe.each(ENGINES)('%s: unstorable text', (engine) => {
       // sends them unstorable text (400 invalid_characters). A provider's notification is a raw body
       // the provider verifies before anything is read.
       'POST /checkout/details': null,
+      'POST /checkout/code': null,
       'POST /checkout/pay': null,
       'POST /checkout/intent': null,
       'POST /checkout/sandbox-authentication/:ref': null,

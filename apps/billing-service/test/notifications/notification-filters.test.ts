@@ -72,6 +72,30 @@ describe.each(ENGINES)('%s: notification list filters', (engine) => {
     expect(viaSdk).toEqual(['customer.created']);
   });
 
+  it("names each event's notification in GET /events (notification_id), null where none was made", async () => {
+    const notifications = (await sandbox.get(`/notifications?notification_setting_id=${settingId}`)).list;
+    const byEvent = new Map(
+      notifications.map((notification) => [
+        String((notification.payload as { event_id?: string }).event_id),
+        notification.id,
+      ]),
+    );
+    expect(byEvent.size).toBe(2);
+    const sdkEvents = await paddle.events.list({ perPage: 200 }).next();
+    const created = sdkEvents.filter((event) => byEvent.has(event.eventId));
+    expect(created.map((event) => event.eventType).sort()).toEqual(['customer.created', 'product.created']);
+    for (const event of created) expect(event.notificationId, event.eventType).toBe(byEvent.get(event.eventId));
+    // No destination subscribes to price.created: its event has no notification.
+    const price = await paddle.prices.create({
+      productId,
+      description: 'Unsubscribed',
+      unitPrice: { amount: '100', currencyCode: 'USD' },
+    });
+    const events = (await sandbox.get('/events?event_type=price.created')).list;
+    const priceEvent = events.find((event) => (event.data as { id?: string }).id === price.id);
+    expect(priceEvent).toHaveProperty('notification_id', null);
+  });
+
   it('refuses a malformed filter, search or time with invalid_field', async () => {
     for (const query of ['filter=nothing', 'search=', 'from=yesterday', 'to=2026-02-30T00:00:00Z']) {
       const response = await sandbox.get(`/notifications?${query}`);

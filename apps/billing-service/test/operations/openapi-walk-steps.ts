@@ -823,6 +823,24 @@ export const CHECKOUT_FORM_STEPS: readonly WalkStep[] = [
     },
   },
   {
+    operation: 'post /checkout/code',
+    before: async (_f, api) => {
+      const discount = await api.post('/discounts', {
+        description: 'Walk promo',
+        type: 'percentage',
+        amount: '10',
+        enabled_for_checkout: true,
+        code: 'WALKPROMO10',
+      });
+      expect(discount.status, discount.text).toBe(201);
+    },
+    // Codes compare case-insensitively (ADR 1111).
+    request: (f) => ({ path: `/checkout/code?_ptxn=${f.draft}`, form: { code: 'walkpromo10' } }),
+    keep: (response, f) => {
+      expect(locationOf(response)).toBe(`/checkout?_ptxn=${f.draft}`);
+    },
+  },
+  {
     operation: 'post /checkout/pay',
     before: async (f) => {
       f.payForm = JSON.stringify(await checkoutClient(f.sandboxUrl ?? '').form(f.draft ?? '', CARDS.challenge));

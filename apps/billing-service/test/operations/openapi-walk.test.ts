@@ -76,6 +76,8 @@ describe.each(ENGINES)('%s: every documented operation answers what the document
       engine,
       allowPrivateWebhooks: true,
       webhookDelivery: { pollIntervalMs: 20 },
+      // A configured portal: portal sessions are made, not refused (ADR 1472).
+      portalUrl: 'https://portal.example/billing',
     });
     api = harnessClients(harness).sandbox;
     clients = { sandbox: api, live: harnessClients(harness).live };

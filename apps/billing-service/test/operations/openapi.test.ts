@@ -162,6 +162,7 @@ describe('the response schemas', () => {
             event_id: 'evt_01h0000000000000000000000a',
             event_type: 'product.created',
             occurred_at: body.data.created_at,
+            notification_id: null,
             data,
           },
         ],
@@ -220,7 +221,15 @@ describe('event data', () => {
     const at = '2026-01-01T10:00:00.000Z';
     const accepts = (eventType: string, data: unknown) =>
       check({
-        data: [{ event_id: 'evt_01h0000000000000000000000a', event_type: eventType, occurred_at: at, data }],
+        data: [
+          {
+            event_id: 'evt_01h0000000000000000000000a',
+            event_type: eventType,
+            occurred_at: at,
+            notification_id: null,
+            data,
+          },
+        ],
         meta: {
           request_id: 'r',
           pagination: { per_page: 1, next: 'http://x/events', has_more: false, estimated_total: 1 },

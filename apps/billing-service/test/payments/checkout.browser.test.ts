@@ -119,6 +119,52 @@ describe('the hosted checkout in Chromium', () => {
     expect((await transactionStatus(url)).status).toBe('completed');
   });
 
+  it('takes a promo code (a refused one said next to the field, a good one lowering the total), then leads back to the seller', async () => {
+    const code = `BROWSER${unique('b')
+      .replace(/[^A-Za-z0-9]/g, '')
+      .slice(-8)}`;
+    const discount = await sandbox.post('/discounts', {
+      description: 'Five off',
+      type: 'flat',
+      amount: '500',
+      currency_code: 'EUR',
+      enabled_for_checkout: true,
+      code,
+    });
+    expect(discount.status, discount.text).toBe(201);
+    const url = await newCheckout();
+    await page.goto(url);
+    await fillDetails();
+    await page.getByLabel('Code', { exact: true }).fill('NOTACODE');
+    await page.getByRole('button', { name: 'Apply' }).click();
+    await page.waitForSelector('#field-code[aria-invalid="true"]');
+    await expect(page.locator('#checkout-error').textContent()).resolves.toContain('Check the marked fields');
+    await expectNoAxeViolations('refused code');
+    await page.getByLabel('Code', { exact: true }).fill(code.toLowerCase());
+    await page.getByRole('button', { name: 'Apply' }).click();
+    await page.waitForSelector('#discount');
+    // €25.00 less €5.00, then DE's 19%: €20.00 + €3.80.
+    await expect(page.locator('#discount').textContent()).resolves.toBe('−€5.00');
+    await expect(page.locator('#due').textContent()).resolves.toBe('€23.80');
+    await expectNoAxeViolations('code applied');
+    await fillCard(CARDS.success);
+    await page.getByRole('button', { name: 'Pay €23.80' }).click();
+    await page.waitForSelector('#checkout-message.success');
+    expect((await transactionStatus(url)).status).toBe('completed');
+    // The link's own return_url, on the origin of the account's (ADR 1112), leads back from the finished page.
+    const returnUrl = 'https://shop.example/orders/7';
+    const settings = await sandbox.patch('/checkout-settings', { return_url: 'https://shop.example/' });
+    expect(settings.status, settings.text).toBe(200);
+    try {
+      await page.goto(`${url}&return_url=${encodeURIComponent(returnUrl)}`);
+      const back = page.getByRole('link', { name: 'Back to Test account' });
+      await expect(back.getAttribute('href')).resolves.toBe(returnUrl);
+      await expectNoAxeViolations('finished, with its way back');
+    } finally {
+      await sandbox.patch('/checkout-settings', { return_url: null });
+    }
+  });
+
   it('passes the 3-D Secure challenge', async () => {
     const url = await newCheckout();
     await page.goto(url);

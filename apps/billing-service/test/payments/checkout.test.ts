@@ -251,6 +251,163 @@ describe.each(ENGINES)('%s: hosted checkout', (engine) => {
     expect(subscriptions.list.filter((subscription) => subscription.id === completed.subscription_id)).toHaveLength(1);
   });
 
+  it('applies a promo code enabled for checkout, whatever its case, and taxes the discounted amount (ADR 1111)', async () => {
+    const code = `SAVE${unique('p')
+      .replace(/[^A-Za-z0-9]/g, '')
+      .slice(-8)}`;
+    const made = await sandbox.post('/discounts', {
+      description: 'Ten percent',
+      type: 'percentage',
+      amount: '10',
+      enabled_for_checkout: true,
+      code,
+    });
+    expect(made.status, made.text).toBe(201);
+    const id = String(
+      (
+        await createTransaction(sandbox, {
+          items: [{ price_id: oneOffPriceId, quantity: 1 }],
+          customer_id: buyer.customerId,
+          address_id: buyer.addressId,
+        })
+      ).id,
+    );
+    const applied = await checkout.post(`/checkout/code?_ptxn=${id}`, { code: ` ${code.toLowerCase()} ` });
+    expect(applied.status, applied.text).toBe(303);
+    const discounted = await transaction(id);
+    expect(discounted.discount_id).toBe(made.id);
+    // €50.00 less 10% is €45.00; DE's 19% on it is €8.55.
+    expect((discounted.details as { totals: Record<string, string> }).totals).toMatchObject({
+      subtotal: '5000',
+      discount: '500',
+      tax: '855',
+      total: '5355',
+    });
+    const page = await checkout.open(id);
+    expect(page.text).toContain('Pay €53.55');
+    // The same code again changes nothing and counts no second use.
+    expect((await checkout.post(`/checkout/code?_ptxn=${id}`, { code })).status).toBe(303);
+    expect((await sandbox.get(`/discounts/${made.id}`)).entity.times_used).toBe(1);
+    const paid = await checkout.pay(id, CARDS.success);
+    expect(paid.status, paid.text).toBe(303);
+    expect((await transaction(id)).status).toBe('completed');
+    // Once paid, no code changes it.
+    const late = await checkout.post(`/checkout/code?_ptxn=${id}`, { code });
+    expect(late.status).toBe(409);
+  });
+
+  it('leads a finished checkout back to the account’s return_url, or a link’s own on its origin, and refuses any other (ADR 1112)', async () => {
+    for (const bad of ['javascript:alert(1)', 'ftp://shop.example/', 'https://shop.example/#frag']) {
+      const refused = await sandbox.patch('/checkout-settings', { return_url: bad });
+      expect(refused.status, bad).toBe(400);
+      expect(refused.body.error?.code, bad).toBe('invalid_field');
+    }
+    const set = await sandbox.patch('/checkout-settings', { return_url: 'https://shop.example/thanks' });
+    expect(set.status, set.text).toBe(200);
+    expect(set.entity.return_url).toBe('https://shop.example/thanks');
+    try {
+      const id = String(
+        (
+          await createTransaction(sandbox, {
+            items: [{ price_id: oneOffPriceId, quantity: 1 }],
+            customer_id: buyer.customerId,
+            address_id: buyer.addressId,
+          })
+        ).id,
+      );
+      // Another site, another scheme, or credentials: the page refuses the link, naming no address.
+      for (const elsewhere of [
+        'https://evil.example/thanks',
+        'http://shop.example/thanks',
+        'https://user:pass@shop.example/',
+        'javascript:alert(1)',
+      ]) {
+        const refused = await checkout.get(`/checkout?_ptxn=${id}&return_url=${encodeURIComponent(elsewhere)}`);
+        expect(refused.status, elsewhere).toBe(400);
+        expect(refused.text, elsewhere).toContain('Checkout link not allowed');
+        expect(refused.text, elsewhere).not.toContain(elsewhere);
+      }
+      const own = 'https://shop.example/orders/42?from=checkout';
+      const query = `_ptxn=${id}&return_url=${encodeURIComponent(own)}`;
+      expect((await checkout.get(`/checkout?${query}`)).status).toBe(200);
+      const fields = await checkout.form(id, CARDS.success);
+      const paid = await checkout.post(`/checkout/pay?${query}`, fields);
+      expect(paid.status, paid.text).toBe(303);
+      // The redirect keeps the link's return_url; the finished page leads back to it.
+      expect(paid.location).toBe(`/checkout?${query}`);
+      const finished = await checkout.get(`/checkout?${query}`);
+      expect(finished.text).toContain('id="return-link" href="https://shop.example/orders/42?from=checkout"');
+      expect(finished.text).toContain('Back to Test account');
+      // Without its own, the link leads back to the account's.
+      expect((await checkout.open(id)).text).toContain('id="return-link" href="https://shop.example/thanks"');
+    } finally {
+      expect((await sandbox.patch('/checkout-settings', { return_url: null })).status).toBe(200);
+    }
+    expect((await sandbox.get('/checkout-settings')).entity.return_url).toBeNull();
+  });
+
+  it('refuses promo codes it must not take, in the page’s words, and changes nothing', async () => {
+    const suffix = unique('c')
+      .replace(/[^A-Za-z0-9]/g, '')
+      .slice(-8);
+    async function discount(body: WireObject): Promise<string> {
+      const made = await sandbox.post('/discounts', {
+        description: 'Promo',
+        type: 'percentage',
+        amount: '10',
+        ...body,
+      });
+      expect(made.status, made.text).toBe(201);
+      return made.id;
+    }
+    await discount({ code: `HIDDEN${suffix}`, enabled_for_checkout: false });
+    const archived = await discount({ code: `GONE${suffix}`, enabled_for_checkout: true });
+    expect((await sandbox.patch(`/discounts/${archived}`, { status: 'archived' })).status).toBe(200);
+    const once = await discount({ code: `ONCE${suffix}`, enabled_for_checkout: true, usage_limit: 1 });
+    await createTransaction(sandbox, {
+      items: [{ price_id: oneOffPriceId, quantity: 1 }],
+      customer_id: buyer.customerId,
+      address_id: buyer.addressId,
+      discount_id: once,
+    });
+    await discount({ code: `ELSEWHERE${suffix}`, enabled_for_checkout: true, restrict_to: [monthlyPriceId] });
+    await discount({
+      code: `DOLLARS${suffix}`,
+      enabled_for_checkout: true,
+      type: 'flat',
+      amount: '500',
+      currency_code: 'USD',
+    });
+    const id = String(
+      (
+        await createTransaction(sandbox, {
+          items: [{ price_id: oneOffPriceId, quantity: 1 }],
+          customer_id: buyer.customerId,
+          address_id: buyer.addressId,
+        })
+      ).id,
+    );
+    const before = await transaction(id);
+    // Unknown, malformed, not enabled for checkout and archived codes are refused alike: codes cannot be probed.
+    const cases: [string, string][] = [
+      ['NOSUCHCODE1', 'This code is not valid here.'],
+      ['not a code!', 'This code is not valid here.'],
+      [`HIDDEN${suffix}`, 'This code is not valid here.'],
+      [`GONE${suffix}`, 'This code is not valid here.'],
+      [`ONCE${suffix}`, 'This code has been used as many times as it can be.'],
+      [`ELSEWHERE${suffix}`, 'This code does not apply to anything in this order.'],
+      [`DOLLARS${suffix}`, 'This code is for another currency than this order.'],
+    ];
+    for (const [code, words] of cases) {
+      const refused = await checkout.post(`/checkout/code?_ptxn=${id}`, { code });
+      expect(refused.status, code).toBe(400);
+      expect(refused.text, code).toContain(words);
+      // What was typed stays in the field.
+      if (code !== 'not a code!') expect(refused.text, code).toContain(`value="${code}"`);
+    }
+    expect(await transaction(id)).toEqual(before);
+  });
+
   it('refuses to pay a paid or canceled transaction, and changes nothing', async () => {
     const id = await subscriptionTransaction();
     await checkout.pay(id, CARDS.success);

@@ -11,6 +11,8 @@ import { z } from 'zod';
 export const UpdateCheckoutSettingsBody = z.strictObject({
   default_payment_link: z.string().max(2048).nullable().optional(),
   dunning_exhausted_action: z.enum(['subscription_canceled', 'subscription_paused']).optional(),
+  /** Where a finished checkout leads back to (ADR 1112); a link's own return_url must share its origin. */
+  return_url: z.string().max(2048).nullable().optional(),
 });
 
 /**
@@ -24,6 +26,11 @@ export const CheckoutDetailsFormBody = z.strictObject({
   region: z.string().max(100).optional(),
   city: z.string().max(200).optional(),
   first_line: z.string().max(300).optional(),
+});
+
+/** The checkout page's promo-code form (`POST /checkout/code`, ADR 1111): a discount code enabled for checkout. */
+export const CheckoutCodeFormBody = z.strictObject({
+  code: z.string().max(32),
 });
 
 /**

@@ -43,6 +43,7 @@ const productFields = {
   image_url: z.url().nullable(),
   custom_data: customData,
   status: catalogueStatus,
+  import_meta: importMeta,
   created_at: timestamp,
   updated_at: timestamp,
 };
@@ -71,6 +72,7 @@ const priceFields = {
     .describe('Drawdown: usage granted per billing period and item quantity.'),
   custom_data: customData,
   status: catalogueStatus,
+  import_meta: importMeta,
   created_at: timestamp,
   updated_at: timestamp,
 };
@@ -103,6 +105,7 @@ export const Customer = entity(
     locale: z.string(),
     custom_data: customData,
     status: catalogueStatus,
+    import_meta: importMeta,
     created_at: timestamp,
     updated_at: timestamp,
   }),
@@ -123,6 +126,7 @@ export const Address = entity(
     country_code: countryCode,
     custom_data: customData,
     status: catalogueStatus,
+    import_meta: importMeta,
     created_at: timestamp,
     updated_at: timestamp,
   }),

@@ -52,7 +52,11 @@ const eventFields = {
 export const Event = entity(
   'Event',
   'Something that happened; `data` is the entity as it was then, in its own wire form (by the type’s prefix).',
-  z.strictObject({ ...eventFields, data: z.record(z.string(), z.unknown()) }),
+  z.strictObject({
+    ...eventFields,
+    notification_id: id('ntf').nullable().describe('The first notification made for the event; null when none was.'),
+    data: z.record(z.string(), z.unknown()),
+  }),
 );
 
 /** A webhook body: the event and the notification that carries it. */

@@ -49,13 +49,15 @@ export const PaymentMethodDeletedEventData = entity(
 
 export const CheckoutSettings = entity(
   'CheckoutSettings',
-  'The environment’s checkout settings: its default payment link (null for the page Drawdown serves), the link `checkout.url` starts with, and what ends a payment recovery that recovered nothing.',
+  'The environment’s checkout settings: its default payment link (null for the page Drawdown serves), the link `checkout.url` starts with, what ends a payment recovery that recovered nothing, and where a finished checkout leads back to.',
   z.strictObject({
     default_payment_link: z.string().nullable(),
     /** What `checkout.url` starts with: the environment's own link, else the configured default. */
     effective_payment_link: z.string().nullable(),
     /** What ends a payment recovery that recovered nothing: the subscription canceled (the default) or paused. */
     dunning_exhausted_action: z.enum(['subscription_canceled', 'subscription_paused']),
+    /** Where a finished checkout leads back to (ADR 1112); a checkout link's own return_url must share its origin. */
+    return_url: z.string().nullable(),
     /** Null until the settings were first changed. */
     updated_at: nullableTimestamp,
   }),

@@ -4,7 +4,17 @@
  */
 import { z } from 'zod';
 import { PriceSummary, ProductSummary } from './catalogue.js';
-import { currencyCode, customData, duration, entity, id, nullableTimestamp, period, timestamp } from './common.js';
+import {
+  currencyCode,
+  customData,
+  duration,
+  entity,
+  id,
+  importMeta,
+  nullableTimestamp,
+  period,
+  timestamp,
+} from './common.js';
 import { billingDetails, collectionMode, previewLineItem, taxRatesUsed, transactionTotals } from './transactions.js';
 
 export const SUBSCRIPTION_STATUSES = ['active', 'canceled', 'past_due', 'paused', 'trialing'] as const;
@@ -47,6 +57,7 @@ const subscriptionFields = {
     }),
   ),
   custom_data: customData,
+  import_meta: importMeta,
   discount: z.strictObject({ id: id('dsc'), starts_at: timestamp, ends_at: nullableTimestamp }).nullable(),
   billing_details: billingDetails.nullable(),
   management_urls: z.strictObject({

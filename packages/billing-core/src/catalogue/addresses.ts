@@ -58,6 +58,7 @@ export function newAddress(context: Ambient, customerId: string, input: CreateAd
     region: input.region ?? null,
     countryCode: input.countryCode,
     customData: input.customData ?? null,
+    importMeta: null,
     status: 'active',
     createdAt: now,
     updatedAt: now,

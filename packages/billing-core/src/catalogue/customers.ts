@@ -52,6 +52,7 @@ export function newCustomer(context: Ambient, input: CreateCustomerInput): Custo
     marketingConsent: false,
     locale: input.locale ?? 'en',
     customData: input.customData ?? null,
+    importMeta: null,
     status: 'active',
     createdAt: now,
     updatedAt: now,

@@ -46,6 +46,8 @@ export interface Product {
   readonly taxCategory: TaxCategory;
   readonly imageUrl: string | null;
   readonly customData: CustomData;
+  /** What an import left behind: always null, nothing is imported (issue 36). */
+  readonly importMeta: null;
   readonly status: CatalogueStatus;
   readonly createdAt: string;
   readonly updatedAt: string;
@@ -90,6 +92,8 @@ export interface Price {
   readonly quantity: { readonly minimum: number; readonly maximum: number };
   readonly allowances: readonly Allowance[];
   readonly customData: CustomData;
+  /** What an import left behind: always null, nothing is imported (issue 36). */
+  readonly importMeta: null;
   readonly status: CatalogueStatus;
   readonly createdAt: string;
   readonly updatedAt: string;
@@ -102,6 +106,8 @@ export interface Customer {
   readonly marketingConsent: boolean;
   readonly locale: string;
   readonly customData: CustomData;
+  /** What an import left behind: always null, nothing is imported (issue 36). */
+  readonly importMeta: null;
   readonly status: CatalogueStatus;
   readonly createdAt: string;
   readonly updatedAt: string;
@@ -118,6 +124,8 @@ export interface Address {
   readonly region: string | null;
   readonly countryCode: string;
   readonly customData: CustomData;
+  /** What an import left behind: always null, nothing is imported (issue 36). */
+  readonly importMeta: null;
   readonly status: CatalogueStatus;
   readonly createdAt: string;
   readonly updatedAt: string;

@@ -174,6 +174,7 @@ export async function createPrice(context: Context<CatalogueSlice>, input: Creat
       quantity: input.quantity ?? DEFAULT_QUANTITY,
       allowances: input.allowances ?? [],
       customData: input.customData ?? null,
+      importMeta: null,
       status: 'active',
       createdAt: now,
       updatedAt: now,

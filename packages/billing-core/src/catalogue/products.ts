@@ -40,6 +40,7 @@ export async function createProduct(context: Context<CatalogueSlice>, input: Cre
     taxCategory: input.taxCategory,
     imageUrl: input.imageUrl || null,
     customData: input.customData ?? null,
+    importMeta: null,
     status: 'active',
     createdAt: now,
     updatedAt: now,

@@ -32,4 +32,9 @@ export interface StoredEvent {
   readonly occurredAt: string;
   readonly entityKind: EntityKind;
   readonly entity: unknown;
+  /**
+   * The first notification made for the event (a replay's aside), null when none was made yet:
+   * read by the event log's list, never stored with the event.
+   */
+  readonly notificationId?: string | null;
 }

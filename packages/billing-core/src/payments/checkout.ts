@@ -21,6 +21,7 @@
 import { COUNTRY_CODE_PATTERN, newAddress } from '../catalogue/addresses.js';
 import { newCustomer } from '../catalogue/customers.js';
 import type { Address, Customer } from '../catalogue/entities.js';
+import { DISCOUNT_CODE_PATTERN } from '../discounts/discounts.js';
 import { recordEvent } from '../events/record-event.js';
 import { BillingError } from '../shared/billing-error.js';
 import { DuplicateKeyError } from '../shared/collection.js';
@@ -80,6 +81,8 @@ export interface CheckoutView {
   readonly takesCards: boolean;
   /** Who the customer pays: the seller's legal name from seller details, else the account's name. */
   readonly merchantName: string;
+  /** The account's checkout `return_url` setting (ADR 1112): where a finished checkout leads back to. */
+  readonly returnUrl: string | null;
 }
 
 export interface CheckoutPorts {
@@ -111,6 +114,7 @@ async function viewOf(
   const address = transaction.addressId ? await tx.addresses.findById(context.scope, transaction.addressId) : null;
   const provider = await providers.providerFor(context.scope);
   const seller = await tx.sellerDetails.findById(context.scope, 'seller');
+  const settings = await tx.checkoutSettings.findById(context.scope, 'checkout');
   return {
     transaction,
     customer: customer ?? null,
@@ -120,6 +124,7 @@ async function viewOf(
     browserKey: provider?.browser?.publishableKey ?? null,
     takesCards: provider !== undefined && (provider.browser === undefined || provider.browser.publishableKey !== null),
     merchantName: seller?.legalName ?? context.account.name,
+    returnUrl: settings?.returnUrl ?? null,
   };
 }
 
@@ -377,6 +382,81 @@ function takesDetails(transaction: Transaction): boolean {
   );
 }
 
+/** Refuses a change of what a checkout owes while one of its payments is with the provider. */
+async function refuseWhileInFlight(context: Context<PaymentSlice>, tx: PaymentSlice, transactionId: string) {
+  const inFlight = await tx.paymentAttempts.list(context.scope, {
+    filter: { transaction_id: [{ op: 'eq', value: transactionId }], status: [{ op: 'in', values: IN_FLIGHT }] },
+    direction: 'asc',
+    perPage: 1,
+    countTotal: false,
+  });
+  if (inFlight.items.length > 0) {
+    throw new BillingError(
+      'transaction_payment_in_progress',
+      `A payment of transaction ${transactionId} is in progress; its details cannot change now.`,
+    );
+  }
+}
+
+/** The transaction a checkout may still reshape (details, promo code), locked; refused once paid, billed or paying. */
+async function reshapableCheckout(
+  context: Context<PaymentSlice>,
+  tx: PaymentSlice,
+  transactionId: string,
+  what: string,
+): Promise<Transaction> {
+  const transaction = await tx.transactions.findByIdForUpdate(context.scope, transactionId);
+  if (!transaction) throw BillingError.notFound('Transaction', transactionId);
+  if (!takesDetails(transaction)) {
+    const paid = transaction.status === 'completed' || transaction.status === 'paid';
+    throw new BillingError(
+      paid ? 'transaction_not_payable' : 'transaction_not_editable',
+      paid
+        ? `Transaction ${transactionId} is already paid.`
+        : `Transaction ${transactionId} is ${transaction.status}; its ${what} can no longer change.`,
+    );
+  }
+  await refuseWhileInFlight(context, tx, transactionId);
+  return transaction;
+}
+
+/**
+ * The checkout's promo code (issue 35; ADR 1111): the discount of this account environment with
+ * this code (compared case-insensitively, as codes are unique), when it is enabled for checkout,
+ * applied as `discount_id` is applied through the API, so its expiry, usage limit, restriction
+ * to prices and products and currency are checked the same way, and the tax is computed again on
+ * the discounted lines. An unknown code, an archived one and one not enabled for checkout are
+ * refused alike (`checkout_discount_code_invalid`): the page never tells which codes exist.
+ * Applying the code a transaction already carries changes nothing.
+ */
+export async function applyCheckoutCode(
+  context: Context<PaymentSlice>,
+  providers: PaymentProviders,
+  transactionId: string,
+  code: string,
+): Promise<CheckoutView> {
+  const typed = code.trim();
+  const invalid = () =>
+    new BillingError('checkout_discount_code_invalid', 'This code is not a discount this checkout takes.', [
+      { field: 'code', message: 'is not a valid code' },
+    ]);
+  if (!DISCOUNT_CODE_PATTERN.test(typed)) throw invalid();
+  await context.store.transaction(async (tx) => {
+    const transaction = await reshapableCheckout(context, tx, transactionId, 'discount');
+    const found = await tx.discounts.list(context.scope, {
+      filter: { code: [{ op: 'eq', value: typed.toLowerCase() }] },
+      direction: 'asc',
+      perPage: 1,
+      countTotal: false,
+    });
+    const discount = found.items[0];
+    if (!discount || !discount.enabledForCheckout || discount.status === 'archived') throw invalid();
+    if (transaction.discountId === discount.id) return;
+    await updateTransactionIn(context, tx, transactionId, { discountId: discount.id });
+  });
+  return openCheckout(context, providers, transactionId);
+}
+
 /**
  * The checkout's first step: the customer (the transaction's, else the one with this email, else
  * a new one) and the billing address. The transaction is rebuilt with them, so its tax is the
@@ -391,30 +471,7 @@ export async function setCheckoutDetails(
 ): Promise<CheckoutView> {
   validateDetails(details);
   await context.store.transaction(async (tx) => {
-    const transaction = await tx.transactions.findByIdForUpdate(context.scope, transactionId);
-    if (!transaction) throw BillingError.notFound('Transaction', transactionId);
-    if (!takesDetails(transaction)) {
-      throw new BillingError(
-        transaction.status === 'completed' || transaction.status === 'paid'
-          ? 'transaction_not_payable'
-          : 'transaction_not_editable',
-        transaction.status === 'completed' || transaction.status === 'paid'
-          ? `Transaction ${transactionId} is already paid.`
-          : `Transaction ${transactionId} is ${transaction.status}; its customer and address can no longer change.`,
-      );
-    }
-    const inFlight = await tx.paymentAttempts.list(context.scope, {
-      filter: { transaction_id: [{ op: 'eq', value: transactionId }], status: [{ op: 'in', values: IN_FLIGHT }] },
-      direction: 'asc',
-      perPage: 1,
-      countTotal: false,
-    });
-    if (inFlight.items.length > 0) {
-      throw new BillingError(
-        'transaction_payment_in_progress',
-        `A payment of transaction ${transactionId} is in progress; its details cannot change now.`,
-      );
-    }
+    const transaction = await reshapableCheckout(context, tx, transactionId, 'customer and address');
     const customer = await payingCustomer(context, tx, transaction, details.email);
     const address = await billingAddress(context, tx, transaction, customer, details.address);
     if (transaction.customerId !== customer.id || transaction.addressId !== address.id) {

@@ -18,6 +18,7 @@ import type { PaymentLinkPorts } from '../transactions/transaction-context.js';
 import { verifyStoredTransactionTaxId } from '../transactions/transactions.js';
 import { changeWithAuthorisedCharge, recoverPaymentAttempts } from './authorised-changes.js';
 import {
+  applyCheckoutCode,
   applyOutcome,
   type BrowserCheckoutSubmission,
   type CheckoutView,
@@ -183,6 +184,12 @@ export function paymentUseCases<C extends PaymentContext>(
       const context = await checkoutContext(environment, transactionId);
       await verifyStoredTransactionTaxId(context, transactionId);
       return submitCheckout(context, checkoutPorts(context), transactionId, submission);
+    },
+    applyCheckoutCode: async (environment: Environment, transactionId: string, code: string) => {
+      const context = await checkoutContext(environment, transactionId);
+      // The discount changes the taxed amounts; the VAT id is checked before, as for the details (ADR 1437).
+      await verifyStoredTransactionTaxId(context, transactionId);
+      return applyCheckoutCode(context, providers, transactionId, code);
     },
     setCheckoutDetails: async (environment: Environment, transactionId: string, details: CheckoutDetails) => {
       const context = await checkoutContext(environment, transactionId);

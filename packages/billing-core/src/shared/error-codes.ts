@@ -36,6 +36,8 @@ export const ERROR_CODES = {
   // Referenced entities (sent in a body, not addressed by the path)
   product_not_found: 'The product_id does not name a product of this account and environment.',
   price_not_found: 'A price_id does not name a price of this account and environment.',
+  customer_portal_not_configured:
+    "No billing portal is configured for this environment: its operator sets the environment's portal URL (ADR 1472).",
   customer_already_exists: 'Another customer of this account and environment has this email.',
   customer_not_found: 'The customer_id does not name a customer of this account and environment.',
   address_not_found: 'The address_id does not name an address of the customer in this account and environment.',
@@ -146,6 +148,10 @@ export const ERROR_CODES = {
     'Only automatically collected subscriptions that are not canceled, and that have a billing address, have a payment method to update.',
   checkout_email_belongs_to_customer:
     'The email entered at a checkout that names no customer belongs to an existing customer; that customer pays from a checkout of a transaction made out to them (a link the seller sends), so nobody can add a card or an address to their record by typing their email.',
+  checkout_return_url_not_allowed:
+    'A checkout link’s return_url must be an http(s) address on the origin of the account’s checkout return_url setting; without that setting no return_url is allowed.',
+  checkout_discount_code_invalid:
+    'The promo code entered at the checkout is not a discount of this account that is enabled for checkout (unknown, archived, or not enabled); which of these is not said.',
   transaction_checkout_amount_changed:
     'The transaction now owes a different amount than the checkout page showed; nothing was charged. Reload and confirm the new amount.',
   checkout_provider_not_configured:

@@ -23,6 +23,11 @@ export interface ListQuery<Column extends string> {
   readonly perPage: number;
   readonly direction: SortDirection;
   /**
+   * A documented `order_by` field other than `id` (its public name, such as `unit_price.amount`),
+   * the store ordering by that field and then by id, the `after` cursor staying an id. Absent: id order.
+   */
+  readonly sort?: string | undefined;
+  /**
    * False skips counting the matches (`estimatedTotal` is then 0): a walk through every page,
    * such as a report, needs no count, and a capped count per page would cost it dearly.
    */

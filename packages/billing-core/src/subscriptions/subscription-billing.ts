@@ -9,7 +9,7 @@
  */
 
 import type { DiscountTerms } from '../discounts/apply-discount.js';
-import type { Context } from '../shared/context.js';
+import { type Context, nowTimestamp } from '../shared/context.js';
 import type { Scope } from '../shared/scope.js';
 import { storedTaxIdCheck, type TaxIdPorts, verifyBusinessTaxId } from '../tax/tax-id-checks.js';
 import { type BuildTransactionItem, buildTransaction } from '../transactions/build-transaction.js';
@@ -113,6 +113,16 @@ export function subscriptionHooks(context: Context<SubscriptionSlice>): Transact
     },
     afterBilled: async (tx: SubscriptionSlice, transaction) => {
       if (transaction.subscriptionId === null) await start(tx, transaction);
+    },
+    useMethodForSubscription: async (tx: SubscriptionSlice, subscriptionId, paymentMethodId) => {
+      const subscription = await tx.subscriptions.findByIdForUpdate(context.scope, subscriptionId);
+      if (!subscription || subscription.internal.paymentMethodId === paymentMethodId) return;
+      await saveChange(context, tx, {
+        before: subscription,
+        after: { ...subscription, internal: { ...subscription.internal, paymentMethodId } },
+        eventTypes: [],
+        at: nowTimestamp(context),
+      });
     },
   };
 }

@@ -97,6 +97,8 @@ export interface CheckoutSettings {
   readonly defaultPaymentLink: string | null;
   /** What ends a payment recovery that recovered nothing (ADR 1460); absent in rows written before it: cancel. */
   readonly dunningExhaustedAction?: DunningExhaustedAction | undefined;
+  /** Where the checkout's finished page leads back to (ADR 1112); absent in rows written before it: none. */
+  readonly returnUrl?: string | null | undefined;
   readonly updatedAt: string;
 }
 

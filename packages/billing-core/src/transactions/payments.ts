@@ -9,13 +9,14 @@
  */
 
 import type { EventTypeName } from '../events/event-types.js';
+import { recordEvent } from '../events/record-event.js';
 import { BillingError } from '../shared/billing-error.js';
 import { type Context, nowTimestamp } from '../shared/context.js';
 import { settleCreditOnCompletion } from './credit-balances.js';
 import { refuseWhilePaymentInFlight } from './payment-in-flight.js';
 import { scheduleRecovery } from './payment-recovery.js';
 import type { TransactionSlice } from './repositories.js';
-import type { CardSummary } from './saved-methods.js';
+import { type CardSummary, type PaymentMethod, paymentMethodWire, SANDBOX_PROVIDER } from './saved-methods.js';
 import type { Transaction, TransactionPayment } from './transaction.js';
 import { saveTransaction, withInvoiceNumber } from './transaction-changes.js';
 import { requireTransition } from './transaction-status.js';
@@ -34,6 +35,12 @@ export interface TransactionHooks {
    * issued, not when it is paid (issue 36). Absent: billing starts nothing.
    */
   afterBilled?(tx: TransactionSlice, transaction: Transaction): Promise<void>;
+  /**
+   * Runs inside the database transaction in which a sandbox simulated payment saved
+   * `paymentMethodId` for the subscription `subscriptionId` paid for or started: it becomes the
+   * subscription's method for its automatic charges. Absent: nothing is linked.
+   */
+  useMethodForSubscription?(tx: TransactionSlice, subscriptionId: string, paymentMethodId: string): Promise<void>;
 }
 
 /**
@@ -201,15 +208,87 @@ export function simulateTransactionPayment(
       ),
     );
   }
-  return recordTransactionPayment(
-    context,
-    transactionId,
-    {
-      status: outcome === 'success' ? 'captured' : 'error',
-      methodType: 'card',
-      providerReference: 'sandbox',
-      errorCode: outcome === 'failure' ? 'declined' : null,
+  if (outcome === 'failure') {
+    return recordTransactionPayment(
+      context,
+      transactionId,
+      { status: 'error', methodType: 'card', providerReference: 'sandbox', errorCode: 'declined' },
+      hooks,
+    );
+  }
+  return context.store.transaction(async (tx) => {
+    const current = await tx.transactions.findByIdForUpdate(context.scope, transactionId);
+    if (!current) throw BillingError.notFound('Transaction', transactionId);
+    const method = savesSimulatedMethod(current) ? await saveSimulatedMethod(context, tx, current) : null;
+    const completed = await recordPaymentInTransaction(
+      context,
+      tx,
+      transactionId,
+      {
+        status: 'captured',
+        methodType: 'card',
+        providerReference: 'sandbox',
+        paymentMethodId: method?.id ?? null,
+        card: method?.card ?? null,
+      },
+      hooks,
+    );
+    if (method && completed.subscriptionId !== null) {
+      await hooks.useMethodForSubscription?.(tx, completed.subscriptionId, method.id);
+    }
+    return completed;
+  });
+}
+
+/**
+ * Whether a simulated success saves a card, as the customer's checkout would: an automatically
+ * collected transaction of a customer that starts a subscription (recurring items, no subscription
+ * yet) or changes a subscription's payment method. A renewal paid by simulation charges no new
+ * card, so it saves none.
+ */
+function savesSimulatedMethod(transaction: Transaction): boolean {
+  if (transaction.collectionMode !== 'automatic' || transaction.customerId === null) return false;
+  if (transaction.origin === 'subscription_payment_method_change') return true;
+  return transaction.subscriptionId === null && transaction.items.some((item) => item.price.billingCycle !== null);
+}
+
+/**
+ * The card a simulated success paid with, saved for the customer (`payment_method.saved`): the
+ * sandbox's always-succeeding test card (4242), expiring at the end of the third year from now,
+ * so its off-session charges (renewals) succeed until `simulate-payment` or the sandbox clock's
+ * payment outcome says otherwise.
+ */
+async function saveSimulatedMethod(
+  context: Context<TransactionSlice>,
+  tx: TransactionSlice,
+  transaction: Transaction,
+): Promise<PaymentMethod> {
+  const now = nowTimestamp(context);
+  const method: PaymentMethod = {
+    id: context.ids.newId('paymtd'),
+    customerId: transaction.customerId ?? '',
+    addressId: transaction.addressId,
+    type: 'card',
+    card: {
+      type: 'visa',
+      last4: '4242',
+      expiryMonth: 12,
+      expiryYear: new Date(now).getUTCFullYear() + 3,
+      cardholderName: 'Sandbox simulation',
     },
-    hooks,
-  );
+    paypal: null,
+    underlyingDetails: null,
+    origin: 'subscription',
+    savedAt: now,
+    updatedAt: now,
+    internal: {
+      provider: SANDBOX_PROVIDER,
+      // A sandbox token ends with its card's behaviour (`sandboxOffSessionOutcome`).
+      providerMethodRef: `${context.ids.newId('sbxpm')}.success`,
+      status: 'saved',
+    },
+  };
+  await tx.paymentMethods.insert(context.scope, method);
+  await recordEvent(context, tx, 'payment_method.saved', 'payment_method', paymentMethodWire(method));
+  return method;
 }

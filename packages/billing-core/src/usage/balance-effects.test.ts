@@ -20,6 +20,7 @@ function price(id: string, allowances: Record<string, string>): Price {
     quantity: { minimum: 1, maximum: 100 },
     allowances: Object.entries(allowances).map(([usageBalanceUnitId, amount]) => ({ usageBalanceUnitId, amount })),
     customData: null,
+    importMeta: null,
     status: 'active',
     createdAt: AT,
     updatedAt: AT,

@@ -147,6 +147,7 @@ function usage(options: { readonly failStorage?: boolean } = {}) {
       marketingConsent: false,
       locale: 'en',
       customData: null,
+      importMeta: null,
       status,
       createdAt: '2026-01-01T00:00:00.000Z',
       updatedAt: '2026-01-01T00:00:00.000Z',

@@ -34,6 +34,8 @@ import { sandboxJumpQuotas } from './0241-sandbox-jump-quotas.js';
 import { adjustmentTaxRatesUsedBackfill } from './0242-adjustment-tax-rates-used.js';
 import { liveTaxChoice } from './0243-live-tax-choice.js';
 import { transactionsByUpdated } from './0244-transactions-by-updated.js';
+import { importMeta } from './0247-import-meta.js';
+import { notificationsByEvent } from './0248-notifications-by-event.js';
 import { customerEmail } from './0250-customer-email.js';
 import type { Migration } from './migration.js';
 
@@ -67,6 +69,8 @@ export const MIGRATIONS: readonly Migration[] = [
   adjustmentTaxRatesUsedBackfill,
   liveTaxChoice,
   transactionsByUpdated,
+  importMeta,
+  notificationsByEvent,
   customerEmail,
 ];
 

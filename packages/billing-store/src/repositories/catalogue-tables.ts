@@ -32,6 +32,16 @@ export const productsTable: DocumentTableSpec<Product, ProductColumn> = {
     type: (product) => product.type,
     tax_category: (product) => product.taxCategory,
   },
+  // The product list's documented `order_by` fields besides `id` and `created_at` (id order, ids being time-ordered).
+  sortKeys: {
+    custom_data: { path: ['customData'], kind: 'text' },
+    description: { path: ['description'], kind: 'text' },
+    image_url: { path: ['imageUrl'], kind: 'text' },
+    name: { path: ['name'], kind: 'text' },
+    status: { path: ['status'], kind: 'text' },
+    tax_category: { path: ['taxCategory'], kind: 'text' },
+    updated_at: { path: ['updatedAt'], kind: 'text' },
+  },
 };
 
 export const pricesTable: DocumentTableSpec<Price, PriceColumn> = {
@@ -41,6 +51,18 @@ export const pricesTable: DocumentTableSpec<Price, PriceColumn> = {
     status: (price) => price.status,
     type: (price) => price.type,
     recurring: (price) => String(price.billingCycle !== null),
+  },
+  // The price list's documented `order_by` fields besides `id` (issue 36).
+  sortKeys: {
+    'billing_cycle.frequency': { path: ['billingCycle', 'frequency'], kind: 'integer' },
+    'billing_cycle.interval': { path: ['billingCycle', 'interval'], kind: 'text' },
+    product_id: { path: ['productId'], kind: 'text' },
+    'quantity.maximum': { path: ['quantity', 'maximum'], kind: 'integer' },
+    'quantity.minimum': { path: ['quantity', 'minimum'], kind: 'integer' },
+    status: { path: ['status'], kind: 'text' },
+    tax_mode: { path: ['taxMode'], kind: 'text' },
+    'unit_price.amount': { path: ['unitPrice', 'amount'], kind: 'integer' },
+    'unit_price.currency_code': { path: ['unitPrice', 'currencyCode'], kind: 'text' },
   },
 };
 

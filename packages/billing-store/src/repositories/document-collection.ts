@@ -12,12 +12,48 @@ import {
   type Page,
   type Scope,
 } from '@drawdown/billing-core';
-import { forUpdate, type SqlExecutor, type SqlValue, UniqueViolation } from '../sql/sql-database.js';
+import { type Dialect, forUpdate, type SqlExecutor, type SqlValue, UniqueViolation } from '../sql/sql-database.js';
+
+/**
+ * A documented `order_by` field, read out of the stored body: `path` is the entity's own
+ * (camelCase) field path; `text` compares bytes (the same on both engines), `integer` compares a
+ * non-negative integer (a JSON number or an integer string such as an amount) by value.
+ */
+export interface SortKeySpec {
+  readonly path: readonly string[];
+  readonly kind: 'text' | 'integer';
+}
 
 export interface DocumentTableSpec<Entity, Column extends string> {
   readonly table: string;
   /** How to read each promoted column out of an entity (`id` is always promoted). */
   readonly columns: { readonly [Name in Exclude<Column, 'id'>]: (entity: Entity) => string | null };
+  /** The `order_by` fields other than `id` a list may name, by their public name (`ListQuery.sort`). */
+  readonly sortKeys?: Readonly<Record<string, SortKeySpec>>;
+}
+
+/** Digits an `integer` sort key is padded to: more than any amount or quantity holds. */
+const INTEGER_KEY_WIDTH = 40;
+
+/**
+ * The SQL of a sort key over the unqualified `body` column (so it reads the anchor row inside the
+ * cursor's subquery). Never null (absent sorts first ascending, on both engines) and compared
+ * bytewise on both engines, so a page boundary is the same wherever the rows live. The path
+ * comes from a spec, never from input. PostgreSQL reads `json`, not `jsonb`, so an object such as
+ * `custom_data` compares as the text that was stored, as SQLite's `json_extract` returns it.
+ */
+export function sortKeyExpression(dialect: Dialect, key: SortKeySpec): string {
+  const raw =
+    dialect === 'postgres'
+      ? `(body::json #>> '{${key.path.join(',')}}')`
+      : `json_extract(body, '$.${key.path.join('.')}')`;
+  const padded =
+    key.kind === 'text'
+      ? raw
+      : dialect === 'postgres'
+        ? `lpad(${raw}, ${INTEGER_KEY_WIDTH}, '0')`
+        : `substr('${'0'.repeat(INTEGER_KEY_WIDTH)}' || ${raw}, -${INTEGER_KEY_WIDTH})`;
+  return dialect === 'postgres' ? `(coalesce(${padded}, '') collate "C")` : `coalesce(${padded}, '')`;
 }
 
 /** Builds `column op ?` clauses; column names come from specs, never from input. */
@@ -81,9 +117,10 @@ export function queryClauses(query: Pick<ListQuery<string>, 'filter' | 'anyOf'>)
 
 /**
  * Keyset paging, the one way every scoped list reads a page: rows of the account and environment
- * matching `conditions`, in id order after the cursor, one more than the page to learn whether
- * more follow, and a count of all matches capped at ESTIMATED_TOTAL_CAP (skipped when the query
- * asks for no count).
+ * matching `conditions`, in id order after the cursor (or, given `sortKey`, in (key, id) order
+ * after the cursor row's own key and id), one more than the page to learn whether more follow,
+ * and a count of all matches capped at ESTIMATED_TOTAL_CAP (skipped when the query asks for no
+ * count).
  */
 export async function scopedRowsPage<Row extends Record<string, unknown>>(
   executor: SqlExecutor,
@@ -92,17 +129,28 @@ export async function scopedRowsPage<Row extends Record<string, unknown>>(
   scope: Scope,
   conditions: { readonly sql: readonly string[]; readonly params: readonly SqlValue[] },
   query: ListQuery<string>,
+  sortKey?: string,
 ): Promise<Page<Row>> {
   const where = ['account_id = ?', 'environment = ?', ...conditions.sql];
   const scopeParams: SqlValue[] = [scope.accountId, scope.environment, ...conditions.params];
   const pageWhere = [...where];
   const pageParams = [...scopeParams];
-  if (query.after !== undefined) {
-    pageWhere.push(query.direction === 'desc' ? 'id < ?' : 'id > ?');
+  const operator = query.direction === 'desc' ? '<' : '>';
+  if (query.after !== undefined && sortKey === undefined) {
+    pageWhere.push(`id ${operator} ?`);
     pageParams.push(query.after);
   }
+  if (query.after !== undefined && sortKey !== undefined) {
+    // The cursor row's key is read in the same statement; ties are broken by id.
+    pageWhere.push(
+      `(${sortKey}, id) ${operator} ((select ${sortKey} from ${table} anchor where anchor.account_id = ? and anchor.environment = ? and anchor.id = ?), ?)`,
+    );
+    pageParams.push(scope.accountId, scope.environment, query.after, query.after);
+  }
+  const order =
+    sortKey === undefined ? `id ${query.direction}` : `${sortKey} ${query.direction}, id ${query.direction}`;
   const rows = await executor.all<Row>(
-    `select ${columns} from ${table} where ${pageWhere.join(' and ')} order by id ${query.direction} limit ?`,
+    `select ${columns} from ${table} where ${pageWhere.join(' and ')} order by ${order} limit ?`,
     [...pageParams, query.perPage + 1],
   );
   // Counting stops past the cap, so a huge table costs a bounded index scan, not a full count.
@@ -127,8 +175,24 @@ export async function listPage<Entity>(
   scope: Scope,
   query: ListQuery<string>,
   decode: (body: string) => Entity,
+  sortKeys: Readonly<Record<string, SortKeySpec>> = {},
 ): Promise<Page<Entity>> {
-  const page = await scopedRowsPage<{ body: string }>(executor, table, 'body', scope, queryClauses(query), query);
+  let sortKey: string | undefined;
+  if (query.sort !== undefined) {
+    const key = Object.hasOwn(sortKeys, query.sort) ? sortKeys[query.sort] : undefined;
+    // The route admits only the fields its list documents; any other is a programming error.
+    if (key === undefined) throw new Error(`${table} cannot be ordered by ${query.sort}`);
+    sortKey = sortKeyExpression(executor.dialect, key);
+  }
+  const page = await scopedRowsPage<{ body: string }>(
+    executor,
+    table,
+    'body',
+    scope,
+    queryClauses(query),
+    query,
+    sortKey,
+  );
   return { ...page, items: page.items.map((row) => decode(row.body)) };
 }
 
@@ -169,7 +233,14 @@ export class DocumentCollection<Entity extends { readonly id: string }, Column e
   }
 
   list(scope: Scope, query: ListQuery<Column>): Promise<Page<Entity>> {
-    return listPage(this.executor, this.spec.table, scope, query, (body) => JSON.parse(body) as Entity);
+    return listPage(
+      this.executor,
+      this.spec.table,
+      scope,
+      query,
+      (body) => JSON.parse(body) as Entity,
+      this.spec.sortKeys,
+    );
   }
 
   private async find(scope: Scope, id: string, lock: string): Promise<Entity | undefined> {

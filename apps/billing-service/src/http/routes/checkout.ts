@@ -2,7 +2,8 @@
  * @module
  * The hosted checkout (ADR 1411), served without an API key on each environment's address:
  * `GET /checkout?_ptxn=txn_…` shows the transaction, `POST /checkout/details` takes the
- * customer's email and address (the tax follows), `POST /checkout/pay` pays through the
+ * customer's email and address (the tax follows), `POST /checkout/code` applies a promo code
+ * (ADR 1111), `POST /checkout/pay` pays through the
  * environment's provider, `GET /checkout/return` is where an authentication step comes back to.
  * The sandbox's 3-D Secure challenge page lives at `/checkout/sandbox-authentication/{ref}`;
  * providers' webhooks go to `POST /payment-providers/{provider}/webhooks/{account_id}` (ADR 1425).
@@ -13,6 +14,7 @@
 import { randomBytes } from 'node:crypto';
 import {
   BrowserCheckoutBody,
+  CheckoutCodeFormBody,
   CheckoutDetailsFormBody,
   CheckoutPayFormBody,
   SandboxChallengeFormBody,
@@ -20,6 +22,7 @@ import {
 import {
   BillingError,
   type CheckoutView,
+  checkoutReturnUrl,
   type Environment,
   holdsUnstorableText,
   isIdOf,
@@ -38,6 +41,7 @@ import {
   renderChallengePage,
   renderCheckoutPage,
   renderNotFoundPage,
+  renderRefusedLinkPage,
   STRIPE_CHECKOUT_SCRIPT,
   STRIPE_CHECKOUT_SCRIPT_PATH,
   stripeCheckoutCsp,
@@ -87,6 +91,7 @@ function refuseCrossSite(c: Context<AppEnv>): void {
 /** What each form may hold, and how long each field may be: the documented form bodies. */
 type FormSchema =
   | typeof BrowserCheckoutBody
+  | typeof CheckoutCodeFormBody
   | typeof CheckoutDetailsFormBody
   | typeof CheckoutPayFormBody
   | typeof SandboxChallengeFormBody;
@@ -117,13 +122,20 @@ function statusOf(error: BillingError): Status {
   return status === 409 || status === 404 || status === 403 ? status : 400;
 }
 
-/** The page's language and locale for this request, and for this checkout's customer. */
+/**
+ * The page's language and locale for this request, and for this checkout's customer. Its query
+ * suffix also carries the link's `return_url` (ADR 1112), so every form and redirect of the
+ * checkout keeps it; the page checks it against the account's setting when it is shown.
+ */
 function localeOf(c: Context<AppEnv>, view?: CheckoutView): CheckoutLocale {
-  return pickCheckoutLocale({
+  const locale = pickCheckoutLocale({
     query: c.req.query('locale'),
     customerLocale: view?.customer?.locale,
     acceptLanguage: c.req.header('accept-language'),
   });
+  const returnUrl = c.req.query('return_url');
+  if (returnUrl === undefined) return locale;
+  return { ...locale, querySuffix: `${locale.querySuffix}&return_url=${encodeURIComponent(returnUrl.slice(0, 2049))}` };
 }
 
 /** A refusal the page itself makes before the core sees the form: already in the page's language. */
@@ -186,8 +198,8 @@ function cardInput(form: Record<string, string>): MethodInput {
 }
 
 function formValues(form: Record<string, string>): FormValues {
-  const { email, country_code, postal_code, region, city, first_line, cardholder_name } = form;
-  return { email, country_code, postal_code, region, city, first_line, cardholder_name } as FormValues;
+  const { email, country_code, postal_code, region, city, first_line, cardholder_name, code } = form;
+  return { email, country_code, postal_code, region, city, first_line, cardholder_name, code } as FormValues;
 }
 
 export interface CheckoutRouteOptions {
@@ -211,6 +223,7 @@ export function registerCheckoutRoutes(
   ): Promise<RenderedPage> {
     const view = await c.var.useCases.openCheckout(environment, transactionId);
     const locale = localeOf(c, view);
+    const returnUrl = checkoutReturnUrl(view.returnUrl, c.req.query('return_url'));
     const browser =
       view.browserKey !== null
         ? {
@@ -227,6 +240,7 @@ export function registerCheckoutRoutes(
       message: refusal ? pageMessage(refusal, locale, view, sandbox) : undefined,
       values,
       browser,
+      returnUrl,
     });
     return { body, csp: browser ? stripeCsp : undefined };
   }
@@ -274,6 +288,9 @@ export function registerCheckoutRoutes(
       if (error instanceof BillingError && error.code === 'not_found') {
         return html(c, renderNotFoundPage(sandbox, localeOf(c)), 404);
       }
+      if (error instanceof BillingError && error.code === 'checkout_return_url_not_allowed') {
+        return html(c, renderRefusedLinkPage(sandbox, localeOf(c)), 400);
+      }
       throw error;
     }
   });
@@ -291,6 +308,14 @@ export function registerCheckoutRoutes(
           firstLine: form.first_line ?? null,
         },
       });
+      return undefined;
+    }),
+  );
+
+  // A promo code (ADR 1111): applied like discount_id, the tax computed again; refusals re-render the page.
+  app.post('/checkout/code', (c) =>
+    handleForm(c, CheckoutCodeFormBody, async (transactionId, form) => {
+      await c.var.useCases.applyCheckoutCode(environment, transactionId, form.code ?? '');
       return undefined;
     }),
   );

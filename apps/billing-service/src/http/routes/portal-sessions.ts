@@ -20,11 +20,14 @@ import type { AppEnv } from '../app-env.js';
 import { respond } from '../envelope.js';
 import { readBody } from '../request-body.js';
 import { need, pathId } from '../route-helpers.js';
+import { unconfiguredPortal } from './unconfigured-portal.js';
 
 export function registerPortalSessionRoutes(app: Hono<AppEnv>, links: PortalSessionSigner): void {
   app.post('/customers/:customer/portal-sessions', need('customer_portal_session.write'), async (c) => {
     const customerId = pathId(c, 'ctm', 'customer');
     const body = await readBody(c, CreatePortalSessionBody);
+    // A session URL would lead nowhere: refused before anything is made (ADR 1472).
+    if (!c.var.portalConfigured) throw unconfiguredPortal(c.var.caller.scope.environment);
     const claims = await c.var.useCases.createPortalSession(c.var.caller, customerId, body.subscriptionIds ?? []);
     const token = await portalSessionToken(links, claims);
     return respond(

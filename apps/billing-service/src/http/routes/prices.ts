@@ -14,6 +14,19 @@ const listSpec: ListSpec<PriceColumn> = {
   idPrefix: 'pri',
   defaultPerPage: 50,
   maxPerPage: 200,
+  // The documented fields (issue 36), ties broken by id.
+  orderBy: [
+    'id',
+    'billing_cycle.frequency',
+    'billing_cycle.interval',
+    'product_id',
+    'quantity.maximum',
+    'quantity.minimum',
+    'status',
+    'tax_mode',
+    'unit_price.amount',
+    'unit_price.currency_code',
+  ],
   filters: {
     id: { kind: 'ids', column: 'id', prefix: 'pri' },
     product_id: { kind: 'ids', column: 'product_id', prefix: 'pro' },

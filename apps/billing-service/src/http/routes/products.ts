@@ -14,8 +14,18 @@ const listSpec: ListSpec<ProductColumn> = {
   idPrefix: 'pro',
   defaultPerPage: 50,
   maxPerPage: 200,
-  // `created_at` orders as `id` does: ids are time-ordered.
-  orderBy: ['id', 'created_at'],
+  // The documented fields (issue 36); `created_at` orders as `id` does: ids are time-ordered.
+  orderBy: [
+    'id',
+    'created_at',
+    'custom_data',
+    'description',
+    'image_url',
+    'name',
+    'status',
+    'tax_category',
+    'updated_at',
+  ],
   filters: {
     id: { kind: 'ids', column: 'id', prefix: 'pro' },
     status: { kind: 'enum', column: 'status', values: ['active', 'archived'] },

@@ -92,7 +92,8 @@ export function parseTransactionList(c: Context<AppEnv>): {
 } {
   const { query, perPage, orderBy, includes } = parseListParams(c, transactionListSpec);
   return {
-    query: { ...query, orderBy: orderBy === 'billed_at' || orderBy === 'updated_at' ? orderBy : 'id' },
+    // This repository orders by its own keys (`orderBy`), not by a generic `sort`.
+    query: { ...query, sort: undefined, orderBy: orderBy === 'billed_at' || orderBy === 'updated_at' ? orderBy : 'id' },
     perPage,
     includes: asTransactionIncludes(includes),
   };
