@@ -2,6 +2,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { join } from 'node:path';
 import { defineConfig } from 'vitest/config';
+import { LongestFirstSequencer } from './test/longest-first-sequencer.js';
 
 // Workspace packages resolve to their TypeScript sources, so tests need no build step.
 function workspaceAliases(): Record<string, string> {
@@ -42,6 +43,12 @@ export default defineConfig({
     // stubbed environment variables and globals by the three settings below, faked timers by the
     // test itself), and module mocks are not used at all (test/test-suite-rules.test.ts checks both).
     isolate: false,
+    // The longest files start first (ADR 0927): test/file-durations.json lists the files of at least
+    // 3 s with their seconds in one full run, and they start longest first, every other file after
+    // them in vitest's own order. With two workers, a 60 s file that starts last stretches the run by
+    // most of a minute; started first, the short files fill the other worker around it. Refresh the
+    // list after a full run (`npm test` writes .test-results/vitest.json): node scripts/file-durations.mjs
+    sequence: { sequencer: LongestFirstSequencer },
     restoreMocks: true,
     unstubEnvs: true,
     unstubGlobals: true,

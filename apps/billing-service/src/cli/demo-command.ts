@@ -7,7 +7,7 @@
 import { existsSync, writeFileSync } from 'node:fs';
 import type { CoreServices } from '../compose-services.js';
 
-import { printResult } from './output.js';
+import { cliIo, printResult } from './output.js';
 
 export interface DemoOptions {
   readonly liveKey: boolean;
@@ -43,7 +43,7 @@ export async function makeDemoAccount(services: CoreServices, options: DemoOptio
     );
   } else if (demo.liveKey) {
     // A live key can charge nothing until tax is chosen: say how, beside the keys.
-    process.stderr.write(
+    cliIo().stderr(
       `drawdown: live charges wait until you choose the live tax settings: drawdown accounts tax-settings set --account ${demo.accountId} --env live (--rate-source location | --no-tax), or PATCH /tax-settings with the live key\n`,
     );
   }
@@ -57,7 +57,7 @@ export async function makeDemoAccount(services: CoreServices, options: DemoOptio
       });
     } catch (error) {
       // The keys exist now and are shown only once: if the file cannot be written, print them.
-      process.stderr.write(
+      cliIo().stderr(
         `drawdown: could not write ${options.keysFile} (${error instanceof Error ? error.message : String(error)}); the keys follow.\n`,
       );
       printKeys(demo.accountId, demo.sandboxKey, demo.liveKey);
@@ -76,7 +76,7 @@ export async function makeDemoAccount(services: CoreServices, options: DemoOptio
 }
 
 function printKeys(accountId: string, sandboxKey: string, liveKey: string | null): void {
-  process.stdout.write(
+  cliIo().stdout(
     `\nCreated demo account ${accountId} (early access). Its API keys are shown once:\n` +
       `  sandbox: ${sandboxKey}\n${liveKey ? `  live:    ${liveKey}\n` : ''}`,
   );

@@ -14,7 +14,7 @@ import { runClockCommand } from './clock-command.js';
 import { checkKeysFile, type DemoOptions, makeDemoAccount } from './demo-command.js';
 import { EMAIL_SETTINGS_ACTIONS, runEmailSettingsCommand } from './email-settings-command.js';
 import { BackupUsage, runBackup, runMigrate, runMigrateStatus } from './operations-commands.js';
-import { printResult } from './output.js';
+import { type CliIo, cliIo, printResult, withCliIo } from './output.js';
 import { PAYMENT_PROVIDER_ACTIONS, runPaymentProviderCommand } from './payment-provider-command.js';
 import { runSellerDetailsCommand, SELLER_DETAILS_ACTIONS } from './seller-details-command.js';
 import { runTaxSettingsCommand, TAX_SETTINGS_ACTIONS } from './tax-settings-command.js';
@@ -128,23 +128,29 @@ const OPTIONS = {
 
 class UsageError extends Error {}
 
-export async function main(argv: readonly string[]): Promise<number> {
+/**
+ * Runs one command and answers its exit code. `io` replaces the process's output and environment
+ * (the tests run most commands in their own process this way; `bin/drawdown.js` gives none).
+ */
+export function main(argv: readonly string[], io?: CliIo): Promise<number> {
+  return withCliIo(io, () => run(argv));
+}
+
+async function run(argv: readonly string[]): Promise<number> {
   let json = false;
   try {
     const { values, positionals } = parseArgs({ args: [...argv], options: OPTIONS, allowPositionals: true });
     json = values.json === true;
     const [command, subcommand, ...rest] = positionals;
     if (values.version || command === 'version') {
-      process.stdout.write(
-        json ? `${JSON.stringify({ version: serviceVersion() })}\n` : `drawdown ${serviceVersion()}\n`,
-      );
+      cliIo().stdout(json ? `${JSON.stringify({ version: serviceVersion() })}\n` : `drawdown ${serviceVersion()}\n`);
       return 0;
     }
     if (values.help || command === undefined || command === 'help') {
-      process.stdout.write(`${USAGE}\n`);
+      cliIo().stdout(`${USAGE}\n`);
       return command === undefined && !values.help ? 1 : 0;
     }
-    const config = resolveServiceConfig(values);
+    const config = resolveServiceConfig(values, cliIo().env);
     const liveTax = values['live-tax'];
     if (liveTax !== undefined && liveTax !== 'location' && liveTax !== 'none')
       throw new UsageError('--live-tax must be location or none');
@@ -195,7 +201,7 @@ export async function main(argv: readonly string[]): Promise<number> {
           if (json) printResult(true, { accounts }, []);
           else
             for (const account of accounts)
-              process.stdout.write(
+              cliIo().stdout(
                 `${account.id}  ${account.earlyAccess ? 'early-access' : '            '}  ${account.name}\n`,
               );
           return 0;
@@ -204,9 +210,9 @@ export async function main(argv: readonly string[]): Promise<number> {
           return await runPaymentProviderCommand(services.useCases, rest[0], {
             account: values.account as string,
             provider: values.provider,
-            secretKey: values['stripe-secret-key'] ?? process.env.STRIPE_SECRET_KEY,
-            webhookSecret: values['stripe-webhook-secret'] ?? process.env.STRIPE_WEBHOOK_SECRET,
-            publishableKey: values['stripe-publishable-key'] ?? process.env.STRIPE_PUBLISHABLE_KEY,
+            secretKey: values['stripe-secret-key'] ?? cliIo().env.STRIPE_SECRET_KEY,
+            webhookSecret: values['stripe-webhook-secret'] ?? cliIo().env.STRIPE_WEBHOOK_SECRET,
+            publishableKey: values['stripe-publishable-key'] ?? cliIo().env.STRIPE_PUBLISHABLE_KEY,
             apiBase: values['stripe-api-base'],
             force: values.force === true,
             json,
@@ -297,7 +303,7 @@ export async function main(argv: readonly string[]): Promise<number> {
           if (json) printResult(true, { keys }, []);
           else
             for (const key of keys)
-              process.stdout.write(
+              cliIo().stdout(
                 `${key.id}  ${key.environment.padEnd(7)}  ${key.revokedAt ? 'revoked' : 'active '}  ${key.name}\n`,
               );
           return 0;
@@ -383,7 +389,7 @@ function reportFailure(error: unknown, json: boolean): number {
           ? 'schema_mismatch'
           : 'error';
   const message = error instanceof Error ? error.message : String(error);
-  if (json) process.stdout.write(`${JSON.stringify({ error: { code, message } })}\n`);
-  else process.stderr.write(`drawdown: ${message}${code === 'usage' ? `\n\n${USAGE}` : ''}\n`);
+  if (json) cliIo().stdout(`${JSON.stringify({ error: { code, message } })}\n`);
+  else cliIo().stderr(`drawdown: ${message}${code === 'usage' ? `\n\n${USAGE}` : ''}\n`);
   return code === 'usage' ? 2 : 1;
 }

@@ -2,7 +2,10 @@
  * The `drawdown` command as an operator uses it, built and run as separate processes against a
  * data folder (SQLite) and a PostgreSQL database: `serve` refuses an unmigrated database,
  * `init` makes the demo account once, and accounts and keys made or revoked by the CLI take effect
- * on the running server at once.
+ * on the running server at once. The server always runs as its own process; most other commands
+ * run through the binary's entry function in this process (`runCliInProcess`, ADR 0926), and
+ * `serve`'s refusal, `migrate status`'s exit code and the usage refusals
+ * before any data folder is opened run as real processes.
  */
 import { mkdtemp, readdir, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -15,14 +18,15 @@ import {
   buildService,
   type CliResult,
   runCli,
+  runCliInProcess,
   type ServeProcess,
   startServe,
   storageFlags,
 } from '../support/cli-process.js';
 
 beforeAll(() => buildService(), 120_000);
-// Each test runs a dozen or more separate processes one after another: on a loaded machine that
-// takes longer than the suite's 30 s default, though it takes 5-10 s on a quiet one.
+// Each test starts a server process or a few command processes: on a loaded machine that can take
+// longer than the suite's 30 s default.
 vi.setConfig({ testTimeout: 120_000 });
 
 function parseJson(result: CliResult): Record<string, unknown> {
@@ -42,7 +46,8 @@ describe.each(ENGINES)('%s: the drawdown command', (engine) => {
   let storage: TestStorage;
   let storageArgs: string[];
   let server: ServeProcess | undefined;
-  const cli = (...args: string[]) => runCli([...args, ...storageArgs]);
+  const cli = (...args: string[]) => runCliInProcess([...args, ...storageArgs]);
+  const spawned = (...args: string[]) => runCli([...args, ...storageArgs]);
 
   beforeAll(async () => {
     storage = await createTestStorage(engine);
@@ -54,10 +59,10 @@ describe.each(ENGINES)('%s: the drawdown command', (engine) => {
   });
 
   it('refuses to serve an unmigrated database, makes no account or key on its own, and makes the demo account only when asked, once', async () => {
-    const refused = await cli('serve', '--ops-address', 'off');
+    const refused = await spawned('serve', '--ops-address', 'off');
     expect(refused.code, refused.stdout + refused.stderr).toBe(1);
     expect(refused.stderr).toMatch(/pending migration.*drawdown migrate/);
-    const status = await cli('migrate', 'status', '--json');
+    const status = await spawned('migrate', 'status', '--json');
     expect(status.code).toBe(3);
     expect(field(parseJson(status), 'state')).toBe('behind');
 
@@ -158,7 +163,6 @@ describe.each(ENGINES)('%s: the drawdown command', (engine) => {
     expect(JSON.stringify(listed)).not.toMatch(/secret_?hash/i);
     // Secrets never reach the server's output.
     expect(running.output()).not.toContain(readToken.split('_').at(-1));
-    // Nine CLI processes one after another: on a busy machine this takes longer than the default.
   }, 60_000);
 });
 
@@ -181,7 +185,7 @@ describe('the drawdown command on bad usage', () => {
     ['an unknown option', ['accounts', 'list', '--bogus']],
     ['an option without its value', ['keys', 'create', '--account']],
   ])('exits 2 on bad usage: %s', async (_label, args) => {
-    const result = await runCli([...args, '--data-dir', storage.dataDir]);
+    const result = await runCliInProcess([...args, '--data-dir', storage.dataDir]);
     expect(result.code, `${result.stdout}${result.stderr}`).toBe(2);
     expect(result.stderr).toContain('Usage: drawdown');
   });

@@ -1,15 +1,16 @@
 /**
  * `drawdown accounts payment-provider show|set|remove` as an operator runs it (ADR 1420): the
  * built binary against SQLite and PostgreSQL. Secrets come from flags or from STRIPE_SECRET_KEY
- * and STRIPE_WEBHOOK_SECRET, are refused when malformed, and are never printed in full.
+ * and STRIPE_WEBHOOK_SECRET, are refused when malformed, and are never printed in full. Most
+ * commands run through the binary's entry function in this process (`runCliInProcess`, ADR 0926);
+ * the migration, the secrets from the environment and one usage refusal run as real processes.
  */
 import { createTestStorage, ENGINES, type TestStorage } from '@drawdown/testkit';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { buildService, jsonOutput, runCli, storageFlags } from '../support/cli-process.js';
+import { buildService, jsonOutput, runCli, runCliInProcess, storageFlags } from '../support/cli-process.js';
 
 beforeAll(() => buildService(), 120_000);
-// Each test runs a dozen or more separate processes one after another: on a loaded machine that
-// takes longer than the suite's 30 s default, though it takes 5-10 s on a quiet one.
+// A few separate processes per test: on a loaded machine that can take longer than the suite's 30 s default.
 vi.setConfig({ testTimeout: 120_000 });
 
 const SECRET_KEY = 'sk_live_cliTestSecretKey00001234';
@@ -18,12 +19,13 @@ const WEBHOOK_SECRET = 'whsec_cliTestWebhookSecret5678';
 describe.each(ENGINES)('%s: drawdown accounts payment-provider', (engine) => {
   let storage: TestStorage;
   let storageArgs: string[];
-  const cli = (...args: string[]) => runCli([...args, ...storageArgs]);
+  const cli = (...args: string[]) => runCliInProcess([...args, ...storageArgs]);
+  const spawned = (...args: string[]) => runCli([...args, ...storageArgs]);
 
   beforeAll(async () => {
     storage = await createTestStorage(engine);
     storageArgs = storageFlags(storage);
-    expect((await cli('migrate')).code).toBe(0);
+    expect((await spawned('migrate')).code).toBe(0);
   });
   afterAll(() => storage.dispose());
 
@@ -86,7 +88,8 @@ describe.each(ENGINES)('%s: drawdown accounts payment-provider', (engine) => {
     process.env.STRIPE_SECRET_KEY = 'rk_test_fromTheEnvironment0000abcd';
     process.env.STRIPE_WEBHOOK_SECRET = 'whsec_fromTheEnvironment0000efgh';
     try {
-      const set = await cli('accounts', 'payment-provider', 'set', '--account', account, '--json');
+      // A real process, which reads the variables from its own environment.
+      const set = await spawned('accounts', 'payment-provider', 'set', '--account', account, '--json');
       expect(set.code, set.stdout + set.stderr).toBe(0);
       expect(jsonOutput(set).payment_provider).toMatchObject({
         secretKey: 'rk_test_…abcd',
@@ -138,7 +141,7 @@ describe.each(ENGINES)('%s: drawdown accounts payment-provider', (engine) => {
     expect(unknown.code).toBe(1);
     expect((jsonOutput(unknown).error as { code: string }).code).toBe('account_not_found');
 
-    expect((await cli('accounts', 'payment-provider', 'show')).code).toBe(2);
+    expect((await spawned('accounts', 'payment-provider', 'show')).code).toBe(2);
     expect((await cli('accounts', 'payment-provider', 'enable', '--account', account)).code).toBe(2);
     // --force means something only to remove: anywhere else it is refused, not ignored.
     const forced = await cli('accounts', 'payment-provider', 'show', '--account', account, '--force');

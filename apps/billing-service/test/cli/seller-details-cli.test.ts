@@ -2,28 +2,30 @@
  * `drawdown accounts seller-details show|set|clear` as an operator runs it (ADR 1106): the built
  * binary against SQLite and PostgreSQL. Without --env it sets both environments; a logo file is
  * checked by decoding it (a text file named .png is refused, nothing changes); clear empties them.
+ * Most commands run through the binary's entry function in this process (`runCliInProcess`, ADR
+ * 0926); the migration, the logo commands and the usage refusal run as real processes.
  */
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { createTestStorage, ENGINES, type TestStorage } from '@drawdown/testkit';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { buildService, jsonOutput, runCli, storageFlags } from '../support/cli-process.js';
+import { buildService, jsonOutput, runCli, runCliInProcess, storageFlags } from '../support/cli-process.js';
 import { pngFile } from '../support/images.js';
 
 beforeAll(() => buildService(), 120_000);
-// Each test runs a dozen or more separate processes one after another: on a loaded machine that
-// takes longer than the suite's 30 s default, though it takes 5-10 s on a quiet one.
+// A few separate processes per engine: on a loaded machine that can take longer than the suite's 30 s default.
 vi.setConfig({ testTimeout: 120_000 });
 
 describe.each(ENGINES)('%s: drawdown accounts seller-details', (engine) => {
   let storage: TestStorage;
   let storageArgs: string[];
-  const cli = (...args: string[]) => runCli([...args, ...storageArgs]);
+  const cli = (...args: string[]) => runCliInProcess([...args, ...storageArgs]);
+  const spawned = (...args: string[]) => runCli([...args, ...storageArgs]);
 
   beforeAll(async () => {
     storage = await createTestStorage(engine);
     storageArgs = storageFlags(storage);
-    expect((await cli('migrate')).code).toBe(0);
+    expect((await spawned('migrate')).code).toBe(0);
   });
   afterAll(() => storage.dispose());
 
@@ -32,7 +34,9 @@ describe.each(ENGINES)('%s: drawdown accounts seller-details', (engine) => {
       .id;
     const logo = join(storage.dataDir, 'logo.png');
     writeFileSync(logo, pngFile(120, 40));
-    const set = await cli(
+    // The logo commands run as processes too: a logo is decoded on a document thread, which in this
+    // process would load the TypeScript sources instead of the build (seconds per command).
+    const set = await spawned(
       'accounts',
       'seller-details',
       'set',
@@ -71,7 +75,7 @@ describe.each(ENGINES)('%s: drawdown accounts seller-details', (engine) => {
 
     const fake = join(storage.dataDir, 'fake.png');
     writeFileSync(fake, 'not a picture, whatever the name says');
-    const refused = await cli(
+    const refused = await spawned(
       'accounts',
       'seller-details',
       'set',
@@ -101,7 +105,7 @@ describe.each(ENGINES)('%s: drawdown accounts seller-details', (engine) => {
     expect(shown.sandbox).toMatchObject({ legalName: null, logo: null });
     expect(shown.live?.legalName).toBe('Shop Ltd');
 
-    const usage = await cli('accounts', 'seller-details', 'set', '--account', account, '--env', 'staging');
+    const usage = await spawned('accounts', 'seller-details', 'set', '--account', account, '--env', 'staging');
     expect(usage.code).toBe(2);
   });
 });

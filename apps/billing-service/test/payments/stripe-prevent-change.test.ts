@@ -474,14 +474,21 @@ describe.each(ENGINES)('%s: on_payment_failure in live with Stripe', (engine) =>
     pruned,
     searchFails,
   }) => {
-    const { subscriptionId } = await subscribed();
+    const { subscriptionId, customerId } = await subscribed();
     const webhooks = `${harness.liveUrl}/payment-providers/stripe/webhooks/${harness.accountId}`;
     // No webhook can settle it, and no answer reaches Drawdown: what a process dying right after
     // Stripe charged leaves (the attempt in flight, without its reference).
     stripe.sendWebhooksTo(undefined);
     // The fault lasts until the in-flight check below: the service's own scheduler may have taken
     // the renewal's charge first, and its repeats under the key must not get through before then.
-    const clear = stripe.fault('lose_answer', CREATE_INTENT);
+    // Only this customer's charges are lost: earlier tests' subscriptions renew at the same jump,
+    // and each lost charge costs the Stripe client's retry back-off (about a second).
+    const clear = stripe.fault(
+      'lose_answer',
+      CREATE_INTENT,
+      'POST',
+      (params) => (params.metadata as Record<string, string> | undefined)?.drawdown_customer_id === customerId,
+    );
     let renewal: WireObject | undefined;
     let charged: WireObject | undefined;
     try {
@@ -542,7 +549,7 @@ describe.each(ENGINES)('%s: on_payment_failure in live with Stripe', (engine) =>
       if (searchFails) expect(clearSearch()).toBeGreaterThan(0);
     }
     stripe.sendWebhooksTo(webhooks);
-    // (Every renewal in flight is looked for: earlier tests' subscriptions renewed at this jump too.)
+    // (Every renewal in flight is looked for, whichever subscription it renews.)
     if (!searchFails) expect(stripe.searches.length).toBeGreaterThan(searched);
     const settled = (await live.get(`/transactions/${String(renewal?.id)}`)).entity;
     expect(settled.status).toBe('completed');

@@ -7,6 +7,7 @@ import { type ChildProcess, execFile, execFileSync, spawn } from 'node:child_pro
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { expect } from 'vitest';
+import { main } from '../../src/cli/main.js';
 
 export const REPO_ROOT = join(import.meta.dirname, '..', '..', '..', '..');
 const BIN = join(REPO_ROOT, 'apps', 'billing-service', 'bin', 'drawdown.js');
@@ -51,8 +52,42 @@ export function runCli(args: readonly string[], cwd = REPO_ROOT): Promise<CliRes
   });
 }
 
+/**
+ * Runs one `drawdown` command in this process, through the binary's own entry function (`main`)
+ * with its output captured and the environment `runCli` gives a process: what the command prints
+ * and its exit code, as `runCli` answers them, without the second of a new Node process. Each file
+ * keeps a few `runCli` spawns that prove the binary, its argv and exit codes (ADR 0926).
+ */
+export function runCliInProcess(args: readonly string[], env = cliEnvironment()): Promise<CliResult> {
+  // One command at a time: separate processes wait on each other's SQLite write lock, but two
+  // commands in one thread could not (SQLite's busy wait blocks the thread the other one needs).
+  const result = inProcessQueue.then(() => runInProcess(args, env));
+  inProcessQueue = result.then(
+    () => undefined,
+    () => undefined,
+  );
+  return result;
+}
+
+let inProcessQueue: Promise<void> = Promise.resolve();
+
+async function runInProcess(args: readonly string[], env: NodeJS.ProcessEnv): Promise<CliResult> {
+  let stdout = '';
+  let stderr = '';
+  const code = await main(args, {
+    stdout: (text) => {
+      stdout += text;
+    },
+    stderr: (text) => {
+      stderr += text;
+    },
+    env,
+  });
+  return { code, stdout, stderr };
+}
+
 /** The environment without the DRAWDOWN_* variables of the machine, so flags alone decide. */
-function cliEnvironment(): NodeJS.ProcessEnv {
+export function cliEnvironment(): NodeJS.ProcessEnv {
   return Object.fromEntries(Object.entries(process.env).filter(([name]) => !name.startsWith('DRAWDOWN_')));
 }
 

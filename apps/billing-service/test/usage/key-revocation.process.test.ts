@@ -10,6 +10,7 @@ import {
   buildService,
   createAccountWithCli,
   runCli,
+  runCliProcess,
   type ServiceProcess,
   startServiceProcess,
 } from './service-process.js';
@@ -48,7 +49,7 @@ describe.each(ENGINES)('%s: revoking a key two service processes have cached', (
       expect(await status(service, key)).toEqual({ status: 200 });
       expect(await status(service, otherKey)).toEqual({ status: 200 });
     }
-    await runCli(['keys', 'revoke', `apikey_${key.split('_')[3]}`], storage);
+    await runCliProcess(['keys', 'revoke', `apikey_${key.split('_')[3]}`], storage);
     // The revocation has committed; every cache entry was read before it, so none outlives this.
     await new Promise((done) => setTimeout(done, KEY_CACHE_TTL_MS + 50));
     for (const service of services) {

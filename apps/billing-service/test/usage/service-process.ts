@@ -6,6 +6,7 @@
 import { type ChildProcess, execFile, execFileSync, spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
+import { runCliInProcess } from '../support/cli-process.js';
 
 export const REPO_ROOT = resolve(import.meta.dirname, '../../../..');
 const BIN = join(REPO_ROOT, 'apps/billing-service/bin/drawdown.js');
@@ -43,8 +44,20 @@ function storageArgs(storage: StorageFlags): string[] {
   ];
 }
 
-/** Runs a `drawdown … --json` command and returns its parsed output. */
-export function runCli(args: readonly string[], storage: StorageFlags): Promise<Record<string, unknown>> {
+/**
+ * Runs a `drawdown … --json` command and returns its parsed output. It runs through the binary's
+ * entry function in this process (ADR 0926): these tests make accounts and keys with it, and what
+ * they put under test is the `serve` process. `runCliProcess` runs it as a process.
+ */
+export async function runCli(args: readonly string[], storage: StorageFlags): Promise<Record<string, unknown>> {
+  const result = await runCliInProcess([...args, ...storageArgs(storage), '--json'], process.env);
+  if (result.code !== 0)
+    throw new Error(`drawdown ${args.join(' ')} failed (${result.code}): ${result.stdout} ${result.stderr}`);
+  return JSON.parse(result.stdout) as Record<string, unknown>;
+}
+
+/** Runs a `drawdown … --json` command as its own process and returns its parsed output. */
+export function runCliProcess(args: readonly string[], storage: StorageFlags): Promise<Record<string, unknown>> {
   return new Promise((done, fail) => {
     execFile(
       process.execPath,

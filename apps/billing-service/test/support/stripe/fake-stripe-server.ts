@@ -155,9 +155,16 @@ export interface FakeStripe {
    * Until cleared, POSTs whose path matches `path` fail: `lose_answer` carries the request out
    * (or replays it) and cuts the connection; `server_error` answers `500 api_error` without
    * acting. Returns a function that clears the fault and answers how many requests it hit.
-   * `method: 'GET'` faults reads instead (a search Stripe cannot answer, say).
+   * `method: 'GET'` faults reads instead (a search Stripe cannot answer, say). `where`, when given,
+   * narrows the fault to requests whose parameters it accepts (one customer's charges, say), so
+   * that everyone else's requests are answered as usual.
    */
-  fault(kind: 'lose_answer' | 'server_error', path: RegExp, method?: 'POST' | 'GET'): () => number;
+  fault(
+    kind: 'lose_answer' | 'server_error',
+    path: RegExp,
+    method?: 'POST' | 'GET',
+    where?: (params: Json) => boolean,
+  ): () => number;
   /** Forgets every Idempotency-Key, as Stripe prunes keys after 24 hours: a repeat then acts again. */
   forgetIdempotencyKeys(): void;
   /** The queries of `GET /v1/payment_intents/search`, in order. */
@@ -253,11 +260,12 @@ export async function startFakeStripe(options: FakeStripeOptions): Promise<FakeS
     readonly kind: 'lose_answer' | 'server_error';
     readonly path: RegExp;
     readonly method: 'POST' | 'GET';
+    readonly where: ((params: Json) => boolean) | undefined;
     hits: number;
   }>();
   const hooks = new Set<{ readonly path: RegExp; readonly hook: () => Promise<void> }>();
-  const faultFor = (method: string, path: string) =>
-    [...faults].find((fault) => fault.method === method && fault.path.test(path));
+  const faultFor = (method: string, path: string, params: Json) =>
+    [...faults].find((fault) => fault.method === method && fault.path.test(path) && (fault.where?.(params) ?? true));
   const now = () => Math.floor((options.now ?? Date.now)() / 1000);
 
   const save = (object: Json): Json => {
@@ -934,7 +942,7 @@ export async function startFakeStripe(options: FakeStripeOptions): Promise<FakeS
       }
       const idempotencyKey =
         method === 'POST' ? ((req.headers['idempotency-key'] as string | undefined) ?? null) : null;
-      const fault = faultFor(method, url.pathname);
+      const fault = faultFor(method, url.pathname, params);
       if (fault) fault.hits += 1;
       if (fault?.kind === 'server_error') {
         // Before execution: nothing is saved under the key, so a retry executes.
@@ -1155,8 +1163,8 @@ export async function startFakeStripe(options: FakeStripeOptions): Promise<FakeS
       idempotent.clear();
     },
     searches,
-    fault: (kind, path, method = 'POST') => {
-      const fault = { kind, path, method, hits: 0 };
+    fault: (kind, path, method = 'POST', where = undefined) => {
+      const fault = { kind, path, method, where, hits: 0 };
       faults.add(fault);
       return () => {
         faults.delete(fault);
