@@ -4,6 +4,12 @@
  * only: tests and benchmarks may reach across layers to set things up.
  */
 const TESTS = '(\\.test\\.ts$|/test/|/bench/)';
+/**
+ * npm packages the core may import (ADR 0929): pure functions over data, no dependencies of their
+ * own, no I/O, no clock, no randomness: the postal layouts of Google's address data, and IBAN and
+ * BIC checks. Anything else stays behind a port.
+ */
+const PURE_LIBRARIES = ['localized-address-format', 'ibantools'];
 /** @type {import('dependency-cruiser').IConfiguration} */
 module.exports = {
   forbidden: [
@@ -16,10 +22,11 @@ module.exports = {
     },
     {
       name: 'core-imports-only-itself',
-      comment: 'billing-core imports nothing outside itself: no storage, no HTTP, no other workspace, no npm package.',
+      comment:
+        'billing-core imports nothing outside itself: no storage, no HTTP, no other workspace, no npm package but the pure, dependency-free data libraries listed (ADR 0929).',
       severity: 'error',
       from: { path: '^packages/billing-core/src', pathNot: TESTS },
-      to: { pathNot: '^packages/billing-core/src' },
+      to: { pathNot: ['^packages/billing-core/src', `^node_modules/(${PURE_LIBRARIES.join('|')})/`] },
     },
     {
       name: 'only-the-composition-root-imports-the-store',

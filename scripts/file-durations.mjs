@@ -4,7 +4,7 @@
 // Files of at least --min seconds (3 unless given) are listed, in whole seconds, longest first;
 // the sequencer starts them first, and every other file after them in vitest's own order.
 import { readFileSync, writeFileSync } from 'node:fs';
-import { relative } from 'node:path';
+import { dirname, relative, resolve } from 'node:path';
 
 const root = new URL('..', import.meta.url).pathname;
 const args = process.argv.slice(2);
@@ -17,11 +17,14 @@ if (!Number.isFinite(min) || min < 0) {
   process.exit(2);
 }
 const report = JSON.parse(readFileSync(reportPath, 'utf8'));
+// Paths are kept from the root of the checkout that ran the report (it sits in <root>/.test-results/),
+// so a report from a clean clone elsewhere (the CI's) names the same files.
+const reportRoot = dirname(dirname(resolve(reportPath)));
 const entries = [];
 for (const file of report.testResults ?? []) {
   const seconds = (file.endTime - file.startTime) / 1000;
   if (!Number.isFinite(seconds) || seconds < min) continue;
-  entries.push([relative(root, file.name), Math.round(seconds)]);
+  entries.push([relative(reportRoot, file.name), Math.round(seconds)]);
 }
 entries.sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1));
 const out = `${root}test/file-durations.json`;

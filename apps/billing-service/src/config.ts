@@ -230,12 +230,6 @@ function choice<const T extends string>(values: readonly T[], fallback: T) {
   };
 }
 
-/**
- * Where the service points portal links while no portal is configured: its own `/portal`, on the
- * environment's public address, which answers `customer_portal_not_configured` (ADR 1472).
- */
-export const UNCONFIGURED_PORTAL_PATH = '/portal';
-
 function portalUrl(text: string | undefined, name: string): string | null {
   if (text === undefined || text === '') return null;
   const value = text.replace(/\/+$/, '');

@@ -9,10 +9,10 @@
 import type { Environment, UseCases } from '@drawdown/billing-core';
 import { bodyLeftUnread, clientAddress, proxyHops, requestHeader } from '@drawdown/http-kit';
 import type { MiddlewareHandler } from 'hono';
-import { UNCONFIGURED_PORTAL_PATH } from '../config.js';
 import type { AppEnv } from './app-env.js';
 import { type RequestObserver, requestIdFrom, routeOf, UNMATCHED_ROUTE } from './request-observer.js';
 import type { RequestTracing } from './request-tracing.js';
+import { UNCONFIGURED_PORTAL_PATH } from './unconfigured-portal-path.js';
 
 export interface RequestObservationOptions {
   readonly environment: Environment;

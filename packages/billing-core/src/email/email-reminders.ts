@@ -14,14 +14,13 @@ import { toTimestamp } from '../shared/clock.js';
 import type { Context } from '../shared/context.js';
 import type { IdGenerator } from '../shared/ids.js';
 import type { DueWorkKind } from '../shared/use-case-base.js';
-import type { SubscriptionSlice } from '../subscriptions/repositories.js';
 import type { Subscription } from '../subscriptions/subscription.js';
 import { getSubscriptionWithIncludes } from '../subscriptions/update-subscription.js';
 import { writeEmailJob } from './email-delivery.js';
 import type { EmailOccurrence } from './email-occurrences.js';
 import { withEmailDefaults } from './email-settings.js';
 import { DEFAULT_RENEWAL_REMINDER_DAYS, type EmailKind, type EmailSettings } from './entities.js';
-import type { EmailReminderRepository, EmailSlice } from './repositories.js';
+import type { EmailReminderRepository, EmailReminderSlice } from './repositories.js';
 
 const DAY_MS = 86_400_000;
 /** A scope with nothing ahead is looked at again after this long: subscriptions started meanwhile. */
@@ -29,7 +28,7 @@ const RESCAN_MS = 60 * 60 * 1000;
 /** Subscriptions read per batch: what bounds memory however many reminders fall due at once. */
 export const REMINDER_BATCH_SIZE = 200;
 
-type ReminderContext = Context<EmailSlice & SubscriptionSlice>;
+type ReminderContext = Context<EmailReminderSlice>;
 
 /** Whether a billing cycle is a year or longer: the plans renewal reminders go to by default. */
 function billedYearly(subscription: Subscription): boolean {
@@ -115,15 +114,17 @@ export async function runEmailReminders(
   const after =
     state && state.throughAt >= nowText ? { at: state.throughAt, id: state.throughId } : { at: nowText, id: '' };
   const batch = await reminders.chargesAhead(context.scope, after, until, batchSize);
+  // Everything the reminders say is read first; the write transaction then only writes, so it holds
+  // the database's write lock for as short a time as it can.
+  const occurrences: Awaited<ReturnType<typeof remindersOf>>[number][] = [];
+  for (const subscription of batch) occurrences.push(...(await remindersOf(context, subscription, settings)));
   await context.store.transaction(async (tx) => {
-    for (const subscription of batch) {
-      for (const occurrence of await remindersOf(context, subscription, settings)) {
-        await writeEmailJob(tx, ids, context.scope, occurrence, settings, {
-          eventId: null,
-          createdAt: nowText,
-          now: wallClock.now(),
-        });
-      }
+    for (const occurrence of occurrences) {
+      await writeEmailJob(tx, ids, context.scope, occurrence, settings, {
+        eventId: null,
+        createdAt: nowText,
+        now: wallClock.now(),
+      });
     }
     const last = batch.at(-1);
     if (batch.length === batchSize && last?.nextBilledAt) {

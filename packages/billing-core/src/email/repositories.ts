@@ -10,6 +10,7 @@ import type { InvoiceRepositories } from '../invoices/repositories.js';
 import type { EventToFanOut } from '../notifications/repositories.js';
 import type { ListQuery, Page } from '../shared/pagination.js';
 import type { Environment, Scope } from '../shared/scope.js';
+import type { SubscriptionSlice } from '../subscriptions/repositories.js';
 import type { Subscription } from '../subscriptions/subscription.js';
 import type { TransactionRepositories } from '../transactions/repositories.js';
 import type { EmailJob, EmailSettings } from './entities.js';
@@ -99,3 +100,6 @@ export interface EmailSlice
     Pick<CatalogueRepositories, 'customers'>,
     Pick<InvoiceRepositories, 'sellerDetails'>,
     Pick<TransactionRepositories, 'transactions' | 'recoveryRuns' | 'paymentMethods'> {}
+
+/** What the reminders step uses (ADR 1503): customer email's slice and the subscriptions it reminds of, priced as their next charge. */
+export interface EmailReminderSlice extends EmailSlice, SubscriptionSlice {}

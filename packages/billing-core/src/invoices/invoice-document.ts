@@ -339,7 +339,7 @@ export function buildInvoiceDocument(transaction: Transaction, parties: InvoiceP
     ...(BigInt(totals.discount) === 0n
       ? []
       : [{ label: labels.discount, amount: money(-BigInt(totals.discount)), emphasis: false }]),
-    ...taxRows(transaction, taxName, money),
+    ...taxRows(transaction, taxName, labels, money),
     { label: labels.total, amount: money(totals.total), emphasis: true },
   ];
   const inTaxCurrency = taxInSellerCurrency(transaction, parties.seller ?? null, issuedAt, format, taxName);
@@ -392,22 +392,27 @@ export function buildInvoiceDocument(transaction: Transaction, parties: InvoiceP
 
 /**
  * The tax rows of the summary: one per rate charged, named as the buyer's country names its tax
- * with the rate ("VAT 20%"); one row with the name alone when no rate above zero applied.
+ * with the rate ("VAT 20%"), and their total when there are several; one row with the name alone
+ * when no rate above zero applied.
  */
 function taxRows(
   transaction: Transaction,
   taxName: string,
+  labels: InvoiceLabels,
   money: (amount: string | bigint) => string,
 ): InvoiceSummaryRow[] {
+  const total = money(transaction.details.totals.tax);
   const charged = transaction.details.taxRatesUsed.filter((used) => !Decimal.parse(used.taxRate).isZero());
-  if (charged.length === 0) {
-    return [{ label: taxName, amount: money(transaction.details.totals.tax), emphasis: false }];
-  }
-  return charged.map((used) => ({
+  if (charged.length === 0) return [{ label: taxName, amount: total, emphasis: false }];
+  const rows = charged.map((used) => ({
     label: `${taxName} ${percent(used.taxRate)}`,
     amount: money(used.totals.tax),
     emphasis: false,
   }));
+  // Several rates: each one's tax, then their total.
+  return rows.length === 1
+    ? rows
+    : [...rows, { label: labels.taxTotal.replace('{name}', taxName), amount: total, emphasis: false }];
 }
 
 /** A manual invoice the customer still has to pay: the one that says how (ADR 1110). */

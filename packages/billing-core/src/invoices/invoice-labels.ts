@@ -62,6 +62,8 @@ export interface InvoiceLabels {
   readonly gst: string;
   readonly salesTax: string;
   readonly consumptionTax: string;
+  /** The tax total under several rates' rows; `{name}` the tax's name. */
+  readonly taxTotal: string;
   /** The date of supply, printed on an invoice without a billing period. */
   readonly supplyDate: string;
   /** The tax total in the seller's tax currency; `{name}` the tax's name, `{currency}` its code. */
@@ -131,6 +133,7 @@ export const INVOICE_LABELS = {
     gst: 'GST',
     salesTax: 'Sales tax',
     consumptionTax: 'Consumption tax',
+    taxTotal: 'Total {name}',
     supplyDate: 'Date of supply',
     taxInCurrency: '{name} in {currency}',
     convertedAt: '{name} converted at 1 {from} = {rate} {to} ({source}, {date}).',
@@ -191,6 +194,7 @@ export const INVOICE_LABELS = {
     gst: 'GST',
     salesTax: 'Sales Tax',
     consumptionTax: 'Verbrauchsteuer',
+    taxTotal: '{name} gesamt',
     supplyDate: 'Leistungsdatum',
     taxInCurrency: '{name} in {currency}',
     convertedAt: '{name} umgerechnet zu 1 {from} = {rate} {to} ({source}, {date}).',
@@ -250,6 +254,7 @@ export const INVOICE_LABELS = {
     gst: 'GST',
     salesTax: 'Taxe de vente',
     consumptionTax: 'Taxe à la consommation',
+    taxTotal: 'Total {name}',
     supplyDate: 'Date de livraison',
     taxInCurrency: '{name} en {currency}',
     convertedAt: '{name} convertie au taux de 1 {from} = {rate} {to} ({source}, {date}).',
@@ -310,6 +315,7 @@ export const INVOICE_LABELS = {
     gst: 'GST',
     salesTax: 'Impuesto sobre las ventas',
     consumptionTax: 'Impuesto al consumo',
+    taxTotal: 'Total {name}',
     supplyDate: 'Fecha de la operación',
     taxInCurrency: '{name} en {currency}',
     convertedAt: '{name} convertido a 1 {from} = {rate} {to} ({source}, {date}).',
@@ -369,6 +375,7 @@ export const INVOICE_LABELS = {
     gst: 'GST',
     salesTax: '売上税',
     consumptionTax: '消費税',
+    taxTotal: '{name}合計',
     supplyDate: '取引年月日',
     taxInCurrency: '{name}（{currency}）',
     convertedAt: '{name}の換算レート：1 {from} = {rate} {to}（{source}、{date}）',

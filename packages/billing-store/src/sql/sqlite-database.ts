@@ -5,7 +5,7 @@
  * second connection, so they never see another request's uncommitted writes.
  */
 import { mkdirSync } from 'node:fs';
-import { dirname } from 'node:path';
+import { dirname, resolve } from 'node:path';
 import Sqlite from 'better-sqlite3';
 import { type NarrowedFile, restrictDatabaseFiles } from './owner-only-files.js';
 import type { Row, SqlDatabase, SqlExecutor, SqlValue } from './sql-database.js';
@@ -78,12 +78,42 @@ class SqliteExecutor implements SqlExecutor {
   }
 }
 
+/** Where the write transactions of one database file wait their turn. */
+interface WriteQueue {
+  /** The tail of the queue of transactions waiting for the file's write lock. */
+  tail: Promise<unknown>;
+  /** The SqliteDatabase objects of this process that use it. */
+  users: number;
+}
+
+/**
+ * One write queue per database file open in this process (ADR 0928). Two SqliteDatabase objects on
+ * one file in one process (two service instances a test runs side by side, a CLI command run inside
+ * a test's process) take turns here. Through SQLite's own lock instead, the second one's BEGIN
+ * IMMEDIATE would wait synchronously in the busy handler, blocking the very thread the first needs
+ * to finish its transaction, until busy_timeout gave up with "database is locked". Separate
+ * processes still meet at SQLite's lock, where waiting blocks only the waiter.
+ */
+const WRITE_QUEUES = new Map<string, WriteQueue>();
+
+function writeQueueOf(file: string): { readonly key: string | undefined; readonly queue: WriteQueue } {
+  if (file === ':memory:') return { key: undefined, queue: { tail: Promise.resolve(), users: 1 } };
+  const key = resolve(file);
+  let queue = WRITE_QUEUES.get(key);
+  if (!queue) {
+    queue = { tail: Promise.resolve(), users: 0 };
+    WRITE_QUEUES.set(key, queue);
+  }
+  queue.users += 1;
+  return { key, queue };
+}
+
 export class SqliteDatabase implements SqlDatabase {
   readonly dialect = 'sqlite' as const;
   private readonly writer: SqliteExecutor;
   private readonly reader: SqliteExecutor;
-  /** The tail of the queue of transactions waiting for the writer. */
-  private queue: Promise<unknown> = Promise.resolve();
+  /** The file's write queue in this process, shared with any other object on the same file. */
+  private readonly writes: { readonly key: string | undefined; readonly queue: WriteQueue };
   private readonly checkpointer: Checkpointer | undefined;
   /** Database files that granted others access and were narrowed to 0600 when opened (ADR 1481). */
   readonly narrowedFiles: readonly NarrowedFile[];
@@ -94,6 +124,7 @@ export class SqliteDatabase implements SqlDatabase {
     this.narrowedFiles = file === ':memory:' ? [] : restrictDatabaseFiles(file);
     const writer = openConnection(file, options);
     this.writer = new SqliteExecutor(writer);
+    this.writes = writeQueueOf(file);
     // An in-memory database is private to its connection, so it reads through the writer.
     this.reader = file === ':memory:' ? this.writer : new SqliteExecutor(openConnection(file, options));
     if (options.backgroundCheckpoints && file !== ':memory:') {
@@ -129,17 +160,19 @@ export class SqliteDatabase implements SqlDatabase {
   }
 
   transaction<T>(work: (tx: SqlExecutor) => Promise<T>): Promise<T> {
-    const result = this.queue.then(() => this.runTransaction(work));
-    this.queue = result.catch(() => undefined);
+    const { queue } = this.writes;
+    const result = queue.tail.then(() => this.runTransaction(work));
+    queue.tail = result.catch(() => undefined);
     return result;
   }
 
   /** Runs synchronous work inside one write transaction, queued behind the async ones. */
   transactionSync<T>(work: (connection: Connection) => T): Promise<T> {
-    const result = this.queue.then(() =>
+    const { queue } = this.writes;
+    const result = queue.tail.then(() =>
       this.writer.connection.transaction(() => work(this.writer.connection)).immediate(),
     );
-    this.queue = result.catch(() => undefined);
+    queue.tail = result.catch(() => undefined);
     return result;
   }
 
@@ -157,7 +190,10 @@ export class SqliteDatabase implements SqlDatabase {
   }
 
   async close(): Promise<void> {
-    await this.queue;
+    const { key, queue } = this.writes;
+    await queue.tail;
+    queue.users -= 1;
+    if (key !== undefined && queue.users === 0 && WRITE_QUEUES.get(key) === queue) WRITE_QUEUES.delete(key);
     await this.checkpointer?.stop();
     if (this.reader !== this.writer) this.reader.connection.close();
     this.writer.connection.close();

@@ -7,8 +7,8 @@
  */
 import { BillingError, type Environment } from '@drawdown/billing-core';
 import type { Hono, MiddlewareHandler } from 'hono';
-import { UNCONFIGURED_PORTAL_PATH } from '../../config.js';
 import type { AppEnv } from '../app-env.js';
+import { UNCONFIGURED_PORTAL_PATH } from '../unconfigured-portal-path.js';
 
 export function unconfiguredPortal(environment: Environment): BillingError {
   return new BillingError(
