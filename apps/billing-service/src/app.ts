@@ -4,6 +4,7 @@
  * address; a key only ever authenticates on its own environment's application.
  */
 import type { Environment, UseCases } from '@drawdown/billing-core';
+import type { ProxyTrust } from '@drawdown/http-kit';
 import { Hono } from 'hono';
 import { DEFAULT_STRIPE_JS_URL } from './config.js';
 import type { AppEnv } from './http/app-env.js';
@@ -62,7 +63,7 @@ export interface AppDependencies {
   /** Signs customer portal session tokens (ADR 1443). */
   readonly portalSessions: PortalSessionSigner;
   /** Trusted proxies in front: a count, or `true` for one (ADR 0903). */
-  readonly trustProxy: boolean | number;
+  readonly trustProxy: boolean | ProxyTrust;
   /** Where unexpected failures are reported, with the request's id, account and environment when known; never secrets or bodies. */
   logError(message: string, error: unknown, fields?: Record<string, unknown>): void;
   /** Hears every request's outcome: the access log and the request metrics. */

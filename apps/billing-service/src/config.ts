@@ -8,6 +8,7 @@
 
 import { resolve } from 'node:path';
 import { DEFAULT_SIMULATION_BUDGET, type SimulationBudget } from '@drawdown/billing-core';
+import { type ProxyTrust, parseTrustedRanges } from '@drawdown/http-kit';
 import { parseRateLimit, type RateLimit } from './http/rate-limiter.js';
 import { DEFAULT_VIES_URL } from './infrastructure/vies-verifier.js';
 import { LOG_LEVELS, type LogLevel } from './operations/logger.js';
@@ -59,8 +60,11 @@ export interface ServiceConfig {
   /** Requests per API key and window, for requests whose key authenticates (ADR 1480). */
   readonly keyRateLimit: RateLimit | null;
   readonly trustProxy: boolean;
-  /** Proxies in front whose `X-Forwarded-For` entries are trusted; 0 when none was set (then `trustProxy` decides). */
-  readonly trustedProxies: number;
+  /**
+   * Proxies in front whose `X-Forwarded-For` entries are trusted: a count, 0 when none was set
+   * (then `trustProxy` decides), or their address ranges (ADR 1522).
+   */
+  readonly trustedProxies: ProxyTrust;
   /**
    * How long an idle keep-alive connection of the live and sandbox APIs stays open: longer than a
    * load balancer's idle timeout, so it never sends a request on a socket the service is closing.
@@ -591,14 +595,24 @@ export const SETTINGS = [
     variable: 'DRAWDOWN_TRUSTED_PROXIES',
     kind: 'string',
     fallback: '0',
-    placeholder: 'N',
+    placeholder: 'N|RANGES',
     description:
-      'Behind N reverse proxies in a row (a cloud balancer, then Caddy: 2): the client address is the `X-Forwarded-For` entry the outermost of them appended, the N-th from the right. Overrides `--trust-proxy` (which is 1) when above 0; at most 10.',
+      "Behind N reverse proxies in a row (a cloud balancer, then Caddy: 2): the client address is the `X-Forwarded-For` entry the outermost of them appended, the N-th from the right; at most 10. Or the proxies' addresses and CIDR ranges, comma-separated (`10.0.0.0/8,fd00::/8`): a request from one of them has its client in the first `X-Forwarded-For` entry from the right that is not one of them, however many there are (ADR 1522). Overrides `--trust-proxy` (which is 1) unless 0.",
     parse: (text, name) => {
-      const hops = Number(text ?? '0');
-      if (!Number.isInteger(hops) || hops < 0 || hops > 10)
-        throw new Error(`${name} must be a whole number of proxies from 0 to 10; got ${text}`);
-      return hops;
+      const value = (text ?? '0').trim();
+      if (/^\d+$/.test(value)) {
+        const hops = Number(value);
+        if (hops > 10)
+          throw new Error(`${name} must be a whole number of proxies from 0 to 10, or address ranges; got ${text}`);
+        return hops;
+      }
+      try {
+        return parseTrustedRanges(value);
+      } catch (error) {
+        throw new Error(
+          `${name} must be a number of proxies (0 to 10) or addresses and CIDR ranges: ${(error as Error).message}`,
+        );
+      }
     },
   }),
   setting({

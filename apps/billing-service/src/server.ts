@@ -224,7 +224,10 @@ export async function startService(
     wakeSimulationDelivery: () => simulationDelivery.wake(),
     wakeReports: () => reports.wake(),
     rateLimits: rateLimits.limits,
-    trustProxy: config.trustedProxies > 0 ? config.trustedProxies : config.trustProxy,
+    trustProxy:
+      typeof config.trustedProxies !== 'number' || config.trustedProxies > 0
+        ? config.trustedProxies
+        : config.trustProxy,
     webhookSourceIps: config.webhookSourceIps,
     logError,
     logNotice: (message: string, fields: Record<string, unknown>) => logger.warn(fields, message),

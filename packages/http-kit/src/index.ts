@@ -9,7 +9,15 @@
 
 export { acceptedLanguageTags, firstAcceptedLanguage, languageOfTag } from './accept-language.js';
 export { readBodyWithin, readTextWithin } from './bounded-body.js';
-export { clientAddress, forwardedClientAddress, proxyHops, socketAddress } from './client-address.js';
+export {
+  clientAddress,
+  forwardedClientAddress,
+  type ProxyTrust,
+  parseTrustedRanges,
+  proxyHops,
+  socketAddress,
+  type TrustedRanges,
+} from './client-address.js';
 export { escapeHtml, type HtmlDocument, htmlDocument } from './html.js';
 export {
   formatDate,

@@ -59,6 +59,8 @@ export interface HarnessOptions {
   readonly logger?: Logger;
   /** Behind one reverse proxy: count clients by the X-Forwarded-For entry it appended (`--trust-proxy`). */
   readonly trustProxy?: boolean;
+  /** `--trusted-proxies`: a count, or addresses and CIDR ranges (ADR 1522). */
+  readonly trustedProxies?: string;
   /** The base URLs advertised in pagination links (`--live-public-url`, `--sandbox-public-url`). */
   readonly livePublicUrl?: string;
   readonly sandboxPublicUrl?: string;
@@ -132,6 +134,7 @@ export async function startBillingHarness(options: HarnessOptions = {}): Promise
       ...(options.allowPrivateWebhooks ? { 'allow-private-webhooks': true } : {}),
       ...(options.simulationBudget ? { 'simulation-budget': options.simulationBudget } : {}),
       ...(options.trustProxy ? { 'trust-proxy': true } : {}),
+      ...(options.trustedProxies ? { 'trusted-proxies': options.trustedProxies } : {}),
       ...(options.stripeJsUrl ? { 'stripe-js-url': options.stripeJsUrl } : {}),
       ...(options.viesUrl ? { 'vat-id-check': 'vies', 'vies-url': options.viesUrl } : {}),
       ...(options.vatIdUnavailable ? { 'vat-id-unavailable': options.vatIdUnavailable } : {}),

@@ -7,7 +7,7 @@
  * handed over was counted there and carries its decision (ADR 0719).
  */
 import { BillingError, type Environment, type UseCases } from '@drawdown/billing-core';
-import { clientAddress, proxyHops, requestHeader } from '@drawdown/http-kit';
+import { clientAddress, type ProxyTrust, proxyHops, requestHeader } from '@drawdown/http-kit';
 import type { Context, MiddlewareHandler } from 'hono';
 import type { AppEnv } from './app-env.js';
 import { authenticationOf } from './authentication.js';
@@ -17,13 +17,13 @@ import { rateDecisionTakenAhead } from './usage-events-fast-path.js';
 
 export interface RateLimitOptions {
   readonly limits: RequestRateLimits | null | undefined;
-  readonly trustProxy: boolean | number;
+  readonly trustProxy: boolean | ProxyTrust;
   readonly useCases: Pick<UseCases, 'authenticate'>;
   readonly environment: Environment;
 }
 
 /** The client address a request is counted against when it has no key that authenticates. */
-export function addressSubject(c: Context<AppEnv>, trustProxy: boolean | number): RateSubject {
+export function addressSubject(c: Context<AppEnv>, trustProxy: boolean | ProxyTrust): RateSubject {
   return { kind: 'address', address: clientAddress(c, proxyHops(trustProxy)) ?? 'in-process' };
 }
 

@@ -7,7 +7,7 @@
  */
 
 import type { Environment, UseCases } from '@drawdown/billing-core';
-import { bodyLeftUnread, clientAddress, proxyHops, requestHeader } from '@drawdown/http-kit';
+import { bodyLeftUnread, clientAddress, type ProxyTrust, proxyHops, requestHeader } from '@drawdown/http-kit';
 import type { MiddlewareHandler } from 'hono';
 import type { AppEnv } from './app-env.js';
 import { type RequestObserver, requestIdFrom, routeOf, UNMATCHED_ROUTE } from './request-observer.js';
@@ -24,7 +24,7 @@ export interface RequestObservationOptions {
   readonly observeRequest?: RequestObserver | undefined;
   readonly tracing?: RequestTracing | undefined;
   /** Behind one reverse proxy: the client is the `X-Forwarded-For` entry it appended. */
-  readonly trustProxy: boolean | number;
+  readonly trustProxy: boolean | ProxyTrust;
 }
 
 export function observeRequests(options: RequestObservationOptions): MiddlewareHandler<AppEnv> {

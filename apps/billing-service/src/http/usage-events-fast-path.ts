@@ -18,7 +18,13 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { RecordUsageEventsBody } from '@drawdown/billing-contract';
 import type { UseCases } from '@drawdown/billing-core';
 import { BillingError, type Environment, permits, type UsageEventInput } from '@drawdown/billing-core';
-import { forwardedClientAddress, incomingHeader, proxyHops, readIncomingText } from '@drawdown/http-kit';
+import {
+  forwardedClientAddress,
+  incomingHeader,
+  type ProxyTrust,
+  proxyHops,
+  readIncomingText,
+} from '@drawdown/http-kit';
 import type { Context } from 'hono';
 import type { AppEnv } from './app-env.js';
 import { errorBody, unexpectedFailure } from './envelope.js';
@@ -44,7 +50,7 @@ export interface FastPath {
 export interface FastPathDependencies {
   readonly useCases: Pick<UseCases, 'authenticate' | 'recordUsageEvents'>;
   readonly rateLimits: RequestRateLimits | null;
-  readonly trustProxy: boolean | number;
+  readonly trustProxy: boolean | ProxyTrust;
   readonly maxBodyBytes: number;
   readonly observeRequest?: RequestObserver | undefined;
   logError(message: string, error: unknown, fields?: Record<string, unknown>): void;
@@ -127,8 +133,11 @@ export function createUsageEventsFastPath(dependencies: FastPathDependencies, en
   async function serve(incoming: IncomingMessage, outgoing: ServerResponse, app: NodeListener): Promise<unknown> {
     const startedAt = performance.now();
     const clientAddress =
-      forwardedClientAddress(incomingHeader(incoming, 'x-forwarded-for'), trustedProxies) ??
-      incoming.socket.remoteAddress;
+      forwardedClientAddress(
+        incomingHeader(incoming, 'x-forwarded-for'),
+        trustedProxies,
+        incoming.socket.remoteAddress,
+      ) ?? incoming.socket.remoteAddress;
     // The key is read first: the rate limit counts an authenticated request against its key and
     // any other against its address (ADR 1480). A refused key goes to the app, which reads it
     // again and refuses it itself, before the body is read.

@@ -100,9 +100,17 @@ describe('trusted proxies', () => {
     expect(resolveServiceConfig({}, {}).trustedProxies).toBe(0);
   });
 
-  it.each(['-1', '11', '1.5', 'all'])('refuses %s', (value) => {
+  it.each(['-1', '11', '1.5', 'all', '10.0.0.0/33', '10.0.0.1,bad'])('refuses %s', (value) => {
     expect(() => resolveServiceConfig({ 'trusted-proxies': value }, {})).toThrow(
-      /--trusted-proxies must be a whole number of proxies from 0 to 10/,
+      /--trusted-proxies must be a (whole )?number of proxies/,
     );
+  });
+
+  it('takes the proxies’ addresses and CIDR ranges instead of a count (ADR 1522)', () => {
+    const trusted = resolveServiceConfig({ 'trusted-proxies': '10.0.0.0/8, fd00::/8,192.0.2.7' }, {}).trustedProxies;
+    expect(typeof trusted === 'number' ? trusted : trusted.text).toBe('10.0.0.0/8,fd00::/8,192.0.2.7');
+    if (typeof trusted === 'number') throw new Error('ranges expected');
+    expect(trusted.contains('10.200.0.1')).toBe(true);
+    expect(trusted.contains('192.0.2.8')).toBe(false);
   });
 });

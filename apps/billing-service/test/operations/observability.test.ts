@@ -156,14 +156,17 @@ describe('access lines: the client address and the path of an unmatched request'
   const log = memoryLog();
   let direct: BillingHarness;
   let proxied: BillingHarness;
+  let ranged: BillingHarness;
 
   beforeAll(async () => {
     direct = await startBillingHarness({ logger: log.logger });
     proxied = await startBillingHarness({ logger: log.logger, trustProxy: true });
+    ranged = await startBillingHarness({ logger: log.logger, trustedProxies: '127.0.0.0/8,::1,10.0.0.0/8' });
   });
   afterAll(async () => {
     await direct?.close();
     await proxied?.close();
+    await ranged?.close();
   });
 
   async function lineOf(response: Response): Promise<Record<string, unknown>> {
@@ -222,5 +225,24 @@ describe('access lines: the client address and the path of an unmatched request'
       path: '/v2/nothing',
       clientAddress: '203.0.113.42',
     });
+  });
+
+  it('behind proxies named by range, names the first X-Forwarded-For entry from the right outside them (ADR 1522)', async () => {
+    // The client wrote 6.6.6.6; the balancer appended 203.0.113.42; an internal hop appended 10.1.2.3.
+    const forwardedFor = '6.6.6.6, 203.0.113.42, 10.1.2.3';
+    const listed = await fetch(`${ranged.sandboxUrl}/products`, {
+      headers: { authorization: `Bearer ${ranged.sandboxKey}`, 'x-forwarded-for': forwardedFor },
+    });
+    expect((await lineOf(listed)).clientAddress).toBe('203.0.113.42');
+    const ingested = await fetch(`${ranged.sandboxUrl}/usage-events`, {
+      method: 'POST',
+      headers: {
+        authorization: `Bearer ${ranged.sandboxKey}`,
+        'content-type': 'application/json',
+        'x-forwarded-for': forwardedFor,
+      },
+      body: JSON.stringify({ events: [] }),
+    });
+    expect(await lineOf(ingested)).toMatchObject({ route: '/usage-events', clientAddress: '203.0.113.42' });
   });
 });
