@@ -206,21 +206,27 @@ try {
     const measure = async (rounds) => {
       const wall = [];
       const cpu = [];
+      // Wall time split by answer: issue 38 asks that empty answers be no slower than answers with results.
+      const emptyWall = [];
+      const foundWall = [];
       let empty = 0;
       for (let round = 0; round < rounds; round += 1) {
         for (const text of queries) {
           const before = process.cpuUsage();
           const start = performance.now();
           const outcome = await search(text);
-          wall.push(performance.now() - start);
+          const took = performance.now() - start;
+          wall.push(took);
           const used = process.cpuUsage(before);
           cpu.push((used.user + used.system) / 1000);
-          if (outcome.listings.length === 0) empty += 1;
+          if (outcome.listings.length === 0) {
+            empty += 1;
+            emptyWall.push(took);
+          } else foundWall.push(took);
         }
       }
-      wall.sort((x, y) => x - y);
-      cpu.sort((x, y) => x - y);
-      return { wall, cpu, empty };
+      for (const list of [wall, cpu, emptyWall, foundWall]) list.sort((x, y) => x - y);
+      return { wall, cpu, empty, emptyWall, foundWall };
     };
     const cold = await measure(1);
     const warm = await measure(2);
@@ -230,6 +236,12 @@ try {
       `${cold.wall.length} cold + ${warm.wall.length} warm (${((cold.empty / cold.wall.length) * 100).toFixed(0)}% empty)`,
     ]);
     // CPU time is the work itself; on a shared machine wall time also holds waits for a core.
+    const median = (list) => (list.length === 0 ? 'none' : `${percentile(list, 50).toFixed(2)} ms`);
+    const p90 = (list) => (list.length === 0 ? 'none' : `${percentile(list, 90).toFixed(2)} ms`);
+    rows.push([
+      `${engine}: cold wall p50 / p90, empty answers vs answers with results`,
+      `${median(cold.emptyWall)} / ${p90(cold.emptyWall)} (${cold.emptyWall.length}) vs ${median(cold.foundWall)} / ${p90(cold.foundWall)} (${cold.foundWall.length})`,
+    ]);
     for (const [label, run] of [
       ['cold', cold],
       ['warm (result cache)', warm],
