@@ -122,6 +122,45 @@ describe.each(ENGINES)('%s: the demo sign-in', (engine) => {
     expect(body.data.length).toBeGreaterThan(0);
   });
 
+  it('shows the signed-in customer their captured sandbox email, and never another customer’s (issue 34)', async () => {
+    const visit = await visitSignIn();
+    const cookie = cookieOf(await signIn(visit, 'ada@example.com', ADA_PASSWORD))?.value ?? '';
+    const ada = demo.users.find((user) => user.email === 'ada@example.com')?.customerId ?? '';
+    // The seeded purchase's receipt is captured once the email worker has fanned it out.
+    let mailbox = '';
+    for (let attempt = 0; attempt < 100 && !mailbox.includes('href="/mail/eml_'); attempt += 1) {
+      if (attempt > 0) await new Promise((resolve) => setTimeout(resolve, 50));
+      const page = await fetch(`${demo.url}/mail`, { headers: { cookie } });
+      expect(page.status).toBe(200);
+      mailbox = await page.text();
+    }
+    const id = /href="\/mail\/(eml_[a-z0-9]{26})"/.exec(mailbox)?.[1] ?? '';
+    expect(id).toMatch(/^eml_/);
+    const one = await fetch(`${demo.url}/mail/${id}`, { headers: { cookie } });
+    expect(one.status).toBe(200);
+    const text = await one.text();
+    expect(text).toContain('id="mail-text"');
+    const stored = await fetch(`${harness.sandboxUrl}/emails/${id}`, {
+      headers: { authorization: `Bearer ${harness.sandboxKey}` },
+    });
+    const email = ((await stored.json()) as { data: { customer_id: string; message: { subject: string } } }).data;
+    expect(email.customer_id).toBe(ada);
+    expect(text).toContain(email.message.subject.replace(/&/g, '&amp;'));
+    // Another customer's email, an unknown id and a malformed one answer alike; so does no sign-in.
+    const grace = demo.users.find((user) => user.email === 'grace@example.com')?.customerId ?? '';
+    const theirs = await fetch(`${harness.sandboxUrl}/emails?customer_id=${grace}`, {
+      headers: { authorization: `Bearer ${harness.sandboxKey}` },
+    });
+    const graceMail =
+      ((await theirs.json()) as { data: { id: string }[] }).data[0]?.id ?? 'eml_00000000000000000000000000';
+    for (const other of [graceMail, 'eml_00000000000000000000000000', 'not-an-id']) {
+      expect((await fetch(`${demo.url}/mail/${other}`, { headers: { cookie } })).status, other).toBe(404);
+    }
+    const anonymous = await fetch(`${demo.url}/mail`, { redirect: 'manual' });
+    expect(anonymous.status).toBe(303);
+    expect(anonymous.headers.get('location')).toBe('/login');
+  });
+
   it('refuses a sign-in without the CSRF token, or from another origin', async () => {
     const visit = await visitSignIn();
     const withoutToken = await signIn({ cookie: visit.cookie, token: null }, 'ada@example.com', ADA_PASSWORD);

@@ -8,7 +8,7 @@
 import { mkdirSync, readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { BILLING_HISTORY_STATUSES, Drawdown } from '@drawdown/sdk';
-import { type BillingHarness, chromiumLaunchOptions, startBillingHarness } from '@drawdown/testkit';
+import { axeViolations, type BillingHarness, chromiumLaunchOptions, startBillingHarness } from '@drawdown/testkit';
 import { type Browser, type BrowserContext, chromium, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type PortalDemo, startPortalDemo, waitForBalances } from '../src/index.js';
@@ -289,5 +289,20 @@ describe('the billing portal in Chromium', () => {
     ).toBe('none');
     await page.getByRole('heading', { name: 'Billing', exact: true }).scrollIntoViewIfNeeded();
     await page.screenshot({ path: resolve(ARTIFACTS, 'portal-phone.png') });
+  });
+
+  it('shows the captured sandbox email readably, with no axe violations, at phone width too (issue 34)', async () => {
+    await page.goto(`${demo.url}/mail`);
+    await page.waitForSelector('#mailbox a');
+    expect(await axeViolations(page), 'mailbox').toEqual([]);
+    await page.locator('#mailbox a').first().click();
+    await page.waitForSelector('#mail-text');
+    await expect(page.locator('#mail-text').textContent()).resolves.toMatch(/\S/);
+    expect(await axeViolations(page), 'one email').toEqual([]);
+    const overflow = await page.evaluate(() => {
+      const browser = globalThis as unknown as BrowserGlobals;
+      return browser.document.documentElement.scrollWidth - browser.innerWidth;
+    });
+    expect(overflow).toBeLessThanOrEqual(0);
   });
 });

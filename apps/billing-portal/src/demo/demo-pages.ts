@@ -7,6 +7,11 @@ import { escapeHtml, htmlDocument } from '@drawdown/http-kit';
 
 export const DEMO_STYLE_PATH = '/assets/demo.css';
 
+/** The demo's own rules after the portal's: captured email wraps its long lines (links) at any width. */
+export const DEMO_CSS = `#mail-text { white-space: pre-wrap; overflow-wrap: anywhere; max-width: 100%; }
+#mailbox { width: 100%; border-collapse: collapse; }
+#mailbox th, #mailbox td { text-align: left; padding: 0.4rem 0.5rem 0.4rem 0; vertical-align: top; overflow-wrap: anywhere; }`;
+
 function layout(title: string, body: string): string {
   return htmlDocument({ language: 'en', title, stylesheet: DEMO_STYLE_PATH, body });
 }
@@ -44,5 +49,54 @@ export function renderDemoMessage(title: string, message: string): string {
   return layout(
     title,
     `<main class="message"><h1>${escapeHtml(title)}</h1><p>${escapeHtml(message)}</p><p><a class="button" href="/login">Go to sign-in</a></p></main>`,
+  );
+}
+
+/** One captured sandbox email as the demo lists it. */
+export interface CapturedMail {
+  readonly id: string;
+  readonly kind: string;
+  readonly createdAt: string;
+  readonly subject: string;
+  readonly to: string;
+  readonly text: string;
+}
+
+const MAIL_DATE = new Intl.DateTimeFormat('en-GB', { dateStyle: 'medium', timeStyle: 'short', timeZone: 'UTC' });
+
+/**
+ * The signed-in customer's captured sandbox email (issue 34): the sandbox never mails anyone and
+ * keeps each email instead; here a tester reads what the customer would have been sent.
+ */
+export function renderMailboxPage(mails: readonly CapturedMail[]): string {
+  const rows = mails
+    .map(
+      (mail) =>
+        `<tr><td>${escapeHtml(MAIL_DATE.format(new Date(mail.createdAt)))} UTC</td><td><a href="/mail/${escapeHtml(mail.id)}">${escapeHtml(mail.subject)}</a></td><td>${escapeHtml(mail.kind)}</td></tr>`,
+    )
+    .join('\n');
+  const list =
+    mails.length === 0
+      ? '<p id="mail-empty">No email has been captured for you yet.</p>'
+      : `<table id="mailbox"><caption>Newest first</caption><thead><tr><th scope="col">Captured</th><th scope="col">Subject</th><th scope="col">Kind</th></tr></thead><tbody>
+${rows}
+</tbody></table>`;
+  return layout(
+    'Captured email · Billing portal demo',
+    `<main class="message"><h1>Captured email</h1>
+<p class="hint">The sandbox sends no email: it keeps what it would have sent to you. Live sends it over SMTP.</p>
+${list}
+<p><a class="button" href="/billing/">Back to billing</a></p></main>`,
+  );
+}
+
+/** One captured email: who it was for, its subject and its plain text. */
+export function renderMailPage(mail: CapturedMail): string {
+  return layout(
+    `${mail.subject} · Captured email`,
+    `<main class="message"><h1>${escapeHtml(mail.subject)}</h1>
+<p class="hint">To ${escapeHtml(mail.to)}, captured ${escapeHtml(MAIL_DATE.format(new Date(mail.createdAt)))} UTC (${escapeHtml(mail.kind)})</p>
+<pre id="mail-text">${escapeHtml(mail.text)}</pre>
+<p><a class="button" href="/mail">All captured email</a></p></main>`,
   );
 }

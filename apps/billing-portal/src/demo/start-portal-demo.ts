@@ -17,7 +17,15 @@ import { deleteCookie, getCookie, setCookie } from 'hono/cookie';
 import { createBillingPortal } from '../http/create-billing-portal.js';
 import { PORTAL_CSS } from '../portal/assets-style.js';
 import { withSecurityHeaders } from '../portal/security-headers.js';
-import { DEMO_STYLE_PATH, renderDemoMessage, renderSignInPage } from './demo-pages.js';
+import {
+  type CapturedMail,
+  DEMO_CSS,
+  DEMO_STYLE_PATH,
+  renderDemoMessage,
+  renderMailboxPage,
+  renderMailPage,
+  renderSignInPage,
+} from './demo-pages.js';
 import { LoginRateLimiter, type LoginRateLimitOptions } from './login-rate-limit.js';
 import { decoyHash, generatePassword, hashPassword, verifyPassword } from './passwords.js';
 import { type DemoSeed, type SeedOptions, seedSandbox } from './seed-sandbox.js';
@@ -258,7 +266,10 @@ export async function startPortalDemo(options: PortalDemoOptions): Promise<Porta
   });
 
   app.get(DEMO_STYLE_PATH, (c) =>
-    c.body(PORTAL_CSS, 200, { 'Content-Type': 'text/css; charset=utf-8', 'Cache-Control': 'public, max-age=3600' }),
+    c.body(`${PORTAL_CSS}\n${DEMO_CSS}`, 200, {
+      'Content-Type': 'text/css; charset=utf-8',
+      'Cache-Control': 'public, max-age=3600',
+    }),
   );
 
   app.get('/', (c) => c.redirect(sessionOf(c) ? `${PORTAL_BASE_PATH}/` : '/login', 303));
@@ -303,6 +314,58 @@ export async function startPortalDemo(options: PortalDemoOptions): Promise<Porta
     return c.redirect('/login', 303);
   });
 
+  // The signed-in customer's captured sandbox email (issue 34), read with the demo's sandbox key.
+  const customerOfSession = (c: Context): string | null | undefined => {
+    const session = sessionOf(c);
+    if (!session) return undefined;
+    return session.customerId ?? users.get(session.email)?.customerId ?? null;
+  };
+  const sandboxGet = async (path: string): Promise<{ status: number; body: Record<string, unknown> }> => {
+    const response = await fetch(`${options.billingSandboxUrl.replace(/\/+$/, '')}${path}`, {
+      headers: { authorization: `Bearer ${options.sandboxKey}` },
+    });
+    return { status: response.status, body: (await response.json()) as Record<string, unknown> };
+  };
+  const capturedOf = (email: Record<string, unknown>): CapturedMail | undefined => {
+    const message = email.message as { subject: string; to: string; text: string } | null;
+    if (email.status !== 'captured' || !message) return undefined;
+    return {
+      id: String(email.id),
+      kind: String(email.kind),
+      createdAt: String(email.created_at),
+      subject: message.subject,
+      to: message.to,
+      text: message.text,
+    };
+  };
+  app.get('/mail', async (c) => {
+    const customerId = customerOfSession(c);
+    if (customerId === undefined) return c.redirect('/login', 303);
+    if (customerId === null) {
+      return c.html(renderDemoMessage('No customer', 'This sign-in is not a customer: it has no email.'), 404);
+    }
+    const listed = await sandboxGet(
+      `/emails?customer_id=${encodeURIComponent(customerId)}&status=captured&per_page=200`,
+    );
+    if (listed.status !== 200) throw new Error(`listing captured email answered ${listed.status}`);
+    const mails = (listed.body.data as Record<string, unknown>[])
+      .flatMap((email) => capturedOf(email) ?? [])
+      .sort((a, b) => (a.createdAt < b.createdAt ? 1 : a.createdAt > b.createdAt ? -1 : a.id < b.id ? 1 : -1));
+    return c.html(renderMailboxPage(mails));
+  });
+  app.get('/mail/:id', async (c) => {
+    const customerId = customerOfSession(c);
+    if (customerId === undefined) return c.redirect('/login', 303);
+    const id = c.req.param('id');
+    const notFound = () => c.html(renderDemoMessage('Not found', 'There is no captured email at this address.'), 404);
+    if (customerId === null || !/^eml_[a-z0-9]{26}$/.test(id)) return notFound();
+    const found = await sandboxGet(`/emails/${id}`);
+    const email = found.status === 200 ? (found.body.data as Record<string, unknown>) : undefined;
+    // Only the signed-in customer's own email: another customer's id answers as if it did not exist.
+    const mail = email && email.customer_id === customerId ? capturedOf(email) : undefined;
+    return mail ? c.html(renderMailPage(mail)) : notFound();
+  });
+
   app.all(`${PORTAL_BASE_PATH}/*`, async (c) => {
     // Pages (the overview, and the subscription pages that management URLs point at) send a
     // visitor without a session to sign in; session links, assets and JSON answer for themselves.
@@ -328,7 +391,7 @@ export async function startPortalDemo(options: PortalDemoOptions): Promise<Porta
   const url = options.publicUrl ? options.publicUrl.replace(/\/+$/, '') : localUrl;
   publicOrigin = new URL(url).origin;
 
-  log(`Billing portal demo: ${url}/`);
+  log(`Billing portal demo: ${url}/ (captured sandbox email: ${url}/mail)`);
   log('Sign in as:');
   for (const user of plainUsers) log(`  ${user.email.padEnd(22)} ${user.password}   (${user.note})`);
 
