@@ -295,7 +295,7 @@ const MODE_TEXT = {
 
 /** A tax rate as a percentage in the viewer's locale: `"0.08875"` → "8.875%". */
 export function rateText(rate: string, locale: string): string {
-  return new Intl.NumberFormat(locale, { style: 'percent', maximumFractionDigits: 4 }).format(Number(rate));
+  return new Intl.NumberFormat(locale, { style: 'percent', maximumFractionDigits: 4 }).format(rate as `${number}`);
 }
 
 /**

@@ -12,6 +12,7 @@
 import {
   type CheckoutView,
   type CurrencyCode,
+  Decimal,
   minorUnitsOf,
   type PaymentAttempt,
   type Transaction,
@@ -163,7 +164,7 @@ const TAX_LABEL = {
 function taxRows(transaction: Transaction, countryCode: string | null, l: CheckoutLocale): string {
   const { t, locale } = l;
   const currency = transaction.currencyCode;
-  const rates = transaction.details.taxRatesUsed.filter((used) => Number(used.taxRate) > 0);
+  const rates = transaction.details.taxRatesUsed.filter((used) => Decimal.parse(used.taxRate).isPositive());
   if (rates.length === 0) {
     return `<tr><th scope="row" colspan="2">${escapeHtml(t('tax'))}</th><td class="amount" id="tax">${escapeHtml(money(transaction.details.totals.tax, currency, locale))}</td></tr>`;
   }
@@ -172,7 +173,7 @@ function taxRows(transaction: Transaction, countryCode: string | null, l: Checko
   return rates
     .map(
       (used, index) =>
-        `<tr><th scope="row" colspan="2">${escapeHtml(t(name, { rate: percent.format(Number(used.taxRate)) }))}</th><td class="amount"${index === 0 && rates.length === 1 ? ' id="tax"' : ''} data-tax-rate="${escapeHtml(used.taxRate)}">${escapeHtml(money(used.totals.tax, currency, locale))}</td></tr>`,
+        `<tr><th scope="row" colspan="2">${escapeHtml(t(name, { rate: percent.format(used.taxRate as `${number}`) }))}</th><td class="amount"${index === 0 && rates.length === 1 ? ' id="tax"' : ''} data-tax-rate="${escapeHtml(used.taxRate)}">${escapeHtml(money(used.totals.tax, currency, locale))}</td></tr>`,
     )
     .join('\n');
 }
