@@ -50,9 +50,12 @@ Commands:
   accounts seller-details set --account ID [--env live|sandbox] [--legal-name NAME] [--first-line TEXT]
                                 [--second-line TEXT] [--city CITY] [--postal-code CODE] [--region REGION]
                                 [--country CC] [--tax-id ID] [--company-number NUMBER] [--email EMAIL]
-                                [--logo FILE.png|FILE.jpg | --remove-logo]
+                                [--logo FILE.png|FILE.jpg | --remove-logo] [--tax-currency CODE|none]
+                                [--iban IBAN] [--bic BIC] [--account-name NAME] [--account-number NUMBER]
+                                [--sort-code CODE] [--payment-text TEXT] [--remove-payment-instructions]
                                 The seller invoices and credit notes name (both environments unless
-                                --env); only the fields given change, address flags replace the address
+                                --env); only the fields given change, address flags replace the address,
+                                payment flags replace the bank details (ADR 1110)
   accounts seller-details clear --account ID [--env live|sandbox]
                                 Documents name the account alone again
   accounts tax-settings show --account ID --env live|sandbox
@@ -111,6 +114,14 @@ const OPTIONS = {
   email: { type: 'string' },
   logo: { type: 'string' },
   'remove-logo': { type: 'boolean' },
+  iban: { type: 'string' },
+  bic: { type: 'string' },
+  'account-name': { type: 'string' },
+  'account-number': { type: 'string' },
+  'sort-code': { type: 'string' },
+  'payment-text': { type: 'string' },
+  'remove-payment-instructions': { type: 'boolean' },
+  'tax-currency': { type: 'string' },
   'no-tax': { type: 'boolean' },
   'tax-mode': { type: 'string' },
   'rate-source': { type: 'string' },
@@ -245,6 +256,14 @@ async function run(argv: readonly string[]): Promise<number> {
             email: values.email,
             logo: values.logo,
             removeLogo: values['remove-logo'] === true,
+            iban: values.iban,
+            bic: values.bic,
+            accountName: values['account-name'],
+            accountNumber: values['account-number'],
+            sortCode: values['sort-code'],
+            paymentText: values['payment-text'],
+            removePaymentInstructions: values['remove-payment-instructions'] === true,
+            taxCurrency: values['tax-currency'],
             json,
           });
         case 'accounts tax-settings':

@@ -37,6 +37,15 @@ export interface SellerDetailsOptions {
   readonly email: string | undefined;
   readonly logo: string | undefined;
   readonly removeLogo: boolean;
+  readonly iban: string | undefined;
+  readonly bic: string | undefined;
+  readonly accountName: string | undefined;
+  readonly accountNumber: string | undefined;
+  readonly sortCode: string | undefined;
+  readonly paymentText: string | undefined;
+  readonly removePaymentInstructions: boolean;
+  /** A currency code, or `none` to clear it. */
+  readonly taxCurrency: string | undefined;
   readonly json: boolean;
 }
 
@@ -70,6 +79,18 @@ function changesOf(options: SellerDetailsOptions): UpdateSellerDetailsInput {
   if (options.logo !== undefined && options.removeLogo) {
     throw new BillingError('invalid_field', 'Give --logo FILE or --remove-logo, not both.');
   }
+  const payment = [
+    options.iban,
+    options.bic,
+    options.accountName,
+    options.accountNumber,
+    options.sortCode,
+    options.paymentText,
+  ];
+  const paying = payment.some((value) => value !== undefined);
+  if (paying && options.removePaymentInstructions) {
+    throw new BillingError('invalid_field', 'Give payment flags or --remove-payment-instructions, not both.');
+  }
   const addressParts = [
     options.firstLine,
     options.secondLine,
@@ -96,11 +117,28 @@ function changesOf(options: SellerDetailsOptions): UpdateSellerDetailsInput {
     ...(options.email === undefined ? {} : { email: options.email }),
     ...(options.logo === undefined ? {} : { logo: { data: logoData(options.logo) } }),
     ...(options.removeLogo ? { logo: null } : {}),
+    // The bank details are replaced as a whole, as PATCH /seller-details replaces them (ADR 1110).
+    ...(paying
+      ? {
+          paymentInstructions: {
+            iban: options.iban ?? null,
+            bic: options.bic ?? null,
+            accountName: options.accountName ?? null,
+            accountNumber: options.accountNumber ?? null,
+            sortCode: options.sortCode ?? null,
+            text: options.paymentText ?? null,
+          },
+        }
+      : {}),
+    ...(options.removePaymentInstructions ? { paymentInstructions: null } : {}),
+    ...(options.taxCurrency === undefined
+      ? {}
+      : { taxCurrency: options.taxCurrency === 'none' ? null : options.taxCurrency.toUpperCase() }),
   };
   if (Object.keys(changes).length === 0) {
     throw new BillingError(
       'invalid_field',
-      'seller-details set needs at least one of --legal-name, --first-line, --second-line, --city, --postal-code, --region, --country, --tax-id, --company-number, --email, --logo, --remove-logo',
+      'seller-details set needs at least one of --legal-name, --first-line, --second-line, --city, --postal-code, --region, --country, --tax-id, --company-number, --email, --logo, --remove-logo, --tax-currency, --iban, --bic, --account-name, --account-number, --sort-code, --payment-text, --remove-payment-instructions',
     );
   }
   return changes;

@@ -108,4 +108,46 @@ describe.each(ENGINES)('%s: drawdown accounts seller-details', (engine) => {
     const usage = await spawned('accounts', 'seller-details', 'set', '--account', account, '--env', 'staging');
     expect(usage.code).toBe(2);
   });
+
+  it('sets the bank details and the tax currency, refuses a bad IBAN changing nothing, and removes them (ADR 1110)', async () => {
+    const account = (jsonOutput(await cli('accounts', 'create', '--name', 'Bank', '--json')).account as { id: string })
+      .id;
+    const set = await cli(
+      ...['accounts', 'seller-details', 'set', '--account', account, '--env', 'live'],
+      ...['--iban', 'GB82 WEST 1234 5698 7654 32', '--bic', 'nwbkgb2l', '--account-name', 'Bank Ltd'],
+      ...['--payment-text', 'Quote the invoice number.', '--tax-currency', 'gbp', '--json'],
+    );
+    expect(set.code, set.stderr).toBe(0);
+    expect((jsonOutput(set).seller_details as Record<string, unknown>).live).toMatchObject({
+      paymentInstructions: {
+        iban: 'GB82WEST12345698765432',
+        bic: 'NWBKGB2L',
+        accountName: 'Bank Ltd',
+        text: 'Quote the invoice number.',
+      },
+      taxCurrency: 'GBP',
+    });
+    const shown = await cli('accounts', 'seller-details', 'show', '--account', account, '--env', 'live');
+    expect(shown.stdout).toContain('IBAN GB82WEST12345698765432');
+    const refused = await cli(
+      ...['accounts', 'seller-details', 'set', '--account', account, '--env', 'live'],
+      ...['--iban', 'GB83WEST12345698765432', '--json'],
+    );
+    expect(refused.code).toBe(1);
+    expect((jsonOutput(refused).error as { code: string }).code).toBe('invalid_field');
+    const kept = jsonOutput(
+      await cli('accounts', 'seller-details', 'show', '--account', account, '--env', 'live', '--json'),
+    );
+    expect(
+      (kept.seller_details as Record<string, { paymentInstructions: { iban: string } }>).live?.paymentInstructions.iban,
+    ).toBe('GB82WEST12345698765432');
+    const removed = await cli(
+      ...['accounts', 'seller-details', 'set', '--account', account, '--env', 'live'],
+      ...['--remove-payment-instructions', '--tax-currency', 'none', '--json'],
+    );
+    expect((jsonOutput(removed).seller_details as Record<string, unknown>).live).toMatchObject({
+      paymentInstructions: null,
+      taxCurrency: null,
+    });
+  });
 });
