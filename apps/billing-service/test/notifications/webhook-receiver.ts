@@ -52,8 +52,8 @@ export interface WebhookReceiver {
   goDown(): Promise<void>;
   /** Listens again on the same port. */
   comeBack(): Promise<void>;
-  /** Resolves once `condition` holds for what was received; fails with `what` after a long wait. */
-  waitFor(what: string, condition: (received: readonly ReceivedWebhook[]) => boolean): Promise<void>;
+  /** Resolves once `condition` holds for what was received; fails with `what` after `limitMs` (20 s). */
+  waitFor(what: string, condition: (received: readonly ReceivedWebhook[]) => boolean, limitMs?: number): Promise<void>;
   /** Stops listening and drops every connection, hanging ones included. */
   close(): Promise<void>;
 }
@@ -168,7 +168,7 @@ export async function startWebhookReceiver(options: WebhookReceiverOptions = {})
     },
     goDown: () => goDown(),
     comeBack: listen,
-    waitFor: (what, condition) => eventually(what, () => condition(received)),
+    waitFor: (what, condition, limitMs) => eventually(what, () => condition(received), limitMs),
     close: () => goDown(true),
   };
 }

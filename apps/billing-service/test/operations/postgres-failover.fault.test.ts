@@ -49,6 +49,8 @@ const ALLOWANCE = '100';
 const SENDERS = 6;
 const SUBSCRIPTIONS = 2;
 const DAY_MS = 86_400_000;
+/** How long a webhook claim holds its notification: the delivery worker's default lease. */
+const WEBHOOK_LEASE_MS = 60_000;
 /** Tenths of the quantity, so sums stay exact: quantities are 0.5, 1 and 2. */
 const TENTHS = [5, 10, 20];
 
@@ -412,10 +414,17 @@ describe('postgres: the primary fails under load', () => {
       [accountId],
     );
     expect(logged.length).toBeGreaterThan(0);
-    await receiver.waitFor('every webhook delivered', (received) => {
-      const delivered = new Set(received.map((webhook) => webhook.eventId));
-      return logged.every((event) => delivered.has(event.id));
-    });
+    // A claim whose commit reached the standby but whose answer never reached the worker (the
+    // server died or hung in between) holds its notification until the claim's lease runs out
+    // (60 s, delivery-worker.ts); then any worker delivers it. So the wait outlasts one lease.
+    await receiver.waitFor(
+      'every webhook delivered',
+      (received) => {
+        const delivered = new Set(received.map((webhook) => webhook.eventId));
+        return logged.every((event) => delivered.has(event.id));
+      },
+      WEBHOOK_LEASE_MS + 20_000,
+    );
   }
 
   it('loses and doubles nothing when the primary is killed and the standby promoted', async () => {
@@ -571,5 +580,5 @@ describe('postgres: the primary fails under load', () => {
     } finally {
       balancer.close();
     }
-  }, 120_000);
+  }, 180_000);
 });
