@@ -125,10 +125,14 @@ export {
   ProviderNotificationAnswer as ProviderNotificationAnswerResponse,
   UsagePeriod as UsagePeriodResponse,
 } from './responses/payments.js';
-export { SellerDetails as SellerDetailsResponse } from './responses/seller-details.js';
+export {
+  SellerDetails as SellerDetailsResponse,
+  SellerLogo as SellerLogoResponse,
+} from './responses/seller-details.js';
 export {
   Subscription as SubscriptionResponse,
   SubscriptionPreview as SubscriptionPreviewResponse,
+  SubscriptionCancellationReason as SubscriptionCancellationReasonResponse,
 } from './responses/subscriptions.js';
 export {
   Adjustment as AdjustmentResponse,

@@ -642,6 +642,9 @@ export { type StartSubscriptionInput, startSubscription } from './subscriptions/
 export {
   assertStatusTransition,
   type BillingPeriod,
+  CANCELLATION_REASONS,
+  type CancellationReason,
+  type CancellationReasonCode,
   type CollectionMode,
   hasAllowances,
   NEXT_STATUSES,

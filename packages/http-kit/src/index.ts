@@ -9,6 +9,7 @@
 
 export { acceptedLanguageTags, firstAcceptedLanguage, languageOfTag } from './accept-language.js';
 export { readBodyWithin, readTextWithin } from './bounded-body.js';
+export { COUNTRY_CODES, countryOptions } from './countries.js';
 export {
   clientAddress,
   forwardedClientAddress,

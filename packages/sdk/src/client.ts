@@ -23,6 +23,8 @@ import { SubscriptionsResource } from './resources/subscriptions.js';
 import { ClientTokensResource } from './resources/tokens.js';
 import {
   AdjustmentsResource,
+  CheckoutSettingsResource,
+  PaymentMethodsResource,
   SellerDetailsResource,
   TaxSettingsResource,
   TransactionsResource,
@@ -130,6 +132,8 @@ export class Drawdown {
   readonly adjustments: AdjustmentsResource;
   readonly taxSettings: TaxSettingsResource;
   readonly sellerDetails: SellerDetailsResource;
+  readonly paymentMethods: PaymentMethodsResource;
+  readonly checkoutSettings: CheckoutSettingsResource;
   readonly clientTokens: ClientTokensResource;
   readonly currencies: CurrenciesResource;
   readonly events: EventsResource;
@@ -179,6 +183,8 @@ export class Drawdown {
     this.adjustments = new AdjustmentsResource(http);
     this.taxSettings = new TaxSettingsResource(http);
     this.sellerDetails = new SellerDetailsResource(http);
+    this.paymentMethods = new PaymentMethodsResource(http);
+    this.checkoutSettings = new CheckoutSettingsResource(http);
     this.clientTokens = new ClientTokensResource(http);
     this.currencies = new CurrenciesResource(http, runtime);
     this.events = new EventsResource(http);

@@ -49,6 +49,8 @@ export type { SubscriptionsResource } from './resources/subscriptions.js';
 export type { ClientTokensResource } from './resources/tokens.js';
 export type {
   AdjustmentsResource,
+  CheckoutSettingsResource,
+  PaymentMethodsResource,
   SellerDetailsResource,
   TaxSettingsResource,
   TransactionsResource,
@@ -129,6 +131,7 @@ export type {
 export type { CatalogueStatus, CustomData, Duration, Interval, Money, PageParams, TimePeriod } from './types/shared.js';
 export type {
   BillingDetails,
+  CancellationReasonCode,
   CancelSubscriptionInput,
   CollectionMode,
   ListSubscriptionsParams,
@@ -145,11 +148,13 @@ export type {
   Subscription,
   SubscriptionItem,
   SubscriptionItemInput,
+  SubscriptionCancellationReason,
   SubscriptionStatus,
   SubscriptionUpdatePreview,
   SubscriptionWithIncludes,
   UpdateSubscriptionInput,
 } from './types/subscriptions.js';
+export { CANCELLATION_REASONS } from './types/subscriptions.js';
 export type {
   ClientToken,
   ClientTokenStatus,
@@ -171,6 +176,12 @@ export {
   type RecordPaymentInput,
   type SellerAddress,
   type SellerDetails,
+  type SavedCard,
+  type SellerLogoFile,
+  type PaymentMethod,
+  type ListPaymentMethodsParams,
+  type CheckoutSettings,
+  type UpdateCheckoutSettingsInput,
   type TaxSettings,
   type Transaction,
   type TransactionDetails,

@@ -31,6 +31,24 @@ export interface DemoSeed {
   readonly created: boolean;
   /** The plan's prices (with the allowances), when this call created them. */
   readonly planPrices: { readonly usd: string; readonly eur: string } | null;
+  /** The monthly USD plans a customer with no plan may pick in the portal (ADR 0812). */
+  readonly offerPriceIds: readonly string[];
+}
+
+/** The active monthly USD prices of the product Ada's plan belongs to: what the portal offers a customer with no plan. */
+async function offersOf(client: Drawdown, customerId: string): Promise<readonly string[]> {
+  const [plan] = await client.subscriptions.list({ customerId: [customerId], perPage: 1 }).next();
+  const productId = plan?.items[0]?.price.productId;
+  if (!productId) return [];
+  const prices = await client.prices.list({ productId: [productId], status: ['active'], perPage: 50 }).next();
+  return prices
+    .filter(
+      (price) =>
+        price.unitPrice.currencyCode === 'USD' &&
+        price.billingCycle?.interval === 'month' &&
+        price.billingCycle.frequency === 1,
+    )
+    .map((price) => price.id);
 }
 
 export interface SeedOptions {
@@ -306,6 +324,7 @@ export async function seedSandbox(client: Drawdown, options: SeedOptions = {}): 
       grace: { email: existingGrace.email, name: existingGrace.name ?? 'Grace', customerId: existingGrace.id },
       created: false,
       planPrices: null,
+      offerPriceIds: await offersOf(client, existingAda.id),
     };
   }
   if (existingAda || existingGrace) {
@@ -324,5 +343,6 @@ export async function seedSandbox(client: Drawdown, options: SeedOptions = {}): 
     grace: { email: grace.email, name: grace.name ?? 'Grace', customerId: grace.id },
     created: true,
     planPrices: { usd: catalogue.planUsd.id, eur: catalogue.planEur.id },
+    offerPriceIds: [catalogue.planUsd.id, catalogue.teamUsd.id],
   };
 }

@@ -213,8 +213,10 @@ export async function startPortalDemo(options: PortalDemoOptions): Promise<Porta
       if (session.customerId !== undefined) return session.customerId;
       return users.get(session.email)?.customerId ?? null;
     },
-    // The demo account lets its customers pause and resume (ADR 1441).
-    selfService: { pause: true },
+    // The demo account lets its customers pause and resume (ADR 1441), and offers its monthly
+    // USD plans to a customer with no plan (ADR 0812).
+    selfService: { pause: true, subscribe: { priceIds: seed.offerPriceIds } },
+    ...(options.publicUrl ? { publicUrl: `${options.publicUrl.replace(/\/+$/, '')}${PORTAL_BASE_PATH}` } : {}),
     // A customer portal session link signs its customer in: a new session, as a sign-in makes (ADR 1440).
     startSession: (grant, request) => {
       const previous = sessionOfRequest(request);
@@ -390,6 +392,10 @@ export async function startPortalDemo(options: PortalDemoOptions): Promise<Porta
   const localUrl = `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
   const url = options.publicUrl ? options.publicUrl.replace(/\/+$/, '') : localUrl;
   publicOrigin = new URL(url).origin;
+  // Checkouts the portal sends customers to lead back to it (ADRs 1112, 0813): the sandbox's
+  // checkout return address is the demo's, unless the account set its own.
+  const checkout = await client.checkoutSettings.get();
+  if (checkout.returnUrl === null) await client.checkoutSettings.update({ returnUrl: `${url}${PORTAL_BASE_PATH}/` });
 
   log(`Billing portal demo: ${url}/ (captured sandbox email: ${url}/mail)`);
   log('Sign in as:');

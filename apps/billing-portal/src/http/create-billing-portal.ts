@@ -16,11 +16,12 @@
  * - `subscriptions.ts` (ADR 1441): `GET /subscriptions/{id}/cancel` (confirmation), `POST …/cancel`,
  *   `POST …/keep` (undo a scheduled cancellation), `POST …/pause`, `POST …/keep-running`,
  *   `POST …/resume`, `GET …/change`, `GET …/change/preview?price_id&quantity`, `POST …/change`,
- *   `GET …/payment-method`.
+ *   `GET …/payment-method`; `POST /subscribe` (a customer with no plan picks one and is given
+ *   the checkout to pay for it, ADR 0812).
  * - `billing-details.ts`: `POST /billing-details`.
  * - `session-links.ts`: `GET /session?token=…&action=…` a customer portal session link (ADR 1440,
  *   1443), handed to the host's `startSession`.
- * - `assets.ts`: `GET /assets/portal.js`, `GET /assets/portal.css`.
+ * - `assets.ts`: `GET /assets/portal.js`, `GET /assets/portal.css`, `GET /assets/seller-logo`.
  */
 import { Hono } from 'hono';
 import { type Translate, translator } from '../portal/messages.js';
@@ -35,7 +36,7 @@ import { portalAssets, registerAssetRoutes } from './routes/assets.js';
 import { registerBillingDetailsRoutes } from './routes/billing-details.js';
 import { registerPageRoutes } from './routes/page.js';
 import { registerSessionLinkRoutes } from './routes/session-links.js';
-import { registerSubscriptionRoutes } from './routes/subscriptions.js';
+import { registerSubscribeRoutes, registerSubscriptionRoutes } from './routes/subscriptions.js';
 
 export type { PortalSessionGrant } from '../portal/portal-operations.js';
 
@@ -55,6 +56,12 @@ export interface BillingPortalOptions {
   readonly signInUrl?: string;
   /** Shown as a "Sign out" button (a POST with the CSRF token). */
   readonly signOutUrl?: string;
+  /**
+   * The portal's public address, such as `https://example.com/billing`: where checkouts the portal
+   * sends customers to lead back (ADR 0813). Default: the request's origin and `basePath`, right
+   * unless a proxy in front changes the host or scheme.
+   */
+  readonly publicUrl?: string;
   /** Page title. Default: "Billing" in the viewer's language. */
   readonly title?: string;
   /** How often the page refreshes the usage bars, in milliseconds. Default 5000. */
@@ -105,6 +112,7 @@ export function createBillingPortal(options: BillingPortalOptions): BillingPorta
     csrfToken: options.csrfToken,
     signInUrl: options.signInUrl,
     signOutUrl: options.signOutUrl,
+    publicUrl: options.publicUrl,
     title: options.title,
     pollMs: Math.max(1_000, Math.floor(options.usagePollMs ?? 5_000)),
     allowed: resolveSelfService(options.selfService),
@@ -116,9 +124,10 @@ export function createBillingPortal(options: BillingPortalOptions): BillingPorta
   const app = new Hono({ strict: false }).basePath(basePath === '' ? '/' : basePath);
   // JSON routes answer refusals as JSON; page routes as a short page.
   app.route('/api', apiRoutes(portal));
-  registerAssetRoutes(app);
+  registerAssetRoutes(app, portal);
   registerPageRoutes(app, portal);
   registerSubscriptionRoutes(app, portal);
+  registerSubscribeRoutes(app, portal);
   registerBillingDetailsRoutes(app, portal);
   registerSessionLinkRoutes(app, portal);
   app.all('*', () => {

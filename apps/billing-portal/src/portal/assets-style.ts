@@ -132,6 +132,35 @@ table.history { width: 100%; border-collapse: collapse; }
   min-height: 2.75rem; }
 .login button { margin-top: 1.25rem; width: 100%; }
 .error { color: #7f1d1d; background: #fee2e2; border: 1px solid #7f1d1d; padding: .5rem .75rem; border-radius: .375rem; }
+.seller { display: flex; align-items: center; gap: .5rem; margin: 0; font-weight: 700; min-width: 0; overflow-wrap: anywhere; }
+.seller-logo { display: block; height: 2.5rem; width: auto; max-width: 10rem; object-fit: contain; }
+.top-inner h1 { margin-right: auto; }
+.meter-note { margin: .25rem 0 0; font-size: .925rem; color: var(--ink-soft); }
+.card-panel { border-top: 1px solid var(--line); margin-top: 1rem; padding-top: .75rem; }
+.card-on-file { margin: .25rem 0 .5rem; font-weight: 600; }
+.plan-cards { list-style: none; margin: 0 0 1rem; padding: 0; display: grid;
+  grid-template-columns: repeat(auto-fill, minmax(min(100%, 14rem), 1fr)); gap: .75rem; }
+.plan-card { border: 1px solid var(--remaining-edge); border-radius: .5rem; padding: .75rem; display: flex;
+  flex-direction: column; gap: .25rem; min-width: 0; overflow-wrap: anywhere; background: var(--card); }
+.plan-card-single { margin-bottom: 1rem; }
+.plan-card-name { font-weight: 700; font-size: 1.05rem; }
+.plan-card-price { font-weight: 600; font-variant-numeric: tabular-nums; }
+.plan-card .allowances { margin: .25rem 0 .5rem; padding-left: 1.25rem; color: var(--ink-soft); font-size: .925rem; }
+.plan-card form { margin-top: auto; }
+.plan-option { position: relative; padding-left: 2.75rem; }
+.plan-option > input[type="radio"] { position: absolute; left: .75rem; top: 1rem; width: 1.25rem; height: 1.25rem; margin: 0;
+  min-height: 0; }
+.plan-option > label { display: block; font-weight: 700; cursor: pointer; }
+.plan-option:has(input:checked) { border: 2px solid var(--accent); }
+.badge { display: inline-block; font-size: .8rem; font-weight: 600; border: 1px solid currentColor; border-radius: 999px;
+  padding: 0 .5rem; color: #14532d; background: #dcfce7; }
+.choices { border: 0; margin: 0 0 1rem; padding: 0; min-width: 0; }
+.choices legend { font-weight: 700; margin-bottom: .5rem; padding: 0; }
+.choice { display: flex !important; align-items: center; gap: .5rem; min-height: 2.75rem; font-weight: 400 !important; }
+.choice input { width: 1.25rem !important; height: 1.25rem; min-height: 0 !important; margin: 0; }
+.details-form textarea { font: inherit; width: 100%; max-width: 32rem; padding: .5rem; border: 1px solid var(--remaining-edge);
+  border-radius: .375rem; background: var(--card); color: var(--ink); }
+.details-form select[aria-invalid="true"] { border: 2px solid #7f1d1d; }
 [hidden] { display: none !important; }
 @media (max-width: 40rem) {
   .top-inner, main { padding: .75rem; }
@@ -154,7 +183,13 @@ table.history { width: 100%; border-collapse: collapse; }
   .history .amount-cell .secondary { font-size: .8rem; white-space: nowrap; }
   .history .amount { white-space: nowrap; }
   .history .description-cell .secondary { display: inline; margin-left: .375rem; }
-  .status { font-size: .8rem; padding: 0 .5rem; white-space: nowrap; }
+  /* A status never runs under the buttons beside it: it wraps within its column (ADR 0814), and a
+     row with two buttons (pay and invoice) puts them on a line of their own. */
+  .history .status-cell { min-width: 0; }
+  .status { font-size: .8rem; padding: 0 .5rem; white-space: normal; overflow-wrap: anywhere; max-width: 100%; }
+  .history tr:has(.pay-link) { grid-template-areas: "description description amount" "date status status"
+    "invoice invoice invoice"; }
+  .top-inner { flex-wrap: wrap; }
   .invoice-button, .pay-link { margin: 0; padding: .25rem .5rem; font-size: .875rem; }
 }
 @media (prefers-reduced-motion: no-preference) { .meter-bar rect { transition: width .3s ease, x .3s ease; } }

@@ -52,6 +52,7 @@ const SAME_IN_SOME_LANGUAGES: ReadonlySet<MessageKey> = new Set<MessageKey>([
   'planChoice',
   'colDate',
   'colDescription',
+  'customerName',
   // A template of figures alone: "{product} × {quantity}".
   'lineCharge',
 ]);

@@ -7,6 +7,8 @@
  */
 import { negotiateLocale } from '@drawdown/http-kit';
 import {
+  CANCELLATION_REASONS,
+  type CancellationReasonCode,
   changeStatement,
   DrawdownApiError,
   type ProrationBillingMode,
@@ -30,8 +32,13 @@ import {
 } from './portal-error.js';
 import type { PageAssets, PageInput, SubPageInput } from './render-page.js';
 import {
+  type CardView,
   changedItems,
   describeChange,
+  loadCard,
+  loadSellerName,
+  REASON_TEXT,
+  subscribeChoices,
   loadAdjustments,
   loadBalance,
   loadBillingDetails,
@@ -67,6 +74,7 @@ const NOTICES = {
   keep: 'doneKeep',
   pause: 'donePause',
   resume: 'doneResume',
+  subscribe: 'doneSubscribe',
   change: 'doneChange',
   details: 'doneDetails',
 } as const satisfies Record<string, MessageKey>;
@@ -86,6 +94,11 @@ export interface PortalSettings {
     | undefined;
   readonly signInUrl: string | undefined;
   readonly signOutUrl: string | undefined;
+  /**
+   * The portal's public address (origin and base path) as customers reach it; checkout links
+   * lead back there (ADR 0813). Unset: the request's own origin and the base path.
+   */
+  readonly publicUrl: string | undefined;
   readonly title: string | undefined;
   readonly pollMs: number;
   readonly allowed: ResolvedSelfService;
@@ -133,10 +146,81 @@ const expiredSession = () =>
 
 export type PortalOperations = ReturnType<typeof createPortalOperations>;
 
+/** How long the portal reuses what rarely changes: the account's checkout settings, seller name and logo. */
+const ACCOUNT_FACTS_TTL_MS = 60_000;
+
+/** A value fetched at most once a minute; a failed fetch is tried again on the next use. */
+function cachedFor<T>(load: () => Promise<T>): () => Promise<T> {
+  let entry: { at: number; value: Promise<T> } | null = null;
+  return () => {
+    const now = Date.now();
+    if (entry === null || now - entry.at > ACCOUNT_FACTS_TTL_MS) {
+      const value = load();
+      entry = { at: now, value };
+      value.catch(() => {
+        if (entry?.value === value) entry = null;
+      });
+    }
+    return entry.value;
+  };
+}
+
+/** A checkout link with the address a finished checkout leads back to (ADR 1112, 0813). */
+export function withReturnUrl(checkoutUrl: string, returnUrl: string | null): string {
+  if (returnUrl === null) return checkoutUrl;
+  const url = new URL(checkoutUrl);
+  url.searchParams.set('return_url', returnUrl);
+  return url.href;
+}
+
+/** The seller's logo as the portal serves it from its own origin (the page's CSP allows only 'self' images). */
+export interface SellerLogo {
+  readonly contentType: string;
+  readonly bytes: Uint8Array;
+  /** Changes when the logo does, for a cache-busting address. */
+  readonly version: string;
+}
+
 export function createPortalOperations(settings: PortalSettings) {
   const { client, basePath, allowed, assets } = settings;
   const unitNames = new UnitNameCache();
   const sessionTokens = new PortalSessionTokens(client);
+  const nameOfUnit = (unitId: string) => unitNames.nameOf(client, unitId);
+
+  /** The account's checkout return address, when the key may read it (null otherwise). */
+  const checkoutReturnSetting = cachedFor(
+    async () => (await optional(() => client.checkoutSettings.get()))?.returnUrl ?? null,
+  );
+  const sellerName = cachedFor(async () => (await optional(() => loadSellerName(client))) ?? null);
+  const sellerLogo = cachedFor(async (): Promise<SellerLogo | null> => {
+    try {
+      const logo = await client.sellerDetails.logo();
+      const bytes = new Uint8Array(Buffer.from(logo.data, 'base64'));
+      return { contentType: logo.contentType, bytes, version: String(Date.parse(logo.updatedAt)) };
+    } catch (error) {
+      if (error instanceof DrawdownApiError && (error.status === 403 || error.status === 404)) return null;
+      throw error;
+    }
+  });
+
+  /** The portal's public base (origin and path, no trailing slash). */
+  function publicBaseOf(request: Request): string {
+    if (settings.publicUrl) return settings.publicUrl.replace(/\/+$/, '');
+    return `${new URL(request.url).origin}${basePath}`;
+  }
+
+  /**
+   * Where a checkout the portal sends the customer to leads back: the portal's page, when the
+   * account's checkout settings allow its origin (ADR 1112: a link's `return_url` must share the
+   * setting's origin, and none is allowed while the account sets none); null otherwise.
+   */
+  async function returnUrlOf(request: Request, done?: Notice): Promise<string | null> {
+    const setting = await checkoutReturnSetting();
+    if (setting === null || !URL.canParse(setting)) return null;
+    const base = publicBaseOf(request);
+    if (new URL(setting).origin !== new URL(base).origin) return null;
+    return `${base}/${done ? `?done=${done}` : ''}`;
+  }
 
   async function viewerOf(request: Request): Promise<Viewer> {
     const customerId = await settings.resolveCustomerId(request);
@@ -171,9 +255,18 @@ export function createPortalOperations(settings: PortalSettings) {
     return (await settings.csrfToken?.(request)) ?? null;
   }
 
-  async function history(viewer: Viewer, after: string | null, text: Text): Promise<HistoryPage> {
+  /** A page of the history; its "Pay now" links lead back to the portal (ADR 0813). */
+  async function history(request: Request, viewer: Viewer, after: string | null, text: Text): Promise<HistoryPage> {
     if (viewer.kind === 'no_customer') return EMPTY_HISTORY;
-    return loadHistoryPage(client, viewer.customerId, after, text.locale, text.t);
+    const [page, returnUrl] = await Promise.all([
+      loadHistoryPage(client, viewer.customerId, after, text.locale, text.t),
+      returnUrlOf(request),
+    ]);
+    if (returnUrl === null) return page;
+    return {
+      ...page,
+      rows: page.rows.map((row) => (row.payUrl ? { ...row, payUrl: withReturnUrl(row.payUrl, returnUrl) } : row)),
+    };
   }
 
   async function usage(viewer: Viewer, text: Text): Promise<readonly UsageMeterView[]> {
@@ -190,7 +283,7 @@ export function createPortalOperations(settings: PortalSettings) {
     const priceId = fields.price_id ?? '';
     const quantity = Number(fields.quantity ?? '');
     if (!PRICE_ID.test(priceId)) throw new Refused(badRequest('price_id must be a price id (pri_…).'));
-    const choices = await planChoices(client, subscription, text.t, text.locale);
+    const choices = await planChoices(client, subscription, text.t, text.locale, nameOfUnit);
     const choice = choices.find((entry) => entry.priceId === priceId);
     if (!choice) throw new Refused(badRequest('That plan cannot be chosen for this subscription.'));
     if (!Number.isInteger(quantity) || quantity < choice.minimum || quantity > choice.maximum) {
@@ -246,15 +339,23 @@ export function createPortalOperations(settings: PortalSettings) {
       const customerId = viewer.kind === 'customer' ? viewer.customerId : null;
       const forCustomer = <T>(load: (id: string) => Promise<T>) =>
         customerId === null ? Promise.resolve(null) : optional(() => load(customerId));
-      const [page, meters, csrfToken, plans, balance, adjustments] = await Promise.all([
-        history(viewer, after, text),
+      const [page, meters, csrfToken, plans, balance, adjustments, card, seller, logo] = await Promise.all([
+        history(request, viewer, after, text),
         usage(viewer, text),
         csrfTokenOf(request),
         forCustomer((id) => loadPlans(client, id, text.t, text.locale, allowed)),
         forCustomer((id) => loadBalance(client, id, text.t, text.locale)),
         forCustomer((id) => loadAdjustments(client, id, text.t, text.locale)),
+        forCustomer((id): Promise<CardView | null> => loadCard(client, id, text.t, text.locale)),
+        sellerName(),
+        sellerLogo(),
       ]);
       const details = allowed.billingDetails ? await forCustomer(detailsOf) : null;
+      // A customer with no plan may pick one of the host's plans and pay for it at checkout (ADR 0812).
+      const offers =
+        plans !== null && plans.length === 0 && customerId !== null
+          ? await subscribeChoices(client, allowed.subscribePriceIds, text.t, text.locale, nameOfUnit)
+          : [];
       return {
         basePath,
         assets,
@@ -273,8 +374,65 @@ export function createPortalOperations(settings: PortalSettings) {
         balance,
         adjustments,
         details,
+        card,
+        offers,
+        seller:
+          seller === null && logo === null
+            ? null
+            : { name: seller, logoUrl: logo ? `${basePath}/assets/seller-logo?v=${logo.version}` : null },
         notice: null,
       };
+    },
+
+    /** The seller's logo, for `{base}/assets/seller-logo`; null when none is set or the key may not read it. */
+    sellerLogo,
+
+    /** The plans a customer with no plan may subscribe to (ADR 0812). */
+    subscribeChoices(text: Text): Promise<readonly PlanChoice[]> {
+      return subscribeChoices(client, allowed.subscribePriceIds, text.t, text.locale, nameOfUnit);
+    },
+
+    /**
+     * A checkout for the customer's first plan: a transaction for one of the offered prices, paid
+     * on the hosted checkout, which leads back to the portal (ADR 0812, 0813). A customer who
+     * already has a plan is refused (they change it instead); an open checkout the portal made for
+     * the same price is reused rather than a second one made.
+     */
+    async subscribeCheckout(request: Request, customerId: string, priceId: string): Promise<string> {
+      if (!PRICE_ID.test(priceId) || !allowed.subscribePriceIds.includes(priceId)) {
+        throw new Refused(badRequest('That plan cannot be chosen.'));
+      }
+      const live = await client.subscriptions
+        .list({ customerId: [customerId], status: ['active', 'trialing', 'past_due', 'paused'], perPage: 1 })
+        .next();
+      if (live.some((subscription) => subscription.customerId === customerId)) {
+        throw new Refused(badRequest('You already have a plan: change it instead.'));
+      }
+      const open = (
+        await client.transactions.list({ customerId: [customerId], status: ['draft', 'ready'], perPage: 30 }).next()
+      ).find(
+        (transaction) =>
+          transaction.customerId === customerId &&
+          transaction.customData?.portalSubscribe === priceId &&
+          transaction.checkout?.url,
+      );
+      let checkout = open?.checkout?.url ?? null;
+      if (checkout === null) {
+        const [price] = await client.prices.list({ id: [priceId] }).next();
+        if (!price) throw new Refused(badRequest('That plan cannot be chosen.'));
+        const [address] = await client.addresses.list(customerId, { status: ['active'], perPage: 1 }).next();
+        const created = await client.transactions.create({
+          customerId,
+          addressId: address?.customerId === customerId ? address.id : null,
+          currencyCode: price.unitPrice.currencyCode,
+          collectionMode: 'automatic',
+          items: [{ priceId, quantity: 1 }],
+          customData: { portalSubscribe: priceId },
+        });
+        checkout = created.checkout?.url ?? null;
+      }
+      if (checkout === null) throw new Refused(badRequest('Paying online is not available; ask us for an invoice.'));
+      return withReturnUrl(checkout, await returnUrlOf(request, 'subscribe'));
     },
 
     /** A fresh invoice link for one of the customer's own transactions. */
@@ -312,10 +470,35 @@ export function createPortalOperations(settings: PortalSettings) {
       if (!allowed[action]) throw new Refused(NOT_FOUND);
     },
 
-    /** Cancels at the end of the period; the instant it takes effect. */
-    async cancel(subscription: Subscription): Promise<string | null | undefined> {
-      const canceled = await client.subscriptions.cancel(subscription.id, { effectiveFrom: 'next_billing_period' });
+    /** Cancels at the end of the period, with the reason the customer gave (ADR 0806); the instant it takes effect. */
+    async cancel(
+      subscription: Subscription,
+      reason: { readonly reason: CancellationReasonCode; readonly comment: string | null } | null,
+    ): Promise<string | null | undefined> {
+      const canceled = await client.subscriptions.cancel(subscription.id, {
+        effectiveFrom: 'next_billing_period',
+        ...(reason ? { cancellationReason: reason } : {}),
+      });
       return canceled.scheduledChange?.effectiveAt;
+    },
+
+    /**
+     * The reason a cancel form gives: one of the list, and optional free text; null when none was
+     * chosen (giving a reason is optional: cancelling is never made harder for it).
+     */
+    readReason(fields: Readonly<Record<string, string | undefined>>): {
+      readonly reason: CancellationReasonCode;
+      readonly comment: string | null;
+    } | null {
+      const reason = fields.reason ?? '';
+      if (!(CANCELLATION_REASONS as readonly string[]).includes(reason)) return null;
+      const comment = (fields.comment ?? '').trim().slice(0, 500);
+      return { reason: reason as CancellationReasonCode, comment: comment === '' ? null : comment };
+    },
+
+    /** The reasons in the viewer's words, in the order the cancel page lists them. */
+    reasonOptions(text: Text): readonly { readonly value: CancellationReasonCode; readonly label: string }[] {
+      return CANCELLATION_REASONS.map((value) => ({ value, label: text.t(REASON_TEXT[value]) }));
     },
 
     /** Takes back a scheduled change of `action` (cancel or pause); nothing when none is scheduled. */
@@ -354,7 +537,7 @@ export function createPortalOperations(settings: PortalSettings) {
 
     /** The prices the plan may move to, in the viewer's language. */
     planChoices(subscription: Subscription, text: Text): Promise<readonly PlanChoice[]> {
-      return planChoices(client, subscription, text.t, text.locale);
+      return planChoices(client, subscription, text.t, text.locale, nameOfUnit);
     },
 
     requestedChange,
@@ -378,7 +561,7 @@ export function createPortalOperations(settings: PortalSettings) {
      * (`GET /subscriptions/{id}/update-payment-method-transaction`, issue 14 part A); null when it
      * does not, or for a manually collected subscription.
      */
-    async paymentMethodCheckout(subscription: Subscription): Promise<string | null> {
+    async paymentMethodCheckout(request: Request, subscription: Subscription): Promise<string | null> {
       if (subscription.collectionMode !== 'automatic') return null;
       const subscriptions = client.subscriptions as unknown as {
         getPaymentMethodChangeTransaction?: (id: string) => Promise<{ checkout?: { url?: string | null } | null }>;
@@ -386,7 +569,8 @@ export function createPortalOperations(settings: PortalSettings) {
       if (typeof subscriptions.getPaymentMethodChangeTransaction !== 'function') return null;
       try {
         const transaction = await subscriptions.getPaymentMethodChangeTransaction(subscription.id);
-        return transaction.checkout?.url ?? null;
+        const url = transaction.checkout?.url ?? null;
+        return url === null ? null : withReturnUrl(url, await returnUrlOf(request));
       } catch (error) {
         if (error instanceof DrawdownApiError && (error.status === 404 || error.status === 403)) return null;
         throw error;

@@ -7,13 +7,14 @@
  * Semantic tables, labelled controls, a live region for updates, and a phone layout that turns
  * rows into compact cards (ADR 0803, 1441). All text comes from the viewer's language (ADR 1441).
  */
-import { escapeHtml, htmlDocument } from '@drawdown/http-kit';
+import { countryOptions, escapeHtml, htmlDocument } from '@drawdown/http-kit';
 import type { HistoryPage, HistoryRow } from './billing-history.js';
 import { type Language, type MessageKey, scriptMessagesOf, type Translate } from './messages.js';
 import type {
   AdjustmentView,
   BalanceView,
   BillingDetails,
+  CardView,
   DetailsField,
   PlanChoice,
   PlanView,
@@ -50,6 +51,12 @@ export interface PageInput extends PageText {
   readonly balance: BalanceView | null;
   readonly adjustments: readonly AdjustmentView[] | null;
   readonly details: BillingDetails | null;
+  /** The card on file (ADR 0807); null when none is saved or the key may not read it. */
+  readonly card: CardView | null;
+  /** Plans a customer with no plan may subscribe to (ADR 0812); empty when none are offered. */
+  readonly offers: readonly PlanChoice[];
+  /** The seller's name and logo from seller details (ADR 0810); null when neither is set. */
+  readonly seller: { readonly name: string | null; readonly logoUrl: string | null } | null;
   /** A message for what the last action did, announced on arrival. */
   readonly notice: string | null;
 }
@@ -102,6 +109,7 @@ export function renderMeter(view: UsageMeterView, t: Translate): string {
   return `<li class="meter${over ? ' meter-over' : ''}" data-balance-id="${id}" data-unit-id="${attribute(view.unitId)}">
 <div class="meter-head"><h3 id="meter-${id}-name">${escapeHtml(view.name)}</h3>
 <p class="meter-figures" data-part="figures">${escapeHtml(view.figures)}</p></div>
+${view.overageNote ? `<p class="meter-note" data-part="overage-note">${escapeHtml(view.overageNote)}</p>` : ''}
 <div class="meter-bar" role="meter" aria-labelledby="meter-${id}-name" aria-valuemin="0" aria-valuemax="${attribute(view.allowance)}" aria-valuenow="${attribute(view.used)}" aria-valuetext="${attribute(view.summary)}">
 <svg viewBox="0 0 ${BAR_WIDTH} 24" preserveAspectRatio="none" aria-hidden="true" focusable="false">
 <rect class="bar-track" x="0" y="0" width="${BAR_WIDTH}" height="24"></rect>
@@ -176,11 +184,6 @@ function renderPlan(plan: PlanView, input: PageInput): string {
       `<a class="button button-quiet" href="${attribute(`${base}/change`)}">${escapeHtml(t('changePlan'))}</a>`,
     );
   }
-  if (plan.collectionMode === 'automatic' && plan.status !== 'paused') {
-    actions.push(
-      `<a class="button button-quiet" href="${attribute(`${base}/payment-method`)}">${escapeHtml(t('updatePaymentMethod'))}</a>`,
-    );
-  }
   if (plan.actions.keep) actions.push(postButton(`${base}/keep`, csrfToken, t('keepPlan'), false));
   if (plan.actions.keepRunning) actions.push(postButton(`${base}/keep-running`, csrfToken, t('keepRunning'), false));
   if (plan.actions.resume) {
@@ -198,6 +201,7 @@ function renderPlan(plan: PlanView, input: PageInput): string {
   return `<li class="plan" id="subscription-${attribute(plan.id)}" data-subscription-id="${attribute(plan.id)}" data-status="${attribute(plan.status)}">
 <div class="plan-head"><h3>${escapeHtml(plan.name)}</h3><span class="status status-plan-${attribute(plan.status)}">${escapeHtml(plan.statusLabel)}</span></div>
 ${plan.scheduledText ? `<p class="scheduled" data-part="scheduled" data-action="${attribute(plan.scheduledAction ?? '')}">${escapeHtml(plan.scheduledText)}</p>` : ''}
+${plan.cancellationReasonText ? `<p class="hint" data-part="cancellation-reason">${escapeHtml(plan.cancellationReasonText)}</p>` : ''}
 <dl class="facts">
 ${row('planChoice', plan.priceText, 'price')}
 ${row('quantity', String(plan.quantity), 'quantity')}
@@ -208,16 +212,63 @@ ${row('nextCharge', plan.nextChargeText, 'next-charge')}
 </li>`;
 }
 
+/** One plan as a card: its name, price per period and allowances (ADR 0808). */
+function planCardBody(choice: PlanChoice, headingLevel: 'h3' | 'span'): string {
+  const allowances =
+    choice.allowances.length === 0
+      ? ''
+      : `<ul class="allowances">${choice.allowances.map((line) => `<li>${escapeHtml(line)}</li>`).join('')}</ul>`;
+  return `<${headingLevel} class="plan-card-name">${escapeHtml(choice.name)}</${headingLevel}>
+<span class="plan-card-price" data-part="card-price">${escapeHtml(choice.priceText)}</span>
+${allowances}`;
+}
+
+/** The plans a customer with no plan may pick, each paid through the hosted checkout (ADR 0812). */
+function renderOffers(input: PageInput): string {
+  const { t, basePath, csrfToken } = input;
+  const cards = input.offers
+    .map(
+      (choice) => `<li class="plan-card" data-price-id="${attribute(choice.priceId)}">
+${planCardBody(choice, 'h3')}
+<form method="post" action="${attribute(`${basePath}/subscribe`)}" class="inline-form">${hiddenCsrf(csrfToken)}<input type="hidden" name="price_id" value="${attribute(choice.priceId)}"><button type="submit" class="button">${escapeHtml(t('subscribeTo', { plan: choice.name }))}</button></form>
+</li>`,
+    )
+    .join('\n');
+  return `<h3 class="offers-heading">${escapeHtml(t('choosePlanHeading'))}</h3>
+<p class="hint">${escapeHtml(t('choosePlanIntro'))}</p>
+<ul class="plan-cards" data-part="offers">${cards}</ul>`;
+}
+
+function renderCard(input: PageInput): string {
+  const { t, card, basePath } = input;
+  const automatic = (input.plans ?? []).find((plan) => plan.collectionMode === 'automatic' && plan.status !== 'paused');
+  if (card === null && !automatic) return '';
+  const update = automatic
+    ? `<a class="button button-quiet" href="${attribute(`${basePath}/subscriptions/${automatic.id}/payment-method`)}">${escapeHtml(t('updateCard'))}</a>`
+    : '';
+  const body = card
+    ? `<p class="card-on-file" data-part="card"><span>${escapeHtml(card.text)}</span><span class="secondary" data-part="card-expiry">${escapeHtml(card.expiresText)}</span></p>`
+    : `<p class="empty" data-part="card">${escapeHtml(t('cardNone'))}</p>`;
+  return `<div class="card-panel" id="card" aria-labelledby="card-heading">
+<h3 id="card-heading">${escapeHtml(t('cardHeading'))}</h3>
+${body}
+<div class="actions">${update}</div>
+</div>`;
+}
+
 function renderPlans(input: PageInput): string {
   if (input.plans === null || !input.hasCustomer) return '';
   const { t } = input;
   const body =
     input.plans.length === 0
-      ? `<p class="empty">${escapeHtml(t('noPlan'))}</p>`
+      ? input.offers.length > 0
+        ? renderOffers(input)
+        : `<p class="empty">${escapeHtml(t('noPlan'))}</p>`
       : `<ul class="plans">${input.plans.map((plan) => renderPlan(plan, input)).join('\n')}</ul>`;
   return `<section class="panel" id="plan" aria-labelledby="plan-heading">
 <h2 id="plan-heading">${escapeHtml(t('planHeading'))}</h2>
 ${body}
+${renderCard(input)}
 </section>`;
 }
 
@@ -318,6 +369,8 @@ ${rows}
 
 export interface DetailsFormInput {
   readonly t: Translate;
+  /** The locale the country names are written and sorted in. */
+  readonly locale: string;
   readonly basePath: string;
   readonly csrfToken: string | null;
   readonly details: Omit<BillingDetails, 'addressId' | 'businessId'>;
@@ -333,13 +386,28 @@ export function renderDetailsForm(input: DetailsFormInput): string {
     label: MessageKey,
     autocomplete: string,
     errorField?: DetailsField,
+    type = 'text',
   ) => {
     const error = errorField ? errors[errorField] : undefined;
     const errorId = `error-${name}`;
     return `<div class="field">
 <label for="field-${name}">${escapeHtml(t(label))}</label>
-<input id="field-${name}" name="${name}" value="${attribute(details[key])}" autocomplete="${autocomplete}"${error ? ` aria-invalid="true" aria-describedby="${errorId}"` : ''}>
+<input id="field-${name}" name="${name}" type="${type}" value="${attribute(details[key])}" autocomplete="${autocomplete}"${error ? ` aria-invalid="true" aria-describedby="${errorId}"` : ''}>
 ${error ? `<p class="field-error" id="${errorId}">${escapeHtml(t(error))}</p>` : ''}
+</div>`;
+  };
+  const country = () => {
+    const error = errors.countryCode;
+    const options = countryOptions(input.locale)
+      .map(
+        (option) =>
+          `<option value="${attribute(option.code)}"${option.code === details.countryCode ? ' selected' : ''}>${escapeHtml(option.name)}</option>`,
+      )
+      .join('');
+    return `<div class="field">
+<label for="field-country_code">${escapeHtml(t('country'))}</label>
+<select id="field-country_code" name="country_code" autocomplete="country"${error ? ' aria-invalid="true" aria-describedby="error-country_code"' : ''}><option value=""${details.countryCode === '' ? ' selected' : ''}>${escapeHtml(t('chooseCountry'))}</option>${options}</select>
+${error ? `<p class="field-error" id="error-country_code">${escapeHtml(t(error))}</p>` : ''}
 </div>`;
   };
   const invalid = Object.keys(errors).length > 0;
@@ -349,6 +417,10 @@ ${error ? `<p class="field-error" id="${errorId}">${escapeHtml(t(error))}</p>` :
 ${invalid ? `<p class="error" role="alert">${escapeHtml(t('detailsInvalid'))}</p>` : ''}
 <form method="post" action="${attribute(`${input.basePath}/billing-details`)}" class="details-form" novalidate>
 ${hiddenCsrf(input.csrfToken)}
+<div class="field-row">
+${field('name', 'name', 'customerName', 'name')}
+${field('email', 'email', 'customerEmail', 'email', 'email', 'email')}
+</div>
 ${field('first_line', 'firstLine', 'addressLine1', 'address-line1', 'firstLine')}
 ${field('second_line', 'secondLine', 'addressLine2', 'address-line2')}
 <div class="field-row">
@@ -357,13 +429,26 @@ ${field('city', 'city', 'city', 'address-level2', 'city')}
 </div>
 <div class="field-row">
 ${field('region', 'region', 'region', 'address-level1')}
-${field('country_code', 'countryCode', 'country', 'country', 'countryCode')}
+${country()}
 </div>
 ${field('business_name', 'businessName', 'businessName', 'organization', 'businessName')}
 ${field('tax_identifier', 'taxIdentifier', 'taxId', 'off')}
 <button type="submit">${escapeHtml(t('saveDetails'))}</button>
 </form>
 </section>`;
+}
+
+/** The seller's logo and name (ADR 0810): the logo is decorative beside the name, or named by it alone. */
+function renderSeller(input: PageInput): string {
+  const seller = input.seller;
+  if (seller === null) return '';
+  const name = seller.name ?? '';
+  const logo = seller.logoUrl
+    ? `<img class="seller-logo" src="${attribute(seller.logoUrl)}" alt="${name === '' ? '' : attribute(name)}" height="40">`
+    : '';
+  const text =
+    name === '' ? '' : `<span class="seller-name" aria-hidden="${logo ? 'true' : 'false'}">${escapeHtml(name)}</span>`;
+  return `<p class="seller" data-part="seller">${logo}${text}</p>`;
 }
 
 function renderSignOut(input: PageInput): string {
@@ -395,6 +480,7 @@ export function renderPage(input: PageInput): string {
     input.details !== null && input.hasCustomer
       ? renderDetailsForm({
           t,
+          locale: input.locale,
           basePath: input.basePath,
           csrfToken: input.csrfToken,
           details: input.details,
@@ -407,7 +493,7 @@ export function renderPage(input: PageInput): string {
     input.assets,
     true,
     `<a class="skip-link" href="#history">${escapeHtml(t('skipToHistory'))}</a>
-<header class="top"><div class="top-inner"><h1>${escapeHtml(input.title)}</h1>${renderSignOut(input)}</div></header>
+<header class="top"><div class="top-inner">${renderSeller(input)}<h1>${escapeHtml(input.title)}</h1>${renderSignOut(input)}</div></header>
 <main id="portal" data-base="${attribute(input.basePath)}" data-locale="${attribute(input.locale)}" data-poll-ms="${input.pollMs}" data-csrf="${attribute(input.csrfToken ?? '')}" data-messages="${attribute(JSON.stringify(scriptMessagesOf(input.language)))}">
 ${input.notice ? `<p class="notice" id="notice" role="status">${escapeHtml(input.notice)}</p>` : ''}
 ${renderPlans(input)}
@@ -451,14 +537,42 @@ export function renderCancelConfirm(
   subscriptionId: string,
   planName: string,
   endDateText: string,
+  reasons: readonly { readonly value: string; readonly label: string }[],
 ): string {
   const { t } = input;
+  const options = reasons
+    .map(
+      (reason) =>
+        `<label class="choice"><input type="radio" name="reason" value="${attribute(reason.value)}"><span>${escapeHtml(reason.label)}</span></label>`,
+    )
+    .join('\n');
   return renderSubPage(
     input,
     t('cancelHeading'),
     `<p><strong>${escapeHtml(planName)}</strong></p>
 <p>${escapeHtml(t('cancelExplain', { date: endDateText }))}</p>
-${postButton(`${input.basePath}/subscriptions/${subscriptionId}/cancel`, csrf, t('confirmCancel'), false)}`,
+<form method="post" action="${attribute(`${input.basePath}/subscriptions/${subscriptionId}/cancel`)}" class="details-form cancel-form">
+${hiddenCsrf(csrf)}
+<fieldset class="choices"><legend>${escapeHtml(t('cancelReasonLegend'))}</legend>
+${options}
+</fieldset>
+<div class="field"><label for="field-comment">${escapeHtml(t('cancelComment'))}</label>
+<textarea id="field-comment" name="comment" rows="3" maxlength="500"></textarea></div>
+<button type="submit" class="button">${escapeHtml(t('confirmCancel'))}</button>
+</form>`,
+  );
+}
+
+/** After a plan is picked: what it costs, and the way to the hosted checkout that leads back here (ADR 0812). */
+export function renderSubscribeContinue(input: SubPageInput, choice: PlanChoice | null, checkoutUrl: string): string {
+  const { t } = input;
+  const card = choice ? `<div class="plan-card plan-card-single">${planCardBody(choice, 'span')}</div>` : '';
+  return renderSubPage(
+    input,
+    t('choosePlanHeading'),
+    `${card}
+<p>${escapeHtml(t('checkoutExplain'))}</p>
+<p><a class="button" data-part="checkout-link" href="${attribute(checkoutUrl)}">${escapeHtml(t('continueToCheckout'))}</a></p>`,
   );
 }
 
@@ -470,19 +584,23 @@ export function renderChangeForm(
   current: { priceId: string; quantity: number },
 ): string {
   const { t } = input;
-  const options = choices
-    .map(
-      (choice) =>
-        `<option value="${attribute(choice.priceId)}"${choice.priceId === current.priceId ? ' selected' : ''}>${escapeHtml(choice.label)}</option>`,
-    )
-    .join('');
+  // Each plan a card (ADR 0808): a radio button whose label holds the name, price and allowances.
+  const cards = choices
+    .map((choice, index) => {
+      const id = `plan-${index}`;
+      const checked = choice.priceId === current.priceId;
+      return `<li class="plan-card plan-option" data-price-id="${attribute(choice.priceId)}"><input type="radio" id="${id}" name="price_id" value="${attribute(choice.priceId)}"${checked ? ' checked' : ''} aria-describedby="${id}-details">
+<label for="${id}"><span class="plan-card-name">${escapeHtml(choice.name)}</span>${checked ? ` <span class="badge">${escapeHtml(t('currentPlan'))}</span>` : ''}</label>
+<div id="${id}-details" class="plan-card-details"><span class="plan-card-price" data-part="card-price">${escapeHtml(choice.priceText)}</span>${choice.allowances.length === 0 ? '' : `<ul class="allowances">${choice.allowances.map((line) => `<li>${escapeHtml(line)}</li>`).join('')}</ul>`}</div></li>`;
+    })
+    .join('\n');
   const maximum = Math.max(...choices.map((choice) => choice.maximum), current.quantity);
   return renderSubPage(
     input,
     t('changeHeading'),
     `<form method="get" action="${attribute(`${input.basePath}/subscriptions/${subscriptionId}/change/preview`)}" class="details-form">
-<div class="field"><label for="field-price">${escapeHtml(t('planChoice'))}</label>
-<select id="field-price" name="price_id">${options}</select></div>
+<fieldset class="choices"><legend>${escapeHtml(t('planChoice'))}</legend>
+<ul class="plan-cards">${cards}</ul></fieldset>
 <div class="field"><label for="field-quantity">${escapeHtml(t('quantity'))}</label>
 <input id="field-quantity" name="quantity" type="number" inputmode="numeric" min="1" max="${maximum}" step="1" value="${current.quantity}" required></div>
 <button type="submit">${escapeHtml(t('previewChange'))}</button>

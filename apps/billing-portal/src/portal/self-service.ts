@@ -6,19 +6,24 @@
  * checkout, refunds and credits with their credit notes, and the billing details form's values.
  * Everything is filtered again by customer after the SDK call, as the history is (ADR 0800).
  */
-import { formatMoney } from '@drawdown/http-kit';
-import type {
-  Address,
-  Adjustment,
-  Business,
-  ChangeStatement,
-  Price,
-  ProrationBillingMode,
-  Subscription,
-  SubscriptionWithIncludes,
+import { COUNTRY_CODES, formatMoney } from '@drawdown/http-kit';
+import {
+  type Address,
+  type Adjustment,
+  type Business,
+  type CancellationReasonCode,
+  type ChangeStatement,
+  type Customer,
+  DrawdownApiError,
+  type PaymentMethod,
+  type Price,
+  type ProrationBillingMode,
+  type Subscription,
+  type SubscriptionWithIncludes,
 } from '@drawdown/sdk';
 import { dateText } from './billing-history.js';
-import type { Translate } from './messages.js';
+import { formatQuantity } from './quantities.js';
+import type { MessageKey, Translate } from './messages.js';
 import type { PortalClient } from './portal-client.js';
 
 /** What the host lets customers do themselves (ADR 1441). */
@@ -36,6 +41,11 @@ export interface SelfServiceOptions {
    * set; prices with usage allowances take `full_next_billing_period` instead of a prorated mode.
    */
   readonly changeBilling?: ProrationBillingMode;
+  /**
+   * Prices a customer with no plan may subscribe to, as cards, paid through the hosted checkout
+   * (ADR 0812). Empty or unset: no plans are offered.
+   */
+  readonly subscribe?: { readonly priceIds: readonly string[] };
 }
 
 export interface ResolvedSelfService {
@@ -44,6 +54,7 @@ export interface ResolvedSelfService {
   readonly changePlan: boolean;
   readonly billingDetails: boolean;
   readonly changeBilling: ProrationBillingMode;
+  readonly subscribePriceIds: readonly string[];
 }
 
 export function resolveSelfService(options: SelfServiceOptions | undefined): ResolvedSelfService {
@@ -53,6 +64,7 @@ export function resolveSelfService(options: SelfServiceOptions | undefined): Res
     changePlan: options?.changePlan ?? true,
     billingDetails: options?.billingDetails ?? true,
     changeBilling: options?.changeBilling ?? 'prorated_immediately',
+    subscribePriceIds: [...(options?.subscribe?.priceIds ?? [])],
   };
 }
 
@@ -71,6 +83,8 @@ export interface PlanView {
   readonly nextChargeText: string;
   readonly scheduledText: string | null;
   readonly scheduledAction: 'cancel' | 'pause' | 'resume' | null;
+  /** The reason the customer gave for a scheduled cancellation, in words (ADR 0806); null for none. */
+  readonly cancellationReasonText: string | null;
   readonly collectionMode: Subscription['collectionMode'];
   readonly actions: {
     readonly cancel: boolean;
@@ -129,6 +143,7 @@ async function toPlanView(
   const scheduledKey = { cancel: 'scheduledCancel', pause: 'scheduledPause', resume: 'scheduledResume' } as const;
   const running =
     subscription.status === 'active' || subscription.status === 'trialing' || subscription.status === 'past_due';
+  const reason = scheduled?.action === 'cancel' ? await givenReason(client, subscription.id) : null;
   return {
     id: subscription.id,
     status: subscription.status,
@@ -144,6 +159,7 @@ async function toPlanView(
       ? t(scheduledKey[scheduled.action], { date: dateText(scheduled.effectiveAt, locale) })
       : null,
     scheduledAction: scheduled?.action ?? null,
+    cancellationReasonText: reason ? t('cancelReasonGiven', { reason: t(REASON_TEXT[reason]) }) : null,
     collectionMode: subscription.collectionMode,
     actions: {
       cancel: allowed.cancel && running && scheduled === null,
@@ -154,6 +170,27 @@ async function toPlanView(
       change: allowed.changePlan && subscription.status === 'active' && scheduled === null,
     },
   };
+}
+
+/** The reasons a customer may give, in the order the cancel page lists them (ADR 0806). */
+export const REASON_TEXT = {
+  too_expensive: 'reasonTooExpensive',
+  missing_features: 'reasonMissingFeatures',
+  switched_service: 'reasonSwitchedService',
+  unused: 'reasonUnused',
+  technical_issues: 'reasonTechnicalIssues',
+  customer_service: 'reasonCustomerService',
+  other: 'reasonOther',
+} as const satisfies Record<CancellationReasonCode, MessageKey>;
+
+/** The reason stored with the subscription's cancellation; null when none, or when the service does not keep reasons. */
+async function givenReason(client: PortalClient, subscriptionId: string): Promise<CancellationReasonCode | null> {
+  try {
+    return (await client.subscriptions.cancellationReason(subscriptionId)).reason;
+  } catch (error) {
+    if (error instanceof DrawdownApiError && (error.status === 403 || error.status === 404)) return null;
+    throw error;
+  }
 }
 
 /**
@@ -210,6 +247,61 @@ export interface PlanChoice {
   readonly label: string;
   readonly minimum: number;
   readonly maximum: number;
+  /** The price's name, its amount per period, and what it includes, for a plan card (ADR 0808). */
+  readonly name: string;
+  readonly priceText: string;
+  readonly allowances: readonly string[];
+}
+
+/** Looks up a usage unit's names (the portal's cache). */
+export type UnitNames = (unitId: string) => Promise<{ readonly name: string; readonly unitName: string }>;
+
+/** A price as a plan card: its name, amount per period and allowances in the viewer's words. */
+async function choiceOf(
+  client: PortalClient,
+  price: Price,
+  t: Translate,
+  locale: string,
+  unitNames: UnitNames,
+): Promise<PlanChoice> {
+  const name = price.name ?? price.description;
+  const cycle = price.billingCycle;
+  const amount = await money(client, price.unitPrice.amount, price.unitPrice.currencyCode, locale);
+  const priceText = cycle ? t('planPrice', { price: amount, cycle: cycleText(cycle, t) }) : amount;
+  const allowances = await Promise.all(
+    (price.allowances ?? []).map(async (allowance) => {
+      const unit = await unitNames(allowance.usageBalanceUnitId);
+      return t('allowanceIncluded', {
+        amount: formatQuantity(allowance.amount, locale),
+        unit: unit.unitName || unit.name,
+      });
+    }),
+  );
+  return {
+    priceId: price.id,
+    label: `${name} · ${priceText}`,
+    minimum: price.quantity?.minimum ?? 1,
+    maximum: price.quantity?.maximum ?? 100,
+    name,
+    priceText,
+    allowances,
+  };
+}
+
+/** The plans a customer with no plan may subscribe to: the host's prices that are active and recurring. */
+export async function subscribeChoices(
+  client: PortalClient,
+  priceIds: readonly string[],
+  t: Translate,
+  locale: string,
+  unitNames: UnitNames,
+): Promise<readonly PlanChoice[]> {
+  if (priceIds.length === 0) return [];
+  const prices = await client.prices.list({ id: [...priceIds], status: ['active'], perPage: 50 }).next();
+  const offered = priceIds
+    .map((id) => prices.find((price) => price.id === id))
+    .filter((price): price is Price => price !== undefined && price.billingCycle !== null);
+  return Promise.all(offered.map((price) => choiceOf(client, price, t, locale, unitNames)));
 }
 
 /** The prices a plan may move to: active prices of its product in its currency and billing cycle. */
@@ -218,6 +310,7 @@ export async function planChoices(
   subscription: Subscription,
   t: Translate,
   locale: string,
+  unitNames: UnitNames,
 ): Promise<readonly PlanChoice[]> {
   const [item] = subscription.items;
   if (!item) return [];
@@ -232,17 +325,7 @@ export async function planChoices(
     price.billingCycle.frequency === cycle.frequency;
   const candidates = prices.filter(fits);
   if (!candidates.some((price) => price.id === item.price.id)) candidates.unshift(item.price);
-  return Promise.all(
-    candidates.map(async (price) => ({
-      priceId: price.id,
-      label: `${price.name ?? price.description} · ${t('planPrice', {
-        price: await money(client, price.unitPrice.amount, price.unitPrice.currencyCode, locale),
-        cycle: cycleText(cycle, t),
-      })}`,
-      minimum: price.quantity?.minimum ?? 1,
-      maximum: price.quantity?.maximum ?? 100,
-    })),
-  );
+  return Promise.all(candidates.map((price) => choiceOf(client, price, t, locale, unitNames)));
 }
 
 /**
@@ -476,6 +559,9 @@ export interface BillingDetails {
   readonly countryCode: string;
   readonly businessName: string;
   readonly taxIdentifier: string;
+  /** The customer's own name and email (ADR 0809). */
+  readonly name: string;
+  readonly email: string;
 }
 
 /** The address the customer's plan is billed to (else their first active one) and their first active business. */
@@ -492,7 +578,10 @@ export async function loadBillingDetails(
     await client.businesses.list(customerId, { status: ['active'], perPage: 50 }).next()
   ).filter((business) => business.customerId === customerId);
   const [business] = businesses;
+  const customer = await client.customers.get(customerId);
   return {
+    name: customer.name ?? '',
+    email: customer.email ?? '',
     addressId: address?.id ?? null,
     businessId: business?.id ?? null,
     firstLine: address?.firstLine ?? '',
@@ -506,12 +595,13 @@ export async function loadBillingDetails(
   };
 }
 
-export type DetailsField = 'firstLine' | 'city' | 'postalCode' | 'countryCode' | 'businessName';
+export type DetailsField = 'firstLine' | 'city' | 'postalCode' | 'countryCode' | 'businessName' | 'email';
+type DetailsError = 'fieldRequired' | 'countryInvalid' | 'taxIdNeedsBusiness' | 'emailInvalid';
 
 /** Reads the form; the errors name fields (message keys), nothing is saved while there are any. */
 export function readDetailsForm(form: Readonly<Record<string, string>>): {
   values: Omit<BillingDetails, 'addressId' | 'businessId'>;
-  errors: Partial<Record<DetailsField, 'fieldRequired' | 'countryInvalid' | 'taxIdNeedsBusiness'>>;
+  errors: Partial<Record<DetailsField, DetailsError>>;
 } {
   const field = (name: string, max = 200) => (form[name] ?? '').trim().slice(0, max);
   const values = {
@@ -523,12 +613,16 @@ export function readDetailsForm(form: Readonly<Record<string, string>>): {
     countryCode: field('country_code', 10).toUpperCase(),
     businessName: field('business_name'),
     taxIdentifier: field('tax_identifier', 50),
+    name: field('name'),
+    email: field('email', 254),
   };
-  const errors: Partial<Record<DetailsField, 'fieldRequired' | 'countryInvalid' | 'taxIdNeedsBusiness'>> = {};
+  const errors: Partial<Record<DetailsField, DetailsError>> = {};
   if (values.firstLine === '') errors.firstLine = 'fieldRequired';
   if (values.city === '') errors.city = 'fieldRequired';
   if (values.postalCode === '') errors.postalCode = 'fieldRequired';
-  if (!/^[A-Z]{2}$/.test(values.countryCode)) errors.countryCode = 'countryInvalid';
+  if (!COUNTRY_CODES.includes(values.countryCode)) errors.countryCode = 'countryInvalid';
+  // The form's own check; the service judges the address it stores.
+  if (!/^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(values.email)) errors.email = 'emailInvalid';
   if (values.taxIdentifier !== '' && values.businessName === '') errors.businessName = 'taxIdNeedsBusiness';
   return { values, errors };
 }
@@ -548,6 +642,9 @@ export async function saveBillingDetails(
     region: values.region === '' ? null : values.region,
     countryCode: values.countryCode,
   };
+  if (values.name !== current.name || values.email !== current.email) {
+    await client.customers.update(customerId, { name: values.name === '' ? null : values.name, email: values.email });
+  }
   if (current.addressId) await client.addresses.update(customerId, current.addressId, address);
   else await client.addresses.create(customerId, address);
   if (values.businessName === '') {
@@ -560,4 +657,62 @@ export async function saveBillingDetails(
   };
   if (current.businessId) await client.businesses.update(customerId, current.businessId, business);
   else await client.businesses.create(customerId, business);
+}
+
+export interface CardView {
+  /** "Visa ending in 4242". */
+  readonly text: string;
+  /** "Expires 12/2030", the month and year in the viewer's locale. */
+  readonly expiresText: string;
+}
+
+const BRANDS: Readonly<Record<string, string>> = {
+  visa: 'Visa',
+  mastercard: 'Mastercard',
+  american_express: 'American Express',
+  discover: 'Discover',
+  diners_club: 'Diners Club',
+  jcb: 'JCB',
+  maestro: 'Maestro',
+  union_pay: 'UnionPay',
+  unionpay: 'UnionPay',
+  cartes_bancaires: 'Cartes Bancaires',
+};
+
+/**
+ * The card on file: the customer's most recently saved card (the one a new subscription and a
+ * card update save), brand, last four and expiry (ADR 0807); null when none is saved.
+ */
+export async function loadCard(
+  client: PortalClient,
+  customerId: string,
+  t: Translate,
+  locale: string,
+): Promise<CardView | null> {
+  const methods: PaymentMethod[] = (await client.paymentMethods.list(customerId, { perPage: 200 }).next()).filter(
+    (method) => method.customerId === customerId && method.card !== null,
+  );
+  const newest = methods.sort((left, right) => right.savedAt.localeCompare(left.savedAt))[0];
+  const card = newest?.card;
+  if (!card) return null;
+  const brand = BRANDS[card.type] ?? t('cardGeneric');
+  const expiry = new Intl.DateTimeFormat(locale, { month: '2-digit', year: 'numeric', timeZone: 'UTC' }).format(
+    Date.UTC(card.expiryYear, card.expiryMonth - 1, 1),
+  );
+  return {
+    text: t('cardOnFile', { brand, last4: card.last4 }),
+    expiresText: t('cardExpires', { date: expiry }),
+  };
+}
+
+/** The seller the portal names (ADR 0810): the legal name from seller details; null when unset or unreadable. */
+export async function loadSellerName(client: PortalClient): Promise<string | null> {
+  const details = await client.sellerDetails.get();
+  const name = details.legalName?.trim();
+  return name ? name : null;
+}
+
+/** The customer's name and email, for the billing details form. */
+export async function loadCustomer(client: PortalClient, customerId: string): Promise<Customer> {
+  return client.customers.get(customerId);
 }

@@ -49,6 +49,11 @@ export interface UsageMeterView {
   readonly figures: string;
   /** Past and current billing periods, oldest first (empty when the service has none to give). */
   readonly periods: readonly UsagePeriodView[];
+  /**
+   * What the overage costs and whether the next bill includes it; null within the allowance.
+   * Drawdown records overage and never bills it (seed 000), so the note says so (ADR 0811).
+   */
+  readonly overageNote: string | null;
 }
 
 /** One billing period of a balance, formatted; shares are of the chart's tallest bar (basis points). */
@@ -151,6 +156,7 @@ export function toMeterView(
     summary,
     figures,
     periods: [],
+    overageNote: over ? t('overageNotBilled', { overage: values.overage }) : null,
   };
 }
 

@@ -19,6 +19,8 @@ import {
   CheckoutDetailsFormBody,
   CheckoutPayFormBody,
   CheckoutSettingsResponse,
+  SubscriptionCancellationReasonResponse,
+  SellerLogoResponse,
   ClientTokenResponse,
   ConversionMetricResponse,
   CountMetricResponse,
@@ -408,6 +410,14 @@ const OPERATIONS: readonly ApiOperation[] = [
   operation('post', '/subscriptions/:id/cancel', 'Subscriptions', 'Cancel a subscription', 'subscription.write', {
     ...body('CancelSubscriptionBody', CancelSubscriptionBody),
   }),
+  operation(
+    'get',
+    '/subscriptions/:id/cancellation-reason',
+    'Subscriptions',
+    'Get the reason the customer gave for cancelling (Drawdown extension)',
+    'subscription.read',
+    { shape: 'entity' },
+  ),
   operation('get', '/transactions', 'Transactions', 'List transactions', 'transaction.read'),
   operation('post', '/transactions', 'Transactions', 'Create a transaction', 'transaction.write', {
     ...body('CreateTransactionBody', CreateTransactionBody),
@@ -588,6 +598,14 @@ const OPERATIONS: readonly ApiOperation[] = [
     {
       shape: 'entity',
     },
+  ),
+  operation(
+    'get',
+    '/seller-details/logo',
+    'Seller details',
+    'Get the seller’s logo file, base64 (Drawdown: for the billing portal’s header)',
+    'transaction.read',
+    { shape: 'entity' },
   ),
   operation(
     'patch',
@@ -859,6 +877,8 @@ const RESPONSES: Readonly<Record<string, ZodType>> = {
   'post /subscriptions/:id/pause': SubscriptionResponse,
   'post /subscriptions/:id/resume': SubscriptionResponse,
   'post /subscriptions/:id/cancel': SubscriptionResponse,
+  'get /subscriptions/:id/cancellation-reason': SubscriptionCancellationReasonResponse,
+  'get /seller-details/logo': SellerLogoResponse,
   'get /transactions': TransactionResponse,
   'post /transactions': TransactionResponse,
   'post /transactions/preview': TransactionPreviewResponse,

@@ -115,7 +115,10 @@ describe.each(ENGINES)('%s: unstorable text', (engine) => {
       'PATCH /subscriptions/:id': { custom_data: { note: 'x' } },
       'POST /subscriptions/:id/pause': { effective_from: 'next_billing_period' },
       'POST /subscriptions/:id/resume': { effective_from: 'immediately' },
-      'POST /subscriptions/:id/cancel': { effective_from: 'next_billing_period' },
+      'POST /subscriptions/:id/cancel': {
+        effective_from: 'next_billing_period',
+        cancellation_reason: { reason: 'other', comment: 'x' },
+      },
       'POST /transactions': {
         // A non-catalogue price with a product of its own: every text of both is walked (ADR 1108).
         items: [item, nonCatalogueItem],

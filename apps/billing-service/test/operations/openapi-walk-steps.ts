@@ -420,6 +420,13 @@ export const TRANSACTION_STEPS: readonly WalkStep[] = [
       },
     }),
   },
+  {
+    operation: 'get /seller-details/logo',
+    request: () => ({ path: '/seller-details/logo' }),
+    keep: (response) => {
+      expect(dataOf(response).content_type).toBe('image/png');
+    },
+  },
   { operation: 'get /checkout-settings', request: () => ({ path: '/checkout-settings' }) },
   {
     operation: 'patch /checkout-settings',
@@ -603,8 +610,15 @@ export const SUBSCRIPTION_STEPS: readonly WalkStep[] = [
     operation: 'post /subscriptions/:id/cancel',
     request: (f) => ({
       path: `/subscriptions/${f.subscription}/cancel`,
-      body: { effective_from: 'next_billing_period' },
+      body: { effective_from: 'next_billing_period', cancellation_reason: { reason: 'too_expensive', comment: null } },
     }),
+  },
+  {
+    operation: 'get /subscriptions/:id/cancellation-reason',
+    request: (f) => ({ path: `/subscriptions/${f.subscription}/cancellation-reason` }),
+    keep: (response) => {
+      expect(dataOf(response).reason).toBe('too_expensive');
+    },
   },
   {
     operation: 'post /subscriptions/:id/activate',

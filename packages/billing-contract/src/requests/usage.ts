@@ -82,6 +82,22 @@ export const ResumeSubscriptionBody = z
 
 export const CancelSubscriptionBody = z.strictObject({
   effective_from: z.enum(['next_billing_period', 'immediately']).nullable().optional(),
+  /** A Drawdown extension (ADR 0806): why the customer cancels, kept on the subscription. */
+  cancellation_reason: z
+    .strictObject({
+      reason: z.enum([
+        'too_expensive',
+        'missing_features',
+        'switched_service',
+        'unused',
+        'technical_issues',
+        'customer_service',
+        'other',
+      ]),
+      comment: z.string().max(500).nullable().optional(),
+    })
+    .nullable()
+    .optional(),
 });
 
 // Field rules (the id's form included) are the core's: unstorable text in any field is a

@@ -4,7 +4,7 @@
  * its facts; its bytes appear only on the documents.
  */
 import { z } from 'zod';
-import { countryCode, entity, nullableTimestamp } from './common.js';
+import { countryCode, entity, nullableTimestamp, timestamp } from './common.js';
 
 export const SellerDetails = entity(
   'SellerDetails',
@@ -56,5 +56,16 @@ export const SellerDetails = entity(
     ),
     /** Null until the details were first set. */
     updated_at: nullableTimestamp,
+  }),
+);
+
+export const SellerLogo = entity(
+  'SellerLogo',
+  'The seller’s logo file (a Drawdown extension, ADR 0810): for pages that show the seller from their own origin, such as the billing portal.',
+  z.strictObject({
+    content_type: z.enum(['image/png', 'image/jpeg']),
+    /** The file, padded base64. */
+    data: z.string(),
+    updated_at: timestamp,
   }),
 );

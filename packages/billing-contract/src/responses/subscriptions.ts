@@ -113,3 +113,24 @@ export const SubscriptionPreview = entity(
       .nullable(),
   }),
 );
+
+export const SubscriptionCancellationReason = entity(
+  'SubscriptionCancellationReason',
+  'Why the customer said they cancel (a Drawdown extension, ADR 0806): given with `POST /subscriptions/{id}/cancel`, removed when a scheduled cancellation is taken back; all null when none was given.',
+  z.strictObject({
+    subscription_id: id('sub'),
+    reason: z
+      .enum([
+        'too_expensive',
+        'missing_features',
+        'switched_service',
+        'unused',
+        'technical_issues',
+        'customer_service',
+        'other',
+      ])
+      .nullable(),
+    comment: z.string().nullable(),
+    recorded_at: nullableTimestamp,
+  }),
+);

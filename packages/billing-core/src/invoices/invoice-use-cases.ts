@@ -12,6 +12,7 @@ import { type InvoiceLinkClaims, issueInvoiceLink, requireUnexpired } from './in
 import type { InvoiceSlice } from './repositories.js';
 import {
   getSellerDetails,
+  getSellerLogo,
   type ImageDecoder,
   type UpdateSellerDetailsInput,
   updateSellerDetails,
@@ -43,6 +44,8 @@ export function invoiceUseCases(base: UseCaseBase<Context<InvoiceSlice>>, ports:
       getCreditNoteDocument(await linkContext(claims, 'This credit note link is not valid.'), claims.adjustmentId),
     /** The seller the documents name (ADR 1106): the API's `/seller-details` and the CLI. */
     getSellerDetails: bind(getSellerDetails),
+    /** The logo file itself, for the billing portal's header (ADR 0810). */
+    getSellerLogo: bind(getSellerLogo),
     updateSellerDetails: bind((context, input: UpdateSellerDetailsInput) =>
       updateSellerDetails({ ...context, images: ports.images }, input),
     ),

@@ -114,6 +114,18 @@ export async function findSellerDetails(context: Context<InvoiceSlice>): Promise
   return stored ? { ...EMPTY, ...stored } : undefined;
 }
 
+/**
+ * The seller's logo file, for pages that show the seller (the billing portal, ADR 0810); a
+ * seller without a logo is `not_found`.
+ */
+export async function getSellerLogo(
+  context: Context<InvoiceSlice>,
+): Promise<{ readonly contentType: LogoFormat; readonly data: string; readonly updatedAt: string }> {
+  const details = await findSellerDetails(context);
+  if (!details?.logo) throw new BillingError('not_found', 'The seller details have no logo.');
+  return { contentType: details.logo.contentType, data: details.logo.data, updatedAt: details.updatedAt };
+}
+
 export async function getSellerDetails(context: Context<InvoiceSlice>): Promise<SellerDetailsView> {
   return sellerDetailsView(await findSellerDetails(context));
 }

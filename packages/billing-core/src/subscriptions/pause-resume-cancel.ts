@@ -15,7 +15,7 @@ import type { Context } from '../shared/context.js';
 import { periodAt } from './billing-period.js';
 import { requirePaymentMethodFor } from './cardless-trial.js';
 import type { SubscriptionSlice } from './repositories.js';
-import type { OnResume, Subscription } from './subscription.js';
+import { CANCELLATION_REASONS, type CancellationReasonCode, type OnResume, type Subscription } from './subscription.js';
 import { billRenewal, defaultRenewalPayment, type RenewalPayment } from './subscription-billing.js';
 import { now, saveChange } from './subscription-changes.js';
 import { discountForRenewal } from './subscription-discount.js';
@@ -35,6 +35,24 @@ export interface ResumeInput {
 
 export interface CancelInput {
   readonly effectiveFrom?: 'next_billing_period' | 'immediately' | undefined;
+  /** Why the customer cancels (a Drawdown extension, ADR 0806); kept on the subscription. */
+  readonly cancellationReason?:
+    | { readonly reason: CancellationReasonCode; readonly comment?: string | null | undefined }
+    | undefined;
+}
+
+/** The subscription with the reason given, when one was; the comment trimmed, empty as none. */
+function withReason(subscription: Subscription, input: CancelInput, at: string): Subscription {
+  const given = input.cancellationReason;
+  if (!given) return subscription;
+  if (!(CANCELLATION_REASONS as readonly string[]).includes(given.reason)) {
+    throw BillingError.invalidField('cancellation_reason.reason', `must be one of ${CANCELLATION_REASONS.join(', ')}`);
+  }
+  const comment = given.comment?.trim() ?? '';
+  if (comment.length > 500)
+    throw BillingError.invalidField('cancellation_reason.comment', 'must be at most 500 characters');
+  const cancellationReason = { reason: given.reason, comment: comment === '' ? null : comment, recordedAt: at };
+  return { ...subscription, internal: { ...subscription.internal, cancellationReason } };
 }
 
 /**
@@ -247,13 +265,22 @@ export async function cancelSubscription(
     const at = now(context);
     // A paused subscription has no period to run out: it cancels at once.
     const immediately = (input.effectiveFrom ?? 'next_billing_period') === 'immediately' || current.status === 'paused';
-    if (immediately) return saveCancellation(context, tx, current, at);
+    if (immediately) return saveCancellation(context, tx, withReason(current, input, at), at);
     requirePaymentMethodFor(
       current,
       'subscription_scheduled_change_not_allowed_for_cardless_trial',
       'a scheduled cancellation (cancel it with effective_from immediately)',
     );
-    if (current.scheduledChange?.action === 'cancel') return current;
+    if (current.scheduledChange?.action === 'cancel') {
+      // Asked again: nothing changes but the reason, when one is given now.
+      if (!input.cancellationReason) return current;
+      return saveChange(context, tx, {
+        before: current,
+        after: { ...withReason(current, input, at), updatedAt: at },
+        eventTypes: ['subscription.updated'],
+        at,
+      });
+    }
     if (current.scheduledChange) {
       throw new BillingError(
         'subscription_scheduled_change_pending',
@@ -263,7 +290,11 @@ export async function cancelSubscription(
     const effectiveAt = current.currentBillingPeriod?.endsAt ?? at;
     return saveChange(context, tx, {
       before: current,
-      after: { ...current, scheduledChange: { action: 'cancel', effectiveAt, resumeAt: null }, updatedAt: at },
+      after: {
+        ...withReason(current, input, at),
+        scheduledChange: { action: 'cancel', effectiveAt, resumeAt: null },
+        updatedAt: at,
+      },
       eventTypes: ['subscription.updated'],
       at,
     });

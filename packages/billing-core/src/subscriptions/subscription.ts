@@ -78,6 +78,26 @@ export interface PendingChangeLine {
   readonly paidTax?: { readonly rate: string; readonly mode: 'external' | 'internal' } | undefined;
 }
 
+/** Why the customer said they cancel (ADR 0806): a code from a short list and optional free text. */
+export const CANCELLATION_REASONS = [
+  'too_expensive',
+  'missing_features',
+  'switched_service',
+  'unused',
+  'technical_issues',
+  'customer_service',
+  'other',
+] as const;
+export type CancellationReasonCode = (typeof CANCELLATION_REASONS)[number];
+
+export interface CancellationReason {
+  readonly reason: CancellationReasonCode;
+  /** At most 500 characters; null when none was given. */
+  readonly comment: string | null;
+  /** When the cancellation that gave it was asked for. */
+  readonly recordedAt: string;
+}
+
 export interface SubscriptionInternal {
   /** The instant billing periods are counted from; periods never drift (31 Jan → 28 Feb → 31 Mar). */
   readonly billingAnchor: string;
@@ -101,6 +121,11 @@ export interface SubscriptionInternal {
    * changed no item; the plan-changed email reads it from the `subscription.updated` event.
    */
   readonly planChange?: { readonly at: string; readonly billing: 'now' | 'next_renewal' | 'none' } | undefined;
+  /**
+   * The reason given with the newest cancellation asked for (ADR 0806); absent when none was
+   * given. Removed when a scheduled cancellation is taken back.
+   */
+  readonly cancellationReason?: CancellationReason | undefined;
 }
 
 export interface Subscription {

@@ -252,6 +252,11 @@ export async function applySubscriptionUpdate(
       planChange: sameItems(locked.items, items)
         ? undefined
         : { at, billing: lines.length === 0 || when === 'never' ? 'none' : when },
+      // A scheduled cancellation taken back takes its reason with it (ADR 0806).
+      cancellationReason:
+        input.scheduledChange === null && current.scheduledChange?.action === 'cancel'
+          ? undefined
+          : current.internal.cancellationReason,
     },
     updatedAt: at,
   };

@@ -13,6 +13,7 @@ import type {
   PauseSubscriptionInput,
   ResumeSubscriptionInput,
   Subscription,
+  SubscriptionCancellationReason,
   SubscriptionUpdatePreview,
   UpdateSubscriptionInput,
 } from '../types/subscriptions.js';
@@ -75,6 +76,11 @@ export class SubscriptionsResource extends Resource {
   /** Cancels at the end of the period (default) or immediately. Final. */
   cancel(id: string, input: CancelSubscriptionInput = {}, options?: RequestOptions): Promise<Subscription> {
     return this.#action(id, 'cancel', input, options);
+  }
+
+  /** The reason the customer gave for cancelling (a Drawdown extension, ADR 0806). */
+  cancellationReason(id: string, options?: RequestOptions): Promise<SubscriptionCancellationReason> {
+    return this.data({ method: 'GET', path: `/subscriptions/${segment(id)}/cancellation-reason`, ...options });
   }
 
   /** Ends a trial now and bills (trialing, automatically collected subscriptions only). */

@@ -7,15 +7,20 @@ import type { Collection } from '../core/collection.js';
 import type { RequestOptions } from '../core/http-client.js';
 import type {
   Adjustment,
+  CheckoutSettings,
   CreateAdjustmentInput,
   CreateTransactionInput,
   InvoicePdf,
   ListAdjustmentsParams,
+  ListPaymentMethodsParams,
   ListTransactionsParams,
+  PaymentMethod,
   RecordPaymentInput,
   SellerDetails,
+  SellerLogoFile,
   TaxSettings,
   Transaction,
+  UpdateCheckoutSettingsInput,
   UpdateSellerDetailsInput,
   UpdateTaxSettingsInput,
   UpdateTransactionInput,
@@ -125,7 +130,38 @@ export class SellerDetailsResource extends Resource {
     return this.data({ method: 'GET', path: '/seller-details', ...options });
   }
 
+  /** The logo file (Drawdown's `GET /seller-details/logo`, ADR 0810); `not_found` when none is set. */
+  logo(options?: RequestOptions): Promise<SellerLogoFile> {
+    return this.data({ method: 'GET', path: '/seller-details/logo', ...options });
+  }
+
   update(input: UpdateSellerDetailsInput, options?: RequestOptions): Promise<SellerDetails> {
     return this.data({ method: 'PATCH', path: '/seller-details', body: input, ...options });
+  }
+}
+
+/** A customer's saved payment methods (`/customers/{id}/payment-methods`, ADR 1411). */
+export class PaymentMethodsResource extends Resource {
+  list(customerId: string, params?: ListPaymentMethodsParams, options?: RequestOptions): Collection<PaymentMethod> {
+    return this.collection<PaymentMethod>(`/customers/${segment(customerId)}/payment-methods`, params, options);
+  }
+
+  get(customerId: string, id: string, options?: RequestOptions): Promise<PaymentMethod> {
+    return this.data({
+      method: 'GET',
+      path: `/customers/${segment(customerId)}/payment-methods/${segment(id)}`,
+      ...options,
+    });
+  }
+}
+
+/** The account's checkout settings (Drawdown's `/checkout-settings`, ADRs 1412, 1112). */
+export class CheckoutSettingsResource extends Resource {
+  get(options?: RequestOptions): Promise<CheckoutSettings> {
+    return this.data({ method: 'GET', path: '/checkout-settings', ...options });
+  }
+
+  update(input: UpdateCheckoutSettingsInput, options?: RequestOptions): Promise<CheckoutSettings> {
+    return this.data({ method: 'PATCH', path: '/checkout-settings', body: input, ...options });
   }
 }

@@ -179,6 +179,28 @@ export interface ResumeSubscriptionInput {
 export interface CancelSubscriptionInput {
   /** `next_billing_period` (default) schedules the cancellation; `immediately` cancels now. */
   readonly effectiveFrom?: 'next_billing_period' | 'immediately' | null;
+  /** Why the customer cancels (a Drawdown extension, ADR 0806); read back with `cancellationReason(id)`. */
+  readonly cancellationReason?: { readonly reason: CancellationReasonCode; readonly comment?: string | null } | null;
+}
+
+/** The reasons a customer may give for cancelling (ADR 0806). */
+export const CANCELLATION_REASONS = [
+  'too_expensive',
+  'missing_features',
+  'switched_service',
+  'unused',
+  'technical_issues',
+  'customer_service',
+  'other',
+] as const;
+export type CancellationReasonCode = (typeof CANCELLATION_REASONS)[number];
+
+/** `GET /subscriptions/{id}/cancellation-reason`: all null when none was given. */
+export interface SubscriptionCancellationReason {
+  readonly subscriptionId: string;
+  readonly reason: CancellationReasonCode | null;
+  readonly comment: string | null;
+  readonly recordedAt: string | null;
 }
 
 export type { CatalogueType };

@@ -287,3 +287,55 @@ export interface UpdateSellerDetailsInput {
   /** A PNG or JPEG file in padded base64, at most 256 KiB and 16 to 2,048 pixels a side; null removes it. */
   readonly logo?: { readonly data: string } | null;
 }
+
+/** A card's summary as the public API gives it: never the number. */
+export interface SavedCard {
+  /** The brand: `visa`, `mastercard`, `american_express`, … or `unknown`. */
+  readonly type: string;
+  readonly last4: string;
+  readonly expiryMonth: number;
+  readonly expiryYear: number;
+  readonly cardholderName: string;
+}
+
+/** A customer's saved payment method (`GET /customers/{id}/payment-methods`). */
+export interface PaymentMethod {
+  readonly id: string;
+  readonly customerId: string;
+  readonly addressId: string | null;
+  readonly type: string;
+  readonly card: SavedCard | null;
+  readonly origin: string;
+  readonly savedAt: string;
+  readonly updatedAt: string;
+}
+
+export interface ListPaymentMethodsParams {
+  readonly addressId?: readonly string[];
+  readonly supportsCheckout?: boolean;
+  readonly perPage?: number;
+}
+
+/** The account's checkout settings (Drawdown's `/checkout-settings`, ADRs 1412, 1112). */
+export interface CheckoutSettings {
+  readonly defaultPaymentLink: string | null;
+  readonly effectivePaymentLink: string | null;
+  readonly dunningExhaustedAction: 'subscription_canceled' | 'subscription_paused';
+  /** Where a finished checkout leads back to; a checkout link's own `return_url` must share its origin. */
+  readonly returnUrl: string | null;
+  readonly updatedAt: string | null;
+}
+
+export interface UpdateCheckoutSettingsInput {
+  readonly defaultPaymentLink?: string | null;
+  readonly dunningExhaustedAction?: 'subscription_canceled' | 'subscription_paused';
+  readonly returnUrl?: string | null;
+}
+
+/** The seller's logo file (`GET /seller-details/logo`, ADR 0810). */
+export interface SellerLogoFile {
+  readonly contentType: 'image/png' | 'image/jpeg';
+  /** The file, padded base64. */
+  readonly data: string;
+  readonly updatedAt: string;
+}

@@ -12,7 +12,7 @@ export function apiRoutes(portal: PortalOperations): Hono {
   const api = new Hono({ strict: false });
   api.get('/transactions', async (c) => {
     const viewer = await portal.viewerOf(c.req.raw);
-    const page = await portal.history(viewer, readCursor(c), await portal.textOf(c.req.raw, viewer));
+    const page = await portal.history(c.req.raw, viewer, readCursor(c), await portal.textOf(c.req.raw, viewer));
     return c.json({ data: page.rows, hasMore: page.hasMore, next: page.next });
   });
   api.post('/transactions/:id/invoice', async (c) => {

@@ -18,6 +18,7 @@ export function registerBillingDetailsRoutes(app: Hono, portal: PortalOperations
     if (refused === null) return c.redirect(portal.back('details'), 303);
     const form = renderDetailsForm({
       t: text.t,
+      locale: text.locale,
       basePath: portal.settings.basePath,
       csrfToken: await portal.csrfTokenOf(c.req.raw),
       details: refused.values,

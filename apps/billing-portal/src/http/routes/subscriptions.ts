@@ -16,6 +16,7 @@ import {
   renderChangePreview,
   renderResumeConfirm,
   renderSubPage,
+  renderSubscribeContinue,
 } from '../../portal/render-page.js';
 import { idParam, readForm, requireSameSite, SUBSCRIPTION_ID } from './route-helpers.js';
 
@@ -39,13 +40,21 @@ export function registerSubscriptionRoutes(app: Hono, portal: PortalOperations):
       .join(', ');
     const csrf = await portal.csrfTokenOf(c.req.raw);
     return c.html(
-      renderCancelConfirm(portal.subPage(text), csrf, subscription.id, name, end ? dateText(end, text.locale) : ''),
+      renderCancelConfirm(
+        portal.subPage(text),
+        csrf,
+        subscription.id,
+        name,
+        end ? dateText(end, text.locale) : '',
+        portal.reasonOptions(text),
+      ),
     );
   });
   app.post('/subscriptions/:id/cancel', async (c) => {
     requireSameSite(c);
     portal.requireAllowed('cancel');
-    const at = await portal.cancel(await subscriptionOf(c));
+    const subscription = await subscriptionOf(c);
+    const at = await portal.cancel(subscription, portal.readReason(await readForm(c)));
     return c.redirect(portal.back('cancel', at), 303);
   });
   app.post('/subscriptions/:id/keep', async (c) => {
@@ -113,10 +122,29 @@ export function registerSubscriptionRoutes(app: Hono, portal: PortalOperations):
   app.get('/subscriptions/:id/payment-method', async (c) => {
     const subscription = await subscriptionOf(c);
     const text = await textOf(c);
-    const checkout = await portal.paymentMethodCheckout(subscription);
+    const checkout = await portal.paymentMethodCheckout(c.req.raw, subscription);
     if (checkout) return c.redirect(checkout, 303);
     const message = subscription.collectionMode === 'manual' ? 'paymentMethodManual' : 'paymentMethodUnavailable';
     const body = `<p class="hint">${escapeHtml(text.t(message))}</p>`;
     return c.html(renderSubPage(portal.subPage(text), text.t('paymentMethodHeading'), body));
+  });
+}
+
+/**
+ * `POST {base}/subscribe` (ADR 0812): a customer with no plan picks one of the host's plans; the
+ * answer is a page stating the price with a link to the hosted checkout, which leads back to the
+ * portal. A page rather than a redirect: the page's CSP (`form-action 'self'`) stops a form post
+ * from being redirected to another origin, and the customer reads what they will pay first.
+ */
+export function registerSubscribeRoutes(app: Hono, portal: PortalOperations): void {
+  app.post('/subscribe', async (c) => {
+    requireSameSite(c);
+    const customerId = await portal.customerOf(c.req.raw);
+    const text = await portal.textOf(c.req.raw, { kind: 'customer', customerId });
+    const fields = await readForm(c);
+    const priceId = fields.price_id ?? '';
+    const choice = (await portal.subscribeChoices(text)).find((entry) => entry.priceId === priceId);
+    const checkout = await portal.subscribeCheckout(c.req.raw, customerId, priceId);
+    return c.html(renderSubscribeContinue(portal.subPage(text), choice ?? null, checkout));
   });
 }

@@ -198,13 +198,27 @@ export function registerSubscriptionRoutes(app: Hono<AppEnv>): void {
   });
   app.post('/subscriptions/:id/cancel', need('subscription.write'), async (c) => {
     const id = pathId(c, 'sub');
-    const { effectiveFrom } = await readBody(c, CancelSubscriptionBody);
+    const { effectiveFrom, cancellationReason } = await readBody(c, CancelSubscriptionBody);
     return respond(
       c,
       presentSubscription(
-        await c.var.useCases.cancelSubscription(c.var.caller, id, { effectiveFrom: effectiveFrom ?? undefined }),
+        await c.var.useCases.cancelSubscription(c.var.caller, id, {
+          effectiveFrom: effectiveFrom ?? undefined,
+          cancellationReason: cancellationReason ?? undefined,
+        }),
         c.var.portalUrl,
       ),
     );
+  });
+  // Why the customer cancels (a Drawdown extension, ADR 0806): the reason the cancel call carried.
+  app.get('/subscriptions/:id/cancellation-reason', need('subscription.read'), async (c) => {
+    const subscription = await c.var.useCases.getSubscription(c.var.caller, pathId(c, 'sub'));
+    const given = subscription.internal.cancellationReason;
+    return respond(c, {
+      subscriptionId: subscription.id,
+      reason: given?.reason ?? null,
+      comment: given?.comment ?? null,
+      recordedAt: given?.recordedAt ?? null,
+    });
   });
 }

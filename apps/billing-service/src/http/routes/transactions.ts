@@ -234,6 +234,10 @@ export function registerTransactionRoutes(app: Hono<AppEnv>, invoiceLinks: Invoi
   app.get('/seller-details', need('transaction.read'), async (c) =>
     respond(c, await c.var.useCases.getSellerDetails(c.var.caller)),
   );
+  // The logo file (ADR 0810): the billing portal shows it from its own origin, as its CSP asks.
+  app.get('/seller-details/logo', need('transaction.read'), async (c) =>
+    respond(c, await c.var.useCases.getSellerLogo(c.var.caller)),
+  );
   app.patch('/seller-details', need('transaction.write'), async (c) => {
     const body = await readBody(c, UpdateSellerDetailsBody);
     return respond(c, await c.var.useCases.updateSellerDetails(c.var.caller, body));
