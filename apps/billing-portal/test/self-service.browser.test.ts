@@ -5,7 +5,10 @@
  * refusal and nothing else; the plan summary; cancel at period end and undo; pause and keep
  * running, resume a paused plan; change plan and quantity with the preview before confirming;
  * billing address, business and tax id; refunds with their credit note PDF; the outstanding
- * balance; usage past the allowance; pay links exactly where the service offers a checkout.
+ * balance; usage past the allowance, stated as not billed; pay links exactly where the service
+ * offers a checkout, leading back to the portal; the card on file; a cancellation's reason, stored
+ * and shown; plans as cards; the seller's name and logo; no clipped history row at 390 and 320 px;
+ * a customer with no plan picking one and paying through checkout (issue 35, ADRs 0806-0814).
  * Every page visited is checked with axe (WCAG 2 A and AA rules): no violations. Each check reads
  * the result back through the API, not only from the page.
  */
@@ -17,6 +20,24 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type PortalDemo, startPortalDemo, waitForBalances } from '../src/index.js';
 
 const PASSWORDS = { 'ada@example.com': 'ada-test-password', 'grace@example.com': 'grace-test-password' };
+/** A 32 × 32 PNG, the seller's logo. */
+const LOGO_PNG =
+  'iVBORw0KGgoAAAANSUhEUgAAACAAAAAgCAIAAAD8GO2jAAAAKklEQVR4nGOQ9btBU8QwasGoBaMWjFowasGoBaMWjFowasGoBaMWDBULAKr5DEzgCxorAAAAAElFTkSuQmCC';
+const SELLER = 'Analytical Engines plc';
+
+/** History rows whose status runs under (overlaps) one of the row's buttons or links. */
+const CLIPPED_ROWS = `(() => {
+  const clipped = [];
+  for (const row of document.querySelectorAll('#history-rows tr')) {
+    const status = row.querySelector('.status').getBoundingClientRect();
+    for (const control of row.querySelectorAll('.invoice-cell a, .invoice-cell button')) {
+      const box = control.getBoundingClientRect();
+      const apart = status.right <= box.left || box.right <= status.left || status.bottom <= box.top || box.bottom <= status.top;
+      if (box.width > 0 && !apart) clipped.push(row.getAttribute('data-transaction-id'));
+    }
+  }
+  return clipped;
+})()`;
 
 async function expectAccessible(page: Page): Promise<void> {
   expect(await axeViolations(page), page.url()).toEqual([]);
@@ -53,6 +74,8 @@ describe('the self-service billing portal in Chromium', () => {
       log: () => {},
     });
     harness.setPortalUrl(`${demo.url}/billing`);
+    // The seller the portal's header names (ADR 0810).
+    await admin.sellerDetails.update({ legalName: SELLER, logo: { data: LOGO_PNG } });
     expect(await waitForBalances(admin, demo.seed.ada.customerId, 2, 5_000)).toBe(true);
     expect(await waitForBalances(admin, demo.seed.grace.customerId, 2, 5_000)).toBe(true);
     browser = await chromium.launch(chromiumLaunchOptions());
@@ -101,7 +124,6 @@ describe('the self-service billing portal in Chromium', () => {
       const [links] = session.urls.subscriptions;
       await page.goto(String(links?.cancelSubscription));
       await page.waitForURL(`${demo.url}/billing/subscriptions/${subscription.id}/cancel`);
-      await expectAccessible(page);
     });
 
     it('shows the plan: name, price, period and next charge as the service has them', async () => {
@@ -119,6 +141,33 @@ describe('the self-service billing portal in Chromium', () => {
       expect(await plan.locator('[data-part="period"]').count()).toBe(1);
       const next = await plan.locator('[data-part="next-charge"]').textContent();
       expect(next).toMatch(/\d/);
+
+      // The seller's name and logo from seller details, the logo served from the portal's origin (ADR 0810).
+      expect(await page.locator('header [data-part="seller"]').textContent()).toContain(SELLER);
+      const logo = page.locator('header img.seller-logo');
+      expect(await logo.getAttribute('alt')).toBe(SELLER);
+      expect(await logo.evaluate((node) => (node as HTMLImageElement).naturalWidth)).toBe(32);
+
+      // The card on file: the newest saved card's brand, last four and expiry (ADR 0807).
+      const [newest] = (await admin.paymentMethods.list(customerId).next()).sort((left, right) =>
+        right.savedAt.localeCompare(left.savedAt),
+      );
+      const card = (await page.locator('#card [data-part="card"]').textContent()) ?? '';
+      expect(card).toContain(`Visa`);
+      expect(card).toContain(String(newest?.card?.last4));
+      expect(await page.locator('#card [data-part="card-expiry"]').textContent()).toContain(
+        String(newest?.card?.expiryYear),
+      );
+      const update = page.locator(`#card a[href$="/subscriptions/${subscription.id}/payment-method"]`);
+      expect(await update.count()).toBe(1);
+      if (who === 'ada') {
+        // The card update's checkout leads back to the portal (ADRs 1112, 0813).
+        await update.click();
+        await page.waitForURL(/\/checkout\?/);
+        expect(new URL(page.url()).searchParams.get('return_url')).toBe(`${demo.url}/billing/`);
+        await page.goto(`${demo.url}/billing/`);
+      }
+      await expectAccessible(page);
     });
 
     it('shows usage past the allowance as an overage, never as “all of it used”', async () => {
@@ -130,8 +179,13 @@ describe('the self-service billing portal in Chromium', () => {
         const figures = (await meter.first().locator('[data-part="figures"]').textContent()) ?? '';
         expect(figures).toMatch(/1\.180/);
         expect(await meter.first().locator('[data-part="overage"]').textContent()).toBe('180');
+        // What the overage costs and whether the next bill includes it (ADR 0811).
+        expect(await meter.first().locator('[data-part="overage-note"]').textContent()).toBe(
+          '180 calls über dem Kontingent: kostenlos, und Ihre nächste Rechnung enthält es nicht.',
+        );
       } else {
         expect(await page.locator('.meter [data-part="figures"]').first().textContent()).toMatch(/ of /);
+        expect(await page.locator('[data-part="overage-note"]').count()).toBe(0);
       }
       // Usage by billing period: a chart with the same figures in a table, behind a disclosure.
       const periods = page.locator('.meter').first().locator('[data-part="periods"]');
@@ -153,12 +207,22 @@ describe('the self-service billing portal in Chromium', () => {
       await page.locator(`a[href$="/subscriptions/${subscription.id}/cancel"]`).click();
       await page.waitForURL(`**/subscriptions/${subscription.id}/cancel`);
       await expectAccessible(page);
+      // A reason from the list and a comment (ADR 0806), stored with the subscription.
+      await page.locator('input[name="reason"][value="too_expensive"]').check();
+      await page.locator('#field-comment').fill('Over budget this year');
       await page.locator(`form[action$="/subscriptions/${subscription.id}/cancel"] button`).click();
       await page.waitForURL(/\/billing\/\?done=cancel/);
       expect(await page.locator('#notice').count()).toBe(1);
       expect((await planOf(customerId)).scheduledChange?.action).toBe('cancel');
+      expect(await admin.subscriptions.cancellationReason(subscription.id)).toMatchObject({
+        reason: 'too_expensive',
+        comment: 'Over budget this year',
+      });
       const plan = page.locator(`[data-subscription-id="${subscription.id}"]`);
       expect(await plan.locator('[data-part="scheduled"]').getAttribute('data-action')).toBe('cancel');
+      expect(await plan.locator('[data-part="cancellation-reason"]').textContent()).toBe(
+        language === 'de' ? 'Ihr angegebener Grund: Es ist zu teuer' : 'Reason you gave: It costs too much',
+      );
       // No next charge is shown for a period that ends the plan: the service previews none.
       const ending = await admin.subscriptions.get(subscription.id, { include: ['next_transaction'] });
       expect((ending as { nextTransaction?: unknown }).nextTransaction).toBeNull();
@@ -170,6 +234,8 @@ describe('the self-service billing portal in Chromium', () => {
       await page.waitForURL(/done=keep/);
       expect((await planOf(customerId)).scheduledChange).toBeNull();
       expect(await page.locator(`[data-subscription-id="${subscription.id}"] [data-part="scheduled"]`).count()).toBe(0);
+      // Taking the cancellation back takes its reason with it.
+      expect((await admin.subscriptions.cancellationReason(subscription.id)).reason).toBeNull();
     });
 
     it('pauses at the end of the period and keeps running; resumes a paused plan', async () => {
@@ -223,18 +289,37 @@ describe('the self-service billing portal in Chromium', () => {
       const subscription = await planOf(customerId);
       await page.goto(`${demo.url}/billing/subscriptions/${subscription.id}/change`);
       await expectAccessible(page);
-      const options = await page
-        .locator('#field-price option')
-        .evaluateAll((nodes) =>
-          nodes.map((node) => ({ value: node.getAttribute('value') ?? '', text: node.textContent ?? '' })),
-        );
-      const team = options.find((option) => option.text.startsWith('Team'));
-      expect(team, JSON.stringify(options)).toBeDefined();
-      await page.locator('#field-price').selectOption(String(team?.value));
+      // Each plan a card with its price and allowances (ADR 0808).
+      const cards = await page.locator('.plan-option').evaluateAll((nodes) =>
+        nodes.map((node) => ({
+          value: node.getAttribute('data-price-id') ?? '',
+          name: node.querySelector('.plan-card-name')?.textContent ?? '',
+          price: node.querySelector('[data-part="card-price"]')?.textContent ?? '',
+          allowances: [...node.querySelectorAll('.allowances li')].map((item) => item.textContent ?? ''),
+          checked: (node.querySelector('input') as HTMLInputElement).checked,
+        })),
+      );
+      const team = cards.find((card) => card.name.startsWith('Team'));
+      expect(team, JSON.stringify(cards)).toBeDefined();
+      expect(cards.find((card) => card.checked)?.value).toBe(subscription.items[0]?.price.id);
+      expect(team?.price.replace(/[\u00a0\u202f]/g, ' ')).toMatch(/\d/);
+      expect(team?.allowances.join(' ')).toMatch(
+        language === 'de' ? /calls pro Abrechnungszeitraum/ : /calls included/,
+      );
+      expect(await page.evaluate('document.documentElement.scrollWidth - window.innerWidth')).toBeLessThanOrEqual(0);
+      await page.locator(`.plan-option[data-price-id="${team?.value}"] label`).click();
       await page.locator('#field-quantity').fill('2');
       await page.locator('#field-quantity').press('Enter');
       await page.waitForURL(/\/change\/preview\?/);
       await expectAccessible(page);
+      // The preview stands above the button that confirms it.
+      const statementTop = await page
+        .locator('[data-part="statement"]')
+        .evaluate((node) => node.getBoundingClientRect().top);
+      const confirmTop = await page
+        .locator('form[action$="/change"] button')
+        .evaluate((node) => node.getBoundingClientRect().top);
+      expect(statementTop).toBeLessThan(confirmTop);
       expect(await page.locator('[data-part="plan"]').textContent()).toContain('× 2');
       expect(await page.locator('[data-part="next"]').textContent()).toMatch(/\d/);
       // A plan with allowances changes with the next bill: nothing is said to be charged now.
@@ -265,31 +350,43 @@ describe('the self-service billing portal in Chromium', () => {
       expect((await planOf(customerId)).items[0]?.price.id).toBe(subscription.items[0]?.price.id);
     });
 
-    it('edits the billing address, business and tax id, refusing an invalid form first', async () => {
+    it('edits name, email, address (a country from a list in the page’s language), business and tax id, refusing an invalid form first', async () => {
       await page.goto(`${demo.url}/billing/#details`);
-      await page.locator('#field-country_code').fill('Germany');
+      // The country list is named in the customer's language (ADR 0809).
+      expect(await page.locator('#field-country_code option[value="GB"]').textContent()).toBe(
+        language === 'de' ? 'Vereinigtes Königreich' : 'United Kingdom',
+      );
+      await page.locator('#field-country_code').selectOption('');
+      await page.locator('#field-email').fill('not an address');
       await page.locator('#field-tax_identifier').fill('DE123456789');
       await page.locator('#field-business_name').fill('');
       await page.locator('.details-form button[type="submit"]').click();
       await page.waitForURL(/\/billing\/billing-details$/);
       expect(await page.locator('#field-country_code').getAttribute('aria-invalid')).toBe('true');
+      expect(await page.locator('#field-email').getAttribute('aria-invalid')).toBe('true');
       expect(await page.locator('#field-business_name').getAttribute('aria-invalid')).toBe('true');
       await expectAccessible(page);
       expect((await admin.businesses.list(customerId).next()).filter((b) => b.status === 'active')).toEqual([]);
+      const email = `${who}.billing@example.com`;
+      expect((await admin.customers.get(customerId)).email).not.toBe(email);
 
+      await page.locator('#field-name').fill(`${who} Billing`);
+      await page.locator('#field-email').fill(email);
       await page.locator('#field-first_line').fill('1 Analytical Way');
       await page.locator('#field-city').fill('London');
       await page.locator('#field-postal_code').fill('EC1A 1BB');
-      await page.locator('#field-country_code').fill('gb');
+      await page.locator('#field-country_code').selectOption('GB');
       await page.locator('#field-business_name').fill('Analytical Engines Ltd');
       await page.locator('#field-tax_identifier').fill('GB123456789');
       await page.locator('.details-form button[type="submit"]').click();
       await page.waitForURL(/done=details/);
+      expect(await admin.customers.get(customerId)).toMatchObject({ name: `${who} Billing`, email });
       const [address] = await admin.addresses.list(customerId, { status: ['active'] }).next();
       expect(address).toMatchObject({ firstLine: '1 Analytical Way', city: 'London', countryCode: 'GB' });
       const [business] = await admin.businesses.list(customerId, { status: ['active'] }).next();
       expect(business).toMatchObject({ name: 'Analytical Engines Ltd', taxIdentifier: 'GB123456789' });
       expect(await page.locator('#field-city').inputValue()).toBe('London');
+      expect(await page.locator('#field-country_code').inputValue()).toBe('GB');
     });
 
     it('sums the outstanding balance of billed and past-due transactions', async () => {
@@ -321,6 +418,11 @@ describe('the self-service billing portal in Chromium', () => {
         .evaluateAll((rows) => rows.map((row) => row.getAttribute('data-transaction-id')));
       for (const id of shown) expect(withCheckout).toContain(id);
       if (withCheckout.length === 0) expect(shown).toEqual([]);
+      // Each leads back to the portal once paid (ADRs 1112, 0813).
+      const hrefs = await page
+        .locator('#history-rows a.pay-link')
+        .evaluateAll((links) => links.map((link) => link.getAttribute('href') ?? ''));
+      for (const href of hrefs) expect(new URL(href).searchParams.get('return_url')).toBe(`${demo.url}/billing/`);
     });
 
     it('lists refunds with a credit note PDF', async () => {
@@ -339,25 +441,90 @@ describe('the self-service billing portal in Chromium', () => {
       ).toBe('%PDF-');
     });
 
-    it('keeps 30 history rows compact on a phone', async () => {
-      if (viewport.width > 500) return;
-      // Ada's 36 rows: sign in as her, at phone width.
-      const phone = await browser.newContext({ locale: 'en-US', viewport, acceptDownloads: true });
-      const phonePage = await phone.newPage();
-      const ada = demo.seed.ada.customerId;
-      const session = await admin.customerPortalSessions.create(ada);
-      await phonePage.goto(session.urls.general.overview);
-      await phonePage.waitForURL(`${demo.url}/billing/`);
-      expect(await phonePage.locator('#history-rows tr').count()).toBe(30);
-      const height = await phonePage.locator('#history-rows').evaluate((node) => node.getBoundingClientRect().height);
-      // Cards of label/value pairs took about 287 px a row (8,600 px for 30); two compact lines
-      // with the invoice button beside the status take well under 120 px a row.
-      expect(height).toBeLessThan(30 * 120);
-      const overflow = await phonePage.evaluate('document.documentElement.scrollWidth - window.innerWidth');
-      expect(overflow).toBeLessThanOrEqual(0);
-      await expectAccessible(phonePage);
-      await phone.close();
+    it('keeps 30 history rows compact at 390 and 320 px, nothing clipped', async () => {
+      if (who !== 'ada') return;
+      // Ada's 36 rows, on this page resized to phone widths (no second sign-in).
+      await page.goto(`${demo.url}/billing/`);
+      try {
+        // At 320 px descriptions and statuses wrap onto a second line more often.
+        for (const [width, rowBudget] of [
+          [390, 120],
+          [320, 150],
+        ] as const) {
+          await page.setViewportSize({ width, height: 844 });
+          expect(await page.locator('#history-rows tr').count()).toBe(30);
+          const height = await page.locator('#history-rows').evaluate((node) => node.getBoundingClientRect().height);
+          // Cards of label/value pairs took about 287 px a row (8,600 px for 30); two compact lines
+          // with the invoice button beside the status take well under 120 px a row at 390 px.
+          expect(height, `${width} px`).toBeLessThan(30 * rowBudget);
+          const overflow = await page.evaluate('document.documentElement.scrollWidth - window.innerWidth');
+          expect(overflow, `${width} px`).toBeLessThanOrEqual(0);
+          // "Awaiting payment" never runs under "Download PDF" or "Pay now" (ADR 0814).
+          expect(await page.locator('#history-rows tr[data-status="billed"]').count()).toBeGreaterThan(0);
+          expect(await page.evaluate(CLIPPED_ROWS), `${width} px`).toEqual([]);
+        }
+        await expectAccessible(page);
+      } finally {
+        await page.setViewportSize(viewport);
+      }
     });
+  });
+
+  it('lets a customer with no plan pick one as a card at 320 px, pay through checkout and come back to it', async () => {
+    const customer = await admin.customers.create({ email: 'lin@example.com', name: 'Lin' });
+    await admin.addresses.create(customer.id, { countryCode: 'US', postalCode: '10001', region: 'NY' });
+    const context = await browser.newContext({ locale: 'en-US', viewport: { width: 320, height: 700 } });
+    const page = await context.newPage();
+    try {
+      const session = await admin.customerPortalSessions.create(customer.id);
+      await page.goto(session.urls.general.overview);
+      await page.waitForURL(`${demo.url}/billing/`);
+      // The host's plans as cards, each with its price and allowances (ADR 0812).
+      const cards = page.locator('[data-part="offers"] .plan-card');
+      expect(await cards.count()).toBe(demo.seed.offerPriceIds.length);
+      const pro = page.locator(`[data-part="offers"] .plan-card[data-price-id="${demo.seed.offerPriceIds[0]}"]`);
+      expect(await pro.locator('[data-part="card-price"]').textContent()).toMatch(/^\$\d+\.\d{2} every month$/);
+      expect(await pro.locator('.allowances li').allTextContents()).toContain('1,000 calls included each period');
+      expect(await page.evaluate('document.documentElement.scrollWidth - window.innerWidth')).toBeLessThanOrEqual(0);
+      await expectAccessible(page);
+
+      await pro.locator('button').click();
+      await page.waitForURL(`${demo.url}/billing/subscribe`);
+      await expectAccessible(page);
+      const href = (await page.locator('[data-part="checkout-link"]').getAttribute('href')) ?? '';
+      const returnUrl = `${demo.url}/billing/?done=subscribe`;
+      expect(new URL(href).searchParams.get('return_url')).toBe(returnUrl);
+      const transactionId = new URL(href).searchParams.get('_ptxn') ?? '';
+      const transaction = await admin.transactions.get(transactionId);
+      expect(transaction).toMatchObject({ customerId: customer.id, collectionMode: 'automatic' });
+      expect(transaction.items.map((item) => item.price.id)).toEqual([demo.seed.offerPriceIds[0]]);
+
+      // The hosted checkout takes the payment (simulated here, the sandbox's card), then leads back.
+      await page.locator('[data-part="checkout-link"]').click();
+      await page.waitForURL(/\/checkout\?/);
+      await admin.transactions.simulatePayment(transactionId, 'success');
+      await page.reload();
+      await page.locator(`a[href="${returnUrl}"]`).click();
+      await page.waitForURL(returnUrl);
+      expect(await page.locator('#notice').textContent()).toBe(
+        'Thank you. Your plan starts as soon as the payment is confirmed.',
+      );
+      const [subscription] = await admin.subscriptions.list({ customerId: [customer.id], status: ['active'] }).next();
+      expect(subscription?.items[0]?.price.id).toBe(demo.seed.offerPriceIds[0]);
+      expect(await page.locator(`#plan [data-subscription-id="${subscription?.id}"]`).count()).toBe(1);
+      expect(await page.locator('[data-part="offers"]').count()).toBe(0);
+      // A second plan is refused: the customer changes the one they have.
+      const again = await page.request.post(`${demo.url}/billing/subscribe`, {
+        form: {
+          price_id: String(demo.seed.offerPriceIds[1]),
+          csrf_token: (await page.locator('#portal').getAttribute('data-csrf')) ?? '',
+        },
+        headers: { origin: demo.url },
+      });
+      expect(again.status()).toBe(400);
+    } finally {
+      await context.close();
+    }
   });
 
   it('refuses a tampered or expired session link with a page that shows nothing of the customer', async () => {

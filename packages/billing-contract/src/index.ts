@@ -131,8 +131,8 @@ export {
 } from './responses/seller-details.js';
 export {
   Subscription as SubscriptionResponse,
-  SubscriptionPreview as SubscriptionPreviewResponse,
   SubscriptionCancellationReason as SubscriptionCancellationReasonResponse,
+  SubscriptionPreview as SubscriptionPreviewResponse,
 } from './responses/subscriptions.js';
 export {
   Adjustment as AdjustmentResponse,

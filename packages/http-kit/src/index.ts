@@ -9,7 +9,6 @@
 
 export { acceptedLanguageTags, firstAcceptedLanguage, languageOfTag } from './accept-language.js';
 export { readBodyWithin, readTextWithin } from './bounded-body.js';
-export { COUNTRY_CODES, countryOptions } from './countries.js';
 export {
   clientAddress,
   forwardedClientAddress,
@@ -19,6 +18,7 @@ export {
   socketAddress,
   type TrustedRanges,
 } from './client-address.js';
+export { COUNTRY_CODES, countryOptions } from './countries.js';
 export { escapeHtml, type HtmlDocument, htmlDocument } from './html.js';
 export {
   formatDate,

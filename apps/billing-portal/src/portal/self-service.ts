@@ -22,9 +22,9 @@ import {
   type SubscriptionWithIncludes,
 } from '@drawdown/sdk';
 import { dateText } from './billing-history.js';
-import { formatQuantity } from './quantities.js';
 import type { MessageKey, Translate } from './messages.js';
 import type { PortalClient } from './portal-client.js';
+import { formatQuantity } from './quantities.js';
 
 /** What the host lets customers do themselves (ADR 1441). */
 export interface SelfServiceOptions {
@@ -598,9 +598,15 @@ export async function loadBillingDetails(
 export type DetailsField = 'firstLine' | 'city' | 'postalCode' | 'countryCode' | 'businessName' | 'email';
 type DetailsError = 'fieldRequired' | 'countryInvalid' | 'taxIdNeedsBusiness' | 'emailInvalid';
 
+/** What a details form sends: the name and email only when the form has those fields (absent: unchanged). */
+export type DetailsValues = Omit<BillingDetails, 'addressId' | 'businessId' | 'name' | 'email'> & {
+  readonly name?: string | undefined;
+  readonly email?: string | undefined;
+};
+
 /** Reads the form; the errors name fields (message keys), nothing is saved while there are any. */
 export function readDetailsForm(form: Readonly<Record<string, string>>): {
-  values: Omit<BillingDetails, 'addressId' | 'businessId'>;
+  values: DetailsValues;
   errors: Partial<Record<DetailsField, DetailsError>>;
 } {
   const field = (name: string, max = 200) => (form[name] ?? '').trim().slice(0, max);
@@ -613,8 +619,8 @@ export function readDetailsForm(form: Readonly<Record<string, string>>): {
     countryCode: field('country_code', 10).toUpperCase(),
     businessName: field('business_name'),
     taxIdentifier: field('tax_identifier', 50),
-    name: field('name'),
-    email: field('email', 254),
+    name: form.name === undefined ? undefined : field('name'),
+    email: form.email === undefined ? undefined : field('email', 254),
   };
   const errors: Partial<Record<DetailsField, DetailsError>> = {};
   if (values.firstLine === '') errors.firstLine = 'fieldRequired';
@@ -622,7 +628,7 @@ export function readDetailsForm(form: Readonly<Record<string, string>>): {
   if (values.postalCode === '') errors.postalCode = 'fieldRequired';
   if (!COUNTRY_CODES.includes(values.countryCode)) errors.countryCode = 'countryInvalid';
   // The form's own check; the service judges the address it stores.
-  if (!/^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(values.email)) errors.email = 'emailInvalid';
+  if (values.email !== undefined && !/^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(values.email)) errors.email = 'emailInvalid';
   if (values.taxIdentifier !== '' && values.businessName === '') errors.businessName = 'taxIdNeedsBusiness';
   return { values, errors };
 }
@@ -632,7 +638,7 @@ export async function saveBillingDetails(
   client: PortalClient,
   customerId: string,
   current: BillingDetails,
-  values: Omit<BillingDetails, 'addressId' | 'businessId'>,
+  values: DetailsValues,
 ): Promise<void> {
   const address = {
     firstLine: values.firstLine,
@@ -642,9 +648,13 @@ export async function saveBillingDetails(
     region: values.region === '' ? null : values.region,
     countryCode: values.countryCode,
   };
-  if (values.name !== current.name || values.email !== current.email) {
-    await client.customers.update(customerId, { name: values.name === '' ? null : values.name, email: values.email });
-  }
+  const customer = {
+    ...(values.name === undefined || values.name === current.name
+      ? {}
+      : { name: values.name === '' ? null : values.name }),
+    ...(values.email === undefined || values.email === current.email ? {} : { email: values.email }),
+  };
+  if (Object.keys(customer).length > 0) await client.customers.update(customerId, customer);
   if (current.addressId) await client.addresses.update(customerId, current.addressId, address);
   else await client.addresses.create(customerId, address);
   if (values.businessName === '') {

@@ -238,6 +238,35 @@ describe.each(ENGINES)('%s: subscriptions API', (engine) => {
       expect(second.entity).toEqual(first.entity);
     });
 
+    it('keeps the reason a cancellation gives (ADR 0806), refuses a malformed one changing nothing, and drops it when the cancel is taken back', async () => {
+      const { tenant, subscriptionId } = await oneSubscription();
+      const path = `/subscriptions/${subscriptionId}/cancellation-reason`;
+      expect((await tenant.api.get(path)).entity).toEqual({
+        subscription_id: subscriptionId,
+        reason: null,
+        comment: null,
+        recorded_at: null,
+      });
+      const cancel = (body: unknown) => tenant.api.post(`/subscriptions/${subscriptionId}/cancel`, body);
+      expectInvalidField(await cancel({ cancellation_reason: { reason: 'bored' } }), 'cancellation_reason.reason');
+      expectInvalidField(
+        await cancel({ cancellation_reason: { reason: 'other', comment: 'x'.repeat(501) } }),
+        'cancellation_reason.comment',
+      );
+      expect((await subscriptionOf(tenant, subscriptionId)).scheduled_change).toBeNull();
+
+      const canceled = await cancel({ cancellation_reason: { reason: 'unused', comment: '  Not this quarter  ' } });
+      expect(canceled.entity).toMatchObject({ scheduled_change: { action: 'cancel' } });
+      expect(canceled.entity).not.toHaveProperty('cancellation_reason');
+      const stored = (await tenant.api.get(path)).entity;
+      expect(stored).toMatchObject({ reason: 'unused', comment: 'Not this quarter', recorded_at: expect.any(String) });
+      // Asked again with another reason: the reason is replaced, nothing else changes.
+      await cancel({ cancellation_reason: { reason: 'too_expensive' } });
+      expect((await tenant.api.get(path)).entity).toMatchObject({ reason: 'too_expensive', comment: null });
+      await tenant.api.patch(`/subscriptions/${subscriptionId}`, { scheduled_change: null });
+      expect((await tenant.api.get(path)).entity).toMatchObject({ reason: null, comment: null, recorded_at: null });
+    });
+
     it('removes a scheduled cancel with PATCH scheduled_change null', async () => {
       const { tenant, subscriptionId } = await oneSubscription();
       await tenant.api.post(`/subscriptions/${subscriptionId}/cancel`, {});

@@ -21,7 +21,7 @@ export function registerBillingDetailsRoutes(app: Hono, portal: PortalOperations
       locale: text.locale,
       basePath: portal.settings.basePath,
       csrfToken: await portal.csrfTokenOf(c.req.raw),
-      details: refused.values,
+      details: { ...refused.values, name: refused.values.name ?? '', email: refused.values.email ?? '' },
       errors: refused.errors,
     });
     return c.html(renderSubPage(portal.subPage(text), text.t('detailsHeading'), form), 400);
