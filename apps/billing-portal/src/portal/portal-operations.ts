@@ -215,7 +215,11 @@ export function createPortalOperations(settings: PortalSettings) {
    * setting's origin, and none is allowed while the account sets none); null otherwise.
    */
   async function returnUrlOf(request: Request, done?: Notice): Promise<string | null> {
-    const setting = await checkoutReturnSetting();
+    // A way back is an addition to the link: a failed read leaves the link as the service made it.
+    const setting = await checkoutReturnSetting().catch((error: unknown) => {
+      settings.logError('billing portal: checkout settings unreadable', error);
+      return null;
+    });
     if (setting === null || !URL.canParse(setting)) return null;
     const base = publicBaseOf(request);
     if (new URL(setting).origin !== new URL(base).origin) return null;
@@ -347,8 +351,9 @@ export function createPortalOperations(settings: PortalSettings) {
         forCustomer((id) => loadBalance(client, id, text.t, text.locale)),
         forCustomer((id) => loadAdjustments(client, id, text.t, text.locale)),
         forCustomer((id): Promise<CardView | null> => loadCard(client, id, text.t, text.locale)),
-        sellerName(),
-        sellerLogo(),
+        // The seller's name and logo decorate the page: a failed read leaves them off.
+        sellerName().catch(() => null),
+        sellerLogo().catch(() => null),
       ]);
       const details = allowed.billingDetails ? await forCustomer(detailsOf) : null;
       // A customer with no plan may pick one of the host's plans and pay for it at checkout (ADR 0812).
