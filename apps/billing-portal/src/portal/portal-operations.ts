@@ -343,7 +343,7 @@ export function createPortalOperations(settings: PortalSettings) {
       const customerId = viewer.kind === 'customer' ? viewer.customerId : null;
       const forCustomer = <T>(load: (id: string) => Promise<T>) =>
         customerId === null ? Promise.resolve(null) : optional(() => load(customerId));
-      const [page, meters, csrfToken, plans, balance, adjustments, card, seller, logo] = await Promise.all([
+      const [page, meters, csrfToken, plans, balance, adjustments, card, seller, logo, details] = await Promise.all([
         history(request, viewer, after, text),
         usage(viewer, text),
         csrfTokenOf(request),
@@ -354,8 +354,8 @@ export function createPortalOperations(settings: PortalSettings) {
         // The seller's name and logo decorate the page: a failed read leaves them off.
         sellerName().catch(() => null),
         sellerLogo().catch(() => null),
+        allowed.billingDetails ? forCustomer(detailsOf) : Promise.resolve(null),
       ]);
-      const details = allowed.billingDetails ? await forCustomer(detailsOf) : null;
       // A customer with no plan may pick one of the host's plans and pay for it at checkout (ADR 0812).
       const offers =
         plans !== null && plans.length === 0 && customerId !== null

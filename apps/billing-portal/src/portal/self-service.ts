@@ -570,15 +570,15 @@ export async function loadBillingDetails(
   customerId: string,
   preferredAddressId: string | null,
 ): Promise<BillingDetails> {
-  const addresses: Address[] = (
-    await client.addresses.list(customerId, { status: ['active'], perPage: 50 }).next()
-  ).filter((address) => address.customerId === customerId);
+  const [listedAddresses, listedBusinesses, customer] = await Promise.all([
+    client.addresses.list(customerId, { status: ['active'], perPage: 50 }).next(),
+    client.businesses.list(customerId, { status: ['active'], perPage: 50 }).next(),
+    client.customers.get(customerId),
+  ]);
+  const addresses: Address[] = listedAddresses.filter((address) => address.customerId === customerId);
   const address = addresses.find((entry) => entry.id === preferredAddressId) ?? addresses[0];
-  const businesses: Business[] = (
-    await client.businesses.list(customerId, { status: ['active'], perPage: 50 }).next()
-  ).filter((business) => business.customerId === customerId);
+  const businesses: Business[] = listedBusinesses.filter((business) => business.customerId === customerId);
   const [business] = businesses;
-  const customer = await client.customers.get(customerId);
   return {
     name: customer.name ?? '',
     email: customer.email ?? '',
