@@ -270,6 +270,7 @@ export {
   type ImageDecoder,
   LOGO_LIMITS,
   type SellerDetailsView,
+  sellerLinkProblem,
   type UpdateSellerDetailsInput,
 } from './invoices/seller-details.js';
 export {
@@ -395,9 +396,19 @@ export {
   type BrowserCheckoutStart,
   type BrowserCheckoutSubmission,
   type CheckoutPorts,
+  type CheckoutSeller,
   type CheckoutView,
   useMethodForSubscription,
 } from './payments/checkout.js';
+export {
+  type CheckoutBusinessInput,
+  type CheckoutTaxIdProblem,
+  type CheckoutTaxIdResult,
+  checkCheckoutBusiness,
+  checkoutCompanyName,
+  checkoutTaxIdentifier,
+} from './payments/checkout-business.js';
+export { type RecurringTerms, recurringTerms } from './payments/checkout-terms.js';
 export { type CheckoutSettingsView, checkoutReturnUrl } from './payments/checkout-settings.js';
 export type {
   NotificationOutcome,
