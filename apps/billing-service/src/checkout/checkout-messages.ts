@@ -156,8 +156,7 @@ const en = {
   businessHint:
     'For a business only: its VAT or tax number in the country of the address. An EU business buying from another EU country pays no VAT here (reverse charge).',
   reverseCharge: 'Reverse charge',
-  reverseChargeNote:
-    'No VAT is charged: the reverse charge applies, and {business} accounts for the VAT in {country}.',
+  reverseChargeNote: 'No VAT is charged: the reverse charge applies, and {business} accounts for the VAT in {country}.',
   recurringTerms: 'Then {amount} {period} from {date}.',
   recurringAfterTrial: 'After the trial, {amount} {period} from {date}.',
   perDay: 'per day',
@@ -668,8 +667,7 @@ const es: Messages = {
   everyWeeks: 'cada {count} semanas',
   everyMonths: 'cada {count} meses',
   everyYears: 'cada {count} años',
-  retaxed:
-    'Tus datos cambiaron el total a {amount}. No se ha cobrado nada: revisa el pedido y paga para confirmar.',
+  retaxed: 'Tus datos cambiaron el total a {amount}. No se ha cobrado nada: revisa el pedido y paga para confirmar.',
   sellerLinks: 'Políticas del vendedor',
   termsLink: 'Condiciones',
   privacyLink: 'Privacidad',
@@ -680,8 +678,7 @@ const es: Messages = {
   errTaxIdMissing: 'Escribe el número de IVA o fiscal de la empresa.',
   errTaxIdFormat: 'No es un número de IVA o fiscal del país elegido. Revísalo e inténtalo de nuevo.',
   errTaxIdOtherCountry: 'Es un número de IVA de otro país. Indica el del país de tu dirección.',
-  errTaxIdNotRegistered:
-    'El registro de IVA de la UE (VIES) no conoce este número. Revísalo o compra como particular.',
+  errTaxIdNotRegistered: 'El registro de IVA de la UE (VIES) no conoce este número. Revísalo o compra como particular.',
 };
 
 const ja: Messages = {
@@ -831,7 +828,8 @@ const ja: Messages = {
   everyWeeks: '{count}週間ごとに',
   everyMonths: '{count}か月ごとに',
   everyYears: '{count}年ごとに',
-  retaxed: 'ご入力内容により合計が {amount} に変わりました。請求はされていません。ご注文を確認し、お支払いで確定してください。',
+  retaxed:
+    'ご入力内容により合計が {amount} に変わりました。請求はされていません。ご注文を確認し、お支払いで確定してください。',
   sellerLinks: '販売者のポリシー',
   termsLink: '利用規約',
   privacyLink: 'プライバシー',

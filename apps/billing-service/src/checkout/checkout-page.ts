@@ -511,10 +511,14 @@ function sellerLinks(view: CheckoutView, l: CheckoutLocale): string {
 }
 
 /** Buying as an individual or as a business, with the company and its tax number (ADR 1113). */
-function businessFields(view: CheckoutView, l: CheckoutLocale, values: FormValues, errors: Readonly<Record<string, string>>): string {
+function businessFields(
+  view: CheckoutView,
+  l: CheckoutLocale,
+  values: FormValues,
+  errors: Readonly<Record<string, string>>,
+): string {
   const { t } = l;
-  const asBusiness =
-    values.purchase_as !== undefined ? values.purchase_as === 'business' : view.business !== null;
+  const asBusiness = values.purchase_as !== undefined ? values.purchase_as === 'business' : view.business !== null;
   const radio = (value: 'individual' | 'business', label: string, checked: boolean) =>
     `<span><input type="radio" id="field-purchase_as-${value}" name="purchase_as" value="${value}"${checked ? ' checked' : ''}> <label for="field-purchase_as-${value}">${escapeHtml(label)}</label></span>`;
   return `<div class="purchase">
@@ -652,7 +656,12 @@ ${detailsFields(input, errors)}
   if (browser && payable && !(view.attempt?.status === 'requires_action' && view.attempt.actionUrl)) {
     // Stripe.js keeps the card: an unconfirmed PaymentIntent in flight is confirmed again, not refused.
     const notice = waiting && !input.message ? undefined : message;
-    const form = browserPaymentForm(input, browser, { balance, zero, recurring }, takesDetails ? detailsFields(input, errors) : '');
+    const form = browserPaymentForm(
+      input,
+      browser,
+      { balance, zero, recurring },
+      takesDetails ? detailsFields(input, errors) : '',
+    );
     return page(
       l,
       title,

@@ -265,7 +265,12 @@ describe.each(ENGINES)('%s: seller details', (engine) => {
       refund_policy_url: null,
       contact_url: null,
     });
-    expect(unlinked.entity).toMatchObject({ terms_url: null, privacy_url: null, refund_policy_url: null, contact_url: null });
+    expect(unlinked.entity).toMatchObject({
+      terms_url: null,
+      privacy_url: null,
+      refund_policy_url: null,
+      contact_url: null,
+    });
 
     // null removes the logo; the other fields stay.
     const removed = await sandbox.patch('/seller-details', { logo: null });

@@ -41,7 +41,10 @@ describe('the tax number a checkout takes', () => {
 
   it('elsewhere takes 4 to 20 letters and digits with a digit', () => {
     expect(checkoutTaxIdentifier('AU', '51 824 753 556')).toEqual({ ok: true, taxIdentifier: '51824753556' });
-    expect(checkoutTaxIdentifier('CH', 'CHE-123.456.789 MWST')).toEqual({ ok: true, taxIdentifier: 'CHE123456789MWST' });
+    expect(checkoutTaxIdentifier('CH', 'CHE-123.456.789 MWST')).toEqual({
+      ok: true,
+      taxIdentifier: 'CHE123456789MWST',
+    });
     expect(checkoutTaxIdentifier('US', 'ABCDE')).toEqual({ ok: false, problem: 'format' });
     expect(checkoutTaxIdentifier('US', '12')).toEqual({ ok: false, problem: 'format' });
     expect(checkoutTaxIdentifier('US', '1'.repeat(21))).toEqual({ ok: false, problem: 'format' });
@@ -95,7 +98,12 @@ const NOW = '2026-03-14T09:30:00.000Z';
 
 function sequentialIds(): IdGenerator {
   let next = 0;
-  return { newId: (prefix) => `${prefix}_${String((next += 1)).padStart(26, '0')}` };
+  return {
+    newId: (prefix) => {
+      next += 1;
+      return `${prefix}_${String(next).padStart(26, '0')}`;
+    },
+  };
 }
 
 const customer: Customer = {
@@ -158,7 +166,12 @@ const monthly: Price = {
   createdAt: NOW,
   updatedAt: NOW,
 };
-const setupFee: Price = { ...monthly, id: 'pri_00000000000000000000000002', billingCycle: null, unitPrice: { amount: '5000', currencyCode: 'EUR' } };
+const setupFee: Price = {
+  ...monthly,
+  id: 'pri_00000000000000000000000002',
+  billingCycle: null,
+  unitPrice: { amount: '5000', currencyCode: 'EUR' },
+};
 const taxSettings = { ...DEFAULT_TAX_SETTINGS, countryRates: [{ countryCode: 'DE', rate: '0.19' }] };
 
 function discount(recur: boolean, maximumRecurringIntervals: number | null): Discount {
@@ -244,7 +257,9 @@ describe('the recurring terms a checkout states', () => {
   });
 
   it('states none for one-time items, or for a transaction of an existing subscription', () => {
-    expect(recurringTerms({ transaction: checkout([setupFee]), customer, address, business: null }, environment)).toBeNull();
+    expect(
+      recurringTerms({ transaction: checkout([setupFee]), customer, address, business: null }, environment),
+    ).toBeNull();
     const renewal = { ...checkout([monthly]), subscriptionId: 'sub_00000000000000000000000001' };
     expect(recurringTerms({ transaction: renewal, customer, address, business: null }, environment)).toBeNull();
   });

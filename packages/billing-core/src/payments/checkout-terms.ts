@@ -52,7 +52,10 @@ export interface RecurringTermsEnvironment {
  * The recurring terms of a checkout that starts a subscription, or null when it starts none (no
  * recurring item, or the transaction belongs to a subscription already).
  */
-export function recurringTerms(input: RecurringTermsInput, environment: RecurringTermsEnvironment): RecurringTerms | null {
+export function recurringTerms(
+  input: RecurringTermsInput,
+  environment: RecurringTermsEnvironment,
+): RecurringTerms | null {
   const { transaction } = input;
   if (transaction.subscriptionId !== null) return null;
   const recurring = transaction.items

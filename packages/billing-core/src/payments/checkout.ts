@@ -140,7 +140,9 @@ async function viewOf(
   const provider = await providers.providerFor(context.scope);
   const seller = await findSellerDetails(context);
   const settings = await tx.checkoutSettings.findById(context.scope, 'checkout');
-  const business = transaction.businessId ? ((await tx.businesses.findById(context.scope, transaction.businessId)) ?? null) : null;
+  const business = transaction.businessId
+    ? ((await tx.businesses.findById(context.scope, transaction.businessId)) ?? null)
+    : null;
   const reverseCharge = await wasReverseCharged(context, transaction, {
     address: address ?? null,
     business,
@@ -180,7 +182,9 @@ async function recurringTermsOf(
 ): Promise<RecurringTerms | null> {
   if (!PAYABLE.has(transaction.status) && transaction.status !== 'draft') return null;
   if (!transaction.items.some((item) => item.price.billingCycle !== null)) return null;
-  const discount = transaction.discountId ? await tx.discounts.findById(context.scope, transaction.discountId) : undefined;
+  const discount = transaction.discountId
+    ? await tx.discounts.findById(context.scope, transaction.discountId)
+    : undefined;
   const taxSettings = withTaxDefaults(await tx.billingSettings.findTaxSettings(context.scope));
   return recurringTerms(
     {
@@ -583,7 +587,9 @@ export async function setCheckoutDetails(
 ): Promise<CheckoutView> {
   validateDetails(details);
   // Every rule of the business is checked before anything is written (ADR 1113).
-  const wanted = details.business ? checkCheckoutBusiness(details.address.countryCode, details.business) : details.business;
+  const wanted = details.business
+    ? checkCheckoutBusiness(details.address.countryCode, details.business)
+    : details.business;
   await context.store.transaction(async (tx) => {
     const transaction = await reshapableCheckout(context, tx, transactionId, 'customer and address');
     const customer = await payingCustomer(context, tx, transaction, details.email);
