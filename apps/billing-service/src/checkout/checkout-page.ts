@@ -3,8 +3,10 @@
  * The hosted checkout page (ADR 1411): server-rendered HTML with no script at all, styled by one
  * stylesheet from the page's own path, so the Content-Security-Policy allows nothing inline.
  * Every text reaches the page through `escapeHtml`, in the document shell every Drawdown page
- * shares (`@drawdown/http-kit`). Two forms: the customer's details (email and
- * address, which decide the tax) and the payment: the sandbox's test-card fields, or, for a live
+ * shares (`@drawdown/http-kit`). Before the first address, the customer's details alone (email,
+ * address and buying as a business, which decide the tax); from then on one form with the details
+ * and the payment, whose one button re-taxes before paying (ADR 1115): the sandbox's test-card
+ * fields, or, for a live
  * account paying through Stripe, Stripe.js's Payment Element driven by one script from the page's
  * own path (ADR 1424), under a CSP that adds Stripe's documented origins and nothing else. Every
  * text is in the page's language, amounts, dates and country names in its locale (ADR 1433).

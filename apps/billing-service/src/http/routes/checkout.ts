@@ -3,8 +3,8 @@
  * The hosted checkout (ADR 1411), served without an API key on each environment's address:
  * `GET /checkout?_ptxn=txn_…` shows the transaction, `POST /checkout/details` takes the
  * customer's email and address (the tax follows), `POST /checkout/code` applies a promo code
- * (ADR 1111), `POST /checkout/pay` pays through the
- * environment's provider, `GET /checkout/return` is where an authentication step comes back to.
+ * (ADR 1111), `POST /checkout/pay` applies the details it carries (re-taxed; a changed total is
+ * shown to confirm and nothing is charged, ADR 1115) and pays through the environment's provider, `GET /checkout/return` is where an authentication step comes back to.
  * The sandbox's 3-D Secure challenge page lives at `/checkout/sandbox-authentication/{ref}`;
  * providers' webhooks go to `POST /payment-providers/{provider}/webhooks/{account_id}` (ADR 1425).
  * Forms post and redirect (303) to the page, so a reload never resubmits. Every page is in the
