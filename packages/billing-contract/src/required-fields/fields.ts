@@ -377,6 +377,7 @@ export const REQUIRED_FIELDS: Readonly<Record<string, RequiredFields>> = {
     name: 'value',
     type: 'value',
     payload: 'value?',
+    config: 'value?',
     last_run_at: 'value?',
     ...SIGNED,
   },
@@ -549,6 +550,7 @@ export const REQUIRED_FIELDS: Readonly<Record<string, RequiredFields>> = {
   },
   payment_attempt: {
     payment_attempt_id: 'value',
+    // Null when the card was not saved: a deliberate difference (README), the public API always names one.
     stored_payment_method_id: 'value?',
     payment_method_id: 'value?',
     amount: 'value',
@@ -669,6 +671,13 @@ export const EVENT_DATA_KINDS: Readonly<Record<string, string | null>> = {
 export const COMPONENT_KINDS: Readonly<Record<string, string | null>> = {
   Address: 'address',
   Adjustment: 'adjustment',
+  ApiKeyEventData: 'api_key',
+  DiscountSummary: 'discount',
+  NotificationPayload: 'notification_payload',
+  PaymentMethodDeletedEventData: 'payment_method_deleted',
+  PaymentMethodSavedEventData: 'payment_method_event',
+  PriceSummary: 'price',
+  ProductSummary: 'product',
   AmountMetric: 'amount_metric',
   Business: 'business',
   ClientToken: 'client_token',
