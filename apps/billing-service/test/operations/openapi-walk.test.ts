@@ -204,7 +204,7 @@ describe.each(ENGINES)('%s: every documented operation answers what the document
     expect(oneOff.status, oneOff.text).toBe(201);
     fixtures.oneOffPrice = oneOff.id;
     await walkAll(TRANSACTION_STEPS);
-  });
+  }, 60_000); // Some sixty calls in turn: about 10 s on a quiet machine, near 30 s on a loaded one.
 
   it('subscriptions, usage balances and one-time charges', async () => {
     const trialPrice = await api.post('/prices', {
