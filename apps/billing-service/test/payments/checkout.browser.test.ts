@@ -322,7 +322,6 @@ describe('the hosted checkout in Chromium', () => {
         'This is not a VAT or tax number of the country you chose. Check it and try again.',
       );
       expect(await transactionStatus(url)).toMatchObject({ status: 'ready', business_id: null, payments: [] });
-      expect(await axeViolations(phonePage), 'phone, refused VAT number').toEqual([]);
       // A French VAT number: re-taxed before paying, reverse charged, the new total to confirm.
       await phonePage.getByLabel('VAT or tax number').fill('FR 40 303 265 045');
       await phonePage.getByLabel('Card number').fill(CARDS.success);
