@@ -78,7 +78,7 @@ export async function writeEmailJob(
   const skipReason: EmailSkipReason | null =
     recipient === null
       ? 'no_email_address'
-      : settings.enabledEmails.includes(occurrence.kind)
+      : !settings.disabledEmails.includes(occurrence.kind)
         ? null
         : 'email_turned_off';
   const id = ids.newId('eml');
