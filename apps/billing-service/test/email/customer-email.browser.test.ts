@@ -7,7 +7,7 @@
  */
 
 import { randomBytes } from 'node:crypto';
-import { formatMinorUnits } from '@drawdown/billing-core';
+import { EMAIL_KINDS, formatMinorUnits } from '@drawdown/billing-core';
 import { composeServices, resolveServiceConfig, startService } from '@drawdown/billing-service';
 import {
   axeViolations,
@@ -500,6 +500,14 @@ describe.each(ENGINES)('%s: customer email', (engine) => {
   it('writes a skipped job saying why when the email is turned off', async () => {
     const off = await sandbox.patch('/email-settings', { enabled_emails: ['invoice_issued'] });
     expect(off.status, off.text).toBe(200);
+    expect(off.entity.enabled_emails).toEqual(['invoice_issued']);
+    // What is stored is the kinds turned off (ADR 1504): a kind added in a later version is on until turned off.
+    const stored = await harness.services.store.emailSettings.find({
+      accountId: harness.accountId,
+      environment: 'sandbox',
+    });
+    expect(stored?.disabledEmails).toEqual(EMAIL_KINDS.filter((kind) => kind !== 'invoice_issued'));
+    expect(stored).not.toHaveProperty('enabledEmails');
     try {
       const buyer = await createBuyer(sandbox, 'DE');
       const price = await createOneOffPrice(sandbox, '1000', 'EUR');
