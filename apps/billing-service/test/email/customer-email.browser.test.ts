@@ -564,126 +564,130 @@ describe.each(ENGINES)('%s: customer email', (engine) => {
   });
 
   // Last in the file's describe: it moves the live clock (and with it every sandbox clock) a year on.
-  it('mails live, over SMTP in French, a trial ending, a yearly renewal and a card expiring before it, then the declined renewal and past due', async () => {
-    const email = `fr-live-${engine}-${Date.now()}@customer.example`;
-    const buyer = await createBuyer(live, 'FR', { email, locale: 'fr', name: 'Émile' });
-    const productId = await createProduct(live, { name: 'Annuel' });
-    const priceOf = async (body: WireObject) => String((await createPrice(live, productId, body)).id);
-    const yearlyPrice = await priceOf({
-      unit_price: { amount: '12000', currency_code: 'EUR' },
-      billing_cycle: { interval: 'year', frequency: 1 },
-    });
-    const trialPrice = await priceOf({
-      unit_price: { amount: '900', currency_code: 'EUR' },
-      trial_period: { interval: 'day', frequency: 14 },
-    });
-    /** The customer's two checkout steps, the card a Stripe test method. */
-    const checkout = async (transactionId: string, token: string) => {
-      const detailed = await harness.services.useCases.setCheckoutDetails('live', transactionId, {
-        email,
-        address: { countryCode: 'FR', postalCode: '75001', region: null, city: null, firstLine: null },
+  it(
+    'mails live, over SMTP in French, a trial ending, a yearly renewal and a card expiring before it, then the declined renewal and past due',
+    { timeout: 60_000 },
+    async () => {
+      const email = `fr-live-${engine}-${Date.now()}@customer.example`;
+      const buyer = await createBuyer(live, 'FR', { email, locale: 'fr', name: 'Émile' });
+      const productId = await createProduct(live, { name: 'Annuel' });
+      const priceOf = async (body: WireObject) => String((await createPrice(live, productId, body)).id);
+      const yearlyPrice = await priceOf({
+        unit_price: { amount: '12000', currency_code: 'EUR' },
+        billing_cycle: { interval: 'year', frequency: 1 },
       });
-      const view = await harness.services.useCases.submitCheckout('live', transactionId, {
-        submissionKey: randomBytes(12).toString('hex'),
-        expectedAmount: detailed.transaction.details.totals.balance,
-        method: { kind: 'token', token },
-        saveMethod: false,
-        returnUrl: `${harness.liveUrl}/checkout/return`,
+      const trialPrice = await priceOf({
+        unit_price: { amount: '900', currency_code: 'EUR' },
+        trial_period: { interval: 'day', frequency: 14 },
       });
-      expect(view.transaction.status).toBe('completed');
-      await stripe.settled();
-    };
-    const subscribe = async (priceId: string) => {
-      const ready = await readyTransaction(live, buyer, priceId);
-      await checkout(String(ready.id), 'pm_card_visa');
-      return String((await live.get(`/transactions/${ready.id}`)).entity.subscription_id);
-    };
-    const fr = (instant: unknown) =>
-      new Intl.DateTimeFormat('fr', { dateStyle: 'long', timeZone: 'UTC' }).format(
-        new Date(typeof instant === 'number' ? instant : String(instant)),
-      );
-    const euros = (amount: unknown) => formatMinorUnits(BigInt(String(amount)), 'EUR', 'fr');
-    const nextCharge = async (id: string) => {
-      const view = await live.get(`/subscriptions/${id}?include=next_transaction`);
-      return {
-        at: view.entity.next_billed_at,
-        total: totalsOf(view.entity.next_transaction as WireObject).grand_total,
+      /** The customer's two checkout steps, the card a Stripe test method. */
+      const checkout = async (transactionId: string, token: string) => {
+        const detailed = await harness.services.useCases.setCheckoutDetails('live', transactionId, {
+          email,
+          address: { countryCode: 'FR', postalCode: '75001', region: null, city: null, firstLine: null },
+        });
+        const view = await harness.services.useCases.submitCheckout('live', transactionId, {
+          submissionKey: randomBytes(12).toString('hex'),
+          expectedAmount: detailed.transaction.details.totals.balance,
+          method: { kind: 'token', token },
+          saveMethod: false,
+          returnUrl: `${harness.liveUrl}/checkout/return`,
+        });
+        expect(view.transaction.status).toBe('completed');
+        await stripe.settled();
       };
-    };
-    const updateLink = (id: string) =>
-      `/session?action=update_subscription_payment_method&subscription_id=${id}&token=`;
+      const subscribe = async (priceId: string) => {
+        const ready = await readyTransaction(live, buyer, priceId);
+        await checkout(String(ready.id), 'pm_card_visa');
+        return String((await live.get(`/transactions/${ready.id}`)).entity.subscription_id);
+      };
+      const fr = (instant: unknown) =>
+        new Intl.DateTimeFormat('fr', { dateStyle: 'long', timeZone: 'UTC' }).format(
+          new Date(typeof instant === 'number' ? instant : String(instant)),
+        );
+      const euros = (amount: unknown) => formatMinorUnits(BigInt(String(amount)), 'EUR', 'fr');
+      const nextCharge = async (id: string) => {
+        const view = await live.get(`/subscriptions/${id}?include=next_transaction`);
+        return {
+          at: view.entity.next_billed_at,
+          total: totalsOf(view.entity.next_transaction as WireObject).grand_total,
+        };
+      };
+      const updateLink = (id: string) =>
+        `/session?action=update_subscription_payment_method&subscription_id=${id}&token=`;
 
-    const trial = await subscribe(trialPrice);
-    // The yearly plan is bought with a card that runs out about seven months on: before its renewal.
-    const expiry = new Date(clock.now() + 210 * DAY_MS);
-    stripe.cardExpiry({ month: expiry.getUTCMonth() + 1, year: expiry.getUTCFullYear() });
-    const yearly = await subscribe(yearlyPrice).finally(() => stripe.cardExpiry(undefined));
+      const trial = await subscribe(trialPrice);
+      // The yearly plan is bought with a card that runs out about seven months on: before its renewal.
+      const expiry = new Date(clock.now() + 210 * DAY_MS);
+      stripe.cardExpiry({ month: expiry.getUTCMonth() + 1, year: expiry.getUTCFullYear() });
+      const yearly = await subscribe(yearlyPrice).finally(() => stripe.cardExpiry(undefined));
 
-    // Eight days on, the 14-day trial ends within the 7-day lead time.
-    clock.advance(8 * DAY_MS);
-    const trialCharge = await nextCharge(trial);
-    await harness.services.useCases.runDueWork('email_reminders');
-    const trialMail = await arrived(email, /^Votre essai /);
-    expect(trialMail.mail.subject).toBe('Votre essai Test account se termine bientôt');
-    expect(trialMail.mail.from?.value).toEqual([{ name: 'Shop Billing', address: 'billing@shop.example' }]);
-    expect(trialMail.mail.text).toContain(`et ${euros(trialCharge.total)} sera prélevé.`);
-    expect(trialMail.mail.text).toContain(fr(trialCharge.at));
-    expect(String(trialMail.mail.html)).toContain('<html lang="fr">');
-    expectAccessible(String(trialMail.mail.html), 'trial ending');
-    const ended = await live.post(`/subscriptions/${trial}/cancel`, { effective_from: 'immediately' });
-    expect(ended.status, ended.text).toBe(200);
+      // Eight days on, the 14-day trial ends within the 7-day lead time.
+      clock.advance(8 * DAY_MS);
+      const trialCharge = await nextCharge(trial);
+      await harness.services.useCases.runDueWork('email_reminders');
+      const trialMail = await arrived(email, /^Votre essai /);
+      expect(trialMail.mail.subject).toBe('Votre essai Test account se termine bientôt');
+      expect(trialMail.mail.from?.value).toEqual([{ name: 'Shop Billing', address: 'billing@shop.example' }]);
+      expect(trialMail.mail.text).toContain(`et ${euros(trialCharge.total)} sera prélevé.`);
+      expect(trialMail.mail.text).toContain(fr(trialCharge.at));
+      expect(String(trialMail.mail.html)).toContain('<html lang="fr">');
+      expectAccessible(String(trialMail.mail.html), 'trial ending');
+      const ended = await live.post(`/subscriptions/${trial}/cancel`, { effective_from: 'immediately' });
+      expect(ended.status, ended.text).toBe(200);
 
-    // Five days before the yearly renewal: its reminder with the renewal's amount, and the card's.
-    const renewal = await nextCharge(yearly);
-    clock.advance(Date.parse(String(renewal.at)) - clock.now() - 5 * DAY_MS);
-    await harness.services.useCases.runDueWork('email_reminders');
-    const renewalMail = await arrived(email, /sera bientôt renouvelé$/);
-    expect(renewalMail.mail.subject).toBe('Votre abonnement Test account sera bientôt renouvelé');
-    expect(renewalMail.mail.text).toContain(`renouvelé : ${euros(renewal.total)} sera prélevé.`);
-    expect(renewalMail.mail.text).toContain(fr(renewal.at));
-    expectAccessible(String(renewalMail.mail.html), 'renewal upcoming');
-    const cardMail = await arrived(email, /expire bientôt$/);
-    expect(cardMail.mail.subject).toBe('Votre carte enregistrée chez Test account expire bientôt');
-    expect(cardMail.mail.text).toContain(fr(renewal.at));
-    expect(cardMail.mail.text).toContain(updateLink(yearly));
-    expectAccessible(String(cardMail.mail.html), 'card expiring');
-    expect(await settledEmail(live, `customer_id=${buyer.customerId}&kind=card_expiring`)).toMatchObject({
-      status: 'sent',
-      recipient: email,
-      locale: 'fr',
-      message_id: cardMail.mail.messageId,
-    });
-    expect(await emailsOf(live, `customer_id=${buyer.customerId}&kind=card_expiring`)).toHaveLength(1);
+      // Five days before the yearly renewal: its reminder with the renewal's amount, and the card's.
+      const renewal = await nextCharge(yearly);
+      clock.advance(Date.parse(String(renewal.at)) - clock.now() - 5 * DAY_MS);
+      await harness.services.useCases.runDueWork('email_reminders');
+      const renewalMail = await arrived(email, /sera bientôt renouvelé$/);
+      expect(renewalMail.mail.subject).toBe('Votre abonnement Test account sera bientôt renouvelé');
+      expect(renewalMail.mail.text).toContain(`renouvelé : ${euros(renewal.total)} sera prélevé.`);
+      expect(renewalMail.mail.text).toContain(fr(renewal.at));
+      expectAccessible(String(renewalMail.mail.html), 'renewal upcoming');
+      const cardMail = await arrived(email, /expire bientôt$/);
+      expect(cardMail.mail.subject).toBe('Votre carte enregistrée chez Test account expire bientôt');
+      expect(cardMail.mail.text).toContain(fr(renewal.at));
+      expect(cardMail.mail.text).toContain(updateLink(yearly));
+      expectAccessible(String(cardMail.mail.html), 'card expiring');
+      expect(await settledEmail(live, `customer_id=${buyer.customerId}&kind=card_expiring`)).toMatchObject({
+        status: 'sent',
+        recipient: email,
+        locale: 'fr',
+        message_id: cardMail.mail.messageId,
+      });
+      expect(await emailsOf(live, `customer_id=${buyer.customerId}&kind=card_expiring`)).toHaveLength(1);
 
-    // The customer's new card attaches but every charge declines: the renewal fails, and they are told.
-    const change = await harness.services.useCases.getPaymentMethodChangeTransaction(
-      {
-        account: await harness.services.useCases.requireAccount(harness.accountId),
-        scope: { accountId: harness.accountId, environment: 'live' },
-      },
-      yearly,
-    );
-    await checkout(change.id, 'pm_card_chargeCustomerFail');
-    clock.advance(6 * DAY_MS);
-    await harness.services.useCases.runDueWork('renewals');
-    const failedMail = await arrived(email, /a échoué$/);
-    const [charged] = (await live.get(`/transactions?subscription_id=${yearly}&origin=subscription_recurring`)).list;
-    expect(charged?.status).toBe('past_due');
-    const owed = euros(totalsOf(charged as WireObject).balance);
-    expect(failedMail.mail.subject).toBe('Votre paiement à Test account a échoué');
-    expect(failedMail.mail.text).toContain(`prélever votre paiement de ${owed}`);
-    const failedJob = await settledEmail(live, `kind=payment_failed&customer_id=${buyer.customerId}`);
-    expect(failedJob).toMatchObject({ status: 'sent', locale: 'fr', message_id: failedMail.mail.messageId });
-    expect(failedMail.mail.text).toContain(
-      `Nous réessaierons le ${fr(Date.parse(String(failedJob.created_at)) + DAY_MS)}.`,
-    );
-    expect(failedMail.mail.text).toContain(updateLink(yearly));
-    expectAccessible(String(failedMail.mail.html), 'payment failed');
-    const pastDueMail = await arrived(email, /en retard de paiement$/);
-    expect(pastDueMail.mail.subject).toBe('Votre abonnement Test account est en retard de paiement');
-    expect(pastDueMail.mail.text).toContain(`${owed} reste impayé.`);
-    expectAccessible(String(pastDueMail.mail.html), 'past due');
-  });
+      // The customer's new card attaches but every charge declines: the renewal fails, and they are told.
+      const change = await harness.services.useCases.getPaymentMethodChangeTransaction(
+        {
+          account: await harness.services.useCases.requireAccount(harness.accountId),
+          scope: { accountId: harness.accountId, environment: 'live' },
+        },
+        yearly,
+      );
+      await checkout(change.id, 'pm_card_chargeCustomerFail');
+      clock.advance(6 * DAY_MS);
+      await harness.services.useCases.runDueWork('renewals');
+      const failedMail = await arrived(email, /a échoué$/);
+      const [charged] = (await live.get(`/transactions?subscription_id=${yearly}&origin=subscription_recurring`)).list;
+      expect(charged?.status).toBe('past_due');
+      const owed = euros(totalsOf(charged as WireObject).balance);
+      expect(failedMail.mail.subject).toBe('Votre paiement à Test account a échoué');
+      expect(failedMail.mail.text).toContain(`prélever votre paiement de ${owed}`);
+      const failedJob = await settledEmail(live, `kind=payment_failed&customer_id=${buyer.customerId}`);
+      expect(failedJob).toMatchObject({ status: 'sent', locale: 'fr', message_id: failedMail.mail.messageId });
+      expect(failedMail.mail.text).toContain(
+        `Nous réessaierons le ${fr(Date.parse(String(failedJob.created_at)) + DAY_MS)}.`,
+      );
+      expect(failedMail.mail.text).toContain(updateLink(yearly));
+      expectAccessible(String(failedMail.mail.html), 'payment failed');
+      const pastDueMail = await arrived(email, /en retard de paiement$/);
+      expect(pastDueMail.mail.subject).toBe('Votre abonnement Test account est en retard de paiement');
+      expect(pastDueMail.mail.text).toContain(`${owed} reste impayé.`);
+      expectAccessible(String(pastDueMail.mail.html), 'past due');
+    },
+  );
 });
 
 describe('the emails’ HTML in Chromium', () => {
