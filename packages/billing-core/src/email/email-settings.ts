@@ -30,7 +30,16 @@ export interface UpdateEmailSettingsInput {
 
 /** The settings with every default filled in (settings saved before a field existed lack it). */
 export function withEmailDefaults(settings: EmailSettings | undefined): EmailSettings {
-  return { ...DEFAULT_EMAIL_SETTINGS, ...settings } as EmailSettings;
+  const { enabledEmails: listed, ...stored } = (settings ?? {}) as Partial<EmailSettings> & {
+    readonly enabledEmails?: readonly string[];
+  };
+  // Saved by a process of the version before ADR 1504 while this one ran (a rolling upgrade): its
+  // list of kinds sent was written knowing the fourteen kinds of ADRs 1500-1503, all there are.
+  const legacy =
+    stored.disabledEmails === undefined && Array.isArray(listed)
+      ? { disabledEmails: EMAIL_KINDS.filter((kind) => !listed.includes(kind)) }
+      : {};
+  return { ...DEFAULT_EMAIL_SETTINGS, ...stored, ...legacy } as EmailSettings;
 }
 
 /** The kinds sent (ADR 1504): every kind but those turned off, in the settings' documented order. */
