@@ -723,6 +723,8 @@ export const COMPONENT_KINDS: Readonly<Record<string, string | null>> = {
   SandboxClock: null,
   SandboxPaymentOutcome: null,
   SellerDetails: null,
+  SellerLogo: null,
+  SubscriptionCancellationReason: null,
   TaxSettings: null,
   UsageBalance: null,
   UsageBalanceUnit: null,
