@@ -146,7 +146,7 @@ describe('the self-service billing portal in Chromium', () => {
       expect(await page.locator('header [data-part="seller"]').textContent()).toContain(SELLER);
       const logo = page.locator('header img.seller-logo');
       expect(await logo.getAttribute('alt')).toBe(SELLER);
-      expect(await logo.evaluate((node) => (node as HTMLImageElement).naturalWidth)).toBe(32);
+      expect(await logo.evaluate((node) => (node as unknown as { naturalWidth: number }).naturalWidth)).toBe(32);
 
       // The card on file: the newest saved card's brand, last four and expiry (ADR 0807).
       const [newest] = (await admin.paymentMethods.list(customerId).next()).sort((left, right) =>
@@ -296,7 +296,7 @@ describe('the self-service billing portal in Chromium', () => {
           name: node.querySelector('.plan-card-name')?.textContent ?? '',
           price: node.querySelector('[data-part="card-price"]')?.textContent ?? '',
           allowances: [...node.querySelectorAll('.allowances li')].map((item) => item.textContent ?? ''),
-          checked: (node.querySelector('input') as HTMLInputElement).checked,
+          checked: (node.querySelector('input') as unknown as { checked: boolean }).checked,
         })),
       );
       const team = cards.find((card) => card.name.startsWith('Team'));
