@@ -71,6 +71,8 @@ describe('the self-service billing portal in Chromium', () => {
       port: 0,
       passwords: PASSWORDS,
       usagePollMs: 60_000,
+      // Enough of Ada's purchases for a full first page of 30 rows, fewer to seed than the demo's 32.
+      seed: { adaPurchases: 28 },
       log: () => {},
     });
     harness.setPortalUrl(`${demo.url}/billing`);
