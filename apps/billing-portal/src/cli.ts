@@ -79,9 +79,34 @@ export const PORTAL_SERVE_SETTINGS: readonly PortalServeSetting[] = [
     variable: 'PORTAL_ALLOW_PAUSE',
     placeholder: null,
     fallback: 'off',
-    description: 'Customers may pause and resume their subscriptions (ADR 1441); cancel, plan changes and billing details are always on.',
+    description:
+      'Customers may pause and resume their subscriptions (ADR 1441); cancel, plan changes and billing details are always on.',
   },
 ];
+
+/**
+ * The standalone portal's section of docs/configuration.md, rendered from `PORTAL_SERVE_SETTINGS`
+ * (`npm run docs` appends it to the service's settings; a test compares the file's end with it).
+ */
+export function portalConfigurationSection(): string {
+  const cell = (text: string) => text.replace(/\|/g, '\\|');
+  const rows = PORTAL_SERVE_SETTINGS.map(
+    (setting) =>
+      `| \`--${setting.flag}${setting.placeholder ? ` ${setting.placeholder}` : ''}\` | \`${setting.variable}\` | ${cell(setting.fallback)} | ${cell(setting.description)} |`,
+  );
+  return `## The standalone billing portal
+
+<!-- Generated from apps/billing-portal/src/cli.ts by \`npm run docs\`. -->
+
+\`billing-portal serve\` (\`node apps/billing-portal/bin/billing-portal.js serve\`) runs the portal on
+its own, for one environment, signing customers in through customer portal session links (ADR
+1523). A flag wins over the variable; an empty variable counts as unset.
+
+| Flag | Variable | Default | What it does |
+| --- | --- | --- | --- |
+${rows.join('\n')}
+`;
+}
 
 const USAGE = `Usage:
   billing-portal serve --billing-url URL (--api-key KEY | --api-key-file FILE) [--port 3000] [--host 127.0.0.1]

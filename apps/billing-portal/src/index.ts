@@ -6,7 +6,7 @@
  * own sign-in and a seeded sandbox.
  */
 
-export { PORTAL_SERVE_SETTINGS, type PortalServeSetting, runCli } from './cli.js';
+export { PORTAL_SERVE_SETTINGS, type PortalServeSetting, portalConfigurationSection, runCli } from './cli.js';
 export type { LoginRateLimitOptions } from './site/login-rate-limit.js';
 export { hashPassword, verifyPassword } from './site/passwords.js';
 export {

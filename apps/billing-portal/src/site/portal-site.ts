@@ -66,7 +66,8 @@ export interface PortalSiteOptions {
 }
 
 export interface PortalSite {
-  readonly fetch: (request: Request) => Promise<Response>;
+  /** Hono's fetch; the server passes its bindings (the client's socket, for the sign-in throttle). */
+  readonly fetch: Hono['fetch'];
   /** The origin people use (the listening address when no public URL was given). */
   setPublicOrigin(origin: string): void;
 }
@@ -312,7 +313,10 @@ export function createPortalSite(options: PortalSiteOptions): PortalSite {
       const customerId = customerOfSession(sessionOf(c));
       if (customerId === undefined) return c.redirect(signedOutPath, 303);
       if (customerId === null) {
-        return c.html(renderDemoMessage('No customer', 'This sign-in is not a customer: it has no email.', homeLink), 404);
+        return c.html(
+          renderDemoMessage('No customer', 'This sign-in is not a customer: it has no email.', homeLink),
+          404,
+        );
       }
       const listed = await sandboxGet(
         `/emails?customer_id=${encodeURIComponent(customerId)}&status=captured&per_page=200`,
@@ -353,7 +357,7 @@ export function createPortalSite(options: PortalSiteOptions): PortalSite {
   app.notFound((c) => c.html(renderDemoMessage('Not found', 'There is nothing at this address.', homeLink), 404));
 
   return {
-    fetch: async (request) => app.fetch(request),
+    fetch: app.fetch,
     setPublicOrigin: (origin) => {
       publicOrigin = origin;
     },

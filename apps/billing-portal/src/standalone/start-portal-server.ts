@@ -55,7 +55,8 @@ export function keyEnvironment(key: string): 'live' | 'sandbox' | undefined {
 export async function startPortalServer(options: PortalServerOptions): Promise<PortalServer> {
   const log = options.log ?? ((line: string) => console.log(line));
   const environment = keyEnvironment(options.apiKey);
-  if (!environment) throw new TypeError('The API key is not a Drawdown API key (pdl_live_apikey_… or pdl_sdbx_apikey_…).');
+  if (!environment)
+    throw new TypeError('The API key is not a Drawdown API key (pdl_live_apikey_… or pdl_sdbx_apikey_…).');
   const client = new Drawdown(options.apiKey, { baseUrl: options.billingUrl });
   const site = createPortalSite({
     client,

@@ -74,7 +74,12 @@ describe('the Dockerfile and compose file', () => {
     expect(instruction('CMD')).toEqual(['serve']);
     // Caddy probes the same operations port the image listens on.
     const opsPort = imageEnvironment().DRAWDOWN_OPS_ADDRESS?.split(':').at(-1);
-    expect(caddyfile.match(/health_port (\d+)/g)?.map((line) => line.split(' ')[1])).toEqual([opsPort, opsPort]);
+    // Live, sandbox, and the live API's internal listener for the portal.
+    expect(caddyfile.match(/health_port (\d+)/g)?.map((line) => line.split(' ')[1])).toEqual([
+      opsPort,
+      opsPort,
+      opsPort,
+    ]);
     expect(composeCommands()).toEqual({ migrate: ['migrate'], 'drawdown-1': ['serve'], 'drawdown-2': ['serve'] });
   });
 
@@ -98,6 +103,18 @@ describe('the Dockerfile and compose file', () => {
     // Price search runs from the same image, which carries it.
     expect(compose).toContain('apps/price-search/bin/price-search.js');
     expect(dockerfile).toContain('COPY --from=build /app/apps/price-search ./apps/price-search');
+    // So does the standalone billing portal (ADR 1523), with the settings its docs list, behind Caddy.
+    expect(dockerfile).toContain('COPY --from=build /app/apps/billing-portal ./apps/billing-portal');
+    const portal = /^ {2}portal:\n([\s\S]*?)\n\n/m.exec(compose)?.[1] ?? '';
+    expect(portal).toContain('entrypoint: ["node", "apps/billing-portal/bin/billing-portal.js", "serve"]');
+    const portalDoc = readFileSync(join(REPO_ROOT, 'docs/configuration.md'), 'utf8').split(
+      '## The standalone billing portal',
+    )[1];
+    const variables = [...portal.matchAll(/^ {6}(\w+):/gm)].map((match) => match[1]);
+    expect(variables).toContain('DRAWDOWN_PORTAL_KEY');
+    for (const variable of variables) expect(portalDoc, `${variable} is a portal setting`).toContain(`\`${variable}\``);
+    expect(caddyfile).toMatch(/^\{\$DRAWDOWN_PORTAL_DOMAIN\} \{\n\treverse_proxy portal:3000$/m);
+    expect(compose).toMatch(/DRAWDOWN_LIVE_PORTAL_URL: \$\{DRAWDOWN_LIVE_PORTAL_URL:-\}/);
   });
 
   it('ships a Prometheus scrape example and alert rules on metrics the service exports', () => {
