@@ -121,7 +121,9 @@ describe('the Dockerfile and compose file', () => {
     const prometheus = readFileSync(join(REPO_ROOT, 'deploy/prometheus.yml'), 'utf8');
     const alerts = readFileSync(join(REPO_ROOT, 'deploy/alerts.yml'), 'utf8');
     expect(prometheus).toContain('/etc/prometheus/alerts.yml');
-    expect(prometheus).toContain('metrics_path: /readyz');
+    // Prometheus cannot parse /readyz's JSON: readiness is the drawdown_ready gauge of /metrics.
+    expect(prometheus).not.toContain('metrics_path: /readyz');
+    expect(alerts).toMatch(/expr: drawdown_ready == 0 or up\{job="drawdown"\} == 0/);
     const used = new Set([...alerts.matchAll(/\b(drawdown_[a-z_]+)\b/g)].map((match) => match[1]));
     const exported = readFileSync(join(REPO_ROOT, 'apps/billing-service/src/operations/metrics.ts'), 'utf8');
     for (const name of used) expect(exported, `${name} is a metric the service exports`).toContain(`'${name}`);
@@ -188,6 +190,7 @@ describe('the Dockerfile and compose file', () => {
       if (healthy.code !== 0) await new Promise((resolve) => setTimeout(resolve, 100));
     }
     expect(healthy.code, output).toBe(0);
+    expect(await (await fetch(`http://127.0.0.1:${opsPort}/metrics`)).text()).toMatch(/^drawdown_ready 1$/m);
     expect(output).toContain('Drawdown billing service');
     child.kill('SIGTERM');
     expect(await exited, output).toBe(0);
