@@ -31,12 +31,16 @@
  * BENCH_POSTGRES_URL, BENCH_SERVICE_ARGS (extra `serve` flags, to measure a setting against the
  * defaults, e.g. `--log-level warn`), BENCH_PROFILE=1 (the service runs with --cpu-prof; the top
  * self-time functions are printed), BENCH_PG_PROCESSES (e.g. 1,2,4: PostgreSQL with that many
- * service processes on one database, each loaded by its own share of the connections).
+ * service processes on one database, each loaded by its own share of the connections),
+ * BENCH_BASELINE (another checkout's apps/billing-service, built: each engine is measured on it,
+ * then on this build, in the same run), BENCH_QUICK=1 (defaults for repeated use while working:
+ * SQLite, sandbox, 32 connections, one round of 4 s after 1 s of warm-up; any setting above
+ * still overrides it).
  */
 import { spawn, spawnSync } from 'node:child_process';
 import { closeSync, mkdirSync, mkdtempSync, openSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { join, resolve as resolvePath } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { CURRENT_SERVICE_DIR } from './lib/billing-service.mjs';
 import { createPostgresDatabase, openEventStore } from './lib/event-store.mjs';
@@ -68,17 +72,27 @@ const list = (text, fallback) =>
 const ensured = spawnSync('bash', [join(repoRoot, 'scripts/ensure-wrk.sh')], { stdio: 'inherit' });
 const WRK = ensured.status === 0 && commandExists('wrk');
 
+/** BENCH_QUICK=1: one short round of SQLite on the sandbox at 32 connections, for repeated use while working. */
+const QUICK = env.BENCH_QUICK === '1';
+
 const config = {
-  durationSec: Number(env.BENCH_DURATION ?? 5),
-  warmupSec: Number(env.BENCH_WARMUP ?? 2),
-  connections: list(env.BENCH_CONNECTIONS, '32,100').map(Number),
-  engines: list(env.BENCH_ENGINES, 'sqlite,postgres').filter((name) => name === 'sqlite' || name === 'postgres'),
-  environments: list(env.BENCH_ENVIRONMENTS, 'sandbox,live').filter((name) => name === 'sandbox' || name === 'live'),
+  durationSec: Number(env.BENCH_DURATION ?? (QUICK ? 4 : 5)),
+  warmupSec: Number(env.BENCH_WARMUP ?? (QUICK ? 1 : 2)),
+  connections: list(env.BENCH_CONNECTIONS, QUICK ? '32' : '32,100').map(Number),
+  engines: list(env.BENCH_ENGINES, QUICK ? 'sqlite' : 'sqlite,postgres').filter(
+    (name) => name === 'sqlite' || name === 'postgres',
+  ),
+  environments: list(env.BENCH_ENVIRONMENTS, QUICK ? 'sandbox' : 'sandbox,live').filter(
+    (name) => name === 'sandbox' || name === 'live',
+  ),
+  quick: QUICK,
+  /** Another checkout's apps/billing-service, built: measured first, then this one, in the same run. */
+  baseline: env.BENCH_BASELINE ? resolvePath(env.BENCH_BASELINE) : null,
   postgresUrl: env.BENCH_POSTGRES_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres',
   serviceArgs: list(env.BENCH_SERVICE_ARGS?.replace(/\s+/g, ','), ''),
   pgProcesses: list(env.BENCH_PG_PROCESSES, '').map(Number),
   profile: env.BENCH_PROFILE === '1',
-  rounds: Number(env.BENCH_ROUNDS ?? 3),
+  rounds: Number(env.BENCH_ROUNDS ?? (QUICK ? 1 : 3)),
   generator: WRK ? 'wrk' : 'node',
   customers: 8,
 };
@@ -107,7 +121,7 @@ const load = () =>
  * `drawdown serve` as shipped, pinned to the server core, its output in a file (as a journal
  * or container log would take it). Resolves once the banner names both environments' keys.
  */
-async function startShippedService({ dataDir, databaseUrl, name, demo }) {
+async function startShippedService({ dataDir, databaseUrl, name, demo, serviceDir }) {
   const logFile = join(dataDir, `${name}.log`);
   const fd = openSync(logFile, 'w');
   const profile = config.profile
@@ -115,7 +129,7 @@ async function startShippedService({ dataDir, databaseUrl, name, demo }) {
     : [];
   const args = [
     ...profile,
-    join(CURRENT_SERVICE_DIR, 'bin/drawdown.js'),
+    join(serviceDir, 'bin/drawdown.js'),
     'serve',
     '--live-port',
     '0',
@@ -242,7 +256,7 @@ async function waitForDrain(store, timeoutMs = 120_000) {
 }
 
 /** One engine: a service (or several on PostgreSQL), both environments, each connection count, beside the bare server. */
-async function runEngine(engine, bare, processes = 1) {
+async function runEngine(engine, bare, processes = 1, build = { name: null, serviceDir: CURRENT_SERVICE_DIR }) {
   const dataDir = mkdtempSync(join(tmpdir(), `drawdown-shipped-${engine}-`));
   let database = null;
   if (engine === 'postgres') {
@@ -253,13 +267,21 @@ async function runEngine(engine, bare, processes = 1) {
     }
   }
   const storage = { dataDir, databaseUrl: database?.url };
-  const label = processes > 1 ? `${engine} ×${processes}` : engine;
+  const label = `${processes > 1 ? `${engine} ×${processes}` : engine}${build.name ? ` (${build.name})` : ''}`;
   const services = [];
   const moreDirs = [];
   let store;
   const rows = [];
   try {
-    services.push(await startShippedService({ ...storage, name: `${engine}-1-${runId}`, demo: true }));
+    const { serviceDir } = build;
+    services.push(
+      await startShippedService({
+        ...storage,
+        name: `${engine}-1-${build.name ?? ''}${runId}`,
+        demo: true,
+        serviceDir,
+      }),
+    );
     for (let index = 2; index <= processes; index += 1) {
       const moreDir = mkdtempSync(join(tmpdir(), `drawdown-shipped-${engine}-${index}-`));
       moreDirs.push(moreDir);
@@ -267,7 +289,8 @@ async function runEngine(engine, bare, processes = 1) {
         await startShippedService({
           dataDir: moreDir,
           databaseUrl: database?.url,
-          name: `${engine}-${index}-${runId}`,
+          name: `${engine}-${index}-${build.name ?? ''}${runId}`,
+          serviceDir,
         }),
       );
     }
@@ -277,7 +300,7 @@ async function runEngine(engine, bare, processes = 1) {
     const fixtures = {};
     for (const environment of config.environments) {
       fixtures[environment] = await setUpUsageFixtures({
-        serviceDir: CURRENT_SERVICE_DIR,
+        serviceDir,
         liveUrl: first.urls.live,
         liveKey: first.keys.live,
         baseUrl: first.urls[environment],
@@ -479,8 +502,20 @@ async function main() {
   });
   results.engines = [];
   try {
-    for (const engine of config.engines) results.engines.push(await runEngine(engine, bare));
-    for (const processes of config.pgProcesses) results.engines.push(await runEngine('postgres', bare, processes));
+    // With a baseline, each engine is measured on the baseline build and then on this one, each
+    // beside its own bare rounds: before and after in one run.
+    const builds = config.baseline
+      ? [
+          { name: 'before', serviceDir: config.baseline },
+          { name: 'after', serviceDir: CURRENT_SERVICE_DIR },
+        ]
+      : [{ name: null, serviceDir: CURRENT_SERVICE_DIR }];
+    for (const engine of config.engines) {
+      for (const build of builds) results.engines.push(await runEngine(engine, bare, 1, build));
+    }
+    for (const processes of config.pgProcesses) {
+      for (const build of builds) results.engines.push(await runEngine('postgres', bare, processes, build));
+    }
   } finally {
     await stopProcess(bare.server);
   }
