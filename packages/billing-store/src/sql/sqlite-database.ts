@@ -231,7 +231,7 @@ export class SqliteDatabase implements SqlDatabase {
   async close(): Promise<void> {
     const { key, queue } = this.writes;
     await queue.tail;
-    await this.walSync?.idle();
+    await this.walSync?.close();
     queue.users -= 1;
     if (key !== undefined && queue.users === 0 && WRITE_QUEUES.get(key) === queue) WRITE_QUEUES.delete(key);
     await this.checkpointer?.stop();

@@ -11,7 +11,7 @@
  * commit survives power loss. The WAL's frame checksums are chained, so after a crash SQLite
  * recovers a prefix of the commits: a later commit never survives without an earlier one.
  */
-import { open } from 'node:fs/promises';
+import { type FileHandle, open } from 'node:fs/promises';
 import { dirname } from 'node:path';
 
 function errorCode(error: unknown): string | undefined {
@@ -27,11 +27,15 @@ export class WalSync {
   /** Syncs completed; read by tests and the bench. */
   syncs = 0;
 
+  private readonly file: SyncableFile;
+
+  /** `file`: the WAL file's path, or (in tests) something whose syncs the test controls. */
   constructor(
     private readonly walFile: string,
-    /** Makes the file's written bytes durable; the tests give one they control. */
-    private readonly syncFile: (file: string) => Promise<void> = datasyncFile,
-  ) {}
+    file?: SyncableFile,
+  ) {
+    this.file = file ?? new OpenFile(walFile);
+  }
 
   /** Resolves once an fdatasync of the WAL that started after this call has completed. */
   afterCommit(): Promise<void> {
@@ -60,6 +64,12 @@ export class WalSync {
     }
   }
 
+  /** Waits for the syncs under way, then closes the file. */
+  async close(): Promise<void> {
+    await this.idle();
+    await this.file.close();
+  }
+
   private start(): Promise<void> {
     const sync: Promise<void> = this.syncOnce().finally(() => {
       if (this.running === sync) this.running = undefined;
@@ -69,7 +79,7 @@ export class WalSync {
   }
 
   private async syncOnce(): Promise<void> {
-    await this.syncFile(this.walFile);
+    await this.file.sync();
     this.syncs += 1;
     if (!this.directorySynced) {
       // The WAL file's own directory entry, once: SQLite creates the file at the first write.
@@ -79,20 +89,45 @@ export class WalSync {
   }
 }
 
-/** fdatasync of a file on libuv's thread pool; a file that does not exist has nothing to sync. */
-export async function datasyncFile(file: string): Promise<void> {
-  let handle: Awaited<ReturnType<typeof open>>;
-  try {
-    handle = await open(file, 'r+');
-  } catch (error) {
-    // No WAL file: the last connection closed and checkpointed it into the synced database.
-    if (errorCode(error) === 'ENOENT') return;
-    throw error;
+/** A file whose written bytes can be made durable. */
+export interface SyncableFile {
+  sync(): Promise<void>;
+  close(): Promise<void>;
+}
+
+/**
+ * The WAL file, opened at its first sync and kept open: `fdatasync` on libuv's thread pool. While
+ * the database is open in this process SQLite never deletes or replaces its WAL file (it does so
+ * only when the last connection closes), it only truncates it, so the descriptor stays the file's.
+ * After a failed sync the file is opened anew.
+ */
+class OpenFile implements SyncableFile {
+  private handle: FileHandle | undefined;
+
+  constructor(private readonly path: string) {}
+
+  async sync(): Promise<void> {
+    if (!this.handle) {
+      try {
+        this.handle = await open(this.path, 'r+');
+      } catch (error) {
+        // No WAL file: nothing was written to it since the last connection checkpointed and removed it.
+        if (errorCode(error) === 'ENOENT') return;
+        throw error;
+      }
+    }
+    try {
+      await this.handle.datasync();
+    } catch (error) {
+      await this.close();
+      throw error;
+    }
   }
-  try {
-    await handle.datasync();
-  } finally {
-    await handle.close();
+
+  async close(): Promise<void> {
+    const handle = this.handle;
+    this.handle = undefined;
+    await handle?.close().catch(() => undefined);
   }
 }
 

@@ -13,10 +13,13 @@ import { WalSync } from '../../src/sql/sqlite-wal-sync.js';
 /** A sync the test finishes by hand, recording when each started. */
 function controlledSyncs() {
   const started: { finish: () => void; fail: (error: Error) => void }[] = [];
-  const sync = () =>
-    new Promise<void>((finish, fail) => {
-      started.push({ finish, fail });
-    });
+  const sync = {
+    sync: () =>
+      new Promise<void>((finish, fail) => {
+        started.push({ finish, fail });
+      }),
+    close: async () => undefined,
+  };
   return { started, sync };
 }
 
