@@ -9,7 +9,7 @@ import { dirname, resolve } from 'node:path';
 import Sqlite from 'better-sqlite3';
 import { type NarrowedFile, restrictDatabaseFiles } from './owner-only-files.js';
 import type { Row, SqlDatabase, SqlExecutor, SqlValue } from './sql-database.js';
-import { UniqueViolation } from './sql-database.js';
+import { CommitNotDurable, UniqueViolation } from './sql-database.js';
 import { type Checkpointer, type CheckpointResult, startCheckpointer } from './sqlite-checkpointer.js';
 import { WalSync } from './sqlite-wal-sync.js';
 
@@ -210,7 +210,11 @@ export class SqliteDatabase implements SqlDatabase {
     const walSync = this.walSync;
     if (!walSync) return committed;
     return committed.then(async (value) => {
-      await walSync.afterCommit();
+      try {
+        await walSync.afterCommit();
+      } catch (error) {
+        throw new CommitNotDurable(`committed, but the WAL sync failed: ${String(error)}`, { cause: error });
+      }
       return value;
     });
   }

@@ -7,6 +7,8 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import { GroupCommit } from '../../src/repositories/group-commit.js';
+import { CommitNotDurable } from '../../src/sql/sql-database.js';
 import { SqliteDatabase } from '../../src/sql/sqlite-database.js';
 import { WalSync } from '../../src/sql/sqlite-wal-sync.js';
 
@@ -63,6 +65,22 @@ describe('WalSync', () => {
     started[1]?.finish();
     await expect(next).resolves.toBeUndefined();
     await wal.idle();
+  });
+});
+
+describe('group commit after a failed sync', () => {
+  it('fails the whole batch once instead of committing its items again one by one', async () => {
+    const commits: number[] = [];
+    const group = new GroupCommit<number, string>(
+      async (items) => {
+        commits.push(items.length);
+        throw new CommitNotDurable('committed, but the WAL sync failed');
+      },
+      { maxBatch: 10, maxInFlight: 1 },
+    );
+    const outcomes = await Promise.allSettled([group.submit(1), group.submit(2), group.submit(3)]);
+    expect(commits).toEqual([3]);
+    expect(outcomes.map((outcome) => outcome.status)).toEqual(['rejected', 'rejected', 'rejected']);
   });
 });
 
