@@ -137,3 +137,11 @@ export {
   Transaction as TransactionResponse,
   TransactionPreview as TransactionPreviewResponse,
 } from './responses/transactions.js';
+export {
+  componentKind,
+  eventDataKind,
+  missingEventDataFields,
+  missingEventFields,
+  missingRequiredFields,
+} from './required-fields/check.js';
+export { COMPONENT_KINDS, EVENT_DATA_KINDS, REQUIRED_FIELDS, type RequiredFields } from './required-fields/fields.js';

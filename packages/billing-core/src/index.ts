@@ -593,6 +593,7 @@ export {
   type SimulationType,
   updateSimulation,
 } from './simulations/simulations.js';
+export { examplePayload } from './simulations/example-payloads.js';
 export type { OperationContext, Repositories, Store } from './store.js';
 export { activateSubscription } from './subscriptions/activate-subscription.js';
 export { addCycles, periodAt } from './subscriptions/billing-period.js';

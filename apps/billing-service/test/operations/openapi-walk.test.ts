@@ -10,9 +10,20 @@
  * The steps live in `openapi-walk-steps.ts`, one per operation; the last test holds that every
  * operation of `API_OPERATIONS` was walked, none left out. `OPENAPI_WALK_DUMP=/tmp/walk` writes
  * the JSON answers to `/tmp/walk-<engine>.json`, for writing a new response schema from real output.
+ * Every JSON answer, every webhook the walk receives and every event type's simulation example is
+ * also held to the public API's required fields (ADR 1474): each entity, nested object and event
+ * `data` has every field its kind lists, null only where allowed; a component or event type with no
+ * list fails, so a new entity cannot slip past.
  */
 import { writeFileSync } from 'node:fs';
-import { METRIC_ENDPOINTS } from '@drawdown/billing-core';
+import {
+  componentKind,
+  missingEventDataFields,
+  missingEventFields,
+  missingRequiredFields,
+  RESPONSE_SCHEMAS,
+} from '@drawdown/billing-contract';
+import { examplePayload, METRIC_ENDPOINTS } from '@drawdown/billing-core';
 import { type BillingHarness, ENGINES, startBillingHarness } from '@drawdown/testkit';
 import { dereference } from '@readme/openapi-parser';
 import { Ajv2020 } from 'ajv/dist/2020.js';
@@ -104,6 +115,23 @@ describe.each(ENGINES)('%s: every documented operation answers what the document
     expect.soft(valid, `${what}:\n${errors.join('\n')}`).toBe(true);
   }
 
+  /** Holds a JSON answer to the required fields of the entity its operation answers with (ADR 1474). */
+  function hasRequiredFields(label: string, body: unknown): void {
+    const operation = API_OPERATIONS.find((entry) => `${entry.method} ${entry.path}` === label);
+    const component = operation?.response ? RESPONSE_SCHEMAS.get(operation.response)?.id : undefined;
+    const kind = componentKind(String(component));
+    expect.soft(kind, `${label} answers ${component}, which has no required field list`).not.toBeUndefined();
+    if (!kind) return;
+    const data = (body as { data?: unknown }).data;
+    const findings =
+      operation?.shape === 'entity'
+        ? missingRequiredFields(kind, data)
+        : Array.isArray(data)
+          ? data.flatMap((item, index) => missingRequiredFields(kind, item, `data[${index}]`))
+          : [`data: a ${operation?.shape} of ${kind} must be an array`];
+    expect.soft(findings, `${label}: required fields`).toEqual([]);
+  }
+
   /** Makes the step's call and checks the status, the headers and the body against the document. */
   async function walk(step: WalkStep): Promise<void> {
     const client = clients[step.on ?? 'sandbox'];
@@ -144,6 +172,7 @@ describe.each(ENGINES)('%s: every documented operation answers what the document
       expect(response.headers.get('content-type'), step.operation).toMatch(/^application\/json/);
       answers[step.operation] = response.body;
       conforms(media.schema, response.body, step.operation);
+      hasRequiredFields(step.operation, response.body);
     } else if (mediaType) {
       expect(response.headers.get('content-type'), step.operation).toMatch(new RegExp(`^${mediaType}`));
       expect(response.text.length, step.operation).toBeGreaterThan(0);
@@ -175,7 +204,7 @@ describe.each(ENGINES)('%s: every documented operation answers what the document
     expect(oneOff.status, oneOff.text).toBe(201);
     fixtures.oneOffPrice = oneOff.id;
     await walkAll(TRANSACTION_STEPS);
-  });
+  }, 60_000); // Some sixty calls in turn: about 10 s on a quiet machine, near 30 s on a loaded one.
 
   it('subscriptions, usage balances and one-time charges', async () => {
     const trialPrice = await api.post('/prices', {
@@ -199,6 +228,11 @@ describe.each(ENGINES)('%s: every documented operation answers what the document
 
   it('notification settings, notifications, events and simulations', async () => {
     await walkAll(NOTIFICATION_STEPS);
+    // Each event type's simulation example carries its entity's required fields.
+    const types = (answers['get /event-types'] as { data: { name: string }[] }).data.map((type) => type.name);
+    expect(types.length).toBeGreaterThan(40);
+    const findings = types.flatMap((type) => missingEventDataFields(type, examplePayload(type), `${type} example`));
+    expect.soft(findings, 'simulation examples: required fields').toEqual([]);
   });
 
   it('reports, metrics and the sandbox clock', async () => {
@@ -238,6 +272,14 @@ describe.each(ENGINES)('%s: every documented operation answers what the document
     await walkAll(
       stripeSteps(stripe, { webhookSecret: STRIPE_WEBHOOK_SECRET, publishableKey: STRIPE_PUBLISHABLE_KEY }),
     );
+  });
+
+  it('every webhook the walk received carries the required fields of its event', () => {
+    expect(receiver.received.length).toBeGreaterThan(0);
+    const findings = receiver.received.flatMap((webhook) =>
+      missingEventFields(JSON.parse(webhook.rawBody), `${webhook.eventType} webhook`),
+    );
+    expect(findings).toEqual([]);
   });
 
   it('walked every operation of the document, none left out', () => {
