@@ -381,6 +381,8 @@ async function runEngine(engine, bare, processes, builds) {
       for (const context of contexts) {
         await Promise.all(serviceSpec(context, 32, `warm-${environment}-${runId}`, config.warmupSec).map(runLoad));
       }
+      // The warm-up's events drawn down before the first measured round, which would pay for them.
+      for (const context of contexts) await waitForDrain(context.store);
       for (const connections of config.connections) {
         // Bare and service take turns, round by round: a burst of other work on the machine hits
         // one round, not one side. The row's figures are the medians of the rounds.
