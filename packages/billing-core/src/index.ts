@@ -176,7 +176,8 @@ export type { DiscountColumn, DiscountGroupColumn } from './discounts/repositori
 export { composeEmail, type EmailContent, type EmailLinks, headerSafe } from './email/email-content.js';
 export { afterEmailAttempt, type ClaimEmailsInput, type EmailOutcome, messageIdOf } from './email/email-delivery.js';
 export { type EmailOccurrence, emailOccurrenceOf } from './email/email-occurrences.js';
-export type { EmailSender, UpdateEmailSettingsInput } from './email/email-settings.js';
+export { REMINDER_BATCH_SIZE } from './email/email-reminders.js';
+export { type EmailSender, emailKindsOn, type UpdateEmailSettingsInput } from './email/email-settings.js';
 export { EMAIL_LANGUAGES, EMAIL_WORDS, type EmailLanguage, emailLanguageOf } from './email/email-words.js';
 export {
   DEFAULT_EMAIL_SETTINGS,
@@ -270,6 +271,7 @@ export {
   type ImageDecoder,
   LOGO_LIMITS,
   type SellerDetailsView,
+  sellerLinkProblem,
   type UpdateSellerDetailsInput,
 } from './invoices/seller-details.js';
 export {
@@ -395,9 +397,19 @@ export {
   type BrowserCheckoutStart,
   type BrowserCheckoutSubmission,
   type CheckoutPorts,
+  type CheckoutSeller,
   type CheckoutView,
   useMethodForSubscription,
 } from './payments/checkout.js';
+export {
+  type CheckoutBusinessInput,
+  type CheckoutTaxIdProblem,
+  type CheckoutTaxIdResult,
+  checkCheckoutBusiness,
+  checkoutCompanyName,
+  checkoutTaxIdentifier,
+} from './payments/checkout-business.js';
+export { type RecurringTerms, recurringTerms } from './payments/checkout-terms.js';
 export { type CheckoutSettingsView, checkoutReturnUrl } from './payments/checkout-settings.js';
 export type {
   NotificationOutcome,

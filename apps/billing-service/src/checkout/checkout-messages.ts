@@ -148,6 +148,37 @@ const en = {
   errAmountChanged: 'The amount due has changed since this page was shown; nothing was charged. Check the new amount.',
   errNoProvider: 'This checkout cannot take card payments.',
   errGeneric: 'The checkout could not accept this. Check your details and try again.',
+  buyingAs: 'Buying as',
+  buyingIndividual: 'An individual',
+  buyingBusiness: 'A business',
+  companyName: 'Company name',
+  taxNumber: 'VAT or tax number',
+  businessHint:
+    'For a business only: its VAT or tax number in the country of the address. An EU business buying from another EU country pays no VAT here (reverse charge).',
+  reverseCharge: 'Reverse charge',
+  reverseChargeNote: 'No VAT is charged: the reverse charge applies, and {business} accounts for the VAT in {country}.',
+  recurringTerms: 'Then {amount} {period} from {date}.',
+  recurringAfterTrial: 'After the trial, {amount} {period} from {date}.',
+  perDay: 'per day',
+  perWeek: 'per week',
+  perMonth: 'per month',
+  perYear: 'per year',
+  everyDays: 'every {count} days',
+  everyWeeks: 'every {count} weeks',
+  everyMonths: 'every {count} months',
+  everyYears: 'every {count} years',
+  retaxed: 'Your details changed the total to {amount}. Nothing was charged: check the order, then pay to confirm.',
+  sellerLinks: 'The seller’s policies',
+  termsLink: 'Terms',
+  privacyLink: 'Privacy',
+  refundLink: 'Refund policy',
+  contactLink: 'Contact',
+  logoAlt: '{merchant} logo',
+  errCompanyName: 'Enter the company name (at most 200 characters).',
+  errTaxIdMissing: 'Enter the business’s VAT or tax number.',
+  errTaxIdFormat: 'This is not a VAT or tax number of the country you chose. Check it and try again.',
+  errTaxIdOtherCountry: 'This is a VAT number of another country. Give the number for your address’s country.',
+  errTaxIdNotRegistered: 'The EU’s VAT register (VIES) does not know this number. Check it, or buy as an individual.',
 };
 
 export type CheckoutMessageKey = keyof typeof en;
@@ -285,6 +316,42 @@ const de: Messages = {
     'Der fällige Betrag hat sich seit dem Anzeigen dieser Seite geändert. Es wurde nichts abgebucht; prüfen Sie den neuen Betrag.',
   errNoProvider: 'Diese Kasse kann keine Kartenzahlungen annehmen.',
   errGeneric: 'Die Kasse konnte dies nicht annehmen. Prüfen Sie Ihre Angaben und versuchen Sie es erneut.',
+  buyingAs: 'Kauf als',
+  buyingIndividual: 'Privatperson',
+  buyingBusiness: 'Unternehmen',
+  companyName: 'Firmenname',
+  taxNumber: 'USt-IdNr. oder Steuernummer',
+  businessHint:
+    'Nur für Unternehmen: die USt-IdNr. oder Steuernummer im Land der Adresse. Ein Unternehmen in der EU, das aus einem anderen EU-Land kauft, zahlt hier keine Umsatzsteuer (Reverse-Charge).',
+  reverseCharge: 'Steuerschuldnerschaft des Leistungsempfängers',
+  reverseChargeNote:
+    'Es wird keine Umsatzsteuer berechnet: Die Steuerschuld geht über, {business} führt die Umsatzsteuer in {country} ab.',
+  recurringTerms: 'Danach {amount} {period} ab dem {date}.',
+  recurringAfterTrial: 'Nach dem Testzeitraum {amount} {period} ab dem {date}.',
+  perDay: 'pro Tag',
+  perWeek: 'pro Woche',
+  perMonth: 'pro Monat',
+  perYear: 'pro Jahr',
+  everyDays: 'alle {count} Tage',
+  everyWeeks: 'alle {count} Wochen',
+  everyMonths: 'alle {count} Monate',
+  everyYears: 'alle {count} Jahre',
+  retaxed:
+    'Ihre Angaben haben den Gesamtbetrag auf {amount} geändert. Es wurde nichts abgebucht: Prüfen Sie die Bestellung und zahlen Sie dann zur Bestätigung.',
+  sellerLinks: 'Richtlinien des Verkäufers',
+  termsLink: 'AGB',
+  privacyLink: 'Datenschutz',
+  refundLink: 'Erstattungsrichtlinie',
+  contactLink: 'Kontakt',
+  logoAlt: 'Logo von {merchant}',
+  errCompanyName: 'Geben Sie den Firmennamen ein (höchstens 200 Zeichen).',
+  errTaxIdMissing: 'Geben Sie die USt-IdNr. oder Steuernummer des Unternehmens ein.',
+  errTaxIdFormat:
+    'Dies ist keine USt-IdNr. oder Steuernummer des gewählten Landes. Prüfen Sie sie und versuchen Sie es erneut.',
+  errTaxIdOtherCountry:
+    'Dies ist eine USt-IdNr. eines anderen Landes. Geben Sie die Nummer für das Land Ihrer Adresse an.',
+  errTaxIdNotRegistered:
+    'Das EU-Mehrwertsteuerregister (MIAS/VIES) kennt diese Nummer nicht. Prüfen Sie sie oder kaufen Sie als Privatperson.',
 };
 
 const fr: Messages = {
@@ -415,6 +482,40 @@ const fr: Messages = {
     'Le montant dû a changé depuis l’affichage de cette page. Rien n’a été débité ; vérifiez le nouveau montant.',
   errNoProvider: 'Ce paiement ne peut pas accepter les cartes.',
   errGeneric: 'Le paiement n’a pas pu accepter ceci. Vérifiez vos coordonnées et réessayez.',
+  buyingAs: 'Achat en tant que',
+  buyingIndividual: 'Particulier',
+  buyingBusiness: 'Entreprise',
+  companyName: 'Raison sociale',
+  taxNumber: 'Numéro de TVA ou d’identification fiscale',
+  businessHint:
+    'Pour une entreprise uniquement : son numéro de TVA ou fiscal dans le pays de l’adresse. Une entreprise de l’UE qui achète depuis un autre pays de l’UE ne paie pas de TVA ici (autoliquidation).',
+  reverseCharge: 'Autoliquidation',
+  reverseChargeNote:
+    'Aucune TVA n’est facturée : l’autoliquidation s’applique, et {business} déclare la TVA en {country}.',
+  recurringTerms: 'Puis {amount} {period} à partir du {date}.',
+  recurringAfterTrial: 'Après l’essai, {amount} {period} à partir du {date}.',
+  perDay: 'par jour',
+  perWeek: 'par semaine',
+  perMonth: 'par mois',
+  perYear: 'par an',
+  everyDays: 'tous les {count} jours',
+  everyWeeks: 'toutes les {count} semaines',
+  everyMonths: 'tous les {count} mois',
+  everyYears: 'tous les {count} ans',
+  retaxed:
+    'Vos coordonnées ont changé le total à {amount}. Rien n’a été débité : vérifiez la commande, puis payez pour confirmer.',
+  sellerLinks: 'Conditions du vendeur',
+  termsLink: 'Conditions générales',
+  privacyLink: 'Confidentialité',
+  refundLink: 'Politique de remboursement',
+  contactLink: 'Nous contacter',
+  logoAlt: 'Logo de {merchant}',
+  errCompanyName: 'Saisissez la raison sociale (200 caractères au plus).',
+  errTaxIdMissing: 'Saisissez le numéro de TVA ou fiscal de l’entreprise.',
+  errTaxIdFormat: 'Ce n’est pas un numéro de TVA ou fiscal du pays choisi. Vérifiez-le et réessayez.',
+  errTaxIdOtherCountry: 'C’est un numéro de TVA d’un autre pays. Indiquez celui du pays de votre adresse.',
+  errTaxIdNotRegistered:
+    'Le registre TVA de l’UE (VIES) ne connaît pas ce numéro. Vérifiez-le, ou achetez en tant que particulier.',
 };
 
 const es: Messages = {
@@ -546,6 +647,38 @@ const es: Messages = {
     'El importe pendiente ha cambiado desde que se mostró esta página. No se ha cobrado nada; revisa el nuevo importe.',
   errNoProvider: 'Este pago no acepta tarjetas.',
   errGeneric: 'El pago no pudo aceptar esto. Revisa tus datos e inténtalo de nuevo.',
+  buyingAs: 'Compra como',
+  buyingIndividual: 'Particular',
+  buyingBusiness: 'Empresa',
+  companyName: 'Razón social',
+  taxNumber: 'NIF-IVA o número fiscal',
+  businessHint:
+    'Solo para empresas: su número de IVA o fiscal en el país de la dirección. Una empresa de la UE que compra desde otro país de la UE no paga IVA aquí (inversión del sujeto pasivo).',
+  reverseCharge: 'Inversión del sujeto pasivo',
+  reverseChargeNote:
+    'No se cobra IVA: se aplica la inversión del sujeto pasivo y {business} declara el IVA en {country}.',
+  recurringTerms: 'Después, {amount} {period} a partir del {date}.',
+  recurringAfterTrial: 'Tras la prueba, {amount} {period} a partir del {date}.',
+  perDay: 'al día',
+  perWeek: 'a la semana',
+  perMonth: 'al mes',
+  perYear: 'al año',
+  everyDays: 'cada {count} días',
+  everyWeeks: 'cada {count} semanas',
+  everyMonths: 'cada {count} meses',
+  everyYears: 'cada {count} años',
+  retaxed: 'Tus datos cambiaron el total a {amount}. No se ha cobrado nada: revisa el pedido y paga para confirmar.',
+  sellerLinks: 'Políticas del vendedor',
+  termsLink: 'Condiciones',
+  privacyLink: 'Privacidad',
+  refundLink: 'Política de reembolso',
+  contactLink: 'Contacto',
+  logoAlt: 'Logotipo de {merchant}',
+  errCompanyName: 'Escribe la razón social (200 caracteres como máximo).',
+  errTaxIdMissing: 'Escribe el número de IVA o fiscal de la empresa.',
+  errTaxIdFormat: 'No es un número de IVA o fiscal del país elegido. Revísalo e inténtalo de nuevo.',
+  errTaxIdOtherCountry: 'Es un número de IVA de otro país. Indica el del país de tu dirección.',
+  errTaxIdNotRegistered: 'El registro de IVA de la UE (VIES) no conoce este número. Revísalo o compra como particular.',
 };
 
 const ja: Messages = {
@@ -676,6 +809,38 @@ const ja: Messages = {
     'このページの表示後にお支払い額が変わりました。請求は発生していません。新しい金額をご確認ください。',
   errNoProvider: 'このお支払いページではカードをご利用いただけません。',
   errGeneric: 'お支払いページで受け付けられませんでした。入力内容を確認して、もう一度お試しください。',
+  buyingAs: 'ご購入の区分',
+  buyingIndividual: '個人',
+  buyingBusiness: '法人・事業者',
+  companyName: '会社名',
+  taxNumber: 'VAT番号または税務番号',
+  businessHint:
+    '法人・事業者の場合のみ：住所の国での VAT 番号または税務番号。別の EU 加盟国から購入する EU の事業者には、ここでは VAT がかかりません（リバースチャージ）。',
+  reverseCharge: 'リバースチャージ',
+  reverseChargeNote: 'VAT は請求されません：リバースチャージが適用され、{business} が {country} で VAT を申告します。',
+  recurringTerms: '以降は {date} から {period} {amount}。',
+  recurringAfterTrial: 'トライアル終了後、{date} から {period} {amount}。',
+  perDay: '毎日',
+  perWeek: '毎週',
+  perMonth: '毎月',
+  perYear: '毎年',
+  everyDays: '{count}日ごとに',
+  everyWeeks: '{count}週間ごとに',
+  everyMonths: '{count}か月ごとに',
+  everyYears: '{count}年ごとに',
+  retaxed:
+    'ご入力内容により合計が {amount} に変わりました。請求はされていません。ご注文を確認し、お支払いで確定してください。',
+  sellerLinks: '販売者のポリシー',
+  termsLink: '利用規約',
+  privacyLink: 'プライバシー',
+  refundLink: '返金ポリシー',
+  contactLink: 'お問い合わせ',
+  logoAlt: '{merchant} のロゴ',
+  errCompanyName: '会社名を入力してください（200文字以内）。',
+  errTaxIdMissing: '事業者の VAT 番号または税務番号を入力してください。',
+  errTaxIdFormat: '選択した国の VAT 番号または税務番号ではありません。確認して、もう一度お試しください。',
+  errTaxIdOtherCountry: '別の国の VAT 番号です。住所の国の番号を入力してください。',
+  errTaxIdNotRegistered: 'EU の VAT 登録簿（VIES）にこの番号はありません。確認するか、個人として購入してください。',
 };
 
 const CATALOGUE = messageCatalogue<CheckoutMessageKey>({ en, de, fr, es, ja });
@@ -724,6 +889,15 @@ const FIELD_MESSAGES: Readonly<Record<string, CheckoutMessageKey>> = {
   cardholder_name: 'errCardholder',
   card_expiry: 'errExpiry',
   code: 'errCodeInvalid',
+  company_name: 'errCompanyName',
+};
+
+/** A refused tax number's message by its problem (`checkout_business_invalid`, ADR 1113). */
+const TAX_ID_MESSAGES: Readonly<Record<string, CheckoutMessageKey>> = {
+  missing: 'errTaxIdMissing',
+  format: 'errTaxIdFormat',
+  other_country: 'errTaxIdOtherCountry',
+  not_registered: 'errTaxIdNotRegistered',
 };
 
 const CODE_MESSAGES: Readonly<Record<string, CheckoutMessageKey>> = {
@@ -770,6 +944,11 @@ export function localizeCheckoutError(
     }
     if (fieldError.field === 'email' && error.code === 'checkout_email_belongs_to_customer') {
       fields.email = t('errEmailTaken');
+      continue;
+    }
+    if (fieldError.field === 'tax_identifier') {
+      const problem = /\((\w+)\)$/.exec(fieldError.message)?.[1] ?? 'format';
+      fields.tax_identifier = t(TAX_ID_MESSAGES[problem] ?? 'errTaxIdFormat');
       continue;
     }
     if (fieldError.field === 'card_number') {

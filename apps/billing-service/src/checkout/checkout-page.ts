@@ -3,8 +3,10 @@
  * The hosted checkout page (ADR 1411): server-rendered HTML with no script at all, styled by one
  * stylesheet from the page's own path, so the Content-Security-Policy allows nothing inline.
  * Every text reaches the page through `escapeHtml`, in the document shell every Drawdown page
- * shares (`@drawdown/http-kit`). Two forms: the customer's details (email and
- * address, which decide the tax) and the payment: the sandbox's test-card fields, or, for a live
+ * shares (`@drawdown/http-kit`). Before the first address, the customer's details alone (email,
+ * address and buying as a business, which decide the tax); from then on one form with the details
+ * and the payment, whose one button re-taxes before paying (ADR 1115): the sandbox's test-card
+ * fields, or, for a live
  * account paying through Stripe, Stripe.js's Payment Element driven by one script from the page's
  * own path (ADR 1424), under a CSP that adds Stripe's documented origins and nothing else. Every
  * text is in the page's language, amounts, dates and country names in its locale (ADR 1433).
@@ -101,6 +103,18 @@ button.secondary { background: #454c55; }
 #payment-element { min-height: 3rem; margin-bottom: .75rem; }
 #payment-error[hidden] { display: none; }
 .row .field { flex: 1; }
+.brand { display: flex; align-items: center; gap: .75rem; margin: 0 0 1rem; }
+.brand img { max-height: 3rem; max-width: 10rem; width: auto; height: auto; }
+.brand .merchant { margin: 0; }
+fieldset { border: 0; padding: 0; margin: 0 0 .75rem; }
+legend { font-weight: 600; margin-bottom: .25rem; padding: 0; }
+.choice { display: flex; flex-wrap: wrap; gap: .25rem 1.5rem; }
+.choice label { display: inline; font-weight: 400; }
+.choice input { width: 1.25rem; height: 1.25rem; vertical-align: middle; }
+.purchase:has(#field-purchase_as-individual:checked) .business-fields { display: none; }
+.terms { margin: .75rem 0 0; font-weight: 600; }
+.seller-links ul { list-style: none; padding: 0; margin: 1.5rem 0 0; display: flex; flex-wrap: wrap; gap: .5rem 1.25rem; }
+.seller-links a { color: #0b57d0; }
 @media (prefers-reduced-motion: reduce) { * { transition: none !important; } }
 `;
 
@@ -161,9 +175,17 @@ const TAX_LABEL = {
  * its rate ("VAT 20%"); one "Tax" row (id `tax`) while no rate applies yet. The first row keeps the
  * id `tax` and carries the tax total when there is one rate.
  */
-function taxRows(transaction: Transaction, countryCode: string | null, l: CheckoutLocale): string {
+function taxRows(
+  transaction: Transaction,
+  countryCode: string | null,
+  l: CheckoutLocale,
+  reverseCharge = false,
+): string {
   const { t, locale } = l;
   const currency = transaction.currencyCode;
+  if (reverseCharge) {
+    return `<tr><th scope="row" colspan="2">${escapeHtml(t('reverseCharge'))}</th><td class="amount" id="tax" data-reverse-charge="true">${escapeHtml(money(transaction.details.totals.tax, currency, locale))}</td></tr>`;
+  }
   const rates = transaction.details.taxRatesUsed.filter((used) => Decimal.parse(used.taxRate).isPositive());
   if (rates.length === 0) {
     return `<tr><th scope="row" colspan="2">${escapeHtml(t('tax'))}</th><td class="amount" id="tax">${escapeHtml(money(transaction.details.totals.tax, currency, locale))}</td></tr>`;
@@ -178,7 +200,12 @@ function taxRows(transaction: Transaction, countryCode: string | null, l: Checko
     .join('\n');
 }
 
-function itemsTable(transaction: Transaction, l: CheckoutLocale, countryCode: string | null = null): string {
+function itemsTable(
+  transaction: Transaction,
+  l: CheckoutLocale,
+  countryCode: string | null = null,
+  reverseCharge = false,
+): string {
   const { t, locale } = l;
   const { totals, lineItems } = transaction.details;
   const currency = transaction.currencyCode;
@@ -219,7 +246,7 @@ ${rows}
 <tfoot>
 <tr><th scope="row" colspan="2">${escapeHtml(t('subtotal'))}</th><td class="amount" id="subtotal">${amount(totals.subtotal)}</td></tr>
 ${discount}
-${taxRows(transaction, countryCode, l)}
+${taxRows(transaction, countryCode, l, reverseCharge)}
 ${credit}
 ${
   transaction.status === 'completed' || transaction.status === 'paid'
@@ -247,6 +274,9 @@ export interface FormValues {
   readonly first_line?: string;
   readonly cardholder_name?: string;
   readonly code?: string;
+  readonly purchase_as?: string;
+  readonly company_name?: string;
+  readonly tax_identifier?: string;
 }
 
 interface FieldOptions {
@@ -423,44 +453,98 @@ function declinedCardholder(view: CheckoutView): string | undefined {
   return payment?.methodDetails.card?.cardholderName || undefined;
 }
 
-export function renderCheckoutPage(input: CheckoutPageInput): string {
-  const { view, sandbox, query, locale: l } = input;
-  const { t } = l;
-  const { transaction, customer, address } = view;
-  const title = t('title', { merchant: view.merchantName });
-  const header = `<h1>${escapeHtml(t('heading'))}</h1><p class="merchant">${escapeHtml(t('paying', { merchant: view.merchantName }))}</p>`;
-  const order = itemsTable(transaction, l, address?.countryCode ?? null);
-  const refusal = input.message?.kind === 'error' ? messageBox(input.message) : '';
-  // Every end state leads back to the seller when the account (or the link) says where (ADR 1112).
-  const back = input.returnUrl
-    ? `<p><a class="button" id="return-link" href="${escapeHtml(input.returnUrl)}">${escapeHtml(t('backToMerchant', { merchant: view.merchantName }))}</a></p>`
+const PER_ONE = { day: 'perDay', week: 'perWeek', month: 'perMonth', year: 'perYear' } as const;
+const PER_MANY = { day: 'everyDays', week: 'everyWeeks', month: 'everyMonths', year: 'everyYears' } as const;
+
+/**
+ * What the subscription charges after this payment (ADR 1114): "Then €29.75 per month from
+ * 28 December 2026.", from the core's renewal preview (tax included as it will be charged).
+ */
+function recurringLine(view: CheckoutView, l: CheckoutLocale): string {
+  const terms = view.recurring;
+  if (!terms) return '';
+  const { interval, frequency } = terms.billingCycle;
+  const period =
+    frequency === 1
+      ? l.t(PER_ONE[interval])
+      : l.t(PER_MANY[interval], { count: new Intl.NumberFormat(l.locale).format(frequency) });
+  const text = l.t(terms.afterTrial ? 'recurringAfterTrial' : 'recurringTerms', {
+    amount: money(terms.totals.total, terms.currencyCode, l.locale),
+    period,
+    date: dateText(terms.startsAt, l.locale),
+  });
+  return `<p class="terms" id="recurring-terms">${escapeHtml(text)}</p>`;
+}
+
+/** The reverse charge said in words under the order (ADR 1113): who accounts for the VAT, and where. */
+function reverseChargeLine(view: CheckoutView, l: CheckoutLocale): string {
+  if (!view.reverseCharge || !view.address) return '';
+  const text = l.t('reverseChargeNote', {
+    business: view.business?.name ?? '',
+    country: countryName(view.address.countryCode, l.locale),
+  });
+  return `<p class="hint" id="reverse-charge-note">${escapeHtml(text)}</p>`;
+}
+
+/** The seller's logo beside its name (seller details, ADR 1113). */
+function brandHeader(view: CheckoutView, l: CheckoutLocale): string {
+  const paying = `<p class="merchant">${escapeHtml(l.t('paying', { merchant: view.merchantName }))}</p>`;
+  const logo = view.seller.logoDataUrl
+    ? `<img src="${escapeHtml(view.seller.logoDataUrl)}" alt="${escapeHtml(l.t('logoAlt', { merchant: view.merchantName }))}">`
     : '';
-  if (transaction.status === 'completed' || transaction.status === 'paid') {
-    return page(l, title, `${header}${refusal}${completedPanel(view, l)}${back}${order}`, sandbox);
-  }
-  if (transaction.status === 'canceled') {
-    return page(l, title, `${header}${refusal}${noticePanel(t('canceled'))}${back}${order}`, sandbox);
-  }
-  // No provider, or Stripe without the publishable key Stripe.js needs: no card can be taken here.
-  if (!view.takesCards) {
-    return page(
-      l,
-      title,
-      `${header}${refusal}${noticePanel(t('noProvider', { merchant: view.merchantName }))}${order}`,
-      sandbox,
-    );
-  }
-  const message = input.message ?? attemptMessage(view.attempt, transaction, t);
-  const errors = input.message?.fields ?? {};
+  return `<h1>${escapeHtml(l.t('heading'))}</h1><div class="brand">${logo}${paying}</div>`;
+}
+
+/** The seller's pages (terms, privacy, refund policy, contact) from seller details (ADR 1113). */
+function sellerLinks(view: CheckoutView, l: CheckoutLocale): string {
+  const { seller } = view;
+  const contact = seller.contactUrl ?? (seller.email ? `mailto:${seller.email}` : null);
+  const links = [
+    ['termsLink', seller.termsUrl, 'terms-link'],
+    ['privacyLink', seller.privacyUrl, 'privacy-link'],
+    ['refundLink', seller.refundPolicyUrl, 'refund-link'],
+    ['contactLink', contact, 'contact-link'],
+  ] as const;
+  const items = links
+    .filter(([, href]) => href)
+    .map(([key, href, id]) => `<li><a id="${id}" href="${escapeHtml(href ?? '')}">${escapeHtml(l.t(key))}</a></li>`);
+  if (items.length === 0) return '';
+  return `<nav class="seller-links" aria-label="${escapeHtml(l.t('sellerLinks'))}"><ul>${items.join('')}</ul></nav>`;
+}
+
+/** Buying as an individual or as a business, with the company and its tax number (ADR 1113). */
+function businessFields(
+  view: CheckoutView,
+  l: CheckoutLocale,
+  values: FormValues,
+  errors: Readonly<Record<string, string>>,
+): string {
+  const { t } = l;
+  const asBusiness = values.purchase_as !== undefined ? values.purchase_as === 'business' : view.business !== null;
+  const radio = (value: 'individual' | 'business', label: string, checked: boolean) =>
+    `<span><input type="radio" id="field-purchase_as-${value}" name="purchase_as" value="${value}"${checked ? ' checked' : ''}> <label for="field-purchase_as-${value}">${escapeHtml(label)}</label></span>`;
+  return `<div class="purchase">
+<fieldset>
+<legend>${escapeHtml(t('buyingAs'))}</legend>
+<div class="choice">${radio('individual', t('buyingIndividual'), !asBusiness)}${radio('business', t('buyingBusiness'), asBusiness)}</div>
+</fieldset>
+<div class="business-fields">
+<p class="hint" id="business-hint">${escapeHtml(t('businessHint'))}</p>
+${field('company_name', t('companyName'), { value: values.company_name ?? view.business?.name, autocomplete: 'organization', error: errors.company_name, maxlength: 200 })}
+${field('tax_identifier', t('taxNumber'), { value: values.tax_identifier ?? view.business?.taxIdentifier ?? undefined, autocomplete: 'off', error: errors.tax_identifier, maxlength: 64 })}
+</div>
+</div>`;
+}
+
+/** The customer's details: email, address (which decide the tax) and whether they buy as a business. */
+function detailsFields(input: CheckoutPageInput, errors: Readonly<Record<string, string>>): string {
+  const { view, locale: l } = input;
+  const { t } = l;
+  const { customer, address, transaction } = view;
   const values = input.values ?? {};
-  const takesDetails =
-    (transaction.status === 'draft' || transaction.status === 'ready') &&
-    !transaction.payments.some((payment) => payment.status === 'captured');
   const locked = customer !== null && transaction.customerId !== null;
   const country = values.country_code ?? address?.countryCode;
-  const details = takesDetails
-    ? `<form method="post" action="/checkout/details${query}" aria-labelledby="details-heading" novalidate>
-<h2 id="details-heading">${escapeHtml(t('detailsHeading'))}</h2>
+  return `<h2 id="details-heading">${escapeHtml(t('detailsHeading'))}</h2>
 <p class="hint">${escapeHtml(t('taxHint'))}</p>
 ${field('email', t('email'), {
   type: 'email',
@@ -475,22 +559,93 @@ ${countrySelect(l, country, errors.country_code)}
 ${regionFields(l, country, { postal: values.postal_code ?? address?.postalCode ?? undefined, region: values.region ?? address?.region ?? undefined }, errors)}
 ${field('city', t('city'), { value: values.city ?? address?.city ?? undefined, autocomplete: 'address-level2', error: errors.city, maxlength: 200 })}
 ${field('first_line', t('address'), { value: values.first_line ?? address?.firstLine ?? undefined, autocomplete: 'address-line1', error: errors.first_line, maxlength: 300 })}
-<button type="submit" class="secondary">${escapeHtml(transaction.status === 'ready' ? t('updateDetails') : t('continue'))}</button>
-</form>`
-    : `<h2>${escapeHtml(t('detailsHeading'))}</h2><p>${escapeHtml(
-        address
-          ? t('detailsSummary', { email: customer?.email ?? '', country: countryName(address.countryCode, l.locale) })
-          : (customer?.email ?? ''),
-      )}</p>`;
+${businessFields(view, l, values, errors)}`;
+}
+
+/** The sandbox's card fields and the save-card choice. */
+function cardFields(input: CheckoutPageInput, errors: Readonly<Record<string, string>>, keeps: boolean): string {
+  const { view, sandbox, locale: l } = input;
+  const { t } = l;
+  const values = input.values ?? {};
+  return `${
+    sandbox
+      ? `<p class="hint" id="test-cards">${escapeHtml(t('testCardsHint'))}</p>
+<ul class="cards" aria-describedby="test-cards">
+<li>${escapeHtml(t('testCardSuccess', { number: '4242 4242 4242 4242' }))}</li>
+<li>${escapeHtml(t('testCardChallenge', { number: '4000 0038 0000 0446' }))}</li>
+<li>${escapeHtml(t('testCardDecline', { number: '4000 0000 0000 0002' }))}</li>
+</ul>`
+      : ''
+  }
+${field('cardholder_name', t('nameOnCard'), { value: values.cardholder_name ?? declinedCardholder(view), autocomplete: 'cc-name', required: true, error: errors.cardholder_name, maxlength: 200 })}
+${field('card_number', t('cardNumber'), { autocomplete: 'cc-number', inputmode: 'numeric', required: true, error: errors.card_number, maxlength: 32 })}
+<div class="row">
+${field('card_expiry', t('expiry'), { autocomplete: 'cc-exp', required: true, error: errors.card_expiry, maxlength: 7 })}
+${field('card_cvc', t('securityCode'), { autocomplete: 'cc-csc', inputmode: 'numeric', required: true, error: errors.card_cvc, maxlength: 4 })}
+</div>
+${
+  keeps
+    ? `<p class="hint">${escapeHtml(t('cardSavedHint'))}</p>`
+    : `<div class="field check"><input id="field-save_method" type="checkbox" name="save_method" value="on"> <label for="field-save_method">${escapeHtml(t('saveCardLabel'))}</label></div>`
+}`;
+}
+
+export function renderCheckoutPage(input: CheckoutPageInput): string {
+  const { view, sandbox, query, locale: l } = input;
+  const { t } = l;
+  const { transaction, customer, address } = view;
+  const title = t('title', { merchant: view.merchantName });
+  const header = brandHeader(view, l);
+  const order = `${itemsTable(transaction, l, address?.countryCode ?? null, view.reverseCharge)}${reverseChargeLine(view, l)}${recurringLine(view, l)}`;
+  const footer = sellerLinks(view, l);
+  const refusal = input.message?.kind === 'error' ? messageBox(input.message) : '';
+  // Every end state leads back to the seller when the account (or the link) says where (ADR 1112).
+  const back = input.returnUrl
+    ? `<p><a class="button" id="return-link" href="${escapeHtml(input.returnUrl)}">${escapeHtml(t('backToMerchant', { merchant: view.merchantName }))}</a></p>`
+    : '';
+  if (transaction.status === 'completed' || transaction.status === 'paid') {
+    return page(l, title, `${header}${refusal}${completedPanel(view, l)}${back}${order}${footer}`, sandbox);
+  }
+  if (transaction.status === 'canceled') {
+    return page(l, title, `${header}${refusal}${noticePanel(t('canceled'))}${back}${order}${footer}`, sandbox);
+  }
+  // No provider, or Stripe without the publishable key Stripe.js needs: no card can be taken here.
+  if (!view.takesCards) {
+    return page(
+      l,
+      title,
+      `${header}${refusal}${noticePanel(t('noProvider', { merchant: view.merchantName }))}${order}${footer}`,
+      sandbox,
+    );
+  }
+  const message = input.message ?? attemptMessage(view.attempt, transaction, t);
+  const errors = input.message?.fields ?? {};
+  const takesDetails =
+    (transaction.status === 'draft' || transaction.status === 'ready') &&
+    !transaction.payments.some((payment) => payment.status === 'captured');
   // A promo code while the order can still change (ADR 1111); the discount row of the order shows it applied.
   const promo = takesDetails
     ? `<form method="post" action="/checkout/code${query}" class="promo" aria-labelledby="promo-heading" novalidate>
 <h2 id="promo-heading">${escapeHtml(t('promoHeading'))}</h2>
-${field('code', t('promoCode'), { value: values.code, autocomplete: 'off', error: errors.code, maxlength: 32 })}
+${field('code', t('promoCode'), { value: input.values?.code, autocomplete: 'off', error: errors.code, maxlength: 32 })}
 <button type="submit" class="secondary">${escapeHtml(t('applyCode'))}</button>
 </form>`
     : '';
+  const summary = `<h2 id="details-heading">${escapeHtml(t('detailsHeading'))}</h2><p>${escapeHtml(
+    address
+      ? t('detailsSummary', { email: customer?.email ?? '', country: countryName(address.countryCode, l.locale) })
+      : (customer?.email ?? ''),
+  )}</p>`;
   const payable = ['ready', 'billed', 'past_due'].includes(transaction.status) && transaction.addressId !== null;
+  // Before the first address the tax is unknown: the details come first, alone ("Continue"). From
+  // then on one form takes the details and the card, and its one button re-taxes before paying (ADR 1115).
+  if (takesDetails && !payable) {
+    const details = `<form method="post" action="/checkout/details${query}" aria-labelledby="details-heading" novalidate>
+${detailsFields(input, errors)}
+<button type="submit">${escapeHtml(t('continue'))}</button>
+</form>`;
+    return page(l, title, `${header}${messageBox(message)}${order}${promo}${details}${footer}`, sandbox);
+  }
   const balance = transaction.details.totals.balance;
   const zero = BigInt(balance) <= 0n;
   const recurring = transaction.items.some((item) => item.price.billingCycle !== null);
@@ -503,51 +658,46 @@ ${field('code', t('promoCode'), { value: values.code, autocomplete: 'off', error
   if (browser && payable && !(view.attempt?.status === 'requires_action' && view.attempt.actionUrl)) {
     // Stripe.js keeps the card: an unconfirmed PaymentIntent in flight is confirmed again, not refused.
     const notice = waiting && !input.message ? undefined : message;
-    const form = browserPaymentForm(input, browser, { balance, zero, recurring });
-    return page(l, title, `${header}${messageBox(notice)}${order}${promo}${details}${form}`, sandbox, [
-      browser.scriptUrl,
-      STRIPE_CHECKOUT_SCRIPT_PATH,
-    ]);
+    const form = browserPaymentForm(
+      input,
+      browser,
+      { balance, zero, recurring },
+      takesDetails ? detailsFields(input, errors) : '',
+    );
+    return page(
+      l,
+      title,
+      `${header}${messageBox(notice)}${order}${promo}${takesDetails ? '' : summary}${form}${footer}`,
+      sandbox,
+      [browser.scriptUrl, STRIPE_CHECKOUT_SCRIPT_PATH],
+    );
   }
   // A payment waiting for the customer (a challenge) can be replaced by another card: the new payment
   // cancels it first (ADR 1468). One the provider is still deciding cannot.
   const payment =
     payable && (!waiting || view.attempt?.status === 'requires_action')
       ? `<form method="post" action="/checkout/pay${query}" aria-labelledby="payment-heading" novalidate>
+${takesDetails ? detailsFields(input, errors) : ''}
 <h2 id="payment-heading">${escapeHtml(t('paymentHeading'))}</h2>
 <input type="hidden" name="submission_key" value="${escapeHtml(input.submissionKey)}">
 <input type="hidden" name="expected_amount" value="${escapeHtml(zero ? '0' : balance)}">
-${
-  sandbox
-    ? `<p class="hint" id="test-cards">${escapeHtml(t('testCardsHint'))}</p>
-<ul class="cards" aria-describedby="test-cards">
-<li>${escapeHtml(t('testCardSuccess', { number: '4242 4242 4242 4242' }))}</li>
-<li>${escapeHtml(t('testCardChallenge', { number: '4000 0038 0000 0446' }))}</li>
-<li>${escapeHtml(t('testCardDecline', { number: '4000 0000 0000 0002' }))}</li>
-</ul>`
-    : ''
-}
-${field('cardholder_name', t('nameOnCard'), { value: values.cardholder_name ?? declinedCardholder(view), autocomplete: 'cc-name', required: true, error: errors.cardholder_name, maxlength: 200 })}
-${field('card_number', t('cardNumber'), { autocomplete: 'cc-number', inputmode: 'numeric', required: true, error: errors.card_number, maxlength: 32 })}
-<div class="row">
-${field('card_expiry', t('expiry'), { autocomplete: 'cc-exp', required: true, error: errors.card_expiry, maxlength: 7 })}
-${field('card_cvc', t('securityCode'), { autocomplete: 'cc-csc', inputmode: 'numeric', required: true, error: errors.card_cvc, maxlength: 4 })}
-</div>
-${
-  recurring || zero
-    ? `<p class="hint">${escapeHtml(t('cardSavedHint'))}</p>`
-    : `<div class="field check"><input id="field-save_method" type="checkbox" name="save_method" value="on"> <label for="field-save_method">${escapeHtml(t('saveCardLabel'))}</label></div>`
-}
+${cardFields(input, errors, recurring || zero)}
 <button type="submit" id="pay-button">${escapeHtml(zero ? t('saveCardButton') : t('payButton', { amount: money(balance, transaction.currencyCode, l.locale) }))}</button>
 </form>`
       : '';
-  return page(l, title, `${header}${messageBox(message)}${action}${order}${promo}${details}${payment}`, sandbox);
+  return page(
+    l,
+    title,
+    `${header}${messageBox(message)}${action}${order}${promo}${takesDetails && payment ? '' : summary}${payment}${footer}`,
+    sandbox,
+  );
 }
 
 function browserPaymentForm(
   input: CheckoutPageInput,
   browser: { readonly scriptUrl: string; readonly returnUrl: string },
   due: { readonly balance: string; readonly zero: boolean; readonly recurring: boolean },
+  details: string,
 ): string {
   const { t, locale } = input.locale;
   const { transaction } = input.view;
@@ -564,7 +714,10 @@ function browserPaymentForm(
  data-return-url="${escapeHtml(browser.returnUrl)}"
  data-message-not-started="${escapeHtml(t('paymentNotStarted'))}"
  data-message-not-confirmed="${escapeHtml(t('paymentNotConfirmed'))}"
- data-message-connection="${escapeHtml(t('paymentConnection'))}">
+ data-message-connection="${escapeHtml(t('paymentConnection'))}"
+ data-retaxed-url="${escapeHtml(`/checkout${input.query}&notice=retaxed`)}"
+ data-details-url="${escapeHtml(`/checkout/details${input.query}`)}">
+${details}
 <h2 id="payment-heading">${escapeHtml(t('paymentHeading'))}</h2>
 <input type="hidden" name="submission_key" value="${escapeHtml(input.submissionKey)}">
 <input type="hidden" name="expected_amount" value="${escapeHtml(amount)}">
@@ -593,6 +746,7 @@ export const STRIPE_CHECKOUT_SCRIPT = `'use strict';
 (function () {
   var form = document.getElementById('stripe-payment');
   if (!form || typeof window.Stripe !== 'function') return;
+  var DETAIL_REFUSALS = ['invalid_field', 'checkout_business_invalid', 'checkout_email_belongs_to_customer'];
   var data = form.dataset;
   var stripe = window.Stripe(data.publishableKey, { locale: data.locale });
   var setup = data.mode === 'setup';
@@ -630,6 +784,14 @@ export const STRIPE_CHECKOUT_SCRIPT = `'use strict';
         credentials: 'same-origin',
       }).then(function (response) {
         return response.json().then(function (answer) {
+          var code = answer && answer.error ? answer.error.code : '';
+          // The details changed the total (ADR 1115): nothing was charged; the page shows the new total.
+          if (code === 'transaction_checkout_amount_changed') return window.location.assign(data.retaxedUrl);
+          // A refused detail (a VAT number, an email): the form goes to the details step, which says why in the page's language.
+          if (DETAIL_REFUSALS.indexOf(code) >= 0) {
+            form.setAttribute('action', data.detailsUrl);
+            return HTMLFormElement.prototype.submit.call(form);
+          }
           if (!response.ok) return showError(data.messageNotStarted);
           var confirm = answer.data.kind === 'setup' ? stripe.confirmSetup : stripe.confirmPayment;
           return confirm.call(stripe, {

@@ -13,6 +13,7 @@ import {
   EMAIL_KINDS,
   type EmailSettings,
   ENVIRONMENTS,
+  emailKindsOn,
   type Environment,
   type UpdateEmailSettingsInput,
   type UseCases,
@@ -73,7 +74,7 @@ function lines(environment: Environment, settings: EmailSettings): [string, stri
     ['Sender name', settings.senderName ?? 'not set (the seller details’ legal name, else the account name)'],
     ['Sender address', settings.senderAddress ?? 'not set (live email is skipped until set)'],
     ['Reply-to', settings.replyTo ?? 'not set'],
-    ['Emails sent', settings.enabledEmails.length === 0 ? 'none' : settings.enabledEmails.join(', ')],
+    ['Emails sent', emailKindsOn(settings).length === 0 ? 'none' : emailKindsOn(settings).join(', ')],
     [
       'Reminders',
       `${settings.renewalReminderDays} days before a charge; renewals of ${settings.renewalReminders === 'all' ? 'every plan' : 'yearly plans'}`,

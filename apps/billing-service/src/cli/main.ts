@@ -53,9 +53,12 @@ Commands:
                                 [--logo FILE.png|FILE.jpg | --remove-logo] [--tax-currency CODE|none]
                                 [--iban IBAN] [--bic BIC] [--account-name NAME] [--account-number NUMBER]
                                 [--sort-code CODE] [--payment-text TEXT] [--remove-payment-instructions]
+                                [--terms-url URL|none] [--privacy-url URL|none]
+                                [--refund-policy-url URL|none] [--contact-url URL|none]
                                 The seller invoices and credit notes name (both environments unless
                                 --env); only the fields given change, address flags replace the address,
-                                payment flags replace the bank details (ADR 1110)
+                                payment flags replace the bank details (ADR 1110); the checkout links to
+                                the http(s) pages (ADR 1113)
   accounts seller-details clear --account ID [--env live|sandbox]
                                 Documents name the account alone again
   accounts tax-settings show --account ID --env live|sandbox
@@ -122,6 +125,10 @@ const OPTIONS = {
   'payment-text': { type: 'string' },
   'remove-payment-instructions': { type: 'boolean' },
   'tax-currency': { type: 'string' },
+  'terms-url': { type: 'string' },
+  'privacy-url': { type: 'string' },
+  'refund-policy-url': { type: 'string' },
+  'contact-url': { type: 'string' },
   'no-tax': { type: 'boolean' },
   'tax-mode': { type: 'string' },
   'rate-source': { type: 'string' },
@@ -264,6 +271,10 @@ async function run(argv: readonly string[]): Promise<number> {
             paymentText: values['payment-text'],
             removePaymentInstructions: values['remove-payment-instructions'] === true,
             taxCurrency: values['tax-currency'],
+            termsUrl: values['terms-url'],
+            privacyUrl: values['privacy-url'],
+            refundPolicyUrl: values['refund-policy-url'],
+            contactUrl: values['contact-url'],
             json,
           });
         case 'accounts tax-settings':

@@ -46,6 +46,11 @@ export interface SellerDetailsOptions {
   readonly removePaymentInstructions: boolean;
   /** A currency code, or `none` to clear it. */
   readonly taxCurrency: string | undefined;
+  /** The checkout's links to the seller's pages (ADR 1113): an http(s) address, or `none` to clear one. */
+  readonly termsUrl?: string | undefined;
+  readonly privacyUrl?: string | undefined;
+  readonly refundPolicyUrl?: string | undefined;
+  readonly contactUrl?: string | undefined;
   readonly json: boolean;
 }
 
@@ -72,6 +77,17 @@ function logoData(file: string): string {
     );
   }
   return readFileSync(file).toString('base64');
+}
+
+/** The link flags given (ADR 1113): `none` clears a link. */
+function linkChanges(options: SellerDetailsOptions): UpdateSellerDetailsInput {
+  const value = (flag: string | undefined) => (flag === 'none' ? null : flag);
+  return {
+    ...(options.termsUrl === undefined ? {} : { termsUrl: value(options.termsUrl) }),
+    ...(options.privacyUrl === undefined ? {} : { privacyUrl: value(options.privacyUrl) }),
+    ...(options.refundPolicyUrl === undefined ? {} : { refundPolicyUrl: value(options.refundPolicyUrl) }),
+    ...(options.contactUrl === undefined ? {} : { contactUrl: value(options.contactUrl) }),
+  };
 }
 
 /** The fields `set` was given, as the use case's input. */
@@ -134,11 +150,12 @@ function changesOf(options: SellerDetailsOptions): UpdateSellerDetailsInput {
     ...(options.taxCurrency === undefined
       ? {}
       : { taxCurrency: options.taxCurrency === 'none' ? null : options.taxCurrency.toUpperCase() }),
+    ...linkChanges(options),
   };
   if (Object.keys(changes).length === 0) {
     throw new BillingError(
       'invalid_field',
-      'seller-details set needs at least one of --legal-name, --first-line, --second-line, --city, --postal-code, --region, --country, --tax-id, --company-number, --email, --logo, --remove-logo, --tax-currency, --iban, --bic, --account-name, --account-number, --sort-code, --payment-text, --remove-payment-instructions',
+      'seller-details set needs at least one of --legal-name, --first-line, --second-line, --city, --postal-code, --region, --country, --tax-id, --company-number, --email, --logo, --remove-logo, --tax-currency, --iban, --bic, --account-name, --account-number, --sort-code, --payment-text, --remove-payment-instructions, --terms-url, --privacy-url, --refund-policy-url, --contact-url',
     );
   }
   return changes;
@@ -154,6 +171,10 @@ const CLEARED: UpdateSellerDetailsInput = {
   paymentInstructions: null,
   taxCurrency: null,
   referenceRates: [],
+  termsUrl: null,
+  privacyUrl: null,
+  refundPolicyUrl: null,
+  contactUrl: null,
 };
 
 function lines(environment: Environment, view: SellerDetailsView): [string, string][] {
@@ -190,6 +211,10 @@ function lines(environment: Environment, view: SellerDetailsView): [string, stri
             .map((rate) => `1 ${rate.currencyCode} = ${rate.rate} on ${rate.date} (${rate.source})`)
             .join('; '),
     ],
+    ['Terms', view.termsUrl ?? 'not set'],
+    ['Privacy', view.privacyUrl ?? 'not set'],
+    ['Refund policy', view.refundPolicyUrl ?? 'not set'],
+    ['Contact', view.contactUrl ?? 'not set'],
     ['Updated', view.updatedAt ?? 'never'],
   ];
 }

@@ -98,6 +98,7 @@ export const STATUS_BY_CODE = {
   checkout_provider_not_configured: 409,
   payment_provider_work_in_flight: 409,
   checkout_email_belongs_to_customer: 409,
+  checkout_business_invalid: 400,
   checkout_discount_code_invalid: 400,
   checkout_return_url_not_allowed: 400,
   transaction_checkout_amount_changed: 409,

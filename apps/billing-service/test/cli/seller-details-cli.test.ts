@@ -149,5 +149,33 @@ describe.each(ENGINES)('%s: drawdown accounts seller-details', (engine) => {
       paymentInstructions: null,
       taxCurrency: null,
     });
+    // The checkout's links (ADR 1113): http(s) only, `none` removes one.
+    const linked = await cli(
+      ...['accounts', 'seller-details', 'set', '--account', account, '--env', 'live'],
+      ...['--terms-url', 'https://bank.example/terms', '--privacy-url', 'https://bank.example/privacy'],
+      ...['--refund-policy-url', 'https://bank.example/refunds', '--contact-url', 'https://bank.example/contact'],
+      '--json',
+    );
+    expect(linked.code, linked.stderr).toBe(0);
+    expect((jsonOutput(linked).seller_details as Record<string, unknown>).live).toMatchObject({
+      termsUrl: 'https://bank.example/terms',
+      privacyUrl: 'https://bank.example/privacy',
+      refundPolicyUrl: 'https://bank.example/refunds',
+      contactUrl: 'https://bank.example/contact',
+    });
+    const badLink = await cli(
+      ...['accounts', 'seller-details', 'set', '--account', account, '--env', 'live'],
+      ...['--terms-url', 'javascript:alert(1)', '--json'],
+    );
+    expect(badLink.code).toBe(1);
+    expect((jsonOutput(badLink).error as { code: string }).code).toBe('invalid_field');
+    const unlinked = await cli(
+      ...['accounts', 'seller-details', 'set', '--account', account, '--env', 'live'],
+      ...['--terms-url', 'none', '--json'],
+    );
+    expect((jsonOutput(unlinked).seller_details as Record<string, unknown>).live).toMatchObject({
+      termsUrl: null,
+      privacyUrl: 'https://bank.example/privacy',
+    });
   });
 });

@@ -6,13 +6,15 @@
  * once. The HTML of each email passes axe in one Chromium for the whole file.
  */
 
-import { formatMinorUnits } from '@drawdown/billing-core';
+import { randomBytes } from 'node:crypto';
+import { EMAIL_KINDS, formatMinorUnits } from '@drawdown/billing-core';
 import { composeServices, resolveServiceConfig, startService } from '@drawdown/billing-service';
 import {
   axeViolations,
   type BillingHarness,
   chromiumLaunchOptions,
   ENGINES,
+  movableClock,
   startBillingHarness,
 } from '@drawdown/testkit';
 import { type Browser, chromium } from 'playwright-core';
@@ -26,6 +28,7 @@ import {
   type WireObject,
 } from '../support/api-client.js';
 import { createPrice, createProduct } from '../support/catalogue-fixtures.js';
+import { type FakeStripe, startFakeStripe } from '../support/stripe/fake-stripe-server.js';
 import {
   type Buyer,
   createBuyer,
@@ -50,10 +53,30 @@ afterAll(async () => {
 /** The HTML of each kind of email received, checked with axe once per file (the template is the engines' alike). */
 const htmlOf = new Map<string, string>();
 
+/**
+ * Keeps the last one received of each label: for the kinds both captured in the sandbox and
+ * mailed live (payment failed, past due, the reminders), the one received over SMTP.
+ */
 function expectAccessible(html: string, label: string): void {
   expect(html, label).toMatch(/^<!doctype html>/);
-  if (!htmlOf.has(label)) htmlOf.set(label, html);
+  htmlOf.set(label, html);
 }
+
+/** The one message to `email` whose subject matches, once it arrived (other mails may come between). */
+async function arrived(email: string, subject: RegExp): Promise<ReceivedMail> {
+  const deadline = Date.now() + 15_000;
+  while (!inbox.to(email).some((item) => subject.test(item.mail.subject ?? ''))) {
+    if (Date.now() > deadline) throw new Error(`no message with subject ${subject} to ${email}`);
+    await new Promise((resolve) => setTimeout(resolve, 25));
+  }
+  const mail = only(inbox.to(email), subject);
+  expect(mail.envelopeTo).toEqual([email]);
+  return mail;
+}
+
+const STRIPE_SECRET_KEY = 'sk_test_drawdownEmailTest000000001';
+const STRIPE_WEBHOOK_SECRET = 'whsec_drawdownEmailTestSecret00001';
+const DAY_MS = 86_400_000;
 
 async function emailsOf(api: ApiClient, query: string): Promise<WireObject[]> {
   const response = await api.get(`/emails?${query}`);
@@ -79,7 +102,10 @@ function only(mails: readonly ReceivedMail[], subject: RegExp): ReceivedMail {
 }
 
 describe.each(ENGINES)('%s: customer email', (engine) => {
+  // Live time moves on this clock (renewals, retries and reminders fall due on it), as in the Stripe tests.
+  const clock = movableClock();
   let harness: BillingHarness;
+  let stripe: FakeStripe;
   let live: ApiClient;
   let sandbox: ApiClient;
   let liveBuyer: Buyer;
@@ -89,6 +115,7 @@ describe.each(ENGINES)('%s: customer email', (engine) => {
   beforeAll(async () => {
     harness = await startBillingHarness({
       engine,
+      clock,
       smtpUrl: inbox.url,
       // Update-payment links lead to a configured portal (ADR 1472), else to the checkout.
       portalUrl: 'https://portal.shop.example/billing',
@@ -104,8 +131,24 @@ describe.each(ENGINES)('%s: customer email', (engine) => {
     liveEmail = `de-${engine}-${Date.now()}@customer.example`;
     liveBuyer = await createBuyer(live, 'DE', { email: liveEmail, locale: 'de', name: 'Ada <b>Lovelace</b> & Co' });
     livePrice = await createOneOffPrice(live, '1000', 'EUR');
+    // Live card payments through Stripe, here the local Stripe-format server (ADR 1420).
+    stripe = await startFakeStripe({
+      secretKey: STRIPE_SECRET_KEY,
+      webhookSecret: STRIPE_WEBHOOK_SECRET,
+      now: clock.now,
+    });
+    await harness.services.useCases.configurePaymentProvider(harness.accountId, {
+      provider: 'stripe',
+      secretKey: STRIPE_SECRET_KEY,
+      webhookSecret: STRIPE_WEBHOOK_SECRET,
+      apiBase: stripe.baseUrl,
+    });
+    stripe.sendWebhooksTo(`${harness.liveUrl}/payment-providers/stripe/webhooks/${harness.accountId}`);
   });
-  afterAll(() => harness?.close());
+  afterAll(async () => {
+    await stripe?.close();
+    await harness?.close();
+  });
 
   it('refuses a sender name with a line break and an address list, changing nothing', async () => {
     const before = (await live.get('/email-settings')).entity;
@@ -351,6 +394,7 @@ describe.each(ENGINES)('%s: customer email', (engine) => {
     expectAccessible(String(message.html), 'payment failed');
     const pastDue = await settledEmail(sandbox, `kind=subscription_past_due&customer_id=${buyer.customerId}`);
     expect((pastDue.message as WireObject).subject).toBe('Votre abonnement Test account est en retard de paiement');
+    expect(String((pastDue.message as WireObject).text)).toContain(`${owed} reste impayé.`);
     expectAccessible(String((pastDue.message as WireObject).html), 'past due');
   });
 
@@ -456,6 +500,14 @@ describe.each(ENGINES)('%s: customer email', (engine) => {
   it('writes a skipped job saying why when the email is turned off', async () => {
     const off = await sandbox.patch('/email-settings', { enabled_emails: ['invoice_issued'] });
     expect(off.status, off.text).toBe(200);
+    expect(off.entity.enabled_emails).toEqual(['invoice_issued']);
+    // What is stored is the kinds turned off (ADR 1504): a kind added in a later version is on until turned off.
+    const stored = await harness.services.store.emailSettings.find({
+      accountId: harness.accountId,
+      environment: 'sandbox',
+    });
+    expect(stored?.disabledEmails).toEqual(EMAIL_KINDS.filter((kind) => kind !== 'invoice_issued'));
+    expect(stored).not.toHaveProperty('enabledEmails');
     try {
       const buyer = await createBuyer(sandbox, 'DE');
       const price = await createOneOffPrice(sandbox, '1000', 'EUR');
@@ -510,6 +562,132 @@ describe.each(ENGINES)('%s: customer email', (engine) => {
       await second.close();
     }
   });
+
+  // Last in the file's describe: it moves the live clock (and with it every sandbox clock) a year on.
+  it(
+    'mails live, over SMTP in French, a trial ending, a yearly renewal and a card expiring before it, then the declined renewal and past due',
+    { timeout: 60_000 },
+    async () => {
+      const email = `fr-live-${engine}-${Date.now()}@customer.example`;
+      const buyer = await createBuyer(live, 'FR', { email, locale: 'fr', name: 'Émile' });
+      const productId = await createProduct(live, { name: 'Annuel' });
+      const priceOf = async (body: WireObject) => String((await createPrice(live, productId, body)).id);
+      const yearlyPrice = await priceOf({
+        unit_price: { amount: '12000', currency_code: 'EUR' },
+        billing_cycle: { interval: 'year', frequency: 1 },
+      });
+      const trialPrice = await priceOf({
+        unit_price: { amount: '900', currency_code: 'EUR' },
+        trial_period: { interval: 'day', frequency: 14 },
+      });
+      /** The customer's two checkout steps, the card a Stripe test method. */
+      const checkout = async (transactionId: string, token: string) => {
+        const detailed = await harness.services.useCases.setCheckoutDetails('live', transactionId, {
+          email,
+          address: { countryCode: 'FR', postalCode: '75001', region: null, city: null, firstLine: null },
+        });
+        const view = await harness.services.useCases.submitCheckout('live', transactionId, {
+          submissionKey: randomBytes(12).toString('hex'),
+          expectedAmount: detailed.transaction.details.totals.balance,
+          method: { kind: 'token', token },
+          saveMethod: false,
+          returnUrl: `${harness.liveUrl}/checkout/return`,
+        });
+        expect(view.transaction.status).toBe('completed');
+        await stripe.settled();
+      };
+      const subscribe = async (priceId: string) => {
+        const ready = await readyTransaction(live, buyer, priceId);
+        await checkout(String(ready.id), 'pm_card_visa');
+        return String((await live.get(`/transactions/${ready.id}`)).entity.subscription_id);
+      };
+      const fr = (instant: unknown) =>
+        new Intl.DateTimeFormat('fr', { dateStyle: 'long', timeZone: 'UTC' }).format(
+          new Date(typeof instant === 'number' ? instant : String(instant)),
+        );
+      const euros = (amount: unknown) => formatMinorUnits(BigInt(String(amount)), 'EUR', 'fr');
+      const nextCharge = async (id: string) => {
+        const view = await live.get(`/subscriptions/${id}?include=next_transaction`);
+        return {
+          at: view.entity.next_billed_at,
+          total: totalsOf(view.entity.next_transaction as WireObject).grand_total,
+        };
+      };
+      const updateLink = (id: string) =>
+        `/session?action=update_subscription_payment_method&subscription_id=${id}&token=`;
+
+      const trial = await subscribe(trialPrice);
+      // The yearly plan is bought with a card that runs out about seven months on: before its renewal.
+      const expiry = new Date(clock.now() + 210 * DAY_MS);
+      stripe.cardExpiry({ month: expiry.getUTCMonth() + 1, year: expiry.getUTCFullYear() });
+      const yearly = await subscribe(yearlyPrice).finally(() => stripe.cardExpiry(undefined));
+
+      // Eight days on, the 14-day trial ends within the 7-day lead time.
+      clock.advance(8 * DAY_MS);
+      const trialCharge = await nextCharge(trial);
+      await harness.services.useCases.runDueWork('email_reminders');
+      const trialMail = await arrived(email, /^Votre essai /);
+      expect(trialMail.mail.subject).toBe('Votre essai Test account se termine bientôt');
+      expect(trialMail.mail.from?.value).toEqual([{ name: 'Shop Billing', address: 'billing@shop.example' }]);
+      expect(trialMail.mail.text).toContain(`et ${euros(trialCharge.total)} sera prélevé.`);
+      expect(trialMail.mail.text).toContain(fr(trialCharge.at));
+      expect(String(trialMail.mail.html)).toContain('<html lang="fr">');
+      expectAccessible(String(trialMail.mail.html), 'trial ending');
+      const ended = await live.post(`/subscriptions/${trial}/cancel`, { effective_from: 'immediately' });
+      expect(ended.status, ended.text).toBe(200);
+
+      // Five days before the yearly renewal: its reminder with the renewal's amount, and the card's.
+      const renewal = await nextCharge(yearly);
+      clock.advance(Date.parse(String(renewal.at)) - clock.now() - 5 * DAY_MS);
+      await harness.services.useCases.runDueWork('email_reminders');
+      const renewalMail = await arrived(email, /sera bientôt renouvelé$/);
+      expect(renewalMail.mail.subject).toBe('Votre abonnement Test account sera bientôt renouvelé');
+      expect(renewalMail.mail.text).toContain(`renouvelé : ${euros(renewal.total)} sera prélevé.`);
+      expect(renewalMail.mail.text).toContain(fr(renewal.at));
+      expectAccessible(String(renewalMail.mail.html), 'renewal upcoming');
+      const cardMail = await arrived(email, /expire bientôt$/);
+      expect(cardMail.mail.subject).toBe('Votre carte enregistrée chez Test account expire bientôt');
+      expect(cardMail.mail.text).toContain(fr(renewal.at));
+      expect(cardMail.mail.text).toContain(updateLink(yearly));
+      expectAccessible(String(cardMail.mail.html), 'card expiring');
+      expect(await settledEmail(live, `customer_id=${buyer.customerId}&kind=card_expiring`)).toMatchObject({
+        status: 'sent',
+        recipient: email,
+        locale: 'fr',
+        message_id: cardMail.mail.messageId,
+      });
+      expect(await emailsOf(live, `customer_id=${buyer.customerId}&kind=card_expiring`)).toHaveLength(1);
+
+      // The customer's new card attaches but every charge declines: the renewal fails, and they are told.
+      const change = await harness.services.useCases.getPaymentMethodChangeTransaction(
+        {
+          account: await harness.services.useCases.requireAccount(harness.accountId),
+          scope: { accountId: harness.accountId, environment: 'live' },
+        },
+        yearly,
+      );
+      await checkout(change.id, 'pm_card_chargeCustomerFail');
+      clock.advance(6 * DAY_MS);
+      await harness.services.useCases.runDueWork('renewals');
+      const failedMail = await arrived(email, /a échoué$/);
+      const [charged] = (await live.get(`/transactions?subscription_id=${yearly}&origin=subscription_recurring`)).list;
+      expect(charged?.status).toBe('past_due');
+      const owed = euros(totalsOf(charged as WireObject).balance);
+      expect(failedMail.mail.subject).toBe('Votre paiement à Test account a échoué');
+      expect(failedMail.mail.text).toContain(`prélever votre paiement de ${owed}`);
+      const failedJob = await settledEmail(live, `kind=payment_failed&customer_id=${buyer.customerId}`);
+      expect(failedJob).toMatchObject({ status: 'sent', locale: 'fr', message_id: failedMail.mail.messageId });
+      expect(failedMail.mail.text).toContain(
+        `Nous réessaierons le ${fr(Date.parse(String(failedJob.created_at)) + DAY_MS)}.`,
+      );
+      expect(failedMail.mail.text).toContain(updateLink(yearly));
+      expectAccessible(String(failedMail.mail.html), 'payment failed');
+      const pastDueMail = await arrived(email, /en retard de paiement$/);
+      expect(pastDueMail.mail.subject).toBe('Votre abonnement Test account est en retard de paiement');
+      expect(pastDueMail.mail.text).toContain(`${owed} reste impayé.`);
+      expectAccessible(String(pastDueMail.mail.html), 'past due');
+    },
+  );
 });
 
 describe('the emails’ HTML in Chromium', () => {

@@ -13,6 +13,7 @@ import {
   CATALOGUE_TYPES,
   DISCOUNT_STATUSES,
   DISCOUNT_TYPES,
+  EMAIL_KINDS,
   EVENT_TYPE_NAMES,
   EVENT_TYPES,
   NOTIFICATION_STATUSES,
@@ -93,7 +94,12 @@ describe('the OpenAPI document', () => {
   });
 });
 
-type Schema = { additionalProperties?: unknown; properties?: Record<string, Schema>; enum?: unknown[] };
+type Schema = {
+  additionalProperties?: unknown;
+  properties?: Record<string, Schema>;
+  items?: Schema;
+  enum?: unknown[];
+};
 
 describe('the response schemas', () => {
   const schemas = (openApiDocument() as unknown as { components: { schemas: Record<string, Schema> } }).components
@@ -128,6 +134,9 @@ describe('the response schemas', () => {
     expect(values('Notification', 'status')).toEqual([...NOTIFICATION_STATUSES]);
     expect(values('NotificationSetting', 'traffic_source')).toEqual([...TRAFFIC_SOURCES]);
     expect(values('Report', 'type')).toEqual([...REPORT_TYPES]);
+    // Email kinds: the contract's list is the core's (ADR 1505), for jobs and for the settings.
+    expect(values('Email', 'kind')).toEqual([...EMAIL_KINDS]);
+    expect(schemas.EmailSettings?.properties?.enabled_emails?.items?.enum).toEqual([...EMAIL_KINDS]);
     const simulationType = schemas.Simulation?.properties?.type as { anyOf?: Schema[] } | undefined;
     expect(simulationType?.anyOf?.[1]?.enum).toEqual([...SCENARIO_TYPES]);
   });

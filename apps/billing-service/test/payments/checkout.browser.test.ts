@@ -11,6 +11,7 @@ import { type Browser, type BrowserContext, chromium, type Page } from 'playwrig
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type ApiClient, harnessClients } from '../support/api-client.js';
 import { createPrice, createProduct, unique } from '../support/catalogue-fixtures.js';
+import { LOGO_PNG_BASE64 } from '../support/images.js';
 import { createTransaction } from '../transactions/transaction-fixtures.js';
 import { CARDS } from './checkout-client.js';
 
@@ -54,16 +55,34 @@ describe('the hosted checkout in Chromium', () => {
     await page.getByLabel('Security code').fill('123');
   }
 
-  async function transactionStatus(url: string): Promise<{ status: string; subscription_id: string | null }> {
+  interface TransactionSeen {
+    status: string;
+    subscription_id: string | null;
+    customer_id: string;
+    business_id: string | null;
+    payments: unknown[];
+    details: { totals: { tax: string; grand_total: string } };
+  }
+
+  async function transactionStatus(url: string): Promise<TransactionSeen> {
     const id = new URL(url).searchParams.get('_ptxn') ?? '';
-    return (await sandbox.get(`/transactions/${id}`)).entity as { status: string; subscription_id: string | null };
+    return (await sandbox.get(`/transactions/${id}`)).entity as unknown as TransactionSeen;
+  }
+
+  /** "Then €29.75 per month from 28 December 2026." (ADR 1114), the date a month from today. */
+  function recurringTerms(amount: string): RegExp {
+    return new RegExp(`^Then ${amount.replace('.', '\\.')} per month from \\d{1,2} [A-Z][a-z]+ \\d{4}\\.$`);
   }
 
   beforeAll(async () => {
     mkdirSync(ARTIFACTS, { recursive: true });
     harness = await startBillingHarness({ engine: 'sqlite' });
     ({ sandbox } = harnessClients(harness));
-    const taxes = await sandbox.patch('/tax-settings', { country_rates: [{ country_code: 'DE', rate: '0.19' }] });
+    // Location tax (ADR 1430): Germany's 19%, France's 20%, and reverse charge for an EU business abroad.
+    const taxes = await sandbox.patch('/tax-settings', {
+      rate_source: 'location',
+      country_rates: [{ country_code: 'DE', rate: '0.19' }],
+    });
     expect(taxes.status, taxes.text).toBe(200);
     const productId = await createProduct(sandbox, { name: 'Analytics plan' });
     priceId = String(
@@ -220,6 +239,133 @@ describe('the hosted checkout in Chromium', () => {
       await phone.close();
       const restored = await sandbox.patch('/seller-details', { legal_name: null });
       expect(restored.status, restored.text).toBe(200);
+    }
+  });
+
+  it('re-taxes a country changed in the one payment form before paying: nothing charged, the new total to confirm', async () => {
+    const url = await newCheckout();
+    await page.goto(url);
+    await fillDetails();
+    await expect(page.locator('#recurring-terms').textContent()).resolves.toMatch(recurringTerms('€29.75'));
+    // One form, one submit: the details and the card go together (ADR 1115).
+    await expect(page.locator('form[action^="/checkout/details"]').count()).resolves.toBe(0);
+    await expect(page.locator('form[action^="/checkout/pay"] button[type="submit"]').count()).resolves.toBe(1);
+    await page.getByLabel('Country').selectOption('FR');
+    await page.getByLabel('Postal code').fill('75001');
+    await page.getByLabel('City').fill('Paris');
+    await fillCard(CARDS.success);
+    await page.getByRole('button', { name: 'Pay €29.75' }).click();
+    await page.waitForSelector('#checkout-message.notice');
+    await expect(page.locator('#checkout-message').textContent()).resolves.toContain(
+      'Your details changed the total to €30.00. Nothing was charged',
+    );
+    await expect(page.locator('tr:has(#tax) th').textContent()).resolves.toBe('VAT 20%');
+    await expect(page.locator('#due').textContent()).resolves.toBe('€30.00');
+    await expect(page.locator('#recurring-terms').textContent()).resolves.toMatch(recurringTerms('€30.00'));
+    await expect(page.getByLabel('Name on card').inputValue()).resolves.toBe('Grace Hopper');
+    const waiting = await transactionStatus(url);
+    expect(waiting).toMatchObject({ status: 'ready', payments: [], details: { totals: { grand_total: '3000' } } });
+    await expectNoAxeViolations('re-taxed, to confirm');
+    await fillCard(CARDS.success);
+    await page.getByRole('button', { name: 'Pay €30.00' }).click();
+    await page.waitForSelector('#checkout-message.success');
+    expect(await transactionStatus(url)).toMatchObject({
+      status: 'completed',
+      details: { totals: { tax: '500', grand_total: '3000' } },
+    });
+  });
+
+  it('buys as a business with a VAT number at phone width: a bad number refused, reverse charge shown and charged, the seller’s logo and links', async () => {
+    const links = {
+      terms_url: 'https://engines.example/terms',
+      privacy_url: 'https://engines.example/privacy',
+      refund_policy_url: 'https://engines.example/refunds',
+      contact_url: 'https://engines.example/contact',
+    };
+    const seller = await sandbox.patch('/seller-details', {
+      legal_name: 'Analytical Engines Ltd',
+      logo: { data: LOGO_PNG_BASE64 },
+      ...links,
+    });
+    expect(seller.status, seller.text).toBe(200);
+    const phone = await browser.newContext({ viewport: { width: 390, height: 844 }, locale: 'en-GB' });
+    try {
+      const phonePage = await phone.newPage();
+      const url = await newCheckout();
+      await phonePage.goto(url);
+      await expect(phonePage.getByRole('img', { name: 'Analytical Engines Ltd logo' }).count()).resolves.toBe(1);
+      for (const [id, href] of [
+        ['#terms-link', links.terms_url],
+        ['#privacy-link', links.privacy_url],
+        ['#refund-link', links.refund_policy_url],
+        ['#contact-link', links.contact_url],
+      ] as const) {
+        await expect(phonePage.locator(id).getAttribute('href')).resolves.toBe(href);
+      }
+      await phonePage.getByLabel('Country').selectOption('FR');
+      await phonePage.getByLabel('Postal code').fill('75001');
+      await phonePage.getByLabel('City').fill('Paris');
+      await phonePage.getByRole('button', { name: 'Continue' }).click();
+      await phonePage.waitForSelector('#payment-heading');
+      await expect(phonePage.locator('#due').textContent()).resolves.toBe('€30.00');
+      // A number of the wrong shape is refused next to its field, and nothing changes.
+      await phonePage.getByLabel('A business').check();
+      await phonePage.getByLabel('Company name').fill('Analytical Engines SARL');
+      await phonePage.getByLabel('VAT or tax number').fill('FR123');
+      await phonePage.getByLabel('Name on card').fill('Ada Lovelace');
+      await phonePage.getByLabel('Card number').fill(CARDS.success);
+      await phonePage.getByLabel('Expiry (MM/YY)').fill('12/39');
+      await phonePage.getByLabel('Security code').fill('123');
+      await phonePage.getByRole('button', { name: 'Pay €30.00' }).click();
+      await phonePage.waitForSelector('#field-tax_identifier[aria-invalid="true"]');
+      await expect(phonePage.locator('#field-tax_identifier-error').textContent()).resolves.toBe(
+        'This is not a VAT or tax number of the country you chose. Check it and try again.',
+      );
+      expect(await transactionStatus(url)).toMatchObject({ status: 'ready', business_id: null, payments: [] });
+      // A French VAT number: re-taxed before paying, reverse charged, the new total to confirm.
+      await phonePage.getByLabel('VAT or tax number').fill('FR 40 303 265 045');
+      await phonePage.getByLabel('Card number').fill(CARDS.success);
+      await phonePage.getByLabel('Expiry (MM/YY)').fill('12/39');
+      await phonePage.getByLabel('Security code').fill('123');
+      await phonePage.getByRole('button', { name: 'Pay €30.00' }).click();
+      await phonePage.waitForSelector('#checkout-message.notice');
+      await expect(phonePage.locator('#checkout-message').textContent()).resolves.toContain(
+        'Your details changed the total to €25.00',
+      );
+      await expect(phonePage.locator('tr:has(#tax) th').textContent()).resolves.toBe('Reverse charge');
+      await expect(phonePage.locator('#tax').textContent()).resolves.toBe('€0.00');
+      await expect(phonePage.locator('#reverse-charge-note').textContent()).resolves.toBe(
+        'No VAT is charged: the reverse charge applies, and Analytical Engines SARL accounts for the VAT in France.',
+      );
+      await expect(phonePage.locator('#recurring-terms').textContent()).resolves.toMatch(recurringTerms('€25.00'));
+      expect(await phonePage.evaluate('document.documentElement.scrollWidth - window.innerWidth')).toBeLessThanOrEqual(
+        0,
+      );
+      expect(await axeViolations(phonePage), 'phone, reverse charged').toEqual([]);
+      await phonePage.getByLabel('Card number').fill(CARDS.success);
+      await phonePage.getByLabel('Expiry (MM/YY)').fill('12/39');
+      await phonePage.getByLabel('Security code').fill('123');
+      await phonePage.getByRole('button', { name: 'Pay €25.00' }).click();
+      await phonePage.waitForSelector('#checkout-message.success');
+      const paid = await transactionStatus(url);
+      expect(paid).toMatchObject({ status: 'completed', details: { totals: { tax: '0', grand_total: '2500' } } });
+      // The business is the public API's entity, on the customer.
+      const business = await sandbox.get(`/customers/${paid.customer_id}/businesses/${paid.business_id}`);
+      expect(business.entity).toMatchObject({
+        name: 'Analytical Engines SARL',
+        tax_identifier: 'FR40303265045',
+        status: 'active',
+      });
+    } finally {
+      await phone.close();
+      await sandbox.patch('/seller-details', {
+        legal_name: null,
+        logo: null,
+        terms_url: null,
+        privacy_url: null,
+        refund_policy_url: null,
+        contact_url: null,
+      });
     }
   });
 });

@@ -174,6 +174,52 @@ describe.each(ENGINES)('%s: hosted checkout', (engine) => {
     expect(thanks.text).toContain('Payment received');
   });
 
+  it('buys as a business: a bad number refused changing nothing, the business stored on the customer and reused, an individual names none (ADR 1113)', async () => {
+    const draft = await createTransaction(sandbox, { items: [{ price_id: oneOffPriceId, quantity: 1 }] });
+    const id = String(draft.id);
+    const email = `${unique('company')}@example.com`;
+    const address = { email, country_code: 'DE', postal_code: '10115', city: 'Berlin' };
+    const refused = await checkout.details(id, {
+      ...address,
+      purchase_as: 'business',
+      company_name: 'Engines GmbH',
+      tax_identifier: 'DE 12345',
+    });
+    expect(refused.status, refused.text).toBe(400);
+    expect(refused.text).toContain('This is not a VAT or tax number of the country you chose.');
+    expect(await transaction(id)).toMatchObject({ status: 'draft', customer_id: null, business_id: null });
+    const business = {
+      ...address,
+      purchase_as: 'business',
+      company_name: ' Engines  GmbH ',
+      tax_identifier: '123 456 789',
+    };
+    expect((await checkout.details(id, business)).status).toBe(303);
+    const named = await transaction(id);
+    expect(named.business_id).toMatch(/^biz_/);
+    const stored = await sandbox.get(`/customers/${named.customer_id}/businesses/${named.business_id}`);
+    expect(stored.entity).toMatchObject({ name: 'Engines GmbH', tax_identifier: 'DE123456789', status: 'active' });
+    // The same company again (typed differently) is the same business; none is created twice.
+    expect((await checkout.details(id, { ...business, tax_identifier: 'de123456789' })).status).toBe(303);
+    expect((await transaction(id)).business_id).toBe(named.business_id);
+    const list = await sandbox.get(`/customers/${named.customer_id}/businesses`);
+    expect((list.body.data as unknown[]).length).toBe(1);
+    // Paying with a changed country in the one form re-taxes first and charges nothing (ADR 1115).
+    const form = await checkout.form(id, CARDS.success);
+    const retaxed = await checkout.post(`/checkout/pay?_ptxn=${id}`, {
+      ...form,
+      ...address,
+      country_code: 'FR',
+      postal_code: '75001',
+      purchase_as: 'individual',
+    });
+    expect(retaxed.status, retaxed.text).toBe(409);
+    expect(retaxed.text).toContain('Your details changed the total to €60.00. Nothing was charged');
+    const individual = await transaction(id);
+    expect(individual).toMatchObject({ status: 'ready', business_id: null, payments: [] });
+    expect((individual.details as { totals: { grand_total: string } }).totals.grand_total).toBe('6000');
+  });
+
   it('buys a subscription: it starts once, with the card saved as its method', async () => {
     const id = await subscriptionTransaction();
     const paid = await checkout.pay(id, CARDS.success);

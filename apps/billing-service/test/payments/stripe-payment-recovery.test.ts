@@ -10,16 +10,25 @@
  * nothing cancels the subscription after 30 days. Both engines, read back through the official SDK.
  */
 import { randomBytes } from 'node:crypto';
-import { type BillingHarness, ENGINES } from '@drawdown/testkit';
+import { formatMinorUnits } from '@drawdown/billing-core';
+import { type BillingHarness, ENGINES, expectEvery } from '@drawdown/testkit';
 import type { Paddle } from '@paddle/paddle-node-sdk';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type ReceivedMail, type SmtpInbox, startSmtpInbox } from '../email/smtp-inbox.js';
 import type { FakeStripe } from '../support/stripe/fake-stripe-server.js';
 import { DAY_MS, eventually, useLiveStripeAccount } from '../support/stripe/live-stripe-account.js';
+
+/** A real SMTP server on loopback: the customer is told of each declined attempt by email (ADR 1500). */
+let inbox: SmtpInbox;
+beforeAll(async () => {
+  inbox = await startSmtpInbox();
+});
+afterAll(() => inbox?.close());
 
 describe.each(ENGINES)('%s: payment recovery through Stripe', (engine) => {
   // One Stripe client retry (the default is two): still a repeat under the attempt's key for the
   // lost answers below, with one back-off to wait out instead of two.
-  const account = useLiveStripeAccount(engine, { stripeNetworkRetries: 1 });
+  const account = useLiveStripeAccount(engine, { stripeNetworkRetries: 1, smtpUrl: () => inbox.url });
   const { clock, pay, transactionOf, subscriptionOf, subscribed, renew } = account;
   let harness: BillingHarness;
   let stripe: FakeStripe;
@@ -191,26 +200,63 @@ describe.each(ENGINES)('%s: payment recovery through Stripe', (engine) => {
     expect(intentsOf(renewalId)).toHaveLength(payments + 1);
   });
 
-  it('cancels the subscription and its renewal 30 days after the first decline when no retry succeeded', async () => {
-    const { subscriptionId, renewalId } = await declinedRenewal();
-    // Retries 1, 3, 5, 8, 12, 18 and 25 days after the first decline, each its own PaymentIntent.
-    let payments = 1;
-    for (const days of [1, 2, 2, 3, 4, 6, 7]) {
-      payments += 1;
-      await retriesAfter(days, renewalId, payments);
-      expect(intentsOf(renewalId)).toHaveLength(payments);
-    }
-    expect((await paddle.subscriptions.get(subscriptionId)).status).toBe('past_due');
-    clock.advance(5 * DAY_MS);
-    await harness.services.useCases.runDueWork('payment_retries');
-    await eventually(
-      () => paddle.subscriptions.get(subscriptionId),
-      (subscription) => subscription.status === 'canceled',
-      'the subscription to be canceled',
-    );
-    const renewal = await paddle.transactions.get(renewalId);
-    expect(renewal.status).toBe('canceled');
-    expect(renewal.payments).toHaveLength(8);
-    expect(intentsOf(renewalId)).toHaveLength(8);
-  });
+  it(
+    'cancels the subscription and its renewal 30 days after the first decline when no retry succeeded, the customer told by email at each attempt',
+    { timeout: 60_000 },
+    async () => {
+      const { subscriptionId, renewalId, email } = await declinedRenewal();
+      // Retries 1, 3, 5, 8, 12, 18 and 25 days after the first decline, each its own PaymentIntent.
+      let payments = 1;
+      for (const days of [1, 2, 2, 3, 4, 6, 7]) {
+        payments += 1;
+        await retriesAfter(days, renewalId, payments);
+        expect(intentsOf(renewalId)).toHaveLength(payments);
+      }
+      expect((await paddle.subscriptions.get(subscriptionId)).status).toBe('past_due');
+      clock.advance(5 * DAY_MS);
+      await harness.services.useCases.runDueWork('payment_retries');
+      await eventually(
+        () => paddle.subscriptions.get(subscriptionId),
+        (subscription) => subscription.status === 'canceled',
+        'the subscription to be canceled',
+      );
+      const renewal = await paddle.transactions.get(renewalId);
+      expect(renewal.status).toBe('canceled');
+      expect(renewal.payments).toHaveLength(8);
+      expect(intentsOf(renewalId)).toHaveLength(8);
+      // The customer received, over SMTP, one failed-payment email per declined attempt (the first
+      // decline and seven retries), each with the amount, the next try on the schedule counted from
+      // the first decline (none after the last) and the link to pay with another card; then past due and canceled.
+      const received = (subject: RegExp) =>
+        inbox.to(email).filter((item) => subject.test(item.mail.subject ?? '')) as ReceivedMail[];
+      // The last emails are written as the run ends: wait for them as the inbox does (15 s at most).
+      const deadline = Date.now() + 15_000;
+      while (received(/ canceled$/).length === 0 || received(/^Your payment to Test account failed$/).length < 8) {
+        if (Date.now() > deadline) throw new Error('the failed-payment and canceled emails did not all arrive');
+        await new Promise((resolve) => setTimeout(resolve, 25));
+      }
+      const failed = received(/^Your payment to Test account failed$/);
+      expect(failed).toHaveLength(8);
+      expect(new Set(failed.map((item) => item.mail.messageId)).size).toBe(8);
+      const owed = formatMinorUnits(BigInt(renewal.details?.totals?.grandTotal ?? '0'), 'GBP', 'en');
+      expectEvery(failed, (item) => String(item.mail.text).includes(`payment of ${owed}`), { atLeast: 8 });
+      expectEvery(
+        failed,
+        // Without a configured portal the link is the renewal's own checkout, where the customer pays it (ADR 1503).
+        (item) => String(item.mail.text).includes(`/checkout?_ptxn=${renewalId}`),
+        { atLeast: 8 },
+      );
+      const jobs = (await account.live.get(`/emails?kind=payment_failed&customer_id=${renewal.customerId}&per_page=50`))
+        .list;
+      const startedAt = Math.min(...jobs.map((job) => Date.parse(String(job.created_at))));
+      const longDate = (instant: number) =>
+        new Intl.DateTimeFormat('en', { dateStyle: 'long', timeZone: 'UTC' }).format(new Date(instant));
+      const told = failed.map((item) => /We will try again on ([^.]+)\./.exec(String(item.mail.text))?.[1] ?? 'none');
+      expect(told.sort()).toEqual(
+        [...[1, 3, 5, 8, 12, 18, 25].map((days) => longDate(startedAt + days * DAY_MS)), 'none'].sort(),
+      );
+      expect(received(/ is past due$/)).toHaveLength(1);
+      expect(received(/ canceled$/)).toHaveLength(1);
+    },
+  );
 });

@@ -225,6 +225,10 @@ describe('invoice layout', () => {
     paymentInstructions: null,
     taxCurrency: null,
     referenceRates: [],
+    termsUrl: null,
+    privacyUrl: null,
+    refundPolicyUrl: null,
+    contactUrl: null,
     updatedAt: NOW,
   };
 
@@ -364,6 +368,10 @@ describe('documents fit to send', () => {
       { currencyCode: 'USD', rate: '0.9000', date: '2026-03-15', source: 'Bank of England' },
       { currencyCode: 'USD', rate: '0.7500', date: '2026-03-01', source: 'Bank of England' },
     ],
+    termsUrl: null,
+    privacyUrl: null,
+    refundPolicyUrl: null,
+    contactUrl: null,
     updatedAt: NOW,
   };
 

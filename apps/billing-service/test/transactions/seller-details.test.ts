@@ -65,6 +65,10 @@ describe.each(ENGINES)('%s: seller details', (engine) => {
       payment_instructions: null,
       tax_currency: null,
       reference_rates: [],
+      terms_url: null,
+      privacy_url: null,
+      refund_policy_url: null,
+      contact_url: null,
       updated_at: null,
     });
 
@@ -190,6 +194,11 @@ describe.each(ENGINES)('%s: seller details', (engine) => {
       ['a sort code without an account number', { payment_instructions: { text: 'Pay us', sort_code: '12-34-56' } }],
       ['instructions naming no account and no text', { payment_instructions: { account_name: 'Engines' } }],
       ['an unknown tax currency', { tax_currency: 'XYZ' }],
+      // The checkout's links (ADR 1113): absolute http(s) addresses only.
+      ['a javascript: terms link', { terms_url: 'javascript:alert(1)' }],
+      ['a relative privacy link', { privacy_url: '/privacy' }],
+      ['a mailto: contact link', { contact_url: 'mailto:help@engines.example' }],
+      ['a refund link with credentials', { refund_policy_url: 'https://user:pw@engines.example/refunds' }],
       [
         'a rate of zero',
         {
@@ -235,6 +244,33 @@ describe.each(ENGINES)('%s: seller details', (engine) => {
       expect(refused.body.error?.code, name).toBe('invalid_field');
     }
     expect((await sandbox.get('/seller-details')).entity).toEqual(before);
+
+    // The links are set and removed one by one (ADR 1113).
+    const linked = await sandbox.patch('/seller-details', {
+      terms_url: ' https://engines.example/terms ',
+      privacy_url: 'https://engines.example/privacy',
+      refund_policy_url: 'http://engines.example/refunds',
+      contact_url: 'https://engines.example/contact',
+    });
+    expect(linked.status, linked.text).toBe(200);
+    expect(linked.entity).toMatchObject({
+      terms_url: 'https://engines.example/terms',
+      privacy_url: 'https://engines.example/privacy',
+      refund_policy_url: 'http://engines.example/refunds',
+      contact_url: 'https://engines.example/contact',
+    });
+    const unlinked = await sandbox.patch('/seller-details', {
+      terms_url: null,
+      privacy_url: null,
+      refund_policy_url: null,
+      contact_url: null,
+    });
+    expect(unlinked.entity).toMatchObject({
+      terms_url: null,
+      privacy_url: null,
+      refund_policy_url: null,
+      contact_url: null,
+    });
 
     // null removes the logo; the other fields stay.
     const removed = await sandbox.patch('/seller-details', { logo: null });

@@ -19,14 +19,28 @@ export const UpdateCheckoutSettingsBody = z.strictObject({
  * The checkout page's details form (`application/x-www-form-urlencoded`, `POST /checkout/details`):
  * the customer's email and the address the tax is computed for.
  */
-export const CheckoutDetailsFormBody = z.strictObject({
+const DETAILS_FIELDS = {
   email: z.string().max(320),
   country_code: z.string().max(2),
   postal_code: z.string().max(100).optional(),
   region: z.string().max(100).optional(),
   city: z.string().max(200).optional(),
   first_line: z.string().max(300).optional(),
-});
+  /** Buying as an individual or as a business (ADR 1113); absent keeps the transaction's business. */
+  purchase_as: z.enum(['individual', 'business']).optional(),
+  /** With `purchase_as=business`: the company name and its VAT or tax number. */
+  company_name: z.string().max(200).optional(),
+  tax_identifier: z.string().max(64).optional(),
+};
+
+export const CheckoutDetailsFormBody = z.strictObject(DETAILS_FIELDS);
+
+/** The details as the payment form carries them (ADR 1115): all optional, taken only while the order can change. */
+const OPTIONAL_DETAILS = {
+  ...DETAILS_FIELDS,
+  email: DETAILS_FIELDS.email.optional(),
+  country_code: DETAILS_FIELDS.country_code.optional(),
+};
 
 /** The checkout page's promo-code form (`POST /checkout/code`, ADR 1111): a discount code enabled for checkout. */
 export const CheckoutCodeFormBody = z.strictObject({
@@ -34,11 +48,13 @@ export const CheckoutCodeFormBody = z.strictObject({
 });
 
 /**
- * The checkout page's payment form (`POST /checkout/pay`): the one-time key and the amount the page
+ * The checkout page's payment form (`POST /checkout/pay`): the customer's details while the order
+ * can still change (re-taxed before paying, ADR 1115), the one-time key and the amount the page
  * showed, which the payment must equal. Card fields reach only the sandbox provider; a live
  * provider's page sends its own token (`provider_token`) instead.
  */
 export const CheckoutPayFormBody = z.strictObject({
+  ...OPTIONAL_DETAILS,
   submission_key: z.string().max(64),
   expected_amount: z.string().max(20),
   cardholder_name: z.string().max(200).optional(),
@@ -59,6 +75,7 @@ export const SandboxChallengeFormBody = z.strictObject({
  * provider's browser library to confirm (ADR 1424). No card field: Stripe.js keeps the card.
  */
 export const BrowserCheckoutBody = z.strictObject({
+  ...OPTIONAL_DETAILS,
   submission_key: z.string().max(64),
   expected_amount: z.string().max(20),
   save_method: z.literal('on').optional(),

@@ -54,4 +54,9 @@ export const UpdateSellerDetailsBody = z.strictObject({
     )
     .max(200)
     .optional(),
+  /** The seller's pages the hosted checkout links to (ADR 1113): absolute http(s) addresses; null removes one. */
+  terms_url: text(2048),
+  privacy_url: text(2048),
+  refund_policy_url: text(2048),
+  contact_url: text(2048),
 });

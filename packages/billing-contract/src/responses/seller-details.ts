@@ -8,7 +8,7 @@ import { countryCode, entity, nullableTimestamp } from './common.js';
 
 export const SellerDetails = entity(
   'SellerDetails',
-  'Drawdown: the seller invoices and credit notes name (legal name, address, tax identifier, company number, contact email, logo, bank details, tax currency and its reference rates). Null fields are not printed; without a legal name the account name is.',
+  'Drawdown: the seller invoices and credit notes name (legal name, address, tax identifier, company number, contact email, logo, bank details, tax currency and its reference rates, and the pages the checkout links to). Null fields are not printed; without a legal name the account name is.',
   z.strictObject({
     legal_name: z.string().nullable(),
     address: z
@@ -54,6 +54,11 @@ export const SellerDetails = entity(
         source: z.string(),
       }),
     ),
+    /** The seller's pages the hosted checkout links to (ADR 1113); null when not set. */
+    terms_url: z.string().nullable(),
+    privacy_url: z.string().nullable(),
+    refund_policy_url: z.string().nullable(),
+    contact_url: z.string().nullable(),
     /** Null until the details were first set. */
     updated_at: nullableTimestamp,
   }),

@@ -78,7 +78,7 @@ export async function writeEmailJob(
   const skipReason: EmailSkipReason | null =
     recipient === null
       ? 'no_email_address'
-      : settings.enabledEmails.includes(occurrence.kind)
+      : !settings.disabledEmails.includes(occurrence.kind)
         ? null
         : 'email_turned_off';
   const id = ids.newId('eml');
@@ -123,6 +123,25 @@ async function storedFacts(
     if (!run || (run.endedAt !== null && run.endedAt <= occurredAt)) return { ...facts, nextTryAt: null };
     const step = RECOVERY_RETRY_DAYS.findIndex((_days, index) => recoveryStepAt(run.startedAt, index) > occurredAt);
     return { ...facts, nextTryAt: step === -1 ? null : recoveryStepAt(run.startedAt, step) };
+  }
+  if (occurrence.kind === 'subscription_past_due' && facts.subscriptionId !== null) {
+    // What is unpaid (ADR 1503 addendum): the balances of the subscription's past-due
+    // transactions in its currency, as they stand when the event fans out; the latest is linked.
+    const page = await tx.transactions.list(scope, {
+      filter: {
+        subscription_id: [{ op: 'eq', value: facts.subscriptionId }],
+        status: [{ op: 'eq', value: 'past_due' }],
+      },
+      direction: 'asc',
+      perPage: 100,
+      countTotal: false,
+    });
+    const owed = page.items.filter((transaction) => transaction.currencyCode === facts.currencyCode);
+    const latest = owed.at(-1);
+    if (latest) {
+      const unpaid = owed.reduce((sum, transaction) => sum + BigInt(transaction.details.totals.balance), 0n);
+      return { ...facts, amount: unpaid.toString(), transactionId: latest.id };
+    }
   }
   if (occurrence.kind === 'subscription_plan_changed' && facts.billing === 'now' && facts.subscriptionId !== null) {
     // The change's charge is written after its event in the same database transaction: the

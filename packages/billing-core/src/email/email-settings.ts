@@ -30,7 +30,21 @@ export interface UpdateEmailSettingsInput {
 
 /** The settings with every default filled in (settings saved before a field existed lack it). */
 export function withEmailDefaults(settings: EmailSettings | undefined): EmailSettings {
-  return { ...DEFAULT_EMAIL_SETTINGS, ...settings } as EmailSettings;
+  const { enabledEmails: listed, ...stored } = (settings ?? {}) as Partial<EmailSettings> & {
+    readonly enabledEmails?: readonly string[];
+  };
+  // Saved by a process of the version before ADR 1504 while this one ran (a rolling upgrade): its
+  // list of kinds sent was written knowing the fourteen kinds of ADRs 1500-1503, all there are.
+  const legacy =
+    stored.disabledEmails === undefined && Array.isArray(listed)
+      ? { disabledEmails: EMAIL_KINDS.filter((kind) => !listed.includes(kind)) }
+      : {};
+  return { ...DEFAULT_EMAIL_SETTINGS, ...stored, ...legacy } as EmailSettings;
+}
+
+/** The kinds sent (ADR 1504): every kind but those turned off, in the settings' documented order. */
+export function emailKindsOn(settings: EmailSettings): EmailKind[] {
+  return EMAIL_KINDS.filter((kind) => !settings.disabledEmails.includes(kind));
 }
 
 export async function getEmailSettings(context: Context<EmailSlice>): Promise<EmailSettings> {
@@ -63,7 +77,7 @@ export async function updateEmailSettings(
   const senderAddress =
     input.senderAddress === undefined ? undefined : checkedAddress('sender_address', input.senderAddress);
   const replyTo = input.replyTo === undefined ? undefined : checkedAddress('reply_to', input.replyTo);
-  let enabledEmails: EmailKind[] | undefined;
+  let disabledEmails: EmailKind[] | undefined;
   if (input.enabledEmails !== undefined) {
     const unknown = input.enabledEmails.find((kind) => !(EMAIL_KINDS as readonly string[]).includes(kind));
     if (unknown !== undefined) {
@@ -72,7 +86,8 @@ export async function updateEmailSettings(
         `has ${JSON.stringify(unknown)}, which is not one of ${EMAIL_KINDS.join(', ')}`,
       );
     }
-    enabledEmails = EMAIL_KINDS.filter((kind) => input.enabledEmails?.includes(kind));
+    // Stored as the kinds left out, so a kind added later is on until turned off (ADR 1504).
+    disabledEmails = EMAIL_KINDS.filter((kind) => !input.enabledEmails?.includes(kind));
   }
   const days = input.renewalReminderDays;
   if (days !== undefined && (!Number.isInteger(days) || days < 1 || days > MAX_RENEWAL_REMINDER_DAYS)) {
@@ -91,7 +106,7 @@ export async function updateEmailSettings(
       senderName: input.senderName === undefined ? current.senderName : input.senderName,
       senderAddress: senderAddress === undefined ? current.senderAddress : senderAddress,
       replyTo: replyTo === undefined ? current.replyTo : replyTo,
-      enabledEmails: enabledEmails ?? current.enabledEmails,
+      disabledEmails: disabledEmails ?? current.disabledEmails,
       renewalReminderDays: days ?? current.renewalReminderDays,
       renewalReminders: (cycles as RenewalReminderCycles | undefined) ?? current.renewalReminders,
       updatedAt: toTimestamp(context.clock.now()),

@@ -104,8 +104,11 @@ export interface EmailSettings {
   readonly senderName: string | null;
   readonly senderAddress: string | null;
   readonly replyTo: string | null;
-  /** The kinds sent; every kind by default. */
-  readonly enabledEmails: readonly EmailKind[];
+  /**
+   * The kinds turned off (ADR 1504). What is stored is what was turned off, never what is on, so
+   * a kind added in a later version is on for every account environment until turned off.
+   */
+  readonly disabledEmails: readonly EmailKind[];
   /**
    * How many days before a charge the reminders go out (ADR 1503): upcoming renewal, trial
    * ending, card expiring. Absent in settings saved before it: the default.
@@ -125,7 +128,7 @@ export const DEFAULT_EMAIL_SETTINGS: EmailSettings = {
   senderName: null,
   senderAddress: null,
   replyTo: null,
-  enabledEmails: EMAIL_KINDS,
+  disabledEmails: [],
   renewalReminderDays: DEFAULT_RENEWAL_REMINDER_DAYS,
   renewalReminders: 'yearly',
   updatedAt: null,

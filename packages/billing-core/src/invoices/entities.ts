@@ -69,5 +69,13 @@ export interface SellerDetails {
   /** The currency of the seller's tax registration (GBP for UK VAT); null: none stated. */
   readonly taxCurrency: string | null;
   readonly referenceRates: readonly ReferenceRate[];
+  /**
+   * The seller's pages the hosted checkout links to (ADR 1113): http(s) addresses, null when
+   * not set. Details stored before ADR 1113 lack them: `findSellerDetails` reads them as none.
+   */
+  readonly termsUrl: string | null;
+  readonly privacyUrl: string | null;
+  readonly refundPolicyUrl: string | null;
+  readonly contactUrl: string | null;
   readonly updatedAt: string;
 }

@@ -521,7 +521,7 @@ export async function getInvoiceDocument(
  * priced the lines, and the business qualifies for the reverse charge (ADR 1430). Read when
  * the document is made, with the tax settings of that moment.
  */
-async function wasReverseCharged(
+export async function wasReverseCharged(
   context: Context<InvoiceSlice>,
   transaction: Transaction,
   parties: Pick<InvoiceParties, 'address' | 'business'>,

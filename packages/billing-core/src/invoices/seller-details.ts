@@ -59,6 +59,10 @@ export interface SellerDetailsView {
   readonly paymentInstructions: PaymentInstructions | null;
   readonly taxCurrency: string | null;
   readonly referenceRates: readonly ReferenceRate[];
+  readonly termsUrl: string | null;
+  readonly privacyUrl: string | null;
+  readonly refundPolicyUrl: string | null;
+  readonly contactUrl: string | null;
   readonly updatedAt: string | null;
 }
 
@@ -81,6 +85,11 @@ export interface UpdateSellerDetailsInput {
   readonly taxCurrency?: string | null | undefined;
   /** Replaces the list as a whole. */
   readonly referenceRates?: readonly ReferenceRate[] | undefined;
+  /** The seller's pages the checkout links to (ADR 1113): http(s) addresses; null removes one. */
+  readonly termsUrl?: string | null | undefined;
+  readonly privacyUrl?: string | null | undefined;
+  readonly refundPolicyUrl?: string | null | undefined;
+  readonly contactUrl?: string | null | undefined;
 }
 
 export interface SellerDetailsContext extends Context<InvoiceSlice> {
@@ -98,6 +107,10 @@ const EMPTY: Omit<SellerDetails, 'updatedAt'> = {
   paymentInstructions: null,
   taxCurrency: null,
   referenceRates: [],
+  termsUrl: null,
+  privacyUrl: null,
+  refundPolicyUrl: null,
+  contactUrl: null,
 };
 
 export function sellerDetailsView(details: SellerDetails | undefined): SellerDetailsView {
@@ -110,7 +123,7 @@ export function sellerDetailsView(details: SellerDetails | undefined): SellerDet
 
 export async function findSellerDetails(context: Context<InvoiceSlice>): Promise<SellerDetails | undefined> {
   const stored = await context.store.sellerDetails.findById(context.scope, 'seller');
-  // Details stored before ADR 1110 have no payment instructions, tax currency or rates.
+  // Details stored before ADR 1110 have no payment instructions, tax currency or rates; before ADR 1113, no links.
   return stored ? { ...EMPTY, ...stored } : undefined;
 }
 
@@ -194,6 +207,36 @@ const RATE = /^(?:0|[1-9]\d{0,11})(?:\.\d{1,12})?$/;
 const MAX_REFERENCE_RATES = 200;
 /** One address: a local part, `@`, and a domain with a dot; no spaces. */
 const EMAIL = /^[^\s@]+@[^\s@.]+(?:\.[^\s@.]+)+$/;
+
+/** The longest page address taken, as for the checkout's return address (ADR 1112). */
+const MAX_URL_LENGTH = 2048;
+
+/**
+ * A page address the checkout may link to (ADR 1113): absolute http or https, with a host, without
+ * credentials, at most 2,048 characters. Any other scheme (`javascript:`, `data:`, `mailto:`) is
+ * refused, so a link on the page can only open a web page. Returns the problem, or undefined.
+ */
+export function sellerLinkProblem(value: string): string | undefined {
+  const problem = 'must be an absolute http or https address of at most 2048 characters, without credentials';
+  if (value.length === 0 || value.length > MAX_URL_LENGTH || /\s/.test(value)) return problem;
+  let url: URL;
+  try {
+    url = new URL(value);
+  } catch {
+    return problem;
+  }
+  if (url.protocol !== 'https:' && url.protocol !== 'http:') return problem;
+  if (url.hostname === '' || url.username !== '' || url.password !== '') return problem;
+  return undefined;
+}
+
+function link(field: string, value: string | null, problems: FieldError[]): string | null {
+  if (value === null) return null;
+  const trimmed = value.trim();
+  const problem = sellerLinkProblem(trimmed);
+  if (problem) problems.push({ field, message: problem });
+  return trimmed;
+}
 
 function text(field: string, value: string | null, max: number, problems: FieldError[]): string | null {
   if (value === null) return null;
@@ -340,6 +383,11 @@ export async function updateSellerDetails(
       input.taxCurrency !== undefined ? input.taxCurrency : ((await findSellerDetails(context))?.taxCurrency ?? null);
     changes.referenceRates = referenceRatesOf(input.referenceRates, taxCurrency, problems);
   }
+  if (input.termsUrl !== undefined) changes.termsUrl = link('terms_url', input.termsUrl, problems);
+  if (input.privacyUrl !== undefined) changes.privacyUrl = link('privacy_url', input.privacyUrl, problems);
+  if (input.refundPolicyUrl !== undefined)
+    changes.refundPolicyUrl = link('refund_policy_url', input.refundPolicyUrl, problems);
+  if (input.contactUrl !== undefined) changes.contactUrl = link('contact_url', input.contactUrl, problems);
   if (problems.length > 0) {
     throw new BillingError(
       'invalid_field',

@@ -20,9 +20,11 @@
  */
 import { COUNTRY_CODE_PATTERN, newAddress } from '../catalogue/addresses.js';
 import { newCustomer } from '../catalogue/customers.js';
-import type { Address, Customer } from '../catalogue/entities.js';
+import type { Address, Business, Customer } from '../catalogue/entities.js';
 import { DISCOUNT_CODE_PATTERN } from '../discounts/discounts.js';
 import { recordEvent } from '../events/record-event.js';
+import { findSellerDetails } from '../invoices/seller-details.js';
+import { wasReverseCharged } from '../invoices/invoice-document.js';
 import { BillingError } from '../shared/billing-error.js';
 import { DuplicateKeyError } from '../shared/collection.js';
 import { type Context, nowTimestamp } from '../shared/context.js';
@@ -36,10 +38,13 @@ import {
 } from '../transactions/payments.js';
 import type { PaymentMethod } from '../transactions/saved-methods.js';
 import { paymentMethodWire } from '../transactions/saved-methods.js';
-import { requireLiveTaxChoice } from '../transactions/tax-settings.js';
+import { storedTaxIdCheck } from '../tax/tax-id-checks.js';
+import { requireLiveTaxChoice, withTaxDefaults } from '../transactions/tax-settings.js';
 import type { Transaction } from '../transactions/transaction.js';
 import { saveTransaction } from '../transactions/transaction-changes.js';
 import { updateTransactionIn } from '../transactions/transactions.js';
+import { type CheckoutBusinessInput, checkCheckoutBusiness, sameCheckoutBusiness } from './checkout-business.js';
+import { type RecurringTerms, recurringTerms } from './checkout-terms.js';
 import {
   type CheckoutDetails,
   type CheckoutSubmission,
@@ -83,6 +88,26 @@ export interface CheckoutView {
   readonly merchantName: string;
   /** The account's checkout `return_url` setting (ADR 1112): where a finished checkout leads back to. */
   readonly returnUrl: string | null;
+  /** The business the transaction names (bought as a business, ADR 1113), or null. */
+  readonly business: Business | null;
+  /** Whether the transaction's VAT is reverse charged (an EU business buying across a border, ADR 1430). */
+  readonly reverseCharge: boolean;
+  /** What the subscription this checkout starts charges after it, and from when (ADR 1114); null if none. */
+  readonly recurring: RecurringTerms | null;
+  /** The seller's logo and pages from seller details (ADR 1113). */
+  readonly seller: CheckoutSeller;
+}
+
+/** The seller's branding and pages the checkout shows (from seller details). */
+export interface CheckoutSeller {
+  /** The logo as a `data:` address (the page's CSP allows `img-src data:`), or null. */
+  readonly logoDataUrl: string | null;
+  readonly termsUrl: string | null;
+  readonly privacyUrl: string | null;
+  readonly refundPolicyUrl: string | null;
+  readonly contactUrl: string | null;
+  /** The seller's contact email, linked when no contact page is set. */
+  readonly email: string | null;
 }
 
 export interface CheckoutPorts {
@@ -113,8 +138,15 @@ async function viewOf(
   const customer = transaction.customerId ? await tx.customers.findById(context.scope, transaction.customerId) : null;
   const address = transaction.addressId ? await tx.addresses.findById(context.scope, transaction.addressId) : null;
   const provider = await providers.providerFor(context.scope);
-  const seller = await tx.sellerDetails.findById(context.scope, 'seller');
+  const seller = await findSellerDetails(context);
   const settings = await tx.checkoutSettings.findById(context.scope, 'checkout');
+  const business = transaction.businessId
+    ? ((await tx.businesses.findById(context.scope, transaction.businessId)) ?? null)
+    : null;
+  const reverseCharge = await wasReverseCharged(context, transaction, {
+    address: address ?? null,
+    business,
+  });
   return {
     transaction,
     customer: customer ?? null,
@@ -125,7 +157,46 @@ async function viewOf(
     takesCards: provider !== undefined && (provider.browser === undefined || provider.browser.publishableKey !== null),
     merchantName: seller?.legalName ?? context.account.name,
     returnUrl: settings?.returnUrl ?? null,
+    business,
+    reverseCharge,
+    recurring: await recurringTermsOf(context, tx, transaction, customer ?? null, address ?? null, business),
+    seller: {
+      logoDataUrl: seller?.logo ? `data:${seller.logo.contentType};base64,${seller.logo.data}` : null,
+      termsUrl: seller?.termsUrl ?? null,
+      privacyUrl: seller?.privacyUrl ?? null,
+      refundPolicyUrl: seller?.refundPolicyUrl ?? null,
+      contactUrl: seller?.contactUrl ?? null,
+      email: seller?.email ?? null,
+    },
   };
+}
+
+/** The recurring terms while the checkout can still be paid (ADR 1114); none once paid or canceled. */
+async function recurringTermsOf(
+  context: Context<PaymentSlice>,
+  tx: PaymentSlice,
+  transaction: Transaction,
+  customer: Customer | null,
+  address: Address | null,
+  business: Business | null,
+): Promise<RecurringTerms | null> {
+  if (!PAYABLE.has(transaction.status) && transaction.status !== 'draft') return null;
+  if (!transaction.items.some((item) => item.price.billingCycle !== null)) return null;
+  const discount = transaction.discountId
+    ? await tx.discounts.findById(context.scope, transaction.discountId)
+    : undefined;
+  const taxSettings = withTaxDefaults(await tx.billingSettings.findTaxSettings(context.scope));
+  return recurringTerms(
+    {
+      transaction,
+      customer,
+      address,
+      business,
+      taxIdCheck: await storedTaxIdCheck(context, tx, business, address?.countryCode ?? null),
+      discount,
+    },
+    { ids: context.ids, now: nowTimestamp(context), taxSettings },
+  );
 }
 
 /** The checkout page's view of a transaction. */
@@ -264,6 +335,51 @@ async function billingAddress(
   await tx.addresses.insert(context.scope, address);
   await recordEvent(context, tx, 'address.created', 'address', address);
   return address;
+}
+
+/**
+ * The business the checkout names (ADR 1113): the transaction's own when it is the one typed, else
+ * an active business of the customer with the same name and tax number, else a new one
+ * (`business.created`). A stored business is never changed from the checkout: it may be named by
+ * the customer's other transactions and subscriptions, whose documents must not change.
+ */
+async function checkoutBusiness(
+  context: Context<PaymentSlice>,
+  tx: PaymentSlice,
+  transaction: Transaction,
+  customer: Customer,
+  wanted: CheckoutBusinessInput,
+): Promise<Business> {
+  const current =
+    transaction.businessId && transaction.customerId === customer.id
+      ? await tx.businesses.findById(context.scope, transaction.businessId)
+      : undefined;
+  if (current && sameCheckoutBusiness(current, wanted)) return current;
+  const owned = await tx.businesses.list(context.scope, {
+    filter: { customer_id: [{ op: 'in', values: [customer.id] }], status: [{ op: 'eq', value: 'active' }] },
+    direction: 'desc',
+    perPage: 100,
+    countTotal: false,
+  });
+  const found = owned.items.find((business) => sameCheckoutBusiness(business, wanted));
+  if (found) return found;
+  const now = nowTimestamp(context);
+  const business: Business = {
+    id: context.ids.newId('biz'),
+    customerId: customer.id,
+    name: wanted.name,
+    companyNumber: null,
+    taxIdentifier: wanted.taxIdentifier,
+    contacts: [],
+    customData: null,
+    status: 'active',
+    importMeta: null,
+    createdAt: now,
+    updatedAt: now,
+  };
+  await tx.businesses.insert(context.scope, business);
+  await recordEvent(context, tx, 'business.created', 'business', business);
+  return business;
 }
 
 /** Step 1: the customer and address are set (tax recomputed) and an attempt is stored. */
@@ -470,12 +586,32 @@ export async function setCheckoutDetails(
   details: CheckoutDetails,
 ): Promise<CheckoutView> {
   validateDetails(details);
+  // Every rule of the business is checked before anything is written (ADR 1113).
+  const wanted = details.business
+    ? checkCheckoutBusiness(details.address.countryCode, details.business)
+    : details.business;
   await context.store.transaction(async (tx) => {
     const transaction = await reshapableCheckout(context, tx, transactionId, 'customer and address');
     const customer = await payingCustomer(context, tx, transaction, details.email);
     const address = await billingAddress(context, tx, transaction, customer, details.address);
-    if (transaction.customerId !== customer.id || transaction.addressId !== address.id) {
-      await updateTransactionIn(context, tx, transactionId, { customerId: customer.id, addressId: address.id });
+    const businessId =
+      wanted === undefined
+        ? transaction.customerId === customer.id
+          ? transaction.businessId
+          : null
+        : wanted === null
+          ? null
+          : (await checkoutBusiness(context, tx, transaction, customer, wanted)).id;
+    if (
+      transaction.customerId !== customer.id ||
+      transaction.addressId !== address.id ||
+      transaction.businessId !== businessId
+    ) {
+      await updateTransactionIn(context, tx, transactionId, {
+        customerId: customer.id,
+        addressId: address.id,
+        businessId,
+      });
     }
   });
   return openCheckout(context, providers, transactionId);

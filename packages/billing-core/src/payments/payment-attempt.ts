@@ -79,6 +79,11 @@ export interface CheckoutDetails {
     readonly city: string | null;
     readonly firstLine: string | null;
   };
+  /**
+   * Buying as a business (ADR 1113): the company and its tax number; null buys as an individual
+   * (the transaction names no business); absent keeps the transaction's business.
+   */
+  readonly business?: { readonly name: string; readonly taxIdentifier: string } | null | undefined;
 }
 
 /** The checkout's second step: the payment. */

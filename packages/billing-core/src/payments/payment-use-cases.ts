@@ -28,6 +28,7 @@ import {
   startBrowserCheckout,
   submitCheckout,
 } from './checkout.js';
+import { verifyCheckoutBusiness } from './checkout-business.js';
 import { getCheckoutSettings, updateCheckoutSettings } from './checkout-settings.js';
 import {
   chargeOutstandingSubscriptionTransactions,
@@ -193,9 +194,13 @@ export function paymentUseCases<C extends PaymentContext>(
     },
     setCheckoutDetails: async (environment: Environment, transactionId: string, details: CheckoutDetails) => {
       const context = await checkoutContext(environment, transactionId);
-      // Checkout recomputes tax for the address it takes; the VAT id is checked before (ADR 1437).
+      // Checkout recomputes tax for the address it takes; the VAT id is checked before (ADR 1437):
+      // a business typed at the checkout is checked (format, then VIES) before anything is written (ADR 1113).
+      const business = details.business
+        ? await verifyCheckoutBusiness(context, details.address.countryCode, details.business)
+        : details.business;
       await verifyStoredTransactionTaxId(context, transactionId);
-      return setCheckoutDetails(context, providers, transactionId, details);
+      return setCheckoutDetails(context, providers, transactionId, { ...details, business });
     },
     /** The checkout page's script asks for a payment Stripe.js confirms (ADR 1424). */
     startBrowserCheckout: async (

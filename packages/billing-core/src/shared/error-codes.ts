@@ -150,6 +150,8 @@ export const ERROR_CODES = {
     'The email entered at a checkout that names no customer belongs to an existing customer; that customer pays from a checkout of a transaction made out to them (a link the seller sends), so nobody can add a card or an address to their record by typing their email.',
   checkout_return_url_not_allowed:
     'A checkout link’s return_url must be an http(s) address on the origin of the account’s checkout return_url setting; without that setting no return_url is allowed.',
+  checkout_business_invalid:
+    'The business entered at the checkout is refused: the company name is missing or too long, or the tax number is not one of the address’s country (its format), or the EU’s VAT register says it is not registered; nothing changed (ADR 1113).',
   checkout_discount_code_invalid:
     'The promo code entered at the checkout is not a discount of this account that is enabled for checkout (unknown, archived, or not enabled); which of these is not said.',
   transaction_checkout_amount_changed:

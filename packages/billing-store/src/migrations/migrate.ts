@@ -38,6 +38,7 @@ import { emailReminders } from './0245-email-reminders.js';
 import { importMeta } from './0247-import-meta.js';
 import { notificationsByEvent } from './0248-notifications-by-event.js';
 import { customerEmail } from './0250-customer-email.js';
+import { emailKindsTurnedOff } from './0251-email-kinds-turned-off.js';
 import type { Migration } from './migration.js';
 
 export const MIGRATIONS: readonly Migration[] = [
@@ -74,6 +75,7 @@ export const MIGRATIONS: readonly Migration[] = [
   importMeta,
   notificationsByEvent,
   customerEmail,
+  emailKindsTurnedOff,
 ];
 
 const MIGRATION_LOCK_KEY = 4_172_031_985;

@@ -166,6 +166,54 @@ describe.each(ENGINES)('%s: migrations', (engine) => {
     }
   });
 
+  it('stores the email kinds turned off, so kinds added after a list was saved are on (ADR 1504)', async () => {
+    const database = openDatabase(await freshConfig());
+    const without = (...ids: string[]) => MIGRATIONS.filter((migration) => !ids.includes(migration.id));
+    const insert = 'insert into email_settings (account_id, environment, body) values (?, ?, ?)';
+    const first = [
+      'invoice_issued',
+      'payment_failed',
+      'subscription_past_due',
+      'subscription_canceled',
+      'subscription_cancel_scheduled',
+      'subscription_paused',
+      'subscription_resumed',
+      'subscription_plan_changed',
+      'refund_issued',
+      'credit_note_issued',
+    ];
+    try {
+      // Saved by a version with email but before the reminders (migration 0245): receipts off.
+      await migrate(database, without('0245-email-reminders', '0251-email-kinds-turned-off'));
+      const savedBefore = new Date(Date.now() - 1000).toISOString();
+      await database.run(insert, [
+        'acc_old',
+        'live',
+        JSON.stringify({ senderName: 'Old', enabledEmails: first, updatedAt: savedBefore }),
+      ]);
+      await migrate(database, without('0251-email-kinds-turned-off'));
+      // Saved once the reminders existed: only receipts on, so the reminders were turned off too.
+      await new Promise((resolve) => setTimeout(resolve, 5));
+      await database.run(insert, [
+        'acc_new',
+        'sandbox',
+        JSON.stringify({ enabledEmails: ['receipt'], updatedAt: new Date().toISOString() }),
+      ]);
+      expect(await migrate(database)).toEqual(['0251-email-kinds-turned-off']);
+      const rows = await database.all<{ account_id: string; body: string }>(
+        'select account_id, body from email_settings order by account_id',
+      );
+      const bodies = rows.map((row) => JSON.parse(row.body) as Record<string, unknown>);
+      expect(bodies[0]).toEqual({
+        disabledEmails: [...first, 'renewal_upcoming', 'trial_ending', 'card_expiring'],
+        updatedAt: expect.any(String),
+      });
+      expect(bodies[1]).toEqual({ senderName: 'Old', disabledEmails: ['receipt'], updatedAt: savedBefore });
+    } finally {
+      await database.close();
+    }
+  });
+
   it('leaves no trace of a migration that fails part-way', async () => {
     const database = openDatabase(await freshConfig());
     const broken = {

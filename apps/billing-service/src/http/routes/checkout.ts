@@ -3,8 +3,8 @@
  * The hosted checkout (ADR 1411), served without an API key on each environment's address:
  * `GET /checkout?_ptxn=txn_…` shows the transaction, `POST /checkout/details` takes the
  * customer's email and address (the tax follows), `POST /checkout/code` applies a promo code
- * (ADR 1111), `POST /checkout/pay` pays through the
- * environment's provider, `GET /checkout/return` is where an authentication step comes back to.
+ * (ADR 1111), `POST /checkout/pay` applies the details it carries (re-taxed; a changed total is
+ * shown to confirm and nothing is charged, ADR 1115) and pays through the environment's provider, `GET /checkout/return` is where an authentication step comes back to.
  * The sandbox's 3-D Secure challenge page lives at `/checkout/sandbox-authentication/{ref}`;
  * providers' webhooks go to `POST /payment-providers/{provider}/webhooks/{account_id}` (ADR 1425).
  * Forms post and redirect (303) to the page, so a reload never resubmits. Every page is in the
@@ -22,17 +22,23 @@ import {
 import {
   BillingError,
   type CheckoutView,
+  checkoutCompanyName,
   checkoutReturnUrl,
+  checkoutTaxIdentifier,
   type Environment,
   holdsUnstorableText,
   isIdOf,
   type MethodInput,
+  type CheckoutDetails,
+  type CurrencyCode,
+  minorUnitsOf,
   UNSTORABLE_TEXT_REASON,
 } from '@drawdown/billing-core';
 import type { Context, Hono } from 'hono';
 import { LRUCache } from 'lru-cache';
 import { addressNeeds, countryName, isCountryCode } from '../../checkout/checkout-countries.js';
 import { type CheckoutLocale, localizeCheckoutError, pickCheckoutLocale } from '../../checkout/checkout-messages.js';
+import { formatMoney } from '@drawdown/http-kit';
 import {
   CHECKOUT_HEADERS,
   CHECKOUT_STYLESHEET,
@@ -173,8 +179,39 @@ function checkAddressForm(form: Record<string, string>, l: CheckoutLocale): void
   }
 }
 
+/**
+ * The details the payment form carried changed the total (ADR 1115): nothing was charged, and the
+ * page shows the new total for the customer to confirm by paying again.
+ */
+class CheckoutRetaxed extends BillingError {
+  constructor(transactionId: string, balance: string, expected: string) {
+    super(
+      'transaction_checkout_amount_changed',
+      `The details given change what transaction ${transactionId} owes to ${balance}, not the ${expected} shown; nothing was charged.`,
+    );
+  }
+}
+
+/** The balance a payment form expects: the balance, or 0 when nothing is owed. */
+function expectedBalance(view: CheckoutView): string {
+  const balance = BigInt(view.transaction.details.totals.balance);
+  return balance > 0n ? balance.toString() : '0';
+}
+
+function retaxedMessage(view: CheckoutView, l: CheckoutLocale): PageMessage {
+  const { transaction } = view;
+  const amount = formatMoney(
+    expectedBalance(view),
+    transaction.currencyCode,
+    minorUnitsOf(transaction.currencyCode as CurrencyCode),
+    l.locale,
+  );
+  return { kind: 'notice', text: l.t('retaxed', { amount }) };
+}
+
 function pageMessage(error: BillingError, l: CheckoutLocale, view: CheckoutView, sandbox: boolean): PageMessage {
   if (error instanceof CheckoutFormRefusal) return error.pageMessage;
+  if (error instanceof CheckoutRetaxed) return retaxedMessage(view, l);
   const status = view.transaction.status;
   const localized = localizeCheckoutError(error, l.t, {
     sandbox,
@@ -199,7 +236,76 @@ function cardInput(form: Record<string, string>): MethodInput {
 
 function formValues(form: Record<string, string>): FormValues {
   const { email, country_code, postal_code, region, city, first_line, cardholder_name, code } = form;
-  return { email, country_code, postal_code, region, city, first_line, cardholder_name, code } as FormValues;
+  const { purchase_as, company_name, tax_identifier } = form;
+  return {
+    email,
+    country_code,
+    postal_code,
+    region,
+    city,
+    first_line,
+    cardholder_name,
+    code,
+    purchase_as,
+    company_name,
+    tax_identifier,
+  } as FormValues;
+}
+
+/** The customer's details a form carries: email, address and, when chosen, the business (ADR 1113). */
+function detailsOf(form: Record<string, string>): CheckoutDetails {
+  const business =
+    form.purchase_as === 'business'
+      ? { name: form.company_name ?? '', taxIdentifier: form.tax_identifier ?? '' }
+      : form.purchase_as === 'individual'
+        ? null
+        : undefined;
+  return {
+    email: form.email ?? '',
+    address: {
+      countryCode: (form.country_code ?? '').trim().toUpperCase(),
+      postalCode: form.postal_code ?? null,
+      region: form.region ?? null,
+      city: form.city ?? null,
+      firstLine: form.first_line ?? null,
+    },
+    business,
+  };
+}
+
+/** The checkout may still take details: a draft or ready transaction nothing was paid on. */
+function takesDetails(view: CheckoutView): boolean {
+  const { transaction } = view;
+  return (
+    (transaction.status === 'draft' || transaction.status === 'ready') &&
+    !transaction.payments.some((payment) => payment.status === 'captured')
+  );
+}
+
+/** Whether the details differ from what the transaction holds (a form sent unchanged writes nothing). */
+function detailsDiffer(view: CheckoutView, details: CheckoutDetails): boolean {
+  const same = (a: string | null | undefined, b: string | null | undefined) => (a ?? '').trim() === (b ?? '').trim();
+  const { customer, address, business } = view;
+  if (!customer || customer.email !== details.email.trim().toLowerCase()) return true;
+  if (
+    !address ||
+    address.countryCode !== details.address.countryCode ||
+    !same(address.postalCode, details.address.postalCode) ||
+    !same(address.region, details.address.region) ||
+    !same(address.city, details.address.city) ||
+    !same(address.firstLine, details.address.firstLine)
+  ) {
+    return true;
+  }
+  if (details.business === undefined) return false;
+  if (details.business === null) return business !== null;
+  const typedId = checkoutTaxIdentifier(details.address.countryCode, details.business.taxIdentifier);
+  return (
+    business === null ||
+    business.name !== checkoutCompanyName(details.business.name) ||
+    !typedId.ok ||
+    typedId.taxIdentifier !== business.taxIdentifier
+  );
 }
 
 export interface CheckoutRouteOptions {
@@ -237,12 +343,37 @@ export function registerCheckoutRoutes(
       locale,
       query: `?_ptxn=${transactionId}${locale.querySuffix}`,
       submissionKey: newSubmissionKey(),
-      message: refusal ? pageMessage(refusal, locale, view, sandbox) : undefined,
+      message: refusal
+        ? pageMessage(refusal, locale, view, sandbox)
+        : c.req.query('notice') === 'retaxed'
+          ? retaxedMessage(view, locale)
+          : undefined,
       values,
       browser,
       returnUrl,
     });
     return { body, csp: browser ? stripeCsp : undefined };
+  }
+
+  /**
+   * One submit re-taxes before paying (ADR 1115): the details the payment form carries, while the
+   * order can still change, are applied first (the tax computed for them, a business checked),
+   * and when they change the total nothing is charged: the page shows the new total to confirm.
+   */
+  async function retaxBeforePaying(
+    c: Context<AppEnv>,
+    transactionId: string,
+    form: Record<string, string>,
+    locale: CheckoutLocale,
+    shown: CheckoutView,
+  ): Promise<void> {
+    if (form.country_code === undefined || !takesDetails(shown)) return;
+    checkAddressForm(form, locale);
+    const details = detailsOf(form);
+    if (!detailsDiffer(shown, details)) return;
+    const view = await c.var.useCases.setCheckoutDetails(environment, transactionId, details);
+    const expected = form.expected_amount ?? '';
+    if (expectedBalance(view) !== expected) throw new CheckoutRetaxed(transactionId, expectedBalance(view), expected);
   }
 
   /** Runs a form's action; a refusal re-renders the page with the message and what was entered (never card details). */
@@ -253,6 +384,7 @@ export function registerCheckoutRoutes(
       transactionId: string,
       form: Record<string, string>,
       locale: CheckoutLocale,
+      view: CheckoutView,
     ) => Promise<string | undefined>,
   ): Promise<Response> {
     const transactionId = transactionIdOf(c);
@@ -261,7 +393,7 @@ export function registerCheckoutRoutes(
     const form = await readForm(c, schema);
     try {
       const view = await c.var.useCases.openCheckout(environment, transactionId);
-      const redirect = await action(transactionId, form, localeOf(c, view));
+      const redirect = await action(transactionId, form, localeOf(c, view), view);
       return seeOther(c, redirect ?? `/checkout?_ptxn=${transactionId}${locale.querySuffix}`);
     } catch (error) {
       if (!(error instanceof BillingError) || error.code === 'not_found') throw error;
@@ -298,16 +430,7 @@ export function registerCheckoutRoutes(
   app.post('/checkout/details', (c) =>
     handleForm(c, CheckoutDetailsFormBody, async (transactionId, form, locale) => {
       checkAddressForm(form, locale);
-      await c.var.useCases.setCheckoutDetails(environment, transactionId, {
-        email: form.email ?? '',
-        address: {
-          countryCode: (form.country_code ?? '').trim().toUpperCase(),
-          postalCode: form.postal_code ?? null,
-          region: form.region ?? null,
-          city: form.city ?? null,
-          firstLine: form.first_line ?? null,
-        },
-      });
+      await c.var.useCases.setCheckoutDetails(environment, transactionId, detailsOf(form));
       return undefined;
     }),
   );
@@ -321,7 +444,8 @@ export function registerCheckoutRoutes(
   );
 
   app.post('/checkout/pay', (c) =>
-    handleForm(c, CheckoutPayFormBody, async (transactionId, form, locale) => {
+    handleForm(c, CheckoutPayFormBody, async (transactionId, form, locale, shown) => {
+      await retaxBeforePaying(c, transactionId, form, locale, shown);
       const view = await c.var.useCases.submitCheckout(environment, transactionId, {
         submissionKey: form.submission_key ?? '',
         expectedAmount: form.expected_amount ?? '',
@@ -349,6 +473,8 @@ export function registerCheckoutRoutes(
       const field = String(parsed.error.issues[0]?.path[0] ?? 'form');
       throw BillingError.invalidField(field, 'is not a field of this form, or is missing or too long');
     }
+    const shown = await c.var.useCases.openCheckout(environment, transactionId);
+    await retaxBeforePaying(c, transactionId, form, localeOf(c, shown), shown);
     const started = await c.var.useCases.startBrowserCheckout(environment, transactionId, {
       submissionKey: parsed.data.submission_key,
       expectedAmount: parsed.data.expected_amount,

@@ -5,7 +5,13 @@
  * never sent, so `GET /emails` is where an integrator reads what a customer would have received.
  */
 import { UpdateEmailSettingsBody } from '@drawdown/billing-contract';
-import { EMAIL_KINDS, type EmailJob, type EmailJobColumn, type EmailSettings } from '@drawdown/billing-core';
+import {
+  EMAIL_KINDS,
+  type EmailJob,
+  type EmailJobColumn,
+  type EmailSettings,
+  emailKindsOn,
+} from '@drawdown/billing-core';
 import type { Hono } from 'hono';
 import type { AppEnv } from '../app-env.js';
 import { respond, respondPage } from '../envelope.js';
@@ -29,7 +35,7 @@ function presentSettings(settings: EmailSettings) {
     sender_name: settings.senderName,
     sender_address: settings.senderAddress,
     reply_to: settings.replyTo,
-    enabled_emails: settings.enabledEmails,
+    enabled_emails: emailKindsOn(settings),
     renewal_reminder_days: settings.renewalReminderDays,
     renewal_reminders: settings.renewalReminders,
     updated_at: settings.updatedAt,

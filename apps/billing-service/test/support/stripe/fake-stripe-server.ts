@@ -152,6 +152,12 @@ export interface FakeStripe {
    */
   issuerApproves(paymentMethodId: string): void;
   /**
+   * The expiry of the cards test methods become from now on (`pm_card_visa` and the like): the
+   * month and year a customer's card runs out; undefined restores December three years ahead.
+   * The test server's own control, as a test method's expiry is fixed at Stripe.
+   */
+  cardExpiry(expiry: { readonly month: number; readonly year: number } | undefined): void;
+  /**
    * Until cleared, POSTs whose path matches `path` fail: `lose_answer` carries the request out
    * (or replays it) and cuts the connection; `server_error` answers `500 api_error` without
    * acting. Returns a function that clears the fault and answers how many requests it hit.
@@ -254,6 +260,8 @@ export async function startFakeStripe(options: FakeStripeOptions): Promise<FakeS
   let webhookUrl: string | undefined;
   let baseUrl = '';
   let answersToLose = 0;
+  /** The expiry of the cards test methods become (`cardExpiry`); December three years ahead when unset. */
+  let expiry: { readonly month: number; readonly year: number } | undefined;
   let refundsHeld = false;
   const searches: string[] = [];
   const faults = new Set<{
@@ -340,8 +348,8 @@ export async function startFakeStripe(options: FakeStripeOptions): Promise<FakeS
         card: {
           brand: card.brand,
           country: 'US',
-          exp_month: 12,
-          exp_year: new Date().getUTCFullYear() + 3,
+          exp_month: expiry?.month ?? 12,
+          exp_year: expiry?.year ?? new Date().getUTCFullYear() + 3,
           funding: 'credit',
           last4: card.last4,
           networks: { available: [card.brand], preferred: null },
@@ -1146,6 +1154,9 @@ export async function startFakeStripe(options: FakeStripeOptions): Promise<FakeS
     postRaw: (body, signature) => track(post(body, signature)),
     loseAnswers: (count) => {
       answersToLose = count;
+    },
+    cardExpiry: (next) => {
+      expiry = next;
     },
     issuerApproves: (paymentMethodId) => {
       const card = cards.get(paymentMethodId);

@@ -64,7 +64,14 @@ export interface LiveStripeAccount {
  */
 export function useLiveStripeAccount(
   engine: Engine,
-  options: { readonly stripeNetworkRetries?: number } = {},
+  options: {
+    readonly stripeNetworkRetries?: number;
+    /**
+     * The SMTP server customer email goes to, read when the suite starts (a server the file
+     * started in its own `beforeAll`); the live sender address is then set, so live email is sent.
+     */
+    readonly smtpUrl?: () => string;
+  } = {},
 ): LiveStripeAccount {
   const clock = movableClock();
   let harness: BillingHarness;
@@ -75,7 +82,13 @@ export function useLiveStripeAccount(
   let webhookUrl: string;
 
   beforeAll(async () => {
-    harness = await startBillingHarness({ engine, clock, ...options });
+    const { smtpUrl, ...harnessOptions } = options;
+    harness = await startBillingHarness({
+      engine,
+      clock,
+      ...harnessOptions,
+      ...(smtpUrl ? { smtpUrl: smtpUrl(), emailDelivery: { pollIntervalMs: 20 } } : {}),
+    });
     stripe = await startFakeStripe({ secretKey: SECRET_KEY, webhookSecret: WEBHOOK_SECRET, now: clock.now });
     live = apiClient(harness.liveUrl, harness.liveKey);
     paddle = officialSdk(harness.liveKey, harness.liveUrl);
@@ -85,6 +98,10 @@ export function useLiveStripeAccount(
       webhookSecret: WEBHOOK_SECRET,
       apiBase: stripe.baseUrl,
     });
+    if (smtpUrl) {
+      const settings = await live.patch('/email-settings', { sender_address: 'billing@shop.example' });
+      expect(settings.status, settings.text).toBe(200);
+    }
     webhookUrl = `${harness.liveUrl}/payment-providers/stripe/webhooks/${harness.accountId}`;
     stripe.sendWebhooksTo(webhookUrl);
     const product = await live.post('/products', { name: 'Pro', tax_category: 'standard' });
