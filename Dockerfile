@@ -25,8 +25,10 @@ COPY --from=build /app/package.json ./
 COPY --from=build /app/node_modules ./node_modules
 COPY --from=build /app/packages ./packages
 COPY --from=build /app/apps/billing-service ./apps/billing-service
-# The price search API (compose's `price-search` service runs it from this image).
+# The price search API and the standalone billing portal (compose's `price-search` and `portal`
+# services run them from this image).
 COPY --from=build /app/apps/price-search ./apps/price-search
+COPY --from=build /app/apps/billing-portal ./apps/billing-portal
 RUN mkdir -p /data && chown node:node /data
 USER node
 VOLUME ["/data"]

@@ -1,13 +1,14 @@
 /**
  * @module
  * `@drawdown/billing-portal`: the customer-facing billing history and usage view (seed 001's
- * billing-history rules), as a fetch handler to mount behind a host's sign-in, and a standalone
- * demo with its own sign-in and a seeded sandbox.
+ * billing-history rules), as a fetch handler to mount behind a host's sign-in, a standalone server
+ * that signs customers in through customer portal session links (ADR 1523), and a demo with its
+ * own sign-in and a seeded sandbox.
  */
 
-export { runCli } from './cli.js';
-export type { LoginRateLimitOptions } from './demo/login-rate-limit.js';
-export { hashPassword, verifyPassword } from './demo/passwords.js';
+export { PORTAL_SERVE_SETTINGS, type PortalServeSetting, portalConfigurationSection, runCli } from './cli.js';
+export type { LoginRateLimitOptions } from './site/login-rate-limit.js';
+export { hashPassword, verifyPassword } from './site/passwords.js';
 export {
   DEMO_ACTIONS,
   type DemoCustomer,
@@ -23,6 +24,12 @@ export {
   type PortalDemoOptions,
   startPortalDemo,
 } from './demo/start-portal-demo.js';
+export {
+  keyEnvironment,
+  type PortalServer,
+  type PortalServerOptions,
+  startPortalServer,
+} from './standalone/start-portal-server.js';
 export {
   type BillingPortalHandler,
   type BillingPortalOptions,

@@ -2,18 +2,21 @@
  * @module
  * `npm run bench` for the billing service: runs every `bench/*-bench.mjs` one after another
  * (never in parallel: each one measures the whole machine), each in its own Node process, and
- * fails when any of them fails. Arguments name a subset: `node bench/run-benchmarks.mjs usage`.
+ * fails when any of them fails; the shipped-defaults bench runs first. Arguments name a subset: `node bench/run-benchmarks.mjs usage`.
  */
 import { spawnSync } from 'node:child_process';
 import { readdirSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 
+const FIRST = 'shipped-bench.mjs';
 const benchDir = fileURLToPath(new URL('.', import.meta.url));
 const wanted = process.argv.slice(2);
 const files = readdirSync(benchDir)
   .filter((name) => name.endsWith('-bench.mjs'))
   .filter((name) => wanted.length === 0 || wanted.includes(name.replace(/-bench\.mjs$/, '')))
-  .sort();
+  .sort()
+  // The shipped-defaults bench first: its ratios are the figures to quote (ADR 0731).
+  .sort((a, b) => Number(b === FIRST) - Number(a === FIRST));
 
 if (files.length === 0) {
   process.stderr.write(`No benchmark matches ${wanted.join(', ')} in ${benchDir}\n`);

@@ -31,12 +31,16 @@
  * BENCH_POSTGRES_URL, BENCH_SERVICE_ARGS (extra `serve` flags, to measure a setting against the
  * defaults, e.g. `--log-level warn`), BENCH_PROFILE=1 (the service runs with --cpu-prof; the top
  * self-time functions are printed), BENCH_PG_PROCESSES (e.g. 1,2,4: PostgreSQL with that many
- * service processes on one database, each loaded by its own share of the connections).
+ * service processes on one database, each loaded by its own share of the connections),
+ * BENCH_BASELINE (another checkout's apps/billing-service, built: both builds run side by side
+ * and every round measures bare, the baseline, then this build), BENCH_QUICK=1 (defaults for repeated use while working:
+ * SQLite, sandbox, 32 connections, one round of 4 s after 1 s of warm-up; any setting above
+ * still overrides it).
  */
 import { spawn, spawnSync } from 'node:child_process';
 import { closeSync, mkdirSync, mkdtempSync, openSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { join, resolve as resolvePath } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { CURRENT_SERVICE_DIR } from './lib/billing-service.mjs';
 import { createPostgresDatabase, openEventStore } from './lib/event-store.mjs';
@@ -68,17 +72,27 @@ const list = (text, fallback) =>
 const ensured = spawnSync('bash', [join(repoRoot, 'scripts/ensure-wrk.sh')], { stdio: 'inherit' });
 const WRK = ensured.status === 0 && commandExists('wrk');
 
+/** BENCH_QUICK=1: one short round of SQLite on the sandbox at 32 connections, for repeated use while working. */
+const QUICK = env.BENCH_QUICK === '1';
+
 const config = {
-  durationSec: Number(env.BENCH_DURATION ?? 5),
-  warmupSec: Number(env.BENCH_WARMUP ?? 2),
-  connections: list(env.BENCH_CONNECTIONS, '32,100').map(Number),
-  engines: list(env.BENCH_ENGINES, 'sqlite,postgres').filter((name) => name === 'sqlite' || name === 'postgres'),
-  environments: list(env.BENCH_ENVIRONMENTS, 'sandbox,live').filter((name) => name === 'sandbox' || name === 'live'),
+  durationSec: Number(env.BENCH_DURATION ?? (QUICK ? 4 : 5)),
+  warmupSec: Number(env.BENCH_WARMUP ?? (QUICK ? 1 : 2)),
+  connections: list(env.BENCH_CONNECTIONS, QUICK ? '32' : '32,100').map(Number),
+  engines: list(env.BENCH_ENGINES, QUICK ? 'sqlite' : 'sqlite,postgres').filter(
+    (name) => name === 'sqlite' || name === 'postgres',
+  ),
+  environments: list(env.BENCH_ENVIRONMENTS, QUICK ? 'sandbox' : 'sandbox,live').filter(
+    (name) => name === 'sandbox' || name === 'live',
+  ),
+  quick: QUICK,
+  /** Another checkout's apps/billing-service, built: measured first, then this one, in the same run. */
+  baseline: env.BENCH_BASELINE ? resolvePath(env.BENCH_BASELINE) : null,
   postgresUrl: env.BENCH_POSTGRES_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres',
   serviceArgs: list(env.BENCH_SERVICE_ARGS?.replace(/\s+/g, ','), ''),
   pgProcesses: list(env.BENCH_PG_PROCESSES, '').map(Number),
   profile: env.BENCH_PROFILE === '1',
-  rounds: Number(env.BENCH_ROUNDS ?? 3),
+  rounds: Number(env.BENCH_ROUNDS ?? (QUICK ? 1 : 3)),
   generator: WRK ? 'wrk' : 'node',
   customers: 8,
 };
@@ -107,7 +121,7 @@ const load = () =>
  * `drawdown serve` as shipped, pinned to the server core, its output in a file (as a journal
  * or container log would take it). Resolves once the banner names both environments' keys.
  */
-async function startShippedService({ dataDir, databaseUrl, name, demo }) {
+async function startShippedService({ dataDir, databaseUrl, name, demo, serviceDir }) {
   const logFile = join(dataDir, `${name}.log`);
   const fd = openSync(logFile, 'w');
   const profile = config.profile
@@ -115,7 +129,7 @@ async function startShippedService({ dataDir, databaseUrl, name, demo }) {
     : [];
   const args = [
     ...profile,
-    join(CURRENT_SERVICE_DIR, 'bin/drawdown.js'),
+    join(serviceDir, 'bin/drawdown.js'),
     'serve',
     '--live-port',
     '0',
@@ -241,156 +255,203 @@ async function waitForDrain(store, timeoutMs = 120_000) {
   }
 }
 
-/** One engine: a service (or several on PostgreSQL), both environments, each connection count, beside the bare server. */
-async function runEngine(engine, bare, processes = 1) {
+/**
+ * One build of the service on one engine, started and given its fixtures: its own data folder or
+ * PostgreSQL database, one service process (or several on PostgreSQL), the demo account's keys.
+ */
+async function prepareBuild(engine, processes, build) {
+  const label = `${processes > 1 ? `${engine} ×${processes}` : engine}${build.name ? ` (${build.name})` : ''}`;
+  const context = { label, services: [], dirs: [], database: null, store: null, rows: [], accepted: { total: 0 } };
   const dataDir = mkdtempSync(join(tmpdir(), `drawdown-shipped-${engine}-`));
-  let database = null;
+  context.dirs.push(dataDir);
   if (engine === 'postgres') {
-    database = await createPostgresDatabase(config.postgresUrl);
-    if (database.error) {
-      log(`PostgreSQL skipped: no server at ${config.postgresUrl} (${database.error})`);
-      return { engine, skipped: database.error };
+    context.database = await createPostgresDatabase(config.postgresUrl);
+    if (context.database.error) {
+      log(`PostgreSQL skipped: no server at ${config.postgresUrl} (${context.database.error})`);
+      return { ...context, skipped: context.database.error };
     }
   }
-  const storage = { dataDir, databaseUrl: database?.url };
-  const label = processes > 1 ? `${engine} ×${processes}` : engine;
-  const services = [];
-  const moreDirs = [];
-  let store;
-  const rows = [];
+  const storage = { dataDir, databaseUrl: context.database?.url };
+  const { serviceDir } = build;
+  const tag = `${build.name ?? ''}${runId}`;
+  context.services.push(await startShippedService({ ...storage, name: `${engine}-1-${tag}`, demo: true, serviceDir }));
+  for (let index = 2; index <= processes; index += 1) {
+    const moreDir = mkdtempSync(join(tmpdir(), `drawdown-shipped-${engine}-${index}-`));
+    context.dirs.push(moreDir);
+    context.services.push(
+      await startShippedService({
+        dataDir: moreDir,
+        databaseUrl: context.database?.url,
+        name: `${engine}-${index}-${tag}`,
+        serviceDir,
+      }),
+    );
+  }
+  const first = context.services[0];
+  context.first = first;
+  context.store = await openEventStore(storage);
+  context.fixtures = {};
+  for (const environment of config.environments) {
+    context.fixtures[environment] = await setUpUsageFixtures({
+      serviceDir,
+      liveUrl: first.urls.live,
+      liveKey: first.keys.live,
+      baseUrl: first.urls[environment],
+      key: first.keys[environment],
+      environment,
+      accountId: first.accountId,
+      storage,
+      customers: config.customers,
+    });
+  }
+  return context;
+}
+
+/** Exactly once: every event stored is drawn down once on its environment, and every accepted one is stored. */
+async function verifyExactlyOnce(context) {
+  const { label, store, first, fixtures, accepted } = context;
+  await waitForDrain(store);
+  const stored = await store.count();
+  let drawn = 0n;
+  for (const environment of config.environments) {
+    drawn += await drawnUnits(
+      { baseUrl: first.urls[environment], key: first.keys[environment] },
+      fixtures[environment].customerIds,
+      fixtures[environment].unitId,
+    );
+  }
+  if (drawn !== BigInt(stored)) throw new Error(`${label}: balances drew ${drawn} units for ${stored} stored events`);
+  const measuredStored = await store.countWithPrefix('m');
+  if (measuredStored < accepted.total) {
+    throw new Error(`${label}: ${accepted.total} events answered accepted, ${measuredStored} stored`);
+  }
+  log(
+    `${label}: ${stored} events stored, ${drawn} units drawn, ${accepted.total} measured events accepted: exactly once`,
+  );
+  return { stored, drawn: Number(drawn), accepted: accepted.total };
+}
+
+async function releaseBuild(context) {
+  await context.store?.close();
+  for (const service of context.services) {
+    const exit = await stopProcess(service.handle);
+    if (exit.code !== 0) log(`${context.label} service exited with ${JSON.stringify(exit)}`);
+  }
+  await context.database?.drop?.();
+  for (const dir of context.dirs) rmSync(dir, { recursive: true, force: true });
+}
+
+/**
+ * One engine: each build's service (or several on PostgreSQL), both environments, each connection
+ * count, beside the bare server. With a baseline both builds run side by side and every round
+ * measures bare, then the baseline, then this build: a burst of other work on the machine hits
+ * one round of all three, not one build.
+ */
+async function runEngine(engine, bare, processes, builds) {
+  const contexts = [];
   try {
-    services.push(await startShippedService({ ...storage, name: `${engine}-1-${runId}`, demo: true }));
-    for (let index = 2; index <= processes; index += 1) {
-      const moreDir = mkdtempSync(join(tmpdir(), `drawdown-shipped-${engine}-${index}-`));
-      moreDirs.push(moreDir);
-      services.push(
-        await startShippedService({
-          dataDir: moreDir,
-          databaseUrl: database?.url,
-          name: `${engine}-${index}-${runId}`,
-        }),
-      );
-    }
-    const first = services[0];
-    store = await openEventStore(storage);
-    const accepted = { total: 0, answered: 0 };
-    const fixtures = {};
-    for (const environment of config.environments) {
-      fixtures[environment] = await setUpUsageFixtures({
-        serviceDir: CURRENT_SERVICE_DIR,
-        liveUrl: first.urls.live,
-        liveKey: first.keys.live,
-        baseUrl: first.urls[environment],
-        key: first.keys[environment],
-        environment,
-        accountId: first.accountId,
-        storage,
-        customers: config.customers,
-      });
+    for (const build of builds) {
+      const context = await prepareBuild(engine, processes, build);
+      if (context.skipped) return [{ engine, skipped: context.skipped }];
+      contexts.push(context);
     }
     for (const environment of config.environments) {
-      const specFor = (service, connections, keyPrefix, durationSec) => ({
+      const specFor = (context, url, connections, keyPrefix, durationSec) => ({
         kind: 'post-events',
-        url: service.urls[environment],
-        token: first.keys[environment],
-        customers: fixtures[environment].customerIds,
-        action: fixtures[environment].action,
+        url,
+        token: context.first.keys[environment],
+        customers: context.fixtures[environment].customerIds,
+        action: context.fixtures[environment].action,
         occurredAt: new Date().toISOString(),
         connections,
         keyPrefix,
         durationSec,
         generator: config.generator,
       });
-      const serviceSpec = (connections, keyPrefix, durationSec) =>
-        services.map((service, index) =>
+      const serviceSpec = (context, connections, keyPrefix, durationSec) =>
+        context.services.map((service, index) =>
           specFor(
-            service,
-            Math.max(1, Math.round(connections / services.length)),
+            context,
+            service.urls[environment],
+            Math.max(1, Math.round(connections / context.services.length)),
             `${keyPrefix}-${index}`,
             durationSec,
           ),
         );
-      await Promise.all(serviceSpec(32, `warm-${environment}-${runId}`, config.warmupSec).map(runLoad));
+      for (const context of contexts) {
+        await Promise.all(serviceSpec(context, 32, `warm-${environment}-${runId}`, config.warmupSec).map(runLoad));
+      }
+      // The warm-up's events drawn down before the first measured round, which would pay for them.
+      for (const context of contexts) await waitForDrain(context.store);
       for (const connections of config.connections) {
         // Bare and service take turns, round by round: a burst of other work on the machine hits
-        // one pair, not one side. The row's figures are the medians of the rounds.
-        const rounds = [];
+        // one round, not one side. The row's figures are the medians of the rounds.
+        const rounds = contexts.map(() => []);
         for (let round = 1; round <= config.rounds; round += 1) {
           const bareRound = await measured(
             {
-              ...specFor({ urls: { [environment]: bare.url } }, connections, `bare-${runId}`, config.durationSec),
+              ...specFor(contexts[0], bare.url, connections, `bare-${runId}`, config.durationSec),
               token: '',
             },
             [bare.server.child.pid],
           );
-          const serviceRound = await measured(
-            serviceSpec(connections, `m-${environment}-${connections}-${round}-${runId}`, config.durationSec),
-            services.map((service) => service.pid),
-            database?.name,
-          );
-          accepted.total += serviceRound.accepted;
-          if (serviceRound.refused > 0 || serviceRound.socketErrors > 0) {
-            throw new Error(
-              `${label} ${environment}: ${serviceRound.refused} refused, ${serviceRound.socketErrors} socket errors`,
+          for (const [index, context] of contexts.entries()) {
+            const serviceRound = await measured(
+              serviceSpec(
+                context,
+                connections,
+                `m-${environment}-${connections}-${round}-${runId}`,
+                config.durationSec,
+              ),
+              context.services.map((service) => service.pid),
+              context.database?.name,
             );
+            context.accepted.total += serviceRound.accepted;
+            if (serviceRound.refused > 0 || serviceRound.socketErrors > 0) {
+              throw new Error(
+                `${context.label} ${environment}: ${serviceRound.refused} refused, ${serviceRound.socketErrors} socket errors`,
+              );
+            }
+            rounds[index].push({ bare: bareRound, service: serviceRound });
           }
-          rounds.push({ bare: bareRound, service: serviceRound });
         }
-        const bareResult = medianRun(rounds.map((item) => item.bare));
-        const serviceResult = medianRun(rounds.map((item) => item.service));
-        const row = {
-          engine: label,
-          environment,
-          connections,
-          bare: bareResult,
-          service: serviceResult,
-          rounds,
-          ratio: round(median(rounds.map((item) => item.service.requestsPerSecond / item.bare.requestsPerSecond))),
-          ratioByCpu: round(
-            median(rounds.map((item) => item.bare.serverCpuUsPerRequest / item.service.serverCpuUsPerRequest)),
-          ),
-          ratioSpread: rounds.map((item) => round(item.service.requestsPerSecond / item.bare.requestsPerSecond)),
-          loadAverage: load(),
-        };
-        rows.push(row);
-        log(
-          `${label} ${environment} c${connections}: service ${serviceResult.requestsPerSecond} req/s ` +
-            `(${serviceResult.accepted} accepted over ${config.rounds} rounds, none refused) ` +
-            `/ bare ${bareResult.requestsPerSecond} = ${row.ratio}; CPU ${serviceResult.serverCpuUsPerRequest} / ` +
-            `${bareResult.serverCpuUsPerRequest} µs per request (${row.ratioByCpu}); rounds ${row.ratioSpread.join(' ')}` +
-            (database ? `, PostgreSQL ${serviceResult.databaseCpuUsPerRequest} µs per request` : '') +
-            `; load ${row.loadAverage}`,
-        );
+        for (const [index, context] of contexts.entries()) {
+          const own = rounds[index];
+          const bareResult = medianRun(own.map((item) => item.bare));
+          const serviceResult = medianRun(own.map((item) => item.service));
+          const row = {
+            engine: context.label,
+            environment,
+            connections,
+            bare: bareResult,
+            service: serviceResult,
+            rounds: own,
+            ratio: round(median(own.map((item) => item.service.requestsPerSecond / item.bare.requestsPerSecond))),
+            ratioByCpu: round(
+              median(own.map((item) => item.bare.serverCpuUsPerRequest / item.service.serverCpuUsPerRequest)),
+            ),
+            ratioSpread: own.map((item) => round(item.service.requestsPerSecond / item.bare.requestsPerSecond)),
+            loadAverage: load(),
+          };
+          context.rows.push(row);
+          log(
+            `${context.label} ${environment} c${connections}: service ${serviceResult.requestsPerSecond} req/s ` +
+              `(${serviceResult.accepted} accepted over ${config.rounds} rounds, none refused) ` +
+              `/ bare ${bareResult.requestsPerSecond} = ${row.ratio}; CPU ${serviceResult.serverCpuUsPerRequest} / ` +
+              `${bareResult.serverCpuUsPerRequest} µs per request (${row.ratioByCpu}); rounds ${row.ratioSpread.join(' ')}` +
+              (context.database ? `, PostgreSQL ${serviceResult.databaseCpuUsPerRequest} µs per request` : '') +
+              `; load ${row.loadAverage}`,
+          );
+        }
       }
     }
-    // Exactly once: every event stored is drawn down once on its environment, and every accepted one is stored.
-    await waitForDrain(store);
-    const stored = await store.count();
-    let drawn = 0n;
-    for (const environment of config.environments) {
-      drawn += await drawnUnits(
-        { baseUrl: first.urls[environment], key: first.keys[environment] },
-        fixtures[environment].customerIds,
-        fixtures[environment].unitId,
-      );
+    const results = [];
+    for (const context of contexts) {
+      results.push({ engine: context.label, rows: context.rows, exactlyOnce: await verifyExactlyOnce(context) });
     }
-    if (drawn !== BigInt(stored)) throw new Error(`${label}: balances drew ${drawn} units for ${stored} stored events`);
-    const measuredStored = await store.countWithPrefix('m');
-    if (measuredStored < accepted.total) {
-      throw new Error(`${label}: ${accepted.total} events answered accepted, ${measuredStored} stored`);
-    }
-    log(
-      `${label}: ${stored} events stored, ${drawn} units drawn, ${accepted.total} measured events accepted: exactly once`,
-    );
-    return { engine: label, rows, exactlyOnce: { stored, drawn: Number(drawn), accepted: accepted.total } };
+    return results;
   } finally {
-    await store?.close();
-    for (const service of services) {
-      const exit = await stopProcess(service.handle);
-      if (exit.code !== 0) log(`${label} service exited with ${JSON.stringify(exit)}`);
-    }
-    await database?.drop?.();
-    for (const dir of [dataDir, ...moreDirs]) rmSync(dir, { recursive: true, force: true });
+    for (const context of contexts) await releaseBuild(context);
   }
 }
 
@@ -479,8 +540,17 @@ async function main() {
   });
   results.engines = [];
   try {
-    for (const engine of config.engines) results.engines.push(await runEngine(engine, bare));
-    for (const processes of config.pgProcesses) results.engines.push(await runEngine('postgres', bare, processes));
+    // With a baseline, both builds run side by side and take turns within every round.
+    const builds = config.baseline
+      ? [
+          { name: 'before', serviceDir: config.baseline },
+          { name: 'after', serviceDir: CURRENT_SERVICE_DIR },
+        ]
+      : [{ name: null, serviceDir: CURRENT_SERVICE_DIR }];
+    for (const engine of config.engines) results.engines.push(...(await runEngine(engine, bare, 1, builds)));
+    for (const processes of config.pgProcesses) {
+      results.engines.push(...(await runEngine('postgres', bare, processes, builds)));
+    }
   } finally {
     await stopProcess(bare.server);
   }

@@ -151,11 +151,13 @@ export function storeConfig(settings: StorageSettings): StoreConfig {
           ? {}
           : { statementTimeoutMs: settings.databaseStatementTimeoutMs }),
       }
-    : // Checkpoints off the event loop (ADR 0714), and the WAL file cut back after bursts (ADR 1488).
+    : // Checkpoints and commits' fsyncs off the event loop (ADRs 0714, 0732), and the WAL file cut
+      // back after bursts (ADR 1488).
       {
         engine: 'sqlite',
         file: sqliteFile(settings.dataDir),
         backgroundCheckpoints: true,
+        syncOffEventLoop: true,
         walLimitBytes: (settings.sqliteWalLimitMb ?? 64) * 1024 * 1024,
       };
 }

@@ -8,7 +8,7 @@
 
 import { resolve } from 'node:path';
 import { DEFAULT_SIMULATION_BUDGET, type SimulationBudget } from '@drawdown/billing-core';
-import { type ProxyTrust, parseTrustedRanges } from '@drawdown/http-kit';
+import { type ProxyTrust, parseProxyTrust } from '@drawdown/http-kit';
 import { parseRateLimit, type RateLimit } from './http/rate-limiter.js';
 import { DEFAULT_VIES_URL } from './infrastructure/vies-verifier.js';
 import { LOG_LEVELS, type LogLevel } from './operations/logger.js';
@@ -599,15 +599,8 @@ export const SETTINGS = [
     description:
       "Behind N reverse proxies in a row (a cloud balancer, then Caddy: 2): the client address is the `X-Forwarded-For` entry the outermost of them appended, the N-th from the right; at most 10. Or the proxies' addresses and CIDR ranges, comma-separated (`10.0.0.0/8,fd00::/8`): a request from one of them has its client in the first `X-Forwarded-For` entry from the right that is not one of them, however many there are (ADR 1522). Overrides `--trust-proxy` (which is 1) unless 0.",
     parse: (text, name) => {
-      const value = (text ?? '0').trim();
-      if (/^\d+$/.test(value)) {
-        const hops = Number(value);
-        if (hops > 10)
-          throw new Error(`${name} must be a whole number of proxies from 0 to 10, or address ranges; got ${text}`);
-        return hops;
-      }
       try {
-        return parseTrustedRanges(value);
+        return parseProxyTrust(text ?? '0');
       } catch (error) {
         throw new Error(
           `${name} must be a number of proxies (0 to 10) or addresses and CIDR ranges: ${(error as Error).message}`,

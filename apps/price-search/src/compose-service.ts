@@ -5,6 +5,7 @@
  * when `drawdown` is configured (ADR 0206). It also builds the in-memory stand-in service that the start-up
  * warm-up sends its queries to over HTTP (ADR 0229).
  */
+import type { ProxyTrust } from '@drawdown/http-kit';
 import {
   createDrawdownBilling,
   type DrawdownBilling,
@@ -62,7 +63,7 @@ export interface ServiceOptions {
   /** Deadline per connector id in milliseconds (defaults: catalogue 1,000, others 2,500). */
   readonly deadlinesMs?: Readonly<Record<string, number>>;
   readonly clock?: Clock;
-  readonly trustedProxies?: number;
+  readonly trustedProxies?: ProxyTrust;
   readonly requestsPerMinute?: Readonly<Record<Plan, number>>;
   readonly monthlyLookups?: Readonly<Record<Plan, number | undefined>>;
   /** Replaces the local SQLite quota meter (free clients and unlinked keys, also under `drawdown`). */

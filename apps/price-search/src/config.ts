@@ -3,6 +3,7 @@
  * Environment variables, parsed once with zod. Command-line flags override them (see cli.ts).
  */
 import { join } from 'node:path';
+import { type ProxyTrust, parseProxyTrust } from '@drawdown/http-kit';
 import { z } from 'zod';
 import type { EbayOptions } from './compose-service.js';
 import { DEFAULT_WARM_UP_MS } from './lookup/warm-up.js';
@@ -13,7 +14,21 @@ const Environment = z.object({
   // Relative to the working directory; the repository ignores /data/, so a start from the root leaves no trace.
   // Unset, it is `price-search` in Drawdown's data folder (see `readEnvironment`).
   PRICE_SEARCH_DATA_DIR: z.string().min(1),
-  PRICE_SEARCH_TRUSTED_PROXIES: z.coerce.number().int().min(0).max(10).default(0),
+  // A count of proxies in a row, or their addresses and CIDR ranges, as the billing service takes it (ADR 1524).
+  PRICE_SEARCH_TRUSTED_PROXIES: z
+    .string()
+    .default('0')
+    .transform((text, context): ProxyTrust => {
+      try {
+        return parseProxyTrust(text);
+      } catch (error) {
+        context.addIssue({
+          code: 'custom',
+          message: `a number of proxies (0 to 10) or addresses and CIDR ranges: ${(error as Error).message}`,
+        });
+        return z.NEVER;
+      }
+    }),
   // The start-up warm-up's time budget (ADR 0222); 0 disables it.
   PRICE_SEARCH_WARM_UP_MS: z.coerce.number().int().min(0).max(600_000).default(DEFAULT_WARM_UP_MS),
   PRICE_SEARCH_API_URL: z.url().default('http://127.0.0.1:8090'),

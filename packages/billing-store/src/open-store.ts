@@ -70,6 +70,8 @@ export type StoreConfig =
       readonly file: string;
       readonly synchronous?: 'FULL' | 'NORMAL';
       readonly backgroundCheckpoints?: boolean;
+      /** Durable commits whose WAL fsync runs off the event loop (ADR 0732); the service's choice. */
+      readonly syncOffEventLoop?: boolean;
       /** The WAL file's size limit in bytes (ADR 1488); 64 MiB when absent. */
       readonly walLimitBytes?: number;
     }
@@ -138,6 +140,7 @@ export function openDatabase(config: StoreConfig): SqlDatabase {
     return new SqliteDatabase(config.file, {
       ...(config.synchronous ? { synchronous: config.synchronous } : {}),
       ...(config.backgroundCheckpoints ? { backgroundCheckpoints: true } : {}),
+      ...(config.syncOffEventLoop ? { syncOffEventLoop: true } : {}),
       ...(config.walLimitBytes === undefined ? {} : { walLimitBytes: config.walLimitBytes }),
     });
   }

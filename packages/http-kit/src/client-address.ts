@@ -65,6 +65,24 @@ export function parseTrustedRanges(text: string): TrustedRanges {
   };
 }
 
+/** The most proxies in a row a count may name. */
+export const MAX_PROXY_HOPS = 10;
+
+/**
+ * Parses a trusted-proxies setting, as the billing service and the price search both take it: a
+ * count of proxies in a row (0 to 10), or their addresses and CIDR ranges (ADR 1522).
+ * @throws Error saying what is wrong: a count above 10, or the entry that is no address or range.
+ */
+export function parseProxyTrust(text: string): ProxyTrust {
+  const value = text.trim();
+  if (/^\d+$/.test(value)) {
+    const hops = Number(value);
+    if (hops > MAX_PROXY_HOPS) throw new Error(`a count of proxies is at most ${MAX_PROXY_HOPS}; got ${value}`);
+    return hops;
+  }
+  return parseTrustedRanges(value);
+}
+
 /**
  * The entry of an `X-Forwarded-For` value that the outermost of `trustedProxies` proxies
  * appended, or undefined when there is none to trust. With fewer entries than trusted proxies

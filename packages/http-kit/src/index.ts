@@ -12,7 +12,9 @@ export { readBodyWithin, readTextWithin } from './bounded-body.js';
 export {
   clientAddress,
   forwardedClientAddress,
+  MAX_PROXY_HOPS,
   type ProxyTrust,
+  parseProxyTrust,
   parseTrustedRanges,
   proxyHops,
   socketAddress,

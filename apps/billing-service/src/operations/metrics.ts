@@ -214,3 +214,21 @@ export function createServiceMetrics(sources: MetricsSources): ServiceMetrics {
     },
   };
 }
+
+/**
+ * `drawdown_ready`: 1 while `/readyz` would answer 200 (a writable primary answers, the schema is
+ * current, the workers run, no shutdown), 0 otherwise; read at scrape time. Prometheus cannot scrape
+ * `/readyz` itself (it answers JSON), so the alert on readiness reads this gauge, and `up` of the
+ * metrics scrape for a process that does not answer at all. Registered once per registry.
+ */
+export function registerReadinessGauge(registry: Registry, ready: () => Promise<boolean>): void {
+  if (registry.getSingleMetric('drawdown_ready')) return;
+  new Gauge({
+    name: 'drawdown_ready',
+    help: '1 while /readyz answers 200: a writable database primary, the current schema, workers running, not shutting down.',
+    registers: [registry],
+    async collect() {
+      this.set((await ready()) ? 1 : 0);
+    },
+  });
+}

@@ -8,6 +8,7 @@
  */
 import { Hono } from 'hono';
 import type { Registry } from 'prom-client';
+import { registerReadinessGauge } from './metrics.js';
 
 export interface ReadinessCheck {
   readonly name: string;
@@ -42,6 +43,7 @@ export async function runChecks(
 
 export function createOperationsApp(options: ServiceOperations): Hono {
   const app = new Hono();
+  registerReadinessGauge(options.registry, async () => (await runChecks(options.checks)).ready);
   app.get('/livez', (c) => c.json({ status: 'alive' }));
   app.get('/readyz', async (c) => {
     const result = await runChecks(options.checks);

@@ -74,7 +74,12 @@ describe('the Dockerfile and compose file', () => {
     expect(instruction('CMD')).toEqual(['serve']);
     // Caddy probes the same operations port the image listens on.
     const opsPort = imageEnvironment().DRAWDOWN_OPS_ADDRESS?.split(':').at(-1);
-    expect(caddyfile.match(/health_port (\d+)/g)?.map((line) => line.split(' ')[1])).toEqual([opsPort, opsPort]);
+    // Live, sandbox, and the live API's internal listener for the portal.
+    expect(caddyfile.match(/health_port (\d+)/g)?.map((line) => line.split(' ')[1])).toEqual([
+      opsPort,
+      opsPort,
+      opsPort,
+    ]);
     expect(composeCommands()).toEqual({ migrate: ['migrate'], 'drawdown-1': ['serve'], 'drawdown-2': ['serve'] });
   });
 
@@ -98,13 +103,27 @@ describe('the Dockerfile and compose file', () => {
     // Price search runs from the same image, which carries it.
     expect(compose).toContain('apps/price-search/bin/price-search.js');
     expect(dockerfile).toContain('COPY --from=build /app/apps/price-search ./apps/price-search');
+    // So does the standalone billing portal (ADR 1523), with the settings its docs list, behind Caddy.
+    expect(dockerfile).toContain('COPY --from=build /app/apps/billing-portal ./apps/billing-portal');
+    const portal = /^ {2}portal:\n([\s\S]*?)\n\n/m.exec(compose)?.[1] ?? '';
+    expect(portal).toContain('entrypoint: ["node", "apps/billing-portal/bin/billing-portal.js", "serve"]');
+    const portalDoc = readFileSync(join(REPO_ROOT, 'docs/configuration.md'), 'utf8').split(
+      '## The standalone billing portal',
+    )[1];
+    const variables = [...portal.matchAll(/^ {6}(\w+):/gm)].map((match) => match[1]);
+    expect(variables).toContain('DRAWDOWN_PORTAL_KEY');
+    for (const variable of variables) expect(portalDoc, `${variable} is a portal setting`).toContain(`\`${variable}\``);
+    expect(caddyfile).toMatch(/^\{\$DRAWDOWN_PORTAL_DOMAIN\} \{\n\treverse_proxy portal:3000$/m);
+    expect(compose).toMatch(/DRAWDOWN_LIVE_PORTAL_URL: \$\{DRAWDOWN_LIVE_PORTAL_URL:-\}/);
   });
 
   it('ships a Prometheus scrape example and alert rules on metrics the service exports', () => {
     const prometheus = readFileSync(join(REPO_ROOT, 'deploy/prometheus.yml'), 'utf8');
     const alerts = readFileSync(join(REPO_ROOT, 'deploy/alerts.yml'), 'utf8');
     expect(prometheus).toContain('/etc/prometheus/alerts.yml');
-    expect(prometheus).toContain('metrics_path: /readyz');
+    // Prometheus cannot parse /readyz's JSON: readiness is the drawdown_ready gauge of /metrics.
+    expect(prometheus).not.toContain('metrics_path: /readyz');
+    expect(alerts).toMatch(/expr: drawdown_ready == 0 or up\{job="drawdown"\} == 0/);
     const used = new Set([...alerts.matchAll(/\b(drawdown_[a-z_]+)\b/g)].map((match) => match[1]));
     const exported = readFileSync(join(REPO_ROOT, 'apps/billing-service/src/operations/metrics.ts'), 'utf8');
     for (const name of used) expect(exported, `${name} is a metric the service exports`).toContain(`'${name}`);
@@ -171,6 +190,7 @@ describe('the Dockerfile and compose file', () => {
       if (healthy.code !== 0) await new Promise((resolve) => setTimeout(resolve, 100));
     }
     expect(healthy.code, output).toBe(0);
+    expect(await (await fetch(`http://127.0.0.1:${opsPort}/metrics`)).text()).toMatch(/^drawdown_ready 1$/m);
     expect(output).toContain('Drawdown billing service');
     child.kill('SIGTERM');
     expect(await exited, output).toBe(0);

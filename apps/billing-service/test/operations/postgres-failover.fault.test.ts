@@ -2,8 +2,10 @@
  * The database server fails under load (ADR 1520). The test starts a PostgreSQL primary and a
  * synchronous standby from the installed binaries and three built `drawdown serve` processes
  * whose URL names both servers with `target_session_attrs=read-write`. While usage events stream
- * into all three, customers are created (their webhooks delivered to a receiver) and sandbox
- * renewals run:
+ * into all three, customers are created (their webhooks delivered to a receiver), sandbox
+ * renewals run, and transactions are paid: sandbox ones by simulated card payments, live ones by
+ * payments recorded through the API, whose receipts are email jobs (live ones sent to a real SMTP
+ * server, sandbox ones captured):
  *
  * 1. the primary's postmaster is SIGKILLed and the standby promoted;
  * 2. the new primary hangs (SIGSTOP), readiness says so, the rebuilt standby is promoted and the
@@ -16,8 +18,12 @@
  *
  * After each fault: every event answered 202 `accepted` is stored and counted exactly once, the
  * balance equals a recomputation from the event log, every renewal period is billed once and no
- * transaction paid twice, every webhook event reached the receiver, and the same processes serve
- * again without a restart. Every refusal a sender met on the way is one the SDK's rules resend
+ * transaction paid twice, every paid transaction has one captured payment and one receipt job,
+ * every email job settled (sent or captured, none pending or failed) and every live one reached the
+ * SMTP server under its Message-ID, every webhook event reached the receiver, and the same
+ * processes serve again without a restart. A receipt the SMTP server accepted whose result the
+ * dead primary never committed is sent again with the same Message-ID (ADR 1500): such repeats are
+ * counted and printed, not asserted away (ADR 1525). Every refusal a sender met on the way is one the SDK's rules resend
  * (packages/sdk/src/usage/report-usage.ts): no answer, a 5xx, a 429, or a 202 whose event was
  * rejected with `internal_error` (the group commit's storage failure, answered per event: the
  * store was unreachable while the batch ran). The time writes were refused (the longest stretch
@@ -32,11 +38,14 @@ import { join } from 'node:path';
 import { type CoreServices, composeServices } from '@drawdown/billing-service';
 import { Drawdown, type UsageReport } from '@drawdown/sdk';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type SmtpInbox, startSmtpInbox } from '../email/smtp-inbox.js';
 import { startWebhookReceiver, type WebhookReceiver } from '../notifications/webhook-receiver.js';
 import { type ApiClient, apiClient } from '../support/api-client.js';
+import { type Buyer, createBuyer, createOneOffPrice, readyTransaction } from '../transactions/transaction-fixtures.js';
 import {
   buildService,
   createAccountWithCli,
+  runCli,
   type ServiceProcess,
   startServiceProcess,
 } from '../usage/service-process.js';
@@ -53,6 +62,10 @@ const DAY_MS = 86_400_000;
 const WEBHOOK_LEASE_MS = 60_000;
 /** Tenths of the quantity, so sums stay exact: quantities are 0.5, 1 and 2. */
 const TENTHS = [5, 10, 20];
+/** Transactions paid in each environment while each fault lands. */
+const PAYMENTS = 3;
+/** How long an email claim holds its job: the email worker's default lease. */
+const EMAIL_LEASE_MS = 120_000;
 
 /** An answer that did not accept the event: its status (0 for no answer) and, for a 202, the event's error code. */
 interface Refusal {
@@ -116,7 +129,14 @@ describe('postgres: the primary fails under load', () => {
   let services: CoreServices;
   const processes: ServiceProcess[] = [];
   let receiver: WebhookReceiver;
+  let inbox: SmtpInbox;
   let accountId: string;
+  /** The live API and its paying customer, the sandbox's paying customer, and a one-off price in each. */
+  let live: ApiClient;
+  let liveKey: string;
+  let payers: Record<'live' | 'sandbox', { buyer: Buyer; priceId: string }>;
+  /** Every transaction paid under a fault, with its environment. */
+  const paid: { id: string; environment: 'live' | 'sandbox' }[] = [];
   let key: string;
   let api: ApiClient;
   let customerId: string;
@@ -140,8 +160,29 @@ describe('postgres: the primary fails under load', () => {
     const storage = { dataDir, databaseUrl: url };
     ({ accountId, sandboxKey: key } = await createAccountWithCli(storage));
     receiver = await startWebhookReceiver();
+    inbox = await startSmtpInbox();
+    liveKey = String(
+      (await runCli(['keys', 'create', '--account', accountId, '--env', 'live', '--permission', 'all'], storage)).token,
+    );
+    await runCli(
+      [
+        'accounts',
+        'email-settings',
+        'set',
+        '--account',
+        accountId,
+        '--env',
+        'live',
+        '--sender-address',
+        'billing@shop.example',
+      ],
+      storage,
+    );
     const flags = [
       '--allow-private-webhooks',
+      // Live receipts go to a real SMTP server; the sandbox captures its own.
+      '--smtp-url',
+      inbox.url,
       // Short timeouts, so a hung server is noticed within seconds (the defaults are 5 s and 60 s).
       '--database-connect-timeout-ms',
       '1500',
@@ -158,7 +199,6 @@ describe('postgres: the primary fails under load', () => {
     );
     services = await composeServices({ dataDir, databaseUrl: url, databaseConnectTimeoutMs: 1500 });
     api = apiClient(processes[0]?.sandboxUrl ?? '', key);
-
     // Webhooks first: every event from here on has a destination.
     const setting = await api.post('/notification-settings', {
       description: 'failover',
@@ -196,12 +236,27 @@ describe('postgres: the primary fails under load', () => {
       const other = (await api.post('/customers', { email: `renewal${index}@example.com` })).id;
       subscriptionIds.push(await startSubscriptionInStore(services, accountId, other, [{ priceId, quantity: 1 }]));
     }
+    // The paying customers, after the webhook setting: their events have a destination too.
+    live = apiClient(processes[0]?.liveUrl ?? '', liveKey);
+    // A new account charges live only once its live tax settings are chosen (ADR 1439): no tax here.
+    expect((await live.patch('/tax-settings', { rate_source: 'account', default_rate: '0' })).status).toBe(200);
+    payers = {
+      live: {
+        buyer: await createBuyer(live, 'DE', { email: 'payer@customer.example' }),
+        priceId: await createOneOffPrice(live, '1000', 'EUR'),
+      },
+      sandbox: {
+        buyer: await createBuyer(api, 'DE', { email: 'sandbox-payer@customer.example' }),
+        priceId: await createOneOffPrice(api, '1000', 'EUR'),
+      },
+    };
   }, 240_000);
 
   afterAll(async () => {
     await Promise.all(processes.map((process) => process.stop('SIGKILL')));
     await services?.store.close();
     await receiver?.close();
+    await inbox?.close();
     pair?.dispose();
     if (dataDir) rmSync(dataDir, { recursive: true, force: true });
   });
@@ -294,6 +349,52 @@ describe('postgres: the primary fails under load', () => {
   }
 
   /**
+   * Pays a ready transaction through `target` until an answer says it is paid: 200, or
+   * `transaction_not_payable` once an earlier attempt went unanswered or failed with a 5xx (that
+   * attempt committed). Live records the payment the operator's provider reported (`POST
+   * /transactions/{id}/payments`); the sandbox simulates the checkout's card payment. Returns the
+   * refusals met, each one a client resends.
+   */
+  async function payUntilPaid(
+    transactionId: string,
+    environment: 'live' | 'sandbox',
+    target: ServiceProcess,
+    deadline: number,
+  ): Promise<Refusal[]> {
+    const [base, path, body, apiKey] =
+      environment === 'live'
+        ? [
+            target.liveUrl,
+            'payments',
+            { method_type: 'bank_transfer', provider_reference: `wire-${transactionId}` },
+            liveKey,
+          ]
+        : [target.sandboxUrl, 'simulate-payment', { outcome: 'success' }, key];
+    const refusals: Refusal[] = [];
+    while (Date.now() < deadline) {
+      const answer = await fetch(`${base}/transactions/${transactionId}/${path}`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${apiKey}`, 'content-type': 'application/json' },
+        body: JSON.stringify(body),
+        signal: AbortSignal.timeout(20_000),
+      })
+        .then(async (response) => ({
+          status: response.status,
+          code: ((await response.json()) as { error?: { code?: string } }).error?.code,
+        }))
+        .catch(() => ({ status: 0, code: undefined }));
+      if (answer.status === 200 || answer.status === 201) return refusals;
+      if (answer.code === 'transaction_not_payable' && refusals.length > 0) return refusals;
+      expect(resentByClientRules(answer), `paying ${transactionId} answered ${answer.status} ${answer.code}`).toBe(
+        true,
+      );
+      refusals.push(answer);
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+    throw new Error(`transaction ${transactionId} never paid`);
+  }
+
+  /**
    * Runs the load across the three processes and calls `fault` once `faultAfter` events were
    * accepted; resolves once every event was accepted, with the refusals met and the longest
    * stretch from the fault on with no event accepted.
@@ -330,6 +431,26 @@ describe('postgres: the primary fails under load', () => {
         refusals.push(...(await createCustomer(target, deadline)));
       }
     })();
+    // Transactions made ready before the load, paid while the fault lands: their receipts are email jobs.
+    const payable = await Promise.all(
+      (['live', 'sandbox'] as const).flatMap((environment) =>
+        Array.from({ length: PAYMENTS }, async () => {
+          const { buyer, priceId } = payers[environment];
+          const ready = await readyTransaction(environment === 'live' ? live : api, buyer, priceId);
+          return { id: String(ready.id), environment };
+        }),
+      ),
+    );
+    const payments = (async () => {
+      while (!faulted) await new Promise((resolve) => setTimeout(resolve, 20));
+      await Promise.all(
+        payable.map(async (transaction, index) => {
+          const target = processes[index % processes.length] as ServiceProcess;
+          refusals.push(...(await payUntilPaid(transaction.id, transaction.environment, target, deadline)));
+          paid.push(transaction);
+        }),
+      );
+    })();
     await Promise.all(
       Array.from({ length: SENDERS }, async (_, sender) => {
         while (next < keys.length) {
@@ -350,7 +471,7 @@ describe('postgres: the primary fails under load', () => {
       }),
     );
     await faulted;
-    await Promise.all([renewals, customers]);
+    await Promise.all([renewals, customers, payments]);
     return { faultAt, refused: longestGap(faultAt, acceptedTimes), refusals };
   }
 
@@ -408,22 +529,82 @@ describe('postgres: the primary fails under load', () => {
         expect(transaction.payments.filter((payment) => payment.status === 'captured').length).toBeLessThanOrEqual(1);
     }
 
+    // Every transaction paid under a fault: completed, with one captured payment.
+    for (const { id, environment } of paid) {
+      const transaction = (await (environment === 'live' ? live : api).get(`/transactions/${id}`)).entity as {
+        status: string;
+        payments: { status: string }[];
+      };
+      expect(transaction.status, id).toBe('completed');
+      expect(transaction.payments.filter((payment) => payment.status === 'captured').length, id).toBe(1);
+    }
+
     // No webhook lost: every event of a subscribed type reached the receiver.
-    const logged = await primary.query<{ id: string }>(
-      "select id from events where account_id = $1 and event_type in ('customer.created', 'transaction.created', 'transaction.billed')",
+    // The sandbox's: the webhook destination is a sandbox setting (live's payments have none).
+    const logged = await primary.query<{ id: string; event_type: string }>(
+      "select id, event_type from events where account_id = $1 and environment = 'sandbox' and event_type in ('customer.created', 'transaction.created', 'transaction.billed')",
       [accountId],
     );
     expect(logged.length).toBeGreaterThan(0);
     // A claim whose commit reached the standby but whose answer never reached the worker (the
     // server died or hung in between) holds its notification until the claim's lease runs out
     // (60 s, delivery-worker.ts); then any worker delivers it. So the wait outlasts one lease.
-    await receiver.waitFor(
-      'every webhook delivered',
-      (received) => {
-        const delivered = new Set(received.map((webhook) => webhook.eventId));
-        return logged.every((event) => delivered.has(event.id));
-      },
-      WEBHOOK_LEASE_MS + 20_000,
+    // Emails likewise, with their own lease; both waits run at once.
+    await Promise.all([
+      receiver
+        .waitFor(
+          'every webhook delivered',
+          (received) => {
+            const delivered = new Set(received.map((webhook) => webhook.eventId));
+            return logged.every((event) => delivered.has(event.id));
+          },
+          WEBHOOK_LEASE_MS + 20_000,
+        )
+        .catch(async (error: unknown) => {
+          const delivered = new Set(receiver.received.map((webhook) => webhook.eventId));
+          const missing = logged.filter((event) => !delivered.has(event.id));
+          const rows = await primary.query(
+            'select id, event_id, environment, status, times_attempted, due_at, claim_token from notifications where event_id = any($1)',
+            [missing.map((event) => event.id)],
+          );
+          throw new Error(`${String(error)}: ${JSON.stringify(missing)} ${JSON.stringify(rows)}`);
+        }),
+      expectEmailsSettled(),
+    ]);
+  }
+
+  /**
+   * No email job lost: every job of the account settles (a live one sent, a sandbox one captured;
+   * none pending, failed or skipped), each paid transaction has its one receipt, and every live
+   * job's Message-ID reached the SMTP server. Repeats of one Message-ID are counted and printed.
+   */
+  async function expectEmailsSettled(): Promise<void> {
+    type Job = { id: string; status: string; kind: string; message_id: string; customer_id: string };
+    const jobsOf = async (client: ApiClient): Promise<Job[]> =>
+      (await client.get('/emails?per_page=200')).list as unknown as Job[];
+    const deadline = Date.now() + EMAIL_LEASE_MS + 20_000;
+    let jobs: { live: Job[]; sandbox: Job[] } = { live: [], sandbox: [] };
+    for (;;) {
+      jobs = { live: await jobsOf(live), sandbox: await jobsOf(api) };
+      const pending = [...jobs.live, ...jobs.sandbox].filter((job) => job.status === 'pending');
+      if (pending.length === 0) break;
+      if (Date.now() > deadline) throw new Error(`email jobs still pending: ${pending.map((job) => job.id)}`);
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+    expect(jobs.live.filter((job) => job.status !== 'sent')).toEqual([]);
+    expect(jobs.sandbox.filter((job) => job.status !== 'captured')).toEqual([]);
+    // The paying customers get receipts only: one per transaction paid (an occurrence makes one job).
+    for (const environment of ['live', 'sandbox'] as const) {
+      const theirs = jobs[environment].filter((job) => job.customer_id === payers[environment].buyer.customerId);
+      expect(
+        theirs.map((job) => job.kind),
+        `${environment} receipts`,
+      ).toEqual(paid.filter((transaction) => transaction.environment === environment).map(() => 'receipt'));
+    }
+    const delivered = inbox.received.map((item) => item.mail.messageId);
+    expect(new Set(delivered)).toEqual(new Set(jobs.live.map((job) => job.message_id)));
+    console.info(
+      `emails: ${jobs.live.length} live jobs sent (${delivered.length - new Set(delivered).size} delivered again under the same Message-ID), ${jobs.sandbox.length} sandbox jobs captured`,
     );
   }
 
@@ -450,7 +631,7 @@ describe('postgres: the primary fails under load', () => {
     servers = { primary: standby, standby: await pair.startStandby('a2', standby, primary.port) };
     await PostgresPair.requireSyncStandby(standby, true);
     await PostgresPair.waitForSyncStandby(standby);
-  }, 240_000);
+  }, 300_000);
 
   it('follows a promotion while the primary hangs (SIGSTOP), then loses and doubles nothing', async () => {
     const { primary, standby } = servers;
@@ -474,7 +655,7 @@ describe('postgres: the primary fails under load', () => {
     servers = { primary: standby, standby: await pair.startStandby('b2', standby, primary.port) };
     await PostgresPair.requireSyncStandby(standby, true);
     await PostgresPair.waitForSyncStandby(standby);
-  }, 240_000);
+  }, 300_000);
 
   it('waits for a lost standby and keeps the commit; the standby has it once back', async () => {
     const { primary, standby } = servers;
@@ -580,5 +761,5 @@ describe('postgres: the primary fails under load', () => {
     } finally {
       balancer.close();
     }
-  }, 180_000);
+  }, 240_000);
 });

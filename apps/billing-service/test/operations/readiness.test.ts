@@ -82,6 +82,8 @@ describe('readiness with the database down', () => {
     expect(metrics.status).toBe(200);
     const text = await metrics.text();
     expect(text).toMatch(/^drawdown_database_up 0$/m);
+    // Readiness as a gauge, for the alert (Prometheus cannot scrape /readyz's JSON).
+    expect(text).toMatch(/^drawdown_ready 0$/m);
     expect(text).toMatch(/^drawdown_usage_events_pending nan$/im);
     // The API answers a clear error rather than hanging or pretending.
     const refused = await fetch(`${server.sandboxUrl}/products`, {

@@ -90,6 +90,20 @@ describe.each(ENGINES)('%s: sandbox clock', (engine) => {
     expect(await totals(tenant, customerId, unitId)).toEqual({ used: '0', remaining: '10', overage: '0' });
   });
 
+  it('runs the usage request right after a jump at the moved clock, though the offset was cached (ADR 0729)', async () => {
+    const tenant = await newTenant(harness);
+    const { action, priceId, customerId } = await newPlan(tenant, { amount: '10' });
+    await subscribeTenant(tenant, customerId, [{ priceId, quantity: 1 }]);
+    // The first request keeps the account's offset in the process for a second.
+    expect((await postUsage(tenant.api, { customer_id: customerId, action })).status).toBe('accepted');
+    const moved = await advance(tenant, { seconds: 10 * 86_400 });
+    // Ten days ahead of the wall clock: refused as in the future at the old time, accepted at the moved one.
+    const occurredAt = new Date(Date.parse(moved.now) - 60_000).toISOString();
+    const result = await postUsage(tenant.api, { customer_id: customerId, action, occurred_at: occurredAt });
+    expect(result.error).toBeUndefined();
+    expect(result.status).toBe('accepted');
+  });
+
   it('a renewal that fell due while the service ran is applied by the scheduler without a jump', async () => {
     const tenant = await newTenant(harness);
     const { unitId, action, customerId } = await newPlan(tenant, { amount: '10' });

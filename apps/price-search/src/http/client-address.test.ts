@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { parseTrustedRanges } from '@drawdown/http-kit';
 import { addressKey, clientAddress } from './client-address.js';
 
 describe('addressKey', () => {
@@ -28,5 +29,15 @@ describe('clientAddress', () => {
   it('takes the entry the trusted proxy appended, not one the client could forge', () => {
     expect(clientAddress('10.0.0.1', '1.1.1.1, 198.51.100.4', 1)).toBe('198.51.100.4');
     expect(clientAddress('10.0.0.1', '1.1.1.1, 198.51.100.4, 10.0.0.2', 2)).toBe('198.51.100.4');
+  });
+});
+
+describe('clientAddress by trusted ranges', () => {
+  const ranges = parseTrustedRanges('10.0.0.0/8');
+
+  it('takes the first entry from the right outside the ranges, from a trusted peer only', () => {
+    expect(clientAddress('10.0.0.1', '6.6.6.6, 198.51.100.4, 10.0.0.2', ranges)).toBe('198.51.100.4');
+    expect(clientAddress('::ffff:10.0.0.1', '198.51.100.4', ranges)).toBe('198.51.100.4');
+    expect(clientAddress('192.0.2.1', '198.51.100.4', ranges)).toBe('192.0.2.1');
   });
 });

@@ -6,7 +6,7 @@
  * server shares (`@drawdown/http-kit`, ADR 0903).
  */
 import { isIPv4, isIPv6 } from 'node:net';
-import { forwardedClientAddress } from '@drawdown/http-kit';
+import { forwardedClientAddress, type ProxyTrust } from '@drawdown/http-kit';
 
 /** The counting key for a client address; undefined for text that is not an IP address. */
 export function addressKey(address: string): string | undefined {
@@ -20,15 +20,17 @@ export function addressKey(address: string): string | undefined {
 }
 
 /**
- * The client address of a request: the right-most `X-Forwarded-For` entry added by `trustedProxies` proxies
- * when that count is above 0, else the socket's remote address.
+ * The client address of a request, by the billing service's rule (`@drawdown/http-kit`, ADRs 0903, 1522):
+ * with a count, the `X-Forwarded-For` entry the outermost of `trustedProxies` proxies appended; with
+ * address ranges, from a trusted peer only, the first entry from the right outside them; else the socket's
+ * remote address.
  */
 export function clientAddress(
   socketAddress: string | undefined,
   forwardedFor: string | undefined,
-  trustedProxies: number,
+  trustedProxies: ProxyTrust,
 ): string | undefined {
-  const address = forwardedClientAddress(forwardedFor, trustedProxies) ?? socketAddress;
+  const address = forwardedClientAddress(forwardedFor, trustedProxies, socketAddress) ?? socketAddress;
   return address === undefined ? undefined : addressKey(address);
 }
 

@@ -2,6 +2,7 @@
  * @module
  * What the HTTP layer needs from the composition. Routes see use cases and ports, never storage.
  */
+import type { ProxyTrust } from '@drawdown/http-kit';
 import type { BillingWebhookReceiver } from '../billing/billing-webhooks.js';
 import type { FeedReport } from '../feeds/feed-refresher.js';
 import type { StoredKey } from '../keys/key-store.js';
@@ -28,7 +29,7 @@ export interface HttpDependencies {
   readonly requestsPerMinute: Readonly<Record<Plan, number>>;
   readonly clock: Clock;
   /** How many proxies in front append to X-Forwarded-For; 0 trusts none. */
-  readonly trustedProxies: number;
+  readonly trustedProxies: ProxyTrust;
   readonly version: string;
   /** Where the catalogue's listings come from: the bundled demo feed, an imported file, or live feeds. */
   readonly catalogueSource?: CatalogueSource;

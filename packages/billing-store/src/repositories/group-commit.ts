@@ -10,6 +10,7 @@
  * alone and never takes its neighbours (another tenant's, say) down with it (ADR 0901). The
  * fallback costs nothing while batches succeed.
  */
+import { CommitNotDurable } from '../sql/sql-database.js';
 
 interface Waiting<Item, Result> {
   readonly item: Item;
@@ -71,8 +72,10 @@ export class GroupCommit<Item, Result> {
             for (const [index, waiting] of batch.entries()) waiting.resolve(results[index] as Result);
           },
           (error: unknown) => {
-            if (batch.length === 1) {
-              batch[0]?.reject(error);
+            // A batch committed whose sync failed is not committed again item by item: its
+            // items' outcome is unknown, not failed (ADR 0732).
+            if (batch.length === 1 || error instanceof CommitNotDurable) {
+              for (const waiting of batch) waiting.reject(error);
               return;
             }
             return this.commitOneByOne(batch);

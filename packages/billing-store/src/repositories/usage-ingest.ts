@@ -117,6 +117,9 @@ function confirmDuplicate(
   );
 }
 
+/** SQLite batches in flight when commits are synced off the event loop: one syncing, others committing (ADR 0732). */
+const SYNCING_BATCHES = 4;
+
 export class SqliteUsageIngest extends GroupCommitIngest {
   private statements:
     | {
@@ -129,7 +132,9 @@ export class SqliteUsageIngest extends GroupCommitIngest {
     | undefined;
 
   constructor(private readonly database: SqliteDatabase) {
-    super(1);
+    // One writer, so batches commit one at a time; with the WAL synced off the event loop
+    // (ADR 0732) the next batches commit while an earlier one's sync runs.
+    super(database.syncsOffEventLoop ? SYNCING_BATCHES : 1);
   }
 
   protected commit(items: readonly IngestItem[]): Promise<readonly CommitOutcome[]> {

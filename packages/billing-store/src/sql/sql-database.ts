@@ -34,6 +34,15 @@ export class UniqueViolation extends Error {
 }
 
 /**
+ * A transaction committed, but the sync that would make it durable failed (ADR 0732): whether it
+ * survives a power loss is unknown, as when a commit's answer is lost. It must not be committed
+ * again as if it had not happened.
+ */
+export class CommitNotDurable extends Error {
+  override readonly name = 'CommitNotDurable';
+}
+
+/**
  * Marks a statement PostgreSQL must plan on every execution instead of preparing it by name
  * (ADR 0723): one that joins a parameter-sized set (a JSON array, an array of sequences) to a
  * table that grows. A named statement gets a generic plan after five executions and keeps it

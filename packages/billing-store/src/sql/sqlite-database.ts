@@ -9,8 +9,9 @@ import { dirname, resolve } from 'node:path';
 import Sqlite from 'better-sqlite3';
 import { type NarrowedFile, restrictDatabaseFiles } from './owner-only-files.js';
 import type { Row, SqlDatabase, SqlExecutor, SqlValue } from './sql-database.js';
-import { UniqueViolation } from './sql-database.js';
+import { CommitNotDurable, UniqueViolation } from './sql-database.js';
 import { type Checkpointer, type CheckpointResult, startCheckpointer } from './sqlite-checkpointer.js';
+import { WalSync } from './sqlite-wal-sync.js';
 
 type Connection = Sqlite.Database;
 
@@ -24,15 +25,21 @@ export interface SqliteOptions {
    * and above which the background checkpointer empties it after a burst (ADR 1488).
    */
   readonly walLimitBytes?: number;
+  /**
+   * With `synchronous = FULL` (the default): the writer commits without an fsync and each write
+   * transaction resolves only after an fdatasync of the WAL, run off the event loop, that started
+   * after its commit (ADR 0732). What callers are told is unchanged; the service's choice.
+   */
+  readonly syncOffEventLoop?: boolean;
 }
 
 /** 64 MiB: room for the WAL of busy ingestion between checkpoints, never a burst's gigabyte (ADR 1488). */
 export const DEFAULT_WAL_LIMIT_BYTES = 64 * 1024 * 1024;
 
-function openConnection(file: string, options: SqliteOptions): Connection {
+function openConnection(file: string, options: SqliteOptions, synchronous = options.synchronous ?? 'FULL'): Connection {
   const connection = new Sqlite(file);
   connection.pragma('journal_mode = WAL');
-  connection.pragma(`synchronous = ${options.synchronous ?? 'FULL'}`);
+  connection.pragma(`synchronous = ${synchronous}`);
   connection.pragma('busy_timeout = 10000');
   connection.pragma('foreign_keys = ON');
   connection.pragma(`journal_size_limit = ${options.walLimitBytes ?? DEFAULT_WAL_LIMIT_BYTES}`);
@@ -115,6 +122,8 @@ export class SqliteDatabase implements SqlDatabase {
   /** The file's write queue in this process, shared with any other object on the same file. */
   private readonly writes: { readonly key: string | undefined; readonly queue: WriteQueue };
   private readonly checkpointer: Checkpointer | undefined;
+  /** The WAL's syncs when commits are made durable off the event loop (ADR 0732). */
+  private readonly walSync: WalSync | undefined;
   /** Database files that granted others access and were narrowed to 0600 when opened (ADR 1481). */
   readonly narrowedFiles: readonly NarrowedFile[];
 
@@ -122,7 +131,13 @@ export class SqliteDatabase implements SqlDatabase {
     if (file !== ':memory:') mkdirSync(dirname(file), { recursive: true });
     // Before SQLite creates anything: the database file 0600, and so its -wal and -shm (ADR 1481).
     this.narrowedFiles = file === ':memory:' ? [] : restrictDatabaseFiles(file);
-    const writer = openConnection(file, options);
+    // Durable commits off the event loop (ADR 0732): the writer appends to the WAL without an
+    // fsync, and every write transaction waits for a WAL sync that started after its commit.
+    this.walSync =
+      options.syncOffEventLoop && file !== ':memory:' && (options.synchronous ?? 'FULL') === 'FULL'
+        ? new WalSync(`${resolve(file)}-wal`)
+        : undefined;
+    const writer = openConnection(file, options, this.walSync ? 'NORMAL' : undefined);
     this.writer = new SqliteExecutor(writer);
     this.writes = writeQueueOf(file);
     // An in-memory database is private to its connection, so it reads through the writer.
@@ -163,7 +178,7 @@ export class SqliteDatabase implements SqlDatabase {
     const { queue } = this.writes;
     const result = queue.tail.then(() => this.runTransaction(work));
     queue.tail = result.catch(() => undefined);
-    return result;
+    return this.durable(result);
   }
 
   /** Runs synchronous work inside one write transaction, queued behind the async ones. */
@@ -173,7 +188,35 @@ export class SqliteDatabase implements SqlDatabase {
       this.writer.connection.transaction(() => work(this.writer.connection)).immediate(),
     );
     queue.tail = result.catch(() => undefined);
-    return result;
+    return this.durable(result);
+  }
+
+  /** Whether commits are made durable off the event loop, so batches may overlap their syncs (ADR 0732). */
+  get syncsOffEventLoop(): boolean {
+    return this.walSync !== undefined;
+  }
+
+  /** WAL syncs completed off the event loop (ADR 0732); 0 without them. */
+  get walSyncs(): number {
+    return this.walSync?.syncs ?? 0;
+  }
+
+  /**
+   * A committed transaction's value once its commit is durable: at once when SQLite synced it
+   * inside the commit, else after a WAL sync that started after the commit (ADR 0732). The write
+   * queue moves on at the commit, so the next transaction commits while this one's sync runs.
+   */
+  private durable<T>(committed: Promise<T>): Promise<T> {
+    const walSync = this.walSync;
+    if (!walSync) return committed;
+    return committed.then(async (value) => {
+      try {
+        await walSync.afterCommit();
+      } catch (error) {
+        throw new CommitNotDurable(`committed, but the WAL sync failed: ${String(error)}`, { cause: error });
+      }
+      return value;
+    });
   }
 
   private async runTransaction<T>(work: (tx: SqlExecutor) => Promise<T>): Promise<T> {
@@ -192,6 +235,7 @@ export class SqliteDatabase implements SqlDatabase {
   async close(): Promise<void> {
     const { key, queue } = this.writes;
     await queue.tail;
+    await this.walSync?.close();
     queue.users -= 1;
     if (key !== undefined && queue.users === 0 && WRITE_QUEUES.get(key) === queue) WRITE_QUEUES.delete(key);
     await this.checkpointer?.stop();

@@ -12,6 +12,9 @@ export const DEMO_CSS = `#mail-text { white-space: pre-wrap; overflow-wrap: anyw
 #mailbox { width: 100%; border-collapse: collapse; }
 #mailbox th, #mailbox td { text-align: left; padding: 0.4rem 0.5rem 0.4rem 0; vertical-align: top; overflow-wrap: anywhere; }`;
 
+/** The name in page titles: the demo's, or the standalone portal's. */
+export type SiteName = 'Billing portal demo' | 'Billing portal';
+
 function layout(title: string, body: string): string {
   return htmlDocument({ language: 'en', title, stylesheet: DEMO_STYLE_PATH, body });
 }
@@ -44,11 +47,31 @@ ${error}
   );
 }
 
-/** A short message page (refusals of the demo's own routes). */
-export function renderDemoMessage(title: string, message: string): string {
+/** Where a message page's one button leads: the demo's sign-in, or the standalone portal's start. */
+export interface MessageLink {
+  readonly href: string;
+  readonly text: string;
+}
+
+export const SIGN_IN_LINK: MessageLink = { href: '/login', text: 'Go to sign-in' };
+
+/** A short message page (refusals of the site's own routes). */
+export function renderDemoMessage(title: string, message: string, link: MessageLink = SIGN_IN_LINK): string {
   return layout(
     title,
-    `<main class="message"><h1>${escapeHtml(title)}</h1><p>${escapeHtml(message)}</p><p><a class="button" href="/login">Go to sign-in</a></p></main>`,
+    `<main class="message"><h1>${escapeHtml(title)}</h1><p>${escapeHtml(message)}</p><p><a class="button" href="${escapeHtml(link.href)}">${escapeHtml(link.text)}</a></p></main>`,
+  );
+}
+
+/**
+ * The standalone portal's start page for a visitor without a session (ADR 1523): customers sign in
+ * through the billing link their seller's application hands them (a customer portal session).
+ */
+export function renderSignedOutPage(): string {
+  return layout(
+    'Billing portal',
+    `<main class="message"><h1>Billing portal</h1>
+<p id="signed-out">You are not signed in. Open the billing link from your account with the seller: it signs you in here.</p></main>`,
   );
 }
 
@@ -68,7 +91,7 @@ const MAIL_DATE = new Intl.DateTimeFormat('en-GB', { dateStyle: 'medium', timeSt
  * The signed-in customer's captured sandbox email (issue 34): the sandbox never mails anyone and
  * keeps each email instead; here a tester reads what the customer would have been sent.
  */
-export function renderMailboxPage(mails: readonly CapturedMail[]): string {
+export function renderMailboxPage(mails: readonly CapturedMail[], site: SiteName = 'Billing portal demo'): string {
   const rows = mails
     .map(
       (mail) =>
@@ -82,7 +105,7 @@ export function renderMailboxPage(mails: readonly CapturedMail[]): string {
 ${rows}
 </tbody></table>`;
   return layout(
-    'Captured email · Billing portal demo',
+    `Captured email · ${site}`,
     `<main class="message"><h1>Captured email</h1>
 <p class="hint">The sandbox sends no email: it keeps what it would have sent to you. Live sends it over SMTP.</p>
 ${list}
