@@ -7,8 +7,6 @@
  */
 
 export { PORTAL_SERVE_SETTINGS, type PortalServeSetting, portalConfigurationSection, runCli } from './cli.js';
-export type { LoginRateLimitOptions } from './site/login-rate-limit.js';
-export { hashPassword, verifyPassword } from './site/passwords.js';
 export {
   DEMO_ACTIONS,
   type DemoCustomer,
@@ -25,12 +23,6 @@ export {
   startPortalDemo,
 } from './demo/start-portal-demo.js';
 export {
-  keyEnvironment,
-  type PortalServer,
-  type PortalServerOptions,
-  startPortalServer,
-} from './standalone/start-portal-server.js';
-export {
   type BillingPortalHandler,
   type BillingPortalOptions,
   createBillingPortal,
@@ -45,3 +37,11 @@ export { FORBIDDEN, NO_CUSTOMER, NOT_AUTHENTICATED, type PortalRefusal } from '.
 export { CONTENT_SECURITY_POLICY, SECURITY_HEADERS } from './portal/security-headers.js';
 export type { SelfServiceOptions } from './portal/self-service.js';
 export type { UsageMeterView, UsagePeriodView } from './portal/usage-view.js';
+export type { LoginRateLimitOptions } from './site/login-rate-limit.js';
+export { hashPassword, verifyPassword } from './site/passwords.js';
+export {
+  keyEnvironment,
+  type PortalServer,
+  type PortalServerOptions,
+  startPortalServer,
+} from './standalone/start-portal-server.js';

@@ -72,6 +72,14 @@ export {
   UpdateSubscriptionBody,
 } from './requests/usage.js';
 export {
+  componentKind,
+  eventDataKind,
+  missingEventDataFields,
+  missingEventFields,
+  missingRequiredFields,
+} from './required-fields/check.js';
+export { COMPONENT_KINDS, EVENT_DATA_KINDS, REQUIRED_FIELDS, type RequiredFields } from './required-fields/fields.js';
+export {
   ClientToken as ClientTokenResponse,
   CustomerAuthToken as CustomerAuthTokenResponse,
 } from './responses/access.js';
@@ -141,11 +149,3 @@ export {
   Transaction as TransactionResponse,
   TransactionPreview as TransactionPreviewResponse,
 } from './responses/transactions.js';
-export {
-  componentKind,
-  eventDataKind,
-  missingEventDataFields,
-  missingEventFields,
-  missingRequiredFields,
-} from './required-fields/check.js';
-export { COMPONENT_KINDS, EVENT_DATA_KINDS, REQUIRED_FIELDS, type RequiredFields } from './required-fields/fields.js';

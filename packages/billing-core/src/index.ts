@@ -409,8 +409,8 @@ export {
   checkoutCompanyName,
   checkoutTaxIdentifier,
 } from './payments/checkout-business.js';
-export { type RecurringTerms, recurringTerms } from './payments/checkout-terms.js';
 export { type CheckoutSettingsView, checkoutReturnUrl } from './payments/checkout-settings.js';
+export { type RecurringTerms, recurringTerms } from './payments/checkout-terms.js';
 export type {
   NotificationOutcome,
   ProviderRefundRecord,
@@ -545,6 +545,7 @@ export {
 export { ENVIRONMENTS, type Environment, type Scope } from './shared/scope.js';
 export { findUnstorableText, holdsUnstorableText, UNSTORABLE_TEXT_REASON } from './shared/storable-text.js';
 export { canonicalTimestamp, type ParsedTimestamp, parseTimestamp } from './shared/timestamps.js';
+export { examplePayload } from './simulations/example-payloads.js';
 export type {
   SimulationColumn,
   SimulationRunColumn,
@@ -605,7 +606,6 @@ export {
   type SimulationType,
   updateSimulation,
 } from './simulations/simulations.js';
-export { examplePayload } from './simulations/example-payloads.js';
 export type { OperationContext, Repositories, Store } from './store.js';
 export { activateSubscription } from './subscriptions/activate-subscription.js';
 export { addCycles, periodAt } from './subscriptions/billing-period.js';

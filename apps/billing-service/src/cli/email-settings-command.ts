@@ -13,8 +13,8 @@ import {
   EMAIL_KINDS,
   type EmailSettings,
   ENVIRONMENTS,
-  emailKindsOn,
   type Environment,
+  emailKindsOn,
   type UpdateEmailSettingsInput,
   type UseCases,
 } from '@drawdown/billing-core';

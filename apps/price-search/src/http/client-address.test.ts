@@ -1,5 +1,5 @@
-import { describe, expect, it } from 'vitest';
 import { parseTrustedRanges } from '@drawdown/http-kit';
+import { describe, expect, it } from 'vitest';
 import { addressKey, clientAddress } from './client-address.js';
 
 describe('addressKey', () => {

@@ -10,8 +10,8 @@
 import type { Business } from '../catalogue/entities.js';
 import { BillingError } from '../shared/billing-error.js';
 import type { Context } from '../shared/context.js';
-import { type TaxIdPorts, verifyBusinessTaxId } from '../tax/tax-id-checks.js';
 import type { TaxSlice } from '../tax/repositories.js';
+import { type TaxIdPorts, verifyBusinessTaxId } from '../tax/tax-id-checks.js';
 import { TAX_RATE_DATASET } from '../tax/tax-rate-dataset.js';
 import { normalizeVatId, vatCountryOf, vatPrefixOf } from '../tax/vat-id.js';
 

@@ -23,13 +23,14 @@ import { newCustomer } from '../catalogue/customers.js';
 import type { Address, Business, Customer } from '../catalogue/entities.js';
 import { DISCOUNT_CODE_PATTERN } from '../discounts/discounts.js';
 import { recordEvent } from '../events/record-event.js';
-import { findSellerDetails } from '../invoices/seller-details.js';
 import { wasReverseCharged } from '../invoices/invoice-document.js';
+import { findSellerDetails } from '../invoices/seller-details.js';
 import { BillingError } from '../shared/billing-error.js';
 import { DuplicateKeyError } from '../shared/collection.js';
 import { type Context, nowTimestamp } from '../shared/context.js';
 import { markPastDue } from '../subscriptions/subscription-billing.js';
 import { saveChange } from '../subscriptions/subscription-changes.js';
+import { storedTaxIdCheck } from '../tax/tax-id-checks.js';
 import {
   completeSettled,
   NO_HOOKS,
@@ -38,7 +39,6 @@ import {
 } from '../transactions/payments.js';
 import type { PaymentMethod } from '../transactions/saved-methods.js';
 import { paymentMethodWire } from '../transactions/saved-methods.js';
-import { storedTaxIdCheck } from '../tax/tax-id-checks.js';
 import { requireLiveTaxChoice, withTaxDefaults } from '../transactions/tax-settings.js';
 import type { Transaction } from '../transactions/transaction.js';
 import { saveTransaction } from '../transactions/transaction-changes.js';

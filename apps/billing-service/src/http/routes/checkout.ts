@@ -21,7 +21,9 @@ import {
 } from '@drawdown/billing-contract';
 import {
   BillingError,
+  type CheckoutDetails,
   type CheckoutView,
+  type CurrencyCode,
   checkoutCompanyName,
   checkoutReturnUrl,
   checkoutTaxIdentifier,
@@ -29,16 +31,14 @@ import {
   holdsUnstorableText,
   isIdOf,
   type MethodInput,
-  type CheckoutDetails,
-  type CurrencyCode,
   minorUnitsOf,
   UNSTORABLE_TEXT_REASON,
 } from '@drawdown/billing-core';
+import { formatMoney } from '@drawdown/http-kit';
 import type { Context, Hono } from 'hono';
 import { LRUCache } from 'lru-cache';
 import { addressNeeds, countryName, isCountryCode } from '../../checkout/checkout-countries.js';
 import { type CheckoutLocale, localizeCheckoutError, pickCheckoutLocale } from '../../checkout/checkout-messages.js';
-import { formatMoney } from '@drawdown/http-kit';
 import {
   CHECKOUT_HEADERS,
   CHECKOUT_STYLESHEET,
