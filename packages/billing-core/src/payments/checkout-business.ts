@@ -10,10 +10,10 @@
 import type { Business } from '../catalogue/entities.js';
 import { BillingError } from '../shared/billing-error.js';
 import type { Context } from '../shared/context.js';
-import type { TaxSlice } from '../tax/repositories.js';
 import { type TaxIdPorts, verifyBusinessTaxId } from '../tax/tax-id-checks.js';
 import { TAX_RATE_DATASET } from '../tax/tax-rate-dataset.js';
 import { normalizeVatId, vatCountryOf, vatPrefixOf } from '../tax/vat-id.js';
+import type { CheckoutBusinessSlice } from './repositories.js';
 
 /** The business a checkout form names: the company and its tax number, as typed. */
 export interface CheckoutBusinessInput {
@@ -116,7 +116,7 @@ export function checkCheckoutBusiness(countryCode: string, input: CheckoutBusine
  * correct it); a register that does not answer follows the configured fallback, as everywhere.
  */
 export async function verifyCheckoutBusiness(
-  context: Context<TaxSlice> & TaxIdPorts,
+  context: Context<CheckoutBusinessSlice> & TaxIdPorts,
   countryCode: string,
   input: CheckoutBusinessInput,
 ): Promise<CheckoutBusinessInput> {

@@ -87,3 +87,6 @@ export interface PaymentSlice
   extends PaymentRepositories,
     SubscriptionSlice,
     Pick<InvoiceRepositories, 'sellerDetails'> {}
+
+/** What the checkout's business details read: the VIES verdicts on VAT numbers (ADR 1113). */
+export interface CheckoutBusinessSlice extends Pick<PaymentSlice, 'taxIdChecks'> {}
