@@ -11,6 +11,7 @@ import { eventually } from '../notifications/webhook-receiver.js';
 import { type ApiClient, expectError, harnessClients, type WireObject } from '../support/api-client.js';
 import { officialSdk } from '../support/official-sdk.js';
 import { createBuyer, createOneOffPrice, readyTransaction, totalsOf } from '../transactions/transaction-fixtures.js';
+import { subscribe } from '../usage/usage-fixtures.js';
 
 /** A small RFC 4180 reader: quoted fields, doubled quotes, CRLF rows. */
 function parseCsv(text: string): string[][] {
@@ -191,6 +192,86 @@ describe.each(ENGINES)('reports on %s', (engine) => {
     expect(csv.length - 1).toBe(report.rows);
   });
 
+  it('exports the reasons customers gave for canceling, a report of our own (ADR 0815)', async () => {
+    const product = await sandbox.post('/products', { name: 'Plan', tax_category: 'standard' });
+    const price = await sandbox.post('/prices', {
+      product_id: product.id,
+      description: 'Monthly',
+      unit_price: { amount: '1000', currency_code: 'USD' },
+      billing_cycle: { interval: 'month', frequency: 1 },
+    });
+    const subscriptionFor = async () => {
+      const customer = await sandbox.post('/customers', {
+        email: `cancels${Math.random().toString(36).slice(2)}@example.com`,
+      });
+      return subscribe(harness, customer.id, [{ priceId: price.id, quantity: 1 }]);
+    };
+    const [withReason, stayed, withoutReason] = [
+      await subscriptionFor(),
+      await subscriptionFor(),
+      await subscriptionFor(),
+    ];
+    const cancel = (id: string, body: object) => sandbox.post(`/subscriptions/${id}/cancel`, body);
+    expect(
+      (
+        await cancel(withReason, {
+          effective_from: 'next_billing_period',
+          cancellation_reason: { reason: 'too_expensive', comment: 'Half, "maybe", would do' },
+        })
+      ).status,
+    ).toBe(200);
+    // A reason given and then taken back with the cancellation, and a cancellation with none: not in the report.
+    expect(
+      (await cancel(stayed, { effective_from: 'next_billing_period', cancellation_reason: { reason: 'unused' } }))
+        .status,
+    ).toBe(200);
+    expect((await sandbox.patch(`/subscriptions/${stayed}`, { scheduled_change: null })).status).toBe(200);
+    expect((await cancel(withoutReason, { effective_from: 'immediately' })).status).toBe(200);
+
+    const created = await sandbox.post('/reports', { type: 'subscription_cancellations' });
+    expect(created.status, created.text).toBe(201);
+    const report = await readyReport(created.id);
+    const csv = parseCsv(await (await fetch((await paddle.reports.getReportCsv(report.id)).url)).text());
+    expect(csv[0]).toEqual([
+      'subscription_id',
+      'customer_id',
+      'status',
+      'cancels_at',
+      'canceled_at',
+      'reason',
+      'comment',
+      'recorded_at',
+    ]);
+    const subscription = (await sandbox.get(`/subscriptions/${withReason}`)).entity as {
+      customer_id: string;
+      scheduled_change: { effective_at: string };
+    };
+    const given = (await sandbox.get(`/subscriptions/${withReason}/cancellation-reason`)).entity as {
+      recorded_at: string;
+    };
+    expect(csv.slice(1)).toEqual([
+      [
+        withReason,
+        subscription.customer_id,
+        'active',
+        subscription.scheduled_change.effective_at,
+        '',
+        'too_expensive',
+        'Half, "maybe", would do',
+        given.recorded_at,
+      ],
+    ]);
+    expect(report.rows).toBe(1);
+
+    // Filtered by when the reason was given: none before it.
+    const earlier = await sandbox.post('/reports', {
+      type: 'subscription_cancellations',
+      filters: [{ name: 'recorded_at', operator: 'lt', value: given.recorded_at }],
+    });
+    expect(earlier.status, earlier.text).toBe(201);
+    expect((await readyReport(earlier.id)).rows).toBe(0);
+  });
+
   it('exports discounts filtered by type and status, the status as it reads now (issue 36)', async () => {
     const percent = await paddle.discounts.create({ description: 'Tenth off', type: 'percentage', amount: '10' });
     const flat = await paddle.discounts.create({
@@ -259,6 +340,7 @@ describe.each(ENGINES)('reports on %s', (engine) => {
       [{ type: 'payout_reconciliation' }, 400, 'report_type_not_supported'],
       [{ type: 'everything' }, 400, 'invalid_field'],
       [{ type: 'transactions', filters: [{ name: 'action', value: ['refund'] }] }, 400, 'invalid_field'],
+      [{ type: 'subscription_cancellations', filters: [{ name: 'status', value: ['active'] }] }, 400, 'invalid_field'],
       [{ type: 'transactions', filters: [{ name: 'status', value: ['shipped'] }] }, 400, 'invalid_field'],
       [{ type: 'transactions', filters: [{ name: 'updated_at', value: '2026-01-01' }] }, 400, 'invalid_field'],
       [

@@ -54,6 +54,7 @@ export const REPORT_TYPES = [
   'balance',
   'payout_reconciliation',
   'usage_balances',
+  'subscription_cancellations',
 ] as const;
 
 export const Report = entity(

@@ -173,6 +173,17 @@ const COLUMNS: Readonly<Record<Exclude<ReportType, 'balance' | 'payout_reconcili
     'created_at',
     'updated_at',
   ],
+  // Drawdown's own (ADR 0815): the reasons customers gave for canceling, one row per subscription.
+  subscription_cancellations: [
+    'subscription_id',
+    'customer_id',
+    'status',
+    'cancels_at',
+    'canceled_at',
+    'reason',
+    'comment',
+    'recorded_at',
+  ],
 };
 
 /** The CSV columns of a report type, in order. */
@@ -407,6 +418,37 @@ async function* reportPages(
               balance.updatedAt,
             ];
           });
+        if (!page.hasMore) return;
+        after = page.items.at(-1)?.id;
+      }
+    }
+    case 'subscription_cancellations': {
+      let after: string | undefined;
+      for (;;) {
+        const page = await store.subscriptions.list(scope, {
+          filter: {},
+          after,
+          perPage: PAGE,
+          direction: 'asc',
+          countTotal: false,
+        });
+        const rows: Cell[][] = [];
+        for (const subscription of page.items) {
+          const given = subscription.internal.cancellationReason;
+          if (!given || !inRange(filters, 'recorded_at', given.recordedAt)) continue;
+          const scheduled = subscription.scheduledChange?.action === 'cancel' ? subscription.scheduledChange : null;
+          rows.push([
+            subscription.id,
+            subscription.customerId,
+            subscription.status,
+            scheduled?.effectiveAt ?? null,
+            subscription.canceledAt,
+            given.reason,
+            given.comment,
+            given.recordedAt,
+          ]);
+        }
+        yield rows;
         if (!page.hasMore) return;
         after = page.items.at(-1)?.id;
       }

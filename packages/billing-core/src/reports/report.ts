@@ -8,6 +8,7 @@ export const REPORT_TYPES = [
   'balance',
   'payout_reconciliation',
   'usage_balances',
+  'subscription_cancellations',
 ] as const;
 export type ReportType = (typeof REPORT_TYPES)[number];
 

@@ -66,6 +66,7 @@ const FILTERS_BY_TYPE: Partial<Record<ReportType, Readonly<Record<string, Filter
   adjustment_line_items: ADJUSTMENT_FILTERS,
   products_prices: CATALOGUE_FILTERS,
   usage_balances: { updated_at: { kind: 'date' } },
+  subscription_cancellations: { recorded_at: { kind: 'date' } },
   discounts: DISCOUNT_FILTERS,
 };
 

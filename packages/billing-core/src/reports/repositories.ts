@@ -7,6 +7,7 @@ import type { DiscountRepositories } from '../discounts/repositories.js';
 import type { EventRepositories } from '../events/repositories.js';
 import type { Collection } from '../shared/collection.js';
 import type { Scope } from '../shared/scope.js';
+import type { SubscriptionRepositories } from '../subscriptions/repositories.js';
 import type { TransactionRepositories } from '../transactions/repositories.js';
 import type { UsageRepositories } from '../usage/repositories.js';
 import type { Report, ReportColumn } from './report.js';
@@ -35,4 +36,5 @@ export interface ReportSlice
     Pick<TransactionRepositories, 'transactions' | 'adjustments'>,
     Pick<CatalogueRepositories, 'products' | 'prices'>,
     Pick<DiscountRepositories, 'discounts'>,
-    Pick<UsageRepositories, 'usageBalances'> {}
+    Pick<UsageRepositories, 'usageBalances'>,
+    SubscriptionRepositories {}
