@@ -10,6 +10,7 @@ import { discountAt } from '../discounts/discount.js';
 import { recordEvent } from '../events/record-event.js';
 import type { Clock } from '../shared/clock.js';
 import { toTimestamp } from '../shared/clock.js';
+import type { Collection } from '../shared/collection.js';
 import type { Context, StoreOf } from '../shared/context.js';
 import type { FilterCondition, ListFilter } from '../shared/pagination.js';
 import type { Scope } from '../shared/scope.js';
@@ -239,6 +240,21 @@ function storageFilter<Column extends string>(
 
 const PAGE = 500;
 
+/** Every page of a collection's entities in id order, `PAGE` at a time: one page in memory at once. */
+async function* pagesOf<Entity extends { readonly id: string }, Column extends string>(
+  collection: Pick<Collection<Entity, Column>, 'list'>,
+  scope: Scope,
+  filter: ListFilter<Column> = {},
+): AsyncGenerator<readonly Entity[]> {
+  let after: string | undefined;
+  for (;;) {
+    const page = await collection.list(scope, { filter, after, perPage: PAGE, direction: 'asc', countTotal: false });
+    yield page.items;
+    if (!page.hasMore) return;
+    after = page.items.at(-1)?.id;
+  }
+}
+
 /** Every row of the report, a page of rows at a time. */
 async function* reportPages(
   store: StoreOf<ReportSlice>,
@@ -257,68 +273,34 @@ async function* reportPages(
         collection_mode: 'collection_mode',
         updated_at: 'updated_at',
       } as const);
-      let after: string | undefined;
-      for (;;) {
-        const page = await store.transactions.list(scope, {
-          filter,
-          after,
-          perPage: PAGE,
-          direction: 'asc',
-          countTotal: false,
-        });
-        const kept = page.items.filter((item) => !currencies || currencies.includes(item.currencyCode));
+      for await (const items of pagesOf(store.transactions, scope, filter)) {
+        const kept = items.filter((item) => !currencies || currencies.includes(item.currencyCode));
         yield report.type === 'transactions' ? kept.map(transactionRow) : kept.flatMap(transactionLineRows);
-        if (!page.hasMore) return;
-        after = page.items.at(-1)?.id;
       }
+      return;
     }
     case 'adjustments':
     case 'adjustment_line_items': {
       const filter = storageFilter(filters, { action: 'action', status: 'status' } as const);
-      let after: string | undefined;
-      for (;;) {
-        const page = await store.adjustments.list(scope, {
-          filter,
-          after,
-          perPage: PAGE,
-          direction: 'asc',
-          countTotal: false,
-        });
-        const kept = page.items.filter(
+      for await (const items of pagesOf(store.adjustments, scope, filter)) {
+        const kept = items.filter(
           (item) =>
             (!currencies || currencies.includes(item.currencyCode)) && inRange(filters, 'updated_at', item.updatedAt),
         );
         yield report.type === 'adjustments' ? kept.map(adjustmentRow) : kept.flatMap(adjustmentLineRows);
-        if (!page.hasMore) return;
-        after = page.items.at(-1)?.id;
       }
+      return;
     }
     case 'products_prices': {
       const productFilter = storageFilter(filters, { product_status: 'status', product_type: 'type' } as const);
       const priceStatuses = valuesOf(filters, 'price_status');
       const priceTypes = valuesOf(filters, 'price_type');
-      let after: string | undefined;
-      for (;;) {
-        const page = await store.products.list(scope, {
-          filter: productFilter,
-          after,
-          perPage: PAGE,
-          direction: 'asc',
-          countTotal: false,
-        });
+      for await (const products of pagesOf(store.products, scope, productFilter)) {
         const rows: Cell[][] = [];
-        for (const product of page.items) {
+        for (const product of products) {
           if (!inRange(filters, 'product_updated_at', product.updatedAt)) continue;
-          let priceAfter: string | undefined;
-          for (;;) {
-            const prices = await store.prices.list(scope, {
-              filter: { product_id: [{ op: 'eq', value: product.id }] },
-              after: priceAfter,
-              perPage: PAGE,
-              direction: 'asc',
-              countTotal: false,
-            });
-            for (const price of prices.items) {
+          for await (const prices of pagesOf(store.prices, scope, { product_id: [{ op: 'eq', value: product.id }] })) {
+            for (const price of prices) {
               if (priceStatuses && !priceStatuses.includes(price.status)) continue;
               if (priceTypes && !priceTypes.includes(price.type)) continue;
               if (!inRange(filters, 'price_updated_at', price.updatedAt)) continue;
@@ -340,28 +322,17 @@ async function* reportPages(
                 price.updatedAt,
               ]);
             }
-            if (!prices.hasMore) break;
-            priceAfter = prices.items.at(-1)?.id;
           }
         }
         yield rows;
-        if (!page.hasMore) return;
-        after = page.items.at(-1)?.id;
       }
+      return;
     }
     case 'discounts': {
       const types = valuesOf(filters, 'type');
       const statuses = valuesOf(filters, 'status');
-      let after: string | undefined;
-      for (;;) {
-        const page = await store.discounts.list(scope, {
-          filter: {},
-          after,
-          perPage: PAGE,
-          direction: 'asc',
-          countTotal: false,
-        });
-        yield page.items
+      for await (const discounts of pagesOf(store.discounts, scope)) {
+        yield discounts
           .map((discount) => discountAt(discount, now))
           .filter(
             (discount) =>
@@ -388,21 +359,12 @@ async function* reportPages(
             discount.createdAt,
             discount.updatedAt,
           ]);
-        if (!page.hasMore) return;
-        after = page.items.at(-1)?.id;
       }
+      return;
     }
     case 'usage_balances': {
-      let after: string | undefined;
-      for (;;) {
-        const page = await store.usageBalances.list(scope, {
-          filter: {},
-          after,
-          perPage: PAGE,
-          direction: 'asc',
-          countTotal: false,
-        });
-        yield page.items
+      for await (const balances of pagesOf(store.usageBalances, scope)) {
+        yield balances
           .filter((balance) => inRange(filters, 'updated_at', balance.updatedAt))
           .map((balance) => {
             const totals = balanceTotals(balance.state);
@@ -418,22 +380,13 @@ async function* reportPages(
               balance.updatedAt,
             ];
           });
-        if (!page.hasMore) return;
-        after = page.items.at(-1)?.id;
       }
+      return;
     }
     case 'subscription_cancellations': {
-      let after: string | undefined;
-      for (;;) {
-        const page = await store.subscriptions.list(scope, {
-          filter: {},
-          after,
-          perPage: PAGE,
-          direction: 'asc',
-          countTotal: false,
-        });
+      for await (const subscriptions of pagesOf(store.subscriptions, scope)) {
         const rows: Cell[][] = [];
-        for (const subscription of page.items) {
+        for (const subscription of subscriptions) {
           const given = subscription.internal.cancellationReason;
           if (!given || !inRange(filters, 'recorded_at', given.recordedAt)) continue;
           const scheduled = subscription.scheduledChange?.action === 'cancel' ? subscription.scheduledChange : null;
@@ -449,9 +402,8 @@ async function* reportPages(
           ]);
         }
         yield rows;
-        if (!page.hasMore) return;
-        after = page.items.at(-1)?.id;
       }
+      return;
     }
     default:
       throw new Error(`No generator for ${report.type} reports.`);
