@@ -482,6 +482,25 @@ describe.each(ENGINES)('%s: hosted checkout', (engine) => {
     expect(refused.status).toBe(409);
     expect((await checkout.open(toCancel)).text).toContain('no longer available');
     expect(payments(await transaction(toCancel))).toHaveLength(0);
+
+    // Details sent with the payment of a transaction that can no longer change are refused, never ignored.
+    const { address_id: addressBefore, customer_id: customerId } = await transaction(toCancel);
+    const moved = await checkout.post(`/checkout/pay?_ptxn=${toCancel}`, {
+      ...cancelForm,
+      email: String((await sandbox.get(`/customers/${customerId}`)).entity.email),
+      country_code: 'FR',
+      postal_code: '75001',
+    });
+    expect(moved.status).toBe(409);
+    expect(moved.text).toContain('can no longer change');
+    expect((await transaction(toCancel)).address_id).toBe(addressBefore);
+    const detailsAlone = await checkout.post(`/checkout/pay?_ptxn=${toCancel}`, {
+      submission_key: cancelForm.submission_key ?? '',
+      expected_amount: cancelForm.expected_amount ?? '',
+      company_name: 'Acme Ltd',
+    });
+    expect(detailsAlone.status).toBe(400);
+    expect(payments(await transaction(toCancel))).toHaveLength(0);
   });
 
   it('refuses cards that are not test cards, expired cards and a changed amount, with nothing charged', async () => {

@@ -253,6 +253,19 @@ function formValues(form: Record<string, string>): FormValues {
 }
 
 /** The customer's details a form carries: email, address and, when chosen, the business (ADR 1113). */
+/** The form fields that are the customer's details (`CheckoutDetailsFormBody`). */
+const CHECKOUT_DETAIL_FIELDS = [
+  'email',
+  'country_code',
+  'postal_code',
+  'region',
+  'city',
+  'first_line',
+  'purchase_as',
+  'company_name',
+  'tax_identifier',
+] as const;
+
 function detailsOf(form: Record<string, string>): CheckoutDetails {
   const business =
     form.purchase_as === 'business'
@@ -271,15 +284,6 @@ function detailsOf(form: Record<string, string>): CheckoutDetails {
     },
     business,
   };
-}
-
-/** The checkout may still take details: a draft or ready transaction nothing was paid on. */
-function takesDetails(view: CheckoutView): boolean {
-  const { transaction } = view;
-  return (
-    (transaction.status === 'draft' || transaction.status === 'ready') &&
-    !transaction.payments.some((payment) => payment.status === 'captured')
-  );
 }
 
 /** Whether the details differ from what the transaction holds (a form sent unchanged writes nothing). */
@@ -367,7 +371,9 @@ export function registerCheckoutRoutes(
     locale: CheckoutLocale,
     shown: CheckoutView,
   ): Promise<void> {
-    if (form.country_code === undefined || !takesDetails(shown)) return;
+    // Details the form carries are applied, or refused (`transaction_not_editable` once the order
+    // can no longer change, `setCheckoutDetails`), never ignored.
+    if (!CHECKOUT_DETAIL_FIELDS.some((name) => form[name] !== undefined)) return;
     checkAddressForm(form, locale);
     const details = detailsOf(form);
     if (!detailsDiffer(shown, details)) return;
