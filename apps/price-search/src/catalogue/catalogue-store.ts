@@ -33,6 +33,9 @@ import { planMatch, type TermIndex } from './term-understanding.js';
 import { Vocabulary } from './vocabulary.js';
 
 /** What the ranking rule needs of a lookup: the plan's terms, and whether accessories go after products. */
+/** A candidate as `#candidates` reads it: rowid, search title, aliases, brand, category. */
+type CandidateRow = [rowid: number, searchTitle: string, aliases: string, brand: string, category: string];
+
 interface Ranking {
   readonly terms: readonly string[];
   readonly demoteAccessories: boolean;
@@ -668,32 +671,37 @@ export class CatalogueStore implements Catalogue {
     }
   }
 
-  /** Rowids of the matches that pass `listing_passes`: the first CANDIDATE_CAP, or all. */
-  #candidates(match: string, window: boolean): number[] {
+  /**
+   * The matches that pass `listing_passes` (the first CANDIDATE_CAP, or all), with the text the ranking rule
+   * reads, in one statement (a fifth cheaper than their rowids, then their text by rowid). CROSS JOIN keeps the
+   * matches as the outer loop, so the filter is checked before a row is read and the order is the index's.
+   */
+  #candidates(match: string, window: boolean): CandidateRow[] {
     return this.#statement(
-      `SELECT rowid FROM listings_fts WHERE listings_fts MATCH ? AND listing_passes(rowid)${
-        window ? ` LIMIT ${CANDIDATE_CAP}` : ''
-      }`,
+      `SELECT f.rowid, l.search_title, l.aliases, l.brand, l.category
+       FROM listings_fts f CROSS JOIN listings l ON l.rowid = f.rowid
+       WHERE listings_fts MATCH ? AND listing_passes(f.rowid)${window ? ` LIMIT ${CANDIDATE_CAP}` : ''}`,
     )
-      .pluck()
-      .all(match) as number[];
+      .raw()
+      .all(match) as CandidateRow[];
   }
 
-  /** Candidates in the ranking rule's relevance order: their text read in one statement, their facts from memory. */
-  #rankOnFacts(facts: ListingFacts, rowids: readonly number[], rank: Ranking): number[] {
-    const texts = new Map(
-      (
-        this.#statement(
-          `SELECT rowid, search_title AS searchTitle, aliases, brand, category FROM listings
-           WHERE rowid IN (SELECT value FROM json_each(?))`,
-        ).all(JSON.stringify(rowids)) as Array<RankedText & { rowid: number }>
-      ).map((row) => [row.rowid, row]),
-    );
-    const none: RankedText = { searchTitle: '', aliases: '', brand: '', category: '' };
-    return rankByRelevance(rowids, rank.terms, rank.demoteAccessories, (rowid) => ({
-      ...(texts.get(rowid) ?? none),
-      ...facts.rankFacts(rowid),
-    }));
+  /** Candidates' rowids in the ranking rule's relevance order: their facts from memory. */
+  #rankOnFacts(facts: ListingFacts, candidates: readonly CandidateRow[], rank: Ranking): number[] {
+    return rankByRelevance(candidates, rank.terms, rank.demoteAccessories, (row) => {
+      const rowid = row[0];
+      const { position, pricePence, isNew, accessory } = facts.rankFacts(rowid);
+      return {
+        searchTitle: row[1],
+        aliases: row[2],
+        brand: row[3],
+        category: row[4],
+        position,
+        pricePence,
+        isNew,
+        accessory,
+      };
+    }).map((row) => row[0]);
   }
 
   /** The listings of a page, read by rowid; undefined when one is gone or differs from its facts. */

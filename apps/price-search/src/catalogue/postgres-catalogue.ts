@@ -536,8 +536,12 @@ export class PostgresCatalogue implements Catalogue {
     const { rows } = await this.#pool.query<
       Row & RankedText & { position: string; accessory: number; demotes: boolean }
     >(sql, parameters);
+    // Only what the rule reads, not a copy of each row's sixteen columns.
     const ranked = rankByRelevance(rows, terms, rows[0]?.demotes === true, (row) => ({
-      ...row,
+      searchTitle: row.searchTitle,
+      aliases: row.aliases,
+      brand: row.brand,
+      category: row.category,
       position: Number(row.position),
       pricePence: Number(row.pricePence),
       isNew: row.condition === 'new',

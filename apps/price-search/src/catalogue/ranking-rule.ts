@@ -60,18 +60,6 @@ export function categoryLeaf(category: string): string {
   return category.slice(category.lastIndexOf('>') + 1).trim();
 }
 
-function columnText(text: RankedText, key: (typeof COLUMNS)[number]['key']): string {
-  switch (key) {
-    case 'searchTitle':
-    case 'aliases':
-      return text[key];
-    case 'brand':
-    case 'category':
-      return searchTextOf(text[key]);
-    case 'kind':
-      return searchTextOf(categoryLeaf(text.category));
-  }
-}
 const K1 = 1.2;
 const B = 0.75;
 
@@ -100,8 +88,84 @@ function occurrences(words: readonly string[], phrase: readonly string[]): numbe
 }
 
 /** The stemmed alternatives of each term (its phrase, run-together spelling and synonyms), kept per term list. */
-function termPhrases(terms: readonly string[]): string[][][] {
-  return terms.map((term) => termAlternatives(term).map((alternative) => alternative.split(' ').map(stem)));
+function termPhrases(terms: readonly string[]): (readonly string[][])[] {
+  return terms.map((term) =>
+    kept(phrasesOfTerm, term, () => termAlternatives(term).map((alternative) => alternative.split(' ').map(stem))),
+  );
+}
+
+/**
+ * A candidate's columns as stemmed words (`stems` of the indexed text), read once per candidate for both the
+ * score and the parent-category check. The brand's and the category's words depend on those strings alone, and
+ * a catalogue has few of them, so they are kept (`wordsOfBrand`, `wordsOfCategory`); a title's are not.
+ */
+interface ColumnWords {
+  readonly searchTitle: readonly string[];
+  readonly aliases: readonly string[];
+  readonly brand: readonly string[];
+  readonly category: readonly string[];
+  /** The category's last segment. */
+  readonly kind: readonly string[];
+  /** The category's segments before the last one. */
+  readonly parents: readonly string[];
+}
+
+// Pure functions of one string (a brand, a category, a query term), kept across lookups: at most WORDS_KEPT
+// strings each, the oldest dropped first.
+const WORDS_KEPT = 10_000;
+const brandWords = new Map<string, readonly string[]>();
+const categoryWords = new Map<string, Pick<ColumnWords, 'category' | 'kind' | 'parents'>>();
+const phrasesOfTerm = new Map<string, string[][]>();
+
+function kept<V>(memo: Map<string, V>, key: string, make: (key: string) => V): V {
+  let value = memo.get(key);
+  if (value === undefined) {
+    value = make(key);
+    memo.set(key, value);
+    if (memo.size > WORDS_KEPT) memo.delete(memo.keys().next().value as string);
+  }
+  return value;
+}
+
+function wordsOfBrand(brand: string): readonly string[] {
+  return kept(brandWords, brand, (text) => stems(searchTextOf(text)));
+}
+
+function wordsOfCategory(category: string): Pick<ColumnWords, 'category' | 'kind' | 'parents'> {
+  return kept(categoryWords, category, (text) => {
+    const indexed = searchTextOf(text);
+    const leaf = searchTextOf(categoryLeaf(text));
+    return {
+      category: stems(indexed),
+      kind: stems(leaf),
+      parents: stems(indexed.slice(0, Math.max(0, indexed.length - leaf.length))),
+    };
+  });
+}
+
+function columnWords(text: RankedText): ColumnWords {
+  return {
+    searchTitle: stems(text.searchTitle),
+    aliases: stems(text.aliases),
+    brand: wordsOfBrand(text.brand),
+    ...wordsOfCategory(text.category),
+  };
+}
+
+/** The relevance score of one candidate's words for the stemmed alternatives of each term (`termPhrases`). */
+function scoreOf(phrases: readonly (readonly string[][])[], columns: ColumnWords): number {
+  let score = 0;
+  for (const alternatives of phrases) {
+    for (const { key, weight, typicalWords } of COLUMNS) {
+      const words = columns[key];
+      let frequency = 0;
+      for (const phrase of alternatives) frequency = Math.max(frequency, occurrences(words, phrase));
+      if (frequency === 0) continue;
+      const lengthNorm = 1 - B + (B * words.length) / typicalWords;
+      score += (weight * (frequency * (K1 + 1))) / (frequency + K1 * lengthNorm);
+    }
+  }
+  return score;
 }
 
 /**
@@ -110,20 +174,7 @@ function termPhrases(terms: readonly string[]): string[][][] {
  */
 export function relevanceScores(terms: readonly string[], texts: readonly RankedText[]): number[] {
   const phrases = termPhrases(terms);
-  return texts.map((text) => {
-    const columns = COLUMNS.map((column) => ({ ...column, words: stems(columnText(text, column.key)) }));
-    let score = 0;
-    for (const alternatives of phrases) {
-      for (const { weight, typicalWords, words } of columns) {
-        let frequency = 0;
-        for (const phrase of alternatives) frequency = Math.max(frequency, occurrences(words, phrase));
-        if (frequency === 0) continue;
-        const lengthNorm = 1 - B + (B * words.length) / typicalWords;
-        score += (weight * (frequency * (K1 + 1))) / (frequency + K1 * lengthNorm);
-      }
-    }
-    return score;
-  });
+  return texts.map((text) => scoreOf(phrases, columnWords(text)));
 }
 
 /** The relevance order: accessories after products when `demoteAccessories`, score, new first, price, position. */
@@ -153,18 +204,23 @@ export function byPriceSql(alias: string, positionColumn: 'rowid' | 'id'): strin
  * against it.
  */
 export function matchesOnlyByParentCategory(terms: readonly string[], text: RankedText): boolean {
-  const category = searchTextOf(text.category);
-  const leaf = searchTextOf(categoryLeaf(text.category));
-  const parents = stems(category.slice(0, Math.max(0, category.length - leaf.length)));
+  return onlyByParentCategory(essentialPhrases(terms), columnWords(text));
+}
+
+// A usage word ("garden", "kitchen", "office") says where a product is used, not what kind it is: a pizza oven
+// for the garden is found under "Garden > Outdoor Cooking" and stays (ADR 0239).
+function essentialPhrases(terms: readonly string[]): (readonly string[][])[] {
+  return termPhrases(terms.filter((term) => !isOptionalWord(term)));
+}
+
+function onlyByParentCategory(essential: readonly (readonly string[][])[], columns: ColumnWords): boolean {
+  const { parents } = columns;
   if (parents.length === 0) return false;
-  const own = ['searchTitle', 'aliases', 'brand', 'kind'] as const;
-  const ownWords = own.map((key) => stems(columnText(text, key)));
-  // A usage word ("garden", "kitchen", "office") says where a product is used, not what kind it is: a pizza oven
-  // for the garden is found under "Garden > Outdoor Cooking" and stays (ADR 0239).
-  return termPhrases(terms.filter((term) => !isOptionalWord(term))).some(
+  const own = [columns.searchTitle, columns.aliases, columns.brand, columns.kind];
+  return essential.some(
     (alternatives) =>
       alternatives.some((phrase) => occurrences(parents, phrase) > 0) &&
-      !alternatives.some((phrase) => ownWords.some((words) => occurrences(words, phrase) > 0)),
+      !alternatives.some((phrase) => own.some((words) => occurrences(words, phrase) > 0)),
   );
 }
 
@@ -179,12 +235,21 @@ export function rankByRelevance<T>(
   demoteAccessories: boolean,
   facts: (candidate: T) => RankedText & Omit<RankedCandidate, 'score'>,
 ): T[] {
-  const read = candidates.map(facts);
-  const scores = relevanceScores(terms, read);
-  const order = byRelevance(demoteAccessories);
-  return read
-    .map((candidate, index) => ({ ...candidate, score: scores[index] as number, index }))
-    .filter((candidate) => !matchesOnlyByParentCategory(terms, candidate))
-    .sort(order)
-    .map(({ index }) => candidates[index] as T);
+  const phrases = termPhrases(terms);
+  const essential = essentialPhrases(terms);
+  const ranked: Array<RankedCandidate & { index: number }> = [];
+  candidates.forEach((candidate, index) => {
+    const read = facts(candidate);
+    const columns = columnWords(read);
+    if (onlyByParentCategory(essential, columns)) return;
+    ranked.push({
+      position: read.position,
+      pricePence: read.pricePence,
+      isNew: read.isNew,
+      accessory: read.accessory,
+      score: scoreOf(phrases, columns),
+      index,
+    });
+  });
+  return ranked.sort(byRelevance(demoteAccessories)).map(({ index }) => candidates[index] as T);
 }

@@ -7,8 +7,14 @@
  * ("256gb", "3s", "8a"), so "quest 3" never matches a Quest 3S and "pixel 8" never a Pixel 8a.
  */
 
+// A character other than printable ASCII (space to "~"). Text without one is left as it is by both normal forms and
+// has no combining mark, so folding it only lowers its case (most titles, and every indexed title the ranking rule
+// reads).
+const NOT_PRINTABLE_ASCII = /[^ -~]/;
+
 /** NFKC, accents removed, lower case. */
 export function foldText(text: string): string {
+  if (!NOT_PRINTABLE_ASCII.test(text)) return text.toLowerCase();
   return text.normalize('NFKC').normalize('NFKD').replace(/\p{M}/gu, '').toLowerCase();
 }
 
