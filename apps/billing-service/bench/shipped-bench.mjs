@@ -30,7 +30,9 @@
  * BENCH_CONNECTIONS (32,100), BENCH_ENGINES (sqlite,postgres), BENCH_ENVIRONMENTS (sandbox,live),
  * BENCH_POSTGRES_URL, BENCH_SERVICE_ARGS (extra `serve` flags, to measure a setting against the
  * defaults, e.g. `--log-level warn`), BENCH_PROFILE=1 (the service runs with --cpu-prof; the top
- * self-time functions are printed), BENCH_PG_PROCESSES (e.g. 1,2,4: PostgreSQL with that many
+ * self-time functions are printed), BENCH_PERF=1 (`perf record -g` of every thread of the service
+ * over each measured round, beside the results: native, kernel, JIT and garbage collector time,
+ * which --cpu-prof attributes to the JavaScript frame that called them), BENCH_PG_PROCESSES (e.g. 1,2,4: PostgreSQL with that many
  * service processes on one database, each loaded by its own share of the connections),
  * BENCH_BASELINE (another checkout's apps/billing-service, built: both builds run side by side
  * and every round measures bare, the baseline, then this build), BENCH_QUICK=1 (defaults for repeated use while working:
