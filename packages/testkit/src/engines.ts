@@ -24,12 +24,20 @@ export interface TestStorage {
   dispose(): Promise<void>;
 }
 
-export async function createTestStorage(engine: Engine): Promise<TestStorage> {
+/**
+ * A data folder, and on PostgreSQL a database of its own: empty, or with `migrated` a copy of the
+ * run's migrated template (for a test that opens it with migrations applied anyway: the harness,
+ * `openTestStore`). SQLite's file is made by the service in the folder, migrated on opening.
+ */
+export async function createTestStorage(
+  engine: Engine,
+  options: { readonly migrated?: boolean } = {},
+): Promise<TestStorage> {
   const dataDir = mkdtempSync(join(tmpdir(), 'drawdown-test-'));
   if (engine === 'sqlite') {
     return { dataDir, databaseUrl: undefined, dispose: async () => rmSync(dataDir, { recursive: true, force: true }) };
   }
-  const database = await createPostgresTestDatabase();
+  const database = await createPostgresTestDatabase({ migrated: options.migrated ?? false });
   return {
     dataDir,
     databaseUrl: database.url,
@@ -55,7 +63,7 @@ export function storeConfigOf(
 
 /** A migrated store on a fresh database of the engine. */
 export async function openTestStore(engine: Engine): Promise<{ store: Store; dispose(): Promise<void> }> {
-  const storage = await createTestStorage(engine);
+  const storage = await createTestStorage(engine, { migrated: true });
   const store = await openStore(storeConfigOf(storage));
   return {
     store,
