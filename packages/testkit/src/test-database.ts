@@ -25,7 +25,8 @@ export interface TestDatabaseOptions {
 
 export async function createPostgresTestDatabase(options: TestDatabaseOptions = {}): Promise<TestDatabase> {
   const serverUrl = inject('postgresUrl');
-  const name = `drawdown_test_${randomBytes(6).toString('hex')}`;
+  // Named with the run's tag, so the run's teardown finds any its workers left (see `dispose` in engines.ts).
+  const name = `drawdown_test_${inject('postgresRun')}_${randomBytes(6).toString('hex')}`;
   if (options.migrated) {
     const template = await migratedTemplate(serverUrl);
     await withAdmin(serverUrl, (client) => createFromTemplate(client, name, template));
@@ -47,7 +48,7 @@ function databaseUrl(serverUrl: string, name: string): string {
 let template: Promise<string> | undefined;
 
 /**
- * The run's migrated template database (named by the global setup, dropped by its teardown),
+ * The run's migrated template database (named by the run's tag, dropped by its teardown),
  * made by the first worker that needs it: the others wait on an advisory lock, then find it. It is
  * migrated by the store's own `openStore`, exactly as a fresh database would be; a template left
  * half-migrated by a killed worker is still correct to copy, since every copy is opened with
@@ -55,7 +56,7 @@ let template: Promise<string> | undefined;
  */
 function migratedTemplate(serverUrl: string): Promise<string> {
   template ??= (async () => {
-    const name = inject('postgresTemplate');
+    const name = `drawdown_template_${inject('postgresRun')}`;
     await withAdmin(serverUrl, async (client) => {
       await client.query('select pg_advisory_lock(hashtext($1))', [name]);
       try {
