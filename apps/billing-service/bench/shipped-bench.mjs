@@ -30,7 +30,9 @@
  * BENCH_CONNECTIONS (32,100), BENCH_ENGINES (sqlite,postgres), BENCH_ENVIRONMENTS (sandbox,live),
  * BENCH_POSTGRES_URL, BENCH_SERVICE_ARGS (extra `serve` flags, to measure a setting against the
  * defaults, e.g. `--log-level warn`), BENCH_PROFILE=1 (the service runs with --cpu-prof; the top
- * self-time functions are printed), BENCH_PG_PROCESSES (e.g. 1,2,4: PostgreSQL with that many
+ * self-time functions are printed), BENCH_PERF=1 (`perf record -g` of every thread of the service
+ * over each measured round, beside the results: native, kernel, JIT and garbage collector time,
+ * which --cpu-prof attributes to the JavaScript frame that called them), BENCH_PG_PROCESSES (e.g. 1,2,4: PostgreSQL with that many
  * service processes on one database, each loaded by its own share of the connections),
  * BENCH_BASELINE (another checkout's apps/billing-service, built: both builds run side by side
  * and every round measures bare, the baseline, then this build), BENCH_QUICK=1 (defaults for repeated use while working:
@@ -92,6 +94,8 @@ const config = {
   serviceArgs: list(env.BENCH_SERVICE_ARGS?.replace(/\s+/g, ','), ''),
   pgProcesses: list(env.BENCH_PG_PROCESSES, '').map(Number),
   profile: env.BENCH_PROFILE === '1',
+  /** `perf record` of the service's every thread during each measured round (native, kernel and JIT time). */
+  perf: env.BENCH_PERF === '1',
   rounds: Number(env.BENCH_ROUNDS ?? (QUICK ? 1 : 3)),
   generator: WRK ? 'wrk' : 'node',
   customers: 8,
@@ -177,12 +181,34 @@ async function startShippedService({ dataDir, databaseUrl, name, demo, serviceDi
   }
 }
 
-/** One measured load with the server's (and the database's) CPU over it. */
-async function measured(spec, pids, databaseName) {
+/** One measured load with the server's (and the database's) CPU over it; `perfName` records it with perf. */
+async function measured(spec, pids, databaseName, perfName) {
   const cpu = () => pids.reduce((sum, pid) => sum + (cpuTimeOf(pid) ?? 0), 0);
   const serverBefore = cpu();
   const databaseBefore = databaseName ? databaseCpuTimeOf(databaseName) : 0;
+  const durationSec = (Array.isArray(spec) ? spec[0] : spec).durationSec;
+  const perf =
+    config.perf && perfName
+      ? spawn(
+          'perf',
+          [
+            'record',
+            '-F',
+            '999',
+            '-g',
+            '-p',
+            pids.join(','),
+            '-o',
+            join(profileDir, `${perfName}.perf.data`),
+            '--',
+            'sleep',
+            String(durationSec),
+          ],
+          { stdio: 'ignore' },
+        )
+      : null;
   const result = Array.isArray(spec) ? combine(await Promise.all(spec.map(runLoad))) : await runLoad(spec);
+  if (perf) await new Promise((resolve) => (perf.exitCode === null ? perf.once('exit', resolve) : resolve()));
   const serverMs = cpu() - serverBefore;
   const databaseMs = databaseName ? databaseCpuTimeOf(databaseName) - databaseBefore : null;
   const perRequest = (ms) => (ms === null || result.requests === 0 ? null : Math.round((ms * 1000) / result.requests));
@@ -405,6 +431,7 @@ async function runEngine(engine, bare, processes, builds) {
               ),
               context.services.map((service) => service.pid),
               context.database?.name,
+              `${context.label}-${environment}-${connections}-${round}`.replace(/[^\w-]+/g, '_'),
             );
             context.accepted.total += serviceRound.accepted;
             if (serviceRound.refused > 0 || serviceRound.socketErrors > 0) {
@@ -515,7 +542,7 @@ function printProfiles() {
 async function main() {
   if (!WRK) log('wrk unavailable: the Node load generator is used (it reaches lower ceilings).');
   if (!PINNING) log('taskset not available (or one core): server and load share cores.');
-  if (config.profile) mkdirSync(profileDir, { recursive: true });
+  if (config.profile || config.perf) mkdirSync(profileDir, { recursive: true });
   const results = {
     startedAt: new Date().toISOString(),
     config,

@@ -270,6 +270,7 @@ export {
   type DecodedImage,
   type ImageDecoder,
   LOGO_LIMITS,
+  SELLER_DETAILS_CLEARED,
   type SellerDetailsView,
   sellerLinkProblem,
   type UpdateSellerDetailsInput,

@@ -44,6 +44,7 @@ import {
   sellerDetailsTable,
   taxIdChecksTable,
 } from './repositories/payment-repositories.js';
+import { RecentlyRecorded } from './repositories/recently-recorded.js';
 import { SqlReportRepository } from './repositories/report-repository.js';
 import { SqlSandboxClockRepository } from './repositories/sandbox-clock-repository.js';
 import {
@@ -85,7 +86,7 @@ export type StoreConfig =
       readonly statementTimeoutMs?: number;
     };
 
-export function repositoriesOn(executor: SqlExecutor): Repositories {
+export function repositoriesOn(executor: SqlExecutor, recentlyRecorded?: RecentlyRecorded): Repositories {
   return {
     accounts: new SqlAccountRepository(executor),
     apiKeys: new SqlApiKeyRepository(executor),
@@ -104,7 +105,7 @@ export function repositoriesOn(executor: SqlExecutor): Repositories {
     notifications: new SqlNotificationRepository(executor),
     subscriptions: new SqlSubscriptionRepository(executor),
     usageBalances: new SqlUsageBalanceRepository(executor),
-    usageEvents: new SqlUsageEventRepository(executor),
+    usageEvents: new SqlUsageEventRepository(executor, recentlyRecorded),
     sandboxClocks: new SqlSandboxClockRepository(executor),
     transactions: new SqlTransactionRepository(executor),
     adjustments: new DocumentCollection(executor, adjustmentsTable),
@@ -153,12 +154,27 @@ export function openDatabase(config: StoreConfig): SqlDatabase {
 
 /** A Store over an open database whose schema is already current. */
 export function storeOn(database: SqlDatabase): Store {
+  // SQLite: the ingest's new events are handed to the drawdown in memory (ADR 0734).
+  const recentlyRecorded = database instanceof SqliteDatabase ? new RecentlyRecorded() : undefined;
+  // The repositories hold nothing but their executor, and SQLite's transactions all run on its
+  // one writer: there they are made once per executor, not once per transaction (ADR 0734).
+  // PostgreSQL gives each transaction an executor of its own.
+  const repositoriesOf = new WeakMap<SqlExecutor, Repositories>();
+  const repositoriesFor = (tx: SqlExecutor): Repositories => {
+    if (tx.dialect !== 'sqlite') return repositoriesOn(tx);
+    let repositories = repositoriesOf.get(tx);
+    if (!repositories) {
+      repositories = repositoriesOn(tx, recentlyRecorded);
+      repositoriesOf.set(tx, repositories);
+    }
+    return repositories;
+  };
   return {
     ...repositoriesOn(database),
-    transaction: (work) => database.transaction((tx) => work(repositoriesOn(tx))),
+    transaction: (work) => database.transaction((tx) => work(repositoriesFor(tx))),
     usageIngest:
       database instanceof SqliteDatabase
-        ? new SqliteUsageIngest(database)
+        ? new SqliteUsageIngest(database, recentlyRecorded)
         : new PostgresUsageIngest(database as PostgresDatabase),
     close: () => database.close(),
   };

@@ -14,6 +14,7 @@ import {
   ENVIRONMENTS,
   type Environment,
   LOGO_LIMITS,
+  SELLER_DETAILS_CLEARED,
   type SellerDetailsView,
   type UpdateSellerDetailsInput,
   type UseCases,
@@ -161,22 +162,6 @@ function changesOf(options: SellerDetailsOptions): UpdateSellerDetailsInput {
   return changes;
 }
 
-const CLEARED: UpdateSellerDetailsInput = {
-  legalName: null,
-  address: null,
-  taxIdentifier: null,
-  companyNumber: null,
-  email: null,
-  logo: null,
-  paymentInstructions: null,
-  taxCurrency: null,
-  referenceRates: [],
-  termsUrl: null,
-  privacyUrl: null,
-  refundPolicyUrl: null,
-  contactUrl: null,
-};
-
 function lines(environment: Environment, view: SellerDetailsView): [string, string][] {
   const address = view.address
     ? [
@@ -247,7 +232,7 @@ export async function runSellerDetailsCommand(
     { account, scope: { accountId: account.id, environment } },
   ]);
   // Checked (and the logo decoded) once, before anything is written.
-  const changes = action === 'set' ? changesOf(options) : action === 'clear' ? CLEARED : undefined;
+  const changes = action === 'set' ? changesOf(options) : action === 'clear' ? SELLER_DETAILS_CLEARED : undefined;
   const shown: [Environment, SellerDetailsView][] = [];
   for (const [environment, caller] of callers) {
     const view = changes

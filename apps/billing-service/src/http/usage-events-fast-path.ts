@@ -17,7 +17,13 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { RecordUsageEventsBody } from '@drawdown/billing-contract';
 import type { UseCases } from '@drawdown/billing-core';
-import { BillingError, type Environment, permits, type UsageEventInput } from '@drawdown/billing-core';
+import {
+  BillingError,
+  type Environment,
+  permits,
+  type UsageEventInput,
+  type UsageEventResult,
+} from '@drawdown/billing-core';
 import {
   forwardedClientAddress,
   incomingHeader,
@@ -126,6 +132,22 @@ export function plainEvents(text: string, contentType: string | undefined): Usag
   return events;
 }
 
+/**
+ * The 202's body, as `JSON.stringify({ data: toSnakeCase({ events }), meta })` writes it, with the
+ * usual result (accepted) written directly rather than through a renamed copy (ADR 0734).
+ */
+export function acceptedBody(results: readonly UsageEventResult[], requestId: string): string {
+  let events = '';
+  for (const result of results) {
+    if (events !== '') events += ',';
+    events +=
+      result.status === 'accepted'
+        ? `{"event_key":${JSON.stringify(result.eventKey)},"status":"accepted"}`
+        : JSON.stringify(toSnakeCase(result));
+  }
+  return `{"data":{"events":[${events}]},"meta":{"request_id":${JSON.stringify(requestId)}}}`;
+}
+
 export function createUsageEventsFastPath(dependencies: FastPathDependencies, environment: Environment): FastPath {
   const { useCases, rateLimits, observeRequest } = dependencies;
   const trustedProxies = proxyHops(dependencies.trustProxy);
@@ -202,7 +224,7 @@ export function createUsageEventsFastPath(dependencies: FastPathDependencies, en
     try {
       const results = await useCases.recordUsageEvents(caller, events);
       status = 202;
-      body = JSON.stringify({ data: toSnakeCase({ events: results }), meta: { request_id: requestId } });
+      body = acceptedBody(results, requestId);
     } catch (error) {
       // The app's onError: a BillingError is the client's answer; anything else is logged and masked.
       let failure: BillingError;

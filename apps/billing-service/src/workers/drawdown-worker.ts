@@ -9,11 +9,11 @@ import { createPollingWorker, type Worker } from './polling-worker.js';
 
 export const DRAWDOWN_BATCH = 500;
 /**
- * Under load a drawdown batch starts at most every 10 ms: events accepted meanwhile are applied
- * together, in one transaction (one fsync on SQLite, a few statements on PostgreSQL) instead of
- * one per ingest commit, for at most 10 ms more lag (ADR 0713).
+ * Under load a drawdown batch starts at most every 25 ms: events accepted meanwhile are applied
+ * together, in one transaction (one commit and sync on SQLite, a few statements on PostgreSQL)
+ * instead of one per ingest commit, for at most 25 ms more lag (ADRs 0713, 0735).
  */
-export const DRAWDOWN_BUSY_INTERVAL_MS = 10;
+export const DRAWDOWN_BUSY_INTERVAL_MS = 25;
 
 export function createDrawdownWorker(
   useCases: Pick<UseCases, 'applyPendingDrawdowns'>,

@@ -6,7 +6,7 @@
 
 import { recordEvent } from '../events/record-event.js';
 import { BillingError } from '../shared/billing-error.js';
-import { type Context, nowTimestamp } from '../shared/context.js';
+import { type Ambient, type Context, nowTimestamp } from '../shared/context.js';
 import type { ListQuery, Page } from '../shared/pagination.js';
 import { merge } from './catalogue-rules.js';
 import type { Business, BusinessContact, CatalogueStatus, CustomData } from './entities.js';
@@ -40,14 +40,13 @@ async function requireCustomer(context: Context<CatalogueSlice>, customerId: str
   if (!customer) throw BillingError.notFound('Customer', customerId);
 }
 
-export async function createBusiness(
-  context: Context<CatalogueSlice>,
-  customerId: string,
-  input: CreateBusinessInput,
-): Promise<Business> {
-  await requireCustomer(context, customerId);
+/**
+ * What a new business looks like, for the API and for the checkout (ADR 1113): active, with the
+ * given name and numbers, no import record.
+ */
+export function newBusiness(context: Ambient, customerId: string, input: CreateBusinessInput): Business {
   const now = nowTimestamp(context);
-  const business: Business = {
+  return {
     id: context.ids.newId('biz'),
     customerId,
     name: input.name,
@@ -60,6 +59,15 @@ export async function createBusiness(
     createdAt: now,
     updatedAt: now,
   };
+}
+
+export async function createBusiness(
+  context: Context<CatalogueSlice>,
+  customerId: string,
+  input: CreateBusinessInput,
+): Promise<Business> {
+  await requireCustomer(context, customerId);
+  const business = newBusiness(context, customerId, input);
   return context.store.transaction(async (tx) => {
     await tx.businesses.insert(context.scope, business);
     await recordEvent(context, tx, 'business.created', 'business', business);

@@ -3,8 +3,8 @@
  * EUR transaction with exclusive tax and for a billed manual invoice with a credit.
  */
 import { describe, expect, it } from 'vitest';
-import type { Address, Customer, Price, Product } from '../catalogue/entities.js';
-import type { IdGenerator } from '../shared/ids.js';
+import { aCustomer, anAddress, aPrice, aProduct, BUILT_AT } from '../../test/entities.js';
+import { countingIds } from '../../test/memory-store.js';
 import type { Account } from '../shared/scope.js';
 import { buildTransaction } from '../transactions/build-transaction.js';
 import { DEFAULT_TAX_SETTINGS } from '../transactions/tax-settings.js';
@@ -13,17 +13,7 @@ import { composeDetails, decompose } from '../transactions/transaction-totals.js
 import { invoiceUnavailableReason } from './invoice-availability.js';
 import { buildInvoiceDocument } from './invoice-document.js';
 
-const NOW = '2026-03-14T09:30:00.000Z';
-
-function sequentialIds(): IdGenerator {
-  let next = 0;
-  return {
-    newId: (prefix) => {
-      next += 1;
-      return `${prefix}_${String(next).padStart(26, '0')}`;
-    },
-  };
-}
+const NOW = BUILT_AT;
 
 const account: Account = {
   id: 'acc_00000000000000000000000001',
@@ -31,66 +21,10 @@ const account: Account = {
   earlyAccess: false,
   createdAt: NOW,
 };
-const customer: Customer = {
-  id: 'ctm_00000000000000000000000001',
-  name: 'Ada Lovelace',
-  email: 'ada@example.com',
-  marketingConsent: false,
-  locale: 'en',
-  customData: null,
-  importMeta: null,
-  status: 'active',
-  createdAt: NOW,
-  updatedAt: NOW,
-};
-const address: Address = {
-  id: 'add_00000000000000000000000001',
-  customerId: customer.id,
-  description: null,
-  firstLine: '1 Analytical Way',
-  secondLine: null,
-  city: 'Berlin',
-  postalCode: '10115',
-  region: null,
-  countryCode: 'DE',
-  customData: null,
-  importMeta: null,
-  status: 'active',
-  createdAt: NOW,
-  updatedAt: NOW,
-};
-const product: Product = {
-  id: 'pro_00000000000000000000000001',
-  name: 'Analytics',
-  description: null,
-  type: 'standard',
-  taxCategory: 'saas',
-  imageUrl: null,
-  customData: null,
-  importMeta: null,
-  status: 'active',
-  createdAt: NOW,
-  updatedAt: NOW,
-};
-const price: Price = {
-  id: 'pri_00000000000000000000000001',
-  productId: product.id,
-  name: null,
-  description: 'Monthly seat',
-  type: 'standard',
-  billingCycle: { interval: 'month', frequency: 1 },
-  trialPeriod: null,
-  taxMode: 'account_setting',
-  unitPrice: { amount: '1999', currencyCode: 'EUR' },
-  unitPriceOverrides: [],
-  quantity: { minimum: 1, maximum: 100 },
-  allowances: [],
-  customData: null,
-  importMeta: null,
-  status: 'active',
-  createdAt: NOW,
-  updatedAt: NOW,
-};
+const customer = aCustomer();
+const address = anAddress();
+const product = aProduct();
+const price = aPrice();
 
 function transaction(collectionMode: 'automatic' | 'manual'): Transaction {
   return buildTransaction(
@@ -104,7 +38,7 @@ function transaction(collectionMode: 'automatic' | 'manual'): Transaction {
       billingPeriod: { startsAt: NOW, endsAt: '2026-04-14T09:30:00.000Z' },
     },
     {
-      ids: sequentialIds(),
+      ids: countingIds(),
       now: NOW,
       taxSettings: { ...DEFAULT_TAX_SETTINGS, countryRates: [{ countryCode: 'DE', rate: '0.19' }] },
     },
@@ -163,7 +97,7 @@ describe('buildInvoiceDocument', () => {
         collectionMode: 'automatic',
         origin: 'web',
       },
-      { ids: sequentialIds(), now: NOW, taxSettings: DEFAULT_TAX_SETTINGS },
+      { ids: countingIds(), now: NOW, taxSettings: DEFAULT_TAX_SETTINGS },
     );
     expect(invoiceUnavailableReason({ ...free, status: 'completed' })).toBe('zero_value');
   });

@@ -113,6 +113,9 @@ const EMPTY: Omit<SellerDetails, 'updatedAt'> = {
   contactUrl: null,
 };
 
+/** Every field removed: what `drawdown seller-details clear` asks for. */
+export const SELLER_DETAILS_CLEARED: UpdateSellerDetailsInput = (({ id: _id, ...fields }) => fields)(EMPTY);
+
 export function sellerDetailsView(details: SellerDetails | undefined): SellerDetailsView {
   const { id: _id, logo, ...rest } = details ?? { ...EMPTY, updatedAt: null };
   const shown = logo

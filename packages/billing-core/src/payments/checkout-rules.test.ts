@@ -4,10 +4,11 @@
  * ("then €71.36 per month from 14 April") priced by the transaction builder.
  */
 import { describe, expect, it } from 'vitest';
-import type { Address, Customer, Price, Product } from '../catalogue/entities.js';
+import { aCustomer, anAddress, aPrice, aProduct, BUILT_AT } from '../../test/entities.js';
+import { countingIds } from '../../test/memory-store.js';
+import type { Price } from '../catalogue/entities.js';
 import type { Discount } from '../discounts/discount.js';
 import { sellerLinkProblem } from '../invoices/seller-details.js';
-import type { IdGenerator } from '../shared/ids.js';
 import { buildTransaction } from '../transactions/build-transaction.js';
 import { DEFAULT_TAX_SETTINGS } from '../transactions/tax-settings.js';
 import type { Transaction } from '../transactions/transaction.js';
@@ -94,84 +95,17 @@ describe('the seller’s links', () => {
   });
 });
 
-const NOW = '2026-03-14T09:30:00.000Z';
+const NOW = BUILT_AT;
 
-function sequentialIds(): IdGenerator {
-  let next = 0;
-  return {
-    newId: (prefix) => {
-      next += 1;
-      return `${prefix}_${String(next).padStart(26, '0')}`;
-    },
-  };
-}
-
-const customer: Customer = {
-  id: 'ctm_00000000000000000000000001',
-  name: null,
-  email: 'ada@example.com',
-  marketingConsent: false,
-  locale: 'en',
-  customData: null,
-  importMeta: null,
-  status: 'active',
-  createdAt: NOW,
-  updatedAt: NOW,
-};
-const address: Address = {
-  id: 'add_00000000000000000000000001',
-  customerId: customer.id,
-  description: null,
-  firstLine: null,
-  secondLine: null,
-  city: 'Berlin',
-  postalCode: '10115',
-  region: null,
-  countryCode: 'DE',
-  customData: null,
-  importMeta: null,
-  status: 'active',
-  createdAt: NOW,
-  updatedAt: NOW,
-};
-const product: Product = {
-  id: 'pro_00000000000000000000000001',
-  name: 'Analytics',
-  description: null,
-  type: 'standard',
-  taxCategory: 'saas',
-  imageUrl: null,
-  customData: null,
-  importMeta: null,
-  status: 'active',
-  createdAt: NOW,
-  updatedAt: NOW,
-};
-const monthly: Price = {
-  id: 'pri_00000000000000000000000001',
-  productId: product.id,
-  name: null,
-  description: 'Monthly seat',
-  type: 'standard',
-  billingCycle: { interval: 'month', frequency: 1 },
-  trialPeriod: null,
-  taxMode: 'account_setting',
-  unitPrice: { amount: '1999', currencyCode: 'EUR' },
-  unitPriceOverrides: [],
-  quantity: { minimum: 1, maximum: 100 },
-  allowances: [],
-  customData: null,
-  importMeta: null,
-  status: 'active',
-  createdAt: NOW,
-  updatedAt: NOW,
-};
-const setupFee: Price = {
-  ...monthly,
+const customer = aCustomer({ name: null });
+const address = anAddress({ firstLine: null });
+const product = aProduct();
+const monthly = aPrice();
+const setupFee = aPrice({
   id: 'pri_00000000000000000000000002',
   billingCycle: null,
   unitPrice: { amount: '5000', currencyCode: 'EUR' },
-};
+});
 const taxSettings = { ...DEFAULT_TAX_SETTINGS, countryRates: [{ countryCode: 'DE', rate: '0.19' }] };
 
 function discount(recur: boolean, maximumRecurringIntervals: number | null): Discount {
@@ -210,11 +144,11 @@ function checkout(prices: readonly Price[], terms?: Discount): Transaction {
       startsTrials: true,
       discount: terms ?? null,
     },
-    { ids: sequentialIds(), now: NOW, taxSettings },
+    { ids: countingIds(), now: NOW, taxSettings },
   );
 }
 
-const environment = { ids: sequentialIds(), now: NOW, taxSettings };
+const environment = { ids: countingIds(), now: NOW, taxSettings };
 
 describe('the recurring terms a checkout states', () => {
   it('prices the first renewal of the recurring items alone, tax included, one cycle from now', () => {

@@ -19,6 +19,7 @@
  *    comes back (`resumeCheckout`) or the provider notifies (`receiveProviderNotification`).
  */
 import { COUNTRY_CODE_PATTERN, newAddress } from '../catalogue/addresses.js';
+import { newBusiness } from '../catalogue/businesses.js';
 import { newCustomer } from '../catalogue/customers.js';
 import type { Address, Business, Customer } from '../catalogue/entities.js';
 import { DISCOUNT_CODE_PATTERN } from '../discounts/discounts.js';
@@ -363,20 +364,7 @@ async function checkoutBusiness(
   });
   const found = owned.items.find((business) => sameCheckoutBusiness(business, wanted));
   if (found) return found;
-  const now = nowTimestamp(context);
-  const business: Business = {
-    id: context.ids.newId('biz'),
-    customerId: customer.id,
-    name: wanted.name,
-    companyNumber: null,
-    taxIdentifier: wanted.taxIdentifier,
-    contacts: [],
-    customData: null,
-    status: 'active',
-    importMeta: null,
-    createdAt: now,
-    updatedAt: now,
-  };
+  const business = newBusiness(context, customer.id, { name: wanted.name, taxIdentifier: wanted.taxIdentifier });
   await tx.businesses.insert(context.scope, business);
   await recordEvent(context, tx, 'business.created', 'business', business);
   return business;

@@ -55,8 +55,9 @@ function parseMatched(
 
 /** A usage event's `occurred_at`: RFC 3339 in UTC, in its canonical spelling (`Z`, no trailing zeros). */
 export function canonicalTimestamp(text: string): { readonly canonical: string; readonly epochMs: number } | null {
-  // An event's timestamp is read when it is validated and again for its window: the second read is free.
-  if (text === lastCanonical.text) return lastCanonical.result;
+  // An event's timestamp is read when it is validated and again, in its canonical spelling, for
+  // its window: the second read is free (the canonical spelling is its own canonical spelling).
+  if (text === lastCanonical.text || text === lastCanonical.result?.canonical) return lastCanonical.result;
   const found = parseMatched(text, { utcOnly: true });
   let result: { readonly canonical: string; readonly epochMs: number } | null = null;
   if (found) {

@@ -132,7 +132,7 @@ export async function resolveItems(
   context: Context<TransactionSlice>,
   tx: TransactionSlice,
   items: readonly TransactionItemInput[],
-  persist = true,
+  persist: boolean,
 ): Promise<BuildTransactionItem[]> {
   const resolved: BuildTransactionItem[] = [];
   for (const [index, item] of items.entries()) {
@@ -262,7 +262,7 @@ export async function createTransaction(
 ): Promise<Transaction> {
   await verifyTransactionTaxId(context, input.businessId ?? null, input.addressId ?? null);
   return context.store.transaction(async (tx) => {
-    const items = await resolveItems(context, tx, input.items);
+    const items = await resolveItems(context, tx, input.items, true);
     const { customer, address } = await resolveParties(context, tx, input.customerId ?? null, input.addressId ?? null);
     const business =
       input.businessId == null ? null : await resolveBusiness(context, tx, input.businessId, customer?.id ?? null);
@@ -379,7 +379,7 @@ export async function updateTransactionIn(
               product: current.details.lineItems[index]?.product,
               quantity: item.quantity,
             }))
-          : await resolveItems(context, tx, input.items);
+          : await resolveItems(context, tx, input.items, true);
       const customerId = input.customerId === undefined ? current.customerId : input.customerId;
       // A new customer invalidates the address unless a new one is given with it.
       const addressId =

@@ -19,15 +19,11 @@ import type {
   ListQuery,
   Page,
   Scope,
-  StoredEvent,
   Subscription,
 } from '@drawdown/billing-core';
 import type { SqlExecutor } from '../sql/sql-database.js';
 import { listPage } from './document-collection.js';
-
-function placeholders(count: number): string {
-  return Array.from({ length: count }, () => '?').join(', ');
-}
+import { eventsToFanOut, hasEventsToFanOut, markFannedOut, placeholders } from './event-fan-out.js';
 
 export class SqlEmailJobRepository implements EmailJobRepository {
   constructor(private readonly sql: SqlExecutor) {}
@@ -67,28 +63,15 @@ export class SqlEmailJobRepository implements EmailJobRepository {
   }
 
   async hasEventsToFanOut(): Promise<boolean> {
-    return (await this.sql.get('select 1 as found from events where emails_fanned_out = 0 limit 1')) !== undefined;
+    return hasEventsToFanOut(this.sql, 'emails_fanned_out');
   }
 
-  async eventsToFanOut(limit: number): Promise<readonly EventToFanOut[]> {
-    const lock = this.sql.dialect === 'postgres' ? ' for update skip locked' : '';
-    const rows = await this.sql.all<{ sequence: number; account_id: string; environment: Environment; body: string }>(
-      `select sequence, account_id, environment, body from events where emails_fanned_out = 0 order by sequence limit ?${lock}`,
-      [limit],
-    );
-    return rows.map((row) => ({
-      scope: { accountId: row.account_id, environment: row.environment },
-      event: JSON.parse(row.body) as StoredEvent,
-      sequence: Number(row.sequence),
-    }));
+  eventsToFanOut(limit: number): Promise<readonly EventToFanOut[]> {
+    return eventsToFanOut(this.sql, 'emails_fanned_out', limit);
   }
 
-  async markFannedOut(events: readonly EventToFanOut[]): Promise<void> {
-    if (events.length === 0) return;
-    await this.sql.run(
-      `update events set emails_fanned_out = 1 where sequence in (${placeholders(events.length)})`,
-      events.map((pending) => pending.sequence),
-    );
+  markFannedOut(events: readonly EventToFanOut[]): Promise<void> {
+    return markFannedOut(this.sql, 'emails_fanned_out', events);
   }
 
   async hasDueJobs(now: number, environments: readonly Environment[]): Promise<boolean> {

@@ -26,6 +26,7 @@ import type {
 } from '@drawdown/billing-core';
 import type { SqlExecutor } from '../sql/sql-database.js';
 import { filterClauses, queryClauses, scopedRowsPage } from './document-collection.js';
+import { eventsToFanOut, hasEventsToFanOut, markFannedOut, placeholders } from './event-fan-out.js';
 
 interface NotificationRow extends Record<string, unknown> {
   account_id: string;
@@ -85,10 +86,6 @@ function toLog(row: LogRow): NotificationLog {
     responseBody: row.response_body,
     attemptedAt: row.attempted_at,
   };
-}
-
-function placeholders(count: number): string {
-  return Array.from({ length: count }, () => '?').join(', ');
 }
 
 export class SqlNotificationRepository implements NotificationRepository {
@@ -192,7 +189,7 @@ export class SqlNotificationRepository implements NotificationRepository {
   }
 
   async hasEventsToFanOut(): Promise<boolean> {
-    return (await this.sql.get('select 1 as found from events where fanned_out = 0 limit 1')) !== undefined;
+    return hasEventsToFanOut(this.sql, 'fanned_out');
   }
 
   async hasDueNotifications(now: number): Promise<boolean> {
@@ -200,25 +197,12 @@ export class SqlNotificationRepository implements NotificationRepository {
     return found !== undefined;
   }
 
-  async eventsToFanOut(limit: number): Promise<readonly EventToFanOut[]> {
-    const lock = this.sql.dialect === 'postgres' ? ' for update skip locked' : '';
-    const rows = await this.sql.all<{ sequence: number; account_id: string; environment: Environment; body: string }>(
-      `select sequence, account_id, environment, body from events where fanned_out = 0 order by sequence limit ?${lock}`,
-      [limit],
-    );
-    return rows.map((row) => ({
-      scope: { accountId: row.account_id, environment: row.environment },
-      event: JSON.parse(row.body) as StoredEvent,
-      sequence: Number(row.sequence),
-    }));
+  eventsToFanOut(limit: number): Promise<readonly EventToFanOut[]> {
+    return eventsToFanOut(this.sql, 'fanned_out', limit);
   }
 
-  async markFannedOut(events: readonly EventToFanOut[]): Promise<void> {
-    if (events.length === 0) return;
-    await this.sql.run(
-      `update events set fanned_out = 1 where sequence in (${placeholders(events.length)})`,
-      events.map((pending) => pending.sequence),
-    );
+  markFannedOut(events: readonly EventToFanOut[]): Promise<void> {
+    return markFannedOut(this.sql, 'fanned_out', events);
   }
 
   async dueNotifications(input: {

@@ -63,12 +63,16 @@ export class SqlUsageBalanceRepository implements UsageBalanceRepository {
 
   async save(scope: Scope, balance: UsageBalance, entries: readonly LedgerEntry[]): Promise<void> {
     await this.documents.update(scope, balance);
-    if (this.sql.dialect === 'postgres' && entries.length > 1) {
-      // A drawdown batch brings one entry per event; on PostgreSQL each statement is a round
-      // trip, so they go in with one statement, in order (ADR 0701).
+    if (entries.length > 1) {
+      // A drawdown batch brings one entry per event: they go in with one statement, in order
+      // (on PostgreSQL each statement is a round trip, ADR 0701; on SQLite each is a call and a
+      // promise, ADR 0734).
       await this.sql.run(
-        `insert into usage_ledger (account_id, environment, balance_id, entry)
-         select ?, ?, ?, entry from json_array_elements_text(?::json) with ordinality as e(entry, n) order by n`,
+        this.sql.dialect === 'postgres'
+          ? `insert into usage_ledger (account_id, environment, balance_id, entry)
+             select ?, ?, ?, entry from json_array_elements_text(?::json) with ordinality as e(entry, n) order by n`
+          : `insert into usage_ledger (account_id, environment, balance_id, entry)
+             select ?, ?, ?, value from json_each(?) order by key`,
         [scope.accountId, scope.environment, balance.id, JSON.stringify(entries.map((entry) => JSON.stringify(entry)))],
       );
       return;

@@ -11,6 +11,7 @@ import type {
   UsageEventRepository,
 } from '@drawdown/billing-core';
 import { PLAN_EACH_EXECUTION, type SqlExecutor } from '../sql/sql-database.js';
+import type { RecentlyRecorded } from './recently-recorded.js';
 
 export interface UsageEventRow extends Record<string, unknown> {
   sequence: number;
@@ -63,7 +64,11 @@ function toPending(row: UsageEventRow): PendingUsageEvent {
 }
 
 export class SqlUsageEventRepository implements UsageEventRepository {
-  constructor(private readonly sql: SqlExecutor) {}
+  /** `recentlyRecorded`: this process's ingest's new events, taken without reading them back (ADR 0734). */
+  constructor(
+    private readonly sql: SqlExecutor,
+    private readonly recentlyRecorded?: RecentlyRecorded,
+  ) {}
 
   async claimPending(limit: number, scope?: Scope): Promise<readonly PendingUsageEvent[]> {
     const rows = await this.sql.all<UsageEventRow>(
@@ -96,6 +101,7 @@ export class SqlUsageEventRepository implements UsageEventRepository {
       return rows.map(toPending);
     }
     // SQLite: the transaction holds the only write lock, so a read then a delete take the same rows.
+    if (this.recentlyRecorded && !scope) return this.takeRemembered(limit, this.recentlyRecorded);
     const rows = await this.sql.all<UsageEventRow>(
       `select ${PENDING_COLUMNS} from usage_events e where e.sequence in (${pendingPick(scope, false)}) order by e.sequence`,
       params,
@@ -105,6 +111,43 @@ export class SqlUsageEventRepository implements UsageEventRepository {
         JSON.stringify(rows.map((row) => Number(row.sequence))),
       ]);
     return rows.map(toPending);
+  }
+
+  /**
+   * SQLite, unscoped: the oldest pending sequences with their events' ids; an event this process's
+   * ingest remembers under the same sequence and id is taken from memory, every other one read
+   * from `usage_events` (ADR 0734). The pending rows are deleted as on the table path.
+   */
+  private async takeRemembered(limit: number, memo: RecentlyRecorded): Promise<readonly PendingUsageEvent[]> {
+    const heads = await this.sql.all<{ sequence: number; id: string }>(
+      'select p.sequence, e.id from usage_pending p join usage_events e on e.sequence = p.sequence order by p.sequence limit ?',
+      [limit],
+    );
+    if (heads.length === 0) return [];
+    memo.forgetBefore(Number(heads[0]?.sequence));
+    const taken: (PendingUsageEvent | undefined)[] = [];
+    const unknown: number[] = [];
+    const sequences: number[] = [];
+    for (const head of heads) {
+      const sequence = Number(head.sequence);
+      sequences.push(sequence);
+      const remembered = memo.take(sequence, head.id);
+      taken.push(remembered);
+      if (remembered === undefined) unknown.push(sequence);
+    }
+    if (unknown.length > 0) {
+      const read = new Map<number, PendingUsageEvent>();
+      for (const row of await this.sql.all<UsageEventRow>(
+        `select ${PENDING_COLUMNS} from usage_events e where e.sequence in (select value from json_each(?))`,
+        [JSON.stringify(unknown)],
+      ))
+        read.set(Number(row.sequence), toPending(row));
+      for (const [index, sequence] of sequences.entries()) taken[index] ??= read.get(sequence);
+    }
+    await this.sql.run('delete from usage_pending where sequence in (select value from json_each(?))', [
+      JSON.stringify(sequences),
+    ]);
+    return taken.filter((pending): pending is PendingUsageEvent => pending !== undefined);
   }
 
   async hasPending(scope: Scope): Promise<boolean> {

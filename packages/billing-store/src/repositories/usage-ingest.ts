@@ -11,6 +11,8 @@
 import {
   type IngestOutcome,
   type Meter,
+  type PendingUsageEvent,
+  type ResolvedDrawdown,
   resolveDrawdowns,
   type Scope,
   type UsageEventIngest,
@@ -21,6 +23,7 @@ import type { PostgresDatabase } from '../sql/postgres-database.js';
 import { PLAN_EACH_EXECUTION } from '../sql/sql-database.js';
 import type { SqliteDatabase } from '../sql/sqlite-database.js';
 import { GroupCommit } from './group-commit.js';
+import type { RecentlyRecorded } from './recently-recorded.js';
 import {
   IdempotencyHashCollision,
   type StoredIdentity,
@@ -131,68 +134,110 @@ export class SqliteUsageIngest extends GroupCommitIngest {
       }
     | undefined;
 
-  constructor(private readonly database: SqliteDatabase) {
+  /**
+   * With `recentlyRecorded`, each batch's new events are remembered there once the batch has
+   * committed, for the drawdown to take without reading them back (ADR 0734).
+   */
+  constructor(
+    private readonly database: SqliteDatabase,
+    private readonly recentlyRecorded?: RecentlyRecorded,
+  ) {
     // One writer, so batches commit one at a time; with the WAL synced off the event loop
     // (ADR 0732) the next batches commit while an earlier one's sync runs.
     super(database.syncsOffEventLoop ? SYNCING_BATCHES : 1);
   }
 
-  protected commit(items: readonly IngestItem[]): Promise<readonly CommitOutcome[]> {
-    return this.database.transactionSync((connection) => {
-      this.statements ??= {
-        customer: connection.prepare(
-          'select status from customers where account_id = ? and environment = ? and id = ?',
-        ),
-        meters: connection.prepare('select body from meters where account_id = ? and environment = ? and action = ?'),
-        insert: connection.prepare(
-          `insert into usage_events (${INSERT_COLUMNS}) values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) on conflict do nothing`,
-        ),
-        // The batch's new events are listed pending in one statement (a JSON array of sequences).
-        pending: connection.prepare('insert into usage_pending (sequence) select value from json_each(?)'),
-        stored: connection.prepare(`select ${IDENTITY_COLUMNS} from usage_events where idempotency_hash = ?`),
-      };
-      const { customer, meters, insert, pending, stored } = this.statements;
-      // A batch's events name few customers and actions: each is read once per batch, inside its
-      // transaction (nothing in the batch changes them), rather than once per event.
-      const statuses = new Map<string, string | undefined>();
-      const metersOf = new Map<string, Meter[]>();
-      const drawdownsOf = new Map<string, string>();
-      const inserted: (number | bigint)[] = [];
-      const outcomes = items.map((item): CommitOutcome => {
-        const { accountId, environment } = item.scope;
-        const customerKey = `${accountId}\u0000${environment}\u0000${item.event.customerId}`;
-        let status = statuses.get(customerKey);
-        if (status === undefined && !statuses.has(customerKey)) {
-          status = (customer.get(accountId, environment, item.event.customerId) as { status: string } | undefined)
-            ?.status;
-          statuses.set(customerKey, status);
+  protected async commit(items: readonly IngestItem[]): Promise<readonly CommitOutcome[]> {
+    const memo = this.recentlyRecorded;
+    const committed = await this.database.transactionSync(
+      (connection) => this.commitBatch(connection, items, memo !== undefined),
+      memo && ((batch) => memo.add(batch.recorded)),
+    );
+    return committed.outcomes;
+  }
+
+  private commitBatch(
+    connection: Sqlite.Database,
+    items: readonly IngestItem[],
+    remember: boolean,
+  ): { readonly outcomes: readonly CommitOutcome[]; readonly recorded: PendingUsageEvent[] } {
+    this.statements ??= {
+      customer: connection.prepare('select status from customers where account_id = ? and environment = ? and id = ?'),
+      meters: connection.prepare('select body from meters where account_id = ? and environment = ? and action = ?'),
+      insert: connection.prepare(
+        `insert into usage_events (${INSERT_COLUMNS}) values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) on conflict do nothing`,
+      ),
+      // The batch's new events are listed pending in one statement (a JSON array of sequences).
+      pending: connection.prepare('insert into usage_pending (sequence) select value from json_each(?)'),
+      stored: connection.prepare(`select ${IDENTITY_COLUMNS} from usage_events where idempotency_hash = ?`),
+    };
+    const { customer, meters, insert, pending, stored } = this.statements;
+    // A batch's events name few customers and actions: each is read once per batch, inside its
+    // transaction (nothing in the batch changes them), rather than once per event.
+    const statuses = new Map<string, string | undefined>();
+    const metersOf = new Map<string, Meter[]>();
+    const drawdownsOf = new Map<string, string>();
+    const parsedDrawdownsOf = new Map<string, readonly ResolvedDrawdown[]>();
+    const inserted: (number | bigint)[] = [];
+    const recorded: PendingUsageEvent[] = [];
+    const outcomes = items.map((item): CommitOutcome => {
+      const { accountId, environment } = item.scope;
+      const customerKey = `${accountId}\u0000${environment}\u0000${item.event.customerId}`;
+      let status = statuses.get(customerKey);
+      if (status === undefined && !statuses.has(customerKey)) {
+        status = (customer.get(accountId, environment, item.event.customerId) as { status: string } | undefined)
+          ?.status;
+        statuses.set(customerKey, status);
+      }
+      if (status === undefined) return 'unknown_customer';
+      if (status === 'archived') return 'archived_customer';
+      const actionKey = `${accountId}\u0000${environment}\u0000${item.event.action}`;
+      let matching = metersOf.get(actionKey);
+      if (!matching) {
+        matching = (meters.all(accountId, environment, item.event.action) as { body: string }[]).map(
+          (row) => JSON.parse(row.body) as Meter,
+        );
+        metersOf.set(actionKey, matching);
+      }
+      // Events of one action and quantity draw the same amounts: resolved once per batch.
+      const drawdownsKey = `${actionKey}\u0000${item.event.quantity}`;
+      let drawdowns = drawdownsOf.get(drawdownsKey);
+      if (drawdowns === undefined) {
+        drawdowns = JSON.stringify(resolveDrawdowns(matching, item.event.quantity));
+        drawdownsOf.set(drawdownsKey, drawdowns);
+      }
+      const hash = usageIdempotencyHash(item.scope, item.event);
+      const result = insert.run(...rowValues(item, matching, hash, drawdowns));
+      if (result.changes !== 1) return confirmDuplicate(stored.get(hash) as StoredIdentity | undefined, item);
+      inserted.push(result.lastInsertRowid);
+      if (remember) {
+        // The event exactly as the drawdown would read it back (toRecordedEvent); events of one
+        // batch with the same drawdowns share one parsed list, which nothing changes.
+        let parsed = parsedDrawdownsOf.get(drawdowns);
+        if (parsed === undefined) {
+          parsed = JSON.parse(drawdowns) as ResolvedDrawdown[];
+          parsedDrawdownsOf.set(drawdowns, parsed);
         }
-        if (status === undefined) return 'unknown_customer';
-        if (status === 'archived') return 'archived_customer';
-        const actionKey = `${accountId}\u0000${environment}\u0000${item.event.action}`;
-        let matching = metersOf.get(actionKey);
-        if (!matching) {
-          matching = (meters.all(accountId, environment, item.event.action) as { body: string }[]).map(
-            (row) => JSON.parse(row.body) as Meter,
-          );
-          metersOf.set(actionKey, matching);
-        }
-        // Events of one action and quantity draw the same amounts: resolved once per batch.
-        const drawdownsKey = `${actionKey}\u0000${item.event.quantity}`;
-        let drawdowns = drawdownsOf.get(drawdownsKey);
-        if (drawdowns === undefined) {
-          drawdowns = JSON.stringify(resolveDrawdowns(matching, item.event.quantity));
-          drawdownsOf.set(drawdownsKey, drawdowns);
-        }
-        const hash = usageIdempotencyHash(item.scope, item.event);
-        const result = insert.run(...rowValues(item, matching, hash, drawdowns));
-        if (result.changes !== 1) return confirmDuplicate(stored.get(hash) as StoredIdentity | undefined, item);
-        inserted.push(result.lastInsertRowid);
-        return 'recorded';
-      });
-      if (inserted.length > 0) pending.run(`[${inserted.join(',')}]`);
-      return outcomes;
+        const { event } = item;
+        recorded.push({
+          scope: item.scope,
+          sequence: Number(result.lastInsertRowid),
+          event: {
+            id: event.id,
+            customerId: event.customerId,
+            action: event.action,
+            eventKey: event.eventKey,
+            occurredAt: event.occurredAt,
+            quantity: event.quantity,
+            acceptedAt: item.acceptedAt,
+            drawdowns: parsed,
+          },
+        });
+      }
+      return 'recorded';
     });
+    if (inserted.length > 0) pending.run(`[${inserted.join(',')}]`);
+    return { outcomes, recorded };
   }
 }
 

@@ -181,12 +181,18 @@ export class SqliteDatabase implements SqlDatabase {
     return this.durable(result);
   }
 
-  /** Runs synchronous work inside one write transaction, queued behind the async ones. */
-  transactionSync<T>(work: (connection: Connection) => T): Promise<T> {
+  /**
+   * Runs synchronous work inside one write transaction, queued behind the async ones.
+   * `onCommit` hears the work's value as soon as the transaction has committed, before its
+   * sync (ADR 0734); it must not throw.
+   */
+  transactionSync<T>(work: (connection: Connection) => T, onCommit?: (value: T) => void): Promise<T> {
     const { queue } = this.writes;
-    const result = queue.tail.then(() =>
-      this.writer.connection.transaction(() => work(this.writer.connection)).immediate(),
-    );
+    const result = queue.tail.then(() => {
+      const value = this.writer.connection.transaction(() => work(this.writer.connection)).immediate();
+      onCommit?.(value);
+      return value;
+    });
     queue.tail = result.catch(() => undefined);
     return this.durable(result);
   }

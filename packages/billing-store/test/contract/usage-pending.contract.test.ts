@@ -73,6 +73,52 @@ describe.each(ENGINES)('%s: taking pending usage events', (engine) => {
     expect(keysOf(again)).toEqual(keys);
   });
 
+  it.runIf(engine === 'sqlite')(
+    'takes the events its ingest remembers exactly as stored, and reads back those it no longer does',
+    async () => {
+      // A store of its own: an unscoped take takes every pending event of the store.
+      const own = await openTestStore(engine);
+      try {
+        const scope = freshScope();
+        const customer = aCustomer();
+        await own.store.customers.insert(scope, customer);
+        const record = (index: number) =>
+          own.store.usageIngest.record(
+            scope,
+            {
+              id: `uev_${scope.accountId.slice(-20)}${String(index).padStart(6, '0')}`,
+              customerId: customer.id,
+              action: 'api_call',
+              eventKey: `key-${index}`,
+              quantity: '1',
+              occurredAt: '2026-01-01T00:00:00.500Z',
+            },
+            ACCEPTED_AT,
+          );
+        await Promise.all([0, 1, 2].map(record));
+        const stored = await own.store.transaction((tx) => tx.usageEvents.claimPending(10));
+        expect(stored).toHaveLength(3);
+        // Remembered by the ingest: the same events, field for field, as the table holds them.
+        expect(await own.store.transaction((tx) => tx.usageEvents.takePending(10))).toEqual(stored);
+        expect(await own.store.transaction((tx) => tx.usageEvents.takePending(10))).toEqual([]);
+
+        await Promise.all([3, 4].map(record));
+        const more = await own.store.transaction((tx) => tx.usageEvents.claimPending(10));
+        const failure = new Error('drawdown failed');
+        await expect(
+          own.store.transaction(async (tx) => {
+            expect(await tx.usageEvents.takePending(10)).toEqual(more);
+            throw failure;
+          }),
+        ).rejects.toBe(failure);
+        // Taken once from memory and rolled back: pending again, now read from the table.
+        expect(await own.store.transaction((tx) => tx.usageEvents.takePending(10))).toEqual(more);
+      } finally {
+        await own.dispose();
+      }
+    },
+  );
+
   it.runIf(engine === 'postgres')('skips what another open transaction holds', async () => {
     const { scope, keys } = await accepted(4);
     let release: () => void = () => {};
