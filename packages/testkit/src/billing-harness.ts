@@ -116,7 +116,8 @@ export interface HarnessOptions {
 
 export async function startBillingHarness(options: HarnessOptions = {}): Promise<BillingHarness> {
   const engine = options.engine ?? 'sqlite';
-  const storage = await createTestStorage(engine);
+  // The service migrates on starting: on PostgreSQL a copy of the migrated template saves it the work.
+  const storage = await createTestStorage(engine, { migrated: true });
   const config = resolveServiceConfig(
     {
       'data-dir': storage.dataDir,

@@ -8,7 +8,14 @@ import { join } from 'node:path';
 import { createTestStorage, ENGINES, type TestStorage } from '@drawdown/testkit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { apiClient } from '../support/api-client.js';
-import { buildService, runCli, type ServeProcess, startServe, storageFlags } from '../support/cli-process.js';
+import {
+  buildService,
+  runCli,
+  runCliInProcess,
+  type ServeProcess,
+  startServe,
+  storageFlags,
+} from '../support/cli-process.js';
 
 describe.each(ENGINES)('%s: two first starts at once', (engine) => {
   let storage: TestStorage;
@@ -48,11 +55,13 @@ describe.each(ENGINES)('%s: two first starts at once', (engine) => {
     const sandboxKey = /sandbox:\s+(pdl_sdbx_apikey_\S+)/.exec(maker)?.[1] ?? '';
     for (const server of started)
       expect((await apiClient(server.sandboxUrl, sandboxKey).get('/meters')).status).toBe(200);
-    const accounts = await runCli(['accounts', 'list', '--json', ...storageArgs]);
+    // What the database holds, read by the commands in this process (ADR 0926): the processes
+    // under test are the two servers.
+    const accounts = await runCliInProcess(['accounts', 'list', '--json', ...storageArgs]);
     expect(
       (JSON.parse(accounts.stdout) as { accounts: { id: string }[] }).accounts.map((account) => account.id),
     ).toEqual([accountId]);
-    const keys = await runCli(['keys', 'list', '--account', accountId ?? '', '--json', ...storageArgs]);
+    const keys = await runCliInProcess(['keys', 'list', '--account', accountId ?? '', '--json', ...storageArgs]);
     expect((JSON.parse(keys.stdout) as { keys: { environment: string }[] }).keys.map((key) => key.environment)).toEqual(
       ['sandbox'],
     );
@@ -73,7 +82,9 @@ describe('drawdown init --keys-file', () => {
   it('writes the keys to a new owner-only file, never over an existing one, and only once', async () => {
     const keysFile = join(storage.dataDir, 'demo-keys.json');
     writeFileSync(join(storage.dataDir, 'taken.json'), '{}');
-    const refused = await runCli(['init', '--keys-file', join(storage.dataDir, 'taken.json'), ...storageArgs]);
+    // The refusal and the checks after it run in this process (ADR 0926); the keys file is written
+    // by a real process, with its own umask and exit code.
+    const refused = await runCliInProcess(['init', '--keys-file', join(storage.dataDir, 'taken.json'), ...storageArgs]);
     expect(refused.code, refused.stderr).toBe(1);
     expect(refused.stderr).toContain('exists already');
 
@@ -85,12 +96,12 @@ describe('drawdown init --keys-file', () => {
     expect(written.keys.sandbox).toMatch(/^pdl_sdbx_apikey_/);
     expect(written.keys.live).toMatch(/^pdl_live_apikey_/);
     // The refused first attempt made nothing: this is the only account.
-    const accounts = await runCli(['accounts', 'list', '--json', ...storageArgs]);
+    const accounts = await runCliInProcess(['accounts', 'list', '--json', ...storageArgs]);
     expect(
       (JSON.parse(accounts.stdout) as { accounts: { id: string }[] }).accounts.map((account) => account.id),
     ).toEqual([written.accountId]);
 
-    const again = await runCli(['init', '--keys-file', join(storage.dataDir, 'again.json'), ...storageArgs]);
+    const again = await runCliInProcess(['init', '--keys-file', join(storage.dataDir, 'again.json'), ...storageArgs]);
     expect(again.code).toBe(0);
     expect(again.stdout).toContain(`${written.accountId} exists already`);
     expect(existsSync(join(storage.dataDir, 'again.json'))).toBe(false);

@@ -5,21 +5,32 @@
  */
 import { type ChildProcess, execFile, execFileSync, spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { expect } from 'vitest';
 import { main } from '../../src/cli/main.js';
 
 export const REPO_ROOT = join(import.meta.dirname, '..', '..', '..', '..');
 const BIN = join(REPO_ROOT, 'apps', 'billing-service', 'bin', 'drawdown.js');
+const TSC = createRequire(import.meta.url).resolve('typescript/bin/tsc');
 
-/** Builds the service (and what it references) so that `bin/drawdown.js` runs current code. */
+let built = false;
+
+/**
+ * Builds the service (and what it references) so that `bin/drawdown.js` runs current code: once
+ * per test process. Test files share their worker process (ADR 0011) and the sources do not change
+ * during a run, yet some twenty `beforeAll`s asked for a build, each an `npx tsc -b` of about 2 s
+ * even with nothing to rebuild. TypeScript's own binary is run directly, without npx's start-up.
+ */
 export function buildService(): void {
+  if (built) return;
   try {
-    execFileSync('npx', ['tsc', '-b', 'apps/billing-service'], { cwd: REPO_ROOT, stdio: 'pipe' });
+    execFileSync(process.execPath, [TSC, '-b', 'apps/billing-service'], { cwd: REPO_ROOT, stdio: 'pipe' });
   } catch (error) {
     // tsc -b still emits when another package has a type error; only a missing build is fatal.
     if (!existsSync(join(REPO_ROOT, 'apps', 'billing-service', 'dist', 'cli', 'main.js'))) throw error;
   }
+  built = true;
 }
 
 export interface CliResult {
