@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { RuleFollowingResult } from '../../client/rule-following-client.js';
 import type { WireListing } from '../../listing/listing.js';
-import { summaryText } from './search-products.js';
+import { poundsText, summaryText } from './search-products.js';
 
 const listing = {
   product: 'Apple iPhone 16 Pro Max 256GB Natural Titanium',
@@ -39,5 +39,14 @@ describe('the search_products text (issue 38)', () => {
     );
     expect(summaryText(result(false, []))).toBe('No listings found for "iphone 15 pro 256gb".');
     expect(summaryText(result(false, [listing]))).toMatch(/^Apple iPhone 16 Pro Max/);
+  });
+
+  it('shows each price through whole pence, never a float rounding', () => {
+    expect(summaryText(result(false, [listing]))).toBe(
+      'Apple iPhone 16 Pro Max 256GB Natural Titanium — £1079.99 (New, currys_uk) https://currys.example.co.uk/p/1',
+    );
+    expect(poundsText(1299.9)).toBe('£1299.90');
+    expect(poundsText(0.07)).toBe('£0.07');
+    expect(poundsText(1.005)).toBe('£1.005');
   });
 });

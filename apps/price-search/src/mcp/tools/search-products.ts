@@ -12,6 +12,7 @@ import {
   SearchFailedError,
 } from '../../client/rule-following-client.js';
 import { NETWORKS } from '../../listing/networks.js';
+import { formatPence, penceFromPounds } from '../../money/pence.js';
 
 const listing = z.object({
   product: z.string(),
@@ -107,6 +108,15 @@ export function registerSearchProducts(server: McpServer, client: RuleFollowingC
 }
 
 /**
+ * A wire price (a JSON number of pounds) as the text shows it, through whole pence as every other
+ * amount here: `£1299.90`. A number that is not whole pence (never sent by the service) is shown as given.
+ */
+export function poundsText(pounds: number): string {
+  const pence = penceFromPounds(pounds);
+  return pence === undefined ? `£${pounds}` : `£${formatPence(pence)}`;
+}
+
+/**
  * The tool's text: the listings, one a line. When the client rules broadened the query, the text says so first,
  * plainly, with the query searched: those listings are not what was asked for, and an agent must not present
  * them as if they were (issue 38).
@@ -114,7 +124,7 @@ export function registerSearchProducts(server: McpServer, client: RuleFollowingC
 export function summaryText(result: RuleFollowingResult): string {
   const { query, searched_query: searched, broadened } = result.meta;
   const lines = result.results.map(
-    (item) => `${item.product} — £${item.price.toFixed(2)} (${item.condition}, ${item.network}) ${item.url}`,
+    (item) => `${item.product} — ${poundsText(item.price)} (${item.condition}, ${item.network}) ${item.url}`,
   );
   if (!broadened) return lines.length === 0 ? `No listings found for "${query}".` : lines.join('\n');
   if (lines.length === 0) {
