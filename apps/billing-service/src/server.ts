@@ -238,6 +238,7 @@ export async function startService(
   };
   const drawdowns = createDrawdownWorker(useCases, {
     pollMs: config.drawdownPollMs,
+    busyIntervalMs: services.drawdownBusyIntervalMs,
     onError: logError,
     spans: services.spans,
   });
