@@ -32,10 +32,10 @@ import { byPriceSql, type RankedText, rankByRelevance } from './ranking-rule.js'
 import { planMatch, type TermIndex } from './term-understanding.js';
 import { Vocabulary } from './vocabulary.js';
 
-/** What the ranking rule needs of a lookup: the plan's terms, and whether accessories go after products. */
 /** A candidate as `#candidates` reads it: rowid, search title, aliases, brand, category. */
 type CandidateRow = [rowid: number, searchTitle: string, aliases: string, brand: string, category: string];
 
+/** What the ranking rule needs of a lookup: the plan's terms, and whether accessories go after products. */
 interface Ranking {
   readonly terms: readonly string[];
   readonly demoteAccessories: boolean;
