@@ -46,8 +46,44 @@ const RECORD_COLUMNS = COLUMN_NAMES.map((name) => `${name} text`).join(', ');
 const RECORD_VALUES = INSERT_COLUMNS.replace('idempotency_hash', "decode(idempotency_hash, 'hex')");
 const IDENTITY_COLUMNS = 'account_id, environment, customer_id, action, event_key, occurred_at';
 
-function toRecord(values: readonly (string | null)[]): Record<string, string | null> {
-  return Object.fromEntries(COLUMN_NAMES.map((name, index) => [name, values[index] ?? null]));
+/**
+ * An event's row as the PostgreSQL insert reads it (`json_to_recordset` with RECORD_COLUMNS):
+ * every value text, the hash in hex, the drawdowns as JSON text.
+ */
+function postgresRecord(item: IngestItem, hash: string, drawdowns: string): Record<string, string> {
+  const { scope, event } = item;
+  return {
+    account_id: scope.accountId,
+    environment: scope.environment,
+    id: event.id,
+    customer_id: event.customerId,
+    action: event.action,
+    event_key: event.eventKey,
+    occurred_at: event.occurredAt,
+    quantity: event.quantity,
+    accepted_at: item.acceptedAt,
+    drawdowns,
+    idempotency_hash: hash,
+  };
+}
+
+/**
+ * The drawdowns of `quantity` by `meters` as stored (JSON text): events of one action and
+ * quantity in a batch draw the same amounts, so each is resolved once per batch (`memo`).
+ */
+function drawdownsText(
+  memo: Map<string, string>,
+  actionKey: string,
+  meters: readonly Meter[],
+  quantity: string,
+): string {
+  const key = `${actionKey}\u0000${quantity}`;
+  let text = memo.get(key);
+  if (text === undefined) {
+    text = JSON.stringify(resolveDrawdowns(meters, quantity));
+    memo.set(key, text);
+  }
+  return text;
 }
 
 /**
@@ -242,25 +278,140 @@ export class SqliteUsageIngest extends GroupCommitIngest {
 }
 
 /**
+ * The meters of one action in one scope as the ingest last read them, in `id` order (collation
+ * "C"), and their bodies joined by U+001E (which JSON text never holds raw): the text the one-statement
+ * batch compares with the table's to know they are still the meters (ADR 0750).
+ */
+interface KnownMeters {
+  readonly meters: readonly Meter[];
+  readonly bodies: string;
+}
+
+/** Actions whose meters a PostgreSQL ingest remembers at most (the oldest forgotten first). */
+const KNOWN_ACTIONS = 4_096;
+const BODY_SEPARATOR = '\u001e';
+
+function actionKeyOf(scope: Scope, action: string): string {
+  return `${scope.accountId}\u0000${scope.environment}\u0000${action}`;
+}
+
+/**
  * On PostgreSQL every statement is a network round trip (about 110 µs of client CPU each, plus
- * the server's parse and plan), so a batch takes three statements whatever its size: the
- * batch's customers and meters are looked up per scope, and its rows go in with one
- * multi-row insert from a JSON array, `returning` the ids that were new (ADR 0701), which lists
- * them in `usage_pending` in the same statement. Only a batch with refused inserts reads the
- * stored identities of their hashes, a fourth statement (ADR 0717).
+ * the server's parse and plan, and the wait for both event loops), so a batch whose actions'
+ * meters this process has read before takes one statement (ADR 0750): the insert itself reads
+ * each event's customer and compares each action's meters with the ones the rows were resolved
+ * with, inserts only the events whose customer is active and whose meters are unchanged,
+ * `returning` the ids that were new (ADR 0701), and lists them in `usage_pending`, all in one
+ * snapshot. Events of an action not read before, or whose meters changed, take the two
+ * statements of ADR 0718 (the batch's customers and meters, then the insert), which also remember
+ * the meters read. Only a batch with refused inserts reads the stored identities of their
+ * hashes, one more statement (ADR 0717).
  */
 export class PostgresUsageIngest extends GroupCommitIngest {
+  private readonly knownMeters = new Map<string, KnownMeters>();
+
   constructor(private readonly database: PostgresDatabase) {
     super(4);
   }
 
   /**
-   * No explicit transaction (ADR 0718): the lookups are reads, and the insert that lists the new
-   * events as pending is one statement, atomic and durable on its own when it returns. That is
-   * two round trips a batch instead of five (BEGIN, customers, meters, insert, COMMIT). The
-   * customer check reads without a lock, exactly as it did inside a read-committed transaction.
+   * No explicit transaction (ADR 0718): each statement is atomic and durable on its own when it
+   * returns, and the insert that lists the new events as pending is one statement.
    */
   protected async commit(items: readonly IngestItem[]): Promise<readonly CommitOutcome[]> {
+    const outcomes = new Map<IngestItem, CommitOutcome>();
+    const known: IngestItem[] = [];
+    const unread: IngestItem[] = [];
+    for (const item of items) {
+      (this.knownMeters.has(actionKeyOf(item.scope, item.event.action)) ? known : unread).push(item);
+    }
+    if (known.length > 0) unread.push(...(await this.commitChecked(known, outcomes)));
+    if (unread.length > 0) await this.commitRead(unread, outcomes);
+    return items.map((item) => outcomes.get(item) as CommitOutcome);
+  }
+
+  /**
+   * One statement for events whose meters were read before: the customer of each event and the
+   * meters of each action are read by the insert, in its snapshot. Returns the events whose
+   * meters changed since (their remembered meters are forgotten), for the two-statement path.
+   */
+  private async commitChecked(
+    items: readonly IngestItem[],
+    outcomes: Map<IngestItem, CommitOutcome>,
+  ): Promise<IngestItem[]> {
+    const rows: Record<string, string>[] = [];
+    const hashes = new Map<IngestItem, string>();
+    const drawdownsOf = new Map<string, string>();
+    const expected = new Map<string, { account_id: string; environment: string; action: string; bodies: string }>();
+    for (const item of items) {
+      const key = actionKeyOf(item.scope, item.event.action);
+      const known = this.knownMeters.get(key) as KnownMeters;
+      if (!expected.has(key)) {
+        expected.set(key, {
+          account_id: item.scope.accountId,
+          environment: item.scope.environment,
+          action: item.event.action,
+          bodies: known.bodies,
+        });
+      }
+      const hash = usageIdempotencyHash(item.scope, item.event).toString('hex');
+      hashes.set(item, hash);
+      rows.push(postgresRecord(item, hash, drawdownsText(drawdownsOf, key, known.meters, item.event.quantity)));
+    }
+    const decided = new Map<string, { found: boolean; status: string | null; fresh: boolean; inserted: boolean }>();
+    for (const row of await this.database.all<{
+      id: string;
+      found: boolean;
+      status: string | null;
+      fresh: boolean;
+      inserted: boolean;
+    }>(
+      `with batch as (
+         select * from rows from (json_to_recordset(?::json) as (${RECORD_COLUMNS})) with ordinality as r(${INSERT_COLUMNS}, n)
+       ), expected as materialized (
+         select e.account_id, e.environment, e.action,
+           e.bodies = coalesce((
+             select string_agg(m.body, chr(30) order by m.id collate "C") from meters m
+             where m.account_id = e.account_id and m.environment = e.environment and m.action = e.action
+           ), '') as fresh
+         from json_to_recordset(?::json) as e(account_id text, environment text, action text, bodies text)
+       ), checked as (
+         select batch.*, c.id is not null as found, c.status, x.fresh from batch
+         join expected x on x.account_id = batch.account_id and x.environment = batch.environment and x.action = batch.action
+         left join customers c
+           on c.account_id = batch.account_id and c.environment = batch.environment and c.id = batch.customer_id
+       ), inserted as (
+         insert into usage_events (${INSERT_COLUMNS})
+         select ${RECORD_VALUES} from checked
+         where fresh and found and status is distinct from 'archived'
+         order by n
+         on conflict (idempotency_hash) do nothing
+         returning sequence, id
+       ), pending as (insert into usage_pending (sequence) select sequence from inserted)
+       select checked.id, checked.found, checked.status, checked.fresh, inserted.id is not null as inserted
+       from checked left join inserted on inserted.id = checked.id`,
+      [JSON.stringify(rows), JSON.stringify([...expected.values()])],
+    ))
+      decided.set(row.id, row);
+    const stale: IngestItem[] = [];
+    const refused: IngestItem[] = [];
+    for (const item of items) {
+      const row = decided.get(item.event.id);
+      if (row === undefined) throw new Error(`usage event ${item.event.id} missing from its batch's answer`);
+      if (!row.found) outcomes.set(item, 'unknown_customer');
+      else if (row.status === 'archived') outcomes.set(item, 'archived_customer');
+      else if (!row.fresh) {
+        this.knownMeters.delete(actionKeyOf(item.scope, item.event.action));
+        stale.push(item);
+      } else if (row.inserted) outcomes.set(item, 'recorded');
+      else refused.push(item);
+    }
+    await this.confirmRefused(refused, hashes, outcomes);
+    return stale;
+  }
+
+  /** The two statements of ADR 0718: the batch's customers and meters, then the insert. */
+  private async commitRead(items: readonly IngestItem[], outcomes: Map<IngestItem, CommitOutcome>): Promise<void> {
     const sql = this.database;
     const byScope = new Map<string, { scope: Scope; items: IngestItem[] }>();
     for (const item of items) {
@@ -269,22 +420,26 @@ export class PostgresUsageIngest extends GroupCommitIngest {
       group.items.push(item);
       byScope.set(key, group);
     }
-    const known = new Set<IngestItem>();
-    const archived = new Set<IngestItem>();
-    const rows: (string | null)[][] = [];
+    const known: IngestItem[] = [];
+    const rows: Record<string, string>[] = [];
     const hashes = new Map<IngestItem, string>();
+    const drawdownsOf = new Map<string, string>();
     for (const { scope, items: scoped } of byScope.values()) {
       const customerIds = [...new Set(scoped.map((item) => item.event.customerId))];
       const actions = [...new Set(scoped.map((item) => item.event.action))];
-      // The batch's customers and the meters of its actions in one round trip.
+      // The batch's customers and the meters of its actions in one round trip, the meters of
+      // each action in the order the one-statement path compares them.
       const found = new Map<string, string>();
-      const metersByAction = new Map<string, Meter[]>();
+      const metersByAction = new Map<string, { meters: Meter[]; bodies: string[] }>(
+        actions.map((action) => [action, { meters: [], bodies: [] }]),
+      );
       for (const row of await sql.all<{ kind: string; key: string; value: string }>(
-        `select 'c' as kind, id as key, status as value from customers
+        `select 'c' as kind, id as key, status as value, id collate "C" as ord from customers
          where account_id = ? and environment = ? and id in (select json_array_elements_text(?::json))
          union all
-         select 'm', action, body from meters
-         where account_id = ? and environment = ? and action in (select json_array_elements_text(?::json))`,
+         select 'm', action, body, id collate "C" from meters
+         where account_id = ? and environment = ? and action in (select json_array_elements_text(?::json))
+         order by kind, key, ord`,
         [
           scope.accountId,
           scope.environment,
@@ -298,20 +453,28 @@ export class PostgresUsageIngest extends GroupCommitIngest {
           found.set(row.key, row.value);
           continue;
         }
-        const list = metersByAction.get(row.key) ?? [];
-        list.push(JSON.parse(row.value) as Meter);
-        metersByAction.set(row.key, list);
+        const read = metersByAction.get(row.key);
+        if (!read) continue;
+        read.meters.push(JSON.parse(row.value) as Meter);
+        read.bodies.push(row.value);
       }
+      for (const [action, read] of metersByAction) this.remember(actionKeyOf(scope, action), read);
       for (const item of scoped) {
-        if (!found.has(item.event.customerId)) continue;
-        if (found.get(item.event.customerId) === 'archived') {
-          archived.add(item);
+        const status = found.get(item.event.customerId);
+        if (status === undefined) {
+          outcomes.set(item, 'unknown_customer');
           continue;
         }
-        known.add(item);
+        if (status === 'archived') {
+          outcomes.set(item, 'archived_customer');
+          continue;
+        }
+        known.push(item);
         const hash = usageIdempotencyHash(item.scope, item.event).toString('hex');
         hashes.set(item, hash);
-        rows.push(rowValues(item, metersByAction.get(item.event.action) ?? [], hash));
+        const meters = metersByAction.get(item.event.action)?.meters ?? [];
+        const key = actionKeyOf(scope, item.event.action);
+        rows.push(postgresRecord(item, hash, drawdownsText(drawdownsOf, key, meters, item.event.quantity)));
       }
     }
     const inserted =
@@ -329,25 +492,41 @@ export class PostgresUsageIngest extends GroupCommitIngest {
                    returning sequence, id
                  ), pending as (insert into usage_pending (sequence) select sequence from inserted)
                  select id from inserted`,
-                [JSON.stringify(rows.map(toRecord))],
+                [JSON.stringify(rows)],
               )
             ).map((row) => row.id),
           );
-    const refused = [...known].filter((item) => !inserted.has(item.event.id));
-    const stored = new Map<string, StoredIdentity>();
-    if (refused.length > 0) {
-      for (const row of await sql.all<StoredIdentity & { hash: string }>(
-        `${PLAN_EACH_EXECUTION}select encode(idempotency_hash, 'hex') as hash, ${IDENTITY_COLUMNS} from usage_events
-         where idempotency_hash in (select decode(json_array_elements_text(?::json), 'hex'))`,
-        [JSON.stringify(refused.map((item) => hashes.get(item)))],
-      ))
-        stored.set(row.hash, row);
+    const refused: IngestItem[] = [];
+    for (const item of known) {
+      if (inserted.has(item.event.id)) outcomes.set(item, 'recorded');
+      else refused.push(item);
     }
-    return items.map((item): CommitOutcome => {
-      if (archived.has(item)) return 'archived_customer';
-      if (!known.has(item)) return 'unknown_customer';
-      if (inserted.has(item.event.id)) return 'recorded';
-      return confirmDuplicate(stored.get(hashes.get(item) as string), item);
-    });
+    await this.confirmRefused(refused, hashes, outcomes);
+  }
+
+  private remember(key: string, read: { readonly meters: readonly Meter[]; readonly bodies: readonly string[] }): void {
+    this.knownMeters.delete(key);
+    if (this.knownMeters.size >= KNOWN_ACTIONS) {
+      const oldest = this.knownMeters.keys().next();
+      if (!oldest.done) this.knownMeters.delete(oldest.value);
+    }
+    this.knownMeters.set(key, { meters: read.meters, bodies: read.bodies.join(BODY_SEPARATOR) });
+  }
+
+  /** Inserts the hash index refused: duplicates once the stored identities are read and equal. */
+  private async confirmRefused(
+    refused: readonly IngestItem[],
+    hashes: ReadonlyMap<IngestItem, string>,
+    outcomes: Map<IngestItem, CommitOutcome>,
+  ): Promise<void> {
+    if (refused.length === 0) return;
+    const stored = new Map<string, StoredIdentity>();
+    for (const row of await this.database.all<StoredIdentity & { hash: string }>(
+      `${PLAN_EACH_EXECUTION}select encode(idempotency_hash, 'hex') as hash, ${IDENTITY_COLUMNS} from usage_events
+       where idempotency_hash in (select decode(json_array_elements_text(?::json), 'hex'))`,
+      [JSON.stringify(refused.map((item) => hashes.get(item)))],
+    ))
+      stored.set(row.hash, row);
+    for (const item of refused) outcomes.set(item, confirmDuplicate(stored.get(hashes.get(item) as string), item));
   }
 }

@@ -91,4 +91,60 @@ describe.each(ENGINES)('%s: a batch of usage events of several customers and act
     const takenOther = await store.transaction((tx) => tx.usageEvents.takePending(100, other));
     expect(takenOther.map((item) => item.event.eventKey)).toEqual(['e1']);
   });
+
+  it('decides a later batch on the customers and meters as they are then (ADR 0750)', async () => {
+    const scope: Scope = freshScope();
+    const first = aCustomer();
+    const second = aCustomer();
+    await store.customers.insert(scope, first);
+    await store.customers.insert(scope, second);
+    const calls = aMeter({ action: 'api_call', rate: '2' });
+    await store.meters.insert(scope, calls);
+    const send = (sent: readonly [string, string, string][]) =>
+      Promise.all(
+        sent.map(([customerId, action, eventKey]) =>
+          store.usageIngest.record(
+            scope,
+            { id: nextId('uev'), customerId, action, quantity: '1', eventKey, occurredAt: AT },
+            AT,
+          ),
+        ),
+      );
+    // The first batch reads the action's meters (and, on PostgreSQL, remembers them).
+    expect(await send([[first.id, 'api_call', 'k1']])).toEqual(['recorded']);
+    // The same meters, the same customers: decided as the first batch was, duplicates included.
+    expect(
+      await send([
+        [first.id, 'api_call', 'k2'],
+        [second.id, 'api_call', 'k3'],
+        [first.id, 'api_call', 'k1'],
+        [nextId('ctm'), 'api_call', 'k4'],
+      ]),
+    ).toEqual(['recorded', 'recorded', 'duplicate', 'unknown_customer']);
+    // A customer archived and a meter's rate changed since: the next batch sees both.
+    await store.customers.update(scope, { ...second, status: 'archived' });
+    await store.meters.update(scope, { ...calls, rate: '5', updatedAt: '2026-01-02T00:00:00.000Z' });
+    expect(
+      await send([
+        [first.id, 'api_call', 'k5'],
+        [second.id, 'api_call', 'k6'],
+      ]),
+    ).toEqual(['recorded', 'archived_customer']);
+    // A meter added to the action since: the next event draws from both.
+    const more = aMeter({ action: 'api_call', rate: '3' });
+    await store.meters.insert(scope, more);
+    expect(await send([[first.id, 'api_call', 'k7']])).toEqual(['recorded']);
+    const drawn = Object.fromEntries(
+      (await store.usageEvents.listByCustomer(scope, first.id)).map((event) => [
+        event.eventKey,
+        event.drawdowns.map((d) => `${d.meterId}:${d.amount}`).sort(),
+      ]),
+    );
+    expect(drawn).toEqual({
+      k1: [`${calls.id}:2`],
+      k2: [`${calls.id}:2`],
+      k5: [`${calls.id}:5`],
+      k7: [`${calls.id}:5`, `${more.id}:3`].sort(),
+    });
+  });
 });
