@@ -358,13 +358,13 @@ export class PostgresUsageIngest extends GroupCommitIngest {
       hashes.set(item, hash);
       rows.push(postgresRecord(item, hash, drawdownsText(drawdownsOf, key, known.meters, item.event.quantity)));
     }
-    const decided = new Map<string, { found: boolean; status: string | null; fresh: boolean; inserted: boolean }>();
+    // Only the events not inserted come back: an accepted batch answers with no rows to parse.
+    const notInserted = new Map<string, { found: boolean; status: string | null; fresh: boolean }>();
     for (const row of await this.database.all<{
       id: string;
       found: boolean;
       status: string | null;
       fresh: boolean;
-      inserted: boolean;
     }>(
       `with batch as (
          select * from rows from (json_to_recordset(?::json) as (${RECORD_COLUMNS})) with ordinality as r(${INSERT_COLUMNS}, n)
@@ -376,8 +376,8 @@ export class PostgresUsageIngest extends GroupCommitIngest {
            ), '') as fresh
          from json_to_recordset(?::json) as e(account_id text, environment text, action text, bodies text)
        ), checked as (
-         select batch.*, c.id is not null as found, c.status, x.fresh from batch
-         join expected x on x.account_id = batch.account_id and x.environment = batch.environment and x.action = batch.action
+         select batch.*, c.id is not null as found, c.status, coalesce(x.fresh, false) as fresh from batch
+         left join expected x on x.account_id = batch.account_id and x.environment = batch.environment and x.action = batch.action
          left join customers c
            on c.account_id = batch.account_id and c.environment = batch.environment and c.id = batch.customer_id
        ), inserted as (
@@ -388,23 +388,23 @@ export class PostgresUsageIngest extends GroupCommitIngest {
          on conflict (idempotency_hash) do nothing
          returning sequence, id
        ), pending as (insert into usage_pending (sequence) select sequence from inserted)
-       select checked.id, checked.found, checked.status, checked.fresh, inserted.id is not null as inserted
-       from checked left join inserted on inserted.id = checked.id`,
+       select checked.id, checked.found, checked.status, checked.fresh
+       from checked left join inserted on inserted.id = checked.id
+       where inserted.id is null`,
       [JSON.stringify(rows), JSON.stringify([...expected.values()])],
     ))
-      decided.set(row.id, row);
+      notInserted.set(row.id, row);
     const stale: IngestItem[] = [];
     const refused: IngestItem[] = [];
     for (const item of items) {
-      const row = decided.get(item.event.id);
-      if (row === undefined) throw new Error(`usage event ${item.event.id} missing from its batch's answer`);
-      if (!row.found) outcomes.set(item, 'unknown_customer');
+      const row = notInserted.get(item.event.id);
+      if (row === undefined) outcomes.set(item, 'recorded');
+      else if (!row.found) outcomes.set(item, 'unknown_customer');
       else if (row.status === 'archived') outcomes.set(item, 'archived_customer');
       else if (!row.fresh) {
         this.knownMeters.delete(actionKeyOf(item.scope, item.event.action));
         stale.push(item);
-      } else if (row.inserted) outcomes.set(item, 'recorded');
-      else refused.push(item);
+      } else refused.push(item);
     }
     await this.confirmRefused(refused, hashes, outcomes);
     return stale;
