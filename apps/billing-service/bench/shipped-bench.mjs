@@ -30,7 +30,8 @@
  * BENCH_CONNECTIONS (32,100), BENCH_ENGINES (sqlite,postgres), BENCH_ENVIRONMENTS (sandbox,live),
  * BENCH_POSTGRES_URL, BENCH_SERVICE_ARGS (extra `serve` flags, to measure a setting against the
  * defaults, e.g. `--log-level warn`), BENCH_PROFILE=1 (the service runs with --cpu-prof; the top
- * self-time functions are printed), BENCH_PERF=1 (`perf record -g` of every thread of the service
+ * self-time functions are printed, and where the measured runs' CPU went per request, part by part
+ * of the usage path, start-up, warm-ups and drains left out), BENCH_PERF=1 (`perf record -g` of every thread of the service
  * over each measured round, beside the results: native, kernel, JIT and garbage collector time,
  * which --cpu-prof attributes to the JavaScript frame that called them), BENCH_PG_PROCESSES (e.g. 1,2,4: PostgreSQL with that many
  * service processes on one database, each loaded by its own share of the connections),
@@ -60,7 +61,7 @@ import {
   stopProcess,
 } from './lib/processes.mjs';
 import { formatTable, machine, round, writeJson } from './lib/report.mjs';
-import { summarizeProfile } from './lib/summarize-profile.mjs';
+import { summarizeParts, summarizeProfile } from './lib/summarize-profile.mjs';
 
 const repoRoot = fileURLToPath(new URL('../../../', import.meta.url));
 const env = process.env;
@@ -108,6 +109,12 @@ const stamp = new Date().toISOString().replace(/[:.]/g, '-');
 const resultsFile = join(repoRoot, 'bench-results', `shipped-${stamp}.json`);
 const profileDir = join(repoRoot, 'bench-results', `profiles-shipped-${stamp}`);
 const runId = Date.now().toString(36);
+/**
+ * The measured service runs, for the profile's parts: each with the services' profile names, its
+ * span on the monotonic clock (µs, the clock of V8's profiles), its requests and server CPU.
+ */
+const measuredWindows = [];
+const monotonicUs = () => Number(process.hrtime.bigint() / 1000n);
 const log = (message) => process.stderr.write(`[shipped-bench] ${message}\n`);
 const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 /** Services this bench spawned itself (startProcess tracks the rest), killed on a failure. */
@@ -171,6 +178,7 @@ async function startShippedService({ dataDir, databaseUrl, name, demo, serviceDi
         logFile,
         urls: { live: urls[1], sandbox: urls[2] },
         opsUrl: match[1],
+        name,
         accountId: match[2],
         keys: demo ? { sandbox: match[3], live: match[4] } : null,
       };
@@ -181,8 +189,11 @@ async function startShippedService({ dataDir, databaseUrl, name, demo, serviceDi
   }
 }
 
-/** One measured load with the server's (and the database's) CPU over it; `perfName` records it with perf. */
-async function measured(spec, pids, databaseName, perfName) {
+/**
+ * One measured load with the server's (and the database's) CPU over it; `perfName` records it
+ * with perf, and `profiled` (the services' profile names) keeps its window for the profile's parts.
+ */
+async function measured(spec, pids, databaseName, perfName, profiled) {
   const cpu = () => pids.reduce((sum, pid) => sum + (cpuTimeOf(pid) ?? 0), 0);
   const serverBefore = cpu();
   const databaseBefore = databaseName ? databaseCpuTimeOf(databaseName) : 0;
@@ -207,11 +218,15 @@ async function measured(spec, pids, databaseName, perfName) {
           { stdio: 'ignore' },
         )
       : null;
+  const from = monotonicUs();
   const result = Array.isArray(spec) ? combine(await Promise.all(spec.map(runLoad))) : await runLoad(spec);
+  const to = monotonicUs();
   if (perf) await new Promise((resolve) => (perf.exitCode === null ? perf.once('exit', resolve) : resolve()));
   const serverMs = cpu() - serverBefore;
   const databaseMs = databaseName ? databaseCpuTimeOf(databaseName) - databaseBefore : null;
   const perRequest = (ms) => (ms === null || result.requests === 0 ? null : Math.round((ms * 1000) / result.requests));
+  if (profiled)
+    measuredWindows.push({ profiled, from, to, requests: result.requests, serverMs, processes: pids.length });
   return {
     ...result,
     serverCpuUsPerRequest: perRequest(serverMs),
@@ -432,6 +447,7 @@ async function runEngine(engine, bare, processes, builds) {
               context.services.map((service) => service.pid),
               context.database?.name,
               `${context.label}-${environment}-${connections}-${round}`.replace(/[^\w-]+/g, '_'),
+              context.services.map((service) => service.name),
             );
             context.accepted.total += serviceRound.accepted;
             if (serviceRound.refused > 0 || serviceRound.socketErrors > 0) {
@@ -530,13 +546,46 @@ function printProfiles() {
     return;
   }
   for (const file of files) {
-    const summary = summarizeProfile(JSON.parse(readFileSync(join(profileDir, file), 'utf8')));
+    const profile = JSON.parse(readFileSync(join(profileDir, file), 'utf8'));
+    const summary = summarizeProfile(profile);
     const lines = (rows) => rows.map((row) => `${String(row.percent).padStart(6)}%  ${row.name}`).join('\n');
     process.stdout.write(
       `\nProfile ${file} (${summary.samples} samples)\nBy package (self time):\n${lines(summary.packages(12))}\n` +
         `Top functions by self time:\n${lines(summary.self(30))}\nTop functions by inclusive time:\n${lines(summary.inclusive(30))}\n`,
     );
+    process.stdout.write(partsReport(file, profile));
   }
+}
+
+/**
+ * Where a request's CPU goes in the measured runs of one service process: the main thread's time
+ * per part (µs per request), and the rest of the process's CPU in those runs (the thread pool's
+ * WAL syncs, V8's collector and compiler threads). Start-up, warm-ups and drains are outside the
+ * windows, so not counted.
+ */
+function partsReport(file, profile) {
+  const name = file.replace(/\.cpuprofile$/, '');
+  const windows = measuredWindows.filter((window) => window.profiled.includes(name));
+  if (windows.length === 0) return '';
+  const { busyUs, idleUs, parts, other } = summarizeParts(
+    profile,
+    windows.map((window) => [window.from, window.to]),
+  );
+  const requests = windows.reduce((sum, window) => sum + window.requests, 0);
+  if (requests === 0) return '';
+  const perRequest = (us) => `${(us / requests).toFixed(1).padStart(6)} µs`;
+  const share = (us) => `${((us / busyUs) * 100).toFixed(1).padStart(5)}%`;
+  const lines = parts.map(({ part, us }) => `${perRequest(us)}  ${share(us)}  ${part}`);
+  const single = windows.every((window) => window.processes === 1);
+  const processUs = windows.reduce((sum, window) => sum + window.serverMs * 1000, 0);
+  if (single)
+    lines.push(`${perRequest(processUs - busyUs)}          other threads (thread pool, V8's helpers), by /proc`);
+  const otherLines = other.slice(0, 8).map(({ name: frame, us }) => `${perRequest(us)}    ${frame}`);
+  return (
+    `Where the measured runs' CPU went, per request (${windows.length} runs, ${requests} requests; main thread busy ` +
+    `${perRequest(busyUs).trim()}, idle ${perRequest(idleUs).trim()}${single ? `; whole process ${perRequest(processUs).trim()}` : ''}):\n` +
+    `${lines.join('\n')}\n"other", by running function:\n${otherLines.join('\n')}\n`
+  );
 }
 
 async function main() {

@@ -3,7 +3,6 @@
  * Starts the HTTP service; what the CLI's `serve` and the root start command call.
  */
 import { createApp } from './app.js';
-import { CatalogueStore } from './catalogue/catalogue-store.js';
 import { composeService, type ServiceOptions } from './compose-service.js';
 import { DEFAULT_WARM_UP_MS, type WarmUpReport } from './lookup/warm-up.js';
 import { listen, warmUpOverHttp } from './warm-up-over-http.js';
@@ -37,11 +36,6 @@ export interface RunningPriceSearch {
  */
 export async function startPriceSearch(options: StartOptions = {}): Promise<RunningPriceSearch> {
   const service = await composeService(options);
-  if (service.catalogue instanceof CatalogueStore && service.catalogue.bm25Function === 'bm25') {
-    console.error(
-      "price-search: the drawdown_bm25 SQLite extension is not built; ranking uses FTS5's bm25(), with the same answers at a higher cost per lookup (build it with `npm rebuild @drawdown/price-search`, ADR 0233)",
-    );
-  }
   const app = createApp(service.deps);
   const host = options.host ?? '127.0.0.1';
   try {

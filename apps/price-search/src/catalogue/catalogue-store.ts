@@ -14,7 +14,6 @@ import type { NetworkId } from '../listing/networks.js';
 import { asksForAccessory, isAccessory, productKeyOf } from '../listing/product-identity.js';
 import { aliasesOf, foldText, searchTextOf, wordsOf } from '../listing/search-text.js';
 import type { SortIntent } from '../query/parse-query.js';
-import { type Bm25Function, loadBm25 } from './bm25-extension.js';
 import {
   CANDIDATE_CAP,
   type Catalogue,
@@ -162,12 +161,6 @@ export interface CatalogueStoreOptions {
    * Infinity never after their first build.
    */
   readonly rebuildSpacing?: number;
-  /**
-   * Whether ranking keeps each phrase's document count between lookups with `drawdown_bm25` when its extension
-   * was built (ADR 0233; default true). Off, or where it was not built, FTS5's `bm25()` counts them on every
-   * lookup: the same scores, as the extension's tests check.
-   */
-  readonly keptPhraseCounts?: boolean;
 }
 
 /** The catalogue database. */
@@ -190,11 +183,6 @@ export class CatalogueStore implements Catalogue {
   #factsRebuildAfter = Number.NEGATIVE_INFINITY;
   // The test of the lookup in progress, called by SQL through `listing_passes(rowid)`.
   #passes: ((rowid: number) => boolean) | undefined;
-  /**
-   * The BM25 function loaded (`drawdown_bm25` when its extension was built, ADR 0233). Since the ranking rule
-   * (ADR 0235) orders the candidates, lookups no longer call it.
-   */
-  readonly bm25Function: Bm25Function;
 
   private constructor(db: Database.Database, options: CatalogueStoreOptions) {
     this.#db = db;
@@ -203,7 +191,6 @@ export class CatalogueStore implements Catalogue {
     this.#dataVersion = db.prepare('PRAGMA data_version').pluck();
     this.#seenVersion = this.#dataVersion.get() as number;
     db.function('listing_passes', { directOnly: true }, (rowid) => (this.#passes?.(rowid as number) === true ? 1 : 0));
-    this.bm25Function = loadBm25(db, options.keptPhraseCounts ?? true);
     this.#upsert = db.prepare(`
       INSERT INTO listings (network, item_id, title, brand, category, url, price_pence, condition, availability,
         search_title, aliases, product_key, accessory, gtin, mpn, image_url, shipping_pence, feed_id, seen_run,
