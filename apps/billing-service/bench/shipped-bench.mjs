@@ -35,7 +35,8 @@
  * over each measured round, beside the results: native, kernel, JIT and garbage collector time,
  * which --cpu-prof attributes to the JavaScript frame that called them), BENCH_PG_PROCESSES (e.g. 1,2,4: PostgreSQL with that many
  * service processes on one database, each loaded by its own share of the connections),
- * BENCH_BASELINE (another checkout's apps/billing-service, built: both builds run side by side
+ * BENCH_OCCURRED_AT (default: each event's occurred_at is the time it is sent, as a client sends
+ * it; `fixed`: one occurred_at for every event, the run's start), BENCH_BASELINE (another checkout's apps/billing-service, built: both builds run side by side
  * and every round measures bare, the baseline, then this build), BENCH_QUICK=1 (defaults for repeated use while working:
  * SQLite, sandbox, 32 connections, one round of 4 s after 1 s of warm-up; any setting above
  * still overrides it).
@@ -77,6 +78,13 @@ const WRK = ensured.status === 0 && commandExists('wrk');
 
 /** BENCH_QUICK=1: one short round of SQLite on the sandbox at 32 connections, for repeated use while working. */
 const QUICK = env.BENCH_QUICK === '1';
+
+/**
+ * The events' occurred_at: by default the time each is sent, to the millisecond, as a client
+ * reporting what just happened sends it (ADR 0738: the idempotency index is ordered by it).
+ * BENCH_OCCURRED_AT=fixed sends the run's start time as every event's, as the bench did before.
+ */
+const OCCURRED_AT = env.BENCH_OCCURRED_AT === 'fixed' ? new Date().toISOString() : 'now';
 
 const config = {
   durationSec: Number(env.BENCH_DURATION ?? (QUICK ? 4 : 5)),
@@ -403,7 +411,7 @@ async function runEngine(engine, bare, processes, builds) {
         token: context.first.keys[environment],
         customers: context.fixtures[environment].customerIds,
         action: context.fixtures[environment].action,
-        occurredAt: new Date().toISOString(),
+        occurredAt: OCCURRED_AT,
         connections,
         keyPrefix,
         durationSec,

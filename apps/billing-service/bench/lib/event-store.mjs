@@ -48,13 +48,32 @@ export async function createPostgresDatabase(serverUrl) {
   };
 }
 
-/** The compact idempotency key of migration 0200 (ADR 0717), as the service computes it. */
-function idempotencyHash(accountId, environment, customerId, action, eventKey, occurredAt) {
-  return createHash('sha256')
+/**
+ * The compact idempotency key of migration 0200 (ADR 0717), as the service computes it; from
+ * migration 0252 (ADR 0738) led by `occurred_at`'s date and time-of-day digits (`timeLed`).
+ */
+function idempotencyHash(timeLed, accountId, environment, customerId, action, eventKey, occurredAt) {
+  const hash = createHash('sha256')
     .update([accountId, environment, customerId, action, eventKey, occurredAt].join('\u0000'), 'utf8')
     .digest()
     .subarray(0, 16);
+  if (!timeLed) return hash;
+  const [, date, time, fraction = ''] = /^(\d{4}-\d{2}-\d{2})T(\d{2}:\d{2}:\d{2})(?:\.(\d+))?Z$/.exec(occurredAt) ?? [];
+  if (!date) throw new Error(`not a canonical occurred_at: ${occurredAt}`);
+  const prefix = Buffer.alloc(8);
+  prefix.writeUInt32BE(Number(date.replaceAll('-', '')), 0);
+  prefix.writeUInt32BE(Number(time.replaceAll(':', '') + fraction.padEnd(3, '0').slice(0, 3)), 4);
+  return Buffer.concat([prefix, hash]);
 }
+
+/** The same eight bytes in PostgreSQL, over the seeded row's `occurred_at`, followed by `||`. */
+const POSTGRES_TIME_PREFIX = `int4send(cast(substr(occurred_at, 1, 4) || substr(occurred_at, 6, 2) || substr(occurred_at, 9, 2) as integer)) ||
+  int4send(cast(substr(occurred_at, 12, 2) || substr(occurred_at, 15, 2) || substr(occurred_at, 18, 2) ||
+    substr(case when substr(occurred_at, 20, 1) = '.' then substr(occurred_at, 21, length(occurred_at) - 21) else '' end || '000', 1, 3)
+    as integer)) || `;
+
+/** Whether the build's schema keys usage events by time first (migration 0252, ADR 0738). */
+const TIME_LED_MIGRATION = '0252-usage-keys-led-by-time';
 
 /** Lag stamps from the bench's trigger (schema 0200 on): the events' acceptance beside the deletion's time. */
 const TRIGGER_STAMPS = `select e.accepted_at, b.applied_at from bench_applied b join usage_events e on e.sequence = b.sequence
@@ -71,6 +90,7 @@ function sqliteProbe(dataDir) {
       .pluck()
       .get(...params);
   const pendingTable = value("select count(*) from sqlite_master where type = 'table' and name = 'usage_pending'") > 0;
+  const timeLed = value('select count(*) from schema_migrations where id = ?', TIME_LED_MIGRATION) > 0;
   return {
     engine: 'sqlite',
     pendingTable,
@@ -117,7 +137,7 @@ function sqliteProbe(dataDir) {
         for (let index = from; index < to; index += 1) {
           const row = rows(index);
           // Seeded rows are applied: before 0200 by their stamp, from 0200 by having no pending row.
-          if (pendingTable) row[10] = idempotencyHash(row[0], row[1], row[3], row[4], row[5], row[6]);
+          if (pendingTable) row[10] = idempotencyHash(timeLed, row[0], row[1], row[3], row[4], row[5], row[6]);
           insert.run(...row);
         }
       });
@@ -139,6 +159,7 @@ async function postgresProbe(url) {
   await client.connect();
   const value = async (sql, params = []) => Object.values((await client.query(sql, params)).rows[0] ?? {})[0];
   const pendingTable = (await value(`select to_regclass('usage_pending') is not null`)) === true;
+  const timeLed = Number(await value('select count(*) from schema_migrations where id = $1', [TIME_LED_MIGRATION])) > 0;
   return {
     engine: 'postgres',
     pendingTable,
@@ -196,7 +217,7 @@ async function postgresProbe(url) {
           pendingTable
             ? `insert into usage_events (account_id, environment, id, customer_id, action, event_key, occurred_at,
              quantity, accepted_at, drawdowns, idempotency_hash)
-           select *, substring(sha256(convert_to(account_id, 'UTF8') || '\\x00'::bytea || convert_to(environment, 'UTF8') ||
+           select *, ${timeLed ? POSTGRES_TIME_PREFIX : ''}substring(sha256(convert_to(account_id, 'UTF8') || '\\x00'::bytea || convert_to(environment, 'UTF8') ||
              '\\x00'::bytea || convert_to(customer_id, 'UTF8') || '\\x00'::bytea || convert_to(action, 'UTF8') ||
              '\\x00'::bytea || convert_to(event_key, 'UTF8') || '\\x00'::bytea || convert_to(occurred_at, 'UTF8')) from 1 for 16)
            from (${rowsSql}) as r`

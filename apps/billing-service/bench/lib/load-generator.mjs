@@ -23,7 +23,7 @@ export const WRK_MISSING_HINT =
  * @property {readonly string[]} customers customer ids to cycle over
  * @property {string} action the usage event action
  * @property {string} keyPrefix makes this run's event keys unique
- * @property {string} occurredAt the events' occurred_at
+ * @property {string} occurredAt the events' occurred_at, or 'now': each event's is the time it is sent (ADR 0738)
  * @property {number} connections
  * @property {number} durationSec
  * @property {number} [rate] requests per second (open loop; always the Node generator)

@@ -39,7 +39,8 @@ function nextRequest() {
         customer_id: customer,
         action: spec.action,
         quantity: '1',
-        occurred_at: spec.occurredAt,
+        // 'now': the time the event is sent, as a client reporting what just happened sends it.
+        occurred_at: spec.occurredAt === 'now' ? new Date().toISOString() : spec.occurredAt,
       },
     ],
   });

@@ -6,7 +6,24 @@ for id in string.gmatch(os.getenv("BENCH_CUSTOMERS") or "ctm_none", "[^,]+") do
   customers[#customers + 1] = id
 end
 local action = os.getenv("BENCH_ACTION") or "bench.call"
-local occurredAt = os.getenv("BENCH_OCCURRED_AT") or "2026-01-01T00:00:00.000Z"
+-- "now": each event's occurred_at is the time it is sent, to the millisecond, as a client that
+-- reports what just happened sends it (ADR 0738); any other text is sent as every event's.
+local occurredAt = os.getenv("BENCH_OCCURRED_AT") or "now"
+local ffi = require("ffi")
+ffi.cdef[[
+typedef struct { long tv_sec; long tv_usec; } bench_timeval;
+int gettimeofday(bench_timeval *tv, void *tz);
+]]
+local timeval = ffi.new("bench_timeval")
+local lastSecond, lastSecondText = -1, ""
+local function occurredNow()
+  ffi.C.gettimeofday(timeval, nil)
+  local second = tonumber(timeval.tv_sec)
+  if second ~= lastSecond then
+    lastSecond, lastSecondText = second, os.date("!%Y-%m-%dT%H:%M:%S", second)
+  end
+  return string.format("%s.%03dZ", lastSecondText, math.floor(tonumber(timeval.tv_usec) / 1000))
+end
 local prefix = os.getenv("BENCH_KEY_PREFIX") or "bench"
 local token = os.getenv("BENCH_TOKEN") or ""
 local threads = {}
@@ -36,7 +53,8 @@ function request()
   -- A random part first, as with UUID keys: inserts land all over the idempotency index.
   local body = string.format(
     '{"events":[{"event_key":"%s-%08x-%d-%d","customer_id":"%s","action":"%s","quantity":"1","occurred_at":"%s"}]}',
-    prefix, math.random(0, 2147483646), threadNumber, counter, customer, action, occurredAt)
+    prefix, math.random(0, 2147483646), threadNumber, counter, customer, action,
+    occurredAt == "now" and occurredNow() or occurredAt)
   return wrk.format(nil, nil, nil, body)
 end
 

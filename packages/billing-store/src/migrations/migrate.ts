@@ -39,6 +39,7 @@ import { importMeta } from './0247-import-meta.js';
 import { notificationsByEvent } from './0248-notifications-by-event.js';
 import { customerEmail } from './0250-customer-email.js';
 import { emailKindsTurnedOff } from './0251-email-kinds-turned-off.js';
+import { usageKeysLedByTime } from './0252-usage-keys-led-by-time.js';
 import type { Migration } from './migration.js';
 
 export const MIGRATIONS: readonly Migration[] = [
@@ -76,6 +77,7 @@ export const MIGRATIONS: readonly Migration[] = [
   notificationsByEvent,
   customerEmail,
   emailKindsTurnedOff,
+  usageKeysLedByTime,
 ];
 
 const MIGRATION_LOCK_KEY = 4_172_031_985;

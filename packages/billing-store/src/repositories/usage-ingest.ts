@@ -28,7 +28,7 @@ import {
   IdempotencyHashCollision,
   type StoredIdentity,
   sameIdentity,
-  usageIdempotencyHash,
+  usageIdempotencyKey,
 } from './usage-idempotency.js';
 
 interface IngestItem {
@@ -242,7 +242,7 @@ export class SqliteUsageIngest extends GroupCommitIngest {
         drawdowns = JSON.stringify(resolveDrawdowns(matching, item.event.quantity));
         drawdownsOf.set(drawdownsKey, drawdowns);
       }
-      const hash = usageIdempotencyHash(item.scope, item.event);
+      const hash = usageIdempotencyKey(item.scope, item.event);
       const result = insert.run(...rowValues(item, matching, hash, drawdowns));
       if (result.changes !== 1) return confirmDuplicate(stored.get(hash) as StoredIdentity | undefined, item);
       inserted.push(result.lastInsertRowid);
@@ -354,7 +354,7 @@ export class PostgresUsageIngest extends GroupCommitIngest {
           bodies: known.bodies,
         });
       }
-      const hash = usageIdempotencyHash(item.scope, item.event).toString('hex');
+      const hash = usageIdempotencyKey(item.scope, item.event).toString('hex');
       hashes.set(item, hash);
       rows.push(postgresRecord(item, hash, drawdownsText(drawdownsOf, key, known.meters, item.event.quantity)));
     }
@@ -470,7 +470,7 @@ export class PostgresUsageIngest extends GroupCommitIngest {
           continue;
         }
         known.push(item);
-        const hash = usageIdempotencyHash(item.scope, item.event).toString('hex');
+        const hash = usageIdempotencyKey(item.scope, item.event).toString('hex');
         hashes.set(item, hash);
         const meters = metersByAction.get(item.event.action)?.meters ?? [];
         const key = actionKeyOf(scope, item.event.action);

@@ -12,6 +12,27 @@ import { aCustomer, freshScope } from '../support/builders.js';
 
 const AT = '2026-01-01T00:00:00.000Z';
 
+/** The migrations before the one named, and as many from it on as `through` says. */
+function migrationsBefore(id: string, through = 0) {
+  const index = MIGRATIONS.findIndex((migration) => migration.id === id);
+  return MIGRATIONS.slice(0, index + through);
+}
+
+/** A key as ADR 0738 spells it: occurred_at's date and time-of-day digits, big-endian, then the 16-byte hash. */
+function expectedKey(scope: Scope, customerId: string, eventKey: string, occurredAt: string): Buffer {
+  const match = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2}):(\d{2})(?:\.(\d+))?Z$/.exec(occurredAt);
+  if (!match) throw new Error(`not canonical: ${occurredAt}`);
+  const [, year, month, day, hour, minute, second, fraction = ''] = match;
+  const prefix = Buffer.alloc(8);
+  prefix.writeUInt32BE(Number(`${year}${month}${day}`), 0);
+  prefix.writeUInt32BE(Number(`${hour}${minute}${second}${fraction.padEnd(3, '0').slice(0, 3)}`), 4);
+  const hash = createHash('sha256')
+    .update([scope.accountId, scope.environment, customerId, 'api_call', eventKey, occurredAt].join('\u0000'), 'utf8')
+    .digest()
+    .subarray(0, 16);
+  return Buffer.concat([prefix, hash]);
+}
+
 describe.each(ENGINES)('%s: compact usage idempotency keys', (engine) => {
   let storage: TestStorage | undefined;
 
@@ -40,10 +61,7 @@ describe.each(ENGINES)('%s: compact usage idempotency keys', (engine) => {
     const scope = freshScope();
     const customer = aCustomer();
     try {
-      await migrate(
-        database,
-        MIGRATIONS.filter((migration) => migration.id !== '0200-compact-usage-idempotency'),
-      );
+      await migrate(database, migrationsBefore('0200-compact-usage-idempotency'));
       const insert = `insert into usage_events (account_id, environment, id, customer_id, action, event_key, occurred_at,
         quantity, accepted_at, drawdowns, applied_at) values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`;
       for (const [key, appliedAt] of [
@@ -66,7 +84,9 @@ describe.each(ENGINES)('%s: compact usage idempotency keys', (engine) => {
           appliedAt,
         ]);
       }
-      expect(await migrate(database)).toEqual(['0200-compact-usage-idempotency']);
+      expect(await migrate(database, migrationsBefore('0200-compact-usage-idempotency', 1))).toEqual([
+        '0200-compact-usage-idempotency',
+      ]);
     } finally {
       await database.close();
     }
@@ -88,6 +108,77 @@ describe.each(ENGINES)('%s: compact usage idempotency keys', (engine) => {
     }
   });
 
+  it("re-keys stored events by time (0252): the SQL key equals the ingest's, and a re-sent event is still a duplicate", async () => {
+    const config = await freshConfig();
+    const database = openDatabase(config);
+    const scope = freshScope();
+    const customer = aCustomer();
+    // Every spelling of the fraction validation lets through, and a year below 1000.
+    const times = [
+      '2026-01-01T00:00:00Z',
+      '2026-11-29T12:34:56.5Z',
+      '2026-11-29T12:34:56.07Z',
+      '2026-12-31T23:59:59.999Z',
+      '2026-02-28T08:00:00.123456789Z',
+      '0050-01-15T10:00:00.0004Z',
+    ];
+    try {
+      await migrate(database, migrationsBefore('0252-usage-keys-led-by-time'));
+      const insert = `insert into usage_events (account_id, environment, id, customer_id, action, event_key, occurred_at,
+        quantity, accepted_at, drawdowns, idempotency_hash) values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`;
+      for (const [index, occurredAt] of times.entries()) {
+        const stored = event(scope, customer.id, `stored-${index}`);
+        const oldHash = expectedKey(scope, customer.id, stored.eventKey, occurredAt).subarray(8);
+        await database.run(insert, [
+          scope.accountId,
+          scope.environment,
+          stored.id,
+          customer.id,
+          stored.action,
+          stored.eventKey,
+          occurredAt,
+          '2',
+          AT,
+          '[]',
+          oldHash,
+        ]);
+      }
+      expect(await migrate(database)).toEqual(['0252-usage-keys-led-by-time']);
+      const rows = await database.all<{ event_key: string; occurred_at: string; idempotency_hash: Uint8Array }>(
+        'select event_key, occurred_at, idempotency_hash from usage_events order by sequence',
+      );
+      expect(rows.map((row) => Buffer.from(row.idempotency_hash).toString('hex'))).toEqual(
+        times.map((occurredAt, index) =>
+          expectedKey(scope, customer.id, `stored-${index}`, occurredAt).toString('hex'),
+        ),
+      );
+    } finally {
+      await database.close();
+    }
+
+    const store = await openStore(config);
+    const check = openDatabase(config);
+    try {
+      await store.customers.insert(scope, customer);
+      for (const [index, occurredAt] of times.entries()) {
+        const again = { ...event(scope, customer.id, `stored-${index}`), id: 'uev_again', occurredAt };
+        expect(await store.usageIngest.record(scope, again, AT)).toBe('duplicate');
+        const fresh = { ...event(scope, customer.id, `new-${index}`), occurredAt };
+        expect(await store.usageIngest.record(scope, fresh, AT)).toBe('recorded');
+        const [row] = await check.all<{ idempotency_hash: Uint8Array }>(
+          'select idempotency_hash from usage_events where id = ?',
+          [fresh.id],
+        );
+        expect(Buffer.from(row?.idempotency_hash ?? []).toString('hex')).toBe(
+          expectedKey(scope, customer.id, `new-${index}`, occurredAt).toString('hex'),
+        );
+      }
+    } finally {
+      await check.close();
+      await store.close();
+    }
+  });
+
   it('refuses an event whose hash a different stored event holds, alone in its batch, and stores nothing of it', async () => {
     const config = await freshConfig();
     const store = await openStore(config);
@@ -99,11 +190,8 @@ describe.each(ENGINES)('%s: compact usage idempotency keys', (engine) => {
       const first = event(scope, customer.id, 'first');
       const colliding = event(scope, customer.id, 'colliding');
       expect(await store.usageIngest.record(scope, first, AT)).toBe('recorded');
-      // Forge the collision: the stored event now holds the hash the colliding event will compute.
-      const hash = createHash('sha256')
-        .update([scope.accountId, scope.environment, customer.id, 'api_call', 'colliding', AT].join('\u0000'), 'utf8')
-        .digest()
-        .subarray(0, 16);
+      // Forge the collision: the stored event now holds the key the colliding event will compute.
+      const hash = expectedKey(scope, customer.id, 'colliding', AT);
       expect(await database.run('update usage_events set idempotency_hash = ? where id = ?', [hash, first.id])).toBe(1);
 
       const [refused, neighbour] = await Promise.allSettled([
