@@ -40,6 +40,7 @@ import { notificationsByEvent } from './0248-notifications-by-event.js';
 import { customerEmail } from './0250-customer-email.js';
 import { emailKindsTurnedOff } from './0251-email-kinds-turned-off.js';
 import { usageKeysLedByTime } from './0252-usage-keys-led-by-time.js';
+import { sqliteUsageRowidSequences } from './0253-sqlite-usage-rowid-sequences.js';
 import type { Migration } from './migration.js';
 
 export const MIGRATIONS: readonly Migration[] = [
@@ -78,6 +79,7 @@ export const MIGRATIONS: readonly Migration[] = [
   customerEmail,
   emailKindsTurnedOff,
   usageKeysLedByTime,
+  sqliteUsageRowidSequences,
 ];
 
 const MIGRATION_LOCK_KEY = 4_172_031_985;

@@ -214,6 +214,67 @@ describe.each(ENGINES)('%s: migrations', (engine) => {
     }
   });
 
+  it('keeps every usage event and ledger entry with its sequence when SQLite drops autoincrement (0253), and numbers on from the largest', async () => {
+    const database = openDatabase(await freshConfig());
+    const before = MIGRATIONS.filter((migration) => migration.id !== '0253-sqlite-usage-rowid-sequences');
+    const insertEvent = `insert into usage_events (sequence, account_id, environment, id, customer_id, action, event_key,
+      occurred_at, quantity, accepted_at, drawdowns, idempotency_hash) values (?, 'acc_1', 'live', ?, 'cus_1', 'api_call', ?,
+      '2026-11-29T12:00:00.000Z', '1', '2026-11-29T12:00:00.001Z', '[]', ?)`;
+    const insertEntry = `insert into usage_ledger (sequence, account_id, environment, balance_id, entry)
+      values (?, 'acc_1', 'live', 'ubal_1', ?)`;
+    try {
+      await migrate(database, before);
+      for (const sequence of [3, 7, 41]) {
+        await database.run(insertEvent, [sequence, `uev_${sequence}`, `k${sequence}`, Buffer.from([sequence])]);
+        await database.run(insertEntry, [sequence, `{"n":${sequence}}`]);
+      }
+      await database.run('insert into usage_pending (sequence) values (41)');
+      expect(await migrate(database)).toEqual(['0253-sqlite-usage-rowid-sequences']);
+      const events = await database.all<{ sequence: number | string; id: string; idempotency_hash: Uint8Array }>(
+        'select sequence, id, idempotency_hash from usage_events order by sequence',
+      );
+      expect(events.map((row) => [Number(row.sequence), row.id, Buffer.from(row.idempotency_hash)[0]])).toEqual(
+        [3, 7, 41].map((sequence) => [sequence, `uev_${sequence}`, sequence]),
+      );
+      const entries = await database.all<{ sequence: number | string; entry: string }>(
+        'select sequence, entry from usage_ledger order by sequence',
+      );
+      expect(entries.map((row) => [Number(row.sequence), row.entry])).toEqual(
+        [3, 7, 41].map((sequence) => [sequence, `{"n":${sequence}}`]),
+      );
+      const pending = await database.all<{ sequence: number | string }>('select sequence from usage_pending');
+      expect(pending.map((row) => Number(row.sequence))).toEqual([41]);
+      // The idempotency index, made again, still refuses a stored key.
+      await expect(database.run(insertEvent, [50, 'uev_dup', 'dup', Buffer.from([7])])).rejects.toThrow();
+      if (engine === 'sqlite') {
+        // Rows inserted without a sequence number on from the largest, as autoincrement did.
+        await database.run(
+          `insert into usage_events (account_id, environment, id, customer_id, action, event_key, occurred_at, quantity,
+            accepted_at, drawdowns, idempotency_hash) values ('acc_1', 'live', 'uev_next', 'cus_1', 'api_call', 'next',
+            '2026-11-29T12:00:00.000Z', '1', '2026-11-29T12:00:00.001Z', '[]', ?)`,
+          [Buffer.from([99])],
+        );
+        await database.run(
+          "insert into usage_ledger (account_id, environment, balance_id, entry) values ('acc_1', 'live', 'ubal_1', '{}')",
+        );
+        expect(await database.all("select sequence from usage_events where id = 'uev_next'")).toEqual([
+          { sequence: 42 },
+        ]);
+        expect(await database.all('select max(sequence) as sequence from usage_ledger')).toEqual([{ sequence: 42 }]);
+        const tables = await database.all<{ sql: string }>(
+          "select sql from sqlite_master where type = 'table' and name in ('usage_events', 'usage_ledger')",
+        );
+        expect(tables).toHaveLength(2);
+        for (const table of tables) expect(table.sql).not.toMatch(/autoincrement/i);
+        expect(
+          await database.all("select name from sqlite_sequence where name in ('usage_events', 'usage_ledger')"),
+        ).toEqual([]);
+      }
+    } finally {
+      await database.close();
+    }
+  });
+
   it('leaves no trace of a migration that fails part-way', async () => {
     const database = openDatabase(await freshConfig());
     const broken = {
