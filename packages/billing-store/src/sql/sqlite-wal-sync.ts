@@ -4,7 +4,8 @@
  * commits with `synchronous = NORMAL` (the commit appends its frames to the WAL and returns, no
  * fsync); each write transaction's caller then waits here for an fdatasync of the WAL file that
  * started after its commit, run on libuv's thread pool. A sync covers every frame written before
- * it started, so one sync serves every commit made while the previous one ran (group commit at
+ * it started, whatever other syncs of the file are under way; up to two run at once (ADR 0740),
+ * and one that waits for either to end serves every commit made while both run (group commit at
  * the sync), and the event loop parses, validates and commits the next batch meanwhile.
  *
  * What a caller is told is what `synchronous = FULL` told it: once its promise resolves, the
@@ -18,12 +19,20 @@ function errorCode(error: unknown): string | undefined {
   return typeof error === 'object' && error !== null && 'code' in error ? String(error.code) : undefined;
 }
 
+/**
+ * Syncs that may run at once (ADR 0740). A commit made while one sync runs starts a second at once
+ * instead of waiting for the first to end, so a batch waits for one sync, not up to two; commits
+ * made while two run share the one that starts when either ends.
+ */
+const CONCURRENT_SYNCS = 2;
+
 export class WalSync {
-  /** The sync running now, if any. */
-  private running: Promise<void> | undefined;
-  /** The sync that starts when the running one ends: every commit made meanwhile waits for it. */
+  /** The syncs running now. */
+  private readonly running = new Set<Promise<void>>();
+  /** The sync that starts when a running one ends: every commit made meanwhile waits for it. */
   private queued: Promise<void> | undefined;
-  private directorySynced = false;
+  /** The WAL directory's one sync, under way or done. */
+  private directory: Promise<void> | undefined;
   /** Syncs completed; read by tests and the bench. */
   syncs = 0;
 
@@ -40,17 +49,18 @@ export class WalSync {
   /** Resolves once an fdatasync of the WAL that started after this call has completed. */
   afterCommit(): Promise<void> {
     if (this.queued) return this.queued;
-    const running = this.running;
-    if (!running) return this.start();
-    const queued = running
-      .then(
-        () => undefined,
-        () => undefined,
-      )
-      .then(() => {
-        this.queued = undefined;
-        return this.start();
-      });
+    if (this.running.size < CONCURRENT_SYNCS) return this.start();
+    const queued = Promise.race(
+      [...this.running].map((sync) =>
+        sync.then(
+          () => undefined,
+          () => undefined,
+        ),
+      ),
+    ).then(() => {
+      this.queued = undefined;
+      return this.start();
+    });
     this.queued = queued;
     return queued;
   }
@@ -58,7 +68,7 @@ export class WalSync {
   /** Resolves once no sync is running or waiting to run. */
   async idle(): Promise<void> {
     for (;;) {
-      const pending = this.queued ?? this.running;
+      const pending = this.queued ?? this.running.values().next().value;
       if (!pending) return;
       await pending.catch(() => undefined);
     }
@@ -72,20 +82,22 @@ export class WalSync {
 
   private start(): Promise<void> {
     const sync: Promise<void> = this.syncOnce().finally(() => {
-      if (this.running === sync) this.running = undefined;
+      this.running.delete(sync);
     });
-    this.running = sync;
+    this.running.add(sync);
     return sync;
   }
 
   private async syncOnce(): Promise<void> {
     await this.file.sync();
     this.syncs += 1;
-    if (!this.directorySynced) {
-      // The WAL file's own directory entry, once: SQLite creates the file at the first write.
-      this.directorySynced = true;
-      await syncDirectory(dirname(this.walFile));
-    }
+    // The WAL file's own directory entry, once: SQLite creates the file at the first write. A sync
+    // running beside the first waits for it too before it answers its commits.
+    this.directory ??= syncDirectory(dirname(this.walFile)).catch((error: unknown) => {
+      this.directory = undefined;
+      throw error;
+    });
+    await this.directory;
   }
 }
 
@@ -102,24 +114,27 @@ export interface SyncableFile {
  * After a failed sync the file is opened anew.
  */
 class OpenFile implements SyncableFile {
-  private handle: FileHandle | undefined;
+  /** The open file, shared by the syncs that run at once (ADR 0740). */
+  private handle: Promise<FileHandle | undefined> | undefined;
 
   constructor(private readonly path: string) {}
 
   async sync(): Promise<void> {
-    if (!this.handle) {
-      try {
-        this.handle = await open(this.path, 'r+');
-      } catch (error) {
-        // No WAL file: nothing was written to it since the last connection checkpointed and removed it.
-        if (errorCode(error) === 'ENOENT') return;
-        throw error;
-      }
-    }
+    this.handle ??= open(this.path, 'r+').catch((error: unknown) => {
+      this.handle = undefined;
+      // No WAL file: nothing was written to it since the last connection checkpointed and removed it.
+      if (errorCode(error) === 'ENOENT') return undefined;
+      throw error;
+    });
+    const handle = await this.handle;
+    if (!handle) return;
     try {
-      await this.handle.datasync();
+      await handle.datasync();
     } catch (error) {
-      await this.close();
+      // Opened anew by the next sync; a sync running beside this one on the same handle finishes
+      // first (a handle closes once its operations under way have ended).
+      if ((await this.handle?.catch(() => undefined)) === handle) this.handle = undefined;
+      await handle.close().catch(() => undefined);
       throw error;
     }
   }
@@ -127,7 +142,7 @@ class OpenFile implements SyncableFile {
   async close(): Promise<void> {
     const handle = this.handle;
     this.handle = undefined;
-    await handle?.close().catch(() => undefined);
+    await (await handle?.catch(() => undefined))?.close().catch(() => undefined);
   }
 }
 
