@@ -19,7 +19,8 @@
  *
  * Environment: BENCH_DURATION (s, default 10), BENCH_CONNECTIONS (default 100),
  * BENCH_ENGINES (sqlite,postgres), BENCH_POSTGRES_URL, BENCH_STORED_EVENTS (1000000),
- * BENCH_PHASES (ingest,lag,stored,reads,memory), BENCH_LAG_RATE (events/s of the lag run; half
+ * BENCH_OCCURRED_AT (default: each event's occurred_at is the time it is sent; `fixed`: the run's
+ * start for every event, and for the seeded ones), BENCH_PHASES (ingest,lag,stored,reads,memory), BENCH_LAG_RATE (events/s of the lag run; half
  * the measured ingestion rate by default), BENCH_GENERATOR (wrk|node), BENCH_PROFILE=1
  * (the service runs with --cpu-prof; profiles land beside the results), BENCH_BASELINE=<another
  * checkout's apps/billing-service, built> with BENCH_ROUNDS (2): both builds measured in turns.
@@ -55,6 +56,11 @@ const config = {
   readConnections: 10,
   customers: 8,
   storedEvents: Number(env.BENCH_STORED_EVENTS ?? 1_000_000),
+  /**
+   * The events' occurred_at: the time each is sent, as a client reporting what just happened sends
+   * it (ADR 0738), or with BENCH_OCCURRED_AT=fixed the run's start for every event, as before.
+   */
+  occurredAt: env.BENCH_OCCURRED_AT === 'fixed' ? new Date().toISOString() : 'now',
   /** A fixed rate for the lag run instead of half the measured one, so builds compare at one batch size. */
   lagRate: env.BENCH_LAG_RATE ? Number(env.BENCH_LAG_RATE) : undefined,
   memoryIngestRate: 200,
@@ -212,7 +218,7 @@ async function runEngine(engine, build, turn) {
       token: service.liveKey,
       customers: fixtures.customerIds,
       action: fixtures.action,
-      occurredAt: new Date().toISOString(),
+      occurredAt: config.occurredAt,
       connections: config.connections,
       generator: config.generator,
     };
@@ -309,7 +315,8 @@ async function runEngine(engine, build, turn) {
           accountId: service.accountId,
           customerIds: fixtures.customerIds,
           action: fixtures.action,
-          occurredAt: load.occurredAt,
+          // Stored events happened before the run: an hour ago (or the run's fixed time).
+          occurredAt: config.occurredAt === 'now' ? new Date(Date.now() - 3_600_000).toISOString() : config.occurredAt,
           prefix: `seed${runId}`,
           total: missing,
         });
