@@ -18,6 +18,35 @@ function migrationsBefore(id: string, through = 0) {
   return MIGRATIONS.slice(0, index + through);
 }
 
+/**
+ * Writes an event row as an earlier schema stored it, straight into `usage_events`: the columns every
+ * schema has, then `last` (the column that schema added: `applied_at` before 0200, the hash after).
+ */
+async function insertStoredRow(
+  database: ReturnType<typeof openDatabase>,
+  scope: Scope,
+  row: { id: string; customerId: string; action: string; eventKey: string; occurredAt: string },
+  last: { column: 'applied_at' | 'idempotency_hash'; value: string | Buffer | null },
+): Promise<void> {
+  await database.run(
+    `insert into usage_events (account_id, environment, id, customer_id, action, event_key, occurred_at,
+       quantity, accepted_at, drawdowns, ${last.column}) values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+    [
+      scope.accountId,
+      scope.environment,
+      row.id,
+      row.customerId,
+      row.action,
+      row.eventKey,
+      row.occurredAt,
+      '2',
+      AT,
+      '[]',
+      last.value,
+    ],
+  );
+}
+
 /** A key as ADR 0738 spells it: occurred_at's date and time-of-day digits, big-endian, then the 16-byte hash. */
 function expectedKey(scope: Scope, customerId: string, eventKey: string, occurredAt: string): Buffer {
   const match = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2}):(\d{2})(?:\.(\d+))?Z$/.exec(occurredAt);
@@ -62,27 +91,15 @@ describe.each(ENGINES)('%s: compact usage idempotency keys', (engine) => {
     const customer = aCustomer();
     try {
       await migrate(database, migrationsBefore('0200-compact-usage-idempotency'));
-      const insert = `insert into usage_events (account_id, environment, id, customer_id, action, event_key, occurred_at,
-        quantity, accepted_at, drawdowns, applied_at) values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`;
       for (const [key, appliedAt] of [
         ['applied', AT],
         ['pending', null],
         ['naïve ключ', null],
       ] as const) {
-        const stored = event(scope, customer.id, key);
-        await database.run(insert, [
-          scope.accountId,
-          scope.environment,
-          stored.id,
-          customer.id,
-          stored.action,
-          key,
-          AT,
-          '2',
-          AT,
-          '[]',
-          appliedAt,
-        ]);
+        await insertStoredRow(database, scope, event(scope, customer.id, key), {
+          column: 'applied_at',
+          value: appliedAt,
+        });
       }
       expect(await migrate(database, migrationsBefore('0200-compact-usage-idempotency', 1))).toEqual([
         '0200-compact-usage-idempotency',
@@ -124,24 +141,10 @@ describe.each(ENGINES)('%s: compact usage idempotency keys', (engine) => {
     ];
     try {
       await migrate(database, migrationsBefore('0252-usage-keys-led-by-time'));
-      const insert = `insert into usage_events (account_id, environment, id, customer_id, action, event_key, occurred_at,
-        quantity, accepted_at, drawdowns, idempotency_hash) values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`;
       for (const [index, occurredAt] of times.entries()) {
-        const stored = event(scope, customer.id, `stored-${index}`);
+        const stored = { ...event(scope, customer.id, `stored-${index}`), occurredAt };
         const oldHash = expectedKey(scope, customer.id, stored.eventKey, occurredAt).subarray(8);
-        await database.run(insert, [
-          scope.accountId,
-          scope.environment,
-          stored.id,
-          customer.id,
-          stored.action,
-          stored.eventKey,
-          occurredAt,
-          '2',
-          AT,
-          '[]',
-          oldHash,
-        ]);
+        await insertStoredRow(database, scope, stored, { column: 'idempotency_hash', value: oldHash });
       }
       expect(await migrate(database, migrationsBefore('0252-usage-keys-led-by-time', 1))).toEqual([
         '0252-usage-keys-led-by-time',
